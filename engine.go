@@ -1,0 +1,258 @@
+package loopguard
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/loopguard/loopguard/internal/canon"
+)
+
+// Notice is advice for the model: a separate message, never a rewrite of a tool's result.
+type Notice struct {
+	Agent   string // the agent it is for
+	Plugin  string // PluginRepeatToolReminder or PluginDSHBrake
+	Kind    string // "repeat"; or dsh-brake's "call", "sequence", "text"
+	Summary string // short label: "probe × 3", "sequence loop × 3", "duplicate text × 3"
+	Text    string // what the model reads
+}
+
+// Denial is a refusal of a call before it runs (deny mode only).
+type Denial struct {
+	Agent  string
+	Plugin string
+	Reason string // starts with "dsh-brake:" in every locale
+}
+
+// Notice kinds.
+const (
+	KindRepeat   = "repeat"
+	KindCall     = "call"
+	KindSequence = "sequence"
+	KindText     = "text"
+)
+
+// Engine turns events into notices and answers the deny-mode guard question. It is a pure
+// function of the events it has been given: it reads no clock and does no I/O.
+//
+// An Engine is safe for concurrent use. Events of one agent must be given in order; events of
+// different agents may come from any number of goroutines at once.
+type Engine struct {
+	cat       *catalogue
+	detectors []detector
+	cfg       Config
+
+	mu     sync.Mutex
+	agents map[string]*agentState
+}
+
+// detector is one loop detector. Detectors are a list, so that new ones (progress-aware
+// detection, cycles) plug in without touching hosts or the engine's loop.
+type detector interface {
+	plugin() string
+	id() byte // stable tag in snapshots
+	newState() detectorState
+}
+
+// detectorState is one detector's memory of one agent.
+type detectorState interface {
+	observeCall(c *observedCall, out []Notice) []Notice
+	observeText(t *textEvent, out []Notice) []Notice
+	// refuse answers the guard question; detectors that never refuse return false.
+	refuse(c *observedCall) (reason string, ok bool)
+	reset()
+	appendSnapshot(b []byte) []byte
+	restore(r *snapReader) error
+}
+
+type agentState struct {
+	mu     sync.Mutex
+	states []detectorState
+}
+
+// call is a call event with its fingerprints worked out once for every detector.
+type observedCall struct {
+	agent  string
+	tool   string
+	args   []byte
+	argsID uint64 // fingerprint of the canonical arguments
+	id     uint64 // fingerprint of (tool, canonical arguments)
+	result string
+	hasRes bool
+	failed bool
+	time   int64
+
+	canonical     string
+	haveCanonical bool
+}
+
+// canonicalArgs returns the RFC 8785 text of the arguments, computed on first use: only
+// notices need it, so the hot path never pays for it.
+func (c *observedCall) canonicalArgs() string {
+	if !c.haveCanonical {
+		c.canonical, c.haveCanonical = canon.Canonical(c.args), true
+	}
+	return c.canonical
+}
+
+type textEvent struct {
+	agent  string
+	id     string
+	source string
+	text   string
+	time   int64
+}
+
+// New returns an engine for cfg, or the first problem in cfg.
+func New(cfg Config) (*Engine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	e := &Engine{cat: catalogueFor(cfg.Locale), cfg: cfg, agents: make(map[string]*agentState)}
+	if cfg.RepeatToolReminder != nil {
+		e.detectors = append(e.detectors, newRepeatDetector(*cfg.RepeatToolReminder, e.cat))
+	}
+	if cfg.DSHBrake != nil {
+		e.detectors = append(e.detectors, newBrakeDetector(*cfg.DSHBrake, e.cat))
+	}
+	return e, nil
+}
+
+// Config returns the configuration the engine runs.
+func (e *Engine) Config() Config { return e.cfg }
+
+func newCall(ev *Event) observedCall {
+	argsID := canon.Fingerprint(ev.Args)
+	return observedCall{
+		agent:  ev.Agent,
+		tool:   ev.Tool,
+		args:   ev.Args,
+		argsID: argsID,
+		id:     combine(hashString(ev.Tool), argsID),
+		result: ev.Result,
+		hasRes: ev.HasResult,
+		failed: ev.Failed,
+		time:   ev.Time,
+	}
+}
+
+// Observe feeds one event to the engine and returns the notices it gives, in order:
+// repeat-tool-reminder's, then dsh-brake's call, sequence and text notices. Most events give
+// none, and then Observe allocates nothing.
+//
+// Calls are observed after they ran, refused calls included (as failed calls whose result is
+// "Error: " and the reason): hammering a refused call is exactly the loop to break.
+func (e *Engine) Observe(ev Event) []Notice {
+	return e.ObserveAppend(nil, ev)
+}
+
+// ObserveAppend is Observe appending to dst, for hosts that reuse a buffer.
+func (e *Engine) ObserveAppend(dst []Notice, ev Event) []Notice {
+	if ev.Agent == "" {
+		// Calls with no agent have no model to remind and no chain to key: ignored, as upstream.
+		return dst
+	}
+	switch ev.Type {
+	case EventCall:
+		c := newCall(&ev)
+		a := e.agent(ev.Agent, true)
+		a.mu.Lock()
+		for _, s := range a.states {
+			dst = s.observeCall(&c, dst)
+		}
+		a.mu.Unlock()
+	case EventText:
+		t := textEvent{agent: ev.Agent, id: ev.ID, source: ev.Source, text: ev.Text, time: ev.Time}
+		a := e.agent(ev.Agent, true)
+		a.mu.Lock()
+		for _, s := range a.states {
+			dst = s.observeText(&t, dst)
+		}
+		a.mu.Unlock()
+	case EventUser:
+		if a := e.agent(ev.Agent, false); a != nil {
+			a.mu.Lock()
+			for _, s := range a.states {
+				s.reset()
+			}
+			a.mu.Unlock()
+		}
+	case EventEnd:
+		e.Forget(ev.Agent)
+	}
+	return dst
+}
+
+// Check asks the deny-mode guard whether this call would be refused now, before it runs. It
+// changes nothing: a host that refuses the call then observes it as a failed call.
+// Calls with no agent are never refused.
+func (e *Engine) Check(ev Event) (Denial, bool) {
+	if ev.Agent == "" || ev.Type != EventCall {
+		return Denial{}, false
+	}
+	a := e.agent(ev.Agent, false)
+	if a == nil {
+		return Denial{}, false
+	}
+	c := newCall(&ev)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for i, s := range a.states {
+		if reason, ok := s.refuse(&c); ok {
+			return Denial{Agent: ev.Agent, Plugin: e.detectors[i].plugin(), Reason: reason}, true
+		}
+	}
+	return Denial{}, false
+}
+
+// Forget drops an agent's state. The same id then names a new agent that starts from nothing.
+func (e *Engine) Forget(agent string) {
+	e.mu.Lock()
+	delete(e.agents, agent)
+	e.mu.Unlock()
+}
+
+// Agents returns how many agents the engine holds state for.
+func (e *Engine) Agents() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.agents)
+}
+
+func (e *Engine) agent(id string, create bool) *agentState {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a := e.agents[id]
+	if a == nil && create {
+		a = &agentState{states: make([]detectorState, len(e.detectors))}
+		for i, d := range e.detectors {
+			a.states[i] = d.newState()
+		}
+		e.agents[id] = a
+	}
+	return a
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// Outcome is what one event gave: a refusal (for a call, in deny mode) and notices.
+type Outcome struct {
+	Denied  bool
+	Denial  Denial
+	Notices []Notice
+}
+
+// Step handles one event the way a host with a pre-execution guard does, and the way the
+// replay format defines: a call is first put to the guard; a refused call is then observed as a
+// failed call whose result is "Error: <reason>" (its real result, if any, is replaced, since it
+// never ran). Every other event is simply observed.
+func (e *Engine) Step(ev Event) Outcome {
+	var out Outcome
+	if ev.Type == EventCall {
+		if d, ok := e.Check(ev); ok {
+			out.Denied, out.Denial = true, d
+			ev = ev.WithResult("Error: "+d.Reason, true)
+		}
+	}
+	out.Notices = e.Observe(ev)
+	return out
+}

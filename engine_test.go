@@ -1,0 +1,208 @@
+package loopguard
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// run feeds events through a fresh engine with Step and renders every output as
+// "N plugin/kind summary" or "N deny plugin", N being the event's index.
+func run(t *testing.T, cfg Config, events []Event) (lines []string, outs []Outcome) {
+	t.Helper()
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	for i, ev := range events {
+		o := e.Step(ev)
+		outs = append(outs, o)
+		if o.Denied {
+			lines = append(lines, fmt.Sprintf("%d deny %s", i, o.Denial.Plugin))
+		}
+		for _, n := range o.Notices {
+			lines = append(lines, fmt.Sprintf("%d %s/%s %s", i, n.Plugin, n.Kind, n.Summary))
+		}
+	}
+	return lines, outs
+}
+
+func call(agent, tool, args string) Event { return Call(agent, tool, []byte(args)) }
+func user(agent string) Event           { return Event{Type: EventUser, Agent: agent} }
+func end(agent string) Event            { return Event{Type: EventEnd, Agent: agent} }
+func text(agent, id, source, body string, ts int64) Event {
+	return Event{Type: EventText, Agent: agent, ID: id, Source: source, Text: body, Time: ts}
+}
+
+func repeatN(n int, ev Event) []Event {
+	out := make([]Event, n)
+	for i := range out {
+		out[i] = ev
+	}
+	return out
+}
+
+func concat(parts ...[]Event) []Event {
+	var out []Event
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func one(ev Event) []Event { return []Event{ev} }
+
+func repeatOnly(mod func(*RepeatToolReminderConfig)) Config {
+	c := DefaultRepeatToolReminder()
+	if mod != nil {
+		mod(c)
+	}
+	return Config{RepeatToolReminder: c}
+}
+
+func brakeOnly(mod func(*DSHBrakeConfig)) Config {
+	c := DefaultDSHBrake()
+	if mod != nil {
+		mod(c)
+	}
+	return Config{DSHBrake: c}
+}
+
+func sameLines(t *testing.T, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("outputs differ\n got: %q\nwant: %q", got, want)
+	}
+}
+
+const probeSame = `{"q":"same"}`
+
+func TestRepeatToolReminder(t *testing.T) {
+	long := strings.Repeat("x", 400)
+	tests := []struct {
+		name   string
+		cfg    Config
+		events []Event
+		want   []string
+	}{
+		{"gentle at the first threshold and detailed at the second", repeatOnly(nil),
+			repeatN(5, call("a", "probe", probeSame)),
+			[]string{"2 repeat-tool-reminder/repeat probe × 3", "4 repeat-tool-reminder/repeat probe × 5"}},
+		{"no reminder past the highest threshold", repeatOnly(nil),
+			repeatN(12, call("a", "probe", probeSame)),
+			[]string{"2 repeat-tool-reminder/repeat probe × 3", "4 repeat-tool-reminder/repeat probe × 5", "7 repeat-tool-reminder/repeat probe × 8"}},
+		{"thresholds are sorted on load", repeatOnly(func(c *RepeatToolReminderConfig) { c.Thresholds = []int{4, 2} }),
+			repeatN(4, call("a", "probe", probeSame)),
+			[]string{"1 repeat-tool-reminder/repeat probe × 2", "3 repeat-tool-reminder/repeat probe × 4"}},
+		{"a different tracked call restarts the chain", repeatOnly(nil),
+			concat(repeatN(2, call("a", "probe", probeSame)), one(call("a", "other", "{}")), repeatN(3, call("a", "probe", probeSame))),
+			[]string{"5 repeat-tool-reminder/repeat probe × 3"}},
+		{"different arguments restart the chain", repeatOnly(nil),
+			[]Event{call("a", "probe", `{"q":1}`), call("a", "probe", `{"q":2}`), call("a", "probe", `{"q":1}`), call("a", "probe", `{"q":1}`)},
+			nil},
+		{"excluded tools are transparent", repeatOnly(func(c *RepeatToolReminderConfig) { c.Exclude = []string{"other"} }),
+			[]Event{call("a", "probe", probeSame), call("a", "other", "{}"), call("a", "probe", probeSame), call("a", "other", "{}"), call("a", "probe", probeSame)},
+			[]string{"4 repeat-tool-reminder/repeat probe × 3"}},
+		{"include with a wildcard tracks matching tools only", repeatOnly(func(c *RepeatToolReminderConfig) { c.Include = []string{"pro*"} }),
+			concat(repeatN(3, call("a", "probe", probeSame)), repeatN(3, call("a", "grep", "{}"))),
+			[]string{"2 repeat-tool-reminder/repeat probe × 3"}},
+		{"untracked calls under include are transparent", repeatOnly(func(c *RepeatToolReminderConfig) { c.Include = []string{"pro*"} }),
+			[]Event{call("a", "probe", probeSame), call("a", "grep", "{}"), call("a", "probe", probeSame), call("a", "probe", probeSame)},
+			[]string{"3 repeat-tool-reminder/repeat probe × 3"}},
+		{"regex metacharacters in patterns are literal", repeatOnly(func(c *RepeatToolReminderConfig) { c.Include = []string{"pr.be"} }),
+			repeatN(3, call("a", "probe", probeSame)),
+			nil},
+		{"a pattern that matches no tool is legal", repeatOnly(func(c *RepeatToolReminderConfig) { c.Exclude = []string{"mcp_*"} }),
+			repeatN(3, call("a", "probe", probeSame)),
+			[]string{"2 repeat-tool-reminder/repeat probe × 3"}},
+		{"property order never matters, deeply", repeatOnly(nil),
+			[]Event{
+				call("a", "probe", `{"a":1,"nested":{"x":[1,2],"y":null}}`),
+				call("a", "probe", `{"nested":{"y":null,"x":[1,2]},"a":1}`),
+				call("a", "probe", `{"nested":{"x":[1.0,2e0],"y":null},"a":1}`),
+			},
+			[]string{"2 repeat-tool-reminder/repeat probe × 3"}},
+		{"chains are per agent", repeatOnly(nil),
+			[]Event{call("A", "probe", probeSame), call("B", "probe", probeSame), call("A", "probe", probeSame), call("B", "probe", probeSame), call("B", "probe", probeSame)},
+			[]string{"4 repeat-tool-reminder/repeat probe × 3"}},
+		{"a user message resets the chain", repeatOnly(nil),
+			concat(repeatN(2, call("a", "probe", probeSame)), one(user("a")), repeatN(2, call("a", "probe", probeSame))),
+			nil},
+		{"a user message of another agent does not reset", repeatOnly(nil),
+			concat(repeatN(2, call("a", "probe", probeSame)), one(user("b")), one(call("a", "probe", probeSame))),
+			[]string{"3 repeat-tool-reminder/repeat probe × 3"}},
+		{"an ended agent's successor with the same id starts at 1", repeatOnly(nil),
+			concat(repeatN(2, call("a", "probe", probeSame)), one(end("a")), repeatN(2, call("a", "probe", probeSame))),
+			nil},
+		{"calls with no agent neither count nor crash", repeatOnly(nil),
+			concat(repeatN(5, call("", "probe", probeSame)), one(call("a", "probe", probeSame))),
+			nil},
+		{"failed calls count like any other", repeatOnly(nil),
+			repeatN(3, call("a", "probe", probeSame).WithResult("Error: denied by policy", true)),
+			[]string{"2 repeat-tool-reminder/repeat probe × 3"}},
+		{"empty arguments equal an empty object", repeatOnly(nil),
+			[]Event{call("a", "probe", ""), call("a", "probe", "{}"), call("a", "probe", " { } ")},
+			[]string{"2 repeat-tool-reminder/repeat probe × 3"}},
+		{"the same arguments under another tool name are another call", repeatOnly(nil),
+			[]Event{call("a", "probe", probeSame), call("a", "probe2", probeSame), call("a", "probe", probeSame)},
+			nil},
+		{"a long payload is compared whole", repeatOnly(nil),
+			[]Event{call("a", "w", `{"data":"`+long+`"}`), call("a", "w", `{"data":"`+long+`y"}`), call("a", "w", `{"data":"`+long+`"}`)},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := run(t, tt.cfg, tt.events)
+			sameLines(t, got, tt.want)
+		})
+	}
+}
+
+func TestRepeatToolReminderTexts(t *testing.T) {
+	_, outs := run(t, repeatOnly(nil), repeatN(5, call("a", "probe", probeSame)))
+	gentle, detailed := outs[2].Notices[0], outs[4].Notices[0]
+	if gentle.Text != catalogues["en"].repeatGentle {
+		t.Errorf("third call: want the gentle text, got %q", gentle.Text)
+	}
+	for _, want := range []string{"- tool: probe\n", "- consecutive_calls: 5\n", "- arguments: {\"q\":\"same\"}\n"} {
+		if !strings.Contains(detailed.Text, want) {
+			t.Errorf("detailed text lacks %q:\n%s", want, detailed.Text)
+		}
+	}
+	if gentle.Agent != "a" || gentle.Summary != "probe × 3" || detailed.Summary != "probe × 5" {
+		t.Errorf("notice fields: %+v %+v", gentle, detailed)
+	}
+}
+
+func TestRepeatToolReminderPreviewCap(t *testing.T) {
+	payload := strings.Repeat("x", 400)
+	cfg := repeatOnly(func(c *RepeatToolReminderConfig) { c.Thresholds = []int{2, 3}; c.ArgumentsPreviewChars = 24 })
+	_, outs := run(t, cfg, repeatN(3, call("a", "write", `{"data":"`+payload+`"}`)))
+	text := outs[2].Notices[0].Text
+	if !strings.Contains(text, `- arguments: {"data":"xxxxxxxxxxxxxxx… (+387 more chars)`) {
+		t.Errorf("want a 24-char preview and a +387 tail:\n%s", text)
+	}
+	if strings.Contains(text, payload) {
+		t.Error("the whole payload reached the model")
+	}
+}
+
+func TestPreviewCapCountsCodePoints(t *testing.T) {
+	cat := catalogues["en"]
+	tests := []struct {
+		name, in string
+		limit    int
+		want     string
+	}{
+		{"short text is whole", "héllo", 5, "héllo"},
+		{"cut never splits a code point", "日本語のテキスト", 3, "日本語… (+5 more chars)"},
+		{"emoji count once each", "😀😀😀😀", 1, "😀… (+3 more chars)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := cutPreview(tt.in, tt.limit, cat); got != tt.want {
+				t.Errorf("cutPreview(%q, %d) = %q, want %q", tt.in, tt.limit, got, tt.want)
+			}
+		})
+	}
+}

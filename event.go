@@ -1,0 +1,82 @@
+package loopguard
+
+// EventType says what happened in an agent's run.
+type EventType uint8
+
+const (
+	// EventCall is a tool call, observed after it ran (or was refused), with its result.
+	EventCall EventType = iota + 1
+	// EventUser is a new message from the user: a prompt, or steering mid-turn.
+	// It resets every counter of that agent.
+	EventUser
+	// EventText is a block of text shown to the model that is not a tool result:
+	// injected context, a plugin's message, the model's own text.
+	EventText
+	// EventEnd says the agent is gone. After it, the same agent id names a new agent.
+	EventEnd
+)
+
+// String returns the name used for the type in the replay format.
+func (t EventType) String() string {
+	switch t {
+	case EventCall:
+		return "call"
+	case EventUser:
+		return "user"
+	case EventText:
+		return "text"
+	case EventEnd:
+		return "end"
+	}
+	return "unknown"
+}
+
+// Event is one input to the engine. Which fields matter depends on Type; the others are ignored.
+//
+// Events carry their own time (Time, in milliseconds): the engine never reads a clock, so the
+// same events always give the same notices.
+type Event struct {
+	Type EventType
+
+	// Agent identifies the agent (a session, a subagent). Empty means a call with no agent:
+	// it is legal, never counted and never refused.
+	Agent string
+
+	// Time is the event's timestamp in milliseconds. Only duplicate-text windows use it.
+	Time int64
+
+	// Tool is the called tool's name (EventCall).
+	Tool string
+
+	// Args are the call's raw arguments as the model produced them (EventCall): usually JSON,
+	// but any text is allowed and then compares as that text. Empty means {}.
+	Args []byte
+
+	// Result is the call's result text (EventCall); HasResult says whether there was one.
+	Result    string
+	HasResult bool
+
+	// Failed says the call failed or was refused (EventCall).
+	Failed bool
+
+	// ID is the message id of a text block (EventText). A block seen again with the same id is
+	// counted once; an empty id is never deduplicated.
+	ID string
+
+	// Source labels where a text block came from (EventText), e.g. the injector's name.
+	Source string
+
+	// Text is the text block's content (EventText).
+	Text string
+}
+
+// Call returns a call event: the usual way for a host to build one.
+func Call(agent, tool string, args []byte) Event {
+	return Event{Type: EventCall, Agent: agent, Tool: tool, Args: args}
+}
+
+// WithResult returns a copy of the call event with its result attached.
+func (e Event) WithResult(text string, failed bool) Event {
+	e.Result, e.HasResult, e.Failed = text, true, failed
+	return e
+}

@@ -1,0 +1,146 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/loopguard/loopguard"
+)
+
+// LineError is a malformed input line. Line is 1-based.
+type LineError struct {
+	Name string
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("%s:%d: %v", e.Name, e.Line, e.Err) }
+func (e *LineError) Unwrap() error { return e.Err }
+
+// Options tune Run.
+type Options struct {
+	Name        string          // the input's name in error messages, e.g. "stdin"
+	SkipInvalid bool            // report malformed lines to Invalid and go on, instead of stopping
+	Invalid     func(*LineError) // called for each skipped line when SkipInvalid is set
+}
+
+// Stats counts what Run did.
+type Stats struct {
+	Lines, Events, Notices, Denials, Skipped int
+}
+
+// Run replays events from r through eng and writes one JSON line per denial or notice to w.
+// A malformed line stops the replay with a *LineError unless opts.SkipInvalid is set.
+func Run(r io.Reader, w io.Writer, eng *loopguard.Engine, opts Options) (Stats, error) {
+	if opts.Name == "" {
+		opts.Name = "input"
+	}
+	var st Stats
+	br := bufio.NewReaderSize(r, 1<<16)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	p := NewParser()
+	var ev loopguard.Event
+	var long []byte
+	out := outWriter{w: bw}
+	for n := 0; ; n++ {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if len(line) == 0 && err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return st, err
+		}
+		st.Lines++
+		ok, perr := p.Parse(bytes.TrimSuffix(line, []byte("\n")), &ev)
+		if perr != nil {
+			le := &LineError{Name: opts.Name, Line: n + 1, Err: perr}
+			if !opts.SkipInvalid {
+				bw.Flush()
+				return st, le
+			}
+			st.Skipped++
+			if opts.Invalid != nil {
+				opts.Invalid(le)
+			}
+		} else if ok {
+			st.Events++
+			o := eng.Step(ev)
+			if o.Denied {
+				st.Denials++
+				out.deny(n, o.Denial)
+			}
+			for _, nt := range o.Notices {
+				st.Notices++
+				out.notice(n, nt)
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return st, err
+		}
+	}
+	return st, bw.Flush()
+}
+
+// The output lines, with their fields in a fixed order.
+type noticeLine struct {
+	Type    string `json:"type"`
+	Event   int    `json:"event"`
+	Agent   string `json:"agent"`
+	Plugin  string `json:"plugin"`
+	Kind    string `json:"kind"`
+	Summary string `json:"summary"`
+	Text    string `json:"text"`
+}
+
+type denyLine struct {
+	Type   string `json:"type"`
+	Event  int    `json:"event"`
+	Agent  string `json:"agent"`
+	Plugin string `json:"plugin"`
+	Reason string `json:"reason"`
+}
+
+type outWriter struct {
+	w   *bufio.Writer
+	enc *json.Encoder
+}
+
+func (o *outWriter) encoder() *json.Encoder {
+	if o.enc == nil {
+		o.enc = json.NewEncoder(o.w)
+		o.enc.SetEscapeHTML(false) // notices quote code; keep <, > and & readable
+	}
+	return o.enc
+}
+
+func (o *outWriter) notice(event int, n loopguard.Notice) {
+	_ = o.encoder().Encode(noticeLine{"notice", event, n.Agent, n.Plugin, n.Kind, n.Summary, n.Text})
+}
+
+func (o *outWriter) deny(event int, d loopguard.Denial) {
+	_ = o.encoder().Encode(denyLine{"deny", event, d.Agent, d.Plugin, d.Reason})
+}
+
+// FormatSkipped is the closing line for skipped input, e.g. "skipped 3 invalid lines".
+func FormatSkipped(n int) string {
+	if n == 1 {
+		return "skipped 1 invalid line"
+	}
+	return "skipped " + strconv.Itoa(n) + " invalid lines"
+}
