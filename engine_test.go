@@ -28,8 +28,8 @@ func run(t *testing.T, cfg Config, events []Event) (lines []string, outs []Outco
 }
 
 func call(agent, tool, args string) Event { return Call(agent, tool, []byte(args)) }
-func user(agent string) Event           { return Event{Type: EventUser, Agent: agent} }
-func end(agent string) Event            { return Event{Type: EventEnd, Agent: agent} }
+func user(agent string) Event             { return Event{Type: EventUser, Agent: agent} }
+func end(agent string) Event              { return Event{Type: EventEnd, Agent: agent} }
 func text(agent, id, source, body string, ts int64) Event {
 	return Event{Type: EventText, Agent: agent, ID: id, Source: source, Text: body, Time: ts}
 }

@@ -27,8 +27,8 @@ func newRepeatDetector(cfg RepeatToolReminderConfig, cat *catalogue) *repeatDete
 	return d
 }
 
-func (d *repeatDetector) plugin() string           { return PluginRepeatToolReminder }
-func (d *repeatDetector) id() byte                 { return 1 }
+func (d *repeatDetector) plugin() string          { return PluginRepeatToolReminder }
+func (d *repeatDetector) id() byte                { return 1 }
 func (d *repeatDetector) newState() detectorState { return &repeatState{d: d} }
 
 // tracked says whether a tool takes part in chains. Untracked calls are transparent: they
@@ -76,8 +76,8 @@ func (s *repeatState) observeCall(c *observedCall, out []Notice) []Notice {
 }
 
 func (s *repeatState) observeText(_ *textEvent, out []Notice) []Notice { return out }
-func (s *repeatState) refuse(*observedCall) (string, bool)              { return "", false }
-func (s *repeatState) reset()                                   { s.last, s.count = 0, 0 }
+func (s *repeatState) refuse(*observedCall) (string, bool)             { return "", false }
+func (s *repeatState) reset()                                          { s.last, s.count = 0, 0 }
 
 // pattern is a tool-name pattern: `*` matches any run of characters, everything else is
 // literal, and the whole name must match.

@@ -24,8 +24,8 @@ func (e *LineError) Unwrap() error { return e.Err }
 
 // Options tune Run.
 type Options struct {
-	Name        string          // the input's name in error messages, e.g. "stdin"
-	SkipInvalid bool            // report malformed lines to Invalid and go on, instead of stopping
+	Name        string           // the input's name in error messages, e.g. "stdin"
+	SkipInvalid bool             // report malformed lines to Invalid and go on, instead of stopping
 	Invalid     func(*LineError) // called for each skipped line when SkipInvalid is set
 }
 
