@@ -230,7 +230,7 @@ func (p *Parser) stringValue(b []byte, i int) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	if !escaped {
+	if !escaped && utf8.Valid(raw) {
 		return raw, true, nil
 	}
 	p.scratch = appendUnescaped(p.scratch[:0], raw)
@@ -308,11 +308,21 @@ func hexVal(c byte) rune {
 	return rune(c - 'A' + 10)
 }
 
-// appendUnescaped decodes a checked string body. Lone surrogates become U+FFFD, as in
-// encoding/json.
+// appendUnescaped decodes a checked string body. Lone surrogates and each byte of invalid
+// UTF-8 become U+FFFD, as in encoding/json.
 func appendUnescaped(dst, raw []byte) []byte {
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+			} else {
+				dst = append(dst, raw[i:i+size]...)
+			}
+			i += size - 1
+			continue
+		}
 		if c != '\\' {
 			dst = append(dst, c)
 			continue

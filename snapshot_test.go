@@ -1,0 +1,142 @@
+package loopguard
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+)
+
+// randomEvents makes a run that exercises every part of the state: few tools and arguments (so
+// repeats and sequences happen), texts with and without ids, users, ends, and sometimes a
+// sweep of distinct calls past the call-identity bound.
+func randomEvents(seed uint64, n int) []Event {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e37))
+	agents := []string{"a", "b"}
+	texts := []string{longText, longText + "!", "short", "日本語のテキストが繰り返される。" + longText}
+	var evs []Event
+	ts := int64(0)
+	for len(evs) < n {
+		ts += int64(r.IntN(20000))
+		agent := agents[r.IntN(len(agents))]
+		switch k := r.IntN(100); {
+		case k < 70:
+			ev := call(agent, fmt.Sprintf("t%d", r.IntN(3)), fmt.Sprintf(`{"x":%d}`, r.IntN(3)))
+			if r.IntN(2) == 0 {
+				ev = ev.WithResult(texts[r.IntN(len(texts))], r.IntN(4) == 0)
+			}
+			ev.Time = ts
+			evs = append(evs, ev)
+		case k < 88:
+			id := ""
+			if r.IntN(2) == 0 {
+				id = fmt.Sprintf("m%d", r.IntN(6))
+			}
+			evs = append(evs, text(agent, id, fmt.Sprintf("src%d", r.IntN(3)), texts[r.IntN(len(texts))], ts))
+		case k < 93:
+			evs = append(evs, user(agent))
+		case k < 95:
+			evs = append(evs, end(agent))
+		default:
+			for i := 0; i < 300; i++ {
+				evs = append(evs, call(agent, "sweep", fmt.Sprintf(`{"page":%d}`, r.IntN(5000))))
+			}
+		}
+	}
+	return evs
+}
+
+func snapshotConfigs() map[string]Config {
+	def, _ := Preset(PresetDefault)
+	deny, _ := Preset(PresetDefault)
+	b := *deny.DSHBrake
+	b.Mode, b.CallWarnCount, b.CallDenyCount, b.SequenceLength, b.SequenceCount, b.DuplicateTextCooldownMs = ModeDeny, 2, 3, 2, 2, 0
+	deny.DSHBrake = &b
+	return map[string]Config{"default": def, "tight deny": deny}
+}
+
+// A host that lives one process per event (a hook) loads the agent's snapshot into a fresh
+// engine, handles one event and saves the snapshot again. It must say exactly what a
+// long-lived engine says.
+func TestSnapshotRoundTripGivesIdenticalBehaviour(t *testing.T) {
+	for name, cfg := range snapshotConfigs() {
+		for seed := uint64(1); seed <= 3; seed++ {
+			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
+				evs := randomEvents(seed, 1500)
+				live, _ := New(cfg)
+				saved := map[string][]byte{}
+				for i, ev := range evs {
+					want := live.Step(ev)
+
+					fresh, _ := New(cfg)
+					if err := fresh.Restore(ev.Agent, saved[ev.Agent]); err != nil {
+						t.Fatalf("event %d: restore: %v", i, err)
+					}
+					got := fresh.Step(ev)
+					saved[ev.Agent] = fresh.Snapshot(ev.Agent)
+
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("event %d (%+v): from snapshot %+v, live %+v", i, ev, got, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestSnapshotIsCompact(t *testing.T) {
+	e, _ := New(snapshotConfigs()["default"])
+	for i := 0; i < 10000; i++ {
+		e.Observe(call("a", "sweep", fmt.Sprintf(`{"page":%d,"payload":"%0200d"}`, i, i)))
+	}
+	snap := e.Snapshot("a")
+	// 4096 identities, 128 sequences, a 4-call window: fingerprints and counts, no payloads.
+	if len(snap) > 4096*12+128*12+1024 {
+		t.Errorf("snapshot is %d bytes; it should hold fingerprints, not arguments", len(snap))
+	}
+}
+
+func TestRestoreRejectsDamage(t *testing.T) {
+	e, _ := New(snapshotConfigs()["default"])
+	for _, ev := range randomEvents(3, 200) {
+		e.Step(ev)
+	}
+	good := e.Snapshot("a")
+	if good == nil {
+		t.Fatal("no snapshot for agent a")
+	}
+	tests := map[string][]byte{
+		"no header":     []byte("xx"),
+		"wrong version": append([]byte{'L', 'G', 99}, good[3:]...),
+		"truncated":     good[:len(good)/2],
+	}
+	for name, snap := range tests {
+		t.Run(name, func(t *testing.T) {
+			fresh, _ := New(snapshotConfigs()["default"])
+			if err := fresh.Restore("a", snap); err == nil {
+				t.Error("accepted a damaged snapshot")
+			}
+			if fresh.Agents() != 0 {
+				t.Error("a failed restore left state behind")
+			}
+		})
+	}
+}
+
+func FuzzRestore(f *testing.F) {
+	e, _ := New(snapshotConfigs()["default"])
+	for _, ev := range randomEvents(5, 100) {
+		e.Step(ev)
+	}
+	f.Add(e.Snapshot("a"))
+	f.Add([]byte("LG\x01"))
+	f.Fuzz(func(t *testing.T, snap []byte) {
+		fresh, _ := New(snapshotConfigs()["tight deny"])
+		if fresh.Restore("a", snap) == nil {
+			// Whatever was restored must be usable.
+			fresh.Step(call("a", "t0", `{"x":1}`).WithResult(longText, false))
+			fresh.Step(text("a", "m1", "s", longText, 5))
+			_ = fresh.Snapshot("a")
+		}
+	})
+}
