@@ -77,9 +77,13 @@ func (m *boundedMap[V]) Put(key uint64) *V {
 	return &m.slots[i].val
 }
 
-// Clear forgets everything and releases the memory.
+// Clear forgets everything but keeps the allocated space: an agent whose user speaks often
+// refills its maps at once, and they are bounded anyway.
 func (m *boundedMap[V]) Clear() {
-	*m = newBoundedMap[V](int(m.limit), m.touch)
+	clear(m.index)
+	clear(m.slots) // drop references held by values
+	m.slots = m.slots[:0]
+	m.head, m.tail, m.free = -1, -1, -1
 }
 
 // Each calls fn from oldest to newest.

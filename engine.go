@@ -67,6 +67,10 @@ type detectorState interface {
 type agentState struct {
 	mu     sync.Mutex
 	states []detectorState
+	// scratch holds the call being observed. It lives here, guarded by mu, because a call
+	// handed to detectors through an interface would otherwise escape to the heap on every
+	// event.
+	scratch observedCall
 }
 
 // call is a call event with its fingerprints worked out once for every detector.
@@ -153,12 +157,13 @@ func (e *Engine) ObserveAppend(dst []Notice, ev Event) []Notice {
 	}
 	switch ev.Type {
 	case EventCall:
-		c := newCall(&ev)
 		a := e.agent(ev.Agent, true)
 		a.mu.Lock()
+		a.scratch = newCall(&ev)
 		for _, s := range a.states {
-			dst = s.observeCall(&c, dst)
+			dst = s.observeCall(&a.scratch, dst)
 		}
+		a.scratch = observedCall{} // drop references to the caller's buffers
 		a.mu.Unlock()
 	case EventText:
 		t := textEvent{agent: ev.Agent, id: ev.ID, source: ev.Source, text: ev.Text, time: ev.Time}
@@ -193,15 +198,18 @@ func (e *Engine) Check(ev Event) (Denial, bool) {
 	if a == nil {
 		return Denial{}, false
 	}
-	c := newCall(&ev)
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.scratch = newCall(&ev)
+	d, ok := Denial{}, false
 	for i, s := range a.states {
-		if reason, ok := s.refuse(&c); ok {
-			return Denial{Agent: ev.Agent, Plugin: e.detectors[i].plugin(), Reason: reason}, true
+		if reason, refused := s.refuse(&a.scratch); refused {
+			d, ok = Denial{Agent: ev.Agent, Plugin: e.detectors[i].plugin(), Reason: reason}, true
+			break
 		}
 	}
-	return Denial{}, false
+	a.scratch = observedCall{}
+	return d, ok
 }
 
 // Forget drops an agent's state. The same id then names a new agent that starts from nothing.
@@ -245,14 +253,29 @@ type Outcome struct {
 // replay format defines: a call is first put to the guard; a refused call is then observed as a
 // failed call whose result is "Error: <reason>" (its real result, if any, is replaced, since it
 // never ran). Every other event is simply observed.
+//
+// It is Check followed by Observe, with the call's fingerprints worked out once.
 func (e *Engine) Step(ev Event) Outcome {
+	if ev.Type != EventCall || ev.Agent == "" {
+		return Outcome{Notices: e.Observe(ev)}
+	}
 	var out Outcome
-	if ev.Type == EventCall {
-		if d, ok := e.Check(ev); ok {
-			out.Denied, out.Denial = true, d
-			ev = ev.WithResult("Error: "+d.Reason, true)
+	a := e.agent(ev.Agent, true)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.scratch = newCall(&ev)
+	c := &a.scratch
+	for i, s := range a.states {
+		if reason, ok := s.refuse(c); ok {
+			out.Denied = true
+			out.Denial = Denial{Agent: ev.Agent, Plugin: e.detectors[i].plugin(), Reason: reason}
+			c.result, c.hasRes, c.failed = "Error: "+reason, true, true
+			break
 		}
 	}
-	out.Notices = e.Observe(ev)
+	for _, s := range a.states {
+		out.Notices = s.observeCall(c, out.Notices)
+	}
+	a.scratch = observedCall{}
 	return out
 }

@@ -35,6 +35,9 @@ func (t EventType) String() string {
 //
 // Events carry their own time (Time, in milliseconds): the engine never reads a clock, so the
 // same events always give the same notices.
+//
+// The engine keeps no reference to Args, Result, Text or ID once Observe (or Check, or Step)
+// returns, so a host may reuse the memory behind them.
 type Event struct {
 	Type EventType
 

@@ -67,11 +67,37 @@ func catalogueFor(locale string) *catalogue {
 	return catalogues["en"]
 }
 
-// fill replaces {name} placeholders; pairs are name, value, name, value...
+// fill replaces {name} placeholders; pairs are name, value, name, value... A placeholder
+// with no value is left as it is. Hand-rolled rather than strings.Replacer, which costs more
+// to build than a notice costs to write.
 func fill(template string, pairs ...string) string {
-	args := make([]string, 0, len(pairs))
-	for i := 0; i+1 < len(pairs); i += 2 {
-		args = append(args, "{"+pairs[i]+"}", pairs[i+1])
+	var b strings.Builder
+	b.Grow(len(template) + 64)
+	for {
+		open := strings.IndexByte(template, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(template[open:], '}')
+		if end < 0 {
+			break
+		}
+		name := template[open+1 : open+end]
+		value, found := "", false
+		for i := 0; i+1 < len(pairs); i += 2 {
+			if pairs[i] == name {
+				value, found = pairs[i+1], true
+				break
+			}
+		}
+		b.WriteString(template[:open])
+		if found {
+			b.WriteString(value)
+		} else {
+			b.WriteString(template[open : open+end+1])
+		}
+		template = template[open+end+1:]
 	}
-	return strings.NewReplacer(args...).Replace(template)
+	b.WriteString(template)
+	return b.String()
 }

@@ -8,12 +8,14 @@
 package replay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/loopguard/loopguard"
 )
@@ -29,8 +31,11 @@ type Parser struct {
 // NewParser returns a parser at the start of a stream.
 func NewParser() *Parser { return &Parser{intern: make(map[string]string)} }
 
-// Parse reads one line into ev. A blank line gives ok=false and no error. The event's Args
-// may point into line: use ev before reusing the line's buffer.
+// Parse reads one line into ev. A blank line gives ok=false and no error.
+//
+// The event's Args, ID, Text and Result may share memory with line: use the event before the
+// line's buffer is reused, or copy them. (The engine keeps none of them, so replay hands each
+// event to it directly and saves an allocation per field.)
 func (p *Parser) Parse(line []byte, ev *loopguard.Event) (ok bool, err error) {
 	*ev = loopguard.Event{}
 	i := skipSpace(line, 0)
@@ -44,14 +49,13 @@ func (p *Parser) Parse(line []byte, ev *loopguard.Event) (ok bool, err error) {
 		return false, errors.New("an event must be a JSON object")
 	}
 	var (
-		typ, tool              []byte
-		haveType, haveTool     bool
-		toolNotString          bool
-		haveTime               bool
-		ts                     float64
-		argsStart, argsEnd     = -1, -1
-		argsIsString           bool
-		resultStart, resultEnd = -1, -1
+		typ, tool, args    []byte
+		haveType, haveTool bool
+		toolNotString      bool
+		haveTime, haveArgs bool
+		ts                 float64
+		res                resultFields
+		haveResult         bool
 	)
 	i++
 	for first := true; ; first = false {
@@ -72,42 +76,48 @@ func (p *Parser) Parse(line []byte, ev *loopguard.Event) (ok bool, err error) {
 			return false, errors.New("not JSON: expected ':' after a field name")
 		}
 		i = skipSpace(line, i+1)
-		vstart := i
-		vend, err := skipValue(line, i)
-		if err != nil {
-			return false, errors.New("not JSON: " + err.Error())
+		if i >= len(line) {
+			return false, errors.New("not JSON: unexpected end of line")
 		}
+		vstart := i
+		var vend int
 		switch string(key) {
-		case "type":
-			s, ok, err := p.stringValue(line, vstart)
-			if err != nil || !ok {
-				return false, errors.New(`"type" must be a string`)
+		case "type", "agent", "id", "source", "text", "tool":
+			if line[vstart] != '"' {
+				if string(key) == "tool" {
+					toolNotString = true
+				} else {
+					return false, fmt.Errorf("%q must be a string", key)
+				}
+				if vend, err = skipValue(line, vstart); err != nil {
+					return false, errors.New("not JSON: " + err.Error())
+				}
+				break
 			}
-			typ, haveType = s, true
-		case "agent", "id", "source", "text":
-			s, ok, err := p.stringValue(line, vstart)
-			if err != nil || !ok {
-				return false, fmt.Errorf("%q must be a string", key)
+			s, end, err := p.stringAt(line, vstart)
+			if err != nil {
+				return false, errors.New("not JSON: " + err.Error())
 			}
+			vend = end
 			switch string(key) {
+			case "type":
+				typ, haveType = s, true
 			case "agent":
 				ev.Agent = p.internBytes(s)
 			case "id":
-				ev.ID = string(s)
+				ev.ID = alias(s)
 			case "source":
 				ev.Source = p.internBytes(s)
 			case "text":
-				ev.Text = string(s)
+				ev.Text = alias(s)
+			case "tool":
+				tool, haveTool, toolNotString = s, true, false
+				ev.Tool = p.internBytes(tool)
 			}
-		case "tool":
-			s, ok, err := p.stringValue(line, vstart)
-			if err != nil || !ok {
-				toolNotString = true
-				break
-			}
-			tool, haveTool = s, true
-			ev.Tool = p.internBytes(tool)
 		case "ts":
+			if vend, err = skipValue(line, vstart); err != nil {
+				return false, errors.New("not JSON: " + err.Error())
+			}
 			if line[vstart] != '-' && (line[vstart] < '0' || line[vstart] > '9') {
 				return false, errors.New(`"ts" must be a number`)
 			}
@@ -120,9 +130,35 @@ func (p *Parser) Parse(line []byte, ev *loopguard.Event) (ok bool, err error) {
 			}
 			ts, haveTime = f, true
 		case "args":
-			argsStart, argsEnd, argsIsString = vstart, vend, line[vstart] == '"'
+			if line[vstart] == '"' {
+				s, end, err := p.stringAt(line, vstart)
+				if err != nil {
+					return false, errors.New("not JSON: " + err.Error())
+				}
+				// A string stands for the raw, unparsed arguments a model sent.
+				args, haveArgs, vend = s, true, end
+				break
+			}
+			if vend, err = skipValue(line, vstart); err != nil {
+				return false, errors.New("not JSON: " + err.Error())
+			}
+			args, haveArgs = line[vstart:vend], true
 		case "result":
-			resultStart, resultEnd = vstart, vend
+			if line[vstart] == '{' {
+				if vend, err = p.result(line, vstart, &res); err != nil {
+					return false, err
+				}
+				haveResult = true
+				break
+			}
+			haveResult = false
+			if vend, err = skipValue(line, vstart); err != nil {
+				return false, errors.New("not JSON: " + err.Error())
+			}
+		default:
+			if vend, err = skipValue(line, vstart); err != nil {
+				return false, errors.New("not JSON: " + err.Error())
+			}
 		}
 		i = skipSpace(line, vend)
 		if i < len(line) && line[i] == ',' {
@@ -164,79 +200,92 @@ func (p *Parser) Parse(line []byte, ev *loopguard.Event) (ok bool, err error) {
 		ev.Tool = ""
 		return true, nil
 	}
-	if argsStart >= 0 {
-		if argsIsString {
-			// A string stands for the raw, unparsed arguments a model sent.
-			s, _, err := p.stringValue(line, argsStart)
-			if err != nil {
-				return false, err
-			}
-			ev.Args = s
-		} else {
-			ev.Args = line[argsStart:argsEnd]
-		}
-	} else {
-		ev.Args = nil // missing args are {}
+	if haveArgs {
+		ev.Args = args
 	}
-	if resultStart >= 0 && line[resultStart] == '{' {
-		if err := p.result(line[resultStart:resultEnd], ev); err != nil {
-			return false, err
-		}
+	if haveResult {
+		ev.HasResult, ev.Failed = true, res.failed
+		ev.Result = alias(res.text)
 	}
 	return true, nil
 }
 
-// result reads {"error": bool, "text": string}. Other fields are ignored, as on events.
-func (p *Parser) result(b []byte, ev *loopguard.Event) error {
-	ev.HasResult = true
-	i := skipSpace(b, 1)
+type resultFields struct {
+	failed bool
+	text   []byte
+}
+
+// result reads {"error": bool, "text": string} starting at b[i] and returns the index after
+// it. Other fields are ignored, as on events; an "error" that is not a boolean counts as false.
+func (p *Parser) result(b []byte, i int, r *resultFields) (int, error) {
+	*r = resultFields{}
+	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return nil
+		return i + 1, nil
 	}
 	for {
-		i = skipSpace(b, i)
 		key, _, end, err := scanString(b, i)
 		if err != nil {
-			return err
+			return 0, errors.New("not JSON: " + err.Error())
 		}
-		i = skipSpace(b, end) + 1 // the ':' was checked by skipValue
-		i = skipSpace(b, i)
-		vend, _ := skipValue(b, i)
-		switch string(key) {
-		case "error":
-			ev.Failed = string(b[i:vend]) == "true"
-		case "text":
-			s, ok, err := p.stringValue(b, i)
-			if err != nil || !ok {
-				return errors.New(`"result.text" must be a string`)
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return 0, errors.New("not JSON: expected ':' after a field name")
+		}
+		i = skipSpace(b, i+1)
+		if i >= len(b) {
+			return 0, errors.New("not JSON: unexpected end of line")
+		}
+		var vend int
+		if string(key) == "text" {
+			if b[i] != '"' {
+				return 0, errors.New(`"result.text" must be a string`)
 			}
-			ev.Result = string(s)
+			s, end, err := p.stringAt(b, i)
+			if err != nil {
+				return 0, errors.New("not JSON: " + err.Error())
+			}
+			r.text, vend = s, end
+		} else {
+			if vend, err = skipValue(b, i); err != nil {
+				return 0, errors.New("not JSON: " + err.Error())
+			}
+			if string(key) == "error" {
+				r.failed = string(b[i:vend]) == "true"
+			}
 		}
 		i = skipSpace(b, vend)
-		if b[i] == '}' {
-			return nil
+		if i < len(b) && b[i] == '}' {
+			return i + 1, nil
 		}
-		i++ // ','
+		if i >= len(b) || b[i] != ',' {
+			return 0, errors.New("not JSON: expected ',' or '}'")
+		}
+		i = skipSpace(b, i+1)
 	}
 }
 
-// stringValue returns the unescaped contents of the string at b[i], or ok=false when the value
-// there is not a string. The slice may alias b or the parser's scratch buffer.
-func (p *Parser) stringValue(b []byte, i int) ([]byte, bool, error) {
-	if b[i] != '"' {
-		return nil, false, nil
-	}
-	raw, escaped, _, err := scanString(b, i)
+// stringAt returns the unescaped contents of the string at b[i] and the index after it. The
+// slice aliases b when the string needs no decoding, else it is a fresh copy.
+func (p *Parser) stringAt(b []byte, i int) ([]byte, int, error) {
+	raw, escaped, end, err := scanString(b, i)
 	if err != nil {
-		return nil, false, err
+		return nil, 0, err
 	}
 	if !escaped && utf8.Valid(raw) {
-		return raw, true, nil
+		return raw, end, nil
 	}
 	p.scratch = appendUnescaped(p.scratch[:0], raw)
-	out := make([]byte, len(p.scratch))
-	copy(out, p.scratch)
-	return out, true, nil
+	return bytes.Clone(p.scratch), end, nil
+}
+
+// alias returns b as a string without copying. The caller promises not to change b while the
+// string is in use; see Parse.
+func alias(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // internBytes returns a string equal to b, shared with earlier equal strings: agent ids and
@@ -259,6 +308,16 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
+// stringStop marks the bytes that end a run of plain string content: the quote, the
+// backslash and control characters.
+var stringStop = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
 // scanString checks the string starting at b[i] (a quote) and returns its raw contents
 // (between the quotes), whether it holds escapes, and the index after the closing quote.
 func scanString(b []byte, i int) (raw []byte, escaped bool, end int, err error) {
@@ -266,9 +325,15 @@ func scanString(b []byte, i int) (raw []byte, escaped bool, end int, err error) 
 		return nil, false, 0, errors.New("expected a string")
 	}
 	start := i + 1
-	for j := start; j < len(b); j++ {
-		c := b[j]
-		switch {
+	j := start
+	for {
+		for j < len(b) && !stringStop[b[j]] {
+			j++
+		}
+		if j >= len(b) {
+			return nil, false, 0, errors.New("unterminated string")
+		}
+		switch c := b[j]; {
 		case c == '"':
 			return b[start:j], escaped, j + 1, nil
 		case c == '\\':
@@ -279,19 +344,19 @@ func scanString(b []byte, i int) (raw []byte, escaped bool, end int, err error) 
 			}
 			switch b[j] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j++
 			case 'u':
 				if j+4 >= len(b) || !isHex(b[j+1]) || !isHex(b[j+2]) || !isHex(b[j+3]) || !isHex(b[j+4]) {
 					return nil, false, 0, errors.New("bad \\u escape in a string")
 				}
-				j += 4
+				j += 5
 			default:
 				return nil, false, 0, errors.New("bad escape in a string")
 			}
-		case c < 0x20:
+		default:
 			return nil, false, 0, errors.New("control character in a string")
 		}
 	}
-	return nil, false, 0, errors.New("unterminated string")
 }
 
 func isHex(c byte) bool {
