@@ -1,0 +1,74 @@
+package loopguard_test
+
+import (
+	"fmt"
+
+	"github.com/loopguard/loopguard"
+)
+
+// An agent sends the same failing search three times; the third time, the engine reminds it.
+// Key order in the arguments does not make the calls different.
+func Example() {
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
+	eng, _ := loopguard.New(cfg)
+
+	for _, args := range []string{
+		`{"pattern":"get_legend_data","path":"/src"}`,
+		`{"path":"/src","pattern":"get_legend_data"}`,
+		`{"pattern":"get_legend_data","path":"/src"}`,
+	} {
+		call := loopguard.Call("agent-1", "grep", []byte(args)).WithResult("no matches", true)
+		for _, n := range eng.Observe(call) {
+			fmt.Println(n.Plugin, "|", n.Summary)
+			fmt.Println(n.Text)
+		}
+	}
+	// Output:
+	// repeat-tool-reminder | grep × 3
+	// You are repeating the exact same tool call with identical arguments. Carefully analyze the previous result before calling again: if the task is not complete, try a different approach or different arguments instead of repeating the call.
+}
+
+// In deny mode, dsh-brake refuses a call once it has been made callDenyCount times. The host
+// asks before running each call, and reports the refusal to the model as the call's result.
+func ExampleEngine_Check() {
+	cfg := loopguard.Config{DSHBrake: loopguard.DefaultDSHBrake()}
+	cfg.DSHBrake.Mode = loopguard.ModeDeny
+	cfg.DSHBrake.CallWarnCount, cfg.DSHBrake.CallDenyCount = 2, 3
+	eng, _ := loopguard.New(cfg)
+
+	for i := 1; i <= 4; i++ {
+		call := loopguard.Call("agent-1", "Bash", []byte(`{"command":"make test"}`))
+		if d, refused := eng.Check(call); refused {
+			fmt.Printf("call %d refused: %s\n", i, d.Reason)
+			eng.Observe(call.WithResult("Error: "+d.Reason, true))
+			continue
+		}
+		fmt.Printf("call %d runs\n", i)
+		eng.Observe(call.WithResult("FAIL", true))
+	}
+	// Output:
+	// call 1 runs
+	// call 2 runs
+	// call 3 runs
+	// call 4 refused: dsh-brake: the same call (Bash, same arguments) has repeated 3 times without progress and was refused. Change your approach or report to the user.
+}
+
+// A host that runs one process per tool call saves the agent's state after each event and
+// loads it before the next.
+func ExampleEngine_Snapshot() {
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
+	var saved []byte
+	for i := 1; i <= 3; i++ {
+		eng, _ := loopguard.New(cfg) // a fresh process
+		if err := eng.Restore("session-42", saved); err != nil {
+			panic(err)
+		}
+		notices := eng.Observe(loopguard.Call("session-42", "Read", []byte(`{"file":"go.mod"}`)))
+		saved = eng.Snapshot("session-42")
+		fmt.Printf("process %d: %d notice(s), state %d bytes\n", i, len(notices), len(saved))
+	}
+	// Output:
+	// process 1: 0 notice(s), state 14 bytes
+	// process 2: 0 notice(s), state 14 bytes
+	// process 3: 1 notice(s), state 14 bytes
+}
