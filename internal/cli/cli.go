@@ -112,3 +112,10 @@ func resolveConfig(env *Env, c *config.Choice) (config.Resolved, bool) {
 	}
 	return r, true
 }
+
+// configQuiet resolves the configuration for commands that must not print on their own
+// (hooks): warnings are dropped, errors returned.
+func configQuiet(env *Env, c *config.Choice) (loopguard.Config, error) {
+	r, err := config.Resolve(*c, env.Getenv)
+	return r.Config, err
+}

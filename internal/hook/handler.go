@@ -1,0 +1,211 @@
+package hook
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/store"
+)
+
+// Handler answers hook events. One Handler may serve many events (loopguard serve) or one
+// (loopguard hook); it holds no state of its own beyond the store.
+type Handler struct {
+	Config loopguard.Config
+	Store  store.Store
+	// Now is the clock for events whose host gives no timestamp; nil means time.Now.
+	Now func() time.Time
+}
+
+// Handle answers one hook event of host. It returns what to print on stdout (nothing for "no
+// decision") or an error, after which the caller fails open.
+func (h *Handler) Handle(ctx context.Context, host Host, stdin []byte) ([]byte, error) {
+	if len(stdin) > maxInput {
+		return nil, fmt.Errorf("hook input is %d bytes, more than the %d loopguard reads", len(stdin), maxInput)
+	}
+	r, err := parse(host, stdin)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now
+	if h.Now != nil {
+		now = h.Now
+	}
+	switch r.act {
+	case actCheck:
+		return h.check(ctx, r, now())
+	case actObserve:
+		return h.observe(ctx, r, now())
+	case actReset, actForget:
+		// The user spoke, or the agent is gone: either way its state starts again from nothing.
+		return nil, h.Store.Delete(ctx, r.agent)
+	}
+	return nil, nil
+}
+
+func (h *Handler) denyMode() bool {
+	return h.Config.DSHBrake != nil && h.Config.DSHBrake.Mode == loopguard.ModeDeny
+}
+
+// check puts a call to the guard before it runs. Only deny mode can refuse, so in remind mode
+// it returns at once without touching the store.
+func (h *Handler) check(ctx context.Context, r *request, now time.Time) ([]byte, error) {
+	if !h.denyMode() {
+		return nil, nil
+	}
+	ev := r.event(now)
+	// Read first: most calls are allowed, and a read needs no write lock.
+	old, err := h.Store.Get(ctx, r.agent)
+	if err != nil {
+		return nil, err
+	}
+	st, err := decodeState(old)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := h.engine(r.agent, st.snapshot)
+	if err != nil {
+		return nil, err
+	}
+	if _, refused := eng.Check(ev); !refused {
+		return nil, nil
+	}
+	// Refused: record the refusal as the call's outcome, as the reference harness does, so
+	// that hammering a refused call keeps counting. The host may or may not report the refused
+	// call again after the tool step; the call id lets observe skip it if it does.
+	var out loopguard.Outcome
+	err = h.Store.Update(ctx, r.agent, func(old []byte) ([]byte, error) {
+		st, err := decodeState(old)
+		if err != nil {
+			return nil, err
+		}
+		eng, err := h.engine(r.agent, st.snapshot)
+		if err != nil {
+			return nil, err
+		}
+		out = eng.Step(ev)
+		if out.Denied {
+			st.refused = appendBounded(st.refused, r.callID)
+		}
+		st.snapshot = eng.Snapshot(r.agent)
+		return st.encode(), nil
+	})
+	if err != nil || !out.Denied {
+		return nil, err
+	}
+	return denyOutput(r, out.Denial, out.Notices), nil
+}
+
+// observe counts a call after it ran and returns the notices due.
+func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byte, error) {
+	ev := r.event(now)
+	var notices []loopguard.Notice
+	err := h.Store.Update(ctx, r.agent, func(old []byte) ([]byte, error) {
+		notices = nil // Update may run this more than once
+		st, err := decodeState(old)
+		if err != nil {
+			return nil, err
+		}
+		if i := indexOf(st.refused, r.callID); i >= 0 {
+			// We refused this call before it ran and counted it then.
+			st.refused = append(st.refused[:i], st.refused[i+1:]...)
+			return st.encode(), nil
+		}
+		eng, err := h.engine(r.agent, st.snapshot)
+		if err != nil {
+			return nil, err
+		}
+		notices = eng.Observe(ev)
+		st.snapshot = eng.Snapshot(r.agent)
+		return st.encode(), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return contextOutput(r, notices), nil
+}
+
+func (h *Handler) engine(agent string, snapshot []byte) (*loopguard.Engine, error) {
+	eng, err := loopguard.New(h.Config)
+	if err != nil {
+		return nil, err
+	}
+	if err := eng.Restore(agent, snapshot); err != nil {
+		return nil, err
+	}
+	return eng, nil
+}
+
+// agentState is what the store keeps per agent: the engine's snapshot and the ids of calls
+// refused before they ran (so that their post-tool event, if the host sends one, is not
+// counted twice).
+//
+//	version(1) count(uvarint) {len(uvarint) id}... snapshot
+type agentState struct {
+	refused  []string
+	snapshot []byte
+}
+
+const stateVersion = 1
+const maxRefused = 32
+
+var errBadState = errors.New("stored hook state is damaged")
+
+func decodeState(b []byte) (agentState, error) {
+	var st agentState
+	if len(b) == 0 {
+		return st, nil
+	}
+	if b[0] != stateVersion {
+		return st, fmt.Errorf("%w: version %d", errBadState, b[0])
+	}
+	b = b[1:]
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > maxRefused {
+		return st, errBadState
+	}
+	b = b[k:]
+	for i := uint64(0); i < n; i++ {
+		l, k := binary.Uvarint(b)
+		if k <= 0 || l > uint64(len(b)-k) {
+			return st, errBadState
+		}
+		st.refused = append(st.refused, string(b[k:k+int(l)]))
+		b = b[k+int(l):]
+	}
+	st.snapshot = b
+	return st, nil
+}
+
+func (st agentState) encode() []byte {
+	b := []byte{stateVersion}
+	b = binary.AppendUvarint(b, uint64(len(st.refused)))
+	for _, id := range st.refused {
+		b = binary.AppendUvarint(b, uint64(len(id)))
+		b = append(b, id...)
+	}
+	return append(b, st.snapshot...)
+}
+
+func appendBounded(list []string, id string) []string {
+	if indexOf(list, id) >= 0 {
+		return list
+	}
+	list = append(list, id)
+	if len(list) > maxRefused {
+		list = list[len(list)-maxRefused:]
+	}
+	return list
+}
+
+func indexOf(list []string, id string) int {
+	for i, x := range list {
+		if x == id {
+			return i
+		}
+	}
+	return -1
+}
