@@ -1,0 +1,297 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/store"
+)
+
+// sample reads a hook event that a real CLI sent (saved by the end-to-end tests).
+func sample(t *testing.T, host Host, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "e2e", "testdata", "hook-stdin", string(host), name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// with returns a copy of a sample event with fields replaced.
+func with(t *testing.T, raw []byte, fields map[string]any) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range fields {
+		if v == nil {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+func TestParseRealEvents(t *testing.T) {
+	tests := []struct {
+		host      Host
+		file      string
+		act       action
+		agentSub  bool // the agent id names a subagent
+		tool      string
+		resultHas string
+		failed    bool
+	}{
+		{ClaudeCode, "PreToolUse", actCheck, false, "Bash", "", false},
+		{ClaudeCode, "PreToolUse.subagent", actCheck, true, "Bash", "", false},
+		{ClaudeCode, "PostToolUse", actObserve, false, "Bash", "hi", false},
+		{ClaudeCode, "PostToolUseFailure.failed-command", actObserve, false, "Bash", "E2E-STDERR", true},
+		{ClaudeCode, "UserPromptSubmit", actReset, false, "", "", false},
+		{ClaudeCode, "SubagentStop", actForget, true, "", "", false},
+		{ClaudeCode, "SessionEnd", actForget, false, "", "", false},
+		{ClaudeCode, "SessionStart", actNone, false, "", "", false},
+		{ClaudeCode, "PostToolBatch", actNone, false, "", "", false},
+		{Codex, "PreToolUse", actCheck, false, "Bash", "", false},
+		{Codex, "PreToolUse.subagent", actCheck, true, "Bash", "", false},
+		{Codex, "PostToolUse", actObserve, false, "Bash", "hi", false},
+		{Codex, "UserPromptSubmit", actReset, false, "", "", false},
+		{GeminiCLI, "BeforeTool", actCheck, false, "run_shell_command", "", false},
+		{GeminiCLI, "AfterTool", actObserve, false, "run_shell_command", "Output: hi", false},
+		{GeminiCLI, "BeforeAgent", actReset, false, "", "", false},
+		{GeminiCLI, "SessionEnd", actForget, false, "", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.host)+"/"+tt.file, func(t *testing.T) {
+			r, err := parse(tt.host, sample(t, tt.host, tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.act != tt.act {
+				t.Fatalf("action %v, want %v", r.act, tt.act)
+			}
+			if tt.act == actNone {
+				return
+			}
+			if !strings.HasPrefix(r.agent, string(tt.host)+":"+r.in.SessionID) || strings.Contains(r.agent, "/") != tt.agentSub {
+				t.Errorf("agent id %q (subagent: %v)", r.agent, tt.agentSub)
+			}
+			if tt.tool == "" {
+				return
+			}
+			ev := r.event(time.Unix(0, 0))
+			if ev.Tool != tt.tool || len(ev.Args) == 0 {
+				t.Errorf("call %q %s", ev.Tool, ev.Args)
+			}
+			if tt.act == actObserve && (!strings.Contains(ev.Result, tt.resultHas) || ev.Failed != tt.failed) {
+				t.Errorf("result %q failed=%v, want it to contain %q, failed=%v", ev.Result, ev.Failed, tt.resultHas, tt.failed)
+			}
+		})
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	post := sample(t, ClaudeCode, "PostToolUse")
+	tests := []struct {
+		name  string
+		input []byte
+		want  string
+	}{
+		{"empty input", nil, "empty hook input"},
+		{"truncated JSON", post[:len(post)/2], "hook input is not a claude-code hook event: line"},
+		{"not an object", []byte(`[1,2]`), "hook input is not a claude-code hook event"},
+		{"no event name", with(t, post, map[string]any{"hook_event_name": nil}), `no "hook_event_name"`},
+		{"an unknown event", with(t, post, map[string]any{"hook_event_name": "PostToolUsage"}), `unknown claude-code hook event "PostToolUsage"`},
+		{"no session", with(t, post, map[string]any{"session_id": nil}), `PostToolUse event has no "session_id"`},
+		{"no tool name", with(t, post, map[string]any{"tool_name": nil}), `PostToolUse event has no "tool_name"`},
+		{"a wrong type", with(t, post, map[string]any{"session_id": 7}), `field "session_id"`},
+		{"deep nesting", []byte(strings.Repeat("[", 100000) + strings.Repeat("]", 100000)), "hook input is not a claude-code hook event"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse(ClaudeCode, tt.input)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func newHandler(t *testing.T, cfg loopguard.Config) *Handler {
+	t.Helper()
+	st, err := store.Open(context.Background(), "memory", store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &Handler{Config: cfg, Store: st, Now: func() time.Time { return time.Unix(1700000000, 0) }}
+}
+
+func handle(t *testing.T, h *Handler, host Host, input []byte) map[string]any {
+	t.Helper()
+	out, err := h.Handle(context.Background(), host, input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	return m
+}
+
+func additionalContext(m map[string]any) string {
+	hso, _ := m["hookSpecificOutput"].(map[string]any)
+	s, _ := hso["additionalContext"].(string)
+	return s
+}
+
+func TestRemindersReachEachHost(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
+	for _, host := range Hosts() {
+		t.Run(string(host), func(t *testing.T) {
+			post := map[Host]string{ClaudeCode: "PostToolUse", Codex: "PostToolUse", GeminiCLI: "AfterTool"}[host]
+			h := newHandler(t, cfg)
+			ev := sample(t, host, post)
+			var got []string
+			for i := 0; i < 5; i++ {
+				got = append(got, additionalContext(handle(t, h, host, ev)))
+			}
+			if got[0] != "" || got[1] != "" || !strings.HasPrefix(got[2], "You are repeating") || got[3] != "" ||
+				!strings.Contains(got[4], "consecutive_calls: 5") {
+				t.Errorf("contexts after 5 identical calls: %q", got)
+			}
+		})
+	}
+}
+
+func TestSubagentsAndSessionsDoNotMix(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
+	h := newHandler(t, cfg)
+	main := sample(t, ClaudeCode, "PostToolUse")
+	sub := with(t, main, map[string]any{"agent_id": "a1686ff5d0ca18b72"})
+	other := with(t, main, map[string]any{"session_id": "another-session"})
+	for _, ev := range [][]byte{main, sub, other, main, sub, other} {
+		if ctx := additionalContext(handle(t, h, ClaudeCode, ev)); ctx != "" {
+			t.Fatalf("a reminder after two calls per agent: %q", ctx)
+		}
+	}
+	if ctx := additionalContext(handle(t, h, ClaudeCode, main)); !strings.HasPrefix(ctx, "You are repeating") {
+		t.Errorf("the main agent's third call: %q", ctx)
+	}
+}
+
+func TestUserPromptResetsAndSubagentStopForgets(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
+	h := newHandler(t, cfg)
+	post := sample(t, ClaudeCode, "PostToolUse")
+	handle(t, h, ClaudeCode, post)
+	handle(t, h, ClaudeCode, post)
+	handle(t, h, ClaudeCode, sample(t, ClaudeCode, "UserPromptSubmit"))
+	if ctx := additionalContext(handle(t, h, ClaudeCode, post)); ctx != "" {
+		t.Errorf("a reminder right after the user spoke: %q", ctx)
+	}
+
+	sub := with(t, post, map[string]any{"agent_id": "sub-1"})
+	handle(t, h, ClaudeCode, sub)
+	key := string(ClaudeCode) + ":" + "d9797868-c53c-481b-a003-4b7400c17310/sub-1"
+	if v, _ := h.Store.Get(context.Background(), key); v == nil {
+		t.Fatalf("no state stored for the subagent under %q", key)
+	}
+	stop := with(t, sample(t, ClaudeCode, "SubagentStop"), map[string]any{"session_id": "d9797868-c53c-481b-a003-4b7400c17310", "agent_id": "sub-1"})
+	handle(t, h, ClaudeCode, stop)
+	if v, _ := h.Store.Get(context.Background(), key); v != nil {
+		t.Error("a finished subagent's state was kept")
+	}
+}
+
+func TestDenyMode(t *testing.T) {
+	for _, host := range Hosts() {
+		t.Run(string(host), func(t *testing.T) {
+			cfg := loopguard.Config{DSHBrake: loopguard.DefaultDSHBrake()}
+			cfg.DSHBrake.Mode, cfg.DSHBrake.CallWarnCount, cfg.DSHBrake.CallDenyCount = loopguard.ModeDeny, 2, 3
+			h := newHandler(t, cfg)
+			pre := sample(t, host, map[Host]string{ClaudeCode: "PreToolUse", Codex: "PreToolUse", GeminiCLI: "BeforeTool"}[host])
+			post := sample(t, host, map[Host]string{ClaudeCode: "PostToolUse", Codex: "PostToolUse", GeminiCLI: "AfterTool"}[host])
+			for i := 0; i < 3; i++ {
+				if out := handle(t, h, host, pre); out != nil {
+					t.Fatalf("call %d refused before the threshold: %v", i+1, out)
+				}
+				handle(t, h, host, post)
+			}
+			out := handle(t, h, host, pre)
+			var reason string
+			if host == GeminiCLI {
+				if out["decision"] != "deny" {
+					t.Fatalf("gemini deny output: %v", out)
+				}
+				reason, _ = out["reason"].(string)
+			} else {
+				hso, _ := out["hookSpecificOutput"].(map[string]any)
+				if hso["permissionDecision"] != "deny" {
+					t.Fatalf("deny output: %v", out)
+				}
+				reason, _ = hso["permissionDecisionReason"].(string)
+			}
+			if !strings.HasPrefix(reason, "dsh-brake: ") || !strings.Contains(reason, "3 times") {
+				t.Errorf("reason %q", reason)
+			}
+			// If the host reports the refused call after the tool step, it is not counted twice:
+			// the next refusal still says 4.
+			handle(t, h, host, post)
+			out = handle(t, h, host, pre)
+			if b, _ := json.Marshal(out); !strings.Contains(string(b), "4 times") {
+				t.Errorf("second refusal: %s", b)
+			}
+		})
+	}
+}
+
+func TestRemindModeNeverTouchesTheStoreBeforeATool(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	h := &Handler{Config: cfg, Store: nil} // a nil store would panic if used
+	out, err := h.Handle(context.Background(), ClaudeCode, sample(t, ClaudeCode, "PreToolUse"))
+	if err != nil || out != nil {
+		t.Errorf("PreToolUse in remind mode: %q %v", out, err)
+	}
+}
+
+func FuzzHandle(f *testing.F) {
+	for _, host := range Hosts() {
+		dir := filepath.Join("..", "e2e", "testdata", "hook-stdin", string(host))
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, p := range files {
+			b, _ := os.ReadFile(p)
+			f.Add(string(host), b)
+		}
+	}
+	f.Add("claude-code", []byte(`{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"x","tool_response":{"stdout":1}}`))
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	cfg.DSHBrake.Mode = loopguard.ModeDeny
+	st, _ := store.Open(context.Background(), "memory", store.Options{})
+	h := &Handler{Config: cfg, Store: st}
+	f.Fuzz(func(t *testing.T, hostName string, input []byte) {
+		host, err := ParseHost(hostName)
+		if err != nil {
+			return
+		}
+		out, err := h.Handle(context.Background(), host, input)
+		if err != nil && out != nil {
+			t.Fatalf("output with an error: %q", out)
+		}
+		if len(out) > 0 && !json.Valid(out) {
+			t.Fatalf("invalid JSON output: %q", out)
+		}
+	})
+}
