@@ -1,0 +1,384 @@
+package transcript
+
+import (
+	"bufio"
+	"encoding/json"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Claude Code session JSONL (~/.claude/projects/<project>/<session>.jsonl).
+//
+// One JSON object per line. Lines of type "user" and "assistant" carry an API message in
+// `message`; every other type (summary, system, progress, file-history-snapshot,
+// queue-operation, ...) is skipped. An assistant message is often spread over several lines,
+// one content block each, that share message.id and repeat its usage.
+//
+//   - assistant tool_use / server_tool_use blocks: one call each (Tool = name, Args = the
+//     `input` JSON as written in the file); text and thinking blocks: EventText, Source "model"
+//     (Source "synthetic" for the messages Claude Code writes itself, model "<synthetic>").
+//   - user tool_result blocks: the result of the call with that tool_use_id (is_error: Failed).
+//   - other user text: a user turn when a person typed it (a prompt, a slash command), else
+//     injected text with a Source saying what injected it (isMeta lines, command output,
+//     task notifications, system reminders, interrupts, compaction summaries).
+//
+// Agents: lines that are not sidechain belong to "main". Sidechain lines (subagents) belong to
+// "agent-<agentId>"; recent versions write each subagent to
+// <session>/subagents/agent-<id>.jsonl, read as its own file; when a sidechain line has no
+// agentId, the agent is taken from such a file name, or else from the chain of parentUuid
+// links ("sidechain-1", "sidechain-2", ...).
+
+type ccLine struct {
+	Type             string
+	UUID             string
+	ParentUUID       string
+	IsSidechain      bool
+	IsMeta           bool
+	IsCompactSummary bool
+	AgentID          string
+	Timestamp        string
+	CostUSD          float64
+	Message          *ccMessage
+}
+
+type ccMessage struct {
+	ID      string
+	Model   string
+	Content ccContent
+	Usage   *struct {
+		InputTokens              int64 `json:"input_tokens"`
+		OutputTokens             int64 `json:"output_tokens"`
+		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	}
+}
+
+// ccContent is a message's content: a string or a list of blocks.
+type ccContent struct {
+	Text     string
+	IsString bool
+	Blocks   []ccBlock
+}
+
+type ccBlock struct {
+	Type      string
+	Text      string
+	Thinking  string
+	ID        string
+	Name      string
+	Input     json.RawMessage
+	ToolUseID string
+	Content   any
+	IsError   bool
+}
+
+func (l *ccLine) member(w *walker) memberFunc {
+	return func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "type":
+			return w.str(v, &l.Type)
+		case "uuid":
+			return w.str(v, &l.UUID)
+		case "parentUuid":
+			return w.str(v, &l.ParentUUID)
+		case "isSidechain":
+			return w.boolean(v, &l.IsSidechain)
+		case "isMeta":
+			return w.boolean(v, &l.IsMeta)
+		case "isCompactSummary":
+			return w.boolean(v, &l.IsCompactSummary)
+		case "agentId":
+			return w.str(v, &l.AgentID)
+		case "timestamp":
+			return w.str(v, &l.Timestamp)
+		case "costUSD":
+			return w.std(v, &l.CostUSD)
+		case "message":
+			if w.data[v] != '{' {
+				return w.skip(v)
+			}
+			l.Message = &ccMessage{}
+			return w.object(v, l.Message.member(w))
+		}
+		return w.skip(v)
+	}
+}
+
+func (m *ccMessage) member(w *walker) memberFunc {
+	return func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "id":
+			return w.str(v, &m.ID)
+		case "model":
+			return w.str(v, &m.Model)
+		case "usage":
+			return w.std(v, &m.Usage)
+		case "content":
+			c := &m.Content
+			switch w.data[v] {
+			case '"':
+				c.IsString = true
+				return w.str(v, &c.Text)
+			case '[':
+				return w.array(v, func(e int) (int, error) {
+					if w.data[e] != '{' {
+						return w.skip(e)
+					}
+					c.Blocks = append(c.Blocks, ccBlock{})
+					return w.object(e, c.Blocks[len(c.Blocks)-1].member(w))
+				})
+			}
+		}
+		return w.skip(v)
+	}
+}
+
+func (b *ccBlock) member(w *walker) memberFunc {
+	return func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "type":
+			return w.str(v, &b.Type)
+		case "text":
+			return w.str(v, &b.Text)
+		case "thinking":
+			return w.str(v, &b.Thinking)
+		case "id":
+			return w.str(v, &b.ID)
+		case "name":
+			return w.str(v, &b.Name)
+		case "input":
+			return w.raw(v, &b.Input)
+		case "tool_use_id":
+			return w.str(v, &b.ToolUseID)
+		case "content":
+			return w.anyValue(v, &b.Content)
+		case "is_error":
+			return w.boolean(v, &b.IsError)
+		}
+		return w.skip(v)
+	}
+}
+
+type ccCallRef struct {
+	agent *agentBuf
+	idx   int
+}
+
+type ccUsageKey struct {
+	agent *agentBuf
+	msgID string
+}
+
+func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
+	b := newBuilder(FormatClaudeCode)
+	fileAgent := subagentFromFileName(name)
+	seen := map[string]bool{}       // line uuids, to drop lines written twice
+	chain := map[string]*agentBuf{} // line uuid -> agent, for sidechains without agentId
+	calls := map[string]ccCallRef{} // tool_use id -> call
+	usage := map[ccUsageKey]Usage{} // per API message: its lines repeat the usage
+	var usageOrder []ccUsageKey
+	sidechains := 0
+
+	err := eachLine(name, br, func(line []byte) error {
+		var l ccLine
+		if err := walkLine(line, l.member); err != nil {
+			return err
+		}
+		if (l.Type != "user" && l.Type != "assistant") || l.Message == nil {
+			return nil
+		}
+		if l.UUID != "" {
+			if seen[l.UUID] {
+				return nil
+			}
+			seen[l.UUID] = true
+		}
+
+		var a *agentBuf
+		switch {
+		case !l.IsSidechain:
+			a = b.agent(MainAgent)
+		case l.AgentID != "":
+			a = b.agent("agent-" + l.AgentID)
+		case fileAgent != "":
+			a = b.agent(fileAgent)
+		default:
+			a = chain[l.ParentUUID]
+			if a == nil {
+				sidechains++
+				a = b.agent("sidechain-" + strconv.Itoa(sidechains))
+			}
+		}
+		if l.UUID != "" && l.IsSidechain {
+			chain[l.UUID] = a
+		}
+		ms := parseTime(l.Timestamp)
+		content := &l.Message.Content
+
+		if l.Type == "assistant" {
+			if u := l.Message.Usage; u != nil || l.CostUSD != 0 {
+				key := ccUsageKey{a, l.Message.ID}
+				if key.msgID == "" {
+					// No id to merge lines on: the line counts on its own.
+					key.msgID = "\x00" + strconv.Itoa(len(usageOrder))
+				}
+				if _, ok := usage[key]; !ok {
+					usageOrder = append(usageOrder, key)
+				}
+				v := Usage{CostUSD: l.CostUSD}
+				if u != nil {
+					v.InputTokens, v.OutputTokens = u.InputTokens, u.OutputTokens
+					v.CacheReadTokens, v.CacheWriteTokens = u.CacheReadInputTokens, u.CacheCreationInputTokens
+				}
+				usage[key] = v // the last line of a message has its final counts
+			}
+			source := "model"
+			if m := l.Message.Model; m == "<synthetic>" {
+				// Written by Claude Code itself (API errors, "No response requested.").
+				source = "synthetic"
+			} else if m != "" {
+				a.usage.Model = m
+			}
+			if content.IsString {
+				a.text(source, content.Text, l.UUID, ms)
+			}
+			for i := range content.Blocks {
+				bl := &content.Blocks[i]
+				switch bl.Type {
+				case "text":
+					a.text(source, bl.Text, blockID(l.UUID, i, len(content.Blocks)), ms)
+				case "thinking":
+					a.text("model", bl.Thinking, blockID(l.UUID, i, len(content.Blocks)), ms)
+				case "tool_use", "server_tool_use":
+					var args []byte
+					if in := bytesTrimSpace(bl.Input); len(in) > 0 && string(in) != "null" {
+						args = in
+					}
+					idx := a.add(loopguard.Event{Type: loopguard.EventCall, Tool: bl.Name, Args: args, Time: ms})
+					if bl.ID != "" {
+						calls[bl.ID] = ccCallRef{a, idx}
+					}
+				}
+			}
+			return nil
+		}
+
+		// A user line.
+		if l.IsCompactSummary {
+			a.text("compact-summary", ccText(content), l.UUID, ms)
+			return nil
+		}
+		if l.IsMeta {
+			a.text("meta", ccText(content), l.UUID, ms)
+			return nil
+		}
+		if content.IsString {
+			ccUserText(a, content.Text, l.UUID, ms)
+			return nil
+		}
+		hasResults := false
+		var rest []string
+		for i := range content.Blocks {
+			bl := &content.Blocks[i]
+			switch bl.Type {
+			case "tool_result", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result":
+				hasResults = true
+				if ref, ok := calls[bl.ToolUseID]; ok {
+					e := &ref.agent.events[ref.idx]
+					e.Result, e.HasResult, e.Failed = ccResultText(bl.Content), true, bl.IsError
+				}
+			case "text":
+				rest = append(rest, bl.Text)
+			case "image", "document":
+				rest = append(rest, "["+bl.Type+"]") // pasted by the user
+			}
+		}
+		text := strings.Join(rest, "\n")
+		if hasResults {
+			// Text sent along with tool results is added by the harness.
+			a.text("harness", text, l.UUID, ms)
+		} else {
+			ccUserText(a, text, l.UUID, ms)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, key := range usageOrder {
+		key.agent.usage.add(usage[key])
+	}
+	return b.done(), nil
+}
+
+func blockID(uuid string, i, n int) string {
+	if uuid == "" || n == 1 {
+		return uuid
+	}
+	return uuid + "#" + strconv.Itoa(i)
+}
+
+// ccUserText files a user message's text: a user turn when a person typed it, else injected
+// text labelled with its origin.
+func ccUserText(a *agentBuf, text, id string, ms int64) {
+	t := strings.TrimLeft(text, " \t\r\n")
+	for _, p := range ccInjected {
+		if strings.HasPrefix(t, p.prefix) {
+			a.text(p.source, text, id, ms)
+			return
+		}
+	}
+	if isBlank(text) {
+		return
+	}
+	a.user(text, ms)
+}
+
+var ccInjected = []struct{ prefix, source string }{
+	{"<local-command-stdout>", "local-command"},
+	{"<local-command-stderr>", "local-command"},
+	{"<local-command-caveat>", "local-command"},
+	{"Caveat: The messages below were generated by the user while running local commands", "local-command"},
+	{"<bash-stdout>", "local-command"},
+	{"<bash-stderr>", "local-command"},
+	{"<task-notification>", "task-notification"},
+	{"<system-reminder>", "system-reminder"},
+	{"<user-prompt-submit-hook>", "hook"},
+	{"[Request interrupted by user", "interrupt"},
+	{"This session is being continued from a previous conversation", "compact-summary"},
+}
+
+func ccText(c *ccContent) string {
+	if c.IsString {
+		return c.Text
+	}
+	var parts []string
+	for i := range c.Blocks {
+		if c.Blocks[i].Type == "text" {
+			parts = append(parts, c.Blocks[i].Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// ccResultText is a tool_result's content: a string, or blocks (text kept, images marked).
+func ccResultText(c any) string {
+	if s, ok := c.(string); ok {
+		return s
+	}
+	return contentText(c)
+}
+
+// subagentFromFileName gives "agent-<id>" for a file named agent-<id>.jsonl[.gz], else "".
+func subagentFromFileName(name string) string {
+	base := filepath.Base(name)
+	base = strings.TrimSuffix(base, ".gz")
+	base = strings.TrimSuffix(base, ".jsonl")
+	if strings.HasPrefix(base, "agent-") && len(base) > len("agent-") {
+		return base
+	}
+	return ""
+}

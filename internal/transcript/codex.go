@@ -1,0 +1,379 @@
+package transcript
+
+import (
+	"bufio"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
+//
+// Current layout: one {timestamp, type, payload} per line, type being session_meta,
+// turn_context, response_item, event_msg or compacted. Legacy layout (2025 before the
+// wrapper): a header line {id, timestamp, instructions, git}, then bare response items and
+// {"record_type": "state"} lines. Both are read.
+//
+//   - response_item function_call{name, arguments, call_id}: a call, Args = the arguments
+//     string as the model produced it; custom_tool_call{name, input}: a call, Args = input
+//     (e.g. an apply_patch patch); local_shell_call{action}: tool "local_shell", Args = the
+//     action JSON; web_search_call{action}: tool "web_search", no result.
+//   - function_call_output / custom_tool_call_output {call_id, output}: the call's result.
+//     Shell outputs wrapped as {"output": ..., "metadata": {"exit_code": N}} are unwrapped;
+//     Failed when the exit code (there, or in an "Exit code: N" / "Process exited with code N"
+//     header) is not 0, or when the output object says success: false.
+//   - response_item message: assistant text is EventText "model"; developer/system text keeps
+//     its role as Source; user messages that only carry context (<environment_context>,
+//     <user_instructions>, AGENTS.md) are EventText "context".
+//   - event_msg user_message: a user turn. The same prompt is also recorded as a
+//     response_item user message; when the file has user_message events those are the turns
+//     and the response items are dropped (legacy files have only the items).
+//   - reasoning summaries: EventText "model"; event_msg agent_message / agent_reasoning
+//     repeat response items and are skipped.
+//   - event_msg token_count: usage (its totals are cumulative; the last one is kept);
+//     turn_context: the model.
+
+type cxItem struct {
+	Type string
+
+	Role    string
+	Content []cxContent
+	Summary []cxContent
+
+	Name      string
+	Arguments json.RawMessage
+	Input     json.RawMessage
+	CallID    string
+	ID        string
+	Output    json.RawMessage
+	Action    json.RawMessage
+
+	// event_msg, compacted, turn_context
+	Message string
+	Info    *cxTokenInfo
+	Model   string
+}
+
+type cxContent struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type cxTokenInfo struct {
+	Total *struct {
+		InputTokens       int64 `json:"input_tokens"`
+		CachedInputTokens int64 `json:"cached_input_tokens"`
+		OutputTokens      int64 `json:"output_tokens"`
+	} `json:"total_token_usage"`
+}
+
+type cxLine struct {
+	cxItem     // a bare response item (legacy layout)
+	Timestamp  string
+	Payload    *cxItem
+	RecordType string
+}
+
+func readCodex(name string, br *bufio.Reader) (*built, error) {
+	b := newBuilder(FormatCodex)
+	a := b.agent(MainAgent)
+	calls := map[string]int{}
+	var itemUsers []int // user turns taken from response items
+	eventUsers := false
+	var usage Usage
+
+	item := func(p *cxItem, ms int64) {
+		switch p.Type {
+		case "message":
+			text := cxText(p.Content)
+			switch p.Role {
+			case "assistant":
+				a.text("model", text, "", ms)
+			case "user":
+				if cxIsContext(text) {
+					a.text("context", text, "", ms)
+				} else if !isBlank(text) {
+					a.user(text, ms)
+					itemUsers = append(itemUsers, len(a.events)-1)
+				}
+			default:
+				a.text(p.Role, text, "", ms)
+			}
+		case "reasoning":
+			text := cxText(p.Summary)
+			if isBlank(text) {
+				text = cxText(p.Content)
+			}
+			a.text("model", text, "", ms)
+		case "function_call", "custom_tool_call", "local_shell_call":
+			var args []byte
+			tool := p.Name
+			switch p.Type {
+			case "function_call":
+				args = rawArgs(p.Arguments)
+			case "custom_tool_call":
+				args = rawArgs(p.Input)
+			default:
+				tool, args = "local_shell", rawArgs(p.Action)
+			}
+			idx := a.add(loopguard.Event{Type: loopguard.EventCall, Tool: tool, Args: args, Time: ms})
+			id := p.CallID
+			if id == "" {
+				id = p.ID
+			}
+			if id != "" {
+				calls[id] = idx
+			}
+		case "web_search_call":
+			a.add(loopguard.Event{Type: loopguard.EventCall, Tool: "web_search", Args: rawArgs(p.Action), Time: ms})
+		case "function_call_output", "custom_tool_call_output":
+			idx, ok := calls[p.CallID]
+			if !ok {
+				return
+			}
+			delete(calls, p.CallID)
+			text, failed := cxOutput(p.Output)
+			e := &a.events[idx]
+			e.Result, e.HasResult, e.Failed = text, true, failed
+		}
+	}
+
+	err := eachLine(name, br, func(line []byte) error {
+		var l cxLine
+		if err := walkLine(line, l.member); err != nil {
+			return err
+		}
+		ms := parseTime(l.Timestamp)
+		switch l.Type {
+		case "response_item":
+			if l.Payload != nil {
+				item(l.Payload, ms)
+			}
+		case "event_msg":
+			p := l.Payload
+			if p == nil {
+				return nil
+			}
+			switch p.Type {
+			case "user_message":
+				eventUsers = true
+				a.user(p.Message, ms)
+			case "token_count":
+				if p.Info != nil && p.Info.Total != nil {
+					t := p.Info.Total
+					usage.InputTokens = t.InputTokens - t.CachedInputTokens
+					usage.CacheReadTokens = t.CachedInputTokens
+					usage.OutputTokens = t.OutputTokens
+				}
+			}
+		case "turn_context":
+			if l.Payload != nil && l.Payload.Model != "" {
+				usage.Model = l.Payload.Model
+			}
+		case "compacted":
+			if l.Payload != nil {
+				a.text("compaction", l.Payload.Message, "", ms)
+			}
+		case "session_meta":
+		default:
+			if l.Payload == nil && codexItemTypes[l.Type] {
+				item(&l.cxItem, ms)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if eventUsers && len(itemUsers) > 0 {
+		a.events = dropIndices(a.events, itemUsers)
+	}
+	a.usage = usage
+	return b.done(), nil
+}
+
+func (l *cxLine) member(w *walker) memberFunc {
+	item := l.cxItem.member(w)
+	return func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "timestamp":
+			return w.str(v, &l.Timestamp)
+		case "payload":
+			if w.data[v] != '{' {
+				return w.skip(v)
+			}
+			l.Payload = &cxItem{}
+			return w.object(v, l.Payload.member(w))
+		case "record_type":
+			return w.str(v, &l.RecordType)
+		}
+		return item(key, v)
+	}
+}
+
+func (p *cxItem) member(w *walker) memberFunc {
+	return func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "type":
+			return w.str(v, &p.Type)
+		case "role":
+			return w.str(v, &p.Role)
+		case "content":
+			return w.cxContents(v, &p.Content)
+		case "summary":
+			return w.cxContents(v, &p.Summary)
+		case "name":
+			return w.str(v, &p.Name)
+		case "arguments":
+			return w.raw(v, &p.Arguments)
+		case "input":
+			return w.raw(v, &p.Input)
+		case "call_id":
+			return w.str(v, &p.CallID)
+		case "id":
+			return w.str(v, &p.ID)
+		case "output":
+			return w.raw(v, &p.Output)
+		case "action":
+			return w.raw(v, &p.Action)
+		case "message":
+			return w.str(v, &p.Message)
+		case "info":
+			return w.std(v, &p.Info)
+		case "model":
+			return w.str(v, &p.Model)
+		}
+		return w.skip(v)
+	}
+}
+
+func (w *walker) cxContents(v int, dst *[]cxContent) (int, error) {
+	return w.array(v, func(e int) (int, error) {
+		if w.data[e] != '{' {
+			return w.skip(e)
+		}
+		*dst = append(*dst, cxContent{})
+		c := &(*dst)[len(*dst)-1]
+		return w.object(e, func(key []byte, v int) (int, error) {
+			switch string(key) {
+			case "type":
+				return w.str(v, &c.Type)
+			case "text":
+				return w.str(v, &c.Text)
+			}
+			return w.skip(v)
+		})
+	})
+}
+
+// dropIndices removes the events at the given increasing indices.
+func dropIndices(events []loopguard.Event, drop []int) []loopguard.Event {
+	out := events[:0]
+	j := 0
+	for i, e := range events {
+		if j < len(drop) && drop[j] == i {
+			j++
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func cxText(cs []cxContent) string {
+	if len(cs) == 1 {
+		return cs[0].Text
+	}
+	var parts []string
+	for _, c := range cs {
+		if c.Text != "" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// cxIsContext recognises user-role messages that Codex adds itself (the tags of codex-rs's
+// model-visible context fragments).
+func cxIsContext(text string) bool {
+	t := strings.TrimLeft(text, " \t\r\n")
+	for _, p := range []string{
+		"<environment_context>", "<user_instructions>", "<INSTRUCTIONS>", "# AGENTS.md",
+		"<user_shell_command>", "<turn_aborted>", "<skill>", "<permissions instructions>",
+	} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// cxOutput reads a function_call_output's output: a string, a list of content items, or an
+// object {content, success}.
+func cxOutput(raw json.RawMessage) (text string, failed bool) {
+	raw = bytesTrimSpace(raw)
+	if len(raw) == 0 {
+		return "", false
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return cxShellOutput(s)
+	case '[':
+		var items []cxContent
+		_ = json.Unmarshal(raw, &items)
+		return cxText(items), false
+	case '{':
+		var o struct {
+			Content string `json:"content"`
+			Success *bool  `json:"success"`
+		}
+		_ = json.Unmarshal(raw, &o)
+		return o.Content, o.Success != nil && !*o.Success
+	}
+	return string(raw), false
+}
+
+// cxShellOutput unwraps a shell tool's output and reads its exit code. "aborted" is what
+// Codex records for a call cut short by an interrupted turn.
+func cxShellOutput(s string) (string, bool) {
+	if s == "aborted" {
+		return s, true
+	}
+	if strings.HasPrefix(s, "{") {
+		var o struct {
+			Output   *string `json:"output"`
+			Metadata *struct {
+				ExitCode *int `json:"exit_code"`
+			} `json:"metadata"`
+		}
+		if json.Unmarshal([]byte(s), &o) == nil && o.Output != nil {
+			failed := o.Metadata != nil && o.Metadata.ExitCode != nil && *o.Metadata.ExitCode != 0
+			return *o.Output, failed
+		}
+		return s, false
+	}
+	head := s
+	if len(head) > 512 {
+		head = head[:512]
+	}
+	for _, p := range []string{"Exit code: ", "Process exited with code "} {
+		i := strings.Index(head, p)
+		if i < 0 || (i > 0 && head[i-1] != '\n') {
+			continue
+		}
+		num := head[i+len(p):]
+		if j := strings.IndexAny(num, "\r\n"); j >= 0 {
+			num = num[:j]
+		}
+		if n, err := strconv.Atoi(strings.TrimSpace(num)); err == nil {
+			return s, n != 0
+		}
+	}
+	return s, false
+}

@@ -1,0 +1,217 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// readErrOf reads data (written to a file named name in a temporary directory) and returns
+// the error, which must be an *Error naming the file.
+func readErrOf(t *testing.T, name string, data []byte) *Error {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Read(path)
+	if err == nil {
+		t.Fatalf("%s: no error, read %d agents", name, len(tr.Agents))
+	}
+	var fe *Error
+	if !errors.As(err, &fe) {
+		t.Fatalf("%s: error %T %v is not an *Error", name, err, err)
+	}
+	if fe.Path != path || !strings.HasPrefix(err.Error(), path+":") {
+		t.Fatalf("%s: error %q does not start with the path", name, err)
+	}
+	return fe
+}
+
+func fixture(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// breakLine replaces line n (1-based) of data with a broken JSON line.
+func breakLine(data []byte, n int) []byte {
+	lines := bytes.Split(data, []byte("\n"))
+	lines[n-1] = append([]byte(nil), lines[n-1][:len(lines[n-1])/2]...)
+	return bytes.Join(lines, []byte("\n"))
+}
+
+func TestErrorEmpty(t *testing.T) {
+	for _, data := range []string{"", "\n \n\t", "\xef\xbb\xbf"} {
+		fe := readErrOf(t, "empty.jsonl", []byte(data))
+		if !errors.Is(fe, ErrEmpty) {
+			t.Errorf("%q: %v, want ErrEmpty", data, fe)
+		}
+	}
+	// An empty gzip stream is an empty file too.
+	fe := readErrOf(t, "empty.jsonl.gz", gz(t, nil))
+	if !errors.Is(fe, ErrEmpty) {
+		t.Errorf("empty gzip: %v, want ErrEmpty", fe)
+	}
+}
+
+func TestErrorBinary(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00")
+	fe := readErrOf(t, "image.png", png)
+	if !errors.Is(fe, ErrBinary) {
+		t.Errorf("png: %v, want ErrBinary", fe)
+	}
+	noise := make([]byte, 4096)
+	for i := range noise {
+		noise[i] = byte(i*7919 + i/3)
+	}
+	fe = readErrOf(t, "noise.bin", noise)
+	if !errors.Is(fe, ErrBinary) {
+		t.Errorf("noise: %v, want ErrBinary", fe)
+	}
+	// Binary content inside gzip.
+	fe = readErrOf(t, "noise.jsonl.gz", gz(t, noise))
+	if !errors.Is(fe, ErrBinary) {
+		t.Errorf("gzipped noise: %v, want ErrBinary", fe)
+	}
+}
+
+func TestErrorUnknownFormat(t *testing.T) {
+	for name, data := range map[string]string{
+		"object.json":   `{"hello": "world", "n": [1, 2, 3]}`,
+		"array.json":    `[1, 2, 3]`,
+		"objects.jsonl": "{\"a\":1}\n{\"a\":2}\n",
+		"empty-array":   `[]`,
+		"text.txt":      "just some text\nover two lines\n",
+	} {
+		fe := readErrOf(t, name, []byte(data))
+		if !strings.Contains(fe.Error(), "unknown transcript format") {
+			t.Errorf("%s: %v, want an unknown format error", name, fe)
+		}
+	}
+}
+
+func TestErrorTruncatedGzip(t *testing.T) {
+	for _, name := range []string{
+		"claude-code/s1.jsonl",
+		"codex/rollout-2025-10-03T12-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl",
+		"swe-agent/single.traj",
+		"mini-swe-agent/demo.traj.json",
+		"gemini/session-2025-09-18T10-00-7c9e6679.json",
+	} {
+		z := gz(t, fixture(t, name))
+		fe := readErrOf(t, filepath.Base(name)+".gz", z[:len(z)*2/3])
+		if !errors.Is(fe, io.ErrUnexpectedEOF) {
+			t.Errorf("%s: %v, want unexpected EOF", name, fe)
+		}
+		if strings.HasSuffix(name, ".jsonl") && fe.Line == 0 {
+			t.Errorf("%s: %v, want the line where the data stops", name, fe)
+		}
+		// A gzip file cut inside its header.
+		fe = readErrOf(t, filepath.Base(name)+".gz", z[:5])
+		if !strings.Contains(fe.Error(), "gzip") && !errors.Is(fe, io.ErrUnexpectedEOF) {
+			t.Errorf("%s header: %v", name, fe)
+		}
+	}
+	// Damaged compressed data (a flipped byte in the middle): a gzip error.
+	z := gz(t, fixture(t, "swe-agent/single.traj"))
+	z[len(z)/2] ^= 0xff
+	readErrOf(t, "damaged.traj.gz", z)
+}
+
+// A broken line in the middle of a JSONL file fails the file, naming the line.
+func TestErrorBrokenLine(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		line int
+	}{
+		{"claude-code/s1.jsonl", 7},
+		{"codex/rollout-2025-10-03T12-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl", 10},
+		{"codex/rollout-legacy-2025-07-10.jsonl", 5},
+		{"gemini/session-2025-09-18T11-00-7c9e6679.jsonl", 4},
+		{"events/events.jsonl", 3},
+	} {
+		data := breakLine(fixture(t, c.file), c.line)
+		fe := readErrOf(t, filepath.Base(c.file), data)
+		if fe.Line != c.line {
+			t.Errorf("%s: %v, want line %d", c.file, fe, c.line)
+		}
+		// The same through gzip.
+		fe = readErrOf(t, filepath.Base(c.file)+".gz", gz(t, data))
+		if fe.Line != c.line {
+			t.Errorf("%s gzipped: %v, want line %d", c.file, fe, c.line)
+		}
+	}
+	// A last line cut short (a file still being written) is reported too.
+	data := fixture(t, "claude-code/s1.jsonl")
+	data = data[:len(data)-40]
+	fe := readErrOf(t, "s1.jsonl", data)
+	if want := bytes.Count(data, []byte("\n")) + 1; fe.Line != want {
+		t.Errorf("cut last line: %v, want line %d", fe, want)
+	}
+	// An unknown event type in the events format.
+	fe = readErrOf(t, "ev.jsonl", []byte("{\"type\":\"user\",\"agent\":\"a\"}\n{\"type\":\"bogus\",\"agent\":\"a\"}\n"))
+	if fe.Line != 2 || !strings.Contains(fe.Error(), "bogus") {
+		t.Errorf("bogus event: %v", fe)
+	}
+}
+
+// JSON documents: errors name the line too.
+func TestErrorBrokenDocument(t *testing.T) {
+	data := fixture(t, "swe-agent/single.traj")
+	lines := bytes.Split(data, []byte("\n"))
+	const n = 21 // `"action": ...` of the second step
+	lines[n-1] = bytes.Replace(lines[n-1], []byte(":"), []byte(" "), 1)
+	fe := readErrOf(t, "single.traj", bytes.Join(lines, []byte("\n")))
+	if fe.Line != n {
+		t.Errorf("broken line %d: %v", n, fe)
+	}
+
+	cut := data[:len(data)/2]
+	fe = readErrOf(t, "single.traj", cut)
+	if !strings.Contains(fe.Error(), "truncated") || fe.Line == 0 {
+		t.Errorf("cut document: %v", fe)
+	}
+
+	fe = readErrOf(t, "single.traj", append(append([]byte(nil), data...), "{}"...))
+	if !strings.Contains(fe.Error(), "after the JSON document") {
+		t.Errorf("trailing data: %v", fe)
+	}
+
+	fe = readErrOf(t, "mismatch.json", []byte(`{"messages": [{"role": "user", "content": "x"}}`))
+	if fe.Line != 1 {
+		t.Errorf("mismatched brackets: %v", fe)
+	}
+}
+
+func TestErrorPaths(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{filepath.Join(dir, "missing.jsonl"), dir} {
+		_, err := Read(p)
+		var fe *Error
+		if !errors.As(err, &fe) || fe.Path != p {
+			t.Errorf("%s: %v, want an *Error naming it", p, err)
+		}
+	}
+}
+
+// A reader that fails midway: the error is reported with the path.
+func TestErrorReader(t *testing.T) {
+	boom := errors.New("disk on fire")
+	r := io.MultiReader(bytes.NewReader(fixture(t, "claude-code/s1.jsonl")[:3000]), &failingReader{boom})
+	_, err := ReadFrom("s1.jsonl", r)
+	if !errors.Is(err, boom) || !strings.HasPrefix(err.Error(), "s1.jsonl:") {
+		t.Errorf("got %v", err)
+	}
+}
+
+type failingReader struct{ err error }
+
+func (f *failingReader) Read([]byte) (int, error) { return 0, f.err }

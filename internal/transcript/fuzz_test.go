@@ -1,0 +1,65 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loopguard/loopguard"
+)
+
+// FuzzRead feeds arbitrary bytes to ReadFrom: it must return a transcript or an *Error
+// naming the input, and never panic. Panics are not recovered here (recoverPanics is off).
+// The seed corpus is testdata/fuzz/FuzzRead plus every fixture, plain and gzipped.
+func FuzzRead(f *testing.F) {
+	_ = filepath.WalkDir("testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.Contains(p, string(filepath.Separator)+"fuzz"+string(filepath.Separator)) {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		f.Add(data)
+		f.Add(gz(f, data))
+		return nil
+	})
+	recoverPanics = false
+	f.Cleanup(func() { recoverPanics = true })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		const name = "fuzz-input"
+		tr, err := ReadFrom(name, bytes.NewReader(data))
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Path != name || !strings.HasPrefix(err.Error(), name+":") {
+				t.Fatalf("error %v does not name the input", err)
+			}
+			if tr != nil {
+				t.Fatal("a transcript with an error")
+			}
+			return
+		}
+		if tr.Format == "" || tr.Path != name {
+			t.Fatalf("transcript without format or path: %+v", tr)
+		}
+		seen := map[string]bool{}
+		for _, a := range tr.Agents {
+			if seen[a.ID] {
+				t.Fatalf("agent %q twice", a.ID)
+			}
+			seen[a.ID] = true
+			for _, e := range a.Events {
+				if e.Agent != a.ID {
+					t.Fatalf("agent %q holds an event of %q", a.ID, e.Agent)
+				}
+				if e.Type < loopguard.EventCall || e.Type > loopguard.EventEnd {
+					t.Fatalf("bad event type %d", e.Type)
+				}
+			}
+		}
+	})
+}

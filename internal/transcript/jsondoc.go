@@ -1,0 +1,347 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"strings"
+)
+
+// docObject is the union of the JSON-document formats' top-level fields, decoded in one pass
+// by its member method (the JSON names are there); the fields present decide the format.
+type docObject struct {
+	// SWE-agent
+	Trajectory   []sweStep
+	History      []msg
+	Info         *docInfo
+	ReplayConfig any
+
+	// mini-swe-agent and message lists
+	Messages         []msg
+	Traj             []msg
+	FncallMessages   []msg
+	TrajectoryFormat string
+
+	// Gemini CLI
+	SessionID     string
+	ProjectHash   string
+	Kind          string
+	ClientHistory []msg
+}
+
+type docInfo struct {
+	ModelStats *struct {
+		InstanceCost   float64 `json:"instance_cost"`
+		TokensSent     float64 `json:"tokens_sent"`
+		TokensReceived float64 `json:"tokens_received"`
+	} `json:"model_stats"`
+	MiniVersion string `json:"mini_version"`
+	Config      *struct {
+		Agent *struct {
+			ActionRegex string `json:"action_regex"`
+		} `json:"agent"`
+		Model *struct {
+			ModelName string `json:"model_name"`
+		} `json:"model"`
+	} `json:"config"`
+}
+
+// sweStep is one SWE-agent trajectory step.
+type sweStep struct {
+	Action      string
+	Observation string
+	Thought     string
+}
+
+// msg is the union of the message shapes found in the document formats: SWE-agent history,
+// mini-swe-agent and OpenAI/Anthropic message lists, Gemini CLI message records, Gemini API
+// contents (checkpoints) and Gemini logs.json entries. It is decoded by its member method, and
+// by encoding/json (hence the tags) inside values taken whole, like a Gemini "$set".
+type msg struct {
+	Role    string `json:"role"`
+	Content any    `json:"content"`
+
+	// SWE-agent history
+	Agent  string  `json:"agent"`
+	IsDemo bool    `json:"is_demo"`
+	Action *string `json:"action"`
+
+	// OpenAI
+	ToolCalls        []oaToolCall `json:"tool_calls"`
+	ToolCallID       string       `json:"tool_call_id"`
+	Name             string       `json:"name"`
+	FunctionCall     *oaFunction  `json:"function_call"`
+	ReasoningContent string       `json:"reasoning_content"`
+
+	// Gemini API contents
+	Parts []gemPart `json:"parts"`
+
+	// Gemini CLI message records
+	ID           string        `json:"id"`
+	Type         string        `json:"type"`
+	Timestamp    string        `json:"timestamp"`
+	GemToolCalls []gemToolCall `json:"toolCalls"`
+	Thoughts     []gemThought  `json:"thoughts"`
+	Tokens       *gemTokens    `json:"tokens"`
+	Model        string        `json:"model"`
+
+	// Gemini logs.json
+	SessionID string `json:"sessionId"`
+	MessageID any    `json:"messageId"`
+	Message   string `json:"message"`
+
+	// mini-swe-agent
+	Extra *miniExtra `json:"extra"`
+}
+
+type oaToolCall struct {
+	ID       string     `json:"id"`
+	Function oaFunction `json:"function"`
+	// Some dumps flatten the function fields into the call.
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+type oaFunction struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// readDocument reads a whole JSON document into memory: its values are needed at once.
+// hint, when not 0, is the expected size.
+func readDocument(name string, br *bufio.Reader, hint int64) (*walker, error) {
+	size := int64(br.Buffered()) + 512
+	if hint > 0 && hint < 1<<34 {
+		size = hint + 512
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	if _, err := buf.ReadFrom(br); err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	return &walker{data: buf.Bytes()}, nil
+}
+
+func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	var d docObject
+	start := w.ws(0)
+	end, err := w.object(start, d.member(w))
+	if err == nil {
+		err = w.end(end)
+	}
+	if err != nil {
+		return nil, w.lineError(name, err)
+	}
+	switch {
+	case d.ClientHistory != nil:
+		// A /restore checkpoint: clientHistory is the model's view; history is the UI's.
+		return buildGeminiContents(d.ClientHistory), nil
+	case d.Trajectory != nil || (d.History != nil && !isGeminiContents(d.History)):
+		return buildSWEAgent(&d), nil
+	case d.SessionID != "" && d.Messages != nil:
+		return buildGeminiSession(d.SessionID, d.Kind, d.Messages), nil
+	case d.History != nil:
+		return buildGeminiContents(d.History), nil
+	case d.Messages != nil:
+		if isMini(&d) {
+			return buildMini(&d), nil
+		}
+		return buildMessages(FormatMessages, d.Messages), nil
+	case d.Traj != nil:
+		return buildMessages(FormatMessages, d.Traj), nil
+	case d.FncallMessages != nil:
+		return buildMessages(FormatMessages, d.FncallMessages), nil
+	}
+	return nil, &Error{Path: name, Err: ErrUnknownFormat}
+}
+
+func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	var list []msg
+	end, err := w.msgList(w.ws(0), &list)
+	if err == nil {
+		err = w.end(end)
+	}
+	if err != nil {
+		return nil, w.lineError(name, err)
+	}
+	roles, logs := 0, 0
+	for i := range list {
+		m := &list[i]
+		if m.SessionID != "" && m.MessageID != nil {
+			logs++
+		}
+		if m.Role != "" {
+			roles++
+		}
+	}
+	switch {
+	case logs > 0 && logs == len(list):
+		return buildGeminiLogs(list), nil
+	case roles > 0 && isGeminiContents(list):
+		return buildGeminiContents(list), nil
+	case roles > 0:
+		return buildMessages(FormatMessages, list), nil
+	}
+	return nil, &Error{Path: name, Err: ErrUnknownFormat}
+}
+
+// member decodes the top-level members of a document.
+func (d *docObject) member(w *walker) memberFunc {
+	return func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "trajectory":
+			return w.array(v, func(e int) (int, error) {
+				d.Trajectory = append(d.Trajectory, sweStep{})
+				return w.object(e, d.Trajectory[len(d.Trajectory)-1].member(w))
+			})
+		case "history":
+			return w.msgList(v, &d.History)
+		case "messages":
+			return w.msgList(v, &d.Messages)
+		case "traj":
+			return w.msgList(v, &d.Traj)
+		case "fncall_messages":
+			return w.msgList(v, &d.FncallMessages)
+		case "clientHistory":
+			return w.msgList(v, &d.ClientHistory)
+		case "info":
+			return w.std(v, &d.Info)
+		case "replay_config":
+			return w.anyValue(v, &d.ReplayConfig)
+		case "trajectory_format":
+			return w.str(v, &d.TrajectoryFormat)
+		case "sessionId":
+			return w.str(v, &d.SessionID)
+		case "projectHash":
+			return w.str(v, &d.ProjectHash)
+		case "kind":
+			return w.str(v, &d.Kind)
+		}
+		return w.skip(v)
+	}
+}
+
+func (s *sweStep) member(w *walker) memberFunc {
+	return func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "action":
+			return w.str(v, &s.Action)
+		case "observation":
+			return w.str(v, &s.Observation)
+		case "thought":
+			return w.str(v, &s.Thought)
+		}
+		return w.skip(v)
+	}
+}
+
+// msgList decodes a list of messages; a value that is not a list leaves *dst nil, elements
+// that are not objects are dropped.
+func (w *walker) msgList(i int, dst *[]msg) (int, error) {
+	if w.data[i] != '[' {
+		return w.skip(i)
+	}
+	if *dst == nil {
+		*dst = []msg{}
+	}
+	return w.array(i, func(e int) (int, error) {
+		if w.data[e] != '{' {
+			return w.skip(e)
+		}
+		*dst = append(*dst, msg{})
+		return w.object(e, (*dst)[len(*dst)-1].member(w))
+	})
+}
+
+func (m *msg) member(w *walker) memberFunc {
+	return func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "role":
+			return w.str(v, &m.Role)
+		case "content":
+			return w.anyValue(v, &m.Content)
+		case "agent":
+			return w.str(v, &m.Agent)
+		case "is_demo":
+			return w.boolean(v, &m.IsDemo)
+		case "action":
+			return w.strPtr(v, &m.Action)
+		case "tool_calls":
+			return w.std(v, &m.ToolCalls)
+		case "tool_call_id":
+			return w.str(v, &m.ToolCallID)
+		case "name":
+			return w.str(v, &m.Name)
+		case "function_call":
+			return w.std(v, &m.FunctionCall)
+		case "reasoning_content":
+			return w.str(v, &m.ReasoningContent)
+		case "parts":
+			return w.std(v, &m.Parts)
+		case "id":
+			return w.str(v, &m.ID)
+		case "type":
+			return w.str(v, &m.Type)
+		case "timestamp":
+			return w.str(v, &m.Timestamp)
+		case "toolCalls":
+			return w.std(v, &m.GemToolCalls)
+		case "thoughts":
+			return w.std(v, &m.Thoughts)
+		case "tokens":
+			return w.std(v, &m.Tokens)
+		case "model":
+			return w.str(v, &m.Model)
+		case "sessionId":
+			return w.str(v, &m.SessionID)
+		case "messageId":
+			return w.anyValue(v, &m.MessageID)
+		case "message":
+			return w.str(v, &m.Message)
+		case "extra":
+			m.Extra = &miniExtra{}
+			return w.object(v, m.Extra.member(w))
+		}
+		return w.skip(v)
+	}
+}
+
+// isGeminiContents reports a list of Gemini API contents ({role: user|model, parts: [...]}).
+func isGeminiContents(list []msg) bool {
+	for i := range list {
+		if list[i].Parts != nil || list[i].Role == "model" {
+			return true
+		}
+	}
+	return false
+}
+
+// isMini reports a mini-swe-agent trajectory: by its declared format, its info block, or, for
+// files that have neither, by its shape (no structured tool calls, observations in
+// <returncode> tags).
+func isMini(d *docObject) bool {
+	if strings.HasPrefix(d.TrajectoryFormat, "mini-swe-agent") {
+		return true
+	}
+	if d.Info != nil && d.Info.MiniVersion != "" {
+		return true
+	}
+	returncodes := 0
+	for i := range d.Messages {
+		m := &d.Messages[i]
+		if m.ToolCalls != nil || m.FunctionCall != nil {
+			return false
+		}
+		if s, ok := m.Content.(string); ok && m.Role == "user" && strings.HasPrefix(s, "<returncode>") {
+			returncodes++
+		}
+	}
+	return returncodes > 0
+}

@@ -1,0 +1,201 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// lineReader reads JSONL lines of any length, counting them. The returned slice is valid
+// until the next call.
+type lineReader struct {
+	br   *bufio.Reader
+	buf  []byte
+	line int
+	eof  bool
+}
+
+func (lr *lineReader) next() ([]byte, error) {
+	if lr.eof {
+		return nil, io.EOF
+	}
+	lr.buf = lr.buf[:0]
+	for {
+		chunk, err := lr.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			lr.buf = append(lr.buf, chunk...)
+			if len(lr.buf) > maxLineSize {
+				lr.line++
+				return nil, fmt.Errorf("line longer than %d bytes", maxLineSize)
+			}
+			continue
+		}
+		line := chunk
+		if len(lr.buf) > 0 {
+			lr.buf = append(lr.buf, chunk...)
+			line = lr.buf
+		}
+		if err == io.EOF {
+			lr.eof = true
+			if len(line) == 0 {
+				return nil, io.EOF
+			}
+			lr.line++
+			return line, nil
+		}
+		if err != nil {
+			lr.line++
+			return nil, readErr(err)
+		}
+		lr.line++
+		return line, nil
+	}
+}
+
+// eachLine calls fn for every non-blank line. Any error is returned as an *Error naming the
+// path and the line.
+func eachLine(name string, br *bufio.Reader, fn func(line []byte) error) error {
+	lr := &lineReader{br: br}
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &Error{Path: name, Line: lr.line, Err: err}
+		}
+		line = bytesTrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if err := fn(line); err != nil {
+			return &Error{Path: name, Line: lr.line, Err: err}
+		}
+	}
+}
+
+// walkLine decodes one JSONL line with the walker: member gets each top-level member.
+func walkLine(line []byte, member func(w *walker) memberFunc) error {
+	if line[0] != '{' {
+		return errors.New("invalid JSON line: not an object")
+	}
+	w := &walker{data: line}
+	end, err := w.object(0, member(w))
+	if err == nil {
+		err = w.end(end)
+	}
+	if err != nil {
+		return fmt.Errorf("invalid JSON line: %w", err)
+	}
+	return nil
+}
+
+// tolerable reports whether a document decode error only concerns values of unexpected types.
+func tolerable(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te)
+}
+
+// parseTime reads an RFC 3339 timestamp as Unix milliseconds; 0 when absent or unreadable.
+func parseTime(s string) int64 {
+	if s == "" {
+		return 0
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// rawArgs turns a JSON value holding call arguments into the bytes the model produced: the
+// content of a JSON string (arguments that are a JSON-encoded string, as in the OpenAI APIs),
+// or for any other JSON value its bytes without insignificant white space (files written
+// with indentation then give the same bytes as compact ones; key order is kept). null and
+// absence give nil.
+func rawArgs(v json.RawMessage) []byte {
+	v = bytesTrimSpace(v)
+	if len(v) == 0 || string(v) == "null" {
+		return nil
+	}
+	if v[0] == '"' {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			if s == "" {
+				return nil
+			}
+			return []byte(s)
+		}
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(v))
+	if json.Compact(&buf, v) == nil {
+		return buf.Bytes()
+	}
+	return append([]byte(nil), v...)
+}
+
+// contentText extracts the text of a message content value decoded into `any`: a string, a
+// list of parts ({"type":"text","text":...}, {"text":...}, images), or a single part.
+func contentText(c any) string {
+	switch v := c.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case []any:
+		if len(v) == 1 {
+			return partText(v[0])
+		}
+		var sb strings.Builder
+		for _, p := range v {
+			t := partText(p)
+			if t == "" {
+				continue
+			}
+			if sb.Len() > 0 {
+				sb.WriteByte('\n')
+			}
+			sb.WriteString(t)
+		}
+		return sb.String()
+	case map[string]any:
+		return partText(v)
+	}
+	return ""
+}
+
+func partText(p any) string {
+	switch v := p.(type) {
+	case string:
+		return v
+	case map[string]any:
+		if t, ok := v["text"].(string); ok {
+			return t
+		}
+		switch v["type"] {
+		case "image", "image_url", "input_image", "inlineData":
+			return "[image]"
+		case "tool_result":
+			return contentText(v["content"])
+		}
+		if _, ok := v["inlineData"]; ok {
+			return "[image]"
+		}
+	}
+	return ""
+}
+
+// firstToken returns the first white-space separated word of s.
+func firstToken(s string) string {
+	s = strings.TrimLeft(s, " \t\r\n")
+	if i := strings.IndexAny(s, " \t\r\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

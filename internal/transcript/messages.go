@@ -1,0 +1,177 @@
+package transcript
+
+import (
+	"encoding/json"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Message lists: OpenAI chat messages ({role, content, tool_calls[{id, function{name,
+// arguments}}]}, tool results as {role: "tool", tool_call_id}), the legacy function_call /
+// role "function" pair, and Anthropic-style content blocks (tool_use / tool_result). One call
+// per tool call, in order; a result is matched to its call by id, else to the oldest call
+// still waiting for one.
+
+func buildMessages(format string, msgs []msg) *built {
+	b := newBuilder(format)
+	addMessages(b, msgs, func(*msg) string { return MainAgent }, false)
+	return b.done()
+}
+
+// pendingCalls tracks the calls of one agent that wait for a result.
+type pendingCalls struct {
+	byID  map[string]int
+	queue []int // indices in the agent's events, oldest first
+}
+
+func (p *pendingCalls) add(id string, idx int) {
+	if id != "" {
+		if p.byID == nil {
+			p.byID = map[string]int{}
+		}
+		p.byID[id] = idx
+	}
+	p.queue = append(p.queue, idx)
+}
+
+// take returns the index of the call a result belongs to, or -1.
+func (p *pendingCalls) take(id string) int {
+	idx := -1
+	if id != "" {
+		if i, ok := p.byID[id]; ok {
+			idx = i
+			delete(p.byID, id)
+		}
+	}
+	if idx < 0 {
+		if len(p.queue) == 0 {
+			return -1
+		}
+		idx = p.queue[0]
+	}
+	for i, q := range p.queue {
+		if q == idx {
+			p.queue = append(p.queue[:i], p.queue[i+1:]...)
+			break
+		}
+	}
+	return idx
+}
+
+// addMessages reads a message list into b. agentOf names each message's agent. With
+// laterUsersAreHarness, only an agent's first user message is a user turn, the later ones
+// being harness text (as in SWE-agent histories); otherwise every user message is a turn.
+func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAreHarness bool) {
+	pending := map[*agentBuf]*pendingCalls{}
+	pend := func(a *agentBuf) *pendingCalls {
+		p := pending[a]
+		if p == nil {
+			p = &pendingCalls{}
+			pending[a] = p
+		}
+		return p
+	}
+	setResult := func(a *agentBuf, id, text string, failed bool) bool {
+		idx := pend(a).take(id)
+		if idx < 0 {
+			return false
+		}
+		e := &a.events[idx]
+		e.Result, e.HasResult, e.Failed = text, true, failed
+		return true
+	}
+
+	for i := range msgs {
+		m := &msgs[i]
+		a := b.agent(agentOf(m))
+		switch m.Role {
+		case "system", "developer":
+			a.text(m.Role, contentText(m.Content), "", 0)
+
+		case "user", "human":
+			text := contentText(m.Content)
+			if blocks, ok := m.Content.([]any); ok && hasBlock(blocks, "tool_result") {
+				text = ""
+				for _, bl := range blocks {
+					mb, _ := bl.(map[string]any)
+					if mb["type"] == "tool_result" {
+						id, _ := mb["tool_use_id"].(string)
+						isErr, _ := mb["is_error"].(bool)
+						setResult(a, id, contentText(mb["content"]), isErr)
+						continue
+					}
+					if t := partText(bl); t != "" {
+						if text != "" {
+							text += "\n"
+						}
+						text += t
+					}
+				}
+				a.text("harness", text, "", 0)
+				continue
+			}
+			switch {
+			case !a.userSeen || !laterUsersAreHarness:
+				a.user(text, 0)
+			default:
+				a.text("harness", text, "", 0)
+			}
+
+		case "assistant", "model", "ai":
+			a.text("model", m.ReasoningContent, "", 0)
+			if blocks, ok := m.Content.([]any); ok {
+				for _, bl := range blocks {
+					mb, _ := bl.(map[string]any)
+					switch mb["type"] {
+					case "tool_use", "server_tool_use":
+						name, _ := mb["name"].(string)
+						id, _ := mb["id"].(string)
+						var args []byte
+						if in, ok := mb["input"]; ok && in != nil {
+							args, _ = json.Marshal(in)
+						}
+						idx := a.add(loopguard.Call("", name, args))
+						pend(a).add(id, idx)
+					case "thinking":
+						t, _ := mb["thinking"].(string)
+						a.text("model", t, "", 0)
+					default:
+						a.text("model", partText(bl), "", 0)
+					}
+				}
+			} else {
+				a.text("model", contentText(m.Content), "", 0)
+			}
+			for _, tc := range m.ToolCalls {
+				name, args := tc.Function.Name, tc.Function.Arguments
+				if name == "" {
+					name, args = tc.Name, tc.Arguments
+				}
+				idx := a.add(loopguard.Call("", name, rawArgs(args)))
+				pend(a).add(tc.ID, idx)
+			}
+			if fc := m.FunctionCall; fc != nil && fc.Name != "" {
+				idx := a.add(loopguard.Call("", fc.Name, rawArgs(fc.Arguments)))
+				pend(a).add("", idx)
+			}
+
+		case "tool", "function", "ipython":
+			text := contentText(m.Content)
+			if !setResult(a, m.ToolCallID, text, false) {
+				a.text(m.Role, text, "", 0)
+			}
+
+		default:
+			a.text(m.Role, contentText(m.Content), "", 0)
+		}
+	}
+}
+
+func hasBlock(blocks []any, typ string) bool {
+	for _, bl := range blocks {
+		if mb, ok := bl.(map[string]any); ok && mb["type"] == typ {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,185 @@
+package transcript
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// mini-swe-agent .traj.json: {info, messages, trajectory_format}.
+//
+// messages[] is system prompt, task (the first user message), then alternating assistant
+// replies and the harness's answers. Every assistant reply is one call (tool "bash"), whatever
+// it holds, so that call indices count assistant replies:
+//
+//   - exactly one ```bash block: the harness ran it. Args is the command (the block's content,
+//     trimmed, as the harness runs it), Result the next user message (<returncode>/<output>,
+//     a timeout notice, or the submission); Failed when the return code is not 0 or the
+//     command timed out.
+//   - zero or several blocks: the harness refused the reply with a format error and ran
+//     nothing. The reply is still one call, Failed, with the first block (if any) as Args and
+//     the harness's reprompt as Result: to the model it is an attempted command that was
+//     refused, and a model that keeps re-sending it is retrying.
+//
+// The reply's text around the command is the model's THOUGHT (EventText, Source "model").
+// Times come from the API response's creation time, when the message records it.
+// The hand labels (labels.jsonl) count calls this way: their format_retry rows span the
+// refused replies and the accepted one that follows.
+
+const miniDefaultActionRegex = "```bash\\s*\\n(.*?)\\n```"
+
+var miniDefaultRegexp = regexp.MustCompile("(?s)" + miniDefaultActionRegex)
+
+// miniExtra is what is read of a message's `extra`, which also repeats the whole API
+// response (skipped).
+type miniExtra struct {
+	Response *miniResponse
+}
+
+type miniResponse struct {
+	Created float64 // Unix seconds
+	Model   string
+	Usage   *struct {
+		PromptTokens        int64 `json:"prompt_tokens"`
+		CompletionTokens    int64 `json:"completion_tokens"`
+		PromptTokensDetails *struct {
+			CachedTokens int64 `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+	}
+}
+
+func (x *miniExtra) member(w *walker) memberFunc {
+	return func(key []byte, v int) (int, error) {
+		if string(key) != "response" {
+			return w.skip(v)
+		}
+		r := &miniResponse{}
+		x.Response = r
+		return w.object(v, func(key []byte, v int) (int, error) {
+			switch string(key) {
+			case "created":
+				return w.std(v, &r.Created)
+			case "model":
+				return w.str(v, &r.Model)
+			case "usage":
+				return w.std(v, &r.Usage)
+			}
+			return w.skip(v)
+		})
+	}
+}
+
+func buildMini(d *docObject) *built {
+	msgs := d.Messages
+	if historyHasToolCalls(msgs) {
+		// mini-swe-agent 2 keeps tool calls as structured calls.
+		out := buildMessages(FormatMiniSWEAgent, msgs)
+		miniUsage(d, out)
+		return out
+	}
+	re := miniDefaultRegexp
+	if d.Info != nil && d.Info.Config != nil && d.Info.Config.Agent != nil {
+		if r := d.Info.Config.Agent.ActionRegex; r != "" && r != miniDefaultActionRegex {
+			// The harness applies its regex with re.DOTALL; Python syntax Go lacks falls back
+			// to the default.
+			if c, err := regexp.Compile("(?s)" + r); err == nil && c.NumSubexp() >= 1 {
+				re = c
+			}
+		}
+	}
+
+	b := newBuilder(FormatMiniSWEAgent)
+	a := b.agent(MainAgent)
+	var usage Usage
+	for i := 0; i < len(msgs); i++ {
+		m := &msgs[i]
+		text := contentText(m.Content)
+		switch m.Role {
+		case "system":
+			a.text("system", text, "", 0)
+		case "user":
+			if !a.userSeen {
+				a.user(text, 0)
+			} else {
+				a.text("harness", text, "", 0)
+			}
+		case "assistant":
+			var ms int64
+			if x := m.Extra; x != nil && x.Response != nil && x.Response.Created > 0 && x.Response.Created < 1e11 {
+				ms = int64(x.Response.Created * 1000)
+			}
+			blocks := re.FindAllStringSubmatchIndex(text, -1)
+			thought, args := text, ""
+			if len(blocks) > 0 {
+				blk := blocks[0]
+				thought = text[:blk[0]] + text[blk[1]:]
+				if blk[2] >= 0 {
+					args = strings.TrimSpace(text[blk[2]:blk[3]])
+				}
+			}
+			a.text("model", strings.TrimSpace(thought), "", ms)
+			call := loopguard.Call("", "bash", nil)
+			call.Time = ms
+			if args != "" {
+				call.Args = []byte(args)
+			}
+			if i+1 < len(msgs) && msgs[i+1].Role == "user" {
+				i++
+				result := contentText(msgs[i].Content)
+				call = call.WithResult(result, len(blocks) != 1 || miniFailed(result))
+			} else if len(blocks) != 1 {
+				call.Failed = true
+			}
+			a.add(call)
+			if x := m.Extra; x != nil && x.Response != nil {
+				if u := x.Response.Usage; u != nil {
+					cached := int64(0)
+					if u.PromptTokensDetails != nil {
+						cached = u.PromptTokensDetails.CachedTokens
+					}
+					usage.InputTokens += u.PromptTokens - cached
+					usage.CacheReadTokens += cached
+					usage.OutputTokens += u.CompletionTokens
+				}
+				if x.Response.Model != "" {
+					usage.Model = x.Response.Model
+				}
+			}
+		default:
+			a.text(m.Role, text, "", 0)
+		}
+	}
+	a.usage = usage
+	out := b.done()
+	miniUsage(d, out)
+	return out
+}
+
+// miniUsage adds the run's cost and configured model to the main agent.
+func miniUsage(d *docObject, out *built) {
+	if len(out.Agents) == 0 || d.Info == nil {
+		return
+	}
+	u := &out.Agents[0].Usage
+	if d.Info.ModelStats != nil {
+		u.CostUSD = d.Info.ModelStats.InstanceCost
+	}
+	if c := d.Info.Config; c != nil && c.Model != nil && c.Model.ModelName != "" {
+		u.Model = c.Model.ModelName
+	}
+}
+
+// miniFailed reads a harness answer: a non-zero <returncode>, or a timeout notice.
+func miniFailed(result string) bool {
+	const rc = "<returncode>"
+	if strings.HasPrefix(result, rc) {
+		rest := result[len(rc):]
+		if end := strings.Index(rest, "</returncode>"); end >= 0 {
+			n, err := strconv.Atoi(strings.TrimSpace(rest[:end]))
+			return err != nil || n != 0
+		}
+	}
+	return strings.HasPrefix(result, "The last command ") && strings.Contains(result, "timed out")
+}

@@ -1,0 +1,250 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"unicode/utf8"
+)
+
+type kind int
+
+const (
+	kindUnknown kind = iota
+	kindClaudeCode
+	kindCodex
+	kindGeminiJSONL
+	kindEvents
+	kindArray  // a JSON array document: message list, Gemini checkpoint or logs.json
+	kindObject // a JSON object document: SWE-agent, mini-swe-agent, messages, Gemini session
+)
+
+type sniffed struct {
+	kind    kind
+	err     error
+	errLine int
+}
+
+// Line types of the JSONL formats, used to recognise a file from its first line.
+var (
+	codexWrapperTypes = map[string]bool{
+		"session_meta": true, "response_item": true, "event_msg": true, "turn_context": true, "compacted": true,
+	}
+	codexItemTypes = map[string]bool{
+		"message": true, "reasoning": true, "function_call": true, "function_call_output": true,
+		"custom_tool_call": true, "custom_tool_call_output": true, "local_shell_call": true,
+		"web_search_call": true,
+	}
+	eventTypes = map[string]bool{"call": true, "user": true, "text": true, "end": true}
+)
+
+// sniff decides the format from the head of the (decompressed) content. eof says the head is
+// the whole content.
+func sniff(head []byte, eof bool) sniffed {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	i := 0
+	for i < len(head) && isSpace(head[i]) {
+		i++
+	}
+	if i == len(head) {
+		if eof {
+			return sniffed{err: ErrEmpty}
+		}
+		// A megabyte of white space: not a transcript.
+		return sniffed{err: ErrUnknownFormat, errLine: 1}
+	}
+	if looksBinary(head) {
+		return sniffed{err: ErrBinary}
+	}
+	switch head[i] {
+	case '[':
+		return sniffed{kind: kindArray}
+	case '{':
+	default:
+		return sniffed{err: errors.New("unknown transcript format: not JSON"), errLine: lineOf(head, i)}
+	}
+	top := scanTopObject(head[i:])
+	multi := false
+	if top.complete {
+		j := i + top.end
+		for j < len(head) && isSpace(head[j]) {
+			j++
+		}
+		multi = j < len(head)
+	}
+	has := func(k string) bool { _, ok := top.keys[k]; return ok }
+	typ := top.keys["type"]
+	switch {
+	case has("payload") && codexWrapperTypes[typ]:
+		return sniffed{kind: kindCodex}
+	case has("record_type"):
+		return sniffed{kind: kindCodex}
+	case !has("type") && has("id") && has("timestamp") && (has("instructions") || has("git")) && multi:
+		// Legacy Codex rollout: a session header line, then bare response items.
+		return sniffed{kind: kindCodex}
+	case codexItemTypes[typ] && multi && (has("role") || has("call_id")) && !has("uuid"):
+		return sniffed{kind: kindCodex}
+	case has("sessionId") && has("projectHash"):
+		if has("messages") && !multi {
+			return sniffed{kind: kindObject} // Gemini CLI session, single JSON document
+		}
+		return sniffed{kind: kindGeminiJSONL}
+	case typ != "" && (has("uuid") || has("sessionId") || has("leafUuid") || has("messageId") || has("parentUuid")):
+		return sniffed{kind: kindClaudeCode}
+	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
+		return sniffed{kind: kindEvents}
+	case multi && !(has("trajectory") || has("history") || has("messages") || has("traj") ||
+		has("fncall_messages") || has("clientHistory")):
+		return sniffed{err: ErrUnknownFormat, errLine: 1}
+	}
+	return sniffed{kind: kindObject}
+}
+
+// looksBinary reports NUL bytes, or more than a few invalid UTF-8 bytes, near the start.
+// (A stray Latin-1 byte in a JSON file is tolerated, as encoding/json tolerates it.)
+func looksBinary(b []byte) bool {
+	if len(b) > 8192 {
+		b = b[:8192]
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for len(b) >= utf8.UTFMax { // a rune cut at the end of the window is not counted
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size <= 1 {
+			bad++
+		}
+		b = b[size:]
+	}
+	return bad > 16
+}
+
+func lineOf(b []byte, off int) int {
+	return bytes.Count(b[:off], []byte{'\n'}) + 1
+}
+
+// topObject is what scanTopObject saw of a JSON object: its keys, with the values of short
+// strings and scalars (nested values map to ""), and where it ends.
+type topObject struct {
+	keys     map[string]string
+	end      int // offset just past the closing brace, when complete
+	complete bool
+}
+
+// scanTopObject reads the top-level keys of the JSON object at the start of b without
+// decoding nested values. It stops quietly where b ends or the JSON is malformed: the real
+// decoder reports errors later.
+func scanTopObject(b []byte) topObject {
+	t := topObject{keys: map[string]string{}}
+	if len(b) == 0 || b[0] != '{' {
+		return t
+	}
+	i := 1
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return t
+		}
+		switch b[i] {
+		case '}':
+			t.end, t.complete = i+1, true
+			return t
+		case ',':
+			i++
+			continue
+		case '"':
+		default:
+			return t
+		}
+		kEnd := skipString(b, i)
+		if kEnd < 0 {
+			return t
+		}
+		key := string(b[i+1 : kEnd-1])
+		i = skipSpace(b, kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return t
+		}
+		i = skipSpace(b, i+1)
+		if i >= len(b) {
+			return t
+		}
+		var vEnd int
+		switch b[i] {
+		case '"':
+			vEnd = skipString(b, i)
+			if vEnd < 0 {
+				t.keys[key] = ""
+				return t
+			}
+			if vEnd-i <= 256 {
+				t.keys[key] = string(b[i+1 : vEnd-1])
+			} else {
+				t.keys[key] = ""
+			}
+		case '{', '[':
+			vEnd = skipComposite(b, i)
+			t.keys[key] = ""
+			if vEnd < 0 {
+				return t
+			}
+		default:
+			vEnd = i
+			for vEnd < len(b) && b[vEnd] != ',' && b[vEnd] != '}' && !isSpace(b[vEnd]) {
+				vEnd++
+			}
+			t.keys[key] = string(b[i:vEnd])
+		}
+		i = vEnd
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// skipString returns the offset past the JSON string starting at b[i] (a quote), or -1.
+func skipString(b []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		bs := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			bs++
+		}
+		if bs%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
+// skipComposite returns the offset past the object or array starting at b[i], or -1.
+func skipComposite(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			k := skipString(b, j)
+			if k < 0 {
+				return -1
+			}
+			j = k - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}

@@ -1,0 +1,195 @@
+package transcript
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// SWE-agent .traj files.
+//
+// trajectory[i] is one step: {action, observation, thought, ...}. Each step is one call: the
+// tool is the action's first word, Args the whole action text, Result the observation (Failed
+// when it is one of the tools' refusals, e.g. an edit rejected by the linter); the thought
+// comes first as model text. No step has a timestamp: Time is 0.
+//
+// history[] is the chat: system prompt, demonstrations (is_demo), the task, then one assistant
+// message per step followed by its observation. Multi-agent runs (CodeR) tag every history
+// message with the role that sent it (history[].agent) and keep a single trajectory holding
+// every role's steps in order: the k-th assistant message of the history is the k-th step. The
+// reader checks that pairing (same count, and the same action where the message records one)
+// and gives each step to its role; if the pairing does not hold, every step goes to one agent.
+
+func buildSWEAgent(d *docObject) *built {
+	b := newBuilder(FormatSWEAgent)
+	steps, hist := d.Trajectory, d.History
+
+	if len(steps) == 0 && historyHasToolCalls(hist) {
+		// A function-calling run saved without trajectory steps: read the chat itself.
+		addMessages(b, hist, func(m *msg) string { return sweAgentID(m.Agent) }, true)
+	} else if aligned(steps, hist) {
+		k := 0
+		for i := range hist {
+			m := &hist[i]
+			a := b.agent(sweAgentID(m.Agent))
+			switch m.Role {
+			case "system":
+				a.text("system", contentText(m.Content), "", 0)
+			case "user":
+				switch {
+				case m.IsDemo:
+					a.text("demo", contentText(m.Content), "", 0)
+				case !a.userSeen:
+					a.user(contentText(m.Content), 0)
+				}
+				// Later user messages are the observations of the steps.
+			case "assistant":
+				addSWEStep(a, &steps[k])
+				k++
+			}
+		}
+	} else {
+		a := b.agent(singleAgentID(hist))
+		seenSystem := false
+		for i := range hist {
+			m := &hist[i]
+			switch {
+			case m.Role == "system" && !seenSystem:
+				seenSystem = true
+				a.text("system", contentText(m.Content), "", 0)
+			case m.Role == "user" && m.IsDemo:
+				a.text("demo", contentText(m.Content), "", 0)
+			case m.Role == "user" && !a.userSeen:
+				a.user(contentText(m.Content), 0)
+			}
+		}
+		for i := range steps {
+			addSWEStep(a, &steps[i])
+		}
+	}
+
+	out := b.done()
+	if d.Info != nil && d.Info.ModelStats != nil {
+		ms := d.Info.ModelStats
+		u := Usage{
+			InputTokens:  int64(ms.TokensSent),
+			OutputTokens: int64(ms.TokensReceived),
+			CostUSD:      ms.InstanceCost,
+			Model:        sweModel(d.ReplayConfig),
+		}
+		if len(out.Agents) == 1 {
+			out.Agents[0].Usage = u
+		} else {
+			// Recorded for the whole run only.
+			out.runUsage, out.hasRunUsage = u, true
+		}
+	}
+	return out
+}
+
+func addSWEStep(a *agentBuf, s *sweStep) {
+	a.text("model", s.Thought, "", 0)
+	var args []byte
+	if s.Action != "" {
+		args = []byte(s.Action)
+	}
+	a.add(loopguard.Event{
+		Type:      loopguard.EventCall,
+		Tool:      firstToken(s.Action),
+		Args:      args,
+		Result:    s.Observation,
+		HasResult: true,
+		Failed:    sweRefused(s.Observation),
+	})
+}
+
+// sweRefused recognises the observations with which SWE-agent's tools refuse or fail a
+// command.
+func sweRefused(obs string) bool {
+	for _, p := range sweFailurePrefixes {
+		if strings.HasPrefix(obs, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var sweFailurePrefixes = []string{
+	"Your proposed edit has introduced new syntax error(s)", // edit rejected by the linter
+	"No replacement was performed",                          // str_replace_editor
+	"Invalid `view_range` parameter",                        // str_replace_editor
+	"Usage: ",                                               // a command called with wrong arguments
+}
+
+// aligned reports whether the k-th assistant message of the history is the k-th step.
+func aligned(steps []sweStep, hist []msg) bool {
+	if len(steps) == 0 {
+		return false
+	}
+	k := 0
+	for i := range hist {
+		if hist[i].Role != "assistant" {
+			continue
+		}
+		if k >= len(steps) {
+			return false
+		}
+		if a := hist[i].Action; a != nil && strings.TrimSpace(*a) != strings.TrimSpace(steps[k].Action) {
+			return false
+		}
+		k++
+	}
+	return k == len(steps)
+}
+
+func historyHasToolCalls(hist []msg) bool {
+	for i := range hist {
+		if len(hist[i].ToolCalls) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sweAgentID names an agent from history[].agent: SWE-agent's single agent is called "main"
+// (1.x) or "primary" (0.x); CodeR roles keep their names.
+func sweAgentID(name string) string {
+	switch name {
+	case "", "main", "primary":
+		return MainAgent
+	}
+	return name
+}
+
+// singleAgentID is the agent for unpaired steps: the history's only agent, or "main".
+func singleAgentID(hist []msg) string {
+	id := ""
+	for i := range hist {
+		a := sweAgentID(hist[i].Agent)
+		if id != "" && a != id {
+			return MainAgent
+		}
+		id = a
+	}
+	if id == "" {
+		return MainAgent
+	}
+	return id
+}
+
+// sweModel finds the model name in SWE-agent's replay_config (a JSON string or an object).
+func sweModel(rc any) string {
+	if s, ok := rc.(string); ok {
+		var v any
+		if json.Unmarshal([]byte(s), &v) != nil {
+			return ""
+		}
+		rc = v
+	}
+	m, _ := rc.(map[string]any)
+	agent, _ := m["agent"].(map[string]any)
+	model, _ := agent["model"].(map[string]any)
+	name, _ := model["name"].(string)
+	return name
+}

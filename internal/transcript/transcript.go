@@ -1,0 +1,376 @@
+// Package transcript reads the transcripts that coding agents leave behind and turns them into
+// loopguard engine events, one list per agent, for `loopguard scan`.
+//
+// Supported formats (detected from the content, never from the file name; gzip is transparent):
+//
+//   - "claude-code": Claude Code session JSONL (~/.claude/projects/**), including subagent files
+//   - "codex": Codex CLI rollout JSONL (~/.codex/sessions/**), current and legacy layouts
+//   - "gemini-cli": Gemini CLI chat recordings (JSON and JSONL), /chat checkpoints, logs.json
+//   - "swe-agent": SWE-agent .traj JSON, including multi-agent CodeR runs
+//   - "mini-swe-agent": mini-swe-agent .traj.json
+//   - "messages": OpenAI- or Anthropic-style message lists
+//   - "events": loopguard's own events JSONL
+//
+// Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
+// n-th tool call of the transcript: one per SWE-agent trajectory step, per mini-swe-agent
+// assistant message, per Claude Code tool_use block, per tool call in message lists. Scan
+// results can therefore be mapped back to the source with the call's position alone.
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Format names, as found in Transcript.Format.
+const (
+	FormatClaudeCode   = "claude-code"
+	FormatCodex        = "codex"
+	FormatGeminiCLI    = "gemini-cli"
+	FormatSWEAgent     = "swe-agent"
+	FormatMiniSWEAgent = "mini-swe-agent"
+	FormatMessages     = "messages"
+	FormatEvents       = "events"
+)
+
+// MainAgent is the id of an agent that is not a subagent or a named role.
+const MainAgent = "main"
+
+// Transcript is one file read.
+type Transcript struct {
+	Path   string
+	Format string
+	// Agents are in order of first appearance.
+	Agents []Agent
+	// Usage is the whole file's usage: the sum over the agents, or, when the transcript only
+	// records totals for the run (e.g. a multi-agent CodeR run), those totals.
+	Usage Usage
+}
+
+// Agent is one agent's part of a transcript.
+type Agent struct {
+	// ID is "main" for the main agent, the role name for multi-agent SWE-agent runs (CodeR
+	// `history[].agent`), "agent-<id>" for a Claude Code subagent. Every event's Agent field
+	// holds this id.
+	ID string
+	// Events are in order: calls (with their results), user turns, text blocks.
+	Events []loopguard.Event
+	// Usage holds tokens and cost where the transcript records them per agent.
+	Usage Usage
+}
+
+// Usage is token and cost accounting. InputTokens excludes cached input (CacheReadTokens) and
+// cache writes (CacheWriteTokens), whatever the provider's own convention.
+type Usage struct {
+	InputTokens      int64
+	OutputTokens     int64
+	CacheReadTokens  int64
+	CacheWriteTokens int64
+	CostUSD          float64
+	Model            string
+}
+
+func (u *Usage) add(v Usage) {
+	u.InputTokens += v.InputTokens
+	u.OutputTokens += v.OutputTokens
+	u.CacheReadTokens += v.CacheReadTokens
+	u.CacheWriteTokens += v.CacheWriteTokens
+	u.CostUSD += v.CostUSD
+	if v.Model != "" {
+		u.Model = v.Model
+	}
+}
+
+// Calls returns the agent's call events, in order: the list that call indices refer to.
+func (a *Agent) Calls() []loopguard.Event {
+	var calls []loopguard.Event
+	for _, e := range a.Events {
+		if e.Type == loopguard.EventCall {
+			calls = append(calls, e)
+		}
+	}
+	return calls
+}
+
+// Agent returns the agent with the given id, or nil.
+func (t *Transcript) Agent(id string) *Agent {
+	for i := range t.Agents {
+		if t.Agents[i].ID == id {
+			return &t.Agents[i]
+		}
+	}
+	return nil
+}
+
+// Error is a problem with one file: Path, and Line (1-based) when the problem has a line.
+type Error struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return e.Path + ":" + strconv.Itoa(e.Line) + ": " + e.Err.Error()
+	}
+	return e.Path + ": " + e.Err.Error()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Problems reported in errors, for errors.Is.
+var (
+	ErrEmpty         = errors.New("empty file")
+	ErrBinary        = errors.New("binary content, not a transcript")
+	ErrUnknownFormat = errors.New("unknown transcript format")
+)
+
+const (
+	rawBufSize  = 64 << 10  // buffer on the file (compressed or not)
+	sniffSize   = 256 << 10 // buffer on the content; also the window the format is sniffed from
+	maxLineSize = 1 << 30   // a JSONL line longer than this is refused
+)
+
+// Read reads one transcript file. The format is detected from the content; a gzip-compressed
+// file (recognised by its magic bytes) is decompressed on the fly.
+//
+// Errors are *Error values naming the file and, where there is one, the line ("path:LINE:
+// problem"): an empty, binary or unrecognised file, a truncated or damaged gzip stream, a
+// malformed JSON document, or a malformed line anywhere in a JSONL file (a line cut short at
+// the end included: the file fails as a whole, nothing of it is returned). Read never
+// panics: a panic in a reader would be turned into an error for that file.
+func Read(path string) (*Transcript, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &Error{Path: path, Err: unwrapPathError(err)}
+	}
+	defer f.Close()
+	return readFrom(path, f, sizeHint(f))
+}
+
+// sizeHint guesses the content's size, to read whole documents without regrowing buffers:
+// the file's size, or for a gzip file the size its trailer records (modulo 4 GiB).
+func sizeHint(f *os.File) int64 {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	size := st.Size()
+	var b [4]byte
+	if size < 18 {
+		return size
+	}
+	if _, err := f.ReadAt(b[:2], 0); err != nil || b[0] != 0x1f || b[1] != 0x8b {
+		return size
+	}
+	if _, err := f.ReadAt(b[:], size-4); err != nil {
+		return 0
+	}
+	n := int64(b[0]) | int64(b[1])<<8 | int64(b[2])<<16 | int64(b[3])<<24
+	if n < size || n > 64*size { // a multi-member or very large file: no good guess
+		return 0
+	}
+	return n
+}
+
+func unwrapPathError(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}
+
+// ReadFrom reads one transcript from r; name is used in errors and as Transcript.Path, and to
+// name a Claude Code subagent whose lines lack an agent id.
+func ReadFrom(name string, r io.Reader) (*Transcript, error) {
+	return readFrom(name, r, 0)
+}
+
+// recoverPanics turns a panic while reading into an error for that file. The readers are
+// written not to panic; this is a last guard so that one bad file never takes a whole scan
+// down. The fuzz test turns it off to see panics.
+var recoverPanics = true
+
+func readFrom(name string, r io.Reader, hint int64) (t *Transcript, err error) {
+	if recoverPanics {
+		defer func() {
+			if p := recover(); p != nil {
+				t, err = nil, &Error{Path: name, Err: fmt.Errorf("internal error reading transcript: %v", p)}
+			}
+		}()
+	}
+	br := bufio.NewReaderSize(r, rawBufSize)
+	magic, _ := br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, zerr := gzip.NewReader(br)
+		if zerr != nil {
+			return nil, &Error{Path: name, Err: fmt.Errorf("gzip: %w", readErr(zerr))}
+		}
+		defer zr.Close()
+		br = bufio.NewReaderSize(&stickyReader{r: zr}, sniffSize)
+	} else {
+		br = bufio.NewReaderSize(&stickyReader{r: br}, sniffSize)
+	}
+	return readPlain(name, br, hint)
+}
+
+// stickyReader keeps returning the first error of r. The format is sniffed from a peek at
+// the content; when that peek meets a read error (a truncated gzip file), the readers still
+// read what came before and then meet the error where it is, with its line.
+type stickyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *stickyReader) Read(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.r.Read(p)
+	s.err = err
+	return n, err
+}
+
+func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
+	head, perr := br.Peek(sniffSize)
+	if perr != nil && perr != io.EOF && perr != bufio.ErrBufferFull && len(head) == 0 {
+		return nil, &Error{Path: name, Err: readErr(perr)}
+	}
+	s := sniff(head, perr == io.EOF)
+	if s.err != nil {
+		return nil, &Error{Path: name, Line: s.errLine, Err: s.err}
+	}
+	var t *built
+	var err error
+	switch s.kind {
+	case kindClaudeCode:
+		t, err = readClaudeCode(name, br)
+	case kindCodex:
+		t, err = readCodex(name, br)
+	case kindGeminiJSONL:
+		t, err = readGeminiJSONL(name, br)
+	case kindEvents:
+		t, err = readEvents(name, br)
+	case kindArray:
+		t, err = readJSONArray(name, br, hint)
+	case kindObject:
+		t, err = readJSONObject(name, br, hint)
+	default:
+		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.Path = name
+	t.Usage = Usage{}
+	if !t.hasRunUsage {
+		for _, a := range t.Agents {
+			t.Usage.add(a.Usage)
+		}
+	} else {
+		t.Usage = t.runUsage
+	}
+	return t.Transcript, nil
+}
+
+// readErr turns an I/O error met while reading into a clearer problem.
+func readErr(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("unexpected end of data (truncated file?): %w", err)
+	}
+	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
+		return fmt.Errorf("gzip: %w", err)
+	}
+	return err
+}
+
+// built is a transcript under construction.
+type built struct {
+	*Transcript
+	// runUsage, when hasRunUsage, is the run's total usage, recorded for the whole run only.
+	runUsage    Usage
+	hasRunUsage bool
+}
+
+// builder collects events per agent, keeping agents in first-appearance order.
+type builder struct {
+	format string
+	agents []*agentBuf
+	byID   map[string]*agentBuf
+}
+
+type agentBuf struct {
+	id     string
+	events []loopguard.Event
+	usage  Usage
+	// userSeen says whether the agent's task (first user message) was emitted.
+	userSeen bool
+}
+
+func newBuilder(format string) *builder {
+	return &builder{format: format, byID: map[string]*agentBuf{}}
+}
+
+func (b *builder) agent(id string) *agentBuf {
+	if a, ok := b.byID[id]; ok {
+		return a
+	}
+	a := &agentBuf{id: id}
+	b.agents = append(b.agents, a)
+	b.byID[id] = a
+	return a
+}
+
+// add appends an event for the agent and returns its index in the agent's events.
+func (a *agentBuf) add(e loopguard.Event) int {
+	e.Agent = a.id
+	a.events = append(a.events, e)
+	return len(a.events) - 1
+}
+
+func (a *agentBuf) text(source, text, id string, ms int64) {
+	if isBlank(text) {
+		return
+	}
+	a.add(loopguard.Event{Type: loopguard.EventText, Source: source, Text: text, ID: id, Time: ms})
+}
+
+// user appends a user turn. The text is kept in Event.Text (ignored by the engine) so that
+// reports can show it.
+func (a *agentBuf) user(text string, ms int64) {
+	a.userSeen = true
+	a.add(loopguard.Event{Type: loopguard.EventUser, Text: text, Time: ms})
+}
+
+func (b *builder) done() *built {
+	t := &Transcript{Format: b.format}
+	for _, a := range b.agents {
+		t.Agents = append(t.Agents, Agent{ID: a.id, Events: a.events, Usage: a.usage})
+	}
+	return &built{Transcript: t}
+}
+
+func isBlank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// bytesTrimSpace trims JSON white space.
+func bytesTrimSpace(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }
