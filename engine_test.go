@@ -206,3 +206,19 @@ func TestPreviewCapCountsCodePoints(t *testing.T) {
 		})
 	}
 }
+
+func TestStatsDescribeTheAgent(t *testing.T) {
+	cfg, _ := Preset(PresetDefault)
+	e, _ := New(cfg)
+	if _, ok := e.Stats("a"); ok {
+		t.Fatal("stats for an agent never seen")
+	}
+	for _, ev := range concat(repeatN(3, call("a", "p", "{}")), one(call("a", "q", "{}")), repeatN(2, call("a", "p", "{}"))) {
+		e.Observe(ev)
+	}
+	s, ok := e.Stats("a")
+	want := AgentStats{ConsecutiveRepeats: 2, DistinctCalls: 2, MaxCallCount: 5, Sequences: 3}
+	if !ok || s != want {
+		t.Errorf("stats %+v, want %+v", s, want)
+	}
+}

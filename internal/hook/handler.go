@@ -209,3 +209,23 @@ func indexOf(list []string, id string) int {
 	}
 	return -1
 }
+
+// Inspect loads the stored state of one agent key (as hooks store it: "host:session" or
+// "host:session/subagent") and describes it. ok is false when nothing is stored.
+func Inspect(ctx context.Context, st store.Store, cfg loopguard.Config, agent string) (s loopguard.AgentStats, ok bool, err error) {
+	raw, err := st.Get(ctx, agent)
+	if err != nil || raw == nil {
+		return s, false, err
+	}
+	state, err := decodeState(raw)
+	if err != nil {
+		return s, false, err
+	}
+	h := &Handler{Config: cfg}
+	eng, err := h.engine(agent, state.snapshot)
+	if err != nil {
+		return s, false, err
+	}
+	s, ok = eng.Stats(agent)
+	return s, ok, nil
+}
