@@ -119,3 +119,5 @@ func configQuiet(env *Env, c *config.Choice) (loopguard.Config, error) {
 	r, err := config.Resolve(*c, env.Getenv)
 	return r.Config, err
 }
+
+func configChoice(file string) *config.Choice { return &config.Choice{File: file} }

@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/hook"
+	"github.com/loopguard/loopguard/internal/store"
+	"github.com/loopguard/loopguard/internal/testenv"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// loopguardBinary builds the real command once per test run: hooks are separate processes,
+// and their guarantees (fail open, no lost update, crash safety) are about processes.
+func loopguardBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "loopguard-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "loopguard")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/loopguard/loopguard/cmd/loopguard").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+type hookRun struct {
+	stdout, stderr string
+	code           int
+	maxRSSKiB      int64
+}
+
+func runHookProcess(t *testing.T, env []string, stdin []byte, args ...string) hookRun {
+	t.Helper()
+	cmd := exec.Command(loopguardBinary(t), append([]string{"hook"}, args...)...)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := hookRun{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.maxRSSKiB = ru.Maxrss
+	}
+	return r
+}
+
+// hookEnv is a clean environment whose state and config live in dir.
+func hookEnv(dir string, extra ...string) []string {
+	return append([]string{
+		"HOME=" + dir,
+		"XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
+		"PATH=" + os.Getenv("PATH"),
+	}, extra...)
+}
+
+func postToolUse(session, command string) []byte {
+	return []byte(fmt.Sprintf(`{"session_id":%q,"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":%q},"tool_response":{"stdout":"no match","stderr":""},"tool_use_id":"toolu_1"}`, session, command))
+}
+
+func TestHookFailsOpenOnBadInput(t *testing.T) {
+	dir := t.TempDir()
+	big := postToolUse("s1", strings.Repeat("x", 10<<20))
+	tests := []struct {
+		name   string
+		input  []byte
+		args   []string
+		stderr string
+	}{
+		{"empty stdin", nil, []string{"claude-code"}, "empty hook input"},
+		{"truncated JSON", postToolUse("s1", "ls")[:40], []string{"claude-code"}, "is not a claude-code hook event"},
+		{"a 100,000-deep nesting", []byte(strings.Repeat("[", 100000) + strings.Repeat("]", 100000)), []string{"claude-code"}, "is not a claude-code hook event"},
+		{"an unknown event name", []byte(`{"session_id":"s","hook_event_name":"AfterEverything"}`), []string{"codex"}, `unknown codex hook event "AfterEverything"`},
+		{"an unknown host", postToolUse("s1", "ls"), []string{"cursor"}, `unknown host "cursor"`},
+		{"a bad configuration", postToolUse("s1", "ls"), []string{"claude-code", "--preset", "nope"}, `unknown preset "nope"`},
+		{"an unreachable redis", postToolUse("s1", "ls"), []string{"claude-code", "--store", "redis://127.0.0.1:1/0"}, "redis"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runHookProcess(t, hookEnv(dir), tt.input, tt.args...)
+			if r.code != 0 || r.stdout != "" {
+				t.Errorf("exit %d, stdout %q; a hook must exit 0 with no decision", r.code, r.stdout)
+			}
+			lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+			if len(lines) != 1 || !strings.Contains(lines[0], tt.stderr) {
+				t.Errorf("stderr %q: want one line containing %q", r.stderr, tt.stderr)
+			}
+		})
+	}
+	t.Run("a 10 MB tool_input is handled in bounded memory", func(t *testing.T) {
+		r := runHookProcess(t, hookEnv(dir), big, "claude-code")
+		if r.code != 0 || r.stderr != "" {
+			t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+		}
+		if r.maxRSSKiB > 200<<10 {
+			t.Errorf("peak memory %d MiB for a 10 MiB event", r.maxRSSKiB>>10)
+		}
+		t.Logf("peak memory for a 10 MiB event: %d MiB", r.maxRSSKiB>>10)
+	})
+	t.Run("each failure is also a line in the log file", func(t *testing.T) {
+		logDir := t.TempDir()
+		runHookProcess(t, hookEnv(logDir), nil, "gemini-cli")
+		log, err := os.ReadFile(filepath.Join(logDir, "state", "loopguard", "hook.log"))
+		if err != nil || strings.Count(string(log), "\n") != 1 || !strings.Contains(string(log), "empty hook input") {
+			t.Errorf("log file: %v\n%s", err, log)
+		}
+	})
+}
+
+// storeConfig counts every identical call (dsh-brake) and never notices during the test.
+func writeCountingConfig(t *testing.T, dir string) string {
+	p := filepath.Join(dir, "count.yaml")
+	os.WriteFile(p, []byte("dsh-brake: {callWarnCount: 1000, callDenyCount: 1001, sequenceLength: 2, sequenceCount: 1000}\n"), 0o644)
+	return p
+}
+
+func countingConfig(t *testing.T, path string) loopguard.Config {
+	t.Helper()
+	var env = &Env{Getenv: func(string) string { return "" }}
+	cfg, err := configQuiet(env, configChoice(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// concurrentHooks starts n hook processes for one session at once, each recording one call,
+// and returns the count the store holds afterwards.
+func concurrentHooks(t *testing.T, storeURL string, n int) int {
+	dir := t.TempDir()
+	cfgPath := writeCountingConfig(t, dir)
+	env := hookEnv(dir)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan string, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			r := runHookProcess(t, env, postToolUse("shared-session", "grep -rn needle ."), "claude-code", "--config", cfgPath, "--store", storeURL)
+			if r.code != 0 || r.stderr != "" {
+				errs <- fmt.Sprintf("exit %d: %s", r.code, r.stderr)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	st, err := store.Open(context.Background(), storeURL, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	stats, ok, err := hook.Inspect(context.Background(), st, countingConfig(t, cfgPath), "claude-code:shared-session")
+	if err != nil || !ok {
+		t.Fatalf("inspect: ok=%v err=%v", ok, err)
+	}
+	return stats.MaxCallCount
+}
+
+func TestConcurrentHookProcessesLoseNoUpdate(t *testing.T) {
+	t.Run("embedded store", func(t *testing.T) {
+		url := "bolt://" + filepath.Join(t.TempDir(), "state.db")
+		if got := concurrentHooks(t, url, 64); got != 64 {
+			t.Errorf("64 hook processes recorded one call each; the store counts %d", got)
+		}
+	})
+	t.Run("redis", func(t *testing.T) {
+		url := testenv.Redis(t)
+		if got := concurrentHooks(t, url, 64); got != 64 {
+			t.Errorf("64 hook processes recorded one call each; redis counts %d", got)
+		}
+	})
+}
+
+// A hook process killed at a random moment (often in the middle of its write) 200 times
+// leaves a store that opens, and whose count lies between the hooks that finished and the
+// hooks that started.
+func TestHookKilledMidWriteLeavesAConsistentStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping 200 kills")
+	}
+	dir := t.TempDir()
+	cfgPath := writeCountingConfig(t, dir)
+	url := "bolt://" + filepath.Join(dir, "state.db")
+	bin := loopguardBinary(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	finished, started := 0, 0
+	for i := 0; i < 200; i++ {
+		cmd := exec.Command(bin, "hook", "claude-code", "--config", cfgPath, "--store", url)
+		cmd.Env = hookEnv(dir)
+		cmd.Stdin = bytes.NewReader(postToolUse("crash-session", "make test"))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		started++
+		time.Sleep(time.Duration(r.IntN(12000)) * time.Microsecond) // hooks take a few ms: kill before, during and after the write
+		cmd.Process.Signal(syscall.SIGKILL)
+		if err := cmd.Wait(); err == nil {
+			finished++ // it completed before the signal
+		}
+	}
+	st, err := store.Open(context.Background(), url, store.Options{})
+	if err != nil {
+		t.Fatalf("the store does not open after 200 kills: %v", err)
+	}
+	defer st.Close()
+	stats, _, err := hook.Inspect(context.Background(), st, countingConfig(t, cfgPath), "claude-code:crash-session")
+	if err != nil {
+		t.Fatalf("the stored state does not load after 200 kills: %v", err)
+	}
+	if stats.MaxCallCount < finished || stats.MaxCallCount > started {
+		t.Errorf("count %d, want between %d (finished) and %d (started)", stats.MaxCallCount, finished, started)
+	}
+	// And it still works.
+	res := runHookProcess(t, hookEnv(dir), postToolUse("crash-session", "make test"), "claude-code", "--config", cfgPath, "--store", url)
+	if res.code != 0 || res.stderr != "" {
+		t.Errorf("a hook after the kills: exit %d, %s", res.code, res.stderr)
+	}
+	t.Logf("%d of %d hook processes finished before their kill; count %d", finished, started, stats.MaxCallCount)
+}
