@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Hook latency: one `loopguard hook claude-code` process per event (a PostToolUse, default
+# preset, the embedded bbolt store), process start to exit, against a minimal Node hook that
+# only parses stdin and prints {}. Both run alternately in one run.   bash bench/hook.sh [N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-200}
+mkdir -p .bench
+go build -o .bench/loopguard ./cmd/loopguard
+state=$(mktemp -d)
+trap 'rm -rf "$state"' EXIT
+cat > .bench/post-tool-use.json <<'JSON'
+{"session_id":"bench-session","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","permission_mode":"default","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"grep -rn \"get_legend_data\" /testbed/seaborn --include=*.py","description":"Search for legend data usage"},"tool_response":{"stdout":"","stderr":"","interrupted":false,"isImage":false},"tool_use_id":"toolu_01"}
+JSON
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), node $(node --version)"
+XDG_STATE_HOME=$state go run ./bench/hookbench -n "$n" -stdin .bench/post-tool-use.json -- \
+  ".bench/loopguard hook claude-code --preset default" \
+  "node bench/minimal-hook.js"
