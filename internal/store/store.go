@@ -1,0 +1,253 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Store keeps one opaque value per key (key = a session/agent id) that
+// outlives the process.
+//
+// A Store is safe for concurrent use by several goroutines. Values passed to
+// and returned from a Store are never retained or aliased by it.
+type Store interface {
+	// Update reads the current value of key (nil if absent), calls fn, and
+	// stores what fn returns, atomically with respect to every other Update of
+	// the same key in any process sharing the store.
+	//
+	// fn may be called more than once (optimistic retry); it must be a pure
+	// function of its input and must not call back into the Store. fn owns
+	// the slice it is given and may modify it. If fn returns a nil slice the
+	// key is deleted (a non-nil empty slice is stored as an empty value). If
+	// fn returns an error, nothing is written and Update returns that error
+	// unchanged.
+	Update(ctx context.Context, key string, fn func(old []byte) ([]byte, error)) error
+
+	// Get returns the current value of key, or nil, nil when it is absent.
+	Get(ctx context.Context, key string) ([]byte, error)
+
+	// Delete removes key. Deleting an absent key is not an error.
+	Delete(ctx context.Context, key string) error
+
+	// Purge removes keys not updated since before (idle sessions) and
+	// returns how many it removed. Backends that expire keys by themselves
+	// (Redis) return 0.
+	Purge(ctx context.Context, before time.Time) (int, error)
+
+	// Close releases the Store. Every later call returns ErrClosed. Close is
+	// idempotent.
+	Close() error
+}
+
+// Options tunes a Store. The zero value is ready to use.
+type Options struct {
+	// IdleTTL is how long a key may go without an Update before it is
+	// considered abandoned. Zero means DefaultIdleTTL; a negative value
+	// disables expiry. The embedded store hides records older than IdleTTL
+	// and sweeps them at most once per hour during an Update; Redis sets the
+	// key's expiry to IdleTTL on every write; the memory store hides them.
+	IdleTTL time.Duration
+
+	// LockTimeout bounds how long an embedded-store operation waits for the
+	// database file lock. Zero means DefaultLockTimeout.
+	LockTimeout time.Duration
+
+	// KeyPrefix is prepended to every key on Redis. Empty means
+	// DefaultKeyPrefix.
+	KeyPrefix string
+
+	// Now replaces time.Now (tests). It stamps writes and drives expiry in
+	// the embedded and memory stores; Redis expiry runs on the server clock.
+	Now func() time.Time
+}
+
+const (
+	// DefaultIdleTTL is the purge horizon used when Options.IdleTTL is 0.
+	DefaultIdleTTL = 7 * 24 * time.Hour
+	// DefaultLockTimeout is the embedded lock wait used when
+	// Options.LockTimeout is 0.
+	DefaultLockTimeout = 2 * time.Second
+	// DefaultKeyPrefix is the Redis key prefix used when Options.KeyPrefix is
+	// empty.
+	DefaultKeyPrefix = "loopguard:"
+	// MaxKeyLen is the longest key a Store accepts, in bytes.
+	MaxKeyLen = 1024
+)
+
+var (
+	// ErrClosed is returned by every method of a Store after Close.
+	ErrClosed = errors.New("store: closed")
+	// ErrUnavailable marks errors that mean the state cannot be reached right
+	// now: the embedded file lock was not obtained within LockTimeout, Redis
+	// could not be reached, or Redis contention outlasted every retry. Nothing
+	// was written. Test with errors.Is.
+	ErrUnavailable = errors.New("store unavailable")
+	// ErrInvalidKey is returned for an empty key or one longer than MaxKeyLen.
+	ErrInvalidKey = errors.New("store: invalid key")
+)
+
+// unavailableError is an error that matches ErrUnavailable and its cause.
+type unavailableError struct {
+	msg   string
+	cause error
+}
+
+func (e *unavailableError) Error() string {
+	if e.cause == nil {
+		return e.msg
+	}
+	return e.msg + ": " + e.cause.Error()
+}
+
+func (e *unavailableError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{ErrUnavailable}
+	}
+	return []error{ErrUnavailable, e.cause}
+}
+
+// withDefaults fills in the zero fields of o.
+func (o Options) withDefaults() Options {
+	if o.IdleTTL == 0 {
+		o.IdleTTL = DefaultIdleTTL
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = DefaultLockTimeout
+	}
+	if o.KeyPrefix == "" {
+		o.KeyPrefix = DefaultKeyPrefix
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// expired reports whether a record last written at updated is past the idle
+// horizon at now.
+func (o Options) expired(updated, now time.Time) bool {
+	return o.IdleTTL > 0 && updated.Before(now.Add(-o.IdleTTL))
+}
+
+// Open opens the store named by rawURL:
+//
+//   - "" or "bolt": the embedded store at DefaultPath();
+//   - "bolt:///abs/path.db", or a plain file path (absolute, relative to the
+//     working directory, or starting with "~/"): the embedded store there;
+//   - "redis://[user:pass@]host:port/db" or "rediss://…": Redis (go-redis URL
+//     query parameters such as dial_timeout are honoured);
+//   - "memory": a new, empty in-process store, independent of any other.
+//
+// Opening the embedded store creates its directory (0700) but not yet the
+// database file; Opening Redis does not connect. Both happen on first use, so
+// Open stays cheap inside a hook.
+func Open(ctx context.Context, rawURL string, opts Options) (Store, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	switch {
+	case rawURL == "" || rawURL == "bolt":
+		p, err := DefaultPath()
+		if err != nil {
+			return nil, err
+		}
+		return openBolt(p, opts)
+	case rawURL == "memory":
+		return newMemory(opts), nil
+	case strings.HasPrefix(rawURL, "redis://") || strings.HasPrefix(rawURL, "rediss://"):
+		return openRedis(rawURL, opts)
+	case strings.HasPrefix(rawURL, "bolt:"):
+		u, err := url.Parse(rawURL)
+		if err != nil {
+			return nil, fmt.Errorf("store: invalid store URL %q: %w", redactURL(rawURL), err)
+		}
+		p := u.Path
+		if runtime.GOOS == "windows" && len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+			p = p[1:] // bolt:///C:/state.db
+		}
+		p = filepath.FromSlash(p)
+		if u.Host != "" || u.Opaque != "" || !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("store: invalid store URL %q: want bolt:///absolute/path.db", redactURL(rawURL))
+		}
+		return openBolt(p, opts)
+	case strings.Contains(rawURL, "://"):
+		return nil, fmt.Errorf("store: unsupported store URL %q: want \"bolt\", bolt:///path, a file path, redis://, rediss:// or \"memory\"", redactURL(rawURL))
+	default:
+		p, err := expandPath(rawURL)
+		if err != nil {
+			return nil, fmt.Errorf("store: store path %q: %w", rawURL, err)
+		}
+		return openBolt(p, opts)
+	}
+}
+
+// DefaultPath returns where the embedded store lives by default:
+// $XDG_STATE_HOME/loopguard/state.db, or ~/.local/state/loopguard/state.db
+// when XDG_STATE_HOME is unset or not absolute (as the XDG base directory
+// specification requires relative values to be ignored).
+func DefaultPath() (string, error) {
+	if dir := os.Getenv("XDG_STATE_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "loopguard", "state.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("store: cannot find the default state path (set XDG_STATE_HOME or HOME): %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "loopguard", "state.db"), nil
+}
+
+// expandPath makes p absolute, expanding a leading "~/".
+func expandPath(p string) (string, error) {
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", err
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	return filepath.Abs(p)
+}
+
+// checkKey validates a key the same way for every backend.
+func checkKey(key string) error {
+	if key == "" || len(key) > MaxKeyLen {
+		return fmt.Errorf("%w: length %d, want 1..%d bytes", ErrInvalidKey, len(key), MaxKeyLen)
+	}
+	return nil
+}
+
+// clone copies b, keeping nil as nil and empty as non-nil empty.
+func clone(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append(make([]byte, 0, len(b)), b...)
+}
+
+// redactURL hides the user-info part (user name and password) of a URL so a
+// secret never reaches an error message or a log. It works on the raw text, so
+// it also redacts URLs that net/url would reject.
+func redactURL(raw string) string {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return raw
+	}
+	rest := raw[i+3:]
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	at := strings.LastIndex(rest[:end], "@")
+	if at < 0 {
+		return raw
+	}
+	return raw[:i+3] + "xxxxx" + rest[at:]
+}
