@@ -140,3 +140,49 @@ func FuzzRestore(f *testing.F) {
 		}
 	})
 }
+
+// Many agents on one engine from many goroutines at once give each agent exactly what it
+// would get alone. Run with -race.
+func TestConcurrentAgentsMatchSequential(t *testing.T) {
+	cfg := snapshotConfigs()["tight deny"]
+	const agents = 16
+	runs := make([][]Event, agents)
+	for i := range runs {
+		evs := randomEvents(uint64(100+i), 400)
+		for j := range evs {
+			evs[j].Agent = fmt.Sprintf("agent-%d", i) // one agent per goroutine
+		}
+		runs[i] = evs
+	}
+	want := make([][]Outcome, agents)
+	for i, evs := range runs {
+		alone, _ := New(cfg)
+		for _, ev := range evs {
+			want[i] = append(want[i], alone.Step(ev))
+		}
+	}
+	shared, _ := New(cfg)
+	got := make([][]Outcome, agents)
+	done := make(chan int)
+	for i := range runs {
+		go func(i int) {
+			for _, ev := range runs[i] {
+				got[i] = append(got[i], shared.Step(ev))
+				if ev.Type == EventCall {
+					shared.Check(ev)
+					shared.Snapshot(ev.Agent)
+					shared.Stats(ev.Agent)
+				}
+			}
+			done <- i
+		}(i)
+	}
+	for range runs {
+		<-done
+	}
+	for i := range runs {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("agent %d: concurrent outcomes differ from running alone", i)
+		}
+	}
+}
