@@ -1,0 +1,227 @@
+package canon
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// The hash is persisted (fingerprints end up in snapshots), so everything in
+// this file is fixed: explicit little-endian loads, fixed constants, no
+// per-process seeds. Changing any constant or step changes every fingerprint;
+// TestFingerprintIsStable pins a few values so that cannot happen by accident.
+//
+// Construction. The workhorse is mul128fold: the full 128-bit product of two
+// 64-bit words with its halves xor-ed together. The high half depends on the
+// carries of the whole product, so a difference in one input bit spreads
+// through the output in a data-dependent way (unlike a plain 64-bit multiply,
+// where a difference in bit 63 stays a difference in bit 63).
+//
+//   - byte strings: the bytes are cut into 16-byte blocks, read as two
+//     little-endian words (a, b), the last block zero padded. Each block is
+//     absorbed as h = fold(h^a^blockKeyA, b^blockKeyB), and the byte length
+//     is folded in at the end, which makes the padding unambiguous. The
+//     same function is computed in one pass while a plain string is being
+//     scanned (fingerprintJSON) and, piece by piece, by pieces when a
+//     string has to be decoded first, so no string is ever copied.
+//   - numbers: a bijective xorshift-multiply mixer over the float64 bits, so
+//     two different doubles never share a number hash.
+//   - containers: a sequential fold of the children's hashes, with separate
+//     start and step constants for arrays and objects, and the child count
+//     folded in at the end.
+//
+// Every kind of value starts from its own constant, which is what keeps
+// ["a","b"], ["ab"], {"a":"b"}, "1" and 1 apart.
+//
+// A block step can only lose the state if one of its two factors is zero.
+// blockKeyB contains the byte 0xFD, which never occurs in UTF-8, and every
+// byte string hashed here is valid UTF-8 (or ASCII, for number literals),
+// so b^blockKeyB is never zero. For the first block h is a seed, and
+// seed^blockKeyA likewise contains a byte in 0xF5..0xFF, so h^a^blockKeyA is
+// not zero either (TestSeedsCannotBeCancelledByText checks both); after the
+// first block h is effectively random.
+
+const (
+	blockKeyA = 0xd9b93cb29c97bbe3
+	blockKeyB = 0xc50d34c473fd0cdd // contains 0xFD
+	lenKey    = 0x9928dcaebac54561
+	lenMul    = 0x4b527b1de7797311
+
+	seedString = 0x1fe0a44e63d840bb
+	seedBigNum = 0x788fb04dd91d12f3 // number literals that overflow float64
+	seedNumber = 0xed5c4244b426919f
+
+	seedArray = 0xf05d918c87900b2f
+	stepArray = 0x77691ef03a766fbd
+	endArray  = 0x804064a4f52764bd
+
+	seedObject = 0x0b6e91ea68db7fed
+	stepKey    = 0x1e0b0c1e78504083
+	stepValue  = 0x2f324a534963b717
+	endObject  = 0xe8e6ab54c1e22297
+
+	hashNull  = 0xc70a721a705cba07
+	hashTrue  = 0xe6fde85aa9d1c349
+	hashFalse = 0xd510bda634627d1f
+
+	mixMulA = 0x94c54ac4e94d496f
+	mixMulB = 0xa1cbdbda8dd96755
+)
+
+// mul128fold multiplies a and b as 128-bit numbers and xors the halves.
+func mul128fold(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	return hi ^ lo
+}
+
+// absorb folds one 16-byte block (a, b) of string content into h.
+func absorb(h, a, b uint64) uint64 { return mul128fold(h^a^blockKeyA, b^blockKeyB) }
+
+// finish closes a byte-string hash over n bytes.
+func finish(h uint64, n int) uint64 { return mul128fold(h^uint64(n)^lenKey, lenMul) }
+
+// mix is a bijection on uint64 with good avalanche (xorshift, odd multiply,
+// xorshift, odd multiply, xorshift; each step is invertible).
+func mix(x uint64) uint64 {
+	x ^= x >> 31
+	x *= mixMulA
+	x ^= x >> 27
+	x *= mixMulB
+	x ^= x >> 33
+	return x
+}
+
+// absorbBlocks absorbs p, whose length must be a multiple of 16.
+func absorbBlocks(h uint64, p []byte) uint64 {
+	for len(p) >= 16 {
+		h = absorb(h, binary.LittleEndian.Uint64(p), binary.LittleEndian.Uint64(p[8:]))
+		p = p[16:]
+	}
+	return h
+}
+
+// finishTail absorbs the final partial block tail (shorter than 16 bytes,
+// possibly empty) and closes the hash of n bytes in total.
+func finishTail(h uint64, tail []byte, n int) uint64 {
+	if len(tail) > 0 {
+		w0, w1 := loadPadded16(tail)
+		h = absorb(h, w0, w1)
+	}
+	return finish(h, n)
+}
+
+// pieces hashes content that arrives in pieces (plain runs, decoded
+// escapes) exactly as hashBytes hashes it in one piece. Pieces are written
+// into buf with whole-word stores that may run past the piece (the excess
+// is overwritten by the next piece or ignored), and whole 16-byte blocks
+// are absorbed once 64 bytes have gathered.
+type pieces struct {
+	h   uint64 // hash of the n bytes absorbed so far
+	n   int    // a multiple of 16
+	k   int    // bytes waiting in buf; < 64 between calls
+	buf [64 + 16]byte
+}
+
+// put16 appends the first l bytes (0 <= l <= 16) of the little-endian words
+// x0, x1.
+func (p *pieces) put16(x0, x1 uint64, l int) {
+	k := p.k & 63 // p.k < 64 always holds here
+	binary.LittleEndian.PutUint64(p.buf[k:], x0)
+	binary.LittleEndian.PutUint64(p.buf[k+8:], x1)
+	if p.k += l; p.k >= 64 {
+		p.flush()
+	}
+}
+
+// putRune appends the UTF-8 encoding of r.
+func (p *pieces) putRune(r rune) {
+	if r < utf8.RuneSelf {
+		p.put16(uint64(r), 0, 1)
+		return
+	}
+	var b [8]byte
+	n := utf8.EncodeRune(b[:], r)
+	p.put16(binary.LittleEndian.Uint64(b[:]), 0, n)
+}
+
+// putBytes appends b.
+func (p *pieces) putBytes(b []byte) {
+	for len(b) >= 16 {
+		p.put16(binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), 16)
+		b = b[16:]
+	}
+	x0, x1 := loadPadded16(b)
+	p.put16(x0, x1, len(b))
+}
+
+// flush absorbs the 64 bytes at the front of buf and moves the rest (fewer
+// than 16 bytes, stored as a whole 16-byte copy) to the front.
+func (p *pieces) flush() {
+	p.h = absorbBlocks(p.h, p.buf[:64])
+	p.n += 64
+	p.k -= 64
+	copy(p.buf[:16], p.buf[64:80])
+}
+
+// sum returns the hash of all bytes put.
+func (p *pieces) sum() uint64 {
+	full := p.k &^ 15
+	return finishTail(absorbBlocks(p.h, p.buf[:full]), p.buf[full:p.k], p.n+p.k)
+}
+
+// hashBytes hashes p in one piece, starting from seed.
+func hashBytes(seed uint64, p []byte) uint64 {
+	full := len(p) &^ 15
+	return finishTail(absorbBlocks(seed, p[:full]), p[full:], len(p))
+}
+
+// loadPadded16 reads up to 16 bytes as two little-endian words, zero padded.
+func loadPadded16(p []byte) (w0, w1 uint64) {
+	if len(p) > 8 {
+		return binary.LittleEndian.Uint64(p), loadPadded(p[8:])
+	}
+	return loadPadded(p), 0
+}
+
+// loadPadded reads up to 8 bytes as a little-endian word, zero padded.
+func loadPadded(p []byte) uint64 {
+	if len(p) >= 8 {
+		return binary.LittleEndian.Uint64(p)
+	}
+	var v uint64
+	var shift uint
+	if len(p) >= 4 {
+		v = uint64(binary.LittleEndian.Uint32(p))
+		p = p[4:]
+		shift = 32
+	}
+	if len(p) >= 2 {
+		v |= uint64(binary.LittleEndian.Uint16(p)) << shift
+		p = p[2:]
+		shift += 16
+	}
+	if len(p) == 1 {
+		v |= uint64(p[0]) << shift
+	}
+	return v
+}
+
+// hashFloat is the identity of a JSON number whose value is the finite double f.
+func hashFloat(f float64) uint64 {
+	if f == 0 {
+		f = 0 // -0 and +0 are the same number
+	}
+	return mix(math.Float64bits(f) ^ seedNumber)
+}
+
+// Arrays: h starts at seedArray, each element e folds in, the count closes.
+func hashArrayStep(h, e uint64) uint64    { return mul128fold(h^e, stepArray) }
+func hashArrayEnd(h uint64, n int) uint64 { return mul128fold(h^uint64(n), endArray) }
+
+// Objects: h starts at seedObject, members fold in sorted by key hash.
+// The value is mixed into the multiplier: stepValue^val is zero only if a
+// value hash equals stepValue, which no constant here does and a computed
+// hash does with probability 2^-64.
+func hashMember(h, key, val uint64) uint64 { return mul128fold(h^key^stepKey, val^stepValue) }
+func hashObjectEnd(h uint64, n int) uint64 { return mul128fold(h^uint64(n), endObject) }
