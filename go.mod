@@ -3,6 +3,7 @@ module github.com/loopguard/loopguard
 go 1.26.0
 
 require (
+	github.com/klauspost/compress v1.20.4
 	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/redis/go-redis/v9 v9.23.0
 	go.etcd.io/bbolt v1.5.0

@@ -73,7 +73,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-9s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintf(w, "\nEvery command takes --config FILE or --preset NAME (%s); without them it reads\n$%s, then $XDG_CONFIG_HOME/loopguard/config.yaml, else uses the default preset.\nRun 'loopguard <command> -h' for a command's flags and examples.\n", strings.Join(loopguard.PresetNames(), ", "), config.EnvVar)
 }

@@ -22,9 +22,19 @@ import (
 
 var (
 	binOnce sync.Once
+	binDir  string
 	binPath string
 	binErr  error
 )
+
+// TestMain removes the binary built for the process tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
 
 // loopguardBinary builds the real command once per test run: hooks are separate processes,
 // and their guarantees (fail open, no lost update, crash safety) are about processes.
@@ -36,6 +46,7 @@ func loopguardBinary(t *testing.T) string {
 			binErr = err
 			return
 		}
+		binDir = dir
 		binPath = filepath.Join(dir, "loopguard")
 		out, err := exec.Command("go", "build", "-o", binPath, "github.com/loopguard/loopguard/cmd/loopguard").CombinedOutput()
 		if err != nil {

@@ -1,0 +1,435 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// loopguard itself, installed with `loopguard install`, guarding the real
+// CLIs. The scripted model keeps asking for the same shell command.
+
+// Reminder is the start of repeat-tool-reminder's gentle text, which the
+// default preset gives on the third identical call.
+const Reminder = "You are repeating the exact same tool call"
+
+// denyConfig turns on dsh-brake's deny mode: a notice after the 2nd
+// identical call, refusal of the 4th and later (more than 3).
+const denyConfig = "dsh-brake: {mode: deny, callWarnCount: 2, callDenyCount: 3}\n"
+
+var (
+	lgOnce sync.Once
+	lgDir  string
+	lgPath string
+	lgErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if lgDir != "" {
+		os.RemoveAll(lgDir)
+	}
+	os.Exit(code)
+}
+
+// loopguardBin builds the loopguard command once per test binary.
+func loopguardBin(t *testing.T) string {
+	t.Helper()
+	lgOnce.Do(func() {
+		lgDir, lgErr = os.MkdirTemp("", "loopguard-e2e-")
+		if lgErr != nil {
+			return
+		}
+		lgPath = filepath.Join(lgDir, "loopguard")
+		out, err := exec.Command("go", "build", "-o", lgPath, "github.com/loopguard/loopguard/cmd/loopguard").CombinedOutput()
+		if err != nil {
+			lgErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if lgErr != nil {
+		t.Fatal(lgErr)
+	}
+	return lgPath
+}
+
+// installLoopguard runs `loopguard install HOST args...` with the agent's
+// environment (its HOME, CODEX_HOME) in its working directory, as a user
+// would.
+func installLoopguard(t *testing.T, a *Agent, args ...string) {
+	t.Helper()
+	r := Run(t, Cmd{Path: loopguardBin(t), Args: append([]string{"install", string(a.Host)}, args...),
+		Dir: a.Work, Env: a.Env, Timeout: 30 * time.Second})
+	r.Check(t, "loopguard install")
+	t.Logf("loopguard install %s %s:\n%s%s", a.Host, strings.Join(args, " "), r.Stdout, r.Stderr)
+}
+
+// checkHookLog fails the test if a loopguard hook failed open during the
+// run: it says so in $HOME/.local/state/loopguard/hook.log.
+func checkHookLog(t *testing.T, a *Agent) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(a.Home, ".local", "state", "loopguard", "hook.log"))
+	if err == nil && len(b) > 0 {
+		t.Errorf("loopguard hooks failed open:\n%s", b)
+	}
+}
+
+func (a *Agent) runChecked(t *testing.T, srv *Server, resume, prompt string) *AgentResult {
+	t.Helper()
+	var res *AgentResult
+	if resume == "" {
+		res = a.Run(t, prompt)
+	} else {
+		res = a.Resume(t, resume, prompt)
+	}
+	t.Logf("%s run took %v%s; requests:\n%s", a.Host, res.Duration.Round(time.Millisecond), timing(res.Result, srv), srv.Summary())
+	if os.Getenv("E2E_VERBOSE") != "" {
+		t.Logf("stdout:\n%s\nstderr:\n%s", res.Stdout, res.Stderr)
+	}
+	res.Check(t, string(a.Host))
+	return res
+}
+
+// requestWithResults returns the first of reqs whose conversation holds n
+// tool results.
+func requestWithResults(t *testing.T, reqs []*Request, n int) *Request {
+	t.Helper()
+	for _, r := range reqs {
+		if len(r.ToolResults()) == n {
+			return r
+		}
+	}
+	t.Fatalf("no model request carried %d tool results", n)
+	return nil
+}
+
+// testLoopguardReminder: with the default configuration, the request after
+// the third identical call carries the reminder once, the one after the
+// second none. Then a second user turn in the same session (Resume) starts
+// the count again: no new reminder after its first or second call (without
+// the reset the fifth call in a row would get one), one after its third.
+func testLoopguardReminder(t *testing.T, host Host, installArgs ...string) {
+	cmd, file := sideEffectCommand(t)
+	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
+	a := NewAgent(t, host, srv)
+	installLoopguard(t, a, installArgs...)
+
+	first := a.runChecked(t, srv, "", "E2E-TURN-ONE: run the e2e command until you are told to stop.")
+	if got := lineCount(t, file); got != 3 {
+		t.Errorf("side-effect file has %d lines after turn one, want 3", got)
+	}
+	turnOne := srv.AgentRequests()
+	for k, want := range map[int]int{1: 0, 2: 0, 3: 1} {
+		if got := requestWithResults(t, turnOne, k).Count(Reminder); got != want {
+			t.Errorf("turn one, request after call %d: reminder %d times, want %d", k, got, want)
+		}
+	}
+	if r := requestWithResults(t, turnOne, 3); t.Failed() {
+		t.Logf("what the model was told after call 3: %+v", r.ItemsAfterToolResult(3))
+	}
+
+	if first.SessionID == "" {
+		t.Fatalf("no session id in the first run's output:\n%s\n%s", first.Stdout, first.Stderr)
+	}
+	n := len(turnOne)
+	a.runChecked(t, srv, first.SessionID, "E2E-TURN-TWO: run it again until you are told to stop.")
+	if got := lineCount(t, file); got != 6 {
+		t.Errorf("side-effect file has %d lines after turn two, want 6", got)
+	}
+	turnTwo := srv.AgentRequests()[n:]
+	if len(turnTwo) == 0 {
+		t.Fatal("turn two made no model requests")
+	}
+	// What the history already holds (Gemini CLI repeats the last tool
+	// result of turn one when it resumes).
+	base, baseResults := turnTwo[0].Count(Reminder), len(turnTwo[0].ToolResults())
+	for k, want := range map[int]int{1: base, 2: base, 3: base + 1} {
+		if got := requestWithResults(t, turnTwo, baseResults+k).Count(Reminder); got != want {
+			t.Errorf("turn two, request after its call %d: reminder %d times, want %d (history: %d)", k, got, want, base)
+		}
+	}
+	// Nor any other notice: without the reset the fifth call in a row would
+	// have got repeat-tool-reminder's detailed text, the sixth dsh-brake's.
+	for _, r := range turnTwo {
+		for _, s := range []string{"Repeated tool call detected", "[dsh-brake]"} {
+			if c := r.Count(s); c != 0 {
+				t.Errorf("turn two, request #%d: %q %d times", r.Seq, s, c)
+			}
+		}
+	}
+	checkHookLog(t, a)
+}
+
+// testLoopguardDeny: dsh-brake in deny mode (install --config): the first
+// three calls run, the model is warned after the second, and the fourth and
+// fifth are refused before they run; the model reads why. (Gemini CLI stops
+// a turn by itself at the fifth identical call in a row, "Loop detected,
+// stopping execution", so there the script makes four.)
+func testLoopguardDeny(t *testing.T, host Host, installArgs ...string) *Agent {
+	cmd, file := sideEffectCommand(t)
+	calls := 5
+	if host == HostGeminiCLI {
+		calls = 4
+	}
+	srv := NewServer(t, Script{Command: cmd, ToolTurns: calls})
+	a := NewAgent(t, host, srv)
+	cfg := filepath.Join(t.TempDir(), "loopguard.yaml")
+	writeFile(t, cfg, []byte(denyConfig))
+	installLoopguard(t, a, append([]string{"--config", cfg}, installArgs...)...)
+	a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
+
+	if got := lineCount(t, file); got != 3 {
+		t.Errorf("side-effect file has %d lines, want 3: calls 4 and 5 should have been refused", got)
+	}
+	results := srv.LastAgentRequest().ToolResults()
+	if len(results) != calls {
+		t.Fatalf("last request carries %d tool results, want %d", len(results), calls)
+	}
+	for i, r := range results {
+		refused := strings.Contains(r.Text, "dsh-brake:")
+		if refused != (i >= 3) {
+			t.Errorf("tool result %d (refused %v) = %q", i+1, refused, r.Text)
+		}
+		if i >= 3 && strings.Contains(r.Text, "hi\nhi") {
+			t.Errorf("refused call %d ran: %q", i+1, r.Text)
+		}
+	}
+	t.Logf("the model was told, for call 4: %q", results[3].Text)
+	const warn = "[dsh-brake] Repeated execution detected"
+	for k, want := range map[int]int{1: 0, 2: 1} {
+		if got := srv.RequestAfterToolResults(k).Count(warn); got != want {
+			t.Errorf("request after call %d: %q %d times, want %d", k, warn, got, want)
+		}
+	}
+	checkHookLog(t, a)
+	return a
+}
+
+func TestClaudeCodeLoopguardReminder(t *testing.T) { testLoopguardReminder(t, HostClaudeCode) }
+func TestCodexLoopguardReminder(t *testing.T)      { testLoopguardReminder(t, HostCodex) }
+func TestGeminiCLILoopguardReminder(t *testing.T)  { testLoopguardReminder(t, HostGeminiCLI) }
+
+// Deny mode, installed per project for Claude Code and Gemini CLI.
+func TestClaudeCodeLoopguardDeny(t *testing.T) { testLoopguardDeny(t, HostClaudeCode, "--project") }
+func TestGeminiCLILoopguardDeny(t *testing.T)  { testLoopguardDeny(t, HostGeminiCLI, "--project") }
+
+// Codex: installed per user; `codex app-server` must list every handler
+// loopguard installed as trusted (SessionEnd's too, whose timeout Codex
+// clamps), and without --dangerously-bypass-hook-trust the hooks ran.
+func TestCodexLoopguardDeny(t *testing.T) {
+	a := testLoopguardDeny(t, HostCodex)
+	list := codexHooksList(t, a.Bin, a.CodexHome)
+	if len(list) != 5 {
+		t.Errorf("codex lists %d hooks, want loopguard's 5: %+v", len(list), list)
+	}
+	for _, h := range list {
+		if h.TrustStatus != "trusted" || !strings.Contains(h.Command, " hook codex --config ") {
+			t.Errorf("codex hook %s: %q trust %q", h.Key, h.Command, h.TrustStatus)
+		}
+	}
+}
+
+// Codex with --project: hooks.json in <work>/.codex, trust in the user's
+// config.toml; Codex reads project hooks only in a trusted project, so the
+// test trusts it the way the install note says.
+func TestCodexLoopguardProject(t *testing.T) {
+	cmd, _ := sideEffectCommand(t)
+	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
+	a := NewAgent(t, HostCodex, srv)
+	installLoopguard(t, a, "--project")
+	conf := filepath.Join(a.CodexHome, "config.toml")
+	b, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, conf, append(b, fmt.Sprintf("\n[projects.%q]\ntrust_level = \"trusted\"\n", a.Work)...))
+	a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
+	if got := requestWithResults(t, srv.AgentRequests(), 3).Count(Reminder); got != 1 {
+		t.Errorf("request after call 3: reminder %d times, want 1", got)
+	}
+	checkHookLog(t, a)
+}
+
+// subagentScript: the main agent runs the command twice, then hands it to a
+// subagent (spawn), which runs it three times.
+func subagentScript(cmd string, spawn func(r *Request, results []Item) *Reply) Script {
+	return Script{Command: cmd, ToolTurns: 3, Decide: func(r *Request) *Reply {
+		if r.Count(subagentPrompt) > 0 {
+			return nil // the subagent: the default script (3 calls, then an answer)
+		}
+		if res := r.TurnToolResults(); len(res) >= 2 {
+			return spawn(r, res[2:])
+		}
+		return nil
+	}}
+}
+
+// testSubagentNotCounted: a subagent's calls do not count toward its
+// parent's chain, nor the parent's toward the subagent's. The parent makes 2
+// identical calls, the subagent 3 of the same: no reminder after the
+// subagent's first and second (were the two counted together, its first
+// would be the third in a row), none in the parent; and, to show the hooks
+// do run inside the subagent, one after its own third.
+func testSubagentNotCounted(t *testing.T, srv *Server, a *Agent, file string) {
+	a.runChecked(t, srv, "", "Run the e2e command twice, then delegate it to a subagent.")
+	if got := lineCount(t, file); got != 5 {
+		t.Errorf("side-effect file has %d lines, want 5 (2 by the main agent, 3 by the subagent)", got)
+	}
+	seen := map[int]bool{}
+	for _, r := range srv.AgentRequests() {
+		got := r.Count(Reminder)
+		if r.Count(subagentPrompt) == 0 {
+			if got != 0 {
+				t.Errorf("main agent's request #%d holds the reminder %d times", r.Seq, got)
+			}
+			continue
+		}
+		k := len(r.ToolResults())
+		seen[k] = true
+		if want := map[bool]int{true: 1, false: 0}[k == 3]; got != want {
+			t.Errorf("subagent's request after its call %d: reminder %d times, want %d", k, got, want)
+		}
+	}
+	if !seen[1] || !seen[2] || !seen[3] {
+		t.Errorf("the subagent's requests carried %v tool results; want 1, 2 and 3", seen)
+	}
+	checkHookLog(t, a)
+}
+
+func TestClaudeCodeLoopguardSubagent(t *testing.T) {
+	cmd, file := sideEffectCommand(t)
+	srv := NewServer(t, subagentScript(cmd, func(r *Request, after []Item) *Reply {
+		if len(after) == 0 {
+			return &Reply{ToolName: "Agent", ToolInput: map[string]any{
+				"description": "Run the e2e command", "prompt": subagentPrompt,
+				"subagent_type": "general-purpose", "run_in_background": false}}
+		}
+		return &Reply{Text: "E2E-DONE"}
+	}))
+	a := NewAgent(t, HostClaudeCode, srv)
+	installLoopguard(t, a)
+	testSubagentNotCounted(t, srv, a, file)
+}
+
+func TestCodexLoopguardSubagent(t *testing.T) {
+	cmd, file := sideEffectCommand(t)
+	srv := NewServer(t, subagentScript(cmd, func(r *Request, after []Item) *Reply {
+		switch len(after) {
+		case 0:
+			return &Reply{ToolName: "spawn_agent", Namespace: "multi_agent_v1", ToolInput: map[string]any{"message": subagentPrompt}}
+		case 1:
+			var spawned struct {
+				AgentID string `json:"agent_id"`
+			}
+			json.Unmarshal([]byte(after[0].Text), &spawned)
+			return &Reply{ToolName: "wait_agent", Namespace: "multi_agent_v1",
+				ToolInput: map[string]any{"targets": []any{spawned.AgentID}, "timeout_ms": 60000}}
+		}
+		return &Reply{Text: "E2E-DONE"}
+	}))
+	a := NewAgent(t, HostCodex, srv)
+	installLoopguard(t, a)
+	testSubagentNotCounted(t, srv, a, file)
+}
+
+// testLoopguardUninstalled: install, then uninstall: the host's files are
+// as before (Codex's config.toml byte for byte) and the hook no longer runs.
+func testLoopguardUninstalled(t *testing.T, host Host) {
+	cmd, file := sideEffectCommand(t)
+	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
+	a := NewAgent(t, host, srv)
+	conf := filepath.Join(a.CodexHome, "config.toml")
+	var before []byte
+	if host == HostCodex {
+		before, _ = os.ReadFile(conf)
+	}
+	installLoopguard(t, a)
+	r := Run(t, Cmd{Path: loopguardBin(t), Args: []string{"uninstall", string(host)}, Dir: a.Work, Env: a.Env, Timeout: 30 * time.Second})
+	r.Check(t, "loopguard uninstall")
+	t.Logf("loopguard uninstall %s:\n%s%s", host, r.Stdout, r.Stderr)
+	if host == HostCodex {
+		if after, _ := os.ReadFile(conf); string(after) != string(before) {
+			t.Errorf("config.toml after uninstall:\n%s\nwant:\n%s", after, before)
+		}
+	}
+	a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
+	if got := lineCount(t, file); got != 3 {
+		t.Errorf("side-effect file has %d lines, want 3", got)
+	}
+	if got := srv.LastAgentRequest().Count(Reminder); got != 0 {
+		t.Errorf("the reminder came %d times after uninstall", got)
+	}
+}
+
+func TestClaudeCodeLoopguardUninstall(t *testing.T) { testLoopguardUninstalled(t, HostClaudeCode) }
+func TestCodexLoopguardUninstall(t *testing.T)      { testLoopguardUninstalled(t, HostCodex) }
+
+// TestClaudeCodeLoopguardServe: Claude Code's http hooks answered by one
+// `loopguard serve` process (settings as docs/hosts/claude-code.md shows
+// them): the reminder comes after the third identical call, as with the
+// command hook.
+func TestClaudeCodeLoopguardServe(t *testing.T) {
+	cmd, file := sideEffectCommand(t)
+	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
+	a := NewAgent(t, HostClaudeCode, srv)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	serve := exec.Command(loopguardBin(t), "serve", "--addr", addr)
+	serve.Env = a.Env
+	var serveErr strings.Builder
+	serve.Stderr = &serveErr
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		serve.Process.Kill()
+		serve.Wait()
+		t.Logf("loopguard serve:\n%s", serveErr.String())
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("loopguard serve did not come up: %v\n%s", err, serveErr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+
+	url := "http://" + addr + "/hook/claude-code"
+	hooks := map[string]any{}
+	for _, ev := range []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionEnd", "SubagentStop"} {
+		g := map[string]any{"hooks": []any{map[string]any{"type": "http", "url": url, "timeout": 30}}}
+		if strings.Contains(ev, "Tool") {
+			g["matcher"] = "*"
+		}
+		hooks[ev] = []any{g}
+	}
+	b, _ := json.Marshal(map[string]any{"hooks": hooks})
+	writeFile(t, a.ClaudeSettings, b)
+
+	a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
+	if got := lineCount(t, file); got != 3 {
+		t.Errorf("side-effect file has %d lines, want 3", got)
+	}
+	for k, want := range map[int]int{2: 0, 3: 1} {
+		if got := srv.RequestAfterToolResults(k).Count(Reminder); got != want {
+			t.Errorf("request after call %d: reminder %d times, want %d", k, got, want)
+		}
+	}
+}
