@@ -165,6 +165,12 @@ func runInstall(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "loopguard install: cannot find the loopguard binary: %v\n", err)
 		return exitFail
 	}
+	if isGoRunBinary(o.Exe) && !f.dryRun {
+		// `go run` builds into a temporary folder that is deleted when it exits: a hook
+		// pointing there would fail (open) on every call from then on.
+		fmt.Fprintf(env.Stderr, "loopguard install: %s is a temporary build from `go run`; install the binary first (go install ./cmd/loopguard) and run it from there\n", o.Exe)
+		return exitUsage
+	}
 	p, err := install.PlanInstall(o)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "loopguard install: %v\n", err)
@@ -263,4 +269,9 @@ func absFrom(cwd, p string) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(cwd, p)
+}
+
+// isGoRunBinary reports whether exe is a temporary binary that `go run` built.
+func isGoRunBinary(exe string) bool {
+	return strings.Contains(exe, string(filepath.Separator)+"go-build") && strings.HasPrefix(exe, os.TempDir())
 }
