@@ -1,0 +1,239 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/scan"
+	"golang.org/x/term"
+)
+
+func init() {
+	register(command{name: "scan", summary: "replay agent transcripts (files, folders, or this machine's) and report the loops the guard would have caught", run: runScan})
+}
+
+func runScan(env *Env, args []string) int {
+	fs := newFlags(env, "scan", "scan [--preset NAME | --config FILE] [--format text|json|jsonl] [--html FILE] [--labels FILE] [PATH...]",
+		`  loopguard scan                                  # the transcripts of the agents on this machine
+  loopguard scan ~/.claude/projects --html report.html
+  loopguard scan --preset dsh-brake --format jsonl runs/ > notices.jsonl
+  loopguard scan --labels labels.jsonl ../shared/data/trajectories
+
+PATHs are transcript files or folders (walked for *.jsonl, *.json, *.traj, optionally .gz).
+Without PATH: ~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp, those that exist.
+Exit status: 0, or 1 when a file could not be read (it is reported and skipped), 2 for bad
+flags, configuration or labels. The output is described in docs/scan.md.
+`)
+	choice := configFlags(fs)
+	format := fs.String("format", "text", "output `FORMAT`: text (a summary), json (one document) or jsonl (one line per notice)")
+	htmlOut := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
+	labelsFile := fs.String("labels", "", "score the notices against hand labels in `FILE` (JSONL, as the shared set's labels.jsonl)")
+	jobs := fs.Int("jobs", 0, "files scanned at once (`N`; default GOMAXPROCS)")
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if *format != "text" && *format != "json" && *format != "jsonl" {
+		fmt.Fprintf(env.Stderr, "loopguard scan: unknown --format %q (text, json or jsonl)\n", *format)
+		return exitUsage
+	}
+	if *jobs < 0 {
+		fmt.Fprintf(env.Stderr, "loopguard scan: --jobs must be >= 0\n")
+		return exitUsage
+	}
+	r, ok := resolveConfig(env, choice)
+	if !ok {
+		return exitUsage
+	}
+	if err := r.Config.Validate(); err != nil {
+		fmt.Fprintf(env.Stderr, "loopguard scan: %v\n", err)
+		return exitUsage
+	}
+	var labels []scan.Label
+	if *labelsFile != "" {
+		if labels, err = scan.ReadLabels(*labelsFile); err != nil {
+			fmt.Fprintf(env.Stderr, "loopguard scan: labels: %v\n", err)
+			return exitUsage
+		}
+	}
+
+	if len(paths) == 0 {
+		found, looked := scan.DefaultLocations(env.Getenv)
+		if len(found) == 0 {
+			msg := "loopguard scan: no agent transcripts found on this machine (looked in " + strings.Join(looked, ", ") +
+				"); give files or folders to scan\n"
+			if *format == "text" {
+				fmt.Fprint(env.Stdout, msg)
+			} else {
+				fmt.Fprint(env.Stderr, msg)
+			}
+			return exitOK
+		}
+		paths = found
+	}
+
+	defer tuneGC(env.Getenv)()
+	targets := scan.Collect(paths)
+	bar := newProgress(env.Stderr, len(targets))
+	rep, err := scan.Run(targets, scan.Options{Config: r.Config, Workers: *jobs, Done: bar.done})
+	bar.stop()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "loopguard scan: %v\n", err)
+		return exitUsage
+	}
+	status := exitOK
+	for _, f := range rep.Files {
+		switch {
+		case f.NotTranscript:
+			fmt.Fprintf(env.Stderr, "loopguard scan: skipped %s: not a transcript\n", f.Path)
+		case f.Err != nil:
+			fmt.Fprintf(env.Stderr, "loopguard scan: %v (skipped)\n", f.Err)
+			status = exitFail
+		}
+	}
+
+	meta := scan.Meta{Version: loopguard.Version, Config: r.Source, Labels: *labelsFile}
+	var scored *scan.Scored
+	if *labelsFile != "" {
+		res, score := scan.ScoreLabels(rep, labels)
+		scored = &scan.Scored{Results: res, Score: score}
+	}
+	switch *format {
+	case "text":
+		err = scan.WriteText(env.Stdout, rep, meta, scored)
+	case "json":
+		err = scan.WriteJSON(env.Stdout, rep, meta, scored)
+	case "jsonl":
+		err = scan.WriteJSONL(env.Stdout, rep)
+		if err == nil && scored != nil {
+			// The scores are not notices: on stderr, so that stdout stays one notice per line.
+			err = scan.WriteText(env.Stderr, &scan.Report{Totals: rep.Totals}, meta, scored)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "loopguard scan: writing the report: %v\n", err)
+		return exitFail
+	}
+	if *htmlOut != "" {
+		if err := writeHTMLFile(*htmlOut, rep, meta, scored); err != nil {
+			fmt.Fprintf(env.Stderr, "loopguard scan: %v\n", err)
+			return exitFail
+		}
+	}
+	return status
+}
+
+// parseInterspersed parses flags that may come before, between or after the PATHs
+// (`loopguard scan runs/ --format json`), and returns the PATHs. "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var paths []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return paths, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(paths, rest...), nil
+		}
+		paths = append(paths, rest[0])
+		args = rest[1:]
+	}
+}
+
+func writeHTMLFile(path string, rep *scan.Report, meta scan.Meta, scored *scan.Scored) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := scan.WriteHTML(f, rep, meta, scored); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// tuneGC makes the garbage collector run less often during a scan, unless GOGC or GOMEMLIMIT
+// say otherwise, and returns a function that restores the settings. A scan allocates a whole
+// transcript per file and keeps little of it, so the live heap is small and the default
+// (collect when the heap doubles) spends a fifth of the scan collecting. With 8× growth and a
+// 1 GiB soft limit the shared set peaks near 100 MB; a transcript larger than the limit only
+// makes the collector run more often.
+func tuneGC(getenv func(string) string) (restore func()) {
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	pct := debug.SetGCPercent(800)
+	limit := debug.SetMemoryLimit(1 << 30)
+	return func() {
+		debug.SetGCPercent(pct)
+		debug.SetMemoryLimit(limit)
+	}
+}
+
+// progress draws a progress bar on stderr while files are scanned, when stderr is a terminal;
+// otherwise it does nothing.
+type progress struct {
+	w     io.Writer
+	total int
+	n     atomic.Int64
+	bytes atomic.Int64
+	quit  chan struct{}
+	wg    sync.WaitGroup
+	start time.Time
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	p := &progress{w: w, total: total}
+	f, ok := w.(*os.File)
+	if !ok || total == 0 || !term.IsTerminal(int(f.Fd())) {
+		return p
+	}
+	p.quit = make(chan struct{})
+	p.start = time.Now()
+	p.wg.Go(func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.quit:
+				fmt.Fprint(p.w, "\r\033[K")
+				return
+			case <-t.C:
+				p.draw()
+			}
+		}
+	})
+	return p
+}
+
+func (p *progress) done(f *scan.File) {
+	p.n.Add(1)
+	p.bytes.Add(f.Size)
+}
+
+func (p *progress) draw() {
+	const width = 30
+	n := int(p.n.Load())
+	filled := width * n / p.total
+	fmt.Fprintf(p.w, "\r\033[Kscanning [%s%s] %d/%d files, %.1f MB read, %.1fs",
+		strings.Repeat("█", filled), strings.Repeat("·", width-filled), n, p.total,
+		float64(p.bytes.Load())/1e6, time.Since(p.start).Seconds())
+}
+
+func (p *progress) stop() {
+	if p.quit != nil {
+		close(p.quit)
+		p.wg.Wait()
+	}
+}

@@ -1,0 +1,305 @@
+package cli
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// scanCLI runs `loopguard scan` in-process with the given environment.
+func scanCLI(t *testing.T, env map[string]string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(append([]string{"scan"}, args...), &Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return env[k] }})
+	return out.String(), errb.String(), code
+}
+
+// stuck is an events transcript in which agent a1 repeats one call five times.
+func stuck(tool string) string {
+	return strings.Repeat(fmt.Sprintf(`{"type":"call","agent":"a1","tool":%q,"args":{"q":1}}`+"\n", tool), 5)
+}
+
+func put(t *testing.T, path string, data []byte) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func gzipped(t *testing.T, data string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(data))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// A file that cannot be read is reported with its path (and line) and skipped; the others are
+// scanned; the exit status is 1.
+func TestScanReportsAndSkipsBadFiles(t *testing.T) {
+	big := strings.Repeat(stuck("probe"), 200) // long enough that half of it cuts a line
+	tests := []struct {
+		name, file string
+		data       func(t *testing.T) []byte
+		wantErr    string
+	}{
+		{"truncated gzip", "cut.jsonl.gz", func(t *testing.T) []byte { z := gzipped(t, big); return z[:len(z)/2] }, "unexpected end of data"},
+		{"a broken line in the middle", "broken.jsonl", func(*testing.T) []byte {
+			return []byte(stuck("probe") + "{\"type\":\"call\",\"agent\":\n" + stuck("probe"))
+		}, "broken.jsonl:6:"},
+		{"empty file", "empty.jsonl", func(*testing.T) []byte { return nil }, "empty file"},
+		{"binary file", "blob.json", func(*testing.T) []byte { return []byte("\x00\x01\x02\xff\xfe garbage \x00") }, "binary content"},
+		{"gzip of nothing", "nothing.json.gz", func(t *testing.T) []byte { return gzipped(t, "") }, "empty file"},
+		{"not gzip after all", "fake.traj.gz", func(*testing.T) []byte { return []byte{0x1f, 0x8b, 1, 2, 3} }, "gzip"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			good := put(t, filepath.Join(dir, "a-good.jsonl"), []byte(stuck("probe")))
+			goodZ := put(t, filepath.Join(dir, "z-good.jsonl.gz"), gzipped(t, stuck("zprobe")))
+			bad := put(t, filepath.Join(dir, tt.file), tt.data(t))
+			stdout, stderr, code := scanCLI(t, nil, "--format", "jsonl", dir)
+			if code != 1 {
+				t.Errorf("exit %d, want 1", code)
+			}
+			if !strings.Contains(stderr, bad) || !strings.Contains(stderr, tt.wantErr) || !strings.Contains(stderr, "(skipped)") {
+				t.Errorf("stderr %q, want the path %s and %q", stderr, bad, tt.wantErr)
+			}
+			if strings.Count(stderr, "\n") != 1 {
+				t.Errorf("stderr has more than the one problem: %q", stderr)
+			}
+			for _, f := range []string{good, goodZ} {
+				if !strings.Contains(stdout, `"file":"`+f+`"`) {
+					t.Errorf("the readable file %s was not scanned: %q", f, stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestScanAllBadFilesTogether(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "ok.jsonl"), []byte(stuck("probe")))
+	z := gzipped(t, strings.Repeat(stuck("probe"), 200))
+	put(t, filepath.Join(dir, "cut.jsonl.gz"), z[:len(z)/2])
+	put(t, filepath.Join(dir, "mid.jsonl"), []byte(stuck("probe")+"not json\n"+stuck("probe")))
+	put(t, filepath.Join(dir, "empty.jsonl"), nil)
+	put(t, filepath.Join(dir, "bin.json"), []byte{0, 1, 2, 3})
+	stdout, stderr, code := scanCLI(t, nil, dir, filepath.Join(dir, "missing.jsonl"))
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	for _, want := range []string{"cut.jsonl.gz:", "mid.jsonl:6:", "empty.jsonl: empty file", "bin.json: binary", "missing.jsonl: stat: no such file"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !strings.Contains(stdout, "scanned 1 file with built-in default preset; 5 files could not be read") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	if !strings.Contains(stdout, filepath.Join(dir, "ok.jsonl")+"\n") {
+		t.Errorf("the good file's loop is not listed:\n%s", stdout)
+	}
+}
+
+func TestScanUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := put(t, filepath.Join(dir, "run.jsonl"), []byte(stuck("probe")))
+	badLabels := put(t, filepath.Join(dir, "labels.jsonl"), []byte("{\"path\":\"run.jsonl\",\"call_indices\":[0,1],\"manual_label\":\"stuck\"}\n[\n"))
+	badConfig := put(t, filepath.Join(dir, "lg.yaml"), []byte("dsh-brake: {callWarnCount: 1}\n"))
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"unknown format", []string{"--format", "xml", file}, `unknown --format "xml"`},
+		{"unknown preset", []string{"--preset", "nope", file}, "nope"},
+		{"config and preset", []string{"--preset", "default", "--config", badConfig, file}, "not both"},
+		{"invalid config", []string{"--config", badConfig, file}, "lg.yaml:1:"},
+		{"missing labels", []string{"--labels", filepath.Join(dir, "none.jsonl"), file}, "none.jsonl"},
+		{"malformed labels", []string{"--labels", badLabels, file}, "labels.jsonl:2:"},
+		{"negative jobs", []string{"--jobs", "-1", file}, "--jobs"},
+		{"unknown flag", []string{"--colour", file}, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := scanCLI(t, nil, tt.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if !strings.Contains(stderr, tt.wantErr) {
+				t.Errorf("stderr %q, want %q", stderr, tt.wantErr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+		})
+	}
+}
+
+func TestScanDefaultLocations(t *testing.T) {
+	t.Run("none installed", func(t *testing.T) {
+		home := t.TempDir()
+		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": home})
+		if code != 0 || stderr != "" {
+			t.Errorf("exit %d, stderr %q", code, stderr)
+		}
+		for _, want := range []string{"no agent transcripts found", filepath.Join(home, ".claude", "projects"), filepath.Join(home, ".codex", "sessions"), filepath.Join(home, ".gemini", "tmp")} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("stdout %q lacks %q", stdout, want)
+			}
+		}
+	})
+	t.Run("none installed, json", func(t *testing.T) {
+		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": t.TempDir()}, "--format", "json")
+		if code != 0 || stdout != "" || !strings.Contains(stderr, "no agent transcripts found") {
+			t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+	})
+	t.Run("those that exist", func(t *testing.T) {
+		home, codex := t.TempDir(), t.TempDir()
+		claude := put(t, filepath.Join(home, ".claude", "projects", "p", "s.jsonl"), []byte(stuck("Bash")))
+		rollout := put(t, filepath.Join(codex, "sessions", "2026", "r.jsonl"), []byte(stuck("shell")))
+		put(t, filepath.Join(home, ".codex", "sessions", "ignored.jsonl"), []byte(stuck("ignored")))
+		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": home, "CODEX_HOME": codex}, "--format", "jsonl")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		for _, f := range []string{claude, rollout} {
+			if !strings.Contains(stdout, `"file":"`+f+`"`) {
+				t.Errorf("%s not scanned:\n%s", f, stdout)
+			}
+		}
+		if strings.Contains(stdout, "ignored") {
+			t.Errorf("~/.codex scanned although CODEX_HOME is set:\n%s", stdout)
+		}
+	})
+}
+
+func TestScanSkipsNonTranscriptsOnlyInFolders(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "run.jsonl"), []byte(stuck("probe")))
+	other := put(t, filepath.Join(dir, "settings.json"), []byte(`{"theme":"dark"}`+"\n"+`{"x":1}`+"\n"))
+	put(t, filepath.Join(dir, "notes.txt"), []byte("not even looked at"))
+	_, stderr, code := scanCLI(t, nil, dir)
+	if code != 0 || !strings.Contains(stderr, "skipped "+other+": not a transcript") || strings.Contains(stderr, "notes.txt") {
+		t.Errorf("folder: exit %d, stderr %q", code, stderr)
+	}
+	_, stderr, code = scanCLI(t, nil, other)
+	if code != 1 || !strings.Contains(stderr, other+":1: unknown transcript format") {
+		t.Errorf("named file: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestScanHTMLFile(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "run.jsonl"), []byte(stuck("probe")))
+	page := filepath.Join(dir, "out", "report.html")
+	os.MkdirAll(filepath.Dir(page), 0o755)
+	_, stderr, code := scanCLI(t, nil, "--html", page, "--format", "json", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(data), "<!doctype html>") || !strings.Contains(string(data), `<article class="session"`) {
+		t.Errorf("report:\n%.400s", data)
+	}
+	_, stderr, code = scanCLI(t, nil, "--html", filepath.Join(dir, "no", "such", "dir", "r.html"), dir)
+	if code != 1 || !strings.Contains(stderr, "r.html") {
+		t.Errorf("unwritable report: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// No progress bar when stderr is not a terminal.
+func TestScanProgressOnlyOnATerminal(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "run.jsonl"), []byte(stuck("probe")))
+	f, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out bytes.Buffer
+	code := Main([]string{"scan", dir}, &Env{Stdout: &out, Stderr: f, Getenv: func(string) string { return "" }})
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	data, _ := os.ReadFile(f.Name())
+	if len(data) != 0 {
+		t.Errorf("stderr %q, want nothing", data)
+	}
+}
+
+func TestScanSharedSetWithLabels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the shared set is scanned by the tests of internal/scan")
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data", "trajectories"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "labels.jsonl")); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("shared trajectories not found at %s (required when CI=true)", dir)
+		}
+		t.Skipf("shared trajectories not found at %s", dir)
+	}
+	stdout, stderr, code := scanCLI(t, nil, "--labels", filepath.Join(dir, "labels.jsonl"), dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"scanned 166 files", "recall ", "median lateness ", "false alarms ", "notice rate "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q", want)
+		}
+	}
+}
+
+func TestScanFlagsAnywhere(t *testing.T) {
+	dir := t.TempDir()
+	a := put(t, filepath.Join(dir, "a.jsonl"), []byte(stuck("probe")))
+	dash := put(t, filepath.Join(dir, "-b.jsonl"), []byte(stuck("probe")))
+	emptyLabels := put(t, filepath.Join(dir, "labels.jsonl"), nil)
+	tests := []struct {
+		name  string
+		args  []string
+		files []string
+	}{
+		{"flags first", []string{"--format", "jsonl", a}, []string{a}},
+		{"flags last", []string{a, "--format", "jsonl"}, []string{a}},
+		{"flags between", []string{a, "--format=jsonl", "--preset", "default", a}, []string{a}},
+		{"-- ends the flags", []string{"--format", "jsonl", "--", dash}, []string{dash}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := scanCLI(t, nil, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			for _, f := range tt.files {
+				if !strings.Contains(stdout, `"file":"`+f+`"`) {
+					t.Errorf("%s not scanned as JSONL:\n%s", f, stdout)
+				}
+			}
+		})
+	}
+	stdout, _, code := scanCLI(t, nil, a, "--labels", emptyLabels)
+	if code != 0 || !strings.Contains(stdout, "labels from "+emptyLabels+": 0 rows") || !strings.Contains(stdout, "recall          0/0") {
+		t.Errorf("an empty labels file: exit %d\n%s", code, stdout)
+	}
+}

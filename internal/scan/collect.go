@@ -1,0 +1,141 @@
+package scan
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Target is one file to scan.
+type Target struct {
+	Path string
+	Size int64
+	// Walked says the file was found by walking a folder (not named by the user): if its
+	// content turns out not to be a transcript at all, it is skipped without failing the scan.
+	Walked bool
+	// Err is a problem met before reading (the path does not exist, a folder cannot be
+	// listed); the file is then reported as failed.
+	Err error
+}
+
+// transcriptSuffixes are the file names a folder walk picks up: the formats the transcript
+// readers know are JSON or JSONL documents, possibly gzip-compressed.
+var transcriptSuffixes = []string{".jsonl", ".json", ".traj"}
+
+// IsCandidate says whether a file met in a folder walk is read: a name ending in .jsonl,
+// .json or .traj, optionally followed by .gz.
+func IsCandidate(name string) bool {
+	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	for _, s := range transcriptSuffixes {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Collect turns files and folders into the targets to scan, sorted by path, each once. Files
+// named are always read; folders are walked (symbolic links are not followed) for candidate
+// names (IsCandidate). A path that does not exist, or a folder that cannot be listed, becomes
+// a target with its Err set.
+func Collect(paths []string) []Target {
+	seen := map[string]bool{}
+	var out []Target
+	add := func(t Target) {
+		if seen[t.Path] {
+			return
+		}
+		seen[t.Path] = true
+		out = append(out, t)
+	}
+	for _, p := range paths {
+		p = filepath.Clean(p)
+		st, err := os.Stat(p)
+		if err != nil {
+			add(Target{Path: p, Err: pathError(err)})
+			continue
+		}
+		if !st.IsDir() {
+			add(Target{Path: p, Size: st.Size()})
+			continue
+		}
+		filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				add(Target{Path: q, Err: pathError(err)})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !d.Type().IsRegular() || !IsCandidate(d.Name()) {
+				return nil
+			}
+			var size int64
+			if info, err := d.Info(); err == nil {
+				size = info.Size()
+			}
+			add(Target{Path: q, Size: size, Walked: true})
+			return nil
+		})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// pathError drops the path from an os error: reports put the path in front themselves.
+func pathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &pathErr{op: pe.Op, err: pe.Err, path: pe.Path}
+	}
+	return err
+}
+
+type pathErr struct {
+	op, path string
+	err      error
+}
+
+func (e *pathErr) Error() string { return e.path + ": " + e.op + ": " + e.err.Error() }
+func (e *pathErr) Unwrap() error { return e.err }
+
+// DefaultLocations returns the folders where the coding agents installed on this machine keep
+// their transcripts, those that exist: Claude Code's projects ($CLAUDE_CONFIG_DIR or
+// ~/.claude), Codex's sessions ($CODEX_HOME or ~/.codex) and Gemini CLI's tmp (~/.gemini).
+// It also returns every location it looked at, for the message given when none exists.
+func DefaultLocations(getenv func(string) string) (found, looked []string) {
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	under := func(env, def, sub string) string {
+		base := ""
+		if env != "" {
+			base = getenv(env)
+		}
+		if base == "" {
+			if home == "" {
+				return ""
+			}
+			base = filepath.Join(home, def)
+		}
+		return filepath.Join(base, sub)
+	}
+	for _, d := range []string{
+		under("CLAUDE_CONFIG_DIR", ".claude", "projects"),
+		under("CODEX_HOME", ".codex", "sessions"),
+		under("", ".gemini", "tmp"),
+	} {
+		if d == "" {
+			continue
+		}
+		looked = append(looked, d)
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			found = append(found, d)
+		}
+	}
+	return found, looked
+}

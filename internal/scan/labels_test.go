@@ -1,0 +1,132 @@
+package scan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestReadLabels(t *testing.T) {
+	good := `{"repo":"o/r","path":"a/b.traj","agent":"Tester","call_indices":[3,9],"manual_label":"stuck","note":"x"}`
+	tests := []struct {
+		name, content, wantErr string
+		want                   int
+	}{
+		{"rows and blank lines", good + "\n\n" + good + "\n", "", 2},
+		{"agent defaults to main", `{"path":"p","call_indices":[0,1],"manual_label":"cycle"}` + "\n", "", 1},
+		{"not JSON", good + "\n{\n", "labels.jsonl:2:", 0},
+		{"no path", `{"call_indices":[0,1],"manual_label":"stuck"}`, `labels.jsonl:1: a label needs a "path"`, 0},
+		{"one index", `{"path":"p","call_indices":[4],"manual_label":"stuck"}`, `labels.jsonl:1: "call_indices" must be`, 0},
+		{"reversed span", `{"path":"p","call_indices":[5,4],"manual_label":"stuck"}`, `"call_indices" must be`, 0},
+		{"negative index", `{"path":"p","call_indices":[-1,4],"manual_label":"stuck"}`, `"call_indices" must be`, 0},
+		{"no label", `{"path":"p","call_indices":[1,4]}`, `a label needs a "manual_label"`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeFile(t, t.TempDir(), "labels.jsonl", tt.content)
+			labels, err := ReadLabels(p)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(labels) != tt.want {
+				t.Fatalf("%d labels, want %d", len(labels), tt.want)
+			}
+			if labels[0].Agent == "" {
+				t.Errorf("empty agent")
+			}
+		})
+	}
+}
+
+func TestScoreLabels(t *testing.T) {
+	notice := func(file, agent string, call int) Notice {
+		return Notice{Type: "notice", File: file, Agent: agent, CallIndex: call, Event: "call", Plugin: "p", Kind: "repeat"}
+	}
+	run := "/data/o__r/trajs/run.traj.gz"
+	r := &Report{Files: []*File{
+		{Path: run, Agents: []*Agent{{ID: "main"}, {ID: "Tester"}},
+			Notices: []Notice{
+				notice(run, "main", 12), notice(run, "main", 14), // inside [10, 20]
+				notice(run, "Tester", 24), // 4 after [10, 20]: too late
+				notice(run, "main", 33),   // 3 after [25, 30]: caught
+				{Type: "deny", File: run, Agent: "main", CallIndex: 41, Kind: "deny"},
+				notice(run, "main", 52), notice(run, "main", 53), // in a legitimate span
+			}},
+		{Path: "/data/x__y/trajs/dup.traj.gz", Agents: []*Agent{{ID: "main"}}},
+		{Path: "/data/o__r/trajs/dup.traj.gz", Agents: []*Agent{{ID: "main"}}, Notices: []Notice{notice("/data/o__r/trajs/dup.traj.gz", "main", 1)}},
+		{Path: "/data/p__q/one.traj", Agents: []*Agent{{ID: "main"}}},
+		{Path: "/data/p__q/two.traj"}, {Path: "/data/z__z/two.traj"},
+		{Path: "/data/bad.traj.gz", Err: errors.New("bad")},
+	}, Totals: Totals{Calls: 2000, Notices: 7}}
+	label := func(repo, path, agent string, first, last int, kind string) Label {
+		return Label{Repo: repo, Path: path, Agent: agent, CallIndices: []int{first, last}, ManualLabel: kind}
+	}
+	labels := []Label{
+		label("o/r", "trajs/run.traj", "main", 10, 20, "stuck"),
+		label("o/r", "trajs/run.traj", "Tester", 10, 20, "cycle"),
+		label("o/r", "trajs/run.traj", "main", 25, 30, "scan_loop"),
+		label("o/r", "trajs/run.traj", "main", 40, 45, "stuck"), // only a denial there
+		label("o/r", "trajs/run.traj", "main", 50, 60, "legit_navigation"),
+		label("o/r", "trajs/run.traj", "main", 0, 9, "format_retry"),
+		label("o/r", "trajs/run.traj", "Nobody", 0, 9, "stuck"),
+		label("o/r", "trajs/dup.traj", "main", 0, 3, "stuck"), // the repo settles it
+		label("", "rajs/run.traj", "main", 10, 20, "stuck"),   // not at a folder boundary
+		label("", "two.traj", "main", 0, 3, "stuck"),
+		label("", "bad.traj", "main", 0, 3, "stuck"),
+		label("o/r", "trajs/run.traj", "main", 10, 20, "weird"),
+		label("", "one.traj", "main", 0, 3, "stuck"),
+	}
+	results, s := ScoreLabels(r, labels)
+	want := []struct {
+		status              string
+		first, late, remind int
+	}{
+		{StatusCaught, 12, 2, 2},
+		{StatusMissed, -1, 0, 0},
+		{StatusCaught, 33, 8, 0},
+		{StatusMissed, -1, 0, 0},
+		{StatusFalseAlarm, 52, 0, 2},
+		{StatusQuiet, -1, 0, 0},
+		{StatusNoAgent, -1, 0, 0},
+		{StatusCaught, 1, 1, 1},
+		{StatusNoFile, -1, 0, 0},
+		{StatusAmbiguous, -1, 0, 0},
+		{StatusUnreadable, -1, 0, 0},
+		{StatusOther, 12, 0, 2},
+		{StatusMissed, -1, 0, 0},
+	}
+	for i, w := range want {
+		got := results[i]
+		if got.Status != w.status || got.FirstNotice != w.first || got.Lateness != w.late || got.Reminders != w.remind {
+			t.Errorf("label %d (%s %v %s): got %s first %d late %d reminders %d; want %s first %d late %d reminders %d",
+				i, got.Label.Path, got.Label.CallIndices, got.Label.ManualLabel, got.Status, got.FirstNotice, got.Lateness, got.Reminders,
+				w.status, w.first, w.late, w.remind)
+		}
+	}
+	if results[7].File != "/data/o__r/trajs/dup.traj.gz" {
+		t.Errorf("dup matched %q", results[7].File)
+	}
+	wantScore := Score{Labels: 13, Loops: 6, Caught: 3, Recall: 0.5, Median: 2, Legit: 2, Alarmed: 1, FalseAlarm: 2,
+		Unscored: 5, Calls: 2000, Notices: 7, PerKCalls: 3.5}
+	if s != wantScore {
+		t.Errorf("score\n got %+v\nwant %+v", s, wantScore)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	tests := []struct {
+		in   []int
+		want float64
+	}{{nil, -1}, {[]int{7}, 7}, {[]int{9, 1, 5}, 5}, {[]int{8, 2, 4, 6}, 5}, {[]int{3, 2}, 2.5}}
+	for _, tt := range tests {
+		if got := median(tt.in); got != tt.want {
+			t.Errorf("median(%v) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package scan
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Period is the longest cycle a loop is followed through: a call belongs to a loop's run of
+// repeats when the same call (same tool, same arguments as JSON values) is among the Period
+// calls before it. 4 is dsh-brake's default sequence length, and the cycles seen in real
+// trajectories have periods 2 to 4.
+const Period = 4
+
+// A Loop is what a run of notices points at. The definition, also in docs/scan.md:
+//
+//  1. Every notice of an agent has a key: its plugin, its kind, and for the kinds that name
+//     a tool (repeat, call) that tool, as in its summary ("grep × 6" → grep). Denials are
+//     not notices, and notices before the agent's first call belong to no loop.
+//  2. A call is a repeat when the same call occurs among the Period calls before it (a
+//     "repeat-back"), or among the Period calls after it (a "repeat-ahead"), with no user
+//     message (or agent end) in between.
+//  3. A notice opens a loop around its call: the loop extends back from that call over the
+//     calls before it that are repeats-ahead, and forward over the calls after it that are
+//     repeats-back. So a loop is the maximal run of repeats around the notice: the whole of a
+//     stuck run, or of a cycle of up to Period calls.
+//  4. The next notice of the same key joins the loop when it falls within Period calls after
+//     the loop's end, with no user message in between; the loop then extends forward from
+//     it. Otherwise it opens a new loop.
+//
+// Start and End are the loop's first and last call indices. The calls wasted are those made
+// after the guard would first have spoken, up to the end of the loop: End − FirstNotice. A
+// model that heeded the first notice could have saved them. Loops of different keys can
+// cover the same calls (repeat-tool-reminder and dsh-brake both notice a stuck run): an
+// agent's wasted calls count each call once.
+type Loop struct {
+	Agent       string `json:"agent"`
+	Plugin      string `json:"plugin"`
+	Kind        string `json:"kind"`
+	Tool        string `json:"tool"` // the tool of the key; for sequence and text loops, the tools in the loop
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+	FirstNotice int    `json:"first_notice"` // call index of the loop's first notice
+	Notices     int    `json:"notices"`
+	Calls       int    `json:"calls"`        // End − Start + 1
+	Wasted      int    `json:"wasted_calls"` // End − FirstNotice
+}
+
+type loopKey struct{ plugin, kind, tool string }
+
+// keyOf returns a notice's loop key.
+func keyOf(n *Notice) loopKey {
+	k := loopKey{plugin: n.Plugin, kind: n.Kind}
+	if n.Kind == loopguard.KindRepeat || n.Kind == loopguard.KindCall {
+		if i := strings.LastIndex(n.Summary, " × "); i >= 0 {
+			k.tool = n.Summary[:i]
+		}
+	}
+	return k
+}
+
+// findLoops finds the loops of every agent of f and sets each agent's Wasted.
+func findLoops(f *File) []Loop {
+	var loops []Loop
+	byAgent := map[string][]*Notice{}
+	for i := range f.Notices {
+		n := &f.Notices[i]
+		if n.Type == "notice" && n.CallIndex >= 0 {
+			byAgent[n.Agent] = append(byAgent[n.Agent], n)
+		}
+	}
+	for _, a := range f.Agents {
+		ns := byAgent[a.ID]
+		if len(ns) == 0 {
+			continue
+		}
+		al := agentLoops(a, ns)
+		a.Wasted = wastedCalls(len(a.Marks), al)
+		a.Runs = runs(al)
+		loops = append(loops, al...)
+	}
+	return loops
+}
+
+func agentLoops(a *Agent, ns []*Notice) []Loop {
+	m := a.Marks
+	var keys []loopKey
+	groups := map[loopKey][]*Notice{}
+	for _, n := range ns {
+		k := keyOf(n)
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], n)
+	}
+	var loops []Loop
+	for _, k := range keys {
+		var cur *Loop
+		for _, n := range groups[k] {
+			i := n.CallIndex
+			if cur != nil && i <= cur.End+Period && m[i].seg == m[cur.End].seg {
+				cur.End = forward(m, max(cur.End, i))
+				cur.Notices++
+				continue
+			}
+			if cur != nil {
+				loops = append(loops, *cur)
+			}
+			cur = &Loop{
+				Agent: a.ID, Plugin: k.plugin, Kind: k.kind, Tool: k.tool,
+				Start: backward(m, i), End: forward(m, i), FirstNotice: i, Notices: 1,
+			}
+		}
+		loops = append(loops, *cur)
+	}
+	for i := range loops {
+		l := &loops[i]
+		l.Calls = l.End - l.Start + 1
+		l.Wasted = l.End - l.FirstNotice
+		if l.Tool == "" {
+			l.Tool = toolsIn(m[l.Start : l.End+1])
+		}
+	}
+	slices.SortStableFunc(loops, func(x, y Loop) int {
+		return cmp.Or(cmp.Compare(x.Start, y.Start), cmp.Compare(x.FirstNotice, y.FirstNotice))
+	})
+	return loops
+}
+
+func same(a, b *Mark) bool { return a.seg == b.seg && a.args == b.args && a.Tool == b.Tool }
+
+// repeatBack says call i repeats one of the Period calls before it.
+func repeatBack(m []Mark, i int) bool {
+	for j := max(0, i-Period); j < i; j++ {
+		if same(&m[j], &m[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// repeatAhead says call i is repeated by one of the Period calls after it.
+func repeatAhead(m []Mark, i int) bool {
+	for j := i + 1; j <= i+Period && j < len(m); j++ {
+		if same(&m[j], &m[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func forward(m []Mark, i int) int {
+	for i+1 < len(m) && repeatBack(m, i+1) {
+		i++
+	}
+	return i
+}
+
+func backward(m []Mark, i int) int {
+	for i > 0 && repeatAhead(m, i-1) {
+		i--
+	}
+	return i
+}
+
+// toolsIn lists the distinct tools of some calls, in order of first appearance, at most four.
+func toolsIn(m []Mark) string {
+	var tools []string
+	for i := range m {
+		if !slices.Contains(tools, m[i].Tool) {
+			if len(tools) == 4 {
+				return strings.Join(tools, ", ") + ", …"
+			}
+			tools = append(tools, m[i].Tool)
+		}
+	}
+	return strings.Join(tools, ", ")
+}
+
+// wastedCalls counts the calls inside some loop's wasted part (FirstNotice, End], each once.
+func wastedCalls(calls int, loops []Loop) int {
+	if len(loops) == 0 {
+		return 0
+	}
+	in := make([]bool, calls)
+	n := 0
+	for _, l := range loops {
+		for i := l.FirstNotice + 1; i <= l.End; i++ {
+			if !in[i] {
+				in[i] = true
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// runs counts the distinct runs of calls that some loops cover: overlapping loops make one
+// run. loops are sorted by Start.
+func runs(loops []Loop) int {
+	n, end := 0, -1
+	for _, l := range loops {
+		if l.Start > end {
+			n++
+		}
+		end = max(end, l.End)
+	}
+	return n
+}

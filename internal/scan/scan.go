@@ -1,0 +1,334 @@
+// Package scan replays agent transcripts through the loopguard engine, as a live guard would
+// have seen them, and reports what it would have said: the notices, the loops they point at,
+// the calls and money those loops wasted, and, against hand labels, how well it did.
+//
+// The command `loopguard scan` (internal/cli/scan.go) is a thin layer over Run and the report
+// writers here; docs/scan.md is the user's manual.
+package scan
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/canon"
+	"github.com/loopguard/loopguard/internal/transcript"
+)
+
+// Options configure a scan.
+type Options struct {
+	// Config is the engine configuration every file is replayed with (a fresh engine per file).
+	Config loopguard.Config
+	// Workers is how many files are read and replayed at once; 0 means GOMAXPROCS.
+	Workers int
+	// Done, when set, is called once per file as it finishes, from any worker goroutine.
+	Done func(f *File)
+}
+
+// Report is the result of a scan. Files are sorted by path.
+type Report struct {
+	Files  []*File
+	Totals Totals
+}
+
+// File is one file's result.
+type File struct {
+	Path   string
+	Format string // transcript format, "" when the file could not be read
+	// Err is the reason the file could not be read ("path:LINE: problem"), or nil.
+	Err error
+	// NotTranscript says the file was met while walking a folder and its content is not a
+	// transcript format: it is skipped without counting as a failure.
+	NotTranscript bool
+	// Size is the file's size on disk (compressed, for gzip files).
+	Size int64
+
+	Agents  []*Agent
+	Notices []Notice // in replay order: agent by agent, event by event
+	Loops   []Loop   // agent by agent, each agent's by first call
+	Usage   transcript.Usage
+
+	Calls   int
+	Denials int
+	Wasted  int // calls wasted, over all agents (see Loop)
+	Runs    int // distinct runs of calls covered by loops, over all agents
+}
+
+// Failed says the file could not be read (and is not merely a non-transcript met in a walk).
+func (f *File) Failed() bool { return f.Err != nil && !f.NotTranscript }
+
+// Scanned says the file was read and replayed.
+func (f *File) Scanned() bool { return f.Err == nil }
+
+// Agent is one agent of a file.
+type Agent struct {
+	ID    string // the transcript's agent id: "main", a CodeR role, "agent-<id>"
+	Usage transcript.Usage
+	// Marks has one entry per tool call, in the agent's call order (the call-index list).
+	Marks   []Mark
+	Notices int
+	Wasted  int // calls wasted in the agent's loops, each call once
+	Runs    int // distinct runs of calls covered by the agent's loops
+}
+
+// Calls returns how many tool calls the agent made.
+func (a *Agent) Calls() int { return len(a.Marks) }
+
+// Mark is one tool call, as the report draws it.
+type Mark struct {
+	Tool   string
+	Failed bool // the call failed (or was refused)
+	Denied bool // the guard would have refused it (deny mode)
+	seg    int32
+	args   uint64 // fingerprint of the canonical arguments
+}
+
+// Notice is one thing the guard would have said (or, Type "deny", refused), placed in the
+// transcript. Field order is the order of the JSON output and is kept stable.
+type Notice struct {
+	Type  string `json:"type"` // "notice", or "deny" for a call refused in deny mode
+	File  string `json:"file"`
+	Agent string `json:"agent"`
+	// CallIndex is the 0-based position of the call in the agent's list of tool calls, in file
+	// order. For a notice given on a text event it is the index of the last call before that
+	// text, or -1 when the agent had made no call yet.
+	CallIndex int    `json:"call_index"`
+	Event     string `json:"event"` // the type of event the guard was answering: "call" or "text"
+	Plugin    string `json:"plugin"`
+	Kind      string `json:"kind"` // repeat, call, sequence, text; "deny" for a refusal
+	Summary   string `json:"summary"`
+}
+
+// Totals are sums over the scanned files.
+type Totals struct {
+	Files         int     `json:"files"` // files scanned (read and replayed)
+	Failed        int     `json:"failed"`
+	NotTranscript int     `json:"not_transcripts"`
+	Agents        int     `json:"agents"`
+	Calls         int     `json:"calls"`
+	Notices       int     `json:"notices"`
+	Denials       int     `json:"denials"`
+	Loops         int     `json:"loops"`
+	Runs          int     `json:"loop_runs"` // distinct runs of calls in loops: overlapping loops of an agent count once
+	FilesLoops    int     `json:"files_with_loops"`
+	Wasted        int     `json:"wasted_calls"`
+	Tokens        int64   `json:"tokens"`          // over the files that record usage
+	CostUSD       float64 `json:"cost_usd"`        // over the files that record a cost
+	WastedTokens  float64 `json:"wasted_tokens"`   // estimate, see File.WastedTokens
+	WastedCostUSD float64 `json:"wasted_cost_usd"` // estimate, see File.WastedCostUSD
+	Bytes         int64   `json:"bytes_on_disk"`   // size on disk of the files scanned
+}
+
+// Tokens returns all the tokens a usage records: input, output, cache reads and writes.
+func Tokens(u transcript.Usage) int64 {
+	return u.InputTokens + u.OutputTokens + u.CacheReadTokens + u.CacheWriteTokens
+}
+
+// WastedCostUSD estimates the cost of the file's wasted calls: its recorded cost times the
+// share of its calls that were wasted. Calls differ in cost (later ones carry a longer
+// context), so this is an estimate, not an accounting.
+func (f *File) WastedCostUSD() float64 {
+	if f.Calls == 0 {
+		return 0
+	}
+	return f.Usage.CostUSD * float64(f.Wasted) / float64(f.Calls)
+}
+
+// WastedTokens estimates the tokens of the file's wasted calls, the same way as WastedCostUSD.
+func (f *File) WastedTokens() float64 {
+	if f.Calls == 0 {
+		return 0
+	}
+	return float64(Tokens(f.Usage)) * float64(f.Wasted) / float64(f.Calls)
+}
+
+// Run reads and replays the targets with a bounded pool of workers and returns the report,
+// with files in the order of targets (Collect sorts them by path). Files that cannot be read
+// are in the report with their error; the others are unaffected.
+func Run(targets []Target, opt Options) (*Report, error) {
+	if _, err := loopguard.New(opt.Config); err != nil {
+		return nil, err
+	}
+	files := make([]*File, len(targets))
+	// Largest first, so that one big file does not finish alone at the end.
+	order := make([]int, len(targets))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case targets[a].Size > targets[b].Size:
+			return -1
+		case targets[a].Size < targets[b].Size:
+			return 1
+		}
+		return 0
+	})
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(len(targets), 1))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(order) {
+					return
+				}
+				i := order[k]
+				f := scanFileSafely(targets[i], opt.Config)
+				files[i] = f
+				if opt.Done != nil {
+					opt.Done(f)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	r := &Report{Files: files}
+	r.Totals = total(files)
+	return r, nil
+}
+
+func total(files []*File) Totals {
+	var t Totals
+	for _, f := range files {
+		switch {
+		case f.NotTranscript:
+			t.NotTranscript++
+			continue
+		case f.Err != nil:
+			t.Failed++
+			continue
+		}
+		t.Files++
+		t.Bytes += f.Size
+		t.Agents += len(f.Agents)
+		t.Calls += f.Calls
+		t.Denials += f.Denials
+		t.Notices += len(f.Notices) - f.Denials
+		t.Loops += len(f.Loops)
+		t.Runs += f.Runs
+		if len(f.Loops) > 0 {
+			t.FilesLoops++
+		}
+		t.Wasted += f.Wasted
+		t.Tokens += Tokens(f.Usage)
+		t.CostUSD += f.Usage.CostUSD
+		t.WastedTokens += f.WastedTokens()
+		t.WastedCostUSD += f.WastedCostUSD()
+	}
+	return t
+}
+
+// scanFileSafely is scanFile, with a panic (a bug) turned into an error for that file, so
+// that one file never takes a whole scan down.
+func scanFileSafely(tg Target, cfg loopguard.Config) (f *File) {
+	defer func() {
+		if p := recover(); p != nil {
+			f = &File{Path: tg.Path, Size: tg.Size, Err: fmt.Errorf("%s: internal error while scanning: %v", tg.Path, p)}
+		}
+	}()
+	return scanFile(tg, cfg)
+}
+
+// scanFile reads one file and replays it through a fresh engine.
+func scanFile(tg Target, cfg loopguard.Config) *File {
+	f := &File{Path: tg.Path, Size: tg.Size}
+	if tg.Err != nil {
+		f.Err = tg.Err
+		return f
+	}
+	t, err := readTranscript(tg.Path)
+	if err != nil {
+		f.Err = err
+		f.NotTranscript = tg.Walked && errors.Is(err, transcript.ErrUnknownFormat)
+		return f
+	}
+	eng, err := loopguard.New(cfg)
+	if err != nil {
+		f.Err = err // cannot happen: Run validated the configuration
+		return f
+	}
+	f.Format = t.Format
+	f.Usage = t.Usage
+	f.Usage.Model = strings.Clone(f.Usage.Model)
+	intern := map[string]string{}
+	clone := func(s string) string {
+		if c, ok := intern[s]; ok {
+			return c
+		}
+		c := strings.Clone(s)
+		intern[c] = c
+		return c
+	}
+	for ai := range t.Agents {
+		ta := &t.Agents[ai]
+		a := &Agent{ID: clone(ta.ID), Usage: ta.Usage}
+		a.Usage.Model = clone(a.Usage.Model)
+		replayAgent(f, a, ta, eng, clone)
+		f.Agents = append(f.Agents, a)
+		f.Calls += a.Calls()
+	}
+	f.Loops = findLoops(f)
+	for _, a := range f.Agents {
+		f.Wasted += a.Wasted
+		f.Runs += a.Runs
+	}
+	return f
+}
+
+// replayAgent steps the agent's events through the engine in order, under an engine agent id
+// that is unique to the file ("path#agent"), and records calls and notices.
+func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine, clone func(string) string) {
+	key := "" // a call with no agent is never counted, as in replay
+	if ta.ID != "" {
+		key = f.Path + "#" + ta.ID
+	}
+	callIndex := -1
+	seg := int32(0)
+	a.Marks = make([]Mark, 0, len(ta.Events)/2+1)
+	for i := range ta.Events {
+		ev := ta.Events[i]
+		ev.Agent = key
+		evName := ""
+		switch ev.Type {
+		case loopguard.EventCall:
+			callIndex++
+			evName = "call"
+			a.Marks = append(a.Marks, Mark{Tool: clone(ev.Tool), Failed: ev.Failed, seg: seg, args: canon.Fingerprint(ev.Args)})
+		case loopguard.EventText:
+			evName = "text"
+		case loopguard.EventUser, loopguard.EventEnd:
+			seg++ // counters start again: loops never span this point
+		}
+		out := eng.Step(ev)
+		if out.Denied {
+			m := &a.Marks[callIndex]
+			m.Denied, m.Failed = true, true
+			f.Denials++
+			f.Notices = append(f.Notices, Notice{
+				Type: "deny", File: f.Path, Agent: a.ID, CallIndex: callIndex, Event: evName,
+				Plugin: clone(out.Denial.Plugin), Kind: "deny", Summary: m.Tool + " refused",
+			})
+		}
+		for _, n := range out.Notices {
+			a.Notices++
+			f.Notices = append(f.Notices, Notice{
+				Type: "notice", File: f.Path, Agent: a.ID, CallIndex: callIndex, Event: evName,
+				Plugin: clone(n.Plugin), Kind: clone(n.Kind), Summary: n.Summary,
+			})
+		}
+	}
+	if key != "" {
+		eng.Forget(key)
+	}
+}
