@@ -419,10 +419,16 @@ func (w *walker) unquote(i, end int) string {
 	}
 	out := make([]byte, 0, len(s))
 	for k := 0; k < len(s); k++ {
-		c := s[k]
-		if c != '\\' {
-			out = append(out, c)
-			continue
+		if s[k] != '\\' {
+			// Copy the whole run up to the next escape at once: tool output is long and
+			// escapes are sparse.
+			n := bytes.IndexByte(s[k:], '\\')
+			if n < 0 {
+				out = append(out, s[k:]...)
+				break
+			}
+			out = append(out, s[k:k+n]...)
+			k += n
 		}
 		k++
 		if k >= len(s) {
