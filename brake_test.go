@@ -1,8 +1,10 @@
 package loopguard
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 var longText = "The configuration file lists every service with its port, its owner and the date of its last review. "
@@ -197,5 +199,41 @@ func TestOutputOrderWithinOneEvent(t *testing.T) {
 				t.Errorf("order within the 11th call:\n got %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// normaliseText is the obvious, slow statement of what textFingerprint hashes.
+func normaliseText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	return strings.TrimFunc(strings.Join(lines, "\n"), unicode.IsSpace)
+}
+
+func TestTextFingerprintMatchesItsDefinition(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	alphabet := []string{"a", "b", " ", "\t", "\n", "\r", "\r\n", "é", "  \n", "xyz"}
+	for n := 0; n < 5000; n++ {
+		var b, c strings.Builder
+		for k := r.IntN(40); k > 0; k-- {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		in := b.String()
+		// c: the same normalised text written another way.
+		c.WriteString(normaliseText(in))
+		var h textHasher
+		h.write(c.String())
+		if got, want := textFingerprint(in), h.sum(); got != want {
+			t.Fatalf("textFingerprint(%q) differs from the hash of its normal form %q", in, normaliseText(in))
+		}
+		if textFingerprint(in) != textFingerprint(normaliseText(in)) {
+			t.Fatalf("%q and its normal form differ", in)
+		}
+	}
+	if textFingerprint("abc") == textFingerprint("abd") || textFingerprint("a\nb") == textFingerprint("ab") {
+		t.Error("different texts share a fingerprint")
 	}
 }

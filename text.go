@@ -1,6 +1,8 @@
 package loopguard
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -8,16 +10,26 @@ import (
 
 // textFingerprint identifies a text block for duplicate-text counting: line endings are
 // normalised (\r\n and \r become \n), spaces and tabs before a line break are dropped, and the
-// whole is trimmed. It hashes as it normalises, so it allocates nothing.
+// whole is trimmed. It hashes as it normalises, a line at a time, so it allocates nothing; tool
+// results are often long, and this runs on every one of them.
 func textFingerprint(s string) uint64 {
 	s = strings.TrimFunc(s, unicode.IsSpace)
-	h := uint64(fnvOffset64)
-	feed := func(b byte) {
-		h ^= uint64(b)
-		h *= fnvPrime64
+	var h textHasher
+	if strings.IndexByte(s, '\r') < 0 {
+		// The common case: only \n line breaks. Feed each line without its trailing blanks.
+		for {
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				h.write(s) // the last line: already trimmed
+				break
+			}
+			h.write(strings.TrimRight(s[:i], " \t"))
+			h.writeByte('\n')
+			s = s[i+1:]
+		}
+		return h.sum()
 	}
-	pending := 0 // start of a run of spaces and tabs not yet fed, or -1
-	pending = -1
+	pending := -1 // start of a run of spaces and tabs not yet fed
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
@@ -35,14 +47,70 @@ func textFingerprint(s string) uint64 {
 		if c == '\n' {
 			pending = -1 // trailing spaces of the line are dropped
 		} else if pending >= 0 {
-			for j := pending; j < i; j++ {
-				feed(s[j])
-			}
+			h.write(s[pending:i])
 			pending = -1
 		}
-		feed(c)
+		h.writeByte(c)
 	}
-	return mix64(h)
+	return h.sum()
+}
+
+// textHasher is a streaming 64-bit hash that takes its input 8 bytes at a time, however the
+// input is split into writes. Not cryptographic: it tells texts apart, it does not resist
+// crafted collisions.
+type textHasher struct {
+	h   uint64
+	n   uint64 // bytes written
+	buf [8]byte
+	nb  int // bytes waiting in buf
+}
+
+const textPrime = 0x9e3779b97f4a7c15
+
+func (t *textHasher) word(w uint64) {
+	t.h = bits.RotateLeft64((t.h^w)*textPrime, 29)
+}
+
+func (t *textHasher) writeByte(c byte) {
+	t.buf[t.nb] = c
+	t.nb++
+	t.n++
+	if t.nb == 8 {
+		t.word(binary.LittleEndian.Uint64(t.buf[:]))
+		t.nb = 0
+	}
+}
+
+func (t *textHasher) write(s string) {
+	t.n += uint64(len(s))
+	if t.nb > 0 {
+		for len(s) > 0 && t.nb < 8 {
+			t.buf[t.nb] = s[0]
+			t.nb++
+			s = s[1:]
+		}
+		if t.nb < 8 {
+			return
+		}
+		t.word(binary.LittleEndian.Uint64(t.buf[:]))
+		t.nb = 0
+	}
+	for len(s) >= 8 {
+		t.word(uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56)
+		s = s[8:]
+	}
+	t.nb = copy(t.buf[:], s)
+}
+
+func (t *textHasher) sum() uint64 {
+	h := t.h
+	if t.nb > 0 {
+		var tail [8]byte
+		copy(tail[:], t.buf[:t.nb])
+		h = bits.RotateLeft64((h^binary.LittleEndian.Uint64(tail[:]))*textPrime, 29)
+	}
+	return mix64(h ^ t.n*0xff51afd7ed558ccd)
 }
 
 // textPreview collapses runs of white space to one space, trims, and cuts to limit code points

@@ -1,5 +1,6 @@
 // Command hookbench times hook commands the way an agent CLI runs them: a new process per
-// event, the event JSON on stdin, until the process exits. It runs each command alternately,
+// event, the event JSON on stdin, until the process exits. Commands are split on spaces and
+// executed directly (no shell), so arguments must not need quoting. It runs each command alternately,
 // so both see the same machine load, and prints the median and 90th percentile.
 //
 //	go run ./bench/hookbench -n 200 -stdin event.json -- 'loopguard hook claude-code' 'node minimal-hook.js'
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -32,7 +34,10 @@ func main() {
 	times := make([][]time.Duration, len(cmds))
 	for i := 0; i < *n; i++ {
 		for c, line := range cmds {
-			cmd := exec.Command("sh", "-c", "exec "+line)
+			// Exec the command directly, as a host does once its shell has parsed the line:
+			// the time is the hook process's own, start to exit.
+			args := strings.Fields(line)
+			cmd := exec.Command(args[0], args[1:]...)
 			cmd.Stdin = bytes.NewReader(input)
 			var out bytes.Buffer
 			cmd.Stdout = &out
