@@ -35,5 +35,5 @@ func readTranscript(path string) (*transcript.Transcript, error) {
 		return nil, &transcript.Error{Path: path, Err: fmt.Errorf("gzip: %w", err)}
 	}
 	defer zr.Close()
-	return transcript.ReadFrom(path, zr)
+	return transcript.ReadFromSized(path, zr, transcript.SizeHint(f))
 }

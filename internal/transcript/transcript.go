@@ -195,6 +195,16 @@ func ReadFrom(name string, r io.Reader) (*Transcript, error) {
 	return readFrom(name, r, 0)
 }
 
+// ReadFromSized is ReadFrom with a guess of the content's size (see SizeHint), so that whole
+// documents are read into one buffer instead of a regrowing one.
+func ReadFromSized(name string, r io.Reader, sizeHint int64) (*Transcript, error) {
+	return readFrom(name, r, sizeHint)
+}
+
+// SizeHint guesses the size of a file's content: its size, or for a gzip file the size its
+// trailer records (modulo 4 GiB). It returns 0 when it cannot tell.
+func SizeHint(f *os.File) int64 { return sizeHint(f) }
+
 // recoverPanics turns a panic while reading into an error for that file. The readers are
 // written not to panic; this is a last guard so that one bad file never takes a whole scan
 // down. The fuzz test turns it off to see panics.
