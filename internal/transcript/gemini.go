@@ -276,7 +276,6 @@ func readGeminiJSONL(name string, br *bufio.Reader) (*built, error) {
 	var order []string
 	byID := map[string]int{} // id -> position in records
 	var records []msg
-	var setMessages []msg
 	sessionID, kind := "", ""
 
 	err := eachLine(name, br, func(line []byte) error {
@@ -302,8 +301,15 @@ func readGeminiJSONL(name string, br *bufio.Reader) (*built, error) {
 			order = order[:pos]
 			records = records[:pos]
 		case r.Set != nil:
-			if len(r.Set.Messages) > 0 {
-				setMessages = r.Set.Messages
+			if r.Set.Messages != nil {
+				// $set replaces the message list as it stands now; later records add to it
+				// (Gemini CLI 0.61 writes the session context this way, then each message).
+				records = append(records[:0:0], r.Set.Messages...)
+				order, byID = order[:0], map[string]int{}
+				for i, m := range records {
+					order = append(order, m.ID)
+					byID[m.ID] = i
+				}
 			}
 			if r.Set.Kind != "" {
 				kind = r.Set.Kind
@@ -326,9 +332,6 @@ func readGeminiJSONL(name string, br *bufio.Reader) (*built, error) {
 	})
 	if err != nil {
 		return nil, err
-	}
-	if len(setMessages) > 0 {
-		records = setMessages
 	}
 	return buildGeminiSession(sessionID, kind, records), nil
 }

@@ -1,0 +1,95 @@
+package e2e
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/transcript"
+)
+
+// The transcript readers of `loopguard scan`, on transcripts the real CLIs write: each CLI runs
+// the same shell command three times for the scripted model, and the reader must find exactly
+// those three calls, with their results, in the file the CLI left behind; replaying them gives
+// the reminder on the third.
+func TestTranscriptsOfRealRuns(t *testing.T) {
+	tests := []struct {
+		host   Host
+		format string
+		tool   string
+		where  func(a *Agent) string // folder the CLI writes its transcripts under
+		match  func(path string) bool
+	}{
+		{HostClaudeCode, transcript.FormatClaudeCode, "Bash",
+			func(a *Agent) string { return filepath.Join(a.Home, ".claude", "projects") },
+			func(p string) bool { return strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, "subagents") }},
+		{HostCodex, transcript.FormatCodex, "exec_command",
+			func(a *Agent) string { return filepath.Join(a.CodexHome, "sessions") },
+			func(p string) bool { return strings.HasPrefix(filepath.Base(p), "rollout-") }},
+		{HostGeminiCLI, transcript.FormatGeminiCLI, "run_shell_command",
+			func(a *Agent) string { return filepath.Join(a.Home, ".gemini", "tmp") },
+			func(p string) bool {
+				return strings.Contains(p, string(filepath.Separator)+"chats"+string(filepath.Separator)) && strings.HasPrefix(filepath.Base(p), "session-")
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.host), func(t *testing.T) {
+			t.Parallel()
+			cmd, _ := sideEffectCommand(t)
+			srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
+			a := NewAgent(t, tt.host, srv)
+			a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
+
+			var files []string
+			filepath.WalkDir(tt.where(a), func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() && tt.match(p) {
+					files = append(files, p)
+				}
+				return nil
+			})
+			if len(files) != 1 {
+				t.Fatalf("want one transcript under %s, found %v", tt.where(a), files)
+			}
+			tr, err := transcript.Read(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Format != tt.format {
+				t.Errorf("format %q, want %q", tr.Format, tt.format)
+			}
+			main := tr.Agent(transcript.MainAgent)
+			if main == nil {
+				t.Fatalf("no main agent in %s: %+v", files[0], tr.Agents)
+			}
+			var calls []loopguard.Event
+			for _, ev := range main.Events {
+				if ev.Type == loopguard.EventCall {
+					calls = append(calls, ev)
+				}
+			}
+			if len(calls) != 3 {
+				raw, _ := os.ReadFile(files[0])
+				t.Fatalf("%d calls, want the 3 the model asked for; file:\n%.4000s", len(calls), raw)
+			}
+			for i, c := range calls {
+				if c.Tool != tt.tool || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, "hi") {
+					t.Errorf("call %d: %s %s → %q (result: %v)", i, c.Tool, c.Args, c.Result, c.HasResult)
+				}
+			}
+			cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
+			eng, _ := loopguard.New(cfg)
+			var noticedAt []int
+			for i, c := range calls {
+				if len(eng.Observe(c)) > 0 {
+					noticedAt = append(noticedAt, i)
+				}
+			}
+			if len(noticedAt) != 1 || noticedAt[0] != 2 {
+				t.Errorf("replayed calls noticed at %v, want [2]", noticedAt)
+			}
+		})
+	}
+}
