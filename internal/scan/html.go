@@ -10,14 +10,19 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed report.html
 var reportHTML string
 
-var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"f1": func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) },
-}).Parse(reportHTML))
+// reportTemplate is parsed on first use, not at start-up: every loopguard process links this
+// package, and a hook process must not pay half a millisecond for a report it never writes.
+var reportTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"f1": func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) },
+	}).Parse(reportHTML))
+})
 
 // Kinds of marks in the report, in legend order, with their colours (a palette that stays
 // distinct for colour-blind readers).
@@ -133,7 +138,7 @@ type tlNotice struct {
 func WriteHTML(w io.Writer, r *Report, meta Meta, sc *Scored) error {
 	d := buildHTML(r, meta, sc)
 	bw := bufio.NewWriter(w)
-	if err := reportTemplate.Execute(bw, d); err != nil {
+	if err := reportTemplate().Execute(bw, d); err != nil {
 		return err
 	}
 	return bw.Flush()

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -30,7 +31,8 @@ import (
 
 const miniDefaultActionRegex = "```bash\\s*\\n(.*?)\\n```"
 
-var miniDefaultRegexp = regexp.MustCompile("(?s)" + miniDefaultActionRegex)
+// miniDefaultRegexp is compiled on first use: hooks link this package but never read transcripts.
+var miniDefaultRegexp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?s)" + miniDefaultActionRegex) })
 
 // miniExtra is what is read of a message's `extra`, which also repeats the whole API
 // response (skipped).
@@ -79,7 +81,7 @@ func buildMini(d *docObject) *built {
 		miniUsage(d, out)
 		return out
 	}
-	re := miniDefaultRegexp
+	re := miniDefaultRegexp()
 	if d.Info != nil && d.Info.Config != nil && d.Info.Config.Agent != nil {
 		if r := d.Info.Config.Agent.ActionRegex; r != "" && r != miniDefaultActionRegex {
 			// The harness applies its regex with re.DOTALL; Python syntax Go lacks falls back
