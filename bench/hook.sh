@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-200}
 mkdir -p .bench
-go build -o .bench/loopguard ./cmd/loopguard
+# Built as the README installs it: static (CGO_ENABLED=0), which starts about 1 ms faster.
+CGO_ENABLED=0 go build -o .bench/loopguard ./cmd/loopguard
 state=$(mktemp -d)
 trap 'rm -rf "$state"' EXIT
 cat > .bench/post-tool-use.json <<'JSON'
