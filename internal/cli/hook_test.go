@@ -20,44 +20,15 @@ import (
 	"github.com/loopguard/loopguard/internal/testenv"
 )
 
-var (
-	binOnce sync.Once
-	binDir  string
-	binPath string
-	binErr  error
-)
-
 // TestMain removes the binary built for the process tests.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
+	testenv.Cleanup()
 	os.Exit(code)
 }
 
-// loopguardBinary builds the real command once per test run: hooks are separate processes,
-// and their guarantees (fail open, no lost update, crash safety) are about processes.
-func loopguardBinary(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "loopguard-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binDir = dir
-		binPath = filepath.Join(dir, "loopguard")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/loopguard/loopguard/cmd/loopguard").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
+// loopguardBinary is the real command: hooks are separate processes.
+func loopguardBinary(t *testing.T) string { return testenv.LoopguardBinary(t) }
 
 type hookRun struct {
 	stdout, stderr string

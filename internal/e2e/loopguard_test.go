@@ -9,9 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/loopguard/loopguard/internal/testenv"
 )
 
 // loopguard itself, installed with `loopguard install`, guarding the real
@@ -25,40 +26,14 @@ const Reminder = "You are repeating the exact same tool call"
 // identical call, refusal of the 4th and later (more than 3).
 const denyConfig = "dsh-brake: {mode: deny, callWarnCount: 2, callDenyCount: 3}\n"
 
-var (
-	lgOnce sync.Once
-	lgDir  string
-	lgPath string
-	lgErr  error
-)
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if lgDir != "" {
-		os.RemoveAll(lgDir)
-	}
+	testenv.Cleanup()
 	os.Exit(code)
 }
 
 // loopguardBin builds the loopguard command once per test binary.
-func loopguardBin(t *testing.T) string {
-	t.Helper()
-	lgOnce.Do(func() {
-		lgDir, lgErr = os.MkdirTemp("", "loopguard-e2e-")
-		if lgErr != nil {
-			return
-		}
-		lgPath = filepath.Join(lgDir, "loopguard")
-		out, err := exec.Command("go", "build", "-o", lgPath, "github.com/loopguard/loopguard/cmd/loopguard").CombinedOutput()
-		if err != nil {
-			lgErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if lgErr != nil {
-		t.Fatal(lgErr)
-	}
-	return lgPath
-}
+func loopguardBin(t *testing.T) string { return testenv.LoopguardBinary(t) }
 
 // installLoopguard runs `loopguard install HOST args...` with the agent's
 // environment (its HOME, CODEX_HOME) in its working directory, as a user
