@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Hook latency: one `loopguard hook claude-code` process per event (a PostToolUse, default
+# Hook latency: one `loopguard-hook hook claude-code` process per event (and the same with the
+# full loopguard binary) (a PostToolUse, default
 # preset, the embedded bbolt store), process start to exit, against a minimal Node hook that
 # only parses stdin and prints {}. Both run alternately in one run.   bash bench/hook.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-200}
 mkdir -p .bench
-# Built as the README installs it: static (CGO_ENABLED=0), which starts about 1 ms faster.
+# Built as the README installs them: static (CGO_ENABLED=0), which starts about 1 ms faster.
+# `loopguard install` writes loopguard-hook, the hook-only binary, when it sits beside loopguard.
 CGO_ENABLED=0 go build -o .bench/loopguard ./cmd/loopguard
+CGO_ENABLED=0 go build -o .bench/loopguard-hook ./cmd/loopguard-hook
 state=$(mktemp -d)
 trap 'rm -rf "$state"' EXIT
 cat > .bench/post-tool-use.json <<'JSON'
@@ -15,5 +18,6 @@ cat > .bench/post-tool-use.json <<'JSON'
 JSON
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), node $(node --version)"
 XDG_STATE_HOME=$state go run ./bench/hookbench -n "$n" -stdin .bench/post-tool-use.json -- \
+  ".bench/loopguard-hook hook claude-code --preset default" \
   ".bench/loopguard hook claude-code --preset default" \
   "node bench/minimal-hook.js"

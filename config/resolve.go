@@ -2,9 +2,11 @@ package config
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/loopguard/loopguard"
 )
@@ -13,6 +15,14 @@ import (
 type Choice struct {
 	File   string // --config FILE
 	Preset string // --preset NAME
+}
+
+// AddFlags adds --config FILE and --preset NAME to fs, the way every command takes them.
+func AddFlags(fs *flag.FlagSet) *Choice {
+	var c Choice
+	fs.StringVar(&c.File, "config", "", "configuration `FILE` (YAML or JSON)")
+	fs.StringVar(&c.Preset, "preset", "", "start from preset `NAME`: "+strings.Join(loopguard.PresetNames(), ", "))
+	return &c
 }
 
 // Resolved is a configuration and where it came from.

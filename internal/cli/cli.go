@@ -93,12 +93,7 @@ func newFlags(env *Env, name, synopsis, examples string) *flag.FlagSet {
 }
 
 // configFlags adds --config and --preset to a flag set.
-func configFlags(fs *flag.FlagSet) *config.Choice {
-	var c config.Choice
-	fs.StringVar(&c.File, "config", "", "configuration `FILE` (YAML or JSON)")
-	fs.StringVar(&c.Preset, "preset", "", "start from preset `NAME`: "+strings.Join(loopguard.PresetNames(), ", "))
-	return &c
-}
+func configFlags(fs *flag.FlagSet) *config.Choice { return config.AddFlags(fs) }
 
 // resolveConfig finds the configuration and prints its warnings; ok=false means it printed an error.
 func resolveConfig(env *Env, c *config.Choice) (config.Resolved, bool) {

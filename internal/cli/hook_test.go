@@ -235,3 +235,36 @@ func TestHookKilledMidWriteLeavesAConsistentStore(t *testing.T) {
 	}
 	t.Logf("%d of %d hook processes finished before their kill; count %d", finished, started, stats.MaxCallCount)
 }
+
+// loopguard-hook, the hook-only binary, answers exactly as `loopguard hook` does.
+func TestHookOnlyBinaryAnswersLikeLoopguardHook(t *testing.T) {
+	slim := testenv.Command(t, "loopguard-hook")
+	full := loopguardBinary(t)
+	event := postToolUse("same-answer", "grep -rn needle .")
+	for _, bin := range []string{full, slim} {
+		dir := t.TempDir()
+		var outs []string
+		for i := 0; i < 3; i++ {
+			cmd := exec.Command(bin, "hook", "claude-code", "--preset", "repeat-tool-reminder")
+			cmd.Env = hookEnv(dir)
+			cmd.Stdin = bytes.NewReader(event)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s: %v", bin, err)
+			}
+			outs = append(outs, string(out))
+		}
+		if outs[0] != "" || outs[1] != "" || !strings.Contains(outs[2], "You are repeating the exact same tool call") {
+			t.Errorf("%s: outputs %q", filepath.Base(bin), outs)
+		}
+	}
+	cmd := exec.Command(slim, "hook", "claude-code")
+	cmd.Env = hookEnv(t.TempDir())
+	cmd.Stdin = strings.NewReader("{")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || len(out) != 0 || !strings.Contains(stderr.String(), "the call goes ahead unguarded") {
+		t.Errorf("loopguard-hook on bad input: err %v, stdout %q, stderr %q", err, out, stderr.String())
+	}
+}

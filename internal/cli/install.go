@@ -165,6 +165,7 @@ func runInstall(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "loopguard install: cannot find the loopguard binary: %v\n", err)
 		return exitFail
 	}
+	o.Exe = hookExecutable(o.Exe)
 	if isGoRunBinary(o.Exe) && !f.dryRun {
 		// `go run` builds into a temporary folder that is deleted when it exits: a hook
 		// pointing there would fail (open) on every call from then on.
@@ -274,4 +275,15 @@ func absFrom(cwd, p string) string {
 // isGoRunBinary reports whether exe is a temporary binary that `go run` built.
 func isGoRunBinary(exe string) bool {
 	return strings.Contains(exe, string(filepath.Separator)+"go-build") && strings.HasPrefix(exe, os.TempDir())
+}
+
+// hookExecutable prefers loopguard-hook, the hook-only binary, when it is installed beside
+// loopguard (go install ./cmd/...): hosts start a process for every hook event, and the
+// smaller binary starts faster. It takes the same arguments.
+func hookExecutable(exe string) string {
+	slim := filepath.Join(filepath.Dir(exe), "loopguard-hook")
+	if fi, err := os.Stat(slim); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+		return slim
+	}
+	return exe
 }

@@ -160,3 +160,21 @@ func TestInstalledCommandRuns(t *testing.T) {
 		}
 	}
 }
+
+func TestInstallPrefersTheHookOnlyBinary(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "loopguard")
+	os.WriteFile(full, []byte("#!/bin/sh\n"), 0o755)
+	if got := hookExecutable(full); got != full {
+		t.Errorf("without loopguard-hook beside it: %s", got)
+	}
+	slim := filepath.Join(dir, "loopguard-hook")
+	os.WriteFile(slim, []byte("#!/bin/sh\n"), 0o644)
+	if got := hookExecutable(full); got != full {
+		t.Errorf("a loopguard-hook that is not executable was chosen: %s", got)
+	}
+	os.Chmod(slim, 0o755)
+	if got := hookExecutable(full); got != slim {
+		t.Errorf("with loopguard-hook beside it: %s, want %s", got, slim)
+	}
+}

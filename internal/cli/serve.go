@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/loopguard/loopguard/internal/hook"
+	"github.com/loopguard/loopguard/internal/hookcmd"
+	"github.com/loopguard/loopguard/internal/store"
 )
 
 func init() {
@@ -38,7 +40,7 @@ func serveHandler(h *hook.Handler, logf func(string, ...any)) http.Handler {
 			}
 			out, err := h.Handle(r.Context(), host, body)
 			if err != nil {
-				logf("loopguard serve: %s: %s (the call goes ahead unguarded)", host, oneLine(err.Error()))
+				logf("loopguard serve: %s: %s (the call goes ahead unguarded)", host, hookcmd.OneLine(err.Error()))
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
@@ -64,8 +66,8 @@ Claude Code settings for it (an "http" hook):
 `)
 	choice := configFlags(fs)
 	addr := fs.String("addr", "127.0.0.1:8417", "listen `ADDRESS` (loopback by default)")
-	var sf storeFlags
-	sf.add(fs, "memory")
+	var sf hookcmd.StoreFlags
+	sf.Add(fs, "memory")
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
 	}
@@ -75,7 +77,7 @@ Claude Code settings for it (an "http" hook):
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, err := sf.open(ctx, env)
+	st, err := sf.Open(ctx, env.Getenv, env.Stderr, store.Options{})
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "loopguard serve: %v\n", err)
 		return exitFail
@@ -91,7 +93,7 @@ Claude Code settings for it (an "http" hook):
 		Handler:           serveHandler(&hook.Handler{Config: r.Config, Store: st}, logf),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
-	fmt.Fprintf(env.Stderr, "loopguard serve: listening on http://%s (configuration: %s; store: %s)\n", ln.Addr(), r.Source, storeName(sf.url))
+	fmt.Fprintf(env.Stderr, "loopguard serve: listening on http://%s (configuration: %s; store: %s)\n", ln.Addr(), r.Source, storeName(sf.URL()))
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)

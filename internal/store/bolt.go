@@ -310,6 +310,18 @@ func (s *boltStore) do(ctx context.Context, mode openMode, fn func(*bolt.Tx) err
 	}()
 
 	err = s.transact(mode, deadline, fn)
+	if err != nil && s.opts.Disposable && isDamage(err) {
+		// The state may be thrown away: move the damaged file aside, keep it for a post
+		// mortem, and carry on with a fresh one rather than fail every call from now on.
+		aside := fmt.Sprintf("%s.damaged-%d", s.path, time.Now().UnixNano())
+		if rerr := os.Rename(s.path, aside); rerr == nil {
+			s.damaged, s.damagedFile = nil, nil
+			if mode == modeRead {
+				return nil // nothing stored any more
+			}
+			err = s.transact(modeCreate, deadline, fn)
+		}
+	}
 	switch {
 	case err == nil, errors.Is(err, errMissing):
 		return nil
@@ -352,7 +364,7 @@ func (s *boltStore) transact(mode openMode, deadline time.Time, fn func(*bolt.Tx
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("database file is damaged (remove it to start afresh): %v", r)
+			err = fmt.Errorf("%w (remove it to start afresh): %v", errDamaged, r)
 			s.damaged, s.damagedFile = err, fi
 		}
 	}()
@@ -366,7 +378,7 @@ func (s *boltStore) transact(mode openMode, deadline time.Time, fn func(*bolt.Tx
 		// (a copy interrupted by a full disk, say) would make it read or
 		// write pages past the end.
 		if fi.Size() < tx.Size() {
-			return fmt.Errorf("database file is truncated: %d bytes, its meta page needs %d", fi.Size(), tx.Size())
+			return fmt.Errorf("%w: truncated: %d bytes, its meta page needs %d", errDamaged, fi.Size(), tx.Size())
 		}
 		return fn(tx)
 	}
@@ -411,7 +423,7 @@ func (s *boltStore) boltOptions(readOnly bool, deadline time.Time) *bolt.Options
 	return &bolt.Options{
 		Timeout:      timeout,
 		ReadOnly:     readOnly,
-		NoSync:       s.noSync,
+		NoSync:       s.noSync || s.opts.Disposable,
 		NoStatistics: true,
 		// The freelist stays synced to the file (bbolt's default): without
 		// it every open rebuilds the freelist by walking every page, and
@@ -476,4 +488,13 @@ func (s *boltStore) lockAcrossProcesses(ctx context.Context, deadline time.Time)
 
 func (s *boltStore) lockTimeout() error {
 	return &unavailableError{msg: fmt.Sprintf("store %s: another process held the database lock for longer than %s", s.path, s.opts.LockTimeout)}
+}
+
+// errDamaged marks errors that mean the database file cannot be read as a database.
+var errDamaged = errors.New("database file is damaged")
+
+// isDamage reports whether err says the file itself is damaged (rather than locked, say).
+func isDamage(err error) bool {
+	return errors.Is(err, errDamaged) || errors.Is(err, bolt.ErrInvalid) ||
+		errors.Is(err, bolt.ErrChecksum) || errors.Is(err, bolt.ErrVersionMismatch)
 }

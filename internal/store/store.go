@@ -63,6 +63,13 @@ type Options struct {
 	// DefaultKeyPrefix.
 	KeyPrefix string
 
+	// Disposable says the values may be lost without harm (loop counters, say), which lets
+	// the embedded store trade durability for speed: commits skip fsync, which a process
+	// kill never needs (the page cache keeps the writes) but a power loss might, and a file
+	// found damaged is moved aside (<path>.damaged-<time>) and replaced by a fresh one instead
+	// of failing every later call.
+	Disposable bool
+
 	// Now replaces time.Now (tests). It stamps writes and drives expiry in
 	// the embedded and memory stores; Redis expiry runs on the server clock.
 	Now func() time.Time

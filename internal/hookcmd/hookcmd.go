@@ -1,0 +1,205 @@
+// Package hookcmd is the `loopguard hook` command: one hook event on stdin, the host's answer
+// on stdout, always failing open. It lives apart from the rest of the command line so that a
+// hook-only binary (cmd/loopguard-hook) links nothing else: a hook runs as a new process per
+// tool call, and every package linked is paid for at every start.
+package hookcmd
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/loopguard/loopguard/config"
+	"github.com/loopguard/loopguard/internal/hook"
+	"github.com/loopguard/loopguard/internal/store"
+)
+
+// StoreFlags are the flags that choose the store, shared by hook and serve.
+type StoreFlags struct {
+	url      string
+	fallback string
+	idle     time.Duration
+}
+
+// Add adds --store, --redis-fallback and --idle to fs.
+func (s *StoreFlags) Add(fs interface {
+	StringVar(*string, string, string, string)
+	DurationVar(*time.Duration, string, time.Duration, string)
+}, defaultURL string) {
+	fs.StringVar(&s.url, "store", defaultURL, "where agent state lives: bolt (the embedded file under $XDG_STATE_HOME/loopguard), bolt:///path.db, redis://host:port/db, or memory; $LOOPGUARD_STORE sets the default")
+	fs.StringVar(&s.fallback, "redis-fallback", "open", "when Redis cannot be reached: open (let the call through, say why) or local (use the embedded store)")
+	fs.DurationVar(&s.idle, "idle", store.DefaultIdleTTL, "forget sessions idle longer than this")
+}
+
+// URL is the store's URL as given (possibly empty: the default).
+func (s *StoreFlags) URL() string { return s.url }
+
+// Open opens the store, applying the Redis fallback policy. Warnings go to stderr.
+func (s *StoreFlags) Open(ctx context.Context, getenv func(string) string, stderr io.Writer, opts store.Options) (store.Store, error) {
+	url := s.url
+	if url == "" {
+		url = getenv("LOOPGUARD_STORE")
+	}
+	opts.IdleTTL = s.idle
+	st, err := store.Open(ctx, url, opts)
+	if err != nil && isRedis(url) && s.fallback == "local" {
+		fmt.Fprintf(stderr, "loopguard: %v; using the embedded store instead\n", err)
+		return store.Open(ctx, "", opts)
+	}
+	return st, err
+}
+
+func isRedis(url string) bool {
+	return strings.HasPrefix(url, "redis://") || strings.HasPrefix(url, "rediss://")
+}
+
+// lazyStore opens the store on first use: most hook events (a PreToolUse in remind mode, a
+// Stop) never touch it, and opening it is the dearest part of a hook.
+type lazyStore struct {
+	open func() (store.Store, error)
+	st   store.Store
+	err  error
+}
+
+func (l *lazyStore) get() (store.Store, error) {
+	if l.st == nil && l.err == nil {
+		l.st, l.err = l.open()
+	}
+	return l.st, l.err
+}
+
+func (l *lazyStore) Update(ctx context.Context, key string, fn func([]byte) ([]byte, error)) error {
+	st, err := l.get()
+	if err != nil {
+		return err
+	}
+	return st.Update(ctx, key, fn)
+}
+
+func (l *lazyStore) Get(ctx context.Context, key string) ([]byte, error) {
+	st, err := l.get()
+	if err != nil {
+		return nil, err
+	}
+	return st.Get(ctx, key)
+}
+
+func (l *lazyStore) Delete(ctx context.Context, key string) error {
+	st, err := l.get()
+	if err != nil {
+		return err
+	}
+	return st.Delete(ctx, key)
+}
+
+func (l *lazyStore) Purge(ctx context.Context, before time.Time) (int, error) {
+	st, err := l.get()
+	if err != nil {
+		return 0, err
+	}
+	return st.Purge(ctx, before)
+}
+
+func (l *lazyStore) Close() error {
+	if l.st == nil {
+		return nil
+	}
+	return l.st.Close()
+}
+
+// Run is `loopguard hook ARGS...` (ARGS without "hook"). It always returns 0: whatever goes
+// wrong, the agent carries on, nothing is printed on stdout, and one line says why on stderr
+// and in the log. (Exit status 2 means "block" to the hosts; a guard's own failure must never
+// block.)
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (code int) {
+	failOpen := func(err error) int {
+		msg := "loopguard hook: " + OneLine(err.Error()) + " (the call goes ahead unguarded)"
+		fmt.Fprintln(stderr, msg)
+		logLine(getenv, msg)
+		return 0
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			code = failOpen(fmt.Errorf("internal error: %v", p))
+		}
+	}()
+
+	fs := flag.NewFlagSet("hook", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: loopguard hook claude-code|codex|gemini-cli [--preset NAME | --config FILE] [--store URL] < event.json\n\n")
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, "\nExamples:\n  loopguard hook claude-code < event.json\n  loopguard hook codex --preset dsh-brake --store redis://127.0.0.1:6379/0\n\n'loopguard install HOST' writes these commands into the host's settings for you.\n")
+	}
+	choice := config.AddFlags(fs)
+	var sf StoreFlags
+	sf.Add(fs, "")
+	if len(args) == 0 {
+		return failOpen(errors.New("no host given (want claude-code, codex or gemini-cli)"))
+	}
+	host, err := hook.ParseHost(args[0])
+	if err != nil {
+		return failOpen(err)
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		return failOpen(err)
+	}
+	resolved, err := config.Resolve(*choice, getenv)
+	if err != nil {
+		return failOpen(err)
+	}
+	in, err := io.ReadAll(io.LimitReader(stdin, 64<<20+1))
+	if err != nil {
+		return failOpen(fmt.Errorf("reading stdin: %w", err))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// Hook state is loop counters: losing it costs a late reminder, never an error, so the
+	// embedded store may skip fsync and replace a damaged file (store.Options.Disposable).
+	st := &lazyStore{open: func() (store.Store, error) {
+		return sf.Open(ctx, getenv, stderr, store.Options{Disposable: true})
+	}}
+	defer st.Close()
+	h := &hook.Handler{Config: resolved.Config, Store: st}
+	out, err := h.Handle(ctx, host, in)
+	if err != nil {
+		return failOpen(err)
+	}
+	stdout.Write(out)
+	return 0
+}
+
+// OneLine keeps a message to one line, so that a failure is one line of a log.
+func OneLine(s string) string {
+	s = strings.ReplaceAll(s, "\r", " ")
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// logLine appends a line to $XDG_STATE_HOME/loopguard/hook.log (~/.local/state/... when
+// unset). Failing to log is not worth failing over.
+func logLine(getenv func(string) string, msg string) {
+	dir := getenv("XDG_STATE_HOME")
+	if dir == "" {
+		home := getenv("HOME")
+		if home == "" {
+			return
+		}
+		dir = filepath.Join(home, ".local", "state")
+	}
+	dir = filepath.Join(dir, "loopguard")
+	if os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "hook.log"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %s\n", time.Now().UTC().Format(time.RFC3339), msg)
+}
