@@ -59,7 +59,7 @@
 // fn runs inside the write transaction, with the lock held, so it must be
 // quick; it only transforms a few KB.
 //
-// Commits are fsync'ed (bbolt's default: two fdatasync calls, one before and
+// By default commits are fsync'ed (bbolt's default: two fdatasync calls, one before and
 // one after the meta page is written). SIGKILL alone would not need them,
 // since data already handed to the kernel's page cache survives the death of
 // the process; a power loss or kernel crash would not, and without the first
@@ -74,9 +74,16 @@
 //
 // A damaged file (not a bbolt file, cut short, or with garbage pages) makes
 // every operation return an error naming the path instead of crashing the
-// process; bbolt's panics on such files are recovered. Nothing deletes or
-// moves the file automatically, since the path may point at a file that is
-// not loopguard's.
+// process; bbolt's panics on such files are recovered. By default nothing
+// deletes or moves the file automatically, since the path may point at a file
+// that is not loopguard's.
+//
+// Options.Disposable changes both for values that may be lost without harm:
+// the hooks set it, since their state is loop counters and losing it costs at
+// most a late reminder, while every millisecond counts at every tool call.
+// Commits then skip fsync (a killed process still loses nothing), and a file
+// found damaged is renamed to <path>.damaged-<time> and replaced by a fresh
+// one, so that a power loss cannot turn loop protection off for good.
 //
 // Each record stores the value together with the time it was last written.
 // Records idle for longer than Options.IdleTTL read as absent, and an Update
