@@ -107,12 +107,3 @@ func resolveConfig(env *Env, c *config.Choice) (config.Resolved, bool) {
 	}
 	return r, true
 }
-
-// configQuiet resolves the configuration for commands that must not print on their own
-// (hooks): warnings are dropped, errors returned.
-func configQuiet(env *Env, c *config.Choice) (loopguard.Config, error) {
-	r, err := config.Resolve(*c, env.Getenv)
-	return r.Config, err
-}
-
-func configChoice(file string) *config.Choice { return &config.Choice{File: file} }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/config"
 	"github.com/loopguard/loopguard/internal/hook"
 	"github.com/loopguard/loopguard/internal/store"
 	"github.com/loopguard/loopguard/internal/testenv"
@@ -128,8 +129,7 @@ func writeCountingConfig(t *testing.T, dir string) string {
 
 func countingConfig(t *testing.T, path string) loopguard.Config {
 	t.Helper()
-	var env = &Env{Getenv: func(string) string { return "" }}
-	cfg, err := configQuiet(env, configChoice(path))
+	cfg, _, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
