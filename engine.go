@@ -201,15 +201,19 @@ func (e *Engine) Check(ev Event) (Denial, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.scratch = newCall(&ev)
-	d, ok := Denial{}, false
-	for i, s := range a.states {
-		if reason, refused := s.refuse(&a.scratch); refused {
-			d, ok = Denial{Agent: ev.Agent, Plugin: e.detectors[i].plugin(), Reason: reason}, true
-			break
-		}
-	}
+	d, ok := e.refusal(a, &a.scratch)
 	a.scratch = observedCall{}
 	return d, ok
+}
+
+// refusal asks the agent's detectors, in order, whether c is refused. The caller holds a.mu.
+func (e *Engine) refusal(a *agentState, c *observedCall) (Denial, bool) {
+	for i, s := range a.states {
+		if reason, refused := s.refuse(c); refused {
+			return Denial{Agent: c.agent, Plugin: e.detectors[i].plugin(), Reason: reason}, true
+		}
+	}
+	return Denial{}, false
 }
 
 // Forget drops an agent's state. The same id then names a new agent that starts from nothing.
@@ -265,13 +269,9 @@ func (e *Engine) Step(ev Event) Outcome {
 	defer a.mu.Unlock()
 	a.scratch = newCall(&ev)
 	c := &a.scratch
-	for i, s := range a.states {
-		if reason, ok := s.refuse(c); ok {
-			out.Denied = true
-			out.Denial = Denial{Agent: ev.Agent, Plugin: e.detectors[i].plugin(), Reason: reason}
-			c.result, c.hasRes, c.failed = "Error: "+reason, true, true
-			break
-		}
+	if d, refused := e.refusal(a, c); refused {
+		out.Denied, out.Denial = true, d
+		c.result, c.hasRes, c.failed = "Error: "+d.Reason, true, true
 	}
 	for _, s := range a.states {
 		out.Notices = s.observeCall(c, out.Notices)
