@@ -90,7 +90,7 @@ Claude Code settings for it (an "http" hook):
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) }
 	srv := &http.Server{
-		Handler:           serveHandler(&hook.Handler{Config: r.Config, Store: st}, logf),
+		Handler:           serveHandler(&hook.Handler{Config: r.Config, Store: st, Warn: func(line string) { logf("%s", line) }}, logf),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	fmt.Fprintf(env.Stderr, "loopguard serve: listening on http://%s (configuration: %s; store: %s)\n", ln.Addr(), r.Source, storeName(sf.URL()))

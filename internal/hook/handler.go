@@ -18,6 +18,9 @@ type Handler struct {
 	Store  store.Store
 	// Now is the clock for events whose host gives no timestamp; nil means time.Now.
 	Now func() time.Time
+	// Warn receives one line when stored state cannot be read and the agent starts afresh;
+	// nil means say nothing.
+	Warn func(line string)
 }
 
 // Handle answers one hook event of host. It returns what to print on stdout (nothing for "no
@@ -62,11 +65,7 @@ func (h *Handler) check(ctx context.Context, r *request, now time.Time) ([]byte,
 	if err != nil {
 		return nil, err
 	}
-	st, err := decodeState(old)
-	if err != nil {
-		return nil, err
-	}
-	eng, err := h.engine(r.agent, st.snapshot)
+	_, eng, err := h.load(r.agent, old)
 	if err != nil {
 		return nil, err
 	}
@@ -78,11 +77,7 @@ func (h *Handler) check(ctx context.Context, r *request, now time.Time) ([]byte,
 	// call again after the tool step; the call id lets observe skip it if it does.
 	var out loopguard.Outcome
 	err = h.Store.Update(ctx, r.agent, func(old []byte) ([]byte, error) {
-		st, err := decodeState(old)
-		if err != nil {
-			return nil, err
-		}
-		eng, err := h.engine(r.agent, st.snapshot)
+		st, eng, err := h.load(r.agent, old)
 		if err != nil {
 			return nil, err
 		}
@@ -105,7 +100,7 @@ func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byt
 	var notices []loopguard.Notice
 	err := h.Store.Update(ctx, r.agent, func(old []byte) ([]byte, error) {
 		notices = nil // Update may run this more than once
-		st, err := decodeState(old)
+		st, eng, err := h.load(r.agent, old)
 		if err != nil {
 			return nil, err
 		}
@@ -113,10 +108,6 @@ func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byt
 			// We refused this call before it ran and counted it then.
 			st.refused = append(st.refused[:i], st.refused[i+1:]...)
 			return st.encode(), nil
-		}
-		eng, err := h.engine(r.agent, st.snapshot)
-		if err != nil {
-			return nil, err
 		}
 		notices = eng.Observe(ev)
 		st.snapshot = eng.Snapshot(r.agent)
@@ -128,15 +119,31 @@ func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byt
 	return contextOutput(r, notices), nil
 }
 
-func (h *Handler) engine(agent string, snapshot []byte) (*loopguard.Engine, error) {
+// load reads an agent's stored state into a new engine. State this build cannot read (written
+// by another version of loopguard, or damaged) is dropped with a warning and the agent starts
+// afresh: a few lost counts are better than a guard that fails on every call until the user
+// next speaks.
+func (h *Handler) load(agent string, stored []byte) (agentState, *loopguard.Engine, error) {
 	eng, err := loopguard.New(h.Config)
 	if err != nil {
-		return nil, err
+		return agentState{}, nil, err
 	}
-	if err := eng.Restore(agent, snapshot); err != nil {
-		return nil, err
+	st, err := decodeState(stored)
+	if err == nil {
+		err = eng.Restore(agent, st.snapshot)
 	}
-	return eng, nil
+	if err == nil {
+		return st, eng, nil
+	}
+	if !errors.Is(err, errBadState) && !errors.Is(err, loopguard.ErrBadSnapshot) {
+		return agentState{}, nil, err
+	}
+	if h.Warn != nil {
+		h.Warn(fmt.Sprintf("loopguard: %v; agent %q starts again from nothing", err, agent))
+	}
+	// A fresh engine: Restore may have filled in part of the state before it failed.
+	eng, err = loopguard.New(h.Config)
+	return agentState{}, eng, err
 }
 
 // agentState is what the store keeps per agent: the engine's snapshot and the ids of calls
@@ -221,9 +228,11 @@ func Inspect(ctx context.Context, st store.Store, cfg loopguard.Config, agent st
 	if err != nil {
 		return s, false, err
 	}
-	h := &Handler{Config: cfg}
-	eng, err := h.engine(agent, state.snapshot)
+	eng, err := loopguard.New(cfg)
 	if err != nil {
+		return s, false, err
+	}
+	if err := eng.Restore(agent, state.snapshot); err != nil {
 		return s, false, err
 	}
 	s, ok = eng.Stats(agent)

@@ -295,3 +295,42 @@ func FuzzHandle(f *testing.F) {
 		}
 	})
 }
+
+// State that this build cannot read (another version's snapshot, or damaged bytes) must not make
+// every later call fail: the agent starts afresh, one warning says so, and counting resumes.
+func TestUnreadableStateStartsAfresh(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
+	post := sample(t, ClaudeCode, "PostToolUse")
+	r, err := parse(ClaudeCode, post)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		stored []byte
+		warns  string
+	}{
+		{"a snapshot of an older format", append([]byte{stateVersion, 0}, "LG\x01"...), "bad snapshot: version 1"},
+		{"a state of an unknown version", []byte{0xff, 1, 2, 3}, "stored hook state is damaged: version 255"},
+		{"a truncated refusal list", []byte{stateVersion, 5, 10, 'x'}, "stored hook state is damaged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHandler(t, cfg)
+			var warnings []string
+			h.Warn = func(line string) { warnings = append(warnings, line) }
+			if err := h.Store.Update(context.Background(), r.agent, func([]byte) ([]byte, error) { return tc.stored, nil }); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for i := 0; i < 3; i++ {
+				got = append(got, additionalContext(handle(t, h, ClaudeCode, post)))
+			}
+			if got[0] != "" || got[1] != "" || !strings.HasPrefix(got[2], "You are repeating") {
+				t.Errorf("contexts after 3 identical calls on unreadable state: %q", got)
+			}
+			if len(warnings) != 1 || !strings.Contains(warnings[0], tc.warns) || !strings.Contains(warnings[0], "starts again from nothing") {
+				t.Errorf("warnings = %q, want one that says %q", warnings, tc.warns)
+			}
+		})
+	}
+}

@@ -166,7 +166,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return sf.Open(ctx, getenv, stderr, store.Options{Disposable: true})
 	}}
 	defer st.Close()
-	h := &hook.Handler{Config: resolved.Config, Store: st}
+	h := &hook.Handler{Config: resolved.Config, Store: st, Warn: func(line string) { fmt.Fprintln(stderr, line) }}
 	out, err := h.Handle(ctx, host, in)
 	if err != nil {
 		return failOpen(err)
