@@ -12,8 +12,10 @@ import (
 //	"LG" version(1) then, per detector: tag(1) length(uvarint) payload
 //
 // Unknown tags are skipped and missing detectors start fresh, so a snapshot survives a change of
-// configuration. Fingerprints are stored, never argument payloads.
-const snapshotVersion = 1
+// configuration. Fingerprints are stored, never argument payloads, so the version changes when
+// the fingerprint does: version 2 came with the order-free object hash of internal/canon, and a
+// version 1 snapshot is refused rather than read with fingerprints that no longer match.
+const snapshotVersion = 2
 
 // ErrBadSnapshot is returned (wrapped) for a snapshot that cannot be read.
 var ErrBadSnapshot = errors.New("loopguard: bad snapshot")

@@ -38,10 +38,11 @@
 // The obvious implementation (encoding/json into any, re-marshal, hash)
 // allocates a map per object, a string per key and value, and a new buffer
 // for the output. Here a single pass over the bytes validates the JSON and
-// hashes each scalar as it is read; an object's members are collected as
-// (key hash, value hash) pairs in a fixed stack buffer, sorted by key hash,
-// stripped of overwritten duplicates and folded in that order. For typical
-// arguments there are no heap allocations at all. The fingerprint is a pure
+// hashes each scalar as it is read; an object is the sum of its members'
+// hashes, which does not depend on their order, so nothing is sorted. The
+// members of open objects are kept as (key hash, member hash) pairs in a
+// fixed stack buffer, only to find a repeated key and replace its term. For
+// typical arguments there are no heap allocations at all. The fingerprint is a pure
 // function of the bytes (no random seeds), stable across processes and
 // machines, because it is persisted.
 package canon
@@ -92,57 +93,59 @@ func rawTextHash(p []byte) uint64 {
 	return acc.sum()
 }
 
-func emptyObjectHash() uint64 { return foldObject(nil) }
-
 // frame is one open container while fingerprinting.
 type frame struct {
-	// h is the running hash of an array, or the hash of the key whose
-	// value is being read in an object.
+	// h is the running hash of an array, or the sum of the member hashes of
+	// an object (see hashMember).
 	h uint64
+	// keys is, in an object, a one-word Bloom filter of its key hashes: a
+	// key whose bit is not set yet cannot be a repeat, which spares most
+	// members the look through the earlier ones.
+	keys uint64
 	// tag is 2*count for an array (elements so far) and 2*start+1 for an
 	// object, where start is the index in the member list at which the
 	// object's members begin. The low bit tells the two apart.
 	tag int
 }
 
-// member is one object member, reduced to hashes.
-type member struct{ key, val uint64 }
+// member is one object member, reduced to hashes: its key's and its own
+// (hashMember of key and value), kept to find and replace repeated keys.
+// While the value is being read, the member is the last in the list and
+// its hash is not set yet.
+type member struct{ key, hash uint64 }
+
+// linearMembers is how many members an object may have before repeated keys
+// are no longer looked for member by member (quadratic) but by sorting, once,
+// when the object closes.
+const linearMembers = 32
 
 // fingerprintJSON hashes s if it is exactly one JSON value (with optional
 // surrounding whitespace). ok is false if s is not valid JSON.
 //
 // It is an iterative parser written as one function, a small state machine
-// (value, after, key, str) joined by gotos: Go keeps no registers across
-// calls, so strings, small integers, literals and punctuation are handled
-// without any call. Open containers live on an explicit stack, and
-// members of all open objects share one list, each object owning its tail.
-// Both start in fixed-size stack buffers and move to the heap only for
-// unusually deep or wide input (at most maxDepth frames).
-//
-// Strings: printable ASCII without escapes is checked and absorbed 16 bytes
-// at a time in one pass, computing exactly what hashBytes computes. At the
-// first byte that needs decoding (an escape, non-ASCII) the hash state is
-// handed to hashStringSlow, which decodes the rest.
+// (value, after, key) joined by gotos, so that numbers, literals and
+// punctuation are handled without a call. Open containers live on an
+// explicit stack, and the members of all open objects share one list, each
+// object owning its tail. Both start in fixed-size stack buffers and move to
+// the heap only for unusually deep or wide input (at most maxDepth frames).
+// Strings are the one call (hashString): they are where the bytes are, and
+// a function of their own gets the registers to itself.
 func fingerprintJSON(s []byte) (uint64, bool) {
 	// Container bookkeeping is touched once per value, so it lives in
-	// memory (st), leaving the registers to the scanning loops.
+	// memory (st), leaving the registers to the scanning.
 	var st struct {
 		stack     []frame
 		members   []member
-		inKey     bool // the string being read is an object key
-		frameBuf  [16]frame
+		frameBuf  [8]frame
 		memberBuf [24]member
 	}
 	st.stack = st.frameBuf[:0]
 	st.members = st.memberBuf[:0]
 	var (
-		v      uint64 // the value (or key) just completed
-		ok     bool
-		c      byte
-		p      []byte
-		w0, w1 uint64 // a 16-byte block of string content
-		m0, m1 uint64 // its special bytes
-		r      int
+		v  uint64 // the value (or key) just completed
+		ok bool
+		c  byte
+		j  int
 	)
 	i := skipSpace(s, 0)
 
@@ -152,11 +155,15 @@ value: // A value starts at s[i].
 	}
 	switch c = s[i]; {
 	case c == '"':
-		st.inKey = false
-		goto str
+		if v, j = hashPlainString(s, i+1); j < 0 {
+			if v, j = hashString(s, i+1); j < 0 {
+				return 0, false
+			}
+		}
+		i = j
 	case c == '-' || c-'0' <= 9:
 		// Fast path: an integer of at most 15 digits is exact as a double.
-		j := i
+		j = i
 		if c == '-' {
 			j++
 		}
@@ -188,7 +195,7 @@ value: // A value starts at s[i].
 			v = emptyObjectHash()
 			break
 		}
-		st.stack = append(st.stack, frame{tag: len(st.members)<<1 | 1})
+		st.stack = append(st.stack, frame{h: seedObject, tag: len(st.members)<<1 | 1})
 		goto key
 	case c == '[':
 		if len(st.stack) >= maxDepth {
@@ -224,7 +231,25 @@ after: // v is complete: hand it to the enclosing container.
 	}
 	c = s[i]
 	if top := &st.stack[len(st.stack)-1]; top.tag&1 != 0 { // object
-		st.members = append(st.members, member{top.h, v})
+		last := len(st.members) - 1
+		key := st.members[last].key
+		mh := hashMember(key, v)
+		start := top.tag >> 1
+		if bit := uint64(1) << (key >> 58); top.keys&bit == 0 {
+			top.keys |= bit // a key not seen in this object
+		} else if earlier := st.members[start:last]; len(earlier) < linearMembers {
+			for j := range earlier {
+				if earlier[j].key == key { // the last one wins
+					top.h -= earlier[j].hash
+					earlier[j].hash = mh
+					st.members = st.members[:last]
+					goto added
+				}
+			}
+		}
+		st.members[last].hash = mh
+	added:
+		top.h += mh
 		if c == ',' {
 			i = skipSpace(s, i+1)
 			goto key
@@ -232,8 +257,11 @@ after: // v is complete: hand it to the enclosing container.
 		if c != '}' {
 			return 0, false
 		}
-		start := top.tag >> 1
-		v = foldObject(st.members[start:])
+		if n := len(st.members) - start; n <= linearMembers {
+			v = hashObjectEnd(top.h, n)
+		} else {
+			v = hashWideObject(st.members[start:])
+		}
 		st.members = st.members[:start]
 	} else {
 		top.h = hashArrayStep(top.h, v)
@@ -255,10 +283,12 @@ key: // An object member starts at s[i]: "key" : value
 	if i >= len(s) || s[i] != '"' {
 		return 0, false
 	}
-	st.inKey = true
-	goto str
-
-keyDone:
+	if v, j = hashPlainString(s, i+1); j < 0 {
+		if v, j = hashString(s, i+1); j < 0 {
+			return 0, false
+		}
+	}
+	i = j
 	if i < len(s) && s[i] == ':' {
 		i++
 	} else if i = skipSpace(s, i); i < len(s) && s[i] == ':' {
@@ -266,76 +296,104 @@ keyDone:
 	} else {
 		return 0, false
 	}
-	st.stack[len(st.stack)-1].h = v
+	st.members = append(st.members, member{key: v})
 	i = skipSpace(s, i)
 	goto value
-
-str: // A string starts at s[i] (the opening quote).
-	i++
-	p = s[i:]
-	v = seedString
-	for len(p) >= 16 {
-		w0 = binary.LittleEndian.Uint64(p)
-		if m0 = specialBytes(w0); m0 != 0 {
-			goto strEnd0
-		}
-		w1 = binary.LittleEndian.Uint64(p[8:])
-		if m1 = specialBytes(w1); m1 != 0 {
-			goto strEnd1
-		}
-		v = absorb(v, w0, w1)
-		p = p[16:]
-	}
-	// Fewer than 16 bytes of input left: zero pad them. Zero bytes count
-	// as special (control) bytes, so the scan stops there at the latest.
-	w0, w1 = loadPadded16(p)
-	if m0 = specialBytes(w0); m0 == 0 {
-		m1 = specialBytes(w1)
-		goto strEnd1
-	}
-
-	// The block (w0, w1) holds the closing quote or a byte that needs
-	// decoding, preceded by r plain bytes.
-strEnd0:
-	r = bits.TrailingZeros64(m0) >> 3
-	w0 &= 1<<(8*uint(r)) - 1
-	w1 = 0
-	goto strEnd
-strEnd1:
-	r = 8 + bits.TrailingZeros64(m1)>>3
-	w1 &= 1<<(8*uint(r-8)) - 1
-strEnd:
-	if r >= len(p) {
-		return 0, false // unterminated
-	}
-	if p[r] == '"' {
-		if r > 0 {
-			v = absorb(v, w0, w1)
-		}
-		done := len(s) - len(p) + r // index of the closing quote
-		v = finish(v, done-i)
-		i = done + 1
-	} else {
-		// Decode from the start of this block on; v covers the
-		// blocks before it.
-		done := len(s) - len(p)
-		if v, i, ok = hashStringSlow(s, done, v, done-i); !ok {
-			return 0, false
-		}
-	}
-	if st.inKey {
-		goto keyDone
-	}
-	goto after
 }
 
-// hashNumber hashes the number literal at s[i].
-func hashNumber(s []byte, i int) (h uint64, next int, ok bool) {
-	f, overflow, next, ok := parseNumber(s, i)
-	if overflow {
-		return hashBytes(seedBigNum, s[i:next]), next, ok
+// hashPlainString is hashString for the common case: a string of printable
+// ASCII with no escapes that ends at least 16 bytes before the end of s. It
+// returns next = -1 for any other string, and the caller then asks
+// hashString. It is a leaf (it calls nothing), so it runs without a stack
+// frame, and it is called once for every key and string value.
+func hashPlainString(s []byte, i int) (h uint64, next int) {
+	h = seedString
+	start := i
+	for len(s)-i >= 16 {
+		w0, w1 := word(s, i), word(s, i+8)
+		var r int
+		if m := specialBytes(w0); m != 0 {
+			r = bits.TrailingZeros64(m) >> 3
+			w0 &= 1<<(8*uint(r)&63) - 1
+			w1 = 0
+		} else if m := specialBytes(w1); m != 0 {
+			r = 8 + bits.TrailingZeros64(m)>>3
+			w1 &= 1<<(8*uint(r-8)&63) - 1
+		} else {
+			h = absorb(h, w0, w1)
+			i += 16
+			continue
+		}
+		end := i + r
+		if s[end] != '"' {
+			return 0, -1
+		}
+		if n := end - start; n < 16 {
+			return hashShort(seedString, w0, w1, n), end + 1
+		} else if r > 0 {
+			h = absorb(h, w0, w1)
+		}
+		return finish(h, end-start), end + 1
 	}
-	return hashFloat(f), next, ok
+	return 0, -1
+}
+
+// hashString hashes the JSON string whose content starts at s[i], just after
+// the opening quote, and returns the index after the closing quote, or -1 if
+// the string is not valid JSON.
+//
+// Printable ASCII without escapes is checked and absorbed 16 bytes at a time
+// in one pass, computing exactly what hashBytes computes. At the first byte
+// that needs decoding (an escape, non-ASCII) the hash state is handed to
+// hashStringSlow, which decodes the rest.
+func hashString(s []byte, i int) (uint64, int) {
+	h := uint64(seedString)
+	start := i
+	var w0, w1 uint64 // a 16-byte block of content
+	var r int         // the plain bytes in it, before the byte that ends the scan
+	for {
+		if len(s)-i >= 16 {
+			w0, w1 = word(s, i), word(s, i+8)
+		} else {
+			// Zero padding: zero bytes are special (control bytes), so
+			// the scan stops there at the latest.
+			w0, w1 = tail16(s, i)
+		}
+		if m := specialBytes(w0); m != 0 {
+			r = bits.TrailingZeros64(m) >> 3
+			w0 &= 1<<(8*uint(r)&63) - 1
+			w1 = 0
+			break
+		}
+		if m := specialBytes(w1); m != 0 {
+			r = 8 + bits.TrailingZeros64(m)>>3
+			w1 &= 1<<(8*uint(r-8)&63) - 1
+			break
+		}
+		h = absorb(h, w0, w1)
+		i += 16
+	}
+	end := i + r // the closing quote, or a byte to decode
+	if end >= len(s) {
+		return 0, -1 // unterminated
+	}
+	if s[end] != '"' {
+		// Decode from the start of this block on; h covers the blocks
+		// before it.
+		h, next, ok := hashStringSlow(s, i, h, i-start)
+		if !ok {
+			return 0, -1
+		}
+		return h, next
+	}
+	if n := end - start; n < 16 {
+		return hashShort(seedString, w0, w1, n), end + 1
+	} else {
+		if r > 0 {
+			h = absorb(h, w0, w1)
+		}
+		return finish(h, n), end + 1
+	}
 }
 
 // hashStringSlow continues the hash h of a string's first n content bytes
@@ -346,23 +404,24 @@ func hashNumber(s []byte, i int) (h uint64, next int, ok bool) {
 // and the decoded characters between them to a pieces accumulator, so the
 // result is exactly hashBytes of the decoded content.
 func hashStringSlow(s []byte, i int, h uint64, n int) (uint64, int, bool) {
-	acc := pieces{h: h, n: n}
+	var acc pieces
+	acc.h, acc.n = h, n
 	for {
 		var x0, x1 uint64
 		if len(s)-i >= 16 {
-			x0, x1 = binary.LittleEndian.Uint64(s[i:]), binary.LittleEndian.Uint64(s[i+8:])
+			x0, x1 = word(s, i), word(s, i+8)
 		} else {
-			x0, x1 = loadPadded16(s[i:]) // zero padding stops the scan
+			x0, x1 = tail16(s, i) // zero padding stops the scan
 		}
 		// l plain bytes, then (if l < 16) a byte that needs attention.
 		l := 16
 		if m0 := specialBytes(x0); m0 != 0 {
 			l = bits.TrailingZeros64(m0) >> 3
-			x0 &= 1<<(8*uint(l)) - 1
+			x0 &= 1<<(8*uint(l)&63) - 1
 			x1 = 0
 		} else if m1 := specialBytes(x1); m1 != 0 {
 			l = 8 + bits.TrailingZeros64(m1)>>3
-			x1 &= 1<<(8*uint(l-8)) - 1
+			x1 &= 1<<(8*uint(l-8)&63) - 1
 		}
 		// acc.put16(x0, x1, l), written out: this loop is its main user.
 		k := acc.k & 63
@@ -403,51 +462,55 @@ func hashStringSlow(s []byte, i int, h uint64, n int) (uint64, int, bool) {
 	}
 }
 
+// hashNumber hashes the number literal at s[i].
+func hashNumber(s []byte, i int) (h uint64, next int, ok bool) {
+	f, overflow, next, ok := parseNumber(s, i)
+	if overflow {
+		return hashBytes(seedBigNum, s[i:next]), next, ok
+	}
+	return hashFloat(f), next, ok
+}
+
+// tail16 returns the fewer than 16 bytes at s[i:] (to the end of s) as two
+// little-endian words, zero padded. When s is long enough it reads whole
+// words ending at len(s) and shifts the bytes before s[i] out, so there is
+// no loop and no call.
+func tail16(s []byte, i int) (w0, w1 uint64) {
+	n := len(s) - i
+	switch {
+	case n >= 8:
+		return word(s, i), word(s, len(s)-8) >> (8 * uint(16-n))
+	case len(s) >= 8:
+		return word(s, len(s)-8) >> (8 * uint(8-n)), 0
+	}
+	for k := len(s) - 1; k >= i; k-- {
+		w0 = w0<<8 | uint64(s[k])
+	}
+	return w0, 0
+}
+
 // shortEscape maps the letter after a backslash to the byte it stands for,
 // for the two-byte escapes; 0 for \u and for invalid escapes.
 var shortEscape = [256]byte{
 	'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t',
 }
 
-// foldObject hashes an object from its members in input order. It sorts m
-// in place by key hash (stably, so equal keys stay in input order), keeps
-// only the last member of each run of equal keys, and folds the survivors.
-func foldObject(m []member) uint64 {
-	if len(m) == 0 {
-		return hashObjectEnd(seedObject, 0)
-	}
-	if len(m) > 24 {
-		sortMembersLarge(m)
-	} else {
-		// Insertion sort: fast for the handful of members tool calls have.
-		for j := 1; j < len(m); j++ {
-			x := m[j]
-			k := j
-			for ; k > 0; k-- {
-				y := m[k-1]
-				if y.key <= x.key {
-					break
-				}
-				m[k] = y
-			}
-			m[k] = x
-		}
-	}
-	h := uint64(seedObject)
-	n := 1
-	last := m[0]
-	for _, e := range m[1:] {
-		if e.key != last.key { // else e overwrites last
-			h = hashMember(h, last.key, last.val)
-			n++
-		}
-		last = e
-	}
-	return hashObjectEnd(hashMember(h, last.key, last.val), n)
-}
+func emptyObjectHash() uint64 { return hashObjectEnd(seedObject, 0) }
 
-// sortMembersLarge is the path for objects with many members, where
-// insertion sort would be quadratic. slices.SortStableFunc works in place.
-func sortMembersLarge(m []member) {
+// hashWideObject hashes an object with more than linearMembers members,
+// given in input order, where repeated keys have not all been merged yet. It
+// sorts m in place by key hash, stably, so that the last of each run of equal
+// keys is the one that counts, and adds up the survivors.
+func hashWideObject(m []member) uint64 {
 	slices.SortStableFunc(m, func(a, b member) int { return cmp.Compare(a.key, b.key) })
+	sum := uint64(seedObject)
+	n := 0
+	for j, e := range m {
+		if j+1 < len(m) && m[j+1].key == e.key {
+			continue // overwritten by a later member
+		}
+		sum += e.hash
+		n++
+	}
+	return hashObjectEnd(sum, n)
 }

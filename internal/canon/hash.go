@@ -18,18 +18,28 @@ import (
 // through the output in a data-dependent way (unlike a plain 64-bit multiply,
 // where a difference in bit 63 stays a difference in bit 63).
 //
-//   - byte strings: the bytes are cut into 16-byte blocks, read as two
-//     little-endian words (a, b), the last block zero padded. Each block is
-//     absorbed as h = fold(h^a^blockKeyA, b^blockKeyB), and the byte length
-//     is folded in at the end, which makes the padding unambiguous. The
-//     same function is computed in one pass while a plain string is being
-//     scanned (fingerprintJSON) and, piece by piece, by pieces when a
-//     string has to be decoded first, so no string is ever copied.
+//   - byte strings of 16 bytes or more: the bytes are cut into 16-byte
+//     blocks, read as two little-endian words (a, b), the last block zero
+//     padded. Each block is absorbed as h = fold(h^a^blockKeyA, b^blockKeyB),
+//     and the byte length is folded in at the end, which makes the padding
+//     unambiguous. The same function is computed in one pass while a plain
+//     string is being scanned (fingerprintJSON) and, piece by piece, by
+//     pieces when a string has to be decoded first, so no string is ever
+//     copied.
+//   - byte strings shorter than 16 bytes (most object keys) take a single
+//     multiplication: the one block, with the length in its top byte, which
+//     the zero padding leaves free. A long string ends with a different
+//     step (the length fold), so the two shapes do not meet by construction.
 //   - numbers: a bijective xorshift-multiply mixer over the float64 bits, so
 //     two different doubles never share a number hash.
-//   - containers: a sequential fold of the children's hashes, with separate
-//     start and step constants for arrays and objects, and the child count
+//   - arrays: a sequential fold of the elements' hashes, the element count
 //     folded in at the end.
+//   - objects: each member is hashed on its own, fold(key, value), and the
+//     member hashes are added up. Addition does not care about order, so an
+//     object needs no sorting, and the members' multiplications do not wait
+//     on one another. A repeated key replaces its member's term (subtract
+//     the old, add the new), which is "the last one wins". The sum and the
+//     member count are folded at the end.
 //
 // Every kind of value starts from its own constant, which is what keeps
 // ["a","b"], ["ab"], {"a":"b"}, "1" and 1 apart.
@@ -57,8 +67,8 @@ const (
 	endArray  = 0x804064a4f52764bd
 
 	seedObject = 0x0b6e91ea68db7fed
-	stepKey    = 0x1e0b0c1e78504083
-	stepValue  = 0x2f324a534963b717
+	memberKey  = 0x1e0b0c1e78504083
+	memberVal  = 0x2f324a534963b717
 	endObject  = 0xe8e6ab54c1e22297
 
 	hashNull  = 0xc70a721a705cba07
@@ -78,7 +88,15 @@ func mul128fold(a, b uint64) uint64 {
 // absorb folds one 16-byte block (a, b) of string content into h.
 func absorb(h, a, b uint64) uint64 { return mul128fold(h^a^blockKeyA, b^blockKeyB) }
 
-// finish closes a byte-string hash over n bytes.
+// hashShort is the hash of a byte string of n < 16 bytes, held zero padded
+// in (w0, w1): one block, with n in the top byte that the padding leaves
+// free. The first factor is the first block's, so the argument that keeps it
+// from zero (see above) holds here too; the second contains 0xFD.
+func hashShort(seed, w0, w1 uint64, n int) uint64 {
+	return mul128fold(seed^w0^blockKeyA, w1^blockKeyB^uint64(n)<<56)
+}
+
+// finish closes a byte-string hash over n >= 16 bytes.
 func finish(h uint64, n int) uint64 { return mul128fold(h^uint64(n)^lenKey, lenMul) }
 
 // mix is a bijection on uint64 with good avalanche (xorshift, odd multiply,
@@ -102,8 +120,13 @@ func absorbBlocks(h uint64, p []byte) uint64 {
 }
 
 // finishTail absorbs the final partial block tail (shorter than 16 bytes,
-// possibly empty) and closes the hash of n bytes in total.
+// possibly empty) and closes the hash of n bytes in total. h must be the
+// seed if n < 16.
 func finishTail(h uint64, tail []byte, n int) uint64 {
+	if n < 16 {
+		w0, w1 := loadPadded16(tail)
+		return hashShort(h, w0, w1, n)
+	}
 	if len(tail) > 0 {
 		w0, w1 := loadPadded16(tail)
 		h = absorb(h, w0, w1)
@@ -166,8 +189,28 @@ func (p *pieces) flush() {
 
 // sum returns the hash of all bytes put.
 func (p *pieces) sum() uint64 {
+	total := p.n + p.k
+	// buf holds p.k < 64 bytes; whole words are read from it and the
+	// bytes past the end are masked off.
 	full := p.k &^ 15
-	return finishTail(absorbBlocks(p.h, p.buf[:full]), p.buf[full:p.k], p.n+p.k)
+	h := absorbBlocks(p.h, p.buf[:full])
+	w0, w1 := firstBytes(binary.LittleEndian.Uint64(p.buf[full:]), binary.LittleEndian.Uint64(p.buf[full+8:]), p.k-full)
+	if total < 16 {
+		return hashShort(h, w0, w1, total)
+	}
+	if p.k > full {
+		h = absorb(h, w0, w1)
+	}
+	return finish(h, total)
+}
+
+// firstBytes keeps the first t (0..16) bytes of the little-endian words
+// w0, w1 and zeroes the rest.
+func firstBytes(w0, w1 uint64, t int) (uint64, uint64) {
+	if t <= 8 {
+		return w0 & (1<<(8*uint(t)&63) - 1 | -(uint64(t) >> 3)), 0
+	}
+	return w0, w1 & (1<<(8*uint(t-8)&63) - 1 | -(uint64(t) >> 4))
 }
 
 // hashBytes hashes p in one piece, starting from seed.
@@ -219,9 +262,11 @@ func hashFloat(f float64) uint64 {
 func hashArrayStep(h, e uint64) uint64    { return mul128fold(h^e, stepArray) }
 func hashArrayEnd(h uint64, n int) uint64 { return mul128fold(h^uint64(n), endArray) }
 
-// Objects: h starts at seedObject, members fold in sorted by key hash.
-// The value is mixed into the multiplier: stepValue^val is zero only if a
-// value hash equals stepValue, which no constant here does and a computed
-// hash does with probability 2^-64.
-func hashMember(h, key, val uint64) uint64 { return mul128fold(h^key^stepKey, val^stepValue) }
-func hashObjectEnd(h uint64, n int) uint64 { return mul128fold(h^uint64(n), endObject) }
+// Objects: the sum starts at seedObject and each member's hash is added;
+// the sum and the member count close it. A factor of hashMember is zero
+// only if a key or value hash equals one of the constants, which none of
+// the constant hashes here does and a computed hash does with probability
+// 2^-64. Starting the sum from a seed keeps the empty object's first factor
+// from zero.
+func hashMember(key, val uint64) uint64      { return mul128fold(key^memberKey, val^memberVal) }
+func hashObjectEnd(sum uint64, n int) uint64 { return mul128fold(sum^uint64(n), endObject) }

@@ -85,8 +85,8 @@ func specialBytes(w uint64) uint64 {
 // readString decodes the JSON string whose opening quote is s[i-1],
 // appending its content to buf. It returns the extended buf, the index
 // after the closing quote and whether the string is valid JSON. Fingerprint
-// has its own loop (hashString in fingerprintJSON, then hashStringSlow);
-// both use decodeAt for everything but plain ASCII.
+// has its own loops (hashPlainString, hashString, hashStringSlow);
+// all use decodeAt for everything but plain ASCII.
 func readString(s []byte, i int, buf []byte) (out []byte, next int, ok bool) {
 	for i < len(s) {
 		c := s[i]
