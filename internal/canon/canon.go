@@ -137,7 +137,7 @@ func fingerprintJSON(s []byte) (uint64, bool) {
 		stack     []frame
 		members   []member
 		frameBuf  [8]frame
-		memberBuf [24]member
+		memberBuf [16]member
 	}
 	st.stack = st.frameBuf[:0]
 	st.members = st.memberBuf[:0]
@@ -155,8 +155,8 @@ value: // A value starts at s[i].
 	}
 	switch c = s[i]; {
 	case c == '"':
-		if v, j = hashPlainString(s, i+1); j < 0 {
-			if v, j = hashString(s, i+1); j < 0 {
+		if v, j, ok = hashPlainString(s, i+1); !ok {
+			if v, j = hashStringRest(s, i+1, j, v); j < 0 {
 				return 0, false
 			}
 		}
@@ -283,8 +283,8 @@ key: // An object member starts at s[i]: "key" : value
 	if i >= len(s) || s[i] != '"' {
 		return 0, false
 	}
-	if v, j = hashPlainString(s, i+1); j < 0 {
-		if v, j = hashString(s, i+1); j < 0 {
+	if v, j, ok = hashPlainString(s, i+1); !ok {
+		if v, j = hashStringRest(s, i+1, j, v); j < 0 {
 			return 0, false
 		}
 	}
@@ -301,12 +301,18 @@ key: // An object member starts at s[i]: "key" : value
 	goto value
 }
 
-// hashPlainString is hashString for the common case: a string of printable
-// ASCII with no escapes that ends at least 16 bytes before the end of s. It
-// returns next = -1 for any other string, and the caller then asks
-// hashString. It is a leaf (it calls nothing), so it runs without a stack
-// frame, and it is called once for every key and string value.
-func hashPlainString(s []byte, i int) (h uint64, next int) {
+// hashPlainString hashes the JSON string whose content starts at s[i], just
+// after the opening quote, in the common case: printable ASCII with no
+// escapes, ending at least 16 bytes before the end of s. It checks and
+// absorbs the content 16 bytes at a time, computing exactly what hashBytes
+// computes, and returns the hash and the index after the closing quote.
+//
+// At the first block it cannot finish (one with an escape or a non-ASCII
+// byte, or one too near the end of s) it stops with done = false, returning
+// the hash of the blocks before it and where that block starts; the caller
+// hands both to hashStringRest. It is a leaf (it calls nothing), so it runs
+// without a stack frame: it is called for every key and string value.
+func hashPlainString(s []byte, i int) (h uint64, next int, done bool) {
 	h = seedString
 	start := i
 	for len(s)-i >= 16 {
@@ -326,86 +332,33 @@ func hashPlainString(s []byte, i int) (h uint64, next int) {
 		}
 		end := i + r
 		if s[end] != '"' {
-			return 0, -1
+			return h, i, false
 		}
 		if n := end - start; n < 16 {
-			return hashShort(seedString, w0, w1, n), end + 1
+			return hashShort(seedString, w0, w1, n), end + 1, true
 		} else if r > 0 {
 			h = absorb(h, w0, w1)
 		}
-		return finish(h, end-start), end + 1
+		return finish(h, end-start), end + 1, true
 	}
-	return 0, -1
+	return h, i, false
 }
 
-// hashString hashes the JSON string whose content starts at s[i], just after
-// the opening quote, and returns the index after the closing quote, or -1 if
-// the string is not valid JSON.
+// hashStringRest finishes the hash of a JSON string whose content starts at
+// s[start], given h, the hash state after the whole 16-byte blocks
+// s[start:i]. It decodes what follows (escapes, UTF-8, invalid UTF-8 as
+// U+FFFD) and returns the hash of the decoded content, exactly as hashBytes
+// would compute it, and the index after the closing quote; next is -1 if the
+// string is not valid JSON.
 //
-// Printable ASCII without escapes is checked and absorbed 16 bytes at a time
-// in one pass, computing exactly what hashBytes computes. At the first byte
-// that needs decoding (an escape, non-ASCII) the hash state is handed to
-// hashStringSlow, which decodes the rest.
-func hashString(s []byte, i int) (uint64, int) {
-	h := uint64(seedString)
-	start := i
-	var w0, w1 uint64 // a 16-byte block of content
-	var r int         // the plain bytes in it, before the byte that ends the scan
-	for {
-		if len(s)-i >= 16 {
-			w0, w1 = word(s, i), word(s, i+8)
-		} else {
-			// Zero padding: zero bytes are special (control bytes), so
-			// the scan stops there at the latest.
-			w0, w1 = tail16(s, i)
-		}
-		if m := specialBytes(w0); m != 0 {
-			r = bits.TrailingZeros64(m) >> 3
-			w0 &= 1<<(8*uint(r)&63) - 1
-			w1 = 0
-			break
-		}
-		if m := specialBytes(w1); m != 0 {
-			r = 8 + bits.TrailingZeros64(m)>>3
-			w1 &= 1<<(8*uint(r-8)&63) - 1
-			break
-		}
-		h = absorb(h, w0, w1)
-		i += 16
-	}
-	end := i + r // the closing quote, or a byte to decode
-	if end >= len(s) {
-		return 0, -1 // unterminated
-	}
-	if s[end] != '"' {
-		// Decode from the start of this block on; h covers the blocks
-		// before it.
-		h, next, ok := hashStringSlow(s, i, h, i-start)
-		if !ok {
-			return 0, -1
-		}
-		return h, next
-	}
-	if n := end - start; n < 16 {
-		return hashShort(seedString, w0, w1, n), end + 1
-	} else {
-		if r > 0 {
-			h = absorb(h, w0, w1)
-		}
-		return finish(h, n), end + 1
-	}
-}
-
-// hashStringSlow continues the hash h of a string's first n content bytes
-// (n a multiple of 16) with the content from s[i] on, decoding escapes and
-// invalid UTF-8, and returns the index after the closing quote.
-//
-// It scans like the fast path, 16 bytes at a time, but feeds the plain runs
-// and the decoded characters between them to a pieces accumulator, so the
-// result is exactly hashBytes of the decoded content.
-func hashStringSlow(s []byte, i int, h uint64, n int) (uint64, int, bool) {
-	var acc pieces
-	acc.h, acc.n = h, n
+// Decoded content gathers in buf, 16 bytes per whole-word store (the excess
+// past the content is overwritten by the next store or ignored), and whole
+// blocks are absorbed once 64 bytes are there. Everything lives in locals,
+// so the loop touches memory only for the input and buf.
+func hashStringRest(s []byte, start, i int, h uint64) (uint64, int) {
+	var buf [64 + 16]byte
+	k := 0         // bytes in buf, < 64 at the top of the loop
+	n := i - start // bytes absorbed into h, a multiple of 16
 	for {
 		var x0, x1 uint64
 		if len(s)-i >= 16 {
@@ -423,43 +376,62 @@ func hashStringSlow(s []byte, i int, h uint64, n int) (uint64, int, bool) {
 			l = 8 + bits.TrailingZeros64(m1)>>3
 			x1 &= 1<<(8*uint(l-8)&63) - 1
 		}
-		// acc.put16(x0, x1, l), written out: this loop is its main user.
-		k := acc.k & 63
-		binary.LittleEndian.PutUint64(acc.buf[k:], x0)
-		binary.LittleEndian.PutUint64(acc.buf[k+8:], x1)
-		if acc.k += l; acc.k >= 64 {
-			acc.flush()
-		}
+		k &= 63 // k < 64 holds; this lets the compiler drop the bounds checks
+		binary.LittleEndian.PutUint64(buf[k:], x0)
+		binary.LittleEndian.PutUint64(buf[k+8:], x1)
 		i += l
+		if k += l; k >= 64 {
+			h = absorbBlocks(h, buf[:64])
+			n += 64
+			k -= 64
+			copy(buf[:16], buf[64:])
+		}
 		if l == 16 {
 			continue
 		}
 		if i >= len(s) {
-			return 0, i, false // unterminated
+			return 0, -1 // unterminated
 		}
 		c := s[i]
 		if c == '"' {
-			return acc.sum(), i + 1, true
+			break
 		}
 		if c < 0x20 {
-			return 0, i, false
+			return 0, -1
 		}
 		// An escape or non-ASCII. The common two-byte escapes are
 		// decoded here; decodeAt handles the rest.
-		if c == '\\' && i+1 < len(s) {
-			if d := shortEscape[s[i+1]]; d != 0 {
-				acc.put16(uint64(d), 0, 1)
-				i += 2
-				continue
+		if c == '\\' && i+1 < len(s) && shortEscape[s[i+1]] != 0 {
+			buf[k&63] = shortEscape[s[i+1]]
+			k++
+			i += 2
+		} else {
+			r, next, ok := decodeAt(s, i)
+			if !ok {
+				return 0, -1
 			}
+			k += utf8.EncodeRune(buf[k&63:], r)
+			i = next
 		}
-		r, next, ok := decodeAt(s, i)
-		if !ok {
-			return 0, next, false
+		if k >= 64 {
+			h = absorbBlocks(h, buf[:64])
+			n += 64
+			k -= 64
+			copy(buf[:16], buf[64:])
 		}
-		acc.putRune(r)
-		i = next
 	}
+	// The closing quote is s[i]; buf holds the last k decoded bytes.
+	total := n + k
+	full := k &^ 15
+	h = absorbBlocks(h, buf[:full&63])
+	w0, w1 := firstBytes(binary.LittleEndian.Uint64(buf[full&63:]), binary.LittleEndian.Uint64(buf[full&63+8:]), k-full)
+	if total < 16 {
+		return hashShort(h, w0, w1, total), i + 1
+	}
+	if k > full {
+		h = absorb(h, w0, w1)
+	}
+	return finish(h, total), i + 1
 }
 
 // hashNumber hashes the number literal at s[i].

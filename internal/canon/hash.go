@@ -112,9 +112,8 @@ func mix(x uint64) uint64 {
 
 // absorbBlocks absorbs p, whose length must be a multiple of 16.
 func absorbBlocks(h uint64, p []byte) uint64 {
-	for len(p) >= 16 {
-		h = absorb(h, binary.LittleEndian.Uint64(p), binary.LittleEndian.Uint64(p[8:]))
-		p = p[16:]
+	for i := 0; len(p)-i >= 16; i += 16 {
+		h = absorb(h, word(p, i), word(p, i+8))
 	}
 	return h
 }
