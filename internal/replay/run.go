@@ -2,9 +2,7 @@ package replay
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -36,63 +34,54 @@ type Stats struct {
 
 // Run replays events from r through eng and writes one JSON line per denial or notice to w.
 // A malformed line stops the replay with a *LineError unless opts.SkipInvalid is set.
+//
+// Lines are read and parsed on a goroutine of their own while the engine works (see
+// pipeline.go); the events still reach eng one at a time, in order. When Run stops early, that
+// goroutine may still be inside a Read of r, and ends when the Read returns.
 func Run(r io.Reader, w io.Writer, eng *loopguard.Engine, opts Options) (Stats, error) {
 	if opts.Name == "" {
 		opts.Name = "input"
 	}
 	var st Stats
-	br := bufio.NewReaderSize(r, 1<<16)
 	bw := bufio.NewWriterSize(w, 1<<16)
-	p := NewParser()
-	var ev loopguard.Event
-	var long []byte
 	out := outWriter{w: bw}
-	for n := 0; ; n++ {
-		line, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long[:0], line...)
-			for errors.Is(err, bufio.ErrBufferFull) {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
+	lr := startReader(r)
+	defer lr.stop()
+	n := 0 // 0-based line number
+	for b := range lr.out {
+		for i := range b.lines {
+			pl := &b.lines[i]
+			st.Lines++
+			if pl.err != nil {
+				le := &LineError{Name: opts.Name, Line: n + 1, Err: pl.err}
+				if !opts.SkipInvalid {
+					bw.Flush()
+					return st, le
+				}
+				st.Skipped++
+				if opts.Invalid != nil {
+					opts.Invalid(le)
+				}
+			} else if pl.ok {
+				st.Events++
+				o := eng.Step(pl.ev)
+				if o.Denied {
+					st.Denials++
+					out.deny(n, o.Denial)
+				}
+				for _, nt := range o.Notices {
+					st.Notices++
+					out.notice(n, nt)
+				}
 			}
-			line = long
+			pl.ev = loopguard.Event{} // drop the references before the chunk is reused
+			n++
 		}
-		if len(line) == 0 && err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			return st, err
+		if b.err != nil {
+			bw.Flush()
+			return st, b.err
 		}
-		st.Lines++
-		ok, perr := p.Parse(bytes.TrimSuffix(line, []byte("\n")), &ev)
-		if perr != nil {
-			le := &LineError{Name: opts.Name, Line: n + 1, Err: perr}
-			if !opts.SkipInvalid {
-				bw.Flush()
-				return st, le
-			}
-			st.Skipped++
-			if opts.Invalid != nil {
-				opts.Invalid(le)
-			}
-		} else if ok {
-			st.Events++
-			o := eng.Step(ev)
-			if o.Denied {
-				st.Denials++
-				out.deny(n, o.Denial)
-			}
-			for _, nt := range o.Notices {
-				st.Notices++
-				out.notice(n, nt)
-			}
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			return st, err
-		}
+		lr.recycle(b)
 	}
 	return st, bw.Flush()
 }
