@@ -43,7 +43,10 @@
 // (least recently seen dropped first), 128 sequences and 512 message ids (first inserted
 // dropped first). Arguments are kept as 64-bit fingerprints, never as payloads.
 // [Engine.Snapshot] and [Engine.Restore] save and load one agent's state, so that a host that
-// runs one process per tool call (a CLI hook) behaves exactly like a long-lived one.
+// runs one process per tool call (a CLI hook) behaves exactly like a long-lived one. A
+// snapshot carries a format version, which changes whenever the fingerprint does: one written by
+// a build with other fingerprints is refused with [ErrBadSnapshot] (the hooks then start that
+// agent afresh) rather than read with identities that no longer match.
 //
 // An Engine is safe for concurrent use by many agents at once. Events of one agent must come
 // in order.
