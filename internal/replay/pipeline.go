@@ -14,9 +14,10 @@ import (
 // overlap almost completely. Events are still stepped one at a time, in input order, and
 // every error (a malformed line, a read error) is acted on at its place in the stream.
 
-// chunkSize is how much input one batch holds: large enough that the channel is touched a few
-// hundred lines at a time, small enough to stay in cache.
-const chunkSize = 64 << 10
+// defaultChunkSize is how much input one batch holds: large enough that the channel is touched
+// a few hundred lines at a time, small enough to stay in cache. Tests use tiny chunks to put
+// chunk boundaries everywhere.
+const defaultChunkSize = 64 << 10
 
 // batch is a run of consecutive lines, parsed. The events alias chunk, so a batch goes back to
 // the reader only after every event in it has been stepped.
@@ -35,6 +36,7 @@ type parsedLine struct {
 // lineReader is the first stage.
 type lineReader struct {
 	r     io.Reader
+	size  int // the chunk size
 	p     *Parser
 	out   chan *batch
 	free  chan *batch
@@ -42,9 +44,10 @@ type lineReader struct {
 	carry []byte        // the start of a line cut by the end of the previous chunk
 }
 
-func startReader(r io.Reader) *lineReader {
+func startReader(r io.Reader, chunkSize int) *lineReader {
 	lr := &lineReader{
 		r:    r,
+		size: chunkSize,
 		p:    NewParser(),
 		out:  make(chan *batch, 4),
 		free: make(chan *batch, 8),
@@ -91,7 +94,7 @@ func (lr *lineReader) newBatch() *batch {
 		b.lines, b.err = b.lines[:0], nil
 		return b
 	default:
-		return &batch{chunk: make([]byte, 0, chunkSize)}
+		return &batch{chunk: make([]byte, 0, lr.size)}
 	}
 }
 
@@ -102,7 +105,7 @@ func (lr *lineReader) fill(chunk []byte) (_ []byte, eof bool, err error) {
 	chunk = append(chunk[:0], lr.carry...)
 	lr.carry = lr.carry[:0]
 	last := bytes.LastIndexByte(chunk, '\n') // -1: no whole line yet
-	for last < 0 || len(chunk) < chunkSize/2 {
+	for last < 0 || len(chunk) < lr.size/2 {
 		if len(chunk) == cap(chunk) {
 			chunk = append(chunk, 0)[:len(chunk)] // a line longer than the chunk: grow
 		}

@@ -152,18 +152,49 @@ func TestRunReportsReadErrorInPlace(t *testing.T) {
 	}
 }
 
-// unevenReader returns its bytes in reads of random sizes, sometimes empty.
+// unevenReader returns its bytes in reads of random sizes below max (default: one and a half
+// chunks), sometimes empty.
 type unevenReader struct {
 	b   []byte
 	rng *rand.Rand
+	max int
 }
 
 func (u *unevenReader) Read(p []byte) (int, error) {
 	if len(u.b) == 0 {
 		return 0, io.EOF
 	}
-	n := min(len(p), len(u.b), u.rng.IntN(3*chunkSize/2))
+	limit := u.max
+	if limit == 0 {
+		limit = 3 * defaultChunkSize / 2
+	}
+	n := min(len(p), len(u.b), u.rng.IntN(limit))
 	copy(p, u.b[:n])
 	u.b = u.b[n:]
 	return n, nil
+}
+
+// FuzzRunAgreesWithLineByLine puts chunk boundaries everywhere (chunks of 2 to 65 bytes, reads
+// of random sizes) and checks that Run still gives exactly the line-by-line output, stats and
+// error, whatever the input.
+func FuzzRunAgreesWithLineByLine(f *testing.F) {
+	f.Add([]byte(`{"type":"call","agent":"a","tool":"t","args":{"q":1}}`+"\n"), uint8(0), uint64(1))
+	f.Add([]byte("{\"type\":\"call\",\"tool\":\"t\"}\r\n\n{\"type\":\"call\",\"tool\":\"t\"}\n{\"type\":\"call\",\"tool\":\"t\"}"), uint8(5), uint64(2))
+	f.Add([]byte("\n\n{\"type\":\"user\",\"agent\":\"a\"}\n{\"type\":"), uint8(63), uint64(3))
+	f.Add(stream(40, 30, false), uint8(17), uint64(4))
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	f.Fuzz(func(t *testing.T, input []byte, chunk uint8, seed uint64) {
+		size := 2 + int(chunk%64)
+		for _, skip := range []bool{false, true} {
+			opts := Options{SkipInvalid: skip}
+			wantOut, wantSt, wantErr := runLineByLine(t, input, opts)
+			eng, _ := loopguard.New(cfg)
+			var out bytes.Buffer
+			r := &unevenReader{b: input, rng: rand.New(rand.NewPCG(seed, 0)), max: size}
+			st, err := run(r, &out, eng, opts, size)
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) || st != wantSt || out.String() != wantOut {
+				t.Fatalf("chunks of %d, skip invalid %v: got %v, %+v,\n%s\nwant %v, %+v,\n%s", size, skip, err, st, out.String(), wantErr, wantSt, wantOut)
+			}
+		}
+	})
 }

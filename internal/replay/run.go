@@ -39,13 +39,17 @@ type Stats struct {
 // pipeline.go); the events still reach eng one at a time, in order. When Run stops early, that
 // goroutine may still be inside a Read of r, and ends when the Read returns.
 func Run(r io.Reader, w io.Writer, eng *loopguard.Engine, opts Options) (Stats, error) {
+	return run(r, w, eng, opts, defaultChunkSize)
+}
+
+func run(r io.Reader, w io.Writer, eng *loopguard.Engine, opts Options, chunkSize int) (Stats, error) {
 	if opts.Name == "" {
 		opts.Name = "input"
 	}
 	var st Stats
 	bw := bufio.NewWriterSize(w, 1<<16)
 	out := outWriter{w: bw}
-	lr := startReader(r)
+	lr := startReader(r, chunkSize)
 	defer lr.stop()
 	n := 0 // 0-based line number
 	for b := range lr.out {
