@@ -67,16 +67,7 @@ func run(r io.Reader, w io.Writer, eng *loopguard.Engine, opts Options, chunkSiz
 					opts.Invalid(le)
 				}
 			} else if pl.ok {
-				st.Events++
-				o := eng.Step(pl.ev)
-				if o.Denied {
-					st.Denials++
-					out.deny(n, o.Denial)
-				}
-				for _, nt := range o.Notices {
-					st.Notices++
-					out.notice(n, nt)
-				}
+				out.step(eng, pl.ev, n, &st)
 			}
 			pl.ev = loopguard.Event{} // drop the references before the chunk is reused
 			n++
@@ -120,6 +111,21 @@ func (o *outWriter) encoder() *json.Encoder {
 		o.enc.SetEscapeHTML(false) // notices quote code; keep <, > and & readable
 	}
 	return o.enc
+}
+
+// step puts the event on line n to the engine, writes the denial and notices it gives, and
+// counts them in st.
+func (o *outWriter) step(eng *loopguard.Engine, ev loopguard.Event, n int, st *Stats) {
+	st.Events++
+	out := eng.Step(ev)
+	if out.Denied {
+		st.Denials++
+		o.deny(n, out.Denial)
+	}
+	for _, nt := range out.Notices {
+		st.Notices++
+		o.notice(n, nt)
+	}
 }
 
 func (o *outWriter) notice(event int, n loopguard.Notice) {
