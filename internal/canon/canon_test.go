@@ -737,3 +737,21 @@ func TestStringLengthsAndEndsOfInput(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendQuotedEscapesLikeRFC8785(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"plain", "grep -rn x", `"grep -rn x"`},
+		{"quote and backslash", `a"b\c`, `"a\"b\\c"`},
+		{"short escapes", "\b\f\n\r\t", `"\b\f\n\r\t"`},
+		{"other controls in lowercase hex", "\x00\x1f\x0b", `"\u0000\u001f\u000b"`},
+		{"DEL, HTML and line separators as they are", "\x7f<>&\u2028", "\"\x7f<>&\u2028\""},
+		{"each invalid byte is U+FFFD", "a\xff\xfeb", "\"a\uFFFD\uFFFDb\""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(AppendQuoted([]byte("x="), tc.in)); got != "x="+tc.want {
+				t.Errorf("AppendQuoted(%q) = %q, want %q", tc.in, got, "x="+tc.want)
+			}
+		})
+	}
+}

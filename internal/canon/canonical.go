@@ -23,7 +23,7 @@ func Canonical(args []byte) string {
 	if n, ok := p.document(); ok {
 		return string(n.appendTo(nil))
 	}
-	return string(appendQuoted(nil, appendValidUTF8(nil, args)))
+	return string(appendQuotedText(nil, args))
 }
 
 // CanonicalString returns Canonical([]byte(args)) without copying args first.
@@ -260,6 +260,21 @@ func firstUnit(r rune) rune {
 		return r
 	}
 	return 0xD800 + (r-0x10000)>>10
+}
+
+// AppendQuoted appends s as a JSON string literal, escaped as RFC 8785 has it
+// (and as JSON.stringify and Rust's serde_json write strings): \" \\ \b \f \n
+// \r \t, other control characters as \u00xx in lowercase hex, everything
+// else as it is. Each byte of invalid UTF-8 becomes U+FFFD, as when Go ranges
+// over a string.
+func AppendQuoted(b []byte, s string) []byte { return appendQuotedText(b, bytesOf(s)) }
+
+// appendQuotedText is appendQuoted for text that may not be valid UTF-8.
+func appendQuotedText(b, p []byte) []byte {
+	if !utf8.Valid(p) {
+		p = appendValidUTF8(nil, p)
+	}
+	return appendQuoted(b, p)
 }
 
 // appendQuoted appends s (valid UTF-8) as a JSON string literal escaped the

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/loopguard/loopguard/internal/canon"
 )
 
 // Codex hook trust.
@@ -38,7 +39,8 @@ import (
 // explicit empty matcher "" counts as set), and no matcher at all for the
 // events that take none (UserPromptSubmit, Stop, Interrupt); serialized
 // compactly with object keys sorted and strings escaped as serde_json does
-// (only '"', '\\' and control characters; everything else raw UTF-8), then
+// (only '"', '\\' and control characters; everything else raw UTF-8: the
+// same rules as RFC 8785, so canon.AppendQuoted writes them), then
 // SHA-256, hex, "sha256:" prefix. Checked against the hashes `codex
 // app-server` reports (hooks/list currentHash) for Codex 0.171.0: see
 // codextrust_test.go here and TestCodexTrustedHashMatchesCodex in
@@ -106,24 +108,23 @@ func CodexHookKey(sourcePath, event string, group, handler int) string {
 // handler declared under event (hooks.json name, e.g. "PreToolUse") in a
 // matcher group with the given matcher (nil: no matcher key).
 func CodexTrustedHash(event string, matcher *string, h CodexHandler) string {
-	var b strings.Builder
-	b.WriteString(`{"event_name":`)
-	writeSerdeString(&b, CodexHookEventLabel(event))
-	b.WriteString(`,"hooks":[{"async":false,"command":`)
-	writeSerdeString(&b, h.Command)
+	b := []byte(`{"event_name":`)
+	b = canon.AppendQuoted(b, CodexHookEventLabel(event))
+	b = append(b, `,"hooks":[{"async":false,"command":`...)
+	b = canon.AppendQuoted(b, h.Command)
 	if h.StatusMessage != "" {
-		b.WriteString(`,"statusMessage":`)
-		writeSerdeString(&b, h.StatusMessage)
+		b = append(b, `,"statusMessage":`...)
+		b = canon.AppendQuoted(b, h.StatusMessage)
 	}
-	b.WriteString(`,"timeout":`)
-	b.WriteString(strconv.Itoa(CodexEffectiveTimeout(event, h.Timeout)))
-	b.WriteString(`,"type":"command"}]`)
+	b = append(b, `,"timeout":`...)
+	b = strconv.AppendInt(b, int64(CodexEffectiveTimeout(event, h.Timeout)), 10)
+	b = append(b, `,"type":"command"}]`...)
 	if matcher != nil && codexEventTakesMatcher(event) {
-		b.WriteString(`,"matcher":`)
-		writeSerdeString(&b, *matcher)
+		b = append(b, `,"matcher":`...)
+		b = canon.AppendQuoted(b, *matcher)
 	}
-	b.WriteString("}")
-	sum := sha256.Sum256([]byte(b.String()))
+	b = append(b, '}')
+	sum := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
@@ -134,42 +135,6 @@ func CodexTrustedHash(event string, matcher *string, h CodexHandler) string {
 //	trusted_hash = "<hash>"
 func CodexTrustTable(key, hash string) string {
 	return "[hooks.state." + tomlString(key) + "]\ntrusted_hash = " + tomlString(hash) + "\n"
-}
-
-// writeSerdeString writes s as a JSON string the way serde_json does.
-func writeSerdeString(b *strings.Builder, s string) {
-	const hexDigits = "0123456789abcdef"
-	b.WriteByte('"')
-	for _, r := range s {
-		switch r {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case utf8.RuneError:
-			// Invalid UTF-8 cannot occur in a Rust String; keep the replacement rune.
-			b.WriteRune(r)
-		default:
-			if r < 0x20 {
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[r>>4])
-				b.WriteByte(hexDigits[r&0xf])
-			} else {
-				b.WriteRune(r)
-			}
-		}
-	}
-	b.WriteByte('"')
 }
 
 // tomlString quotes s as a TOML basic string.
