@@ -3,6 +3,7 @@ package canon
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -753,5 +754,21 @@ func TestAppendQuotedEscapesLikeRFC8785(t *testing.T) {
 				t.Errorf("AppendQuoted(%q) = %q, want %q", tc.in, got, "x="+tc.want)
 			}
 		})
+	}
+}
+
+func TestAppendUnescapedDecodesLikeEncodingJSON(t *testing.T) {
+	for _, body := range []string{
+		``, `plain`, `a\"b\\c\/d\b\f\n\r\t`, `\u0041\u00e9\u20ac`, `\ud83d\ude00 pair`,
+		`\ud83d alone`, `\ude00\ud83d reversed`, "caf\xc3\xa9 \xff\xfe bytes", `日本語`,
+		`\ud83d\u0041`, strings.Repeat(`block of sixteen\n`, 5),
+	} {
+		var want string
+		if err := json.Unmarshal([]byte(`"`+body+`"`), &want); err != nil {
+			t.Fatalf("%q: %v", body, err)
+		}
+		if got := string(AppendUnescaped([]byte("x"), []byte(body))); got != "x"+want {
+			t.Errorf("AppendUnescaped(%q) = %q, want %q", body, got, "x"+want)
+		}
 	}
 }

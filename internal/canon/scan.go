@@ -110,6 +110,31 @@ func readString(s []byte, i int, buf []byte) (out []byte, next int, ok bool) {
 	return buf, i, false
 }
 
+// AppendUnescaped appends the decoded content of a JSON string whose body
+// (between the quotes) is raw, already checked: its escapes are valid and it
+// holds no quote or control character unescaped. Strings decode as in
+// encoding/json (see decodeAt): a lone surrogate escape and each byte of
+// invalid UTF-8 become U+FFFD.
+func AppendUnescaped(dst, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		if c := raw[i]; c != '\\' && c < utf8.RuneSelf {
+			j := plainEnd(raw, i+1)
+			dst = append(dst, raw[i:j]...)
+			i = j
+			continue
+		}
+		r, next, ok := decodeAt(raw, i)
+		if !ok { // an escape the caller should have refused: keep it as it is
+			dst = append(dst, raw[i])
+			i++
+			continue
+		}
+		dst = utf8.AppendRune(dst, r)
+		i = next
+	}
+	return dst
+}
+
 // decodeAt decodes the escape sequence (s[i] == '\\') or the non-ASCII
 // UTF-8 sequence (s[i] >= 0x80) at s[i] inside a JSON string. It returns the
 // code point it stands for and the index after it; ok is false for an

@@ -13,11 +13,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/canon"
 )
 
 // Parser turns event lines into engine events. It keeps the last timestamp (an event without
@@ -275,7 +275,7 @@ func (p *Parser) stringAt(b []byte, i int) ([]byte, int, error) {
 	if !escaped && utf8.Valid(raw) {
 		return raw, end, nil
 	}
-	p.scratch = appendUnescaped(p.scratch[:0], raw)
+	p.scratch = canon.AppendUnescaped(p.scratch[:0], raw)
 	return bytes.Clone(p.scratch), end, nil
 }
 
@@ -361,69 +361,6 @@ func scanString(b []byte, i int) (raw []byte, escaped bool, end int, err error) 
 
 func isHex(c byte) bool {
 	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
-}
-
-func hexVal(c byte) rune {
-	switch {
-	case c <= '9':
-		return rune(c - '0')
-	case c >= 'a':
-		return rune(c - 'a' + 10)
-	}
-	return rune(c - 'A' + 10)
-}
-
-// appendUnescaped decodes a checked string body. Lone surrogates and each byte of invalid
-// UTF-8 become U+FFFD, as in encoding/json.
-func appendUnescaped(dst, raw []byte) []byte {
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRune(raw[i:])
-			if r == utf8.RuneError && size == 1 {
-				dst = utf8.AppendRune(dst, utf8.RuneError)
-			} else {
-				dst = append(dst, raw[i:i+size]...)
-			}
-			i += size - 1
-			continue
-		}
-		if c != '\\' {
-			dst = append(dst, c)
-			continue
-		}
-		i++
-		switch raw[i] {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r := hexVal(raw[i+1])<<12 | hexVal(raw[i+2])<<8 | hexVal(raw[i+3])<<4 | hexVal(raw[i+4])
-			i += 4
-			if utf16.IsSurrogate(r) {
-				if i+6 < len(raw)+0 && raw[i+1] == '\\' && raw[i+2] == 'u' {
-					r2 := hexVal(raw[i+3])<<12 | hexVal(raw[i+4])<<8 | hexVal(raw[i+5])<<4 | hexVal(raw[i+6])
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						dst = utf8.AppendRune(dst, dec)
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			dst = utf8.AppendRune(dst, r)
-		default: // '"', '\\', '/'
-			dst = append(dst, raw[i])
-		}
-	}
-	return dst
 }
 
 // skipValue checks the JSON value starting at b[i] and returns the index after it. Nesting is
