@@ -2,12 +2,13 @@ package cli
 
 import (
 	"bytes"
-	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard/internal/testenv"
 )
 
 // scanCLI runs `loopguard scan` in-process with the given environment.
@@ -35,17 +36,6 @@ func put(t *testing.T, path string, data []byte) string {
 	return path
 }
 
-func gzipped(t *testing.T, data string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(data))
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
 // A file that cannot be read is reported with its path (and line) and skipped; the others are
 // scanned; the exit status is 1.
 func TestScanReportsAndSkipsBadFiles(t *testing.T) {
@@ -55,20 +45,20 @@ func TestScanReportsAndSkipsBadFiles(t *testing.T) {
 		data       func(t *testing.T) []byte
 		wantErr    string
 	}{
-		{"truncated gzip", "cut.jsonl.gz", func(t *testing.T) []byte { z := gzipped(t, big); return z[:len(z)/2] }, "unexpected end of data"},
+		{"truncated gzip", "cut.jsonl.gz", func(t *testing.T) []byte { z := testenv.Gzip(t, []byte(big)); return z[:len(z)/2] }, "unexpected end of data"},
 		{"a broken line in the middle", "broken.jsonl", func(*testing.T) []byte {
 			return []byte(stuck("probe") + "{\"type\":\"call\",\"agent\":\n" + stuck("probe"))
 		}, "broken.jsonl:6:"},
 		{"empty file", "empty.jsonl", func(*testing.T) []byte { return nil }, "empty file"},
 		{"binary file", "blob.json", func(*testing.T) []byte { return []byte("\x00\x01\x02\xff\xfe garbage \x00") }, "binary content"},
-		{"gzip of nothing", "nothing.json.gz", func(t *testing.T) []byte { return gzipped(t, "") }, "empty file"},
+		{"gzip of nothing", "nothing.json.gz", func(t *testing.T) []byte { return testenv.Gzip(t, []byte("")) }, "empty file"},
 		{"not gzip after all", "fake.traj.gz", func(*testing.T) []byte { return []byte{0x1f, 0x8b, 1, 2, 3} }, "gzip"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			good := put(t, filepath.Join(dir, "a-good.jsonl"), []byte(stuck("probe")))
-			goodZ := put(t, filepath.Join(dir, "z-good.jsonl.gz"), gzipped(t, stuck("zprobe")))
+			goodZ := put(t, filepath.Join(dir, "z-good.jsonl.gz"), testenv.Gzip(t, []byte(stuck("zprobe"))))
 			bad := put(t, filepath.Join(dir, tt.file), tt.data(t))
 			stdout, stderr, code := scanCLI(t, nil, "--format", "jsonl", dir)
 			if code != 1 {
@@ -92,7 +82,7 @@ func TestScanReportsAndSkipsBadFiles(t *testing.T) {
 func TestScanAllBadFilesTogether(t *testing.T) {
 	dir := t.TempDir()
 	put(t, filepath.Join(dir, "ok.jsonl"), []byte(stuck("probe")))
-	z := gzipped(t, strings.Repeat(stuck("probe"), 200))
+	z := testenv.Gzip(t, []byte(strings.Repeat(stuck("probe"), 200)))
 	put(t, filepath.Join(dir, "cut.jsonl.gz"), z[:len(z)/2])
 	put(t, filepath.Join(dir, "mid.jsonl"), []byte(stuck("probe")+"not json\n"+stuck("probe")))
 	put(t, filepath.Join(dir, "empty.jsonl"), nil)

@@ -2,29 +2,18 @@ package scan
 
 import (
 	"bytes"
-	"compress/gzip"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/loopguard/loopguard/internal/testenv"
 	"github.com/loopguard/loopguard/internal/transcript"
 )
-
-func gz(t *testing.T, data string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	zw.Write([]byte(data))
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
 
 // readTranscript decompresses gzip itself; everything else must be as transcript.Read.
 func TestReadTranscriptAgreesWithTranscriptRead(t *testing.T) {
 	body := events(strings.Repeat("probe a b ", 300))
-	z := gz(t, body)
+	z := testenv.Gzip(t, []byte(body))
 	badSum := bytes.Clone(z)
 	badSum[len(badSum)-6] ^= 0xff // the CRC-32 in the trailer
 	tests := []struct {
@@ -34,14 +23,14 @@ func TestReadTranscriptAgreesWithTranscriptRead(t *testing.T) {
 	}{
 		{"plain", []byte(body), ""},
 		{"gzip", z, ""},
-		{"two gzip members", append(gz(t, events("a b")), gz(t, events("c d"))...), ""},
+		{"two gzip members", append(testenv.Gzip(t, []byte(events("a b"))), testenv.Gzip(t, []byte(events("c d")))...), ""},
 		{"truncated in the stream", z[:len(z)/2], "unexpected end of data"},
 		{"truncated in the trailer", z[:len(z)-3], "unexpected"},
 		{"truncated in the header", z[:5], "gzip: unexpected end of data"},
 		{"bad checksum", badSum, "checksum"},
-		{"gzip of nothing", gz(t, ""), "empty file"},
-		{"gzip of binary", gz(t, "\x00\x01\x02 binary"), "binary content"},
-		{"gzip of a broken line", gz(t, events("a b")+"{\n"), "run.jsonl.gz:3:"},
+		{"gzip of nothing", testenv.Gzip(t, []byte("")), "empty file"},
+		{"gzip of binary", testenv.Gzip(t, []byte("\x00\x01\x02 binary")), "binary content"},
+		{"gzip of a broken line", testenv.Gzip(t, []byte(events("a b")+"{\n")), "run.jsonl.gz:3:"},
 		{"magic only", []byte{0x1f, 0x8b}, "gzip: unexpected end of data"},
 		{"empty", nil, "empty file"},
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard/internal/testenv"
 )
 
 // readErrOf reads data (written to a file named name in a temporary directory) and returns
@@ -56,7 +58,7 @@ func TestErrorEmpty(t *testing.T) {
 		}
 	}
 	// An empty gzip stream is an empty file too.
-	fe := readErrOf(t, "empty.jsonl.gz", gz(t, nil))
+	fe := readErrOf(t, "empty.jsonl.gz", testenv.Gzip(t, nil))
 	if !errors.Is(fe, ErrEmpty) {
 		t.Errorf("empty gzip: %v, want ErrEmpty", fe)
 	}
@@ -77,7 +79,7 @@ func TestErrorBinary(t *testing.T) {
 		t.Errorf("noise: %v, want ErrBinary", fe)
 	}
 	// Binary content inside gzip.
-	fe = readErrOf(t, "noise.jsonl.gz", gz(t, noise))
+	fe = readErrOf(t, "noise.jsonl.gz", testenv.Gzip(t, noise))
 	if !errors.Is(fe, ErrBinary) {
 		t.Errorf("gzipped noise: %v, want ErrBinary", fe)
 	}
@@ -106,7 +108,7 @@ func TestErrorTruncatedGzip(t *testing.T) {
 		"mini-swe-agent/demo.traj.json",
 		"gemini/session-2025-09-18T10-00-7c9e6679.json",
 	} {
-		z := gz(t, fixture(t, name))
+		z := testenv.Gzip(t, fixture(t, name))
 		fe := readErrOf(t, filepath.Base(name)+".gz", z[:len(z)*2/3])
 		if !errors.Is(fe, io.ErrUnexpectedEOF) {
 			t.Errorf("%s: %v, want unexpected EOF", name, fe)
@@ -121,7 +123,7 @@ func TestErrorTruncatedGzip(t *testing.T) {
 		}
 	}
 	// Damaged compressed data (a flipped byte in the middle): a gzip error.
-	z := gz(t, fixture(t, "swe-agent/single.traj"))
+	z := testenv.Gzip(t, fixture(t, "swe-agent/single.traj"))
 	z[len(z)/2] ^= 0xff
 	readErrOf(t, "damaged.traj.gz", z)
 }
@@ -144,7 +146,7 @@ func TestErrorBrokenLine(t *testing.T) {
 			t.Errorf("%s: %v, want line %d", c.file, fe, c.line)
 		}
 		// The same through gzip.
-		fe = readErrOf(t, filepath.Base(c.file)+".gz", gz(t, data))
+		fe = readErrOf(t, filepath.Base(c.file)+".gz", testenv.Gzip(t, data))
 		if fe.Line != c.line {
 			t.Errorf("%s gzipped: %v, want line %d", c.file, fe, c.line)
 		}

@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bytes"
-	"compress/gzip"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/testenv"
 )
 
 // The fixtures in testdata/ were written for these tests from the formats' public
@@ -572,18 +572,6 @@ func TestReadSession(t *testing.T) {
 	}
 }
 
-func gz(t testing.TB, data []byte) []byte {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	if _, err := zw.Write(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // Every fixture reads the same through gzip, from a file or a stream.
 func TestGzipTransparent(t *testing.T) {
 	dir := t.TempDir()
@@ -596,13 +584,13 @@ func TestGzipTransparent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		zipped, err := ReadFrom("x", bytes.NewReader(gz(t, data)))
+		zipped, err := ReadFrom("x", bytes.NewReader(testenv.Gzip(t, data)))
 		if err != nil {
 			t.Fatalf("%s gzipped: %v", tc.file, err)
 		}
 		// The name does not need a .gz suffix: gzip is recognised by its magic bytes.
 		p := filepath.Join(dir, strings.ReplaceAll(tc.file, "/", "_")+".data")
-		if err := os.WriteFile(p, gz(t, data), 0o644); err != nil {
+		if err := os.WriteFile(p, testenv.Gzip(t, data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		fromFile, err := Read(p)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/testenv"
 )
 
 // FuzzRead feeds arbitrary bytes to ReadFrom: it must return a transcript or an *Error
@@ -25,7 +26,7 @@ func FuzzRead(f *testing.F) {
 			return err
 		}
 		f.Add(data)
-		f.Add(gz(f, data))
+		f.Add(testenv.Gzip(f, data))
 		return nil
 	})
 	recoverPanics = false
