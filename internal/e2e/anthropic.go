@@ -110,11 +110,7 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *Request) {
 	} else {
 		rep = &Reply{Text: s.script.SideText}
 	}
-	id := s.nextID()
-	if rep.ToolName != "" {
-		rep.CallID = fmt.Sprintf("toolu_e2e%06d", id)
-	}
-	s.setReply(r, rep)
+	id := s.answer(r, rep, "toolu_e2e%06d")
 
 	msgID := fmt.Sprintf("msg_e2e%06d", id)
 	model := r.Model

@@ -138,11 +138,7 @@ func (s *Server) gemini(w http.ResponseWriter, r *Request) {
 	default:
 		rep = &Reply{Text: s.script.SideText}
 	}
-	id := s.nextID()
-	if rep.ToolName != "" {
-		rep.CallID = fmt.Sprintf("e2e-call-%06d", id)
-	}
-	s.setReply(r, rep)
+	id := s.answer(r, rep, "e2e-call-%06d")
 
 	var part map[string]any
 	outTok := 0

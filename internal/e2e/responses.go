@@ -130,11 +130,7 @@ func (s *Server) responses(w http.ResponseWriter, r *Request) {
 	} else {
 		rep = &Reply{Text: s.script.SideText}
 	}
-	id := s.nextID()
-	if rep.ToolName != "" {
-		rep.CallID = fmt.Sprintf("call_e2e%06d", id)
-	}
-	s.setReply(r, rep)
+	id := s.answer(r, rep, "call_e2e%06d")
 
 	respID := fmt.Sprintf("resp_e2e%06d", id)
 	model := r.Model

@@ -479,11 +479,18 @@ func (s *Server) decide(r *Request, shell func(r *Request, cmd string) *Reply) *
 	return &Reply{Text: s.script.FinalText}
 }
 
-// setReply records the reply and publishes the request (before the reply
-// is written, so a test that saw the answer also sees the request).
-func (s *Server) setReply(r *Request, rep *Reply) {
+// answer numbers rep, gives a tool call its id (callIDFormat with the number, in the API's
+// style), records rep as r's reply and publishes r, before the reply is written, so that a
+// test that saw the answer also sees the request. It returns the number, for the response's
+// other ids.
+func (s *Server) answer(r *Request, rep *Reply, callIDFormat string) int64 {
+	id := s.nextID()
+	if rep.ToolName != "" {
+		rep.CallID = fmt.Sprintf(callIDFormat, id)
+	}
 	r.Reply = rep
 	s.commit(r)
+	return id
 }
 
 // commit publishes r (once), keeping the list in order of arrival.
