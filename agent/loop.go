@@ -108,7 +108,8 @@ type Loop struct {
 	// Log receives the session log: one JSON line per message shown to the model (see
 	// Record). Nil discards it; the agent still keeps its history.
 	Log io.Writer
-	// Clock stamps messages and executions. Nil means time.Now. Tests inject a fake one.
+	// Clock stamps messages and executions. Nil means time.Now. Tests inject a fake one,
+	// such as SteppingClock.
 	Clock func() time.Time
 	// MaxSteps limits the model calls of one Send; zero means DefaultMaxSteps.
 	MaxSteps int
@@ -126,6 +127,14 @@ type Loop struct {
 }
 
 // Use installs plugins, in order.
+// SteppingClock returns a clock for reproducible runs (tests, golden session logs): each
+// reading is one second after the previous one, the first one second after start. It is safe
+// for concurrent use.
+func SteppingClock(start time.Time) func() time.Time {
+	var ticks atomic.Int64
+	return func() time.Time { return start.Add(time.Duration(ticks.Add(1)) * time.Second) }
+}
+
 func (l *Loop) Use(plugins ...Plugin) {
 	for _, p := range plugins {
 		p.Install(l)

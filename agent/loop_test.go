@@ -16,20 +16,6 @@ import (
 	"github.com/loopguard/loopguard/agent"
 )
 
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newClock() *clock { return &clock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(time.Second)
-	return c.now
-}
-
 // echo is a tool that returns its arguments.
 var echo = agent.Tool{Name: "echo", Run: func(_ context.Context, ex *agent.Execution) (agent.Result, error) {
 	return agent.Result{Content: "echo " + ex.Call.Args}, nil
@@ -42,7 +28,7 @@ func newLoop(t *testing.T, model agent.Model, tools ...agent.Tool) (*agent.Loop,
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	return &agent.Loop{Model: model, Tools: reg, Log: &log, Clock: newClock().Now}, &log
+	return &agent.Loop{Model: model, Tools: reg, Log: &log, Clock: agent.SteppingClock(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))}, &log
 }
 
 func echoCall(args string) agent.ToolCall { return agent.ToolCall{Name: "echo", Args: args} }

@@ -14,22 +14,6 @@ import (
 	"github.com/loopguard/loopguard/agent/loopguardplugin"
 )
 
-// clock is a fake clock: every reading is one second after the previous one, so logs are
-// deterministic and duplicate-text windows are under the test's control.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newClock() *clock { return &clock{now: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(time.Second)
-	return c.now
-}
-
 // harness is a real loop with the plugin installed, a scripted model, a session log in
 // memory and tools that count how often their body ran.
 type harness struct {
@@ -69,7 +53,7 @@ func newHarness(t *testing.T, cfg loopguard.Config, replies []agent.Message, dow
 		t.Fatalf("New: %v", err)
 	}
 	h.plugin = p
-	h.loop = &agent.Loop{Model: h.model, Tools: h.reg, Log: h.log, Clock: newClock().Now}
+	h.loop = &agent.Loop{Model: h.model, Tools: h.reg, Log: h.log, Clock: agent.SteppingClock(time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC))}
 	h.loop.Use(p)
 	h.reg.UsePostExecute(downstream...)
 	return h
