@@ -93,13 +93,19 @@ func TestDSHBrakeNoticeDoesNotStopTheCall(t *testing.T) {
 	}
 }
 
-func TestDSHBrakeDenyModeThroughTheLoop(t *testing.T) {
-	cfg := brakeOnly(func(c *loopguard.DSHBrakeConfig) {
+// denyFromThird is dsh-brake alone in deny mode, warning at the 2nd identical call and
+// refusing from the 3rd, with sequences long enough to stay out of the way.
+func denyFromThird() loopguard.Config {
+	return brakeOnly(func(c *loopguard.DSHBrakeConfig) {
 		c.Mode = loopguard.ModeDeny
 		c.CallWarnCount = 2
 		c.CallDenyCount = 3
 		c.SequenceLength = 16
 	})
+}
+
+func TestDSHBrakeDenyModeThroughTheLoop(t *testing.T) {
+	cfg := denyFromThird()
 	probe := call("probe", same)
 	h := newHarness(t, cfg, turn(seq(times(5, probe), times(1, call("probe", `{"q":"other"}`)))...))
 	a := h.loop.NewAgent("s1")
@@ -143,12 +149,7 @@ func TestDSHBrakeDenyModeThroughTheLoop(t *testing.T) {
 }
 
 func TestDSHBrakeDenyModeStaysUntilTheUserSpeaks(t *testing.T) {
-	cfg := brakeOnly(func(c *loopguard.DSHBrakeConfig) {
-		c.Mode = loopguard.ModeDeny
-		c.CallWarnCount = 2
-		c.CallDenyCount = 3
-		c.SequenceLength = 16
-	})
+	cfg := denyFromThird()
 	probe := call("probe", same)
 	h := newHarness(t, cfg, turns(times(4, probe), times(4, probe)))
 	a := h.loop.NewAgent("s1")
