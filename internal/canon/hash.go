@@ -133,6 +133,10 @@ func finishTail(h uint64, tail []byte, n int) uint64 {
 	return finish(h, n)
 }
 
+// pieceBuf holds content waiting to be absorbed: up to 64 bytes, plus room
+// for one whole 16-byte store past them.
+type pieceBuf [64 + 16]byte
+
 // pieces hashes content that arrives in pieces (plain runs, decoded
 // escapes) exactly as hashBytes hashes it in one piece. Pieces are written
 // into buf with whole-word stores that may run past the piece (the excess
@@ -142,7 +146,7 @@ type pieces struct {
 	h   uint64 // hash of the n bytes absorbed so far
 	n   int    // a multiple of 16
 	k   int    // bytes waiting in buf; < 64 between calls
-	buf [64 + 16]byte
+	buf pieceBuf
 }
 
 // put16 appends the first l bytes (0 <= l <= 16) of the little-endian words
@@ -180,24 +184,34 @@ func (p *pieces) putBytes(b []byte) {
 // flush absorbs the 64 bytes at the front of buf and moves the rest (fewer
 // than 16 bytes, stored as a whole 16-byte copy) to the front.
 func (p *pieces) flush() {
-	p.h = absorbBlocks(p.h, p.buf[:64])
+	p.h = flushPieces(p.h, &p.buf)
 	p.n += 64
 	p.k -= 64
-	copy(p.buf[:16], p.buf[64:80])
+}
+
+// flushPieces absorbs the 64 bytes at the front of buf into h and moves the
+// bytes after them to the front.
+func flushPieces(h uint64, buf *pieceBuf) uint64 {
+	h = absorbBlocks(h, buf[:64])
+	copy(buf[:16], buf[64:])
+	return h
 }
 
 // sum returns the hash of all bytes put.
-func (p *pieces) sum() uint64 {
-	total := p.n + p.k
-	// buf holds p.k < 64 bytes; whole words are read from it and the
-	// bytes past the end are masked off.
-	full := p.k &^ 15
-	h := absorbBlocks(p.h, p.buf[:full])
-	w0, w1 := firstBytes(binary.LittleEndian.Uint64(p.buf[full:]), binary.LittleEndian.Uint64(p.buf[full+8:]), p.k-full)
+func (p *pieces) sum() uint64 { return sumPieces(p.h, p.n, &p.buf, p.k) }
+
+// sumPieces closes a hash kept as pieces keeps it: h covers n bytes (a
+// multiple of 16), and k < 64 more bytes wait at the front of buf. Whole
+// words are read from buf and the bytes past the k are masked off.
+func sumPieces(h uint64, n int, buf *pieceBuf, k int) uint64 {
+	total := n + k
+	full := k &^ 15
+	h = absorbBlocks(h, buf[:full])
+	w0, w1 := firstBytes(word(buf[:], full), word(buf[:], full+8), k-full)
 	if total < 16 {
 		return hashShort(h, w0, w1, total)
 	}
-	if p.k > full {
+	if k > full {
 		h = absorb(h, w0, w1)
 	}
 	return finish(h, total)
