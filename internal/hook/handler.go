@@ -18,8 +18,9 @@ type Handler struct {
 	Store  store.Store
 	// Now is the clock for events whose host gives no timestamp; nil means time.Now.
 	Now func() time.Time
-	// Warn receives one line when stored state cannot be read and the agent starts afresh;
-	// nil means say nothing.
+	// Warn receives a line whenever stored state cannot be read and the agent starts afresh
+	// (until the state is next written, each event that reads it says so); nil means say
+	// nothing.
 	Warn func(line string)
 }
 
@@ -141,9 +142,7 @@ func (h *Handler) load(agent string, stored []byte) (agentState, *loopguard.Engi
 	if h.Warn != nil {
 		h.Warn(fmt.Sprintf("loopguard: %v; agent %q starts again from nothing", err, agent))
 	}
-	// A fresh engine: Restore may have filled in part of the state before it failed.
-	eng, err = loopguard.New(h.Config)
-	return agentState{}, eng, err
+	return agentState{}, eng, nil // a failed Restore leaves the engine as it was: empty
 }
 
 // agentState is what the store keeps per agent: the engine's snapshot and the ids of calls
