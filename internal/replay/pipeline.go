@@ -73,13 +73,8 @@ func (lr *lineReader) run() {
 	eof := false
 	for !eof {
 		b := lr.newBatch()
-		var err error
-		b.chunk, eof, err = lr.fill(b.chunk)
-		if err != nil {
-			b.err = err
-			eof = true
-		}
-		lr.parse(b, eof)
+		b.chunk, eof, b.err = lr.fill(b.chunk)
+		lr.parse(b)
 		select {
 		case lr.out <- b:
 		case <-lr.done:
@@ -99,8 +94,8 @@ func (lr *lineReader) newBatch() *batch {
 }
 
 // fill reads into chunk, after the carried start of a line, until it holds at least one
-// newline and half a chunk, or the input ends. The line cut at the end waits in carry for the
-// next chunk.
+// newline and half a chunk, or the input ends (eof, also on a read error). The line cut at the
+// end waits in carry for the next chunk.
 func (lr *lineReader) fill(chunk []byte) (_ []byte, eof bool, err error) {
 	chunk = append(chunk[:0], lr.carry...)
 	lr.carry = lr.carry[:0]
@@ -125,9 +120,9 @@ func (lr *lineReader) fill(chunk []byte) (_ []byte, eof bool, err error) {
 	return chunk[:last+1], false, nil
 }
 
-// parse splits chunk into lines and parses each. At the end of the input the last line may
-// lack its newline.
-func (lr *lineReader) parse(b *batch, eof bool) {
+// parse splits the chunk into lines and parses each. At the end of the input the last line
+// may lack its newline.
+func (lr *lineReader) parse(b *batch) {
 	rest := b.chunk
 	for len(rest) > 0 {
 		line := rest

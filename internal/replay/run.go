@@ -51,10 +51,10 @@ func run(r io.Reader, w io.Writer, eng *loopguard.Engine, opts Options, chunkSiz
 	out := outWriter{w: bw}
 	lr := startReader(r, chunkSize)
 	defer lr.stop()
-	n := 0 // 0-based line number
 	for b := range lr.out {
 		for i := range b.lines {
 			pl := &b.lines[i]
+			n := st.Lines // 0-based line number
 			st.Lines++
 			if pl.err != nil {
 				le := &LineError{Name: opts.Name, Line: n + 1, Err: pl.err}
@@ -69,8 +69,6 @@ func run(r io.Reader, w io.Writer, eng *loopguard.Engine, opts Options, chunkSiz
 			} else if pl.ok {
 				out.step(eng, pl.ev, n, &st)
 			}
-			pl.ev = loopguard.Event{} // drop the references before the chunk is reused
-			n++
 		}
 		if b.err != nil {
 			bw.Flush()
