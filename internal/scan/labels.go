@@ -25,10 +25,21 @@ type Label struct {
 func (l *Label) First() int { return l.CallIndices[0] }
 func (l *Label) Last() int  { return l.CallIndices[1] }
 
-// Label kinds: loops a guard should notice, and look-alikes it should leave alone.
+// Label kinds: loops a guard should notice, and look-alikes it should leave alone. docs/labels.md
+// defines each.
 var (
-	LoopLabels  = []string{"stuck", "cycle", "scan_loop"}
-	LegitLabels = []string{"legit_navigation", "format_retry"}
+	// LoopLabels: the same call with no progress (stuck), a cycle of calls (cycle), the same
+	// thought while the arguments sweep (scan_loop), near-identical failures (error_loop), one
+	// tool whose arguments churn while its result stays the same (arg_churn), a mutating call
+	// retried against the same rejection (edit_loop).
+	LoopLabels = []string{"stuck", "cycle", "scan_loop", "error_loop", "arg_churn", "edit_loop"}
+	// LegitLabels: paging (legit_navigation), a harness format rejection re-sent once
+	// (format_retry), polling whose output advances (polling), a test re-run after an edit
+	// (test_rerun), one tool over distinct arguments (batch), waiting with backoff (backoff), a
+	// file read again after it was edited (reread_after_edit), a retry that then succeeds
+	// (retry_success).
+	LegitLabels = []string{"legit_navigation", "format_retry", "polling", "test_rerun", "batch",
+		"backoff", "reread_after_edit", "retry_success"}
 )
 
 // CatchAfter is how many calls after a labelled loop's last call a notice still counts as
