@@ -122,6 +122,14 @@ type Score struct {
 	Calls      int     `json:"calls"`
 	Notices    int     `json:"notices"`
 	PerKCalls  float64 `json:"notices_per_1000_calls"`
+
+	// Outside the positives: the calls and notices that no loop label's catch window
+	// ([first, last+CatchAfter] of that file and agent) covers. A guard that speaks there is
+	// either early on an unlabelled loop or nagging legitimate work; the rate is the nagging a
+	// user feels on ordinary runs.
+	CallsOutside   int     `json:"calls_outside_positives"`
+	NoticesOutside int     `json:"notices_outside_positives"`
+	PerKOutside    float64 `json:"notices_per_1000_calls_outside_positives"`
 }
 
 // ScoreLabels matches each label to a scanned file (the label's path against the file's path
@@ -166,7 +174,55 @@ func ScoreLabels(r *Report, labels []Label) ([]LabelResult, Score) {
 	if s.Calls > 0 {
 		s.PerKCalls = 1000 * float64(s.Notices) / float64(s.Calls)
 	}
+	s.CallsOutside, s.NoticesOutside = outsidePositives(r, results)
+	if s.CallsOutside > 0 {
+		s.PerKOutside = 1000 * float64(s.NoticesOutside) / float64(s.CallsOutside)
+	}
 	return results, s
+}
+
+// outsidePositives counts the calls and notices of the scanned files that lie outside every
+// loop label's catch window. Notices given before an agent's first call (call index -1) are
+// outside. Labels that matched no file or agent cover nothing.
+func outsidePositives(r *Report, results []LabelResult) (calls, notices int) {
+	type agentKey struct{ file, agent string }
+	windows := map[agentKey][][2]int{}
+	for i := range results {
+		res := &results[i]
+		if res.File == "" || !slices.Contains(LoopLabels, res.Label.ManualLabel) {
+			continue
+		}
+		k := agentKey{res.File, res.Label.Agent}
+		windows[k] = append(windows[k], [2]int{res.Label.First(), res.Label.Last() + CatchAfter})
+	}
+	inside := func(ws [][2]int, i int) bool {
+		for _, w := range ws {
+			if i >= w[0] && i <= w[1] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range r.Files {
+		if !f.Scanned() {
+			continue
+		}
+		for _, a := range f.Agents {
+			ws := windows[agentKey{f.Path, a.ID}]
+			for i := 0; i < a.Calls(); i++ {
+				if !inside(ws, i) {
+					calls++
+				}
+			}
+		}
+		for i := range f.Notices {
+			n := &f.Notices[i]
+			if n.Type == "notice" && !inside(windows[agentKey{f.Path, n.Agent}], n.CallIndex) {
+				notices++
+			}
+		}
+	}
+	return calls, notices
 }
 
 func matchFile(files []*File, l *Label) (*File, string) {

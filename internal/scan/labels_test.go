@@ -50,7 +50,7 @@ func TestScoreLabels(t *testing.T) {
 	}
 	run := "/data/o__r/trajs/run.traj.gz"
 	r := &Report{Files: []*File{
-		{Path: run, Agents: []*Agent{{ID: "main"}, {ID: "Tester"}},
+		{Path: run, Agents: []*Agent{{ID: "main", Marks: make([]Mark, 60)}, {ID: "Tester", Marks: make([]Mark, 30)}},
 			Notices: []Notice{
 				notice(run, "main", 12), notice(run, "main", 14), // inside [10, 20]
 				notice(run, "Tester", 24), // 4 after [10, 20]: too late
@@ -113,7 +113,10 @@ func TestScoreLabels(t *testing.T) {
 		t.Errorf("dup matched %q", results[7].File)
 	}
 	wantScore := Score{Labels: 13, Loops: 6, Caught: 3, Recall: 0.5, Median: 2, Legit: 2, Alarmed: 1, FalseAlarm: 2,
-		Unscored: 5, Calls: 2000, Notices: 7, PerKCalls: 3.5}
+		Unscored: 5, Calls: 2000, Notices: 7, PerKCalls: 3.5,
+		// Outside the loop windows: main's 60 calls less [10,23], [25,33] and [40,48] (32 calls),
+		// Tester's 30 less [10,23]; the notices at main 52 and 53 and at Tester 24.
+		CallsOutside: 28 + 16, NoticesOutside: 3, PerKOutside: 1000 * 3.0 / 44}
 	if s != wantScore {
 		t.Errorf("score\n got %+v\nwant %+v", s, wantScore)
 	}

@@ -117,6 +117,7 @@ func WriteJSON(w io.Writer, r *Report, meta Meta, sc *Scored) error {
 		doc.Labels = &jsonLabels{File: meta.Labels, Results: sc.Results, Score: sc.Score}
 		doc.Labels.Score.Recall = round(doc.Labels.Score.Recall, 4)
 		doc.Labels.Score.PerKCalls = round(doc.Labels.Score.PerKCalls, 3)
+		doc.Labels.Score.PerKOutside = round(doc.Labels.Score.PerKOutside, 3)
 	}
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
@@ -210,6 +211,7 @@ func writeLabelsText(bw *bufio.Writer, meta Meta, sc *Scored) {
 	}
 	fmt.Fprintf(bw, "false alarms    %s in %d of %d legitimate spans (%s)\n", plural(s.FalseAlarm, "reminder", "reminders"), s.Alarmed, s.Legit, strings.Join(LegitLabels, ", "))
 	fmt.Fprintf(bw, "notice rate     %.1f per 1,000 calls (%s in %s calls)\n", s.PerKCalls, plural(s.Notices, "notice", "notices"), commas(int64(s.Calls)))
+	fmt.Fprintf(bw, "outside loops   %.1f per 1,000 calls (%s in the %s calls no loop label covers)\n", s.PerKOutside, plural(s.NoticesOutside, "notice", "notices"), commas(int64(s.CallsOutside)))
 	if s.Unscored > 0 {
 		fmt.Fprintf(bw, "not scored      %s (no matching file or agent, or not a scored label)\n", plural(s.Unscored, "label", "labels"))
 	}
