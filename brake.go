@@ -166,6 +166,11 @@ func (s *brakeState) sequenceText() string {
 }
 
 func (s *brakeState) observeText(t *textEvent, out []Notice) []Notice {
+	if isModelText(t.source) {
+		// Upstream counts tool results and injected messages; the model's own words never
+		// reach it. Hosts now feed them for the progress detector, so they are skipped here.
+		return out
+	}
 	if t.id != "" {
 		// A message observed again (history replayed, the same inbox seen twice) counts once.
 		key := hashString(t.id)

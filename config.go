@@ -26,10 +26,21 @@ type Config struct {
 
 	// DSHBrake, when set, runs the dsh-brake plugin.
 	DSHBrake *DSHBrakeConfig
+
+	// Progress, when set, runs the progress-aware detector (the default preset).
+	Progress *ProgressConfig
 }
 
 // Enabled reports whether any plugin is on.
-func (c Config) Enabled() bool { return c.RepeatToolReminder != nil || c.DSHBrake != nil }
+func (c Config) Enabled() bool {
+	return c.RepeatToolReminder != nil || c.DSHBrake != nil || c.Progress != nil
+}
+
+// Denies reports whether any plugin runs in deny mode, i.e. whether a host must ask the engine
+// (Check) before running a call.
+func (c Config) Denies() bool {
+	return (c.DSHBrake != nil && c.DSHBrake.Mode == ModeDeny) || (c.Progress != nil && c.Progress.Mode == ModeDeny)
+}
 
 // RepeatToolReminderConfig holds the options of repeat-tool-reminder, under their upstream names.
 type RepeatToolReminderConfig struct {
@@ -109,20 +120,24 @@ const (
 	PresetDefault            = "default"
 	PresetRepeatToolReminder = PluginRepeatToolReminder
 	PresetDSHBrake           = PluginDSHBrake
+	PresetSeeds              = "seeds"
 )
 
 // PresetNames lists the presets Preset knows, in a stable order.
 func PresetNames() []string {
-	return []string{PresetDefault, PresetRepeatToolReminder, PresetDSHBrake}
+	return []string{PresetDefault, PresetRepeatToolReminder, PresetDSHBrake, PresetSeeds}
 }
 
 // Preset returns a named preset:
+//   - "default": the progress-aware detector (see ProgressConfig);
 //   - "repeat-tool-reminder": that plugin alone, with its upstream defaults;
 //   - "dsh-brake": that plugin alone, with its upstream defaults;
-//   - "default": both together.
+//   - "seeds": both seed plugins together (the default preset before progress-aware detection).
 func Preset(name string) (Config, error) {
 	switch name {
 	case PresetDefault:
+		return Config{Progress: DefaultProgress()}, nil
+	case PresetSeeds:
 		return Config{RepeatToolReminder: DefaultRepeatToolReminder(), DSHBrake: DefaultDSHBrake()}, nil
 	case PresetRepeatToolReminder:
 		return Config{RepeatToolReminder: DefaultRepeatToolReminder()}, nil
@@ -148,6 +163,11 @@ func (c Config) Validate() error {
 	}
 	if b := c.DSHBrake; b != nil {
 		if err := b.validate(); err != nil {
+			return err
+		}
+	}
+	if p := c.Progress; p != nil {
+		if err := p.validate(); err != nil {
 			return err
 		}
 	}

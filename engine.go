@@ -118,6 +118,9 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.DSHBrake != nil {
 		e.detectors = append(e.detectors, newBrakeDetector(*cfg.DSHBrake, e.cat))
 	}
+	if cfg.Progress != nil {
+		e.detectors = append(e.detectors, newProgressDetector(*cfg.Progress, e.cat))
+	}
 	return e, nil
 }
 

@@ -13,7 +13,7 @@ const benchArgs = `{"command":"grep -rn \"get_legend_data\" /testbed/seaborn --i
 // that has been running a while: every bounded map is full and churning, and no notice is due
 // (each identity comes back only after the LRU has forgotten it). Target: <= 1 µs, 0 allocs.
 func BenchmarkObserveSteadyState(b *testing.B) {
-	e, _ := Preset(PresetDefault)
+	e, _ := Preset(PresetSeeds)
 	eng, _ := New(e)
 	const distinct = 8192
 	events := make([]Event, distinct)
@@ -36,7 +36,7 @@ func BenchmarkObserveSteadyState(b *testing.B) {
 // BenchmarkObserveRepeatedCall is the loop case: the same 294-byte call again and again, so
 // notices come at thresholds and re-warns.
 func BenchmarkObserveRepeatedCall(b *testing.B) {
-	cfg, _ := Preset(PresetDefault)
+	cfg, _ := Preset(PresetSeeds)
 	eng, _ := New(cfg)
 	ev := Call("agent-1", "Bash", []byte(benchArgs)).WithResult("No matches found.", true)
 	b.ReportAllocs()
@@ -49,7 +49,7 @@ func BenchmarkObserveRepeatedCall(b *testing.B) {
 // BenchmarkObserveWithTextResult adds a 2 KB tool result, which dsh-brake fingerprints for
 // duplicate text.
 func BenchmarkObserveWithTextResult(b *testing.B) {
-	cfg, _ := Preset(PresetDefault)
+	cfg, _ := Preset(PresetSeeds)
 	eng, _ := New(cfg)
 	const distinct = 8192
 	events := make([]Event, distinct)
@@ -76,7 +76,7 @@ func BenchmarkObserveWithTextResult(b *testing.B) {
 // made three different calls (with short results) and went idle, with the default preset.
 func BenchmarkMemoryPerIdleAgent(b *testing.B) {
 	const agents = 100000
-	cfg, _ := Preset(PresetDefault)
+	cfg, _ := Preset(PresetSeeds)
 	ids := make([]string, agents)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("session-%06d", i)
@@ -104,7 +104,7 @@ func BenchmarkMemoryPerIdleAgent(b *testing.B) {
 
 // BenchmarkSnapshotCycle is what a hook process does per call: restore, observe, snapshot.
 func BenchmarkSnapshotCycle(b *testing.B) {
-	cfg, _ := Preset(PresetDefault)
+	cfg, _ := Preset(PresetSeeds)
 	eng, _ := New(cfg)
 	for i := 0; i < 50; i++ {
 		eng.Observe(Call("s", "Bash", fmt.Appendf(nil, `{"command":"step %d"}`, i%7)).WithResult("ok", false))

@@ -208,7 +208,7 @@ func TestPreviewCapCountsCodePoints(t *testing.T) {
 }
 
 func TestStatsDescribeTheAgent(t *testing.T) {
-	cfg, _ := Preset(PresetDefault)
+	cfg, _ := Preset(PresetSeeds)
 	e, _ := New(cfg)
 	if _, ok := e.Stats("a"); ok {
 		t.Fatal("stats for an agent never seen")

@@ -13,6 +13,16 @@ type catalogue struct {
 	brakeText      string // {preview} {seconds} {count} {sources}
 	brakeDeny      string // {tool} {count}; must start with "dsh-brake:" in every locale
 	moreChars      string // {n}: the tail of a cut preview
+
+	// The progress detector's texts. Each says what was seen and what to try instead.
+	progressStuck         string // {tool} {count}
+	progressStuckDetailed string // {tool} {count} {arguments}
+	progressCycle         string // {seq} {period} {rounds}
+	progressErrors        string // {tool} {count}
+	progressChurn         string // {tool} {count}
+	progressPoll          string // {tool} {count}
+	progressThought       string // {count} {preview}
+	progressDeny          string // {tool} {count}; starts with "loopguard:" in every locale
 }
 
 var catalogues = map[string]*catalogue{
@@ -38,6 +48,33 @@ var catalogues = map[string]*catalogue{
 		brakeDeny: "dsh-brake: the same call ({tool}, same arguments) has repeated {count} times without progress " +
 			"and was refused. Change your approach or report to the user.",
 		moreChars: "… (+{n} more chars)",
+
+		progressStuck: "[loopguard] You have made the same call ({tool}) {count} times in a row and got the same " +
+			"result each time, with nothing changed in between. Calling it again will not give a different answer: " +
+			"use the result you have, or change the arguments or the approach.",
+		progressStuckDetailed: "[loopguard] No progress: {tool} has now run {count} times with the same arguments " +
+			"and returned the same result every time, with no change to the files in between.\n" +
+			"- arguments: {arguments}\n" +
+			"Do not call it again with these arguments. Work from the result you already have, try a different " +
+			"approach, or, if you are blocked, say so and stop.",
+		progressCycle: "[loopguard] You are going round in a cycle: the calls {seq} have come round {rounds} times " +
+			"with the same results each time. Going round again will show you the same things. Decide what you " +
+			"still need that these calls have not told you, then do something different.",
+		progressErrors: "[loopguard] {tool} has failed {count} times in a row with the same error, although the " +
+			"arguments changed. The error message names the problem: fix that cause first (or use a different " +
+			"tool) instead of retrying variations.",
+		progressChurn: "[loopguard] {tool} has been called with {count} different arguments and gave the same answer " +
+			"every time. Varying the arguments is not helping, so the cause lies elsewhere: check the assumption " +
+			"behind these calls, or try a different approach.",
+		progressPoll: "[loopguard] You have checked {tool} {count} times. It is still changing, so this is fine if " +
+			"you are waiting for it; but consider waiting longer between checks, or checking once for the final " +
+			"result instead of following every step.",
+		progressThought: "[loopguard] You have written the same thing {count} times (\"{preview}\") while your calls " +
+			"brought back nothing new. Your plan is not moving forward: sum up what you have learnt so far, then " +
+			"choose a different next step.",
+		progressDeny: "loopguard: the same call ({tool}, same arguments) has already returned the same result {count} " +
+			"times with nothing changed since, so it was not run again. Change the arguments or the approach, " +
+			"or report to the user.",
 	},
 	"zh": {
 		repeatGentle: "你正在用完全相同的参数重复同一个工具调用。再次调用之前，请仔细分析上一次的结果：" +
@@ -57,6 +94,24 @@ var catalogues = map[string]*catalogue{
 			"（来源：{sources}）。请复用已有内容，避免再次注入或检索相同文本。",
 		brakeDeny: "dsh-brake: 同一调用（{tool}，相同参数）已重复 {count} 次仍未取得进展，已拒绝执行。请改变方法或向用户报告。",
 		moreChars: "…（另有 {n} 个字符）",
+
+		progressStuck: "[loopguard] 你已经连续 {count} 次执行同一个调用（{tool}），每次结果都相同，期间没有任何改动。" +
+			"再调用一次也不会得到不同的答案：请利用已有的结果，或者换一组参数、换一种方法。",
+		progressStuckDetailed: "[loopguard] 没有进展：{tool} 已用相同参数执行 {count} 次，每次返回的结果都相同，期间文件没有任何改动。\n" +
+			"- 参数：{arguments}\n" +
+			"不要再用这组参数调用它。请基于已有的结果继续，换一种方法；如果确实受阻，请说明情况并停止。",
+		progressCycle: "[loopguard] 你在原地兜圈子：{seq} 这一组调用已经循环 {rounds} 次，每次结果都相同。" +
+			"再绕一圈看到的还是同样的内容。请想清楚还缺什么信息是这些调用给不了的，然后换一种做法。",
+		progressErrors: "[loopguard] {tool} 已连续失败 {count} 次，报错相同，尽管参数每次都有变化。" +
+			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再尝试参数的各种变体。",
+		progressChurn: "[loopguard] {tool} 已用 {count} 组不同的参数调用，每次得到的答案都一样。" +
+			"改参数没有帮助，原因在别处：请检查这些调用背后的假设，或换一种方法。",
+		progressPoll: "[loopguard] 你已经查看 {tool} {count} 次。结果仍在变化，如果你是在等待它完成，这没有问题；" +
+			"但可以考虑拉长每次检查的间隔，或者一次性检查最终结果，而不是跟踪每一步。",
+		progressThought: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用没有带回任何新内容。" +
+			"你的计划没有向前推进：请总结目前已经了解到的情况，然后选择一个不同的下一步。",
+		progressDeny: "loopguard: 同一调用（{tool}，相同参数）已 {count} 次返回相同结果，且此后没有任何改动，因此未再执行。" +
+			"请换一组参数或换一种方法，或向用户报告。",
 	},
 }
 

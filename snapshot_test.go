@@ -21,7 +21,9 @@ func randomEvents(seed uint64, n int) []Event {
 		agent := agents[r.IntN(len(agents))]
 		switch k := r.IntN(100); {
 		case k < 70:
-			ev := call(agent, fmt.Sprintf("t%d", r.IntN(3)), fmt.Sprintf(`{"x":%d}`, r.IntN(3)))
+			// t3 is an edit: it changes the workspace when it succeeds.
+			tool := [...]string{"t0", "t1", "t2", "edit_file"}[r.IntN(4)]
+			ev := call(agent, tool, fmt.Sprintf(`{"x":%d}`, r.IntN(3)))
 			if r.IntN(2) == 0 {
 				ev = ev.WithResult(texts[r.IntN(len(texts))], r.IntN(4) == 0)
 			}
@@ -32,7 +34,8 @@ func randomEvents(seed uint64, n int) []Event {
 			if r.IntN(2) == 0 {
 				id = fmt.Sprintf("m%d", r.IntN(6))
 			}
-			evs = append(evs, text(agent, id, fmt.Sprintf("src%d", r.IntN(3)), texts[r.IntN(len(texts))], ts))
+			// "model" text feeds the progress detector's thought rule.
+			evs = append(evs, text(agent, id, [...]string{"src0", "src1", "model"}[r.IntN(3)], texts[r.IntN(len(texts))], ts))
 		case k < 93:
 			evs = append(evs, user(agent))
 		case k < 95:
@@ -48,11 +51,16 @@ func randomEvents(seed uint64, n int) []Event {
 
 func snapshotConfigs() map[string]Config {
 	def, _ := Preset(PresetDefault)
-	deny, _ := Preset(PresetDefault)
+	seeds, _ := Preset(PresetSeeds)
+	deny, _ := Preset(PresetSeeds)
 	b := *deny.DSHBrake
 	b.Mode, b.CallWarnCount, b.CallDenyCount, b.SequenceLength, b.SequenceCount, b.DuplicateTextCooldownMs = ModeDeny, 2, 3, 2, 2, 0
 	deny.DSHBrake = &b
-	return map[string]Config{"default": def, "tight deny": deny}
+	progressDeny, _ := Preset(PresetDefault)
+	p := *progressDeny.Progress
+	p.Mode, p.DenyAfter, p.Thresholds = ModeDeny, 3, []int{2, 3}
+	progressDeny.Progress = &p
+	return map[string]Config{"default": def, "seeds": seeds, "tight deny": deny, "progress deny": progressDeny}
 }
 
 // A host that lives one process per event (a hook) loads the agent's snapshot into a fresh

@@ -233,6 +233,19 @@ func (a *Agent) History() []Message {
 	return slices.Clone(a.history)
 }
 
+// LastReply returns the model's newest message, or false before the model has spoken. Hooks
+// use it to see the text a model wrote beside its tool calls without copying the history.
+func (a *Agent) LastReply() (Message, bool) {
+	a.hmu.RLock()
+	defer a.hmu.RUnlock()
+	for i := len(a.history) - 1; i >= 0; i-- {
+		if a.history[i].Source.Kind == FromModel {
+			return a.history[i], true
+		}
+	}
+	return Message{}, false
+}
+
 // Dispose ends the agent. A Send in progress stops before its next step with ErrDisposed;
 // the loop's end functions run once nothing of the agent is running any more. Later Sends
 // return ErrDisposed. A new agent with the same session id is a new agent. Dispose may be

@@ -124,7 +124,8 @@ func (p *parser) yamlError(err error) error {
 	return &Error{File: p.file, Msg: msg}
 }
 
-var topKeys = []string{"$schema", "preset", "locale", loopguard.PluginRepeatToolReminder, loopguard.PluginDSHBrake}
+var topKeys = []string{"$schema", "preset", "locale", loopguard.PluginRepeatToolReminder, loopguard.PluginDSHBrake,
+	loopguard.PluginProgress}
 
 // entries returns a mapping's key/value pairs, refusing duplicate keys and non-string keys.
 func (p *parser) entries(m *yaml.Node, known []string, where string) ([][2]*yaml.Node, error) {
@@ -208,6 +209,22 @@ func (p *parser) document(root *yaml.Node) (loopguard.Config, error) {
 				base = &c
 			}
 			if cfg.DSHBrake, err = p.brake(v, base); err != nil {
+				return cfg, err
+			}
+		case loopguard.PluginProgress:
+			if off, err := p.disabled(v); err != nil || off {
+				cfg.Progress = nil
+				if err != nil {
+					return cfg, err
+				}
+				continue
+			}
+			base := loopguard.DefaultProgress()
+			if cfg.Progress != nil {
+				c := *cfg.Progress
+				base = &c
+			}
+			if cfg.Progress, err = p.progress(v, base); err != nil {
 				return cfg, err
 			}
 		}

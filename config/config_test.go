@@ -52,11 +52,24 @@ func TestParseRejects(t *testing.T) {
 			"c.yaml:1:29: dsh-brake: sequenceLength must be an integer >= 2, got 4"},
 		// The document itself.
 		{"an unknown top-level key", "presets: default\n",
-			"c.yaml:1:1: unknown key \"presets\" (known keys: $schema, preset, locale, repeat-tool-reminder, dsh-brake)"},
+			"c.yaml:1:1: unknown key \"presets\" (known keys: $schema, preset, locale, repeat-tool-reminder, dsh-brake, progress)"},
 		{"an unknown plugin option", "dsh-brake:\n  callWarn: 3\n",
 			"c.yaml:2:3: dsh-brake: unknown key \"callWarn\" (known keys: mode, callWarnCount, callDenyCount, callReWarnEvery, sequenceLength, sequenceCount, minWindowCalls, duplicateTextThreshold, duplicateTextWindowMs, duplicateTextCooldownMs, minimumDuplicateChars)"},
 		{"a duplicate key", "locale: en\nlocale: zh\n", `c.yaml:2:1: duplicate key "locale"`},
-		{"an unknown preset", "preset: fast\n", `c.yaml:1:9: unknown preset "fast" (known: default, repeat-tool-reminder, dsh-brake)`},
+		{"an unknown preset", "preset: fast\n", `c.yaml:1:9: unknown preset "fast" (known: default, repeat-tool-reminder, dsh-brake, seeds)`},
+		// The progress detector's section.
+		{"a progress threshold below 2", "progress: {thresholds: [3, 1]}\n",
+			"c.yaml:1:28: progress: invalid threshold 1 — every threshold must be an integer >= 2"},
+		{"a progress similarity out of range", "progress:\n  similarity: 120\n",
+			"c.yaml:2:15: progress: similarity must be an integer from 50 to 100, got 120"},
+		{"an unknown progress option", "progress: {pollBudgets: 3}\n",
+			"c.yaml:1:12: progress: unknown key \"pollBudgets\" (known keys: mode, thresholds, remindEvery, errorRepeats, churnRepeats, maxCyclePeriod, thoughtRepeats, thoughtLimit, pollBudget, denyAfter, similarity, transparent, exempt, mutating, tools)"},
+		{"a tool override without match", "progress: {tools: [{pollBudget: 5}]}\n",
+			"c.yaml:1:20: progress: tools: an entry needs `match`"},
+		{"a tool override with a string for a bool", "progress: {tools: [{match: Bash, exempt: yes please}]}\n",
+			"c.yaml:1:42: progress: tools: exempt must be true or false, got \"yes please\""},
+		{"a progress mode that does not exist", "progress: {mode: block}\n",
+			"c.yaml:1:18: progress: mode must be 'remind' or 'deny', got block"},
 		{"an unknown locale", "locale: fr\n", `c.yaml:1:9: locale must be one of en, zh, got "fr"`},
 		{"a locale of the wrong type", "locale: [en]\n", "c.yaml:1:9: locale must be a string, got a list"},
 		{"a section of the wrong type", "dsh-brake: 3\n", `c.yaml:1:12: a plugin section must be a mapping of options, empty, or false; got "3"`},
@@ -79,8 +92,15 @@ func TestParseRejects(t *testing.T) {
 
 func TestParseAccepts(t *testing.T) {
 	def, _ := loopguard.Preset(loopguard.PresetDefault)
+	seeds, _ := loopguard.Preset(loopguard.PresetSeeds)
 	rtr, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
 	brk, _ := loopguard.Preset(loopguard.PresetDSHBrake)
+	withProgress := func(c loopguard.Config, mod func(*loopguard.ProgressConfig)) loopguard.Config {
+		p := *c.Progress
+		mod(&p)
+		c.Progress = &p
+		return c
+	}
 	withBrake := func(c loopguard.Config, mod func(*loopguard.DSHBrakeConfig)) loopguard.Config {
 		b := *c.DSHBrake
 		mod(&b)
@@ -102,9 +122,20 @@ func TestParseAccepts(t *testing.T) {
 			loopguard.Config{Locale: "en", RepeatToolReminder: &loopguard.RepeatToolReminderConfig{Thresholds: []int{3, 5, 8}, Include: []string{}, Exclude: []string{"todo_write"}, ArgumentsPreviewChars: 500}, DSHBrake: loopguard.DefaultDSHBrake()}, false},
 		{"3.0 is accepted as 3", "repeat-tool-reminder: {thresholds: [3.0, 4]}\n",
 			loopguard.Config{RepeatToolReminder: &loopguard.RepeatToolReminderConfig{Thresholds: []int{3, 4}, Include: []string{}, Exclude: []string{}, ArgumentsPreviewChars: 500}}, false},
-		{"sections override the preset field by field, wherever the preset is written", "dsh-brake: {mode: deny}\npreset: default\n",
-			withBrake(def, func(b *loopguard.DSHBrakeConfig) { b.Mode = "deny" }), false},
-		{"false turns off a preset's plugin", "preset: default\nrepeat-tool-reminder: false\n", brk, false},
+		{"the seeds preset is both seed plugins", "preset: seeds\n",
+			loopguard.Config{RepeatToolReminder: loopguard.DefaultRepeatToolReminder(), DSHBrake: loopguard.DefaultDSHBrake()}, false},
+		{"sections override the preset field by field, wherever the preset is written", "dsh-brake: {mode: deny}\npreset: seeds\n",
+			withBrake(seeds, func(b *loopguard.DSHBrakeConfig) { b.Mode = "deny" }), false},
+		{"false turns off a preset's plugin", "preset: seeds\nrepeat-tool-reminder: false\n", brk, false},
+		{"the default preset is the progress detector", "preset: default\n",
+			loopguard.Config{Progress: loopguard.DefaultProgress()}, false},
+		{"progress options override the default preset", "preset: default\nprogress: {mode: deny, pollBudget: 50, exempt: [BashOutput], tools: [{match: \"mcp__*\", mutating: true}]}\n",
+			withProgress(def, func(p *loopguard.ProgressConfig) {
+				yes := true
+				p.Mode, p.PollBudget, p.Exempt = "deny", 50, []string{"BashOutput"}
+				p.Tools = []loopguard.ToolOverride{{Match: "mcp__*", Mutating: &yes}}
+			}), false},
+		{"an empty progress section turns it on with defaults", "progress:\n", def, false},
 		{"a $schema key is allowed for editors", `{"$schema": "./schema.json", "preset": "dsh-brake"}`, brk, false},
 	}
 	for _, tt := range tests {
@@ -230,6 +261,24 @@ func TestSchemaMatchesParser(t *testing.T) {
 		}
 		if d, ok := p.Default.(float64); !ok || int(d) != *f.Field(def) {
 			t.Errorf("%s: schema default %v, parser %d", f.Name, p.Default, *f.Field(def))
+		}
+	}
+	pr := s.Properties["progress"].OneOf[2].Properties
+	var prk []string
+	for k := range pr {
+		prk = append(prk, k)
+	}
+	if !sameSet(prk, progressKeys) {
+		t.Errorf("schema progress keys %v, parser %v", prk, progressKeys)
+	}
+	pdef := loopguard.DefaultProgress()
+	for _, f := range loopguard.ProgressIntOptions() {
+		p := pr[f.Name]
+		if p.Minimum == nil || int(*p.Minimum) != f.Min {
+			t.Errorf("%s: schema minimum %v, parser %d", f.Name, p.Minimum, f.Min)
+		}
+		if d, ok := p.Default.(float64); !ok || int(d) != *f.Field(pdef) {
+			t.Errorf("%s: schema default %v, parser %d", f.Name, p.Default, *f.Field(pdef))
 		}
 	}
 	rk := s.Properties["repeat-tool-reminder"].OneOf[2].Properties

@@ -12,6 +12,7 @@ type effective struct {
 	Locale             string                              `yaml:"locale"`
 	RepeatToolReminder *loopguard.RepeatToolReminderConfig `yaml:"repeat-tool-reminder,omitempty"`
 	DSHBrake           *brakeDoc                           `yaml:"dsh-brake,omitempty"`
+	Progress           *loopguard.ProgressConfig           `yaml:"progress,omitempty"`
 }
 
 type brakeDoc struct {
@@ -31,7 +32,7 @@ type brakeDoc struct {
 // Format writes the effective configuration as a YAML document that Parse reads back to the
 // same Config: every field spelled out, plugins that are off left out.
 func Format(c loopguard.Config) []byte {
-	doc := effective{Locale: c.Locale, RepeatToolReminder: c.RepeatToolReminder}
+	doc := effective{Locale: c.Locale, RepeatToolReminder: c.RepeatToolReminder, Progress: c.Progress}
 	if doc.Locale == "" {
 		doc.Locale = "en"
 	}

@@ -56,6 +56,6 @@ func Example() {
 	// tool: Error: FAIL TestParse
 	// model → run_tests
 	// tool: Error: FAIL TestParse
-	// NOTICE repeat-tool-reminder: run_tests × 3
+	// NOTICE progress: run_tests × 3
 	// model: Rerunning does not help; reading the test instead.
 }

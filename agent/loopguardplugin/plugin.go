@@ -22,6 +22,7 @@ package loopguardplugin
 import (
 	"context"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,6 +42,7 @@ type Plugin struct {
 	seq   int
 	regs  map[*agent.Registry]bool
 	loops map[*agent.Loop]bool
+	said  map[string]string // engine agent id → id of the last model reply observed
 }
 
 // New returns a plugin running cfg, or the first problem in cfg.
@@ -51,10 +53,11 @@ func New(cfg loopguard.Config) (*Plugin, error) {
 	}
 	return &Plugin{
 		eng:   eng,
-		deny:  cfg.DSHBrake != nil && cfg.DSHBrake.Mode == loopguard.ModeDeny,
+		deny:  cfg.Denies(),
 		keys:  make(map[*agent.Agent]string),
 		regs:  make(map[*agent.Registry]bool),
 		loops: make(map[*agent.Loop]bool),
+		said:  make(map[string]string),
 	}, nil
 }
 
@@ -99,10 +102,22 @@ func (p *Plugin) key(a *agent.Agent) string {
 	return k
 }
 
+// firstSight says whether the model message id is new for agent k, and remembers it.
+func (p *Plugin) firstSight(k, id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.said[k] == id {
+		return false
+	}
+	p.said[k] = id
+	return true
+}
+
 func (p *Plugin) end(a *agent.Agent) {
 	p.mu.Lock()
 	k, ok := p.keys[a]
 	delete(p.keys, a)
+	delete(p.said, k)
 	p.mu.Unlock()
 	if ok {
 		p.eng.Observe(loopguard.Event{Type: loopguard.EventEnd, Agent: k})
@@ -130,9 +145,16 @@ func (p *Plugin) postExecute(_ context.Context, ex *agent.Execution, res agent.R
 	if err != nil {
 		final = res
 	}
+	// The model's words beside its calls come first, once per reply: the progress detector
+	// reads a thought repeated turn after turn.
+	var notices []loopguard.Notice
+	if m, ok := ex.Agent.LastReply(); ok && strings.TrimSpace(m.Text) != "" && p.firstSight(k, m.ID) {
+		notices = p.eng.ObserveAppend(notices, loopguard.Event{Type: loopguard.EventText, Agent: k, ID: m.ID,
+			Source: "model", Text: m.Text, Time: millis(m.Time)})
+	}
 	ev := loopguard.Call(k, ex.Call.Name, []byte(ex.Call.Args)).WithResult(final.Text(), final.IsError)
 	ev.Time = millis(ex.Time)
-	notices := p.eng.Observe(ev)
+	notices = p.eng.ObserveAppend(notices, ev)
 	if len(notices) == 0 {
 		return d
 	}
@@ -169,7 +191,8 @@ func (p *Plugin) preStep(_ context.Context, st *agent.Step, next func() agent.St
 }
 
 func own(plugin string) bool {
-	return plugin == loopguard.PluginRepeatToolReminder || plugin == loopguard.PluginDSHBrake
+	return plugin == loopguard.PluginRepeatToolReminder || plugin == loopguard.PluginDSHBrake ||
+		plugin == loopguard.PluginProgress
 }
 
 func messages(notices []loopguard.Notice) []agent.Message {

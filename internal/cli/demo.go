@@ -15,13 +15,14 @@ import (
 )
 
 func init() {
-	register(command{name: "demo", summary: "watch a scripted agent walk into three loops, and what loopguard tells it", run: runDemo})
+	register(command{name: "demo", summary: "watch a scripted agent walk into loops and make progress, and what loopguard tells it", run: runDemo})
 }
 
 // The demo is a real agent loop (package agent) with loopguard installed; only the model is
-// scripted. Its three scenes are the loops loopguard exists for: a failing call repeated, a
-// cycle of calls, and the same text injected again and again by a well-meaning memory plugin.
-// The transcript is printed from the session log, i.e. from exactly what the model was shown.
+// scripted. Its scenes are two loops loopguard exists for (a failing call repeated, a cycle of
+// calls) and the work it must leave alone: a test re-run after each edit, and a build polled
+// while it advances. The transcript is printed from the session log, i.e. from exactly what the
+// model was shown.
 
 type demoScene struct {
 	title   string
@@ -37,15 +38,23 @@ func demoScenes() []demoScene {
 	for range 4 {
 		cycle = append(cycle, agent.Reply("", grep), agent.Reply("", read))
 	}
+	edit := func(n int) agent.ToolCall {
+		return agent.ToolCall{Name: "edit_file", Args: fmt.Sprintf(`{"path":"lexer.go","change":%d}`, n)}
+	}
+	build := agent.ToolCall{Name: "build_status", Args: `{"id":"b-7"}`}
 	return []demoScene{
-		{"a failing call, repeated", "The parser tests fail. Please fix them.", append(repeatReply(5, tests),
+		{"a failing call, repeated", "The parser tests fail. Please fix them.", append(repeatReply(6, tests),
 			agent.Reply("Rerunning gives the same failure every time. I'll read TestTokens instead."))},
 		{"a cycle of calls", "Where is the Token type defined?", append(cycle,
 			agent.Reply("I'm going in circles. lexer.go only uses Token; I'll search for `type Token` instead."))},
-		{"the same text, injected again and again", "Summarise the parser's design.", []agent.Message{
-			agent.Reply("", agent.ToolCall{Name: "search_docs", Args: `{"q":"tokenizer"}`}),
-			agent.Reply("", agent.ToolCall{Name: "search_docs", Args: `{"q":"two passes"}`}),
-			agent.Reply("The parser runs in two passes: a tokenizer, then recursive descent."),
+		{"progress, left alone", "Fix the lexer, then wait for the release build.", []agent.Message{
+			agent.Reply("", agent.ToolCall{Name: "run_lexer_tests", Args: `{}`}),
+			agent.Reply("", edit(1)),
+			agent.Reply("", agent.ToolCall{Name: "run_lexer_tests", Args: `{}`}), // the same test after an edit: progress
+			agent.Reply("", edit(2)),
+			agent.Reply("", agent.ToolCall{Name: "run_lexer_tests", Args: `{}`}),
+			agent.Reply("", build), agent.Reply("", build), agent.Reply("", build), agent.Reply("", build), // advancing
+			agent.Reply("The lexer tests pass and the build is done."),
 		}},
 	}
 }
@@ -64,6 +73,9 @@ func demoTools() []agent.Tool {
 			return agent.Result{Content: text, IsError: failed}, nil
 		}
 	}
+	// The lexer tests fail twice the same way, then pass after the second edit; the build
+	// advances on each check. Both are progress, and stateful the way real tools are.
+	lexerRuns, buildChecks := 0, 0
 	return []agent.Tool{
 		{Name: "run_tests", Description: "run a package's tests", Run: result("FAIL TestTokens: want 3 tokens, got 2", true)},
 		{Name: "grep", Description: "search the code", Run: result("lexer.go:12: tok Token", false)},
@@ -72,26 +84,18 @@ func demoTools() []agent.Tool {
 			ex.Call.Decode(&in)
 			return agent.Result{Content: "package parser // " + in.Path + ", 120 lines"}, nil
 		}},
-		{Name: "search_docs", Description: "search the docs", Run: result("docs/parser.md: 1 match", false)},
-	}
-}
-
-// demoMemory is a recall plugin with a classic bug: it recalls the note that matches the
-// user's request on every step, not once. dsh-brake's duplicate-text check is what catches it.
-func demoMemory() agent.PreStepHook {
-	const note = "Project memory: the parser is a two-pass design. A tokenizer (lexer.go) feeds a recursive-descent parser (parser.go); errors carry positions."
-	recalling := false
-	return func(_ context.Context, st *agent.Step, next func() agent.StepDecision) agent.StepDecision {
-		for _, m := range st.Inbox {
-			if m.Source.Kind == agent.FromUser {
-				recalling = strings.Contains(m.Text, "design")
+		{Name: "run_lexer_tests", Description: "run the lexer's tests", Run: func(context.Context, *agent.Execution) (agent.Result, error) {
+			lexerRuns++
+			if lexerRuns < 3 {
+				return agent.Result{Content: "FAIL TestNumbers: 1e3 lexed as 1", IsError: true}, nil
 			}
-		}
-		d := next()
-		if recalling {
-			d = d.WithMessages(agent.PluginMessage("memory", agent.FormRecall, note))
-		}
-		return d
+			return agent.Result{Content: "ok lexer 0.012s"}, nil
+		}},
+		{Name: "edit_file", Description: "edit a file", Run: result("edited lexer.go", false)},
+		{Name: "build_status", Description: "check a build", Run: func(context.Context, *agent.Execution) (agent.Result, error) {
+			buildChecks++
+			return agent.Result{Content: fmt.Sprintf("build b-7: running, %d of 4 steps done (compile, test, package, upload)", buildChecks)}, nil
+		}},
 	}
 }
 
@@ -174,8 +178,7 @@ func runDemoAgent(log io.Writer, guard *loopguardplugin.Plugin, scenes []demoSce
 		return err
 	}
 	loop := &agent.Loop{Model: agent.NewScript(replies...), Tools: reg, Log: log}
-	loop.Use(guard) // first: it folds its notices onto whatever is added after it
-	loop.UsePreStep(demoMemory())
+	loop.Use(guard)
 	a := loop.NewAgent("demo")
 	defer a.Dispose()
 	for _, s := range scenes {
@@ -217,7 +220,7 @@ func (s style) notice(t string) string { return s.paint("1;33", t) }
 const demoWidth = 100
 
 func printDemo(w io.Writer, s style, source string, scenes []demoScene, recs []agent.Record, path string) {
-	fmt.Fprintf(w, "%s  a scripted model drives the real agent loop into three loops (%s)\n",
+	fmt.Fprintf(w, "%s  a scripted model drives the real agent loop into two loops, then makes progress (%s)\n",
 		s.bold("loopguard demo"), source)
 	scene, notices, calls, refused := 0, map[string]int{}, 0, 0
 	for i := 0; i < len(recs); i++ {
@@ -239,7 +242,7 @@ func printDemo(w io.Writer, s style, source string, scenes []demoScene, recs []a
 				if len(r.ToolCalls) == 1 && i+1 < len(recs) && recs[i+1].ToolCallID == c.ID {
 					i++
 					res := recs[i]
-					if strings.HasPrefix(res.Text, "Error: "+loopguard.PluginDSHBrake+":") {
+					if strings.HasPrefix(res.Text, "Error: "+loopguard.PluginDSHBrake+":") || strings.HasPrefix(res.Text, "Error: loopguard:") {
 						refused++
 					}
 					fmt.Fprintf(w, "  %s %s  %s\n", s.dim(label("model")), line, result(s, res, demoWidth-12-utf8.RuneCountInString(line)))
@@ -260,7 +263,7 @@ func printDemo(w io.Writer, s style, source string, scenes []demoScene, recs []a
 		}
 	}
 	total, parts := 0, []string{}
-	for _, p := range []string{loopguard.PluginRepeatToolReminder, loopguard.PluginDSHBrake} {
+	for _, p := range []string{loopguard.PluginProgress, loopguard.PluginRepeatToolReminder, loopguard.PluginDSHBrake} {
 		if n := notices[p]; n > 0 {
 			total += n
 			parts = append(parts, fmt.Sprintf("%s %d", p, n))

@@ -9,18 +9,17 @@ import (
 	"github.com/loopguard/loopguard/agent"
 )
 
-func TestDemoShowsTheThreeKindsOfLoop(t *testing.T) {
+func TestDemoRemindsLoopsAndLeavesProgressAlone(t *testing.T) {
 	logPath := filepath.Join(t.TempDir(), "session.jsonl")
 	stdout, stderr, code := runCLI(t, "", "demo", "--log", logPath)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"▲ repeat-tool-reminder: run_tests × 3", // a repeated failing call
-		"▲ repeat-tool-reminder: run_tests × 5",
-		"▲ dsh-brake: sequence loop × 3",  // a cycle of calls
-		"▲ dsh-brake: duplicate text × 3", // repeated injected text
-		"4 notices in 15 tool calls",
+		"▲ progress: run_tests × 3",  // a repeated failing call, gently
+		"▲ progress: run_tests × 6",  // then in detail
+		"▲ progress: cycle of 2 × 3", // a cycle of calls
+		"3 notices in 23 tool calls",
 		"Session log, every message the model saw with its source: " + logPath,
 	} {
 		if !strings.Contains(stdout, want) {
@@ -46,7 +45,9 @@ func TestDemoShowsTheThreeKindsOfLoop(t *testing.T) {
 			summaries = append(summaries, r.Source.Plugin+" "+r.Source.Summary)
 		}
 	}
-	want := "repeat-tool-reminder run_tests × 3,repeat-tool-reminder run_tests × 5,dsh-brake sequence loop × 3,dsh-brake duplicate text × 3"
+	// Nothing in the third scene: a test re-run after an edit, and a build polled while it
+	// advances, are progress.
+	want := "progress run_tests × 3,progress run_tests × 6,progress cycle of 2 × 3"
 	if got := strings.Join(summaries, ","); got != want {
 		t.Errorf("notices in the session log:\n got %s\nwant %s", got, want)
 	}
@@ -59,6 +60,18 @@ func TestDemoHonoursThePreset(t *testing.T) {
 	}
 	if strings.Contains(stdout, "dsh-brake") || !strings.Contains(stdout, "(--preset repeat-tool-reminder)") {
 		t.Errorf("the repeat-tool-reminder preset ran dsh-brake or did not say which preset ran:\n%s", stdout)
+	}
+}
+
+// The seed plugins, run on the same script, nag the progress scene: the contrast the default
+// preset exists for.
+func TestDemoSeedsNagTheProgressScene(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "", "demo", "--preset", "seeds", "--log", filepath.Join(t.TempDir(), "s.jsonl"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "▲ repeat-tool-reminder: build_status × 3") {
+		t.Errorf("the seeds did not remind the advancing build poll:\n%s", stdout)
 	}
 }
 

@@ -155,7 +155,7 @@ func TestInstalledCommandRuns(t *testing.T) {
 		if err := cmd.Run(); err != nil || errb.Len() > 0 {
 			t.Fatalf("sh -c %s: %v\n%s", command, err, errb.String())
 		}
-		if got := strings.Contains(out.String(), "You are repeating the exact same tool call"); got != (i == 3) {
+		if got := strings.Contains(out.String(), "You have made the same call (Bash) 3 times"); got != (i == 3) {
 			t.Errorf("call %d: reminder %v; output %s", i, got, out.String())
 		}
 	}

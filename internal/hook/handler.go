@@ -51,7 +51,7 @@ func (h *Handler) Handle(ctx context.Context, host Host, stdin []byte) ([]byte, 
 }
 
 func (h *Handler) denyMode() bool {
-	return h.Config.DSHBrake != nil && h.Config.DSHBrake.Mode == loopguard.ModeDeny
+	return h.Config.Denies()
 }
 
 // check puts a call to the guard before it runs. Only deny mode can refuse, so in remind mode

@@ -277,7 +277,11 @@ func FuzzHandle(f *testing.F) {
 		}
 	}
 	f.Add("claude-code", []byte(`{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"x","tool_response":{"stdout":1}}`))
+	// Every detector at once, all in deny mode: the progress detector and both seeds.
 	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	cfg.Progress.Mode = loopguard.ModeDeny
+	cfg.RepeatToolReminder = loopguard.DefaultRepeatToolReminder()
+	cfg.DSHBrake = loopguard.DefaultDSHBrake()
 	cfg.DSHBrake.Mode = loopguard.ModeDeny
 	st, _ := store.Open(context.Background(), "memory", store.Options{})
 	h := &Handler{Config: cfg, Store: st}

@@ -86,7 +86,7 @@ func TestLoops(t *testing.T) {
 		},
 		{
 			name:   "the default preset: repeat, call and sequence notices on the same run",
-			preset: "default",
+			preset: "seeds",
 			script: "a b probe probe probe probe probe probe probe c",
 			want: []string{
 				"repeat-tool-reminder/repeat probe 2-8 first 4 notices 2 wasted 4",
@@ -152,7 +152,7 @@ func TestLoops(t *testing.T) {
 		},
 		{
 			name:   "different tools and arguments make no loop",
-			preset: "default",
+			preset: "seeds",
 			script: "a b c d e f g h i j",
 			want:   nil,
 		},
@@ -178,7 +178,7 @@ func TestLoops(t *testing.T) {
 }
 
 func TestNoticeCallIndices(t *testing.T) {
-	f := scanOne(t, preset(t, "default"), events("text:x text:x text:x a probe probe probe text:y text:y text:y"))
+	f := scanOne(t, preset(t, "seeds"), events("text:x text:x text:x a probe probe probe text:y text:y text:y"))
 	var got []string
 	for _, n := range f.Notices {
 		got = append(got, fmt.Sprintf("%s %d %s/%s %s", n.Event, n.CallIndex, n.Plugin, n.Kind, n.Summary))

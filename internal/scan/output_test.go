@@ -11,7 +11,7 @@ import (
 func TestJSONLLinesKeepTheirFieldOrder(t *testing.T) {
 	dir := t.TempDir()
 	p := writeFile(t, dir, "run.jsonl", events("a probe probe probe text:x text:x text:x"))
-	r, err := Run(Collect([]string{p}), Options{Config: preset(t, "default")})
+	r, err := Run(Collect([]string{p}), Options{Config: preset(t, "seeds")})
 	if err != nil {
 		t.Fatal(err)
 	}

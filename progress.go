@@ -1,0 +1,929 @@
+package loopguard
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// PluginProgress is the progress-aware detector: the `default` preset.
+const PluginProgress = "progress"
+
+// Notice kinds of the progress detector.
+const (
+	KindStuck   = "stuck"   // the same call, the same result, nothing changed in between
+	KindCycle   = "cycle"   // a cycle of calls whose results do not change
+	KindErrors  = "errors"  // one tool failing again and again with near-identical errors
+	KindChurn   = "churn"   // one tool's arguments keep changing, its result does not
+	KindPoll    = "poll"    // polling that advances, past its budget
+	KindThought = "thought" // the model repeats itself while its calls bring nothing new
+)
+
+// ProgressConfig holds the options of the progress detector. Every count is a number of calls
+// (or, for thoughts, of model turns) in one chain; a user message ends every chain.
+type ProgressConfig struct {
+	// Mode is "remind" or "deny". In deny mode a call is refused only when it would repeat a
+	// confirmed no-progress chain: the same call, the same result, nothing changed since.
+	Mode string `json:"mode" yaml:"mode"`
+	// Thresholds are the lengths of a no-progress chain (the same call and result, nothing
+	// changed) at which the model is reminded: gently at the first, in detail after. Cycles use
+	// the same numbers, counted in rounds. Default [3, 5, 8].
+	Thresholds []int `json:"thresholds" yaml:"thresholds"`
+	// RemindEvery: past the last threshold, remind again every this many further calls. 0 never.
+	RemindEvery int `json:"remindEvery" yaml:"remindEvery"`
+	// ErrorRepeats is how many near-identical failures of one tool in a row (its arguments may
+	// change) give a notice. Default 4: the first failure is news, three more are not.
+	ErrorRepeats int `json:"errorRepeats" yaml:"errorRepeats"`
+	// ChurnRepeats is how many argument variants of one tool, all with the same result, give a
+	// notice. Default 6.
+	ChurnRepeats int `json:"churnRepeats" yaml:"churnRepeats"`
+	// MaxCyclePeriod is the longest cycle looked for (2 to 8). Default 6.
+	MaxCyclePeriod int `json:"maxCyclePeriod" yaml:"maxCyclePeriod"`
+	// ThoughtRepeats is how many model turns saying the same thing, while the calls between them
+	// bring nothing new, give a notice. Default 3.
+	ThoughtRepeats int `json:"thoughtRepeats" yaml:"thoughtRepeats"`
+	// ThoughtLimit is how many model turns saying the same thing give a notice even when the
+	// calls between them bring new results (unless they are the same call paging on).
+	// Default 20.
+	ThoughtLimit int `json:"thoughtLimit" yaml:"thoughtLimit"`
+	// PollBudget is how many times the same call may return a changed but similar result
+	// (polling that advances) before one gentle note. Default 30.
+	PollBudget int `json:"pollBudget" yaml:"pollBudget"`
+	// DenyAfter (deny mode) is the length of a no-progress chain after which the same call is
+	// refused, until something changes or the user speaks. Default 8.
+	DenyAfter int `json:"denyAfter" yaml:"denyAfter"`
+	// Similarity (percent) is how alike two results or texts must be to count as the same
+	// error, the same answer, or the same thought. Default 80.
+	Similarity int `json:"similarity" yaml:"similarity"`
+	// Transparent tools are bookkeeping (plans, todo lists, thinking): they are not watched and
+	// do not break a chain or a cycle. Patterns; `*` is the only wildcard.
+	Transparent []string `json:"transparent" yaml:"transparent"`
+	// Exempt tools are not watched either; the list is the user's, so that exempting a tool
+	// does not mean restating the bookkeeping defaults.
+	Exempt []string `json:"exempt" yaml:"exempt"`
+	// Mutating tools change the workspace when they succeed, on top of the built-in names
+	// (edit, write, create, replace, apply_patch, ...) and shell commands that write.
+	Mutating []string `json:"mutating" yaml:"mutating"`
+	// Tools overrides options for the tools matching a pattern; the first match wins.
+	Tools []ToolOverride `json:"tools" yaml:"tools"`
+}
+
+// ToolOverride changes the progress detector's options for the tools matching Match.
+type ToolOverride struct {
+	Match string `json:"match" yaml:"match"`
+	// PollBudget, when > 0, replaces the poll budget for these tools.
+	PollBudget int `json:"pollBudget" yaml:"pollBudget"`
+	// Mutating, when set, says whether these tools change the workspace, overriding the
+	// built-in judgement.
+	Mutating *bool `json:"mutating,omitempty" yaml:"mutating,omitempty"`
+	// Exempt, when true, leaves these tools alone.
+	Exempt bool `json:"exempt,omitempty" yaml:"exempt,omitempty"`
+}
+
+// DefaultTransparent lists the bookkeeping tools of the agents loopguard knows: they record a
+// plan or a thought, and say nothing about the work.
+var DefaultTransparent = []string{"think", "Think", "TodoWrite", "TodoRead", "todo_write", "todo_read",
+	"todowrite", "todoread", "update_plan", "write_todos", "plan", "task_tracker", "sequentialthinking",
+	"*__sequentialthinking", "ExitPlanMode", "save_memory"}
+
+// DefaultProgress returns the progress detector's defaults.
+func DefaultProgress() *ProgressConfig {
+	return &ProgressConfig{
+		Mode:           ModeRemind,
+		Thresholds:     []int{3, 6},
+		RemindEvery:    10,
+		ErrorRepeats:   4,
+		ChurnRepeats:   6,
+		MaxCyclePeriod: 6,
+		ThoughtRepeats: 3,
+		ThoughtLimit:   20,
+		PollBudget:     30,
+		DenyAfter:      8,
+		Similarity:     80,
+		Transparent:    slices.Clone(DefaultTransparent),
+		Exempt:         []string{},
+		Mutating:       []string{},
+		Tools:          []ToolOverride{},
+	}
+}
+
+// ProgressIntOptions lists the progress detector's integer options with their minimums, in
+// the order they are validated.
+func ProgressIntOptions() []ProgressIntOption { return slices.Clone(progressIntFields) }
+
+// ProgressIntOption describes one integer option of the progress detector.
+type ProgressIntOption struct {
+	Name     string
+	Min, Max int
+	Field    func(*ProgressConfig) *int
+}
+
+var progressIntFields = []ProgressIntOption{
+	{"remindEvery", 0, 1 << 20, func(c *ProgressConfig) *int { return &c.RemindEvery }},
+	{"errorRepeats", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ErrorRepeats }},
+	{"churnRepeats", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ChurnRepeats }},
+	{"maxCyclePeriod", 2, maxPeriod, func(c *ProgressConfig) *int { return &c.MaxCyclePeriod }},
+	{"thoughtRepeats", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ThoughtRepeats }},
+	{"thoughtLimit", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ThoughtLimit }},
+	{"pollBudget", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.PollBudget }},
+	{"denyAfter", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.DenyAfter }},
+	{"similarity", 50, 100, func(c *ProgressConfig) *int { return &c.Similarity }},
+}
+
+func (p *ProgressConfig) validate() error {
+	if p.Mode != ModeRemind && p.Mode != ModeDeny {
+		return progressError("mode must be 'remind' or 'deny', got %s", p.Mode)
+	}
+	if len(p.Thresholds) == 0 {
+		return progressError("`thresholds` must not be empty")
+	}
+	seen := map[int]bool{}
+	for _, t := range p.Thresholds {
+		if t < 2 {
+			return progressError("invalid threshold %d — every threshold must be an integer >= 2", t)
+		}
+		if seen[t] {
+			return progressError("`thresholds` must not contain duplicates")
+		}
+		seen[t] = true
+	}
+	for _, f := range progressIntFields {
+		if v := *f.Field(p); v < f.Min || v > f.Max {
+			return progressError("%s must be an integer from %d to %d, got %d", f.Name, f.Min, f.Max, v)
+		}
+	}
+	for i, t := range p.Tools {
+		if t.Match == "" {
+			return progressError("tools[%d]: `match` must not be empty", i)
+		}
+		if t.PollBudget < 0 {
+			return progressError("tools[%d]: pollBudget must be an integer >= 0, got %d", i, t.PollBudget)
+		}
+	}
+	return nil
+}
+
+func progressError(format string, args ...any) error {
+	return fmt.Errorf(PluginProgress+": "+format, args...)
+}
+
+// maxPeriod bounds MaxCyclePeriod, and so the ring of recent calls.
+const maxPeriod = 8
+
+// progressDetector is the progress-aware detector. Its rules, in docs/detection.md:
+//
+//   - stuck: the same call (tool and arguments) with the same normalised result, nothing
+//     changed in between (no successful mutating call): reminded at each threshold;
+//   - cycle: a cycle of 2..MaxCyclePeriod calls whose results do not change, reminded once it
+//     has come round Thresholds[0] times;
+//   - errors: one tool failing ErrorRepeats times in a row with near-identical errors;
+//   - churn: one tool called with ChurnRepeats different arguments, all answered the same;
+//   - poll: the same call answered with a changed but similar result (polling that advances)
+//     more than PollBudget times: one gentle note;
+//   - thought: the model saying the same thing turn after turn while its calls bring back
+//     only what it has already seen.
+type progressDetector struct {
+	cfg         ProgressConfig
+	cat         *catalogue
+	thresholds  []int
+	transparent []pattern
+	mutating    []pattern
+	similar     float64
+	tools       []compiledOverride
+}
+
+type compiledOverride struct {
+	pattern
+	ToolOverride
+}
+
+func newProgressDetector(cfg ProgressConfig, cat *catalogue) *progressDetector {
+	d := &progressDetector{cfg: cfg, cat: cat, thresholds: slices.Clone(cfg.Thresholds),
+		similar: float64(cfg.Similarity) / 100}
+	slices.Sort(d.thresholds)
+	for _, p := range append(slices.Clone(cfg.Transparent), cfg.Exempt...) {
+		d.transparent = append(d.transparent, compilePattern(p))
+	}
+	for _, p := range append(slices.Clone(defaultMutatingTools), cfg.Mutating...) {
+		d.mutating = append(d.mutating, compilePattern(strings.ToLower(p)))
+	}
+	for _, t := range cfg.Tools {
+		d.tools = append(d.tools, compiledOverride{compilePattern(t.Match), t})
+	}
+	return d
+}
+
+func (d *progressDetector) plugin() string          { return PluginProgress }
+func (d *progressDetector) id() byte                { return 3 }
+func (d *progressDetector) newState() detectorState { return &progressState{d: d} }
+
+// toolClass is what the detector knows of a tool from its name alone.
+type toolClass struct {
+	ignored    bool // transparent or exempt
+	mutating   bool // changes the workspace by name
+	decided    bool // mutating was set by an override: no argument check
+	pollBudget int
+}
+
+func (d *progressDetector) classify(tool string) toolClass {
+	c := toolClass{pollBudget: d.cfg.PollBudget}
+	c.ignored = matchAny(d.transparent, tool)
+	c.mutating = matchAny(d.mutating, strings.ToLower(tool))
+	for _, o := range d.tools {
+		if !o.match(tool) {
+			continue
+		}
+		if o.PollBudget > 0 {
+			c.pollBudget = o.PollBudget
+		}
+		if o.Mutating != nil {
+			c.mutating, c.decided = *o.Mutating, true
+		}
+		if o.Exempt {
+			c.ignored = true
+		}
+		break
+	}
+	return c
+}
+
+// callRecord is what the state keeps of one recent watched call.
+type callRecord struct {
+	id         uint64 // tool and canonical arguments
+	tool       uint64 // tool name
+	result     uint64 // normalised result
+	sketch     sketch // of the masked result
+	epochAfter uint32 // the workspace epoch once this call was done
+	failed     bool
+}
+
+// toolChain follows one tool's run of near-identical outcomes (errors, churn).
+type toolChain struct {
+	tool     uint64
+	head     uint64 // masked result of the chain's first call
+	sketch   sketch
+	epoch    uint32
+	count    int32
+	variants int32 // calls whose arguments differ from the call before them
+	lastID   uint64
+	failed   bool // every call of the chain failed
+	noticed  bool
+}
+
+const maxChains = 8
+
+type progressState struct {
+	d *progressDetector
+
+	epoch uint32 // bumped by every successful mutating call
+	calls int32  // watched calls since the last reset
+
+	last     callRecord // the last watched call
+	hasLast  bool
+	stuck    int32 // length of the current no-progress chain ending at last
+	polls    int32 // changed-but-similar answers to the same call in a row
+	pollSaid bool
+
+	chains []toolChain
+
+	ring  [2*maxPeriod + 1]uint64 // keys (call and result) of the recent calls, newest at ring[(calls-1)%len]
+	runs  [maxPeriod + 1]int32    // runs[k]: how many recent calls equal the one k before
+	cycle int32                   // period of the cycle last reminded, 0 for none
+
+	thought     digest // the model's current repeated text
+	thoughtN    int32  // how many turns said it
+	thoughtSeen bool   // a model text since the last call
+	stale       int32  // calls in the thought chain that brought nothing new
+	paging      bool   // every call of the thought chain was the same call
+	pagingID    uint64
+	thoughtSaid int32 // the thoughtN at the last notice
+	callSaid    bool  // a call notice was given since the thought began
+
+	tools          toolRing // names of the recent calls, for naming a cycle
+	thoughtPreview string   // the repeated thought, shortened, for the notice
+
+	seen    bloom // lines of results seen since the current thought began (and the workspace last changed)
+	refused []refusal
+
+	classes map[string]classEntry
+	dg      digester
+}
+
+type refusal struct {
+	id    uint64
+	epoch uint32
+}
+
+// bloom is a Bloom filter of result lines, for telling new content from content already
+// seen. 8,192 bits with two probes keep false positives under 5% up to 1,200 lines; past
+// that it starts afresh, forgetting the oldest content rather than seeing everything as old.
+type bloom struct {
+	bits [128]uint64
+	n    int32
+}
+
+const bloomCapacity = 1200
+
+func (b *bloom) test(h uint64) bool {
+	h1, h2 := h&8191, (h>>17)&8191
+	return b.bits[h1>>6]&(1<<(h1&63)) != 0 && b.bits[h2>>6]&(1<<(h2&63)) != 0
+}
+
+func (b *bloom) add(h uint64) {
+	if b.n >= bloomCapacity {
+		b.reset()
+	}
+	h1, h2 := h&8191, (h>>17)&8191
+	b.bits[h1>>6] |= 1 << (h1 & 63)
+	b.bits[h2>>6] |= 1 << (h2 & 63)
+	b.n++
+}
+
+func (b *bloom) reset() {
+	if b.n > 0 {
+		b.bits = [128]uint64{}
+		b.n = 0
+	}
+}
+
+// classEntry is a tool's class with its name interned, so that keeping the name of a recent
+// call costs no allocation.
+type classEntry struct {
+	toolClass
+	name string
+}
+
+func (s *progressState) class(tool string) classEntry {
+	if c, ok := s.classes[tool]; ok {
+		return c
+	}
+	if s.classes == nil {
+		s.classes = make(map[string]classEntry)
+	}
+	c := classEntry{s.d.classify(tool), strings.Clone(tool)}
+	if len(s.classes) < 256 {
+		s.classes[c.name] = c
+	}
+	return c
+}
+
+func (s *progressState) reset() {
+	d, classes, dg := s.d, s.classes, s.dg
+	chains := s.chains[:0]
+	refused := s.refused[:0]
+	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused}
+}
+
+// changed records a change of the workspace: every chain that assumed an unchanged world ends.
+func (s *progressState) changed() {
+	s.epoch++
+	s.chains = s.chains[:0]
+	s.runs = [maxPeriod + 1]int32{}
+	s.cycle = 0
+	s.thoughtN, s.stale, s.thoughtSaid = 0, 0, 0
+	s.seen.reset()
+	s.refused = s.refused[:0]
+}
+
+func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
+	d := s.d
+	cls := s.class(c.tool)
+	if cls.ignored {
+		return out
+	}
+	id := callID(c)
+	if s.wouldRefuse(c) {
+		// A refused call, observed with its refusal as its result: it did not run, so it
+		// changes no chain; the refusal stays until something changes.
+		if !slices.ContainsFunc(s.refused, func(r refusal) bool { return r.id == id && r.epoch == s.epoch }) && len(s.refused) < 64 {
+			s.refused = append(s.refused, refusal{id: id, epoch: s.epoch})
+		}
+		return out
+	}
+	s.tools.push(cls.name)
+	s.dg.setEcho(c.args)
+	dg := s.dg.digest(c.result, true, true)
+	novel, total := 0, len(s.dg.lines)
+	for _, h := range s.dg.lines {
+		if !s.seen.test(h) {
+			novel++
+		}
+	}
+	for _, h := range s.dg.lines {
+		s.seen.add(h)
+	}
+	rec := callRecord{id: id, tool: hashString(c.tool), result: dg.exact, sketch: dg.sketch, failed: c.failed}
+
+	// stuck and poll: the same call as the last one.
+	sameCall := s.hasLast && s.last.id == id
+	sameResult := sameCall && s.last.result == dg.exact && s.last.failed == c.failed
+	noProgress := sameResult && s.last.epochAfter == s.epoch
+	switch {
+	case noProgress:
+		s.stuck++
+		s.polls = 0
+	case sameCall && s.last.epochAfter == s.epoch && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
+		s.stuck = 1
+		s.polls++
+	default:
+		s.stuck, s.polls, s.pollSaid = 1, 0, false
+	}
+
+	// The workspace: a successful mutating call changes it, unless it repeats itself exactly
+	// (writing the same thing twice changes nothing the second time).
+	mut := cls.mutating
+	if !cls.decided {
+		mut = mutates(cls.mutating, c.tool, c.args)
+	}
+	if mut && !c.failed && !sameResult {
+		s.changed()
+	}
+	rec.epochAfter = s.epoch
+
+	// Thought chain: note whether this call brought anything new.
+	if s.thoughtN >= 1 {
+		if s.thoughtN == 1 {
+			s.paging, s.pagingID = true, id
+		} else if id != s.pagingID {
+			s.paging = false
+		}
+		if noProgress || (total > 0 && novel*2 < total) || (total == 0 && sameResult) {
+			s.stale++
+		}
+	}
+	s.thoughtSeen = false
+
+	// Cycles: keys of call and result.
+	key := combine(id, dg.exact)
+	s.calls++
+	n := int(s.calls)
+	for k := 2; k <= d.cfg.MaxCyclePeriod; k++ {
+		if n > k && s.ring[(n-1-k)%len(s.ring)] == key {
+			s.runs[k]++
+		} else {
+			s.runs[k] = 0
+		}
+	}
+	s.ring[(n-1)%len(s.ring)] = key
+
+	// errors and churn: this tool's run of near-identical outcomes.
+	ch := s.chain(rec.tool)
+	if ch != nil && ch.epoch == s.epoch && dg.words >= 3 && (ch.head == dg.masked || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
+		ch.count++
+		if ch.lastID != id {
+			ch.variants++
+		}
+		ch.lastID = id
+		ch.failed = ch.failed && c.failed
+	} else if ch != nil {
+		*ch = toolChain{tool: rec.tool, head: dg.masked, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed}
+	} else {
+		s.addChain(toolChain{tool: rec.tool, head: dg.masked, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed})
+		ch = &s.chains[len(s.chains)-1]
+	}
+	if dg.words < 3 {
+		ch.count = 0 // an empty or one-word answer says too little to call two answers the same
+	}
+
+	s.last, s.hasLast = rec, true
+
+	// One notice per call at most, the most specific first.
+	before := len(out)
+	out = s.callNotice(c, cls, ch, noProgress, out)
+	if len(out) > before {
+		s.callSaid = true
+		return out
+	}
+	if n := s.thoughtCheck(); n > 0 {
+		return append(out, s.thoughtNotice(c.agent, n))
+	}
+	return out
+}
+
+// callNotice appends the notice the call is due, if any: one at most, the most specific
+// first.
+func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, noProgress bool, out []Notice) []Notice {
+	d := s.d
+	if noProgress && s.remindAt(int(s.stuck)) {
+		return append(out, s.stuckNotice(c))
+	}
+	if k := s.cyclePeriod(); k > 0 {
+		rounds := int(s.runs[k])/k + 1
+		if int(s.runs[k])%k == 0 && s.remindAt(rounds) {
+			s.cycle = int32(k)
+			return append(out, s.cycleNotice(c, k, rounds))
+		}
+	}
+	if !ch.noticed && ch.failed && int(ch.count) >= d.cfg.ErrorRepeats && int(s.stuck) < d.thresholds[0] {
+		ch.noticed = true
+		return append(out, s.errorsNotice(c, int(ch.count)))
+	}
+	if !ch.noticed && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats {
+		ch.noticed = true
+		return append(out, s.churnNotice(c, int(ch.count)))
+	}
+	if !s.pollSaid && int(s.polls) >= cls.pollBudget {
+		s.pollSaid = true
+		return append(out, s.pollNotice(c, int(s.polls)+1))
+	}
+	return out
+}
+
+// remindAt says whether a chain of length n is reminded: at each threshold, then every
+// RemindEvery further.
+func (s *progressState) remindAt(n int) bool {
+	th := s.d.thresholds
+	if slices.Contains(th, n) {
+		return true
+	}
+	last := th[len(th)-1]
+	every := s.d.cfg.RemindEvery
+	return every > 0 && n > last && (n-last)%every == 0
+}
+
+// cyclePeriod returns the shortest period k whose cycle has come round at least twice in
+// full after its first pass (runs[k] >= 2k), or 0. A "cycle" of one call repeated is stuck,
+// not a cycle: the last k keys must not all be the same.
+func (s *progressState) cyclePeriod() int {
+	n := int(s.calls)
+	for k := 2; k <= s.d.cfg.MaxCyclePeriod; k++ {
+		if int(s.runs[k]) < (s.d.thresholds[0]-1)*k {
+			continue
+		}
+		first := s.ring[(n-1)%len(s.ring)]
+		for i := 1; i < k; i++ {
+			if s.ring[(n-1-i)%len(s.ring)] != first {
+				return k
+			}
+		}
+	}
+	return 0
+}
+
+func (s *progressState) chain(tool uint64) *toolChain {
+	for i := range s.chains {
+		if s.chains[i].tool == tool {
+			return &s.chains[i]
+		}
+	}
+	return nil
+}
+
+func (s *progressState) addChain(c toolChain) {
+	if len(s.chains) == maxChains {
+		copy(s.chains, s.chains[1:])
+		s.chains = s.chains[:maxChains-1]
+	}
+	s.chains = append(s.chains, c)
+}
+
+// isModelText says whether a text block is the model's own words.
+func isModelText(source string) bool {
+	switch source {
+	case "model", "assistant", "thinking", "reasoning", "thought":
+		return true
+	}
+	return false
+}
+
+func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
+	if !isModelText(t.source) || strings.TrimSpace(t.text) == "" {
+		return out
+	}
+	dg := s.dg.digest(t.text, false, false)
+	if s.thoughtSeen {
+		// Several blocks in one turn: the turn's first block stands for it.
+		return out
+	}
+	s.thoughtSeen = true
+	same := s.thoughtN > 0 && (dg.exact == s.thought.exact ||
+		(dg.words >= 8 && s.thought.words >= 8 && similarity(&dg.sketch, &s.thought.sketch) >= s.d.similar))
+	if same {
+		s.thoughtN++
+	} else {
+		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging = dg, 1, 0, 0, false
+		s.seen.reset() // "new" means new since the model began saying this
+		s.callSaid = false
+	}
+	if s.thoughtN == 2 {
+		s.thoughtPreview = textPreview(t.text, 120) // only repeated thoughts are ever quoted
+	}
+	if n := s.thoughtCheck(); n > 0 {
+		return append(out, s.thoughtNotice(t.agent, n))
+	}
+	return out
+}
+
+// thoughtCheck returns the number of repeats to report when the thought chain is due a
+// notice, or 0. It is due when the model has said the same thing ThoughtRepeats times and as
+// many of the calls in between brought nothing new, or ThoughtLimit times whatever the
+// calls brought, unless they were all the same call paging on. It speaks once, and again
+// every ThoughtLimit turns.
+func (s *progressState) thoughtCheck() int {
+	d := s.d
+	n := int(s.thoughtN)
+	if n < d.cfg.ThoughtRepeats || int(s.thoughtSaid) > 0 && n-int(s.thoughtSaid) < d.cfg.ThoughtLimit {
+		return 0
+	}
+	// Calls that brought nothing new were already reminded as such: the thought adds nothing
+	// to that notice until the limit.
+	if (int(s.stale) >= d.cfg.ThoughtRepeats && !s.callSaid) || (n >= d.cfg.ThoughtLimit && !s.paging) {
+		s.thoughtSaid = int32(n)
+		return n
+	}
+	return 0
+}
+
+// wouldRefuse says whether deny mode refuses the call now: the same call as the last one,
+// after a no-progress chain of DenyAfter-1 or more, with nothing changed since; or a call
+// refused before, with nothing changed since (a refusal stays once made).
+func (s *progressState) wouldRefuse(c *observedCall) bool {
+	d := s.d
+	if d.cfg.Mode != ModeDeny || s.class(c.tool).ignored {
+		return false
+	}
+	id := callID(c)
+	for _, r := range s.refused {
+		if r.id == id && r.epoch == s.epoch {
+			return true
+		}
+	}
+	return s.hasLast && s.last.id == id && s.last.epochAfter == s.epoch && int(s.stuck) >= d.cfg.DenyAfter-1
+}
+
+func (s *progressState) refuse(c *observedCall) (string, bool) {
+	if !s.wouldRefuse(c) {
+		return "", false
+	}
+	return fill(s.d.cat.progressDeny, "tool", c.tool, "count", itoa(int(s.stuck))), true
+}
+
+func (s *progressState) notice(agent, kind, summary, text string) Notice {
+	return Notice{Agent: agent, Plugin: PluginProgress, Kind: kind, Summary: summary, Text: text}
+}
+
+func (s *progressState) stuckNotice(c *observedCall) Notice {
+	cat, n := s.d.cat, int(s.stuck)
+	text := fill(cat.progressStuck, "tool", c.tool, "count", itoa(n))
+	if n != s.d.thresholds[0] {
+		text = fill(cat.progressStuckDetailed, "tool", c.tool, "count", itoa(n),
+			"arguments", cutPreview(c.canonicalArgs(), 300, cat))
+	}
+	return s.notice(c.agent, KindStuck, c.tool+" × "+itoa(n), text)
+}
+
+func (s *progressState) cycleNotice(c *observedCall, k, rounds int) Notice {
+	// The cycle's tools, oldest first, from the names kept in the recent-tool ring.
+	seq := s.cycleTools(k)
+	return s.notice(c.agent, KindCycle, "cycle of "+itoa(k)+" × "+itoa(rounds),
+		fill(s.d.cat.progressCycle, "seq", seq, "period", itoa(k), "rounds", itoa(rounds)))
+}
+
+func (s *progressState) cycleTools(k int) string {
+	var b strings.Builder
+	n := int(s.tools.n)
+	for i := k; i >= 1; i-- {
+		if b.Len() > 0 {
+			b.WriteString(" → ")
+		}
+		b.WriteString(s.tools.names[(n-i+len(s.tools.names))%len(s.tools.names)])
+	}
+	return b.String()
+}
+
+func (s *progressState) errorsNotice(c *observedCall, n int) Notice {
+	return s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(n),
+		fill(s.d.cat.progressErrors, "tool", c.tool, "count", itoa(n)))
+}
+
+func (s *progressState) churnNotice(c *observedCall, n int) Notice {
+	return s.notice(c.agent, KindChurn, c.tool+" same result × "+itoa(n),
+		fill(s.d.cat.progressChurn, "tool", c.tool, "count", itoa(n)))
+}
+
+func (s *progressState) pollNotice(c *observedCall, n int) Notice {
+	return s.notice(c.agent, KindPoll, c.tool+" polled × "+itoa(n),
+		fill(s.d.cat.progressPoll, "tool", c.tool, "count", itoa(n)))
+}
+
+func (s *progressState) thoughtNotice(agent string, n int) Notice {
+	return s.notice(agent, KindThought, "same thought × "+itoa(n),
+		fill(s.d.cat.progressThought, "count", itoa(n), "preview", s.thoughtPreview))
+}
+
+// toolRing keeps the names of the last maxPeriod watched calls.
+type toolRing struct {
+	names [maxPeriod]string
+	n     int32
+}
+
+func (r *toolRing) push(tool string) {
+	r.names[int(r.n)%len(r.names)] = tool
+	r.n++
+}
+
+// Snapshot layout of the progress detector: a format byte, then the fields in the order below.
+// Names are interned again on restore.
+const progressSnapFormat = 1
+
+func appendSketch(b []byte, s *sketch) []byte {
+	b = append(b, s.n)
+	for _, h := range s.h[:s.n] {
+		b = binary.LittleEndian.AppendUint64(b, h)
+	}
+	return b
+}
+
+func readSketch(r *snapReader, s *sketch) {
+	n := int(r.byte())
+	if n > sketchSize {
+		r.err = fmt.Errorf("sketch of %d", n)
+		return
+	}
+	s.n = uint8(n)
+	for i := 0; i < n; i++ {
+		s.h[i] = r.u64()
+	}
+}
+
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+func (s *progressState) appendSnapshot(b []byte) []byte {
+	b = append(b, progressSnapFormat)
+	b = binary.AppendUvarint(b, uint64(s.epoch))
+	b = binary.AppendUvarint(b, uint64(s.calls))
+	b = appendBool(b, s.hasLast)
+	b = binary.LittleEndian.AppendUint64(b, s.last.id)
+	b = binary.LittleEndian.AppendUint64(b, s.last.tool)
+	b = binary.LittleEndian.AppendUint64(b, s.last.result)
+	b = appendSketch(b, &s.last.sketch)
+	b = binary.AppendUvarint(b, uint64(s.last.epochAfter))
+	b = appendBool(b, s.last.failed)
+	b = binary.AppendUvarint(b, uint64(s.stuck))
+	b = binary.AppendUvarint(b, uint64(s.polls))
+	b = appendBool(b, s.pollSaid)
+	b = binary.AppendUvarint(b, uint64(len(s.chains)))
+	for i := range s.chains {
+		c := &s.chains[i]
+		b = binary.LittleEndian.AppendUint64(b, c.tool)
+		b = binary.LittleEndian.AppendUint64(b, c.head)
+		b = appendSketch(b, &c.sketch)
+		b = binary.AppendUvarint(b, uint64(c.epoch))
+		b = binary.AppendUvarint(b, uint64(c.count))
+		b = binary.AppendUvarint(b, uint64(c.variants))
+		b = binary.LittleEndian.AppendUint64(b, c.lastID)
+		b = appendBool(b, c.failed)
+		b = appendBool(b, c.noticed)
+	}
+	for _, k := range s.ring {
+		b = binary.LittleEndian.AppendUint64(b, k)
+	}
+	for _, r := range s.runs {
+		b = binary.AppendUvarint(b, uint64(r))
+	}
+	b = binary.AppendUvarint(b, uint64(s.cycle))
+	b = binary.LittleEndian.AppendUint64(b, s.thought.exact)
+	b = binary.AppendUvarint(b, uint64(s.thought.words))
+	b = appendSketch(b, &s.thought.sketch)
+	b = binary.AppendUvarint(b, uint64(s.thoughtN))
+	b = appendBool(b, s.thoughtSeen)
+	b = binary.AppendUvarint(b, uint64(s.stale))
+	b = appendBool(b, s.paging)
+	b = binary.LittleEndian.AppendUint64(b, s.pagingID)
+	b = binary.AppendUvarint(b, uint64(s.thoughtSaid))
+	b = appendString(b, s.thoughtPreview)
+	b = binary.AppendUvarint(b, uint64(s.tools.n))
+	for _, name := range s.tools.names {
+		b = appendString(b, name)
+	}
+	// The Bloom filter: only its non-empty words, as (index, word).
+	b = binary.AppendUvarint(b, uint64(s.seen.n))
+	nonzero := 0
+	for _, w := range s.seen.bits {
+		if w != 0 {
+			nonzero++
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(nonzero))
+	for i, w := range s.seen.bits {
+		if w != 0 {
+			b = append(b, byte(i))
+			b = binary.LittleEndian.AppendUint64(b, w)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.refused)))
+	for _, r := range s.refused {
+		b = binary.LittleEndian.AppendUint64(b, r.id)
+		b = binary.AppendUvarint(b, uint64(r.epoch))
+	}
+	return b
+}
+
+func (s *progressState) restore(r *snapReader) error {
+	if f := r.byte(); r.err == nil && f != progressSnapFormat {
+		return fmt.Errorf("progress state format %d, want %d", f, progressSnapFormat)
+	}
+	u32 := func() uint32 { return uint32(r.uvarint()) }
+	i32 := func() int32 { return int32(r.uvarint()) }
+	boolean := func() bool { return r.byte() == 1 }
+	s.epoch = u32()
+	s.calls = i32()
+	s.hasLast = boolean()
+	s.last.id, s.last.tool, s.last.result = r.u64(), r.u64(), r.u64()
+	readSketch(r, &s.last.sketch)
+	s.last.epochAfter = u32()
+	s.last.failed = boolean()
+	s.stuck, s.polls = i32(), i32()
+	s.pollSaid = boolean()
+	n := r.count(maxChains)
+	s.chains = s.chains[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		var c toolChain
+		c.tool, c.head = r.u64(), r.u64()
+		readSketch(r, &c.sketch)
+		c.epoch, c.count, c.variants = u32(), i32(), i32()
+		c.lastID = r.u64()
+		c.failed, c.noticed = boolean(), boolean()
+		s.chains = append(s.chains, c)
+	}
+	for i := range s.ring {
+		s.ring[i] = r.u64()
+	}
+	for i := range s.runs {
+		s.runs[i] = i32()
+	}
+	s.cycle = i32()
+	s.thought.exact = r.u64()
+	s.thought.words = int(r.uvarint())
+	readSketch(r, &s.thought.sketch)
+	s.thoughtN = i32()
+	s.thoughtSeen = boolean()
+	s.stale = i32()
+	s.paging = boolean()
+	s.pagingID = r.u64()
+	s.thoughtSaid = i32()
+	s.thoughtPreview = r.string()
+	s.tools.n = i32()
+	for i := range s.tools.names {
+		if name := r.string(); name != "" {
+			s.tools.names[i] = s.class(name).name
+		}
+	}
+	s.seen.reset()
+	s.seen.n = i32()
+	n = r.count(len(s.seen.bits))
+	for i := 0; i < n && r.err == nil; i++ {
+		idx := int(r.byte())
+		if idx >= len(s.seen.bits) {
+			return fmt.Errorf("bloom word %d", idx)
+		}
+		s.seen.bits[idx] = r.u64()
+	}
+	n = r.count(64)
+	s.refused = s.refused[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		s.refused = append(s.refused, refusal{id: r.u64(), epoch: u32()})
+	}
+	if s.stuck < 0 || s.polls < 0 || s.calls < 0 || s.thoughtN < 0 {
+		return errors.New("negative count")
+	}
+	return r.err
+}
+
+// callID is the call's identity for this detector: the engine's (tool and arguments as a JSON
+// value), except that command lines (SWE-agent's actions, arguments that are not JSON) are the
+// same command whatever their spacing: "edit 90:90\nend_of_edit" and
+// "edit 90:90\n\nend_of_edit" ask for the same thing.
+func callID(c *observedCall) uint64 {
+	if len(c.args) > 0 && c.args[0] != '{' && c.args[0] != '[' {
+		return combine(hashString(c.tool), spacedHash(c.args))
+	}
+	return c.id
+}
+
+// spacedHash hashes text with every run of white space taken as one space and the ends
+// trimmed.
+func spacedHash(b []byte) uint64 {
+	var h textHasher
+	space := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			space = true
+			continue
+		}
+		if space && h.n > 0 {
+			h.writeByte(' ')
+		}
+		space = false
+		h.writeByte(c)
+	}
+	return h.sum()
+}
