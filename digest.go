@@ -304,7 +304,7 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 				}
 				w := field[k:m]
 				h := wordHash(w)
-				emit(h, echo && len(w) >= 2 && d.echo.has(h))
+				emit(h, echo && d.echo.has(h))
 				prevKind = countWord(w)
 				k = m
 			}
@@ -331,9 +331,7 @@ func (d *digester) setEcho(args []byte) {
 		for j < n && charClass[args[j]] == cWord {
 			j++
 		}
-		if j-i >= 2 {
-			d.echo.add(wordHash(string(args[i:j])))
-		}
+		d.echo.add(wordHash(string(args[i:j])))
 		i = j
 	}
 }

@@ -288,6 +288,8 @@ type progressState struct {
 
 	chains []toolChain
 
+	recent [recentWindow]recentCall // the last watched calls, newest at recent[(calls-1)%len]
+
 	ring  [2*maxPeriod + 1]uint64 // keys (call and result) of the recent calls, newest at ring[(calls-1)%len]
 	runs  [maxPeriod + 1]int32    // runs[k]: how many recent calls equal the one k before
 	cycle int32                   // period of the cycle last reminded, 0 for none
@@ -416,13 +418,15 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	rec := callRecord{id: id, tool: hashString(c.tool), result: dg.exact, sketch: dg.sketch, failed: c.failed}
 
-	// stuck and poll: the same call as the last one.
+	// stuck: the same call earlier in the window, with the same result and nothing changed
+	// since, continues its chain. poll: the same call as the last one, answered differently but
+	// alike.
+	prevCount, dist := s.recentRepeat(id, dg.exact, c.failed)
+	noProgress := prevCount > 0
 	sameCall := s.hasLast && s.last.id == id
-	sameResult := sameCall && s.last.result == dg.exact && s.last.failed == c.failed
-	noProgress := sameResult && s.last.epochAfter == s.epoch
 	switch {
 	case noProgress:
-		s.stuck++
+		s.stuck = prevCount + 1
 		s.polls = 0
 	case sameCall && s.last.epochAfter == s.epoch && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
 		s.stuck = 1
@@ -430,6 +434,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	default:
 		s.stuck, s.polls, s.pollSaid = 1, 0, false
 	}
+	sameResult := noProgress
 
 	// The workspace: a successful mutating call changes it, unless it repeats itself exactly
 	// (writing the same thing twice changes nothing the second time).
@@ -441,6 +446,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.changed()
 	}
 	rec.epochAfter = s.epoch
+	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, epochAfter: s.epoch, count: s.stuck, failed: c.failed}
 
 	// Thought chain: note whether this call brought anything new.
 	if s.thoughtN >= 1 {
@@ -491,7 +497,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// One notice per call at most, the most specific first.
 	before := len(out)
-	out = s.callNotice(c, cls, ch, noProgress, out)
+	out = s.callNotice(c, cls, ch, noProgress, dist, out)
 	if len(out) > before {
 		s.callSaid = true
 		return out
@@ -504,9 +510,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 // callNotice appends the notice the call is due, if any: one at most, the most specific
 // first.
-func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, noProgress bool, out []Notice) []Notice {
+func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, noProgress bool, dist int, out []Notice) []Notice {
 	d := s.d
-	if noProgress && s.remindAt(int(s.stuck)) {
+	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
 		return append(out, s.stuckNotice(c))
 	}
 	if k := s.cyclePeriod(); k > 0 {
@@ -529,6 +535,43 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		return append(out, s.pollNotice(c, int(s.polls)+1))
 	}
 	return out
+}
+
+// recentCall is what the window of recent calls keeps of each.
+type recentCall struct {
+	id, result uint64
+	epochAfter uint32
+	count      int32 // the length of the no-progress chain this call ended
+	failed     bool
+}
+
+// recentWindow is how far back the same call is looked for: long enough for a cycle of
+// MaxCyclePeriod with bookkeeping between, short enough that a file read again much later is
+// not a repeat.
+const recentWindow = 8
+
+// recentRepeat finds the latest earlier occurrence of call id in the window. When it had the
+// same result, failed alike, and nothing changed since, it returns that chain's length and how
+// many calls back it was; otherwise 0 and the distance (0 when not found).
+func (s *progressState) recentRepeat(id, result uint64, failed bool) (count int32, dist int) {
+	n := int(s.calls)
+	for d := 1; d <= recentWindow && d <= n; d++ {
+		r := &s.recent[(n-d)%len(s.recent)]
+		if r.id != id {
+			continue
+		}
+		if r.result == result && r.failed == failed && r.epochAfter == s.epoch {
+			return r.count, d
+		}
+		return 0, d
+	}
+	return 0, 0
+}
+
+// cycleForming says whether a repeat dist calls back belongs to a cycle in the making: the
+// calls since it repeat the ones before it. The cycle rule speaks for those.
+func (s *progressState) cycleForming(dist int) bool {
+	return dist >= 2 && dist <= s.d.cfg.MaxCyclePeriod && int(s.runs[dist]) >= dist
 }
 
 // remindAt says whether a chain of length n is reminded: at each threshold, then every
@@ -650,14 +693,21 @@ func (s *progressState) wouldRefuse(c *observedCall) bool {
 			return true
 		}
 	}
-	return s.hasLast && s.last.id == id && s.last.epochAfter == s.epoch && int(s.stuck) >= d.cfg.DenyAfter-1
+	n := int(s.calls)
+	for back := 1; back <= recentWindow && back <= n; back++ {
+		r := &s.recent[(n-back)%len(s.recent)]
+		if r.id == id {
+			return r.epochAfter == s.epoch && int(r.count) >= d.cfg.DenyAfter-1
+		}
+	}
+	return false
 }
 
 func (s *progressState) refuse(c *observedCall) (string, bool) {
 	if !s.wouldRefuse(c) {
 		return "", false
 	}
-	return fill(s.d.cat.progressDeny, "tool", c.tool, "count", itoa(int(s.stuck))), true
+	return fill(s.d.cat.progressDeny, "tool", c.tool, "count", itoa(s.d.cfg.DenyAfter-1)), true
 }
 
 func (s *progressState) notice(agent, kind, summary, text string) Notice {
@@ -782,6 +832,14 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = appendBool(b, c.failed)
 		b = appendBool(b, c.noticed)
 	}
+	for i := range s.recent {
+		r := &s.recent[i]
+		b = binary.LittleEndian.AppendUint64(b, r.id)
+		b = binary.LittleEndian.AppendUint64(b, r.result)
+		b = binary.AppendUvarint(b, uint64(r.epochAfter))
+		b = binary.AppendUvarint(b, uint64(r.count))
+		b = appendBool(b, r.failed)
+	}
 	for _, k := range s.ring {
 		b = binary.LittleEndian.AppendUint64(b, k)
 	}
@@ -852,6 +910,12 @@ func (s *progressState) restore(r *snapReader) error {
 		c.lastID = r.u64()
 		c.failed, c.noticed = boolean(), boolean()
 		s.chains = append(s.chains, c)
+	}
+	for i := range s.recent {
+		rc := &s.recent[i]
+		rc.id, rc.result = r.u64(), r.u64()
+		rc.epochAfter, rc.count = u32(), i32()
+		rc.failed = boolean()
 	}
 	for i := range s.ring {
 		s.ring[i] = r.u64()

@@ -18,9 +18,9 @@ import (
 // loopguard itself, installed with `loopguard install`, guarding the real
 // CLIs. The scripted model keeps asking for the same shell command.
 
-// Reminder is the start of repeat-tool-reminder's gentle text, which the
-// default preset gives on the third identical call.
-const Reminder = "You are repeating the exact same tool call"
+// Reminder is the start of the progress detector's gentle text, which the
+// default preset gives on the third identical call with an unchanged result.
+const Reminder = "You have made the same call"
 
 // denyConfig turns on dsh-brake's deny mode: a notice after the 2nd
 // identical call, refusal of the 4th and later (more than 3).
@@ -130,10 +130,10 @@ func testLoopguardReminder(t *testing.T, host Host, installArgs ...string) {
 			t.Errorf("turn two, request after its call %d: reminder %d times, want %d (history: %d)", k, got, want, base)
 		}
 	}
-	// Nor any other notice: without the reset the fifth call in a row would
-	// have got repeat-tool-reminder's detailed text, the sixth dsh-brake's.
+	// Nor any other notice: without the reset the sixth call in a row would
+	// have got the detailed text.
 	for _, r := range turnTwo {
-		for _, s := range []string{"Repeated tool call detected", "[dsh-brake]"} {
+		for _, s := range []string{"No progress:", "[dsh-brake]"} {
 			if c := r.Count(s); c != 0 {
 				t.Errorf("turn two, request #%d: %q %d times", r.Seq, s, c)
 			}

@@ -1,0 +1,358 @@
+package loopguard
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// step is one event of a progress scenario, written compactly.
+type step struct {
+	tool, args, result string
+	failed             bool
+	text               string // a model text instead of a call
+	user               bool
+}
+
+func ok(tool, args, result string) step { return step{tool: tool, args: args, result: result} }
+func fail(tool, args, result string) step {
+	return step{tool: tool, args: args, result: result, failed: true}
+}
+func thought(text string) step { return step{text: text} }
+func userSpeaks() step         { return step{user: true} }
+func times(n int, f func(i int) step) []step {
+	s := make([]step, n)
+	for i := range s {
+		s[i] = f(i)
+	}
+	return s
+}
+
+// progressRun feeds steps to an engine running cfg and returns "i:kind:summary" for each
+// notice, i being the step's index.
+func progressRun(t *testing.T, cfg Config, steps []step) []string {
+	t.Helper()
+	e, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, s := range steps {
+		var ev Event
+		switch {
+		case s.user:
+			ev = Event{Type: EventUser, Agent: "a"}
+		case s.text != "":
+			ev = Event{Type: EventText, Agent: "a", Source: "model", Text: s.text}
+		default:
+			ev = Call("a", s.tool, []byte(s.args)).WithResult(s.result, s.failed)
+		}
+		out := e.Step(ev)
+		if out.Denied {
+			got = append(got, fmt.Sprintf("%d:deny", i))
+		}
+		for _, n := range out.Notices {
+			got = append(got, fmt.Sprintf("%d:%s:%s", i, n.Kind, n.Summary))
+		}
+	}
+	return got
+}
+
+func defaultProgress(mod func(*ProgressConfig)) Config {
+	cfg, _ := Preset(PresetDefault)
+	p := *cfg.Progress
+	if mod != nil {
+		mod(&p)
+	}
+	cfg.Progress = &p
+	return cfg
+}
+
+func TestProgressRules(t *testing.T) {
+	grep := func(int) step { return ok("grep", `{"pattern":"foo"}`, "a.go:12: foo()") }
+	tests := []struct {
+		name  string
+		cfg   func(*ProgressConfig)
+		steps []step
+		want  []string
+	}{
+		{"the same call with the same result is reminded at the third, then in detail at the sixth",
+			nil, times(7, grep), []string{"2:stuck:grep × 3", "5:stuck:grep × 6"}},
+		{"it is reminded again every remindEvery calls past the last threshold",
+			nil, times(16, grep), []string{"2:stuck:grep × 3", "5:stuck:grep × 6", "15:stuck:grep × 16"}},
+		{"two identical calls say nothing",
+			nil, times(2, grep), nil},
+		{"paging: the same call with a new page each time is progress",
+			nil, times(40, func(i int) step {
+				return ok("scroll_down", "", fmt.Sprintf("[File: big.py]\n%d: def handler_%d(request):\n%d:     return render(request, 'page_%d.html')", i*3+1, i, i*3+2, i))
+			}), nil},
+		{"polling that advances is left alone up to its budget, then noted once",
+			func(p *ProgressConfig) { p.PollBudget = 5 },
+			times(12, func(i int) step {
+				return ok("build_status", `{"id":"b7"}`, fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package, upload)", i))
+			}), []string{"5:poll:build_status polled × 6"}},
+		{"a tool override raises the poll budget",
+			func(p *ProgressConfig) {
+				p.PollBudget = 5
+				p.Tools = []ToolOverride{{Match: "build_*", PollBudget: 50}}
+			},
+			times(12, func(i int) step {
+				return ok("build_status", `{"id":"b7"}`, fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package, upload)", i))
+			}), nil},
+		{"a test re-run after a successful edit is progress, even with the same failure",
+			nil, slices.Concat(
+				[]step{fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3")},
+				times(4, func(i int) step {
+					if i%2 == 0 {
+						return ok("edit_file", fmt.Sprintf(`{"path":"p.go","old":"a%d","new":"b%d"}`, i, i), "edited p.go")
+					}
+					return fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3")
+				}),
+				[]step{ok("edit_file", `{"path":"p.go","old":"x","new":"y"}`, "edited p.go"), fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3")}),
+			nil},
+		{"an edit that failed changes nothing: the re-run is still a repeat",
+			nil, []step{
+				fail("run_tests", `{}`, "FAIL TestParse"),
+				fail("edit_file", `{"path":"p.go","old":"zz","new":"y"}`, "Error: old text not found in p.go"),
+				fail("run_tests", `{}`, "FAIL TestParse"),
+				fail("run_tests", `{}`, "FAIL TestParse"),
+			}, []string{"3:stuck:run_tests × 3"}},
+		{"a shell command that writes a file is a change too",
+			nil, []step{
+				fail("bash", `{"command":"pytest -q"}`, "1 failed"),
+				ok("bash", `{"command":"sed -i 's/a/b/' x.py"}`, ""),
+				fail("bash", `{"command":"pytest -q"}`, "1 failed"),
+				ok("bash", `{"command":"cat > x.py <<'EOF'\nprint(1)\nEOF"}`, ""),
+				fail("bash", `{"command":"pytest -q"}`, "1 failed"),
+			}, nil},
+		{"writing the same thing again changes nothing the second time",
+			nil, times(3, func(int) step { return ok("bash", `{"command":"sed -i 's/x/x/' m.py"}`, "") }),
+			[]string{"2:stuck:bash × 3"}},
+		{"volatile details do not make a result new",
+			nil, times(3, func(i int) step {
+				return ok("bash", `{"command":"make test"}`, fmt.Sprintf(
+					"\x1b[31mFAIL\x1b[0m at 2026-12-0%dT10:0%d:00Z pid %d took %d.%dms id 3f2a9c%d1b7e request %08x-1234-4abc-8def-0123456789ab\r 10%%\r 100%%\ntmp: /tmp/pytest-%d/x   ",
+					i+1, i, 4000+i, i, i*7, i, i*97, i))
+			}), []string{"2:stuck:bash × 3"}},
+		{"a one-shot batch of distinct arguments is not a loop",
+			nil, times(12, func(i int) step {
+				return ok("read_file", fmt.Sprintf(`{"path":"pkg/f%d.go"}`, i), fmt.Sprintf("package pkg\n\nfunc F%d() int { return %d }", i, i*i))
+			}), nil},
+		{"a two-pass batch is not a loop",
+			nil, times(10, func(i int) step {
+				return ok("read_file", fmt.Sprintf(`{"path":"pkg/f%d.go"}`, i%5), fmt.Sprintf("package pkg\n\nfunc F%d() int { return 1 }", i%5))
+			}), nil},
+		{"ping-pong whose outcomes progress is not a loop",
+			nil, times(12, func(i int) step {
+				if i%2 == 0 {
+					return ok("bash", `{"command":"tail -n 3 build.log"}`, fmt.Sprintf("step %d compiled\nstep %d linked", i, i))
+				}
+				return ok("bash", `{"command":"ls out/"}`, strings.Repeat("artifact ", i))
+			}), nil},
+		{"ping-pong with unchanged outcomes is a cycle, reminded when it has come round three times",
+			nil, times(8, func(i int) step {
+				if i%2 == 0 {
+					return ok("grep", `{"pattern":"Token"}`, "lexer.go:12: tok Token")
+				}
+				return ok("read_file", `{"path":"lexer.go"}`, "package parser")
+			}), []string{"5:cycle:cycle of 2 × 3"}},
+		{"a cycle of six is found",
+			nil, times(18, func(i int) step {
+				return ok("view", fmt.Sprintf(`{"path":"f%d.py"}`, i%6), fmt.Sprintf("The path f%d.py does not exist.", i%6))
+			}), []string{"5:churn:view same result × 6", "17:cycle:cycle of 6 × 3"}},
+		{"bookkeeping calls are transparent: they neither count nor break a chain",
+			nil, []step{grep(0), ok("TodoWrite", `{"todos":[1]}`, "ok"), grep(0), ok("think", `{"t":"hmm"}`, "ok"), grep(0)},
+			[]string{"4:stuck:grep × 3"}},
+		{"an exempt tool is never reminded",
+			func(p *ProgressConfig) { p.Exempt = []string{"Bash*"} },
+			times(8, func(int) step { return ok("BashOutput", `{"id":"1"}`, "still running") }), nil},
+		{"repeated unknown-tool failures with changing arguments are a loop",
+			nil, times(5, func(i int) step {
+				return fail("open_file", fmt.Sprintf(`{"path":"src/mod%d.py"}`, i), "Error: no tool named open_file is available; use one of read, write, bash")
+			}), []string{"3:errors:open_file failed × 4"}},
+		{"a retry that succeeds ends the error chain",
+			nil, []step{
+				fail("apply_patch", `{"patch":"a"}`, "Error: patch does not apply at hunk 1: context mismatch in util.py line 40"),
+				fail("apply_patch", `{"patch":"b"}`, "Error: patch does not apply at hunk 1: context mismatch in util.py line 40"),
+				fail("apply_patch", `{"patch":"c"}`, "Error: patch does not apply at hunk 1: context mismatch in util.py line 40"),
+				ok("apply_patch", `{"patch":"d"}`, "Done: 1 file changed"),
+				fail("apply_patch", `{"patch":"e"}`, "Error: patch does not apply at hunk 1: context mismatch in util.py line 40"),
+			}, nil},
+		{"argument churn: many variants of one call, the same answer, is no progress",
+			nil, times(8, func(i int) step {
+				return fail("bash", fmt.Sprintf(`{"command":"ssh -o Opt%d=yes deploy@10.0.0.%d uptime"}`, i, i),
+					fmt.Sprintf("deploy@10.0.0.%d: Permission denied (publickey,password).", i))
+			}), []string{"3:errors:bash failed × 4"}},
+		{"argument churn that succeeds is reminded later",
+			nil, times(8, func(i int) step {
+				return ok("search_docs", fmt.Sprintf(`{"q":"token%d"}`, i), fmt.Sprintf("No documents match token%d. Try a broader query or check the spelling.", i))
+			}), []string{"5:churn:search_docs same result × 6"}},
+		{"a user message ends every chain",
+			nil, slices.Concat(times(2, grep), []step{userSpeaks()}, times(2, grep)), nil},
+		{"a thought repeated while the calls bring nothing new is a loop",
+			nil, slices.Concat(
+				[]step{ok("view", `{"range":[1,40]}`, lines(1, 40))},
+				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[1,20]}`, lines(1, 20))},
+				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[10,30]}`, lines(10, 30))},
+				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[20,40]}`, lines(20, 40))},
+				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[5,25]}`, lines(5, 25))},
+			), []string{"8:thought:same thought × 4"}},
+		{"a thought repeated while paging through new content is not",
+			nil, slices.Concat(times(25, func(i int) step {
+				if i%2 == 0 {
+					return thought("The function is still not visible. I will keep scrolling down to find its definition.")
+				}
+				return ok("scroll_down", "", lines(i*50, i*50+40))
+			})), nil},
+		{"a 37-character thought said 20 times is a loop, whatever the calls brought",
+			nil, times(40, func(i int) step {
+				if i%2 == 0 {
+					return thought("Let's check the _expand_files method:")
+				}
+				return ok("view", fmt.Sprintf(`{"range":[%d,%d]}`, i*30, i*30+20), lines(i*30, i*30+20))
+			}), []string{"38:thought:same thought × 20"}},
+		{"structured output within one text is not a repeated thought",
+			nil, []step{thought("| file | status |\n|---|---|\n" + strings.Repeat("| a.go | ok |\n", 30)),
+				ok("ls", "", "a.go"), thought("- item\n" + strings.Repeat("- same item again\n", 30)), ok("ls", `{"d":1}`, "b.go")}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := progressRun(t, defaultProgress(tt.cfg), tt.steps)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("notices\n got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// lines returns numbered source lines from..to, as a file viewer prints them.
+func lines(from, to int) string {
+	var b strings.Builder
+	for i := from; i <= to; i++ {
+		fmt.Fprintf(&b, "%6d\tvalue_%d = compute(value_%d, %d)\n", i, i, i-1, i*7)
+	}
+	return b.String()
+}
+
+func TestProgressDenyRefusesOnlyConfirmedRepeats(t *testing.T) {
+	deny := func(p *ProgressConfig) { p.Mode, p.DenyAfter = ModeDeny, 4 }
+	grep := ok("grep", `{"pattern":"foo"}`, "a.go:12: foo()")
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"the call that would make the chain denyAfter long is refused",
+			times(5, func(int) step { return grep }),
+			[]string{"2:stuck:grep × 3", "3:deny", "4:deny"}},
+		{"a refusal stays once made",
+			times(7, func(int) step { return grep }),
+			[]string{"2:stuck:grep × 3", "3:deny", "4:deny", "5:deny", "6:deny"}},
+		{"other arguments are not refused",
+			slices.Concat(times(5, func(int) step { return grep }), []step{ok("grep", `{"pattern":"bar"}`, "b.go:1: bar")}),
+			[]string{"2:stuck:grep × 3", "3:deny", "4:deny"}},
+		{"a change of the workspace lifts the refusal",
+			slices.Concat(times(5, func(int) step { return grep }), []step{ok("edit_file", `{"p":1}`, "edited"), grep}),
+			[]string{"2:stuck:grep × 3", "3:deny", "4:deny"}},
+		{"the user speaking lifts it",
+			slices.Concat(times(5, func(int) step { return grep }), []step{userSpeaks(), grep}),
+			[]string{"2:stuck:grep × 3", "3:deny", "4:deny"}},
+		{"polling that advances is never refused",
+			times(40, func(i int) step {
+				return ok("build_status", `{"id":"b7"}`, fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package)", i))
+			}),
+			[]string{"30:poll:build_status polled × 31"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := progressRun(t, defaultProgress(deny), tt.steps)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// Check asks without changing anything: asking twice, or asking and not running, leaves the
+// chain as it was.
+func TestProgressCheckChangesNothing(t *testing.T) {
+	e, _ := New(defaultProgress(func(p *ProgressConfig) { p.Mode, p.DenyAfter = ModeDeny, 3 }))
+	grep := Call("a", "grep", []byte(`{"pattern":"foo"}`)).WithResult("x.go:1: foo", false)
+	e.Observe(grep)
+	e.Observe(grep)
+	for range 3 {
+		if _, refused := e.Check(grep); !refused {
+			t.Fatal("the third identical call was not refused")
+		}
+	}
+	before := e.Snapshot("a")
+	e.Check(grep)
+	if string(e.Snapshot("a")) != string(before) {
+		t.Error("Check changed the agent's state")
+	}
+}
+
+func TestProgressNoticesSayWhatWasSeenInEveryLocale(t *testing.T) {
+	for _, locale := range Locales() {
+		t.Run(locale, func(t *testing.T) {
+			cfg := defaultProgress(func(p *ProgressConfig) { p.PollBudget = 3 })
+			cfg.Locale = locale
+			e, _ := New(cfg)
+			var texts []string
+			feed := func(ev Event) {
+				for _, n := range e.Observe(ev) {
+					texts = append(texts, n.Kind+"|"+n.Text)
+				}
+			}
+			for range 6 {
+				feed(Call("a", "grep_code", []byte(`{"q":"x"}`)).WithResult("hit.go:1: x", false))
+			}
+			feed(Event{Type: EventUser, Agent: "a"})
+			for i := range 6 {
+				feed(Call("a", []string{"find_def", "open_src"}[i%2], nil).WithResult("same answer every time", false))
+			}
+			feed(Event{Type: EventUser, Agent: "a"})
+			for i := range 4 {
+				feed(Call("a", "deploy", []byte(fmt.Sprintf(`{"v":%d}`, i))).WithResult("Error: permission denied for deploy key on host prod-1", true))
+			}
+			feed(Event{Type: EventUser, Agent: "a"})
+			for i := range 6 {
+				feed(Call("a", "lookup", []byte(fmt.Sprintf(`{"v":%d}`, i))).WithResult("no entry found in the registry for that name", false))
+			}
+			feed(Event{Type: EventUser, Agent: "a"})
+			for i := range 5 {
+				feed(Call("a", "job_status", nil).WithResult(fmt.Sprintf("job 12 running: %d of 9 shards written to the output bucket", i), false))
+			}
+			kinds := map[string]string{}
+			for _, t := range texts {
+				k, text, _ := strings.Cut(t, "|")
+				if _, ok := kinds[k]; !ok {
+					kinds[k] = text
+				}
+			}
+			wantIn := map[string][]string{
+				KindStuck:  {"grep_code", "3"},
+				KindCycle:  {"find_def → open_src", "3"},
+				KindErrors: {"deploy", "4"},
+				KindChurn:  {"lookup", "6"},
+				KindPoll:   {"job_status", "4"},
+			}
+			for kind, parts := range wantIn {
+				text, ok := kinds[kind]
+				if !ok {
+					t.Errorf("no %s notice; got %q", kind, texts)
+					continue
+				}
+				for _, p := range parts {
+					if !strings.Contains(text, p) {
+						t.Errorf("%s notice does not say %q: %s", kind, p, text)
+					}
+				}
+				if !strings.HasPrefix(text, "[loopguard]") {
+					t.Errorf("%s notice does not say who speaks: %s", kind, text)
+				}
+			}
+		})
+	}
+}
