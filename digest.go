@@ -2,6 +2,7 @@ package loopguard
 
 import (
 	"math/bits"
+	"strings"
 )
 
 // A digest is what the progress detector keeps of one text: a tool's result or the model's
@@ -130,44 +131,35 @@ func (e *echoSet) has(h uint64) bool {
 	}
 }
 
-// Character classes for the one-pass scanner.
+// Byte classes for the one-pass scanner, as bits so that a field's bytes can be OR-ed into
+// one summary: most fields hold no digit and no slash, and are hashed without a second look.
 const (
-	cSpace = iota // space, tab, form feed, vertical tab
-	cWord         // letters, digits, '_', and every byte of a multi-byte UTF-8 character
-	cPunct        // everything else that is printable
-	cNL           // '\n'
-	cCR           // '\r'
-	cEsc          // 0x1b, the start of an ANSI escape
+	bSpace = 1 << iota // space, tab, other control characters: ends a field
+	bNL                // '\n': ends a line
+	bCR                // '\r'
+	bEsc               // 0x1b: an ANSI escape starts
+	bDigit             // 0-9
+	bSlash             // '/' or '\\': a path
 )
 
-var charClass = func() (t [256]uint8) {
-	for i := range t {
-		t[i] = cPunct
-	}
-	for _, c := range " \t\f\v" {
-		t[c] = cSpace
-	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = cWord
-	}
-	for c := 'a'; c <= 'z'; c++ {
-		t[c] = cWord
-		t[c-'a'+'A'] = cWord
-	}
-	t['_'] = cWord
-	for i := 0x80; i < 256; i++ {
-		t[i] = cWord
-	}
-	t['\n'] = cNL
-	t['\r'] = cCR
-	t[0x1b] = cEsc
+var byteBits = func() (t [256]uint8) {
 	for i := 0; i < 0x20; i++ {
-		if t[i] == cPunct {
-			t[i] = cSpace // other control characters are noise
-		}
+		t[i] = bSpace
 	}
+	t[' '] = bSpace
+	t['\n'] = bNL
+	t['\r'] = bCR
+	t[0x1b] = bEsc
+	for c := '0'; c <= '9'; c++ {
+		t[c] = bDigit
+	}
+	t['/'] = bSlash
+	t['\\'] = bSlash
 	return t
 }()
+
+// fieldEnd is the set of bits that end a field.
+const fieldEnd = bSpace | bNL | bCR | bEsc
 
 const (
 	mixK1 = 0x9e3779b97f4a7c15
@@ -179,16 +171,16 @@ func mixWord(h, w uint64) uint64 { return bits.RotateLeft64((h^w)*mixK1, 31) }
 // wordHash hashes a short string 8 bytes at a time.
 func wordHash(s string) uint64 {
 	h := uint64(len(s)) * mixK2
-	for len(s) >= 8 {
-		h = mixWord(h, uint64(s[0])|uint64(s[1])<<8|uint64(s[2])<<16|uint64(s[3])<<24|
-			uint64(s[4])<<32|uint64(s[5])<<40|uint64(s[6])<<48|uint64(s[7])<<56)
-		s = s[8:]
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		h = mixWord(h, loadWord(s, i))
 	}
+	s = s[i:]
 	var w uint64
 	for i := 0; i < len(s); i++ {
 		w |= uint64(s[i]) << (8 * i)
 	}
-	return mix64(mixWord(h, w))
+	return mixWord(h, w)
 }
 
 // Markers that stand in for what normalising removes.
@@ -200,11 +192,16 @@ var (
 // digester computes digests. It lives in a detector state so its buffers are reused.
 type digester struct {
 	echo  echoSet
-	lines []uint64 // hashes of the result's substantial lines, for novelty; capped
+	lines []uint64 // hashes of the text's substantial lines, for novelty; capped
 }
 
 // maxLines caps the line hashes one result contributes to novelty.
 const maxLines = 512
+
+// longTextBytes is the size from which a text is compared line by line rather than word by word:
+// a long result's lines are its natural units (a diff counts lines), and pairing every word
+// would cost more than the rest of the pass.
+const longTextBytes = 1024
 
 // prevWordKind remembers what the previous word said about the number after it.
 const (
@@ -212,60 +209,106 @@ const (
 	prevCount // "pid", "attempt", "retry", "elapsed", "took": the number after it is volatile
 )
 
-// digest normalises and hashes text. When echo is true, words found in d.echo are masked in
-// the masked hash and the sketch. When lines is true, the hashes of lines with at least two
-// words are collected in d.lines.
+// digest normalises and hashes text in one pass over its fields (runs of non-space bytes).
+// When echo is true, fields found in d.echo are masked in the masked hash and the sketch.
+// When lines is true, the hashes of lines with at least two fields are collected in d.lines.
 func (d *digester) digest(text string, echo, lines bool) digest {
-	var (
-		out      digest
-		exact    uint64 = mixK2
-		masked   uint64 = mixK2
-		lineH    uint64 // the current line's exact hash
-		lineM    uint64
-		lineW    int // words on the current line
-		prevWord uint64
-		inEcho   bool
-		prevKind int
-	)
+	if len(text) >= longTextBytes && strings.IndexByte(text, 0x1b) < 0 {
+		return d.digestLong(text, lines)
+	}
+	var out digest
+	long := len(text) >= longTextBytes
+	// Echo masking is for short answers that restate the request ("The path /x does not
+	// exist"); a long result is content, and checking each of its words would cost more than
+	// the rest of the pass.
+	echo = echo && d.echo.n > 0 && !long
 	if lines {
 		d.lines = d.lines[:0]
 	}
-	endLine := func() {
-		if lineW > 0 {
-			exact = mixWord(exact, lineH)
-			masked = mixWord(masked, lineM)
-			if lines && lineW >= 2 && len(d.lines) < maxLines {
-				d.lines = append(d.lines, mix64(lineH))
-			}
-		}
-		lineH, lineM, lineW = 0, 0, 0
-		inEcho = false
-	}
-	emit := func(h uint64, isEcho bool) {
-		lineH = mixWord(lineH, h)
-		lineW++
-		out.words++
-		m := h
-		if isEcho {
-			if inEcho {
-				return // a run of echoed words is one marker
-			}
-			m = markEcho
-		}
-		inEcho = isEcho
-		lineM = mixWord(lineM, m)
-		out.sketch.add(mix64(prevWord*mixK1 ^ m))
-		prevWord = m
-	}
+	exact, masked := uint64(mixK2), uint64(mixK2)
+	var lineH, lineM, prevField uint64
+	lineW, prevKind := 0, prevNone
+	inEcho := false
 	n := len(text)
-	for i := 0; i < n; {
-		switch charClass[text[i]] {
-		case cSpace:
+	i := 0
+	for i < n {
+		c := text[i]
+		cls := byteBits[c]
+		if cls&fieldEnd == 0 {
+			// A field: find its end 8 bytes at a time (every byte that ends a field is <= 0x20),
+			// noting whether it holds a digit or a path separator.
+			j := i
+			var acc uint64
+			for j+8 <= n {
+				w := loadWord(text, j)
+				end := (w - 0x2121212121212121) & ^w & 0x8080808080808080 // bytes < 0x21
+				keep := ^uint64(0)
+				if end != 0 {
+					keep = (end & -end) - 1 // the bytes before the first end
+				}
+				acc |= digitOrSlash(w) & keep
+				if end != 0 {
+					j += bits.TrailingZeros64(end) >> 3
+					goto fieldDone
+				}
+				j += 8
+			}
+			for j < n && byteBits[text[j]]&fieldEnd == 0 {
+				if byteBits[text[j]]&(bDigit|bSlash) != 0 {
+					acc = 1
+				}
+				j++
+			}
+		fieldDone:
+			f := text[i:j]
+			i = j
+			var h uint64
+			isEcho := false
+			if acc != 0 && volatileKind(f, prevKind, text[j:]) != fieldPlain {
+				h, prevKind = markVolatile, prevNone
+			} else {
+				h = wordHash(f)
+				if echo {
+					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f)))
+				}
+				if len(f) <= 7 {
+					prevKind = countWord(f)
+				} else {
+					prevKind = prevNone
+				}
+			}
+			lineH = mixWord(lineH, h)
+			lineW++
+			out.words++
+			m := h
+			if isEcho {
+				m = markEcho
+			}
+			if !(isEcho && inEcho) { // a run of echoed fields is one marker
+				lineM = mixWord(lineM, m)
+				if !long {
+					out.sketch.add(mix64(prevField*mixK1 ^ m))
+				}
+				prevField = m
+			}
+			inEcho = isEcho
+			continue
+		}
+		switch {
+		case cls&bNL != 0:
+			if lineW > 0 {
+				exact, masked = mixWord(exact, lineH), mixWord(masked, lineM)
+				lh := mix64(lineH)
+				if long {
+					out.sketch.add(mix64(lineM))
+				}
+				if lines && lineW >= 2 && len(d.lines) < maxLines {
+					d.lines = append(d.lines, lh)
+				}
+			}
+			lineH, lineM, lineW, inEcho = 0, 0, 0, false
 			i++
-		case cNL:
-			endLine()
-			i++
-		case cCR:
+		case cls&bCR != 0:
 			if i+1 < n && text[i+1] == '\n' {
 				i++
 				continue
@@ -273,44 +316,21 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 			// A bare carriage return: what follows overwrites the line (a progress bar).
 			lineH, lineM, lineW = 0, 0, 0
 			i++
-		case cEsc:
+		case cls&bEsc != 0:
 			i = skipEscape(text, i)
 		default:
-			// A field: a run of printable, non-space bytes. Classify it whole (timestamps, ids
-			// and paths span punctuation), then hash its words.
-			j := i
-			for j < n && (charClass[text[j]] == cWord || charClass[text[j]] == cPunct) {
-				j++
-			}
-			field := text[i:j]
-			i = j
-			kind := volatileKind(field, prevKind, text[j:])
-			if kind != fieldPlain {
-				emit(markVolatile, false)
-				prevKind = prevNone
-				continue
-			}
-			// Hash the field's words; punctuation between them joins the exact hash only.
-			for k := 0; k < len(field); {
-				c := charClass[field[k]]
-				if c != cWord {
-					lineH = mixWord(lineH, uint64(field[k]))
-					k++
-					continue
-				}
-				m := k
-				for m < len(field) && charClass[field[m]] == cWord {
-					m++
-				}
-				w := field[k:m]
-				h := wordHash(w)
-				emit(h, echo && d.echo.has(h))
-				prevKind = countWord(w)
-				k = m
-			}
+			i++
 		}
 	}
-	endLine()
+	if lineW > 0 {
+		exact, masked = mixWord(exact, lineH), mixWord(masked, lineM)
+		if long {
+			out.sketch.add(mix64(lineM))
+		}
+		if lines && lineW >= 2 && len(d.lines) < maxLines {
+			d.lines = append(d.lines, mix64(lineH))
+		}
+	}
 	if out.sketch.n == 0 && out.words > 0 {
 		out.sketch.add(mix64(exact))
 	}
@@ -318,22 +338,218 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 	return out
 }
 
-// setEcho fills the echo set with the words of a call's arguments.
+// digestLong is digest for long texts without ANSI escapes, line by line: a line is hashed 8
+// bytes at a time, and only the fields around a digit or a path separator are looked at
+// (and replaced by a marker when volatile). Its lines are its shingles, and echo masking
+// does not apply (see digest).
+func (d *digester) digestLong(text string, lines bool) digest {
+	var out digest
+	if lines {
+		d.lines = d.lines[:0]
+	}
+	exact := uint64(mixK2)
+	nlines := 0
+	for len(text) > 0 {
+		var line string
+		if nl := strings.IndexByte(text, '\n'); nl >= 0 {
+			line, text = text[:nl], text[nl+1:]
+		} else {
+			line, text = text, ""
+		}
+		if strings.IndexByte(line, '\r') >= 0 {
+			line = strings.TrimSuffix(line, "\r")
+			if k := strings.LastIndexByte(line, '\r'); k >= 0 {
+				line = line[k+1:] // a progress bar: the last overwrite is what shows
+			}
+		}
+		for len(line) > 0 && (line[len(line)-1] == ' ' || line[len(line)-1] == '\t') {
+			line = line[:len(line)-1]
+		}
+		if line == "" {
+			continue
+		}
+		h := hashLine(line)
+		exact = mixWord(exact, h)
+		lh := mix64(h)
+		out.sketch.add(lh)
+		nlines++
+		if lines && len(d.lines) < maxLines && hasTwoFields(line) {
+			d.lines = append(d.lines, lh)
+		}
+	}
+	out.exact = mix64(exact)
+	out.masked = out.exact
+	out.words = nlines * 2 // not counted word by word; a long text has words enough
+	return out
+}
+
+// hasTwoFields says whether a line holds at least two space-separated fields.
+func hasTwoFields(line string) bool {
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return strings.IndexByte(line[i:], ' ') > 0
+}
+
+// hashLine hashes one line, replacing its volatile fields by a marker.
+func hashLine(line string) uint64 {
+	h := uint64(len(line))
+	seg, j, n := 0, 0, len(line)
+	for j < n {
+		k := nextDigitOrSlash(line, j)
+		if k >= n {
+			break
+		}
+		fs, fe := k, k
+		for fs > 0 && line[fs-1] > ' ' {
+			fs--
+		}
+		for fe < n && line[fe] > ' ' {
+			fe++
+		}
+		prev := prevNone
+		if fs > 0 && isDigits(line[fs:fe]) {
+			// the field before, for "pid 4242"
+			pe := fs
+			for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
+				pe--
+			}
+			ps := pe
+			for ps > 0 && line[ps-1] > ' ' {
+				ps--
+			}
+			if pe-ps <= 7 {
+				prev = countWord(line[ps:pe])
+			}
+		}
+		if volatileKind(line[fs:fe], prev, line[fe:]) != fieldPlain {
+			h = hashChunk(h, line[seg:fs])
+			h = mixWord(h, markVolatile)
+			seg = fe
+		}
+		j = fe
+	}
+	return hashChunk(h, line[seg:])
+}
+
+// nextDigitOrSlash returns the index of the first digit, '/' or '\\' at or after from, or
+// len(s).
+func nextDigitOrSlash(s string, from int) int {
+	j := from
+	for j+8 <= len(s) {
+		w := loadWord(s, j)
+		if m := digitOrSlash(w); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		j += 8
+	}
+	for ; j < len(s); j++ {
+		if byteBits[s[j]]&(bDigit|bSlash) != 0 {
+			return j
+		}
+	}
+	return len(s)
+}
+
+// hashChunk folds s into h 8 bytes at a time.
+func hashChunk(h uint64, s string) uint64 {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		h = mixWord(h, loadWord(s, i))
+	}
+	s = s[i:]
+	if len(s) > 0 {
+		var w uint64
+		for i := 0; i < len(s); i++ {
+			w |= uint64(s[i]) << (8 * i)
+		}
+		h = mixWord(h, w|uint64(len(s))<<60)
+	}
+	return h
+}
+
+// digitOrSlash returns, for each byte of w, its high bit set when the byte is a digit, '/' or
+// '\\' (and possibly spuriously set above such a byte, which callers tolerate).
+func digitOrSlash(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// bytes in 0x2f..0x39: '/' and the digits
+	lo := (w | highs) - ones*0x2f // high bit stays set where byte >= 0x2f
+	hi := (ones*0xb9 - (w &^ highs)) // high bit set where (byte & 0x7f) <= 0x39
+	between := lo & hi & ^w & highs
+	back := w ^ (ones * '\\')
+	bs := (back - ones) & ^back & highs
+	return between | bs
+}
+
+// trimWrap strips the punctuation that wraps a field: quotes, brackets, a trailing comma,
+// colon or full stop.
+func trimWrap(f string) string {
+	for len(f) > 0 && (isWrap(f[0])) {
+		f = f[1:]
+	}
+	for len(f) > 0 && (isWrap(f[len(f)-1]) || f[len(f)-1] == '.' || f[len(f)-1] == ':') {
+		f = f[:len(f)-1]
+	}
+	return f
+}
+
+// setEcho fills the echo set with the tokens of a call's arguments: runs between white space
+// and JSON punctuation ("/x/y.py", "deploy@10.0.0.3"), each also without its wrapping.
 func (d *digester) setEcho(args []byte) {
 	d.echo.reset()
 	n := len(args)
 	for i := 0; i < n; {
-		if charClass[args[i]] != cWord {
+		if isArgSep(args[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < n && charClass[args[j]] == cWord {
+		for j < n && !isArgSep(args[j]) {
 			j++
 		}
-		d.echo.add(wordHash(string(args[i:j])))
+		if j-i >= 2 {
+			tok := args[i:j]
+			d.echo.add(wordHashBytes(tok))
+			if t := trimWrapBytes(tok); len(t) != len(tok) && len(t) >= 2 {
+				d.echo.add(wordHashBytes(t))
+			}
+		}
 		i = j
 	}
+}
+
+func isArgSep(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '{', '}', '[', ']', ',', '=', '`':
+		return true
+	}
+	return false
+}
+
+func trimWrapBytes(f []byte) []byte {
+	for len(f) > 0 && isWrap(f[0]) {
+		f = f[1:]
+	}
+	for len(f) > 0 && (isWrap(f[len(f)-1]) || f[len(f)-1] == '.' || f[len(f)-1] == ':') {
+		f = f[:len(f)-1]
+	}
+	return f
+}
+
+// wordHashBytes is wordHash for a byte slice, without converting it.
+func wordHashBytes(s []byte) uint64 {
+	h := uint64(len(s)) * mixK2
+	for len(s) >= 8 {
+		h = mixWord(h, uint64(s[0])|uint64(s[1])<<8|uint64(s[2])<<16|uint64(s[3])<<24|
+			uint64(s[4])<<32|uint64(s[5])<<40|uint64(s[6])<<48|uint64(s[7])<<56)
+		s = s[8:]
+	}
+	var w uint64
+	for i := 0; i < len(s); i++ {
+		w |= uint64(s[i]) << (8 * i)
+	}
+	return mixWord(h, w)
 }
 
 // skipEscape returns the index after the ANSI escape sequence at text[i] (an ESC byte):
@@ -412,7 +628,26 @@ func volatileKind(f string, prev int, after string) int {
 	if len(f) == 0 {
 		return fieldPlain
 	}
-	var digits, hexLetters, letters, seps, dots, transitions int
+	if f[0] < '0' || f[0] > '9' {
+		// Not starting with a digit, a field can only be a temporary path, a hex id or a nonce
+		// (8 characters and more), or key=value.
+		if strings.IndexByte(f, '/') >= 0 && isTempPath(f) {
+			return fieldVolatile
+		}
+		if strings.IndexByte(f, '=') < 0 {
+			if len(f) < 12 {
+				// Only a hex id is left, and it is hex through and through.
+				if len(f) >= 8 && isHexID(f, countDigits(f), len(f), len(f)) {
+					return fieldVolatile
+				}
+				return fieldPlain
+			}
+			if countDigits(f) < 3 {
+				return fieldPlain // a nonce mixes at least 3 digits in
+			}
+		}
+	}
+	var digits, hexLetters, letters, seps, dots, transitions, slashes int
 	lastDigit := -1
 	for i := 0; i < len(f); i++ {
 		c := f[i]
@@ -428,6 +663,9 @@ func volatileKind(f string, prev int, after string) int {
 			letters++
 		case c == ':' || c == '-' || c == '/':
 			seps++
+			if c == '/' {
+				slashes++
+			}
 			continue
 		case c == '.':
 			dots++
@@ -441,13 +679,19 @@ func volatileKind(f string, prev int, after string) int {
 		lastDigit = isDigit
 	}
 	switch {
-	case isTempPath(f):
+	case slashes > 0 && isTempPath(f):
 		return fieldVolatile
 	case digits == 0:
 		return fieldPlain
+	case digits == len(f) && prev != prevCount:
+		// A plain number (a line number, a count): volatile only with a time unit after it.
+		if isDuration(f, after) {
+			return fieldVolatile
+		}
+		return fieldPlain
 	case letters == 0 && seps >= 2 && digits >= 4:
 		return fieldVolatile // 2024-01-02, 12:34:56, 01/02/2024
-	case isTimestamp(f):
+	case len(f) >= 15 && isTimestamp(f):
 		return fieldVolatile // 2024-01-02T03:04:05.678Z
 	case isDuration(f, after):
 		return fieldVolatile // 12ms, 1.5s, 3 seconds
@@ -465,6 +709,16 @@ func volatileKind(f string, prev int, after string) int {
 		}
 	}
 	return fieldPlain
+}
+
+func countDigits(f string) int {
+	n := 0
+	for i := 0; i < len(f); i++ {
+		if f[i]-'0' < 10 {
+			n++
+		}
+	}
+	return n
 }
 
 func isWrap(c byte) bool {
@@ -485,36 +739,12 @@ func indexByte(s string, c byte) int {
 }
 
 func isTempPath(f string) bool {
-	for _, p := range [...]string{"/tmp/", "/var/folders/", "/private/var/folders/", "/var/tmp/", "\\Temp\\", "/dev/shm/"} {
-		if containsFold(f, p) {
+	for _, p := range [...]string{"/tmp/", "/var/folders/", "/private/var/", "/var/tmp/", "/dev/shm/", "\\Temp\\", "\\AppData\\Local\\Temp"} {
+		if strings.Contains(f, p) {
 			return true
 		}
 	}
 	return false
-}
-
-func containsFold(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if equalFold(s[i:i+len(sub)], lowerASCII(sub)) {
-			return true
-		}
-	}
-	return false
-}
-
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'A' <= b[j] && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
-		}
-	}
-	return s
 }
 
 // isTimestamp recognises an ISO 8601 date-time: digits, then 'T' or ' ', then a time.
@@ -550,7 +780,7 @@ func isDuration(f string, after string) bool {
 		// The unit may be the next word.
 		if len(after) > 1 && after[0] == ' ' {
 			k := 1
-			for k < len(after) && charClass[after[k]] == cWord {
+			for k < len(after) && k < 14 && 'a' <= after[k] && after[k] <= 'z' {
 				k++
 			}
 			return isTimeUnit(after[1:k], true)

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Instructions per call of the progress detector on a 4 KB result (Engine.Observe through the
+# default preset, and the normalise-and-hash pass alone), against the anchor: the seed's
+# duplicate-text hash of the same bytes. Counted by valgrind (callgrind), so the numbers do not
+# move with the machine's load; timings are in BENCHMARKS.md.
+#   bash bench/progress-instructions.sh        (needs valgrind: apt-get install valgrind)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
+mkdir -p .bench
+go test -c -o .bench/loopguard.test .
+calls=5000
+count() { # count FUNCTION BENCHMARK: instructions per call inside FUNCTION (and what it calls)
+  local out=.bench/callgrind-progress.out
+  rm -f "$out"
+  GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
+    --toggle-collect="$1" .bench/loopguard.test -test.run x -test.bench "$2" -test.benchtime ${calls}x \
+    >/dev/null 2>.bench/callgrind-progress.err || { cat .bench/callgrind-progress.err >&2; exit 1; }
+  local ir
+  ir=$(grep -E '^(summary|totals):' "$out" | head -1 | awk '{print $2}')
+  echo $((ir / (calls + 1)))
+}
+observe=$(count 'github.com/loopguard/loopguard.(*Engine).ObserveAppend' 'ObserveProgress4KB$')
+digest=$(count 'github.com/loopguard/loopguard.(*digester).digest' 'Digest4KB$')
+anchor=$(count 'github.com/loopguard/loopguard.textFingerprint' 'SeedTextHash4KB$')
+echo "Engine.Observe, 4 KB result, default preset: $observe instructions per call"
+echo "digest (normalise and hash) of 4 KB:          $digest instructions per call"
+echo "anchor, the seed's text hash of 4 KB:         $anchor instructions per call"
+echo "ratio observe/anchor: $(echo "scale=2; $observe / $anchor" | bc)"

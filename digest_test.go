@@ -1,0 +1,165 @@
+package loopguard
+
+import (
+	"math/bits"
+	"strings"
+	"testing"
+)
+
+// The same answer dressed differently must digest the same; a different answer must not.
+func TestDigestNormalises(t *testing.T) {
+	long := func(s string) string { return strings.Repeat("a line of output that repeats\n", 40) + s }
+	tests := []struct {
+		name string
+		a, b string
+		same bool
+	}{
+		{"timestamps and dates", "done at 2026-12-01T10:00:00.123Z", "done at 2025-01-09T23:59:59Z", true},
+		{"clock times", "started 10:04:55 finished 10:05:01", "started 11:00:00 finished 11:00:07", true},
+		{"durations", "3 passed in 0.12s", "3 passed in 1.5s", true},
+		{"spelled durations", "took 12 seconds", "took 7 seconds", true},
+		{"process ids", "server pid 4242 listening", "server pid 977 listening", true},
+		{"pid=N", "worker pid=4242 ready", "worker pid=31 ready", true},
+		{"attempt counters", "retrying, attempt 3", "retrying, attempt 4", true},
+		{"hex ids", "object 3f2a9c1b7e8d not found", "object 9ab0c1d2e3f4 not found", true},
+		{"0x addresses", "<Foo at 0x7f3a2b4c>", "<Foo at 0x55d0e1f2>", true},
+		{"UUIDs", "request 123e4567-e89b-42d3-a456-426614174000 failed", "request 9f0c1d2e-0000-4111-8abc-0123456789ab failed", true},
+		{"message ids and nonces", "msg_01HZX9K2QW7TBC3 queued", "msg_01J3MZ0A8P5VQ7R queued", true},
+		{"temporary paths", "wrote /tmp/pytest-of-root/pytest-3/test_a0/out.txt", "wrote /tmp/pytest-of-root/pytest-9/test_a0/out.txt", true},
+		{"ANSI escapes", "\x1b[31mFAIL\x1b[0m test_a", "FAIL test_a", true},
+		{"carriage-return progress lines", "downloading 10%\rdownloading 50%\rdownloading 100%\ndone", "downloading 100%\ndone", true},
+		{"trailing white space and CRLF", "a\r\nb   \r\n", "a\nb\n", true},
+		{"long results too", long("at 2026-12-01T10:00:00Z in 12ms"), long("at 2026-12-02T11:00:00Z in 80ms"), true},
+		{"a progress bar in a long result", long("10%\r100%"), long("100%"), true},
+		{"a changed count is progress", "build: 3 of 9 steps done", "build: 4 of 9 steps done", false},
+		{"a changed percentage is progress", "coverage 71%", "coverage 72%", false},
+		{"a changed line number is new content", "12: def foo():", "13: def foo():", false},
+		{"changed words", "1 failed, 2 passed", "3 passed", false},
+		{"a changed line in a long result", long("x = 1"), long("x = 2"), false},
+		{"a version is not a timestamp", "python 3.11.7", "python 3.12.1", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var d digester
+			a, b := d.digest(tt.a, false, false), d.digest(tt.b, false, false)
+			if (a.exact == b.exact) != tt.same {
+				t.Errorf("digest(%q) == digest(%q): %v, want %v", tt.a, tt.b, a.exact == b.exact, tt.same)
+			}
+		})
+	}
+}
+
+// Words that only echo the call's arguments are masked, so that two calls with different
+// arguments and the same answer agree.
+func TestDigestMasksTheEcho(t *testing.T) {
+	var d digester
+	d.setEcho([]byte(`{"path":"/testbed/astroid/brain/type_hints.py"}`))
+	a := d.digest("The path /testbed/astroid/brain/type_hints.py does not exist.", true, false)
+	d.setEcho([]byte(`{"path":"/testbed/astroid/type_comments.py"}`))
+	b := d.digest("The path /testbed/astroid/type_comments.py does not exist.", true, false)
+	if a.masked != b.masked {
+		t.Error("the same answer about two paths differs once the paths are masked")
+	}
+	if a.exact == b.exact {
+		t.Error("the exact digests of two different texts agree")
+	}
+	c := d.digest("The path /testbed/astroid/type_comments.py was created.", true, false)
+	if c.masked == b.masked {
+		t.Error("a different answer about the same path agrees once masked")
+	}
+}
+
+func TestSimilarity(t *testing.T) {
+	var d digester
+	base := "Your proposed edit has introduced new syntax error(s). Please read the error and retry. ERRORS: E999 IndentationError: unexpected indent at line 90 of manpage.py"
+	tests := []struct {
+		name     string
+		a, b     string
+		min, max float64
+	}{
+		{"identical", base, base, 1, 1},
+		{"one word changed", base, strings.Replace(base, "unexpected", "unindent", 1), 0.6, 0.95},
+		{"unrelated", base, "total 12 drwxr-xr-x 3 root root 4096 Dec 1 src", 0, 0.2},
+		{"both empty", "", "", 1, 1},
+		{"one empty", base, "", 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := d.digest(tt.a, false, false), d.digest(tt.b, false, false)
+			if s := similarity(&a.sketch, &b.sketch); s < tt.min || s > tt.max {
+				t.Errorf("similarity %.2f, want %.2f..%.2f", s, tt.min, tt.max)
+			}
+		})
+	}
+}
+
+// digitOrSlash flags exactly the digits, '/' and '\\' of a word, in every position.
+func TestDigitOrSlash(t *testing.T) {
+	for pos := 0; pos < 8; pos++ {
+		for c := 0; c < 256; c++ {
+			w := uint64(0x6161616161616161) // "aaaaaaaa"
+			w = w&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+			m := digitOrSlash(w)
+			got := m != 0 && bits.TrailingZeros64(m)/8 == pos
+			want := (c >= '0' && c <= '9') || c == '/' || c == '\\'
+			if got != want {
+				t.Fatalf("byte %#x at %d: flagged %v, want %v", c, pos, got, want)
+			}
+		}
+	}
+}
+
+func TestMutatingCalls(t *testing.T) {
+	d := newProgressDetector(*DefaultProgress(), catalogueFor("en"))
+	tests := []struct {
+		tool, args string
+		want       bool
+	}{
+		{"edit_file", `{"path":"a.go"}`, true},
+		{"str_replace_editor", `{"command":"view","path":"a.go"}`, false},
+		{"str_replace_editor", `{"command":"str_replace","path":"a.go"}`, true},
+		{"str_replace_editor", `str_replace_editor view /a.go --view_range 1 20`, false},
+		{"str_replace_editor", `str_replace_editor create /a.go --file_text x`, true},
+		{"apply_patch", `*** Begin Patch`, true},
+		{"Write", `{"file_path":"a.go","content":"x"}`, true},
+		{"Read", `{"file_path":"a.go"}`, false},
+		{"bash", `{"command":"pytest -q tests/"}`, false},
+		{"bash", `{"command":"python reproduce.py 2>&1"}`, false},
+		{"bash", `{"command":"ls > /dev/null"}`, false},
+		{"bash", `{"command":"sed -i 's/a/b/' x.py"}`, true},
+		{"bash", `{"command":"cat > x.py <<'EOF'\nprint(1)\nEOF"}`, true},
+		{"bash", `{"command":"echo hi >> log.txt"}`, true},
+		{"bash", `{"command":"git checkout -- x.py"}`, true},
+		{"bash", `{"command":"pip install -e ."}`, true},
+		{"bash", `{"command":"python -c \"open('x','w').write('1')\""}`, true},
+		{"bash", `{"command":"grep -n 'a->b' x.c"}`, false},
+		{"Bash", `{"command":"echo \u003e out.txt"}`, true},
+	}
+	for _, tt := range tests {
+		c := d.classify(tt.tool)
+		if got := mutates(c.mutating, tt.tool, []byte(tt.args)); got != tt.want {
+			t.Errorf("%s %s: mutating %v, want %v", tt.tool, tt.args, got, tt.want)
+		}
+	}
+}
+
+// The digest reads untrusted tool output: it must never panic, and normalising must not
+// depend on where the text sits in memory.
+func FuzzDigest(f *testing.F) {
+	for _, s := range []string{"", "a\r\nb", "\x1b[31mx\x1b]0;t\x07", "2026-12-01T10:00:00Z 12ms pid 7 0xff", "/tmp/x\\Temp\\y",
+		strings.Repeat("line 12\n", 200), "\x1b", "\x1b[", "\r", "1 s", "pid=", "éé 12µs"} {
+		f.Add(s, `{"a":"b"}`)
+	}
+	f.Fuzz(func(t *testing.T, text, args string) {
+		var d digester
+		d.setEcho([]byte(args))
+		a := d.digest(text, true, true)
+		b := d.digest(strings.Clone(text), true, true)
+		if a != b {
+			t.Fatalf("two digests of the same text differ")
+		}
+		if len(d.lines) > maxLines {
+			t.Fatalf("%d line hashes kept", len(d.lines))
+		}
+	})
+}
