@@ -23,6 +23,7 @@ type digest struct {
 	masked uint64 // the normalised text with echoed argument words collapsed to one marker
 	words  int    // words in the normalised text
 	sketch sketch // word pairs of the masked text, for similarity
+	lead   uint64 // the first line, masked: what an error message says first
 }
 
 // sketchSize is how many shingle hashes a sketch keeps: a bottom-k sketch estimates the
@@ -298,6 +299,9 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 		case cls&bNL != 0:
 			if lineW > 0 {
 				exact, masked = mixWord(exact, lineH), mixWord(masked, lineM)
+				if out.lead == 0 {
+					out.lead = mix64(lineM) | 1
+				}
 				lh := mix64(lineH)
 				if long {
 					out.sketch.add(mix64(lineM))
@@ -324,6 +328,9 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 	}
 	if lineW > 0 {
 		exact, masked = mixWord(exact, lineH), mixWord(masked, lineM)
+		if out.lead == 0 {
+			out.lead = mix64(lineM) | 1
+		}
 		if long {
 			out.sketch.add(mix64(lineM))
 		}
@@ -371,6 +378,9 @@ func (d *digester) digestLong(text string, lines bool) digest {
 		h := hashLine(line)
 		exact = mixWord(exact, h)
 		lh := mix64(h)
+		if out.lead == 0 {
+			out.lead = lh | 1
+		}
 		out.sketch.add(lh)
 		nlines++
 		if lines && len(d.lines) < maxLines && hasTwoFields(line) {

@@ -263,6 +263,7 @@ type callRecord struct {
 type toolChain struct {
 	tool     uint64
 	head     uint64 // masked result of the chain's first call
+	lead     uint64 // its first line
 	sketch   sketch
 	epoch    uint32
 	count    int32
@@ -273,6 +274,19 @@ type toolChain struct {
 }
 
 const maxChains = 8
+
+const maxRefail = 4
+
+type refailChain struct {
+	seq     uint32 // when the chain started, for forgetting the oldest
+	id      uint64
+	result  uint64
+	sketch  sketch
+	count   int32
+	epochs  int32 // changes of the workspace seen during the chain
+	epoch   uint32
+	noticed bool
+}
 
 type progressState struct {
 	d *progressDetector
@@ -287,6 +301,11 @@ type progressState struct {
 	pollSaid bool
 
 	chains []toolChain
+
+	// refail follows one command failing the same way again and again, across changes of the
+	// workspace: edits that leave a failure as it was are not reaching its cause.
+	refail    [maxRefail]refailChain
+	refailSeq uint32
 
 	recent [recentWindow]recentCall // the last watched calls, newest at recent[(calls-1)%len]
 
@@ -476,7 +495,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// errors and churn: this tool's run of near-identical outcomes.
 	ch := s.chain(rec.tool)
-	if ch != nil && ch.epoch == s.epoch && dg.words >= 3 && (ch.head == dg.masked || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
+	// A failing edit restates the attempted change after its error, so for a mutating tool
+	// the error's first line decides what counts as the same failure.
+	sameLead := mut && c.failed && ch != nil && ch.failed && ch.lead == dg.lead
+	if ch != nil && ch.epoch == s.epoch && dg.words >= 3 && (ch.head == dg.masked || sameLead || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
 		ch.count++
 		if ch.lastID != id {
 			ch.variants++
@@ -484,20 +506,21 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		ch.lastID = id
 		ch.failed = ch.failed && c.failed
 	} else if ch != nil {
-		*ch = toolChain{tool: rec.tool, head: dg.masked, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed}
+		*ch = toolChain{tool: rec.tool, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed}
 	} else {
-		s.addChain(toolChain{tool: rec.tool, head: dg.masked, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed})
+		s.addChain(toolChain{tool: rec.tool, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed})
 		ch = &s.chains[len(s.chains)-1]
 	}
 	if dg.words < 3 {
 		ch.count = 0 // an empty or one-word answer says too little to call two answers the same
 	}
 
+	rf := s.updateRefail(id, c.failed, &dg)
 	s.last, s.hasLast = rec, true
 
 	// One notice per call at most, the most specific first.
 	before := len(out)
-	out = s.callNotice(c, cls, ch, noProgress, dist, out)
+	out = s.callNotice(c, cls, ch, rf, noProgress, dist, out)
 	if len(out) > before {
 		s.callSaid = true
 		return out
@@ -510,7 +533,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 // callNotice appends the notice the call is due, if any: one at most, the most specific
 // first.
-func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, noProgress bool, dist int, out []Notice) []Notice {
+func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, noProgress bool, dist int, out []Notice) []Notice {
 	d := s.d
 	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
 		return append(out, s.stuckNotice(c))
@@ -529,6 +552,11 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	if !ch.noticed && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats {
 		ch.noticed = true
 		return append(out, s.churnNotice(c, int(ch.count)))
+	}
+	if r := rf; r != nil && !r.noticed && r.epochs >= 2 && int(r.count) >= d.cfg.ErrorRepeats {
+		r.noticed = true
+		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
+			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))
 	}
 	if !s.pollSaid && int(s.polls) >= cls.pollBudget {
 		s.pollSaid = true
@@ -572,6 +600,51 @@ func (s *progressState) recentRepeat(id, result uint64, failed bool) (count int3
 // calls since it repeat the ones before it. The cycle rule speaks for those.
 func (s *progressState) cycleForming(dist int) bool {
 	return dist >= 2 && dist <= s.d.cfg.MaxCyclePeriod && int(s.runs[dist]) >= dist
+}
+
+// updateRefail extends the same-failure chain of this call's command when it failed alike,
+// starts it afresh when it failed otherwise, and ends it when the command succeeds. Other
+// commands' failures leave it alone: a rejected edit between two test runs is not news about
+// the test. Up to maxRefail commands are followed, the oldest forgotten first.
+func (s *progressState) updateRefail(id uint64, failed bool, dg *digest) *refailChain {
+	var r *refailChain
+	for i := range s.refail {
+		if s.refail[i].count > 0 && s.refail[i].id == id {
+			r = &s.refail[i]
+			break
+		}
+	}
+	switch {
+	case !failed:
+		if r != nil {
+			*r = refailChain{}
+		}
+		return nil
+	case dg.words < 3:
+		return nil
+	case r != nil && (r.result == dg.exact || similarity(&r.sketch, &dg.sketch) >= s.d.similar):
+		r.count++
+		if r.epoch != s.epoch {
+			r.epochs++
+			r.epoch = s.epoch
+		}
+		return r
+	case r == nil:
+		// Take a free slot, or the oldest.
+		r = &s.refail[0]
+		for i := range s.refail {
+			if s.refail[i].count == 0 {
+				r = &s.refail[i]
+				break
+			}
+			if s.refail[i].seq < r.seq {
+				r = &s.refail[i]
+			}
+		}
+	}
+	s.refailSeq++
+	*r = refailChain{id: id, result: dg.exact, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq}
+	return r
 }
 
 // remindAt says whether a chain of length n is reminded: at each threshold, then every
@@ -824,6 +897,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		c := &s.chains[i]
 		b = binary.LittleEndian.AppendUint64(b, c.tool)
 		b = binary.LittleEndian.AppendUint64(b, c.head)
+		b = binary.LittleEndian.AppendUint64(b, c.lead)
 		b = appendSketch(b, &c.sketch)
 		b = binary.AppendUvarint(b, uint64(c.epoch))
 		b = binary.AppendUvarint(b, uint64(c.count))
@@ -831,6 +905,18 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint64(b, c.lastID)
 		b = appendBool(b, c.failed)
 		b = appendBool(b, c.noticed)
+	}
+	b = binary.AppendUvarint(b, uint64(s.refailSeq))
+	for i := range s.refail {
+		f := &s.refail[i]
+		b = binary.AppendUvarint(b, uint64(f.seq))
+		b = binary.LittleEndian.AppendUint64(b, f.id)
+		b = binary.LittleEndian.AppendUint64(b, f.result)
+		b = appendSketch(b, &f.sketch)
+		b = binary.AppendUvarint(b, uint64(f.count))
+		b = binary.AppendUvarint(b, uint64(f.epochs))
+		b = binary.AppendUvarint(b, uint64(f.epoch))
+		b = appendBool(b, f.noticed)
 	}
 	for i := range s.recent {
 		r := &s.recent[i]
@@ -904,12 +990,21 @@ func (s *progressState) restore(r *snapReader) error {
 	s.chains = s.chains[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		var c toolChain
-		c.tool, c.head = r.u64(), r.u64()
+		c.tool, c.head, c.lead = r.u64(), r.u64(), r.u64()
 		readSketch(r, &c.sketch)
 		c.epoch, c.count, c.variants = u32(), i32(), i32()
 		c.lastID = r.u64()
 		c.failed, c.noticed = boolean(), boolean()
 		s.chains = append(s.chains, c)
+	}
+	s.refailSeq = u32()
+	for i := range s.refail {
+		f := &s.refail[i]
+		f.seq = u32()
+		f.id, f.result = r.u64(), r.u64()
+		readSketch(r, &f.sketch)
+		f.count, f.epochs, f.epoch = i32(), i32(), u32()
+		f.noticed = boolean()
 	}
 	for i := range s.recent {
 		rc := &s.recent[i]

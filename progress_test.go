@@ -101,16 +101,22 @@ func TestProgressRules(t *testing.T) {
 				return ok("build_status", `{"id":"b7"}`, fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package, upload)", i))
 			}), nil},
 		{"a test re-run after a successful edit is progress, even with the same failure",
-			nil, slices.Concat(
-				[]step{fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3")},
-				times(4, func(i int) step {
-					if i%2 == 0 {
-						return ok("edit_file", fmt.Sprintf(`{"path":"p.go","old":"a%d","new":"b%d"}`, i, i), "edited p.go")
-					}
-					return fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3")
-				}),
-				[]step{ok("edit_file", `{"path":"p.go","old":"x","new":"y"}`, "edited p.go"), fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3")}),
-			nil},
+			nil, []step{
+				fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3"),
+				ok("edit_file", `{"path":"p.go","old":"a1","new":"b1"}`, "edited p.go"),
+				fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3"),
+				ok("edit_file", `{"path":"p.go","old":"a2","new":"b2"}`, "edited p.go"),
+				fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3"),
+				ok("edit_file", `{"path":"p.go","old":"a3","new":"b3"}`, "edited p.go"),
+				ok("run_tests", `{}`, "ok parser 0.01s"),
+			}, nil},
+		{"the same failure four times, whatever the edits between, is reminded",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"p.go","old":"a%d","new":"b%d"}`, i, i), "edited p.go")
+				}
+				return fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3")
+			}), []string{"6:errors:run_tests failed × 4"}},
 		{"an edit that failed changes nothing: the re-run is still a repeat",
 			nil, []step{
 				fail("run_tests", `{}`, "FAIL TestParse"),
