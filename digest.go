@@ -484,7 +484,7 @@ func hashChunk(h uint64, s string) uint64 {
 func digitOrSlash(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	// bytes in 0x2f..0x39: '/' and the digits
-	lo := (w | highs) - ones*0x2f // high bit stays set where byte >= 0x2f
+	lo := (w | highs) - ones*0x2f    // high bit stays set where byte >= 0x2f
 	hi := (ones*0xb9 - (w &^ highs)) // high bit set where (byte & 0x7f) <= 0x39
 	between := lo & hi & ^w & highs
 	back := w ^ (ones * '\\')
