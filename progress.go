@@ -321,6 +321,7 @@ type progressState struct {
 	pagingID    uint64
 	thoughtSaid int32 // the thoughtN at the last notice
 	callSaid    bool  // a call notice was given since the thought began
+	lastTextID  uint64
 
 	tools          toolRing // names of the recent calls, for naming a cycle
 	thoughtPreview string   // the repeated thought, shortened, for the notice
@@ -708,6 +709,15 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	if !isModelText(t.source) || strings.TrimSpace(t.text) == "" {
 		return out
 	}
+	if t.id != "" {
+		// The same message observed again (one per call of a turn, or a history replayed)
+		// is one turn.
+		h := hashString(t.id)
+		if h == s.lastTextID {
+			return out
+		}
+		s.lastTextID = h
+	}
 	dg := s.dg.digest(t.text, false, false)
 	if s.thoughtSeen {
 		// Several blocks in one turn: the turn's first block stands for it.
@@ -942,6 +952,8 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = appendBool(b, s.paging)
 	b = binary.LittleEndian.AppendUint64(b, s.pagingID)
 	b = binary.AppendUvarint(b, uint64(s.thoughtSaid))
+	b = binary.LittleEndian.AppendUint64(b, s.lastTextID)
+	b = appendBool(b, s.callSaid)
 	b = appendString(b, s.thoughtPreview)
 	b = binary.AppendUvarint(b, uint64(s.tools.n))
 	for _, name := range s.tools.names {
@@ -1028,6 +1040,8 @@ func (s *progressState) restore(r *snapReader) error {
 	s.paging = boolean()
 	s.pagingID = r.u64()
 	s.thoughtSaid = i32()
+	s.lastTextID = r.u64()
+	s.callSaid = boolean()
 	s.thoughtPreview = r.string()
 	s.tools.n = i32()
 	for i := range s.tools.names {

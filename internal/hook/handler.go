@@ -95,9 +95,16 @@ func (h *Handler) check(ctx context.Context, r *request, now time.Time) ([]byte,
 	return denyOutput(r, out.Denial, out.Notices), nil
 }
 
-// observe counts a call after it ran and returns the notices due.
+// observe counts a call after it ran and returns the notices due. The model's words beside the
+// call, read from the transcript's tail where the host gives one, are observed first.
 func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byte, error) {
 	ev := r.event(now)
+	var said loopguard.Event
+	if h.Config.Progress != nil {
+		if text, id := modelText(r.host, r.in.TranscriptPath, r.in.ToolUseID); text != "" {
+			said = loopguard.Event{Type: loopguard.EventText, Agent: r.agent, Source: "model", ID: id, Text: text, Time: ev.Time}
+		}
+	}
 	var notices []loopguard.Notice
 	err := h.Store.Update(ctx, r.agent, func(old []byte) ([]byte, error) {
 		notices = nil // Update may run this more than once
@@ -110,7 +117,10 @@ func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byt
 			st.refused = append(st.refused[:i], st.refused[i+1:]...)
 			return st.encode(), nil
 		}
-		notices = eng.Observe(ev)
+		if said.Type != 0 {
+			notices = eng.ObserveAppend(notices, said)
+		}
+		notices = eng.ObserveAppend(notices, ev)
 		st.snapshot = eng.Snapshot(r.agent)
 		return st.encode(), nil
 	})

@@ -63,6 +63,9 @@ type input struct {
 	ToolUseID    string          `json:"tool_use_id"`
 	Error        json.RawMessage `json:"error"`
 	Timestamp    string          `json:"timestamp"`
+	// TranscriptPath is where the host keeps the session's transcript: its tail holds the
+	// model's words beside the call (see modelText).
+	TranscriptPath string `json:"transcript_path"`
 }
 
 // request is a parsed hook event.

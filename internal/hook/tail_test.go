@@ -1,0 +1,69 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestModelTextFromTheTranscriptTail(t *testing.T) {
+	claude := filepath.Join("..", "transcript", "testdata", "claude-code", "s1.jsonl")
+	codex := filepath.Join("..", "transcript", "testdata", "codex", "rollout-2025-10-03T12-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl")
+	tests := []struct {
+		name       string
+		host       Host
+		path, call string
+		want       []string // parts the text holds; nil: no text
+	}{
+		{"Claude Code: the thinking and text blocks of the call's message", ClaudeCode, claude, "toolu_01", []string{"\n\n"}},
+		{"Claude Code: a second call of the same message gets the same text", ClaudeCode, claude, "toolu_02", []string{"\n\n"}},
+		{"Codex: the reasoning summary written before the call", Codex, codex, "call_1", []string{"Running the tests"}},
+		{"an unknown call has no text", ClaudeCode, claude, "toolu_nope", nil},
+		{"a missing transcript has no text", ClaudeCode, "/nonexistent/t.jsonl", "toolu_01", nil},
+		{"Gemini CLI is not read", GeminiCLI, claude, "toolu_01", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, id := modelText(tt.host, tt.path, tt.call)
+			if tt.want == nil {
+				if text != "" || id != "" {
+					t.Errorf("got %q (%s), want nothing", text, id)
+				}
+				return
+			}
+			if text == "" || id == "" {
+				t.Fatalf("no text for %s", tt.call)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("text %q lacks %q", text, w)
+				}
+			}
+		})
+	}
+	a, ida := modelText(ClaudeCode, claude, "toolu_01")
+	b, idb := modelText(ClaudeCode, claude, "toolu_02")
+	if a != b || ida != idb {
+		t.Errorf("two calls of one message read differently: %q/%s and %q/%s", a, ida, b, idb)
+	}
+}
+
+// Only the tail is read: a call far from the end of a long transcript has no text, and the
+// line cut in two at the start of the tail is not mistaken for a whole one.
+func TestModelTextReadsOnlyTheTail(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "claude-code", "s1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	filler := strings.Repeat(`{"type":"user","message":{"role":"user","content":"`+strings.Repeat("x", 500)+`"}}`+"\n", 2*tailBytes/500)
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(path, append(src, filler...), 0o644)
+	if text, _ := modelText(ClaudeCode, path, "toolu_01"); text != "" {
+		t.Errorf("read %q from beyond the tail", text)
+	}
+	os.WriteFile(path, append([]byte(filler), src...), 0o644)
+	if text, _ := modelText(ClaudeCode, path, "toolu_01"); text == "" {
+		t.Error("no text for a call in the tail")
+	}
+}
