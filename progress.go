@@ -516,7 +516,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		ch.count = 0 // an empty or one-word answer says too little to call two answers the same
 	}
 
-	rf := s.updateRefail(id, c.failed, &dg)
+	rf := s.updateRefail(id, c.failed || looksFailed(c.result), &dg)
 	s.last, s.hasLast = rec, true
 
 	// One notice per call at most, the most specific first.
@@ -601,6 +601,25 @@ func (s *progressState) recentRepeat(id, result uint64, failed bool) (count int3
 // calls since it repeat the ones before it. The cycle rule speaks for those.
 func (s *progressState) cycleForming(dist int) bool {
 	return dist >= 2 && dist <= s.d.cfg.MaxCyclePeriod && int(s.runs[dist]) >= dist
+}
+
+// failureMarks are what a failing program prints, for hosts that do not say whether a call
+// failed (SWE-agent, a script that catches its own exception and exits 0).
+var failureMarks = []string{"Traceback (most recent call last)", "Error:", "error:", "ERROR", "FAILED",
+	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory"}
+
+// looksFailed says whether a result reads as a failure: one of failureMarks in its last 2 KB,
+// where a traceback or a test summary ends.
+func looksFailed(result string) bool {
+	if len(result) > 2048 {
+		result = result[len(result)-2048:]
+	}
+	for _, m := range failureMarks {
+		if strings.Contains(result, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // updateRefail extends the same-failure chain of this call's command when it failed alike,
