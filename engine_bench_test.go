@@ -189,3 +189,26 @@ func BenchmarkDigest4KB(b *testing.B) {
 		d.digest(r, true, true)
 	}
 }
+
+// BenchmarkObserveSteadyStateProgress is BenchmarkObserveSteadyState through the default
+// (progress) preset: short results, many distinct calls, no notice due.
+func BenchmarkObserveSteadyStateProgress(b *testing.B) {
+	e, _ := Preset(PresetDefault)
+	eng, _ := New(e)
+	const distinct = 8192
+	events := make([]Event, distinct)
+	for i := range events {
+		events[i] = Call("agent-1", "Bash", fmt.Appendf(nil, `{"command":"sed -n '%d,%dp' /testbed/seaborn/axisgrid.py","timeout":120000}`, i, i+40)).
+			WithResult(fmt.Sprintf("%d: ok", i), false)
+	}
+	for i := 0; i < 3*distinct; i++ {
+		eng.Observe(events[i%distinct])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if n := eng.Observe(events[i%distinct]); n != nil {
+			b.Fatalf("unexpected notice %+v", n)
+		}
+	}
+}

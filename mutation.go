@@ -29,17 +29,6 @@ var readOnlySubcommands = map[string]bool{
 	"search": true, "find": true, "open": true, "ls": true, "print": true, "display": true,
 }
 
-// shellWrites are command words and phrases that change files or the environment.
-var shellWrites = []string{
-	"sed -i", "perl -i", "perl -pi", "tee ", "mv ", "cp ", "rm ", "touch ", "mkdir ", "rmdir ",
-	"patch ", "git apply", "git am ", "git checkout", "git reset", "git commit", "git stash",
-	"git restore", "git merge", "git rebase", "git cherry-pick", "git revert", "git add",
-	"pip install", "pip3 install", "npm install", "npm i ", "yarn add", "go get", "go mod",
-	"apt-get install", "apt install", "cargo add", "chmod ", "ln -s", "truncate ", "dd ",
-	"install -", "unzip ", "tar -x", "tar x", "ed ", "ex ", ".write(", "write_text(",
-	"write_bytes(", "os.remove(", "unlink(", "shutil.",
-}
-
 // mutates says whether a call changes the workspace, from its tool's class (worked out once
 // per tool) and its raw arguments. It reads the arguments as bytes, without decoding them, so
 // it allocates nothing: JSON escaping leaves the ASCII it looks for alone, but for '>' written
@@ -51,6 +40,11 @@ func mutates(named bool, tool string, args []byte) bool {
 			return false
 		}
 		return true
+	}
+	// Only a command line can write by shell; a Read or a Grep with JSON options cannot.
+	if a := bytes.TrimSpace(args); len(a) > 0 && a[0] == '{' && !bytes.Contains(a, []byte(`"command"`)) &&
+		!bytes.Contains(a, []byte(`"cmd"`)) && !bytes.Contains(a, []byte(`"script"`)) {
+		return false
 	}
 	return shellWritesFiles(args)
 }
@@ -77,37 +71,109 @@ func subcommand(tool string, args []byte) []byte {
 	return a[:end]
 }
 
-var shellWriteMarkers = func() [][]byte {
-	out := make([][]byte, len(shellWrites))
-	for i, w := range shellWrites {
-		out[i] = []byte(w)
-	}
-	return out
-}()
+// writeCommands are shell command words that change files or the environment: 1 always, 2
+// with one of the sub-commands in writeSubcommands after them, 3 with an in-place flag (-i).
+var writeCommands = map[string]uint8{
+	"tee": 1, "mv": 1, "cp": 1, "rm": 1, "touch": 1, "mkdir": 1, "rmdir": 1, "patch": 1, "chmod": 1,
+	"chown": 1, "ln": 1, "truncate": 1, "dd": 1, "unzip": 1, "ed": 1, "ex": 1, "rsync": 1,
+	"git": 2, "pip": 2, "pip3": 2, "npm": 2, "yarn": 2, "pnpm": 2, "go": 2, "apt": 2, "apt-get": 2,
+	"cargo": 2, "conda": 2, "poetry": 2, "uv": 2, "tar": 2,
+	"sed": 3, "perl": 3,
+}
 
-// shellWritesFiles reports whether a command line (or arguments holding one) writes: a word
-// from shellWrites, a redirection of output to a file, or a script opening a file for writing.
+var writeSubcommands = map[string]bool{
+	"apply": true, "am": true, "checkout": true, "reset": true, "commit": true, "stash": true,
+	"restore": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "add": true,
+	"install": true, "i": true, "get": true, "mod": true, "remove": true, "uninstall": true,
+	"-x": true, "-xf": true, "-xzf": true, "-xvf": true, "-xzvf": true, "x": true, "xf": true, "xzf": true,
+}
+
+// shellWritesFiles reports whether a command line (or arguments holding one) writes: a command
+// word from writeCommands, a redirection of output to a file, or a script that writes a file.
+// One pass over the words; JSON escapes (\n, \t, \") separate words as white space does.
 func shellWritesFiles(cmd []byte) bool {
-	for _, w := range shellWriteMarkers {
-		for off := 0; ; {
-			i := bytes.Index(cmd[off:], w)
-			if i < 0 {
-				break
+	kind := uint8(0) // what the last command word needs after it
+	n := len(cmd)
+	for i := 0; i < n; {
+		if isShellSep(cmd[i]) {
+			if cmd[i] == '\\' && i+1 < n {
+				i++ // an escape: \n, \t, \" end a word
 			}
-			i += off
-			if i == 0 || !isWordByte(cmd[i-1]) || w[0] == '.' {
+			i++
+			continue
+		}
+		j := i
+		for j < n && !isShellSep(cmd[j]) {
+			j++
+		}
+		w := cmd[i:j]
+		i = j
+		switch kind {
+		case 2:
+			if writeSubcommands[string(w)] {
 				return true
 			}
-			off = i + 1
+		case 3:
+			if len(w) >= 2 && w[0] == '-' && (w[1] == 'i' || bytes.HasPrefix(w, []byte("-pi"))) {
+				return true
+			}
+			if len(w) > 0 && w[0] == '-' {
+				continue // sed -n -i: the in-place flag may come after other options
+			}
+		}
+		if len(w) > 7 || w[0] < 'a' || w[0] > 'z' {
+			kind = 0 // no command word is that long, or starts otherwise
+			continue
+		}
+		switch k := writeCommands[string(w)]; k {
+		case 1:
+			return true
+		default:
+			kind = k
 		}
 	}
+	if redirectsToFile(cmd) {
+		return true
+	}
+	if bytes.IndexByte(cmd, '(') >= 0 {
+		if bytes.Contains(cmd, []byte(".write(")) || bytes.Contains(cmd, []byte("write_text(")) ||
+			bytes.Contains(cmd, []byte("write_bytes(")) || bytes.Contains(cmd, []byte("os.remove(")) {
+			return true
+		}
+		if bytes.Contains(cmd, []byte("open(")) && (bytes.Contains(cmd, []byte("'w")) ||
+			bytes.Contains(cmd, []byte(`"w`)) || bytes.Contains(cmd, []byte(`\"w`)) || bytes.Contains(cmd, []byte("'a'"))) {
+			return true
+		}
+	}
+	return false
+}
+
+func isShellSep(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', ';', '|', '&', '(', ')', '{', '}', ',', ':', '\\', '`', '[', ']':
+		return true
+	}
+	return false
+}
+
+// redirectsToFile finds an output redirection to a file: '>' or '>>' (or '\u003e', as some
+// JSON encoders write it) not followed by '&' or /dev/null, and not part of '->', '=>', '>='.
+func redirectsToFile(cmd []byte) bool {
+	escaped := bytes.Contains(cmd, []byte(`\u003e`))
 	for i := 0; i < len(cmd); i++ {
 		width := 0
 		switch {
 		case cmd[i] == '>':
 			width = 1
-		case cmd[i] == '\\' && bytes.HasPrefix(cmd[i:], []byte(`\u003e`)):
+		case escaped && cmd[i] == '\\' && bytes.HasPrefix(cmd[i:], []byte(`\u003e`)):
 			width = 6
+		case !escaped:
+			k := bytes.IndexByte(cmd[i:], '>')
+			if k < 0 {
+				return false
+			}
+			i += k - 1
+			continue
 		default:
 			continue
 		}
@@ -121,8 +187,7 @@ func shellWritesFiles(cmd []byte) bool {
 		}
 		return true
 	}
-	return bytes.Contains(cmd, []byte("open(")) && (bytes.Contains(cmd, []byte("'w")) ||
-		bytes.Contains(cmd, []byte(`"w`)) || bytes.Contains(cmd, []byte(`\"w`)) || bytes.Contains(cmd, []byte("'a'")))
+	return false
 }
 
 func isWordByte(c byte) bool {

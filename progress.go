@@ -425,8 +425,11 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return out
 	}
 	s.tools.push(cls.name)
-	s.dg.setEcho(c.args)
-	dg := s.dg.digest(c.result, true, true)
+	echo := len(c.result) > 0 && len(c.result) < longTextBytes // see digest: short answers only
+	if echo {
+		s.dg.setEcho(c.args)
+	}
+	dg := s.dg.digest(c.result, echo, true)
 	novel, total := 0, len(s.dg.lines)
 	for _, h := range s.dg.lines {
 		if !s.seen.test(h) {
