@@ -2,7 +2,7 @@ package transcript
 
 import (
 	"bytes"
-	"errors"
+	"fmt"
 	"unicode/utf8"
 )
 
@@ -16,7 +16,11 @@ const (
 	kindEvents
 	kindArray  // a JSON array document: message list, Gemini checkpoint or logs.json
 	kindObject // a JSON object document: SWE-agent, mini-swe-agent, messages, Gemini session
+	kindClaudeMarkdown
 )
+
+// claudeMarkdownTitle opens a Claude Code session exported as Markdown.
+const claudeMarkdownTitle = "# Claude Session Export"
 
 type sniffed struct {
 	kind    kind
@@ -55,12 +59,15 @@ func sniff(head []byte, eof bool) sniffed {
 	if looksBinary(head) {
 		return sniffed{err: ErrBinary}
 	}
+	if bytes.HasPrefix(head[i:], []byte(claudeMarkdownTitle)) {
+		return sniffed{kind: kindClaudeMarkdown}
+	}
 	switch head[i] {
 	case '[':
 		return sniffed{kind: kindArray}
 	case '{':
 	default:
-		return sniffed{err: errors.New("unknown transcript format: not JSON"), errLine: lineOf(head, i)}
+		return sniffed{err: fmt.Errorf("%w: not JSON", ErrUnknownFormat), errLine: lineOf(head, i)}
 	}
 	top := scanTopObject(head[i:])
 	multi := false
