@@ -293,3 +293,30 @@ func TestScanFlagsAnywhere(t *testing.T) {
 		t.Errorf("an empty labels file: exit %d\n%s", code, stdout)
 	}
 }
+
+// A file read with no tool calls is named in the text report; --strict makes it an error;
+// --verbose says how every file was read.
+func TestScanStrictAndVerbose(t *testing.T) {
+	dir := t.TempDir()
+	chat := put(t, filepath.Join(dir, "chat.json"), []byte(`[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]`))
+	put(t, filepath.Join(dir, "run.jsonl"), []byte(stuck("probe")))
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		stdout   string
+		stderr   string
+	}{
+		{"default", nil, 0, chat + "\n  read as messages: no tool calls\n", ""},
+		{"strict", []string{"--strict"}, 1, chat + "\n  read as messages: no tool calls\n", "loopguard scan: " + chat + ": read as messages: no tool calls (--strict)\n"},
+		{"verbose", []string{"--verbose"}, 0, "", "loopguard scan: " + filepath.Join(dir, "run.jsonl") + ": read as events: 1 session(s), 1 agent(s), 5 call(s)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := scanCLI(t, nil, append(tt.args, dir)...)
+			if code != tt.wantCode || !strings.Contains(out, tt.stdout) || !strings.Contains(errs, tt.stderr) {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tt.wantCode, out, errs)
+			}
+		})
+	}
+}

@@ -22,11 +22,12 @@ type Target struct {
 }
 
 // transcriptSuffixes are the file names a folder walk picks up: the formats the transcript
-// readers know are JSON or JSONL documents, possibly gzip-compressed.
-var transcriptSuffixes = []string{".jsonl", ".json", ".traj"}
+// readers know are JSON or JSONL documents, or Markdown (Claude Code exports), possibly
+// gzip-compressed.
+var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in .jsonl,
-// .json or .traj, optionally followed by .gz.
+// .json, .traj or .md, optionally followed by .gz.
 func IsCandidate(name string) bool {
 	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
 	for _, s := range transcriptSuffixes {

@@ -1,0 +1,122 @@
+package scan
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyInto copies files of the transcript package's testdata into dir/sub.
+func copyInto(t *testing.T, dir, sub string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, filepath.Join(sub, filepath.Base(f)), string(data))
+	}
+}
+
+func TestAFolderOfOpenHandsDumpsIsOneSession(t *testing.T) {
+	dir := t.TempDir()
+	dumps, _ := filepath.Glob(filepath.Join("..", "transcript", "testdata", "openhands", "llm_completions", "django__django-1", "*.json"))
+	if len(dumps) != 3 {
+		t.Fatalf("fixture dumps: %v", dumps)
+	}
+	for _, d := range dumps {
+		rel, _ := filepath.Rel(filepath.Join("..", "transcript", "testdata"), d)
+		copyInto(t, dir, "llm_completions/django__django-1", rel)
+	}
+	writeFile(t, dir, "README.md", "# Runs of 12 May\n\nNothing to read here.\n")
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 1 {
+		for _, f := range r.Files {
+			t.Logf("%s %s %v", f.Path, f.Format, f.Err)
+		}
+		t.Fatalf("%d files reported, want the one folder (the README passed over)", len(r.Files))
+	}
+	f := r.Files[0]
+	if f.Path != filepath.Join(dir, "llm_completions", "django__django-1") || f.Format != "openhands-completion" ||
+		len(f.Parts) != 3 || f.Calls != 3 || f.Sessions != 1 {
+		t.Errorf("folder read as %s %s, %d parts, %d calls, %d sessions", f.Path, f.Format, len(f.Parts), f.Calls, f.Sessions)
+	}
+	if r.Totals.Files != 1 || r.Totals.Calls != 3 || r.Totals.NotTranscript != 0 {
+		t.Errorf("totals %+v", r.Totals)
+	}
+}
+
+func TestAFileWithNoToolCallsIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	empty := writeFile(t, dir, "chat.json", `[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]`)
+	writeFile(t, dir, "run.jsonl", events("a b"))
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, lines bytes.Buffer
+	if err := WriteText(&text, r, Meta{Config: "--preset default"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{empty + "\n  read as messages: no tool calls\n", "; 1 file read with no tool calls (listed above)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	if err := WriteJSONL(&lines, r); err != nil {
+		t.Fatal(err)
+	}
+	var recs []FileRecord
+	for _, l := range strings.Split(strings.TrimSpace(lines.String()), "\n") {
+		var rec FileRecord
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Type == "file" {
+			recs = append(recs, rec)
+		}
+	}
+	if len(recs) != 2 || recs[0].File != empty || recs[0].Calls != 0 || recs[0].Format != "messages" || recs[1].Calls != 2 {
+		t.Errorf("file records %+v", recs)
+	}
+}
+
+func TestTauBenchEntriesAreSessionsOfTheirOwn(t *testing.T) {
+	// Two entries of two identical calls each: replayed as one session they would be four
+	// repeats in a row; as two sessions, neither reaches repeat-tool-reminder's threshold.
+	entry := `{"task_id":%d,"reward":0,"trial":0,"traj":[{"role":"user","content":"cancel"},` +
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_order","arguments":"{\"id\":1}"}}]},` +
+		`{"role":"tool","tool_call_id":"c1","content":"ok"},` +
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"get_order","arguments":"{\"id\":1}"}}]},` +
+		`{"role":"tool","tool_call_id":"c2","content":"ok"}]}`
+	list := "[" + strings.ReplaceAll(entry, "%d", "0") + "," + strings.ReplaceAll(entry, "%d", "1") + "]"
+	f := scanOne(t, preset(t, "repeat-tool-reminder"), list)
+	if f.Format != "tau-bench" || f.Sessions != 2 || len(f.Agents) != 2 || f.Calls != 4 {
+		t.Fatalf("read as %s: %d sessions, %d agents, %d calls", f.Format, f.Sessions, len(f.Agents), f.Calls)
+	}
+	if f.Agents[1].Session != 1 || f.Agents[1].ID != "main" {
+		t.Errorf("second agent %+v", f.Agents[1])
+	}
+	if len(f.Notices) != 0 {
+		t.Errorf("the sessions were replayed as one: %+v", f.Notices)
+	}
+	// With three repeats in the second entry, its notice names session 1.
+	list = "[" + strings.ReplaceAll(entry, "%d", "0") + "," + strings.Replace(strings.ReplaceAll(entry, "%d", "1"),
+		`{"role":"tool","tool_call_id":"c2","content":"ok"}]`,
+		`{"role":"tool","tool_call_id":"c2","content":"ok"},{"role":"assistant","content":null,"tool_calls":[{"id":"c3","type":"function","function":{"name":"get_order","arguments":"{\"id\":1}"}}]}]`, 1) + "]"
+	f = scanOne(t, preset(t, "repeat-tool-reminder"), list)
+	if len(f.Notices) == 0 || f.Notices[0].Session != 1 || len(f.Loops) == 0 || f.Loops[0].Session != 1 {
+		t.Fatalf("notices %+v, loops %+v", f.Notices, f.Loops)
+	}
+	var text bytes.Buffer
+	WriteText(&text, &Report{Files: []*File{f}}, Meta{}, nil)
+	if !strings.Contains(text.String(), "  session 1 main  repeat-tool-reminder/repeat") {
+		t.Errorf("the text report does not name the session:\n%s", text.String())
+	}
+}
