@@ -146,7 +146,7 @@ func TestScanDefaultLocations(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
-		for _, want := range []string{"no agent transcripts found", filepath.Join(home, ".claude", "projects"), filepath.Join(home, ".codex", "sessions"), filepath.Join(home, ".gemini", "tmp")} {
+		for _, want := range []string{"no agent transcripts found", filepath.Join(home, ".claude", "projects"), filepath.Join(home, ".codex", "sessions"), filepath.Join(home, ".gemini", "tmp"), filepath.Join(home, ".openhands", "conversations")} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout %q lacks %q", stdout, want)
 			}
@@ -163,11 +163,15 @@ func TestScanDefaultLocations(t *testing.T) {
 		claude := put(t, filepath.Join(home, ".claude", "projects", "p", "s.jsonl"), []byte(stuck("Bash")))
 		rollout := put(t, filepath.Join(codex, "sessions", "2026", "r.jsonl"), []byte(stuck("shell")))
 		put(t, filepath.Join(home, ".codex", "sessions", "ignored.jsonl"), []byte(stuck("ignored")))
+		// An OpenHands conversation: one file per event, read as one session.
+		events := filepath.Join(home, ".openhands", "conversations", "c1", "events")
+		put(t, filepath.Join(events, "event-00000.json"), []byte(`{"id":"a","timestamp":"2025-11-01T10:00:00","source":"agent","kind":"ActionEvent","tool_name":"execute_bash","tool_call_id":"c1","tool_call":{"id":"c1","type":"function","function":{"name":"execute_bash","arguments":"{}"}}}`))
+		put(t, filepath.Join(events, "event-00001.json"), []byte(`{"id":"b","timestamp":"2025-11-01T10:00:01","source":"environment","kind":"ObservationEvent","tool_call_id":"c1","observation":{"content":"ok"}}`))
 		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": home, "CODEX_HOME": codex}, "--format", "jsonl")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, f := range []string{claude, rollout} {
+		for _, f := range []string{claude, rollout, events} {
 			if !strings.Contains(stdout, `"file":"`+f+`"`) {
 				t.Errorf("%s not scanned:\n%s", f, stdout)
 			}

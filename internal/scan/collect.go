@@ -105,7 +105,9 @@ func (e *pathErr) Unwrap() error { return e.err }
 
 // DefaultLocations returns the folders where the coding agents installed on this machine keep
 // their transcripts, those that exist: Claude Code's projects ($CLAUDE_CONFIG_DIR or
-// ~/.claude), Codex's sessions ($CODEX_HOME or ~/.codex) and Gemini CLI's tmp (~/.gemini).
+// ~/.claude), Codex's sessions ($CODEX_HOME or ~/.codex), Gemini CLI's tmp (~/.gemini), and
+// OpenHands' conversations (~/.openhands/conversations, the 1.x CLI and agent SDK) and
+// sessions (~/.openhands/sessions, 0.x), each a folder of event files per conversation.
 // It also returns every location it looked at, for the message given when none exists.
 func DefaultLocations(getenv func(string) string) (found, looked []string) {
 	home := getenv("HOME")
@@ -129,6 +131,8 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		under("CLAUDE_CONFIG_DIR", ".claude", "projects"),
 		under("CODEX_HOME", ".codex", "sessions"),
 		under("", ".gemini", "tmp"),
+		under("", ".openhands", "conversations"),
+		under("", ".openhands", "sessions"),
 	} {
 		if d == "" {
 			continue

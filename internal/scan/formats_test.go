@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -118,5 +119,33 @@ func TestTauBenchEntriesAreSessionsOfTheirOwn(t *testing.T) {
 	WriteText(&text, &Report{Files: []*File{f}}, Meta{}, nil)
 	if !strings.Contains(text.String(), "  session 1 main  repeat-tool-reminder/repeat") {
 		t.Errorf("the text report does not name the session:\n%s", text.String())
+	}
+}
+
+func TestAnOpenHandsEventFolderIsOneSession(t *testing.T) {
+	dir := t.TempDir()
+	var events []json.RawMessage
+	data, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "real", "openhands", "basic.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &events); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		var head struct{ ID int }
+		json.Unmarshal(e, &head)
+		writeFile(t, dir, filepath.Join("sessions", "abc", "events", strconv.Itoa(head.ID)+".json"), string(e))
+	}
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 1 {
+		t.Fatalf("%d files, want the one folder", len(r.Files))
+	}
+	f := r.Files[0]
+	if f.Path != filepath.Join(dir, "sessions", "abc", "events") || f.Format != "openhands" || len(f.Parts) != len(events) || f.Calls != 2 {
+		t.Errorf("read as %s %s: %d parts, %d calls", f.Path, f.Format, len(f.Parts), f.Calls)
 	}
 }

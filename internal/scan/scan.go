@@ -57,8 +57,10 @@ type File struct {
 	// Parts lists the files read as this one session, when it is a folder of OpenHands
 	// llm_completions dumps (then Path is the folder); nil otherwise.
 	Parts []string
-	// part is the file's OpenHands dump part, kept until the dumps are grouped.
-	part *transcript.CompletionPart
+	// part (an OpenHands dump) and event (a file of an OpenHands event folder) are kept until
+	// the files of a folder are grouped into one session.
+	part  *transcript.CompletionPart
+	event *transcript.EventPart
 
 	Agents  []*Agent
 	Notices []Notice // in replay order: agent by agent, event by event
@@ -282,6 +284,7 @@ func scanFile(tg Target, cfg loopguard.Config) *File {
 		f.part = t.Completion
 		f.part.Trim() // what a merge needs is small; a dump's history is not
 	}
+	f.event = t.Event
 	return f
 }
 
@@ -293,25 +296,41 @@ func isOtherMarkdown(f *File) bool {
 	return f.NotTranscript && strings.HasSuffix(name, ".md")
 }
 
-// groupCompletions replaces the OpenHands llm_completions dumps of each folder (two or more)
-// by one file for the folder: each dump repeats the conversation so far, so the folder, not
-// the dump, is the session (transcript.MergeCompletions). The folder's file takes the place
-// of its first dump; the others leave the list.
+// groupCompletions replaces the OpenHands files of each folder that are parts of one
+// conversation (two or more) by one file for the folder: the llm_completions dumps (each
+// repeats the conversation so far: transcript.MergeCompletions) and the files of an event
+// folder (one event each: transcript.MergeEvents). The folder, not the file, is the session.
+// The folder's file takes the place of its first part; the others leave the list.
 func groupCompletions(files []*File, cfg loopguard.Config) []*File {
-	byDir := map[string][]int{}
-	for i, f := range files {
-		if f.part != nil {
-			d := filepath.Dir(f.Path)
-			byDir[d] = append(byDir[d], i)
-		}
+	type group struct {
+		dir    string
+		events bool
 	}
-	drop := map[int]bool{}
-	for dir, idx := range byDir {
-		if len(idx) < 2 {
-			files[idx[0]].part = nil
+	byDir := map[group][]int{}
+	var order []group
+	for i, f := range files {
+		if f.part == nil && f.event == nil {
 			continue
 		}
-		merged := mergeDumps(dir, files, idx, cfg)
+		g := group{filepath.Dir(f.Path), f.event != nil}
+		if byDir[g] == nil {
+			order = append(order, g)
+		}
+		byDir[g] = append(byDir[g], i)
+	}
+	drop := map[int]bool{}
+	for _, g := range order {
+		idx := byDir[g]
+		if len(idx) < 2 {
+			files[idx[0]].part, files[idx[0]].event = nil, nil
+			continue
+		}
+		var merged *File
+		if g.events {
+			merged = mergeEvents(g.dir, files, idx, cfg)
+		} else {
+			merged = mergeDumps(g.dir, files, idx, cfg)
+		}
 		files[idx[0]] = merged
 		for _, i := range idx[1:] {
 			drop[i] = true
@@ -327,6 +346,27 @@ func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 		}
 	}
 	return out
+}
+
+func mergeEvents(dir string, files []*File, idx []int, cfg loopguard.Config) *File {
+	m := &File{Path: dir}
+	parts := make([]*transcript.EventPart, len(idx))
+	for k, i := range idx {
+		m.Parts = append(m.Parts, files[i].Path)
+		m.Size += files[i].Size
+		parts[k] = files[i].event
+	}
+	return replayMerged(m, transcript.MergeEvents(dir, parts), cfg)
+}
+
+func replayMerged(m *File, t *transcript.Transcript, cfg loopguard.Config) *File {
+	eng, err := loopguard.New(cfg)
+	if err != nil {
+		m.Err = err // cannot happen: Run validated the configuration
+		return m
+	}
+	replayTranscript(m, t, eng)
+	return m
 }
 
 func mergeDumps(dir string, files []*File, idx []int, cfg loopguard.Config) *File {
@@ -349,14 +389,7 @@ func mergeDumps(dir string, files []*File, idx []int, cfg loopguard.Config) *Fil
 			parts[first] = t.Completion
 		}
 	}
-	t := transcript.MergeCompletions(dir, parts)
-	eng, err := loopguard.New(cfg)
-	if err != nil {
-		m.Err = err // cannot happen: Run validated the configuration
-		return m
-	}
-	replayTranscript(m, t, eng)
-	return m
+	return replayMerged(m, transcript.MergeCompletions(dir, parts), cfg)
 }
 
 // replayTranscript replays every agent of t into f.

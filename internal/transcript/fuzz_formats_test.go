@@ -70,6 +70,18 @@ func FuzzOpenHandsCompletion(f *testing.F) {
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONObject(name, br, 0) })
 }
 
+func FuzzOpenHandsEvents(f *testing.F) {
+	seedFiles(f, "real/openhands/basic.json")
+	f.Add([]byte(ohV1Events))
+	f.Add([]byte(`[{"id":1,"timestamp":"t","source":"agent","action":"run","args":{"command":"ls"}},{"id":2,"timestamp":"t","source":"agent","observation":"run","cause":1,"content":"x","extras":{"exit_code":"no"}}]`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
+}
+
+func FuzzOpenHandsOutput(f *testing.F) {
+	f.Add([]byte(`{"instance_id":"a","history":[{"id":0,"timestamp":"t","source":"user","action":"message","args":{"content":"hi"}}],"metrics":{"accumulated_cost":1}}` + "\n" + `{"instance_id":"b","history":7}`))
+	fuzzReader(f, readOpenHandsOutput)
+}
+
 // Damaged files of the new formats are reported with path:line and skipped, never a crash.
 func TestDamagedFilesOfTheNewFormats(t *testing.T) {
 	tau := fixture(t, "real/tau-bench/gpt-4o-airline-3.json")
@@ -90,6 +102,8 @@ func TestDamagedFilesOfTheNewFormats(t *testing.T) {
 		{"dump response of the wrong type", "d.json", []byte(`{"messages":[{"role":"user","content":"x"}],"response":"oops","timestamp":"x","cost":{}}`), 0, ""},
 		{"100,000-deep nesting in a traj", "t.json", deep(`[{"traj":[{"role":"user","content":`, `}]}]`), 1, "invalid JSON value"},
 		{"100,000-deep nesting in a dump", "d.json", deep(`{"messages":[],"response":{"choices":[{"message":{"role":"assistant","content":`, `}}]}}`), 1, "invalid JSON value"},
+		{"output.jsonl line cut short", "output.jsonl", []byte(`{"instance_id":"a","history":[]}` + "\n" + `{"instance_id":"b","history":[{"id":0,`), 2, "invalid JSON line"},
+		{"event list nested 100,000 deep", "e.json", deep(`[{"id":1,"timestamp":"t","source":"agent","action":"run","args":`, `}]`), 1, "invalid JSON value"},
 		{"markdown blocks cut short", "s.md", append(md[:bytes.Index(md, []byte("\"text\": \"Now let me"))], "\n\n---\n"...), 0, "not valid JSON"},
 		{"markdown blocks nested 100,000 deep", "s.md", []byte("# Claude Session Export\n\n## Conversation\n\n### Assistant\n> 1/1/2026, 1:00:00 PM\n\n[\n" +
 			strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n]\n\n---\n"), 8, "not valid JSON"},

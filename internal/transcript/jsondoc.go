@@ -184,6 +184,9 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if start >= len(w.data) || w.data[start] != '[' {
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
+	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isOHEvent(scanTopObject(w.data[first:]).keys) {
+		return readOpenHandsList(name, w, start)
+	}
 	end, err := w.msgList(start, &list)
 	if err == nil {
 		err = w.end(end)
@@ -215,6 +218,43 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return buildMessages(FormatMessages, list), nil
 	}
 	return nil, &Error{Path: name, Err: ErrUnknownFormat}
+}
+
+// readOpenHandsList reads a JSON list of OpenHands events (a saved trajectory).
+func readOpenHandsList(name string, w *walker, start int) (*built, error) {
+	end, err := w.skip(start) // structure first, for errors with a line
+	if err == nil {
+		err = w.end(end)
+	}
+	if err != nil {
+		return nil, w.lineError(name, err)
+	}
+	var events []ohEvent
+	if err := json.Unmarshal(w.data[start:end], &events); err != nil && !tolerable(err) {
+		return nil, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
+	}
+	return buildOpenHandsEvents(events), nil
+}
+
+// readOpenHandsEventFile reads a file holding one OpenHands event.
+func readOpenHandsEventFile(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	start := w.ws(0)
+	end, err := w.skip(start)
+	if err == nil {
+		err = w.end(end)
+	}
+	if err != nil {
+		return nil, w.lineError(name, err)
+	}
+	t, err := buildOpenHandsEventFile(name, w.data[start:end])
+	if err != nil {
+		return nil, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
+	}
+	return t, nil
 }
 
 // buildTauBench reads a tau-bench results list: each entry's traj (an OpenAI message list,

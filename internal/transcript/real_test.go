@@ -66,6 +66,40 @@ func walkClaudeMarkdown(t *testing.T, raw []byte, name string) (agentCalls, int)
 	return agentCalls{"0/" + agent: n}, 1
 }
 
+// walkOpenHandsEvents counts the agent actions that record the tool call they came from.
+func walkOpenHandsEvents(events []any) int {
+	n := 0
+	for _, e := range events {
+		m, _ := e.(map[string]any)
+		if _, isAction := m["action"].(string); isAction && m["source"] == "agent" && m["tool_call_metadata"] != nil {
+			n++
+		}
+	}
+	return n
+}
+
+func walkOpenHandsList(t *testing.T, raw []byte, _ string) (agentCalls, int) {
+	var events []any
+	if err := json.Unmarshal(raw, &events); err != nil {
+		t.Fatal(err)
+	}
+	return agentCalls{"0/main": walkOpenHandsEvents(events)}, 1
+}
+
+func walkOpenHandsOutput(t *testing.T, raw []byte, _ string) (agentCalls, int) {
+	want := agentCalls{}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	for i, l := range lines {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		h, _ := rec["history"].([]any)
+		want[fmt.Sprintf("%d/main", i)] = walkOpenHandsEvents(h)
+	}
+	return want, len(lines)
+}
+
 func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 	tests := []struct {
 		file   string
@@ -75,6 +109,8 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 		{"tau-bench/gpt-4o-airline-3.json", FormatTauBench, func(t *testing.T, raw []byte, _ string) (agentCalls, int) { return walkTauBench(t, raw) }},
 		{"claude-code-markdown/e840880f-b320-46ae-9bc2-2108074584ba-untitled-full.md", FormatClaudeCodeMarkdown, walkClaudeMarkdown},
 		{"claude-code-markdown/agent-30e7d465-untitled-full.md", FormatClaudeCodeMarkdown, walkClaudeMarkdown},
+		{"openhands/basic.json", FormatOpenHands, walkOpenHandsList},
+		{"openhands/output-2-records.jsonl.gz", FormatOpenHands, walkOpenHandsOutput},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -82,6 +118,9 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 			raw, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.HasSuffix(path, ".gz") {
+				raw = gunzip(t, path)
 			}
 			tr, err := Read(path)
 			if err != nil {

@@ -17,6 +17,8 @@ const (
 	kindArray  // a JSON array document: message list, Gemini checkpoint or logs.json
 	kindObject // a JSON object document: SWE-agent, mini-swe-agent, messages, Gemini session
 	kindClaudeMarkdown
+	kindOpenHandsOutput // OpenHands evaluation output.jsonl
+	kindOpenHandsEvent  // one OpenHands event (a file of an event folder)
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -90,6 +92,10 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindCodex}
 	case codexItemTypes[typ] && multi && (has("role") || has("call_id")) && !has("uuid"):
 		return sniffed{kind: kindCodex}
+	case has("instance_id") && has("history") && !has("trajectory"):
+		return sniffed{kind: kindOpenHandsOutput}
+	case isOHEvent(top.keys) && !multi:
+		return sniffed{kind: kindOpenHandsEvent}
 	case has("sessionId") && has("projectHash"):
 		if has("messages") && !multi {
 			return sniffed{kind: kindObject} // Gemini CLI session, single JSON document

@@ -9,6 +9,7 @@
 //   - "swe-agent": SWE-agent .traj JSON, including multi-agent CodeR runs
 //   - "mini-swe-agent": mini-swe-agent .traj.json
 //   - "claude-code-markdown": Claude Code sessions exported as Markdown ("# Claude Session Export")
+//   - "openhands": OpenHands event streams: evaluation output.jsonl, trajectories, event folders
 //   - "openhands-completion": OpenHands llm_completions dumps (MergeCompletions joins a folder)
 //   - "tau-bench": tau-bench results lists, one session per entry (Agent.Session)
 //   - "messages": OpenAI- or Anthropic-style message lists
@@ -46,6 +47,10 @@ const (
 	// the history sent and the response. A folder of dumps of one conversation is one session
 	// (MergeCompletions).
 	FormatOpenHandsCompletion = "openhands-completion"
+	// FormatOpenHands is an OpenHands event stream: an evaluation output.jsonl (one session
+	// per line), a saved trajectory (an event list), or a conversation's event folder (one
+	// file per event; MergeEvents joins them).
+	FormatOpenHands = "openhands"
 	// FormatTauBench is a tau-bench results list: one session per entry.
 	FormatTauBench = "tau-bench"
 	// FormatClaudeCodeMarkdown is a Claude Code session exported as Markdown ("# Claude
@@ -74,6 +79,9 @@ type Transcript struct {
 	// Completion is set for an OpenHands llm_completions dump: what MergeCompletions needs to
 	// join it with the other dumps of its conversation.
 	Completion *CompletionPart
+	// Event is set for a file holding one OpenHands event: what MergeEvents needs to join it
+	// with the other events of its conversation folder.
+	Event *EventPart
 }
 
 // Agent is one agent's part of a transcript.
@@ -300,6 +308,10 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readJSONObject(name, br, hint)
 	case kindClaudeMarkdown:
 		t, err = readClaudeMarkdown(name, br)
+	case kindOpenHandsOutput:
+		t, err = readOpenHandsOutput(name, br)
+	case kindOpenHandsEvent:
+		t, err = readOpenHandsEventFile(name, br, hint)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
