@@ -167,17 +167,26 @@ func TestScanDefaultLocations(t *testing.T) {
 		events := filepath.Join(home, ".openhands", "conversations", "c1", "events")
 		put(t, filepath.Join(events, "event-00000.json"), []byte(`{"id":"a","timestamp":"2025-11-01T10:00:00","source":"agent","kind":"ActionEvent","tool_name":"execute_bash","tool_call_id":"c1","tool_call":{"id":"c1","type":"function","function":{"name":"execute_bash","arguments":"{}"}}}`))
 		put(t, filepath.Join(events, "event-00001.json"), []byte(`{"id":"b","timestamp":"2025-11-01T10:00:01","source":"environment","kind":"ObservationEvent","tool_call_id":"c1","observation":{"content":"ok"}}`))
+		// A Cline task: its history is read; its UI messages are passed over without a word.
+		task := filepath.Join(home, ".config", "Code", "User", "globalStorage", "saoudrizwan.claude-dev", "tasks", "1730000000000")
+		cline := put(t, filepath.Join(task, "api_conversation_history.json"), []byte(`[{"role":"user","content":[{"type":"text","text":"<task>\nls\n</task>"}]},`+
+			`{"role":"assistant","content":[{"type":"text","text":"<list_files>\n<path>.</path>\n</list_files>"}]},`+
+			`{"role":"user","content":[{"type":"text","text":"[list_files for '.'] Result:"},{"type":"text","text":"a.txt"}]}]`))
+		put(t, filepath.Join(task, "ui_messages.json"), []byte(`[{"ts":1730000000000,"type":"say","say":"text","text":"ls"}]`))
 		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": home, "CODEX_HOME": codex}, "--format", "jsonl")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, f := range []string{claude, rollout, events} {
+		for _, f := range []string{claude, rollout, events, cline} {
 			if !strings.Contains(stdout, `"file":"`+f+`"`) {
 				t.Errorf("%s not scanned:\n%s", f, stdout)
 			}
 		}
 		if strings.Contains(stdout, "ignored") {
 			t.Errorf("~/.codex scanned although CODEX_HOME is set:\n%s", stdout)
+		}
+		if strings.Contains(stdout+stderr, "ui_messages.json") {
+			t.Errorf("ui_messages.json reported:\n%s\n%s", stdout, stderr)
 		}
 	})
 }

@@ -107,7 +107,9 @@ func (e *pathErr) Unwrap() error { return e.err }
 // their transcripts, those that exist: Claude Code's projects ($CLAUDE_CONFIG_DIR or
 // ~/.claude), Codex's sessions ($CODEX_HOME or ~/.codex), Gemini CLI's tmp (~/.gemini), and
 // OpenHands' conversations (~/.openhands/conversations, the 1.x CLI and agent SDK) and
-// sessions (~/.openhands/sessions, 0.x), each a folder of event files per conversation.
+// sessions (~/.openhands/sessions, 0.x), each a folder of event files per conversation, and
+// the task folders of Cline and Roo Code in the global storage of VS Code (and of its
+// Insiders build, VSCodium and Cursor), on Linux and macOS.
 // It also returns every location it looked at, for the message given when none exists.
 func DefaultLocations(getenv func(string) string) (found, looked []string) {
 	home := getenv("HOME")
@@ -127,13 +129,13 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		}
 		return filepath.Join(base, sub)
 	}
-	for _, d := range []string{
+	for _, d := range append([]string{
 		under("CLAUDE_CONFIG_DIR", ".claude", "projects"),
 		under("CODEX_HOME", ".codex", "sessions"),
 		under("", ".gemini", "tmp"),
 		under("", ".openhands", "conversations"),
 		under("", ".openhands", "sessions"),
-	} {
+	}, vscodeTasks(home)...) {
 		if d == "" {
 			continue
 		}
@@ -143,4 +145,21 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		}
 	}
 	return found, looked
+}
+
+// vscodeTasks lists where Cline and Roo Code keep their tasks: <editor user data>/User/
+// globalStorage/<extension id>/tasks.
+func vscodeTasks(home string) []string {
+	if home == "" {
+		return nil
+	}
+	var out []string
+	for _, base := range []string{filepath.Join(home, ".config"), filepath.Join(home, "Library", "Application Support")} {
+		for _, editor := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor"} {
+			for _, ext := range []string{"saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline"} {
+				out = append(out, filepath.Join(base, editor, "User", "globalStorage", ext, "tasks"))
+			}
+		}
+	}
+	return out
 }

@@ -288,12 +288,21 @@ func scanFile(tg Target, cfg loopguard.Config) *File {
 	return f
 }
 
-// isOtherMarkdown says f is a Markdown file met in a folder walk that is not a Claude Code
-// export: documentation, most likely (a README next to the runs). It is passed over without
-// a word, as files of other names are, rather than reported as "not a transcript".
+// isOtherMarkdown says f is a file met in a folder walk that is no transcript and that is
+// passed over without a word, as files of other names are, rather than reported as "not a
+// transcript": Markdown that is not a Claude Code export (documentation, most likely: a
+// README next to the runs), and the files that agents keep next to their transcripts
+// (companionFiles).
 func isOtherMarkdown(f *File) bool {
 	name := strings.TrimSuffix(strings.ToLower(f.Path), ".gz")
-	return f.NotTranscript && strings.HasSuffix(name, ".md")
+	return f.NotTranscript && (strings.HasSuffix(name, ".md") || companionFiles[filepath.Base(name)])
+}
+
+// companionFiles are files that agents keep in their transcript folders and that hold no
+// conversation: Cline and Roo Code's UI messages and task metadata, OpenHands' conversation
+// state.
+var companionFiles = map[string]bool{
+	"ui_messages.json": true, "task_metadata.json": true, "base_state.json": true, "metadata.json": true,
 }
 
 // groupCompletions replaces the OpenHands files of each folder that are parts of one

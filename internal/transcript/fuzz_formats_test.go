@@ -77,6 +77,12 @@ func FuzzOpenHandsEvents(f *testing.F) {
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
 }
 
+func FuzzCline(f *testing.F) {
+	seedFiles(f, "cline/*.json")
+	f.Add([]byte(`[{"role":"user","content":[{"type":"text","text":"[x] Result:"},{"type":"image"},7]},{"role":"assistant","content":"<read_file><path>a"}]`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
+}
+
 func FuzzOpenHandsOutput(f *testing.F) {
 	f.Add([]byte(`{"instance_id":"a","history":[{"id":0,"timestamp":"t","source":"user","action":"message","args":{"content":"hi"}}],"metrics":{"accumulated_cost":1}}` + "\n" + `{"instance_id":"b","history":7}`))
 	fuzzReader(f, readOpenHandsOutput)

@@ -99,6 +99,9 @@ type msg struct {
 
 	// tau-bench results entry: {task_id, reward, info, traj, trial}
 	Traj []msg `json:"traj"`
+
+	// Cline and Roo Code: the message's time, Unix milliseconds
+	TS float64 `json:"ts"`
 }
 
 type oaToolCall struct {
@@ -212,6 +215,8 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return buildTauBench(list), nil
 	case logs > 0 && logs == len(list):
 		return buildGeminiLogs(list), nil
+	case roles > 0 && isCline(list):
+		return buildCline(list), nil
 	case roles > 0 && isGeminiContents(list):
 		return buildGeminiContents(list), nil
 	case roles > 0:
@@ -397,6 +402,8 @@ func (m *msg) member(w *walker) memberFunc {
 			return w.object(v, m.Extra.member(w))
 		case "traj":
 			return w.msgList(v, &m.Traj)
+		case "ts":
+			return w.std(v, &m.TS)
 		}
 		return w.skip(v)
 	}

@@ -291,11 +291,9 @@ func textParams(body string) json.RawMessage {
 			sb.WriteByte(',')
 		}
 		n++
-		kb, _ := json.Marshal(key)
-		vb, _ := json.Marshal(val)
-		sb.Write(kb)
+		sb.Write(jsonString(key))
 		sb.WriteByte(':')
-		sb.Write(vb)
+		sb.Write(jsonString(val))
 	}
 	sb.WriteByte('}')
 	return json.RawMessage(sb.String())

@@ -100,6 +100,24 @@ func walkOpenHandsOutput(t *testing.T, raw []byte, _ string) (agentCalls, int) {
 	return want, len(lines)
 }
 
+// walkToolUseBlocks counts the tool_use blocks of the assistant messages of a message list.
+func walkToolUseBlocks(t *testing.T, raw []byte, _ string) (agentCalls, int) {
+	var list []map[string]any
+	if err := json.Unmarshal(raw, &list); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range list {
+		blocks, _ := m["content"].([]any)
+		for _, b := range blocks {
+			if bm, _ := b.(map[string]any); m["role"] == "assistant" && bm["type"] == "tool_use" {
+				n++
+			}
+		}
+	}
+	return agentCalls{"0/main": n}, 1
+}
+
 func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 	tests := []struct {
 		file   string
@@ -110,6 +128,7 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 		{"claude-code-markdown/e840880f-b320-46ae-9bc2-2108074584ba-untitled-full.md", FormatClaudeCodeMarkdown, walkClaudeMarkdown},
 		{"claude-code-markdown/agent-30e7d465-untitled-full.md", FormatClaudeCodeMarkdown, walkClaudeMarkdown},
 		{"openhands/basic.json", FormatOpenHands, walkOpenHandsList},
+		{"cline/api_conversation_history.json.gz", FormatCline, walkToolUseBlocks},
 		{"openhands/output-2-records.jsonl.gz", FormatOpenHands, walkOpenHandsOutput},
 	}
 	for _, tc := range tests {

@@ -11,6 +11,7 @@
 //   - "claude-code-markdown": Claude Code sessions exported as Markdown ("# Claude Session Export")
 //   - "openhands": OpenHands event streams: evaluation output.jsonl, trajectories, event folders
 //   - "openhands-completion": OpenHands llm_completions dumps (MergeCompletions joins a folder)
+//   - "cline": Cline and Roo Code task histories (api_conversation_history.json)
 //   - "tau-bench": tau-bench results lists, one session per entry (Agent.Session)
 //   - "messages": OpenAI- or Anthropic-style message lists
 //   - "events": loopguard's own events JSONL
@@ -51,6 +52,8 @@ const (
 	// per line), a saved trajectory (an event list), or a conversation's event folder (one
 	// file per event; MergeEvents joins them).
 	FormatOpenHands = "openhands"
+	// FormatCline is a Cline or Roo Code task's api_conversation_history.json.
+	FormatCline = "cline"
 	// FormatTauBench is a tau-bench results list: one session per entry.
 	FormatTauBench = "tau-bench"
 	// FormatClaudeCodeMarkdown is a Claude Code session exported as Markdown ("# Claude
