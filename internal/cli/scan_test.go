@@ -146,7 +146,8 @@ func TestScanDefaultLocations(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
-		for _, want := range []string{"no agent transcripts found", filepath.Join(home, ".claude", "projects"), filepath.Join(home, ".codex", "sessions"), filepath.Join(home, ".gemini", "tmp"), filepath.Join(home, ".openhands", "conversations")} {
+		for _, want := range []string{"no agent transcripts found", filepath.Join(home, ".claude", "projects"), filepath.Join(home, ".codex", "sessions"), filepath.Join(home, ".gemini", "tmp"), filepath.Join(home, ".openhands", "conversations"),
+			filepath.Join(home, ".local", "share", "opencode", "storage")} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout %q lacks %q", stdout, want)
 			}

@@ -149,3 +149,37 @@ func TestAnOpenHandsEventFolderIsOneSession(t *testing.T) {
 		t.Errorf("read as %s %s: %d parts, %d calls", f.Path, f.Format, len(f.Parts), f.Calls)
 	}
 }
+
+func TestAnOpencodeStorageFolderGivesOneFilePerSession(t *testing.T) {
+	src := filepath.Join("..", "transcript", "testdata", "opencode", "storage")
+	dir := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		writeFile(t, filepath.Join(dir, "storage"), rel, string(data))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 1 {
+		for _, f := range r.Files {
+			t.Logf("%s %s %v", f.Path, f.Format, f.Err)
+		}
+		t.Fatalf("%d files, want the one session", len(r.Files))
+	}
+	f := r.Files[0]
+	if f.Path != filepath.Join(dir, "storage", "message", "ses_6a1b2c3d4e5fAbCdEfGhIjKl") || f.Format != "opencode" || f.Calls != 3 || len(f.Parts) != 15 {
+		t.Errorf("read as %s %s: %d calls, %d parts", f.Path, f.Format, f.Calls, len(f.Parts))
+	}
+}

@@ -59,8 +59,9 @@ type File struct {
 	Parts []string
 	// part (an OpenHands dump) and event (a file of an OpenHands event folder) are kept until
 	// the files of a folder are grouped into one session.
-	part  *transcript.CompletionPart
-	event *transcript.EventPart
+	part     *transcript.CompletionPart
+	event    *transcript.EventPart
+	opencode *transcript.OpencodePart
 
 	Agents  []*Agent
 	Notices []Notice // in replay order: agent by agent, event by event
@@ -284,7 +285,7 @@ func scanFile(tg Target, cfg loopguard.Config) *File {
 		f.part = t.Completion
 		f.part.Trim() // what a merge needs is small; a dump's history is not
 	}
-	f.event = t.Event
+	f.event, f.opencode = t.Event, t.Opencode
 	return f
 }
 
@@ -312,16 +313,26 @@ var companionFiles = map[string]bool{
 // The folder's file takes the place of its first part; the others leave the list.
 func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 	type group struct {
-		dir    string
-		events bool
+		dir  string // the folder; for opencode, the session's folder of messages
+		kind int    // 0: dumps, 1: events, 2: opencode
 	}
 	byDir := map[group][]int{}
 	var order []group
 	for i, f := range files {
-		if f.part == nil && f.event == nil {
+		var g group
+		switch {
+		case f.part != nil:
+			g = group{filepath.Dir(f.Path), 0}
+		case f.event != nil:
+			g = group{filepath.Dir(f.Path), 1}
+		case f.opencode != nil:
+			// storage/{message,part}/<id>/<file>.json: the session's files are in several
+			// folders; they are named after the session's folder of messages.
+			root := filepath.Dir(filepath.Dir(filepath.Dir(f.Path)))
+			g = group{filepath.Join(root, "message", f.opencode.Session), 2}
+		default:
 			continue
 		}
-		g := group{filepath.Dir(f.Path), f.event != nil}
 		if byDir[g] == nil {
 			order = append(order, g)
 		}
@@ -331,14 +342,24 @@ func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 	for _, g := range order {
 		idx := byDir[g]
 		if len(idx) < 2 {
-			files[idx[0]].part, files[idx[0]].event = nil, nil
+			files[idx[0]].part, files[idx[0]].event, files[idx[0]].opencode = nil, nil, nil
 			continue
 		}
 		var merged *File
-		if g.events {
-			merged = mergeEvents(g.dir, files, idx, cfg)
-		} else {
+		switch g.kind {
+		case 0:
 			merged = mergeDumps(g.dir, files, idx, cfg)
+		case 1:
+			merged = mergeEvents(g.dir, files, idx, cfg)
+		default:
+			m := &File{Path: g.dir}
+			parts := make([]*transcript.OpencodePart, len(idx))
+			for k, i := range idx {
+				m.Parts = append(m.Parts, files[i].Path)
+				m.Size += files[i].Size
+				parts[k] = files[i].opencode
+			}
+			merged = replayMerged(m, transcript.MergeOpencode(g.dir, parts), cfg)
 		}
 		files[idx[0]] = merged
 		for _, i := range idx[1:] {

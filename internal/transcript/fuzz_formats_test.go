@@ -83,6 +83,16 @@ func FuzzCline(f *testing.F) {
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
 }
 
+func FuzzOpencodeFile(f *testing.F) {
+	seedFiles(f, "opencode/storage/*/*/*.json")
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readOpencodeFile(name, br, 0) })
+}
+
+func FuzzOpencodeExport(f *testing.F) {
+	seedFiles(f, "opencode/export.json")
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONObject(name, br, 0) })
+}
+
 func FuzzOpenHandsOutput(f *testing.F) {
 	f.Add([]byte(`{"instance_id":"a","history":[{"id":0,"timestamp":"t","source":"user","action":"message","args":{"content":"hi"}}],"metrics":{"accumulated_cost":1}}` + "\n" + `{"instance_id":"b","history":7}`))
 	fuzzReader(f, readOpenHandsOutput)
@@ -110,6 +120,10 @@ func TestDamagedFilesOfTheNewFormats(t *testing.T) {
 		{"100,000-deep nesting in a dump", "d.json", deep(`{"messages":[],"response":{"choices":[{"message":{"role":"assistant","content":`, `}}]}}`), 1, "invalid JSON value"},
 		{"output.jsonl line cut short", "output.jsonl", []byte(`{"instance_id":"a","history":[]}` + "\n" + `{"instance_id":"b","history":[{"id":0,`), 2, "invalid JSON line"},
 		{"event list nested 100,000 deep", "e.json", deep(`[{"id":1,"timestamp":"t","source":"agent","action":"run","args":`, `}]`), 1, "invalid JSON value"},
+		{"truncated Cline history", "api_conversation_history.json", fixture(t, "cline/xml-task.json")[:900], 0, "unexpected end of data"},
+		{"Cline content nested 100,000 deep", "api_conversation_history.json", deep(`[{"role":"user","content":[{"type":"text","text":"<task>x</task>"}]},{"role":"assistant","content":`, `}]`), 1, "invalid JSON value"},
+		{"opencode part cut short", "prt_1.json", []byte(`{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"tool","state":{"status":`), 1, "unexpected end of data"},
+		{"opencode export nested 100,000 deep", "export.json", deep(`{"info":{"id":"s"},"messages":[{"info":{"id":"m","role":"user"},"parts":[{"type":"text","text":"x","extra":`, `}]}]}`), 1, "invalid JSON value"},
 		{"markdown blocks cut short", "s.md", append(md[:bytes.Index(md, []byte("\"text\": \"Now let me"))], "\n\n---\n"...), 0, "not valid JSON"},
 		{"markdown blocks nested 100,000 deep", "s.md", []byte("# Claude Session Export\n\n## Conversation\n\n### Assistant\n> 1/1/2026, 1:00:00 PM\n\n[\n" +
 			strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n]\n\n---\n"), 8, "not valid JSON"},

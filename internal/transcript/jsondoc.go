@@ -102,6 +102,9 @@ type msg struct {
 
 	// Cline and Roo Code: the message's time, Unix milliseconds
 	TS float64 `json:"ts"`
+
+	// opencode export: {info, parts}
+	HasInfo bool `json:"-"`
 }
 
 type oaToolCall struct {
@@ -164,6 +167,12 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 	case d.FncallMessages != nil:
 		// Structured calls first: messages may hold the same calls written into the text.
 		return buildMessages(FormatMessages, d.FncallMessages), nil
+	case isOpencodeExport(d.Messages):
+		t, err := buildOpencodeExport(w.data[start:end])
+		if err != nil {
+			return nil, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
+		}
+		return t, nil
 	case d.Messages != nil:
 		if isMini(&d) {
 			return buildMini(&d), nil
@@ -404,6 +413,9 @@ func (m *msg) member(w *walker) memberFunc {
 			return w.msgList(v, &m.Traj)
 		case "ts":
 			return w.std(v, &m.TS)
+		case "info":
+			m.HasInfo = true
+			return w.skip(v)
 		}
 		return w.skip(v)
 	}

@@ -19,6 +19,7 @@ const (
 	kindClaudeMarkdown
 	kindOpenHandsOutput // OpenHands evaluation output.jsonl
 	kindOpenHandsEvent  // one OpenHands event (a file of an event folder)
+	kindOpencodeFile    // a message or part file of opencode's storage
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -94,6 +95,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindCodex}
 	case has("instance_id") && has("history") && !has("trajectory"):
 		return sniffed{kind: kindOpenHandsOutput}
+	case isOpencodeFile(top.keys) && !multi:
+		return sniffed{kind: kindOpencodeFile}
 	case isOHEvent(top.keys) && !multi:
 		return sniffed{kind: kindOpenHandsEvent}
 	case has("sessionId") && has("projectHash"):

@@ -11,6 +11,7 @@
 //   - "claude-code-markdown": Claude Code sessions exported as Markdown ("# Claude Session Export")
 //   - "openhands": OpenHands event streams: evaluation output.jsonl, trajectories, event folders
 //   - "openhands-completion": OpenHands llm_completions dumps (MergeCompletions joins a folder)
+//   - "opencode": opencode sessions (its storage folder, MergeOpencode; `opencode export`)
 //   - "cline": Cline and Roo Code task histories (api_conversation_history.json)
 //   - "tau-bench": tau-bench results lists, one session per entry (Agent.Session)
 //   - "messages": OpenAI- or Anthropic-style message lists
@@ -52,6 +53,9 @@ const (
 	// per line), a saved trajectory (an event list), or a conversation's event folder (one
 	// file per event; MergeEvents joins them).
 	FormatOpenHands = "openhands"
+	// FormatOpencode is an opencode session: the files of its storage folder (MergeOpencode
+	// joins them) or an `opencode export` document.
+	FormatOpencode = "opencode"
 	// FormatCline is a Cline or Roo Code task's api_conversation_history.json.
 	FormatCline = "cline"
 	// FormatTauBench is a tau-bench results list: one session per entry.
@@ -85,6 +89,9 @@ type Transcript struct {
 	// Event is set for a file holding one OpenHands event: what MergeEvents needs to join it
 	// with the other events of its conversation folder.
 	Event *EventPart
+	// Opencode is set for a message or part file of opencode's storage: what MergeOpencode
+	// needs to join it with the other files of its session (OpencodePart.Session).
+	Opencode *OpencodePart
 }
 
 // Agent is one agent's part of a transcript.
@@ -313,6 +320,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readClaudeMarkdown(name, br)
 	case kindOpenHandsOutput:
 		t, err = readOpenHandsOutput(name, br)
+	case kindOpencodeFile:
+		t, err = readOpencodeFile(name, br, hint)
 	case kindOpenHandsEvent:
 		t, err = readOpenHandsEventFile(name, br, hint)
 	default:
