@@ -93,6 +93,11 @@ func FuzzOpencodeExport(f *testing.F) {
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONObject(name, br, 0) })
 }
 
+func FuzzOTLP(f *testing.F) {
+	seedFiles(f, "otlp/*")
+	fuzzReader(f, readOTLP)
+}
+
 func FuzzOpenHandsOutput(f *testing.F) {
 	f.Add([]byte(`{"instance_id":"a","history":[{"id":0,"timestamp":"t","source":"user","action":"message","args":{"content":"hi"}}],"metrics":{"accumulated_cost":1}}` + "\n" + `{"instance_id":"b","history":7}`))
 	fuzzReader(f, readOpenHandsOutput)
@@ -124,6 +129,8 @@ func TestDamagedFilesOfTheNewFormats(t *testing.T) {
 		{"Cline content nested 100,000 deep", "api_conversation_history.json", deep(`[{"role":"user","content":[{"type":"text","text":"<task>x</task>"}]},{"role":"assistant","content":`, `}]`), 1, "invalid JSON value"},
 		{"opencode part cut short", "prt_1.json", []byte(`{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"tool","state":{"status":`), 1, "unexpected end of data"},
 		{"opencode export nested 100,000 deep", "export.json", deep(`{"info":{"id":"s"},"messages":[{"info":{"id":"m","role":"user"},"parts":[{"type":"text","text":"x","extra":`, `}]}]}`), 1, "invalid JSON value"},
+		{"OTLP batch cut short", "traces.jsonl", fixture(t, "otlp/genai-collector.jsonl")[:3000], 2, "invalid OTLP JSON"},
+		{"OTLP attributes nested 100,000 deep", "traces.json", deep(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"x","attributes":`, `}]}]}]}`), 1, "invalid OTLP JSON"},
 		{"markdown blocks cut short", "s.md", append(md[:bytes.Index(md, []byte("\"text\": \"Now let me"))], "\n\n---\n"...), 0, "not valid JSON"},
 		{"markdown blocks nested 100,000 deep", "s.md", []byte("# Claude Session Export\n\n## Conversation\n\n### Assistant\n> 1/1/2026, 1:00:00 PM\n\n[\n" +
 			strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n]\n\n---\n"), 8, "not valid JSON"},

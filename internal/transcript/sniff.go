@@ -20,6 +20,7 @@ const (
 	kindOpenHandsOutput // OpenHands evaluation output.jsonl
 	kindOpenHandsEvent  // one OpenHands event (a file of an event folder)
 	kindOpencodeFile    // a message or part file of opencode's storage
+	kindOTLP            // OTLP JSON traces
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -84,6 +85,8 @@ func sniff(head []byte, eof bool) sniffed {
 	has := func(k string) bool { _, ok := top.keys[k]; return ok }
 	typ := top.keys["type"]
 	switch {
+	case has("resourceSpans"):
+		return sniffed{kind: kindOTLP}
 	case has("payload") && codexWrapperTypes[typ]:
 		return sniffed{kind: kindCodex}
 	case has("record_type"):

@@ -12,6 +12,7 @@
 //   - "openhands": OpenHands event streams: evaluation output.jsonl, trajectories, event folders
 //   - "openhands-completion": OpenHands llm_completions dumps (MergeCompletions joins a folder)
 //   - "opencode": opencode sessions (its storage folder, MergeOpencode; `opencode export`)
+//   - "otlp": OpenTelemetry traces (OTLP JSON) of agents: GenAI semantic conventions, OpenInference
 //   - "cline": Cline and Roo Code task histories (api_conversation_history.json)
 //   - "tau-bench": tau-bench results lists, one session per entry (Agent.Session)
 //   - "messages": OpenAI- or Anthropic-style message lists
@@ -56,6 +57,9 @@ const (
 	// FormatOpencode is an opencode session: the files of its storage folder (MergeOpencode
 	// joins them) or an `opencode export` document.
 	FormatOpencode = "opencode"
+	// FormatOTLP is OpenTelemetry traces of agents in OTLP JSON (GenAI semantic conventions
+	// and OpenInference), one session per conversation or session id.
+	FormatOTLP = "otlp"
 	// FormatCline is a Cline or Roo Code task's api_conversation_history.json.
 	FormatCline = "cline"
 	// FormatTauBench is a tau-bench results list: one session per entry.
@@ -320,6 +324,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readClaudeMarkdown(name, br)
 	case kindOpenHandsOutput:
 		t, err = readOpenHandsOutput(name, br)
+	case kindOTLP:
+		t, err = readOTLP(name, br)
 	case kindOpencodeFile:
 		t, err = readOpencodeFile(name, br, hint)
 	case kindOpenHandsEvent:
