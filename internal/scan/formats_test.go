@@ -183,3 +183,99 @@ func TestAnOpencodeStorageFolderGivesOneFilePerSession(t *testing.T) {
 		t.Errorf("read as %s %s: %d calls, %d parts", f.Path, f.Format, f.Calls, len(f.Parts))
 	}
 }
+
+// The acceptance check of issue 10: a folder holding a file of every supported format,
+// scanned, reports every file with its format and more than 0 calls, and each file's calls are
+// the reader's (which the transcript package's tests check against an independent walk of
+// the raw real files).
+func TestAFolderOfEveryFormatReportsEveryFile(t *testing.T) {
+	td := filepath.Join("..", "transcript", "testdata")
+	dir := t.TempDir()
+	single := map[string]string{ // format -> a file of it
+		"claude-code":          "claude-code/s1.jsonl",
+		"codex":                "codex/rollout-2025-10-03T12-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl",
+		"gemini-cli":           "gemini/session-2025-09-18T10-00-7c9e6679.json",
+		"swe-agent":            "swe-agent/single.traj",
+		"mini-swe-agent":       "mini-swe-agent/demo.traj.json",
+		"messages":             "messages/openai-chat.json",
+		"events":               "events/events.jsonl",
+		"claude-code-markdown": "real/claude-code-markdown/e840880f-b320-46ae-9bc2-2108074584ba-untitled-full.md",
+		"openhands":            "real/openhands/output-2-records.jsonl.gz",
+		"tau-bench":            "real/tau-bench/gpt-4o-airline-3.json",
+		"cline":                "real/cline/api_conversation_history.json.gz",
+		"otlp":                 "otlp/genai-collector.jsonl",
+	}
+	want := map[string]string{} // path scanned -> format
+	for format, f := range single {
+		data, err := os.ReadFile(filepath.Join(td, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := writeFile(t, dir, filepath.Join(format, filepath.Base(f)), string(data))
+		want[p] = format
+	}
+	// Formats whose session is a folder of files.
+	copyTree := func(src, dst string) {
+		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			data, err := os.ReadFile(p)
+			if err == nil {
+				writeFile(t, dst, rel, string(data))
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyTree(filepath.Join(td, "openhands", "llm_completions"), filepath.Join(dir, "openhands-completion"))
+	want[filepath.Join(dir, "openhands-completion", "django__django-1")] = "openhands-completion"
+	copyTree(filepath.Join(td, "opencode", "storage"), filepath.Join(dir, "opencode", "storage"))
+	want[filepath.Join(dir, "opencode", "storage", "message", "ses_6a1b2c3d4e5fAbCdEfGhIjKl")] = "opencode"
+
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines bytes.Buffer
+	if err := WriteJSONL(&lines, r); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]FileRecord{}
+	for _, l := range strings.Split(strings.TrimSpace(lines.String()), "\n") {
+		var rec FileRecord
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Type == "file" {
+			got[rec.File] = rec
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d file records, want %d: %v", len(got), len(want), got)
+	}
+	for p, format := range want {
+		rec, ok := got[p]
+		switch {
+		case !ok:
+			t.Errorf("%s (%s) not reported", p, format)
+		case rec.Error != "" || rec.Format != format || rec.Calls == 0:
+			t.Errorf("%s: %+v, want format %s and calls", p, rec, format)
+		case rec.Parts == nil:
+			tr, err := readTranscript(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for i := range tr.Agents {
+				n += len(tr.Agents[i].Calls())
+			}
+			if rec.Calls != n {
+				t.Errorf("%s: %d calls reported, the reader reads %d", p, rec.Calls, n)
+			}
+		}
+	}
+}
