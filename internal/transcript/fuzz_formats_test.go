@@ -123,7 +123,7 @@ func TestDamagedFilesOfTheNewFormats(t *testing.T) {
 		{"dump response of the wrong type", "d.json", []byte(`{"messages":[{"role":"user","content":"x"}],"response":"oops","timestamp":"x","cost":{}}`), 0, ""},
 		{"100,000-deep nesting in a traj", "t.json", deep(`[{"traj":[{"role":"user","content":`, `}]}]`), 1, "invalid JSON value"},
 		{"100,000-deep nesting in a dump", "d.json", deep(`{"messages":[],"response":{"choices":[{"message":{"role":"assistant","content":`, `}}]}}`), 1, "invalid JSON value"},
-		{"output.jsonl line cut short", "output.jsonl", []byte(`{"instance_id":"a","history":[]}` + "\n" + `{"instance_id":"b","history":[{"id":0,`), 2, "invalid JSON line"},
+		{"output.jsonl line cut short", "output.jsonl", []byte(`{"instance_id":"a","history":[]}` + "\n" + `{"instance_id":"b","history":[{"id":0,`), 2, "unexpected end of data"},
 		{"event list nested 100,000 deep", "e.json", deep(`[{"id":1,"timestamp":"t","source":"agent","action":"run","args":`, `}]`), 1, "invalid JSON value"},
 		{"truncated Cline history", "api_conversation_history.json", fixture(t, "cline/xml-task.json")[:900], 0, "unexpected end of data"},
 		{"Cline content nested 100,000 deep", "api_conversation_history.json", deep(`[{"role":"user","content":[{"type":"text","text":"<task>x</task>"}]},{"role":"assistant","content":`, `}]`), 1, "invalid JSON value"},

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"io"
 	"sort"
 	"strconv"
 
@@ -300,14 +301,16 @@ type ohRecord struct {
 func readOpenHandsOutput(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatOpenHands)
 	n := 0
-	err := eachLine(name, br, func(line []byte) error {
+	// Records one a line, as OpenHands writes them, or indented (a record saved with jq):
+	// read as a stream of JSON values.
+	err := eachJSONValue(name, br, func(data []byte) error {
 		var r ohRecord
-		if line[0] != '{' {
-			return errors.New("invalid JSON line: not an object")
+		if data[0] != '{' {
+			return errors.New("an output record must be a JSON object")
 		}
 		// Values of unexpected types are read as absent, as elsewhere.
-		if err := json.Unmarshal(line, &r); err != nil && !tolerable(err) {
-			return errors.New("invalid JSON line: " + err.Error())
+		if err := json.Unmarshal(data, &r); err != nil && !tolerable(err) {
+			return errors.New("invalid JSON value: " + err.Error())
 		}
 		b.session = n
 		n++
@@ -333,6 +336,28 @@ func readOpenHandsOutput(name string, br *bufio.Reader) (*built, error) {
 	t := b.done()
 	t.Sessions = max(n, 1)
 	return t, nil
+}
+
+// eachJSONValue calls fn with each JSON value of a stream of them (JSONL, or indented values
+// one after the other). Errors name the line where the value starts, or where the syntax
+// breaks.
+func eachJSONValue(name string, br *bufio.Reader, fn func(data []byte) error) error {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return &Error{Path: name, Err: readErr(err)}
+	}
+	w := &walker{data: data}
+	for i := w.ws(0); i < len(data); i = w.ws(i) {
+		end, err := w.skip(i)
+		if err != nil {
+			return w.lineError(name, err)
+		}
+		if err := fn(data[i:end]); err != nil {
+			return &Error{Path: name, Line: lineOf(data, i), Err: err}
+		}
+		i = end
+	}
+	return nil
 }
 
 // buildOpenHandsEvents reads an event list (a saved trajectory) as one session.

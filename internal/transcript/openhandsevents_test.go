@@ -117,3 +117,17 @@ func mustRead(t *testing.T, path string) *Transcript {
 	}
 	return tr
 }
+
+func TestAnIndentedOpenHandsOutputRecordIsRead(t *testing.T) {
+	lines := strings.SplitN(string(gunzip(t, "testdata/real/openhands/output-2-records.jsonl.gz")), "\n", 2)
+	var rec any
+	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil {
+		t.Fatal(err)
+	}
+	indented, _ := json.MarshalIndent(rec, "", "  ")
+	tr := mustRead(t, writeTemp(t, "record.json", string(indented)))
+	first := mustRead(t, "testdata/real/openhands/output-2-records.jsonl.gz")
+	if tr.Format != FormatOpenHands || tr.Sessions != 1 || len(tr.Agents[0].Calls()) != len(first.Agents[0].Calls()) {
+		t.Errorf("format %q, %d sessions, %d calls, want the first record's %d", tr.Format, tr.Sessions, len(tr.Agents[0].Calls()), len(first.Agents[0].Calls()))
+	}
+}
