@@ -53,6 +53,36 @@ func TestAFolderOfOpenHandsDumpsIsOneSession(t *testing.T) {
 	}
 }
 
+func TestAFolderOfDumpsOfTwoConversationsGivesTwoSessions(t *testing.T) {
+	dir := t.TempDir()
+	dumps, _ := filepath.Glob(filepath.Join("..", "transcript", "testdata", "openhands", "llm_completions", "django__django-1", "*.json"))
+	for _, d := range dumps {
+		data, err := os.ReadFile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, filepath.Base(d), string(data))
+		// The same dump for another task, as OpenHands' CLI logs every conversation to one folder.
+		other := strings.Replace(string(data), "Fix the failing test.", "Rename the module.", -1)
+		writeFile(t, dir, "other-"+filepath.Base(d), other)
+	}
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 2 || r.Files[0].Calls != 3 || r.Files[1].Calls != 3 || r.Files[0].Path == r.Files[1].Path {
+		for _, f := range r.Files {
+			t.Logf("%s: %d calls, %d parts", f.Path, f.Calls, len(f.Parts))
+		}
+		t.Fatalf("%d files, want one per conversation with 3 calls each", len(r.Files))
+	}
+	for _, f := range r.Files {
+		if !strings.HasPrefix(f.Path, dir+"#") || len(f.Parts) != 3 {
+			t.Errorf("%s: %d parts", f.Path, len(f.Parts))
+		}
+	}
+}
+
 func TestAFileWithNoToolCallsIsNamed(t *testing.T) {
 	dir := t.TempDir()
 	empty := writeFile(t, dir, "chat.json", `[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]`)

@@ -315,6 +315,7 @@ func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 	type group struct {
 		dir  string // the folder; for opencode, the session's folder of messages
 		kind int    // 0: dumps, 1: events, 2: opencode
+		conv string // dumps: the conversation (a folder may hold several)
 	}
 	byDir := map[group][]int{}
 	var order []group
@@ -322,14 +323,14 @@ func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 		var g group
 		switch {
 		case f.part != nil:
-			g = group{filepath.Dir(f.Path), 0}
+			g = group{filepath.Dir(f.Path), 0, f.part.Conversation()}
 		case f.event != nil:
-			g = group{filepath.Dir(f.Path), 1}
+			g = group{filepath.Dir(f.Path), 1, ""}
 		case f.opencode != nil:
 			// storage/{message,part}/<id>/<file>.json: the session's files are in several
 			// folders; they are named after the session's folder of messages.
 			root := filepath.Dir(filepath.Dir(filepath.Dir(f.Path)))
-			g = group{filepath.Join(root, "message", f.opencode.Session), 2}
+			g = group{filepath.Join(root, "message", f.opencode.Session), 2, ""}
 		default:
 			continue
 		}
@@ -337,6 +338,14 @@ func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 			order = append(order, g)
 		}
 		byDir[g] = append(byDir[g], i)
+	}
+	// A folder holding the dumps of several conversations gives one file per conversation,
+	// named "<folder>#<the conversation's first dump>".
+	convs := map[string]int{}
+	for _, g := range order {
+		if g.kind == 0 {
+			convs[g.dir]++
+		}
 	}
 	drop := map[int]bool{}
 	for _, g := range order {
@@ -348,7 +357,11 @@ func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 		var merged *File
 		switch g.kind {
 		case 0:
-			merged = mergeDumps(g.dir, files, idx, cfg)
+			name := g.dir
+			if convs[g.dir] > 1 {
+				name = g.dir + "#" + filepath.Base(files[idx[0]].Path)
+			}
+			merged = mergeDumps(name, files, idx, cfg)
 		case 1:
 			merged = mergeEvents(g.dir, files, idx, cfg)
 		default:

@@ -2,7 +2,9 @@ package transcript
 
 import (
 	"encoding/json"
+	"hash/fnv"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -40,7 +42,13 @@ type CompletionPart struct {
 	textForm   bool
 	usage      Usage
 	hadEarlier bool // the history holds assistant messages: earlier calls, from dumps not seen
+	task       string
 }
+
+// Conversation names the conversation the dump belongs to: a digest of its first user
+// message (the task), which every dump of a conversation repeats. A folder can hold the dumps
+// of several conversations (OpenHands' CLI logs them all to one folder).
+func (p *CompletionPart) Conversation() string { return p.task }
 
 // Time is the dump's timestamp (Unix seconds), the order of the dumps of a conversation.
 func (p *CompletionPart) Time() float64 { return p.time }
@@ -134,6 +142,14 @@ func buildCompletion(d *completionDoc) *built {
 		}
 	}
 	p := &CompletionPart{time: d.Timestamp, history: all, textForm: textForm, hadEarlier: last >= 0}
+	for i := range history {
+		if history[i].Role == "user" {
+			h := fnv.New64a()
+			h.Write([]byte(contentText(history[i].Content)))
+			p.task = strconv.FormatUint(h.Sum64(), 16)
+			break
+		}
+	}
 	p.newPart = append(p.newPart, history[last+1:]...)
 	if resp != nil {
 		p.newPart = append(p.newPart, *resp)
