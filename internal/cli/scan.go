@@ -27,16 +27,19 @@ func runScan(env *Env, args []string) int {
   loopguard scan --preset dsh-brake --format jsonl runs/ > notices.jsonl
   loopguard scan --labels labels.jsonl ../shared/data/trajectories
 
-PATHs are transcript files or folders (walked for *.jsonl, *.json, *.traj, optionally .gz).
-Without PATH: ~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp, those that exist.
-Exit status: 0, or 1 when a file could not be read (it is reported and skipped), 2 for bad
-flags, configuration or labels. The output is described in docs/scan.md.
+PATHs are transcript files or folders (walked for *.jsonl, *.json, *.traj, *.md, optionally
+.gz). Without PATH: where the agents on this machine keep their transcripts (docs/scan.md).
+Exit status: 0, or 1 when a file could not be read (it is reported and skipped) or, with
+--strict, was read with no tool calls; 2 for bad flags, configuration or labels. The output
+is described in docs/scan.md.
 `)
 	choice := configFlags(fs)
 	format := fs.String("format", "text", "output `FORMAT`: text (a summary), json (one document) or jsonl (one line per notice)")
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
 	labelsFile := fs.String("labels", "", "score the notices against hand labels in `FILE` (JSONL, as the shared set's labels.jsonl)")
 	jobs := fs.Int("jobs", 0, "files scanned at once (`N`; default GOMAXPROCS)")
+	strict := fs.Bool("strict", false, "treat a file read with no tool calls as an error (exit status 1)")
+	verbose := fs.Bool("verbose", false, "say on stderr how each file was read (format, sessions, agents, calls, choices made)")
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return exitUsage
@@ -97,6 +100,12 @@ flags, configuration or labels. The output is described in docs/scan.md.
 		case f.Err != nil:
 			fmt.Fprintf(env.Stderr, "loopguard scan: %v (skipped)\n", f.Err)
 			status = exitFail
+		case f.Empty() && *strict:
+			fmt.Fprintf(env.Stderr, "loopguard scan: %s: read as %s: no tool calls (--strict)\n", f.Path, f.Format)
+			status = exitFail
+		}
+		if *verbose && f.Scanned() {
+			fmt.Fprintf(env.Stderr, "loopguard scan: %s\n", describeFile(f))
 		}
 	}
 
@@ -129,6 +138,18 @@ flags, configuration or labels. The output is described in docs/scan.md.
 		}
 	}
 	return status
+}
+
+// describeFile says how a file was read, for --verbose.
+func describeFile(f *scan.File) string {
+	s := fmt.Sprintf("%s: read as %s: %d session(s), %d agent(s), %d call(s)", f.Path, f.Format, f.Sessions, len(f.Agents), f.Calls)
+	if len(f.Parts) > 0 {
+		s += fmt.Sprintf(", joined from %d dumps of one conversation", len(f.Parts))
+	}
+	if f.Note != "" {
+		s += "; " + f.Note
+	}
+	return s
 }
 
 // parseInterspersed parses flags that may come before, between or after the PATHs

@@ -146,7 +146,8 @@ func TestScanDefaultLocations(t *testing.T) {
 		if code != 0 || stderr != "" {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
-		for _, want := range []string{"no agent transcripts found", filepath.Join(home, ".claude", "projects"), filepath.Join(home, ".codex", "sessions"), filepath.Join(home, ".gemini", "tmp")} {
+		for _, want := range []string{"no agent transcripts found", filepath.Join(home, ".claude", "projects"), filepath.Join(home, ".codex", "sessions"), filepath.Join(home, ".gemini", "tmp"), filepath.Join(home, ".openhands", "conversations"),
+			filepath.Join(home, ".local", "share", "opencode", "storage")} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout %q lacks %q", stdout, want)
 			}
@@ -163,17 +164,30 @@ func TestScanDefaultLocations(t *testing.T) {
 		claude := put(t, filepath.Join(home, ".claude", "projects", "p", "s.jsonl"), []byte(stuck("Bash")))
 		rollout := put(t, filepath.Join(codex, "sessions", "2026", "r.jsonl"), []byte(stuck("shell")))
 		put(t, filepath.Join(home, ".codex", "sessions", "ignored.jsonl"), []byte(stuck("ignored")))
+		// An OpenHands conversation: one file per event, read as one session.
+		events := filepath.Join(home, ".openhands", "conversations", "c1", "events")
+		put(t, filepath.Join(events, "event-00000.json"), []byte(`{"id":"a","timestamp":"2025-11-01T10:00:00","source":"agent","kind":"ActionEvent","tool_name":"execute_bash","tool_call_id":"c1","tool_call":{"id":"c1","type":"function","function":{"name":"execute_bash","arguments":"{}"}}}`))
+		put(t, filepath.Join(events, "event-00001.json"), []byte(`{"id":"b","timestamp":"2025-11-01T10:00:01","source":"environment","kind":"ObservationEvent","tool_call_id":"c1","observation":{"content":"ok"}}`))
+		// A Cline task: its history is read; its UI messages are passed over without a word.
+		task := filepath.Join(home, ".config", "Code", "User", "globalStorage", "saoudrizwan.claude-dev", "tasks", "1730000000000")
+		cline := put(t, filepath.Join(task, "api_conversation_history.json"), []byte(`[{"role":"user","content":[{"type":"text","text":"<task>\nls\n</task>"}]},`+
+			`{"role":"assistant","content":[{"type":"text","text":"<list_files>\n<path>.</path>\n</list_files>"}]},`+
+			`{"role":"user","content":[{"type":"text","text":"[list_files for '.'] Result:"},{"type":"text","text":"a.txt"}]}]`))
+		put(t, filepath.Join(task, "ui_messages.json"), []byte(`[{"ts":1730000000000,"type":"say","say":"text","text":"ls"}]`))
 		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": home, "CODEX_HOME": codex}, "--format", "jsonl")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, f := range []string{claude, rollout} {
+		for _, f := range []string{claude, rollout, events, cline} {
 			if !strings.Contains(stdout, `"file":"`+f+`"`) {
 				t.Errorf("%s not scanned:\n%s", f, stdout)
 			}
 		}
 		if strings.Contains(stdout, "ignored") {
 			t.Errorf("~/.codex scanned although CODEX_HOME is set:\n%s", stdout)
+		}
+		if strings.Contains(stdout+stderr, "ui_messages.json") {
+			t.Errorf("ui_messages.json reported:\n%s\n%s", stdout, stderr)
 		}
 	})
 }
@@ -291,5 +305,32 @@ func TestScanFlagsAnywhere(t *testing.T) {
 	stdout, _, code := scanCLI(t, nil, a, "--labels", emptyLabels)
 	if code != 0 || !strings.Contains(stdout, "labels from "+emptyLabels+": 0 rows") || !strings.Contains(stdout, "recall          0/0") {
 		t.Errorf("an empty labels file: exit %d\n%s", code, stdout)
+	}
+}
+
+// A file read with no tool calls is named in the text report; --strict makes it an error;
+// --verbose says how every file was read.
+func TestScanStrictAndVerbose(t *testing.T) {
+	dir := t.TempDir()
+	chat := put(t, filepath.Join(dir, "chat.json"), []byte(`[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]`))
+	put(t, filepath.Join(dir, "run.jsonl"), []byte(stuck("probe")))
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		stdout   string
+		stderr   string
+	}{
+		{"default", nil, 0, chat + "\n  read as messages: no tool calls\n", ""},
+		{"strict", []string{"--strict"}, 1, chat + "\n  read as messages: no tool calls\n", "loopguard scan: " + chat + ": read as messages: no tool calls (--strict)\n"},
+		{"verbose", []string{"--verbose"}, 0, "", "loopguard scan: " + filepath.Join(dir, "run.jsonl") + ": read as events: 1 session(s), 1 agent(s), 5 call(s)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errs, code := scanCLI(t, nil, append(tt.args, dir)...)
+			if code != tt.wantCode || !strings.Contains(out, tt.stdout) || !strings.Contains(errs, tt.stderr) {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tt.wantCode, out, errs)
+			}
+		})
 	}
 }

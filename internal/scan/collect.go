@@ -22,11 +22,12 @@ type Target struct {
 }
 
 // transcriptSuffixes are the file names a folder walk picks up: the formats the transcript
-// readers know are JSON or JSONL documents, possibly gzip-compressed.
-var transcriptSuffixes = []string{".jsonl", ".json", ".traj"}
+// readers know are JSON or JSONL documents, or Markdown (Claude Code exports), possibly
+// gzip-compressed.
+var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in .jsonl,
-// .json or .traj, optionally followed by .gz.
+// .json, .traj or .md, optionally followed by .gz.
 func IsCandidate(name string) bool {
 	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
 	for _, s := range transcriptSuffixes {
@@ -104,7 +105,12 @@ func (e *pathErr) Unwrap() error { return e.err }
 
 // DefaultLocations returns the folders where the coding agents installed on this machine keep
 // their transcripts, those that exist: Claude Code's projects ($CLAUDE_CONFIG_DIR or
-// ~/.claude), Codex's sessions ($CODEX_HOME or ~/.codex) and Gemini CLI's tmp (~/.gemini).
+// ~/.claude), Codex's sessions ($CODEX_HOME or ~/.codex), Gemini CLI's tmp (~/.gemini), and
+// OpenHands' conversations (~/.openhands/conversations, the 1.x CLI and agent SDK) and
+// sessions (~/.openhands/sessions, 0.x), each a folder of event files per conversation, and
+// the task folders of Cline and Roo Code in the global storage of VS Code (and of its
+// Insiders build, VSCodium and Cursor), on Linux and macOS, and opencode's storage
+// ($XDG_DATA_HOME/opencode/storage, ~/.local/share/opencode/storage).
 // It also returns every location it looked at, for the message given when none exists.
 func DefaultLocations(getenv func(string) string) (found, looked []string) {
 	home := getenv("HOME")
@@ -124,11 +130,14 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		}
 		return filepath.Join(base, sub)
 	}
-	for _, d := range []string{
+	for _, d := range append([]string{
 		under("CLAUDE_CONFIG_DIR", ".claude", "projects"),
 		under("CODEX_HOME", ".codex", "sessions"),
 		under("", ".gemini", "tmp"),
-	} {
+		under("", ".openhands", "conversations"),
+		under("", ".openhands", "sessions"),
+		opencodeStorage(getenv, home),
+	}, vscodeTasks(home)...) {
 		if d == "" {
 			continue
 		}
@@ -138,4 +147,33 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		}
 	}
 	return found, looked
+}
+
+// vscodeTasks lists where Cline and Roo Code keep their tasks: <editor user data>/User/
+// globalStorage/<extension id>/tasks.
+func vscodeTasks(home string) []string {
+	if home == "" {
+		return nil
+	}
+	var out []string
+	for _, base := range []string{filepath.Join(home, ".config"), filepath.Join(home, "Library", "Application Support")} {
+		for _, editor := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor"} {
+			for _, ext := range []string{"saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline"} {
+				out = append(out, filepath.Join(base, editor, "User", "globalStorage", ext, "tasks"))
+			}
+		}
+	}
+	return out
+}
+
+// opencodeStorage is opencode's storage folder: $XDG_DATA_HOME/opencode/storage, or
+// ~/.local/share/opencode/storage.
+func opencodeStorage(getenv func(string) string, home string) string {
+	if d := getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "opencode", "storage")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share", "opencode", "storage")
 }

@@ -51,7 +51,7 @@ type htmlChart struct {
 
 type htmlLoop struct {
 	Loop
-	KindName, Colour, Span string
+	AgentName, KindName, Colour, Span string
 }
 
 type htmlSession struct {
@@ -203,13 +203,13 @@ func buildHTML(r *Report, meta Meta, sc *Scored) *htmlData {
 		s.Waste = fmt.Sprintf("wasted %s of %s", plural(f.Wasted, "call", "calls"), commas(int64(f.Calls))) + fileWasteCost(f)
 		ts := tlSession{ID: s.ID, Tools: []string{}, Loops: []tlLoop{}, Notices: []tlNotice{}}
 		toolIndex := map[string]int{}
-		agentIndex := map[string]int{}
+		agentIndex := map[agentKey]int{}
 		for _, a := range f.Agents {
 			if a.Calls() == 0 && a.Notices == 0 {
 				continue
 			}
-			agentIndex[a.ID] = len(ts.Agents)
-			ta := tlAgent{ID: a.ID, Tools: make([]int, len(a.Marks))}
+			agentIndex[agentKey{a.Session, a.ID}] = len(ts.Agents)
+			ta := tlAgent{ID: agentName(f, a.Session, a.ID), Tools: make([]int, len(a.Marks))}
 			state := make([]byte, len(a.Marks))
 			for j, m := range a.Marks {
 				k, ok := toolIndex[m.Tool]
@@ -233,12 +233,12 @@ func buildHTML(r *Report, meta Meta, sc *Scored) *htmlData {
 		}
 		for _, l := range f.Loops {
 			k := kindID(l.Plugin, l.Kind)
-			ts.Loops = append(ts.Loops, tlLoop{Agent: agentIndex[l.Agent], Start: l.Start, End: l.End, First: l.FirstNotice,
+			ts.Loops = append(ts.Loops, tlLoop{Agent: agentIndex[agentKey{l.Session, l.Agent}], Start: l.Start, End: l.End, First: l.FirstNotice,
 				Kind: k, Tool: l.Tool, Notices: l.Notices, Wasted: l.Wasted})
-			s.Loops = append(s.Loops, htmlLoop{Loop: l, KindName: kindOf(l.Plugin, l.Kind), Colour: d.Data.Colours[k], Span: span(l.Start, l.End)})
+			s.Loops = append(s.Loops, htmlLoop{Loop: l, AgentName: agentName(f, l.Session, l.Agent), KindName: kindOf(l.Plugin, l.Kind), Colour: d.Data.Colours[k], Span: span(l.Start, l.End)})
 		}
 		for _, n := range f.Notices {
-			ts.Notices = append(ts.Notices, tlNotice{Agent: agentIndex[n.Agent], Call: n.CallIndex, Kind: kindID(n.Plugin, n.Kind),
+			ts.Notices = append(ts.Notices, tlNotice{Agent: agentIndex[agentKey{n.Session, n.Agent}], Call: n.CallIndex, Kind: kindID(n.Plugin, n.Kind),
 				Summary: n.Summary, Event: n.Event})
 		}
 		d.Sessions = append(d.Sessions, s)

@@ -37,6 +37,7 @@ const Period = 4
 // agent's wasted calls count each call once.
 type Loop struct {
 	Agent       string `json:"agent"`
+	Session     int    `json:"session_index"` // the agent's session (Agent.Session)
 	Plugin      string `json:"plugin"`
 	Kind        string `json:"kind"`
 	Tool        string `json:"tool"` // the tool of the key; for sequence and text loops, the tools in the loop
@@ -61,18 +62,25 @@ func keyOf(n *Notice) loopKey {
 	return k
 }
 
+// agentKey names an agent within a file: agent ids are unique per session.
+type agentKey struct {
+	session int
+	id      string
+}
+
 // findLoops finds the loops of every agent of f and sets each agent's Wasted.
 func findLoops(f *File) []Loop {
 	var loops []Loop
-	byAgent := map[string][]*Notice{}
+	byAgent := map[agentKey][]*Notice{}
 	for i := range f.Notices {
 		n := &f.Notices[i]
 		if n.Type == "notice" && n.CallIndex >= 0 {
-			byAgent[n.Agent] = append(byAgent[n.Agent], n)
+			k := agentKey{n.Session, n.Agent}
+			byAgent[k] = append(byAgent[k], n)
 		}
 	}
 	for _, a := range f.Agents {
-		ns := byAgent[a.ID]
+		ns := byAgent[agentKey{a.Session, a.ID}]
 		if len(ns) == 0 {
 			continue
 		}
@@ -109,7 +117,7 @@ func agentLoops(a *Agent, ns []*Notice) []Loop {
 				loops = append(loops, *cur)
 			}
 			cur = &Loop{
-				Agent: a.ID, Plugin: k.plugin, Kind: k.kind, Tool: k.tool,
+				Agent: a.ID, Session: a.Session, Plugin: k.plugin, Kind: k.kind, Tool: k.tool,
 				Start: backward(m, i), End: forward(m, i), FirstNotice: i, Notices: 1,
 			}
 		}

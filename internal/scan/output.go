@@ -24,13 +24,54 @@ type Scored struct {
 	Score   Score
 }
 
-// WriteJSONL writes one line per notice (and denial), file by file in path order, each agent's
-// in replay order.
+// FileRecord is the JSONL line that opens each file's lines: what was read, so that a file
+// read as holding nothing is never a silent zero. Field order is the order of the output.
+type FileRecord struct {
+	Type     string   `json:"type"` // "file"
+	File     string   `json:"file"`
+	Format   string   `json:"format,omitempty"`
+	Sessions int      `json:"sessions"`
+	Agents   int      `json:"agents"`
+	Calls    int      `json:"calls"`
+	Notices  int      `json:"notices"`
+	Error    string   `json:"error,omitempty"`
+	Skipped  bool     `json:"not_transcript,omitempty"`
+	Parts    []string `json:"parts,omitempty"`
+	Note     string   `json:"note,omitempty"`
+}
+
+// Record returns the file's FileRecord.
+func (f *File) Record() FileRecord {
+	r := FileRecord{Type: "file", File: f.Path, Format: f.Format, Sessions: f.Sessions, Agents: len(f.Agents),
+		Calls: f.Calls, Notices: len(f.Notices) - f.Denials, Skipped: f.NotTranscript, Parts: f.Parts, Note: f.Note}
+	if f.Err != nil {
+		r.Error = f.Err.Error()
+	}
+	return r
+}
+
+// Empty says the file was read but holds no tool call: nothing in it could have looped.
+func (f *File) Empty() bool { return f.Scanned() && f.Calls == 0 }
+
+// agentName names an agent in reports: its id, preceded by its session in files of many.
+func agentName(f *File, session int, id string) string {
+	if f.Sessions > 1 {
+		return "session " + strconv.Itoa(session) + " " + id
+	}
+	return id
+}
+
+// WriteJSONL writes, file by file in path order, a "file" line (FileRecord), then one line
+// per notice (and denial), each agent's in replay order.
 func WriteJSONL(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	for _, f := range r.Files {
+		rec := f.Record()
+		if err := enc.Encode(&rec); err != nil {
+			return err
+		}
 		for i := range f.Notices {
 			if err := enc.Encode(&f.Notices[i]); err != nil {
 				return err
@@ -51,6 +92,7 @@ type jsonUsage struct {
 
 type jsonAgent struct {
 	ID      string `json:"id"`
+	Session int    `json:"session_index"`
 	Calls   int    `json:"calls"`
 	Notices int    `json:"notices"`
 	Wasted  int    `json:"wasted_calls"`
@@ -61,6 +103,9 @@ type jsonFile struct {
 	Format        string      `json:"format,omitempty"`
 	Error         string      `json:"error,omitempty"`
 	NotTranscript bool        `json:"not_transcript,omitempty"`
+	Note          string      `json:"note,omitempty"`
+	Parts         []string    `json:"parts,omitempty"`
+	Sessions      int         `json:"sessions"`
 	Agents        []jsonAgent `json:"agents"`
 	Calls         int         `json:"calls"`
 	Notices       int         `json:"notices"`
@@ -92,7 +137,8 @@ type jsonDoc struct {
 func WriteJSON(w io.Writer, r *Report, meta Meta, sc *Scored) error {
 	doc := jsonDoc{Version: meta.Version, Config: meta.Config, Files: []jsonFile{}, Notices: []Notice{}, Totals: r.Totals}
 	for _, f := range r.Files {
-		jf := jsonFile{Path: f.Path, Format: f.Format, NotTranscript: f.NotTranscript, Agents: []jsonAgent{}, Loops: f.Loops,
+		jf := jsonFile{Path: f.Path, Format: f.Format, NotTranscript: f.NotTranscript, Note: f.Note, Parts: f.Parts,
+			Sessions: f.Sessions, Agents: []jsonAgent{}, Loops: f.Loops,
 			Calls: f.Calls, Notices: len(f.Notices) - f.Denials, Denials: f.Denials, Wasted: f.Wasted,
 			WastedTokens: round(f.WastedTokens(), 1), WastedCostUSD: round(f.WastedCostUSD(), 6)}
 		if f.Err != nil {
@@ -102,7 +148,7 @@ func WriteJSON(w io.Writer, r *Report, meta Meta, sc *Scored) error {
 			jf.Loops = []Loop{}
 		}
 		for _, a := range f.Agents {
-			jf.Agents = append(jf.Agents, jsonAgent{ID: a.ID, Calls: a.Calls(), Notices: a.Notices, Wasted: a.Wasted})
+			jf.Agents = append(jf.Agents, jsonAgent{ID: a.ID, Session: a.Session, Calls: a.Calls(), Notices: a.Notices, Wasted: a.Wasted})
 		}
 		if u := f.Usage; Tokens(u) > 0 || u.CostUSD > 0 {
 			jf.Usage = &jsonUsage{u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, round(u.CostUSD, 6), u.Model}
@@ -147,14 +193,28 @@ func WriteText(w io.Writer, r *Report, meta Meta, sc *Scored) error {
 		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 		for _, l := range f.Loops {
 			fmt.Fprintf(tw, "  %s\t%s/%s\t%s\tcalls %s (%d)\tfirst notice at %d\t%s\twasted %s\n",
-				l.Agent, l.Plugin, l.Kind, cut(l.Tool, 40), span(l.Start, l.End), l.Calls, l.FirstNotice,
+				agentName(f, l.Session, l.Agent), l.Plugin, l.Kind, cut(l.Tool, 40), span(l.Start, l.End), l.Calls, l.FirstNotice,
 				plural(l.Notices, "notice", "notices"), plural(l.Wasted, "call", "calls"))
 		}
 		tw.Flush()
 		fmt.Fprintf(bw, "  wasted: %s of %s%s\n\n", plural(f.Wasted, "call", "calls"), commas(int64(f.Calls)), fileWasteCost(f))
 	}
 
+	// A file read as holding nothing is named: a scan that read nothing must not look clean.
+	empty := 0
+	for _, f := range r.Files {
+		if f.Empty() {
+			fmt.Fprintf(bw, "%s\n  read as %s: no tool calls\n", f.Path, f.Format)
+			empty++
+		}
+	}
+	if empty > 0 {
+		fmt.Fprintln(bw)
+	}
 	fmt.Fprintf(bw, "scanned %s with %s", plural(t.Files, "file", "files"), meta.Config)
+	if empty > 0 {
+		fmt.Fprintf(bw, "; %s read with no tool calls (listed above)", plural(empty, "file", "files"))
+	}
 	if t.Failed > 0 {
 		fmt.Fprintf(bw, "; %s could not be read (listed on stderr)", plural(t.Failed, "file", "files"))
 	}

@@ -20,8 +20,9 @@ func TestJSONLLinesKeepTheirFieldOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	file, _ := json.Marshal(p)
-	want := `{"type":"notice","file":` + string(file) + `,"agent":"a1","call_index":3,"event":"call","plugin":"repeat-tool-reminder","kind":"repeat","summary":"probe × 3"}
-{"type":"notice","file":` + string(file) + `,"agent":"a1","call_index":3,"event":"text","plugin":"dsh-brake","kind":"text","summary":"duplicate text × 3"}
+	want := `{"type":"file","file":` + string(file) + `,"format":"events","sessions":1,"agents":1,"calls":4,"notices":2}
+{"type":"notice","file":` + string(file) + `,"agent":"a1","session_index":0,"call_index":3,"event":"call","plugin":"repeat-tool-reminder","kind":"repeat","summary":"probe × 3"}
+{"type":"notice","file":` + string(file) + `,"agent":"a1","session_index":0,"call_index":3,"event":"text","plugin":"dsh-brake","kind":"text","summary":"duplicate text × 3"}
 `
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)

@@ -9,8 +9,10 @@ package scan
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -47,6 +49,19 @@ type File struct {
 	NotTranscript bool
 	// Size is the file's size on disk (compressed, for gzip files).
 	Size int64
+	// Sessions is how many sessions the file holds (a tau-bench list: one per entry); Agent.Session
+	// numbers them.
+	Sessions int
+	// Note says how the file was read when it could have been read another way (--verbose).
+	Note string
+	// Parts lists the files read as this one session, when it is a folder of OpenHands
+	// llm_completions dumps (then Path is the folder); nil otherwise.
+	Parts []string
+	// part (an OpenHands dump) and event (a file of an OpenHands event folder) are kept until
+	// the files of a folder are grouped into one session.
+	part     *transcript.CompletionPart
+	event    *transcript.EventPart
+	opencode *transcript.OpencodePart
 
 	Agents  []*Agent
 	Notices []Notice // in replay order: agent by agent, event by event
@@ -67,8 +82,10 @@ func (f *File) Scanned() bool { return f.Err == nil }
 
 // Agent is one agent of a file.
 type Agent struct {
-	ID    string // the transcript's agent id: "main", a CodeR role, "agent-<id>"
-	Usage transcript.Usage
+	ID string // the transcript's agent id: "main", a CodeR role, "agent-<id>"
+	// Session is the 0-based index of the agent's session in the file (File.Sessions).
+	Session int
+	Usage   transcript.Usage
 	// Marks has one entry per tool call, in the agent's call order (the call-index list).
 	Marks   []Mark
 	Notices int
@@ -94,6 +111,9 @@ type Notice struct {
 	Type  string `json:"type"` // "notice", or "deny" for a call refused in deny mode
 	File  string `json:"file"`
 	Agent string `json:"agent"`
+	// Session is the 0-based index of the agent's session in the file: the position of the
+	// entry in a tau-bench list; 0 in files that hold one session.
+	Session int `json:"session_index"`
 	// CallIndex is the 0-based position of the call in the agent's list of tool calls, in file
 	// order. For a notice given on a text event it is the index of the last call before that
 	// text, or -1 when the agent had made no call yet.
@@ -193,6 +213,8 @@ func Run(targets []Target, opt Options) (*Report, error) {
 		})
 	}
 	wg.Wait()
+	files = groupCompletions(files, opt.Config)
+	files = slices.DeleteFunc(files, isOtherMarkdown)
 	r := &Report{Files: files}
 	r.Totals = total(files)
 	return r, nil
@@ -258,7 +280,166 @@ func scanFile(tg Target, cfg loopguard.Config) *File {
 		f.Err = err // cannot happen: Run validated the configuration
 		return f
 	}
+	replayTranscript(f, t, eng)
+	if t.Completion != nil {
+		f.part = t.Completion
+		f.part.Trim() // what a merge needs is small; a dump's history is not
+	}
+	f.event, f.opencode = t.Event, t.Opencode
+	return f
+}
+
+// isOtherMarkdown says f is a file met in a folder walk that is no transcript and that is
+// passed over without a word, as files of other names are, rather than reported as "not a
+// transcript": Markdown that is not a Claude Code export (documentation, most likely: a
+// README next to the runs), and the files that agents keep next to their transcripts
+// (companionFiles).
+func isOtherMarkdown(f *File) bool {
+	name := strings.TrimSuffix(strings.ToLower(f.Path), ".gz")
+	return f.NotTranscript && (strings.HasSuffix(name, ".md") || companionFiles[filepath.Base(name)])
+}
+
+// companionFiles are files that agents keep in their transcript folders and that hold no
+// conversation: Cline and Roo Code's UI messages and task metadata, OpenHands' conversation
+// state.
+var companionFiles = map[string]bool{
+	"ui_messages.json": true, "task_metadata.json": true, "base_state.json": true, "metadata.json": true,
+}
+
+// groupCompletions replaces the OpenHands files of each folder that are parts of one
+// conversation (two or more) by one file for the folder: the llm_completions dumps (each
+// repeats the conversation so far: transcript.MergeCompletions) and the files of an event
+// folder (one event each: transcript.MergeEvents). The folder, not the file, is the session.
+// The folder's file takes the place of its first part; the others leave the list.
+func groupCompletions(files []*File, cfg loopguard.Config) []*File {
+	type group struct {
+		dir  string // the folder; for opencode, the session's folder of messages
+		kind int    // 0: dumps, 1: events, 2: opencode
+		conv string // dumps: the conversation (a folder may hold several)
+	}
+	byDir := map[group][]int{}
+	var order []group
+	for i, f := range files {
+		var g group
+		switch {
+		case f.part != nil:
+			g = group{filepath.Dir(f.Path), 0, f.part.Conversation()}
+		case f.event != nil:
+			g = group{filepath.Dir(f.Path), 1, ""}
+		case f.opencode != nil:
+			// storage/{message,part}/<id>/<file>.json: the session's files are in several
+			// folders; they are named after the session's folder of messages.
+			root := filepath.Dir(filepath.Dir(filepath.Dir(f.Path)))
+			g = group{filepath.Join(root, "message", f.opencode.Session), 2, ""}
+		default:
+			continue
+		}
+		if byDir[g] == nil {
+			order = append(order, g)
+		}
+		byDir[g] = append(byDir[g], i)
+	}
+	// A folder holding the dumps of several conversations gives one file per conversation,
+	// named "<folder>#<the conversation's first dump>".
+	convs := map[string]int{}
+	for _, g := range order {
+		if g.kind == 0 {
+			convs[g.dir]++
+		}
+	}
+	drop := map[int]bool{}
+	for _, g := range order {
+		idx := byDir[g]
+		if len(idx) < 2 {
+			files[idx[0]].part, files[idx[0]].event, files[idx[0]].opencode = nil, nil, nil
+			continue
+		}
+		var merged *File
+		switch g.kind {
+		case 0:
+			name := g.dir
+			if convs[g.dir] > 1 {
+				name = g.dir + "#" + filepath.Base(files[idx[0]].Path)
+			}
+			merged = mergeDumps(name, files, idx, cfg)
+		case 1:
+			merged = mergeEvents(g.dir, files, idx, cfg)
+		default:
+			m := &File{Path: g.dir}
+			parts := make([]*transcript.OpencodePart, len(idx))
+			for k, i := range idx {
+				m.Parts = append(m.Parts, files[i].Path)
+				m.Size += files[i].Size
+				parts[k] = files[i].opencode
+			}
+			merged = replayMerged(m, transcript.MergeOpencode(g.dir, parts), cfg)
+		}
+		files[idx[0]] = merged
+		for _, i := range idx[1:] {
+			drop[i] = true
+		}
+	}
+	if len(drop) == 0 {
+		return files
+	}
+	out := files[:0]
+	for i, f := range files {
+		if !drop[i] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func mergeEvents(dir string, files []*File, idx []int, cfg loopguard.Config) *File {
+	m := &File{Path: dir}
+	parts := make([]*transcript.EventPart, len(idx))
+	for k, i := range idx {
+		m.Parts = append(m.Parts, files[i].Path)
+		m.Size += files[i].Size
+		parts[k] = files[i].event
+	}
+	return replayMerged(m, transcript.MergeEvents(dir, parts), cfg)
+}
+
+func replayMerged(m *File, t *transcript.Transcript, cfg loopguard.Config) *File {
+	eng, err := loopguard.New(cfg)
+	if err != nil {
+		m.Err = err // cannot happen: Run validated the configuration
+		return m
+	}
+	replayTranscript(m, t, eng)
+	return m
+}
+
+func mergeDumps(dir string, files []*File, idx []int, cfg loopguard.Config) *File {
+	m := &File{Path: dir}
+	parts := make([]*transcript.CompletionPart, len(idx))
+	first := 0
+	for k, i := range idx {
+		f := files[i]
+		m.Parts = append(m.Parts, f.Path)
+		m.Size += f.Size
+		parts[k] = f.part
+		if f.part.Time() < parts[first].Time() {
+			first = k
+		}
+	}
+	if p := parts[first]; p.NeedsHistory() && !p.HasHistory() {
+		// The earliest dump already holds calls (the dumps before it are missing): read its
+		// history again, as the session starts with it.
+		if t, err := readTranscript(files[idx[first]].Path); err == nil && t.Completion != nil {
+			parts[first] = t.Completion
+		}
+	}
+	return replayMerged(m, transcript.MergeCompletions(dir, parts), cfg)
+}
+
+// replayTranscript replays every agent of t into f.
+func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine) {
 	f.Format = t.Format
+	f.Sessions = max(t.Sessions, 1)
+	f.Note = t.Note
 	f.Usage = t.Usage
 	f.Usage.Model = strings.Clone(f.Usage.Model)
 	intern := map[string]string{}
@@ -272,7 +453,7 @@ func scanFile(tg Target, cfg loopguard.Config) *File {
 	}
 	for ai := range t.Agents {
 		ta := &t.Agents[ai]
-		a := &Agent{ID: clone(ta.ID), Usage: ta.Usage}
+		a := &Agent{ID: clone(ta.ID), Session: ta.Session, Usage: ta.Usage}
 		a.Usage.Model = clone(a.Usage.Model)
 		replayAgent(f, a, ta, eng, clone)
 		f.Agents = append(f.Agents, a)
@@ -283,7 +464,6 @@ func scanFile(tg Target, cfg loopguard.Config) *File {
 		f.Wasted += a.Wasted
 		f.Runs += a.Runs
 	}
-	return f
 }
 
 // replayAgent steps the agent's events through the engine in order, under an engine agent id
@@ -292,6 +472,9 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 	key := "" // a call with no agent is never counted, as in replay
 	if ta.ID != "" {
 		key = f.Path + "#" + ta.ID
+		if ta.Session != 0 {
+			key = f.Path + "#" + strconv.Itoa(ta.Session) + "#" + ta.ID
+		}
 	}
 	callIndex := -1
 	seg := int32(0)
@@ -316,14 +499,14 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 			m.Denied, m.Failed = true, true
 			f.Denials++
 			f.Notices = append(f.Notices, Notice{
-				Type: "deny", File: f.Path, Agent: a.ID, CallIndex: callIndex, Event: evName,
+				Type: "deny", File: f.Path, Agent: a.ID, Session: a.Session, CallIndex: callIndex, Event: evName,
 				Plugin: clone(out.Denial.Plugin), Kind: "deny", Summary: m.Tool + " refused",
 			})
 		}
 		for _, n := range out.Notices {
 			a.Notices++
 			f.Notices = append(f.Notices, Notice{
-				Type: "notice", File: f.Path, Agent: a.ID, CallIndex: callIndex, Event: evName,
+				Type: "notice", File: f.Path, Agent: a.ID, Session: a.Session, CallIndex: callIndex, Event: evName,
 				Plugin: clone(n.Plugin), Kind: clone(n.Kind), Summary: n.Summary,
 			})
 		}

@@ -47,12 +47,19 @@ func FuzzRead(f *testing.F) {
 		if tr.Format == "" || tr.Path != name {
 			t.Fatalf("transcript without format or path: %+v", tr)
 		}
-		seen := map[string]bool{}
+		type key struct {
+			session int
+			id      string
+		}
+		seen := map[key]bool{}
 		for _, a := range tr.Agents {
-			if seen[a.ID] {
-				t.Fatalf("agent %q twice", a.ID)
+			if seen[key{a.Session, a.ID}] {
+				t.Fatalf("agent %q of session %d twice", a.ID, a.Session)
 			}
-			seen[a.ID] = true
+			if a.Session < 0 || a.Session >= tr.Sessions {
+				t.Fatalf("agent %q in session %d of %d", a.ID, a.Session, tr.Sessions)
+			}
+			seen[key{a.Session, a.ID}] = true
 			for _, e := range a.Events {
 				if e.Agent != a.ID {
 					t.Fatalf("agent %q holds an event of %q", a.ID, e.Agent)

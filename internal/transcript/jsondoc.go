@@ -22,6 +22,10 @@ type docObject struct {
 	FncallMessages   []msg
 	TrajectoryFormat string
 
+	// OpenHands llm_completions dump
+	Response, FncallResponse *ohResponse
+	Timestamp, Cost          float64
+
 	// Gemini CLI
 	SessionID     string
 	ProjectHash   string
@@ -92,6 +96,15 @@ type msg struct {
 
 	// mini-swe-agent
 	Extra *miniExtra `json:"extra"`
+
+	// tau-bench results entry: {task_id, reward, info, traj, trial}
+	Traj []msg `json:"traj"`
+
+	// Cline and Roo Code: the message's time, Unix milliseconds
+	TS float64 `json:"ts"`
+
+	// opencode export: {info, parts}
+	HasInfo bool `json:"-"`
 }
 
 type oaToolCall struct {
@@ -128,6 +141,9 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 	}
 	var d docObject
 	start := w.ws(0)
+	if start >= len(w.data) || w.data[start] != '{' {
+		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
+	}
 	end, err := w.object(start, d.member(w))
 	if err == nil {
 		err = w.end(end)
@@ -145,6 +161,18 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return buildGeminiSession(d.SessionID, d.Kind, d.Messages), nil
 	case d.History != nil:
 		return buildGeminiContents(d.History), nil
+	case (d.Response != nil && d.Messages != nil) || (d.FncallResponse != nil && d.FncallMessages != nil):
+		return buildCompletion(&completionDoc{Messages: d.Messages, FncallMessages: d.FncallMessages,
+			Response: d.Response, FncallResponse: d.FncallResponse, Timestamp: d.Timestamp, Cost: d.Cost}), nil
+	case d.FncallMessages != nil:
+		// Structured calls first: messages may hold the same calls written into the text.
+		return buildMessages(FormatMessages, d.FncallMessages), nil
+	case isOpencodeExport(d.Messages):
+		t, err := buildOpencodeExport(w.data[start:end])
+		if err != nil {
+			return nil, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
+		}
+		return t, nil
 	case d.Messages != nil:
 		if isMini(&d) {
 			return buildMini(&d), nil
@@ -164,16 +192,26 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return nil, err
 	}
 	var list []msg
-	end, err := w.msgList(w.ws(0), &list)
+	start := w.ws(0)
+	if start >= len(w.data) || w.data[start] != '[' {
+		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
+	}
+	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isOHEvent(scanTopObject(w.data[first:]).keys) {
+		return readOpenHandsList(name, w, start)
+	}
+	end, err := w.msgList(start, &list)
 	if err == nil {
 		err = w.end(end)
 	}
 	if err != nil {
 		return nil, w.lineError(name, err)
 	}
-	roles, logs := 0, 0
+	roles, logs, trajs := 0, 0, 0
 	for i := range list {
 		m := &list[i]
+		if m.Traj != nil {
+			trajs++
+		}
 		if m.SessionID != "" && m.MessageID != nil {
 			logs++
 		}
@@ -182,14 +220,69 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 		}
 	}
 	switch {
+	case trajs > 0 && roles == 0:
+		return buildTauBench(list), nil
 	case logs > 0 && logs == len(list):
 		return buildGeminiLogs(list), nil
+	case roles > 0 && isCline(list):
+		return buildCline(list), nil
 	case roles > 0 && isGeminiContents(list):
 		return buildGeminiContents(list), nil
 	case roles > 0:
 		return buildMessages(FormatMessages, list), nil
 	}
 	return nil, &Error{Path: name, Err: ErrUnknownFormat}
+}
+
+// readOpenHandsList reads a JSON list of OpenHands events (a saved trajectory).
+func readOpenHandsList(name string, w *walker, start int) (*built, error) {
+	end, err := w.skip(start) // structure first, for errors with a line
+	if err == nil {
+		err = w.end(end)
+	}
+	if err != nil {
+		return nil, w.lineError(name, err)
+	}
+	var events []ohEvent
+	if err := json.Unmarshal(w.data[start:end], &events); err != nil && !tolerable(err) {
+		return nil, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
+	}
+	return buildOpenHandsEvents(events), nil
+}
+
+// readOpenHandsEventFile reads a file holding one OpenHands event.
+func readOpenHandsEventFile(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	start := w.ws(0)
+	end, err := w.skip(start)
+	if err == nil {
+		err = w.end(end)
+	}
+	if err != nil {
+		return nil, w.lineError(name, err)
+	}
+	t, err := buildOpenHandsEventFile(name, w.data[start:end])
+	if err != nil {
+		return nil, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
+	}
+	return t, nil
+}
+
+// buildTauBench reads a tau-bench results list: each entry's traj (an OpenAI message list,
+// the user being tau-bench's simulated user) is a session of its own, numbered by its
+// position in the list.
+func buildTauBench(list []msg) *built {
+	b := newBuilder(FormatTauBench)
+	for i := range list {
+		b.session = i
+		addMessages(b, list[i].Traj, func(*msg) string { return MainAgent }, false)
+	}
+	t := b.done()
+	t.Sessions = len(list)
+	return t
 }
 
 // member decodes the top-level members of a document.
@@ -209,6 +302,14 @@ func (d *docObject) member(w *walker) memberFunc {
 			return w.msgList(v, &d.Traj)
 		case "fncall_messages":
 			return w.msgList(v, &d.FncallMessages)
+		case "response":
+			return w.std(v, &d.Response)
+		case "fncall_response":
+			return w.std(v, &d.FncallResponse)
+		case "timestamp":
+			return w.std(v, &d.Timestamp)
+		case "cost":
+			return w.std(v, &d.Cost)
 		case "clientHistory":
 			return w.msgList(v, &d.ClientHistory)
 		case "info":
@@ -308,6 +409,13 @@ func (m *msg) member(w *walker) memberFunc {
 		case "extra":
 			m.Extra = &miniExtra{}
 			return w.object(v, m.Extra.member(w))
+		case "traj":
+			return w.msgList(v, &m.Traj)
+		case "ts":
+			return w.std(v, &m.TS)
+		case "info":
+			m.HasInfo = true
+			return w.skip(v)
 		}
 		return w.skip(v)
 	}

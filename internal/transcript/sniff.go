@@ -2,7 +2,7 @@ package transcript
 
 import (
 	"bytes"
-	"errors"
+	"fmt"
 	"unicode/utf8"
 )
 
@@ -16,7 +16,15 @@ const (
 	kindEvents
 	kindArray  // a JSON array document: message list, Gemini checkpoint or logs.json
 	kindObject // a JSON object document: SWE-agent, mini-swe-agent, messages, Gemini session
+	kindClaudeMarkdown
+	kindOpenHandsOutput // OpenHands evaluation output.jsonl
+	kindOpenHandsEvent  // one OpenHands event (a file of an event folder)
+	kindOpencodeFile    // a message or part file of opencode's storage
+	kindOTLP            // OTLP JSON traces
 )
+
+// claudeMarkdownTitle opens a Claude Code session exported as Markdown.
+const claudeMarkdownTitle = "# Claude Session Export"
 
 type sniffed struct {
 	kind    kind
@@ -55,12 +63,15 @@ func sniff(head []byte, eof bool) sniffed {
 	if looksBinary(head) {
 		return sniffed{err: ErrBinary}
 	}
+	if bytes.HasPrefix(head[i:], []byte(claudeMarkdownTitle)) {
+		return sniffed{kind: kindClaudeMarkdown}
+	}
 	switch head[i] {
 	case '[':
 		return sniffed{kind: kindArray}
 	case '{':
 	default:
-		return sniffed{err: errors.New("unknown transcript format: not JSON"), errLine: lineOf(head, i)}
+		return sniffed{err: fmt.Errorf("%w: not JSON", ErrUnknownFormat), errLine: lineOf(head, i)}
 	}
 	top := scanTopObject(head[i:])
 	multi := false
@@ -74,6 +85,8 @@ func sniff(head []byte, eof bool) sniffed {
 	has := func(k string) bool { _, ok := top.keys[k]; return ok }
 	typ := top.keys["type"]
 	switch {
+	case has("resourceSpans"):
+		return sniffed{kind: kindOTLP}
 	case has("payload") && codexWrapperTypes[typ]:
 		return sniffed{kind: kindCodex}
 	case has("record_type"):
@@ -83,6 +96,12 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindCodex}
 	case codexItemTypes[typ] && multi && (has("role") || has("call_id")) && !has("uuid"):
 		return sniffed{kind: kindCodex}
+	case has("instance_id") && has("history") && !has("trajectory"):
+		return sniffed{kind: kindOpenHandsOutput}
+	case isOpencodeFile(top.keys) && !multi:
+		return sniffed{kind: kindOpencodeFile}
+	case isOHEvent(top.keys) && !multi:
+		return sniffed{kind: kindOpenHandsEvent}
 	case has("sessionId") && has("projectHash"):
 		if has("messages") && !multi {
 			return sniffed{kind: kindObject} // Gemini CLI session, single JSON document

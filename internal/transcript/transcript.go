@@ -8,6 +8,13 @@
 //   - "gemini-cli": Gemini CLI chat recordings (JSON and JSONL), /chat checkpoints, logs.json
 //   - "swe-agent": SWE-agent .traj JSON, including multi-agent CodeR runs
 //   - "mini-swe-agent": mini-swe-agent .traj.json
+//   - "claude-code-markdown": Claude Code sessions exported as Markdown ("# Claude Session Export")
+//   - "openhands": OpenHands event streams: evaluation output.jsonl, trajectories, event folders
+//   - "openhands-completion": OpenHands llm_completions dumps (MergeCompletions joins a folder)
+//   - "opencode": opencode sessions (its storage folder, MergeOpencode; `opencode export`)
+//   - "otlp": OpenTelemetry traces (OTLP JSON) of agents: GenAI semantic conventions, OpenInference
+//   - "cline": Cline and Roo Code task histories (api_conversation_history.json)
+//   - "tau-bench": tau-bench results lists, one session per entry (Agent.Session)
 //   - "messages": OpenAI- or Anthropic-style message lists
 //   - "events": loopguard's own events JSONL
 //
@@ -39,6 +46,27 @@ const (
 	FormatMiniSWEAgent = "mini-swe-agent"
 	FormatMessages     = "messages"
 	FormatEvents       = "events"
+	// FormatOpenHandsCompletion is one OpenHands llm_completions dump: one model call, with
+	// the history sent and the response. A folder of dumps of one conversation is one session
+	// (MergeCompletions).
+	FormatOpenHandsCompletion = "openhands-completion"
+	// FormatOpenHands is an OpenHands event stream: an evaluation output.jsonl (one session
+	// per line), a saved trajectory (an event list), or a conversation's event folder (one
+	// file per event; MergeEvents joins them).
+	FormatOpenHands = "openhands"
+	// FormatOpencode is an opencode session: the files of its storage folder (MergeOpencode
+	// joins them) or an `opencode export` document.
+	FormatOpencode = "opencode"
+	// FormatOTLP is OpenTelemetry traces of agents in OTLP JSON (GenAI semantic conventions
+	// and OpenInference), one session per conversation or session id.
+	FormatOTLP = "otlp"
+	// FormatCline is a Cline or Roo Code task's api_conversation_history.json.
+	FormatCline = "cline"
+	// FormatTauBench is a tau-bench results list: one session per entry.
+	FormatTauBench = "tau-bench"
+	// FormatClaudeCodeMarkdown is a Claude Code session exported as Markdown ("# Claude
+	// Session Export").
+	FormatClaudeCodeMarkdown = "claude-code-markdown"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -53,6 +81,21 @@ type Transcript struct {
 	// Usage is the whole file's usage: the sum over the agents, or, when the transcript only
 	// records totals for the run (e.g. a multi-agent CodeR run), those totals.
 	Usage Usage
+	// Sessions is how many sessions the file holds: 1, except for formats that put many runs
+	// in one file (a tau-bench results list: one per entry). Agent.Session numbers them.
+	Sessions int
+	// Note says how the file was read when it could have been read another way (an OpenHands
+	// dump holding its calls both as text and as structured tool calls), for --verbose.
+	Note string
+	// Completion is set for an OpenHands llm_completions dump: what MergeCompletions needs to
+	// join it with the other dumps of its conversation.
+	Completion *CompletionPart
+	// Event is set for a file holding one OpenHands event: what MergeEvents needs to join it
+	// with the other events of its conversation folder.
+	Event *EventPart
+	// Opencode is set for a message or part file of opencode's storage: what MergeOpencode
+	// needs to join it with the other files of its session (OpencodePart.Session).
+	Opencode *OpencodePart
 }
 
 // Agent is one agent's part of a transcript.
@@ -61,6 +104,9 @@ type Agent struct {
 	// `history[].agent`), "agent-<id>" for a Claude Code subagent. Every event's Agent field
 	// holds this id.
 	ID string
+	// Session is the 0-based index of the session the agent belongs to (the position of the
+	// entry in a tau-bench list); 0 in single-session files. Agent ids are unique per session.
+	Session int
 	// Events are in order: calls (with their results), user turns, text blocks.
 	Events []loopguard.Event
 	// Usage holds tokens and cost where the transcript records them per agent.
@@ -274,6 +320,16 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readJSONArray(name, br, hint)
 	case kindObject:
 		t, err = readJSONObject(name, br, hint)
+	case kindClaudeMarkdown:
+		t, err = readClaudeMarkdown(name, br)
+	case kindOpenHandsOutput:
+		t, err = readOpenHandsOutput(name, br)
+	case kindOTLP:
+		t, err = readOTLP(name, br)
+	case kindOpencodeFile:
+		t, err = readOpencodeFile(name, br, hint)
+	case kindOpenHandsEvent:
+		t, err = readOpenHandsEventFile(name, br, hint)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
@@ -281,6 +337,9 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		return nil, err
 	}
 	t.Path = name
+	if t.Sessions == 0 {
+		t.Sessions = 1
+	}
 	t.Usage = Usage{}
 	if !t.hasRunUsage {
 		for _, a := range t.Agents {
@@ -314,14 +373,17 @@ type built struct {
 // builder collects events per agent, keeping agents in first-appearance order.
 type builder struct {
 	format string
-	agents []*agentBuf
-	byID   map[string]*agentBuf
+	// session is the session that agent() creates agents in.
+	session int
+	agents  []*agentBuf
+	byID    map[string]*agentBuf
 }
 
 type agentBuf struct {
-	id     string
-	events []loopguard.Event
-	usage  Usage
+	id      string
+	session int
+	events  []loopguard.Event
+	usage   Usage
 	// userSeen says whether the agent's task (first user message) was emitted.
 	userSeen bool
 }
@@ -330,13 +392,20 @@ func newBuilder(format string) *builder {
 	return &builder{format: format, byID: map[string]*agentBuf{}}
 }
 
-func (b *builder) agent(id string) *agentBuf {
-	if a, ok := b.byID[id]; ok {
+func (b *builder) agent(id string) *agentBuf { return b.sessionAgent(b.session, id) }
+
+// sessionAgent returns the agent id of the given session, creating it on first use.
+func (b *builder) sessionAgent(session int, id string) *agentBuf {
+	key := id
+	if session != 0 {
+		key = strconv.Itoa(session) + "\x00" + id
+	}
+	if a, ok := b.byID[key]; ok {
 		return a
 	}
-	a := &agentBuf{id: id}
+	a := &agentBuf{id: id, session: session}
 	b.agents = append(b.agents, a)
-	b.byID[id] = a
+	b.byID[key] = a
 	return a
 }
 
@@ -364,7 +433,7 @@ func (a *agentBuf) user(text string, ms int64) {
 func (b *builder) done() *built {
 	t := &Transcript{Format: b.format}
 	for _, a := range b.agents {
-		t.Agents = append(t.Agents, Agent{ID: a.id, Events: a.events, Usage: a.usage})
+		t.Agents = append(t.Agents, Agent{ID: a.id, Session: a.session, Events: a.events, Usage: a.usage})
 	}
 	return &built{Transcript: t}
 }

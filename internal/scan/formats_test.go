@@ -1,0 +1,311 @@
+package scan
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// copyInto copies files of the transcript package's testdata into dir/sub.
+func copyInto(t *testing.T, dir, sub string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, filepath.Join(sub, filepath.Base(f)), string(data))
+	}
+}
+
+func TestAFolderOfOpenHandsDumpsIsOneSession(t *testing.T) {
+	dir := t.TempDir()
+	dumps, _ := filepath.Glob(filepath.Join("..", "transcript", "testdata", "openhands", "llm_completions", "django__django-1", "*.json"))
+	if len(dumps) != 3 {
+		t.Fatalf("fixture dumps: %v", dumps)
+	}
+	for _, d := range dumps {
+		rel, _ := filepath.Rel(filepath.Join("..", "transcript", "testdata"), d)
+		copyInto(t, dir, "llm_completions/django__django-1", rel)
+	}
+	writeFile(t, dir, "README.md", "# Runs of 12 May\n\nNothing to read here.\n")
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 1 {
+		for _, f := range r.Files {
+			t.Logf("%s %s %v", f.Path, f.Format, f.Err)
+		}
+		t.Fatalf("%d files reported, want the one folder (the README passed over)", len(r.Files))
+	}
+	f := r.Files[0]
+	if f.Path != filepath.Join(dir, "llm_completions", "django__django-1") || f.Format != "openhands-completion" ||
+		len(f.Parts) != 3 || f.Calls != 3 || f.Sessions != 1 {
+		t.Errorf("folder read as %s %s, %d parts, %d calls, %d sessions", f.Path, f.Format, len(f.Parts), f.Calls, f.Sessions)
+	}
+	if r.Totals.Files != 1 || r.Totals.Calls != 3 || r.Totals.NotTranscript != 0 {
+		t.Errorf("totals %+v", r.Totals)
+	}
+}
+
+func TestAFolderOfDumpsOfTwoConversationsGivesTwoSessions(t *testing.T) {
+	dir := t.TempDir()
+	dumps, _ := filepath.Glob(filepath.Join("..", "transcript", "testdata", "openhands", "llm_completions", "django__django-1", "*.json"))
+	for _, d := range dumps {
+		data, err := os.ReadFile(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, dir, filepath.Base(d), string(data))
+		// The same dump for another task, as OpenHands' CLI logs every conversation to one folder.
+		other := strings.Replace(string(data), "Fix the failing test.", "Rename the module.", -1)
+		writeFile(t, dir, "other-"+filepath.Base(d), other)
+	}
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 2 || r.Files[0].Calls != 3 || r.Files[1].Calls != 3 || r.Files[0].Path == r.Files[1].Path {
+		for _, f := range r.Files {
+			t.Logf("%s: %d calls, %d parts", f.Path, f.Calls, len(f.Parts))
+		}
+		t.Fatalf("%d files, want one per conversation with 3 calls each", len(r.Files))
+	}
+	for _, f := range r.Files {
+		if !strings.HasPrefix(f.Path, dir+"#") || len(f.Parts) != 3 {
+			t.Errorf("%s: %d parts", f.Path, len(f.Parts))
+		}
+	}
+}
+
+func TestAFileWithNoToolCallsIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	empty := writeFile(t, dir, "chat.json", `[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]`)
+	writeFile(t, dir, "run.jsonl", events("a b"))
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, lines bytes.Buffer
+	if err := WriteText(&text, r, Meta{Config: "--preset default"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{empty + "\n  read as messages: no tool calls\n", "; 1 file read with no tool calls (listed above)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	if err := WriteJSONL(&lines, r); err != nil {
+		t.Fatal(err)
+	}
+	var recs []FileRecord
+	for _, l := range strings.Split(strings.TrimSpace(lines.String()), "\n") {
+		var rec FileRecord
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Type == "file" {
+			recs = append(recs, rec)
+		}
+	}
+	if len(recs) != 2 || recs[0].File != empty || recs[0].Calls != 0 || recs[0].Format != "messages" || recs[1].Calls != 2 {
+		t.Errorf("file records %+v", recs)
+	}
+}
+
+func TestTauBenchEntriesAreSessionsOfTheirOwn(t *testing.T) {
+	// Two entries of two identical calls each: replayed as one session they would be four
+	// repeats in a row; as two sessions, neither reaches repeat-tool-reminder's threshold.
+	entry := `{"task_id":%d,"reward":0,"trial":0,"traj":[{"role":"user","content":"cancel"},` +
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_order","arguments":"{\"id\":1}"}}]},` +
+		`{"role":"tool","tool_call_id":"c1","content":"ok"},` +
+		`{"role":"assistant","content":null,"tool_calls":[{"id":"c2","type":"function","function":{"name":"get_order","arguments":"{\"id\":1}"}}]},` +
+		`{"role":"tool","tool_call_id":"c2","content":"ok"}]}`
+	list := "[" + strings.ReplaceAll(entry, "%d", "0") + "," + strings.ReplaceAll(entry, "%d", "1") + "]"
+	f := scanOne(t, preset(t, "repeat-tool-reminder"), list)
+	if f.Format != "tau-bench" || f.Sessions != 2 || len(f.Agents) != 2 || f.Calls != 4 {
+		t.Fatalf("read as %s: %d sessions, %d agents, %d calls", f.Format, f.Sessions, len(f.Agents), f.Calls)
+	}
+	if f.Agents[1].Session != 1 || f.Agents[1].ID != "main" {
+		t.Errorf("second agent %+v", f.Agents[1])
+	}
+	if len(f.Notices) != 0 {
+		t.Errorf("the sessions were replayed as one: %+v", f.Notices)
+	}
+	// With three repeats in the second entry, its notice names session 1.
+	list = "[" + strings.ReplaceAll(entry, "%d", "0") + "," + strings.Replace(strings.ReplaceAll(entry, "%d", "1"),
+		`{"role":"tool","tool_call_id":"c2","content":"ok"}]`,
+		`{"role":"tool","tool_call_id":"c2","content":"ok"},{"role":"assistant","content":null,"tool_calls":[{"id":"c3","type":"function","function":{"name":"get_order","arguments":"{\"id\":1}"}}]}]`, 1) + "]"
+	f = scanOne(t, preset(t, "repeat-tool-reminder"), list)
+	if len(f.Notices) == 0 || f.Notices[0].Session != 1 || len(f.Loops) == 0 || f.Loops[0].Session != 1 {
+		t.Fatalf("notices %+v, loops %+v", f.Notices, f.Loops)
+	}
+	var text bytes.Buffer
+	WriteText(&text, &Report{Files: []*File{f}}, Meta{}, nil)
+	if !strings.Contains(text.String(), "  session 1 main  repeat-tool-reminder/repeat") {
+		t.Errorf("the text report does not name the session:\n%s", text.String())
+	}
+}
+
+func TestAnOpenHandsEventFolderIsOneSession(t *testing.T) {
+	dir := t.TempDir()
+	var events []json.RawMessage
+	data, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "real", "openhands", "basic.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &events); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events {
+		var head struct{ ID int }
+		json.Unmarshal(e, &head)
+		writeFile(t, dir, filepath.Join("sessions", "abc", "events", strconv.Itoa(head.ID)+".json"), string(e))
+	}
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 1 {
+		t.Fatalf("%d files, want the one folder", len(r.Files))
+	}
+	f := r.Files[0]
+	if f.Path != filepath.Join(dir, "sessions", "abc", "events") || f.Format != "openhands" || len(f.Parts) != len(events) || f.Calls != 2 {
+		t.Errorf("read as %s %s: %d parts, %d calls", f.Path, f.Format, len(f.Parts), f.Calls)
+	}
+}
+
+func TestAnOpencodeStorageFolderGivesOneFilePerSession(t *testing.T) {
+	src := filepath.Join("..", "transcript", "testdata", "opencode", "storage")
+	dir := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		writeFile(t, filepath.Join(dir, "storage"), rel, string(data))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Files) != 1 {
+		for _, f := range r.Files {
+			t.Logf("%s %s %v", f.Path, f.Format, f.Err)
+		}
+		t.Fatalf("%d files, want the one session", len(r.Files))
+	}
+	f := r.Files[0]
+	if f.Path != filepath.Join(dir, "storage", "message", "ses_6a1b2c3d4e5fAbCdEfGhIjKl") || f.Format != "opencode" || f.Calls != 3 || len(f.Parts) != 15 {
+		t.Errorf("read as %s %s: %d calls, %d parts", f.Path, f.Format, f.Calls, len(f.Parts))
+	}
+}
+
+// The acceptance check of issue 10: a folder holding a file of every supported format,
+// scanned, reports every file with its format and more than 0 calls, and each file's calls are
+// the reader's (which the transcript package's tests check against an independent walk of
+// the raw real files).
+func TestAFolderOfEveryFormatReportsEveryFile(t *testing.T) {
+	td := filepath.Join("..", "transcript", "testdata")
+	dir := t.TempDir()
+	single := map[string]string{ // format -> a file of it
+		"claude-code":          "claude-code/s1.jsonl",
+		"codex":                "codex/rollout-2025-10-03T12-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl",
+		"gemini-cli":           "gemini/session-2025-09-18T10-00-7c9e6679.json",
+		"swe-agent":            "swe-agent/single.traj",
+		"mini-swe-agent":       "mini-swe-agent/demo.traj.json",
+		"messages":             "messages/openai-chat.json",
+		"events":               "events/events.jsonl",
+		"claude-code-markdown": "real/claude-code-markdown/e840880f-b320-46ae-9bc2-2108074584ba-untitled-full.md",
+		"openhands":            "real/openhands/output-2-records.jsonl.gz",
+		"tau-bench":            "real/tau-bench/gpt-4o-airline-3.json",
+		"cline":                "real/cline/api_conversation_history.json.gz",
+		"otlp":                 "otlp/genai-collector.jsonl",
+	}
+	want := map[string]string{} // path scanned -> format
+	for format, f := range single {
+		data, err := os.ReadFile(filepath.Join(td, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := writeFile(t, dir, filepath.Join(format, filepath.Base(f)), string(data))
+		want[p] = format
+	}
+	// Formats whose session is a folder of files.
+	copyTree := func(src, dst string) {
+		err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			data, err := os.ReadFile(p)
+			if err == nil {
+				writeFile(t, dst, rel, string(data))
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyTree(filepath.Join(td, "openhands", "llm_completions"), filepath.Join(dir, "openhands-completion"))
+	want[filepath.Join(dir, "openhands-completion", "django__django-1")] = "openhands-completion"
+	copyTree(filepath.Join(td, "opencode", "storage"), filepath.Join(dir, "opencode", "storage"))
+	want[filepath.Join(dir, "opencode", "storage", "message", "ses_6a1b2c3d4e5fAbCdEfGhIjKl")] = "opencode"
+
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines bytes.Buffer
+	if err := WriteJSONL(&lines, r); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]FileRecord{}
+	for _, l := range strings.Split(strings.TrimSpace(lines.String()), "\n") {
+		var rec FileRecord
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Type == "file" {
+			got[rec.File] = rec
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d file records, want %d: %v", len(got), len(want), got)
+	}
+	for p, format := range want {
+		rec, ok := got[p]
+		switch {
+		case !ok:
+			t.Errorf("%s (%s) not reported", p, format)
+		case rec.Error != "" || rec.Format != format || rec.Calls == 0:
+			t.Errorf("%s: %+v, want format %s and calls", p, rec, format)
+		case rec.Parts == nil:
+			tr, err := readTranscript(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for i := range tr.Agents {
+				n += len(tr.Agents[i].Calls())
+			}
+			if rec.Calls != n {
+				t.Errorf("%s: %d calls reported, the reader reads %d", p, rec.Calls, n)
+			}
+		}
+	}
+}

@@ -1,0 +1,309 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Cline and Roo Code task histories: <VS Code global storage>/saoudrizwan.claude-dev/tasks/
+// <task id>/api_conversation_history.json (Cline) and .../rooveterinaryinc.roo-cline/tasks/
+// <task id>/api_conversation_history.json (Roo Code): the Anthropic message list the
+// extension sends, each message {role, content: [blocks], ts}.
+//
+// The tools are called two ways. Older versions (and models without native tool use) write
+// the call into the assistant's text as XML, <read_file>\n<path>a.ts</path>\n</read_file>;
+// newer ones use tool_use blocks. Either way the result comes back in the next user message,
+// mostly as a text block "[read_file for 'a.ts'] Result:" followed by the output (in the same
+// block or the next ones), sometimes as a tool_result block with the call's id. Results are
+// given to the calls in order.
+//
+//   - Calls: tool_use blocks; else the XML blocks of a known tool in the assistant's text
+//     (arguments: the parameters as a JSON object, in order). Failed: a result that says the
+//     tool failed ("The tool execution failed", "[ERROR]") or the user denied it.
+//   - Model text: the assistant's text outside the calls, thinking blocks.
+//   - User: the task (<task>...</task>) and what the user typed later; the extension's own
+//     text (task resumption notices, "[ERROR] You did not use a tool" reprompts) is harness
+//     text, and the <environment_details> it appends to every message, and its reminders, are
+//     context.
+
+// clineTools are the tools of Cline and Roo Code, whose XML blocks are calls.
+var clineTools = map[string]bool{}
+
+func init() {
+	for _, t := range strings.Fields(`execute_command read_file write_to_file replace_in_file
+		search_files list_files list_code_definition_names browser_action use_mcp_tool
+		access_mcp_resource ask_followup_question attempt_completion new_task plan_mode_respond
+		act_mode_respond load_mcp_documentation web_fetch web_search condense summarize_task
+		report_bug new_rule focus_chain apply_diff insert_content search_and_replace switch_mode
+		fetch_instructions codebase_search update_todo_list run_slash_command generate_image
+		apply_patch use_subagents`) {
+		clineTools[t] = true
+	}
+}
+
+var (
+	clineResultRe = regexp.MustCompile(`^\[([A-Za-z_]+)(?: for [^\n]*)?\] Result:`)
+	clineXMLTagRe = regexp.MustCompile(`<([a-z_]+)>`)
+)
+
+// isCline reports a Cline or Roo Code history: a task in the first user message, or results
+// written as "[tool ...] Result:" text.
+func isCline(list []msg) bool {
+	for i := range list {
+		m := &list[i]
+		if m.Role != "user" {
+			continue
+		}
+		for _, t := range userTexts(m) {
+			t = strings.TrimLeft(t, " \t\r\n")
+			if strings.HasPrefix(t, "<task>") || clineResultRe.MatchString(t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func userTexts(m *msg) []string {
+	switch c := m.Content.(type) {
+	case string:
+		return []string{c}
+	case []any:
+		var out []string
+		for _, b := range c {
+			if mb, ok := b.(map[string]any); ok && mb["type"] == "text" {
+				t, _ := mb["text"].(string)
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func clineInjected(t string) bool {
+	t = strings.TrimLeft(t, " \t\r\n")
+	return strings.HasPrefix(t, "<environment_details>") || strings.HasPrefix(t, "#")
+}
+
+func clineFailed(result string) bool {
+	r := strings.TrimLeft(result, " \t\r\n")
+	return strings.HasPrefix(r, "The tool execution failed") || strings.HasPrefix(r, "[ERROR]") ||
+		strings.Contains(r, "The user denied this operation")
+}
+
+func buildCline(list []msg) *built {
+	b := newBuilder(FormatCline)
+	a := b.agent(MainAgent)
+	pending := &pendingCalls{}
+	setResult := func(id, text string, failed bool) {
+		if idx := pending.take(id); idx >= 0 {
+			e := &a.events[idx]
+			e.Result, e.HasResult, e.Failed = text, true, failed || clineFailed(text)
+		}
+	}
+	for i := range list {
+		m := &list[i]
+		blocks, isList := m.Content.([]any)
+		if !isList {
+			blocks = []any{map[string]any{"type": "text", "text": contentText(m.Content)}}
+		}
+		switch m.Role {
+		case "assistant":
+			// Results answer the calls of the message just before; a call left without one
+			// (the task was interrupted) keeps none.
+			pending = &pendingCalls{}
+			native := hasBlock(blocks, "tool_use")
+			for _, bl := range blocks {
+				mb, _ := bl.(map[string]any)
+				switch mb["type"] {
+				case "tool_use":
+					name, _ := mb["name"].(string)
+					id, _ := mb["id"].(string)
+					var args []byte
+					if in, ok := mb["input"]; ok && in != nil {
+						args, _ = json.Marshal(in)
+					}
+					pending.add(id, a.add(loopguard.Call("", name, args)))
+				case "thinking":
+					t, _ := mb["thinking"].(string)
+					a.text("model", t, "", 0)
+				case "text":
+					t, _ := mb["text"].(string)
+					if native {
+						a.text("model", t, "", 0)
+						continue
+					}
+					for _, seg := range clineXMLCalls(t) {
+						if seg.tool == "" {
+							a.text("model", seg.text, "", 0)
+						} else {
+							pending.add("", a.add(loopguard.Call("", seg.tool, seg.args)))
+						}
+					}
+				}
+			}
+		case "user":
+			var res *strings.Builder
+			var typed []string
+			type note struct{ source, text string }
+			var notes []note // the extension's text, after the user's turn
+			flush := func() {
+				if res != nil {
+					setResult("", strings.TrimSpace(res.String()), false)
+					res = nil
+				}
+			}
+			for _, bl := range blocks {
+				mb, _ := bl.(map[string]any)
+				switch mb["type"] {
+				case "tool_result":
+					flush()
+					id, _ := mb["tool_use_id"].(string)
+					isErr, _ := mb["is_error"].(bool)
+					setResult(id, contentText(mb["content"]), isErr)
+				case "text":
+					t, _ := mb["text"].(string)
+					trimmed := strings.TrimLeft(t, " \t\r\n")
+					switch {
+					case clineResultRe.MatchString(trimmed):
+						flush()
+						res = &strings.Builder{}
+						res.WriteString(trimmed[len(clineResultRe.FindString(trimmed)):])
+					case clineInjected(t):
+						flush()
+						notes = append(notes, note{"context", t})
+					case res != nil:
+						res.WriteString("\n")
+						res.WriteString(t)
+					case strings.HasPrefix(trimmed, "[TASK RESUMPTION]") || strings.HasPrefix(trimmed, "[ERROR]") ||
+						strings.HasPrefix(trimmed, "(The user did not provide a new message"):
+						notes = append(notes, note{"harness", t})
+					case strings.HasPrefix(trimmed, "<task>"):
+						typed = append(typed, strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(trimmed, "<task>"), "</task>")))
+					default:
+						if !isBlank(t) {
+							typed = append(typed, t)
+						}
+					}
+				default:
+					if res != nil {
+						res.WriteString("\n" + partText(bl))
+					}
+				}
+			}
+			flush()
+			if len(typed) > 0 {
+				a.user(strings.Join(typed, "\n"), m.tsMillis())
+			}
+			for _, n := range notes {
+				a.text(n.source, n.text, "", 0)
+			}
+		default:
+			a.text(m.Role, contentText(m.Content), "", 0)
+		}
+	}
+	return b.done()
+}
+
+// tsMillis is the message's ts (Unix milliseconds, as Cline writes it), or 0.
+func (m *msg) tsMillis() int64 {
+	if m.TS > 0 && m.TS < 1<<53 {
+		return int64(m.TS)
+	}
+	return 0
+}
+
+type clineSegment struct {
+	text string // model text, when tool is ""
+	tool string
+	args []byte
+}
+
+// clineXMLCalls splits an assistant text into model text and the XML tool calls in it. A
+// call runs from <tool> to its closing tag, or to the end of the text when the model stopped
+// before closing it.
+func clineXMLCalls(text string) []clineSegment {
+	var out []clineSegment
+	rest := text
+	for {
+		loc := clineXMLTagRe.FindStringSubmatchIndex(rest)
+		for loc != nil && !clineTools[rest[loc[2]:loc[3]]] {
+			next := clineXMLTagRe.FindStringSubmatchIndex(rest[loc[1]:])
+			if next == nil {
+				loc = nil
+				break
+			}
+			for k := range next {
+				next[k] += loc[1]
+			}
+			loc = next
+		}
+		if loc == nil {
+			break
+		}
+		tool := rest[loc[2]:loc[3]]
+		out = append(out, clineSegment{text: strings.TrimSpace(rest[:loc[0]])})
+		body := rest[loc[1]:]
+		closer := "</" + tool + ">"
+		if j := strings.Index(body, closer); j >= 0 {
+			body, rest = body[:j], body[j+len(closer):]
+		} else {
+			rest = ""
+		}
+		out = append(out, clineSegment{tool: tool, args: clineParams(body)})
+	}
+	out = append(out, clineSegment{text: strings.TrimSpace(rest)})
+	return out
+}
+
+// clineParams encodes the <name>value</name> parameters of an XML call as a JSON object, in
+// order. A value runs to its closing tag; for content and diff, which hold code that may
+// contain the tag, to the last closing tag.
+func clineParams(body string) []byte {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	n := 0
+	for {
+		loc := clineXMLTagRe.FindStringSubmatchIndex(body)
+		if loc == nil {
+			break
+		}
+		key := body[loc[2]:loc[3]]
+		body = body[loc[1]:]
+		closer := "</" + key + ">"
+		j := strings.Index(body, closer)
+		if key == "content" || key == "diff" {
+			j = strings.LastIndex(body, closer)
+		}
+		val := body
+		if j >= 0 {
+			val, body = body[:j], body[j+len(closer):]
+		} else {
+			body = ""
+		}
+		if n > 0 {
+			sb.WriteByte(',')
+		}
+		n++
+		sb.Write(jsonString(key))
+		sb.WriteByte(':')
+		sb.Write(jsonString(strings.TrimPrefix(strings.TrimSuffix(val, "\n"), "\n")))
+	}
+	sb.WriteByte('}')
+	return []byte(sb.String())
+}
+
+// jsonString encodes s as a JSON string, leaving <, > and & as they are (arguments keep the
+// text the model wrote).
+func jsonString(s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
+}

@@ -1,0 +1,39 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestClineXMLToolUse(t *testing.T) {
+	tr := mustRead(t, "testdata/cline/xml-task.json")
+	if tr.Format != FormatCline {
+		t.Fatalf("format %q", tr.Format)
+	}
+	want := []string{
+		`user "Fix the failing test in src/sum.…"`,
+		`text[context] "<environment_details>\n# VSCode V…"`,
+		`text[model] "<thinking>\nLet me run the tests …"`,
+		`call execute_command "{\"command\":\"npm test\",\"requires_…" => "Command executed.\nOutput:\n1 fail…"`,
+		`text[context] "<environment_details>\n# VSCode V…"`,
+		`call read_file "{\"path\":\"src/sum.ts\"}" => "The tool execution failed with t…" FAILED`,
+		`text[model] "The file has another name."`,
+		`call write_to_file "{\"path\":\"src/sum.ts\",\"content\":\"…" => "The user denied this operation.\n…" FAILED`,
+		`text[model] "I will answer without a tool."`,
+		`text[harness] "[ERROR] You did not use a tool i…"`,
+		`call attempt_completion "{\"result\":\"Done\"}" => -`,
+		`user "Thanks, but also update the READ…"`,
+	}
+	got := describe(tr.Agents[0].Events)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	calls := tr.Agents[0].Calls()
+	if string(calls[2].Args) != `{"path":"src/sum.ts","content":"export const tag = \"</content>\";"}` {
+		t.Errorf("a content holding its own closing tag: %s", calls[2].Args)
+	}
+	if tr.Agents[0].Events[0].Time != 1730000000000 {
+		t.Errorf("ts not read: %d", tr.Agents[0].Events[0].Time)
+	}
+}

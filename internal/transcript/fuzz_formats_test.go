@@ -1,0 +1,167 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// One fuzz target per reader added for issue 10, calling the reader directly (not through
+// the format sniffing, which would send most mutations elsewhere), seeded with the real files
+// and fixtures of its format. A reader must return a transcript or an *Error naming the input,
+// never panic (recoverPanics is off).
+
+func seedFiles(f *testing.F, patterns ...string) {
+	for _, p := range patterns {
+		files, _ := filepath.Glob(filepath.Join("testdata", p))
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+}
+
+func fuzzReader(f *testing.F, read func(name string, br *bufio.Reader) (*built, error)) {
+	recoverPanics = false
+	f.Cleanup(func() { recoverPanics = true })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		const name = "fuzz-input"
+		b, err := read(name, bufio.NewReader(bytes.NewReader(data)))
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Path != name || !strings.HasPrefix(err.Error(), name+":") {
+				t.Fatalf("error %v does not name the input", err)
+			}
+			return
+		}
+		for _, a := range b.Agents {
+			for _, e := range a.Events {
+				if e.Agent != a.ID {
+					t.Fatalf("agent %q holds an event of %q", a.ID, e.Agent)
+				}
+			}
+		}
+	})
+}
+
+func FuzzClaudeMarkdown(f *testing.F) {
+	seedFiles(f, "real/claude-code-markdown/*.md")
+	f.Add([]byte("# Claude Session Export\n\n## Conversation\n\n### User\n> x\n\n[\n  {\"type\": \"text\"\n\n---\n"))
+	fuzzReader(f, readClaudeMarkdown)
+}
+
+func FuzzTauBench(f *testing.F) {
+	seedFiles(f, "real/tau-bench/*.json", "messages/tau-bench-traj.json")
+	f.Add([]byte{}) // once a crash: the reader assumed the sniffing had seen a '['
+	f.Add([]byte(`[{"traj":[{"role":"assistant","tool_calls":[{"id":"a","function":{"name":"f","arguments":7}}]}]},{"traj":{}}]`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
+}
+
+func FuzzOpenHandsCompletion(f *testing.F) {
+	seedFiles(f, "openhands/*.json", "openhands/llm_completions/*/*.json")
+	f.Add([]byte(" "))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONObject(name, br, 0) })
+}
+
+func FuzzOpenHandsEvents(f *testing.F) {
+	seedFiles(f, "real/openhands/basic.json")
+	f.Add([]byte(ohV1Events))
+	f.Add([]byte(`[{"id":1,"timestamp":"t","source":"agent","action":"run","args":{"command":"ls"}},{"id":2,"timestamp":"t","source":"agent","observation":"run","cause":1,"content":"x","extras":{"exit_code":"no"}}]`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
+}
+
+func FuzzCline(f *testing.F) {
+	seedFiles(f, "cline/*.json")
+	f.Add([]byte(`[{"role":"user","content":[{"type":"text","text":"[x] Result:"},{"type":"image"},7]},{"role":"assistant","content":"<read_file><path>a"}]`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
+}
+
+func FuzzOpencodeFile(f *testing.F) {
+	seedFiles(f, "opencode/storage/*/*/*.json")
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readOpencodeFile(name, br, 0) })
+}
+
+func FuzzOpencodeExport(f *testing.F) {
+	seedFiles(f, "opencode/export.json")
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONObject(name, br, 0) })
+}
+
+func FuzzOTLP(f *testing.F) {
+	seedFiles(f, "otlp/*")
+	fuzzReader(f, readOTLP)
+}
+
+func FuzzOpenHandsOutput(f *testing.F) {
+	f.Add([]byte(`{"instance_id":"a","history":[{"id":0,"timestamp":"t","source":"user","action":"message","args":{"content":"hi"}}],"metrics":{"accumulated_cost":1}}` + "\n" + `{"instance_id":"b","history":7}`))
+	fuzzReader(f, readOpenHandsOutput)
+}
+
+// Damaged files of the new formats are reported with path:line and skipped, never a crash.
+func TestDamagedFilesOfTheNewFormats(t *testing.T) {
+	tau := fixture(t, "real/tau-bench/gpt-4o-airline-3.json")
+	md := fixture(t, "real/claude-code-markdown/agent-30e7d465-untitled-full.md")
+	dump := fixture(t, "openhands/llm_completions/django__django-1/claude-3-5-sonnet-20241022-1731000001.5.json")
+	deep := func(prefix, suffix string) []byte {
+		return []byte(prefix + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + suffix)
+	}
+	tests := []struct {
+		name, file string
+		data       []byte
+		wantLine   int // 0: any line
+		want       string
+	}{
+		{"truncated tau-bench list", "t.json", tau[:len(tau)/2], 0, "unexpected end of data"},
+		{"truncated dump", "d.json", dump[:len(dump)-40], 0, "unexpected end of data"},
+		{"tau-bench traj of the wrong type", "t.json", []byte(`[{"task_id":1,"traj":"no"},{"task_id":2,"traj":7}]`), 0, "unknown transcript format"},
+		{"dump response of the wrong type", "d.json", []byte(`{"messages":[{"role":"user","content":"x"}],"response":"oops","timestamp":"x","cost":{}}`), 0, ""},
+		{"100,000-deep nesting in a traj", "t.json", deep(`[{"traj":[{"role":"user","content":`, `}]}]`), 1, "invalid JSON value"},
+		{"100,000-deep nesting in a dump", "d.json", deep(`{"messages":[],"response":{"choices":[{"message":{"role":"assistant","content":`, `}}]}}`), 1, "invalid JSON value"},
+		{"output.jsonl line cut short", "output.jsonl", []byte(`{"instance_id":"a","history":[]}` + "\n" + `{"instance_id":"b","history":[{"id":0,`), 2, "unexpected end of data"},
+		{"event list nested 100,000 deep", "e.json", deep(`[{"id":1,"timestamp":"t","source":"agent","action":"run","args":`, `}]`), 1, "invalid JSON value"},
+		{"truncated Cline history", "api_conversation_history.json", fixture(t, "cline/xml-task.json")[:900], 0, "unexpected end of data"},
+		{"Cline content nested 100,000 deep", "api_conversation_history.json", deep(`[{"role":"user","content":[{"type":"text","text":"<task>x</task>"}]},{"role":"assistant","content":`, `}]`), 1, "invalid JSON value"},
+		{"opencode part cut short", "prt_1.json", []byte(`{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"tool","state":{"status":`), 1, "unexpected end of data"},
+		{"opencode export nested 100,000 deep", "export.json", deep(`{"info":{"id":"s"},"messages":[{"info":{"id":"m","role":"user"},"parts":[{"type":"text","text":"x","extra":`, `}]}]}`), 1, "invalid JSON value"},
+		{"OTLP batch cut short", "traces.jsonl", fixture(t, "otlp/genai-collector.jsonl")[:3000], 2, "invalid OTLP JSON"},
+		{"OTLP attributes nested 100,000 deep", "traces.json", deep(`{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"x","attributes":`, `}]}]}]}`), 1, "invalid OTLP JSON"},
+		{"markdown blocks cut short", "s.md", append(md[:bytes.Index(md, []byte("\"text\": \"Now let me"))], "\n\n---\n"...), 0, "not valid JSON"},
+		{"markdown blocks nested 100,000 deep", "s.md", []byte("# Claude Session Export\n\n## Conversation\n\n### Assistant\n> 1/1/2026, 1:00:00 PM\n\n[\n" +
+			strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n]\n\n---\n"), 8, "not valid JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tt.file)
+			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tr, err := Read(path)
+			if tt.want == "" {
+				// Values of unexpected types are read as absent: a transcript, not a crash.
+				if err != nil {
+					t.Fatalf("error %v", err)
+				}
+				if tr.Format != FormatOpenHandsCompletion {
+					t.Errorf("format %q", tr.Format)
+				}
+				return
+			}
+			var fe *Error
+			if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), path+":") || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want %q naming the file", err, tt.want)
+			}
+			if tt.wantLine > 0 && fe.Line != tt.wantLine {
+				t.Errorf("line %d, want %d (%v)", fe.Line, tt.wantLine, err)
+			}
+			if fe.Line == 0 && !strings.Contains(tt.want, "unknown") {
+				t.Errorf("no line in %v", err)
+			}
+		})
+	}
+}

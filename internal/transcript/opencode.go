@@ -1,0 +1,275 @@
+package transcript
+
+import (
+	"bufio"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// opencode sessions. opencode keeps them in its storage folder ($XDG_DATA_HOME/opencode/
+// storage, ~/.local/share/opencode/storage), one small JSON file per thing:
+//
+//	session/<project id>/<session id>.json   {id, projectID, directory, title, parentID, time}
+//	message/<session id>/<message id>.json   {id, sessionID, role, time, cost, tokens, modelID}
+//	part/<message id>/<part id>.json         {id, sessionID, messageID, type, ...}
+//
+// so a session is spread over many files, joined by MergeOpencode (scan groups them by
+// session id). `opencode export <session>` writes the same as one document, {info, messages:
+// [{info, parts}]}, read as one file.
+//
+// Parts: a "tool" part {tool, callID, state{status, input, output, error}} is a call (Args =
+// input), with its result when the status is completed, failed when it is error; "text" and
+// "reasoning" parts of an assistant message are model text; the text parts of a user message
+// are a user turn, except the ones opencode adds itself (synthetic: true), which are harness
+// text. Other parts (step-start, step-finish, snapshot, patch, file, agent) are ignored; the
+// tokens and cost of the messages are the usage. Message and part ids sort in time order.
+// A session whose parentID is set was run by a task tool (a subagent); it is a session of its
+// own.
+
+type ocMessageInfo struct {
+	ID        string  `json:"id"`
+	SessionID string  `json:"sessionID"`
+	Role      string  `json:"role"`
+	Cost      float64 `json:"cost"`
+	ModelID   string  `json:"modelID"`
+	Tokens    *struct {
+		Input  int64 `json:"input"`
+		Output int64 `json:"output"`
+		Cache  struct {
+			Read  int64 `json:"read"`
+			Write int64 `json:"write"`
+		} `json:"cache"`
+	} `json:"tokens"`
+	Time *struct {
+		Created float64 `json:"created"`
+	} `json:"time"`
+}
+
+type ocPart struct {
+	ID        string `json:"id"`
+	SessionID string `json:"sessionID"`
+	MessageID string `json:"messageID"`
+	Type      string `json:"type"`
+	Text      string `json:"text"`
+	Synthetic bool   `json:"synthetic"`
+	Tool      string `json:"tool"`
+	CallID    string `json:"callID"`
+	State     *struct {
+		Status string          `json:"status"`
+		Input  json.RawMessage `json:"input"`
+		Output any             `json:"output"`
+		Error  any             `json:"error"`
+	} `json:"state"`
+}
+
+type ocMessage struct {
+	Info  ocMessageInfo `json:"info"`
+	Parts []ocPart      `json:"parts"`
+}
+
+// OpencodePart is one file of opencode's storage (the session's, a message's or a part's),
+// for MergeOpencode.
+type OpencodePart struct {
+	Session string // the session the file belongs to
+	message *ocMessageInfo
+	part    *ocPart
+}
+
+// isOpencodeFile reports the top-level keys of a message or part file of opencode's storage.
+func isOpencodeFile(keys map[string]string) bool {
+	_, id := keys["id"]
+	_, ses := keys["sessionID"]
+	_, role := keys["role"]
+	_, msgID := keys["messageID"]
+	_, typ := keys["type"]
+	_, project := keys["projectID"]
+	_, dir := keys["directory"]
+	return id && ((ses && (role || (msgID && typ))) || (project && dir))
+}
+
+func readOpencodeFile(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	start := w.ws(0)
+	end, err := w.skip(start)
+	if err == nil {
+		err = w.end(end)
+	}
+	if err != nil {
+		return nil, w.lineError(name, err)
+	}
+	var head struct {
+		ID        string `json:"id"`
+		Role      string `json:"role"`
+		MessageID string `json:"messageID"`
+		ProjectID string `json:"projectID"`
+	}
+	data := w.data[start:end]
+	if err := json.Unmarshal(data, &head); err != nil && !tolerable(err) {
+		return nil, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
+	}
+	p := &OpencodePart{}
+	switch {
+	case head.ProjectID != "" && head.Role == "" && head.MessageID == "":
+		p.Session = head.ID // the session's own file: it holds no message
+	case head.MessageID != "":
+		p.part = &ocPart{}
+		_ = json.Unmarshal(data, p.part) // type errors leave fields empty
+		p.Session = p.part.SessionID
+	default:
+		p.message = &ocMessageInfo{}
+		_ = json.Unmarshal(data, p.message)
+		p.Session = p.message.SessionID
+	}
+	t := buildOpencode(mergeOpencodeParts([]*OpencodePart{p}))
+	t.Opencode = p
+	return t, nil
+}
+
+// MergeOpencode joins the storage files of one opencode session into one session, named name.
+func MergeOpencode(name string, parts []*OpencodePart) *Transcript {
+	t := buildOpencode(mergeOpencodeParts(parts))
+	t.Path = name
+	t.Sessions = 1
+	for _, a := range t.Agents {
+		t.Usage.add(a.Usage)
+	}
+	return t.Transcript
+}
+
+func mergeOpencodeParts(parts []*OpencodePart) []ocMessage {
+	byID := map[string]*ocMessage{}
+	get := func(id string) *ocMessage {
+		m := byID[id]
+		if m == nil {
+			m = &ocMessage{Info: ocMessageInfo{ID: id}}
+			byID[id] = m
+		}
+		return m
+	}
+	for _, p := range parts {
+		switch {
+		case p.message != nil:
+			get(p.message.ID).Info = *p.message
+		case p.part != nil:
+			m := get(p.part.MessageID)
+			m.Parts = append(m.Parts, *p.part)
+		}
+	}
+	msgs := make([]ocMessage, 0, len(byID))
+	for _, m := range byID {
+		sort.SliceStable(m.Parts, func(i, j int) bool { return m.Parts[i].ID < m.Parts[j].ID })
+		msgs = append(msgs, *m)
+	}
+	sort.Slice(msgs, func(i, j int) bool { return msgs[i].Info.ID < msgs[j].Info.ID })
+	return msgs
+}
+
+// buildOpencode reads a session's messages, in order.
+func buildOpencode(msgs []ocMessage) *built {
+	b := newBuilder(FormatOpencode)
+	a := b.agent(MainAgent)
+	for i := range msgs {
+		m := &msgs[i]
+		role := m.Info.Role
+		if role == "" { // a message whose file is missing: its parts tell
+			role = "user"
+			for _, p := range m.Parts {
+				if p.Type == "tool" || p.Type == "reasoning" || p.Type == "step-start" {
+					role = "assistant"
+				}
+			}
+		}
+		var ms int64
+		if m.Info.Time != nil && m.Info.Time.Created > 0 && m.Info.Time.Created < 1<<53 {
+			ms = int64(m.Info.Time.Created)
+		}
+		if tk := m.Info.Tokens; tk != nil {
+			a.usage.add(Usage{InputTokens: tk.Input, OutputTokens: tk.Output, CacheReadTokens: tk.Cache.Read,
+				CacheWriteTokens: tk.Cache.Write, Model: m.Info.ModelID})
+		}
+		a.usage.CostUSD += m.Info.Cost
+		var typed []string
+		for _, p := range m.Parts {
+			switch p.Type {
+			case "text":
+				switch {
+				case role != "user":
+					a.text("model", p.Text, "", ms)
+				case p.Synthetic:
+					a.text("harness", p.Text, "", ms)
+				case !isBlank(p.Text):
+					typed = append(typed, p.Text)
+				}
+			case "reasoning":
+				a.text("model", p.Text, "", ms)
+			case "tool":
+				var args []byte
+				st := p.State
+				if st != nil {
+					args = rawArgs(st.Input)
+				}
+				e := loopguard.Call("", p.Tool, args)
+				e.Time = ms
+				if st != nil {
+					switch st.Status {
+					case "completed":
+						e = e.WithResult(ohText(st.Output), false)
+					case "error":
+						e = e.WithResult(ocErrorText(st.Error), true)
+					}
+				}
+				a.add(e)
+			}
+		}
+		if len(typed) > 0 {
+			a.user(strings.Join(typed, "\n"), ms)
+		}
+	}
+	return b.done()
+}
+
+func ocErrorText(v any) string {
+	switch e := v.(type) {
+	case string:
+		return e
+	case map[string]any:
+		if s, ok := e["message"].(string); ok {
+			return s
+		}
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// isOpencodeExport reports the messages of an `opencode export` document: {info, parts}
+// objects, no roles.
+func isOpencodeExport(list []msg) bool {
+	if len(list) == 0 {
+		return false
+	}
+	for i := range list {
+		if list[i].Role != "" || !list[i].HasInfo {
+			return false
+		}
+	}
+	return true
+}
+
+// buildOpencodeExport reads the output of `opencode export`: {info, messages: [{info,
+// parts}]}, the document in data.
+func buildOpencodeExport(data []byte) (*built, error) {
+	var doc struct {
+		Messages []ocMessage `json:"messages"`
+	}
+	// Type errors leave fields empty; anything else (nesting too deep) fails the file.
+	if err := json.Unmarshal(data, &doc); err != nil && !tolerable(err) {
+		return nil, err
+	}
+	return buildOpencode(doc.Messages), nil
+}

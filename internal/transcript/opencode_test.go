@@ -1,0 +1,55 @@
+package transcript
+
+import (
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var opencodeWant = []string{
+	`user "Run the tests and fix what fails…"`,
+	`text[model] "Run them first."`,
+	`call bash "{\"command\":\"npm test\",\"descripti…" => "1 failing"`,
+	`call read "{\"filePath\":\"/home/u/proj/nope.t…" => "File not found: /home/u/proj/nop…" FAILED`,
+	`text[harness] "Called the Read tool"`,
+	`user "Use the file in lib/ instead."`,
+	`call read "{\"filePath\":\"/home/u/proj/lib/a.…" => "export const a = 1"`,
+	`text[model] "Found it."`,
+}
+
+func TestOpencodeExport(t *testing.T) {
+	tr := mustRead(t, "testdata/opencode/export.json")
+	if tr.Format != FormatOpencode {
+		t.Fatalf("format %q", tr.Format)
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, opencodeWant) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(opencodeWant, "\n"))
+	}
+	if u := tr.Usage; u.CostUSD != 0.02 || u.InputTokens != 200 || u.CacheReadTokens != 100 || u.Model != "claude-sonnet-4" {
+		t.Errorf("usage %+v", u)
+	}
+}
+
+func TestOpencodeStorageFilesMergeIntoTheirSession(t *testing.T) {
+	var parts []*OpencodePart
+	err := filepath.WalkDir("testdata/opencode/storage", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		tr := mustRead(t, p)
+		if tr.Format != FormatOpencode || tr.Opencode == nil || tr.Opencode.Session != "ses_6a1b2c3d4e5fAbCdEfGhIjKl" {
+			t.Fatalf("%s read as %q, %+v", p, tr.Format, tr.Opencode)
+		}
+		parts = append([]*OpencodePart{tr.Opencode}, parts...) // any order
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := MergeOpencode("s", parts)
+	if got := describe(m.Agents[0].Events); !reflect.DeepEqual(got, opencodeWant) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(opencodeWant, "\n"))
+	}
+}

@@ -1,0 +1,316 @@
+package transcript
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// OpenHands llm_completions dumps (log_completions: <eval output>/llm_completions/<instance>/
+// <model>-<unix time>.json, or the folder set by LOG_COMPLETIONS_FOLDER): one JSON object per
+// model call,
+//
+//	{"messages": [...], "response": {...}, "args": [...], "kwargs": {...}, "timestamp": 1731.5,
+//	 "cost": 0.01, "fncall_messages": [...], "fncall_response": {...}}
+//
+// messages is the history sent (OpenAI messages) and response the litellm response
+// ({choices: [{message}], usage, model}). When the model has no native function calling,
+// OpenHands writes the calls into the text (messages and response hold
+// "<function=execute_bash>\n<parameter=command>ls</parameter>\n</function>", results come
+// back as user messages "EXECUTION RESULT of [execute_bash]:\n...") and keeps the same
+// conversation with structured tool_calls in fncall_messages and fncall_response. The
+// structured form is read when it is there; the text form is parsed when it is all there is.
+//
+// One dump alone is read as a session: its history, then its response. Each dump repeats
+// the history so far, so a folder of dumps of one conversation is one session, joined by
+// MergeCompletions: the earliest dump's history, then each dump's new part (the messages
+// after the last assistant message of its history: the results of the previous call, new
+// user turns) and its response. Joining by new parts rather than by the longest history also
+// keeps the calls from before a condensation (OpenHands shortens the history it sends).
+//
+// Within a dump, the first user message is the task (a user turn); a later user message is a
+// user turn too, except the evaluation harness's "Please continue working on the task"
+// reprompt, which is harness text.
+
+// CompletionPart is what MergeCompletions needs of one dump: its new part and response.
+type CompletionPart struct {
+	time       float64
+	newPart    []msg // messages after the last assistant message of the history, then the response
+	history    []msg // the whole history and the response; only kept while needed (NeedsHistory)
+	textForm   bool
+	usage      Usage
+	hadEarlier bool // the history holds assistant messages: earlier calls, from dumps not seen
+	task       string
+}
+
+// Conversation names the conversation the dump belongs to: a digest of its first user
+// message (the task), which every dump of a conversation repeats. A folder can hold the dumps
+// of several conversations (OpenHands' CLI logs them all to one folder).
+func (p *CompletionPart) Conversation() string { return p.task }
+
+// Time is the dump's timestamp (Unix seconds), the order of the dumps of a conversation.
+func (p *CompletionPart) Time() float64 { return p.time }
+
+// NeedsHistory says the dump's history holds calls made before it: if it is the earliest dump
+// of its folder, the merged session must start with that history.
+func (p *CompletionPart) NeedsHistory() bool { return p.hadEarlier }
+
+// Trim drops the whole history, keeping only what MergeCompletions needs of a dump that is
+// not the earliest (NeedsHistory reports whether a merge could need it back).
+func (p *CompletionPart) Trim() { p.history = nil }
+
+// HasHistory says the part still holds its whole history (not trimmed).
+func (p *CompletionPart) HasHistory() bool { return p.history != nil }
+
+// completionDoc is the part of a dump the reader uses.
+type completionDoc struct {
+	Messages, FncallMessages []msg
+	Response, FncallResponse *ohResponse
+	Timestamp                float64
+	Cost                     float64
+}
+
+type ohResponse struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		Message *msg `json:"message"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens        int64 `json:"prompt_tokens"`
+		CompletionTokens    int64 `json:"completion_tokens"`
+		CacheReadTokens     int64 `json:"cache_read_input_tokens"`
+		CacheCreationTokens int64 `json:"cache_creation_input_tokens"`
+		PromptDetails       *struct {
+			CachedTokens int64 `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
+	} `json:"usage"`
+}
+
+func (r *ohResponse) message() *msg {
+	if r == nil || len(r.Choices) == 0 || r.Choices[0].Message == nil {
+		return nil
+	}
+	m := *r.Choices[0].Message
+	if m.Role == "" {
+		m.Role = "assistant"
+	}
+	return &m
+}
+
+func (r *ohResponse) usage(cost float64) Usage {
+	u := Usage{CostUSD: cost}
+	if r == nil {
+		return u
+	}
+	u.Model = r.Model
+	if r.Usage != nil {
+		cached := r.Usage.CacheReadTokens
+		if cached == 0 && r.Usage.PromptDetails != nil {
+			cached = r.Usage.PromptDetails.CachedTokens
+		}
+		u.CacheReadTokens, u.CacheWriteTokens = cached, r.Usage.CacheCreationTokens
+		u.InputTokens = max(r.Usage.PromptTokens-cached-r.Usage.CacheCreationTokens, 0)
+		u.OutputTokens = r.Usage.CompletionTokens
+	}
+	return u
+}
+
+// buildCompletion reads one dump: its history and response as one session.
+func buildCompletion(d *completionDoc) *built {
+	history, resp, note := d.Messages, d.Response.message(), ""
+	structured := d.FncallMessages != nil || d.FncallResponse != nil
+	if structured {
+		history, resp = d.FncallMessages, d.FncallResponse.message()
+		if d.Messages != nil {
+			note = "read fncall_messages and fncall_response (structured tool calls); messages and response hold the same calls as text"
+		}
+	}
+	all := append([]msg(nil), history...)
+	if resp != nil {
+		all = append(all, *resp)
+	}
+	textForm := !structured && !hasToolCalls(all) && hasTextCalls(all)
+	if textForm {
+		note = "calls parsed from the text of messages and response (<function=...>): the dump has no structured tool calls"
+	}
+	last := -1
+	for i := range history {
+		if history[i].Role == "assistant" {
+			last = i
+		}
+	}
+	p := &CompletionPart{time: d.Timestamp, history: all, textForm: textForm, hadEarlier: last >= 0}
+	for i := range history {
+		if history[i].Role == "user" {
+			h := fnv.New64a()
+			h.Write([]byte(contentText(history[i].Content)))
+			p.task = strconv.FormatUint(h.Sum64(), 16)
+			break
+		}
+	}
+	p.newPart = append(p.newPart, history[last+1:]...)
+	if resp != nil {
+		p.newPart = append(p.newPart, *resp)
+	}
+	if structured {
+		p.usage = d.FncallResponse.usage(d.Cost)
+	} else {
+		p.usage = d.Response.usage(d.Cost)
+	}
+	t := buildOpenHandsMessages(all, textForm, p.usage)
+	t.Note = note
+	t.Completion = p
+	return t
+}
+
+// MergeCompletions joins the dumps of one conversation (the parts of the transcripts read
+// from a folder of dumps) into one session, named name. The parts are put in time order;
+// the earliest must still hold its history (HasHistory) when it NeedsHistory.
+func MergeCompletions(name string, parts []*CompletionPart) *Transcript {
+	parts = append([]*CompletionPart(nil), parts...)
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].time < parts[j].time })
+	var all []msg
+	var u Usage
+	textForm := false
+	for i, p := range parts {
+		if i == 0 && p.history != nil {
+			all = append(all, p.history...)
+		} else {
+			all = append(all, p.newPart...)
+		}
+		u.add(p.usage)
+		textForm = textForm || p.textForm
+	}
+	t := buildOpenHandsMessages(all, textForm, u)
+	t.Path = name
+	t.Sessions = 1
+	t.Usage = u
+	return t.Transcript
+}
+
+func buildOpenHandsMessages(msgs []msg, textForm bool, u Usage) *built {
+	conv := make([]msg, 0, len(msgs))
+	users := 0
+	for _, m := range msgs {
+		switch m.Role {
+		case "user":
+			text := contentText(m.Content)
+			switch {
+			case textForm && strings.HasPrefix(text, "EXECUTION RESULT of ["):
+				_, rest, _ := strings.Cut(text, "\n")
+				conv = append(conv, msg{Role: "tool", Content: rest})
+				continue
+			case users > 0 && strings.HasPrefix(strings.TrimSpace(text), "Please continue working on the task"):
+				conv = append(conv, msg{Role: "harness", Content: text})
+				continue
+			}
+			users++
+		case "assistant":
+			if textForm && len(m.ToolCalls) == 0 {
+				m = textCalls(m)
+			}
+		}
+		conv = append(conv, m)
+	}
+	b := newBuilder(FormatOpenHandsCompletion)
+	addMessages(b, conv, func(*msg) string { return MainAgent }, false)
+	t := b.done()
+	if len(t.Agents) > 0 {
+		t.Agents[0].Usage = u
+	}
+	return t
+}
+
+func hasToolCalls(msgs []msg) bool {
+	for i := range msgs {
+		if len(msgs[i].ToolCalls) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTextCalls(msgs []msg) bool {
+	for i := range msgs {
+		if msgs[i].Role == "assistant" && strings.Contains(contentText(msgs[i].Content), "<function=") {
+			return true
+		}
+	}
+	return false
+}
+
+// textCalls turns the <function=NAME><parameter=K>V</parameter>...</function> blocks of an
+// assistant message into tool calls (arguments: a JSON object of the parameters, in order);
+// the text before the first block stays the message's content. A block cut short (the
+// model stops at "</function") runs to the end of the text.
+func textCalls(m msg) msg {
+	text := contentText(m.Content)
+	i := strings.Index(text, "<function=")
+	if i < 0 {
+		return m
+	}
+	out := msg{Role: m.Role, Content: strings.TrimSpace(text[:i]), ReasoningContent: m.ReasoningContent}
+	rest := text[i:]
+	for {
+		i = strings.Index(rest, "<function=")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("<function="):]
+		nameEnd := strings.IndexByte(rest, '>')
+		if nameEnd < 0 {
+			break
+		}
+		name := strings.TrimSpace(rest[:nameEnd])
+		rest = rest[nameEnd+1:]
+		body := rest
+		if j := strings.Index(rest, "</function>"); j >= 0 {
+			body, rest = rest[:j], rest[j+len("</function>"):]
+		} else {
+			rest = ""
+		}
+		out.ToolCalls = append(out.ToolCalls, oaToolCall{Function: oaFunction{Name: name, Arguments: textParams(body)}})
+	}
+	return out
+}
+
+// textParams encodes the <parameter=K>V</parameter> pairs of a text-encoded call as a JSON
+// object string, keeping their order; a value's one leading and trailing newline are the
+// format's, not the value's.
+func textParams(body string) json.RawMessage {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	n := 0
+	for {
+		i := strings.Index(body, "<parameter=")
+		if i < 0 {
+			break
+		}
+		body = body[i+len("<parameter="):]
+		kEnd := strings.IndexByte(body, '>')
+		if kEnd < 0 {
+			break
+		}
+		key := body[:kEnd]
+		body = body[kEnd+1:]
+		val := body
+		if j := strings.Index(body, "</parameter>"); j >= 0 {
+			val, body = body[:j], body[j+len("</parameter>"):]
+		} else {
+			body = ""
+		}
+		val = strings.TrimPrefix(val, "\n")
+		val = strings.TrimSuffix(val, "\n")
+		if n > 0 {
+			sb.WriteByte(',')
+		}
+		n++
+		sb.Write(jsonString(key))
+		sb.WriteByte(':')
+		sb.Write(jsonString(val))
+	}
+	sb.WriteByte('}')
+	return json.RawMessage(sb.String())
+}

@@ -1,0 +1,126 @@
+package transcript
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const ohDir = "testdata/openhands/llm_completions/django__django-1"
+
+func ohDumps(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(ohDir, "*.json"))
+	if err != nil || len(files) != 3 {
+		t.Fatalf("fixture dumps: %v %v", files, err)
+	}
+	sort.Strings(files)
+	return files
+}
+
+func TestOpenHandsDumpPrefersStructuredCalls(t *testing.T) {
+	last := ohDumps(t)[2]
+	tr, err := Read(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatOpenHandsCompletion {
+		t.Fatalf("format %q", tr.Format)
+	}
+	if !strings.Contains(tr.Note, "fncall_messages") {
+		t.Errorf("note %q does not say the structured form was read", tr.Note)
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`text[system] "You are OpenHands agent, a helpf…"`,
+		`user "<uploaded_files>/workspace/djang…"`,
+		`text[model] "Let me look around."`,
+		`call execute_bash "{\"command\": \"ls /workspace/djang…" => "AUTHORS\ndjango\ntests"`,
+		`text[model] "Run the test."`,
+		`call execute_bash "{\"command\": \"python -m pytest te…" => "1 failed"`,
+		`text[model] "Read the file."`,
+		`call str_replace_editor "{\"command\": \"view\", \"path\": \"/wo…" => -`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	u := tr.Usage
+	if u.InputTokens != 500 || u.CacheReadTokens != 400 || u.CacheWriteTokens != 100 || u.OutputTokens != 50 || u.CostUSD != 0.01 {
+		t.Errorf("usage %+v", u)
+	}
+}
+
+func TestOpenHandsDumpWithOnlyTextCallsIsParsed(t *testing.T) {
+	tr, err := Read("testdata/openhands/text-only-dump.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatOpenHandsCompletion || !strings.Contains(tr.Note, "text") {
+		t.Fatalf("format %q, note %q", tr.Format, tr.Note)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 3 {
+		t.Fatalf("%d calls, want 3", len(calls))
+	}
+	if string(calls[2].Args) != `{"command":"view","path":"/workspace/django/a.py"}` {
+		t.Errorf("text-encoded arguments read as %s", calls[2].Args)
+	}
+	if !calls[1].HasResult || calls[1].Result != "1 failed" {
+		t.Errorf("the EXECUTION RESULT message is not the call's result: %+v", calls[1])
+	}
+	for _, e := range tr.Agents[0].Events {
+		if strings.HasPrefix(e.Text, "EXECUTION RESULT") {
+			t.Errorf("a tool result read as text: %+v", e)
+		}
+	}
+}
+
+func TestTextCallsCutAtTheStopWordStillCount(t *testing.T) {
+	m := textCalls(msg{Role: "assistant", Content: "Check.\n<function=execute_bash>\n<parameter=command>\nls -la\n</parameter>\n"})
+	if len(m.ToolCalls) != 1 || m.ToolCalls[0].Function.Name != "execute_bash" ||
+		string(rawArgs(m.ToolCalls[0].Function.Arguments)) != `{"command":"ls -la"}` || m.Content != "Check." {
+		t.Errorf("got %+v", m)
+	}
+}
+
+func TestDumpsOfOneConversationMergeIntoOneSession(t *testing.T) {
+	files := ohDumps(t)
+	var parts []*CompletionPart
+	for _, i := range []int{2, 0, 1} { // out of order: merged in time order
+		tr, err := Read(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i != 0 {
+			tr.Completion.Trim() // only the earliest dump's history is needed
+		}
+		parts = append(parts, tr.Completion)
+	}
+	m := MergeCompletions(ohDir, parts)
+	if m.Sessions != 1 || len(m.Agents) != 1 {
+		t.Fatalf("%d sessions, %d agents", m.Sessions, len(m.Agents))
+	}
+	last, _ := Read(files[2])
+	if got, want := describe(m.Agents[0].Events), describe(last.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("merged:\n%s\nthe last dump alone:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if m.Usage.CostUSD < 0.0299 || m.Usage.CostUSD > 0.0301 {
+		t.Errorf("cost %v, want the three dumps' 0.03", m.Usage.CostUSD)
+	}
+}
+
+func TestOpenHandsDumpDamaged(t *testing.T) {
+	data, err := os.ReadFile(ohDumps(t)[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "cut.json")
+	os.WriteFile(p, data[:len(data)/2], 0o644)
+	if _, err := Read(p); err == nil || !strings.HasPrefix(err.Error(), p+":") {
+		t.Errorf("a truncated dump: %v", err)
+	}
+}

@@ -1,0 +1,419 @@
+package transcript
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/loopguard/loopguard"
+)
+
+// OpenHands event streams: what an OpenHands conversation is made of, as OpenHands saves it.
+//
+//   - Evaluation output (<eval output>/output.jsonl): one line per instance, {instance_id,
+//     instruction, history, metrics, ...}; history is the conversation's event list. Each
+//     line is a session of its own (Agent.Session is the line's 0-based index among them).
+//   - A saved trajectory: the event list alone (a JSON list).
+//   - Event folders, one JSON file per event: ~/.openhands/sessions/<id>/events/<n>.json
+//     (OpenHands 0.x) and ~/.openhands/conversations/<id>/events/event-*.json (1.x, the
+//     agent SDK). A folder is one session (MergeEvents); one event file alone is read too.
+//
+// OpenHands 0.x events are actions {id, source, action, args, tool_call_metadata{
+// function_name, tool_call_id, model_response}} and observations {id, source, observation,
+// cause, content, extras}. An agent action that runs something (run, read, edit, think,
+// finish, browse, ...: every action but message, system, recall and agent-state changes) is a
+// call: tool = the function name (else the action), arguments = the tool call's arguments from
+// the model response (else the action's args); its result is the observation whose cause is
+// the action's id, failed when the observation is an error or its exit code is not 0. The
+// action's thought is model text. A user message action is a user turn; an agent message is
+// model text; the system prompt is system text.
+//
+// OpenHands 1.x events carry a kind: ActionEvent {thought, reasoning_content, tool_name,
+// tool_call_id, tool_call{function{name, arguments}}} is a call; ObservationEvent
+// {tool_call_id, observation{content, is_error, exit_code}} its result; AgentErrorEvent and
+// UserRejectObservation a failed result; MessageEvent {source, llm_message} a user turn or
+// model text; SystemPromptEvent system text. Other events (state updates, condensations,
+// pauses) are ignored.
+
+type ohEvent struct {
+	ID          any             `json:"id"`
+	Timestamp   string          `json:"timestamp"`
+	Source      string          `json:"source"`
+	Message     string          `json:"message"`
+	Action      json.RawMessage `json:"action"` // 0.x: a name; 1.x: an object
+	Observation json.RawMessage `json:"observation"`
+	Cause       *json.Number    `json:"cause"`
+	Content     any             `json:"content"`
+	Args        json.RawMessage `json:"args"`
+	Extras      *struct {
+		ExitCode *int `json:"exit_code"`
+		Metadata *struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	} `json:"extras"`
+	ToolCallMetadata *struct {
+		FunctionName  string      `json:"function_name"`
+		ToolCallID    string      `json:"tool_call_id"`
+		ModelResponse *ohResponse `json:"model_response"`
+	} `json:"tool_call_metadata"`
+
+	// 1.x
+	Kind             string `json:"kind"`
+	Thought          any    `json:"thought"`
+	ReasoningContent string `json:"reasoning_content"`
+	ToolName         string `json:"tool_name"`
+	ToolCallID       string `json:"tool_call_id"`
+	ToolCall         *struct {
+		Function oaFunction `json:"function"`
+	} `json:"tool_call"`
+	LLMMessage   *msg   `json:"llm_message"`
+	Error        string `json:"error"`
+	RejectReason string `json:"rejection_reason"`
+	SystemPrompt any    `json:"system_prompt"`
+}
+
+// isOHEvent reports the top-level keys of an OpenHands event.
+func isOHEvent(keys map[string]string) bool {
+	_, src := keys["source"]
+	_, act := keys["action"]
+	_, obs := keys["observation"]
+	_, kind := keys["kind"]
+	_, id := keys["id"]
+	_, ts := keys["timestamp"]
+	return src && id && ts && (act || obs || kind)
+}
+
+// ohActionName is a 0.x action's name ("" for a 1.x action object).
+func ohName(raw json.RawMessage) string {
+	var s string
+	if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return ""
+}
+
+// ohNotCalls are the 0.x actions that run nothing.
+var ohNotCalls = map[string]bool{
+	"message": true, "system": true, "recall": true, "change_agent_state": true, "null": true,
+	"condensation": true, "condensation_request": true, "reject": true, "": true,
+}
+
+// ohSession builds one session's events into b.
+type ohSession struct {
+	b        *builder
+	a        *agentBuf
+	byAction map[string]int // 0.x action id -> call event index
+	byTool   *pendingCalls  // tool call id -> call event index
+	usage    Usage
+	seenResp map[string]bool
+}
+
+func newOHSession(b *builder) *ohSession {
+	return &ohSession{b: b, a: b.agent(MainAgent), byAction: map[string]int{}, byTool: &pendingCalls{}, seenResp: map[string]bool{}}
+}
+
+func ohText(c any) string {
+	if s, ok := c.(string); ok {
+		return s
+	}
+	return contentText(c)
+}
+
+// idKey is an event id as a map key: numbers as JSON writes integers ("3").
+func idKey(id any) string {
+	switch v := id.(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return ""
+}
+
+func jsonNum(f float64) string {
+	b, _ := json.Marshal(f)
+	return string(b)
+}
+
+func (s *ohSession) add(e *ohEvent) {
+	a := s.a
+	if e.Kind != "" {
+		s.addV1(e)
+		return
+	}
+	if name := ohName(e.Action); len(e.Action) > 0 {
+		var args map[string]json.RawMessage
+		_ = json.Unmarshal(e.Args, &args)
+		str := func(k string) string {
+			var v string
+			_ = json.Unmarshal(args[k], &v)
+			return v
+		}
+		switch {
+		case e.Source == "user" && name == "message":
+			text := str("content")
+			if text == "" {
+				text = e.Message
+			}
+			a.user(text, parseTime(e.Timestamp))
+		case name == "system":
+			a.text("system", str("content"), "", 0)
+		case name == "message":
+			a.text("model", str("content"), "", 0)
+		case e.Source == "agent" && (!ohNotCalls[name] || e.ToolCallMetadata != nil):
+			if name == "think" && e.ToolCallMetadata == nil {
+				a.text("model", str("thought"), "", 0)
+				return
+			}
+			a.text("model", str("thought"), "", 0)
+			tool, callArgs := name, []byte(nil)
+			if md := e.ToolCallMetadata; md != nil {
+				if md.FunctionName != "" {
+					tool = md.FunctionName
+				}
+				if r := md.ModelResponse.message(); r != nil {
+					for _, tc := range r.ToolCalls {
+						if tc.ID == md.ToolCallID {
+							callArgs = rawArgs(tc.Function.Arguments)
+						}
+					}
+				}
+				s.addUsage(md.ModelResponse)
+			}
+			if callArgs == nil {
+				delete(args, "thought")
+				callArgs, _ = json.Marshal(args)
+			}
+			idx := a.add(loopguard.Call("", tool, callArgs))
+			a.events[idx].Time = parseTime(e.Timestamp)
+			s.byAction[idKey(e.ID)] = idx
+		}
+		return
+	}
+	if name := ohName(e.Observation); name != "" && e.Cause != nil {
+		cause, _ := e.Cause.Float64()
+		idx, ok := s.byAction[idKey(cause)]
+		if !ok || a.events[idx].HasResult {
+			return
+		}
+		failed := name == "error"
+		if x := e.Extras; x != nil {
+			code := x.ExitCode
+			if code == nil && x.Metadata != nil {
+				code = x.Metadata.ExitCode
+			}
+			failed = failed || (code != nil && *code != 0)
+		}
+		ev := &a.events[idx]
+		ev.Result, ev.HasResult, ev.Failed = ohText(e.Content), true, failed
+	}
+}
+
+func (s *ohSession) addUsage(r *ohResponse) {
+	if r == nil || r.Usage == nil {
+		return
+	}
+	key := r.Model + "\x00" + jsonNum(float64(r.Usage.PromptTokens)) + "\x00" + jsonNum(float64(r.Usage.CompletionTokens))
+	if s.seenResp[key] { // the actions of one response share it
+		return
+	}
+	s.seenResp[key] = true
+	s.usage.add(r.usage(0))
+}
+
+func (s *ohSession) addV1(e *ohEvent) {
+	a := s.a
+	switch e.Kind {
+	case "ActionEvent":
+		a.text("model", e.ReasoningContent, "", 0)
+		a.text("model", ohText(e.Thought), "", 0)
+		tool, args := e.ToolName, []byte(nil)
+		if tc := e.ToolCall; tc != nil {
+			if tool == "" {
+				tool = tc.Function.Name
+			}
+			args = rawArgs(tc.Function.Arguments)
+		}
+		if args == nil && len(e.Action) > 0 && e.Action[0] == '{' {
+			args = rawArgs(e.Action)
+		}
+		idx := a.add(loopguard.Call("", tool, args))
+		a.events[idx].Time = parseTime(e.Timestamp)
+		s.byTool.add(e.ToolCallID, idx)
+	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
+		idx := s.byTool.take(e.ToolCallID)
+		if idx < 0 {
+			return
+		}
+		text, failed := "", e.Kind != "ObservationEvent"
+		switch e.Kind {
+		case "ObservationEvent":
+			var o struct {
+				Content  any  `json:"content"`
+				IsError  bool `json:"is_error"`
+				ExitCode *int `json:"exit_code"`
+			}
+			_ = json.Unmarshal(e.Observation, &o)
+			text, failed = ohText(o.Content), o.IsError || (o.ExitCode != nil && *o.ExitCode != 0)
+		case "AgentErrorEvent":
+			text = e.Error
+		default:
+			text = e.RejectReason
+		}
+		ev := &a.events[idx]
+		ev.Result, ev.HasResult, ev.Failed = text, true, failed
+	case "MessageEvent":
+		if e.LLMMessage == nil {
+			return
+		}
+		text := contentText(e.LLMMessage.Content)
+		if e.Source == "user" {
+			a.user(text, parseTime(e.Timestamp))
+		} else {
+			a.text("model", e.LLMMessage.ReasoningContent, "", 0)
+			a.text("model", text, "", 0)
+		}
+	case "SystemPromptEvent":
+		a.text("system", ohText(e.SystemPrompt), "", 0)
+	}
+}
+
+// ohRecord is one line of an evaluation output.jsonl.
+type ohRecord struct {
+	InstanceID any       `json:"instance_id"`
+	History    []ohEvent `json:"history"`
+	Metrics    *struct {
+		AccumulatedCost  float64 `json:"accumulated_cost"`
+		AccumulatedUsage *struct {
+			PromptTokens     int64  `json:"prompt_tokens"`
+			CompletionTokens int64  `json:"completion_tokens"`
+			CacheReadTokens  int64  `json:"cache_read_tokens"`
+			CacheWriteTokens int64  `json:"cache_write_tokens"`
+			Model            string `json:"model"`
+		} `json:"accumulated_token_usage"`
+	} `json:"metrics"`
+}
+
+// readOpenHandsOutput reads an evaluation output.jsonl: one session per line.
+func readOpenHandsOutput(name string, br *bufio.Reader) (*built, error) {
+	b := newBuilder(FormatOpenHands)
+	n := 0
+	// Records one a line, as OpenHands writes them, or indented (a record saved with jq):
+	// read as a stream of JSON values.
+	err := eachJSONValue(name, br, func(data []byte) error {
+		var r ohRecord
+		if data[0] != '{' {
+			return errors.New("an output record must be a JSON object")
+		}
+		// Values of unexpected types are read as absent, as elsewhere.
+		if err := json.Unmarshal(data, &r); err != nil && !tolerable(err) {
+			return errors.New("invalid JSON value: " + err.Error())
+		}
+		b.session = n
+		n++
+		s := newOHSession(b)
+		for i := range r.History {
+			s.add(&r.History[i])
+		}
+		u := s.usage
+		if m := r.Metrics; m != nil && m.AccumulatedUsage != nil {
+			cu := m.AccumulatedUsage
+			u = Usage{InputTokens: cu.PromptTokens, OutputTokens: cu.CompletionTokens,
+				CacheReadTokens: cu.CacheReadTokens, CacheWriteTokens: cu.CacheWriteTokens, Model: cu.Model}
+		}
+		if r.Metrics != nil {
+			u.CostUSD = r.Metrics.AccumulatedCost
+		}
+		s.a.usage = u
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	t := b.done()
+	t.Sessions = max(n, 1)
+	return t, nil
+}
+
+// eachJSONValue calls fn with each JSON value of a stream of them (JSONL, or indented values
+// one after the other). Errors name the line where the value starts, or where the syntax
+// breaks.
+func eachJSONValue(name string, br *bufio.Reader, fn func(data []byte) error) error {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return &Error{Path: name, Err: readErr(err)}
+	}
+	w := &walker{data: data}
+	for i := w.ws(0); i < len(data); i = w.ws(i) {
+		end, err := w.skip(i)
+		if err != nil {
+			return w.lineError(name, err)
+		}
+		if err := fn(data[i:end]); err != nil {
+			return &Error{Path: name, Line: lineOf(data, i), Err: err}
+		}
+		i = end
+	}
+	return nil
+}
+
+// buildOpenHandsEvents reads an event list (a saved trajectory) as one session.
+func buildOpenHandsEvents(events []ohEvent) *built {
+	b := newBuilder(FormatOpenHands)
+	s := newOHSession(b)
+	for i := range events {
+		s.add(&events[i])
+	}
+	s.a.usage = s.usage
+	return b.done()
+}
+
+// EventPart is one event file of an OpenHands event folder, for MergeEvents.
+type EventPart struct {
+	event ohEvent
+	name  string
+}
+
+// MergeEvents joins the event files of one OpenHands conversation folder into one session,
+// named name: events in the order of their ids when they are numbers (0.x), else of their
+// timestamps, then of their file names.
+func MergeEvents(name string, parts []*EventPart) *Transcript {
+	parts = append([]*EventPart(nil), parts...)
+	sort.SliceStable(parts, func(i, j int) bool {
+		a, b := parts[i], parts[j]
+		ai, aok := a.event.ID.(float64)
+		bi, bok := b.event.ID.(float64)
+		if aok && bok && ai != bi {
+			return ai < bi
+		}
+		if a.event.Timestamp != b.event.Timestamp {
+			return a.event.Timestamp < b.event.Timestamp
+		}
+		return a.name < b.name
+	})
+	events := make([]ohEvent, len(parts))
+	for i, p := range parts {
+		events[i] = p.event
+	}
+	t := buildOpenHandsEvents(events)
+	t.Path = name
+	t.Sessions = 1
+	for _, a := range t.Agents {
+		t.Usage.add(a.Usage)
+	}
+	return t.Transcript
+}
+
+// buildOpenHandsEventFile reads one event file.
+func buildOpenHandsEventFile(name string, data []byte) (*built, error) {
+	var e ohEvent
+	if err := json.Unmarshal(data, &e); err != nil && !tolerable(err) {
+		return nil, err
+	}
+	t := buildOpenHandsEvents([]ohEvent{e})
+	t.Event = &EventPart{event: e, name: name}
+	return t, nil
+}

@@ -1,0 +1,49 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestOTLPGenAIConventions(t *testing.T) {
+	tr := mustRead(t, "testdata/otlp/genai-collector.jsonl")
+	if tr.Format != FormatOTLP || tr.Sessions != 2 {
+		t.Fatalf("format %q, %d sessions", tr.Format, tr.Sessions)
+	}
+	got := map[string][]string{}
+	for _, a := range tr.Agents {
+		key := a.ID
+		if a.Session == 1 {
+			key = "conv-2 " + a.ID
+		}
+		got[key] = describe(a.Events)
+	}
+	want := map[string][]string{
+		"Planner": {
+			`text[model] "Let me check the weather."`,
+			`call get_weather "{\"city\":\"Paris\"}" => "{\"temp\":21}"`,
+			`call get_weather "{\"city\":\"Pariss\"}" => "" FAILED`,
+		},
+		"Booker":         {`call book_hotel "{\"city\":\"Paris\",\"nights\":2}" => "booked"`},
+		"conv-2 Planner": {`call get_weather "{\"city\":\"Rome\"}" => "{\"temp\":25}"`},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestOTLPOpenInference(t *testing.T) {
+	tr := mustRead(t, "testdata/otlp/openinference.json")
+	if tr.Format != FormatOTLP || tr.Sessions != 1 || len(tr.Agents) != 1 || tr.Agents[0].ID != "LangGraph" {
+		t.Fatalf("format %q, %d sessions, agents %+v", tr.Format, tr.Sessions, tr.Agents)
+	}
+	want := []string{
+		`text[model] "I will grep for it."`,
+		`call grep "{\"pattern\":\"TODO\"}" => "a.py:3: TODO"`,
+		`call grep "{\"pattern\":\"TODO\"}" => "a.py:3: TODO"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
