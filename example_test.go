@@ -72,3 +72,27 @@ func ExampleEngine_Snapshot() {
 	// process 2: 0 notice(s), state 14 bytes
 	// process 3: 1 notice(s), state 14 bytes
 }
+
+// The default preset tells progress from a loop by the results. Paging through a file (the
+// same call, a new page each time) and re-running a test after an edit say nothing; the same
+// search answered the same way three times is reminded, timestamps and durations aside.
+func Example_progress() {
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	eng, _ := loopguard.New(cfg)
+	say := func(ev loopguard.Event) {
+		for _, n := range eng.Observe(ev) {
+			fmt.Println(n.Plugin, n.Kind, "|", n.Summary)
+		}
+	}
+	for page := 1; page <= 5; page++ {
+		say(loopguard.Call("a", "scroll_down", nil).WithResult(fmt.Sprintf("lines %d-%d of big.py: def handler_%d(): ...", page*100, page*100+99, page), false))
+	}
+	say(loopguard.Call("a", "run_tests", nil).WithResult("FAIL TestParse (0.12s)", true))
+	say(loopguard.Call("a", "edit_file", []byte(`{"path":"parse.go"}`)).WithResult("edited", false))
+	say(loopguard.Call("a", "run_tests", nil).WithResult("FAIL TestParse (0.09s)", true))
+	for i := 0; i < 3; i++ {
+		say(loopguard.Call("a", "grep", []byte(`{"pattern":"Token"}`)).WithResult(fmt.Sprintf("[%d.%03ds] lexer.go:12: tok Token", i, i*7), false))
+	}
+	// Output:
+	// progress stuck | grep × 3
+}

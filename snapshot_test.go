@@ -194,3 +194,41 @@ func TestConcurrentAgentsMatchSequential(t *testing.T) {
 		}
 	}
 }
+
+// The seed presets' snapshots hold their own two sections and nothing of the progress
+// detector: a seed-preset agent's state is as small as before progress-aware detection.
+func TestSeedSnapshotsHoldOnlyTheSeeds(t *testing.T) {
+	for _, name := range []string{PresetSeeds, PresetRepeatToolReminder, PresetDSHBrake} {
+		cfg, _ := Preset(name)
+		e, _ := New(cfg)
+		for _, ev := range randomEvents(7, 300) {
+			e.Step(ev)
+		}
+		snap := e.Snapshot("a")
+		r := &snapReader{b: snap[3:]}
+		for len(r.b) > 0 {
+			tag := r.byte()
+			n := r.uvarint()
+			if tag != 1 && tag != 2 {
+				t.Errorf("%s: a section with tag %d in the snapshot", name, tag)
+			}
+			r.b = r.b[n:]
+		}
+	}
+}
+
+// The progress detector's state is bounded: after thousands of distinct calls with long
+// results and model texts it stays a few kilobytes.
+func TestProgressSnapshotIsBounded(t *testing.T) {
+	e, _ := New(snapshotConfigs()["default"])
+	for i := 0; i < 5000; i++ {
+		e.Observe(Call("a", fmt.Sprintf("tool%d", i%50), []byte(fmt.Sprintf(`{"i":%d}`, i))).
+			WithResult(lines(i*10, i*10+60), i%7 == 0))
+		e.Observe(Event{Type: EventText, Agent: "a", Source: "model", Text: fmt.Sprintf("step %d: looking at part %d", i, i%13)})
+	}
+	if n := len(e.Snapshot("a")); n > 4096 {
+		t.Errorf("progress snapshot is %d bytes", n)
+	} else {
+		t.Logf("progress snapshot: %d bytes", n)
+	}
+}

@@ -91,7 +91,7 @@ func requestWithResults(t *testing.T, reqs []*Request, n int) *Request {
 // the count again: no new reminder after its first or second call (without
 // the reset the fifth call in a row would get one), one after its third.
 func testLoopguardReminder(t *testing.T, host Host, installArgs ...string) {
-	cmd, file := sideEffectCommand(t)
+	cmd, file := stuckCommand(t)
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
 	a := NewAgent(t, host, srv)
 	installLoopguard(t, a, installArgs...)
@@ -215,7 +215,7 @@ func TestCodexLoopguardDeny(t *testing.T) {
 // config.toml; Codex reads project hooks only in a trusted project, so the
 // test trusts it the way the install note says.
 func TestCodexLoopguardProject(t *testing.T) {
-	cmd, _ := sideEffectCommand(t)
+	cmd, _ := stuckCommand(t)
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
 	a := NewAgent(t, HostCodex, srv)
 	installLoopguard(t, a, "--project")
@@ -279,7 +279,7 @@ func testSubagentNotCounted(t *testing.T, srv *Server, a *Agent, file string) {
 }
 
 func TestClaudeCodeLoopguardSubagent(t *testing.T) {
-	cmd, file := sideEffectCommand(t)
+	cmd, file := stuckCommand(t)
 	srv := NewServer(t, subagentScript(cmd, func(r *Request, after []Item) *Reply {
 		if len(after) == 0 {
 			return &Reply{ToolName: "Agent", ToolInput: map[string]any{
@@ -294,7 +294,7 @@ func TestClaudeCodeLoopguardSubagent(t *testing.T) {
 }
 
 func TestCodexLoopguardSubagent(t *testing.T) {
-	cmd, file := sideEffectCommand(t)
+	cmd, file := stuckCommand(t)
 	srv := NewServer(t, subagentScript(cmd, func(r *Request, after []Item) *Reply {
 		switch len(after) {
 		case 0:
@@ -317,7 +317,7 @@ func TestCodexLoopguardSubagent(t *testing.T) {
 // testLoopguardUninstalled: install, then uninstall: the host's files are
 // as before (Codex's config.toml byte for byte) and the hook no longer runs.
 func testLoopguardUninstalled(t *testing.T, host Host) {
-	cmd, file := sideEffectCommand(t)
+	cmd, file := stuckCommand(t)
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
 	a := NewAgent(t, host, srv)
 	conf := filepath.Join(a.CodexHome, "config.toml")
@@ -351,7 +351,7 @@ func TestCodexLoopguardUninstall(t *testing.T)      { testLoopguardUninstalled(t
 // them): the reminder comes after the third identical call, as with the
 // command hook.
 func TestClaudeCodeLoopguardServe(t *testing.T) {
-	cmd, file := sideEffectCommand(t)
+	cmd, file := stuckCommand(t)
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
 	a := NewAgent(t, HostClaudeCode, srv)
 

@@ -20,6 +20,16 @@ func sideEffectCommand(t *testing.T) (cmd, file string) {
 	return fmt.Sprintf("echo hi >> %s; cat %s", shellQuote(file), shellQuote(file)), file
 }
 
+// stuckCommand returns a shell command that appends a line to a fresh file
+// (so the test can count its runs) and prints the same thing every time:
+// an agent that repeats it learns nothing new, the loop the default preset
+// reminds. (sideEffectCommand's output grows with each run: progress.)
+func stuckCommand(t *testing.T) (cmd, file string) {
+	dir := t.TempDir()
+	file = filepath.Join(dir, "side-effect.txt")
+	return fmt.Sprintf("echo hi >> %s; echo no matches found", shellQuote(file)), file
+}
+
 // lineCount returns the number of lines in file (0 if it does not exist).
 func lineCount(t *testing.T, file string) int {
 	b, err := os.ReadFile(file)
