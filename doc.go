@@ -22,7 +22,27 @@
 //
 // # The detectors
 //
-// Two plugins of the DeepSeek Harness, with their exact semantics, configured by a [Config]:
+// The default preset runs the progress-aware detector ([ProgressConfig], plugin "progress").
+// It asks whether a call brought anything new: each result is compared, after normalising
+// away timestamps, durations, process ids, hex ids, UUIDs, nonces, temporary paths and
+// terminal noise, with the results of earlier calls, and a call repeated after a successful
+// mutating call (an edit, a write, a shell command that writes) is progress. It reminds:
+//
+//   - stuck: the same call returning the same result with nothing changed, at the 3rd and 6th;
+//   - cycle: a cycle of 2 to 6 calls whose results do not change, once it has come round 3 times;
+//   - errors: one tool failing again and again with near-identical errors while its arguments
+//     change, or the same failure returning across edits that do not alter it;
+//   - churn: one tool called with many arguments and answering the same every time;
+//   - poll: polling that advances, past its budget (one gentle note);
+//   - thought: the model repeating itself (text events with source "model") while its calls
+//     bring back nothing it has not already seen.
+//
+// Paging, batches of distinct arguments, ping-pong whose outcomes progress and test re-runs
+// after edits are left alone. In deny mode it refuses only a confirmed no-progress repeat.
+// docs/detection.md has each rule's reason, defaults and scores.
+//
+// Two plugins of the DeepSeek Harness, with their exact semantics, are presets of their own
+// ("repeat-tool-reminder", "dsh-brake", and "seeds" for both):
 //
 //   - repeat-tool-reminder counts consecutive identical calls (same tool, same canonical
 //     arguments) of each agent and reminds the model at each threshold (default 3, 5, 8):
@@ -30,7 +50,8 @@
 //     excluded by pattern; untracked calls are transparent.
 //   - dsh-brake counts identical calls cumulatively since the user last spoke (first notice at
 //     callWarnCount, then every callReWarnEvery more), repeated windows of calls (sequences), and
-//     the same text block arriving again from tool results or injected context. In deny mode it
+//     the same text block arriving again from tool results or injected context (never the
+//     model's own text, which upstream does not see). In deny mode it
 //     refuses a call identity once it has been made callDenyCount times, until the user speaks.
 //
 // Two calls are the same when their tool names are equal and their arguments are the same
@@ -39,9 +60,12 @@
 //
 // # State
 //
-// State is kept per agent and is bounded: at most 4,096 call identities and 256 text entries
-// (least recently seen dropped first), 128 sequences and 512 message ids (first inserted
-// dropped first). Arguments are kept as 64-bit fingerprints, never as payloads.
+// State is kept per agent and is bounded: for the seeds, at most 4,096 call identities and 256
+// text entries (least recently seen dropped first), 128 sequences and 512 message ids (first
+// inserted dropped first); for the progress detector, the last 8 calls, 8 per-tool chains,
+// 4 same-failure chains, a cycle ring and an 8,192-bit filter of lines seen (about 2.5 KB in a
+// snapshot). Arguments and results are kept as 64-bit fingerprints and small sketches, never
+// as payloads.
 // [Engine.Snapshot] and [Engine.Restore] save and load one agent's state, so that a host that
 // runs one process per tool call (a CLI hook) behaves exactly like a long-lived one. A
 // snapshot carries a format version, which changes whenever the fingerprint does: one written by
@@ -54,6 +78,6 @@
 // # Configuration
 //
 // [Preset] gives the built-in configurations ("default", "repeat-tool-reminder",
-// "dsh-brake"); package github.com/loopguard/loopguard/config reads the YAML or JSON document
+// "dsh-brake", "seeds"); package github.com/loopguard/loopguard/config reads the YAML or JSON document
 // with errors that name the file, line and column. Locale "zh" gives the Chinese notices.
 package loopguard
