@@ -591,14 +591,18 @@ func skipEscape(text string, i int) int {
 }
 
 // countWord says whether a word announces a volatile number after it ("pid 4242",
-// "attempt 3", "took 12").
+// "PGID: 24518", "attempt 3", "took 12"). A trailing ':' or '=' is ignored.
 func countWord(w string) int {
+	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=') {
+		w = w[:len(w)-1]
+	}
 	if len(w) < 3 || len(w) > 7 {
 		return prevNone
 	}
-	if equalFold(w, "pid") || equalFold(w, "attempt") || equalFold(w, "retry") ||
-		equalFold(w, "elapsed") || equalFold(w, "took") {
-		return prevCount
+	for _, k := range [...]string{"pid", "pgid", "ppid", "tid", "attempt", "retry", "elapsed", "took"} {
+		if equalFold(w, k) {
+			return prevCount
+		}
 	}
 	return prevNone
 }

@@ -20,6 +20,7 @@ func TestDigestNormalises(t *testing.T) {
 		{"spelled durations", "took 12 seconds", "took 7 seconds", true},
 		{"process ids", "server pid 4242 listening", "server pid 977 listening", true},
 		{"pid=N", "worker pid=4242 ready", "worker pid=31 ready", true},
+		{"process group ids", "Output: no matches found\nProcess Group PGID: 23520", "Output: no matches found\nProcess Group PGID: 24518", true},
 		{"attempt counters", "retrying, attempt 3", "retrying, attempt 4", true},
 		{"hex ids", "object 3f2a9c1b7e8d not found", "object 9ab0c1d2e3f4 not found", true},
 		{"0x addresses", "<Foo at 0x7f3a2b4c>", "<Foo at 0x55d0e1f2>", true},

@@ -128,6 +128,9 @@ func testLoopguardReminder(t *testing.T, host Host, installArgs ...string) {
 	for k, want := range map[int]int{1: base, 2: base, 3: base + 1} {
 		if got := requestWithResults(t, turnTwo, baseResults+k).Count(Reminder); got != want {
 			t.Errorf("turn two, request after its call %d: reminder %d times, want %d (history: %d)", k, got, want, base)
+			for i, it := range requestWithResults(t, turnTwo, baseResults+k).ToolResults() {
+				t.Logf("  result %d: %q", i+1, it.Text)
+			}
 		}
 	}
 	// Nor any other notice: without the reset the sixth call in a row would
