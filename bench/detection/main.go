@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -37,6 +38,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	labelsPath := fs.String("labels", "", "labels `file` (JSONL: repo, path, agent, call_indices, manual_label)")
 	presets := fs.String("presets", defaultPresets, "comma-separated loopguard `presets` to score")
 	workers := fs.Int("j", 0, "files read at once (0: one per CPU)")
+	detail := fs.Bool("detail", false, "also print each label's result for each detector")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: detection --labels FILE [--presets LIST] [-j N] DIR|FILE...")
 		fs.PrintDefaults()
@@ -67,6 +69,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	reportFailures(stderr, rows[0].report)
 	writeTable(stdout, rows, len(labels))
+	if *detail {
+		writeDetail(stdout, rows)
+	}
 	return 0
 }
 
@@ -74,6 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 type row struct {
 	name    string
 	report  *scan.Report
+	results []scan.LabelResult
 	score   scan.Score
 	outside outside
 }
@@ -108,7 +114,7 @@ func evaluate(targets []scan.Target, labels []scan.Label, presets []string, rule
 
 func scoreRow(name string, rep *scan.Report, labels []scan.Label) row {
 	results, score := scan.ScoreLabels(rep, labels)
-	return row{name: name, report: rep, score: score, outside: outsidePositives(rep, results)}
+	return row{name: name, report: rep, results: results, score: score, outside: outsidePositives(rep, results)}
 }
 
 // reportFailures names every file that could not be read, so that a smaller table is never
@@ -154,4 +160,36 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// writeDetail prints one line per label and one column per detector: "+N" for a loop caught N
+// calls after it began, "missed", "quiet", "N alarms" for a legitimate span, or the reason a
+// label was not scored.
+func writeDetail(w io.Writer, rows []row) {
+	fmt.Fprintln(w)
+	fmt.Fprint(w, "| label | file | agent | calls |")
+	for _, r := range rows {
+		fmt.Fprintf(w, " %s |", r.name)
+	}
+	fmt.Fprint(w, "\n|---|---|---|---|")
+	fmt.Fprintln(w, strings.Repeat("---|", len(rows)))
+	for i, res := range rows[0].results {
+		l := res.Label
+		fmt.Fprintf(w, "| %s | %s | %s | %d–%d |", l.ManualLabel, path.Base(l.Path), l.Agent, l.First(), l.Last())
+		for _, r := range rows {
+			res := r.results[i]
+			cell := res.Status
+			switch res.Status {
+			case scan.StatusCaught:
+				cell = fmt.Sprintf("+%d", res.Lateness)
+			case scan.StatusFalseAlarm:
+				cell = fmt.Sprintf("%d alarms", res.Reminders)
+				if res.Reminders == 1 {
+					cell = "1 alarm"
+				}
+			}
+			fmt.Fprintf(w, " %s |", cell)
+		}
+		fmt.Fprintln(w)
+	}
 }

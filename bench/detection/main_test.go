@@ -111,6 +111,22 @@ func TestRunPrintsOneRowPerDetector(t *testing.T) {
 	if n := strings.Count(text, "\n| ") - 1; n != 3+9 { // less the header
 		t.Errorf("%d table rows, want 3 presets + 9 peers:\n%s", n, text)
 	}
+
+	out.Reset()
+	if code := run([]string{"--labels", labels, "--detail", "--presets", "repeat-tool-reminder", dir}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	// One column per detector; Roo Code's 4th identical call is 3 calls into the loop, and
+	// the batch of distinct cat calls is left alone by every detector.
+	for _, want := range []string{
+		"| label | file | agent | calls | loopguard repeat-tool-reminder | gemini-cli |",
+		"| stuck | run.jsonl | main | 0–5 | +2 | +4 | +3 | +3 | +3 | +2 | missed | +2 | missed | +1 |",
+		"| batch | run.jsonl | main | 6–15 | quiet | quiet | quiet | quiet | quiet | quiet | quiet | quiet | quiet | quiet |",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("detail lacks %q:\n%s", want, out.String())
+		}
+	}
 }
 
 func TestRunRejectsBadInput(t *testing.T) {
