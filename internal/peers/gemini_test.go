@@ -47,9 +47,13 @@ func TestGeminiCLIContent(t *testing.T) {
 		{"a loop before any call is placed before the first call", seq(text(strings.Repeat(sentence, 12))), []int{-1}},
 		{"text that does not repeat is not a loop", seq(first, text(words(400))), nil},
 		{"items sharing a long prefix are not a loop", seq(first, text(shared.String())), nil},
+		{"the same item over and over is", seq(first, text(strings.Repeat("Now I will carefully process and then verify the contents of file number 7. ", 12))), []int{0}},
 		{"repetitions far apart are not a loop", seq(first, text(farApart.String())), nil},
 		{"repetition inside a code fence is skipped", seq(first, text("```\n"+strings.Repeat(sentence+"\n", 12)+"```\n")), nil},
 		{"list items reset the tracking", seq(first, text(strings.Repeat("* "+sentence+"\n", 12))), nil},
+		{"table rows reset the tracking", seq(first, text(strings.Repeat("| "+sentence+" |\n", 12))), nil},
+		{"headings reset the tracking", seq(first, text(strings.Repeat("## "+sentence+"\n", 12))), nil},
+		{"the same sentence on plain lines is a loop", seq(first, text(strings.Repeat(sentence+"\n", 12))), []int{0}},
 		{"a tool call resets the text tracking", seq(first, text(strings.Repeat(sentence, 6)), first, text(strings.Repeat(sentence, 6))), nil},
 		{"only the model's own text counts", seq(first, func() []loopguard.Event {
 			ev := text(strings.Repeat(sentence, 12))

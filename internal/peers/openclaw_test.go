@@ -68,6 +68,7 @@ func TestOpenClaw(t *testing.T) {
 		{"a ping-pong whose outcomes progress warns but is never blocked", pingPong(22, true), []int{9, 19}},
 		{"a broken alternation is not a ping-pong", times(5, call("read", `{"path":"a"}`), call("edit", "{}"), call("read", `{"path":"a"}`), call("ls", "{}")), nil},
 		{"a batch over distinct arguments is never blocked", numbered(40, "read", true, true), nil},
+		{"a two-pass batch is legitimate", seq(numbered(15, "read", true, true), numbered(15, "read", true, true)), nil},
 		{"an unknown tool is blocked after ten failures, even with changing arguments", unknown(12), []int{10, 11}},
 		{"the same result across changing arguments warns at ten", churn(11), []int{10}},
 		{"a polling tool whose output progresses is left alone", poll(25, true), nil},

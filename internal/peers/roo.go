@@ -19,7 +19,15 @@ const rooLimit = 3
 // next block comes 4 identical calls later. Browser scroll actions (browser_action with
 // scroll_down or scroll_up) are never counted and do not break a run. The detector lives for
 // the task: user turns do not reset it.
-func RooCode(events []loopguard.Event) []int {
+func RooCode(events []loopguard.Event) []int { return rooCode(events, rooLimit) }
+
+// RooCodeLimit is RooCode with another limit, as Roo Code's setting allows: 0 (and, as Roo
+// Code clamps it, a negative limit) means unlimited.
+func RooCodeLimit(limit int) func(events []loopguard.Event) []int {
+	return func(events []loopguard.Event) []int { return rooCode(events, max(limit, 0)) }
+}
+
+func rooCode(events []loopguard.Event, limit int) []int {
 	var fired []int
 	call := -1
 	var prev sameArgs
@@ -40,7 +48,7 @@ func RooCode(events []loopguard.Event) []int {
 		} else {
 			count, prev, havePrev = 0, k, true
 		}
-		if count >= rooLimit {
+		if limit > 0 && count >= limit {
 			fired = append(fired, call)
 			count, havePrev = 0, false
 		}

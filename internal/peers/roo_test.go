@@ -1,6 +1,9 @@
 package peers
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestRooCode(t *testing.T) {
 	a, b := call("read_file", `{"path":"a.go"}`), call("read_file", `{"path":"b.go"}`)
@@ -19,4 +22,24 @@ func TestRooCode(t *testing.T) {
 			call("read_file", `{"path":"a","offset":3}`), call("read_file", `{"path":"a","offset":4}`)), nil},
 		{"a user turn does not reset the count", seq(times(2, a), user(), times(2, a)), []int{3}},
 	})
+}
+
+func TestRooCodeLimit(t *testing.T) {
+	a := call("read_file", `{"path":"a.go"}`)
+	for _, c := range []struct {
+		name  string
+		limit int
+		want  []int
+	}{
+		{"a limit of one blocks the second identical call", 1, []int{1, 3, 5, 7}},
+		{"a limit of five blocks the sixth", 5, []int{5}},
+		{"a limit of zero is unlimited", 0, nil},
+		{"a negative limit is taken as zero", -2, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := RooCodeLimit(c.limit)(times(8, a)); !slices.Equal(got, c.want) {
+				t.Errorf("fires at %v, want %v", got, c.want)
+			}
+		})
+	}
 }

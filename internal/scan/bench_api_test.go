@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,4 +136,30 @@ func TestRunRulesScoresLikeTheEngine(t *testing.T) {
 	if got != want {
 		t.Errorf("score of the mirrored rule %+v, want the engine's %+v", got, want)
 	}
+}
+
+// A rule outside the engine, scanned and scored like a preset.
+func ExampleRunRules() {
+	dir, err := os.MkdirTemp("", "runrules")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	call := `{"type":"call","agent":"main","tool":"grep","args":{"q":"x"}}`
+	os.WriteFile(filepath.Join(dir, "run.jsonl"), []byte(strings.Repeat(call+"\n", 5)), 0o644)
+
+	// Speak at the third call and every later one.
+	third := Rule{Name: "third-call", Fire: func(events []loopguard.Event) []int {
+		var at []int
+		for i := 2; i < len(events); i++ {
+			at = append(at, i)
+		}
+		return at
+	}}
+	rep := RunRules(Collect([]string{dir}), []Rule{third}, 1)[0]
+	_, score := ScoreLabels(rep, []Label{{Path: "run.jsonl", Agent: "main", CallIndices: []int{0, 4}, ManualLabel: "stuck"}})
+	fmt.Printf("%d notices in %d calls; caught %d of %d loops, %v calls late\n",
+		rep.Totals.Notices, rep.Totals.Calls, score.Caught, score.Loops, score.Median)
+	// Output:
+	// 3 notices in 5 calls; caught 1 of 1 loops, 2 calls late
 }
