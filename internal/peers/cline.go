@@ -8,7 +8,7 @@ import (
 	"github.com/loopguard/loopguard/internal/canon"
 )
 
-// Cline's loop check defaults (peers.md: warn 3 / hard 5).
+// Cline's loop check defaults: warn at 3, hard stop at 5.
 const (
 	clineSoft = 3
 	clineHard = 5
@@ -18,9 +18,9 @@ const (
 // checklist the model restates with every call, which would make every call look new.
 var clineVolatile = []string{"task_progress"}
 
-// Cline is the Cline SDK's repeated-call check, as peers.md describes it (the stored Cline
-// source is an older variant that stops at the 3rd identical call): consecutive identical
-// calls (tool name and parameters, key order ignored, volatile progress parameters removed)
+// Cline is the Cline SDK's repeated-call check, as its published description has it (the
+// stored Cline source is an older variant that stops at the 3rd identical call): consecutive
+// identical calls (tool name and parameters, key order ignored, volatile progress parameters removed)
 // are counted; the 3rd gives a warning to the model, the 5th aborts the run. A different tool
 // or different parameters reset the count, and so does the start of a run (a user turn).
 // After the hard limit the count starts over (the check is re-armed), so a run of 10

@@ -9,9 +9,8 @@ import "github.com/loopguard/loopguard"
 // updated by a refused call, so every identical call in a row after the first is refused:
 // the rule speaks at the 2nd, 3rd, ... call. Nothing resets it but a different call.
 //
-// Approximation: CrewAI records the last use when a tool ran; a transcript's failed call also
-// counts here as the last use (the same call retried after a failure is what CrewAI's check
-// sees too, since its retry path re-enters with the same calling).
+// Approximation: CrewAI records the last use when a tool has run; here every call is a use,
+// failed or not, since a transcript does not say whether a failed call reached the tool.
 func CrewAI(events []loopguard.Event) []int {
 	var fired []int
 	call := -1

@@ -25,9 +25,10 @@ const (
 //     Five identical keys in a row are a loop; the counter is not reset by text or other
 //     events, only by a different call or a new user prompt, and every later identical call
 //     is a loop again (the service re-reports after its detection is cleared for the
-//     recovery turn). peers.md also lists cycles: a block of 1 to 5 calls repeated 5 times
-//     (25 calls at most). The source read here has only the 1-call case; the cycle check
-//     follows peers.md, and for a block of one call it is exactly the consecutive rule.
+//     recovery turn). Descriptions of the rule (2026) also list cycles: a block of 1 to 5
+//     calls repeated 5 times (25 calls at most). The source read here has only the 1-call
+//     case; the cycle check follows those descriptions, and for a block of one call it is
+//     exactly the consecutive rule.
 //   - Content: the model's streamed text is appended to a history (5,000 characters kept);
 //     every 50-character window is hashed, and a window seen 10 times whose last 10
 //     occurrences lie at most 250 characters apart on average, with at most 5 distinct

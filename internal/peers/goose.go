@@ -10,8 +10,8 @@ const (
 	gooseErrorPrefix = 100 // ... compared on its first 100 characters
 )
 
-// Goose is goose's REP-002 rule, as peers.md describes it (the stored goose source does not
-// have it): when one tool returned the same error text (its first 100 characters) on 3 calls
+// Goose is goose's REP-002 rule, as its published description has it (the stored goose
+// source does not have it): when one tool returned the same error text (its first 100 characters) on 3 calls
 // in a row, that tool's next call is denied, whatever its arguments. "In a row" is taken as
 // the agent's last 3 calls: a call of another tool, or a success, breaks the run. The denial
 // is where the rule speaks; if the next call is of another tool nothing is denied, and the

@@ -37,7 +37,7 @@ const (
 //     the pattern: 20 in the pattern with each side's results unchanged: block; 10: warn;
 //   - generic repeat: no-progress streak 20: block; this exact call 10 times among the last
 //     30: warn;
-//   - argument churn (peers.md's description of the newer rule; not in the version read):
+//   - argument churn (described for newer versions, late 2026; not in the version read):
 //     the tool's last 10 calls, with at least two different argument sets, all returned the
 //     same result: warn.
 //

@@ -38,8 +38,9 @@ type ohEvent struct {
 }
 
 // ohReplay walks the events and calls check after each call (action + observation) and each
-// agent message, with the call index and the log since the last user turn. obs builds a
-// call's observation, which is where the two versions differ.
+// agent message, with the log since the last user turn; where check says stuck, the index of
+// the last call so far is a firing point. obs builds a call's observation, which is where the
+// two versions differ.
 func ohReplay(events []loopguard.Event, obs func(ev *loopguard.Event) ohEvent, check func(log []ohEvent) bool) []int {
 	var fired []int
 	var log []ohEvent
@@ -219,7 +220,7 @@ const (
 //
 // Actions compare by tool, arguments and thought, observations by tool and content, errors by
 // their text. Not reproduced: the context-window check, which the SDK itself leaves unwired.
-// The nudge-before-stop that peers.md mentions is not in the version read; the firing points
+// The nudge-before-stop described for newer versions is not in the version read; the firing points
 // are where is_stuck would say true, which is where a nudge or a stop would happen.
 func OpenHandsSDK(events []loopguard.Event) []int {
 	obs := func(ev *loopguard.Event) ohEvent {

@@ -8,8 +8,10 @@
 // on a text event speaks after the last call before it (-1 when there was none), as
 // `loopguard scan` places its own notices.
 //
-// The rules keep their published defaults. They are written from what each peer's source
-// does (read in late 2026, see each file); no peer code is copied. Where a transcript lacks
+// The rules keep their published defaults. They are written from each peer's source where it
+// could be read (late 2026; each file names the commit), otherwise from the rule's published
+// description (Cline's warn/hard limits, goose's REP-002, Gemini CLI's cycles, OpenClaw's
+// argument churn); no peer code is copied. Where a transcript lacks
 // what a peer keys on (a message boundary, an exit code, a tool's result object), the doc
 // comment of that rule says what stands in for it and in which direction that errs.
 //
