@@ -24,9 +24,9 @@ import (
 	"github.com/loopguard/loopguard/internal/scan"
 )
 
-// defaultPresets are the engine configurations compared: the two seed plugins alone, then
-// both together.
-const defaultPresets = "default,repeat-tool-reminder,dsh-brake"
+// defaultPresets are the engine configurations compared: the default (progress-aware)
+// detector, the two seed plugins together, then each alone.
+const defaultPresets = "default,seeds,repeat-tool-reminder,dsh-brake"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -81,7 +81,6 @@ type row struct {
 	report  *scan.Report
 	results []scan.LabelResult
 	score   scan.Score
-	outside outside
 }
 
 // evaluate scans the targets with each preset and each peer rule and scores every report
@@ -114,7 +113,7 @@ func evaluate(targets []scan.Target, labels []scan.Label, presets []string, rule
 
 func scoreRow(name string, rep *scan.Report, labels []scan.Label) row {
 	results, score := scan.ScoreLabels(rep, labels)
-	return row{name: name, report: rep, results: results, score: score, outside: outsidePositives(rep, results)}
+	return row{name: name, report: rep, results: results, score: score}
 }
 
 // reportFailures names every file that could not be read, so that a smaller table is never
@@ -132,8 +131,7 @@ func writeTable(w io.Writer, rows []row, nLabels int) {
 	s := rows[0].score
 	fmt.Fprintf(w, "%d transcripts, %d agents, %s tool calls; %d labels: %d loops and %d legitimate spans scored, %d unscored.\n",
 		t.Files, t.Agents, thousands(t.Calls), nLabels, s.Loops, s.Legit, s.Unscored)
-	o := rows[0].outside
-	fmt.Fprintf(w, "Calls outside the loop labels' catch windows: %s.\n\n", thousands(o.calls))
+	fmt.Fprintf(w, "Calls outside the loop labels' catch windows: %s.\n\n", thousands(s.CallsOutside))
 	fmt.Fprintln(w, "| rule | loops caught | median lateness | legitimate spans with a notice | notices per 1,000 calls | notices per 1,000 calls outside loops |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, r := range rows {
@@ -150,7 +148,7 @@ func writeTable(w io.Writer, rows []row, nLabels int) {
 			}
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %d/%d | %.1f | %.1f |\n",
-			r.name, recall, late, s.Alarmed, s.Legit, s.PerKCalls, r.outside.perK)
+			r.name, recall, late, s.Alarmed, s.Legit, s.PerKCalls, s.PerKOutside)
 	}
 }
 

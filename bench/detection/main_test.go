@@ -2,67 +2,11 @@ package main
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/loopguard/loopguard/internal/scan"
 )
-
-func TestOutsidePositives(t *testing.T) {
-	file := &scan.File{Path: "runs/f.jsonl", Agents: []*scan.Agent{
-		{ID: "main", Marks: make([]scan.Mark, 20)},
-		{ID: "helper", Marks: make([]scan.Mark, 10)},
-	}}
-	notice := func(agent string, i int) scan.Notice {
-		return scan.Notice{Type: "notice", File: file.Path, Agent: agent, CallIndex: i}
-	}
-	file.Notices = []scan.Notice{
-		notice("main", -1),  // before any call: outside
-		notice("main", 2),   // outside
-		notice("main", 6),   // inside [5, 8+3]
-		notice("main", 11),  // inside: the stuck label's last call + CatchAfter
-		notice("main", 13),  // outside: after the cycle label's window [7, 9+3]
-		notice("main", 19),  // inside the clipped window of the label [17, 18]
-		notice("helper", 6), // same index, other agent: outside
-		{Type: "deny", File: file.Path, Agent: "main", CallIndex: 3}, // not a notice
-	}
-	unreadable := &scan.File{Path: "runs/g.jsonl", Err: os.ErrNotExist}
-	r := &scan.Report{Files: []*scan.File{file, unreadable}}
-	label := func(first, last int, kind string) scan.Label {
-		return scan.Label{Path: "f.jsonl", Agent: "main", CallIndices: []int{first, last}, ManualLabel: kind}
-	}
-	results := []scan.LabelResult{
-		{Label: label(5, 8, "stuck"), File: file.Path, Status: scan.StatusCaught},
-		{Label: label(7, 9, "cycle"), File: file.Path, Status: scan.StatusMissed}, // overlaps: counted once
-		{Label: label(17, 18, "stuck"), File: file.Path, Status: scan.StatusCaught},
-		{Label: label(0, 3, "batch"), File: file.Path, Status: scan.StatusFalseAlarm}, // legitimate: no window
-		{Label: label(0, 3, "stuck"), File: "", Status: scan.StatusNoFile},            // unmatched: no window
-		{Label: scan.Label{Agent: "ghost", CallIndices: []int{0, 1}, ManualLabel: "stuck"}, File: file.Path, Status: scan.StatusNoAgent},
-	}
-	got := outsidePositives(r, results)
-	// Inside: main 5..12 (8 calls) and 17..19 (3 calls) of 30 calls.
-	if got.calls != 30-11 {
-		t.Errorf("calls outside %d, want %d", got.calls, 30-11)
-	}
-	if got.notices != 4 {
-		t.Errorf("notices outside %d, want 4", got.notices)
-	}
-	if want := 1000 * 4.0 / 19; math.Abs(got.perK-want) > 1e-9 {
-		t.Errorf("rate %.3f, want %.3f", got.perK, want)
-	}
-}
-
-func TestOutsidePositivesWithoutLabelsIsTheWholeRate(t *testing.T) {
-	f := &scan.File{Path: "f", Agents: []*scan.Agent{{ID: "main", Marks: make([]scan.Mark, 8)}},
-		Notices: []scan.Notice{{Type: "notice", Agent: "main", CallIndex: 1}, {Type: "notice", Agent: "main", CallIndex: 5}}}
-	got := outsidePositives(&scan.Report{Files: []*scan.File{f}}, nil)
-	if got.calls != 8 || got.notices != 2 || got.perK != 250 {
-		t.Errorf("got %+v, want 8 calls, 2 notices, 250 per 1,000", got)
-	}
-}
 
 func writeFile(t *testing.T, path string, lines ...string) {
 	t.Helper()
@@ -94,7 +38,8 @@ func TestRunPrintsOneRowPerDetector(t *testing.T) {
 	for _, want := range []string{
 		"1 transcripts, 1 agents, 16 tool calls; 2 labels: 1 loops and 1 legitimate spans scored, 0 unscored.",
 		"Calls outside the loop labels' catch windows: 7.", // 16 calls - [0, 8]
-		"| loopguard default | 1/1 (100.0%) |",
+		"| loopguard default |",
+		"| loopguard seeds | 1/1 (100.0%) |",
 		"| loopguard repeat-tool-reminder | 1/1 (100.0%) |",
 		"| loopguard dsh-brake |",
 		// CrewAI refuses calls 1 to 5: caught one call after the loop began, all inside.
@@ -108,8 +53,8 @@ func TestRunPrintsOneRowPerDetector(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, text)
 		}
 	}
-	if n := strings.Count(text, "\n| ") - 1; n != 3+9 { // less the header
-		t.Errorf("%d table rows, want 3 presets + 9 peers:\n%s", n, text)
+	if n := strings.Count(text, "\n| ") - 1; n != 4+9 { // less the header
+		t.Errorf("%d table rows, want 4 presets + 9 peers:\n%s", n, text)
 	}
 
 	out.Reset()
