@@ -1,6 +1,7 @@
 package loopguard
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -221,6 +222,7 @@ func (d *progressDetector) newState() detectorState { return &progressState{d: d
 
 // toolClass is what the detector knows of a tool from its name alone.
 type toolClass struct {
+	waits      bool // its name says it waits or reads a background job's output
 	ignored    bool // transparent or exempt
 	mutating   bool // changes the workspace by name
 	decided    bool // mutating was set by an override: no argument check
@@ -230,7 +232,10 @@ type toolClass struct {
 func (d *progressDetector) classify(tool string) toolClass {
 	c := toolClass{pollBudget: d.cfg.PollBudget}
 	c.ignored = matchAny(d.transparent, tool)
-	c.mutating = matchAny(d.mutating, strings.ToLower(tool))
+	lower := strings.ToLower(tool)
+	c.mutating = matchAny(d.mutating, lower)
+	c.waits = strings.Contains(lower, "sleep") || strings.Contains(lower, "wait") ||
+		strings.HasSuffix(lower, "output") || strings.Contains(lower, "status")
 	for _, o := range d.tools {
 		if !o.match(tool) {
 			continue
@@ -447,7 +452,15 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	prevCount, dist := s.recentRepeat(id, dg.exact, c.failed)
 	noProgress := prevCount > 0
 	sameCall := s.hasLast && s.last.id == id
+	// A call that waits (sleep, a background job's output) is made again on purpose: time
+	// passes between two of them, so the same answer is a poll that has not advanced yet,
+	// counted against the poll budget, not a stuck call.
+	waiting := cls.waits || bytes.Contains(c.args, []byte("sleep "))
 	switch {
+	case noProgress && waiting && sameCall:
+		s.stuck = 1
+		s.polls++
+		noProgress = false
 	case noProgress:
 		s.stuck = prevCount + 1
 		s.polls = 0
@@ -457,7 +470,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	default:
 		s.stuck, s.polls, s.pollSaid = 1, 0, false
 	}
-	sameResult := noProgress
+	sameResult := noProgress || (sameCall && s.last.result == dg.exact)
 
 	// The workspace: a successful mutating call changes it, unless it repeats itself exactly
 	// (writing the same thing twice changes nothing the second time).

@@ -92,6 +92,13 @@ func TestProgressRules(t *testing.T) {
 			times(12, func(i int) step {
 				return ok("build_status", `{"id":"b7"}`, fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package, upload)", i))
 			}), []string{"5:poll:build_status polled × 6"}},
+		{"waiting: the same status after a sleep is a poll that has not advanced yet, not a stuck call",
+			func(p *ProgressConfig) { p.PollBudget = 6 },
+			times(8, func(i int) step {
+				return ok("bash", `{"command":"sleep 30 && kubectl rollout status deploy/web"}`, "Waiting for deployment \"web\" rollout to finish: 1 of 3 updated replicas are available...")
+			}), []string{"6:poll:bash polled × 7"}},
+		{"a background job's output read again and again is a poll too",
+			nil, times(6, func(i int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }), nil},
 		{"a tool override raises the poll budget",
 			func(p *ProgressConfig) {
 				p.PollBudget = 5
