@@ -67,3 +67,22 @@ func TestModelTextReadsOnlyTheTail(t *testing.T) {
 		t.Error("no text for a call in the tail")
 	}
 }
+
+// BenchmarkModelText is what reading the model's words costs a hook: the tail of a 1 MB
+// Claude Code transcript whose last lines hold the call's message.
+func BenchmarkModelText(b *testing.B) {
+	src, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "claude-code", "s1.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	filler := strings.Repeat(`{"type":"user","message":{"role":"user","content":"`+strings.Repeat("x", 480)+`"}}`+"\n", 2000)
+	path := filepath.Join(b.TempDir(), "t.jsonl")
+	os.WriteFile(path, append([]byte(filler), src...), 0o644)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if text, _ := modelText(ClaudeCode, path, "toolu_01"); text == "" {
+			b.Fatal("no text")
+		}
+	}
+}
