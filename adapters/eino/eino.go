@@ -82,8 +82,10 @@ func (g *Guard) ToolMiddleware() compose.ToolMiddleware {
 			out, err := next(ctx, in)
 			if err != nil {
 				// The tool node ends the run on an error; count the failure all the same.
+				ev = ev.WithResult("Error: "+err.Error(), true)
+				ev.Time = now()
 				g.mu.Lock()
-				g.eng.Observe(ev.WithResult("Error: "+err.Error(), true))
+				g.eng.Observe(ev)
 				g.mu.Unlock()
 				return out, err
 			}

@@ -3,6 +3,7 @@ package api_test
 import (
 	"bufio"
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,6 +164,14 @@ func TestServeBeyondLoopbackNeedsAToken(t *testing.T) {
 			url = strings.Replace(url, "[::]", "127.0.0.1", 1)
 			if a := post(t, url, "/v1/events", "", call("t", "x", "{}")); a.code != 401 {
 				t.Fatalf("without the token: want 401, got %d %s", a.code, a.body)
+			}
+			if a := post(t, url, "/hook/claude-code", "", "{}"); a.code != 401 {
+				t.Fatalf("the hook routes need the token too: got %d %s", a.code, a.body)
+			}
+			if resp, err := http.Get(url + "/healthz"); err != nil || resp.StatusCode != 200 {
+				t.Fatalf("GET /healthz must stay open: %v %v", resp, err)
+			} else {
+				resp.Body.Close()
 			}
 			if a := post(t, url, "/v1/events", "wrong", call("t", "x", "{}")); a.code != 401 {
 				t.Fatalf("with a wrong token: want 401, got %d %s", a.code, a.body)
