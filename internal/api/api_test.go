@@ -29,6 +29,14 @@ func preset(t testing.TB, name string) loopguard.Config {
 	return cfg
 }
 
+// bothSeeds runs repeat-tool-reminder and dsh-brake together, spelled out so that the tests do
+// not depend on what the default preset holds.
+func bothSeeds(mode string) loopguard.Config {
+	b := loopguard.DefaultDSHBrake()
+	b.Mode = mode
+	return loopguard.Config{RepeatToolReminder: loopguard.DefaultRepeatToolReminder(), DSHBrake: b}
+}
+
 func denyConfig(t testing.TB) loopguard.Config {
 	cfg := preset(t, loopguard.PresetDSHBrake)
 	cfg.DSHBrake.Mode = loopguard.ModeDeny
@@ -195,7 +203,7 @@ func TestBadBodiesAnswer400NamingTheProblemAndStoreNothing(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			st := boltStore(t)
-			srv := serve(t, preset(t, loopguard.PresetDefault), st, "")
+			srv := serve(t, bothSeeds(loopguard.ModeRemind), st, "")
 			a := post(t, srv.URL, tc.path, "", tc.body)
 			var e api.ErrorAnswer
 			if a.code != 400 || json.Unmarshal([]byte(a.body), &e) != nil || !strings.Contains(e.Error, tc.want) {
@@ -222,7 +230,7 @@ func TestTokenRequired(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			st := boltStore(t)
-			srv := serve(t, preset(t, loopguard.PresetDefault), st, token)
+			srv := serve(t, bothSeeds(loopguard.ModeRemind), st, token)
 			for _, path := range []string{"/v1/events", "/v1/check"} {
 				if a := post(t, srv.URL, path, tc.token, call("tok", "t", "{}")); a.code != tc.want {
 					t.Fatalf("%s: want %d, got %d %s", path, tc.want, a.code, a.body)
@@ -296,8 +304,7 @@ func storedStats(t testing.TB, st store.Store, cfg loopguard.Config, agent strin
 func TestBatchOfTenThousandEventsMatchesReplay(t *testing.T) {
 	for _, mode := range []string{loopguard.ModeRemind, loopguard.ModeDeny} {
 		t.Run(mode, func(t *testing.T) {
-			cfg := preset(t, loopguard.PresetDefault)
-			cfg.DSHBrake.Mode = mode
+			cfg := bothSeeds(mode)
 			var in bytes.Buffer
 			for i := 0; i < 10000; i++ {
 				agent := fmt.Sprintf("b%d", i%7)
@@ -328,7 +335,7 @@ func TestBatchOfTenThousandEventsMatchesReplay(t *testing.T) {
 }
 
 func TestOpenAPIDocument(t *testing.T) {
-	srv := serve(t, preset(t, loopguard.PresetDefault), boltStore(t), "")
+	srv := serve(t, bothSeeds(loopguard.ModeRemind), boltStore(t), "")
 	resp, err := http.Get(srv.URL + "/openapi.json")
 	if err != nil {
 		t.Fatal(err)

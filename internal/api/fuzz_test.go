@@ -20,8 +20,7 @@ func FuzzEvents(f *testing.F) {
 	f.Add("events", `{"type":"call","agent":"a","tool":"t","args":"ls -la"}`+"\n"+"{")
 	f.Add("check", `{"type":"call","agent":"a","tool":"t"}`)
 	f.Add("check", `{"type":"end","agent":"a"}`)
-	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
-	cfg.DSHBrake.Mode = loopguard.ModeDeny
+	cfg := bothSeeds(loopguard.ModeDeny)
 	f.Fuzz(func(t *testing.T, path, body string) {
 		st, err := store.Open(context.Background(), "memory", store.Options{})
 		if err != nil {

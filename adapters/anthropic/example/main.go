@@ -42,7 +42,7 @@ func main() {
 	}
 	client := anthropic.NewClient(opts...)
 
-	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
 	eng, err := loopguard.New(cfg)
 	if err != nil {
 		log.Fatal(err)

@@ -50,7 +50,7 @@ func (search) InvokableRun(context.Context, string, ...tool.Option) (string, err
 
 func main() {
 	ctx := context.Background()
-	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
 	eng, err := loopguard.New(cfg)
 	if err != nil {
 		log.Fatal(err)

@@ -36,7 +36,7 @@ func main() {
 				ai.NewToolRequestPart(&ai.ToolRequest{Name: "search", Ref: fmt.Sprint(turn), Input: map[string]any{"q": "loopguard 1.0 release"}}))}, nil
 		})
 
-	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
 	eng, err := loopguard.New(cfg)
 	if err != nil {
 		log.Fatal(err)

@@ -27,7 +27,7 @@ func (search) Call(ctx context.Context, q string) (string, error) { return "no r
 func main() {
 	llm := fake.NewFakeLLM([]string{"I should search.\nAction: search\nAction Input: loopguard 1.0 release"})
 
-	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
 	eng, err := loopguard.New(cfg)
 	if err != nil {
 		log.Fatal(err)

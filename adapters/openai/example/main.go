@@ -26,7 +26,7 @@ func main() {
 	}
 	client := openai.NewClient(option.WithBaseURL(base))
 
-	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
 	eng, err := loopguard.New(cfg)
 	if err != nil {
 		log.Fatal(err)
