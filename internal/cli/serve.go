@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/loopguard/loopguard/internal/api"
 	"github.com/loopguard/loopguard/internal/hook"
 	"github.com/loopguard/loopguard/internal/hookcmd"
 	"github.com/loopguard/loopguard/internal/store"
@@ -24,7 +25,7 @@ func init() {
 
 // serveHandler answers POST /hook/{host} (and POST / as claude-code) with the same JSON a
 // hook process would print. Like the hook, it fails open: an error gives 200 with no decision.
-func serveHandler(h *hook.Handler, logf func(string, ...any)) http.Handler {
+func serveHandler(h *hook.Handler, logf func(string, ...any)) *http.ServeMux {
 	mux := http.NewServeMux()
 	answer := func(host hook.Host) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
@@ -56,8 +57,8 @@ func serveHandler(h *hook.Handler, logf func(string, ...any)) http.Handler {
 }
 
 func runServe(env *Env, args []string) int {
-	fs := newFlags(env, "serve [--addr 127.0.0.1:8417] [--preset NAME | --config FILE] [--store URL]",
-		"serve [--addr ADDR] [--preset NAME | --config FILE] [--store URL]",
+	fs := newFlags(env, "serve [--addr 127.0.0.1:8417] [--preset NAME | --config FILE] [--store URL] [--token-file FILE]",
+		"serve [--addr ADDR] [--preset NAME | --config FILE] [--store URL] [--token-file FILE]",
 		`  loopguard serve
   loopguard serve --addr 127.0.0.1:9000 --store redis://127.0.0.1:6379/0
 
@@ -66,6 +67,7 @@ Claude Code settings for it (an "http" hook):
 `)
 	choice := configFlags(fs)
 	addr := fs.String("addr", "127.0.0.1:8417", "listen `ADDRESS` (loopback by default)")
+	tokenFile := fs.String("token-file", "", "require \"Authorization: Bearer TOKEN\" with the token in `FILE` (default: $"+api.TokenEnv+"; required beyond loopback)")
 	var sf hookcmd.StoreFlags
 	sf.Add(fs, "memory")
 	if err := fs.Parse(args); err != nil {
@@ -73,6 +75,11 @@ Claude Code settings for it (an "http" hook):
 	}
 	r, ok := resolveConfig(env, choice)
 	if !ok {
+		return exitUsage
+	}
+	token, err := api.LoadToken(*tokenFile, env.Getenv)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "loopguard serve: %v\n", err)
 		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -88,11 +95,20 @@ Claude Code settings for it (an "http" hook):
 		fmt.Fprintf(env.Stderr, "loopguard serve: %v\n", err)
 		return exitFail
 	}
-	logf := func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) }
-	srv := &http.Server{
-		Handler:           serveHandler(&hook.Handler{Config: r.Config, Store: st, Warn: func(line string) { logf("%s", line) }}, logf),
-		ReadHeaderTimeout: 10 * time.Second,
+	if err := api.CheckExposure(ln.Addr(), token); err != nil {
+		ln.Close()
+		fmt.Fprintf(env.Stderr, "loopguard serve: %v\n", err)
+		return exitUsage
 	}
+	logf := func(format string, a ...any) { fmt.Fprintf(env.Stderr, format+"\n", a...) }
+	warn := func(line string) { logf("%s", line) }
+	mux := serveHandler(&hook.Handler{Config: r.Config, Store: st, Warn: warn}, logf)
+	(&api.Server{Config: r.Config, Store: st, Warn: warn}).Mount(mux) // POST /v1/events, /v1/check
+	var handler http.Handler = mux
+	if token != "" {
+		handler = api.RequireToken(token, mux)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(env.Stderr, "loopguard serve: listening on http://%s (configuration: %s; store: %s)\n", ln.Addr(), r.Source, storeName(sf.URL()))
 	go func() {
 		<-ctx.Done()
