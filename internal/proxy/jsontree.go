@@ -1,0 +1,301 @@
+package proxy
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// The request parsers need two things encoding/json does not give: the byte offsets of values in
+// the client's body (notices are spliced into those bytes, never re-encoded, so that the body
+// stays byte-identical from turn to turn and the provider's prompt cache keeps working), and a
+// hard bound on nesting for hostile input. node is a parsed JSON value that remembers where it
+// lies in the original bytes; strings are decoded only when a parser asks for them.
+
+type kind uint8
+
+const (
+	kNull kind = iota
+	kBool
+	kNumber
+	kString
+	kArray
+	kObject
+)
+
+// node is one JSON value: data[start:end] is its text in the original body.
+type node struct {
+	kind       kind
+	start, end int
+	members    []member // kObject, in document order
+	elems      []*node  // kArray
+	escaped    bool     // kString: holds a backslash escape (decode needed)
+}
+
+type member struct {
+	key string
+	val *node
+}
+
+// maxDepth bounds nesting: real requests nest a dozen levels; a body nested deeper is not a
+// request this proxy understands, and is forwarded untouched.
+const maxDepth = 256
+
+var errDepth = errors.New("JSON nested too deeply")
+
+// parseJSON parses a whole JSON document. Errors carry the byte offset of the problem.
+func parseJSON(data []byte) (*node, error) {
+	p := jparser{data: data}
+	p.ws()
+	n, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.i != len(p.data) {
+		return nil, p.errf("data after the top-level value")
+	}
+	return n, nil
+}
+
+type jparser struct {
+	data []byte
+	i    int
+}
+
+func (p *jparser) errf(format string, args ...any) error {
+	return fmt.Errorf("offset %d: %s", p.i, fmt.Sprintf(format, args...))
+}
+
+func (p *jparser) ws() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jparser) value(depth int) (*node, error) {
+	if depth > maxDepth {
+		return nil, errDepth
+	}
+	if p.i >= len(p.data) {
+		return nil, p.errf("unexpected end of input")
+	}
+	switch c := p.data[p.i]; {
+	case c == '{':
+		return p.object(depth)
+	case c == '[':
+		return p.array(depth)
+	case c == '"':
+		return p.str()
+	case c == 't':
+		return p.literal("true", kBool)
+	case c == 'f':
+		return p.literal("false", kBool)
+	case c == 'n':
+		return p.literal("null", kNull)
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.number()
+	default:
+		return nil, p.errf("unexpected character %q", c)
+	}
+}
+
+func (p *jparser) literal(lit string, k kind) (*node, error) {
+	if len(p.data)-p.i < len(lit) || string(p.data[p.i:p.i+len(lit)]) != lit {
+		return nil, p.errf("invalid literal")
+	}
+	n := &node{kind: k, start: p.i, end: p.i + len(lit)}
+	p.i += len(lit)
+	return n, nil
+}
+
+func (p *jparser) number() (*node, error) {
+	start := p.i
+	if p.data[p.i] == '-' {
+		p.i++
+	}
+	digits := func() int {
+		s := p.i
+		for p.i < len(p.data) && p.data[p.i] >= '0' && p.data[p.i] <= '9' {
+			p.i++
+		}
+		return p.i - s
+	}
+	if p.i < len(p.data) && p.data[p.i] == '0' {
+		p.i++
+	} else if digits() == 0 {
+		return nil, p.errf("invalid number")
+	}
+	if p.i < len(p.data) && p.data[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return nil, p.errf("invalid number")
+		}
+	}
+	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.data) && (p.data[p.i] == '+' || p.data[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return nil, p.errf("invalid number")
+		}
+	}
+	return &node{kind: kNumber, start: start, end: p.i}, nil
+}
+
+func (p *jparser) str() (*node, error) {
+	n := &node{kind: kString, start: p.i}
+	p.i++
+	for p.i < len(p.data) {
+		c := p.data[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			n.end = p.i
+			return n, nil
+		case c == '\\':
+			n.escaped = true
+			p.i += 2
+		case c < 0x20:
+			return nil, p.errf("control character in string")
+		default:
+			// Invalid UTF-8 is accepted, as encoding/json accepts it: the bytes are the
+			// client's and go upstream as they came.
+			p.i++
+		}
+	}
+	return nil, p.errf("unterminated string")
+}
+
+func (p *jparser) array(depth int) (*node, error) {
+	n := &node{kind: kArray, start: p.i}
+	p.i++
+	p.ws()
+	if p.i < len(p.data) && p.data[p.i] == ']' {
+		p.i++
+		n.end = p.i
+		return n, nil
+	}
+	for {
+		p.ws()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.elems = append(n.elems, v)
+		p.ws()
+		if p.i >= len(p.data) {
+			return nil, p.errf("unterminated array")
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			n.end = p.i
+			return n, nil
+		default:
+			return nil, p.errf("expected , or ] in array")
+		}
+	}
+}
+
+func (p *jparser) object(depth int) (*node, error) {
+	n := &node{kind: kObject, start: p.i}
+	p.i++
+	p.ws()
+	if p.i < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		n.end = p.i
+		return n, nil
+	}
+	for {
+		p.ws()
+		if p.i >= len(p.data) || p.data[p.i] != '"' {
+			return nil, p.errf("expected a string key")
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		key := p.decodeString(k)
+		p.ws()
+		if p.i >= len(p.data) || p.data[p.i] != ':' {
+			return nil, p.errf("expected : after key")
+		}
+		p.i++
+		p.ws()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.members = append(n.members, member{key: key, val: v})
+		p.ws()
+		if p.i >= len(p.data) {
+			return nil, p.errf("unterminated object")
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			n.end = p.i
+			return n, nil
+		default:
+			return nil, p.errf("expected , or } in object")
+		}
+	}
+}
+
+// decodeString returns a string node's value. Unescaped strings are copied straight out;
+// escaped ones go through encoding/json so that escapes mean exactly what they mean there.
+func (p *jparser) decodeString(n *node) string { return stringValue(p.data, n) }
+
+func stringValue(data []byte, n *node) string {
+	if n == nil || n.kind != kString {
+		return ""
+	}
+	if !n.escaped {
+		return string(data[n.start+1 : n.end-1])
+	}
+	var s string
+	if err := json.Unmarshal(data[n.start:n.end], &s); err != nil {
+		return string(data[n.start+1 : n.end-1])
+	}
+	return s
+}
+
+// get returns an object's member value by key (the last one, as encoding/json does), or nil.
+func (n *node) get(key string) *node {
+	if n == nil || n.kind != kObject {
+		return nil
+	}
+	var v *node
+	for _, m := range n.members {
+		if m.key == key {
+			v = m.val
+		}
+	}
+	return v
+}
+
+// raw returns the node's original bytes.
+func (n *node) raw(data []byte) []byte {
+	if n == nil {
+		return nil
+	}
+	return data[n.start:n.end]
+}
+
+// str returns the member's string value, or "" when it is absent or not a string.
+func (n *node) str(data []byte, key string) string { return stringValue(data, n.get(key)) }
+
+func (n *node) isString() bool { return n != nil && n.kind == kString }
+func (n *node) isArray() bool  { return n != nil && n.kind == kArray }
+func (n *node) isObject() bool { return n != nil && n.kind == kObject }
