@@ -124,7 +124,7 @@ func (p *parser) yamlError(err error) error {
 	return &Error{File: p.file, Msg: msg}
 }
 
-var topKeys = []string{"$schema", "preset", "locale", loopguard.PluginRepeatToolReminder, loopguard.PluginDSHBrake}
+var topKeys = []string{"$schema", "preset", "locale", loopguard.PluginRepeatToolReminder, loopguard.PluginDSHBrake, proxyKey}
 
 // entries returns a mapping's key/value pairs, refusing duplicate keys and non-string keys.
 func (p *parser) entries(m *yaml.Node, known []string, where string) ([][2]*yaml.Node, error) {
