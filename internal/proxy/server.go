@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/loopguard/loopguard/internal/store"
@@ -60,7 +61,12 @@ type Server struct {
 	m       *metrics
 	metrics http.Handler
 	rp      *httputil.ReverseProxy
+	drain   atomic.Bool
 }
+
+// Drain makes /readyz answer 503 from now on (the process is shutting down), so that a load
+// balancer sends new requests elsewhere while streams in flight finish.
+func (s *Server) Drain() { s.drain.Store(true) }
 
 // ctxKey carries per-request data from ServeHTTP to the reverse proxy's hooks.
 type ctxKey struct{}
@@ -482,6 +488,11 @@ func apiError(w http.ResponseWriter, api API, code int, msg string) {
 
 // ready answers /readyz: 200 when the store answers, else 503 saying why.
 func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
+	if s.drain.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, "not ready: shutting down\n")
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.StoreTimeout)
 	defer cancel()
 	if _, err := s.opts.Store.Get(ctx, "proxy:readyz"); err != nil {
