@@ -24,12 +24,13 @@ const (
 	loopCommand      = "echo e2e-proxy-loop"
 )
 
-// startProxy runs `loopguard proxy` in front of upstream and returns its base URL.
-func startProxy(t *testing.T, upstream string) string {
+// startProxy runs `loopguard proxy` in front of upstream and returns its base URL. extra
+// flags come last (so --store URL overrides the in-memory default).
+func startProxy(t *testing.T, upstream string, extra ...string) string {
 	t.Helper()
 	ln := freeLoopbackAddr(t)
-	cmd := exec.Command(loopguardBin(t), "proxy", "--listen", ln, "--upstream", upstream,
-		"--preset", "default", "--store", "memory")
+	cmd := exec.Command(loopguardBin(t), append([]string{"proxy", "--listen", ln, "--upstream", upstream,
+		"--preset", "default", "--store", "memory"}, extra...)...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
