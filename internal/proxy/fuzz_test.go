@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // fuzzRewrite checks one request parser on arbitrary bytes: it never panics; a body that
@@ -57,6 +59,26 @@ func FuzzResponsesOutput(f *testing.F) {
 		defer r.Done()
 		if id, st, ok := r.After(body); ok && (id == "" || st == nil) {
 			t.Fatalf("ok with id %q, state %v", id, st)
+		}
+	})
+}
+
+// unescape decodes every valid JSON string body as encoding/json does.
+func FuzzUnescapeMatchesEncodingJSON(f *testing.F) {
+	for _, s := range []string{`"plain"`, `"a\nb\t\"q\" \\ \/"`, `"\u00e9\ud83d\ude00"`, `"\ud800 lone"`, `"\udc00\ud800"`, "\"\xff\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, quoted []byte) {
+		var want string
+		if json.Unmarshal(quoted, &want) != nil {
+			return
+		}
+		n, err := parseJSON(quoted)
+		if err != nil {
+			t.Fatalf("encoding/json reads %q, parseJSON refuses it: %v", quoted, err)
+		}
+		if got := stringValue(quoted, n); got != want && utf8.ValidString(want) && !strings.ContainsRune(want, utf8.RuneError) {
+			t.Fatalf("stringValue(%q) = %q, want %q", quoted, got, want)
 		}
 	})
 }

@@ -1,9 +1,12 @@
 package proxy
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
 )
 
 // The request parsers need two things encoding/json does not give: the byte offsets of values in
@@ -61,6 +64,17 @@ func parseJSON(data []byte) (*node, error) {
 type jparser struct {
 	data []byte
 	i    int
+	pool []node // nodes are carved from blocks: one allocation per 128 values, not one each
+}
+
+func (p *jparser) newNode(k kind, start int) *node {
+	if len(p.pool) == 0 {
+		p.pool = make([]node, 128)
+	}
+	n := &p.pool[0]
+	p.pool = p.pool[1:]
+	n.kind, n.start = k, start
+	return n
 }
 
 func (p *jparser) errf(format string, args ...any) error {
@@ -109,7 +123,8 @@ func (p *jparser) literal(lit string, k kind) (*node, error) {
 	if len(p.data)-p.i < len(lit) || string(p.data[p.i:p.i+len(lit)]) != lit {
 		return nil, p.errf("invalid literal")
 	}
-	n := &node{kind: k, start: p.i, end: p.i + len(lit)}
+	n := p.newNode(k, p.i)
+	n.end = p.i + len(lit)
 	p.i += len(lit)
 	return n, nil
 }
@@ -146,35 +161,43 @@ func (p *jparser) number() (*node, error) {
 			return nil, p.errf("invalid number")
 		}
 	}
-	return &node{kind: kNumber, start: start, end: p.i}, nil
+	n := p.newNode(kNumber, start)
+	n.end = p.i
+	return n, nil
 }
 
 func (p *jparser) str() (*node, error) {
-	n := &node{kind: kString, start: p.i}
-	p.i++
-	for p.i < len(p.data) {
-		c := p.data[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			n.end = p.i
-			return n, nil
-		case c == '\\':
+	// The closing quote is found with bytes.IndexByte (vectorised), then the backslashes
+	// before it: a string is scanned about once, whatever its escapes. Control characters and
+	// invalid UTF-8 are not refused: encoding/json decodes the latter, and a body with the
+	// former goes upstream as the client sent it, to be refused there if at all.
+	n := p.newNode(kString, p.i)
+	i := p.i + 1
+	for {
+		q := bytes.IndexByte(p.data[i:], '"')
+		if q < 0 {
+			p.i = len(p.data)
+			return nil, p.errf("unterminated string")
+		}
+		q += i
+		for {
+			k := bytes.IndexByte(p.data[i:q], '\\')
+			if k < 0 {
+				p.i = q + 1
+				n.end = p.i
+				return n, nil
+			}
 			n.escaped = true
-			p.i += 2
-		case c < 0x20:
-			return nil, p.errf("control character in string")
-		default:
-			// Invalid UTF-8 is accepted, as encoding/json accepts it: the bytes are the
-			// client's and go upstream as they came.
-			p.i++
+			i += k + 2 // the backslash and the byte it escapes
+			if i > q {
+				break // the quote at q was escaped: look for the next one
+			}
 		}
 	}
-	return nil, p.errf("unterminated string")
 }
 
 func (p *jparser) array(depth int) (*node, error) {
-	n := &node{kind: kArray, start: p.i}
+	n := p.newNode(kArray, p.i)
 	p.i++
 	p.ws()
 	if p.i < len(p.data) && p.data[p.i] == ']' {
@@ -207,7 +230,7 @@ func (p *jparser) array(depth int) (*node, error) {
 }
 
 func (p *jparser) object(depth int) (*node, error) {
-	n := &node{kind: kObject, start: p.i}
+	n := p.newNode(kObject, p.i)
 	p.i++
 	p.ws()
 	if p.i < len(p.data) && p.data[p.i] == '}' {
@@ -261,14 +284,97 @@ func stringValue(data []byte, n *node) string {
 	if n == nil || n.kind != kString {
 		return ""
 	}
+	body := data[n.start+1 : n.end-1]
 	if !n.escaped {
-		return string(data[n.start+1 : n.end-1])
+		return string(body)
 	}
-	var s string
-	if err := json.Unmarshal(data[n.start:n.end], &s); err != nil {
-		return string(data[n.start+1 : n.end-1])
+	return unescape(body)
+}
+
+// unescape decodes the body of a JSON string as encoding/json does (a lone surrogate becomes
+// U+FFFD), in one pass: tool results are mostly lines of text, with an escape every line, and
+// encoding/json's Unmarshal would scan each of them twice and allocate more. An invalid escape
+// is kept as it stands; such a body is not valid JSON and is forwarded as the client sent it.
+func unescape(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		k := bytes.IndexByte(b, '\\')
+		if k < 0 {
+			out = append(out, b...)
+			break
+		}
+		out = append(out, b[:k]...)
+		b = b[k:]
+		if len(b) < 2 {
+			out = append(out, b...)
+			break
+		}
+		switch c := b[1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := hex4(b[2:])
+			if !ok {
+				out = append(out, b[:2]...)
+				b = b[2:]
+				continue
+			}
+			b = b[6:]
+			if utf16.IsSurrogate(r) {
+				if len(b) >= 6 && b[0] == '\\' && b[1] == 'u' {
+					if r2, ok := hex4(b[2:]); ok {
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							out = utf8.AppendRune(out, dec)
+							b = b[6:]
+							continue
+						}
+					}
+				}
+				r = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r)
+			continue
+		default:
+			out = append(out, b[:2]...)
+		}
+		b = b[2:]
 	}
-	return s
+	if len(out) == 0 {
+		return ""
+	}
+	// out is never written again: hand it over as the string instead of copying it.
+	return unsafe.String(&out[0], len(out))
+}
+
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // get returns an object's member value by key (the last one, as encoding/json does), or nil.
