@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/loopguard/loopguard/internal/store"
 	"github.com/loopguard/loopguard/internal/testenv"
@@ -122,5 +123,48 @@ func TestResponsesRedisDownFailsOpen(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 503 || !strings.Contains(string(b), "could not reach redis") {
 		t.Errorf("/readyz = %d %q", resp.StatusCode, b)
+	}
+}
+
+// The state is saved as soon as the response.completed event is whole, before the client has
+// it, even when its end arrives in a later read and the stream stays open after it.
+func TestResponsesStateSavedWhenCompletedEventEnds(t *testing.T) {
+	st, err := store.Open(context.Background(), "memory", store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	endEvent, hold := make(chan struct{}), make(chan struct{})
+	up := newUpstream(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_split\"}}\n\n")
+		io.WriteString(w, "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_split\",\"output\":[]}}")
+		w.(http.Flusher).Flush()
+		<-endEvent
+		io.WriteString(w, "\n\n")
+		w.(http.Flusher).Flush()
+		<-hold // the stream stays open
+	})
+	defer close(hold)
+	p := newProxy(t, Options{Routes: []Route{{Upstream: mustURL(t, up.URL)}}, Store: st})
+	resp, err := http.Post(p.URL+"/v1/responses", "application/json", strings.NewReader(`{"model":"m","stream":true,"input":"go"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	saved := func() bool {
+		v, err := st.Get(context.Background(), stateKey("resp_split"))
+		return err == nil && v != nil
+	}
+	time.Sleep(100 * time.Millisecond)
+	if saved() {
+		t.Fatal("state saved before the completed event ended")
+	}
+	close(endEvent)
+	deadline := time.Now().Add(5 * time.Second)
+	for !saved() {
+		if time.Now().After(deadline) {
+			t.Fatal("state not saved once the completed event ended (the stream is still open)")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -362,7 +362,7 @@ func (s *Server) modifyResponse(resp *http.Response) error {
 		return nil
 	}
 	if stream {
-		resp.Body = &stateTee{body: resp.Body, s: s, info: info, ctx: resp.Request.Context(), limit: s.opts.MaxBody}
+		resp.Body = &stateTee{body: resp.Body, s: s, info: info, ctx: resp.Request.Context(), limit: s.opts.MaxBody, markerAt: -1}
 		return nil
 	}
 	// A whole JSON response is read, its state saved, then sent: the client can only send the
@@ -402,14 +402,15 @@ func (s *Server) save(ctx context.Context, info *reqInfo, body []byte) {
 // as soon as the response.completed event has been read, before that event is handed on to
 // the client: a client that sends its next request on seeing it finds the state in the store.
 type stateTee struct {
-	body  io.ReadCloser
-	s     *Server
-	info  *reqInfo
-	ctx   context.Context
-	limit int64
-	buf   []byte
-	done  bool
-	over  bool
+	body     io.ReadCloser
+	s        *Server
+	info     *reqInfo
+	ctx      context.Context
+	limit    int64
+	buf      []byte
+	markerAt int // where response.completed was seen in buf, or -1
+	done     bool
+	over     bool
 }
 
 var completedMarker = []byte(`"response.completed"`)
@@ -421,10 +422,18 @@ func (t *stateTee) Read(p []byte) (int, error) {
 		t.buf = append(t.buf, p[:n]...)
 		if int64(len(t.buf)) > t.limit {
 			t.over, t.buf = true, nil
-		} else if bytes.Contains(t.buf[scanFrom:], completedMarker) {
-			// The event may still be cut; read on to the blank line that ends it.
-			if end := bytes.Index(t.buf[bytes.LastIndex(t.buf, completedMarker):], []byte("\n\n")); end >= 0 {
-				t.finish()
+		} else {
+			if t.markerAt < 0 {
+				if i := bytes.Index(t.buf[scanFrom:], completedMarker); i >= 0 {
+					t.markerAt = scanFrom + i
+				}
+			}
+			// The event ends at the blank line after it, which may come in a later read.
+			if t.markerAt >= 0 {
+				rest := t.buf[t.markerAt:]
+				if bytes.Contains(rest, []byte("\n\n")) || bytes.Contains(rest, []byte("\r\n\r\n")) {
+					t.finish()
+				}
 			}
 		}
 	}
