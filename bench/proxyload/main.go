@@ -311,8 +311,6 @@ func metrics(base string) map[string]float64 {
 
 // holder is an upstream that holds every request until released.
 type holder struct {
-	mu      sync.Mutex
-	n       int
 	arrived chan struct{}
 	gate    chan struct{}
 }
