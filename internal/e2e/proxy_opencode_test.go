@@ -31,10 +31,10 @@ func opencodeConfig(baseURL string) string {
 `
 }
 
-func TestProxyOpencode(t *testing.T) {
+// runOpencode runs `opencode run` once against an OpenAI-compatible baseURL.
+func runOpencode(t *testing.T, baseURL string) *Result {
+	t.Helper()
 	bin := RequireCLI(t, "opencode")
-	srv := NewServer(t, Script{Command: loopCommand, ToolTurns: 5})
-	proxyURL := startProxy(t, srv.URL)
 	root := t.TempDir()
 	home, work := filepath.Join(root, "home"), filepath.Join(root, "work")
 	for _, d := range []string{home, work, filepath.Join(root, "tmp")} {
@@ -42,7 +42,7 @@ func TestProxyOpencode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	writeFile(t, filepath.Join(home, ".config", "opencode", "opencode.json"), []byte(opencodeConfig(proxyURL)))
+	writeFile(t, filepath.Join(home, ".config", "opencode", "opencode.json"), []byte(opencodeConfig(baseURL)))
 	env := append(BaseEnv(home), "TMPDIR="+filepath.Join(root, "tmp"),
 		// Nothing from the network: no models.dev catalogue, no default plugins from npm, no
 		// LSP downloads, no update check.
@@ -58,6 +58,13 @@ func TestProxyOpencode(t *testing.T) {
 		t.Logf("stdout:\n%s\nstderr:\n%s", res.Stdout, res.Stderr)
 	}
 	res.Check(t, "opencode")
+	return res
+}
+
+func TestProxyOpencode(t *testing.T) {
+	RequireCLI(t, "opencode")
+	srv := NewServer(t, Script{Command: loopCommand, ToolTurns: 5})
+	res := runOpencode(t, startProxy(t, srv.URL))
 	if !strings.Contains(res.Stdout, "E2E-DONE") {
 		t.Errorf("final answer not in the output:\n%s", truncate(res.Stdout, 2000))
 	}
