@@ -154,7 +154,7 @@ func TestOnlyNoticesAreAdded(t *testing.T) {
 				t.Fatal(err)
 			}
 			agent := "only-notices"
-			ins := insertions(run(g.eng, agent, conv.steps))
+			ins := insertions(run(g.eng, agent, in, conv.steps))
 			g.eng.Forget(agent)
 			out := splice(in, ins)
 			// Undo the insertions from the end.

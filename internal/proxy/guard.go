@@ -54,7 +54,7 @@ func (g *Guard) Rewrite(api API, body []byte, prev *State) (*Rewritten, error) {
 			return nil, err
 		}
 	}
-	dues := run(g.eng, r.agent, conv.steps)
+	dues := run(g.eng, r.agent, body, conv.steps)
 	for _, d := range dues {
 		r.Notices = append(r.Notices, d.notices...)
 	}

@@ -280,23 +280,41 @@ func (p *jparser) object(depth int) (*node, error) {
 // escaped ones go through encoding/json so that escapes mean exactly what they mean there.
 func (p *jparser) decodeString(n *node) string { return stringValue(p.data, n) }
 
+// stringValue returns a string node's value. An unescaped string shares the body's memory
+// (the body is never written to while a request is handled); an escaped one is decoded.
 func stringValue(data []byte, n *node) string {
 	if n == nil || n.kind != kString {
 		return ""
 	}
 	body := data[n.start+1 : n.end-1]
 	if !n.escaped {
-		return string(body)
+		if len(body) == 0 {
+			return ""
+		}
+		return unsafe.String(&body[0], len(body))
 	}
-	return unescape(body)
+	out := appendUnescaped(make([]byte, 0, len(body)), body)
+	if len(out) == 0 {
+		return ""
+	}
+	return unsafe.String(&out[0], len(out)) // out is never written again
 }
 
-// unescape decodes the body of a JSON string as encoding/json does (a lone surrogate becomes
-// U+FFFD), in one pass: tool results are mostly lines of text, with an escape every line, and
-// encoding/json's Unmarshal would scan each of them twice and allocate more. An invalid escape
-// is kept as it stands; such a body is not valid JSON and is forwarded as the client sent it.
-func unescape(b []byte) string {
-	out := make([]byte, 0, len(b))
+// appendStringValue appends a string node's decoded value to dst.
+func appendStringValue(dst, data []byte, n *node) []byte {
+	body := data[n.start+1 : n.end-1]
+	if !n.escaped {
+		return append(dst, body...)
+	}
+	return appendUnescaped(dst, body)
+}
+
+// appendUnescaped decodes the body of a JSON string as encoding/json does (a lone surrogate
+// becomes U+FFFD), in one pass: tool results are mostly lines of text, with an escape every
+// line, and encoding/json's Unmarshal would scan each of them twice and allocate more. An
+// invalid escape is kept as it stands; such a body is not valid JSON and is forwarded as the
+// client sent it.
+func appendUnescaped(out, b []byte) []byte {
 	for len(b) > 0 {
 		k := bytes.IndexByte(b, '\\')
 		if k < 0 {
@@ -349,11 +367,7 @@ func unescape(b []byte) string {
 		}
 		b = b[2:]
 	}
-	if len(out) == 0 {
-		return ""
-	}
-	// out is never written again: hand it over as the string instead of copying it.
-	return unsafe.String(&out[0], len(out))
+	return out
 }
 
 func hex4(b []byte) (rune, bool) {

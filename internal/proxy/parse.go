@@ -139,8 +139,7 @@ func parseAnthropic(data []byte, root *node) *conversation {
 						continue // a result for a call this history does not show: nothing to count
 					}
 					failed := b.get("is_error") != nil && string(b.get("is_error").raw(data)) == "true"
-					res := textOf(data, b.get("content"), isType(data, "text"))
-					c.steps = append(c.steps, step{ev: loopguard.Call("", cl.Name, cl.Args).WithResult(res, failed), site: s})
+					c.steps = append(c.steps, callStep(cl, b.get("content"), isType(data, "text"), failed, s))
 				case "text":
 					// Context the client put next to the results (reminders, hook output):
 					// dsh-brake counts text that keeps arriving.
@@ -196,7 +195,7 @@ func parseChat(data []byte, root *node) *conversation {
 			case content.isArray():
 				s = elementAfter(content, chatTextPart)
 			}
-			c.steps = append(c.steps, step{ev: loopguard.Call("", cl.Name, cl.Args).WithResult(textOf(data, content, nil), false), site: s})
+			c.steps = append(c.steps, callStep(cl, content, nil, false, s))
 		}
 	}
 	return c
@@ -251,7 +250,7 @@ func parseResponses(data []byte, root *node, known map[string]call) *conversatio
 			case out.isArray():
 				s = elementAfter(out, responsesTextPart)
 			}
-			c.steps = append(c.steps, step{ev: loopguard.Call("", cl.Name, cl.Args).WithResult(textOf(data, out, nil), false), site: s})
+			c.steps = append(c.steps, callStep(cl, out, nil, false, s))
 		}
 	}
 	return c

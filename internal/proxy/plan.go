@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/loopguard/loopguard"
 )
@@ -20,6 +21,23 @@ import (
 type step struct {
 	ev   loopguard.Event
 	site *site
+	// result, when set, is the call's result text, decoded only when the step is run, into a
+	// buffer reused from step to step (the engine keeps nothing of an event once Observe
+	// returns): a 500 KB request is mostly results, and decoding them all up front would
+	// allocate them all at once.
+	result *lazyText
+}
+
+type lazyText struct {
+	n    *node
+	keep func(*node) bool
+}
+
+// callStep is a call with its result, to be decoded when run.
+func callStep(cl call, res *node, keep func(*node) bool, failed bool, s *site) step {
+	ev := loopguard.Call("", cl.Name, cl.Args)
+	ev.HasResult, ev.Failed = true, failed
+	return step{ev: ev, site: s, result: &lazyText{n: res, keep: keep}}
 }
 
 // siteMode says how notice text is put at a site.
@@ -81,12 +99,17 @@ type due struct {
 // Notices due after a step without a site wait for the next step that has one; notices after
 // the last site are dropped, since there is no tool result left to carry them (the model only
 // reads notices next to tool results: after a user turn the counters reset anyway).
-func run(eng *loopguard.Engine, agent string, steps []step) []due {
+func run(eng *loopguard.Engine, agent string, data []byte, steps []step) []due {
 	var out []due
 	var pending []loopguard.Notice
+	var scratch []byte
 	for i := range steps {
 		ev := steps[i].ev
 		ev.Agent = agent
+		if r := steps[i].result; r != nil {
+			scratch = appendText(scratch[:0], data, r.n, r.keep)
+			ev.Result = unsafe.String(unsafe.SliceData(scratch), len(scratch))
+		}
 		pending = eng.ObserveAppend(pending, ev)
 		if steps[i].site == nil || len(pending) == 0 {
 			continue
@@ -152,6 +175,29 @@ func elementAfter(arr *node, render func(string) []byte) *site {
 
 // stringEnd is a site that appends to the string value n.
 func stringEnd(n *node) *site { return &site{offset: n.end - 1, mode: appendString} }
+
+// appendText appends the text of a content value (as textOf gives it) to dst.
+func appendText(dst, data []byte, n *node, keep func(part *node) bool) []byte {
+	switch {
+	case n.isString():
+		return appendStringValue(dst, data, n)
+	case n.isArray():
+		first := true
+		for _, p := range n.elems {
+			if keep != nil && !keep(p) {
+				continue
+			}
+			if t := p.get("text"); t.isString() {
+				if !first {
+					dst = append(dst, '\n')
+				}
+				first = false
+				dst = appendStringValue(dst, data, t)
+			}
+		}
+	}
+	return dst
+}
 
 // textOf joins the text of a content value: a string, or an array of parts whose text lives in
 // the member named by key (type filtering is left to the caller's keep, nil = all).

@@ -366,7 +366,13 @@ func TestProxyHealthReadinessAndMetrics(t *testing.T) {
 	if code, body := get(p.URL, "/readyz"); code != 200 {
 		t.Errorf("/readyz = %d %q", code, body)
 	}
-	_, metrics := get(p.URL, "/metrics")
+	// A request is counted once its handler returns, just after the client has its answer.
+	var metrics string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, metrics = get(p.URL, "/metrics"); strings.Contains(metrics, `loopguard_proxy_requests_total{api="chat"`) {
+			break
+		}
+	}
 	for _, want := range []string{
 		`loopguard_proxy_requests_total{api="chat",status="200"} 1`,
 		`loopguard_proxy_notices_total{kind="repeat",plugin="repeat-tool-reminder"} 2`,
