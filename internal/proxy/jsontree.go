@@ -47,8 +47,13 @@ const maxDepth = 256
 var errDepth = errors.New("JSON nested too deeply")
 
 // parseJSON parses a whole JSON document. Errors carry the byte offset of the problem.
-func parseJSON(data []byte) (*node, error) {
-	p := jparser{data: data}
+func parseJSON(data []byte) (*node, error) { return parseJSONKeeping(data, nil) }
+
+// parseJSONKeeping parses a document whose top-level members other than those keep accepts
+// are only skipped over (their node has its place but no children): a request's tool list and
+// system prompt, often most of its bytes, are never read.
+func parseJSONKeeping(data []byte, keep func(key string) bool) (*node, error) {
+	p := jparser{data: data, keep: keep}
 	p.ws()
 	n, err := p.value(0)
 	if err != nil {
@@ -65,6 +70,7 @@ type jparser struct {
 	data []byte
 	i    int
 	pool []node // nodes are carved from blocks: one allocation per 128 values, not one each
+	keep func(key string) bool
 }
 
 func (p *jparser) newNode(k kind, start int) *node {
@@ -196,6 +202,45 @@ func (p *jparser) str() (*node, error) {
 	}
 }
 
+// skip passes over one value, keeping only its kind and place. Brackets are counted, not
+// checked for nesting: a body that is not JSON there goes upstream as it came anyway.
+func (p *jparser) skip() (*node, error) {
+	if p.i >= len(p.data) {
+		return nil, p.errf("unexpected end of input")
+	}
+	switch p.data[p.i] {
+	case '{', '[':
+	default:
+		return p.value(0)
+	}
+	k := kArray
+	if p.data[p.i] == '{' {
+		k = kObject
+	}
+	n := p.newNode(k, p.i)
+	open := 0
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case '"':
+			if _, err := p.str(); err != nil {
+				return nil, err
+			}
+			continue
+		case '{', '[':
+			open++
+		case '}', ']':
+			open--
+			if open == 0 {
+				p.i++
+				n.end = p.i
+				return n, nil
+			}
+		}
+		p.i++
+	}
+	return nil, p.errf("unterminated value")
+}
+
 func (p *jparser) array(depth int) (*node, error) {
 	n := p.newNode(kArray, p.i)
 	p.i++
@@ -254,7 +299,12 @@ func (p *jparser) object(depth int) (*node, error) {
 		}
 		p.i++
 		p.ws()
-		v, err := p.value(depth + 1)
+		var v *node
+		if depth == 0 && p.keep != nil && !p.keep(key) {
+			v, err = p.skip()
+		} else {
+			v, err = p.value(depth + 1)
+		}
 		if err != nil {
 			return nil, err
 		}

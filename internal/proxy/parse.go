@@ -53,10 +53,20 @@ type conversation struct {
 
 var errNotObject = errors.New("the body is not a JSON object")
 
+// requestKeys are the top-level members a parser reads; the others (tools, system prompts,
+// generation settings) are skipped over.
+func requestKeys(key string) bool {
+	switch key {
+	case "messages", "input", "contents", "previous_response_id", "store":
+		return true
+	}
+	return false
+}
+
 // parse rebuilds the conversation of a body for api. known holds calls made before this body
 // (Responses with previous_response_id: the calls of the previous response); it may be nil.
 func parse(api API, data []byte, known map[string]call) (*conversation, error) {
-	root, err := parseJSON(data)
+	root, err := parseJSONKeeping(data, requestKeys)
 	if err != nil {
 		return nil, err
 	}
