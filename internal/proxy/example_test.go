@@ -27,7 +27,8 @@ func ExampleGuard_Rewrite() {
 	}
 	defer r.Done()
 	fmt.Println(len(r.Notices), r.Notices[0].Summary)
-	last := string(r.Body[strings.LastIndex(string(r.Body), `"content":"a.txt`):])
+	body := string(r.Body())
+	last := body[strings.LastIndex(body, `"content":"a.txt`):]
 	fmt.Println(last[:71])
 	// Output:
 	// 1 bash × 3

@@ -66,7 +66,7 @@ func TestGoldenUpstreamBody(t *testing.T) {
 			r := rewrite(t, g, api, in)
 			golden := filepath.Join("testdata", "golden", c.name+".out.json")
 			if *update {
-				if err := os.WriteFile(golden, r.Body, 0o644); err != nil {
+				if err := os.WriteFile(golden, r.Body(), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -74,21 +74,21 @@ func TestGoldenUpstreamBody(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(r.Body, want) {
-				t.Errorf("upstream body differs from %s:\ngot  %s", golden, r.Body)
+			if !bytes.Equal(r.Body(), want) {
+				t.Errorf("upstream body differs from %s:\ngot  %s", golden, r.Body())
 			}
-			if !json.Valid(r.Body) {
+			if !json.Valid(r.Body()) {
 				t.Errorf("upstream body is not valid JSON")
 			}
 			if len(r.Notices) != 2 || r.Notices[0].Plugin != loopguard.PluginRepeatToolReminder || r.Notices[1].Plugin != loopguard.PluginRepeatToolReminder {
 				t.Errorf("notices = %+v, want repeat-tool-reminder at 3 and 5", r.Notices)
 			}
 			// The client may have reminders of its own (Claude Code does); two are added.
-			if got := strings.Count(string(r.Body), "<system-reminder>\\n") - strings.Count(string(in), "<system-reminder>\\n"); got != 2 {
+			if got := strings.Count(string(r.Body()), "<system-reminder>\\n") - strings.Count(string(in), "<system-reminder>\\n"); got != 2 {
 				t.Errorf("%d reminders added to the body, want 2", got)
 			}
 			// Same history, same bytes: a second request with it is identical.
-			if again := rewrite(t, g, api, in); !bytes.Equal(again.Body, r.Body) {
+			if again := rewrite(t, g, api, in); !bytes.Equal(again.Body(), r.Body()) {
 				t.Errorf("a second rewrite of the same body differs")
 			}
 		})
@@ -120,12 +120,12 @@ func TestGrowingHistoryKeepsPrefix(t *testing.T) {
 				t.Fatal(err)
 			}
 			g := newTestGuard(t)
-			full := rewrite(t, g, api, in).Body
+			full := rewrite(t, g, api, in).Body()
 			root, _ := parseJSON(in)
 			n := len(root.get(messagesKey[api]).elems)
 			for k := 0; k < n; k++ {
 				cut, tail := cutHistory(t, api, in, k)
-				out := rewrite(t, g, api, cut).Body
+				out := rewrite(t, g, api, cut).Body()
 				if !json.Valid(out) {
 					t.Fatalf("turn %d: invalid JSON", k)
 				}

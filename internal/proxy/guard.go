@@ -3,6 +3,7 @@ package proxy
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/loopguard/loopguard"
@@ -27,8 +28,10 @@ func NewGuard(cfg loopguard.Config) (*Guard, error) {
 
 // Rewritten is one request after the guard saw it.
 type Rewritten struct {
-	Body    []byte             // the body to send upstream: the client's, with notices spliced in
 	Notices []loopguard.Notice // the notices inserted, in order
+
+	body []byte      // the client's
+	ins  []insertion // the notices' bytes, by offset
 
 	conv  *conversation
 	agent string // the engine agent holding this conversation's state until Done
@@ -48,7 +51,7 @@ func (g *Guard) Rewrite(api API, body []byte, prev *State) (*Rewritten, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Rewritten{Body: body, conv: conv, agent: fmt.Sprintf("proxy-%d", g.seq.Add(1)), g: g}
+	r := &Rewritten{body: body, conv: conv, agent: fmt.Sprintf("proxy-%d", g.seq.Add(1)), g: g}
 	if prev != nil {
 		if err := g.eng.Restore(r.agent, prev.Snapshot); err != nil {
 			return nil, err
@@ -58,8 +61,25 @@ func (g *Guard) Rewrite(api API, body []byte, prev *State) (*Rewritten, error) {
 	for _, d := range dues {
 		r.Notices = append(r.Notices, d.notices...)
 	}
-	r.Body = splice(body, insertions(dues))
+	r.ins = insertions(dues)
+	slices.SortStableFunc(r.ins, func(a, b insertion) int { return a.offset - b.offset })
 	return r, nil
+}
+
+// Body returns the body to send upstream: the client's, with the notices spliced in.
+func (r *Rewritten) Body() []byte { return splice(r.body, r.ins) }
+
+// Segments returns the same bytes as Body, as pieces of the client's body and the inserted
+// notices, without copying the client's body: a proxy holding many large requests at once
+// keeps one copy of each, not two.
+func (r *Rewritten) Segments() [][]byte {
+	segs := make([][]byte, 0, 2*len(r.ins)+1)
+	last := 0
+	for _, in := range r.ins {
+		segs = append(segs, r.body[last:in.offset], in.data)
+		last = in.offset
+	}
+	return append(segs, r.body[last:])
 }
 
 // PreviousID is the previous_response_id of a Responses request, or "".

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -74,7 +75,7 @@ type ctxKey struct{}
 type reqInfo struct {
 	api      API
 	route    Route
-	upstream []byte // body to send; nil: stream the client's body through untouched
+	upstream [][]byte // body to send, in pieces; nil: stream the client's body through untouched
 	start    time.Time
 	rw       *Rewritten // kept until the Responses state is saved
 	status   int
@@ -228,7 +229,7 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, info *reqInfo) bo
 		s.tooLarge(w, r, info)
 		return false
 	}
-	info.upstream = body
+	info.upstream = [][]byte{body}
 	var prev *State
 	if info.api == Responses {
 		var ok bool
@@ -242,7 +243,7 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, info *reqInfo) bo
 		s.log.Warn("request body is not a JSON request, forwarded untouched", "api", info.api, "path", r.URL.Path, "err", err.Error())
 		return true
 	}
-	info.upstream = rw.Body
+	info.upstream = rw.Segments()
 	for _, n := range rw.Notices {
 		s.m.notices.WithLabelValues(n.Plugin, n.Kind).Inc()
 	}
@@ -323,10 +324,18 @@ func (s *Server) rewrite(pr *httputil.ProxyRequest) {
 	}
 	pr.SetURL(info.route.Upstream)
 	if info.upstream != nil {
-		b := info.upstream
-		pr.Out.Body = io.NopCloser(bytes.NewReader(b))
-		pr.Out.ContentLength = int64(len(b))
-		pr.Out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+		segs := info.upstream
+		var n int64
+		for _, s := range segs {
+			n += int64(len(s))
+		}
+		body := func() io.ReadCloser {
+			b := append(net.Buffers(nil), segs...) // Read consumes its own copy of the list
+			return io.NopCloser(&b)
+		}
+		pr.Out.Body = body()
+		pr.Out.ContentLength = n
+		pr.Out.GetBody = func() (io.ReadCloser, error) { return body(), nil }
 		pr.Out.Header.Del("Content-Length")
 		pr.Out.TransferEncoding = nil
 	}
