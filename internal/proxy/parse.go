@@ -279,7 +279,32 @@ func parseGemini(data []byte, root *node) *conversation {
 		call
 		used bool
 	}
-	var calls []*gcall // of the latest model turn, in order
+	// The calls of the latest model turn, found by id, or by name in order (Gemini CLI's
+	// responses may carry no id). Queues with cursors keep matching linear in the number of
+	// calls, however hostile the body.
+	type queue struct {
+		calls []*gcall
+		next  int
+	}
+	first := func(q *queue) *gcall {
+		if q == nil {
+			return nil
+		}
+		for q.next < len(q.calls) && q.calls[q.next].used {
+			q.next++
+		}
+		if q.next < len(q.calls) {
+			return q.calls[q.next]
+		}
+		return nil
+	}
+	var byID, byName, idlessByName map[string]*queue
+	add := func(m map[string]*queue, k string, g *gcall) {
+		if m[k] == nil {
+			m[k] = &queue{}
+		}
+		m[k].calls = append(m[k].calls, g)
+	}
 	contents := root.get("contents")
 	if !contents.isArray() {
 		return c
@@ -290,13 +315,19 @@ func parseGemini(data []byte, root *node) *conversation {
 			continue
 		}
 		if ct.str(data, "role") == "model" {
-			calls = calls[:0]
+			byID, byName, idlessByName = map[string]*queue{}, map[string]*queue{}, map[string]*queue{}
 			for _, p := range parts.elems {
 				if t := p.get("text"); t.isString() {
 					c.steps = append(c.steps, step{ev: modelText(stringValue(data, t))})
 				}
 				if fc := p.get("functionCall"); fc.isObject() {
-					calls = append(calls, &gcall{id: fc.str(data, "id"), call: call{Name: fc.str(data, "name"), Args: fc.get("args").raw(data)}})
+					g := &gcall{id: fc.str(data, "id"), call: call{Name: fc.str(data, "name"), Args: fc.get("args").raw(data)}}
+					add(byName, g.Name, g)
+					if g.id != "" {
+						add(byID, g.id, g)
+					} else {
+						add(idlessByName, g.Name, g)
+					}
 				}
 			}
 			continue
@@ -309,12 +340,15 @@ func parseGemini(data []byte, root *node) *conversation {
 			}
 			responded = true
 			id, name := fr.str(data, "id"), fr.str(data, "name")
+			// By id when the response has one (else an id-less call of that name); without
+			// an id, the first unanswered call of that name.
 			var match *gcall
-			for _, g := range calls { // by id when both have one, else the first unanswered of that name
-				if !g.used && ((id != "" && g.id == id) || (id == "" || g.id == "") && g.Name == name) {
-					match = g
-					break
+			if id != "" {
+				if match = first(byID[id]); match == nil {
+					match = first(idlessByName[name])
 				}
+			} else {
+				match = first(byName[name])
 			}
 			if match == nil {
 				continue
