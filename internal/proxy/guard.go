@@ -52,6 +52,12 @@ func (g *Guard) Rewrite(api API, body []byte, prev *State) (*Rewritten, error) {
 		return nil, err
 	}
 	r := &Rewritten{body: body, conv: conv, agent: fmt.Sprintf("proxy-%d", g.seq.Add(1)), g: g}
+	defer func() {
+		if p := recover(); p != nil {
+			g.eng.Forget(r.agent) // nobody will call Done
+			panic(p)
+		}
+	}()
 	if prev != nil {
 		if err := g.eng.Restore(r.agent, prev.Snapshot); err != nil {
 			return nil, err

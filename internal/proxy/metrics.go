@@ -38,7 +38,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}),
 		skipped: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "loopguard_proxy_unguarded_total",
-			Help: "Model API requests forwarded without looking for loops, by reason (invalid_json, encoded_body, unknown_previous_response, store_error).",
+			Help: "Model API requests forwarded without looking for loops, by reason (invalid_json, encoded_body, unknown_previous_response, store_error, internal_error).",
 		}, []string{"reason"}),
 	}
 	if reg != nil {

@@ -237,7 +237,12 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, info *reqInfo) bo
 			return true
 		}
 	}
-	rw, err := s.opts.Guard.Rewrite(info.api, body, prev)
+	rw, err := s.rewrite1(info.api, body, prev)
+	if errors.Is(err, errInternal) {
+		s.m.skipped.WithLabelValues("internal_error").Inc()
+		s.log.Error("internal error, request forwarded untouched", "api", info.api, "path", r.URL.Path, "err", err.Error())
+		return true
+	}
 	if err != nil {
 		s.m.skipped.WithLabelValues("invalid_json").Inc()
 		s.log.Warn("request body is not a JSON request, forwarded untouched", "api", info.api, "path", r.URL.Path, "err", err.Error())
@@ -256,6 +261,19 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, info *reqInfo) bo
 		rw.Done()
 	}
 	return true
+}
+
+var errInternal = errors.New("internal error")
+
+// rewrite1 is Guard.Rewrite with a panic (a bug of ours) turned into an error, so that the
+// request is forwarded as the client sent it: a guard never breaks the agent it guards.
+func (s *Server) rewrite1(api API, body []byte, prev *State) (rw *Rewritten, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			rw, err = nil, fmt.Errorf("%w: %v", errInternal, p)
+		}
+	}()
+	return s.opts.Guard.Rewrite(api, body, prev)
 }
 
 // previous loads the state kept for a Responses request's previous_response_id. ok=false means

@@ -394,3 +394,19 @@ func TestProxyHealthReadinessAndMetrics(t *testing.T) {
 		t.Errorf("/readyz with redis down = %d %q, want 503 naming the address", code, body)
 	}
 }
+
+// A bug while a request is rewritten (here: a guard without an engine, which panics) does not
+// break the agent: the request goes upstream as the client sent it.
+func TestProxyForwardsUntouchedWhenRewritingPanics(t *testing.T) {
+	up := newUpstream(t, nil)
+	p := newProxy(t, Options{Guard: &Guard{}, Routes: []Route{{Upstream: mustURL(t, up.URL)}}})
+	in := golden(t, Anthropic, ".in.json")
+	resp, err := http.Post(p.URL+"/v1/messages", "application/json", bytes.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !bytes.Equal(up.last(t).Body, in) {
+		t.Errorf("status %d; upstream body equal to the client's: %v", resp.StatusCode, bytes.Equal(up.last(t).Body, in))
+	}
+}
