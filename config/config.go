@@ -125,7 +125,7 @@ func (p *parser) yamlError(err error) error {
 }
 
 var topKeys = []string{"$schema", "preset", "locale", loopguard.PluginRepeatToolReminder, loopguard.PluginDSHBrake,
-	loopguard.PluginProgress}
+	loopguard.PluginProgress, proxyKey}
 
 // entries returns a mapping's key/value pairs, refusing duplicate keys and non-string keys.
 func (p *parser) entries(m *yaml.Node, known []string, where string) ([][2]*yaml.Node, error) {

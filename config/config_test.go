@@ -52,7 +52,7 @@ func TestParseRejects(t *testing.T) {
 			"c.yaml:1:29: dsh-brake: sequenceLength must be an integer >= 2, got 4"},
 		// The document itself.
 		{"an unknown top-level key", "presets: default\n",
-			"c.yaml:1:1: unknown key \"presets\" (known keys: $schema, preset, locale, repeat-tool-reminder, dsh-brake, progress)"},
+			"c.yaml:1:1: unknown key \"presets\" (known keys: $schema, preset, locale, repeat-tool-reminder, dsh-brake, progress, proxy)"},
 		{"an unknown plugin option", "dsh-brake:\n  callWarn: 3\n",
 			"c.yaml:2:3: dsh-brake: unknown key \"callWarn\" (known keys: mode, callWarnCount, callDenyCount, callReWarnEvery, sequenceLength, sequenceCount, minWindowCalls, duplicateTextThreshold, duplicateTextWindowMs, duplicateTextCooldownMs, minimumDuplicateChars)"},
 		{"a duplicate key", "locale: en\nlocale: zh\n", `c.yaml:2:1: duplicate key "locale"`},

@@ -24,6 +24,9 @@ set -euo pipefail
 CLAUDE_CODE_VERSION=2.1.332
 CODEX_VERSION=0.171.0
 GEMINI_CLI_VERSION=0.61.0
+# opencode (the proxy's Chat Completions end-to-end test): a native binary in the optional
+# opencode-linux-x64 package; its postinstall copies it over bin/opencode.exe.
+OPENCODE_VERSION=1.18.33
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 prefix="${AGENT_CLIS_PREFIX:-$repo_root/.agent-clis}"
@@ -67,7 +70,9 @@ all_ok() {
 		[ "$(installed_version @google/gemini-cli)" = "$GEMINI_CLI_VERSION" ] &&
 		[ -x "$bin/gemini" ] && [ -f "$prefix/node_modules/@google/gemini-cli/bundle/gemini.js" ] &&
 		runs_ok claude "$CLAUDE_CODE_VERSION" &&
-		runs_ok codex "$CODEX_VERSION"
+		runs_ok codex "$CODEX_VERSION" &&
+		[ "$(installed_version opencode-ai)" = "$OPENCODE_VERSION" ] &&
+		runs_ok opencode "$OPENCODE_VERSION"
 }
 
 if all_ok; then
@@ -88,6 +93,7 @@ if ! npm install \
 	"@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" \
 	"@openai/codex@$CODEX_VERSION" \
 	"@google/gemini-cli@$GEMINI_CLI_VERSION" \
+	"opencode-ai@$OPENCODE_VERSION" \
 	</dev/null >"$log" 2>&1; then
 	cat "$log" >&2
 	die "npm install failed"
@@ -103,7 +109,15 @@ if ! runs_ok claude "$CLAUDE_CODE_VERSION"; then
 	fi
 fi
 
-for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION"; do
+# opencode likewise (postinstall.mjs copies the native binary from opencode-linux-x64).
+if ! runs_ok opencode "$OPENCODE_VERSION"; then
+	if ! (cd "$prefix/node_modules/opencode-ai" && node postinstall.mjs) >>"$log" 2>&1; then
+		cat "$log" >&2
+		die "opencode native binary setup (postinstall.mjs) failed"
+	fi
+fi
+
+for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION" "opencode:$OPENCODE_VERSION"; do
 	if ! runs_ok "${c%%:*}" "${c#*:}"; then
 		cat "$log" >&2
 		die "${c%%:*} ${c#*:} is installed but '$bin/${c%%:*} --version' does not work"

@@ -450,6 +450,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, hr *http.Request) {
 		s.anthropicCountTokens(w, r)
 	case hr.Method == http.MethodPost && strings.HasSuffix(p, "/messages"):
 		s.anthropicMessages(w, r)
+	case hr.Method == http.MethodPost && strings.HasSuffix(p, "/chat/completions"):
+		s.chatCompletions(w, r)
 	case hr.Method == http.MethodPost && strings.HasSuffix(p, "/responses"):
 		s.responses(w, r)
 	case hr.Method == http.MethodPost && strings.Contains(p, "/models/") && strings.Contains(p, ":"):

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/redis/go-redis/v9"
 )
 
 func TestOpenPicksTheBackendFromTheURL(t *testing.T) {
@@ -49,7 +51,7 @@ func TestOpenPicksTheBackendFromTheURL(t *testing.T) {
 				if st.addr != c.wantAddr {
 					t.Fatalf("redis at %s, want %s", st.addr, c.wantAddr)
 				}
-				if got := st.client.Options().TLSConfig != nil; got != c.wantTLS {
+				if got := st.client.(*redis.Client).Options().TLSConfig != nil; got != c.wantTLS {
 					t.Fatalf("TLS = %v, want %v", got, c.wantTLS)
 				}
 				if st.prefix != DefaultKeyPrefix || st.ttl != DefaultIdleTTL {

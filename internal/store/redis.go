@@ -29,8 +29,8 @@ const (
 
 // redisStore is the shared backend.
 type redisStore struct {
-	client      *redis.Client
-	addr        string // host:port, for error messages; never the password
+	client      redis.UniversalClient // a single node, a Sentinel-managed master or a Cluster
+	addr        string                // host:port, for error messages; never the password
 	prefix      string
 	ttl         time.Duration // 0: no expiry
 	maxAttempts int
@@ -49,6 +49,9 @@ func openRedis(rawURL string, opts Options) (*redisStore, error) {
 	// as an error, and a hook's stderr can end up in front of the agent or
 	// the user, so the (process-wide) library logger is silenced.
 	silenceRedisLog.Do(func() { redis.SetLogger(quietLogger{}) })
+	if topology(rawURL) != "" {
+		return openRedisTopology(rawURL, opts)
+	}
 	ro, err := redis.ParseURL(rawURL)
 	if err != nil {
 		// A *url.Error quotes the whole URL, password included.

@@ -142,3 +142,45 @@ func TestRedisServerErrorIsNotUnavailable(t *testing.T) {
 		t.Fatalf("Get of a list = %v, want a WRONGTYPE error naming %s that is not ErrUnavailable", err, srv.addr)
 	}
 }
+
+// Sentinel and Cluster URLs open go-redis's failover and cluster clients, named by what they
+// reach; a bad option is an error naming the URL without its password.
+func TestRedisTopologyURLs(t *testing.T) {
+	cases := []struct {
+		url, wantAddr, wantErr string
+	}{
+		{"redis://s1:26379/0?master_name=mymaster&addr=s2:26379", `master "mymaster" via sentinels s1:26379,s2:26379`, ""},
+		{"redis+cluster://n1:7000?addr=n2:7000&addr=n3:7000", "cluster n1:7000,n2:7000,n3:7000", ""},
+		{"rediss+cluster://u:secret@n1:7000", "cluster n1:7000", ""},
+		{"redis://u:secret@s1:26379/0?master_name=m&bogus=1", "", "xxxxx@s1:26379"},
+	}
+	for _, c := range cases {
+		t.Run(c.url, func(t *testing.T) {
+			s, err := Open(context.Background(), c.url, Options{})
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) || strings.Contains(err.Error(), "secret") {
+					t.Fatalf("err = %v, want one naming %s without the password", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			if got := s.(*redisStore).addr; got != c.wantAddr {
+				t.Errorf("addr = %q, want %q", got, c.wantAddr)
+			}
+		})
+	}
+}
+
+// A real Sentinel in front of a real redis-server: the store finds the master through it.
+func TestRedisThroughSentinel(t *testing.T) {
+	master := startRedis(t)
+	sentinel := startSentinel(t, master.addr)
+	s := mustOpen(t, "redis://"+sentinel+"/0?master_name=lgmaster", Options{})
+	put(t, s, "k", []byte("via sentinel"))
+	if got := mustGet(t, mustOpen(t, master.url, Options{}), "k"); string(got) != "via sentinel" {
+		t.Fatalf("the master holds %q", got)
+	}
+}

@@ -149,7 +149,10 @@ func (o Options) expired(updated, now time.Time) bool {
 //   - "bolt:///abs/path.db", or a plain file path (absolute, relative to the
 //     working directory, or starting with "~/"): the embedded store there;
 //   - "redis://[user:pass@]host:port/db" or "rediss://…": Redis (go-redis URL
-//     query parameters such as dial_timeout are honoured);
+//     query parameters such as dial_timeout are honoured); with
+//     ?master_name=NAME the host is a Sentinel (more with &addr=host:port);
+//     "redis+cluster://host:port?addr=host2:port" is a Redis Cluster (see
+//     redis_universal.go);
 //   - "memory": a new, empty in-process store, independent of any other.
 //
 // Opening the embedded store creates its directory (0700) but not yet the
@@ -169,7 +172,8 @@ func Open(ctx context.Context, rawURL string, opts Options) (Store, error) {
 		return openBolt(p, opts)
 	case rawURL == "memory":
 		return newMemory(opts), nil
-	case strings.HasPrefix(rawURL, "redis://") || strings.HasPrefix(rawURL, "rediss://"):
+	case strings.HasPrefix(rawURL, "redis://") || strings.HasPrefix(rawURL, "rediss://") ||
+		strings.HasPrefix(rawURL, "redis+cluster://") || strings.HasPrefix(rawURL, "rediss+cluster://"):
 		return openRedis(rawURL, opts)
 	case strings.HasPrefix(rawURL, "bolt:"):
 		u, err := url.Parse(rawURL)
