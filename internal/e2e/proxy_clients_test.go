@@ -14,7 +14,8 @@ import (
 )
 
 // The real agent CLIs pointed at `loopguard proxy` (a real process), which forwards to the
-// scripted model. The model runs the same shell command five times; the proxy must put the
+// scripted model, with the seed plugins (their thresholds are fixed: the test is about where
+// the reminder goes). The model runs the same shell command five times; the proxy must put the
 // reminder into the model's next request: once from the 3rd result on (repeat-tool-reminder's
 // first threshold), the detailed one from the 5th, never twice, at the same bytes each time.
 
@@ -30,7 +31,7 @@ func startProxy(t *testing.T, upstream string, extra ...string) string {
 	t.Helper()
 	ln := freeLoopbackAddr(t)
 	cmd := exec.Command(loopguardBin(t), append([]string{"proxy", "--listen", ln, "--upstream", upstream,
-		"--preset", "default", "--store", "memory"}, extra...)...)
+		"--preset", "seeds", "--store", "memory"}, extra...)...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
