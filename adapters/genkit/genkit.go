@@ -191,7 +191,7 @@ func Text(notices []loopguard.Notice) string {
 	parts := make([]string, len(notices))
 	for i, n := range notices {
 		parts[i] = n.Text
-		if tag := "[" + n.Plugin + "]"; !strings.HasPrefix(n.Text, tag) {
+		if tag := "[" + n.Plugin + "]"; !strings.HasPrefix(n.Text, tag) && !strings.HasPrefix(n.Text, "[loopguard]") {
 			parts[i] = tag + " " + n.Text
 		}
 	}

@@ -139,7 +139,7 @@ func withNotices(result string, notices []loopguard.Notice) string {
 	b.WriteString(result)
 	for _, n := range notices {
 		b.WriteString("\n\n")
-		if tag := "[" + n.Plugin + "]"; !strings.HasPrefix(n.Text, tag) {
+		if tag := "[" + n.Plugin + "]"; !strings.HasPrefix(n.Text, tag) && !strings.HasPrefix(n.Text, "[loopguard]") {
 			b.WriteString(tag + " ")
 		}
 		b.WriteString(n.Text)

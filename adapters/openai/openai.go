@@ -161,7 +161,7 @@ func (g *Guard) ResponsesTools(ctx context.Context, resp *responses.Response, ru
 
 // tagged is a notice's text tagged with its plugin, unless the text already starts with the tag.
 func tagged(n loopguard.Notice) string {
-	if tag := "[" + n.Plugin + "]"; !strings.HasPrefix(n.Text, tag) {
+	if tag := "[" + n.Plugin + "]"; !strings.HasPrefix(n.Text, tag) && !strings.HasPrefix(n.Text, "[loopguard]") {
 		return tag + " " + n.Text
 	}
 	return n.Text
