@@ -336,24 +336,8 @@ func (p *parser) repeat(v *yaml.Node, c *loopguard.RepeatToolReminderConfig) (*l
 	}
 	// Checked in upstream's order, so that the first error is the one upstream would give.
 	if t := fields["thresholds"]; t != nil {
-		if t.Kind != yaml.SequenceNode {
-			return nil, p.at(t, "%sthresholds must be a list of integers, got %s", where, describe(t))
-		}
-		if len(t.Content) == 0 {
-			return nil, p.at(t, "%s`thresholds` must not be empty", where)
-		}
-		c.Thresholds = nil
-		for _, item := range t.Content {
-			n, ok := integer(item)
-			if !ok || n < 2 {
-				return nil, p.at(item, "%sinvalid threshold %s — every threshold must be an integer >= 2", where, shown(item))
-			}
-			c.Thresholds = append(c.Thresholds, n)
-		}
-		for i, item := range t.Content {
-			if slices.Contains(c.Thresholds[:i], c.Thresholds[i]) {
-				return nil, p.at(item, "%s`thresholds` must not contain duplicates", where)
-			}
+		if c.Thresholds, err = p.thresholds(t, where); err != nil {
+			return nil, err
 		}
 	}
 	if n := fields["argumentsPreviewChars"]; n != nil {
@@ -379,6 +363,32 @@ func (p *parser) repeat(v *yaml.Node, c *loopguard.RepeatToolReminderConfig) (*l
 		}
 	}
 	return c, nil
+}
+
+// thresholds reads a list of reminder thresholds, checked in repeat-tool-reminder's order (every
+// item an integer >= 2, then no duplicates) and worded as it words them; the progress section
+// shares the rule and the words.
+func (p *parser) thresholds(t *yaml.Node, where string) ([]int, error) {
+	if t.Kind != yaml.SequenceNode {
+		return nil, p.at(t, "%sthresholds must be a list of integers, got %s", where, describe(t))
+	}
+	if len(t.Content) == 0 {
+		return nil, p.at(t, "%s`thresholds` must not be empty", where)
+	}
+	var out []int
+	for _, item := range t.Content {
+		n, ok := integer(item)
+		if !ok || n < 2 {
+			return nil, p.at(item, "%sinvalid threshold %s — every threshold must be an integer >= 2", where, shown(item))
+		}
+		out = append(out, n)
+	}
+	for i, item := range t.Content {
+		if slices.Contains(out[:i], out[i]) {
+			return nil, p.at(item, "%s`thresholds` must not contain duplicates", where)
+		}
+	}
+	return out, nil
 }
 
 var brakeKeys = []string{"mode", "callWarnCount", "callDenyCount", "callReWarnEvery", "sequenceLength", "sequenceCount",

@@ -1,8 +1,6 @@
 package config
 
 import (
-	"slices"
-
 	"go.yaml.in/yaml/v3"
 
 	"github.com/loopguard/loopguard"
@@ -37,22 +35,8 @@ func (p *parser) progress(v *yaml.Node, c *loopguard.ProgressConfig) (*loopguard
 		c.Mode = m.Value
 	}
 	if t := fields["thresholds"]; t != nil {
-		if t.Kind != yaml.SequenceNode {
-			return nil, p.at(t, "%sthresholds must be a list of integers, got %s", where, describe(t))
-		}
-		if len(t.Content) == 0 {
-			return nil, p.at(t, "%s`thresholds` must not be empty", where)
-		}
-		c.Thresholds = nil
-		for i, item := range t.Content {
-			n, ok := integer(item)
-			if !ok || n < 2 {
-				return nil, p.at(item, "%sinvalid threshold %s — every threshold must be an integer >= 2", where, shown(item))
-			}
-			if slices.Contains(c.Thresholds[:i], n) {
-				return nil, p.at(item, "%s`thresholds` must not contain duplicates", where)
-			}
-			c.Thresholds = append(c.Thresholds, n)
+		if c.Thresholds, err = p.thresholds(t, where); err != nil {
+			return nil, err
 		}
 	}
 	for _, f := range loopguard.ProgressIntOptions() {
