@@ -316,6 +316,23 @@ func describe(v *yaml.Node) string {
 	return "nothing"
 }
 
+// sectionFields checks that a plugin section is a mapping of known, unrepeated keys and returns
+// its values by key.
+func (p *parser) sectionFields(v *yaml.Node, known []string, where string) (map[string]*yaml.Node, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, p.at(v, "%ssection must be a mapping of options", where)
+	}
+	pairs, err := p.entries(v, known, where)
+	if err != nil {
+		return nil, err
+	}
+	fields := make(map[string]*yaml.Node, len(pairs))
+	for _, kv := range pairs {
+		fields[kv[0].Value] = kv[1]
+	}
+	return fields, nil
+}
+
 var repeatKeys = []string{"thresholds", "include", "exclude", "argumentsPreviewChars"}
 
 func (p *parser) repeat(v *yaml.Node, c *loopguard.RepeatToolReminderConfig) (*loopguard.RepeatToolReminderConfig, error) {
@@ -323,16 +340,9 @@ func (p *parser) repeat(v *yaml.Node, c *loopguard.RepeatToolReminderConfig) (*l
 	if isNull(v) {
 		return c, nil
 	}
-	if v.Kind != yaml.MappingNode {
-		return nil, p.at(v, "%ssection must be a mapping of options", where)
-	}
-	pairs, err := p.entries(v, repeatKeys, where)
+	fields, err := p.sectionFields(v, repeatKeys, where)
 	if err != nil {
 		return nil, err
-	}
-	fields := map[string]*yaml.Node{}
-	for _, kv := range pairs {
-		fields[kv[0].Value] = kv[1]
 	}
 	// Checked in upstream's order, so that the first error is the one upstream would give.
 	if t := fields["thresholds"]; t != nil {
@@ -399,16 +409,9 @@ func (p *parser) brake(v *yaml.Node, c *loopguard.DSHBrakeConfig) (*loopguard.DS
 	if isNull(v) {
 		return c, nil
 	}
-	if v.Kind != yaml.MappingNode {
-		return nil, p.at(v, "%ssection must be a mapping of options", where)
-	}
-	pairs, err := p.entries(v, brakeKeys, where)
+	fields, err := p.sectionFields(v, brakeKeys, where)
 	if err != nil {
 		return nil, err
-	}
-	fields := map[string]*yaml.Node{}
-	for _, kv := range pairs {
-		fields[kv[0].Value] = kv[1]
 	}
 	for _, f := range loopguard.BrakeIntOptions() {
 		n := fields[f.Name]

@@ -17,16 +17,9 @@ func (p *parser) progress(v *yaml.Node, c *loopguard.ProgressConfig) (*loopguard
 	if isNull(v) {
 		return c, nil
 	}
-	if v.Kind != yaml.MappingNode {
-		return nil, p.at(v, "%ssection must be a mapping of options", where)
-	}
-	pairs, err := p.entries(v, progressKeys, where)
+	fields, err := p.sectionFields(v, progressKeys, where)
 	if err != nil {
 		return nil, err
-	}
-	fields := map[string]*yaml.Node{}
-	for _, kv := range pairs {
-		fields[kv[0].Value] = kv[1]
 	}
 	if m := fields["mode"]; m != nil {
 		if m.Kind != yaml.ScalarNode || (m.Value != loopguard.ModeRemind && m.Value != loopguard.ModeDeny) {
