@@ -3,6 +3,7 @@ package loopguard
 import (
 	"math/bits"
 	"strings"
+	"unsafe"
 )
 
 // A digest is what the progress detector keeps of one text: a tool's result or the model's
@@ -169,20 +170,8 @@ const (
 
 func mixWord(h, w uint64) uint64 { return bits.RotateLeft64((h^w)*mixK1, 31) }
 
-// wordHash hashes a short string 8 bytes at a time.
-func wordHash(s string) uint64 {
-	h := uint64(len(s)) * mixK2
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		h = mixWord(h, loadWord(s, i))
-	}
-	s = s[i:]
-	var w uint64
-	for i := 0; i < len(s); i++ {
-		w |= uint64(s[i]) << (8 * i)
-	}
-	return mixWord(h, w)
-}
+// wordHash hashes a short string 8 bytes at a time, its length folded in first.
+func wordHash(s string) uint64 { return hashChunk(uint64(len(s))*mixK2, s) }
 
 // Markers that stand in for what normalising removes.
 var (
@@ -547,20 +536,8 @@ func trimWrapBytes(f []byte) []byte {
 	return f
 }
 
-// wordHashBytes is wordHash for a byte slice, without converting it.
-func wordHashBytes(s []byte) uint64 {
-	h := uint64(len(s)) * mixK2
-	for len(s) >= 8 {
-		h = mixWord(h, uint64(s[0])|uint64(s[1])<<8|uint64(s[2])<<16|uint64(s[3])<<24|
-			uint64(s[4])<<32|uint64(s[5])<<40|uint64(s[6])<<48|uint64(s[7])<<56)
-		s = s[8:]
-	}
-	var w uint64
-	for i := 0; i < len(s); i++ {
-		w |= uint64(s[i]) << (8 * i)
-	}
-	return mixWord(h, w)
-}
+// wordHashBytes is wordHash for a byte slice, read in place: the arguments are not copied.
+func wordHashBytes(b []byte) uint64 { return wordHash(unsafe.String(unsafe.SliceData(b), len(b))) }
 
 // skipEscape returns the index after the ANSI escape sequence at text[i] (an ESC byte):
 // CSI sequences (ESC [ ... final byte), OSC sequences (ESC ] ... BEL or ESC \), and two-byte
