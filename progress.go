@@ -314,9 +314,8 @@ type progressState struct {
 
 	recent [recentWindow]recentCall // the last watched calls, newest at recent[(calls-1)%len]
 
-	ring  [2*maxPeriod + 1]uint64 // keys (call and result) of the recent calls, newest at ring[(calls-1)%len]
-	runs  [maxPeriod + 1]int32    // runs[k]: how many recent calls equal the one k before
-	cycle int32                   // period of the cycle last reminded, 0 for none
+	ring [2*maxPeriod + 1]uint64 // keys (call and result) of the recent calls, newest at ring[(calls-1)%len]
+	runs [maxPeriod + 1]int32    // runs[k]: how many recent calls equal the one k before
 
 	thought     digest // the model's current repeated text
 	thoughtN    int32  // how many turns said it
@@ -408,7 +407,6 @@ func (s *progressState) changed() {
 	s.epoch++
 	s.chains = s.chains[:0]
 	s.runs = [maxPeriod + 1]int32{}
-	s.cycle = 0
 	s.thoughtN, s.stale, s.thoughtSaid = 0, 0, 0
 	s.seen.reset()
 	s.refused = s.refused[:0]
@@ -558,7 +556,6 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	if k := s.cyclePeriod(); k > 0 {
 		rounds := int(s.runs[k])/k + 1
 		if int(s.runs[k])%k == 0 && s.remindAt(rounds) {
-			s.cycle = int32(k)
 			return append(out, s.cycleNotice(c, k, rounds))
 		}
 	}
@@ -977,7 +974,6 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	for _, r := range s.runs {
 		b = binary.AppendUvarint(b, uint64(r))
 	}
-	b = binary.AppendUvarint(b, uint64(s.cycle))
 	b = binary.LittleEndian.AppendUint64(b, s.thought.exact)
 	b = binary.AppendUvarint(b, uint64(s.thought.words))
 	b = appendSketch(b, &s.thought.sketch)
@@ -1065,7 +1061,6 @@ func (s *progressState) restore(r *snapReader) error {
 	for i := range s.runs {
 		s.runs[i] = i32()
 	}
-	s.cycle = i32()
 	s.thought.exact = r.u64()
 	s.thought.words = int(r.uvarint())
 	readSketch(r, &s.thought.sketch)
