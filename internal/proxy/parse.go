@@ -86,11 +86,14 @@ func parse(api API, data []byte, known map[string]call) (*conversation, error) {
 	return &conversation{}, nil
 }
 
-// Anthropic Messages: the notice is a text block after the tool_result blocks of the user
-// message that carries the result (the API wants tool_result blocks first in that message).
-func anthropicText(text string) []byte {
+// textBlock is a notice as a content element, {"type":"text","text":...}: the shape of an
+// Anthropic text block and of a Chat Completions text part alike.
+func textBlock(text string) []byte {
 	return append(append([]byte(`{"type":"text","text":`), jsonString(text)...), '}')
 }
+
+// Anthropic Messages: the notice is a text block after the tool_result blocks of the user
+// message that carries the result (the API wants tool_result blocks first in that message).
 
 func parseAnthropic(data []byte, root *node) *conversation {
 	c := &conversation{}
@@ -140,7 +143,7 @@ func parseAnthropic(data []byte, root *node) *conversation {
 				c.steps = append(c.steps, step{ev: userTurn(textOf(data, content, isType(data, "text")))})
 				continue
 			}
-			s := &site{offset: content.elems[last].end, mode: addElement, elem: anthropicText}
+			s := &site{offset: content.elems[last].end, mode: addElement, elem: textBlock}
 			for _, b := range content.elems {
 				switch b.str(data, "type") {
 				case "tool_result":
@@ -165,11 +168,9 @@ func isType(data []byte, t string) func(*node) bool {
 	return func(n *node) bool { return n.str(data, "type") == t }
 }
 
-// OpenAI Chat Completions: the notice is appended to the tool message's content, so that no
-// message is added between an assistant's tool_calls and their tool messages.
-func chatTextPart(text string) []byte {
-	return append(append([]byte(`{"type":"text","text":`), jsonString(text)...), '}')
-}
+// OpenAI Chat Completions: the notice is appended to the tool message's content (as a text
+// part when the content is a list), so that no message is added between an assistant's
+// tool_calls and their tool messages.
 
 func parseChat(data []byte, root *node) *conversation {
 	c := &conversation{}
@@ -203,7 +204,7 @@ func parseChat(data []byte, root *node) *conversation {
 			case content.isString():
 				s = stringEnd(content)
 			case content.isArray():
-				s = elementAfter(content, chatTextPart)
+				s = elementAfter(content, textBlock)
 			}
 			c.steps = append(c.steps, callStep(cl, content, nil, false, s))
 		}
