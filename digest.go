@@ -495,8 +495,10 @@ func trimWrap(f string) string {
 
 // setEcho fills the echo set with the tokens of a call's arguments: runs between white space
 // and JSON punctuation ("/x/y.py", "deploy@10.0.0.3"), each also without its wrapping.
-func (d *digester) setEcho(args []byte) {
+func (d *digester) setEcho(raw []byte) {
 	d.echo.reset()
+	// Read in place: the arguments are not copied.
+	args := unsafe.String(unsafe.SliceData(raw), len(raw))
 	n := len(args)
 	for i := 0; i < n; {
 		if isArgSep(args[i]) {
@@ -509,9 +511,9 @@ func (d *digester) setEcho(args []byte) {
 		}
 		if j-i >= 2 {
 			tok := args[i:j]
-			d.echo.add(wordHashBytes(tok))
-			if t := trimWrapBytes(tok); len(t) != len(tok) && len(t) >= 2 {
-				d.echo.add(wordHashBytes(t))
+			d.echo.add(wordHash(tok))
+			if t := trimWrap(tok); len(t) != len(tok) && len(t) >= 2 {
+				d.echo.add(wordHash(t))
 			}
 		}
 		i = j
@@ -525,19 +527,6 @@ func isArgSep(c byte) bool {
 	}
 	return false
 }
-
-func trimWrapBytes(f []byte) []byte {
-	for len(f) > 0 && isWrap(f[0]) {
-		f = f[1:]
-	}
-	for len(f) > 0 && (isWrap(f[len(f)-1]) || f[len(f)-1] == '.' || f[len(f)-1] == ':') {
-		f = f[:len(f)-1]
-	}
-	return f
-}
-
-// wordHashBytes is wordHash for a byte slice, read in place: the arguments are not copied.
-func wordHashBytes(b []byte) uint64 { return wordHash(unsafe.String(unsafe.SliceData(b), len(b))) }
 
 // skipEscape returns the index after the ANSI escape sequence at text[i] (an ESC byte):
 // CSI sequences (ESC [ ... final byte), OSC sequences (ESC ] ... BEL or ESC \), and two-byte
