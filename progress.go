@@ -254,14 +254,12 @@ func (d *progressDetector) classify(tool string) toolClass {
 	return c
 }
 
-// callRecord is what the state keeps of one recent watched call.
+// callRecord is what the state keeps of the last watched call, for telling a poll.
 type callRecord struct {
 	id         uint64 // tool and canonical arguments
-	tool       uint64 // tool name
 	result     uint64 // normalised result
 	sketch     sketch // of the masked result
 	epochAfter uint32 // the workspace epoch once this call was done
-	failed     bool
 }
 
 // toolChain follows one tool's run of near-identical outcomes (errors, churn).
@@ -442,7 +440,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	for _, h := range s.dg.lines {
 		s.seen.add(h)
 	}
-	rec := callRecord{id: id, tool: hashString(c.tool), result: dg.exact, sketch: dg.sketch, failed: c.failed}
+	rec := callRecord{id: id, result: dg.exact, sketch: dg.sketch}
+	toolHash := hashString(c.tool)
 
 	// stuck: the same call earlier in the window, with the same result and nothing changed
 	// since, continues its chain. poll: the same call as the last one, answered differently but
@@ -509,7 +508,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	s.ring[(n-1)%len(s.ring)] = key
 
 	// errors and churn: this tool's run of near-identical outcomes.
-	ch := s.chain(rec.tool)
+	ch := s.chain(toolHash)
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.
 	sameLead := mut && c.failed && ch != nil && ch.failed && ch.lead == dg.lead
@@ -521,9 +520,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		ch.lastID = id
 		ch.failed = ch.failed && c.failed
 	} else if ch != nil {
-		*ch = toolChain{tool: rec.tool, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed}
+		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed}
 	} else {
-		s.addChain(toolChain{tool: rec.tool, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed})
+		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed})
 		ch = &s.chains[len(s.chains)-1]
 	}
 	if dg.words < 3 {
@@ -926,11 +925,9 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.calls))
 	b = appendBool(b, s.hasLast)
 	b = binary.LittleEndian.AppendUint64(b, s.last.id)
-	b = binary.LittleEndian.AppendUint64(b, s.last.tool)
 	b = binary.LittleEndian.AppendUint64(b, s.last.result)
 	b = appendSketch(b, &s.last.sketch)
 	b = binary.AppendUvarint(b, uint64(s.last.epochAfter))
-	b = appendBool(b, s.last.failed)
 	b = binary.AppendUvarint(b, uint64(s.stuck))
 	b = binary.AppendUvarint(b, uint64(s.polls))
 	b = appendBool(b, s.pollSaid)
@@ -1023,10 +1020,9 @@ func (s *progressState) restore(r *snapReader) error {
 	s.epoch = u32()
 	s.calls = i32()
 	s.hasLast = boolean()
-	s.last.id, s.last.tool, s.last.result = r.u64(), r.u64(), r.u64()
+	s.last.id, s.last.result = r.u64(), r.u64()
 	readSketch(r, &s.last.sketch)
 	s.last.epochAfter = u32()
-	s.last.failed = boolean()
 	s.stuck, s.polls = i32(), i32()
 	s.pollSaid = boolean()
 	n := r.count(maxChains)
