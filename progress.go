@@ -30,10 +30,15 @@ type ProgressConfig struct {
 	Mode string `json:"mode" yaml:"mode"`
 	// Thresholds are the lengths of a no-progress chain (the same call and result, nothing
 	// changed) at which the model is reminded: gently at the first, in detail after. Cycles use
-	// the same numbers, counted in rounds. Default [3, 5, 8].
+	// the same numbers, counted in rounds. Default [3, 6].
 	Thresholds []int `json:"thresholds" yaml:"thresholds"`
 	// RemindEvery: past the last threshold, remind again every this many further calls. 0 never.
 	RemindEvery int `json:"remindEvery" yaml:"remindEvery"`
+	// QuietCalls: after a notice, further notices are held back for this many calls, except a
+	// no-progress chain passing a later threshold. A model that has just been told it is
+	// looping hears nothing new in a second notice one call later about another call of the
+	// same loop. Default 5; 0 lets every notice through.
+	QuietCalls int `json:"quietCalls" yaml:"quietCalls"`
 	// ErrorRepeats is how many near-identical failures of one tool in a row (its arguments may
 	// change) give a notice. Default 4: the first failure is news, three more are not.
 	ErrorRepeats int `json:"errorRepeats" yaml:"errorRepeats"`
@@ -95,6 +100,7 @@ func DefaultProgress() *ProgressConfig {
 		Mode:           ModeRemind,
 		Thresholds:     []int{3, 6},
 		RemindEvery:    10,
+		QuietCalls:     5,
 		ErrorRepeats:   4,
 		ChurnRepeats:   6,
 		MaxCyclePeriod: 6,
@@ -123,6 +129,7 @@ type ProgressIntOption struct {
 
 var progressIntFields = []ProgressIntOption{
 	{"remindEvery", 0, 1 << 20, func(c *ProgressConfig) *int { return &c.RemindEvery }},
+	{"quietCalls", 0, 1 << 20, func(c *ProgressConfig) *int { return &c.QuietCalls }},
 	{"errorRepeats", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ErrorRepeats }},
 	{"churnRepeats", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ChurnRepeats }},
 	{"maxCyclePeriod", 2, maxPeriod, func(c *ProgressConfig) *int { return &c.MaxCyclePeriod }},
@@ -322,6 +329,7 @@ type progressState struct {
 	paging      bool   // every call of the thought chain was the same call
 	pagingID    uint64
 	thoughtSaid int32 // the thoughtN at the last notice
+	saidAt      int32 // calls at the last notice, 0 before the first
 	callSaid    bool  // a call notice was given since the thought began
 	lastTextID  uint64
 
@@ -537,12 +545,24 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	out = s.callNotice(c, cls, ch, rf, noProgress, dist, out)
 	if len(out) > before {
 		s.callSaid = true
+		if s.quiet(noProgress && int(s.stuck) > d.thresholds[0]) {
+			return out[:before]
+		}
+		s.saidAt = s.calls
 		return out
 	}
-	if n := s.thoughtCheck(); n > 0 {
+	if n := s.thoughtCheck(); n > 0 && !s.quiet(false) {
+		s.saidAt = s.calls
 		return append(out, s.thoughtNotice(c.agent, n))
 	}
 	return out
+}
+
+// quiet says whether a notice due now is held back because the model was told about a loop
+// only a few calls ago (QuietCalls): one reminder per stretch of a loop is heard, one per call
+// is nagging. An escalation (a no-progress chain past its first threshold) still speaks.
+func (s *progressState) quiet(escalation bool) bool {
+	return !escalation && s.saidAt > 0 && int(s.calls-s.saidAt) < s.d.cfg.QuietCalls
 }
 
 // callNotice appends the notice the call is due, if any: one at most, the most specific
@@ -767,7 +787,8 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	if s.thoughtN == 2 {
 		s.thoughtPreview = textPreview(t.text, 120) // only repeated thoughts are ever quoted
 	}
-	if n := s.thoughtCheck(); n > 0 {
+	if n := s.thoughtCheck(); n > 0 && !s.quiet(false) {
+		s.saidAt = s.calls
 		return append(out, s.thoughtNotice(t.agent, n))
 	}
 	return out
@@ -890,7 +911,7 @@ func (r *toolRing) push(tool string) {
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 1
+const progressSnapFormat = 2
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -982,6 +1003,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.thoughtSaid))
 	b = binary.LittleEndian.AppendUint64(b, s.lastTextID)
 	b = appendBool(b, s.callSaid)
+	b = binary.AppendUvarint(b, uint64(s.saidAt))
 	b = appendString(b, s.thoughtPreview)
 	b = binary.AppendUvarint(b, uint64(s.tools.n))
 	for _, name := range s.tools.names {
@@ -1068,6 +1090,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.thoughtSaid = i32()
 	s.lastTextID = r.u64()
 	s.callSaid = boolean()
+	s.saidAt = i32()
 	s.thoughtPreview = r.string()
 	s.tools.n = i32()
 	for i := range s.tools.names {

@@ -71,6 +71,7 @@ func defaultProgress(mod func(*ProgressConfig)) Config {
 
 func TestProgressRules(t *testing.T) {
 	grep := func(int) step { return ok("grep", `{"pattern":"foo"}`, "a.go:12: foo()") }
+	ls := func(int) step { return ok("ls", `{"path":"src"}`, "a.go b.go c.go") }
 	tests := []struct {
 		name  string
 		cfg   func(*ProgressConfig)
@@ -81,6 +82,14 @@ func TestProgressRules(t *testing.T) {
 			nil, times(7, grep), []string{"2:stuck:grep × 3", "5:stuck:grep × 6"}},
 		{"it is reminded again every remindEvery calls past the last threshold",
 			nil, times(16, grep), []string{"2:stuck:grep × 3", "5:stuck:grep × 6", "15:stuck:grep × 16"}},
+		{"a second loop right after a notice is held back for quietCalls calls; its escalation speaks",
+			nil, slices.Concat(times(3, grep), times(6, ls)), []string{"2:stuck:grep × 3", "8:stuck:ls × 6"}},
+		{"past the quiet calls the next loop is reminded at its own threshold",
+			nil, slices.Concat(times(3, grep), times(3, func(i int) step { return ok("cat", fmt.Sprintf(`{"path":"n%d"}`, i), fmt.Sprintf("note %d", i)) }), times(3, ls)),
+			[]string{"2:stuck:grep × 3", "8:stuck:ls × 3"}},
+		{"quietCalls 0 lets every notice through",
+			func(p *ProgressConfig) { p.QuietCalls = 0 },
+			slices.Concat(times(3, grep), times(6, ls)), []string{"2:stuck:grep × 3", "5:stuck:ls × 3", "8:stuck:ls × 6"}},
 		{"two identical calls say nothing",
 			nil, times(2, grep), nil},
 		{"paging: the same call with a new page each time is progress",

@@ -6,7 +6,7 @@ import (
 	"github.com/loopguard/loopguard"
 )
 
-var progressKeys = []string{"mode", "thresholds", "remindEvery", "errorRepeats", "churnRepeats", "maxCyclePeriod",
+var progressKeys = []string{"mode", "thresholds", "remindEvery", "quietCalls", "errorRepeats", "churnRepeats", "maxCyclePeriod",
 	"thoughtRepeats", "thoughtLimit", "pollBudget", "denyAfter", "similarity", "transparent", "exempt", "mutating", "tools"}
 
 var toolOverrideKeys = []string{"match", "pollBudget", "mutating", "exempt"}
