@@ -291,6 +291,8 @@ type refailChain struct {
 	seq     uint32 // when the chain started, for forgetting the oldest
 	id      uint64
 	result  uint64
+	sig     uint64 // failureSignature of the chain's first failure
+	weak    bool   // some failure matched by its signature alone: one more repeat is wanted
 	sketch  sketch
 	count   int32
 	epochs  int32 // changes of the workspace seen during the chain
@@ -537,7 +539,12 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		ch.count = 0 // an empty or one-word answer says too little to call two answers the same
 	}
 
-	rf := s.updateRefail(id, c.failed || looksFailed(c.result), &dg)
+	failed := c.failed || looksFailed(c.result)
+	var sig uint64
+	if failed {
+		sig = failureSignature(c.result)
+	}
+	rf := s.updateRefail(id, failed, &dg, sig)
 	s.last, s.hasLast = rec, true
 
 	// One notice per call at most, the most specific first.
@@ -586,7 +593,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		ch.noticed = true
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
-	if r := rf; r != nil && !r.noticed && r.epochs >= 2 && int(r.count) >= d.cfg.ErrorRepeats {
+	if r := rf; r != nil && !r.noticed && r.epochs >= 2 && int(r.count) >= d.cfg.ErrorRepeats+b2i(r.weak) {
 		r.noticed = true
 		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
 			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))
@@ -654,11 +661,60 @@ func looksFailed(result string) bool {
 	return false
 }
 
+// failureSignature hashes the line that names a failure: the last line of the result's last
+// 2 KB holding one of failureMarks (a Python traceback's exception line, pytest's "FAILED
+// test::name - reason", "make: *** ... Error 2"), volatile fields masked. Debug prints moved
+// between two runs change the output around a failure, not the line that names it. 0 when no
+// line names one.
+func failureSignature(result string) uint64 {
+	if len(result) > 2048 {
+		result = result[len(result)-2048:]
+	}
+	at := -1
+	for _, m := range failureMarks {
+		if i := strings.LastIndex(result, m); i > at {
+			at = i
+		}
+	}
+	if at < 0 {
+		return 0
+	}
+	start := strings.LastIndexByte(result[:at], '\n') + 1
+	end := strings.IndexByte(result[at:], '\n')
+	if end < 0 {
+		end = len(result)
+	} else {
+		end += at
+	}
+	line := strings.TrimSpace(result[start:end])
+	if strings.HasPrefix(line, "Traceback (most recent call last)") {
+		// The header says only that something was raised; the exception is the last line.
+		line = lastLine(result[end:])
+	}
+	if line == "" {
+		return 0
+	}
+	return mix64(hashLine(line)) | 1
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// lastLine returns the last non-blank line of s, trimmed.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	return strings.TrimSpace(s[strings.LastIndexByte(s, '\n')+1:])
+}
+
 // updateRefail extends the same-failure chain of this call's command when it failed alike,
 // starts it afresh when it failed otherwise, and ends it when the command succeeds. Other
 // commands' failures leave it alone: a rejected edit between two test runs is not news about
 // the test. Up to maxRefail commands are followed, the oldest forgotten first.
-func (s *progressState) updateRefail(id uint64, failed bool, dg *digest) *refailChain {
+func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uint64) *refailChain {
 	var r *refailChain
 	for i := range s.refail {
 		if s.refail[i].count > 0 && s.refail[i].id == id {
@@ -674,7 +730,10 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest) *refail
 		return nil
 	case dg.words < 3:
 		return nil
-	case r != nil && (r.result == dg.exact || similarity(&r.sketch, &dg.sketch) >= s.d.similar):
+	case r != nil && (r.result == dg.exact || (sig != 0 && r.sig == sig) || similarity(&r.sketch, &dg.sketch) >= s.d.similar):
+		if r.result != dg.exact && similarity(&r.sketch, &dg.sketch) < s.d.similar {
+			r.weak = true
+		}
 		r.count++
 		if r.epoch != s.epoch {
 			r.epochs++
@@ -695,7 +754,7 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest) *refail
 		}
 	}
 	s.refailSeq++
-	*r = refailChain{id: id, result: dg.exact, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq}
+	*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq}
 	return r
 }
 
@@ -911,7 +970,7 @@ func (r *toolRing) push(tool string) {
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 2
+const progressSnapFormat = 3
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -972,6 +1031,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(f.seq))
 		b = binary.LittleEndian.AppendUint64(b, f.id)
 		b = binary.LittleEndian.AppendUint64(b, f.result)
+		b = binary.LittleEndian.AppendUint64(b, f.sig)
 		b = appendSketch(b, &f.sketch)
 		b = binary.AppendUvarint(b, uint64(f.count))
 		b = binary.AppendUvarint(b, uint64(f.epochs))
@@ -1063,6 +1123,7 @@ func (s *progressState) restore(r *snapReader) error {
 		f := &s.refail[i]
 		f.seq = u32()
 		f.id, f.result = r.u64(), r.u64()
+		f.sig = r.u64()
 		readSketch(r, &f.sketch)
 		f.count, f.epochs, f.epoch = i32(), i32(), u32()
 		f.noticed = boolean()

@@ -133,6 +133,20 @@ func TestProgressRules(t *testing.T) {
 				}
 				return fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3")
 			}), []string{"6:errors:run_tests failed × 4"}},
+		{"the same failure line with debug output changing around it is the same failure, at one more repeat",
+			nil, times(9, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"p.py","old":"a%d","new":"b%d"}`, i, i), "edited p.py")
+				}
+				return fail("bash", `{"command":"pytest tests/test_p.py"}`, debugRun(i))
+			}), []string{"8:errors:bash failed × 5"}},
+		{"a failure that names a different reason each run is news",
+			nil, times(9, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"p.py","old":"a%d","new":"b%d"}`, i, i), "edited p.py")
+				}
+				return fail("bash", `{"command":"pytest tests/test_p.py"}`, strings.Replace(debugRun(i), "got 2", fmt.Sprintf("got %d", 10+i), 1))
+			}), nil},
 		{"an edit that failed changes nothing: the re-run is still a repeat",
 			nil, []step{
 				fail("run_tests", `{}`, "FAIL TestParse"),
@@ -249,6 +263,58 @@ func TestProgressRules(t *testing.T) {
 }
 
 // lines returns numbered source lines from..to, as a file viewer prints them.
+// debugRun is a failing test run whose debug prints differ from run i to run i+2, while
+// the line naming the failure stays the same.
+func debugRun(i int) string {
+	var b strings.Builder
+	b.WriteString("============ test session starts ============\ncollected 1 item\n")
+	for j := 0; j < 6; j++ {
+		fmt.Fprintf(&b, "DEBUG probe%d_%d: state=%c%c handle=%s\n", i, j, 'a'+byte(i), 'k'+byte(j), strings.Repeat("x", i+j))
+	}
+	b.WriteString("FAILED tests/test_p.py::test_parse - AssertionError: got 2 want 3\n======= 1 failed in 0.12s =======")
+	return b.String()
+}
+
+func TestFailureSignature(t *testing.T) {
+	tb := func(frame, last string) string {
+		return "Traceback (most recent call last):\n  File \"r.py\", line " + frame + ", in <module>\n    main()\n" + last + "\n"
+	}
+	tests := []struct {
+		name string
+		a, b string
+		same bool
+	}{
+		{"a traceback is named by its exception line, not its frames",
+			tb("31", "ValueError: bad token 'x'"), tb("35", "ValueError: bad token 'x'"), true},
+		{"two exceptions differ",
+			tb("31", "ValueError: bad token 'x'"), tb("31", "KeyError: 'x'"), false},
+		{"an exception without a message is still named",
+			tb("31", "AssertionError"), tb("40", "AssertionError"), true},
+		{"pytest's summary line names the failing test and reason",
+			"DEBUG a\nFAILED t.py::test_a - Failed: nomatch\n=== 1 failed in 0.1s ===", "DEBUG b\nDEBUG c\nFAILED t.py::test_a - Failed: nomatch\n=== 1 failed in 0.3s ===", true},
+		{"another failing test is another failure",
+			"FAILED t.py::test_a - Failed: nomatch", "FAILED t.py::test_b - Failed: nomatch", false},
+		{"volatile fields in the line are masked",
+			"Error: connect to 10.0.0.1 timed out after 1500ms", "Error: connect to 10.0.0.1 timed out after 1712ms", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := failureSignature(tt.a), failureSignature(tt.b)
+			if a == 0 || b == 0 {
+				t.Fatalf("no signature: %x %x", a, b)
+			}
+			if (a == b) != tt.same {
+				t.Errorf("same = %v, want %v", a == b, tt.same)
+			}
+		})
+	}
+	for _, s := range []string{"", "all 12 tests passed", "ok parser 0.01s\n"} {
+		if got := failureSignature(s); got != 0 {
+			t.Errorf("failureSignature(%q) = %x, want 0: no line names a failure", s, got)
+		}
+	}
+}
+
 func lines(from, to int) string {
 	var b strings.Builder
 	for i := from; i <= to; i++ {
