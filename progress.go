@@ -292,7 +292,10 @@ type refailChain struct {
 	id      uint64
 	result  uint64
 	sig     uint64 // failureSignature of the chain's first failure
-	weak    bool   // some failure matched by its signature alone: one more repeat is wanted
+	prev    uint64 // the failure before the chain's, for a command moving between two
+	prevSig uint64
+	hasPrev bool
+	weak    bool // some failure matched by its signature alone, or two failures alternate: one more repeat is wanted
 	sketch  sketch
 	count   int32
 	epochs  int32 // changes of the workspace seen during the chain
@@ -730,15 +733,28 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 		return nil
 	case dg.words < 3:
 		return nil
-	case r != nil && (r.result == dg.exact || (sig != 0 && r.sig == sig) || similarity(&r.sketch, &dg.sketch) >= s.d.similar):
-		if r.result != dg.exact && similarity(&r.sketch, &dg.sketch) < s.d.similar {
-			r.weak = true
-		}
-		r.count++
-		if r.epoch != s.epoch {
-			r.epochs++
-			r.epoch = s.epoch
-		}
+	case r != nil && (r.result == dg.exact || similarity(&r.sketch, &dg.sketch) >= s.d.similar):
+		r.extend(s.epoch)
+		return r
+	case r != nil && sig != 0 && r.sig == sig:
+		// The same failure by the line naming it: weaker evidence than the same output, so
+		// the chain speaks one repeat later.
+		r.weak = true
+		r.extend(s.epoch)
+		return r
+	case r != nil && r.hasPrev && (r.prev == dg.exact || (sig != 0 && r.prevSig == sig)):
+		// Back to the failure before this one: edits that move a command between two
+		// failures and back reach neither cause. The chain goes on, one repeat later.
+		r.prev, r.prevSig, r.result, r.sig = r.result, r.sig, dg.exact, sig
+		r.sketch = dg.sketch
+		r.weak = true
+		r.extend(s.epoch)
+		return r
+	case r != nil:
+		// Another failure is news: the chain starts afresh, remembering the one it leaves.
+		s.refailSeq++
+		*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq,
+			prev: r.result, prevSig: r.sig, hasPrev: true}
 		return r
 	case r == nil:
 		// Take a free slot, or the oldest.
@@ -756,6 +772,15 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 	s.refailSeq++
 	*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq}
 	return r
+}
+
+// extend counts one more failure in the chain, and a change of the workspace since the last.
+func (r *refailChain) extend(epoch uint32) {
+	r.count++
+	if r.epoch != epoch {
+		r.epochs++
+		r.epoch = epoch
+	}
 }
 
 // remindAt says whether a chain of length n is reminded: at each threshold, then every
@@ -1032,6 +1057,10 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint64(b, f.id)
 		b = binary.LittleEndian.AppendUint64(b, f.result)
 		b = binary.LittleEndian.AppendUint64(b, f.sig)
+		b = binary.LittleEndian.AppendUint64(b, f.prev)
+		b = binary.LittleEndian.AppendUint64(b, f.prevSig)
+		b = appendBool(b, f.hasPrev)
+		b = appendBool(b, f.weak)
 		b = appendSketch(b, &f.sketch)
 		b = binary.AppendUvarint(b, uint64(f.count))
 		b = binary.AppendUvarint(b, uint64(f.epochs))
@@ -1124,6 +1153,8 @@ func (s *progressState) restore(r *snapReader) error {
 		f.seq = u32()
 		f.id, f.result = r.u64(), r.u64()
 		f.sig = r.u64()
+		f.prev, f.prevSig = r.u64(), r.u64()
+		f.hasPrev, f.weak = boolean(), boolean()
 		readSketch(r, &f.sketch)
 		f.count, f.epochs, f.epoch = i32(), i32(), u32()
 		f.noticed = boolean()

@@ -140,6 +140,26 @@ func TestProgressRules(t *testing.T) {
 				}
 				return fail("bash", `{"command":"pytest tests/test_p.py"}`, debugRun(i))
 			}), []string{"8:errors:bash failed × 5"}},
+		{"a command moved between two failures and back by the edits is reminded, one repeat later",
+			nil, times(11, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"p.py","old":"a%d","new":"b%d"}`, i, i), "edited p.py")
+				}
+				if i%4 == 0 {
+					return fail("bash", `{"command":"python repro.py"}`, "Traceback (most recent call last):\n  File \"repro.py\", line 3\nImproperlyConfigured: settings are not configured")
+				}
+				return fail("bash", `{"command":"python repro.py"}`, "Traceback (most recent call last):\n  File \"repro.py\", line 9\nLookupError: No installed app with label 'repro'")
+			}), []string{"10:errors:bash failed × 5"}},
+		{"a third failure is news: the chain starts afresh",
+			nil, times(11, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"p.py","old":"a%d","new":"b%d"}`, i, i), "edited p.py")
+				}
+				failures := []string{"ImproperlyConfigured: settings are not configured", "LookupError: No installed app with label 'repro'",
+					"OperationalError: no such table: repro_item", "AssertionError: expected 3 items, got 0", "TypeError: save() got an unexpected keyword argument 'force'",
+					"ValueError: invalid literal for int() with base 10: 'x'"}
+				return fail("bash", `{"command":"python repro.py"}`, "Traceback (most recent call last):\n  File \"repro.py\", line 3\n"+failures[i/2])
+			}), nil},
 		{"a failure that names a different reason each run is news",
 			nil, times(9, func(i int) step {
 				if i%2 == 1 {
