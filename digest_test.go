@@ -135,6 +135,11 @@ func TestMutatingCalls(t *testing.T) {
 		{"bash", `{"command":"python -c \"open('x','w').write('1')\""}`, true},
 		{"bash", `{"command":"grep -n 'a->b' x.c"}`, false},
 		{"Bash", `{"command":"echo \u003e out.txt"}`, true},
+		{"shell", `{"command":["apply_patch","*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch"]}`, true},
+		{"shell", `{"command":["bash","-lc","npx prettier --write src/app.ts"]}`, true},
+		{"shell", `{"command":["bash","-lc","ruff check --fix ."]}`, true},
+		{"shell", `{"command":["bash","-lc","ruff check ."]}`, false},
+		{"shell", `{"command":["bash","-lc","rg -n apply_patch_helper src"]}`, false},
 	}
 	for _, tt := range tests {
 		c := d.classify(tt.tool)

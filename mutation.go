@@ -79,7 +79,13 @@ var writeCommands = map[string]uint8{
 	"git": 2, "pip": 2, "pip3": 2, "npm": 2, "yarn": 2, "pnpm": 2, "go": 2, "apt": 2, "apt-get": 2,
 	"cargo": 2, "conda": 2, "poetry": 2, "uv": 2, "tar": 2,
 	"sed": 3, "perl": 3,
+	// Codex's shell tool runs its patches as a command: ["apply_patch", "*** Begin Patch..."].
+	"apply_patch": 1, "applypatch": 1,
 }
+
+// writeFlags are options that make a formatter or linter rewrite the files it checks
+// (prettier --write, eslint --fix, ruff check --fix).
+var writeFlags = map[string]bool{"--write": true, "--fix": true, "--in-place": true}
 
 var writeSubcommands = map[string]bool{
 	"apply": true, "am": true, "checkout": true, "reset": true, "commit": true, "stash": true,
@@ -121,7 +127,10 @@ func shellWritesFiles(cmd []byte) bool {
 				continue // sed -n -i: the in-place flag may come after other options
 			}
 		}
-		if len(w) > 7 || w[0] < 'a' || w[0] > 'z' {
+		if writeFlags[string(w)] {
+			return true
+		}
+		if len(w) > 11 || w[0] < 'a' || w[0] > 'z' {
 			kind = 0 // no command word is that long, or starts otherwise
 			continue
 		}
