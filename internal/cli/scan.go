@@ -21,11 +21,12 @@ func init() {
 }
 
 func runScan(env *Env, args []string) int {
-	fs := newFlags(env, "scan", "scan [--preset NAME | --config FILE] [--format text|json|jsonl] [--html FILE] [--labels FILE] [PATH...]",
+	fs := newFlags(env, "scan", "scan [--preset NAME | --config FILE] [--format text|json|jsonl] [--html FILE] [--labels FILE]... [PATH...]",
 		`  loopguard scan                                  # the transcripts of the agents on this machine
   loopguard scan ~/.claude/projects --html report.html
   loopguard scan --preset dsh-brake --format jsonl runs/ > notices.jsonl
   loopguard scan --labels labels.jsonl ../shared/data/trajectories
+  loopguard scan --labels labels.jsonl --labels more.jsonl runs/   # the labels of both files
 
 PATHs are transcript files or folders (walked for *.jsonl, *.json, *.traj, *.md, optionally
 .gz). Without PATH: where the agents on this machine keep their transcripts (docs/scan.md).
@@ -36,7 +37,8 @@ is described in docs/scan.md.
 	choice := configFlags(fs)
 	format := fs.String("format", "text", "output `FORMAT`: text (a summary), json (one document) or jsonl (one line per notice)")
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
-	labelsFile := fs.String("labels", "", "score the notices against hand labels in `FILE` (JSONL, as the shared set's labels.jsonl)")
+	var labelFiles fileList
+	fs.Var(&labelFiles, "labels", "score the notices against hand labels in `FILE` (JSONL, as the shared set's labels.jsonl); repeat to add the labels of several files")
 	jobs := fs.Int("jobs", 0, "files scanned at once (`N`; default GOMAXPROCS)")
 	strict := fs.Bool("strict", false, "treat a file read with no tool calls as an error (exit status 1)")
 	verbose := fs.Bool("verbose", false, "say on stderr how each file was read (format, sessions, agents, calls, choices made)")
@@ -61,11 +63,13 @@ is described in docs/scan.md.
 		return exitUsage
 	}
 	var labels []scan.Label
-	if *labelsFile != "" {
-		if labels, err = scan.ReadLabels(*labelsFile); err != nil {
+	for _, f := range labelFiles {
+		more, err := scan.ReadLabels(f)
+		if err != nil {
 			fmt.Fprintf(env.Stderr, "loopguard scan: labels: %v\n", err)
 			return exitUsage
 		}
+		labels = append(labels, more...)
 	}
 
 	if len(paths) == 0 {
@@ -109,9 +113,9 @@ is described in docs/scan.md.
 		}
 	}
 
-	meta := scan.Meta{Version: loopguard.Version, Config: r.Source, Labels: *labelsFile}
+	meta := scan.Meta{Version: loopguard.Version, Config: r.Source, Labels: strings.Join(labelFiles, ", ")}
 	var scored *scan.Scored
-	if *labelsFile != "" {
+	if len(labelFiles) > 0 {
 		res, score := scan.ScoreLabels(rep, labels)
 		scored = &scan.Scored{Results: res, Score: score}
 	}
@@ -257,4 +261,17 @@ func (p *progress) stop() {
 		close(p.quit)
 		p.wg.Wait()
 	}
+}
+
+// fileList is a flag given once per file.
+type fileList []string
+
+func (l *fileList) String() string { return strings.Join(*l, ", ") }
+
+func (l *fileList) Set(v string) error {
+	if v == "" {
+		return fmt.Errorf("empty file name")
+	}
+	*l = append(*l, v)
+	return nil
 }

@@ -334,3 +334,23 @@ func TestScanStrictAndVerbose(t *testing.T) {
 		})
 	}
 }
+
+// --labels given twice scores the labels of both files together.
+func TestScanLabelsFromSeveralFiles(t *testing.T) {
+	dir := t.TempDir()
+	loop := put(t, filepath.Join(dir, "loop.jsonl"), []byte(stuck("probe")))
+	calm := put(t, filepath.Join(dir, "calm.jsonl"), []byte(strings.Repeat(`{"type":"call","agent":"a1","tool":"probe","args":{"q":1}}`+"\n", 1)))
+	first := put(t, filepath.Join(dir, "first.jsonl"),
+		[]byte(`{"repo":"x/y","path":"loop.jsonl","agent":"a1","call_indices":[0,4],"manual_label":"stuck","note":"the same probe 5 times"}`+"\n"))
+	second := put(t, filepath.Join(dir, "second.jsonl"),
+		[]byte(`{"repo":"x/y","path":"calm.jsonl","agent":"a1","call_indices":[0,0],"manual_label":"batch","note":"one probe"}`+"\n"))
+	stdout, stderr, code := scanCLI(t, nil, "--labels", first, "--labels", second, "--preset", "repeat-tool-reminder", loop, calm)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"labels from " + first + ", " + second + ": 2 rows", "recall          1/1", "0 of 1 legitimate"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+}
