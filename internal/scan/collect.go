@@ -23,11 +23,12 @@ type Target struct {
 
 // transcriptSuffixes are the file names a folder walk picks up: the formats the transcript
 // readers know are JSON or JSONL documents, or Markdown (Claude Code exports), possibly
-// gzip-compressed.
-var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md"}
+// gzip-compressed; and .txt and .log, where benchmark harnesses keep a CLI's headless output
+// (agent/claude-code.txt, agent/codex.txt).
+var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in .jsonl,
-// .json, .traj or .md, optionally followed by .gz.
+// .json, .traj, .md, .txt or .log, optionally followed by .gz.
 func IsCandidate(name string) bool {
 	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
 	for _, s := range transcriptSuffixes {

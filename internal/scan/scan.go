@@ -292,11 +292,13 @@ func scanFile(tg Target, cfg loopguard.Config) *File {
 // isOtherMarkdown says f is a file met in a folder walk that is no transcript and that is
 // passed over without a word, as files of other names are, rather than reported as "not a
 // transcript": Markdown that is not a Claude Code export (documentation, most likely: a
-// README next to the runs), and the files that agents keep next to their transcripts
+// README next to the runs), text and log files that are not a CLI's JSON output (a
+// harness's stdout.txt), and the files that agents keep next to their transcripts
 // (companionFiles).
 func isOtherMarkdown(f *File) bool {
 	name := strings.TrimSuffix(strings.ToLower(f.Path), ".gz")
-	return f.NotTranscript && (strings.HasSuffix(name, ".md") || companionFiles[filepath.Base(name)])
+	return f.NotTranscript && (strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".txt") ||
+		strings.HasSuffix(name, ".log") || companionFiles[filepath.Base(name)])
 }
 
 // companionFiles are files that agents keep in their transcript folders and that hold no

@@ -25,7 +25,12 @@ import (
 //     injected text with a Source saying what injected it (isMeta lines, command output,
 //     task notifications, system reminders, interrupts, compaction summaries).
 //
-// Agents: lines that are not sidechain belong to "main". Sidechain lines (subagents) belong to
+// The same lines, with snake_case session_id and a parent_tool_use_id, are what
+// `claude -p --output-format stream-json --verbose` prints (benchmark harnesses keep it as
+// agent/claude-code.txt); its "system" and "result" lines are skipped.
+//
+// Agents: lines that are not sidechain belong to "main"; stream-json lines with a
+// parent_tool_use_id belong to "task-<that id>". Sidechain lines (subagents) belong to
 // "agent-<agentId>"; recent versions write each subagent to
 // <session>/subagents/agent-<id>.jsonl, read as its own file; when a sidechain line has no
 // agentId, the agent is taken from such a file name, or else from the chain of parentUuid
@@ -39,6 +44,7 @@ type ccLine struct {
 	IsMeta           bool
 	IsCompactSummary bool
 	AgentID          string
+	ParentToolUseID  string // stream-json: the Task call whose subagent wrote the line
 	Timestamp        string
 	CostUSD          float64
 	Message          *ccMessage
@@ -92,6 +98,11 @@ func (l *ccLine) member(w *walker) memberFunc {
 			return w.boolean(v, &l.IsCompactSummary)
 		case "agentId":
 			return w.str(v, &l.AgentID)
+		case "parent_tool_use_id":
+			if w.data[v] != '"' {
+				return w.skip(v) // null: the main agent
+			}
+			return w.str(v, &l.ParentToolUseID)
 		case "timestamp":
 			return w.str(v, &l.Timestamp)
 		case "costUSD":
@@ -199,6 +210,10 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 
 		var a *agentBuf
 		switch {
+		case l.ParentToolUseID != "":
+			// `claude -p --output-format stream-json` marks a subagent's lines with the id of
+			// the Task call that started it, not with isSidechain.
+			a = b.agent("task-" + l.ParentToolUseID)
 		case !l.IsSidechain:
 			a = b.agent(MainAgent)
 		case l.AgentID != "":

@@ -165,3 +165,22 @@ func TestDamagedFilesOfTheNewFormats(t *testing.T) {
 		})
 	}
 }
+
+func FuzzCodexExec(f *testing.F) {
+	seedFiles(f, "codex-exec/*.jsonl")
+	f.Add([]byte("{\"type\":\"item.completed\",\"item\":{\"type\":\"command_execution\",\"exit_code\":\"x\"}}\nnot json\n{\"type\":\"turn.completed\",\"usage\":7}\n"))
+	fuzzReader(f, readCodexExec)
+}
+
+func FuzzGeminiStream(f *testing.F) {
+	seedFiles(f, "gemini-stream/*.jsonl")
+	f.Add([]byte("{\"type\":\"tool_result\",\"tool_id\":\"missing\",\"status\":\"error\",\"error\":[1]}\n{\"type\":\"tool_use\",\"tool_id\":7}\n"))
+	fuzzReader(f, readGeminiStream)
+}
+
+func FuzzATIF(f *testing.F) {
+	seedFiles(f, "atif/*.json")
+	f.Add([]byte(`{"schema_version":"ATIF-v1.4","steps":[{"source":"agent","tool_calls":[{"tool_call_id":"a","function_name":"f","arguments":null}],"observation":{"results":[{"content":{"x":1}},{"source_call_id":"a"}]}}]}`))
+	f.Add([]byte(`{"schema_version":"ATIF-v1.4","steps":[{"source":"agent","observation":{"results":[{"content":"x"}]}}`))
+	fuzzReader(f, readATIF)
+}

@@ -21,6 +21,9 @@ const (
 	kindOpenHandsEvent  // one OpenHands event (a file of an event folder)
 	kindOpencodeFile    // a message or part file of opencode's storage
 	kindOTLP            // OTLP JSON traces
+	kindCodexExec       // `codex exec --json` output
+	kindGeminiStream    // `gemini -p --output-format stream-json` output
+	kindATIF            // an ATIF trajectory document
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -71,6 +74,14 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindArray}
 	case '{':
 	default:
+		// A CLI's captured output may open with a line of plain text ("Loaded cached
+		// credentials.") before its JSON events: a stream format on a later line of the head
+		// is still that format, and its reader skips such lines.
+		if nl := bytes.Index(head[i:], []byte("\n{")); nl >= 0 {
+			if s := sniff(head[i+nl+1:], eof); s.err == nil && isStreamKind(s.kind) {
+				return s
+			}
+		}
 		return sniffed{err: fmt.Errorf("%w: not JSON", ErrUnknownFormat), errLine: lineOf(head, i)}
 	}
 	top := scanTopObject(head[i:])
@@ -87,6 +98,8 @@ func sniff(head []byte, eof bool) sniffed {
 	switch {
 	case has("resourceSpans"):
 		return sniffed{kind: kindOTLP}
+	case isATIFHead(top.keys) && !multi:
+		return sniffed{kind: kindATIF}
 	case has("payload") && codexWrapperTypes[typ]:
 		return sniffed{kind: kindCodex}
 	case has("record_type"):
@@ -109,6 +122,14 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindGeminiJSONL}
 	case typ != "" && (has("uuid") || has("sessionId") || has("leafUuid") || has("messageId") || has("parentUuid")):
 		return sniffed{kind: kindClaudeCode}
+	case typ == "system" && has("session_id") && (has("subtype") || has("tools")):
+		// `claude -p --output-format stream-json` opens with its init line; releases before
+		// 2.x wrote it without a uuid.
+		return sniffed{kind: kindClaudeCode}
+	case isCodexExecType(typ) && !has("payload"):
+		return sniffed{kind: kindCodexExec}
+	case isGeminiStreamHead(typ, has):
+		return sniffed{kind: kindGeminiStream}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
 	case multi && !(has("trajectory") || has("history") || has("messages") || has("traj") ||
@@ -117,6 +138,10 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	return sniffed{kind: kindObject}
 }
+
+// isStreamKind says whether a format is a CLI's line-by-line event output, whose readers
+// skip lines that are not JSON.
+func isStreamKind(k kind) bool { return k == kindCodexExec || k == kindGeminiStream }
 
 // looksBinary reports NUL bytes, or more than a few invalid UTF-8 bytes, near the start.
 // (A stray Latin-1 byte in a JSON file is tolerated, as encoding/json tolerates it.)

@@ -67,6 +67,12 @@ const (
 	// FormatClaudeCodeMarkdown is a Claude Code session exported as Markdown ("# Claude
 	// Session Export").
 	FormatClaudeCodeMarkdown = "claude-code-markdown"
+	// FormatCodexExec is what `codex exec --json` prints: thread, turn and item events.
+	FormatCodexExec = "codex-exec"
+	// FormatGeminiStream is what `gemini -p --output-format stream-json` prints.
+	FormatGeminiStream = "gemini-stream"
+	// FormatATIF is an Agent Trajectory Interchange Format document (Harbor's trajectory.json).
+	FormatATIF = "atif"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -330,6 +336,12 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readOpencodeFile(name, br, hint)
 	case kindOpenHandsEvent:
 		t, err = readOpenHandsEventFile(name, br, hint)
+	case kindCodexExec:
+		t, err = readCodexExec(name, br)
+	case kindGeminiStream:
+		t, err = readGeminiStream(name, br)
+	case kindATIF:
+		t, err = readATIF(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}

@@ -1,0 +1,154 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// ATIF, the Agent Trajectory Interchange Format (Harbor's RFC 0001, v1.0 to v1.x): one JSON
+// document per run, the trajectory.json that Harbor writes beside each agent's own logs
+// (Claude Code, Codex, Gemini CLI, OpenHands, Terminus, mini-swe-agent, ...) and that other
+// harnesses have adopted.
+//
+//   - root: schema_version ("ATIF-v1.4"; some writers put "1.4"), session_id, agent (name,
+//     version, model_name), steps, final_metrics (total_*_tokens, total_cost_usd);
+//   - a step with source "user" is a user turn; "system" steps are skipped;
+//   - a step with source "agent": its message is model text, its reasoning_content model
+//     text with source "reasoning", each of its tool_calls (tool_call_id, function_name,
+//     arguments) a call, given the observation result whose source_call_id names it. A step's
+//     only result with no source_call_id goes to its only call; results with no call of their
+//     own (an action without tool calling) are dropped. A result counts as failed when it says
+//     is_error (or extra.is_error) is true.
+//   - message and result content are strings, or lists of content parts (text parts are
+//     read, images skipped).
+//
+// The run is one agent, "main". A result that points at a subagent's trajectory
+// (subagent_trajectory_ref) leaves that trajectory to its own file.
+type atifDoc struct {
+	SchemaVersion string `json:"schema_version"`
+	Agent         struct {
+		Name      string `json:"name"`
+		ModelName string `json:"model_name"`
+	} `json:"agent"`
+	Steps        []atifStep `json:"steps"`
+	FinalMetrics *struct {
+		PromptTokens     int64   `json:"total_prompt_tokens"`
+		CompletionTokens int64   `json:"total_completion_tokens"`
+		CachedTokens     int64   `json:"total_cached_tokens"`
+		CostUSD          float64 `json:"total_cost_usd"`
+	} `json:"final_metrics"`
+}
+
+type atifStep struct {
+	Source           string          `json:"source"`
+	Timestamp        string          `json:"timestamp"`
+	ModelName        string          `json:"model_name"`
+	Message          json.RawMessage `json:"message"`
+	ReasoningContent json.RawMessage `json:"reasoning_content"`
+	ToolCalls        []struct {
+		ID        string          `json:"tool_call_id"`
+		Name      string          `json:"function_name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"tool_calls"`
+	Observation *struct {
+		Results []struct {
+			SourceCallID string          `json:"source_call_id"`
+			Content      json.RawMessage `json:"content"`
+			IsError      bool            `json:"is_error"`
+			Extra        struct {
+				IsError bool `json:"is_error"`
+			} `json:"extra"`
+		} `json:"results"`
+	} `json:"observation"`
+}
+
+// isATIFHead says whether a document's top-level keys (as far as the sniffed head reaches)
+// are an ATIF trajectory's.
+func isATIFHead(keys map[string]string) bool {
+	v, ok := keys["schema_version"]
+	if !ok {
+		return false
+	}
+	_, steps := keys["steps"]
+	_, agent := keys["agent"]
+	return strings.HasPrefix(strings.ToUpper(v), "ATIF") || steps || agent
+}
+
+func readATIF(name string, br *bufio.Reader) (*built, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	var d atifDoc
+	if err := json.Unmarshal(data, &d); err != nil && !tolerable(err) {
+		return nil, &Error{Path: name, Line: jsonErrorLine(data, err), Err: fmt.Errorf("invalid ATIF trajectory: %w", err)}
+	}
+	b := newBuilder(FormatATIF)
+	a := b.agent(MainAgent)
+	a.usage.Model = d.Agent.ModelName
+	for i := range d.Steps {
+		s := &d.Steps[i]
+		ms := parseTime(s.Timestamp)
+		switch s.Source {
+		case "user":
+			a.user(contentText(anyJSON(s.Message)), ms)
+			continue
+		case "agent":
+		default:
+			continue
+		}
+		if s.ModelName != "" {
+			a.usage.Model = s.ModelName
+		}
+		a.text("reasoning", contentText(anyJSON(s.ReasoningContent)), "", ms)
+		a.text("model", contentText(anyJSON(s.Message)), "", ms)
+		first := len(a.events)
+		byID := map[string]int{}
+		for _, c := range s.ToolCalls {
+			byID[c.ID] = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: c.Name, Args: rawArgs(c.Arguments), Time: ms})
+		}
+		if s.Observation == nil {
+			continue
+		}
+		for _, r := range s.Observation.Results {
+			idx, ok := byID[r.SourceCallID]
+			if !ok && r.SourceCallID == "" && len(s.ToolCalls) == 1 && len(s.Observation.Results) == 1 {
+				idx, ok = first, true
+			}
+			if !ok || a.events[idx].Type != loopguard.EventCall {
+				continue
+			}
+			e := &a.events[idx]
+			e.Result, e.HasResult, e.Failed = contentText(anyJSON(r.Content)), true, r.IsError || r.Extra.IsError
+		}
+	}
+	t := b.done()
+	if m := d.FinalMetrics; m != nil {
+		t.hasRunUsage = true
+		t.runUsage = Usage{Model: d.Agent.ModelName, InputTokens: m.PromptTokens - m.CachedTokens,
+			OutputTokens: m.CompletionTokens, CacheReadTokens: m.CachedTokens, CostUSD: m.CostUSD}
+		if t.runUsage.InputTokens < 0 {
+			t.runUsage.InputTokens = m.PromptTokens
+		}
+	}
+	return t, nil
+}
+
+// jsonErrorLine is the 1-based line of a decoding error's offset, or 0 when it has none.
+func jsonErrorLine(data []byte, err error) int {
+	var se *json.SyntaxError
+	if errors.As(err, &se) && se.Offset > 0 && int(se.Offset) <= len(data) {
+		return bytes.Count(data[:se.Offset], []byte{'\n'}) + 1
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return bytes.Count(data, []byte{'\n'}) + 1
+	}
+	return 0
+}

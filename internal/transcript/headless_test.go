@@ -1,0 +1,83 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The CLIs' headless outputs and ATIF trajectories, each fixture written for these tests from
+// the format's public documentation (codex-rs exec events, Gemini CLI's headless docs, Claude
+// Code's stream-json, Harbor's ATIF RFC): every call with its arguments, result and failure,
+// the model's text, user turns and agents.
+func TestHeadlessAndATIFFixtures(t *testing.T) {
+	tests := []struct {
+		file, format string
+		agents       []agentWant
+	}{
+		{"codex-exec/exec.jsonl", FormatCodexExec, []agentWant{{"main", []string{
+			`text[reasoning] "**Running the parser tests**"`,
+			`call shell "{\"command\":\"bash -lc 'go test ./…" => "--- FAIL: TestParse (0.00s)\n    …" FAILED`,
+			`text[model] "The test fails; I will fix the o…"`,
+			`call apply_patch "{\"changes\":[{\"path\":\"/work/proj/…" => "completed"`,
+			`call mcp__docs__search "{\"q\":\"Parse\"}" => "server not connected" FAILED`,
+			`call web_search "{\"query\":\"go strings.Cut\"}" => ""`,
+			`call update_plan "[{\"text\":\"fix parser\",\"completed…" => ""`,
+			`user ""`,
+			`call shell "{\"command\":[\"bash\",\"-lc\",\"go tes…" => "ok  \tparser\t0.01s\n"`,
+			`text[model] "Fixed."`,
+		}}}},
+		{"gemini-stream/run.jsonl", FormatGeminiStream, []agentWant{{"main", []string{
+			`user "The parser test fails, please fi…"`,
+			`text[model] "I'll run the tests first."`,
+			`call run_shell_command "{\"command\":\"go test ./parser\"}" => "--- FAIL: TestParse (0.00s)\nFAIL"`,
+			`call read_file "{\"absolute_path\":\"/work/proj/par…" => "File not found: /work/proj/parse…" FAILED`,
+		}}}},
+		{"claude-stream/claude-code.txt", FormatClaudeCode, []agentWant{{"main", []string{
+			`text[model] "Running the tests."`,
+			`call Bash "{\"command\": \"go test ./parser\"}" => "--- FAIL: TestParse\nFAIL" FAILED`,
+			`call Task "{\"description\": \"Find callers\", …" => "Parse is called from main.go:12."`,
+		}}, {"task-toolu_02", []string{
+			`user "Find every caller of Parse"`,
+			`call Grep "{\"pattern\": \"Parse\\\\(\"}" => "main.go:12: parser.Parse()"`,
+		}}}},
+		{"atif/trajectory.json", FormatATIF, []agentWant{{"main", []string{
+			`user "The parser test fails, please fi…"`,
+			`text[reasoning] "Start with the failing test."`,
+			`text[model] "Running the tests and reading th…"`,
+			`call Bash "{\"command\":\"go test ./parser\"}" => "--- FAIL: TestParse\nFAIL" FAILED`,
+			`call Read "{\"file_path\":\"/work/proj/parser/…" => "package parser"`,
+			`text[model] "Fixing the off-by-one."`,
+			`call Edit "{\"file_path\":\"/work/proj/parser/…" => "The file has been updated."`,
+			`call Bash "{\"command\":\"go test ./parser\"}" => "ok parser 0.01s"`,
+			`text[model] "Done: the parser test passes."`,
+		}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			tr, err := Read("testdata/" + tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Format != tt.format {
+				t.Errorf("format %q, want %q", tr.Format, tt.format)
+			}
+			var ids []string
+			for _, a := range tr.Agents {
+				ids = append(ids, a.ID)
+			}
+			var want []string
+			for _, a := range tt.agents {
+				want = append(want, a.id)
+			}
+			if !reflect.DeepEqual(ids, want) {
+				t.Fatalf("agents %q, want %q", ids, want)
+			}
+			for i, a := range tr.Agents {
+				if got := describe(a.Events); !reflect.DeepEqual(got, tt.agents[i].events) {
+					t.Errorf("agent %q events:\n got %s\nwant %s", a.ID, strings.Join(got, "\n     "), strings.Join(tt.agents[i].events, "\n     "))
+				}
+			}
+		})
+	}
+}
