@@ -2,6 +2,7 @@
 # Detection quality: loopguard's presets and the peers' published loop rules, on the same
 # hand-labelled transcripts, scored by the same code as `loopguard scan --labels`
 # (bench/detection). Prints one Markdown table per labelled set: the shared development set,
+# the same set with our supplementary labels of its unlabelled runs (testdata/shared-extra),
 # then our own corpus (testdata/labels) when it is there.
 #   bash bench/detection.sh
 # SHARED=dir and OWN_LABELS=file OWN_DIR=dir change where the sets are looked for.
@@ -21,6 +22,12 @@ if [ -f "$shared/labels.jsonl" ]; then
   echo
   .bench/detection --labels "$shared/labels.jsonl" "$shared"
   ran=1
+  if [ -f testdata/shared-extra/labels.jsonl ]; then
+    echo
+    echo "### Shared set with our supplementary labels (testdata/shared-extra)"
+    echo
+    .bench/detection --labels "$shared/labels.jsonl,testdata/shared-extra/labels.jsonl" "$shared"
+  fi
 else
   echo "detection.sh: $shared/labels.jsonl not found: skipping the shared set" >&2
 fi

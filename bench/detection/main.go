@@ -35,7 +35,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("detection", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	labelsPath := fs.String("labels", "", "labels `file` (JSONL: repo, path, agent, call_indices, manual_label)")
+	labelsPath := fs.String("labels", "", "labels `files`, comma-separated (JSONL: repo, path, agent, call_indices, manual_label); their labels are scored together")
 	presets := fs.String("presets", defaultPresets, "comma-separated loopguard `presets` to score")
 	workers := fs.Int("j", 0, "files read at once (0: one per CPU)")
 	detail := fs.Bool("detail", false, "also print each label's result for each detector")
@@ -50,10 +50,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	labels, err := scan.ReadLabels(*labelsPath)
-	if err != nil {
-		fmt.Fprintln(stderr, "detection:", err)
-		return 1
+	var labels []scan.Label
+	for _, path := range strings.Split(*labelsPath, ",") {
+		more, err := scan.ReadLabels(path)
+		if err != nil {
+			fmt.Fprintln(stderr, "detection:", err)
+			return 1
+		}
+		labels = append(labels, more...)
 	}
 	var names []string
 	for _, n := range strings.Split(*presets, ",") {
