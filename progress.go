@@ -465,7 +465,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// A call that waits (sleep, a background job's output) is made again on purpose: time
 	// passes between two of them, so the same answer is a poll that has not advanced yet,
 	// counted against the poll budget, not a stuck call.
-	waiting := cls.waits || bytes.Contains(c.args, []byte("sleep "))
+	waiting := cls.waits || bytes.Contains(c.args, []byte("sleep ")) || sendsNoKeys(c.args)
 	switch {
 	case noProgress && waiting && sameCall:
 		s.stuck = 1
@@ -606,6 +606,17 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		return append(out, s.pollNotice(c, int(s.polls)+1))
 	}
 	return out
+}
+
+// sendsNoKeys says whether a terminal agent's call types nothing and only waits for the screen
+// (Terminus's {"keystrokes": "", "duration": 30}).
+func sendsNoKeys(args []byte) bool {
+	i := bytes.Index(args, []byte(`"keystrokes"`))
+	if i < 0 {
+		return false
+	}
+	rest := bytes.TrimLeft(args[i+len(`"keystrokes"`):], " \t\r\n:")
+	return bytes.HasPrefix(rest, []byte(`""`))
 }
 
 // recentCall is what the window of recent calls keeps of each.

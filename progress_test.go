@@ -106,6 +106,11 @@ func TestProgressRules(t *testing.T) {
 			times(8, func(i int) step {
 				return ok("bash", `{"command":"sleep 30 && kubectl rollout status deploy/web"}`, "Waiting for deployment \"web\" rollout to finish: 1 of 3 updated replicas are available...")
 			}), []string{"6:poll:bash polled × 7"}},
+		{"a terminal agent that sends no keys and waits for the screen is polling",
+			func(p *ProgressConfig) { p.PollBudget = 6 },
+			times(8, func(i int) step {
+				return ok("bash_command", `{"keystrokes": "", "duration": 30}`, "$ make -j4\n[ 42%] Building CXX object src/core.o")
+			}), []string{"6:poll:bash_command polled × 7"}},
 		{"a background job's output read again and again is a poll too",
 			nil, times(6, func(i int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }), nil},
 		{"a tool override raises the poll budget",
