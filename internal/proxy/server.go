@@ -114,6 +114,7 @@ func New(opts Options) (*Server, error) {
 		return nil, errors.New("proxy: no upstream")
 	}
 	s := &Server{opts: opts, log: opts.Logger, m: newMetrics(opts.Registry)}
+	registerCache(opts.Registry, opts.Guard.cache)
 	s.routes = append([]Route(nil), opts.Routes...)
 	sort.SliceStable(s.routes, func(i, j int) bool { return rank(s.routes[i]) > rank(s.routes[j]) })
 	s.metrics = promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{})

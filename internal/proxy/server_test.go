@@ -378,6 +378,9 @@ func TestProxyHealthReadinessAndMetrics(t *testing.T) {
 		`loopguard_proxy_notices_total{kind="repeat",plugin="repeat-tool-reminder"} 2`,
 		`loopguard_proxy_added_latency_seconds_count{api="chat"} 1`,
 		`loopguard_proxy_streams_in_flight 0`,
+		`loopguard_proxy_prefix_cache_misses_total 1`,
+		`loopguard_proxy_prefix_cache_hits_total 0`,
+		`loopguard_proxy_prefix_cache_entries 1`,
 		`go_goroutines`,
 	} {
 		if !strings.Contains(metrics, want) {
