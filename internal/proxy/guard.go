@@ -85,6 +85,7 @@ func (g *Guard) Rewrite(api API, body []byte, prev *State) (*Rewritten, error) {
 	}
 	r.ins = insertions(dues)
 	slices.SortStableFunc(r.ins, func(a, b insertion) int { return a.offset - b.offset })
+	conv.release() // the sites are rendered: the tree is no longer read
 	return r, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -53,7 +54,12 @@ func parseJSON(data []byte) (*node, error) { return parseJSONKeeping(data, nil) 
 // are only skipped over (their node has its place but no children): a request's tool list and
 // system prompt, often most of its bytes, are never read.
 func parseJSONKeeping(data []byte, keep func(key string) bool) (*node, error) {
-	p := jparser{data: data, keep: keep}
+	return parseInto(data, keep, &nodeArena{})
+}
+
+// parseInto is parseJSONKeeping with the nodes taken from a.
+func parseInto(data []byte, keep func(key string) bool, a *nodeArena) (*node, error) {
+	p := jparser{data: data, keep: keep, arena: a}
 	p.ws()
 	n, err := p.value(0)
 	if err != nil {
@@ -67,20 +73,70 @@ func parseJSONKeeping(data []byte, keep func(key string) bool) (*node, error) {
 }
 
 type jparser struct {
-	data []byte
-	i    int
-	pool []node // nodes are carved from blocks: one allocation per 128 values, not one each
-	keep func(key string) bool
+	data  []byte
+	i     int
+	arena *nodeArena
+	keep  func(key string) bool
 }
 
 func (p *jparser) newNode(k kind, start int) *node {
-	if len(p.pool) == 0 {
-		p.pool = make([]node, 128)
-	}
-	n := &p.pool[0]
-	p.pool = p.pool[1:]
+	n := p.arena.next()
 	n.kind, n.start = k, start
 	return n
+}
+
+// nodeArena hands out nodes carved from blocks, one allocation per block rather than per value.
+// A request's tree is garbage as soon as its steps have run, and the next request's tree has
+// much the same shape, so arenas are pooled and reused whole: their nodes keep the capacity of
+// their member and element lists, which a 500 KB request would otherwise grow again, value by
+// value.
+type nodeArena struct {
+	blocks [][]node
+	block  int // the block next() takes from
+	used   int // nodes taken from blocks[block]
+}
+
+const arenaBlock = 256
+
+func (a *nodeArena) next() *node {
+	if a.block == len(a.blocks) {
+		a.blocks = append(a.blocks, make([]node, arenaBlock))
+	}
+	n := &a.blocks[a.block][a.used]
+	if a.used++; a.used == arenaBlock {
+		a.block, a.used = a.block+1, 0
+	}
+	return n
+}
+
+// arenas recycles nodeArenas between requests.
+var arenas = sync.Pool{New: func() any { return &nodeArena{} }}
+
+// maxPooledNodes: an arena that grew past this (a request of tens of megabytes) is left to the
+// garbage collector rather than kept for requests that rarely need that much.
+const maxPooledNodes = 1 << 16
+
+// release returns the arena to the pool. Nothing of its tree may be used afterwards.
+func (a *nodeArena) release() {
+	if len(a.blocks)*arenaBlock > maxPooledNodes {
+		return
+	}
+	// Reset the nodes handed out, keeping their lists' capacity. Cleared lists hold no
+	// pointers into the request's body or tree, so a pooled arena pins neither.
+	for b := 0; b <= a.block && b < len(a.blocks); b++ {
+		nodes := a.blocks[b]
+		if b == a.block {
+			nodes = nodes[:a.used]
+		}
+		for i := range nodes {
+			n := &nodes[i]
+			clear(n.members)
+			clear(n.elems)
+			*n = node{members: n.members[:0], elems: n.elems[:0]}
+		}
+	}
+	a.block, a.used = 0, 0
+	arenas.Put(a)
 }
 
 func (p *jparser) errf(format string, args ...any) error {

@@ -64,3 +64,39 @@ func TestGeminiManyCallsAreEachMatchedOnce(t *testing.T) {
 		t.Errorf("%d events, want %d", len(conv.steps), n)
 	}
 }
+
+// A recycled arena keeps its lists' capacity but nothing of the request it served: no key
+// string pointing into the old body, no pointer into the old tree.
+func TestReleasedArenaHoldsNothingOfTheRequest(t *testing.T) {
+	a := &nodeArena{}
+	body := benchConversation(20, 20_000)
+	if _, err := parseInto(body, nil, a); err != nil {
+		t.Fatal(err)
+	}
+	blocks := a.blocks
+	a.release()
+	arenas.Get() // take it back out, so that no other test gets it while we look
+	kept := 0
+	for _, b := range blocks {
+		for i := range b {
+			n := &b[i]
+			if n.kind != 0 || n.start != 0 || n.end != 0 || len(n.members) != 0 || len(n.elems) != 0 {
+				t.Fatalf("node %+v not reset", *n)
+			}
+			for _, m := range n.members[:cap(n.members)] {
+				if m.key != "" || m.val != nil {
+					t.Fatalf("a member %q survives the release", m.key)
+				}
+			}
+			for _, e := range n.elems[:cap(n.elems)] {
+				if e != nil {
+					t.Fatal("an element pointer survives the release")
+				}
+			}
+			kept += cap(n.members) + cap(n.elems)
+		}
+	}
+	if kept == 0 {
+		t.Error("no list capacity kept: the arena recycles nothing")
+	}
+}
