@@ -413,3 +413,36 @@ func TestProxyForwardsUntouchedWhenRewritingPanics(t *testing.T) {
 		t.Errorf("status %d; upstream body equal to the client's: %v", resp.StatusCode, bytes.Equal(up.last(t).Body, in))
 	}
 }
+
+// The pooled body goes back to the pool only when the handler and every reader given to the
+// transport are done with it, and a reader closed (by a transport cancelling the request) never
+// copies from the buffer again.
+func TestPooledBodyOutlivesItsLastReader(t *testing.T) {
+	bb := newBodyBuf(6)
+	copy(bb.b, "abcdef")
+	first := newUpstreamBody([][]byte{bb.b[:3], []byte("+"), bb.b[3:]}, bb)
+	retry := newUpstreamBody([][]byte{bb.b}, bb) // GetBody for a retry
+	bb.drop()                                    // the handler returns
+	if got := bb.refs.Load(); got != 2 {
+		t.Fatalf("holds after the handler returned: %d, want 2 (two open readers)", got)
+	}
+	p := make([]byte, 4)
+	if n, _ := first.Read(p); string(p[:n]) != "abc+" {
+		t.Fatalf("read %q, want the pieces in order", p[:n])
+	}
+	first.Close()
+	first.Close()
+	if n, err := first.Read(p); n != 0 || err == nil {
+		t.Fatalf("a closed reader read %d bytes, err %v", n, err)
+	}
+	if got := bb.refs.Load(); got != 1 {
+		t.Fatalf("holds after one reader closed (twice): %d, want 1", got)
+	}
+	if all, _ := io.ReadAll(retry); string(all) != "abcdef" {
+		t.Fatalf("the other reader read %q", all)
+	}
+	retry.Close()
+	if got := bb.refs.Load(); got != 0 {
+		t.Fatalf("holds after every reader closed: %d, want 0", got)
+	}
+}
