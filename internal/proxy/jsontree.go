@@ -90,6 +90,12 @@ func (p *jparser) newNode(k kind, start int) *node {
 // much the same shape, so arenas are pooled and reused whole: their nodes keep the capacity of
 // their member and element lists, which a 500 KB request would otherwise grow again, value by
 // value.
+//
+// A node is reset when it is handed out again, not when its arena is released: clearing every
+// list at release costs a pass of write barriers over the whole tree, and the stale entries are
+// never read (a reused list starts empty). Until then they may keep the last request's body
+// from being collected; bodies over maxPooledBody are not parsed into pooled arenas (see
+// parse), so what a pooled arena can pin is at most one body of that size.
 type nodeArena struct {
 	blocks [][]node
 	block  int // the block next() takes from
@@ -106,14 +112,21 @@ func (a *nodeArena) next() *node {
 	if a.used++; a.used == arenaBlock {
 		a.block, a.used = a.block+1, 0
 	}
+	n.end, n.escaped = 0, false
+	if len(n.members) > 0 {
+		n.members = n.members[:0]
+	}
+	if len(n.elems) > 0 {
+		n.elems = n.elems[:0]
+	}
 	return n
 }
 
 // arenas recycles nodeArenas between requests.
 var arenas = sync.Pool{New: func() any { return &nodeArena{} }}
 
-// maxPooledNodes: an arena that grew past this (a request of tens of megabytes) is left to the
-// garbage collector rather than kept for requests that rarely need that much.
+// maxPooledNodes: an arena that grew past this is left to the garbage collector rather than
+// kept for requests that rarely need that much.
 const maxPooledNodes = 1 << 16
 
 // release returns the arena to the pool. Nothing of its tree may be used afterwards.
@@ -121,23 +134,12 @@ func (a *nodeArena) release() {
 	if len(a.blocks)*arenaBlock > maxPooledNodes {
 		return
 	}
-	// Reset the nodes handed out, keeping their lists' capacity. Cleared lists hold no
-	// pointers into the request's body or tree, so a pooled arena pins neither.
-	for b := 0; b <= a.block && b < len(a.blocks); b++ {
-		nodes := a.blocks[b]
-		if b == a.block {
-			nodes = nodes[:a.used]
-		}
-		for i := range nodes {
-			n := &nodes[i]
-			clear(n.members)
-			clear(n.elems)
-			*n = node{members: n.members[:0], elems: n.elems[:0]}
-		}
-	}
-	a.block, a.used = 0, 0
+	a.reset()
 	arenas.Put(a)
 }
+
+// reset makes every node available again.
+func (a *nodeArena) reset() { a.block, a.used = 0, 0 }
 
 func (p *jparser) errf(format string, args ...any) error {
 	return fmt.Errorf("offset %d: %s", p.i, fmt.Sprintf(format, args...))

@@ -79,13 +79,21 @@ func requestKeys(key string) bool {
 // (Responses with previous_response_id: the calls of the previous response); it may be nil.
 // The caller may call release on the result once it is done with its steps.
 func parse(api API, data []byte, known map[string]call) (*conversation, error) {
-	arena := arenas.Get().(*nodeArena)
+	// A pooled arena may keep the body it last parsed from being collected until it is
+	// reused: only bodies of a size the body pool keeps go into one.
+	pooled := len(data) <= maxPooledBody
+	arena := &nodeArena{}
+	if pooled {
+		arena = arenas.Get().(*nodeArena)
+	}
 	root, err := parseInto(data, requestKeys, arena)
 	if err == nil && !root.isObject() {
 		err = errNotObject
 	}
 	if err != nil {
-		arena.release()
+		if pooled {
+			arena.release()
+		}
 		return nil, err
 	}
 	var c *conversation
@@ -101,7 +109,9 @@ func parse(api API, data []byte, known map[string]call) (*conversation, error) {
 	default:
 		c = &conversation{}
 	}
-	c.arena = arena
+	if pooled {
+		c.arena = arena
+	}
 	return c, nil
 }
 
