@@ -231,12 +231,15 @@ func (p *jparser) number() (*node, error) {
 }
 
 func (p *jparser) str() (*node, error) {
-	// The closing quote is found with bytes.IndexByte (vectorised), then the backslashes
-	// before it: a string is scanned about once, whatever its escapes. Control characters and
-	// invalid UTF-8 are not refused: encoding/json decodes the latter, and a body with the
+	// The closing quote is found with bytes.IndexByte (vectorised); a quote is escaped when an
+	// odd number of backslashes runs right before it. Whether the string needs decoding at all
+	// is one more IndexByte, which stops at the first backslash: tool results escape a newline
+	// every line, and looking at each escape in turn cost a call per line. Control characters
+	// and invalid UTF-8 are not refused: encoding/json decodes the latter, and a body with the
 	// former goes upstream as the client sent it, to be refused there if at all.
-	n := p.newNode(kString, p.i)
-	i := p.i + 1
+	start := p.i
+	n := p.newNode(kString, start)
+	i := start + 1
 	for {
 		q := bytes.IndexByte(p.data[i:], '"')
 		if q < 0 {
@@ -244,19 +247,18 @@ func (p *jparser) str() (*node, error) {
 			return nil, p.errf("unterminated string")
 		}
 		q += i
-		for {
-			k := bytes.IndexByte(p.data[i:q], '\\')
-			if k < 0 {
-				p.i = q + 1
-				n.end = p.i
-				return n, nil
-			}
-			n.escaped = true
-			i += k + 2 // the backslash and the byte it escapes
-			if i > q {
-				break // the quote at q was escaped: look for the next one
-			}
+		k := q
+		for k > start+1 && p.data[k-1] == '\\' {
+			k--
 		}
+		if (q-k)%2 == 1 {
+			i = q + 1 // an escaped quote: look for the next one
+			continue
+		}
+		n.escaped = bytes.IndexByte(p.data[start+1:q], '\\') >= 0
+		p.i = q + 1
+		n.end = p.i
+		return n, nil
 	}
 }
 
