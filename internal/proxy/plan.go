@@ -56,6 +56,8 @@ type site struct {
 	mode   siteMode
 	first  bool                     // addElement: the array is empty (no leading comma)
 	elem   func(text string) []byte // addElement: the element's JSON
+
+	firstStep int // the prefix cache's note of the first step with this site, plus one
 }
 
 // insertion is bytes to put at an offset of the original body.

@@ -162,7 +162,7 @@ func (c *prefixCache) keys(api API, data []byte, steps []step) []prefixKey {
 	}
 	// Notices go to a step's site, and notices of consecutive steps with the same site are
 	// merged: which earlier step first had a step's site is part of what the replay reads.
-	firstWith := make(map[*site]int, len(steps))
+	// site.firstStep remembers it (0: not seen yet; the step index plus one).
 	keys := make([]prefixKey, len(steps))
 	for i := range steps {
 		s := &steps[i]
@@ -194,13 +194,13 @@ func (c *prefixCache) keys(api API, data []byte, steps []step) []prefixKey {
 			u64(uint64(len(raw)))
 			u64(maphash.Bytes(c.seed, raw))
 		}
-		switch first, seen := firstWith[s.site]; {
+		switch {
 		case s.site == nil:
 			u64(0)
-		case seen:
-			u64(uint64(i - first + 1))
+		case s.site.firstStep > 0:
+			u64(uint64(i - (s.site.firstStep - 1) + 1))
 		default:
-			firstWith[s.site] = i
+			s.site.firstStep = i + 1
 			u64(1 << 63)
 		}
 		keys[i] = prefixKey{hash: h.Sum64(), steps: i + 1}
