@@ -77,6 +77,17 @@ func (m *boundedMap[V]) Put(key uint64) *V {
 	return &m.slots[i].val
 }
 
+// reserve makes room for n entries in an empty map, so that restoring a snapshot does not grow
+// the index and the slots step by step.
+func (m *boundedMap[V]) reserve(n int) {
+	n = min(n, int(m.limit))
+	if m.index != nil || n <= 0 {
+		return
+	}
+	m.index = make(map[uint64]int32, n)
+	m.slots = make([]slot[V], 0, n)
+}
+
 // Clear forgets everything but keeps the allocated space: an agent whose user speaks often
 // refills its maps at once, and they are bounded anyway.
 func (m *boundedMap[V]) Clear() {

@@ -189,6 +189,7 @@ func appendCounts(b []byte, m *boundedMap[countEntry]) []byte {
 
 func readCounts(r *snapReader, m *boundedMap[countEntry], limit int) {
 	n := r.count(limit)
+	m.reserve(n)
 	for i := 0; i < n && r.err == nil; i++ {
 		key := r.u64()
 		v := m.Put(key)
@@ -241,6 +242,7 @@ func (s *brakeState) restore(r *snapReader) error {
 	readCounts(r, &s.calls, 1<<20)
 	readCounts(r, &s.seqs, 1<<20)
 	n = r.count(1 << 20)
+	s.texts.reserve(n)
 	for i := 0; i < n && r.err == nil; i++ {
 		t := s.texts.Put(r.u64())
 		t.count = int32(r.uvarint())
@@ -253,6 +255,7 @@ func (s *brakeState) restore(r *snapReader) error {
 		}
 	}
 	n = r.count(1 << 20)
+	s.seen.reserve(n)
 	for i := 0; i < n && r.err == nil; i++ {
 		s.seen.Put(r.u64())
 	}

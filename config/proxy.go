@@ -36,6 +36,10 @@ type Proxy struct {
 	Store           string
 	MaxBodyBytes    int64
 	ShutdownTimeout time.Duration
+	// PrefixCacheEntries bounds the in-process cache of conversation prefixes (nil: not set,
+	// the proxy's default; 0: no cache). PrefixCacheBytes bounds its memory (0: not set).
+	PrefixCacheEntries *int
+	PrefixCacheBytes   int64
 }
 
 // ProxyUpstream is one upstream: requests whose path starts with Prefix, or that speak API
@@ -49,7 +53,7 @@ type ProxyUpstream struct {
 // ProxyAPIs are the API names an upstream may be chosen by.
 var ProxyAPIs = []string{"anthropic", "chat", "responses", "gemini"}
 
-var proxyKeys = []string{"listen", "upstream", "upstreams", "store", "maxBodyBytes", "shutdownTimeout"}
+var proxyKeys = []string{"listen", "upstream", "upstreams", "store", "maxBodyBytes", "shutdownTimeout", "prefixCacheEntries", "prefixCacheBytes"}
 
 // ParseProxy reads the `proxy:` section of a configuration document; name is used in errors.
 // A document without the section gives the zero Proxy.
@@ -140,6 +144,18 @@ func (p *parser) proxy(v *yaml.Node) (Proxy, error) {
 				return out, p.at(val, "%smaxBodyBytes must be a positive whole number of bytes, got %s", where, describe(val))
 			}
 			out.MaxBodyBytes = int64(n)
+		case "prefixCacheEntries":
+			n, ok := integer(val)
+			if !ok || n < 0 {
+				return out, p.at(val, "%sprefixCacheEntries must be a whole number of entries (0 turns the cache off), got %s", where, describe(val))
+			}
+			out.PrefixCacheEntries = &n
+		case "prefixCacheBytes":
+			n, ok := integer(val)
+			if !ok || n < 1 {
+				return out, p.at(val, "%sprefixCacheBytes must be a positive whole number of bytes, got %s", where, describe(val))
+			}
+			out.PrefixCacheBytes = int64(n)
 		case "shutdownTimeout":
 			s, err := p.str(val, where+"shutdownTimeout")
 			if err != nil {

@@ -117,7 +117,14 @@ the hooks and to the Go agent loop. See docs/proxy.md.
 		fmt.Fprintf(env.Stderr, "loopguard proxy: %v\n", err)
 		return exitUsage
 	}
-	guard, err := proxy.NewGuard(r.Config)
+	cacheLim := proxy.DefaultCacheLimits
+	if pc.PrefixCacheEntries != nil {
+		cacheLim.Entries = *pc.PrefixCacheEntries
+	}
+	if pc.PrefixCacheBytes > 0 {
+		cacheLim.Bytes = pc.PrefixCacheBytes
+	}
+	guard, err := proxy.NewGuardCache(r.Config, cacheLim)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "loopguard proxy: %v\n", err)
 		return exitUsage

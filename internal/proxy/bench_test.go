@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // benchConversation is a Claude Code-shaped request of msgs messages and about size bytes,
@@ -30,9 +32,11 @@ func benchConversation(msgs, size int) []byte {
 // BenchmarkRewrite500KB is the proxy's work on a 200-message, 500 KB request: parse, rebuild,
 // run the engine, splice. The anchor, BenchmarkJSONValid500KB, is encoding/json's validity
 // scan of the same bytes: the least any JSON-reading proxy does.
+//
+// It is the cold path: the prefix cache is off, so every request replays its whole history.
 func BenchmarkRewrite500KB(b *testing.B) {
 	body := benchConversation(200, 500_000)
-	g := newTestGuard(b)
+	g := guardWith(b, loopguard.PresetSeeds, CacheLimits{})
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -45,6 +49,32 @@ func BenchmarkRewrite500KB(b *testing.B) {
 		}
 		r.Done()
 	}
+}
+
+// BenchmarkRewrite500KBNextTurn is the warm path: the 200-message request after the same
+// conversation's previous turn (198 messages) was served, so the prefix cache holds all but
+// its last call. Each iteration uses a fresh cache warmed outside the timer, so the request
+// resumes from the previous turn, never from itself.
+func BenchmarkRewrite500KBNextTurn(b *testing.B) {
+	body := benchConversation(200, 500_000)
+	prev, _ := cutHistory(b, Anthropic, body, 198-1)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		g := guardWith(b, loopguard.PresetSeeds, DefaultCacheLimits)
+		rewrite(b, g, Anthropic, prev)
+		b.StartTimer()
+		r, err := g.Rewrite(Anthropic, body, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(r.Notices) == 0 {
+			b.Fatal("no notice")
+		}
+		r.Done()
+	}
+	b.StopTimer()
 }
 
 func BenchmarkJSONValid500KB(b *testing.B) {

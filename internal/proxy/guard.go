@@ -12,18 +12,29 @@ import (
 // Guard rebuilds a request's conversation, runs it through the engine from a clean state and
 // splices the notices that fell due into the request body. It is safe for concurrent use: each
 // request gets an engine agent of its own, forgotten when the request is done.
+//
+// A prefix cache (see prefixcache.go) lets a request resume from the state a previous request
+// of the same conversation reached, instead of replaying the whole history; the upstream body
+// is the same bytes either way.
 type Guard struct {
-	eng *loopguard.Engine
-	seq atomic.Uint64
+	eng   *loopguard.Engine
+	seq   atomic.Uint64
+	cache *prefixCache // nil: off
 }
 
-// NewGuard returns a Guard running cfg.
+// NewGuard returns a Guard running cfg, with a prefix cache of DefaultCacheLimits.
 func NewGuard(cfg loopguard.Config) (*Guard, error) {
+	return NewGuardCache(cfg, DefaultCacheLimits)
+}
+
+// NewGuardCache returns a Guard running cfg whose prefix cache has the limits lim
+// (lim.Entries 0: no cache).
+func NewGuardCache(cfg loopguard.Config, lim CacheLimits) (*Guard, error) {
 	eng, err := loopguard.New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Guard{eng: eng}, nil
+	return &Guard{eng: eng, cache: newPrefixCache(lim)}, nil
 }
 
 // Rewritten is one request after the guard saw it.
@@ -58,18 +69,73 @@ func (g *Guard) Rewrite(api API, body []byte, prev *State) (*Rewritten, error) {
 			panic(p)
 		}
 	}()
+	var dues []due
 	if prev != nil {
+		// A continued server-side history starts from the kept state, not a clean one: the
+		// prefix cache, keyed from a clean state, does not apply.
 		if err := g.eng.Restore(r.agent, prev.Snapshot); err != nil {
 			return nil, err
 		}
+		dues = run(g.eng, r.agent, body, conv.steps)
+	} else if dues, err = g.cached(api, r.agent, body, conv.steps); err != nil {
+		return nil, err
 	}
-	dues := run(g.eng, r.agent, body, conv.steps)
 	for _, d := range dues {
 		r.Notices = append(r.Notices, d.notices...)
 	}
 	r.ins = insertions(dues)
 	slices.SortStableFunc(r.ins, func(a, b insertion) int { return a.offset - b.offset })
+	conv.release() // the sites are rendered: the tree is no longer read
 	return r, nil
+}
+
+// cached runs steps as run does, from the longest prefix of them the cache holds, and keeps
+// the state after the last step for the conversation's next request.
+func (g *Guard) cached(api API, agent string, body []byte, steps []step) ([]due, error) {
+	if g.cache == nil || len(steps) == 0 {
+		return run(g.eng, agent, body, steps), nil
+	}
+	keys := g.cache.keys(api, body, steps)
+	p, from := g.cache.longest(keys)
+	var (
+		out     []due
+		pending []loopguard.Notice
+	)
+	if p != nil {
+		if err := g.eng.Restore(agent, p.snap); err != nil {
+			return nil, err // a snapshot this engine wrote itself: not expected
+		}
+		// Copies: resume appends to both, and the cached plan is shared.
+		out = make([]due, len(p.dues), len(p.dues)+4)
+		for i, d := range p.dues {
+			out[i] = due{site: steps[d.step].site, step: d.step, notices: withAgent(d.notices, agent)}
+		}
+		pending = withAgent(p.pending, agent)
+	}
+	if from == len(steps) {
+		return out, nil
+	}
+	out, pending = resume(g.eng, agent, body, steps, from, out, pending)
+	next := &plan{snap: g.eng.Snapshot(agent), dues: make([]plannedDue, len(out)), pending: slices.Clone(pending)}
+	for i, d := range out {
+		next.dues[i] = plannedDue{step: d.step, notices: slices.Clone(d.notices)}
+	}
+	g.cache.put(keys[len(keys)-1], next)
+	return out, nil
+}
+
+// withAgent returns a copy of cached notices addressed to agent, the request's own engine agent,
+// as a replay would have addressed them.
+func withAgent(ns []loopguard.Notice, agent string) []loopguard.Notice {
+	if len(ns) == 0 {
+		return nil
+	}
+	out := make([]loopguard.Notice, len(ns))
+	for i, n := range ns {
+		n.Agent = agent
+		out[i] = n
+	}
+	return out
 }
 
 // Body returns the body to send upstream: the client's, with the notices spliced in.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -53,7 +54,12 @@ func parseJSON(data []byte) (*node, error) { return parseJSONKeeping(data, nil) 
 // are only skipped over (their node has its place but no children): a request's tool list and
 // system prompt, often most of its bytes, are never read.
 func parseJSONKeeping(data []byte, keep func(key string) bool) (*node, error) {
-	p := jparser{data: data, keep: keep}
+	return parseInto(data, keep, &nodeArena{})
+}
+
+// parseInto is parseJSONKeeping with the nodes taken from a.
+func parseInto(data []byte, keep func(key string) bool, a *nodeArena) (*node, error) {
+	p := jparser{data: data, keep: keep, arena: a}
 	p.ws()
 	n, err := p.value(0)
 	if err != nil {
@@ -67,21 +73,73 @@ func parseJSONKeeping(data []byte, keep func(key string) bool) (*node, error) {
 }
 
 type jparser struct {
-	data []byte
-	i    int
-	pool []node // nodes are carved from blocks: one allocation per 128 values, not one each
-	keep func(key string) bool
+	data  []byte
+	i     int
+	arena *nodeArena
+	keep  func(key string) bool
 }
 
 func (p *jparser) newNode(k kind, start int) *node {
-	if len(p.pool) == 0 {
-		p.pool = make([]node, 128)
-	}
-	n := &p.pool[0]
-	p.pool = p.pool[1:]
+	n := p.arena.next()
 	n.kind, n.start = k, start
 	return n
 }
+
+// nodeArena hands out nodes carved from blocks, one allocation per block rather than per value.
+// A request's tree is garbage as soon as its steps have run, and the next request's tree has
+// much the same shape, so arenas are pooled and reused whole: their nodes keep the capacity of
+// their member and element lists, which a 500 KB request would otherwise grow again, value by
+// value.
+//
+// A node is reset when it is handed out again, not when its arena is released: clearing every
+// list at release costs a pass of write barriers over the whole tree, and the stale entries are
+// never read (a reused list starts empty). Until then they may keep the last request's body
+// from being collected; bodies over maxPooledBody are not parsed into pooled arenas (see
+// parse), so what a pooled arena can pin is at most one body of that size.
+type nodeArena struct {
+	blocks [][]node
+	block  int // the block next() takes from
+	used   int // nodes taken from blocks[block]
+}
+
+const arenaBlock = 256
+
+func (a *nodeArena) next() *node {
+	if a.block == len(a.blocks) {
+		a.blocks = append(a.blocks, make([]node, arenaBlock))
+	}
+	n := &a.blocks[a.block][a.used]
+	if a.used++; a.used == arenaBlock {
+		a.block, a.used = a.block+1, 0
+	}
+	n.end, n.escaped = 0, false
+	if len(n.members) > 0 {
+		n.members = n.members[:0]
+	}
+	if len(n.elems) > 0 {
+		n.elems = n.elems[:0]
+	}
+	return n
+}
+
+// arenas recycles nodeArenas between requests.
+var arenas = sync.Pool{New: func() any { return &nodeArena{} }}
+
+// maxPooledNodes: an arena that grew past this is left to the garbage collector rather than
+// kept for requests that rarely need that much.
+const maxPooledNodes = 1 << 16
+
+// release returns the arena to the pool. Nothing of its tree may be used afterwards.
+func (a *nodeArena) release() {
+	if len(a.blocks)*arenaBlock > maxPooledNodes {
+		return
+	}
+	a.reset()
+	arenas.Put(a)
+}
+
+// reset makes every node available again.
+func (a *nodeArena) reset() { a.block, a.used = 0, 0 }
 
 func (p *jparser) errf(format string, args ...any) error {
 	return fmt.Errorf("offset %d: %s", p.i, fmt.Sprintf(format, args...))
@@ -173,12 +231,15 @@ func (p *jparser) number() (*node, error) {
 }
 
 func (p *jparser) str() (*node, error) {
-	// The closing quote is found with bytes.IndexByte (vectorised), then the backslashes
-	// before it: a string is scanned about once, whatever its escapes. Control characters and
-	// invalid UTF-8 are not refused: encoding/json decodes the latter, and a body with the
+	// The closing quote is found with bytes.IndexByte (vectorised); a quote is escaped when an
+	// odd number of backslashes runs right before it. Whether the string needs decoding at all
+	// is one more IndexByte, which stops at the first backslash: tool results escape a newline
+	// every line, and looking at each escape in turn cost a call per line. Control characters
+	// and invalid UTF-8 are not refused: encoding/json decodes the latter, and a body with the
 	// former goes upstream as the client sent it, to be refused there if at all.
-	n := p.newNode(kString, p.i)
-	i := p.i + 1
+	start := p.i
+	n := p.newNode(kString, start)
+	i := start + 1
 	for {
 		q := bytes.IndexByte(p.data[i:], '"')
 		if q < 0 {
@@ -186,19 +247,18 @@ func (p *jparser) str() (*node, error) {
 			return nil, p.errf("unterminated string")
 		}
 		q += i
-		for {
-			k := bytes.IndexByte(p.data[i:q], '\\')
-			if k < 0 {
-				p.i = q + 1
-				n.end = p.i
-				return n, nil
-			}
-			n.escaped = true
-			i += k + 2 // the backslash and the byte it escapes
-			if i > q {
-				break // the quote at q was escaped: look for the next one
-			}
+		k := q
+		for k > start+1 && p.data[k-1] == '\\' {
+			k--
 		}
+		if (q-k)%2 == 1 {
+			i = q + 1 // an escaped quote: look for the next one
+			continue
+		}
+		n.escaped = bytes.IndexByte(p.data[start+1:q], '\\') >= 0
+		p.i = q + 1
+		n.end = p.i
+		return n, nil
 	}
 }
 

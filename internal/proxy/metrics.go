@@ -47,6 +47,32 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	return m
 }
 
+// registerCache exposes the guard's prefix cache: how often a request resumed from a cached
+// prefix, and what the cache holds against its bounds.
+func registerCache(reg prometheus.Registerer, c *prefixCache) {
+	if reg == nil || c == nil {
+		return
+	}
+	reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "loopguard_proxy_prefix_cache_hits_total",
+			Help: "Requests that resumed from a cached prefix of their conversation instead of replaying it whole.",
+		}, func() float64 { return float64(c.hits.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "loopguard_proxy_prefix_cache_misses_total",
+			Help: "Requests that found no cached prefix of their conversation and replayed it whole.",
+		}, func() float64 { return float64(c.misses.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "loopguard_proxy_prefix_cache_entries",
+			Help: "Conversation prefixes held by the prefix cache.",
+		}, func() float64 { n, _ := c.stats(); return float64(n) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "loopguard_proxy_prefix_cache_bytes",
+			Help: "Bytes held by the prefix cache, as it counts them (snapshots and planned notices).",
+		}, func() float64 { _, b := c.stats(); return float64(b) }),
+	)
+}
+
 // NewRegistry returns a registry with the Go runtime and process collectors, for /metrics.
 func NewRegistry() *prometheus.Registry {
 	reg := prometheus.NewRegistry()

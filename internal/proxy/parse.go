@@ -49,6 +49,18 @@ type conversation struct {
 	previousID string
 	store      bool
 	open       map[string]call
+
+	arena *nodeArena // the tree's nodes, recycled by release
+}
+
+// release drops the steps (they point into the parsed tree) and recycles the tree's nodes: what
+// is left (the Responses fields) points only into the body.
+func (c *conversation) release() {
+	c.steps = nil
+	if c.arena != nil {
+		c.arena.release()
+		c.arena = nil
+	}
 }
 
 var errNotObject = errors.New("the body is not a JSON object")
@@ -65,25 +77,42 @@ func requestKeys(key string) bool {
 
 // parse rebuilds the conversation of a body for api. known holds calls made before this body
 // (Responses with previous_response_id: the calls of the previous response); it may be nil.
+// The caller may call release on the result once it is done with its steps.
 func parse(api API, data []byte, known map[string]call) (*conversation, error) {
-	root, err := parseJSONKeeping(data, requestKeys)
+	// A pooled arena may keep the body it last parsed from being collected until it is
+	// reused: only bodies of a size the body pool keeps go into one.
+	pooled := len(data) <= maxPooledBody
+	arena := &nodeArena{}
+	if pooled {
+		arena = arenas.Get().(*nodeArena)
+	}
+	root, err := parseInto(data, requestKeys, arena)
+	if err == nil && !root.isObject() {
+		err = errNotObject
+	}
 	if err != nil {
+		if pooled {
+			arena.release()
+		}
 		return nil, err
 	}
-	if !root.isObject() {
-		return nil, errNotObject
-	}
+	var c *conversation
 	switch api {
 	case Anthropic:
-		return parseAnthropic(data, root), nil
+		c = parseAnthropic(data, root)
 	case Chat:
-		return parseChat(data, root), nil
+		c = parseChat(data, root)
 	case Responses:
-		return parseResponses(data, root, known), nil
+		c = parseResponses(data, root, known)
 	case Gemini:
-		return parseGemini(data, root), nil
+		c = parseGemini(data, root)
+	default:
+		c = &conversation{}
 	}
-	return &conversation{}, nil
+	if pooled {
+		c.arena = arena
+	}
+	return c, nil
 }
 
 // textBlock is a notice as a content element, {"type":"text","text":...}: the shape of an
@@ -97,11 +126,13 @@ func textBlock(text string) []byte {
 
 func parseAnthropic(data []byte, root *node) *conversation {
 	c := &conversation{}
-	calls := map[string]call{}
 	msgs := root.get("messages")
 	if !msgs.isArray() {
 		return c
 	}
+	// About one step per message, and a call every other message: sized once, not grown.
+	c.steps = make([]step, 0, len(msgs.elems)+8)
+	calls := make(map[string]call, len(msgs.elems)/2)
 	for _, m := range msgs.elems {
 		content := m.get("content")
 		switch m.str(data, "role") {
@@ -174,11 +205,13 @@ func isType(data []byte, t string) func(*node) bool {
 
 func parseChat(data []byte, root *node) *conversation {
 	c := &conversation{}
-	calls := map[string]call{}
 	msgs := root.get("messages")
 	if !msgs.isArray() {
 		return c
 	}
+	// About one step per message, and a call every other message: sized once, not grown.
+	c.steps = make([]step, 0, len(msgs.elems)+8)
+	calls := make(map[string]call, len(msgs.elems)/2)
 	for _, m := range msgs.elems {
 		content := m.get("content")
 		switch m.str(data, "role") {

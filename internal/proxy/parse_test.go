@@ -64,3 +64,40 @@ func TestGeminiManyCallsAreEachMatchedOnce(t *testing.T) {
 		t.Errorf("%d events, want %d", len(conv.steps), n)
 	}
 }
+
+// dumpTree renders a parsed value with everything a parser reads from it.
+func dumpTree(b *strings.Builder, n *node) {
+	fmt.Fprintf(b, "(%d %d-%d %v", n.kind, n.start, n.end, n.escaped)
+	for _, m := range n.members {
+		fmt.Fprintf(b, " %q:", m.key)
+		dumpTree(b, m.val)
+	}
+	for _, e := range n.elems {
+		b.WriteByte(' ')
+		dumpTree(b, e)
+	}
+	b.WriteByte(')')
+}
+
+// A recycled arena's nodes start empty: a tree parsed into it is the tree a fresh parse gives,
+// whatever the arena held before (here: escaped strings, wider objects and longer arrays at the same places).
+func TestRecycledArenaParsesLikeAFreshOne(t *testing.T) {
+	before := []byte(`[["\n","\t"],{"c":1,"d":2,"e":3},[1,2,3,{"y":[4,5]}]]`)
+	after := []byte(`[["h","i"],{"c":[]},[{"x":"h"}]]`)
+	a := &nodeArena{}
+	if _, err := parseInto(before, nil, a); err != nil {
+		t.Fatal(err)
+	}
+	a.reset()
+	reused, err := parseInto(after, nil, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := parseJSON(after)
+	var got, want strings.Builder
+	dumpTree(&got, reused)
+	dumpTree(&want, fresh)
+	if got.String() != want.String() {
+		t.Errorf("tree in a recycled arena:\n%s\nfresh:\n%s", got.String(), want.String())
+	}
+}

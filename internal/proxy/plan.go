@@ -56,6 +56,8 @@ type site struct {
 	mode   siteMode
 	first  bool                     // addElement: the array is empty (no leading comma)
 	elem   func(text string) []byte // addElement: the element's JSON
+
+	firstStep int // the prefix cache's note of the first step with this site, plus one
 }
 
 // insertion is bytes to put at an offset of the original body.
@@ -92,6 +94,7 @@ func jsonString(s string) []byte {
 // due is the notices that fell due at one site.
 type due struct {
 	site    *site
+	step    int // the first step with that site that carried notices (for the prefix cache)
 	notices []loopguard.Notice
 }
 
@@ -100,10 +103,16 @@ type due struct {
 // the last site are dropped, since there is no tool result left to carry them (the model only
 // reads notices next to tool results: after a user turn the counters reset anyway).
 func run(eng *loopguard.Engine, agent string, data []byte, steps []step) []due {
-	var out []due
-	var pending []loopguard.Notice
+	out, _ := resume(eng, agent, data, steps, 0, nil, nil)
+	return out
+}
+
+// resume is run from steps[from], with the agent's engine state and the notices planned and
+// pending as a run of steps[:from] left them. It returns the notices planned and those still
+// pending after the last step.
+func resume(eng *loopguard.Engine, agent string, data []byte, steps []step, from int, out []due, pending []loopguard.Notice) ([]due, []loopguard.Notice) {
 	var scratch []byte
-	for i := range steps {
+	for i := from; i < len(steps); i++ {
 		ev := steps[i].ev
 		ev.Agent = agent
 		if r := steps[i].result; r != nil {
@@ -117,11 +126,11 @@ func run(eng *loopguard.Engine, agent string, data []byte, steps []step) []due {
 		if n := len(out); n > 0 && out[n-1].site == steps[i].site {
 			out[n-1].notices = append(out[n-1].notices, pending...)
 		} else {
-			out = append(out, due{site: steps[i].site, notices: slices.Clone(pending)})
+			out = append(out, due{site: steps[i].site, step: i, notices: slices.Clone(pending)})
 		}
 		pending = pending[:0]
 	}
-	return out
+	return out, pending
 }
 
 // insertions renders what is due into byte insertions, one per site.

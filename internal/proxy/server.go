@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -76,6 +76,7 @@ type reqInfo struct {
 	api      API
 	route    Route
 	upstream [][]byte // body to send, in pieces; nil: stream the client's body through untouched
+	body     *bodyBuf // the pooled buffer the pieces point into (nil: not pooled)
 	start    time.Time
 	rw       *Rewritten // kept until the Responses state is saved
 	status   int
@@ -114,6 +115,7 @@ func New(opts Options) (*Server, error) {
 		return nil, errors.New("proxy: no upstream")
 	}
 	s := &Server{opts: opts, log: opts.Logger, m: newMetrics(opts.Registry)}
+	registerCache(opts.Registry, opts.Guard.cache)
 	s.routes = append([]Route(nil), opts.Routes...)
 	sort.SliceStable(s.routes, func(i, j int) bool { return rank(s.routes[i]) > rank(s.routes[j]) })
 	s.metrics = promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{})
@@ -121,6 +123,7 @@ func New(opts Options) (*Server, error) {
 		Rewrite:        s.rewrite,
 		Transport:      timedTransport{next: opts.Transport, m: s.m},
 		FlushInterval:  -1, // every write reaches the client at once: streams are never buffered
+		BufferPool:     copyBufs,
 		ModifyResponse: s.modifyResponse,
 		ErrorHandler:   s.upstreamError,
 		ErrorLog:       slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn),
@@ -157,6 +160,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.m.requests.WithLabelValues(string(info.api), strconv.Itoa(sw.code())).Inc()
 		if info.rw != nil {
 			info.rw.Done()
+		}
+		if info.body != nil {
+			info.body.drop() // the handler's hold: nothing here reads the body any more
 		}
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler { // the reverse proxy's way out of a broken stream
@@ -218,7 +224,15 @@ func (s *Server) guard(w http.ResponseWriter, r *http.Request, info *reqInfo) bo
 		s.tooLarge(w, r, info)
 		return false
 	}
-	body, err := readBody(r.Body, r.ContentLength, s.opts.MaxBody)
+	var body []byte
+	var err error
+	if r.ContentLength > 0 {
+		if info.body, err = readPooledBody(r.Body, r.ContentLength); err == nil {
+			body = info.body.b
+		}
+	} else {
+		body, err = readBody(r.Body, r.ContentLength, s.opts.MaxBody)
+	}
 	r.Body.Close()
 	if err != nil {
 		s.log.Info("reading request body", "api", info.api, "path", r.URL.Path, "err", err.Error())
@@ -347,10 +361,7 @@ func (s *Server) rewrite(pr *httputil.ProxyRequest) {
 		for _, s := range segs {
 			n += int64(len(s))
 		}
-		body := func() io.ReadCloser {
-			b := append(net.Buffers(nil), segs...) // Read consumes its own copy of the list
-			return io.NopCloser(&b)
-		}
+		body := func() io.ReadCloser { return newUpstreamBody(segs, info.body) }
 		pr.Out.Body = body()
 		pr.Out.ContentLength = n
 		pr.Out.GetBody = func() (io.ReadCloser, error) { return body(), nil }
@@ -363,6 +374,15 @@ func (s *Server) rewrite(pr *httputil.ProxyRequest) {
 		pr.Out.Header.Del("Accept-Encoding")
 	}
 }
+
+// copyBufs lends the reverse proxy its response copy buffers, which it would otherwise allocate
+// (32 KB) per request.
+var copyBufs = &bufPool{p: sync.Pool{New: func() any { return make([]byte, 32<<10) }}}
+
+type bufPool struct{ p sync.Pool }
+
+func (b *bufPool) Get() []byte  { return b.p.Get().([]byte) }
+func (b *bufPool) Put(v []byte) { b.p.Put(v) }
 
 // timedTransport records the added latency at the moment the request leaves for upstream.
 type timedTransport struct {

@@ -378,6 +378,9 @@ func TestProxyHealthReadinessAndMetrics(t *testing.T) {
 		`loopguard_proxy_notices_total{kind="repeat",plugin="repeat-tool-reminder"} 2`,
 		`loopguard_proxy_added_latency_seconds_count{api="chat"} 1`,
 		`loopguard_proxy_streams_in_flight 0`,
+		`loopguard_proxy_prefix_cache_misses_total 1`,
+		`loopguard_proxy_prefix_cache_hits_total 0`,
+		`loopguard_proxy_prefix_cache_entries 1`,
 		`go_goroutines`,
 	} {
 		if !strings.Contains(metrics, want) {
@@ -408,5 +411,38 @@ func TestProxyForwardsUntouchedWhenRewritingPanics(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !bytes.Equal(up.last(t).Body, in) {
 		t.Errorf("status %d; upstream body equal to the client's: %v", resp.StatusCode, bytes.Equal(up.last(t).Body, in))
+	}
+}
+
+// The pooled body goes back to the pool only when the handler and every reader given to the
+// transport are done with it, and a reader closed (by a transport cancelling the request) never
+// copies from the buffer again.
+func TestPooledBodyOutlivesItsLastReader(t *testing.T) {
+	bb := newBodyBuf(6)
+	copy(bb.b, "abcdef")
+	first := newUpstreamBody([][]byte{bb.b[:3], []byte("+"), bb.b[3:]}, bb)
+	retry := newUpstreamBody([][]byte{bb.b}, bb) // GetBody for a retry
+	bb.drop()                                    // the handler returns
+	if got := bb.refs.Load(); got != 2 {
+		t.Fatalf("holds after the handler returned: %d, want 2 (two open readers)", got)
+	}
+	p := make([]byte, 4)
+	if n, _ := first.Read(p); string(p[:n]) != "abc+" {
+		t.Fatalf("read %q, want the pieces in order", p[:n])
+	}
+	first.Close()
+	first.Close()
+	if n, err := first.Read(p); n != 0 || err == nil {
+		t.Fatalf("a closed reader read %d bytes, err %v", n, err)
+	}
+	if got := bb.refs.Load(); got != 1 {
+		t.Fatalf("holds after one reader closed (twice): %d, want 1", got)
+	}
+	if all, _ := io.ReadAll(retry); string(all) != "abcdef" {
+		t.Fatalf("the other reader read %q", all)
+	}
+	retry.Close()
+	if got := bb.refs.Load(); got != 0 {
+		t.Fatalf("holds after every reader closed: %d, want 0", got)
 	}
 }
