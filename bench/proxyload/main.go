@@ -95,17 +95,28 @@ var client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, Di
 // anthropicConversation is a Claude Code-shaped request of msgs messages and about size bytes:
 // a prompt, then tool calls and results, the last few calls identical (a loop).
 func anthropicConversation(msgs, size int, stream bool) []byte {
+	return anthropicVariant(msgs, size, stream, "go", "")
+}
+
+// anthropicVariant is anthropicConversation with its own first prompt (a different prompt
+// shares no prefix with any other conversation) and, when last is not empty, its last call
+// replaced by `cat <last>` with a result of its own (the next turn of a conversation whose
+// earlier turns were sent before).
+func anthropicVariant(msgs, size int, stream bool, prompt, last string) []byte {
 	// Results are lines of text, as tool output is: an escaped newline every 80 bytes.
 	pad := strings.Repeat(strings.Repeat("x", 78)+`\n`, max(0, size/(msgs/2)-150)/80)
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `{"model":"claude-opus-5-5","max_tokens":32000,"stream":%v,"system":[{"type":"text","text":"You are a bench."}],"tools":[{"name":"Bash","input_schema":{"type":"object","properties":{"command":{"type":"string"}}}}],"messages":[{"role":"user","content":"go"}`, stream)
+	fmt.Fprintf(&b, `{"model":"claude-opus-5-5","max_tokens":32000,"stream":%v,"system":[{"type":"text","text":"You are a bench."}],"tools":[{"name":"Bash","input_schema":{"type":"object","properties":{"command":{"type":"string"}}}}],"messages":[{"role":"user","content":%q}`, stream, prompt)
 	for i := 1; i < msgs-1; i += 2 {
-		cmd := fmt.Sprintf("cat file%d", i)
+		cmd, result := fmt.Sprintf("cat file%d", i), pad
 		if i > msgs-12 {
 			cmd = "cat same" // the loop at the end
 		}
+		if last != "" && i+2 >= msgs-1 {
+			cmd, result = "cat "+last, last+`\n`+pad
+		}
 		fmt.Fprintf(&b, `,{"role":"assistant","content":[{"type":"text","text":"step %d"},{"type":"tool_use","id":"toolu_%d","name":"Bash","input":{"command":%q}}]}`, i, i, cmd)
-		fmt.Fprintf(&b, `,{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_%d","content":"%s"}]}`, i, pad)
+		fmt.Fprintf(&b, `,{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_%d","content":"%s"}]}`, i, result)
 	}
 	b.WriteString(`]}`)
 	return b.Bytes()
@@ -153,6 +164,34 @@ func latency(direct, proxy string, n int, hold *holder) {
 	fmt.Printf("  straight to the scripted server: median %v, p99 %v\n", md, pct(d, 99))
 	fmt.Printf("  through the proxy:               median %v, p99 %v\n", mp, pct(p, 99))
 	fmt.Printf("  added: median %v (ratio %.3f), p99 %v\n", mp-md, float64(mp)/float64(md), pct(p, 99)-pct(d, 99))
+	// The same size of request when the proxy has seen all but its last call (the next turn
+	// of a conversation: the prefix cache resumes from the turn before), and when it has seen
+	// none of it (a conversation's first request, or the cache off: the whole history replayed).
+	for _, c := range []struct {
+		name string
+		body func(i int) []byte
+	}{
+		{"next turn (all but the last call seen before)", func(i int) []byte {
+			return anthropicVariant(200, 500_000, false, "go", fmt.Sprintf("new%d", i))
+		}},
+		{"first request (nothing seen before)", func(i int) []byte {
+			return anthropicVariant(200, 500_000, false, fmt.Sprintf("go %d", i), "")
+		}},
+	} {
+		var dd, pp []time.Duration
+		for i := 0; i < n+20; i++ {
+			body := c.body(i)
+			_, td, err := post(direct+"/v1/messages", body)
+			check(err)
+			_, tp, err := post(proxy+"/v1/messages", body)
+			check(err)
+			if i >= 20 {
+				dd, pp = append(dd, td), append(pp, tp)
+			}
+		}
+		fmt.Printf("  %s: added median %v (straight %v, proxy %v), p99 %v\n", c.name,
+			pct(pp, 50)-pct(dd, 50), pct(dd, 50), pct(pp, 50), pct(pp, 99)-pct(dd, 99))
+	}
 	m := metrics(proxy)
 	fmt.Printf("  proxy's own added-latency histogram (receive to upstream send), anthropic: mean %.3f ms over %v requests\n",
 		1000*m["loopguard_proxy_added_latency_seconds_sum{api=\"anthropic\"}"]/m["loopguard_proxy_added_latency_seconds_count{api=\"anthropic\"}"],
