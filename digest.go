@@ -343,6 +343,9 @@ func (d *digester) digestLong(text string, lines bool) digest {
 	if lines {
 		d.lines = d.lines[:0]
 	}
+	// Carriage returns are rare in long results; one vectorised look at the whole text spares
+	// every line its own.
+	hasCR := strings.IndexByte(text, '\r') >= 0
 	exact := uint64(mixK2)
 	nlines := 0
 	for len(text) > 0 {
@@ -352,7 +355,7 @@ func (d *digester) digestLong(text string, lines bool) digest {
 		} else {
 			line, text = text, ""
 		}
-		if strings.IndexByte(line, '\r') >= 0 {
+		if hasCR && strings.IndexByte(line, '\r') >= 0 {
 			line = strings.TrimSuffix(line, "\r")
 			if k := strings.LastIndexByte(line, '\r'); k >= 0 {
 				line = line[k+1:] // a progress bar: the last overwrite is what shows
@@ -391,38 +394,44 @@ func hasTwoFields(line string) bool {
 	return strings.IndexByte(line[i:], ' ') > 0
 }
 
-// hashLine hashes one line, replacing its volatile fields by a marker.
+// hashLine hashes one line, replacing its volatile fields by a marker. A field is a run of
+// bytes above ' '; only those holding a digit or a path separator can be volatile.
 func hashLine(line string) uint64 {
 	h := uint64(len(line))
 	seg, j, n := 0, 0, len(line)
 	for j < n {
-		k := nextDigitOrSlash(line, j)
-		if k >= n {
+		var k int
+		if j+8 <= n {
+			// the scan of nextDigitOrSlash, in line for the whole words
+			m := digitOrSlashOnly(loadWord(line, j))
+			if m == 0 {
+				j += 8
+				continue
+			}
+			k = j + bits.TrailingZeros64(m)>>3
+		} else if k = nextDigitOrSlash(line, j); k >= n {
 			break
 		}
-		fs, fe := k, k
-		for fs > 0 && line[fs-1] > ' ' {
-			fs--
-		}
-		for fe < n && line[fe] > ' ' {
-			fe++
-		}
-		prev := prevNone
-		if fs > 0 && isDigits(line[fs:fe]) {
-			// the field before, for "pid 4242"
-			pe := fs
-			for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
-				pe--
+		fs, fe, verdict := sortField(line, k)
+		f, after := line[fs:fe], line[fe:]
+		var plain bool
+		// Most such fields are line numbers, counters and names like result_12: a look at
+		// the field's words settles them, and only the rest pay for the full classification.
+		switch verdict {
+		case quickPlain:
+			plain = true
+		case quickNumber:
+			plain = plainNumber(f, prevWordKind(line, fs), after)
+		case quickWrappedNumber:
+			plain = plainNumber(f, prevNone, after) // the word before counts only for a bare number
+		default:
+			prev := prevNone
+			if isDigits(f) {
+				prev = prevWordKind(line, fs)
 			}
-			ps := pe
-			for ps > 0 && line[ps-1] > ' ' {
-				ps--
-			}
-			if pe-ps <= 7 {
-				prev = countWord(line[ps:pe])
-			}
+			plain = volatileKind(f, prev, after) == fieldPlain
 		}
-		if volatileKind(line[fs:fe], prev, line[fe:]) != fieldPlain {
+		if !plain {
 			h = hashChunk(h, line[seg:fs])
 			h = mixWord(h, markVolatile)
 			seg = fe
@@ -432,23 +441,227 @@ func hashLine(line string) uint64 {
 	return hashChunk(h, line[seg:])
 }
 
+// Bit masks over the 8 bytes of a word, high bit of each byte.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// lowBytes flags exactly the bytes of w that are <= ' ' (white space and control
+// characters: what ends a field). Each byte is tested on its own, with no carry between
+// bytes, so every flag can be trusted, the highest as well as the lowest.
+func lowBytes(w uint64) uint64 {
+	// (b & 0x7f) + 0x5f reaches 0x80 exactly when b & 0x7f >= 0x21; bytes >= 0x80 are
+	// above ' ' by their own high bit.
+	return ^(((w &^ highs) + ones*0x5f) | w) & highs
+}
+
+// fieldStartAt returns where the field holding s[k] starts: just after the last byte <= ' '
+// before k, or 0.
+func fieldStartAt(s string, k int) int {
+	for k >= 8 {
+		if m := lowBytes(loadWord(s, k-8)); m != 0 {
+			return k - 8 + (63-bits.LeadingZeros64(m))>>3 + 1
+		}
+		k -= 8
+	}
+	for k > 0 && s[k-1] > ' ' {
+		k--
+	}
+	return k
+}
+
+// fieldEndAt returns the index of the first byte <= ' ' at or after k, or len(s), byte by
+// byte: sortField's loads find it for lines of 8 bytes and more.
+func fieldEndAt(s string, k int) int {
+	for k < len(s) && s[k] > ' ' {
+		k++
+	}
+	return k
+}
+
+// prevWordKind says what the field before the one at fs announces ("pid 4242"): the count
+// word, if the two are separated by spaces or tabs only.
+func prevWordKind(line string, fs int) int {
+	pe := fs
+	for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
+		pe--
+	}
+	ps := pe
+	for ps > 0 && line[ps-1] > ' ' {
+		ps--
+	}
+	if pe-ps > 7 {
+		return prevNone
+	}
+	return countWord(line[ps:pe])
+}
+
+// plainNumber says whether volatileKind calls f, a field of digits only, plain: unless the
+// word before it announced a count ("pid"), only a spelled unit after one space ("12
+// seconds") makes it volatile, so without that space it is plain at once.
+func plainNumber(f string, prev int, after string) bool {
+	if prev != prevCount && !(len(after) > 1 && after[0] == ' ') {
+		return true
+	}
+	return volatileKind(f, prev, after) == fieldPlain
+}
+
+// What sortField learns of a field.
+const (
+	quickUnsure        = iota // ask volatileKind
+	quickPlain                // volatileKind would call it plain
+	quickNumber               // digits only: see plainNumber
+	quickWrappedNumber        // digits only once its wrapping is trimmed: "3)", "7],"
+)
+
+// sortField finds the field (run of bytes above ' ') around line[k], a digit or '/', and
+// sorts it with a look at its bytes 8 at a time: it reaches the verdict volatileKind would
+// for the common fields, and answers quickUnsure whenever it cannot be sure. It follows
+// volatileKind's own reasoning: trimmed of its wrapping, a field without '/' or '=' that does
+// not start with a digit is volatile only as a hex id (8 to 11 bytes, hex digits and '-'
+// only) or as a nonce (12 bytes and more, at least 3 digits).
+func sortField(line string, k int) (fs, fe, verdict int) {
+	fs = fieldStartAt(line, k)
+	n := len(line)
+	if n < 8 {
+		// too short for the loads below; rare, and volatileKind is exact
+		return fs, fieldEndAt(line, k), quickUnsure
+	}
+	// Find the end and look at the bytes in the same loads. A load past the end of the line
+	// is taken ending at the end and shifted down; the zeros shifted in end the field.
+	var first, slashEq uint64
+	fe = n // unless a byte <= ' ' ends the field first
+	for i := fs; i < n; i += 8 {
+		var w uint64
+		if i+8 <= n {
+			w = loadWord(line, i)
+		} else {
+			w = loadWord(line, n-8) >> ((8 * (i + 8 - n)) & 63)
+		}
+		stop := lowBytes(w)
+		if stop != 0 {
+			r := bits.TrailingZeros64(stop) >> 3
+			w &= uint64(1)<<((8*r)&63) - 1
+			fe = i + r
+		}
+		if i == fs {
+			first = w
+		}
+		slashEq |= slashOrEq(w)
+		if stop != 0 {
+			break
+		}
+	}
+	size := fe - fs
+	c0 := quickClass[byte(first)]
+	switch {
+	case c0&qWrap != 0:
+		return fs, fe, quickUnsure // "(12ms)", "[pid": rarer, left to volatileKind
+	case c0&qDigit != 0:
+		// A number, perhaps with wrapping after it: "12", "3)", "7],".
+		if size > 8 {
+			return fs, fe, quickUnsure
+		}
+		if digitBytes(first) == highs>>((64-8*size)&63) {
+			return fs, fe, quickNumber
+		}
+		m := size
+		for m > 1 && quickClass[byte(first>>(8*(m-1)))]&qWrap != 0 {
+			m--
+		}
+		if m < size && digitBytes(first&(uint64(1)<<((8*m)&63)-1)) == highs>>((64-8*m)&63) {
+			return fs, fe, quickWrappedNumber
+		}
+		return fs, fe, quickUnsure
+	case slashEq != 0:
+		return fs, fe, quickUnsure // a temporary path or key=value
+	case size < 8:
+		// Not starting with a digit nor with wrapping, the field's first byte is the trimmed
+		// field's, and the trimmed field is no longer than the field.
+		return fs, fe, quickPlain
+	case c0&qNotHex != 0 && (size < 12 || countDigits(line[fs:fe]) < 3):
+		// no hex id (hex through and through), and no nonce (12 bytes and more, 3 digits)
+		return fs, fe, quickPlain
+	}
+	return fs, fe, quickUnsure
+}
+
+// digitOrSlashOnly flags exactly the bytes of w that are digits or '/'. A field whose only
+// such byte would be a backslash is plain whatever it holds (volatileKind looks for
+// temporary paths only in fields with a '/'), so the line scan need not stop at one.
+func digitOrSlashOnly(w uint64) uint64 {
+	lo := (w | highs) - ones*'/'         // high bit stays set where byte >= '/'
+	hi := ones*(0x80+'9') - (w &^ highs) // high bit set where (byte & 0x7f) <= '9'
+	return lo & hi & ^w & highs
+}
+
+// digitBytes flags exactly the bytes of w that are ASCII digits, each tested on its own.
+func digitBytes(w uint64) uint64 {
+	lo := (w | highs) - ones*'0'         // high bit stays set where byte >= '0'
+	hi := ones*(0x80+'9') - (w &^ highs) // high bit set where (byte & 0x7f) <= '9'
+	return lo & hi & ^w & highs
+}
+
+// slashOrEq flags the bytes of w that are '/' or '=', each tested on its own.
+func slashOrEq(w uint64) uint64 {
+	return zeroBytes(w^(ones*'/')) | zeroBytes(w^(ones*'='))
+}
+
+// zeroBytes flags exactly the zero bytes of w (no carry between bytes, unlike the shorter
+// classic test).
+func zeroBytes(x uint64) uint64 {
+	return ^(((x &^ highs) + ones*0x7f) | x) & highs
+}
+
+// Byte classes for quickField.
+const (
+	qWrap   = 1 << iota // punctuation that volatileKind trims off a field's ends (isWrap)
+	qNotHex             // a byte no hex id holds: not a hex digit, not '-'
+	qDigit              // 0-9
+)
+
+var quickClass = func() (t [256]uint8) {
+	for c := range t {
+		b := byte(c)
+		if isWrap(b) {
+			t[c] |= qWrap
+		}
+		if !isHexByte(b) && b != '-' {
+			t[c] |= qNotHex
+		}
+		if '0' <= b && b <= '9' {
+			t[c] |= qDigit
+		}
+	}
+	return t
+}()
+
 // nextDigitOrSlash returns the index of the first digit, '/' or '\\' at or after from, or
 // len(s).
 func nextDigitOrSlash(s string, from int) int {
 	j := from
-	for j+8 <= len(s) {
-		w := loadWord(s, j)
-		if m := digitOrSlash(w); m != 0 {
+	n := len(s)
+	for j+8 <= n {
+		if m := digitOrSlash(loadWord(s, j)); m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 		j += 8
 	}
-	for ; j < len(s); j++ {
+	if j < n && n >= 8 {
+		// The last few bytes in one load ending at the end of s; the zeros shifted in are
+		// neither digits nor separators.
+		if m := digitOrSlash(loadWord(s, n-8) >> (8 * (8 - (n - j)))); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		return n
+	}
+	for ; j < n; j++ {
 		if byteBits[s[j]]&(bDigit|bSlash) != 0 {
 			return j
 		}
 	}
-	return len(s)
+	return n
 }
 
 // hashChunk folds s into h 8 bytes at a time.
@@ -457,21 +670,26 @@ func hashChunk(h uint64, s string) uint64 {
 	for ; i+8 <= len(s); i += 8 {
 		h = mixWord(h, loadWord(s, i))
 	}
-	s = s[i:]
-	if len(s) > 0 {
-		var w uint64
-		for i := 0; i < len(s); i++ {
+	r := len(s) - i
+	if r == 0 {
+		return h
+	}
+	var w uint64
+	if len(s) >= 8 {
+		// The last r bytes as a little-endian number: one load that ends at the end of s,
+		// shifted down, is the same value as assembling them byte by byte.
+		w = loadWord(s, len(s)-8) >> (8 * (8 - r))
+	} else {
+		for i := 0; i < r; i++ {
 			w |= uint64(s[i]) << (8 * i)
 		}
-		h = mixWord(h, w|uint64(len(s))<<60)
 	}
-	return h
+	return mixWord(h, w|uint64(r)<<60)
 }
 
 // digitOrSlash returns, for each byte of w, its high bit set when the byte is a digit, '/' or
 // '\\' (and possibly spuriously set above such a byte, which callers tolerate).
 func digitOrSlash(w uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	// bytes in 0x2f..0x39: '/' and the digits
 	lo := (w | highs) - ones*0x2f    // high bit stays set where byte >= 0x2f
 	hi := (ones*0xb9 - (w &^ highs)) // high bit set where (byte & 0x7f) <= 0x39
