@@ -147,7 +147,7 @@ func TestMutatingCalls(t *testing.T) {
 // The digest reads untrusted tool output: it must never panic, and normalising must not
 // depend on where the text sits in memory.
 func FuzzDigest(f *testing.F) {
-	for _, s := range []string{"", "a\r\nb", "\x1b[31mx\x1b]0;t\x07", "2026-12-01T10:00:00Z 12ms pid 7 0xff", "/tmp/x\\Temp\\y",
+	for _, s := range []string{"", "a\r\nb", "x error: y", "Traceback (most recent call last):", "sh: 1: foo: command not found", "\x1b[31mx\x1b]0;t\x07", "2026-12-01T10:00:00Z 12ms pid 7 0xff", "/tmp/x\\Temp\\y",
 		strings.Repeat("line 12\n", 200), "\x1b", "\x1b[", "\r", "1 s", "pid=", "éé 12µs"} {
 		f.Add(s, `{"a":"b"}`)
 	}
@@ -164,6 +164,9 @@ func FuzzDigest(f *testing.F) {
 		}
 		if hashLine(text) != hashLineByBytes(text) {
 			t.Fatalf("hashLine differs from the byte-by-byte hash")
+		}
+		if looksFailed(text) != looksFailedByContains(text) {
+			t.Fatalf("looksFailed differs from looking for each mark")
 		}
 	})
 }
@@ -312,6 +315,43 @@ func TestWordMasks(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// looksFailedByContains is looksFailed's plain statement: any failure mark in the last 2 KB.
+func looksFailedByContains(result string) bool {
+	if len(result) > 2048 {
+		result = result[len(result)-2048:]
+	}
+	for _, m := range failureMarks {
+		if strings.Contains(result, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// looksFailed finds a mark wherever it sits, colon or not, and only in the last 2 KB.
+func TestLooksFailedFindsEveryMark(t *testing.T) {
+	filler := strings.Repeat("ok: value=1 errors none, panic? no. fatal_x:", 60) // colons without a mark
+	texts := []string{"", ":", "::", "error", "error :", "rror:", "Error:", "xerror:y", "ERRO", "FAILE",
+		"command not foun", "No such file or director", "Traceback (most recent call last", "Exception :"}
+	for _, m := range failureMarks {
+		texts = append(texts, m, m+filler, filler+m, filler[:2048-len(m)]+m, m+filler[:2048],
+			m[:len(m)-1]+filler, filler+m[:len(m)-1], ":"+m, m+":")
+	}
+	for _, text := range texts {
+		if got, want := looksFailed(text), looksFailedByContains(text); got != want {
+			t.Errorf("looksFailed(%.60q...) = %v, want %v", text, got, want)
+		}
+	}
+	for _, m := range failureMarks {
+		if !looksFailed(filler + m) {
+			t.Errorf("%q at the end not found", m)
+		}
+		if looksFailed(m + filler[:2048]) {
+			t.Errorf("%q before the last 2 KB found", m)
 		}
 	}
 }
