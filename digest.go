@@ -487,6 +487,11 @@ func prevWordKind(line string, fs int) int {
 	for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
 		pe--
 	}
+	// A count word ends in a letter, ':' or '='; most fields before a number (none at the
+	// start of a line, a '|' or a '#') are ruled out by their last byte.
+	if pe == 0 || quickClass[line[pe-1]]&qCountEnd == 0 {
+		return prevNone
+	}
 	ps := pe
 	for ps > 0 && line[ps-1] > ' ' {
 		ps--
@@ -530,7 +535,33 @@ func sortField(line string, k int) (fs, fe, verdict int) {
 	}
 	// Find the end and look at the bytes in the same loads. A load past the end of the line
 	// is taken ending at the end and shifted down; the zeros shifted in end the field.
-	var first, slashEq uint64
+	var first uint64
+	if fs+8 <= n {
+		first = loadWord(line, fs)
+	} else {
+		first = loadWord(line, n-8) >> ((8 * (fs + 8 - n)) & 63)
+	}
+	if stop := lowBytes(first); stop != 0 {
+		// The common case: a field of at most 7 bytes, all in this word.
+		r := bits.TrailingZeros64(stop) >> 3
+		fe = fs + r
+		first &= uint64(1)<<((8*r)&63) - 1
+		c0 := quickClass[byte(first)]
+		if c0&(qWrap|qDigit) == 0 {
+			// Not starting with a digit nor with wrapping, and shorter than 8 bytes: plain
+			// unless it is a path or key=value.
+			if slashOrEq(first) == 0 {
+				return fs, fe, quickPlain
+			}
+			return fs, fe, quickUnsure
+		}
+		if c0&qDigit != 0 {
+			return fs, fe, sortNumber(first, r)
+		}
+		return fs, fe, quickUnsure
+	}
+	var slashEq uint64
+	digits := 0
 	fe = n // unless a byte <= ' ' ends the field first
 	for i := fs; i < n; i += 8 {
 		var w uint64
@@ -549,6 +580,7 @@ func sortField(line string, k int) (fs, fe, verdict int) {
 			first = w
 		}
 		slashEq |= slashOrEq(w)
+		digits += bits.OnesCount64(digitBytes(w))
 		if stop != 0 {
 			break
 		}
@@ -559,32 +591,37 @@ func sortField(line string, k int) (fs, fe, verdict int) {
 	case c0&qWrap != 0:
 		return fs, fe, quickUnsure // "(12ms)", "[pid": rarer, left to volatileKind
 	case c0&qDigit != 0:
-		// A number, perhaps with wrapping after it: "12", "3)", "7],".
 		if size > 8 {
 			return fs, fe, quickUnsure
 		}
-		if digitBytes(first) == highs>>((64-8*size)&63) {
-			return fs, fe, quickNumber
-		}
-		m := size
-		for m > 1 && quickClass[byte(first>>(8*(m-1)))]&qWrap != 0 {
-			m--
-		}
-		if m < size && digitBytes(first&(uint64(1)<<((8*m)&63)-1)) == highs>>((64-8*m)&63) {
-			return fs, fe, quickWrappedNumber
-		}
-		return fs, fe, quickUnsure
+		return fs, fe, sortNumber(first, size)
 	case slashEq != 0:
 		return fs, fe, quickUnsure // a temporary path or key=value
 	case size < 8:
 		// Not starting with a digit nor with wrapping, the field's first byte is the trimmed
 		// field's, and the trimmed field is no longer than the field.
 		return fs, fe, quickPlain
-	case c0&qNotHex != 0 && (size < 12 || countDigits(line[fs:fe]) < 3):
+	case c0&qNotHex != 0 && (size < 12 || digits < 3):
 		// no hex id (hex through and through), and no nonce (12 bytes and more, 3 digits)
 		return fs, fe, quickPlain
 	}
 	return fs, fe, quickUnsure
+}
+
+// sortNumber sorts a field of size <= 8 bytes, w, that starts with a digit: a number,
+// perhaps with wrapping after it ("12", "3)", "7],"), or one for volatileKind to look at.
+func sortNumber(w uint64, size int) int {
+	if digitBytes(w) == highs>>((64-8*size)&63) {
+		return quickNumber
+	}
+	m := size
+	for m > 1 && quickClass[byte(w>>((8*(m-1))&63))]&qWrap != 0 {
+		m--
+	}
+	if m < size && digitBytes(w&(uint64(1)<<((8*m)&63)-1)) == highs>>((64-8*m)&63) {
+		return quickWrappedNumber
+	}
+	return quickUnsure
 }
 
 // digitOrSlashOnly flags exactly the bytes of w that are digits or '/'. A field whose only
@@ -616,9 +653,10 @@ func zeroBytes(x uint64) uint64 {
 
 // Byte classes for quickField.
 const (
-	qWrap   = 1 << iota // punctuation that volatileKind trims off a field's ends (isWrap)
-	qNotHex             // a byte no hex id holds: not a hex digit, not '-'
-	qDigit              // 0-9
+	qWrap     = 1 << iota // punctuation that volatileKind trims off a field's ends (isWrap)
+	qNotHex               // a byte no hex id holds: not a hex digit, not '-'
+	qDigit                // 0-9
+	qCountEnd             // what a count word can end with: a letter, ':' or '=' (see countWord)
 )
 
 var quickClass = func() (t [256]uint8) {
@@ -632,6 +670,9 @@ var quickClass = func() (t [256]uint8) {
 		}
 		if '0' <= b && b <= '9' {
 			t[c] |= qDigit
+		}
+		if ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z') || b == ':' || b == '=' {
+			t[c] |= qCountEnd
 		}
 	}
 	return t
