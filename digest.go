@@ -413,24 +413,7 @@ func hashLine(line string) uint64 {
 			break
 		}
 		fs, fe, verdict := sortField(line, k)
-		f, after := line[fs:fe], line[fe:]
-		var plain bool
-		// Most such fields are line numbers, counters and names like result_12: a look at
-		// the field's words settles them, and only the rest pay for the full classification.
-		switch verdict {
-		case quickPlain:
-			plain = true
-		case quickNumber:
-			plain = plainNumber(f, prevWordKind(line, fs), after)
-		case quickWrappedNumber:
-			plain = plainNumber(f, prevNone, after) // the word before counts only for a bare number
-		default:
-			prev := prevNone
-			if isDigits(f) {
-				prev = prevWordKind(line, fs)
-			}
-			plain = volatileKind(f, prev, after) == fieldPlain
-		}
+		plain := verdict == quickPlain || settle(line, fs, fe, verdict)
 		if !plain {
 			h = hashChunk(h, line[seg:fs])
 			h = mixWord(h, markVolatile)
@@ -439,6 +422,26 @@ func hashLine(line string) uint64 {
 		j = fe
 	}
 	return hashChunk(h, line[seg:])
+}
+
+// settle says whether the field line[fs:fe] is plain, given what sortField made of it: most
+// fields are line numbers, counters and names like result_12, settled by that look alone,
+// and only the rest pay for the full classification.
+func settle(line string, fs, fe, verdict int) bool {
+	f, after := line[fs:fe], line[fe:]
+	switch verdict {
+	case quickPlain:
+		return true
+	case quickNumber:
+		return plainNumber(f, prevWordKind(line, fs), after)
+	case quickWrappedNumber:
+		return plainNumber(f, prevNone, after) // the word before counts only for a bare number
+	}
+	prev := prevNone
+	if isDigits(f) {
+		prev = prevWordKind(line, fs)
+	}
+	return volatileKind(f, prev, after) == fieldPlain
 }
 
 // Bit masks over the 8 bytes of a word, high bit of each byte.
