@@ -428,20 +428,28 @@ func hashLine(line string) uint64 {
 // fields are line numbers, counters and names like result_12, settled by that look alone,
 // and only the rest pay for the full classification.
 func settle(line string, fs, fe, verdict int) bool {
-	f, after := line[fs:fe], line[fe:]
+	// A number (digits only, perhaps wrapped) is volatile only after a count word ("pid
+	// 4242") or before a spelled unit, which needs a space after it ("12 seconds").
+	spaced := fe+1 < len(line) && line[fe] == ' '
 	switch verdict {
 	case quickPlain:
 		return true
 	case quickNumber:
-		return plainNumber(f, prevWordKind(line, fs), after)
+		prev := prevWordKind(line, fs)
+		if !spaced && prev != prevCount {
+			return true
+		}
+		return volatileKind(line[fs:fe], prev, line[fe:]) == fieldPlain
 	case quickWrappedNumber:
-		return plainNumber(f, prevNone, after) // the word before counts only for a bare number
+		// the word before counts only for a bare number
+		return !spaced || volatileKind(line[fs:fe], prevNone, line[fe:]) == fieldPlain
 	}
+	f := line[fs:fe]
 	prev := prevNone
 	if isDigits(f) {
 		prev = prevWordKind(line, fs)
 	}
-	return volatileKind(f, prev, after) == fieldPlain
+	return volatileKind(f, prev, line[fe:]) == fieldPlain
 }
 
 // Bit masks over the 8 bytes of a word, high bit of each byte.
@@ -505,21 +513,11 @@ func prevWordKind(line string, fs int) int {
 	return countWord(line[ps:pe])
 }
 
-// plainNumber says whether volatileKind calls f, a field of digits only, plain: unless the
-// word before it announced a count ("pid"), only a spelled unit after one space ("12
-// seconds") makes it volatile, so without that space it is plain at once.
-func plainNumber(f string, prev int, after string) bool {
-	if prev != prevCount && !(len(after) > 1 && after[0] == ' ') {
-		return true
-	}
-	return volatileKind(f, prev, after) == fieldPlain
-}
-
 // What sortField learns of a field.
 const (
 	quickUnsure        = iota // ask volatileKind
 	quickPlain                // volatileKind would call it plain
-	quickNumber               // digits only: see plainNumber
+	quickNumber               // digits only: see settle
 	quickWrappedNumber        // digits only once its wrapping is trimmed: "3)", "7],"
 )
 
@@ -564,7 +562,6 @@ func sortField(line string, k int) (fs, fe, verdict int) {
 		return fs, fe, quickUnsure
 	}
 	var slashEq uint64
-	digits := 0
 	fe = n // unless a byte <= ' ' ends the field first
 	for i := fs; i < n; i += 8 {
 		var w uint64
@@ -583,7 +580,6 @@ func sortField(line string, k int) (fs, fe, verdict int) {
 			first = w
 		}
 		slashEq |= slashOrEq(w)
-		digits += bits.OnesCount64(digitBytes(w))
 		if stop != 0 {
 			break
 		}
@@ -604,11 +600,25 @@ func sortField(line string, k int) (fs, fe, verdict int) {
 		// Not starting with a digit nor with wrapping, the field's first byte is the trimmed
 		// field's, and the trimmed field is no longer than the field.
 		return fs, fe, quickPlain
-	case c0&qNotHex != 0 && (size < 12 || digits < 3):
+	case c0&qNotHex != 0 && (size < 12 || countDigitsByWord(line, fs, fe) < 3):
 		// no hex id (hex through and through), and no nonce (12 bytes and more, 3 digits)
 		return fs, fe, quickPlain
 	}
 	return fs, fe, quickUnsure
+}
+
+// countDigitsByWord counts the digits in line[fs:fe], 8 bytes at a time; fe-fs >= 8.
+func countDigitsByWord(line string, fs, fe int) int {
+	n := 0
+	i := fs
+	for ; i+8 <= fe; i += 8 {
+		n += bits.OnesCount64(digitBytes(loadWord(line, i)))
+	}
+	if i < fe {
+		// the last bytes, in a load that ends at fe
+		n += bits.OnesCount64(digitBytes(loadWord(line, fe-8) >> ((8 * (8 - (fe - i))) & 63)))
+	}
+	return n
 }
 
 // sortNumber sorts a field of size <= 8 bytes, w, that starts with a digit: a number,
