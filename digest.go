@@ -395,7 +395,7 @@ func hasTwoFields(line string) bool {
 }
 
 // hashLine hashes one line, replacing its volatile fields by a marker. A field is a run of
-// bytes above ' '; only those holding a digit or a path separator can be volatile.
+// bytes above ' '; only those holding a digit or a '/' can be volatile (see digitOrSlashOnly).
 func hashLine(line string) uint64 {
 	h := uint64(len(line))
 	seg, j, n := 0, 0, len(line)
@@ -664,7 +664,7 @@ func zeroBytes(x uint64) uint64 {
 	return ^(((x &^ highs) + ones*0x7f) | x) & highs
 }
 
-// Byte classes for quickField.
+// Byte classes for sortField.
 const (
 	qWrap     = 1 << iota // punctuation that volatileKind trims off a field's ends (isWrap)
 	qNotHex               // a byte no hex id holds: not a hex digit, not '-'
@@ -691,13 +691,12 @@ var quickClass = func() (t [256]uint8) {
 	return t
 }()
 
-// nextDigitOrSlash returns the index of the first digit, '/' or '\\' at or after from, or
-// len(s).
+// nextDigitOrSlash returns the index of the first digit or '/' at or after from, or len(s).
 func nextDigitOrSlash(s string, from int) int {
 	j := from
 	n := len(s)
 	for j+8 <= n {
-		if m := digitOrSlash(loadWord(s, j)); m != 0 {
+		if m := digitOrSlashOnly(loadWord(s, j)); m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 		j += 8
@@ -705,13 +704,13 @@ func nextDigitOrSlash(s string, from int) int {
 	if j < n && n >= 8 {
 		// The last few bytes in one load ending at the end of s; the zeros shifted in are
 		// neither digits nor separators.
-		if m := digitOrSlash(loadWord(s, n-8) >> (8 * (8 - (n - j)))); m != 0 {
+		if m := digitOrSlashOnly(loadWord(s, n-8) >> (8 * (8 - (n - j)))); m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 		return n
 	}
 	for ; j < n; j++ {
-		if byteBits[s[j]]&(bDigit|bSlash) != 0 {
+		if c := s[j]; c-'0' < 10 || c == '/' {
 			return j
 		}
 	}

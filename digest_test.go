@@ -171,9 +171,10 @@ func FuzzDigest(f *testing.F) {
 	})
 }
 
-// hashLineByBytes is the plain statement of what hashLine computes, byte by byte: every field
-// (run of bytes above ' ') that holds a digit, '/' or '\\' is put to volatileKind, and a
-// volatile one is replaced by the marker. hashLine must agree with it on every line.
+// hashLineByBytes is the plain statement of what hashLine computes, byte by byte, as the walk
+// before sortField did it: every field (run of bytes above ' ') that holds a digit, '/' or
+// '\\' is put to volatileKind, and a volatile one is replaced by the marker. hashLine must
+// agree with it on every line (it passes over backslashes, which never make a field volatile).
 func hashLineByBytes(line string) uint64 {
 	h := uint64(len(line))
 	seg := 0
