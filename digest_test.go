@@ -293,7 +293,7 @@ func trimWrapOnly(f string) string {
 }
 
 // The word masks flag exactly their bytes, in every position of the word.
-func TestWordMasks(t *testing.T) {
+func TestWordMasksFlagExactlyTheirBytes(t *testing.T) {
 	masks := []struct {
 		name string
 		mask func(uint64) uint64
