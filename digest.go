@@ -343,6 +343,9 @@ func (d *digester) digestLong(text string, lines bool) digest {
 	if lines {
 		d.lines = d.lines[:0]
 	}
+	// Carriage returns are rare in long results; one vectorised look at the whole text spares
+	// every line its own.
+	hasCR := strings.IndexByte(text, '\r') >= 0
 	exact := uint64(mixK2)
 	nlines := 0
 	for len(text) > 0 {
@@ -352,7 +355,7 @@ func (d *digester) digestLong(text string, lines bool) digest {
 		} else {
 			line, text = text, ""
 		}
-		if strings.IndexByte(line, '\r') >= 0 {
+		if hasCR && strings.IndexByte(line, '\r') >= 0 {
 			line = strings.TrimSuffix(line, "\r")
 			if k := strings.LastIndexByte(line, '\r'); k >= 0 {
 				line = line[k+1:] // a progress bar: the last overwrite is what shows
@@ -391,38 +394,27 @@ func hasTwoFields(line string) bool {
 	return strings.IndexByte(line[i:], ' ') > 0
 }
 
-// hashLine hashes one line, replacing its volatile fields by a marker.
+// hashLine hashes one line, replacing its volatile fields by a marker. A field is a run of
+// bytes above ' '; only those holding a digit or a '/' can be volatile (see digitOrSlashOnly).
 func hashLine(line string) uint64 {
 	h := uint64(len(line))
 	seg, j, n := 0, 0, len(line)
 	for j < n {
-		k := nextDigitOrSlash(line, j)
-		if k >= n {
+		var k int
+		if j+8 <= n {
+			// the scan of nextDigitOrSlash, in line for the whole words
+			m := digitOrSlashOnly(loadWord(line, j))
+			if m == 0 {
+				j += 8
+				continue
+			}
+			k = j + bits.TrailingZeros64(m)>>3
+		} else if k = nextDigitOrSlash(line, j); k >= n {
 			break
 		}
-		fs, fe := k, k
-		for fs > 0 && line[fs-1] > ' ' {
-			fs--
-		}
-		for fe < n && line[fe] > ' ' {
-			fe++
-		}
-		prev := prevNone
-		if fs > 0 && isDigits(line[fs:fe]) {
-			// the field before, for "pid 4242"
-			pe := fs
-			for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
-				pe--
-			}
-			ps := pe
-			for ps > 0 && line[ps-1] > ' ' {
-				ps--
-			}
-			if pe-ps <= 7 {
-				prev = countWord(line[ps:pe])
-			}
-		}
-		if volatileKind(line[fs:fe], prev, line[fe:]) != fieldPlain {
+		fs, fe, verdict := sortField(line, k)
+		plain := verdict == quickPlain || settle(line, fs, fe, verdict)
+		if !plain {
 			h = hashChunk(h, line[seg:fs])
 			h = mixWord(h, markVolatile)
 			seg = fe
@@ -432,23 +424,297 @@ func hashLine(line string) uint64 {
 	return hashChunk(h, line[seg:])
 }
 
-// nextDigitOrSlash returns the index of the first digit, '/' or '\\' at or after from, or
-// len(s).
+// settle says whether the field line[fs:fe] is plain, given what sortField made of it: most
+// fields are line numbers, counters and names like result_12, settled by that look alone,
+// and only the rest pay for the full classification.
+func settle(line string, fs, fe, verdict int) bool {
+	// A number (digits only, perhaps wrapped) is volatile only after a count word ("pid
+	// 4242") or before a spelled unit, which needs a space after it ("12 seconds").
+	spaced := fe+1 < len(line) && line[fe] == ' '
+	switch verdict {
+	case quickPlain:
+		return true
+	case quickNumber:
+		prev := prevWordKind(line, fs)
+		if !spaced && prev != prevCount {
+			return true
+		}
+		return volatileKind(line[fs:fe], prev, line[fe:]) == fieldPlain
+	case quickWrappedNumber:
+		// the word before counts only for a bare number
+		return !spaced || volatileKind(line[fs:fe], prevNone, line[fe:]) == fieldPlain
+	}
+	f := line[fs:fe]
+	prev := prevNone
+	if isDigits(f) {
+		prev = prevWordKind(line, fs)
+	}
+	return volatileKind(f, prev, line[fe:]) == fieldPlain
+}
+
+// Bit masks over the 8 bytes of a word, high bit of each byte.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// lowBytes flags exactly the bytes of w that are <= ' ' (white space and control
+// characters: what ends a field). Each byte is tested on its own, with no carry between
+// bytes, so every flag can be trusted, the highest as well as the lowest.
+func lowBytes(w uint64) uint64 {
+	// (b & 0x7f) + 0x5f reaches 0x80 exactly when b & 0x7f >= 0x21; bytes >= 0x80 are
+	// above ' ' by their own high bit.
+	return ^(((w &^ highs) + ones*0x5f) | w) & highs
+}
+
+// fieldStartAt returns where the field holding s[k] starts: just after the last byte <= ' '
+// before k, or 0.
+func fieldStartAt(s string, k int) int {
+	for k >= 8 {
+		if m := lowBytes(loadWord(s, k-8)); m != 0 {
+			return k - 8 + (63-bits.LeadingZeros64(m))>>3 + 1
+		}
+		k -= 8
+	}
+	for k > 0 && s[k-1] > ' ' {
+		k--
+	}
+	return k
+}
+
+// fieldEndAt returns the index of the first byte <= ' ' at or after k, or len(s), byte by
+// byte: sortField's loads find it for lines of 8 bytes and more.
+func fieldEndAt(s string, k int) int {
+	for k < len(s) && s[k] > ' ' {
+		k++
+	}
+	return k
+}
+
+// prevWordKind says what the field before the one at fs announces ("pid 4242"): the count
+// word, if the two are separated by spaces or tabs only.
+func prevWordKind(line string, fs int) int {
+	pe := fs
+	for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
+		pe--
+	}
+	// A count word ends in a letter, ':' or '='; most fields before a number (none at the
+	// start of a line, a '|' or a '#') are ruled out by their last byte.
+	if pe == 0 || quickClass[line[pe-1]]&qCountEnd == 0 {
+		return prevNone
+	}
+	ps := pe
+	for ps > 0 && line[ps-1] > ' ' {
+		ps--
+	}
+	if pe-ps > 7 {
+		return prevNone
+	}
+	return countWord(line[ps:pe])
+}
+
+// What sortField learns of a field.
+const (
+	quickUnsure        = iota // ask volatileKind
+	quickPlain                // volatileKind would call it plain
+	quickNumber               // digits only: see settle
+	quickWrappedNumber        // digits only once its wrapping is trimmed: "3)", "7],"
+)
+
+// sortField finds the field (run of bytes above ' ') around line[k], a digit or '/', and
+// sorts it with a look at its bytes 8 at a time: it reaches the verdict volatileKind would
+// for the common fields, and answers quickUnsure whenever it cannot be sure. It follows
+// volatileKind's own reasoning: trimmed of its wrapping, a field without '/' or '=' that does
+// not start with a digit is volatile only as a hex id (8 to 11 bytes, hex digits and '-'
+// only) or as a nonce (12 bytes and more, at least 3 digits).
+func sortField(line string, k int) (fs, fe, verdict int) {
+	fs = fieldStartAt(line, k)
+	n := len(line)
+	if n < 8 {
+		// too short for the loads below; rare, and volatileKind is exact
+		return fs, fieldEndAt(line, k), quickUnsure
+	}
+	// Find the end and look at the bytes in the same loads. A load past the end of the line
+	// is taken ending at the end and shifted down; the zeros shifted in end the field.
+	var first uint64
+	if fs+8 <= n {
+		first = loadWord(line, fs)
+	} else {
+		first = loadWord(line, n-8) >> ((8 * (fs + 8 - n)) & 63)
+	}
+	if stop := lowBytes(first); stop != 0 {
+		// The common case: a field of at most 7 bytes, all in this word.
+		r := bits.TrailingZeros64(stop) >> 3
+		fe = fs + r
+		first &= uint64(1)<<((8*r)&63) - 1
+		c0 := quickClass[byte(first)]
+		if c0&(qWrap|qDigit) == 0 {
+			// Not starting with a digit nor with wrapping, and shorter than 8 bytes: plain
+			// unless it is a path or key=value.
+			if slashOrEq(first) == 0 {
+				return fs, fe, quickPlain
+			}
+			return fs, fe, quickUnsure
+		}
+		if c0&qDigit != 0 {
+			return fs, fe, sortNumber(first, r)
+		}
+		return fs, fe, quickUnsure
+	}
+	var slashEq uint64
+	fe = n // unless a byte <= ' ' ends the field first
+	for i := fs; i < n; i += 8 {
+		var w uint64
+		if i+8 <= n {
+			w = loadWord(line, i)
+		} else {
+			w = loadWord(line, n-8) >> ((8 * (i + 8 - n)) & 63)
+		}
+		stop := lowBytes(w)
+		if stop != 0 {
+			r := bits.TrailingZeros64(stop) >> 3
+			w &= uint64(1)<<((8*r)&63) - 1
+			fe = i + r
+		}
+		if i == fs {
+			first = w
+		}
+		slashEq |= slashOrEq(w)
+		if stop != 0 {
+			break
+		}
+	}
+	size := fe - fs
+	c0 := quickClass[byte(first)]
+	switch {
+	case c0&qWrap != 0:
+		return fs, fe, quickUnsure // "(12ms)", "[pid": rarer, left to volatileKind
+	case c0&qDigit != 0:
+		if size > 8 {
+			return fs, fe, quickUnsure
+		}
+		return fs, fe, sortNumber(first, size)
+	case slashEq != 0:
+		return fs, fe, quickUnsure // a temporary path or key=value
+	case size < 8:
+		// Not starting with a digit nor with wrapping, the field's first byte is the trimmed
+		// field's, and the trimmed field is no longer than the field.
+		return fs, fe, quickPlain
+	case c0&qNotHex != 0 && (size < 12 || countDigitsByWord(line, fs, fe) < 3):
+		// no hex id (hex through and through), and no nonce (12 bytes and more, 3 digits)
+		return fs, fe, quickPlain
+	}
+	return fs, fe, quickUnsure
+}
+
+// countDigitsByWord counts the digits in line[fs:fe], 8 bytes at a time; fe-fs >= 8.
+func countDigitsByWord(line string, fs, fe int) int {
+	n := 0
+	i := fs
+	for ; i+8 <= fe; i += 8 {
+		n += bits.OnesCount64(digitBytes(loadWord(line, i)))
+	}
+	if i < fe {
+		// the last bytes, in a load that ends at fe
+		n += bits.OnesCount64(digitBytes(loadWord(line, fe-8) >> ((8 * (8 - (fe - i))) & 63)))
+	}
+	return n
+}
+
+// sortNumber sorts a field of size <= 8 bytes, w, that starts with a digit: a number,
+// perhaps with wrapping after it ("12", "3)", "7],"), or one for volatileKind to look at.
+func sortNumber(w uint64, size int) int {
+	if digitBytes(w) == highs>>((64-8*size)&63) {
+		return quickNumber
+	}
+	m := size
+	for m > 1 && quickClass[byte(w>>((8*(m-1))&63))]&qWrap != 0 {
+		m--
+	}
+	if m < size && digitBytes(w&(uint64(1)<<((8*m)&63)-1)) == highs>>((64-8*m)&63) {
+		return quickWrappedNumber
+	}
+	return quickUnsure
+}
+
+// digitOrSlashOnly flags exactly the bytes of w that are digits or '/'. A field whose only
+// such byte would be a backslash is plain whatever it holds (volatileKind looks for
+// temporary paths only in fields with a '/'), so the line scan need not stop at one.
+func digitOrSlashOnly(w uint64) uint64 {
+	lo := (w | highs) - ones*'/'         // high bit stays set where byte >= '/'
+	hi := ones*(0x80+'9') - (w &^ highs) // high bit set where (byte & 0x7f) <= '9'
+	return lo & hi & ^w & highs
+}
+
+// digitBytes flags exactly the bytes of w that are ASCII digits, each tested on its own.
+func digitBytes(w uint64) uint64 {
+	lo := (w | highs) - ones*'0'         // high bit stays set where byte >= '0'
+	hi := ones*(0x80+'9') - (w &^ highs) // high bit set where (byte & 0x7f) <= '9'
+	return lo & hi & ^w & highs
+}
+
+// slashOrEq flags the bytes of w that are '/' or '=', each tested on its own.
+func slashOrEq(w uint64) uint64 {
+	return zeroBytes(w^(ones*'/')) | zeroBytes(w^(ones*'='))
+}
+
+// zeroBytes flags exactly the zero bytes of w (no carry between bytes, unlike the shorter
+// classic test).
+func zeroBytes(x uint64) uint64 {
+	return ^(((x &^ highs) + ones*0x7f) | x) & highs
+}
+
+// Byte classes for sortField.
+const (
+	qWrap     = 1 << iota // punctuation that volatileKind trims off a field's ends (isWrap)
+	qNotHex               // a byte no hex id holds: not a hex digit, not '-'
+	qDigit                // 0-9
+	qCountEnd             // what a count word can end with: a letter, ':' or '=' (see countWord)
+)
+
+var quickClass = func() (t [256]uint8) {
+	for c := range t {
+		b := byte(c)
+		if isWrap(b) {
+			t[c] |= qWrap
+		}
+		if !isHexByte(b) && b != '-' {
+			t[c] |= qNotHex
+		}
+		if '0' <= b && b <= '9' {
+			t[c] |= qDigit
+		}
+		if ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z') || b == ':' || b == '=' {
+			t[c] |= qCountEnd
+		}
+	}
+	return t
+}()
+
+// nextDigitOrSlash returns the index of the first digit or '/' at or after from, or len(s).
 func nextDigitOrSlash(s string, from int) int {
 	j := from
-	for j+8 <= len(s) {
-		w := loadWord(s, j)
-		if m := digitOrSlash(w); m != 0 {
+	n := len(s)
+	for j+8 <= n {
+		if m := digitOrSlashOnly(loadWord(s, j)); m != 0 {
 			return j + bits.TrailingZeros64(m)>>3
 		}
 		j += 8
 	}
-	for ; j < len(s); j++ {
-		if byteBits[s[j]]&(bDigit|bSlash) != 0 {
+	if j < n && n >= 8 {
+		// The last few bytes in one load ending at the end of s; the zeros shifted in are
+		// neither digits nor separators.
+		if m := digitOrSlashOnly(loadWord(s, n-8) >> (8 * (8 - (n - j)))); m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		return n
+	}
+	for ; j < n; j++ {
+		if c := s[j]; c-'0' < 10 || c == '/' {
 			return j
 		}
 	}
-	return len(s)
+	return n
 }
 
 // hashChunk folds s into h 8 bytes at a time.
@@ -457,21 +723,26 @@ func hashChunk(h uint64, s string) uint64 {
 	for ; i+8 <= len(s); i += 8 {
 		h = mixWord(h, loadWord(s, i))
 	}
-	s = s[i:]
-	if len(s) > 0 {
-		var w uint64
-		for i := 0; i < len(s); i++ {
+	r := len(s) - i
+	if r == 0 {
+		return h
+	}
+	var w uint64
+	if len(s) >= 8 {
+		// The last r bytes as a little-endian number: one load that ends at the end of s,
+		// shifted down, is the same value as assembling them byte by byte.
+		w = loadWord(s, len(s)-8) >> (8 * (8 - r))
+	} else {
+		for i := 0; i < r; i++ {
 			w |= uint64(s[i]) << (8 * i)
 		}
-		h = mixWord(h, w|uint64(len(s))<<60)
 	}
-	return h
+	return mixWord(h, w|uint64(r)<<60)
 }
 
 // digitOrSlash returns, for each byte of w, its high bit set when the byte is a digit, '/' or
 // '\\' (and possibly spuriously set above such a byte, which callers tolerate).
 func digitOrSlash(w uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	// bytes in 0x2f..0x39: '/' and the digits
 	lo := (w | highs) - ones*0x2f    // high bit stays set where byte >= 0x2f
 	hi := (ones*0xb9 - (w &^ highs)) // high bit set where (byte & 0x7f) <= 0x39

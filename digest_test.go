@@ -152,7 +152,7 @@ func TestMutatingCalls(t *testing.T) {
 // The digest reads untrusted tool output: it must never panic, and normalising must not
 // depend on where the text sits in memory.
 func FuzzDigest(f *testing.F) {
-	for _, s := range []string{"", "a\r\nb", "\x1b[31mx\x1b]0;t\x07", "2026-12-01T10:00:00Z 12ms pid 7 0xff", "/tmp/x\\Temp\\y",
+	for _, s := range []string{"", "a\r\nb", "x error: y", "Traceback (most recent call last):", "sh: 1: foo: command not found", "\x1b[31mx\x1b]0;t\x07", "2026-12-01T10:00:00Z 12ms pid 7 0xff", "/tmp/x\\Temp\\y",
 		strings.Repeat("line 12\n", 200), "\x1b", "\x1b[", "\r", "1 s", "pid=", "éé 12µs"} {
 		f.Add(s, `{"a":"b"}`)
 	}
@@ -167,5 +167,209 @@ func FuzzDigest(f *testing.F) {
 		if len(d.lines) > maxLines {
 			t.Fatalf("%d line hashes kept", len(d.lines))
 		}
+		if hashLine(text) != hashLineByBytes(text) {
+			t.Fatalf("hashLine differs from the byte-by-byte hash")
+		}
+		if looksFailed(text) != looksFailedByContains(text) {
+			t.Fatalf("looksFailed differs from looking for each mark")
+		}
 	})
+}
+
+// hashLineByBytes is the plain statement of what hashLine computes, byte by byte, as the walk
+// before sortField did it: every field (run of bytes above ' ') that holds a digit, '/' or
+// '\\' is put to volatileKind, and a volatile one is replaced by the marker. hashLine must
+// agree with it on every line (it passes over backslashes, which never make a field volatile).
+func hashLineByBytes(line string) uint64 {
+	h := uint64(len(line))
+	seg := 0
+	for fs := 0; fs < len(line); {
+		if line[fs] <= ' ' {
+			fs++
+			continue
+		}
+		fe := fs
+		interesting := false
+		for fe < len(line) && line[fe] > ' ' {
+			c := line[fe]
+			interesting = interesting || (c >= '0' && c <= '9') || c == '/' || c == '\\'
+			fe++
+		}
+		if interesting {
+			f := line[fs:fe]
+			prev := prevNone
+			if fs > 0 && isDigits(f) {
+				pe := fs
+				for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
+					pe--
+				}
+				ps := pe
+				for ps > 0 && line[ps-1] > ' ' {
+					ps--
+				}
+				if pe-ps <= 7 {
+					prev = countWord(line[ps:pe])
+				}
+			}
+			if volatileKind(f, prev, line[fe:]) != fieldPlain {
+				h = hashChunk(h, line[seg:fs])
+				h = mixWord(h, markVolatile)
+				seg = fe
+			}
+		}
+		fs = fe
+	}
+	return hashChunk(h, line[seg:])
+}
+
+// fieldSamples are fields of the kinds a tool prints, volatile and not, with the wrapping
+// and punctuation that surround them.
+var fieldSamples = []string{
+	"1", "12", "4242", "123456789012", "3)", "7],", "(12)", "[3]", "\"42\"", "12:", "1.", "3.11.7",
+	"result_12", "items[3],", "transform(items[1],", "module_12.py", "x1", "a1", "v2", "abc123",
+	"deadbeef", "deadbeef01", "dead-beef-0123", "3f2a9c1b7e8d", "0x7f3a2b4c", "0X1F", "<0x1f>",
+	"123e4567-e89b-42d3-a456-426614174000", "msg_01HZX9K2QW7TBC3", "abcdefghijk1", "abcdefghij123",
+	"2026-12-01", "2026-12-01T10:00:00.123Z", "10:04:55", "01/02/2024", "12ms", "1.5s", "2m30s",
+	"12µs", ".5s", ".123456789ms", "-12345678", "-1234567", "-12:34:56.789", "pid=4242", "id=9f86d081884c",
+	"key=3", "a=b1", "/tmp/x1", "/var/folders/ab/T/1", "/testbed/pkg/module_1.py", "C:\\Temp\\x1",
+	"x\\Temp\\1/", "\\", "a\\b1", "12%", "v1.2.3", "1st", "2nd", "e1", "E10", "0", "00000000",
+	"ffffffff", "fffffff1", "-", "--1", "=1", "1=", "/", "1/", "ab/1", "(1", "1(", "((1))", "{1}",
+	"'1'", "`1`", ";1;", "<1>", "a" + "\x80" + "1", "\xc2\xb5" + "1", "1\xc2\xb5s", "éé12",
+}
+
+// The glance never calls a field plain that volatileKind calls volatile, and finds the same
+// field bounds as a byte-by-byte walk, whatever the words before and after the field say.
+func TestSortFieldAgreesWithVolatileKind(t *testing.T) {
+	befores := []string{"", " ", "pid ", "PGID: ", "attempt\t", "took  ", "x ", "\t", "longerword "}
+	afters := []string{"", " ", " seconds", " s", " ms", " sec ago", "\tx", " 12", ",", " and more text here"}
+	fields := append([]string(nil), fieldSamples...)
+	// and every pair of samples run together, for the fields of other lengths and shapes
+	for _, a := range fieldSamples {
+		for _, b := range fieldSamples[:20] {
+			fields = append(fields, a+b, b+a)
+		}
+	}
+	for _, f := range fields {
+		for _, before := range befores {
+			for _, after := range afters {
+				line := before + f + after
+				k := nextDigitOrSlash(line, len(before))
+				if k >= len(before)+len(f) {
+					continue // no digit or '/' in the field: never looked at
+				}
+				fs, fe, verdict := sortField(line, k)
+				ws, we := k, k
+				for ws > 0 && line[ws-1] > ' ' {
+					ws--
+				}
+				for we < len(line) && line[we] > ' ' {
+					we++
+				}
+				if fs != ws || fe != we {
+					t.Fatalf("%q: field %d..%d, want %d..%d", line, fs, fe, ws, we)
+				}
+				f := line[fs:fe]
+				if got, want := hashLine(line), hashLineByBytes(line); got != want {
+					t.Fatalf("%q: hashLine differs from the byte-by-byte hash", line)
+				}
+				if verdict == quickPlain && (volatileKind(f, prevNone, line[fe:]) != fieldPlain ||
+					volatileKind(f, prevCount, line[fe:]) != fieldPlain) {
+					t.Errorf("%q in %q: called plain, volatileKind says volatile", f, line)
+				}
+				if verdict == quickWrappedNumber && !isDigits(trimWrapOnly(f)) {
+					t.Errorf("%q: called a wrapped number", f)
+				}
+				if verdict == quickNumber && !isDigits(f) {
+					t.Errorf("%q: called a number", f)
+				}
+			}
+		}
+	}
+}
+
+func trimWrapOnly(f string) string {
+	for len(f) > 0 && isWrap(f[0]) {
+		f = f[1:]
+	}
+	for len(f) > 0 && isWrap(f[len(f)-1]) {
+		f = f[:len(f)-1]
+	}
+	return f
+}
+
+// The word masks flag exactly their bytes, in every position of the word.
+func TestWordMasksFlagExactlyTheirBytes(t *testing.T) {
+	masks := []struct {
+		name string
+		mask func(uint64) uint64
+		want func(c byte) bool
+	}{
+		{"lowBytes", lowBytes, func(c byte) bool { return c <= ' ' }},
+		{"digitBytes", digitBytes, func(c byte) bool { return c >= '0' && c <= '9' }},
+		{"digitOrSlashOnly", digitOrSlashOnly, func(c byte) bool { return (c >= '0' && c <= '9') || c == '/' }},
+		{"slashOrEq", slashOrEq, func(c byte) bool { return c == '/' || c == '=' }},
+	}
+	fills := []uint64{0x6161616161616161, 0, 0x3030303030303030, 0xffffffffffffffff, 0x2020202020202020, 0x2f2f2f2f2f2f2f2f}
+	for _, m := range masks {
+		for _, fill := range fills {
+			for pos := 0; pos < 8; pos++ {
+				for c := 0; c < 256; c++ {
+					w := fill&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+					got := m.mask(w)>>(8*pos+7)&1 == 1
+					if got != m.want(byte(c)) {
+						t.Fatalf("%s: byte %#x at %d among %#x: flagged %v", m.name, c, pos, fill, got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// looksFailedByContains is looksFailed's plain statement: any failure mark in the last 2 KB.
+func looksFailedByContains(result string) bool {
+	if len(result) > 2048 {
+		result = result[len(result)-2048:]
+	}
+	for _, m := range failureMarks {
+		if strings.Contains(result, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// looksFailed finds a mark wherever it sits, colon or not, and only in the last 2 KB.
+func TestLooksFailedFindsEveryMark(t *testing.T) {
+	filler := strings.Repeat("ok: value=1 errors none, panic? no. fatal_x:", 60) // colons without a mark
+	texts := []string{"", ":", "::", "error", "error :", "rror:", "Error:", "xerror:y", "ERRO", "FAILE",
+		"command not foun", "No such file or director", "Traceback (most recent call last", "Exception :"}
+	for _, m := range failureMarks {
+		texts = append(texts, m, m+filler, filler+m, filler[:2048-len(m)]+m, m+filler[:2048],
+			m[:len(m)-1]+filler, filler+m[:len(m)-1], ":"+m, m+":")
+	}
+	for _, text := range texts {
+		if got, want := looksFailed(text), looksFailedByContains(text); got != want {
+			t.Errorf("looksFailed(%.60q...) = %v, want %v", text, got, want)
+		}
+	}
+	for _, m := range failureMarks {
+		if !looksFailed(filler + m) {
+			t.Errorf("%q at the end not found", m)
+		}
+		if looksFailed(m + filler[:2048]) {
+			t.Errorf("%q before the last 2 KB found", m)
+		}
+	}
+}
+
+// countDigitsByWord counts what countDigits counts, wherever the span starts and ends.
+func TestCountDigitsByWordMatchesCountDigits(t *testing.T) {
+	line := "a1b22c333d/4444=e55555 0x9f\t12:34:56.789Z µ7 9"
+	for fs := 0; fs < len(line); fs++ {
+		for fe := fs + 8; fe <= len(line); fe++ {
+			if got, want := countDigitsByWord(line, fs, fe), countDigits(line[fs:fe]); got != want {
+				t.Fatalf("%q: %d digits, want %d", line[fs:fe], got, want)
+			}
+		}
+	}
 }

@@ -667,7 +667,21 @@ func looksFailed(result string) bool {
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
-	for _, m := range failureMarks {
+	// The marks that end in ':' are looked for at the colons, which are few: searching for
+	// "error:" itself stops at every 'e'. The others start with a rarer letter.
+	for p := strings.IndexByte(result, ':'); p >= 0; {
+		for _, stem := range colonMarks {
+			if p >= len(stem) && result[p-1] == stem[len(stem)-1] && result[p-len(stem):p] == stem {
+				return true
+			}
+		}
+		next := strings.IndexByte(result[p+1:], ':')
+		if next < 0 {
+			break
+		}
+		p += 1 + next
+	}
+	for _, m := range otherMarks {
 		if strings.Contains(result, m) {
 			return true
 		}
@@ -723,6 +737,18 @@ func lastLine(s string) string {
 	s = strings.TrimRight(s, " \t\r\n")
 	return strings.TrimSpace(s[strings.LastIndexByte(s, '\n')+1:])
 }
+
+// colonMarks are the failureMarks that end in ':', without it; otherMarks are the rest.
+var colonMarks, otherMarks = func() (colon, other []string) {
+	for _, m := range failureMarks {
+		if stem, ok := strings.CutSuffix(m, ":"); ok && stem != "" {
+			colon = append(colon, stem)
+		} else {
+			other = append(other, m)
+		}
+	}
+	return colon, other
+}()
 
 // updateRefail extends the same-failure chain of this call's command when it failed alike,
 // starts it afresh when it failed otherwise, and ends it when the command succeeds. Other
