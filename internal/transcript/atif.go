@@ -23,8 +23,10 @@ import (
 //   - a step with source "agent": its message is model text, its reasoning_content model
 //     text with source "reasoning", each of its tool_calls (tool_call_id, function_name,
 //     arguments) a call, given the observation result whose source_call_id names it. A step's
-//     only result with no source_call_id goes to its only call; results with no call of their
-//     own (an action without tool calling) are dropped. A result counts as failed when it says
+//     only result with no source_call_id goes to its only call; when the step made several
+//     calls of one tool (Terminus's keystrokes of one turn) and that single result is the
+//     screen after all of them, the step is one call whose arguments are the list of the
+//     calls' arguments. Other results with no call of their own are dropped. A result counts as failed when it says
 //     is_error (or extra.is_error) is true.
 //   - message and result content are strings, or lists of content parts (text parts are
 //     read, images skipped).
@@ -109,6 +111,23 @@ func readATIF(name string, br *bufio.Reader) (*built, error) {
 		}
 		a.text("reasoning", contentText(anyJSON(s.ReasoningContent)), "", ms)
 		a.text("model", contentText(anyJSON(s.Message)), "", ms)
+		if atifStepBatch(s) {
+			// One screen for several commands (Terminus: the keystrokes of one turn, then the
+			// terminal as it stands): the turn is one call, its commands the arguments, so
+			// that its result is compared with the result of the same batch.
+			args := []byte{'['}
+			for i, c := range s.ToolCalls {
+				if i > 0 {
+					args = append(args, ',')
+				}
+				args = append(args, orNull(c.Arguments)...)
+			}
+			args = append(args, ']')
+			r := &s.Observation.Results[0]
+			a.add(loopguard.Event{Type: loopguard.EventCall, Tool: s.ToolCalls[0].Name, Args: args, Time: ms,
+				Result: contentText(anyJSON(r.Content)), HasResult: true, Failed: r.IsError || r.Extra.IsError})
+			continue
+		}
 		first := len(a.events)
 		byID := map[string]int{}
 		for _, c := range s.ToolCalls {
@@ -139,6 +158,20 @@ func readATIF(name string, br *bufio.Reader) (*built, error) {
 		}
 	}
 	return t, nil
+}
+
+// atifStepBatch says whether a step is several calls of one tool answered by a single result
+// that names none of them.
+func atifStepBatch(s *atifStep) bool {
+	if len(s.ToolCalls) < 2 || s.Observation == nil || len(s.Observation.Results) != 1 || s.Observation.Results[0].SourceCallID != "" {
+		return false
+	}
+	for _, c := range s.ToolCalls[1:] {
+		if c.Name != s.ToolCalls[0].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // jsonErrorLine is the 1-based line of a decoding error's offset, or 0 when it has none.

@@ -50,6 +50,8 @@ func TestHeadlessAndATIFFixtures(t *testing.T) {
 			`text[model] "Fixing the off-by-one."`,
 			`call Edit "{\"file_path\":\"/work/proj/parser/…" => "The file has been updated."`,
 			`call Bash "{\"command\":\"go test ./parser\"}" => "ok parser 0.01s"`,
+			`text[model] "{\"analysis\": \"tests pass\", \"plan…"`,
+			`call bash_command "[{\n            \"keystrokes\": \"gi…" => "root@4f2a9c:/work/proj# git stat…"`,
 			`text[model] "Done: the parser test passes."`,
 		}}}},
 	}
