@@ -165,6 +165,11 @@ func appendAsWritten(dst, raw []byte) []byte {
 		}
 		dst = append(dst, raw[:k]...)
 		raw = raw[k:]
+		if len(raw) > 1 && ShortEscape[raw[1]] != 0 { // \n and the like, the usual escapes
+			dst = append(dst, ShortEscape[raw[1]])
+			raw = raw[2:]
+			continue
+		}
 		r, next, ok := DecodeAt(raw, 0)
 		if !ok {
 			// Keep the backslash; what follows it is read as ordinary text, which copies
