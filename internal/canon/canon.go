@@ -45,6 +45,9 @@
 // typical arguments there are no heap allocations at all. The fingerprint is a pure
 // function of the bytes (no random seeds), stable across processes and
 // machines, because it is persisted.
+//
+// What is JSON, and what a string decodes to, is decided by internal/jsonscan under its
+// Strict policy (encoding/json's reading), the scanner replay, transcript and the proxy share.
 package canon
 
 import (

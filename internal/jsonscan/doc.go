@@ -4,8 +4,8 @@
 // sequence means the same thing in all of them, and the places where they deliberately
 // differ are named here instead of being hidden in four private copies.
 //
-// Nothing here builds a tree or allocates, except the skipper's bracket stack for input
-// nested deeper than 64 levels. Callers keep their own parsers (canon's hashing state
+// Nothing here builds a tree, and on valid input nothing allocates except the skipper's
+// bracket stack past 64 open containers (errors are allocated when they happen). Callers keep their own parsers (canon's hashing state
 // machine, the proxy's offset tree, replay's event reader, transcript's walker) and call
 // into this package for every lexical decision.
 //

@@ -269,12 +269,15 @@ func (p *jparser) object(depth int) (*node, error) {
 	}
 }
 
-// decodeString returns a string node's value. Unescaped strings are copied straight out;
-// escaped ones go through encoding/json so that escapes mean exactly what they mean there.
+// decodeString returns a string node's value (see stringValue).
 func (p *jparser) decodeString(n *node) string { return stringValue(p.data, n) }
 
 // stringValue returns a string node's value. An unescaped string shares the body's memory
-// (the body is never written to while a request is handled); an escaped one is decoded.
+// (the body is never written to while a request is handled); an escaped one is decoded in one
+// pass under jsonscan's AsWritten policy: escapes mean what they mean in encoding/json (a lone
+// surrogate becomes U+FFFD), and an invalid escape or invalid UTF-8 stays as the client wrote
+// it, since such a body is forwarded as sent. (encoding/json's Unmarshal per string would scan
+// each tool result twice and allocate more.)
 func stringValue(data []byte, n *node) string {
 	if n == nil || n.kind != kString {
 		return ""
@@ -286,7 +289,7 @@ func stringValue(data []byte, n *node) string {
 		}
 		return unsafe.String(&body[0], len(body))
 	}
-	out := appendUnescaped(make([]byte, 0, len(body)), body)
+	out, _ := jsonscan.AppendUnescaped(make([]byte, 0, len(body)), body, jsonscan.AsWritten)
 	if len(out) == 0 {
 		return ""
 	}
@@ -299,17 +302,8 @@ func appendStringValue(dst, data []byte, n *node) []byte {
 	if !n.escaped {
 		return append(dst, body...)
 	}
-	return appendUnescaped(dst, body)
-}
-
-// appendUnescaped decodes the body of a string under jsonscan's AsWritten policy: escapes
-// mean what they mean in encoding/json (a lone surrogate becomes U+FFFD), and an invalid
-// escape or invalid UTF-8 is kept as it stands, since such a body is forwarded as the client
-// sent it. One pass: tool results are mostly lines of text, with an escape every line, and
-// encoding/json's Unmarshal would scan each of them twice and allocate more.
-func appendUnescaped(out, b []byte) []byte {
-	out, _ = jsonscan.AppendUnescaped(out, b, jsonscan.AsWritten)
-	return out
+	dst, _ = jsonscan.AppendUnescaped(dst, body, jsonscan.AsWritten)
+	return dst
 }
 
 // get returns an object's member value by key (the last one, as encoding/json does), or nil.
