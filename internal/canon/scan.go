@@ -21,9 +21,8 @@ import (
 const maxDepth = jsonscan.MaxDepth
 
 // plainEnd and specialBytes keep the names canon's tests of the word-at-a-time string scan
-// use. The parsers here call jsonscan directly: a forwarder adds an inlining level, and with
-// it an inline-mark instruction at every call, which counted 5% of Fingerprint's
-// instructions.
+// use. The parsers here call jsonscan directly: through inlined forwarders like these,
+// Fingerprint ran about 2% more instructions (callgrind put them on the forwarders' lines).
 func plainEnd(s []byte, i int) int { return jsonscan.PlainEnd(s, i) }
 func specialBytes(w uint64) uint64 { return jsonscan.SpecialBytes(w) }
 
