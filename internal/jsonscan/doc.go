@@ -64,6 +64,8 @@
 // without a limit, because a deep value they only pass along (replay's arguments, a
 // transcript member nobody reads) is not theirs to refuse; what they decode with
 // encoding/json is refused there, at encoding/json's limit.
+// The proxy bounds the tree it builds at 256 levels itself and skips the members it does not
+// read without a limit, for the same reason.
 //
 // # Errors
 //
