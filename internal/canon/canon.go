@@ -45,6 +45,9 @@
 // typical arguments there are no heap allocations at all. The fingerprint is a pure
 // function of the bytes (no random seeds), stable across processes and
 // machines, because it is persisted.
+//
+// What is JSON, and what a string decodes to, is decided by internal/jsonscan under its
+// Strict policy (encoding/json's reading), the scanner replay, transcript and the proxy share.
 package canon
 
 import (
@@ -53,6 +56,8 @@ import (
 	"math/bits"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // Fingerprint returns the identity of raw tool-call arguments: a 64-bit hash
@@ -148,7 +153,7 @@ func fingerprintJSON(s []byte) (uint64, bool) {
 		c  byte
 		j  int
 	)
-	i := skipSpace(s, 0)
+	i := jsonscan.SkipSpace(s, 0)
 
 value: // A value starts at s[i].
 	if i >= len(s) {
@@ -191,7 +196,7 @@ value: // A value starts at s[i].
 		if len(st.stack) >= maxDepth {
 			return 0, false
 		}
-		if i = skipSpace(s, i+1); i < len(s) && s[i] == '}' {
+		if i = jsonscan.SkipSpace(s, i+1); i < len(s) && s[i] == '}' {
 			i++
 			v = emptyObjectHash()
 			break
@@ -202,20 +207,20 @@ value: // A value starts at s[i].
 		if len(st.stack) >= maxDepth {
 			return 0, false
 		}
-		if i = skipSpace(s, i+1); i < len(s) && s[i] == ']' {
+		if i = jsonscan.SkipSpace(s, i+1); i < len(s) && s[i] == ']' {
 			i++
 			v = hashArrayEnd(seedArray, 0)
 			break
 		}
 		st.stack = append(st.stack, frame{h: seedArray})
 		goto value
-	case c == 't' && literalAt(s, i, "true"):
+	case c == 't' && jsonscan.HasLiteral(s, i, "true"):
 		i += 4
 		v = hashTrue
-	case c == 'f' && literalAt(s, i, "false"):
+	case c == 'f' && jsonscan.HasLiteral(s, i, "false"):
 		i += 5
 		v = hashFalse
-	case c == 'n' && literalAt(s, i, "null"):
+	case c == 'n' && jsonscan.HasLiteral(s, i, "null"):
 		i += 4
 		v = hashNull
 	default:
@@ -223,7 +228,7 @@ value: // A value starts at s[i].
 	}
 
 after: // v is complete: hand it to the enclosing container.
-	i = skipSpace(s, i)
+	i = jsonscan.SkipSpace(s, i)
 	if len(st.stack) == 0 {
 		return v, i == len(s)
 	}
@@ -252,7 +257,7 @@ after: // v is complete: hand it to the enclosing container.
 	added:
 		top.h += mh
 		if c == ',' {
-			i = skipSpace(s, i+1)
+			i = jsonscan.SkipSpace(s, i+1)
 			goto key
 		}
 		if c != '}' {
@@ -268,7 +273,7 @@ after: // v is complete: hand it to the enclosing container.
 		top.h = hashArrayStep(top.h, v)
 		top.tag += 2
 		if c == ',' {
-			i = skipSpace(s, i+1)
+			i = jsonscan.SkipSpace(s, i+1)
 			goto value
 		}
 		if c != ']' {
@@ -292,13 +297,13 @@ key: // An object member starts at s[i]: "key" : value
 	i = j
 	if i < len(s) && s[i] == ':' {
 		i++
-	} else if i = skipSpace(s, i); i < len(s) && s[i] == ':' {
+	} else if i = jsonscan.SkipSpace(s, i); i < len(s) && s[i] == ':' {
 		i++
 	} else {
 		return 0, false
 	}
 	st.members = append(st.members, member{key: v})
-	i = skipSpace(s, i)
+	i = jsonscan.SkipSpace(s, i)
 	goto value
 }
 
@@ -319,11 +324,11 @@ func hashPlainString(s []byte, i int) (h uint64, next int, done bool) {
 	for len(s)-i >= 16 {
 		w0, w1 := word(s, i), word(s, i+8)
 		var r int
-		if m := specialBytes(w0); m != 0 {
+		if m := jsonscan.SpecialBytes(w0); m != 0 {
 			r = bits.TrailingZeros64(m) >> 3
 			w0 &= 1<<(8*uint(r)&63) - 1
 			w1 = 0
-		} else if m := specialBytes(w1); m != 0 {
+		} else if m := jsonscan.SpecialBytes(w1); m != 0 {
 			r = 8 + bits.TrailingZeros64(m)>>3
 			w1 &= 1<<(8*uint(r-8)&63) - 1
 		} else {
@@ -374,11 +379,11 @@ func hashStringRest(s []byte, start, i int, h uint64) (uint64, int) {
 		// helper (a count, then a mask) it cost 7% more instructions per
 		// fingerprint (bench/instructions.sh).
 		l := 16
-		if m0 := specialBytes(x0); m0 != 0 {
+		if m0 := jsonscan.SpecialBytes(x0); m0 != 0 {
 			l = bits.TrailingZeros64(m0) >> 3
 			x0 &= 1<<(8*uint(l)&63) - 1
 			x1 = 0
-		} else if m1 := specialBytes(x1); m1 != 0 {
+		} else if m1 := jsonscan.SpecialBytes(x1); m1 != 0 {
 			l = 8 + bits.TrailingZeros64(m1)>>3
 			x1 &= 1<<(8*uint(l-8)&63) - 1
 		}
@@ -405,13 +410,13 @@ func hashStringRest(s []byte, start, i int, h uint64) (uint64, int) {
 			return 0, -1
 		}
 		// An escape or non-ASCII. The common two-byte escapes are
-		// decoded here; decodeAt handles the rest.
-		if c == '\\' && i+1 < len(s) && shortEscape[s[i+1]] != 0 {
-			buf[k&63] = shortEscape[s[i+1]]
+		// decoded here; jsonscan.DecodeAt handles the rest.
+		if c == '\\' && i+1 < len(s) && jsonscan.ShortEscape[s[i+1]] != 0 {
+			buf[k&63] = jsonscan.ShortEscape[s[i+1]]
 			k++
 			i += 2
 		} else {
-			r, next, ok := decodeAt(s, i)
+			r, next, ok := jsonscan.DecodeAt(s, i)
 			if !ok {
 				return 0, -1
 			}
@@ -453,12 +458,6 @@ func tail16(s []byte, i int) (w0, w1 uint64) {
 		w0 = w0<<8 | uint64(s[k])
 	}
 	return w0, 0
-}
-
-// shortEscape maps the letter after a backslash to the byte it stands for,
-// for the two-byte escapes; 0 for \u and for invalid escapes.
-var shortEscape = [256]byte{
-	'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t',
 }
 
 func emptyObjectHash() uint64 { return hashObjectEnd(seedObject, 0) }

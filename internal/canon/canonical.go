@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // Canonical returns the canonical text of args (RFC 8785 / JCS), used only
@@ -56,12 +58,12 @@ type treeParser struct {
 }
 
 func (p *treeParser) document() (node, bool) {
-	p.i = skipSpace(p.s, 0)
+	p.i = jsonscan.SkipSpace(p.s, 0)
 	n, ok := p.value()
 	if !ok {
 		return node{}, false
 	}
-	return n, skipSpace(p.s, p.i) == len(p.s)
+	return n, jsonscan.SkipSpace(p.s, p.i) == len(p.s)
 }
 
 func (p *treeParser) value() (node, bool) {
@@ -88,13 +90,13 @@ func (p *treeParser) value() (node, bool) {
 			return node{text: s[start:next]}, true
 		}
 		return node{text: appendNumber(nil, f)}, true
-	case c == 't' && literalAt(s, p.i, "true"):
+	case c == 't' && jsonscan.HasLiteral(s, p.i, "true"):
 		p.i += 4
 		return node{text: []byte("true")}, true
-	case c == 'f' && literalAt(s, p.i, "false"):
+	case c == 'f' && jsonscan.HasLiteral(s, p.i, "false"):
 		p.i += 5
 		return node{text: []byte("false")}, true
-	case c == 'n' && literalAt(s, p.i, "null"):
+	case c == 'n' && jsonscan.HasLiteral(s, p.i, "null"):
 		p.i += 4
 		return node{text: []byte("null")}, true
 	}
@@ -103,9 +105,9 @@ func (p *treeParser) value() (node, bool) {
 
 // str decodes the string whose opening quote is at p.i.
 func (p *treeParser) str() ([]byte, bool) {
-	out, next, ok := readString(p.s, p.i+1, []byte{})
+	out, next, err := jsonscan.AppendString([]byte{}, p.s, p.i, jsonscan.Strict)
 	p.i = next
-	return out, ok
+	return out, err == nil
 }
 
 func (p *treeParser) array() (node, bool) {
@@ -115,7 +117,7 @@ func (p *treeParser) array() (node, bool) {
 	p.depth++
 	defer func() { p.depth-- }()
 	n := node{kind: '['}
-	p.i = skipSpace(p.s, p.i+1)
+	p.i = jsonscan.SkipSpace(p.s, p.i+1)
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
 		return n, true
@@ -126,13 +128,13 @@ func (p *treeParser) array() (node, bool) {
 			return node{}, false
 		}
 		n.kids = append(n.kids, kid)
-		p.i = skipSpace(p.s, p.i)
+		p.i = jsonscan.SkipSpace(p.s, p.i)
 		if p.i >= len(p.s) {
 			return node{}, false
 		}
 		switch p.s[p.i] {
 		case ',':
-			p.i = skipSpace(p.s, p.i+1)
+			p.i = jsonscan.SkipSpace(p.s, p.i+1)
 		case ']':
 			p.i++
 			return n, true
@@ -149,7 +151,7 @@ func (p *treeParser) object() (node, bool) {
 	p.depth++
 	defer func() { p.depth-- }()
 	n := node{kind: '{'}
-	p.i = skipSpace(p.s, p.i+1)
+	p.i = jsonscan.SkipSpace(p.s, p.i+1)
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
 		return n, true
@@ -167,17 +169,17 @@ func (p *treeParser) object() (node, bool) {
 		if !ok {
 			return node{}, false
 		}
-		p.i = skipSpace(p.s, p.i)
+		p.i = jsonscan.SkipSpace(p.s, p.i)
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
 			return node{}, false
 		}
-		p.i = skipSpace(p.s, p.i+1)
+		p.i = jsonscan.SkipSpace(p.s, p.i+1)
 		val, ok := p.value()
 		if !ok {
 			return node{}, false
 		}
 		members = append(members, pair{key, val})
-		p.i = skipSpace(p.s, p.i)
+		p.i = jsonscan.SkipSpace(p.s, p.i)
 		if p.i >= len(p.s) {
 			return node{}, false
 		}
@@ -188,7 +190,7 @@ func (p *treeParser) object() (node, bool) {
 		if p.s[p.i] != ',' {
 			return node{}, false
 		}
-		p.i = skipSpace(p.s, p.i+1)
+		p.i = jsonscan.SkipSpace(p.s, p.i+1)
 	}
 	// Stable, so members with equal keys keep input order and the last
 	// one of each run is the one that counts.

@@ -1,20 +1,22 @@
 package proxy
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"sync"
-	"unicode/utf16"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // The request parsers need two things encoding/json does not give: the byte offsets of values in
 // the client's body (notices are spliced into those bytes, never re-encoded, so that the body
 // stays byte-identical from turn to turn and the provider's prompt cache keeps working), and a
 // hard bound on nesting for hostile input. node is a parsed JSON value that remembers where it
-// lies in the original bytes; strings are decoded only when a parser asks for them.
+// lies in the original bytes; strings are decoded only when a parser asks for them. The tree is
+// the proxy's; the lexical work (strings, numbers, literals, skipping unread members) is
+// jsonscan's, under its AsWritten policy: a body is forwarded as the client wrote it, so its text
+// is read as written too.
 
 type kind uint8
 
@@ -145,16 +147,7 @@ func (p *jparser) errf(format string, args ...any) error {
 	return fmt.Errorf("offset %d: %s", p.i, fmt.Sprintf(format, args...))
 }
 
-func (p *jparser) ws() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *jparser) ws() { p.i = jsonscan.SkipSpace(p.data, p.i) }
 
 func (p *jparser) value(depth int) (*node, error) {
 	if depth > maxDepth {
@@ -184,7 +177,7 @@ func (p *jparser) value(depth int) (*node, error) {
 }
 
 func (p *jparser) literal(lit string, k kind) (*node, error) {
-	if len(p.data)-p.i < len(lit) || string(p.data[p.i:p.i+len(lit)]) != lit {
+	if !jsonscan.HasLiteral(p.data, p.i, lit) {
 		return nil, p.errf("invalid literal")
 	}
 	n := p.newNode(k, p.i)
@@ -195,110 +188,58 @@ func (p *jparser) literal(lit string, k kind) (*node, error) {
 
 func (p *jparser) number() (*node, error) {
 	start := p.i
-	if p.data[p.i] == '-' {
-		p.i++
-	}
-	digits := func() int {
-		s := p.i
-		for p.i < len(p.data) && p.data[p.i] >= '0' && p.data[p.i] <= '9' {
-			p.i++
-		}
-		return p.i - s
-	}
-	if p.i < len(p.data) && p.data[p.i] == '0' {
-		p.i++
-	} else if digits() == 0 {
+	end, ok := jsonscan.Number(p.data, p.i)
+	p.i = end
+	if !ok {
 		return nil, p.errf("invalid number")
 	}
-	if p.i < len(p.data) && p.data[p.i] == '.' {
-		p.i++
-		if digits() == 0 {
-			return nil, p.errf("invalid number")
-		}
-	}
-	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
-		p.i++
-		if p.i < len(p.data) && (p.data[p.i] == '+' || p.data[p.i] == '-') {
-			p.i++
-		}
-		if digits() == 0 {
-			return nil, p.errf("invalid number")
-		}
-	}
 	n := p.newNode(kNumber, start)
-	n.end = p.i
+	n.end = end
 	return n, nil
 }
 
+// str reads a string under jsonscan's AsWritten policy: it ends at the first unescaped
+// quote, and control characters, bad escapes and invalid UTF-8 are not refused. A body with
+// them goes upstream as the client sent it, to be refused there if at all; the proxy reads
+// its text as written (see appendStringValue).
 func (p *jparser) str() (*node, error) {
-	// The closing quote is found with bytes.IndexByte (vectorised); a quote is escaped when an
-	// odd number of backslashes runs right before it. Whether the string needs decoding at all
-	// is one more IndexByte, which stops at the first backslash: tool results escape a newline
-	// every line, and looking at each escape in turn cost a call per line. Control characters
-	// and invalid UTF-8 are not refused: encoding/json decodes the latter, and a body with the
-	// former goes upstream as the client sent it, to be refused there if at all.
-	start := p.i
-	n := p.newNode(kString, start)
-	i := start + 1
-	for {
-		q := bytes.IndexByte(p.data[i:], '"')
-		if q < 0 {
-			p.i = len(p.data)
-			return nil, p.errf("unterminated string")
-		}
-		q += i
-		k := q
-		for k > start+1 && p.data[k-1] == '\\' {
-			k--
-		}
-		if (q-k)%2 == 1 {
-			i = q + 1 // an escaped quote: look for the next one
-			continue
-		}
-		n.escaped = bytes.IndexByte(p.data[start+1:q], '\\') >= 0
-		p.i = q + 1
-		n.end = p.i
-		return n, nil
+	n := p.newNode(kString, p.i)
+	end, f, err := jsonscan.String(p.data, p.i, jsonscan.AsWritten)
+	if err != nil {
+		p.i = len(p.data)
+		return nil, p.errf("unterminated string")
 	}
+	p.i, n.end, n.escaped = end, end, f&jsonscan.Escaped != 0
+	return n, nil
 }
 
-// skip passes over one value, keeping only its kind and place. Brackets are counted, not
-// checked for nesting: a body that is not JSON there goes upstream as it came anyway.
+// skip passes over one value, keeping only its kind and place. Its structure is checked by
+// jsonscan.Skip (strings only for being closed, as everywhere here), without a depth limit:
+// the value is never read, so its depth is not this proxy's concern.
 func (p *jparser) skip() (*node, error) {
 	if p.i >= len(p.data) {
 		return nil, p.errf("unexpected end of input")
 	}
+	k := kNull
 	switch p.data[p.i] {
-	case '{', '[':
+	case '{':
+		k = kObject
+	case '[':
+		k = kArray
 	default:
 		return p.value(0)
 	}
-	k := kArray
-	if p.data[p.i] == '{' {
-		k = kObject
-	}
 	n := p.newNode(k, p.i)
-	open := 0
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case '"':
-			if _, err := p.str(); err != nil {
-				return nil, err
-			}
-			continue
-		case '{', '[':
-			open++
-		case '}', ']':
-			open--
-			if open == 0 {
-				p.i++
-				n.end = p.i
-				return n, nil
-			}
+	end, err := jsonscan.Skip(p.data, p.i, jsonscan.AsWritten, 0)
+	if err != nil {
+		var se *jsonscan.SyntaxError
+		if errors.As(err, &se) {
+			p.i = se.Offset
 		}
-		p.i++
+		return nil, p.errf("%v", err)
 	}
-	return nil, p.errf("unterminated value")
+	p.i, n.end = end, end
+	return n, nil
 }
 
 func (p *jparser) array(depth int) (*node, error) {
@@ -386,12 +327,15 @@ func (p *jparser) object(depth int) (*node, error) {
 	}
 }
 
-// decodeString returns a string node's value. Unescaped strings are copied straight out;
-// escaped ones go through encoding/json so that escapes mean exactly what they mean there.
+// decodeString returns a string node's value (see stringValue).
 func (p *jparser) decodeString(n *node) string { return stringValue(p.data, n) }
 
 // stringValue returns a string node's value. An unescaped string shares the body's memory
-// (the body is never written to while a request is handled); an escaped one is decoded.
+// (the body is never written to while a request is handled); an escaped one is decoded in one
+// pass under jsonscan's AsWritten policy: escapes mean what they mean in encoding/json (a lone
+// surrogate becomes U+FFFD), and an invalid escape or invalid UTF-8 stays as the client wrote
+// it, since such a body is forwarded as sent. (encoding/json's Unmarshal per string would scan
+// each tool result twice and allocate more.)
 func stringValue(data []byte, n *node) string {
 	if n == nil || n.kind != kString {
 		return ""
@@ -403,7 +347,7 @@ func stringValue(data []byte, n *node) string {
 		}
 		return unsafe.String(&body[0], len(body))
 	}
-	out := appendUnescaped(make([]byte, 0, len(body)), body)
+	out, _ := jsonscan.AppendUnescaped(make([]byte, 0, len(body)), body, jsonscan.AsWritten)
 	if len(out) == 0 {
 		return ""
 	}
@@ -416,89 +360,8 @@ func appendStringValue(dst, data []byte, n *node) []byte {
 	if !n.escaped {
 		return append(dst, body...)
 	}
-	return appendUnescaped(dst, body)
-}
-
-// appendUnescaped decodes the body of a JSON string as encoding/json does (a lone surrogate
-// becomes U+FFFD), in one pass: tool results are mostly lines of text, with an escape every
-// line, and encoding/json's Unmarshal would scan each of them twice and allocate more. An
-// invalid escape is kept as it stands; such a body is not valid JSON and is forwarded as the
-// client sent it.
-func appendUnescaped(out, b []byte) []byte {
-	for len(b) > 0 {
-		k := bytes.IndexByte(b, '\\')
-		if k < 0 {
-			out = append(out, b...)
-			break
-		}
-		out = append(out, b[:k]...)
-		b = b[k:]
-		if len(b) < 2 {
-			out = append(out, b...)
-			break
-		}
-		switch c := b[1]; c {
-		case '"', '\\', '/':
-			out = append(out, c)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(b[2:])
-			if !ok {
-				out = append(out, b[:2]...)
-				b = b[2:]
-				continue
-			}
-			b = b[6:]
-			if utf16.IsSurrogate(r) {
-				if len(b) >= 6 && b[0] == '\\' && b[1] == 'u' {
-					if r2, ok := hex4(b[2:]); ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							out = utf8.AppendRune(out, dec)
-							b = b[6:]
-							continue
-						}
-					}
-				}
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-			continue
-		default:
-			out = append(out, b[:2]...)
-		}
-		b = b[2:]
-	}
-	return out
-}
-
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
+	dst, _ = jsonscan.AppendUnescaped(dst, body, jsonscan.AsWritten)
+	return dst
 }
 
 // get returns an object's member value by key (the last one, as encoding/json does), or nil.

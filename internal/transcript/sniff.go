@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 type kind int
@@ -53,7 +55,7 @@ var (
 func sniff(head []byte, eof bool) sniffed {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	i := 0
-	for i < len(head) && isSpace(head[i]) {
+	for i < len(head) && jsonscan.IsSpace(head[i]) {
 		i++
 	}
 	if i == len(head) {
@@ -88,7 +90,7 @@ func sniff(head []byte, eof bool) sniffed {
 	multi := false
 	if top.complete {
 		j := i + top.end
-		for j < len(head) && isSpace(head[j]) {
+		for j < len(head) && jsonscan.IsSpace(head[j]) {
 			j++
 		}
 		multi = j < len(head)
@@ -185,7 +187,7 @@ func scanTopObject(b []byte) topObject {
 	}
 	i := 1
 	for {
-		i = skipSpace(b, i)
+		i = jsonscan.SkipSpace(b, i)
 		if i >= len(b) {
 			return t
 		}
@@ -200,95 +202,47 @@ func scanTopObject(b []byte) topObject {
 		default:
 			return t
 		}
-		kEnd := skipString(b, i)
-		if kEnd < 0 {
+		kEnd, _, err := jsonscan.String(b, i, jsonscan.AsWritten)
+		if err != nil {
 			return t
 		}
 		key := string(b[i+1 : kEnd-1])
-		i = skipSpace(b, kEnd)
+		i = jsonscan.SkipSpace(b, kEnd)
 		if i >= len(b) || b[i] != ':' {
 			return t
 		}
-		i = skipSpace(b, i+1)
+		i = jsonscan.SkipSpace(b, i+1)
 		if i >= len(b) {
 			return t
 		}
 		var vEnd int
 		switch b[i] {
 		case '"':
-			vEnd = skipString(b, i)
-			if vEnd < 0 {
+			end, _, err := jsonscan.String(b, i, jsonscan.AsWritten)
+			if err != nil {
 				t.keys[key] = ""
 				return t
 			}
+			vEnd = end
 			if vEnd-i <= 256 {
 				t.keys[key] = string(b[i+1 : vEnd-1])
 			} else {
 				t.keys[key] = ""
 			}
 		case '{', '[':
-			vEnd = skipComposite(b, i)
+			end, err := jsonscan.Skip(b, i, jsonscan.AsWritten, 0)
 			t.keys[key] = ""
-			if vEnd < 0 {
+			if err != nil {
 				return t
 			}
+			vEnd = end
 		default:
 			vEnd = i
-			for vEnd < len(b) && b[vEnd] != ',' && b[vEnd] != '}' && !isSpace(b[vEnd]) {
+			for vEnd < len(b) && b[vEnd] != ',' && b[vEnd] != '}' && !jsonscan.IsSpace(b[vEnd]) {
 				vEnd++
 			}
 			t.keys[key] = string(b[i:vEnd])
 		}
 		i = vEnd
 	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	return i
-}
-
-// skipString returns the offset past the JSON string starting at b[i] (a quote), or -1.
-func skipString(b []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(b[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		q := j + k
-		bs := 0
-		for p := q - 1; p > i && b[p] == '\\'; p-- {
-			bs++
-		}
-		if bs%2 == 0 {
-			return q + 1
-		}
-		j = q + 1
-	}
-}
-
-// skipComposite returns the offset past the object or array starting at b[i], or -1.
-func skipComposite(b []byte, i int) int {
-	depth := 0
-	for j := i; j < len(b); j++ {
-		switch b[j] {
-		case '"':
-			k := skipString(b, j)
-			if k < 0 {
-				return -1
-			}
-			j = k - 1
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return -1
 }

@@ -461,7 +461,5 @@ func isBlank(s string) bool {
 	return true
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 // bytesTrimSpace trims JSON white space.
 func bytesTrimSpace(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }

@@ -1,22 +1,24 @@
 package transcript
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // walker reads a JSON text held in memory, decoding only what the readers ask for. Values
-// that are not needed are skipped by a byte loop that checks their structure (brackets,
-// colons, commas, literals, numbers; strings are only checked to be closed): several times
-// faster than encoding/json, whose state machine looks at every byte of every value, twice,
-// which matters because the big parts of transcripts are the ones not needed (SWE-agent 1.x
-// repeats the whole chat in every step; Claude Code repeats tool output in toolUseResult).
-// Values read are decoded exactly (strings with all JSON escapes); composite values the
-// readers want whole go through encoding/json.
+// that are not needed are skipped by jsonscan.Skip, which checks their structure (brackets,
+// colons, commas, literals, numbers) but, under the AsWritten policy used here, only checks
+// strings to be closed: several times faster than encoding/json, whose state machine looks
+// at every byte of every value, twice, which matters because the big parts of transcripts
+// are the ones not needed (SWE-agent 1.x repeats the whole chat in every step; Claude Code
+// repeats tool output in toolUseResult). Strings read are decoded with all JSON escapes,
+// and what is not a valid escape (a Windows path written with single backslashes, a stray
+// \x in a hand-edited file) is kept as written rather than losing the session; composite
+// values the readers want whole go through encoding/json. Nesting is not limited here:
+// what encoding/json decodes is refused there, past its own limit.
 //
 // Errors carry the byte offset; lineError turns it into a line number.
 type walker struct {
@@ -27,317 +29,87 @@ type walker struct {
 // returns the offset past the value.
 type memberFunc = func(key []byte, v int) (int, error)
 
-type walkError struct {
-	off int
-	msg string
-}
+// walkError is a walker error at a byte offset: jsonscan's for the JSON itself, the
+// walker's own for values it reads.
+type walkError = jsonscan.SyntaxError
 
-func (e *walkError) Error() string { return e.msg }
+// truncated is the message for data that ends inside a value.
+const truncated = "unexpected end of data (truncated file?)"
 
 func (w *walker) errAt(off int, format string, args ...any) error {
 	if off >= len(w.data) {
-		return &walkError{off: len(w.data), msg: "unexpected end of data (truncated file?)"}
+		return &walkError{Offset: len(w.data), Msg: truncated}
 	}
-	return &walkError{off: off, msg: fmt.Sprintf(format, args...)}
+	return &walkError{Offset: off, Msg: fmt.Sprintf(format, args...)}
 }
 
-// lineError turns a walker error into an *Error with the line it happened on.
+// fail passes on an error, in the walker's words when the data ended inside a value: the
+// messages of JSONL lines do not go through lineError.
+func (w *walker) fail(end int, err error) (int, error) {
+	var we *walkError
+	if errors.As(err, &we) && we.Offset >= len(w.data) {
+		we.Msg = truncated
+	}
+	return end, err
+}
+
+// lineError turns a walker error into an *Error with the line it happened on. An error at
+// the end of the data means the file ended inside a value.
 func (w *walker) lineError(name string, err error) error {
 	var we *walkError
 	if errors.As(err, &we) {
-		return &Error{Path: name, Line: lineOf(w.data, min(we.off, len(w.data))), Err: errors.New(we.msg)}
+		msg := we.Msg
+		if we.Offset >= len(w.data) {
+			msg = truncated
+		}
+		return &Error{Path: name, Line: lineOf(w.data, min(we.Offset, len(w.data))), Err: errors.New(msg)}
 	}
 	return &Error{Path: name, Err: err}
 }
 
-func (w *walker) ws(i int) int {
-	for i < len(w.data) {
-		switch w.data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
+func (w *walker) ws(i int) int { return jsonscan.SkipSpace(w.data, i) }
 
-// skip returns the offset just past the value at i, checking its structure: brackets,
-// colons, commas, literals and numbers. Strings are only checked to be closed (their escapes
-// and control characters are not checked: that would cost a look at every byte).
+// skip returns the offset just past the value at i, checking its structure.
 func (w *walker) skip(i int) (int, error) {
-	if i >= len(w.data) {
-		return i, w.errAt(i, "")
-	}
-	switch w.data[i] {
-	case '"':
-		return w.skipString(i)
-	case '{', '[':
-		return w.skipNested(i)
-	}
-	return w.skipScalar(i)
-}
-
-// skipScalar skips a literal or a number.
-func (w *walker) skipScalar(i int) (int, error) {
-	d := w.data
-	switch c := d[i]; c {
-	case 't':
-		return w.literal(i, "true")
-	case 'f':
-		return w.literal(i, "false")
-	case 'n':
-		return w.literal(i, "null")
-	default:
-		if c != '-' && (c < '0' || c > '9') {
-			return i, w.errAt(i, "invalid character %q looking for a JSON value", c)
-		}
-	}
-	j := i
-	if d[j] == '-' {
-		j++
-	}
-	digits := func() bool {
-		k := j
-		for j < len(d) && d[j] >= '0' && d[j] <= '9' {
-			j++
-		}
-		return j > k
-	}
-	if j < len(d) && d[j] == '0' {
-		j++
-	} else if !digits() {
-		return i, w.errAt(j, "invalid number")
-	}
-	if j < len(d) && d[j] == '.' {
-		j++
-		if !digits() {
-			return i, w.errAt(j, "invalid number")
-		}
-	}
-	if j < len(d) && (d[j] == 'e' || d[j] == 'E') {
-		j++
-		if j < len(d) && (d[j] == '+' || d[j] == '-') {
-			j++
-		}
-		if !digits() {
-			return i, w.errAt(j, "invalid number")
-		}
-	}
-	return j, nil
-}
-
-func (w *walker) literal(i int, lit string) (int, error) {
-	if !bytes.HasPrefix(w.data[i:], []byte(lit)) {
-		if len(w.data)-i < len(lit) && bytes.HasPrefix([]byte(lit), w.data[i:]) {
-			return i, w.errAt(len(w.data), "")
-		}
-		return i, w.errAt(i, "invalid literal, expected %s", lit)
-	}
-	return i + len(lit), nil
-}
-
-// skipString returns the offset past the string starting at i (a quote).
-func (w *walker) skipString(i int) (int, error) {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(w.data[j:], '"')
-		if k < 0 {
-			return i, w.errAt(len(w.data), "")
-		}
-		q := j + k
-		bs := 0
-		for p := q - 1; p > i && w.data[p] == '\\'; p-- {
-			bs++
-		}
-		if bs%2 == 0 {
-			return q + 1, nil
-		}
-		j = q + 1
-	}
-}
-
-// skipKey skips an object key and its colon, returning the offset of the value.
-func (w *walker) skipKey(j int) (int, error) {
-	if j >= len(w.data) {
-		return j, w.errAt(j, "")
-	}
-	if w.data[j] != '"' {
-		return j, w.errAt(j, "invalid character %q looking for an object key", w.data[j])
-	}
-	j, err := w.skipString(j)
+	end, err := jsonscan.Skip(w.data, i, jsonscan.AsWritten, 0)
 	if err != nil {
-		return j, err
+		return w.fail(end, err)
 	}
-	j = w.ws(j)
-	if j >= len(w.data) {
-		return j, w.errAt(j, "")
-	}
-	if w.data[j] != ':' {
-		return j, w.errAt(j, "invalid character %q after object key", w.data[j])
-	}
-	return w.ws(j + 1), nil
+	return end, nil
 }
 
-// skipNested skips an object or array, iteratively (no recursion, whatever the depth).
-func (w *walker) skipNested(i int) (int, error) {
-	d := w.data
-	var local [64]byte
-	stack := local[:0] // the closing bracket of each open container
-	j := i
-	var err error
-	for {
-		// A value starts at j.
-		if j >= len(d) {
-			return i, w.errAt(j, "")
-		}
-		switch d[j] {
-		case '{', '[':
-			closer := byte('}')
-			if d[j] == '[' {
-				closer = ']'
-			}
-			stack = append(stack, closer)
-			j = w.ws(j + 1)
-			if j < len(d) && d[j] == closer {
-				j++
-				stack = stack[:len(stack)-1]
-				break
-			}
-			if closer == '}' {
-				if j, err = w.skipKey(j); err != nil {
-					return i, err
-				}
-			}
-			continue // the container's first value
-		case '"':
-			if j, err = w.skipString(j); err != nil {
-				return i, err
-			}
-		default:
-			if j, err = w.skipScalar(j); err != nil {
-				return i, err
-			}
-		}
-		// After a value: a comma and the next value, or closing brackets.
-		for {
-			if len(stack) == 0 {
-				return j, nil
-			}
-			j = w.ws(j)
-			if j >= len(d) {
-				return i, w.errAt(j, "")
-			}
-			top := stack[len(stack)-1]
-			if d[j] == top {
-				j++
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			if d[j] != ',' {
-				return i, w.errAt(j, "invalid character %q after a value", d[j])
-			}
-			j = w.ws(j + 1)
-			if top == '}' {
-				if j, err = w.skipKey(j); err != nil {
-					return i, err
-				}
-			}
-			break
-		}
-	}
-}
-
-// object calls fn for every member of the object at i; fn gets the key and the value's offset
-// and returns the offset past the value (w.skip if it does not want it). It returns the offset
-// past the object. A value at i that is not an object is skipped, and fn is not called.
-func (w *walker) object(i int, fn func(key []byte, v int) (int, error)) (int, error) {
+// object calls fn for every member of the object at i (white space before it allowed); fn
+// gets the decoded key and the value's offset and returns the offset past the value (w.skip
+// if it does not want it). It returns the offset past the object. A value at i that is not
+// an object is skipped, and fn is not called.
+func (w *walker) object(i int, fn memberFunc) (int, error) {
 	i = w.ws(i)
-	if i >= len(w.data) {
-		return i, w.errAt(i, "")
-	}
-	if w.data[i] != '{' {
+	if i >= len(w.data) || w.data[i] != '{' {
 		return w.skip(i)
 	}
-	i = w.ws(i + 1)
-	if i < len(w.data) && w.data[i] == '}' {
-		return i + 1, nil
+	end, err := jsonscan.Object(w.data, i, jsonscan.AsWritten, func(key []byte, f jsonscan.Flags, v int) (int, error) {
+		if f&jsonscan.Escaped != 0 {
+			key, _ = jsonscan.AppendUnescaped(nil, key, jsonscan.AsWritten)
+		}
+		return fn(key, v)
+	})
+	if err != nil {
+		return w.fail(end, err)
 	}
-	for {
-		if i >= len(w.data) {
-			return i, w.errAt(i, "")
-		}
-		if w.data[i] != '"' {
-			return i, w.errAt(i, "invalid character %q looking for an object key", w.data[i])
-		}
-		kEnd, err := w.skipString(i)
-		if err != nil {
-			return i, err
-		}
-		key := w.data[i+1 : kEnd-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
-			key = []byte(w.unquote(i, kEnd))
-		}
-		i = w.ws(kEnd)
-		if i >= len(w.data) || w.data[i] != ':' {
-			return i, w.errAt(i, "expected ':' after object key")
-		}
-		i = w.ws(i + 1)
-		if i >= len(w.data) {
-			return i, w.errAt(i, "")
-		}
-		if i, err = fn(key, i); err != nil {
-			return i, err
-		}
-		i = w.ws(i)
-		if i >= len(w.data) {
-			return i, w.errAt(i, "")
-		}
-		switch w.data[i] {
-		case ',':
-			i = w.ws(i + 1)
-		case '}':
-			return i + 1, nil
-		default:
-			return i, w.errAt(i, "invalid character %q after object value", w.data[i])
-		}
-	}
+	return end, nil
 }
 
 // array calls fn for every element of the array at i, like object.
 func (w *walker) array(i int, fn func(v int) (int, error)) (int, error) {
 	i = w.ws(i)
-	if i >= len(w.data) {
-		return i, w.errAt(i, "")
-	}
-	if w.data[i] != '[' {
+	if i >= len(w.data) || w.data[i] != '[' {
 		return w.skip(i)
 	}
-	i = w.ws(i + 1)
-	if i < len(w.data) && w.data[i] == ']' {
-		return i + 1, nil
+	end, err := jsonscan.Array(w.data, i, fn)
+	if err != nil {
+		return w.fail(end, err)
 	}
-	for {
-		if i >= len(w.data) {
-			return i, w.errAt(i, "")
-		}
-		var err error
-		if i, err = fn(i); err != nil {
-			return i, err
-		}
-		i = w.ws(i)
-		if i >= len(w.data) {
-			return i, w.errAt(i, "")
-		}
-		switch w.data[i] {
-		case ',':
-			i = w.ws(i + 1)
-		case ']':
-			return i + 1, nil
-		default:
-			return i, w.errAt(i, "invalid character %q after array element", w.data[i])
-		}
-	}
+	return end, nil
 }
 
 // str reads the string at i into *dst; a value of another type is skipped and leaves *dst.
@@ -345,11 +117,17 @@ func (w *walker) str(i int, dst *string) (int, error) {
 	if w.data[i] != '"' {
 		return w.skip(i)
 	}
-	end, err := w.skipString(i)
+	end, f, err := jsonscan.String(w.data, i, jsonscan.AsWritten)
 	if err != nil {
-		return i, err
+		return w.fail(i, err)
 	}
-	*dst = w.unquote(i, end)
+	body := w.data[i+1 : end-1]
+	if f&jsonscan.Escaped == 0 {
+		*dst = string(body)
+		return end, nil
+	}
+	out, _ := jsonscan.AppendUnescaped(make([]byte, 0, len(body)), body, jsonscan.AsWritten)
+	*dst = string(out)
 	return end, nil
 }
 
@@ -368,10 +146,8 @@ func (w *walker) boolean(i int, dst *bool) (int, error) {
 	switch w.data[i] {
 	case 't':
 		*dst = true
-		return w.literal(i, "true")
 	case 'f':
 		*dst = false
-		return w.literal(i, "false")
 	}
 	return w.skip(i)
 }
@@ -409,89 +185,6 @@ func (w *walker) anyValue(i int, dst *any) (int, error) {
 		return end, err
 	}
 	return w.std(i, dst)
-}
-
-// unquote decodes the string literal data[i:end] (quotes included).
-func (w *walker) unquote(i, end int) string {
-	s := w.data[i+1 : end-1]
-	if bytes.IndexByte(s, '\\') < 0 {
-		return string(s)
-	}
-	out := make([]byte, 0, len(s))
-	for k := 0; k < len(s); k++ {
-		if s[k] != '\\' {
-			// Copy the whole run up to the next escape at once: tool output is long and
-			// escapes are sparse.
-			n := bytes.IndexByte(s[k:], '\\')
-			if n < 0 {
-				out = append(out, s[k:]...)
-				break
-			}
-			out = append(out, s[k:k+n]...)
-			k += n
-		}
-		k++
-		if k >= len(s) {
-			break
-		}
-		switch s[k] {
-		case '"', '\\', '/':
-			out = append(out, s[k])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := hex4(s[k+1:])
-			if !ok {
-				out = append(out, '\\', 'u')
-				continue
-			}
-			k += 4
-			if utf16.IsSurrogate(r) {
-				if k+6 < len(s) && s[k+1] == '\\' && s[k+2] == 'u' {
-					if r2, ok := hex4(s[k+3:]); ok {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							out = utf8.AppendRune(out, dec)
-							k += 6
-							continue
-						}
-					}
-				}
-				r = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			out = append(out, '\\', s[k])
-		}
-	}
-	return string(out)
-}
-
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
 }
 
 // end checks that only white space follows the value ending at i.
