@@ -234,8 +234,18 @@ func TestAFolderOfEveryFormatReportsEveryFile(t *testing.T) {
 		"tau-bench":            "real/tau-bench/gpt-4o-airline-3.json",
 		"cline":                "real/cline/api_conversation_history.json.gz",
 		"otlp":                 "otlp/genai-collector.jsonl",
+		"codex-exec":           "codex-exec/exec.jsonl",
+		"gemini-stream":        "gemini-stream/run.jsonl",
+		"atif":                 "atif/trajectory.json",
 	}
 	want := map[string]string{} // path scanned -> format
+	// Claude Code's stream-json output, as a harness keeps it: a .txt file beside others.
+	data, err := os.ReadFile(filepath.Join(td, "claude-stream", "claude-code.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want[writeFile(t, dir, filepath.Join("harbor", "agent", "claude-code.txt"), string(data))] = "claude-code"
+	writeFile(t, dir, filepath.Join("harbor", "agent", "setup", "stdout.txt"), "installing...\ndone\n")
 	for format, f := range single {
 		data, err := os.ReadFile(filepath.Join(td, f))
 		if err != nil {
