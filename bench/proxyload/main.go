@@ -266,6 +266,9 @@ func throughput(url string, conns int, d time.Duration) (float64, int64) {
 }
 
 func load(direct, proxy string, d time.Duration, conns int) {
+	// The last entry is a new conversation every time, so that the proxy's prefix cache keeps
+	// filling and evicting (its bounds are part of what must not grow).
+	fresh := func(i int) []byte { return anthropicVariant(40, 50_000, false, fmt.Sprintf("go %d", i), "") }
 	mix := []struct {
 		path string
 		body []byte
@@ -275,8 +278,9 @@ func load(direct, proxy string, d time.Duration, conns int) {
 		{"/v1/messages", anthropicConversation(200, 500_000, false)},
 		{"/v1/responses", []byte(`{"model":"m","stream":true,"store":false,"tools":[{"type":"function","name":"exec_command","parameters":{"type":"object"}}],"input":[{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]},{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"ls\"}","call_id":"c1"},{"type":"function_call_output","call_id":"c1","output":"a"}]}`)},
 		{"/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse", []byte(`{"contents":[{"role":"user","parts":[{"text":"go"}]}],"tools":[{"functionDeclarations":[{"name":"run_shell_command"}]}]}`)},
+		{"/v1/messages", nil}, // fresh(i)
 	}
-	fmt.Printf("steady load: %d connections for %v, a mix of %d requests (small and 500 KB, streaming and not, four APIs)\n", conns, d, len(mix))
+	fmt.Printf("steady load: %d connections for %v, a mix of %d requests (small and 500 KB, streaming and not, four APIs, and a new 50 KB conversation each round)\n", conns, d, len(mix))
 	var ok, failed atomic.Int64
 	var lastErr atomic.Value
 	ctx, cancel := context.WithTimeout(context.Background(), d)
@@ -288,7 +292,11 @@ func load(direct, proxy string, d time.Duration, conns int) {
 			defer wg.Done()
 			for i := c; ctx.Err() == nil; i++ {
 				m := mix[i%len(mix)]
-				if _, _, err := post(proxy+m.path, m.body); err != nil {
+				body := m.body
+				if body == nil {
+					body = fresh(i)
+				}
+				if _, _, err := post(proxy+m.path, body); err != nil {
 					failed.Add(1)
 					lastErr.Store(err.Error())
 				} else {
@@ -299,8 +307,9 @@ func load(direct, proxy string, d time.Duration, conns int) {
 	}
 	sample := func(at time.Duration) {
 		m := metrics(proxy)
-		fmt.Printf("  t=%-6v requests ok %d, errors %d; proxy goroutines %.0f, heap in use %.1f MB, RSS %.1f MB\n", at.Round(time.Second), ok.Load(), failed.Load(),
-			m["go_goroutines"], m["go_memstats_heap_inuse_bytes"]/1e6, m["process_resident_memory_bytes"]/1e6)
+		fmt.Printf("  t=%-6v requests ok %d, errors %d; proxy goroutines %.0f, heap in use %.1f MB, RSS %.1f MB, prefix cache %.0f entries %.1f MB\n", at.Round(time.Second), ok.Load(), failed.Load(),
+			m["go_goroutines"], m["go_memstats_heap_inuse_bytes"]/1e6, m["process_resident_memory_bytes"]/1e6,
+			m["loopguard_proxy_prefix_cache_entries"], m["loopguard_proxy_prefix_cache_bytes"]/1e6)
 	}
 	start := time.Now()
 	sample(0)
