@@ -140,6 +140,10 @@ func TestMutatingCalls(t *testing.T) {
 		{"shell", `{"command":["bash","-lc","ruff check --fix ."]}`, true},
 		{"shell", `{"command":["bash","-lc","ruff check ."]}`, false},
 		{"shell", `{"command":["bash","-lc","rg -n apply_patch_helper src"]}`, false},
+		{"bash_command", `[{"keystrokes":"cat > fix.py <<'EOF'\nprint(1)\nEOF\n","duration":1}]`, true},
+		{"bash_command", `{"keystrokes":"pytest -q tests/\n","duration":30}`, false},
+		{"execute_ipython_cell", `{"code":"open('out.txt','w').write('x')"}`, true},
+		{"apply_diff", `{"path":"src/app.ts","diff":"<<<<<<< SEARCH"}`, true},
 	}
 	for _, tt := range tests {
 		c := d.classify(tt.tool)

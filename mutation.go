@@ -8,10 +8,11 @@ import (
 // progress: the same test run after an edit is a new experiment, even when it prints the same
 // thing. The engine sees names and arguments only, so it judges by them:
 //
-//   - tools named like edit, write, create, replace, apply_patch, insert, delete, remove,
+//   - tools named like edit, write, create, replace, apply_patch, apply_diff, insert, delete, remove,
 //     rename, move, mkdir (and those the configuration adds) change it, unless their
 //     sub-command says they only look ("str_replace_editor view", {"command": "view"});
-//   - shell calls (a "command"/"cmd" argument, or a command line as the arguments) change it
+//   - shell calls (a "command", "cmd", "script", "keystrokes" or "code" argument, or a command
+//     line as the arguments) change it
 //     when the command line writes: a redirection to a file, sed -i, tee, mv, cp, rm, touch,
 //     mkdir, patch, git apply/checkout/reset/commit/stash, package installs, or a script
 //     that opens a file for writing.
@@ -21,7 +22,8 @@ import (
 // towards seeing writes.
 
 var defaultMutatingTools = []string{"*edit*", "*write*", "*create*", "*replace*", "*apply_patch*",
-	"*patch*", "*insert*", "*delete*", "*remove*", "*rename*", "*move*", "*mkdir*", "*append*"}
+	"*patch*", "*insert*", "*delete*", "*remove*", "*rename*", "*move*", "*mkdir*", "*append*",
+	"*apply_diff*"}
 
 // readOnlySubcommands are editor sub-commands that only look.
 var readOnlySubcommands = map[string]bool{
@@ -41,9 +43,12 @@ func mutates(named bool, tool string, args []byte) bool {
 		}
 		return true
 	}
-	// Only a command line can write by shell; a Read or a Grep with JSON options cannot.
-	if a := bytes.TrimSpace(args); len(a) > 0 && a[0] == '{' && !bytes.Contains(a, []byte(`"command"`)) &&
-		!bytes.Contains(a, []byte(`"cmd"`)) && !bytes.Contains(a, []byte(`"script"`)) {
+	// Only a command line can write by shell; a Read or a Grep with JSON options cannot. A
+	// terminal agent types its commands ("keystrokes", Terminus), a notebook tool runs "code"
+	// (OpenHands' execute_ipython_cell): both are command lines too.
+	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !bytes.Contains(a, []byte(`"command"`)) &&
+		!bytes.Contains(a, []byte(`"cmd"`)) && !bytes.Contains(a, []byte(`"script"`)) &&
+		!bytes.Contains(a, []byte(`"keystrokes"`)) && !bytes.Contains(a, []byte(`"code"`)) {
 		return false
 	}
 	return shellWritesFiles(args)

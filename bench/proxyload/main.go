@@ -171,13 +171,20 @@ func latency(direct, proxy string, n int, hold *holder) {
 		name string
 		body func(i int) []byte
 	}{
-		{"next turn (all but the last call seen before)", func(i int) []byte {
+		{"next turn (the conversation up to its last call was sent before)", func(i int) []byte {
 			return anthropicVariant(200, 500_000, false, "go", fmt.Sprintf("new%d", i))
 		}},
 		{"first request (nothing seen before)", func(i int) []byte {
 			return anthropicVariant(200, 500_000, false, fmt.Sprintf("go %d", i), "")
 		}},
 	} {
+		// An agent's next request is its previous request plus the new turn: send that
+		// previous request (everything before the last call, the same in every variant) first.
+		b0 := c.body(-1)
+		cut := bytes.LastIndex(b0, []byte(`,{"role":"assistant"`))
+		prev := append(append([]byte{}, b0[:cut]...), "]}"...)
+		_, _, err := post(proxy+"/v1/messages", prev)
+		check(err)
 		var dd, pp []time.Duration
 		for i := 0; i < n+20; i++ {
 			body := c.body(i)
