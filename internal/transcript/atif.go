@@ -83,11 +83,12 @@ func isATIFHead(keys map[string]string) bool {
 	return strings.HasPrefix(strings.ToUpper(v), "ATIF") || steps || agent
 }
 
-func readATIF(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint) // one buffer of the content's size, not a regrowing one
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
+	data := w.data
 	var d atifDoc
 	if err := json.Unmarshal(data, &d); err != nil && !tolerable(err) {
 		return nil, &Error{Path: name, Line: jsonErrorLine(data, err), Err: fmt.Errorf("invalid ATIF trajectory: %w", err)}

@@ -182,5 +182,5 @@ func FuzzATIF(f *testing.F) {
 	seedFiles(f, "atif/*.json")
 	f.Add([]byte(`{"schema_version":"ATIF-v1.4","steps":[{"source":"agent","tool_calls":[{"tool_call_id":"a","function_name":"f","arguments":null}],"observation":{"results":[{"content":{"x":1}},{"source_call_id":"a"}]}}]}`))
 	f.Add([]byte(`{"schema_version":"ATIF-v1.4","steps":[{"source":"agent","observation":{"results":[{"content":"x"}]}}`))
-	fuzzReader(f, readATIF)
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readATIF(name, br, 0) })
 }

@@ -341,7 +341,7 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	case kindGeminiStream:
 		t, err = readGeminiStream(name, br)
 	case kindATIF:
-		t, err = readATIF(name, br)
+		t, err = readATIF(name, br, hint)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
