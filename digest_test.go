@@ -144,6 +144,8 @@ func TestMutatingCalls(t *testing.T) {
 		{"bash_command", `{"keystrokes":"pytest -q tests/\n","duration":30}`, false},
 		{"execute_ipython_cell", `{"code":"open('out.txt','w').write('x')"}`, true},
 		{"apply_diff", `{"path":"src/app.ts","diff":"<<<<<<< SEARCH"}`, true},
+		{"update_file", `{"path":"a.py","content":"x"}`, true},
+		{"read_file", `{"path":"a.py"}`, false},
 	}
 	for _, tt := range tests {
 		c := d.classify(tt.tool)

@@ -9,7 +9,8 @@ import (
 // thing. The engine sees names and arguments only, so it judges by them:
 //
 //   - tools named like edit, write, create, replace, apply_patch, apply_diff, insert, delete, remove,
-//     rename, move, mkdir (and those the configuration adds) change it, unless their
+//     rename, move, mkdir, update_file, modify_file, save_file, overwrite (and those the
+//     configuration adds) change it, unless their
 //     sub-command says they only look ("str_replace_editor view", {"command": "view"});
 //   - shell calls (a "command", "cmd", "script", "keystrokes" or "code" argument, or a command
 //     line as the arguments) change it
@@ -23,7 +24,7 @@ import (
 
 var defaultMutatingTools = []string{"*edit*", "*write*", "*create*", "*replace*", "*apply_patch*",
 	"*patch*", "*insert*", "*delete*", "*remove*", "*rename*", "*move*", "*mkdir*", "*append*",
-	"*apply_diff*"}
+	"*apply_diff*", "*update_file*", "*modify_file*", "*save_file*", "*overwrite*"}
 
 // readOnlySubcommands are editor sub-commands that only look.
 var readOnlySubcommands = map[string]bool{
