@@ -34,9 +34,16 @@ func benchConversation(msgs, size int) []byte {
 // scan of the same bytes: the least any JSON-reading proxy does.
 //
 // It is the cold path: the prefix cache is off, so every request replays its whole history.
-func BenchmarkRewrite500KB(b *testing.B) {
+func BenchmarkRewrite500KB(b *testing.B) { benchRewriteCold(b, loopguard.PresetSeeds) }
+
+// BenchmarkRewrite500KBDefault is BenchmarkRewrite500KB with the default (progress-aware)
+// preset, which `loopguard proxy` runs unless told otherwise: every result is normalised and
+// compared, where the seeds only hash it.
+func BenchmarkRewrite500KBDefault(b *testing.B) { benchRewriteCold(b, loopguard.PresetDefault) }
+
+func benchRewriteCold(b *testing.B, preset string) {
 	body := benchConversation(200, 500_000)
-	g := guardWith(b, loopguard.PresetSeeds, CacheLimits{})
+	g := guardWith(b, preset, CacheLimits{})
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
