@@ -193,7 +193,14 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 	var usageOrder []ccUsageKey
 	sidechains := 0
 
+	jsonSeen := false
 	err := eachLine(name, br, func(line []byte) error {
+		if !jsonSeen && line[0] != '{' {
+			// Text a captured terminal printed before the CLI's output (stream-json kept as
+			// a harness's stdout.txt); after the first JSON line, a line of text is damage.
+			return nil
+		}
+		jsonSeen = true
 		var l ccLine
 		if err := walkLine(line, l.member); err != nil {
 			return err

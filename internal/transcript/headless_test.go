@@ -83,3 +83,31 @@ func TestHeadlessAndATIFFixtures(t *testing.T) {
 		})
 	}
 }
+
+// A harness that captures the CLI through a shell keeps what the shell printed first (Harbor's
+// agent/command-1/stdout.txt opens with "bash: no job control in this shell"): those lines are
+// skipped, and the file reads as the CLI's own output does. Text after the first JSON line is
+// still damage, reported with its line.
+func TestClaudeStreamAfterShellNoise(t *testing.T) {
+	clean, err := Read("testdata/claude-stream/claude-code.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noisy, err := Read("testdata/claude-stream/stdout.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if noisy.Format != FormatClaudeCode || len(noisy.Agents) != len(clean.Agents) {
+		t.Fatalf("read as %s with %d agents, want claude-code with %d", noisy.Format, len(noisy.Agents), len(clean.Agents))
+	}
+	for i := range clean.Agents {
+		if got, want := describe(noisy.Agents[i].Events), describe(clean.Agents[i].Events); !reflect.DeepEqual(got, want) {
+			t.Errorf("agent %s: %q, want %q", clean.Agents[i].ID, got, want)
+		}
+	}
+	damaged := "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\",\"tools\":[]}\nnot json\n"
+	_, err = ReadFrom("damaged.txt", strings.NewReader(damaged))
+	if err == nil || !strings.HasPrefix(err.Error(), "damaged.txt:2:") {
+		t.Errorf("text after the first JSON line: error %v, want one at damaged.txt:2", err)
+	}
+}
