@@ -144,7 +144,9 @@ func sniff(head []byte, eof bool) sniffed {
 // isStreamKind says whether a format is a CLI's line-by-line output, whose readers skip the
 // lines of plain text a captured terminal puts before it ("bash: no job control in this
 // shell"); the codex-exec and gemini-stream readers skip such lines anywhere.
-func isStreamKind(k kind) bool { return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode }
+func isStreamKind(k kind) bool {
+	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode
+}
 
 // looksBinary reports NUL bytes, or more than a few invalid UTF-8 bytes, near the start.
 // (A stray Latin-1 byte in a JSON file is tolerated, as encoding/json tolerates it.)
