@@ -42,6 +42,7 @@ type ccLine struct {
 	ParentUUID       string
 	IsSidechain      bool
 	IsMeta           bool
+	IsSynthetic      bool // text Claude Code wrote into a user line itself (a skill's instructions)
 	IsCompactSummary bool
 	AgentID          string
 	ParentToolUseID  string // stream-json: the Task call whose subagent wrote the line
@@ -94,6 +95,8 @@ func (l *ccLine) member(w *walker) memberFunc {
 			return w.boolean(v, &l.IsSidechain)
 		case "isMeta":
 			return w.boolean(v, &l.IsMeta)
+		case "isSynthetic":
+			return w.boolean(v, &l.IsSynthetic)
 		case "isCompactSummary":
 			return w.boolean(v, &l.IsCompactSummary)
 		case "agentId":
@@ -295,6 +298,12 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 		}
 		if l.IsMeta {
 			a.text("meta", ccText(content), l.UUID, ms)
+			return nil
+		}
+		if l.IsSynthetic {
+			// Not a person speaking: Claude Code loaded it (a skill's instructions after a
+			// Skill call), so it ends no chain.
+			a.text("synthetic", ccText(content), l.UUID, ms)
 			return nil
 		}
 		if content.IsString {

@@ -34,6 +34,8 @@ func TestHeadlessAndATIFFixtures(t *testing.T) {
 			`call read_file "{\"absolute_path\":\"/work/proj/par…" => "File not found: /work/proj/parse…" FAILED`,
 		}}}},
 		{"claude-stream/claude-code.txt", FormatClaudeCode, []agentWant{{"main", []string{
+			`call Skill "{\"skill\": \"go-testing\"}" => "Launching skill: go-testing"`,
+			`text[synthetic] "Base directory for this skill: /…"`,
 			`text[model] "Running the tests."`,
 			`call Bash "{\"command\": \"go test ./parser\"}" => "--- FAIL: TestParse\nFAIL" FAILED`,
 			`call Task "{\"description\": \"Find callers\", …" => "Parse is called from main.go:12."`,
