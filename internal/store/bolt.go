@@ -292,14 +292,18 @@ func (s *boltStore) do(ctx context.Context, mode openMode, fn func(*bolt.Tx) err
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(s.opts.LockTimeout)
-	if err := s.acquire(ctx, deadline); err != nil {
+	// Waiting for this process's own earlier transactions is queueing, bounded by ctx (a
+	// server's request, a hook's lifetime); LockTimeout bounds only the wait for another
+	// process, which may have hung. A server under load would otherwise report its own queue
+	// as "another process held the lock".
+	if err := s.acquire(ctx); err != nil {
 		return err
 	}
 	defer func() { <-s.sem }()
 	if s.closed {
 		return ErrClosed
 	}
+	deadline := time.Now().Add(s.opts.LockTimeout)
 	if err := s.lockAcrossProcesses(ctx, deadline); err != nil {
 		return err
 	}
@@ -434,21 +438,12 @@ func (s *boltStore) boltOptions(readOnly bool, deadline time.Time) *bolt.Options
 }
 
 // acquire takes this Store's in-process slot.
-func (s *boltStore) acquire(ctx context.Context, deadline time.Time) error {
-	select {
-	case s.sem <- struct{}{}:
-		return nil
-	default:
-	}
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
+func (s *boltStore) acquire(ctx context.Context) error {
 	select {
 	case s.sem <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-t.C:
-		return s.lockTimeout()
 	}
 }
 

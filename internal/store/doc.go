@@ -46,7 +46,8 @@
 // break mutual exclusion). bbolt's own file lock polls every 50 ms, far too
 // coarse for a hook whose whole budget is a few milliseconds; the companion
 // lock is polled every few hundred microseconds up to Options.LockTimeout and
-// also honours the context. bbolt's own lock still guards against foreign
+// also honours the context. Operations of one Store wait for each other without
+// that bound (only their context bounds them): it is for another process's lock. bbolt's own lock still guards against foreign
 // tools that open the file directly.
 //
 // The freelist is kept in the file (bbolt's default) rather than rebuilt on

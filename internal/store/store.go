@@ -56,7 +56,9 @@ type Options struct {
 	IdleTTL time.Duration
 
 	// LockTimeout bounds how long an embedded-store operation waits for the
-	// database file lock. Zero means DefaultLockTimeout.
+	// database file lock held by another process. Operations of this process
+	// queue behind each other without that bound (their context bounds them).
+	// Zero means DefaultLockTimeout.
 	LockTimeout time.Duration
 
 	// KeyPrefix is prepended to every key on Redis. Empty means
