@@ -48,6 +48,7 @@ type ccLine struct {
 	ParentToolUseID  string // stream-json: the Task call whose subagent wrote the line
 	Timestamp        string
 	CostUSD          float64
+	TotalCostUSD     float64 // stream-json's closing "result" line: what the whole run cost
 	Message          *ccMessage
 }
 
@@ -110,6 +111,8 @@ func (l *ccLine) member(w *walker) memberFunc {
 			return w.str(v, &l.Timestamp)
 		case "costUSD":
 			return w.std(v, &l.CostUSD)
+		case "total_cost_usd":
+			return w.std(v, &l.TotalCostUSD)
 		case "message":
 			if w.data[v] != '{' {
 				return w.skip(v)
@@ -197,6 +200,7 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 	sidechains := 0
 
 	jsonSeen := false
+	runCost := 0.0
 	err := eachLine(name, br, func(line []byte) error {
 		if !jsonSeen && line[0] != '{' {
 			// Text a captured terminal printed before the CLI's output (stream-json kept as
@@ -207,6 +211,9 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 		var l ccLine
 		if err := walkLine(line, l.member); err != nil {
 			return err
+		}
+		if l.Type == "result" && l.TotalCostUSD > 0 {
+			runCost += l.TotalCostUSD
 		}
 		if (l.Type != "user" && l.Type != "assistant") || l.Message == nil {
 			return nil
@@ -342,7 +349,19 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 	for _, key := range usageOrder {
 		key.agent.usage.add(usage[key])
 	}
-	return b.done(), nil
+	t := b.done()
+	if runCost > 0 {
+		// The tokens are the assistant lines'; the cost, which they do not carry in
+		// stream-json, is the run's, all agents together.
+		t.hasRunUsage = true
+		for _, a := range t.Agents {
+			t.runUsage.add(a.Usage)
+		}
+		if t.runUsage.CostUSD == 0 {
+			t.runUsage.CostUSD = runCost
+		}
+	}
+	return t, nil
 }
 
 func blockID(uuid string, i, n int) string {

@@ -113,3 +113,15 @@ func TestClaudeStreamAfterShellNoise(t *testing.T) {
 		t.Errorf("text after the first JSON line: error %v, want one at damaged.txt:2", err)
 	}
 }
+
+// stream-json's assistant lines carry tokens but no cost; its closing "result" line says what
+// the run cost, and that is the transcript's cost.
+func TestClaudeStreamCostFromItsResultLine(t *testing.T) {
+	tr, err := Read("testdata/claude-stream/claude-code.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Usage.CostUSD != 0.0123 || tr.Usage.InputTokens != 20 || tr.Usage.OutputTokens != 43 || tr.Usage.CacheReadTokens != 500 {
+		t.Errorf("usage %+v, want the result line's $0.0123 and the assistant lines' 20 in, 43 out, 500 cached", tr.Usage)
+	}
+}
