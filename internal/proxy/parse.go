@@ -232,14 +232,7 @@ func parseChat(data []byte, root *node) *conversation {
 			if !ok {
 				continue
 			}
-			var s *site
-			switch {
-			case content.isString():
-				s = stringEnd(content)
-			case content.isArray():
-				s = elementAfter(content, textBlock)
-			}
-			c.steps = append(c.steps, callStep(cl, content, nil, false, s))
+			c.steps = append(c.steps, callStep(cl, content, nil, false, contentEnd(content, textBlock)))
 		}
 	}
 	return c
@@ -287,14 +280,7 @@ func parseResponses(data []byte, root *node, known map[string]call) *conversatio
 				continue
 			}
 			out := it.get("output")
-			var s *site
-			switch {
-			case out.isString():
-				s = stringEnd(out)
-			case out.isArray():
-				s = elementAfter(out, responsesTextPart)
-			}
-			c.steps = append(c.steps, callStep(cl, out, nil, false, s))
+			c.steps = append(c.steps, callStep(cl, out, nil, false, contentEnd(out, responsesTextPart)))
 		}
 	}
 	return c

@@ -185,6 +185,18 @@ func elementAfter(arr *node, render func(string) []byte) *site {
 // stringEnd is a site that appends to the string value n.
 func stringEnd(n *node) *site { return &site{offset: n.end - 1, mode: appendString} }
 
+// contentEnd is the site after a tool result's content n: the end of its text when it is a
+// string, a new element rendered by render after its last part when it is a list, else none.
+func contentEnd(n *node, render func(string) []byte) *site {
+	switch {
+	case n.isString():
+		return stringEnd(n)
+	case n.isArray():
+		return elementAfter(n, render)
+	}
+	return nil
+}
+
 // appendText appends the text of a content value (as textOf gives it) to dst.
 func appendText(dst, data []byte, n *node, keep func(part *node) bool) []byte {
 	switch {
