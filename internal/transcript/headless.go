@@ -82,15 +82,9 @@ func readCodexExec(name string, br *bufio.Reader) (*built, error) {
 	a := b.agent(MainAgent)
 	turns := 0
 	err := eachLine(name, br, func(line []byte) error {
-		if line[0] != '{' {
-			return nil // plain text the CLI printed between its events
-		}
 		var l codexExecLine
-		if err := json.Unmarshal(line, &l); err != nil {
-			if tolerable(err) {
-				return nil // a field of an unexpected type: this line tells us nothing we read
-			}
-			return fmt.Errorf("invalid JSON line: %w", err)
+		if ok, err := decodeEventLine(line, &l); !ok {
+			return err
 		}
 		switch l.Type {
 		case "turn.started":
@@ -193,15 +187,9 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 		text.Reset()
 	}
 	err := eachLine(name, br, func(line []byte) error {
-		if line[0] != '{' {
-			return nil // plain text the CLI printed between its events
-		}
 		var l geminiStreamLine
-		if err := json.Unmarshal(line, &l); err != nil {
-			if tolerable(err) {
-				return nil
-			}
-			return fmt.Errorf("invalid JSON line: %w", err)
+		if ok, err := decodeEventLine(line, &l); !ok {
+			return err
 		}
 		if l.Type != "message" || l.Role != "assistant" {
 			flush()
@@ -248,6 +236,23 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 		return nil, err
 	}
 	return b.done(), nil
+}
+
+// decodeEventLine decodes one line of a CLI's event output into v. It says false with no
+// error for a line to pass over: plain text the CLI printed between its events, or a field of
+// an unexpected type (the line tells nothing these readers read); false with an error for a
+// line that is not valid JSON.
+func decodeEventLine(line []byte, v any) (bool, error) {
+	if line[0] != '{' {
+		return false, nil
+	}
+	if err := json.Unmarshal(line, v); err != nil {
+		if tolerable(err) {
+			return false, nil
+		}
+		return false, fmt.Errorf("invalid JSON line: %w", err)
+	}
+	return true, nil
 }
 
 func orNull(v json.RawMessage) json.RawMessage {
