@@ -596,7 +596,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		ch.noticed = true
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
-	if r := rf; r != nil && !r.noticed && r.epochs >= 2 && int(r.count) >= d.cfg.ErrorRepeats+b2i(r.weak) {
+	if r := rf; r != nil && !r.noticed && r.epochs >= 2 && r.reached(d.cfg.ErrorRepeats) {
 		r.noticed = true
 		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
 			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))
@@ -725,11 +725,13 @@ func failureSignature(result string) uint64 {
 	return mix64(hashLine(line)) | 1
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+// reached says whether the chain has failed the same way repeats times, one more when some of
+// its matches were weak (the failure's line alone, or an alternation).
+func (r *refailChain) reached(repeats int) bool {
+	if r.weak {
+		repeats++
 	}
-	return 0
+	return int(r.count) >= repeats
 }
 
 // lastLine returns the last non-blank line of s, trimmed.
