@@ -15,6 +15,8 @@ import (
 	"github.com/loopguard/loopguard"
 	"github.com/loopguard/loopguard/internal/store"
 	"github.com/loopguard/loopguard/internal/testenv"
+
+	_ "github.com/loopguard/loopguard/internal/store/redisstore" // the Redis backend, for the shared-store tests
 )
 
 func TestMain(m *testing.M) {

@@ -11,6 +11,7 @@ import (
 	"github.com/loopguard/loopguard/config"
 	"github.com/loopguard/loopguard/internal/hook"
 	"github.com/loopguard/loopguard/internal/install"
+	"github.com/loopguard/loopguard/internal/store"
 )
 
 func init() {
@@ -165,7 +166,7 @@ func runInstall(env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "loopguard install: cannot find the loopguard binary: %v\n", err)
 		return exitFail
 	}
-	o.Exe = hookExecutable(o.Exe)
+	o.Exe = hookExecutable(o.Exe, o.Store)
 	if isGoRunBinary(o.Exe) && !f.dryRun {
 		// `go run` builds into a temporary folder that is deleted when it exits: a hook
 		// pointing there would fail (open) on every call from then on.
@@ -279,8 +280,12 @@ func isGoRunBinary(exe string) bool {
 
 // hookExecutable prefers loopguard-hook, the hook-only binary, when it is installed beside
 // loopguard (go install ./cmd/...): hosts start a process for every hook event, and the
-// smaller binary starts faster. It takes the same arguments.
-func hookExecutable(exe string) string {
+// smaller binary starts faster. It takes the same arguments. A Redis store is the exception:
+// loopguard-hook does not link Redis and would hand every event to loopguard.
+func hookExecutable(exe, storeURL string) string {
+	if store.IsRemote(storeURL) {
+		return exe
+	}
 	slim := filepath.Join(filepath.Dir(exe), "loopguard-hook")
 	if fi, err := os.Stat(slim); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
 		return slim

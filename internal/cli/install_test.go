@@ -165,16 +165,19 @@ func TestInstallPrefersTheHookOnlyBinary(t *testing.T) {
 	dir := t.TempDir()
 	full := filepath.Join(dir, "loopguard")
 	os.WriteFile(full, []byte("#!/bin/sh\n"), 0o755)
-	if got := hookExecutable(full); got != full {
+	if got := hookExecutable(full, ""); got != full {
 		t.Errorf("without loopguard-hook beside it: %s", got)
 	}
 	slim := filepath.Join(dir, "loopguard-hook")
 	os.WriteFile(slim, []byte("#!/bin/sh\n"), 0o644)
-	if got := hookExecutable(full); got != full {
+	if got := hookExecutable(full, ""); got != full {
 		t.Errorf("a loopguard-hook that is not executable was chosen: %s", got)
 	}
 	os.Chmod(slim, 0o755)
-	if got := hookExecutable(full); got != slim {
+	if got := hookExecutable(full, ""); got != slim {
 		t.Errorf("with loopguard-hook beside it: %s, want %s", got, slim)
+	}
+	if got := hookExecutable(full, "redis://127.0.0.1:6379/0"); got != full {
+		t.Errorf("with a Redis store, which loopguard-hook does not link: %s, want %s", got, full)
 	}
 }

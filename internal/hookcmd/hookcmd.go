@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -40,12 +42,17 @@ func (s *StoreFlags) Add(fs interface {
 // URL is the store's URL as given (possibly empty: the default).
 func (s *StoreFlags) URL() string { return s.url }
 
+// resolvedURL is the store's URL: the flag, else $LOOPGUARD_STORE, else "" (the default).
+func (s *StoreFlags) resolvedURL(getenv func(string) string) string {
+	if s.url != "" {
+		return s.url
+	}
+	return getenv("LOOPGUARD_STORE")
+}
+
 // Open opens the store, applying the Redis fallback policy. Warnings go to stderr.
 func (s *StoreFlags) Open(ctx context.Context, getenv func(string) string, stderr io.Writer, opts store.Options) (store.Store, error) {
-	url := s.url
-	if url == "" {
-		url = getenv("LOOPGUARD_STORE")
-	}
+	url := s.resolvedURL(getenv)
 	opts.IdleTTL = s.idle
 	st, err := store.Open(ctx, url, opts)
 	if err != nil && isRedis(url) && s.fallback == "local" {
@@ -154,6 +161,13 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	if err != nil {
 		return failOpen(err)
 	}
+	if url := sf.resolvedURL(getenv); !store.Linked(url) {
+		// The hook-only binary does not link Redis; the full binary does.
+		if err := handOver(args, stdin, stdout, stderr, getenv); err != nil {
+			return failOpen(err)
+		}
+		return 0
+	}
 	in, err := io.ReadAll(io.LimitReader(stdin, 64<<20+1))
 	if err != nil {
 		return failOpen(fmt.Errorf("reading stdin: %w", err))
@@ -173,6 +187,60 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	}
 	stdout.Write(out)
 	return 0
+}
+
+// handedOverEnv marks a hook process started by handOver, so that two binaries that both
+// lack a backend cannot hand an event back and forth.
+const handedOverEnv = "LOOPGUARD_HOOK_HANDED_OVER"
+
+// handOver runs `loopguard hook ARGS` in the full binary, for a store this binary does not
+// link: the hook-only binary leaves Redis out to start faster, and Redis users pay one more
+// process start instead. The full binary is $LOOPGUARD_FULL_BINARY, else `loopguard` beside
+// this executable, else on PATH. stdin, stdout and stderr pass through untouched, so the
+// host gets the full binary's answer; that binary fails open by itself.
+func handOver(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) error {
+	if getenv(handedOverEnv) != "" {
+		return errors.New("this loopguard binary cannot open the store either (it was handed the event by loopguard-hook)")
+	}
+	full, err := fullBinary(getenv)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(full, append([]string{"hook"}, args...)...)
+	cmd.Env = append(os.Environ(), handedOverEnv+"=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("running %s hook for the store: %w", full, err)
+	}
+	return nil
+}
+
+// fullBinary finds the full loopguard binary (see handOver).
+func fullBinary(getenv func(string) string) (string, error) {
+	if p := getenv("LOOPGUARD_FULL_BINARY"); p != "" {
+		return p, nil
+	}
+	name := "loopguard"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	self, err := os.Executable()
+	if err == nil {
+		beside := filepath.Join(filepath.Dir(self), name)
+		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() && !sameFile(beside, self) {
+			return beside, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil && !sameFile(p, self) {
+		return p, nil
+	}
+	return "", errors.New("the store is Redis, which loopguard-hook does not link, and the full loopguard binary was found neither beside it nor on PATH (install both: go install ./cmd/..., or set LOOPGUARD_FULL_BINARY)")
+}
+
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // OneLine keeps a message to one line, so that a failure is one line of a log.

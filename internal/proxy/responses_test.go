@@ -12,6 +12,8 @@ import (
 
 	"github.com/loopguard/loopguard/internal/store"
 	"github.com/loopguard/loopguard/internal/testenv"
+
+	_ "github.com/loopguard/loopguard/internal/store/redisstore" // the Redis backend, for the shared-store tests
 )
 
 // responsesUpstream answers every Responses request like a provider that keeps history: a

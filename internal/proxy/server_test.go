@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/loopguard/loopguard/internal/store"
+
+	_ "github.com/loopguard/loopguard/internal/store/redisstore" // the Redis backend, for the shared-store tests
 )
 
 // seen is one request as the upstream received it.

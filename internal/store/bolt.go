@@ -82,7 +82,7 @@ func openBolt(path string, opts Options) (*boltStore, error) {
 }
 
 func (s *boltStore) Update(ctx context.Context, key string, fn func(old []byte) ([]byte, error)) error {
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	var (
@@ -146,7 +146,7 @@ func callUser(fn func([]byte) ([]byte, error), old []byte, panicked *bool, with 
 }
 
 func (s *boltStore) Get(ctx context.Context, key string) ([]byte, error) {
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return nil, err
 	}
 	var val []byte
@@ -166,7 +166,7 @@ func (s *boltStore) Get(ctx context.Context, key string) ([]byte, error) {
 }
 
 func (s *boltStore) Delete(ctx context.Context, key string) error {
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	return s.do(ctx, modeWrite, func(tx *bolt.Tx) error {

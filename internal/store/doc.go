@@ -16,7 +16,8 @@
 //   - "" or "bolt": an embedded database file at [DefaultPath].
 //   - "bolt:///abs/path.db" or a plain file path: an embedded database there.
 //   - "redis://host:port/db" or "rediss://…": a Redis server shared by
-//     several machines.
+//     several machines, served by package redisstore when the binary
+//     imports it (Register); else Open fails with ErrNotLinked.
 //   - "memory": a map inside the current process (tests, library use).
 //
 // # Why bbolt for the embedded store
@@ -94,10 +95,10 @@
 //
 // # Redis
 //
-// Update is WATCH key, GET, fn, MULTI, SET with an expiry of IdleTTL (or DEL),
-// EXEC, retried with a small jittered backoff when another client changed the
-// key in between (up to 200 attempts). Every write refreshes the key's expiry, so
-// idle sessions disappear by themselves and Purge has nothing to do.
+// The Redis backend lives in package redisstore, which registers itself with
+// [Register] when imported, so that only binaries that import it link the Redis
+// client (the hook-only binary does not). Its update is an optimistic WATCH/MULTI
+// transaction; see that package.
 //
 // # Errors
 //

@@ -2,13 +2,10 @@ package store
 
 import (
 	"context"
-	"net"
-	"strings"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/loopguard/loopguard/internal/testenv"
 )
 
 // fakeClock is a settable Options.Now.
@@ -31,31 +28,6 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
-}
-
-// redisServer is a redis-server process owned by one test.
-type redisServer struct {
-	addr string
-	url  string
-}
-
-// startRedis runs a private redis-server for the duration of the test (see testenv.Redis:
-// skipped without redis-server, failed under CI=true).
-func startRedis(tb testing.TB) *redisServer {
-	tb.Helper()
-	url := testenv.Redis(tb)
-	return &redisServer{url: url, addr: strings.TrimSuffix(strings.TrimPrefix(url, "redis://"), "/0")}
-}
-
-// freePort returns a loopback TCP port that was free a moment ago.
-func freePort(tb testing.TB) int {
-	tb.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatalf("find a free port: %v", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 func mustOpen(tb testing.TB, url string, opts Options) Store {
@@ -83,4 +55,16 @@ func mustGet(tb testing.TB, s Store, key string) []byte {
 		tb.Fatalf("Get(%q): %v", key, err)
 	}
 	return v
+}
+
+// incr treats the value as a decimal counter and adds one.
+func incr(old []byte) ([]byte, error) {
+	n := 0
+	if old != nil {
+		var err error
+		if n, err = strconv.Atoi(string(old)); err != nil {
+			return nil, err
+		}
+	}
+	return []byte(strconv.Itoa(n + 1)), nil
 }

@@ -39,7 +39,7 @@ func (s *memoryStore) begin(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := checkKey(key); err != nil {
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	s.mu.Lock()

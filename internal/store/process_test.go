@@ -1,4 +1,4 @@
-package store
+package store_test
 
 import (
 	"bufio"
@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -22,142 +20,21 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/loopguard/loopguard/internal/store"
+	"github.com/loopguard/loopguard/internal/store/storetest"
 )
 
-// The cross-process tests re-run this test binary as a child process: with
-// helperEnv set, TestMain runs the named helper instead of the tests.
-const (
-	helperEnv    = "LOOPGUARD_STORE_HELPER"
-	helperURLEnv = "LOOPGUARD_STORE_URL"
-	helperKeyEnv = "LOOPGUARD_STORE_KEY"
-)
-
+// The cross-process tests re-run this test binary as a child process (see storetest.RunHelper).
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(helperEnv); mode != "" {
-		os.Exit(runHelper(mode))
-	}
+	storetest.RunHelper(map[string]func(url, key string) error{"loop": helperLoop})
 	os.Exit(m.Run())
 }
 
-func runHelper(mode string) int {
-	url, key := os.Getenv(helperURLEnv), os.Getenv(helperKeyEnv)
-	var err error
-	switch mode {
-	case "incr":
-		err = helperIncr(url, key)
-	case "loop":
-		err = helperLoop(url, key)
-	default:
-		err = fmt.Errorf("unknown helper %q", mode)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "helper:", err)
-		return 1
-	}
-	return 0
-}
-
-// tally is the value the "incr" helpers share: a counter and the pid of
-// every process that incremented it.
-type tally struct {
-	N    int   `json:"n"`
-	Pids []int `json:"pids"`
-}
-
-// helperIncr says "ready", waits until its stdin is closed (the start gun
-// for all children at once), then runs one hook-like cycle: Open, one
-// Update adding itself to the tally, Close.
-func helperIncr(url, key string) error {
-	fmt.Println("ready")
-	if _, err := io.Copy(io.Discard, os.Stdin); err != nil {
-		return err
-	}
-	ctx := context.Background()
-	s, err := Open(ctx, url, Options{LockTimeout: 30 * time.Second})
-	if err != nil {
-		return err
-	}
-	err = s.Update(ctx, key, func(old []byte) ([]byte, error) {
-		var t tally
-		if old != nil {
-			if err := json.Unmarshal(old, &t); err != nil {
-				return nil, err
-			}
-		}
-		t.N++
-		t.Pids = append(t.Pids, os.Getpid())
-		return json.Marshal(t)
-	})
-	return errors.Join(err, s.Close())
-}
-
-// TestUpdateAcrossProcesses starts 64 processes at once that each add one to
-// the same key. Any lost update shows as a count below 64 or a missing pid.
+// TestUpdateAcrossProcesses starts 64 processes at once that each add one to the same key of
+// the embedded store (storetest.UpdateAcrossProcesses).
 func TestUpdateAcrossProcesses(t *testing.T) {
-	for _, name := range []string{"bolt", "redis"} {
-		t.Run(name, func(t *testing.T) {
-			url := "bolt://" + filepath.ToSlash(filepath.Join(t.TempDir(), "state.db"))
-			if name == "redis" {
-				url = startRedis(t).url
-			}
-			const procs = 64
-			start := time.Now()
-			children := make([]*exec.Cmd, procs)
-			stdins := make([]io.WriteCloser, procs)
-			stderrs := make([]*bytes.Buffer, procs)
-			for i := range children {
-				cmd := exec.Command(os.Args[0])
-				cmd.Env = append(os.Environ(), helperEnv+"=incr", helperURLEnv+"="+url, helperKeyEnv+"=agent-1")
-				stdin, err := cmd.StdinPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				stdout, err := cmd.StdoutPipe()
-				if err != nil {
-					t.Fatal(err)
-				}
-				stderrs[i] = new(bytes.Buffer)
-				cmd.Stderr = stderrs[i]
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-				children[i], stdins[i] = cmd, stdin
-				line, err := bufio.NewReader(stdout).ReadString('\n')
-				if line != "ready\n" {
-					t.Fatalf("child %d said %q (%v): %s", i, line, err, stderrs[i])
-				}
-			}
-			spawned := time.Since(start)
-			start = time.Now()
-			for _, in := range stdins { // go
-				_ = in.Close()
-			}
-			var pids []int
-			for i, cmd := range children {
-				if err := cmd.Wait(); err != nil {
-					t.Errorf("child %d: %v: %s", i, err, stderrs[i])
-				}
-				pids = append(pids, cmd.Process.Pid)
-			}
-			t.Logf("%d processes: spawned in %v, all updates done %v after the start signal", procs, spawned, time.Since(start))
-			if t.Failed() {
-				t.FailNow()
-			}
-
-			s := mustOpen(t, url, Options{})
-			var got tally
-			if err := json.Unmarshal(mustGet(t, s, "agent-1"), &got); err != nil {
-				t.Fatal(err)
-			}
-			slices.Sort(pids)
-			slices.Sort(got.Pids)
-			if got.N != procs || !slices.Equal(got.Pids, pids) {
-				t.Fatalf("after %d concurrent increments: n=%d with %d pids recorded (want %d, one per child)",
-					procs, got.N, len(got.Pids), procs)
-			}
-		})
-	}
+	storetest.UpdateAcrossProcesses(t, "bolt://"+filepath.ToSlash(filepath.Join(t.TempDir(), "state.db")))
 }
 
 // crashValue builds the value the crash test stores for counter n: the
@@ -200,7 +77,7 @@ func helperLoop(url, key string) error {
 	ctx := context.Background()
 	fmt.Println("ready")
 	for i := 0; ; i++ {
-		s, err := Open(ctx, url, Options{})
+		s, err := store.Open(ctx, url, store.Options{})
 		if err != nil {
 			return err
 		}
@@ -252,7 +129,7 @@ func TestBoltSurvivesSIGKILL(t *testing.T) {
 	var unacked int
 	for round := range kills {
 		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), helperEnv+"=loop", helperURLEnv+"="+url, helperKeyEnv+"=agent")
+		cmd.Env = append(os.Environ(), storetest.HelperEnv+"=loop", storetest.HelperURLEnv+"="+url, storetest.HelperKeyEnv+"=agent")
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -293,7 +170,7 @@ func TestBoltSurvivesSIGKILL(t *testing.T) {
 		if err := checkBoltFile(path); err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
-		s, err := Open(ctx, url, Options{})
+		s, err := store.Open(ctx, url, store.Options{})
 		if err != nil {
 			t.Fatalf("round %d: reopen: %v", round, err)
 		}
@@ -352,7 +229,7 @@ func TestBoltCreationSurvivesSIGKILL(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "state.db")
 		url := "bolt://" + filepath.ToSlash(path)
 		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), helperEnv+"=loop", helperURLEnv+"="+url, helperKeyEnv+"=agent")
+		cmd.Env = append(os.Environ(), storetest.HelperEnv+"=loop", storetest.HelperURLEnv+"="+url, storetest.HelperKeyEnv+"=agent")
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
@@ -375,7 +252,7 @@ func TestBoltCreationSurvivesSIGKILL(t *testing.T) {
 		} else if err := checkBoltFile(path); err != nil {
 			t.Fatalf("round %d: file left by a killed creator: %v", round, err)
 		}
-		s, err := Open(ctx, url, Options{})
+		s, err := store.Open(ctx, url, store.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

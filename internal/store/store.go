@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -100,7 +101,77 @@ var (
 	ErrUnavailable = errors.New("store unavailable")
 	// ErrInvalidKey is returned for an empty key or one longer than MaxKeyLen.
 	ErrInvalidKey = errors.New("store: invalid key")
+	// ErrNotLinked is returned by Open for a URL whose backend is not linked into this
+	// binary (see Register). Test with errors.Is.
+	ErrNotLinked = errors.New("store: backend not linked into this binary")
 )
+
+// An Opener opens a store of a backend that lives in a package of its own. opts has its
+// defaults applied.
+type Opener func(rawURL string, opts Options) (Store, error)
+
+// Backends other than the embedded ones live in packages of their own and Register
+// themselves when imported, the way database/sql drivers do, so that a binary links only
+// the backends it imports. The hook-only binary (cmd/loopguard-hook) imports none: the Redis
+// client and the TLS stack it pulls in more than doubled the binary (5.5 against 12.7 MB) and
+// cost a tenth of every hook's start (BENCHMARKS.md, "Hook latency").
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Opener{}
+)
+
+// remoteSchemes are the URL schemes Open knows of but does not serve itself, and the
+// package that serves them.
+var remoteSchemes = map[string]string{
+	"redis":          "internal/store/redisstore",
+	"rediss":         "internal/store/redisstore",
+	"redis+cluster":  "internal/store/redisstore",
+	"rediss+cluster": "internal/store/redisstore",
+}
+
+// Register makes Open serve URLs of the given scheme with open. It panics if the scheme is
+// not one Open knows of or is registered twice: both are programming errors.
+func Register(scheme string, open Opener) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, known := remoteSchemes[scheme]; !known {
+		panic("store: Register of unknown scheme " + scheme)
+	}
+	if _, dup := registry[scheme]; dup {
+		panic("store: Register called twice for " + scheme)
+	}
+	registry[scheme] = open
+}
+
+// remoteScheme returns the scheme of rawURL when it is one of remoteSchemes.
+func remoteScheme(rawURL string) (string, bool) {
+	i := strings.Index(rawURL, "://")
+	if i < 0 {
+		return "", false
+	}
+	_, ok := remoteSchemes[rawURL[:i]]
+	return rawURL[:i], ok
+}
+
+// Linked reports whether Open can serve rawURL in this binary: true for the embedded and
+// memory stores and for registered backends, false for a known remote scheme whose package
+// is not linked. Open's other errors (a malformed URL) are not foreseen here.
+func Linked(rawURL string) bool {
+	scheme, remote := remoteScheme(rawURL)
+	if !remote {
+		return true
+	}
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	_, ok := registry[scheme]
+	return ok
+}
+
+// Unavailable returns an error with message msg that matches ErrUnavailable and cause (which
+// may be nil), for backends to say the state cannot be had right now.
+func Unavailable(msg string, cause error) error {
+	return &unavailableError{msg: msg, cause: cause}
+}
 
 // unavailableError is an error that matches ErrUnavailable and its cause.
 type unavailableError struct {
@@ -153,8 +224,9 @@ func (o Options) expired(updated, now time.Time) bool {
 //   - "redis://[user:pass@]host:port/db" or "rediss://…": Redis (go-redis URL
 //     query parameters such as dial_timeout are honoured); with
 //     ?master_name=NAME the host is a Sentinel (more with &addr=host:port);
-//     "redis+cluster://host:port?addr=host2:port" is a Redis Cluster (see
-//     redis_universal.go);
+//     "redis+cluster://host:port?addr=host2:port" is a Redis Cluster. Served
+//     by package internal/store/redisstore when the binary imports it; else
+//     Open returns an error matching ErrNotLinked;
 //   - "memory": a new, empty in-process store, independent of any other.
 //
 // Opening the embedded store creates its directory (0700) but not yet the
@@ -174,13 +246,19 @@ func Open(ctx context.Context, rawURL string, opts Options) (Store, error) {
 		return openBolt(p, opts)
 	case rawURL == "memory":
 		return newMemory(opts), nil
-	case strings.HasPrefix(rawURL, "redis://") || strings.HasPrefix(rawURL, "rediss://") ||
-		strings.HasPrefix(rawURL, "redis+cluster://") || strings.HasPrefix(rawURL, "rediss+cluster://"):
-		return openRedis(rawURL, opts)
+	case IsRemote(rawURL):
+		scheme, _ := remoteScheme(rawURL)
+		registryMu.RLock()
+		open := registry[scheme]
+		registryMu.RUnlock()
+		if open == nil {
+			return nil, fmt.Errorf("%w: %q needs package %s (the full loopguard binary has it)", ErrNotLinked, RedactURL(rawURL), remoteSchemes[scheme])
+		}
+		return open(rawURL, opts)
 	case strings.HasPrefix(rawURL, "bolt:"):
 		u, err := url.Parse(rawURL)
 		if err != nil {
-			return nil, fmt.Errorf("store: invalid store URL %q: %w", redactURL(rawURL), err)
+			return nil, fmt.Errorf("store: invalid store URL %q: %w", RedactURL(rawURL), err)
 		}
 		p := u.Path
 		if runtime.GOOS == "windows" && len(p) >= 3 && p[0] == '/' && p[2] == ':' {
@@ -188,11 +266,11 @@ func Open(ctx context.Context, rawURL string, opts Options) (Store, error) {
 		}
 		p = filepath.FromSlash(p)
 		if u.Host != "" || u.Opaque != "" || !filepath.IsAbs(p) {
-			return nil, fmt.Errorf("store: invalid store URL %q: want bolt:///absolute/path.db", redactURL(rawURL))
+			return nil, fmt.Errorf("store: invalid store URL %q: want bolt:///absolute/path.db", RedactURL(rawURL))
 		}
 		return openBolt(p, opts)
 	case strings.Contains(rawURL, "://"):
-		return nil, fmt.Errorf("store: unsupported store URL %q: want \"bolt\", bolt:///path, a file path, redis://, rediss:// or \"memory\"", redactURL(rawURL))
+		return nil, fmt.Errorf("store: unsupported store URL %q: want \"bolt\", bolt:///path, a file path, redis://, rediss:// or \"memory\"", RedactURL(rawURL))
 	default:
 		p, err := expandPath(rawURL)
 		if err != nil {
@@ -229,8 +307,15 @@ func expandPath(p string) (string, error) {
 	return filepath.Abs(p)
 }
 
-// checkKey validates a key the same way for every backend.
-func checkKey(key string) error {
+// IsRemote reports whether rawURL names a backend that lives outside this package (Redis),
+// which a binary serves only when it imports the backend's package.
+func IsRemote(rawURL string) bool {
+	_, ok := remoteScheme(rawURL)
+	return ok
+}
+
+// CheckKey validates a key the same way for every backend.
+func CheckKey(key string) error {
 	if key == "" || len(key) > MaxKeyLen {
 		return fmt.Errorf("%w: length %d, want 1..%d bytes", ErrInvalidKey, len(key), MaxKeyLen)
 	}
@@ -245,10 +330,10 @@ func clone(b []byte) []byte {
 	return append(make([]byte, 0, len(b)), b...)
 }
 
-// redactURL hides the user-info part (user name and password) of a URL so a
+// RedactURL hides the user-info part (user name and password) of a URL so a
 // secret never reaches an error message or a log. It works on the raw text, so
 // it also redacts URLs that net/url would reject.
-func redactURL(raw string) string {
+func RedactURL(raw string) string {
 	i := strings.Index(raw, "://")
 	if i < 0 {
 		return raw

@@ -1,4 +1,4 @@
-package store
+package redisstore
 
 import (
 	"context"
@@ -10,10 +10,13 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/loopguard/loopguard/internal/store"
+	"github.com/loopguard/loopguard/internal/store/storetest"
 )
 
 // rawRedis is a plain client to inspect and disturb the server behind a
-// Store.
+// store.Store.
 func rawRedis(t *testing.T, srv *redisServer) *redis.Client {
 	t.Helper()
 	c := redis.NewClient(&redis.Options{Addr: srv.addr})
@@ -23,7 +26,7 @@ func rawRedis(t *testing.T, srv *redisServer) *redis.Client {
 
 func TestRedisUnreachableIsUnavailableAndNamesTheAddress(t *testing.T) {
 	addr := "127.0.0.1:" + strconv.Itoa(freePort(t)) // nothing listens there
-	s := mustOpen(t, "redis://"+addr+"/0", Options{})
+	s := mustOpen(t, "redis://"+addr+"/0", store.Options{})
 	ctx := context.Background()
 	start := time.Now()
 	errs := map[string]error{
@@ -32,8 +35,8 @@ func TestRedisUnreachableIsUnavailableAndNamesTheAddress(t *testing.T) {
 	}
 	_, errs["Get"] = s.Get(ctx, "k")
 	for op, err := range errs {
-		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "could not reach redis at "+addr) {
-			t.Errorf("%s with redis down = %v, want ErrUnavailable saying it could not reach redis at %s", op, err, addr)
+		if !errors.Is(err, store.ErrUnavailable) || !strings.Contains(err.Error(), "could not reach redis at "+addr) {
+			t.Errorf("%s with redis down = %v, want store.ErrUnavailable saying it could not reach redis at %s", op, err, addr)
 		}
 	}
 	if took := time.Since(start); took > time.Second {
@@ -47,13 +50,13 @@ func TestRedisWritesSetTheIdleExpiryUnderThePrefix(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
 		name    string
-		opts    Options
+		opts    store.Options
 		rawKey  string
 		wantTTL time.Duration // -1: no expiry
 	}{
-		{"defaults", Options{}, "loopguard:agent", DefaultIdleTTL},
-		{"custom prefix and ttl", Options{KeyPrefix: "lg-test/", IdleTTL: time.Hour}, "lg-test/agent", time.Hour},
-		{"negative ttl never expires", Options{KeyPrefix: "forever:", IdleTTL: -1}, "forever:agent", -1},
+		{"defaults", store.Options{}, "loopguard:agent", store.DefaultIdleTTL},
+		{"custom prefix and ttl", store.Options{KeyPrefix: "lg-test/", IdleTTL: time.Hour}, "lg-test/agent", time.Hour},
+		{"negative ttl never expires", store.Options{KeyPrefix: "forever:", IdleTTL: -1}, "forever:agent", -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -87,7 +90,7 @@ func TestRedisRetriesWhenTheKeyChangesUnderneath(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("one conflict then success", func(t *testing.T) {
-		s := mustOpen(t, srv.url, Options{KeyPrefix: "once:"})
+		s := mustOpen(t, srv.url, store.Options{KeyPrefix: "once:"})
 		var olds []string
 		err := s.Update(ctx, "n", func(old []byte) ([]byte, error) {
 			olds = append(olds, string(old))
@@ -96,7 +99,7 @@ func TestRedisRetriesWhenTheKeyChangesUnderneath(t *testing.T) {
 					return nil, err
 				}
 			}
-			return incr(old)
+			return storetest.Incr(old)
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -110,15 +113,15 @@ func TestRedisRetriesWhenTheKeyChangesUnderneath(t *testing.T) {
 	})
 
 	t.Run("gives up after the attempt limit", func(t *testing.T) {
-		s := mustOpen(t, srv.url, Options{KeyPrefix: "always:"})
+		s := mustOpen(t, srv.url, store.Options{KeyPrefix: "always:"})
 		s.(*redisStore).maxAttempts = 5
 		calls := 0
 		err := s.Update(ctx, "n", func([]byte) ([]byte, error) {
 			calls++
 			return []byte("mine"), raw.Set(ctx, "always:n", "theirs-"+strconv.Itoa(calls), 0).Err()
 		})
-		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "5 attempts") || !strings.Contains(err.Error(), srv.addr) {
-			t.Fatalf("Update under endless conflict = %v, want ErrUnavailable after 5 attempts naming %s", err, srv.addr)
+		if !errors.Is(err, store.ErrUnavailable) || !strings.Contains(err.Error(), "5 attempts") || !strings.Contains(err.Error(), srv.addr) {
+			t.Fatalf("Update under endless conflict = %v, want store.ErrUnavailable after 5 attempts naming %s", err, srv.addr)
 		}
 		if calls != 5 {
 			t.Fatalf("fn ran %d times, want 5", calls)
@@ -136,10 +139,10 @@ func TestRedisServerErrorIsNotUnavailable(t *testing.T) {
 	if err := raw.LPush(ctx, "loopguard:list", "x").Err(); err != nil {
 		t.Fatal(err)
 	}
-	s := mustOpen(t, srv.url, Options{})
+	s := mustOpen(t, srv.url, store.Options{})
 	_, err := s.Get(ctx, "list")
-	if err == nil || errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "WRONGTYPE") || !strings.Contains(err.Error(), srv.addr) {
-		t.Fatalf("Get of a list = %v, want a WRONGTYPE error naming %s that is not ErrUnavailable", err, srv.addr)
+	if err == nil || errors.Is(err, store.ErrUnavailable) || !strings.Contains(err.Error(), "WRONGTYPE") || !strings.Contains(err.Error(), srv.addr) {
+		t.Fatalf("Get of a list = %v, want a WRONGTYPE error naming %s that is not store.ErrUnavailable", err, srv.addr)
 	}
 }
 
@@ -156,7 +159,7 @@ func TestRedisTopologyURLs(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.url, func(t *testing.T) {
-			s, err := Open(context.Background(), c.url, Options{})
+			s, err := store.Open(context.Background(), c.url, store.Options{})
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) || strings.Contains(err.Error(), "secret") {
 					t.Fatalf("err = %v, want one naming %s without the password", err, c.wantErr)
@@ -178,9 +181,9 @@ func TestRedisTopologyURLs(t *testing.T) {
 func TestRedisThroughSentinel(t *testing.T) {
 	master := startRedis(t)
 	sentinel := startSentinel(t, master.addr)
-	s := mustOpen(t, "redis://"+sentinel+"/0?master_name=lgmaster", Options{})
+	s := mustOpen(t, "redis://"+sentinel+"/0?master_name=lgmaster", store.Options{})
 	put(t, s, "k", []byte("via sentinel"))
-	if got := mustGet(t, mustOpen(t, master.url, Options{}), "k"); string(got) != "via sentinel" {
+	if got := mustGet(t, mustOpen(t, master.url, store.Options{}), "k"); string(got) != "via sentinel" {
 		t.Fatalf("the master holds %q", got)
 	}
 }

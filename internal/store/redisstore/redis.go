@@ -1,4 +1,4 @@
-package store
+package redisstore
 
 import (
 	"context"
@@ -12,7 +12,21 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/loopguard/loopguard/internal/store"
 )
+
+func init() {
+	for _, scheme := range []string{"redis", "rediss", "redis+cluster", "rediss+cluster"} {
+		store.Register(scheme, func(rawURL string, opts store.Options) (store.Store, error) {
+			s, err := openRedis(rawURL, opts)
+			if err != nil {
+				return nil, err // not a nil *redisStore in a non-nil interface
+			}
+			return s, nil
+		})
+	}
+}
 
 const (
 	// redisMaxAttempts bounds the optimistic WATCH/MULTI/EXEC retries of one
@@ -44,7 +58,7 @@ func (quietLogger) Printf(context.Context, string, ...any) {}
 
 var silenceRedisLog sync.Once
 
-func openRedis(rawURL string, opts Options) (*redisStore, error) {
+func openRedis(rawURL string, opts store.Options) (*redisStore, error) {
 	// go-redis logs failed dials to stderr. Every failure already comes back
 	// as an error, and a hook's stderr can end up in front of the agent or
 	// the user, so the (process-wide) library logger is silenced.
@@ -58,7 +72,7 @@ func openRedis(rawURL string, opts Options) (*redisStore, error) {
 		if uerr, ok := errors.AsType[*url.Error](err); ok {
 			err = uerr.Err
 		}
-		return nil, fmt.Errorf("store: invalid redis URL %q: %w", redactURL(rawURL), err)
+		return nil, fmt.Errorf("store: invalid redis URL %q: %w", store.RedactURL(rawURL), err)
 	}
 	q, _ := url.ParseQuery(queryOf(rawURL))
 	if !q.Has("dial_timeout") {
@@ -101,11 +115,11 @@ func queryOf(rawURL string) string {
 }
 
 func (s *redisStore) begin(ctx context.Context, key string) error {
-	if err := checkKey(key); err != nil {
+	if err := store.CheckKey(key); err != nil {
 		return err
 	}
 	if s.closed.Load() {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	return ctx.Err()
 }
@@ -146,8 +160,8 @@ func (s *redisStore) Update(ctx context.Context, key string, fn func(old []byte)
 		case !errors.Is(err, redis.TxFailedErr):
 			return s.wrap(err)
 		case attempt >= s.maxAttempts:
-			return &unavailableError{msg: fmt.Sprintf(
-				"store: redis at %s: key %q changed under every one of %d attempts to update it", s.addr, key, attempt)}
+			return store.Unavailable(fmt.Sprintf(
+				"store: redis at %s: key %q changed under every one of %d attempts to update it", s.addr, key, attempt), nil)
 		}
 		backoff := rand.N(min(redisBackoffMax, redisBackoffBase<<min(attempt, 10)))
 		t := time.NewTimer(backoff)
@@ -198,7 +212,7 @@ func (s *redisStore) Delete(ctx context.Context, key string) error {
 // removes idle keys by itself.
 func (s *redisStore) Purge(ctx context.Context, _ time.Time) (int, error) {
 	if s.closed.Load() {
-		return 0, ErrClosed
+		return 0, store.ErrClosed
 	}
 	return 0, ctx.Err()
 }
@@ -218,10 +232,10 @@ func (s *redisStore) Close() error {
 // WRONGTYPE) means it was reached.
 func (s *redisStore) wrap(err error) error {
 	if errors.Is(err, redis.ErrClosed) && s.closed.Load() {
-		return ErrClosed
+		return store.ErrClosed
 	}
 	if _, ok := errors.AsType[redis.Error](err); ok {
 		return fmt.Errorf("store: redis at %s: %w", s.addr, err)
 	}
-	return &unavailableError{msg: "store: could not reach redis at " + s.addr, cause: err}
+	return store.Unavailable("store: could not reach redis at "+s.addr, err)
 }

@@ -1,4 +1,4 @@
-package store
+package redisstore
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/loopguard/loopguard/internal/store"
 )
 
 // A fleet of proxies shares its state through Redis, and fleets run Redis highly available:
@@ -31,13 +33,13 @@ func topology(rawURL string) string {
 	return ""
 }
 
-func openRedisTopology(rawURL string, opts Options) (*redisStore, error) {
+func openRedisTopology(rawURL string, opts store.Options) (*redisStore, error) {
 	q, _ := url.ParseQuery(queryOf(rawURL))
 	bad := func(err error) (*redisStore, error) {
 		if uerr, ok := errors.AsType[*url.Error](err); ok {
 			err = uerr.Err
 		}
-		return nil, fmt.Errorf("store: invalid redis URL %q: %w", redactURL(rawURL), err)
+		return nil, fmt.Errorf("store: invalid redis URL %q: %w", store.RedactURL(rawURL), err)
 	}
 	var (
 		client redis.UniversalClient
