@@ -130,6 +130,7 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 		{"openhands/basic.json", FormatOpenHands, walkOpenHandsList},
 		{"cline/api_conversation_history.json.gz", FormatCline, walkToolUseBlocks},
 		{"openhands/output-2-records.jsonl.gz", FormatOpenHands, walkOpenHandsOutput},
+		{"atif/terminus-2-hello-world-context-summarization.trajectory.json.gz", FormatATIF, walkATIF},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -164,4 +165,42 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 			}
 		})
 	}
+}
+
+// walkATIF counts the tool calls of the agent steps of an ATIF trajectory. A step that made
+// several calls of one tool answered by a single result naming none of them (Terminus's
+// keystrokes of one turn, then the screen) counts once, as ATIF's reader documents.
+func walkATIF(t *testing.T, raw []byte, _ string) (agentCalls, int) {
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	steps, _ := doc["steps"].([]any)
+	n := 0
+	for _, s := range steps {
+		sm, _ := s.(map[string]any)
+		if sm["source"] != "agent" {
+			continue
+		}
+		calls, _ := sm["tool_calls"].([]any)
+		obs, _ := sm["observation"].(map[string]any)
+		results, _ := obs["results"].([]any)
+		batch := len(calls) >= 2 && len(results) == 1
+		if batch {
+			r, _ := results[0].(map[string]any)
+			_, named := r["source_call_id"].(string)
+			batch = !named
+			for _, c := range calls {
+				cm, _ := c.(map[string]any)
+				first, _ := calls[0].(map[string]any)
+				batch = batch && cm["function_name"] == first["function_name"]
+			}
+		}
+		if batch {
+			n++
+		} else {
+			n += len(calls)
+		}
+	}
+	return agentCalls{"0/main": n}, 1
 }
