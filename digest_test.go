@@ -179,6 +179,9 @@ func FuzzDigest(f *testing.F) {
 		if looksFailed(text) != looksFailedByContains(text) {
 			t.Fatalf("looksFailed differs from looking for each mark")
 		}
+		if failureSignature(text) != failureSignatureByLastIndex(text) {
+			t.Fatalf("failureSignature differs from its plain statement")
+		}
 	})
 }
 
@@ -342,6 +345,52 @@ func looksFailedByContains(result string) bool {
 		}
 	}
 	return false
+}
+
+// failureSignatureByLastIndex is failureSignature's plain statement: the line around the last
+// occurrence of any mark in the last 2 KB (a traceback's header gives way to its last line).
+func failureSignatureByLastIndex(result string) uint64 {
+	if len(result) > 2048 {
+		result = result[len(result)-2048:]
+	}
+	at := -1
+	for _, m := range failureMarks {
+		at = max(at, strings.LastIndex(result, m))
+	}
+	if at < 0 {
+		return 0
+	}
+	start := strings.LastIndexByte(result[:at], '\n') + 1
+	end := len(result)
+	if i := strings.IndexByte(result[at:], '\n'); i >= 0 {
+		end = at + i
+	}
+	line := strings.TrimSpace(result[start:end])
+	if strings.HasPrefix(line, "Traceback (most recent call last)") {
+		line = lastLine(result[end:])
+	}
+	if line == "" {
+		return 0
+	}
+	return mix64(hashLine(line)) | 1
+}
+
+// failureSignature reads the lines from the end; its plain statement looks for each mark.
+func TestFailureSignatureMatchesItsPlainStatement(t *testing.T) {
+	filler := strings.Repeat("ok: value=1 errors none\n", 120)
+	texts := []string{"", "\n", "\n\n", "error: x", "x\nerror: y\n", "a\nFAILED t - b\nc\n",
+		"Traceback (most recent call last):\n  File \"x\", line 3\nValueError: bad\n",
+		"Traceback (most recent call last):", "Traceback (most recent call last):\n\n  \n",
+		"E   AssertionError: 1 != 2\nFAILED test_x.py::t - AssertionError\n== 1 failed in 0.2s ==\n",
+		"ERROR one\nERROR two", "   Error: padded   \r\n"}
+	for _, m := range failureMarks {
+		texts = append(texts, m, filler+m, m+"\n"+filler, filler[:2048-len(m)]+m, m+filler[:2048], filler+m+"\n"+m[:len(m)-1])
+	}
+	for _, text := range texts {
+		if got, want := failureSignature(text), failureSignatureByLastIndex(text); got != want {
+			t.Errorf("failureSignature(%.60q...) = %x, want %x", text, got, want)
+		}
+	}
 }
 
 // looksFailed finds a mark wherever it sits, colon or not, and only in the last 2 KB.

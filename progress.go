@@ -667,22 +667,27 @@ func looksFailed(result string) bool {
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
+	return hasFailureMark(result)
+}
+
+// hasFailureMark says whether s holds one of failureMarks.
+func hasFailureMark(s string) bool {
 	// The marks that end in ':' are looked for at the colons, which are few: searching for
 	// "error:" itself stops at every 'e'. The others start with a rarer letter.
-	for p := strings.IndexByte(result, ':'); p >= 0; {
+	for p := strings.IndexByte(s, ':'); p >= 0; {
 		for _, stem := range colonMarks {
-			if p >= len(stem) && result[p-1] == stem[len(stem)-1] && result[p-len(stem):p] == stem {
+			if p >= len(stem) && s[p-1] == stem[len(stem)-1] && s[p-len(stem):p] == stem {
 				return true
 			}
 		}
-		next := strings.IndexByte(result[p+1:], ':')
+		next := strings.IndexByte(s[p+1:], ':')
 		if next < 0 {
 			break
 		}
 		p += 1 + next
 	}
 	for _, m := range otherMarks {
-		if strings.Contains(result, m) {
+		if strings.Contains(s, m) {
 			return true
 		}
 	}
@@ -698,31 +703,26 @@ func failureSignature(result string) uint64 {
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
-	at := -1
-	for _, m := range failureMarks {
-		if i := strings.LastIndex(result, m); i > at {
-			at = i
+	// No mark holds a newline, so the line holding the last mark is the last line holding
+	// any: the lines are read from the end, and the first with a mark is the one.
+	for end := len(result); ; {
+		start := strings.LastIndexByte(result[:end], '\n') + 1
+		if hasFailureMark(result[start:end]) {
+			line := strings.TrimSpace(result[start:end])
+			if strings.HasPrefix(line, "Traceback (most recent call last)") {
+				// The header says only that something was raised; the exception is the last line.
+				line = lastLine(result[end:])
+			}
+			if line == "" {
+				return 0
+			}
+			return mix64(hashLine(line)) | 1
 		}
+		if start == 0 {
+			return 0
+		}
+		end = start - 1
 	}
-	if at < 0 {
-		return 0
-	}
-	start := strings.LastIndexByte(result[:at], '\n') + 1
-	end := strings.IndexByte(result[at:], '\n')
-	if end < 0 {
-		end = len(result)
-	} else {
-		end += at
-	}
-	line := strings.TrimSpace(result[start:end])
-	if strings.HasPrefix(line, "Traceback (most recent call last)") {
-		// The header says only that something was raised; the exception is the last line.
-		line = lastLine(result[end:])
-	}
-	if line == "" {
-		return 0
-	}
-	return mix64(hashLine(line)) | 1
 }
 
 // reached says whether the chain has failed the same way repeats times, one more when some of

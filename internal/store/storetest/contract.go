@@ -144,7 +144,7 @@ func Contract(t *testing.T, b Backend) {
 			ttl, wait1, wait2 := time.Hour, 40*time.Minute, 30*time.Minute
 			advance := clock.Advance
 			if b.RealClock {
-				ttl, wait1, wait2 = time.Second, 600*time.Millisecond, 600*time.Millisecond
+				ttl, wait1, wait2 = 2*time.Second, 1900*time.Millisecond, 300*time.Millisecond // a second and more to spare for the fresh key on a busy machine
 				advance = time.Sleep
 			}
 			s := open(t, store.Options{IdleTTL: ttl, Now: clock.Now})
