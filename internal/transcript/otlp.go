@@ -16,7 +16,9 @@ import (
 
 // OpenTelemetry traces of agents, exported as OTLP JSON: the OTLP file exporter and the
 // collector's file exporter write one {"resourceSpans": [...]} object per line (a batch);
-// a single, possibly indented, document is read too. Spans are read under two conventions:
+// a single, possibly indented, document is read too, and so is Grafana Tempo's trace API
+// answer, which holds the same resource spans under "batches". Spans are read under two
+// conventions:
 //
 //   - OpenTelemetry GenAI semantic conventions: a span with gen_ai.operation.name
 //     "execute_tool" (or a gen_ai.tool.name without another operation) is a tool call:
@@ -71,16 +73,20 @@ type otlpSpan struct {
 	start uint64
 }
 
+type otlpResourceSpans struct {
+	ScopeSpans []struct {
+		Spans []otlpSpan `json:"spans"`
+	} `json:"scopeSpans"`
+	// OTLP before 1.0 called them instrumentationLibrarySpans.
+	LibrarySpans []struct {
+		Spans []otlpSpan `json:"spans"`
+	} `json:"instrumentationLibrarySpans"`
+}
+
 type otlpDoc struct {
-	ResourceSpans []struct {
-		ScopeSpans []struct {
-			Spans []otlpSpan `json:"spans"`
-		} `json:"scopeSpans"`
-		// OTLP before 1.0 called them instrumentationLibrarySpans.
-		LibrarySpans []struct {
-			Spans []otlpSpan `json:"spans"`
-		} `json:"instrumentationLibrarySpans"`
-	} `json:"resourceSpans"`
+	ResourceSpans []otlpResourceSpans `json:"resourceSpans"`
+	// Grafana Tempo's trace API (/api/traces/<id>) returns the resource spans as batches.
+	Batches []otlpResourceSpans `json:"batches"`
 }
 
 // text renders an attribute value as a string: strings as they are, other scalars as JSON,
@@ -116,7 +122,8 @@ func parseNanos(raw json.RawMessage) uint64 {
 	return n
 }
 
-// readOTLP reads OTLP JSON: one or more {"resourceSpans": ...} documents.
+// readOTLP reads OTLP JSON: one or more {"resourceSpans": ...} (or Tempo's {"batches": ...})
+// documents.
 func readOTLP(name string, br *bufio.Reader) (*built, error) {
 	data, err := io.ReadAll(br)
 	if err != nil {
@@ -143,21 +150,28 @@ func readOTLP(name string, br *bufio.Reader) (*built, error) {
 			}
 			return nil, &Error{Path: name, Line: lineOf(data, int(min(max(off, 0), int64(len(data))))), Err: fmt.Errorf("invalid OTLP JSON: %w", err)}
 		}
-		for i := range doc.ResourceSpans {
-			rs := &doc.ResourceSpans[i]
-			for j := range rs.ScopeSpans {
-				for k := range rs.ScopeSpans[j].Spans {
-					spans = append(spans, &rs.ScopeSpans[j].Spans[k])
-				}
-			}
-			for j := range rs.LibrarySpans {
-				for k := range rs.LibrarySpans[j].Spans {
-					spans = append(spans, &rs.LibrarySpans[j].Spans[k])
-				}
-			}
+		for _, rs := range [][]otlpResourceSpans{doc.ResourceSpans, doc.Batches} {
+			spans = appendOTLPSpans(spans, rs)
 		}
 	}
 	return buildOTLP(spans), nil
+}
+
+func appendOTLPSpans(spans []*otlpSpan, resourceSpans []otlpResourceSpans) []*otlpSpan {
+	for i := range resourceSpans {
+		rs := &resourceSpans[i]
+		for j := range rs.ScopeSpans {
+			for k := range rs.ScopeSpans[j].Spans {
+				spans = append(spans, &rs.ScopeSpans[j].Spans[k])
+			}
+		}
+		for j := range rs.LibrarySpans {
+			for k := range rs.LibrarySpans[j].Spans {
+				spans = append(spans, &rs.LibrarySpans[j].Spans[k])
+			}
+		}
+	}
+	return spans
 }
 
 func buildOTLP(spans []*otlpSpan) *built {
