@@ -23,7 +23,8 @@ import (
 //   - OpenTelemetry GenAI semantic conventions: a span with gen_ai.operation.name
 //     "execute_tool" (or a gen_ai.tool.name without another operation) is a tool call:
 //     gen_ai.tool.name, arguments gen_ai.tool.call.arguments, result gen_ai.tool.call.result
-//     (older drafts: gen_ai.tool.arguments, gen_ai.tool.result). A chat span's
+//     (older drafts: gen_ai.tool.arguments, gen_ai.tool.result; Google ADK without them:
+//     gcp.vertex.agent.tool_call_args, gcp.vertex.agent.tool_response). A chat span's
 //     gen_ai.output.messages text parts are model text. The session is gen_ai.conversation.id;
 //     the agent is the gen_ai.agent.name of the span or of its nearest ancestor.
 //   - OpenInference: a span with openinference.span.kind "TOOL" is a call: tool.name,
@@ -263,17 +264,21 @@ func otlpCall(s *otlpSpan) (ok bool, tool, args, result string) {
 		return true, tool, a["input.value"], a["output.value"]
 	}
 	if name, has := a["gen_ai.tool.name"]; has && (op == "execute_tool" || op == "") {
-		args = a["gen_ai.tool.call.arguments"]
-		if args == "" {
-			args = a["gen_ai.tool.arguments"]
-		}
-		result = a["gen_ai.tool.call.result"]
-		if result == "" {
-			result = a["gen_ai.tool.result"]
-		}
+		args = firstAttr(a, "gen_ai.tool.call.arguments", "gen_ai.tool.arguments", "gcp.vertex.agent.tool_call_args")
+		result = firstAttr(a, "gen_ai.tool.call.result", "gen_ai.tool.result", "gcp.vertex.agent.tool_response")
 		return true, name, args, result
 	}
 	return false, "", "", ""
+}
+
+// firstAttr is the first of the keys with a value.
+func firstAttr(a map[string]string, keys ...string) string {
+	for _, k := range keys {
+		if v := a[k]; v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 func otlpFailed(s *otlpSpan) bool {

@@ -58,6 +58,10 @@ func TestOTLPTempoBatches(t *testing.T) {
 	}
 	calls := tr.Agents[0].Calls()
 	if len(calls) != 1 || calls[0].Tool != "helm_list_releases" {
-		t.Errorf("calls %+v", calls)
+		t.Fatalf("calls %+v", calls)
+	}
+	// Google ADK writes the result in gcp.vertex.agent.tool_response, not gen_ai.tool.call.result.
+	if c := calls[0]; !c.HasResult || !strings.HasPrefix(c.Result, `{"content": [{"type": "text", "text": "NAME`) {
+		t.Errorf("the ADK tool response is not the call's result: %+v", c)
 	}
 }
