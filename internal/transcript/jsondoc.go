@@ -20,6 +20,7 @@ type docObject struct {
 	Messages         []msg
 	Traj             []msg
 	FncallMessages   []msg
+	RawMessages      []msg // OpenHands SDK completion log
 	TrajectoryFormat string
 
 	// OpenHands llm_completions dump
@@ -163,7 +164,7 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return buildGeminiContents(d.History), nil
 	case (d.Response != nil && d.Messages != nil) || (d.FncallResponse != nil && d.FncallMessages != nil):
 		return buildCompletion(&completionDoc{Messages: d.Messages, FncallMessages: d.FncallMessages,
-			Response: d.Response, FncallResponse: d.FncallResponse, Timestamp: d.Timestamp, Cost: d.Cost}), nil
+			RawMessages: d.RawMessages, Response: d.Response, FncallResponse: d.FncallResponse, Timestamp: d.Timestamp, Cost: d.Cost}), nil
 	case d.FncallMessages != nil:
 		// Structured calls first: messages may hold the same calls written into the text.
 		return buildMessages(FormatMessages, d.FncallMessages), nil
@@ -302,6 +303,8 @@ func (d *docObject) member(w *walker) memberFunc {
 			return w.msgList(v, &d.Traj)
 		case "fncall_messages":
 			return w.msgList(v, &d.FncallMessages)
+		case "raw_messages":
+			return w.msgList(v, &d.RawMessages)
 		case "response":
 			return w.std(v, &d.Response)
 		case "fncall_response":

@@ -23,6 +23,12 @@ import (
 // conversation with structured tool_calls in fncall_messages and fncall_response. The
 // structured form is read when it is there; the text form is parsed when it is all there is.
 //
+// The OpenHands SDK (V1) logs completions in the same shape (messages, response, cost,
+// timestamp; also tools, kwargs, latency_sec), one file per call in its log_completions
+// folder. When it mocks function calling, messages holds the calls as text and raw_messages
+// the same history with structured tool_calls, while response is already converted back to
+// structured calls (raw_response is the model's text): raw_messages and response are read.
+//
 // One dump alone is read as a session: its history, then its response. Each dump repeats
 // the history so far, so a folder of dumps of one conversation is one session, joined by
 // MergeCompletions: the earliest dump's history, then each dump's new part (the messages
@@ -67,6 +73,7 @@ func (p *CompletionPart) HasHistory() bool { return p.history != nil }
 // completionDoc is the part of a dump the reader uses.
 type completionDoc struct {
 	Messages, FncallMessages []msg
+	RawMessages              []msg // OpenHands SDK: the structured history when messages has the calls as text
 	Response, FncallResponse *ohResponse
 	Timestamp                float64
 	Cost                     float64
@@ -120,12 +127,21 @@ func (r *ohResponse) usage(cost float64) Usage {
 // buildCompletion reads one dump: its history and response as one session.
 func buildCompletion(d *completionDoc) *built {
 	history, resp, note := d.Messages, d.Response.message(), ""
-	structured := d.FncallMessages != nil || d.FncallResponse != nil
-	if structured {
-		history, resp = d.FncallMessages, d.FncallResponse.message()
+	usage := d.Response
+	structured := true
+	switch {
+	case d.FncallMessages != nil || d.FncallResponse != nil:
+		history, resp, usage = d.FncallMessages, d.FncallResponse.message(), d.FncallResponse
 		if d.Messages != nil {
 			note = "read fncall_messages and fncall_response (structured tool calls); messages and response hold the same calls as text"
 		}
+	case d.RawMessages != nil:
+		history = d.RawMessages
+		if d.Messages != nil {
+			note = "read raw_messages and response (structured tool calls, OpenHands SDK log); messages and raw_response hold the same calls as text"
+		}
+	default:
+		structured = false
 	}
 	all := append([]msg(nil), history...)
 	if resp != nil {
@@ -154,11 +170,7 @@ func buildCompletion(d *completionDoc) *built {
 	if resp != nil {
 		p.newPart = append(p.newPart, *resp)
 	}
-	if structured {
-		p.usage = d.FncallResponse.usage(d.Cost)
-	} else {
-		p.usage = d.Response.usage(d.Cost)
-	}
+	p.usage = usage.usage(d.Cost)
 	t := buildOpenHandsMessages(all, textForm, p.usage)
 	t.Note = note
 	t.Completion = p

@@ -124,3 +124,32 @@ func TestOpenHandsDumpDamaged(t *testing.T) {
 		t.Errorf("a truncated dump: %v", err)
 	}
 }
+
+// The OpenHands SDK logs completions in the dump's shape; with function calling mocked,
+// messages holds the calls as text and raw_messages the same history with tool_calls, while
+// response is already structured. A real log (testdata/real, OpenHands/software-agent-sdk's
+// own test data): the history's calls were missed when messages was read.
+func TestOpenHandsSDKDumpReadsRawMessages(t *testing.T) {
+	tr := mustRead(t, "testdata/real/openhands-completion/sdk-nonfncall/litellm_proxy__deepseek__deepseek-chat-1757015076.651.json.gz")
+	if tr.Format != FormatOpenHandsCompletion || !strings.Contains(tr.Note, "raw_messages") {
+		t.Fatalf("format %q, note %q", tr.Format, tr.Note)
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`text[system] "You are OpenHands agent, a helpf…"`,
+		`user "Hello! Can you create a new Pyth…"`,
+		`text[model] "I'll create a new Python file na…"`,
+		`call terminal "{\"command\": \"pwd && ls -la\", \"se…" => "/Users/xingyaow/Projects/OpenHan…"`,
+		`text[model] "I can see there's already a hell…"`,
+		`call str_replace_editor "{\"command\": \"view\", \"path\": \"/Us…" => "Here's the result of running ` + "`" + `ca…"`,
+		`text[model] "Perfect! The hello.py file alrea…"`,
+		`call terminal "{\"command\": \"python hello.py\", \"…" => "Hello, World!\n[The command compl…"`,
+		`call finish "{\"message\": \"The hello.py file a…" => -`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if u := tr.Usage; u.OutputTokens != 79 || u.CacheReadTokens != 9024 || u.CostUSD != 0.00076718 {
+		t.Errorf("usage %+v", u)
+	}
+}

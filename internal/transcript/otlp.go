@@ -16,12 +16,15 @@ import (
 
 // OpenTelemetry traces of agents, exported as OTLP JSON: the OTLP file exporter and the
 // collector's file exporter write one {"resourceSpans": [...]} object per line (a batch);
-// a single, possibly indented, document is read too. Spans are read under two conventions:
+// a single, possibly indented, document is read too, and so is Grafana Tempo's trace API
+// answer, which holds the same resource spans under "batches". Spans are read under two
+// conventions:
 //
 //   - OpenTelemetry GenAI semantic conventions: a span with gen_ai.operation.name
 //     "execute_tool" (or a gen_ai.tool.name without another operation) is a tool call:
 //     gen_ai.tool.name, arguments gen_ai.tool.call.arguments, result gen_ai.tool.call.result
-//     (older drafts: gen_ai.tool.arguments, gen_ai.tool.result). A chat span's
+//     (older drafts: gen_ai.tool.arguments, gen_ai.tool.result; Google ADK without them:
+//     gcp.vertex.agent.tool_call_args, gcp.vertex.agent.tool_response). A chat span's
 //     gen_ai.output.messages text parts are model text. The session is gen_ai.conversation.id;
 //     the agent is the gen_ai.agent.name of the span or of its nearest ancestor.
 //   - OpenInference: a span with openinference.span.kind "TOOL" is a call: tool.name,
@@ -71,16 +74,20 @@ type otlpSpan struct {
 	start uint64
 }
 
+type otlpResourceSpans struct {
+	ScopeSpans []struct {
+		Spans []otlpSpan `json:"spans"`
+	} `json:"scopeSpans"`
+	// OTLP before 1.0 called them instrumentationLibrarySpans.
+	LibrarySpans []struct {
+		Spans []otlpSpan `json:"spans"`
+	} `json:"instrumentationLibrarySpans"`
+}
+
 type otlpDoc struct {
-	ResourceSpans []struct {
-		ScopeSpans []struct {
-			Spans []otlpSpan `json:"spans"`
-		} `json:"scopeSpans"`
-		// OTLP before 1.0 called them instrumentationLibrarySpans.
-		LibrarySpans []struct {
-			Spans []otlpSpan `json:"spans"`
-		} `json:"instrumentationLibrarySpans"`
-	} `json:"resourceSpans"`
+	ResourceSpans []otlpResourceSpans `json:"resourceSpans"`
+	// Grafana Tempo's trace API (/api/traces/<id>) returns the resource spans as batches.
+	Batches []otlpResourceSpans `json:"batches"`
 }
 
 // text renders an attribute value as a string: strings as they are, other scalars as JSON,
@@ -116,7 +123,8 @@ func parseNanos(raw json.RawMessage) uint64 {
 	return n
 }
 
-// readOTLP reads OTLP JSON: one or more {"resourceSpans": ...} documents.
+// readOTLP reads OTLP JSON: one or more {"resourceSpans": ...} (or Tempo's {"batches": ...})
+// documents.
 func readOTLP(name string, br *bufio.Reader) (*built, error) {
 	data, err := io.ReadAll(br)
 	if err != nil {
@@ -143,21 +151,28 @@ func readOTLP(name string, br *bufio.Reader) (*built, error) {
 			}
 			return nil, &Error{Path: name, Line: lineOf(data, int(min(max(off, 0), int64(len(data))))), Err: fmt.Errorf("invalid OTLP JSON: %w", err)}
 		}
-		for i := range doc.ResourceSpans {
-			rs := &doc.ResourceSpans[i]
-			for j := range rs.ScopeSpans {
-				for k := range rs.ScopeSpans[j].Spans {
-					spans = append(spans, &rs.ScopeSpans[j].Spans[k])
-				}
-			}
-			for j := range rs.LibrarySpans {
-				for k := range rs.LibrarySpans[j].Spans {
-					spans = append(spans, &rs.LibrarySpans[j].Spans[k])
-				}
-			}
+		for _, rs := range [][]otlpResourceSpans{doc.ResourceSpans, doc.Batches} {
+			spans = appendOTLPSpans(spans, rs)
 		}
 	}
 	return buildOTLP(spans), nil
+}
+
+func appendOTLPSpans(spans []*otlpSpan, resourceSpans []otlpResourceSpans) []*otlpSpan {
+	for i := range resourceSpans {
+		rs := &resourceSpans[i]
+		for j := range rs.ScopeSpans {
+			for k := range rs.ScopeSpans[j].Spans {
+				spans = append(spans, &rs.ScopeSpans[j].Spans[k])
+			}
+		}
+		for j := range rs.LibrarySpans {
+			for k := range rs.LibrarySpans[j].Spans {
+				spans = append(spans, &rs.LibrarySpans[j].Spans[k])
+			}
+		}
+	}
+	return spans
 }
 
 func buildOTLP(spans []*otlpSpan) *built {
@@ -249,17 +264,21 @@ func otlpCall(s *otlpSpan) (ok bool, tool, args, result string) {
 		return true, tool, a["input.value"], a["output.value"]
 	}
 	if name, has := a["gen_ai.tool.name"]; has && (op == "execute_tool" || op == "") {
-		args = a["gen_ai.tool.call.arguments"]
-		if args == "" {
-			args = a["gen_ai.tool.arguments"]
-		}
-		result = a["gen_ai.tool.call.result"]
-		if result == "" {
-			result = a["gen_ai.tool.result"]
-		}
+		args = firstAttr(a, "gen_ai.tool.call.arguments", "gen_ai.tool.arguments", "gcp.vertex.agent.tool_call_args")
+		result = firstAttr(a, "gen_ai.tool.call.result", "gen_ai.tool.result", "gcp.vertex.agent.tool_response")
 		return true, name, args, result
 	}
 	return false, "", "", ""
+}
+
+// firstAttr is the first of the keys with a value.
+func firstAttr(a map[string]string, keys ...string) string {
+	for _, k := range keys {
+		if v := a[k]; v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 func otlpFailed(s *otlpSpan) bool {

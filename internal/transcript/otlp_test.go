@@ -47,3 +47,21 @@ func TestOTLPOpenInference(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Grafana Tempo's trace API answers {"batches": [...]}, the resource spans of OTLP under
+// another name (here with the pre-1.0 instrumentationLibrarySpans): a real kagent trace
+// (testdata/real) was not recognised as a transcript.
+func TestOTLPTempoBatches(t *testing.T) {
+	tr := mustRead(t, "testdata/real/otlp/tempo_export_with_batches.json.gz")
+	if tr.Format != FormatOTLP || tr.Sessions != 1 || len(tr.Agents) != 1 || tr.Agents[0].ID != "helm_agent" {
+		t.Fatalf("format %q, %d sessions, agents %+v", tr.Format, tr.Sessions, tr.Agents)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || calls[0].Tool != "helm_list_releases" {
+		t.Fatalf("calls %+v", calls)
+	}
+	// Google ADK writes the result in gcp.vertex.agent.tool_response, not gen_ai.tool.call.result.
+	if c := calls[0]; !c.HasResult || !strings.HasPrefix(c.Result, `{"content": [{"type": "text", "text": "NAME`) {
+		t.Errorf("the ADK tool response is not the call's result: %+v", c)
+	}
+}

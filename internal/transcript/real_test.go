@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -118,6 +120,169 @@ func walkToolUseBlocks(t *testing.T, raw []byte, _ string) (agentCalls, int) {
 	return agentCalls{"0/main": n}, 1
 }
 
+// toolCallsOf counts the tool_calls of the assistant messages of a list of OpenAI messages.
+func toolCallsOf(list any) int {
+	n := 0
+	msgs, _ := list.([]any)
+	for _, m := range msgs {
+		mm, _ := m.(map[string]any)
+		if mm["role"] == "assistant" {
+			tc, _ := mm["tool_calls"].([]any)
+			n += len(tc)
+		}
+	}
+	return n
+}
+
+// textCallsOf counts the <function=...> blocks of the assistant messages of a list of
+// OpenAI messages (content a string or a list of text parts).
+func textCallsOf(list []any) int {
+	n := 0
+	for _, m := range list {
+		mm, _ := m.(map[string]any)
+		if mm["role"] != "assistant" {
+			continue
+		}
+		switch c := mm["content"].(type) {
+		case string:
+			n += strings.Count(c, "<function=")
+		case []any:
+			for _, p := range c {
+				pm, _ := p.(map[string]any)
+				text, _ := pm["text"].(string)
+				n += strings.Count(text, "<function=")
+			}
+		}
+	}
+	return n
+}
+
+// responseMessage is a completion response's first choice's message.
+func responseMessage(r any) any {
+	rm, _ := r.(map[string]any)
+	choices, _ := rm["choices"].([]any)
+	if len(choices) == 0 {
+		return nil
+	}
+	c, _ := choices[0].(map[string]any)
+	return c["message"]
+}
+
+// walkCompletionDump counts the calls of one OpenHands completion dump: the tool_calls of its
+// history and of its response, taking the structured form (fncall_messages and
+// fncall_response in OpenHands 0.x, raw_messages and response in the SDK) when the dump has
+// one. When it also has the text form (messages and response, or messages and raw_response),
+// its <function=...> blocks (and any native call of the raw response) must count the same.
+func walkCompletionDump(t *testing.T, raw []byte, name string) (agentCalls, int) {
+	var d map[string]any
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	history, resp, textResp := d["messages"], d["response"], any(nil)
+	switch {
+	case d["fncall_messages"] != nil:
+		history, resp, textResp = d["fncall_messages"], d["fncall_response"], d["response"]
+	case d["raw_messages"] != nil:
+		history, textResp = d["raw_messages"], d["raw_response"]
+	}
+	n := toolCallsOf(history) + toolCallsOf([]any{responseMessage(resp)})
+	if textResp != nil {
+		msgs, _ := d["messages"].([]any)
+		// The model may still answer with a native call (the first dump of sdk-nonfncall).
+		r := []any{responseMessage(textResp)}
+		if text := textCallsOf(msgs) + textCallsOf(r) + toolCallsOf(r); text != n {
+			t.Errorf("%s: %d structured calls, %d written as text", name, n, text)
+		}
+	}
+	return agentCalls{"0/main": n}, 1
+}
+
+// walkOpencodeExport counts the tool parts of the messages of an `opencode export` document.
+func walkOpencodeExport(t *testing.T, raw []byte, _ string) (agentCalls, int) {
+	var d struct {
+		Messages []struct {
+			Parts []map[string]any `json:"parts"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range d.Messages {
+		for _, p := range m.Parts {
+			if p["type"] == "tool" {
+				n++
+			}
+		}
+	}
+	return agentCalls{"0/main": n}, 1
+}
+
+// walkOTLP counts the GenAI execute_tool spans of an OTLP JSON document (resourceSpans, or
+// Tempo's batches; scopeSpans or instrumentationLibrarySpans), per conversation (numbered by
+// its first tool span's start) and agent (the gen_ai.agent.name of the span or its nearest
+// ancestor).
+func walkOTLP(t *testing.T, raw []byte, _ string) (agentCalls, int) {
+	var d map[string][]struct {
+		ScopeSpans   []struct{ Spans []map[string]any } `json:"scopeSpans"`
+		LibrarySpans []struct{ Spans []map[string]any } `json:"instrumentationLibrarySpans"`
+	}
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	attrs := func(s map[string]any) map[string]string {
+		out := map[string]string{}
+		list, _ := s["attributes"].([]any)
+		for _, a := range list {
+			am, _ := a.(map[string]any)
+			v, _ := am["value"].(map[string]any)
+			if sv, ok := v["stringValue"].(string); ok {
+				out[am["key"].(string)] = sv
+			}
+		}
+		return out
+	}
+	byID := map[string]map[string]any{}
+	var tools []map[string]any
+	for _, rs := range append(d["resourceSpans"], d["batches"]...) {
+		for _, ss := range append(rs.ScopeSpans, rs.LibrarySpans...) {
+			for _, s := range ss.Spans {
+				byID[fmt.Sprint(s["traceId"], "/", s["spanId"])] = s
+				if attrs(s)["gen_ai.operation.name"] == "execute_tool" {
+					tools = append(tools, s)
+				}
+			}
+		}
+	}
+	start := func(s map[string]any) float64 {
+		switch v := s["startTimeUnixNano"].(type) {
+		case float64:
+			return v
+		case string:
+			f, _ := strconv.ParseFloat(v, 64)
+			return f
+		}
+		return 0
+	}
+	sort.SliceStable(tools, func(i, j int) bool { return start(tools[i]) < start(tools[j]) })
+	want, sessions := agentCalls{}, map[string]int{}
+	for _, s := range tools {
+		conv := attrs(s)["gen_ai.conversation.id"]
+		if _, ok := sessions[conv]; !ok {
+			sessions[conv] = len(sessions)
+		}
+		agent := MainAgent
+		for a := s; a != nil; a = byID[fmt.Sprint(a["traceId"], "/", a["parentSpanId"])] {
+			if n := attrs(a)["gen_ai.agent.name"]; n != "" {
+				agent = n
+				break
+			}
+		}
+		want[fmt.Sprintf("%d/%s", sessions[conv], agent)]++
+	}
+	return want, len(sessions)
+}
+
 func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 	tests := []struct {
 		file   string
@@ -131,6 +296,10 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 		{"cline/api_conversation_history.json.gz", FormatCline, walkToolUseBlocks},
 		{"openhands/output-2-records.jsonl.gz", FormatOpenHands, walkOpenHandsOutput},
 		{"atif/terminus-2-hello-world-context-summarization.trajectory.json.gz", FormatATIF, walkATIF},
+		{"openhands-completion/sdk-fncall/litellm_proxy__anthropic__claude-sonnet-4-20250514-1757015046.707.json.gz", FormatOpenHandsCompletion, walkCompletionDump},
+		{"openhands-completion/sdk-nonfncall/litellm_proxy__deepseek__deepseek-chat-1757015076.651.json.gz", FormatOpenHandsCompletion, walkCompletionDump},
+		{"opencode/session__neon-river__ses_39b623ce7ffeILPe9UgDcyGicH.json.gz", FormatOpencode, walkOpencodeExport},
+		{"otlp/tempo_export_with_batches.json.gz", FormatOTLP, walkOTLP},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -203,4 +372,41 @@ func walkATIF(t *testing.T, raw []byte, _ string) (agentCalls, int) {
 		}
 	}
 	return agentCalls{"0/main": n}, 1
+}
+
+// The dumps of one conversation, joined as scan joins a folder of them, hold the calls of the
+// last dump (which repeats the conversation so far), counted by walkCompletionDump; each
+// earlier dump holds no more.
+func TestRealCompletionFoldersMatchTheirLastDump(t *testing.T) {
+	for _, dir := range []string{"openhands-completion/sdk-fncall", "openhands-completion/sdk-nonfncall"} {
+		t.Run(dir, func(t *testing.T) {
+			files, err := filepath.Glob(filepath.Join("testdata", "real", dir, "*.json.gz"))
+			if err != nil || len(files) < 2 {
+				t.Fatalf("dumps: %v %v", files, err)
+			}
+			sort.Strings(files) // the names end in the dump's time
+			var parts []*CompletionPart
+			var want agentCalls
+			prev := 0
+			for _, f := range files {
+				tr, err := Read(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tr.Completion == nil {
+					t.Fatalf("%s: not read as a completion dump", f)
+				}
+				parts = append(parts, tr.Completion)
+				want, _ = walkCompletionDump(t, gunzip(t, f), f)
+				if want["0/main"] < prev {
+					t.Errorf("%s: %d calls, fewer than the dump before it (%d)", f, want["0/main"], prev)
+				}
+				prev = want["0/main"]
+			}
+			merged := MergeCompletions(dir, parts)
+			if got := readerCalls(merged); !reflect.DeepEqual(got, want) {
+				t.Errorf("calls of the joined dumps: reader %v, the last dump's walk %v", got, want)
+			}
+		})
+	}
 }

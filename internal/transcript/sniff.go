@@ -98,7 +98,7 @@ func sniff(head []byte, eof bool) sniffed {
 	has := func(k string) bool { _, ok := top.keys[k]; return ok }
 	typ := top.keys["type"]
 	switch {
-	case has("resourceSpans"):
+	case has("resourceSpans"), has("batches") && isTempoHead(head[i:]):
 		return sniffed{kind: kindOTLP}
 	case isATIFHead(top.keys) && !multi:
 		return sniffed{kind: kindATIF}
@@ -248,4 +248,10 @@ func scanTopObject(b []byte) topObject {
 		}
 		i = vEnd
 	}
+}
+
+// isTempoHead reports a Grafana Tempo trace (its API's {"batches": [...]}): OTLP resource
+// spans, whose span lists are scopeSpans or, before OTLP 1.0, instrumentationLibrarySpans.
+func isTempoHead(head []byte) bool {
+	return bytes.Contains(head, []byte(`"scopeSpans"`)) || bytes.Contains(head, []byte(`"instrumentationLibrarySpans"`))
 }
