@@ -88,6 +88,7 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer w.release()
 	data := w.data
 	var d atifDoc
 	if err := json.Unmarshal(data, &d); err != nil && !tolerable(err) {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 )
 
 // docObject is the union of the JSON-document formats' top-level fields, decoded in one pass
@@ -122,24 +123,57 @@ type oaFunction struct {
 }
 
 // readDocument reads a whole JSON document into memory: its values are needed at once.
-// hint, when not 0, is the expected size.
+// hint, when not 0, is the expected size. The walker's buffer comes from documentBuffers;
+// the caller gives it back with release once nothing it built points into it.
 func readDocument(name string, br *bufio.Reader, hint int64) (*walker, error) {
 	size := int64(br.Buffered()) + 512
 	if hint > 0 && hint < 1<<34 {
 		size = hint + 512
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
+	var b []byte
+	if p, ok := documentBuffers.Get().(*[]byte); ok && int64(cap(*p)) >= size {
+		b = (*p)[:0]
+	} else {
+		b = make([]byte, 0, size)
+	}
+	buf := bytes.NewBuffer(b)
 	if _, err := buf.ReadFrom(br); err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
-	return &walker{data: buf.Bytes()}, nil
+	return &walker{data: buf.Bytes(), pooled: true}, nil
 }
+
+// documentBuffers keeps the buffers whole documents were read into, for the next document.
+// A scan reads hundreds of documents of up to tens of MB, and a new buffer for each is
+// cleared by the runtime and faulted in page by page by the kernel (about a twentieth of a
+// scan of the shared set). Every reader copies out what it keeps (strings, raw arguments),
+// so a buffer is free again once its reader has built the transcript.
+var documentBuffers sync.Pool
+
+// maxPooledDocument bounds the buffers kept for reuse: a rare huge file should not stay in
+// memory for the rest of the process.
+const maxPooledDocument = 64 << 20
+
+// release gives a document's buffer back for reuse. w must not be used afterwards, and
+// nothing built from it may point into its bytes (the readers copy what they keep).
+func (w *walker) release() {
+	if !w.pooled || cap(w.data) > maxPooledDocument || poolDisabled {
+		return
+	}
+	b := w.data[:0]
+	w.data, w.pooled = nil, false
+	documentBuffers.Put(&b)
+}
+
+// poolDisabled turns reuse off (tests compare transcripts read with and without it).
+var poolDisabled = false
 
 func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 	w, err := readDocument(name, br, hint)
 	if err != nil {
 		return nil, err
 	}
+	defer w.release()
 	var d docObject
 	start := w.ws(0)
 	if start >= len(w.data) || w.data[start] != '{' {
@@ -192,6 +226,7 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer w.release()
 	var list []msg
 	start := w.ws(0)
 	if start >= len(w.data) || w.data[start] != '[' {
@@ -257,6 +292,7 @@ func readOpenHandsEventFile(name string, br *bufio.Reader, hint int64) (*built, 
 	if err != nil {
 		return nil, err
 	}
+	defer w.release()
 	start := w.ws(0)
 	end, err := w.skip(start)
 	if err == nil {

@@ -95,6 +95,7 @@ func readOpencodeFile(name string, br *bufio.Reader, hint int64) (*built, error)
 	if err != nil {
 		return nil, err
 	}
+	defer w.release()
 	start := w.ws(0)
 	end, err := w.skip(start)
 	if err == nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/loopguard/loopguard/internal/jsonscan"
 )
@@ -22,7 +23,8 @@ import (
 //
 // Errors carry the byte offset; lineError turns it into a line number.
 type walker struct {
-	data []byte
+	data   []byte
+	pooled bool // data came from documentBuffers (see release)
 }
 
 // memberFunc handles one member of an object: it gets the key and the value's offset and
@@ -127,7 +129,8 @@ func (w *walker) str(i int, dst *string) (int, error) {
 		return end, nil
 	}
 	out, _ := jsonscan.AppendUnescaped(make([]byte, 0, len(body)), body, jsonscan.AsWritten)
-	*dst = string(out)
+	// out is new and goes nowhere else: the string may have its bytes rather than a copy.
+	*dst = unsafe.String(unsafe.SliceData(out), len(out))
 	return end, nil
 }
 
