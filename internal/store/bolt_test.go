@@ -1,8 +1,10 @@
-package store
+package store_test
 
 import (
 	"context"
 	"errors"
+	"github.com/loopguard/loopguard/internal/store"
+	"github.com/loopguard/loopguard/internal/store/storetest"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -29,7 +31,7 @@ func rawKeys(t *testing.T, path string) []string {
 	defer db.Close()
 	var keys []string
 	err = db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketRecords)
+		b := tx.Bucket(store.BucketRecords)
 		if b == nil {
 			return nil
 		}
@@ -46,8 +48,8 @@ func rawKeys(t *testing.T, path string) []string {
 
 func TestBoltSweepsIdleRecordsAtMostHourly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	clock := newFakeClock()
-	s := mustOpen(t, boltURL(path), Options{IdleTTL: 2 * time.Hour, Now: clock.Now})
+	clock := storetest.NewFakeClock()
+	s := storetest.MustOpen(t, boltURL(path), store.Options{IdleTTL: 2 * time.Hour, Now: clock.Now})
 	steps := []struct {
 		advance time.Duration
 		key     string
@@ -60,7 +62,7 @@ func TestBoltSweepsIdleRecordsAtMostHourly(t *testing.T) {
 	}
 	for i, st := range steps {
 		clock.Advance(st.advance)
-		put(t, s, st.key, []byte("v"))
+		storetest.Put(t, s, st.key, []byte("v"))
 		if got := strings.Join(rawKeys(t, path), " "); got != st.want {
 			t.Fatalf("step %d: records in file = %q, want %q", i, got, st.want)
 		}
@@ -68,13 +70,13 @@ func TestBoltSweepsIdleRecordsAtMostHourly(t *testing.T) {
 }
 
 func TestBoltNegativeIdleTTLNeverExpires(t *testing.T) {
-	clock := newFakeClock()
+	clock := storetest.NewFakeClock()
 	path := filepath.Join(t.TempDir(), "state.db")
-	s := mustOpen(t, boltURL(path), Options{IdleTTL: -1, Now: clock.Now})
-	put(t, s, "old", []byte("v"))
+	s := storetest.MustOpen(t, boltURL(path), store.Options{IdleTTL: -1, Now: clock.Now})
+	storetest.Put(t, s, "old", []byte("v"))
 	clock.Advance(10 * 365 * 24 * time.Hour)
-	put(t, s, "new", []byte("w"))
-	if v := mustGet(t, s, "old"); string(v) != "v" {
+	storetest.Put(t, s, "new", []byte("w"))
+	if v := storetest.MustGet(t, s, "old"); string(v) != "v" {
 		t.Fatalf("with IdleTTL<0 a 10-year-old key reads %q, want %q", v, "v")
 	}
 	if got := strings.Join(rawKeys(t, path), " "); got != "new old" {
@@ -92,7 +94,7 @@ func holdLock(t *testing.T, path string) (release func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := tryLock(f); !ok || err != nil {
+	if ok, err := store.TryLock(f); !ok || err != nil {
 		t.Fatalf("tryLock = %v, %v", ok, err)
 	}
 	var once sync.Once
@@ -103,27 +105,27 @@ func holdLock(t *testing.T, path string) (release func()) {
 
 func TestBoltLockTimeoutIsUnavailableAndNamesThePath(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	s := mustOpen(t, boltURL(path), Options{LockTimeout: 150 * time.Millisecond})
-	put(t, s, "k", []byte("before"))
+	s := storetest.MustOpen(t, boltURL(path), store.Options{LockTimeout: 150 * time.Millisecond})
+	storetest.Put(t, s, "k", []byte("before"))
 	release := holdLock(t, path)
 	start := time.Now()
 	err := s.Update(context.Background(), "k", func([]byte) ([]byte, error) { return []byte("after"), nil })
 	waited := time.Since(start)
-	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), path) {
-		t.Fatalf("Update while locked = %v, want ErrUnavailable naming %s", err, path)
+	if !errors.Is(err, store.ErrUnavailable) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Update while locked = %v, want store.ErrUnavailable naming %s", err, path)
 	}
 	if waited < 150*time.Millisecond || waited > time.Second {
 		t.Fatalf("gave up after %v, want about the 150ms LockTimeout", waited)
 	}
 	release()
-	if v := mustGet(t, s, "k"); string(v) != "before" {
+	if v := storetest.MustGet(t, s, "k"); string(v) != "before" {
 		t.Fatalf("timed-out Update wrote: %q", v)
 	}
 }
 
 func TestBoltLockWaitHonoursContext(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	s := mustOpen(t, boltURL(path), Options{LockTimeout: 10 * time.Second})
+	s := storetest.MustOpen(t, boltURL(path), store.Options{LockTimeout: 10 * time.Second})
 	holdLock(t, path)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
@@ -140,8 +142,8 @@ func TestBoltLockWaitHonoursContext(t *testing.T) {
 // the median of several hand-overs to ride out scheduling noise.
 func TestBoltLockIsHandedOverQuickly(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	s := mustOpen(t, boltURL(path), Options{})
-	put(t, s, "k", []byte("v")) // create the file beforehand
+	s := storetest.MustOpen(t, boltURL(path), store.Options{})
+	storetest.Put(t, s, "k", []byte("v")) // create the file beforehand
 	var lags []time.Duration
 	for range 7 {
 		release := holdLock(t, path)
@@ -152,7 +154,7 @@ func TestBoltLockIsHandedOverQuickly(t *testing.T) {
 			release()
 			released <- at
 		}()
-		mustGet(t, s, "k")
+		storetest.MustGet(t, s, "k")
 		lags = append(lags, time.Since(<-released))
 	}
 	slices.Sort(lags)
@@ -163,7 +165,7 @@ func TestBoltLockIsHandedOverQuickly(t *testing.T) {
 
 func TestBoltReadsAndDeletesDoNotCreateTheFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	s := mustOpen(t, boltURL(path), Options{})
+	s := storetest.MustOpen(t, boltURL(path), store.Options{})
 	ctx := context.Background()
 	if v, err := s.Get(ctx, "k"); v != nil || err != nil {
 		t.Fatalf("Get = %q, %v", v, err)
@@ -182,8 +184,8 @@ func TestBoltReadsAndDeletesDoNotCreateTheFile(t *testing.T) {
 func TestBoltCreatesPrivateFilesAtomically(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "nested", "state")
 	path := filepath.Join(dir, "state.db")
-	s := mustOpen(t, boltURL(path), Options{})
-	put(t, s, "k", []byte("v"))
+	s := storetest.MustOpen(t, boltURL(path), store.Options{})
+	storetest.Put(t, s, "k", []byte("v"))
 	for p, want := range map[string]os.FileMode{dir: 0o700 | os.ModeDir, path: 0o600, path + ".lock": 0o600} {
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -209,9 +211,9 @@ func TestBoltDamagedFileIsAnErrorNotACrash(t *testing.T) {
 			}
 		}},
 		{"truncated database", func(t *testing.T, path string) {
-			s := mustOpen(t, boltURL(path), Options{})
+			s := storetest.MustOpen(t, boltURL(path), store.Options{})
 			for i := range 50 {
-				put(t, s, "k"+strconv.Itoa(i), []byte(strings.Repeat("x", 3000)))
+				storetest.Put(t, s, "k"+strconv.Itoa(i), []byte(strings.Repeat("x", 3000)))
 			}
 			fi, err := os.Stat(path)
 			if err != nil {
@@ -222,9 +224,9 @@ func TestBoltDamagedFileIsAnErrorNotACrash(t *testing.T) {
 			}
 		}},
 		{"garbage in data pages", func(t *testing.T, path string) {
-			s := mustOpen(t, boltURL(path), Options{})
+			s := storetest.MustOpen(t, boltURL(path), store.Options{})
 			for i := range 50 {
-				put(t, s, "k"+strconv.Itoa(i), []byte(strings.Repeat("x", 3000)))
+				storetest.Put(t, s, "k"+strconv.Itoa(i), []byte(strings.Repeat("x", 3000)))
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -247,7 +249,7 @@ func TestBoltDamagedFileIsAnErrorNotACrash(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := mustOpen(t, boltURL(path), Options{})
+			s := storetest.MustOpen(t, boltURL(path), store.Options{})
 			ctx := context.Background()
 			errU := s.Update(ctx, "k1", func([]byte) ([]byte, error) { return []byte("v"), nil })
 			_, errG := s.Get(ctx, "k1")
@@ -266,7 +268,7 @@ func TestBoltDamagedFileIsAnErrorNotACrash(t *testing.T) {
 			if err := os.Remove(path); err != nil {
 				t.Fatal(err)
 			}
-			put(t, s, "k1", []byte("fresh start")) // the same Store recovers once the file is gone
+			storetest.Put(t, s, "k1", []byte("fresh start")) // the same store.Store recovers once the file is gone
 		})
 	}
 }
@@ -276,15 +278,15 @@ func TestBoltDamagedFileIsAnErrorNotACrash(t *testing.T) {
 // two processes would.
 func TestBoltTwoHandlesOnOneFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	stores := []Store{
-		mustOpen(t, boltURL(path), Options{LockTimeout: 30 * time.Second}),
-		mustOpen(t, boltURL(path), Options{LockTimeout: 30 * time.Second}),
+	stores := []store.Store{
+		storetest.MustOpen(t, boltURL(path), store.Options{LockTimeout: 30 * time.Second}),
+		storetest.MustOpen(t, boltURL(path), store.Options{LockTimeout: 30 * time.Second}),
 	}
 	var wg sync.WaitGroup
 	for i := range 8 {
 		wg.Go(func() {
 			for range 20 {
-				if err := stores[i%2].Update(context.Background(), "n", incr); err != nil {
+				if err := stores[i%2].Update(context.Background(), "n", storetest.Incr); err != nil {
 					t.Error(err)
 					return
 				}
@@ -292,7 +294,7 @@ func TestBoltTwoHandlesOnOneFile(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if v := mustGet(t, stores[0], "n"); string(v) != "160" {
+	if v := storetest.MustGet(t, stores[0], "n"); string(v) != "160" {
 		t.Fatalf("counter = %q, want 160", v)
 	}
 }
@@ -301,15 +303,15 @@ func TestBoltTwoHandlesOnOneFile(t *testing.T) {
 // bbolt directly (not using the lock file) holds bbolt's own lock.
 func TestBoltForeignHolderIsUnavailable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.db")
-	s := mustOpen(t, boltURL(path), Options{LockTimeout: 200 * time.Millisecond})
-	put(t, s, "k", []byte("v"))
+	s := storetest.MustOpen(t, boltURL(path), store.Options{LockTimeout: 200 * time.Millisecond})
+	storetest.Put(t, s, "k", []byte("v"))
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	err = s.Update(context.Background(), "k", func([]byte) ([]byte, error) { return []byte("w"), nil })
-	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), path) {
-		t.Fatalf("Update while a foreign program holds the file = %v, want ErrUnavailable naming %s", err, path)
+	if !errors.Is(err, store.ErrUnavailable) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("Update while a foreign program holds the file = %v, want store.ErrUnavailable naming %s", err, path)
 	}
 }

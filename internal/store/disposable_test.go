@@ -1,7 +1,9 @@
-package store
+package store_test
 
 import (
 	"context"
+	"github.com/loopguard/loopguard/internal/store"
+	"github.com/loopguard/loopguard/internal/store/storetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,7 +28,7 @@ func TestDisposableStoreMovesADamagedFileAside(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			path := filepath.Join(t.TempDir(), "state.db")
-			st := mustOpen(t, path, Options{Disposable: true})
+			st := storetest.MustOpen(t, path, store.Options{Disposable: true})
 			defer st.Close()
 			if err := st.Update(ctx, "k", func([]byte) ([]byte, error) { return []byte("v1"), nil }); err != nil {
 				t.Fatal(err)
