@@ -246,6 +246,11 @@ func TestAFolderOfEveryFormatReportsEveryFile(t *testing.T) {
 	}
 	want[writeFile(t, dir, filepath.Join("harbor", "agent", "claude-code.txt"), string(data))] = "claude-code"
 	writeFile(t, dir, filepath.Join("harbor", "agent", "setup", "stdout.txt"), "installing...\ndone\n")
+	// Message lists logged one message a line are the messages format too.
+	if data, err = os.ReadFile(filepath.Join(td, "messages", "anthropic-messages.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	want[writeFile(t, dir, filepath.Join("messages-jsonl", "chat.jsonl"), string(data))] = "messages"
 	for format, f := range single {
 		data, err := os.ReadFile(filepath.Join(td, f))
 		if err != nil {

@@ -256,6 +256,48 @@ var fixtureWant = []struct {
 		},
 	},
 	{
+		// one message a line, OpenAI style: results by tool_call_id, in any order
+		file:   "messages/openai-chat.jsonl",
+		format: "messages",
+		agents: []agentWant{
+			{"main", []string{
+				`text[system] "You are a coding agent."`,
+				`user "Why does test_parse fail?"`,
+				`text[model] "Run the test first."`,
+				`call run "{\"cmd\": \"pytest -q tests/test_pa…" => "F\nE   ValueError: bad header\n1 f…"`,
+				`call read "{\"path\": \"parse.py\"}" => "def parse(): ..."`,
+				`call read "{\"path\": \"header.py\"}" => "def header(): ..."`,
+				`text[model] "The header check is wrong."`,
+			}},
+		},
+	},
+	{
+		// one message a line, Anthropic style: tool_use and tool_result blocks
+		file:   "messages/anthropic-messages.jsonl",
+		format: "messages",
+		agents: []agentWant{
+			{"main", []string{
+				`user "List the Go files"`,
+				`text[model] "Use find."`,
+				`call bash "{\"command\":\"find . -name '*.go'\"…" => "./main.go\n./x.go"`,
+				`call bash "{\"command\":\"cat missing.go\"}" => "cat: missing.go: No such file or…" FAILED`,
+				`text[model] "Two Go files."`,
+			}},
+		},
+	},
+	{
+		file:   "messages/conversation.json",
+		format: "messages",
+		agents: []agentWant{
+			{"main", []string{
+				`text[system] "You are a coding agent."`,
+				`user "Why does test_parse fail?"`,
+				`text[model] "Run the test first."`,
+				`call run "{\"cmd\": \"pytest -q tests/test_pa…" => "F\nE   ValueError: bad header\n1 f…"`,
+			}},
+		},
+	},
+	{
 		file:   "messages/tau-bench-traj.json",
 		format: "messages",
 		agents: []agentWant{

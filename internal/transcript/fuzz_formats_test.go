@@ -184,3 +184,10 @@ func FuzzATIF(f *testing.F) {
 	f.Add([]byte(`{"schema_version":"ATIF-v1.4","steps":[{"source":"agent","observation":{"results":[{"content":"x"}]}}`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readATIF(name, br, 0) })
 }
+
+func FuzzMessagesJSONL(f *testing.F) {
+	seedFiles(f, "messages/*.jsonl")
+	f.Add([]byte("{\"role\":\"assistant\",\"tool_calls\":[{\"id\":7,\"function\":\"x\"}]}\n{\"role\":\"tool\",\"tool_call_id\":[],\"content\":{}}\n"))
+	f.Add([]byte("{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\"}]}\n[1,2]\n{\"role\""))
+	fuzzReader(f, readMessagesJSONL)
+}

@@ -22,6 +22,7 @@ type docObject struct {
 	Traj             []msg
 	FncallMessages   []msg
 	RawMessages      []msg // OpenHands SDK completion log
+	Conversation     []msg // a chat saved as {"conversation": [messages]}
 	TrajectoryFormat string
 
 	// OpenHands llm_completions dump
@@ -217,6 +218,8 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return buildMessages(FormatMessages, d.Traj), nil
 	case d.FncallMessages != nil:
 		return buildMessages(FormatMessages, d.FncallMessages), nil
+	case d.Conversation != nil:
+		return buildMessages(FormatMessages, d.Conversation), nil
 	}
 	return nil, &Error{Path: name, Err: ErrUnknownFormat}
 }
@@ -335,6 +338,8 @@ func (d *docObject) member(w *walker) memberFunc {
 			return w.msgList(v, &d.History)
 		case "messages":
 			return w.msgList(v, &d.Messages)
+		case "conversation":
+			return w.msgList(v, &d.Conversation)
 		case "traj":
 			return w.msgList(v, &d.Traj)
 		case "fncall_messages":

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bufio"
 	"encoding/json"
 
 	"github.com/loopguard/loopguard"
@@ -16,6 +17,22 @@ func buildMessages(format string, msgs []msg) *built {
 	b := newBuilder(format)
 	addMessages(b, msgs, func(*msg) string { return MainAgent }, false)
 	return b.done()
+}
+
+// readMessagesJSONL reads a chat logged one message a line, as many harnesses and gateways
+// log it: OpenAI style (role, content, tool_calls; tool messages by tool_call_id) or
+// Anthropic style (content blocks, tool_use and tool_result). It is the messages format, one
+// line a message instead of one list.
+func readMessagesJSONL(name string, br *bufio.Reader) (*built, error) {
+	var list []msg
+	err := eachLine(name, br, func(line []byte) error {
+		list = append(list, msg{})
+		return walkLine(line, list[len(list)-1].member)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buildMessages(FormatMessages, list), nil
 }
 
 // pendingCalls tracks the calls of one agent that wait for a result.

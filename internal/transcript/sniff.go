@@ -26,6 +26,7 @@ const (
 	kindCodexExec       // `codex exec --json` output
 	kindGeminiStream    // `gemini -p --output-format stream-json` output
 	kindATIF            // an ATIF trajectory document
+	kindMessagesJSONL   // one chat message a line (OpenAI or Anthropic style)
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -134,6 +135,10 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindGeminiStream}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
+	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")):
+		// A chat logged one message a line. The formats whose lines also carry a role (Codex
+		// items, opencode and OpenHands files) are told apart above by their type or keys.
+		return sniffed{kind: kindMessagesJSONL}
 	case multi && !(has("trajectory") || has("history") || has("messages") || has("traj") ||
 		has("fncall_messages") || has("clientHistory")):
 		return sniffed{err: ErrUnknownFormat, errLine: 1}

@@ -342,6 +342,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readGeminiStream(name, br)
 	case kindATIF:
 		t, err = readATIF(name, br, hint)
+	case kindMessagesJSONL:
+		t, err = readMessagesJSONL(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
