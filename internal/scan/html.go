@@ -370,7 +370,7 @@ func buildHTML(r *Report, meta Meta, sc *Scored) *htmlData {
 				class = "bad"
 			}
 			hl.Rows = append(hl.Rows, htmlLabelRow{Label: res.Label.ManualLabel, File: strings.TrimSuffix(filepath.Base(res.Label.Path), ".gz"), Path: res.Label.Path,
-				Agent: res.Label.Agent, Span: span(res.Label.First(), res.Label.Last()), Outcome: labelOutcome(&res), Class: class, Note: res.Label.Note})
+				Agent: res.Label.AgentName(), Span: span(res.Label.First(), res.Label.Last()), Outcome: labelOutcome(&res), Class: class, Note: res.Label.Note})
 		}
 		d.Labels = hl
 	}

@@ -7,18 +7,36 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // Label is one row of a labels file (the format of the shared set's labels.jsonl): a span of
 // an agent's calls, checked by hand.
 type Label struct {
-	Repo        string `json:"repo"`
-	Path        string `json:"path"`  // the transcript's original path; matched as a suffix
-	Agent       string `json:"agent"` // "main" or the CodeR role
-	CallIndices []int  `json:"call_indices"`
-	ManualLabel string `json:"manual_label"`
-	Note        string `json:"note"`
+	Repo  string `json:"repo"`
+	Path  string `json:"path"`  // the transcript's original path; matched as a suffix
+	Agent string `json:"agent"` // "main" or the CodeR role
+	// SessionIndex picks one session of a file that holds several (an entry of a tau-bench
+	// list, a record of an OpenHands output.jsonl): the session_index of scan's JSON output.
+	// Without it a label covers its agent in every session of the file.
+	SessionIndex *int   `json:"session_index,omitempty"`
+	CallIndices  []int  `json:"call_indices"`
+	ManualLabel  string `json:"manual_label"`
+	Note         string `json:"note"`
+}
+
+// covers says whether the label is about the given session and agent.
+func (l *Label) covers(session int, agent string) bool {
+	return agent == l.Agent && (l.SessionIndex == nil || *l.SessionIndex == session)
+}
+
+// AgentName is the label's agent as reports name it, with its session when it has one.
+func (l *Label) AgentName() string {
+	if l.SessionIndex != nil {
+		return "session " + strconv.Itoa(*l.SessionIndex) + " " + l.Agent
+	}
+	return l.Agent
 }
 
 // First and Last are the span's first and last call indices.
@@ -71,6 +89,8 @@ func ReadLabels(path string) ([]Label, error) {
 			return nil, fmt.Errorf("%s:%d: \"call_indices\" must be [first, last] with 0 <= first <= last", path, i+1)
 		case l.ManualLabel == "":
 			return nil, fmt.Errorf("%s:%d: a label needs a \"manual_label\"", path, i+1)
+		case l.SessionIndex != nil && *l.SessionIndex < 0:
+			return nil, fmt.Errorf("%s:%d: \"session_index\" must be 0 or more", path, i+1)
 		}
 		if l.Agent == "" {
 			l.Agent = "main"
@@ -185,15 +205,28 @@ func ScoreLabels(r *Report, labels []Label) ([]LabelResult, Score) {
 // loop label's catch window. Notices given before an agent's first call (call index -1) are
 // outside. Labels that matched no file or agent cover nothing.
 func outsidePositives(r *Report, results []LabelResult) (calls, notices int) {
-	type agentKey struct{ file, agent string }
+	type agentKey struct {
+		file    string
+		session int
+		agent   string
+	}
 	windows := map[agentKey][][2]int{}
+	byPath := map[string]*File{}
+	for _, f := range r.Files {
+		byPath[f.Path] = f
+	}
 	for i := range results {
 		res := &results[i]
-		if res.File == "" || !slices.Contains(LoopLabels, res.Label.ManualLabel) {
+		f := byPath[res.File]
+		if f == nil || !slices.Contains(LoopLabels, res.Label.ManualLabel) {
 			continue
 		}
-		k := agentKey{res.File, res.Label.Agent}
-		windows[k] = append(windows[k], [2]int{res.Label.First(), res.Label.Last() + CatchAfter})
+		for _, a := range f.Agents {
+			if res.Label.covers(a.Session, a.ID) {
+				k := agentKey{f.Path, a.Session, a.ID}
+				windows[k] = append(windows[k], [2]int{res.Label.First(), res.Label.Last() + CatchAfter})
+			}
+		}
 	}
 	inside := func(ws [][2]int, i int) bool {
 		for _, w := range ws {
@@ -208,7 +241,7 @@ func outsidePositives(r *Report, results []LabelResult) (calls, notices int) {
 			continue
 		}
 		for _, a := range f.Agents {
-			ws := windows[agentKey{f.Path, a.ID}]
+			ws := windows[agentKey{f.Path, a.Session, a.ID}]
 			for i := 0; i < a.Calls(); i++ {
 				if !inside(ws, i) {
 					calls++
@@ -217,7 +250,7 @@ func outsidePositives(r *Report, results []LabelResult) (calls, notices int) {
 		}
 		for i := range f.Notices {
 			n := &f.Notices[i]
-			if n.Type == "notice" && !inside(windows[agentKey{f.Path, n.Agent}], n.CallIndex) {
+			if n.Type == "notice" && !inside(windows[agentKey{f.Path, n.Session, n.Agent}], n.CallIndex) {
 				notices++
 			}
 		}
@@ -259,7 +292,7 @@ func matchFile(files []*File, l *Label) (*File, string) {
 
 func scoreOne(f *File, res *LabelResult) {
 	l := &res.Label
-	if !slices.ContainsFunc(f.Agents, func(a *Agent) bool { return a.ID == l.Agent }) {
+	if !slices.ContainsFunc(f.Agents, func(a *Agent) bool { return l.covers(a.Session, a.ID) }) {
 		res.Status = StatusNoAgent
 		return
 	}
@@ -270,7 +303,7 @@ func scoreOne(f *File, res *LabelResult) {
 	}
 	for i := range f.Notices {
 		n := &f.Notices[i]
-		if n.Type != "notice" || n.Agent != l.Agent || n.CallIndex < l.First() || n.CallIndex > last {
+		if n.Type != "notice" || !l.covers(n.Session, n.Agent) || n.CallIndex < l.First() || n.CallIndex > last {
 			continue
 		}
 		if res.FirstNotice < 0 {

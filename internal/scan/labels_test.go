@@ -19,6 +19,7 @@ func TestReadLabels(t *testing.T) {
 		{"one index", `{"path":"p","call_indices":[4],"manual_label":"stuck"}`, `labels.jsonl:1: "call_indices" must be`, 0},
 		{"reversed span", `{"path":"p","call_indices":[5,4],"manual_label":"stuck"}`, `"call_indices" must be`, 0},
 		{"negative index", `{"path":"p","call_indices":[-1,4],"manual_label":"stuck"}`, `"call_indices" must be`, 0},
+		{"negative session", `{"path":"p","session_index":-1,"call_indices":[1,4],"manual_label":"stuck"}`, `"session_index" must be`, 0},
 		{"no label", `{"path":"p","call_indices":[1,4]}`, `a label needs a "manual_label"`, 0},
 	}
 	for _, tt := range tests {
@@ -131,5 +132,50 @@ func TestMedian(t *testing.T) {
 		if got := median(tt.in); got != tt.want {
 			t.Errorf("median(%v) = %v, want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// In a file of several sessions (a tau-bench list) a label's session_index picks its
+// session: a notice in another session of the same agent name neither catches its loop nor
+// alarms its span, and counts outside the positives. Without it the label covers every session.
+func TestLabelsPickTheirSession(t *testing.T) {
+	file := "/data/tau/gpt-4o-airline.json"
+	notice := func(session, call int) Notice {
+		return Notice{Type: "notice", File: file, Agent: "main", Session: session, CallIndex: call, Event: "call"}
+	}
+	r := &Report{Files: []*File{{Path: file, Sessions: 3,
+		Agents: []*Agent{
+			{ID: "main", Session: 0, Marks: make([]Mark, 10)},
+			{ID: "main", Session: 1, Marks: make([]Mark, 10)},
+			{ID: "main", Session: 2, Marks: make([]Mark, 10)},
+		},
+		Notices: []Notice{notice(0, 4), notice(2, 6)},
+	}}, Totals: Totals{Calls: 30, Notices: 2}}
+	session := func(i int) *int { return &i }
+	tests := []struct {
+		name        string
+		session     *int
+		kind        string
+		wantStatus  string
+		wantOutside int // notices outside the positives
+	}{
+		{"a loop in the session that has the notice is caught", session(0), "stuck", StatusCaught, 1},
+		{"a loop in another session is missed", session(1), "stuck", StatusMissed, 2},
+		{"a legitimate span in a quiet session stays quiet", session(1), "legit_navigation", StatusQuiet, 2},
+		{"a legitimate span in the session with the notice is alarmed", session(2), "legit_navigation", StatusFalseAlarm, 2},
+		{"a session the file does not have is no agent", session(3), "stuck", StatusNoAgent, 2},
+		{"without session_index every session counts", nil, "stuck", StatusCaught, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := Label{Path: "gpt-4o-airline.json", Agent: "main", SessionIndex: tt.session, CallIndices: []int{3, 7}, ManualLabel: tt.kind}
+			results, s := ScoreLabels(r, []Label{l})
+			if results[0].Status != tt.wantStatus {
+				t.Errorf("status %q, want %q", results[0].Status, tt.wantStatus)
+			}
+			if s.NoticesOutside != tt.wantOutside {
+				t.Errorf("%d notices outside the positives, want %d", s.NoticesOutside, tt.wantOutside)
+			}
+		})
 	}
 }

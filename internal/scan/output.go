@@ -255,7 +255,7 @@ func writeLabelsText(bw *bufio.Writer, meta Meta, sc *Scored) {
 	fmt.Fprintf(tw, "  LABEL\tFILE\tAGENT\tCALLS\tRESULT\n")
 	for _, res := range sc.Results {
 		l := &res.Label
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", l.ManualLabel, filepath.Base(strings.TrimSuffix(l.Path, ".gz")), l.Agent, span(l.First(), l.Last()), labelOutcome(&res))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", l.ManualLabel, filepath.Base(strings.TrimSuffix(l.Path, ".gz")), l.AgentName(), span(l.First(), l.Last()), labelOutcome(&res))
 	}
 	tw.Flush()
 	s := &sc.Score
