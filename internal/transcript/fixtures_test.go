@@ -298,6 +298,44 @@ var fixtureWant = []struct {
 		},
 	},
 	{
+		// LangChain's messages_to_dict: {"type", "data"}; tool calls with "args"; a ToolMessage
+		// with status "error" is a failed call
+		file:   "messages/langchain-messages-to-dict.json",
+		format: "messages",
+		agents: []agentWant{
+			{"main", []string{
+				`user "What is the population of Lyon?"`,
+				`call search "{\"query\":\"Lyon population\"}" => "Lyon: 522,250 inhabitants (2021)"`,
+				`call calculator "{\"expression\":\"522250/1000\"}" => "Error: calculator is not availab…" FAILED`,
+				`text[model] "Lyon has about 522 thousand inha…"`,
+			}},
+		},
+	},
+	{
+		// a LangGraph state's messages, dumped flat: the role is the type
+		file:   "messages/langgraph-state.json",
+		format: "messages",
+		agents: []agentWant{
+			{"main", []string{
+				`user "List the files"`,
+				`call ls "{\"path\":\".\"}" => "a.py\nb.py"`,
+				`text[model] "Two files: a.py and b.py."`,
+			}},
+		},
+	},
+	{
+		// OpenAI Responses API items: function_call and function_call_output by call_id
+		file:   "messages/responses-items.json",
+		format: "messages",
+		agents: []agentWant{
+			{"main", []string{
+				`user "Run the tests"`,
+				`call shell "{\"cmd\":\"pytest -q\"}" => "2 passed in 0.31s"`,
+				`text[model] "All tests pass."`,
+			}},
+		},
+	},
+	{
 		file:   "messages/tau-bench-traj.json",
 		format: "messages",
 		agents: []agentWant{

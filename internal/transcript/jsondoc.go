@@ -83,6 +83,18 @@ type msg struct {
 	// Gemini API contents
 	Parts []gemPart `json:"parts"`
 
+	// OpenAI Responses API items in a message list: function_call (call_id, name, arguments)
+	// and function_call_output (call_id, output)
+	CallID    string          `json:"call_id"`
+	Arguments json.RawMessage `json:"arguments"`
+	Output    any             `json:"output"`
+	Input     any             `json:"input"` // custom_tool_call: the tool's input as text
+
+	// LangChain's messages_to_dict wraps each message: {"type": "ai", "data": {...}}; a
+	// ToolMessage's status is "error" when the tool raised.
+	Data   *msg   `json:"data"`
+	Status string `json:"status"`
+
 	// Gemini CLI message records
 	ID           string        `json:"id"`
 	Type         string        `json:"type"`
@@ -116,6 +128,8 @@ type oaToolCall struct {
 	// Some dumps flatten the function fields into the call.
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// LangChain's tool calls: {"name", "args": {...}, "id"}
+	Args json.RawMessage `json:"args"`
 }
 
 type oaFunction struct {
@@ -254,7 +268,7 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 		if m.SessionID != "" && m.MessageID != nil {
 			logs++
 		}
-		if m.Role != "" {
+		if m.chatRole() != "" {
 			roles++
 		}
 	}
@@ -428,6 +442,22 @@ func (m *msg) member(w *walker) memberFunc {
 			return w.std(v, &m.FunctionCall)
 		case "reasoning_content":
 			return w.str(v, &m.ReasoningContent)
+		case "call_id":
+			return w.str(v, &m.CallID)
+		case "arguments":
+			return w.raw(v, &m.Arguments)
+		case "output":
+			return w.anyValue(v, &m.Output)
+		case "input":
+			return w.anyValue(v, &m.Input)
+		case "status":
+			return w.str(v, &m.Status)
+		case "data":
+			if w.data[v] != '{' {
+				return w.skip(v)
+			}
+			m.Data = &msg{}
+			return w.object(v, m.Data.member(w))
 		case "parts":
 			return w.std(v, &m.Parts)
 		case "id":

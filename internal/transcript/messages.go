@@ -101,7 +101,30 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 	for i := range msgs {
 		m := &msgs[i]
 		a := b.agent(agentOf(m))
-		switch m.Role {
+		if m.Data != nil && m.Role == "" {
+			// LangChain's messages_to_dict: the message is the data, its kind the type.
+			d := *m.Data
+			if d.Type == "" {
+				d.Type = m.Type
+			}
+			m = &d
+		}
+		switch m.Type {
+		case "function_call", "custom_tool_call":
+			// A Responses API item: the call, with its result in a later function_call_output.
+			args := rawArgs(m.Arguments)
+			if args == nil && m.Type == "custom_tool_call" {
+				args = []byte(contentText(m.Input))
+			}
+			pend(a).add(m.CallID, a.add(loopguard.Call("", m.Name, args)))
+			continue
+		case "function_call_output", "custom_tool_call_output":
+			if text := contentText(m.Output); !setResult(a, m.CallID, text, false) {
+				a.text("tool", text, "", 0)
+			}
+			continue
+		}
+		switch m.chatRole() {
 		case "system", "developer":
 			a.text(m.Role, contentText(m.Content), "", 0)
 
@@ -164,6 +187,9 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 				if name == "" {
 					name, args = tc.Name, tc.Arguments
 				}
+				if len(args) == 0 {
+					args = tc.Args // LangChain
+				}
 				idx := a.add(loopguard.Call("", name, rawArgs(args)))
 				pend(a).add(tc.ID, idx)
 			}
@@ -174,7 +200,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 
 		case "tool", "function", "ipython":
 			text := contentText(m.Content)
-			if !setResult(a, m.ToolCallID, text, false) {
+			if !setResult(a, m.ToolCallID, text, m.Status == "error") {
 				a.text(m.Role, text, "", 0)
 			}
 
@@ -182,6 +208,24 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			a.text(m.Role, contentText(m.Content), "", 0)
 		}
 	}
+}
+
+// chatRole is the message's role: its role field, or for LangChain's message dicts the role
+// its type names.
+func (m *msg) chatRole() string {
+	if m.Role != "" {
+		return m.Role
+	}
+	switch m.Type {
+	case "human", "ai", "tool", "system":
+		return m.Type // addMessages takes human and ai as user and assistant
+	case "function_call", "custom_tool_call", "function_call_output", "custom_tool_call_output":
+		return "tool" // a Responses API item: counts as a message of the list
+	}
+	if m.Data != nil {
+		return m.Data.chatRole()
+	}
+	return ""
 }
 
 func hasBlock(blocks []any, typ string) bool {
