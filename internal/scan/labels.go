@@ -260,10 +260,15 @@ func outsidePositives(r *Report, results []LabelResult) (calls, notices int) {
 
 func matchFile(files []*File, l *Label) (*File, string) {
 	want := filepath.ToSlash(strings.TrimSuffix(l.Path, ".gz"))
+	matches := func(path string) bool {
+		p := filepath.ToSlash(strings.TrimSuffix(path, ".gz"))
+		return p == want || strings.HasSuffix(p, "/"+want)
+	}
 	var cands []*File
 	for _, f := range files {
-		p := filepath.ToSlash(strings.TrimSuffix(f.Path, ".gz"))
-		if p == want || strings.HasSuffix(p, "/"+want) {
+		// A session read from a folder of files (OpenHands completion dumps, opencode storage)
+		// is matched by the folder or by any of its files: a label may name the dump it read.
+		if matches(f.Path) || slices.ContainsFunc(f.Parts, matches) {
 			cands = append(cands, f)
 		}
 	}

@@ -179,3 +179,21 @@ func TestLabelsPickTheirSession(t *testing.T) {
 		})
 	}
 }
+
+// A session read from a folder of files is matched by the folder or by any file of it.
+func TestALabelMayNameAFileOfAFolderSession(t *testing.T) {
+	dir := "/data/llm_completions/django__django-1"
+	r := &Report{Files: []*File{{Path: dir, Parts: []string{dir + "/gpt-4o-1.json", dir + "/gpt-4o-2.json"},
+		Agents:  []*Agent{{ID: "main", Marks: make([]Mark, 8)}},
+		Notices: []Notice{{Type: "notice", File: dir, Agent: "main", CallIndex: 5}}}}}
+	for _, path := range []string{"django__django-1", "llm_completions/django__django-1/gpt-4o-2.json", "gpt-4o-1.json.gz"} {
+		results, _ := ScoreLabels(r, []Label{{Path: path, Agent: "main", CallIndices: []int{3, 6}, ManualLabel: "stuck"}})
+		if results[0].Status != StatusCaught || results[0].File != dir {
+			t.Errorf("label path %q: %s, file %q", path, results[0].Status, results[0].File)
+		}
+	}
+	results, _ := ScoreLabels(r, []Label{{Path: "gpt-4o-3.json", Agent: "main", CallIndices: []int{3, 6}, ManualLabel: "stuck"}})
+	if results[0].Status != StatusNoFile {
+		t.Errorf("a file not in the folder matched: %s", results[0].Status)
+	}
+}
