@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"math/bits"
 	"strings"
 	"sync"
 )
@@ -134,7 +135,9 @@ func readDocument(name string, br *bufio.Reader, hint int64) (*walker, error) {
 	if p, ok := documentBuffers.Get().(*[]byte); ok && int64(cap(*p)) >= size {
 		b = (*p)[:0]
 	} else {
-		b = make([]byte, 0, size)
+		// A power of two: documents of all sizes come and go, and a buffer sized for this
+		// one alone would be too small for the next slightly bigger one, and be dropped.
+		b = make([]byte, 0, 1<<bits.Len64(uint64(size-1)))
 	}
 	buf := bytes.NewBuffer(b)
 	if _, err := buf.ReadFrom(br); err != nil {
