@@ -7,13 +7,17 @@ import (
 	"math/bits"
 	"strings"
 	"sync"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // docObject is the union of the JSON-document formats' top-level fields, decoded in one pass
 // by its member method (the JSON names are there); the fields present decide the format.
 type docObject struct {
 	// SWE-agent
-	Trajectory   []sweStep
+	Trajectory []sweStep
+	// History's string contents are decoded when asked for (historyContent): SWE-agent reads
+	// only the first few, and the observations repeated there are a tenth of a scan's bytes.
 	History      []msg
 	Info         *docInfo
 	ReplayConfig any
@@ -108,6 +112,10 @@ type msg struct {
 
 	// opencode export: {info, parts}
 	HasInfo bool `json:"-"`
+
+	// contentAt, when not 0, is the offset in the document of a string content not decoded
+	// yet (the walker's lazyContent); Content is nil until historyContent decodes it.
+	contentAt int
 }
 
 type oaToolCall struct {
@@ -194,10 +202,11 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		// A /restore checkpoint: clientHistory is the model's view; history is the UI's.
 		return buildGeminiContents(d.ClientHistory), nil
 	case d.Trajectory != nil || (d.History != nil && !isGeminiContents(d.History)):
-		return buildSWEAgent(&d), nil
+		return buildSWEAgent(&d, w), nil
 	case d.SessionID != "" && d.Messages != nil:
 		return buildGeminiSession(d.SessionID, d.Kind, d.Messages), nil
 	case d.History != nil:
+		w.historyContents(d.History)
 		return buildGeminiContents(d.History), nil
 	case (d.Response != nil && d.Messages != nil) || (d.FncallResponse != nil && d.FncallMessages != nil):
 		return buildCompletion(&completionDoc{Messages: d.Messages, FncallMessages: d.FncallMessages,
@@ -335,6 +344,8 @@ func (d *docObject) member(w *walker) memberFunc {
 				return w.object(e, d.Trajectory[len(d.Trajectory)-1].member(w))
 			})
 		case "history":
+			w.lazyContent = true
+			defer func() { w.lazyContent = false }()
 			return w.msgList(v, &d.History)
 		case "messages":
 			return w.msgList(v, &d.Messages)
@@ -409,6 +420,16 @@ func (m *msg) member(w *walker) memberFunc {
 		case "role":
 			return w.str(v, &m.Role)
 		case "content":
+			if w.lazyContent && w.data[v] == '"' {
+				// Checked now as str checks it (the string must be closed), for the same
+				// errors; decoded by historyContent if a builder wants it.
+				end, _, err := jsonscan.String(w.data, v, jsonscan.AsWritten)
+				if err != nil {
+					return w.fail(v, err)
+				}
+				m.contentAt = v
+				return end, nil
+			}
 			return w.anyValue(v, &m.Content)
 		case "agent":
 			return w.str(v, &m.Agent)
@@ -460,6 +481,25 @@ func (m *msg) member(w *walker) memberFunc {
 			return w.skip(v)
 		}
 		return w.skip(v)
+	}
+}
+
+// historyContent returns m.Content, decoding it from the document first if it was left for
+// later (msg.contentAt). w must still hold the document m was read from.
+func (w *walker) historyContent(m *msg) any {
+	if m.contentAt != 0 {
+		var s string
+		w.str(m.contentAt, &s) // cannot fail: the string was checked when it was met
+		m.Content, m.contentAt = s, 0
+	}
+	return m.Content
+}
+
+// historyContents decodes every content of list left for later, nested lists included.
+func (w *walker) historyContents(list []msg) {
+	for i := range list {
+		w.historyContent(&list[i])
+		w.historyContents(list[i].Traj)
 	}
 }
 

@@ -25,6 +25,9 @@ import (
 type walker struct {
 	data   []byte
 	pooled bool // data came from documentBuffers (see release)
+	// lazyContent: string message contents are checked but not decoded (msg.contentAt);
+	// set while SWE-agent's history is read.
+	lazyContent bool
 }
 
 // memberFunc handles one member of an object: it gets the key and the value's offset and
