@@ -112,7 +112,12 @@ func buildMini(d *docObject) *built {
 			if x := m.Extra; x != nil && x.Response != nil && x.Response.Created > 0 && x.Response.Created < 1e11 {
 				ms = int64(x.Response.Created * 1000)
 			}
-			blocks := re.FindAllStringSubmatchIndex(text, -1)
+			var blocks [][]int
+			if re == miniDefaultRegexp() {
+				blocks = miniDefaultBlocks(text)
+			} else {
+				blocks = re.FindAllStringSubmatchIndex(text, -1)
+			}
 			thought, args := text, ""
 			if len(blocks) > 0 {
 				blk := blocks[0]
@@ -157,6 +162,47 @@ func buildMini(d *docObject) *built {
 	out := b.done()
 	miniUsage(d, out)
 	return out
+}
+
+// miniDefaultBlocks is miniDefaultRegexp().FindAllStringSubmatchIndex(text, -1), without
+// the regexp engine, which was a tenth of the time spent reading mini-swe-agent files. The
+// regexp, "(?s)```bash\s*\n(.*?)\n```", matches at an occurrence of "```bash": its greedy \s*
+// takes the longest run of white space that ends with a newline, and the lazy (.*?) the
+// shortest command followed by "\n```"; when no "\n```" follows, \s* gives back up to an
+// earlier newline (which only helps when the run itself ends in "\n```"). FuzzMiniBlocks
+// checks it against the regexp.
+func miniDefaultBlocks(text string) [][]int {
+	const open, closing = "```bash", "\n```"
+	var blocks [][]int
+	for pos := 0; ; {
+		k := strings.Index(text[pos:], open)
+		if k < 0 {
+			return blocks
+		}
+		start := pos + k
+		pos = start + 1 // no match here: the next occurrence may still match
+		ws := start + len(open)
+		end := ws
+		for end < len(text) && isRegexpSpace(text[end]) {
+			end++
+		}
+		for nl := end - 1; nl >= ws; nl-- {
+			if text[nl] != '\n' {
+				continue
+			}
+			cmd := nl + 1
+			if c := strings.Index(text[cmd:], closing); c >= 0 {
+				blocks = append(blocks, []int{start, cmd + c + len(closing), cmd, cmd + c})
+				pos = cmd + c + len(closing)
+				break
+			}
+		}
+	}
+}
+
+// isRegexpSpace is the regexp package's \s: [\t\n\f\r ].
+func isRegexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // miniUsage adds the run's cost and configured model to the main agent.
