@@ -57,6 +57,34 @@ type docInfo struct {
 	} `json:"config"`
 }
 
+// info decodes a document's info block as std would. Only a few of its members are read;
+// the others (SWE-agent's submission and edited files, a few tens of KB) are only checked.
+func (w *walker) info(i int, dst **docInfo) (int, error) {
+	end, found, ok := w.stdMembers(i, "model_stats", "mini_version", "config")
+	if !ok {
+		return w.std(i, dst)
+	}
+	if *dst == nil {
+		*dst = &docInfo{}
+	}
+	info := *dst
+	for _, m := range found {
+		var err error
+		switch m.name {
+		case "model_stats":
+			_, err = w.std(m.v, &info.ModelStats)
+		case "mini_version":
+			_, err = w.std(m.v, &info.MiniVersion)
+		case "config":
+			_, err = w.std(m.v, &info.Config)
+		}
+		if err != nil {
+			return i, err
+		}
+	}
+	return end, nil
+}
+
 // sweStep is one SWE-agent trajectory step.
 type sweStep struct {
 	Action      string
@@ -366,7 +394,7 @@ func (d *docObject) member(w *walker) memberFunc {
 		case "clientHistory":
 			return w.msgList(v, &d.ClientHistory)
 		case "info":
-			return w.std(v, &d.Info)
+			return w.info(v, &d.Info)
 		case "replay_config":
 			return w.anyValue(v, &d.ReplayConfig)
 		case "trajectory_format":

@@ -43,13 +43,62 @@ type miniExtra struct {
 type miniResponse struct {
 	Created float64 // Unix seconds
 	Model   string
-	Usage   *struct {
-		PromptTokens        int64 `json:"prompt_tokens"`
-		CompletionTokens    int64 `json:"completion_tokens"`
-		PromptTokensDetails *struct {
-			CachedTokens int64 `json:"cached_tokens"`
-		} `json:"prompt_tokens_details"`
+	Usage   *miniTokens
+}
+
+type miniTokens struct {
+	PromptTokens        int64            `json:"prompt_tokens"`
+	CompletionTokens    int64            `json:"completion_tokens"`
+	PromptTokensDetails *miniTokenDetail `json:"prompt_tokens_details"`
+}
+
+type miniTokenDetail struct {
+	CachedTokens int64 `json:"cached_tokens"`
+}
+
+// tokens decodes a response's usage as std would, without encoding/json for the usual plain
+// object: a call of it for every message was a twentieth of the reading of mini-swe-agent
+// files.
+func (w *walker) tokens(i int, dst **miniTokens) (int, error) {
+	end, found, ok := w.stdMembers(i, "prompt_tokens", "completion_tokens", "prompt_tokens_details")
+	if !ok {
+		return w.std(i, dst)
 	}
+	if *dst == nil {
+		*dst = &miniTokens{}
+	}
+	u := *dst
+	for _, m := range found {
+		var err error
+		switch m.name {
+		case "prompt_tokens":
+			_, err = w.stdInt(m.v, &u.PromptTokens)
+		case "completion_tokens":
+			_, err = w.stdInt(m.v, &u.CompletionTokens)
+		case "prompt_tokens_details":
+			_, err = w.tokenDetail(m.v, &u.PromptTokensDetails)
+		}
+		if err != nil {
+			return i, err
+		}
+	}
+	return end, nil
+}
+
+func (w *walker) tokenDetail(i int, dst **miniTokenDetail) (int, error) {
+	end, found, ok := w.stdMembers(i, "cached_tokens")
+	if !ok {
+		return w.std(i, dst)
+	}
+	if *dst == nil {
+		*dst = &miniTokenDetail{}
+	}
+	for _, m := range found {
+		if _, err := w.stdInt(m.v, &(*dst).CachedTokens); err != nil {
+			return i, err
+		}
+	}
+	return end, nil
 }
 
 func (x *miniExtra) member(w *walker) memberFunc {
@@ -62,11 +111,11 @@ func (x *miniExtra) member(w *walker) memberFunc {
 		return w.object(v, func(key []byte, v int) (int, error) {
 			switch string(key) {
 			case "created":
-				return w.std(v, &r.Created)
+				return w.stdFloat(v, &r.Created)
 			case "model":
 				return w.str(v, &r.Model)
 			case "usage":
-				return w.std(v, &r.Usage)
+				return w.tokens(v, &r.Usage)
 			}
 			return w.skip(v)
 		})
