@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/loopguard/loopguard/internal/transcript"
@@ -21,19 +22,50 @@ func readTranscript(path string) (*transcript.Transcript, error) {
 		return transcript.Read(path) // the same error, in transcript's words
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	magic, _ := br.Peek(2)
+	g := gunzippers.Get().(*gunzipper)
+	defer g.release()
+	g.br.Reset(f)
+	magic, _ := g.br.Peek(2)
 	if len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
 		f.Close()
 		return transcript.Read(path) // plain files: Read sizes its buffers from the file
 	}
-	zr, err := gzip.NewReader(br)
-	if err != nil {
+	if err := g.reset(); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			err = fmt.Errorf("unexpected end of data (truncated file?): %w", io.ErrUnexpectedEOF)
 		}
 		return nil, &transcript.Error{Path: path, Err: fmt.Errorf("gzip: %w", err)}
 	}
-	defer zr.Close()
-	return transcript.ReadFromSized(path, zr, transcript.SizeHint(f))
+	defer g.zr.Close()
+	return transcript.ReadFromSized(path, g.zr, transcript.SizeHint(f))
+}
+
+// gunzipper is a file buffer and a gzip reader, kept for the next file: a new inflater
+// allocates its window and tables, and a scan opens hundreds of files.
+type gunzipper struct {
+	br *bufio.Reader
+	zr *gzip.Reader // nil until the first gzip file
+}
+
+var gunzippers = sync.Pool{New: func() any {
+	return &gunzipper{br: bufio.NewReaderSize(nil, 64<<10)}
+}}
+
+// reset starts reading the gzip stream in br.
+func (g *gunzipper) reset() error {
+	if g.zr == nil {
+		zr, err := gzip.NewReader(g.br)
+		if err != nil {
+			return err
+		}
+		g.zr = zr
+		return nil
+	}
+	return g.zr.Reset(g.br)
+}
+
+// release gives g back once its file is read: the transcript keeps nothing of its buffers.
+func (g *gunzipper) release() {
+	g.br.Reset(nil)
+	gunzippers.Put(g)
 }

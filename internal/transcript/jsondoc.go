@@ -4,15 +4,20 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"math/bits"
 	"strings"
 	"sync"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // docObject is the union of the JSON-document formats' top-level fields, decoded in one pass
 // by its member method (the JSON names are there); the fields present decide the format.
 type docObject struct {
 	// SWE-agent
-	Trajectory   []sweStep
+	Trajectory []sweStep
+	// History's string contents are decoded when asked for (historyContent): SWE-agent reads
+	// only the first few, and the observations repeated there are a tenth of a scan's bytes.
 	History      []msg
 	Info         *docInfo
 	ReplayConfig any
@@ -51,6 +56,34 @@ type docInfo struct {
 			ModelName string `json:"model_name"`
 		} `json:"model"`
 	} `json:"config"`
+}
+
+// info decodes a document's info block as std would. Only a few of its members are read;
+// the others (SWE-agent's submission and edited files, a few tens of KB) are only checked.
+func (w *walker) info(i int, dst **docInfo) (int, error) {
+	end, found, ok := w.stdMembers(i, "model_stats", "mini_version", "config")
+	if !ok {
+		return w.std(i, dst)
+	}
+	if *dst == nil {
+		*dst = &docInfo{}
+	}
+	info := *dst
+	for _, m := range found {
+		var err error
+		switch m.name {
+		case "model_stats":
+			_, err = w.std(m.v, &info.ModelStats)
+		case "mini_version":
+			_, err = w.std(m.v, &info.MiniVersion)
+		case "config":
+			_, err = w.std(m.v, &info.Config)
+		}
+		if err != nil {
+			return i, err
+		}
+	}
+	return end, nil
 }
 
 // sweStep is one SWE-agent trajectory step.
@@ -120,6 +153,10 @@ type msg struct {
 
 	// opencode export: {info, parts}
 	HasInfo bool `json:"-"`
+
+	// contentAt, when not 0, is the offset in the document of a string content not decoded
+	// yet (the walker's lazyContent); Content is nil until historyContent decodes it.
+	contentAt int
 }
 
 type oaToolCall struct {
@@ -149,7 +186,9 @@ func readDocument(name string, br *bufio.Reader, hint int64) (*walker, error) {
 	if p, ok := documentBuffers.Get().(*[]byte); ok && int64(cap(*p)) >= size {
 		b = (*p)[:0]
 	} else {
-		b = make([]byte, 0, size)
+		// A power of two: documents of all sizes come and go, and a buffer sized for this
+		// one alone would be too small for the next slightly bigger one, and be dropped.
+		b = make([]byte, 0, 1<<bits.Len64(uint64(size-1)))
 	}
 	buf := bytes.NewBuffer(b)
 	if _, err := buf.ReadFrom(br); err != nil {
@@ -206,10 +245,11 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		// A /restore checkpoint: clientHistory is the model's view; history is the UI's.
 		return buildGeminiContents(d.ClientHistory), nil
 	case d.Trajectory != nil || (d.History != nil && !isGeminiContents(d.History)):
-		return buildSWEAgent(&d), nil
+		return buildSWEAgent(&d, w), nil
 	case d.SessionID != "" && d.Messages != nil:
 		return buildGeminiSession(d.SessionID, d.Kind, d.Messages), nil
 	case d.History != nil:
+		w.historyContents(d.History)
 		return buildGeminiContents(d.History), nil
 	case (d.Response != nil && d.Messages != nil) || (d.FncallResponse != nil && d.FncallMessages != nil):
 		return buildCompletion(&completionDoc{Messages: d.Messages, FncallMessages: d.FncallMessages,
@@ -349,6 +389,8 @@ func (d *docObject) member(w *walker) memberFunc {
 				return w.object(e, d.Trajectory[len(d.Trajectory)-1].member(w))
 			})
 		case "history":
+			w.lazyContent = true
+			defer func() { w.lazyContent = false }()
 			return w.msgList(v, &d.History)
 		case "messages":
 			return w.msgList(v, &d.Messages)
@@ -371,7 +413,7 @@ func (d *docObject) member(w *walker) memberFunc {
 		case "clientHistory":
 			return w.msgList(v, &d.ClientHistory)
 		case "info":
-			return w.std(v, &d.Info)
+			return w.info(v, &d.Info)
 		case "replay_config":
 			return w.anyValue(v, &d.ReplayConfig)
 		case "trajectory_format":
@@ -425,6 +467,16 @@ func (m *msg) member(w *walker) memberFunc {
 		case "role":
 			return w.str(v, &m.Role)
 		case "content":
+			if w.lazyContent && w.data[v] == '"' {
+				// Checked now as str checks it (the string must be closed), for the same
+				// errors; decoded by historyContent if a builder wants it.
+				end, _, err := jsonscan.String(w.data, v, jsonscan.AsWritten)
+				if err != nil {
+					return w.fail(v, err)
+				}
+				m.contentAt = v
+				return end, nil
+			}
 			return w.anyValue(v, &m.Content)
 		case "agent":
 			return w.str(v, &m.Agent)
@@ -492,6 +544,25 @@ func (m *msg) member(w *walker) memberFunc {
 			return w.skip(v)
 		}
 		return w.skip(v)
+	}
+}
+
+// historyContent returns m.Content, decoding it from the document first if it was left for
+// later (msg.contentAt). w must still hold the document m was read from.
+func (w *walker) historyContent(m *msg) any {
+	if m.contentAt != 0 {
+		var s string
+		w.str(m.contentAt, &s) // cannot fail: the string was checked when it was met
+		m.Content, m.contentAt = s, 0
+	}
+	return m.Content
+}
+
+// historyContents decodes every content of list left for later, nested lists included.
+func (w *walker) historyContents(list []msg) {
+	for i := range list {
+		w.historyContent(&list[i])
+		w.historyContents(list[i].Traj)
 	}
 }
 

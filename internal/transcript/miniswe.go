@@ -43,13 +43,62 @@ type miniExtra struct {
 type miniResponse struct {
 	Created float64 // Unix seconds
 	Model   string
-	Usage   *struct {
-		PromptTokens        int64 `json:"prompt_tokens"`
-		CompletionTokens    int64 `json:"completion_tokens"`
-		PromptTokensDetails *struct {
-			CachedTokens int64 `json:"cached_tokens"`
-		} `json:"prompt_tokens_details"`
+	Usage   *miniTokens
+}
+
+type miniTokens struct {
+	PromptTokens        int64            `json:"prompt_tokens"`
+	CompletionTokens    int64            `json:"completion_tokens"`
+	PromptTokensDetails *miniTokenDetail `json:"prompt_tokens_details"`
+}
+
+type miniTokenDetail struct {
+	CachedTokens int64 `json:"cached_tokens"`
+}
+
+// tokens decodes a response's usage as std would, without encoding/json for the usual plain
+// object: a call of it for every message was a twentieth of the reading of mini-swe-agent
+// files.
+func (w *walker) tokens(i int, dst **miniTokens) (int, error) {
+	end, found, ok := w.stdMembers(i, "prompt_tokens", "completion_tokens", "prompt_tokens_details")
+	if !ok {
+		return w.std(i, dst)
 	}
+	if *dst == nil {
+		*dst = &miniTokens{}
+	}
+	u := *dst
+	for _, m := range found {
+		var err error
+		switch m.name {
+		case "prompt_tokens":
+			_, err = w.stdInt(m.v, &u.PromptTokens)
+		case "completion_tokens":
+			_, err = w.stdInt(m.v, &u.CompletionTokens)
+		case "prompt_tokens_details":
+			_, err = w.tokenDetail(m.v, &u.PromptTokensDetails)
+		}
+		if err != nil {
+			return i, err
+		}
+	}
+	return end, nil
+}
+
+func (w *walker) tokenDetail(i int, dst **miniTokenDetail) (int, error) {
+	end, found, ok := w.stdMembers(i, "cached_tokens")
+	if !ok {
+		return w.std(i, dst)
+	}
+	if *dst == nil {
+		*dst = &miniTokenDetail{}
+	}
+	for _, m := range found {
+		if _, err := w.stdInt(m.v, &(*dst).CachedTokens); err != nil {
+			return i, err
+		}
+	}
+	return end, nil
 }
 
 func (x *miniExtra) member(w *walker) memberFunc {
@@ -62,11 +111,11 @@ func (x *miniExtra) member(w *walker) memberFunc {
 		return w.object(v, func(key []byte, v int) (int, error) {
 			switch string(key) {
 			case "created":
-				return w.std(v, &r.Created)
+				return w.stdFloat(v, &r.Created)
 			case "model":
 				return w.str(v, &r.Model)
 			case "usage":
-				return w.std(v, &r.Usage)
+				return w.tokens(v, &r.Usage)
 			}
 			return w.skip(v)
 		})
@@ -112,7 +161,12 @@ func buildMini(d *docObject) *built {
 			if x := m.Extra; x != nil && x.Response != nil && x.Response.Created > 0 && x.Response.Created < 1e11 {
 				ms = int64(x.Response.Created * 1000)
 			}
-			blocks := re.FindAllStringSubmatchIndex(text, -1)
+			var blocks [][]int
+			if re == miniDefaultRegexp() {
+				blocks = miniDefaultBlocks(text)
+			} else {
+				blocks = re.FindAllStringSubmatchIndex(text, -1)
+			}
 			thought, args := text, ""
 			if len(blocks) > 0 {
 				blk := blocks[0]
@@ -157,6 +211,47 @@ func buildMini(d *docObject) *built {
 	out := b.done()
 	miniUsage(d, out)
 	return out
+}
+
+// miniDefaultBlocks is miniDefaultRegexp().FindAllStringSubmatchIndex(text, -1), without
+// the regexp engine, which was a tenth of the time spent reading mini-swe-agent files. The
+// regexp, "(?s)```bash\s*\n(.*?)\n```", matches at an occurrence of "```bash": its greedy \s*
+// takes the longest run of white space that ends with a newline, and the lazy (.*?) the
+// shortest command followed by "\n```"; when no "\n```" follows, \s* gives back up to an
+// earlier newline (which only helps when the run itself ends in "\n```"). FuzzMiniBlocks
+// checks it against the regexp.
+func miniDefaultBlocks(text string) [][]int {
+	const open, closing = "```bash", "\n```"
+	var blocks [][]int
+	for pos := 0; ; {
+		k := strings.Index(text[pos:], open)
+		if k < 0 {
+			return blocks
+		}
+		start := pos + k
+		pos = start + 1 // no match here: the next occurrence may still match
+		ws := start + len(open)
+		end := ws
+		for end < len(text) && isRegexpSpace(text[end]) {
+			end++
+		}
+		for nl := end - 1; nl >= ws; nl-- {
+			if text[nl] != '\n' {
+				continue
+			}
+			cmd := nl + 1
+			if c := strings.Index(text[cmd:], closing); c >= 0 {
+				blocks = append(blocks, []int{start, cmd + c + len(closing), cmd, cmd + c})
+				pos = cmd + c + len(closing)
+				break
+			}
+		}
+	}
+}
+
+// isRegexpSpace is the regexp package's \s: [\t\n\f\r ].
+func isRegexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
 }
 
 // miniUsage adds the run's cost and configured model to the main agent.

@@ -21,12 +21,15 @@ import (
 // reader checks that pairing (same count, and the same action where the message records one)
 // and gives each step to its role; if the pairing does not hold, every step goes to one agent.
 
-func buildSWEAgent(d *docObject) *built {
+// w is the walker d was read with: the history's contents are decoded from its document
+// when needed (historyContent), which most of them are not.
+func buildSWEAgent(d *docObject, w *walker) *built {
 	b := newBuilder(FormatSWEAgent)
 	steps, hist := d.Trajectory, d.History
 
 	if len(steps) == 0 && historyHasToolCalls(hist) {
 		// A function-calling run saved without trajectory steps: read the chat itself.
+		w.historyContents(hist)
 		addMessages(b, hist, func(m *msg) string { return sweAgentID(m.Agent) }, true)
 	} else if aligned(steps, hist) {
 		k := 0
@@ -35,13 +38,13 @@ func buildSWEAgent(d *docObject) *built {
 			a := b.agent(sweAgentID(m.Agent))
 			switch m.Role {
 			case "system":
-				a.text("system", contentText(m.Content), "", 0)
+				a.text("system", contentText(w.historyContent(m)), "", 0)
 			case "user":
 				switch {
 				case m.IsDemo:
-					a.text("demo", contentText(m.Content), "", 0)
+					a.text("demo", contentText(w.historyContent(m)), "", 0)
 				case !a.userSeen:
-					a.user(contentText(m.Content), 0)
+					a.user(contentText(w.historyContent(m)), 0)
 				}
 				// Later user messages are the observations of the steps.
 			case "assistant":
@@ -57,11 +60,11 @@ func buildSWEAgent(d *docObject) *built {
 			switch {
 			case m.Role == "system" && !seenSystem:
 				seenSystem = true
-				a.text("system", contentText(m.Content), "", 0)
+				a.text("system", contentText(w.historyContent(m)), "", 0)
 			case m.Role == "user" && m.IsDemo:
-				a.text("demo", contentText(m.Content), "", 0)
+				a.text("demo", contentText(w.historyContent(m)), "", 0)
 			case m.Role == "user" && !a.userSeen:
-				a.user(contentText(m.Content), 0)
+				a.user(contentText(w.historyContent(m)), 0)
 			}
 		}
 		for i := range steps {

@@ -33,6 +33,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -186,7 +187,6 @@ var (
 )
 
 const (
-	rawBufSize  = 64 << 10  // buffer on the file (compressed or not)
 	sniffSize   = 256 << 10 // buffer on the content; also the window the format is sniffed from
 	maxLineSize = 1 << 30   // a JSONL line longer than this is refused
 )
@@ -270,7 +270,12 @@ func readFrom(name string, r io.Reader, hint int64) (t *Transcript, err error) {
 			}
 		}()
 	}
-	br := bufio.NewReaderSize(r, rawBufSize)
+	// Content that is not gzip is read through one buffer, the one the format is sniffed
+	// from; gzip content gets a second one on the decompressor. Both come from
+	// contentReaders: a scan reads hundreds of files, and fresh buffers for each cost more
+	// (clearing, page faults) than the reading of a small file.
+	br := getContentReader(&stickyReader{r: r})
+	defer putContentReader(br)
 	magic, _ := br.Peek(2)
 	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, zerr := gzip.NewReader(br)
@@ -278,11 +283,32 @@ func readFrom(name string, r io.Reader, hint int64) (t *Transcript, err error) {
 			return nil, &Error{Path: name, Err: fmt.Errorf("gzip: %w", readErr(zerr))}
 		}
 		defer zr.Close()
-		br = bufio.NewReaderSize(&stickyReader{r: zr}, sniffSize)
-	} else {
-		br = bufio.NewReaderSize(&stickyReader{r: br}, sniffSize)
+		zbr := getContentReader(&stickyReader{r: zr})
+		defer putContentReader(zbr)
+		return readPlain(name, zbr, hint)
 	}
 	return readPlain(name, br, hint)
+}
+
+// contentReaders keeps the sniffSize buffered readers of files read before. Readers copy
+// what they keep out of the buffer (lines are only valid until the next one), so a reader
+// is free again once its file is read.
+var contentReaders sync.Pool
+
+func getContentReader(r io.Reader) *bufio.Reader {
+	if br, ok := contentReaders.Get().(*bufio.Reader); ok {
+		br.Reset(r)
+		return br
+	}
+	return bufio.NewReaderSize(r, sniffSize)
+}
+
+func putContentReader(br *bufio.Reader) {
+	if poolDisabled {
+		return
+	}
+	br.Reset(nil) // let go of the file
+	contentReaders.Put(br)
 }
 
 // stickyReader keeps returning the first error of r. The format is sniffed from a peek at

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/loopguard/loopguard/internal/jsonscan"
@@ -25,6 +27,9 @@ import (
 type walker struct {
 	data   []byte
 	pooled bool // data came from documentBuffers (see release)
+	// lazyContent: string message contents are checked but not decoded (msg.contentAt);
+	// set while SWE-agent's history is read.
+	lazyContent bool
 }
 
 // memberFunc handles one member of an object: it gets the key and the value's offset and
@@ -167,6 +172,82 @@ func (w *walker) std(i int, dst any) (int, error) {
 	}
 	return end, nil
 }
+
+// stdMember is a member of an object found by stdMembers.
+type stdMember struct {
+	name string // one of the names asked for
+	v    int    // the offset of its value
+}
+
+// errNotPlain stops stdMembers at a key it leaves to encoding/json.
+var errNotPlain = errors.New("key left to encoding/json")
+
+// stdMembers serves readers that want a few members of an object that std would decode
+// into a struct: it checks the object at i as encoding/json would (jsonscan's Strict policy
+// is encoding/json's grammar, MaxDepth its nesting limit) and returns the offset past it and
+// the members named in names, in order, duplicates included. Decoding each of those as std
+// would then gives what std gives for the whole object, without encoding/json reading the
+// members nobody wants (an info block's patch and edited files). ok is false when std must
+// decide: the value is not an object or not valid JSON (std has the error), or a key is
+// escaped, not ASCII, or a case variant of a name (encoding/json matches keys regardless of
+// case).
+func (w *walker) stdMembers(i int, names ...string) (end int, found []stdMember, ok bool) {
+	if w.data[i] != '{' {
+		return i, nil, false
+	}
+	end, err := jsonscan.Object(w.data, i, jsonscan.Strict, func(key []byte, f jsonscan.Flags, v int) (int, error) {
+		if f != 0 {
+			return v, errNotPlain
+		}
+		for _, n := range names {
+			if string(key) == n {
+				found = append(found, stdMember{n, v})
+				break
+			}
+			if strings.EqualFold(string(key), n) {
+				return v, errNotPlain
+			}
+		}
+		return jsonscan.Skip(w.data, v, jsonscan.Strict, jsonscan.MaxDepth-1)
+	})
+	if err != nil {
+		return i, nil, false
+	}
+	return end, found, true
+}
+
+// stdInt is std for an int64: a number is parsed here (a number out of range leaves *dst,
+// as encoding/json's type error does), anything else goes to std.
+func (w *walker) stdInt(i int, dst *int64) (int, error) {
+	if !isNumberStart(w.data[i]) {
+		return w.std(i, dst)
+	}
+	end, err := w.skip(i)
+	if err != nil {
+		return i, err
+	}
+	if n, err := strconv.ParseInt(string(w.data[i:end]), 10, 64); err == nil {
+		*dst = n
+	}
+	return end, nil
+}
+
+// stdFloat is std for a float64, as stdInt is for an int64.
+func (w *walker) stdFloat(i int, dst *float64) (int, error) {
+	if !isNumberStart(w.data[i]) {
+		return w.std(i, dst)
+	}
+	end, err := w.skip(i)
+	if err != nil {
+		return i, err
+	}
+	if f, err := strconv.ParseFloat(string(w.data[i:end]), 64); err == nil {
+		*dst = f
+	}
+	return end, nil
+}
+
+func isNumberStart(c byte) bool { return c == '-' || '0' <= c && c <= '9' }
 
 // raw returns a copy of the bytes of the value at i.
 func (w *walker) raw(i int, dst *json.RawMessage) (int, error) {
