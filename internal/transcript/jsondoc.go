@@ -563,6 +563,10 @@ func (w *walker) historyContents(list []msg) {
 	for i := range list {
 		w.historyContent(&list[i])
 		w.historyContents(list[i].Traj)
+		if d := list[i].Data; d != nil { // LangChain's wrapped message
+			w.historyContent(d)
+			w.historyContents(d.Traj)
+		}
 	}
 }
 
