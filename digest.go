@@ -791,13 +791,14 @@ func (d *digester) setEcho(raw []byte) {
 	}
 }
 
-func isArgSep(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '"', '\'', '{', '}', '[', ']', ',', '=', '`':
-		return true
+func isArgSep(c byte) bool { return argSeps[c] }
+
+var argSeps = func() (t [256]bool) {
+	for _, c := range " \t\n\r\"'{}[],=`" {
+		t[c] = true
 	}
-	return false
-}
+	return t
+}()
 
 // skipEscape returns the index after the ANSI escape sequence at text[i] (an ESC byte):
 // CSI sequences (ESC [ ... final byte), OSC sequences (ESC ] ... BEL or ESC \), and two-byte

@@ -1,6 +1,7 @@
 package loopguard
 
 import (
+	"bytes"
 	"math/bits"
 	"strings"
 	"testing"
@@ -181,6 +182,9 @@ func FuzzDigest(f *testing.F) {
 		}
 		if failureSignature(text) != failureSignatureByLastIndex(text) {
 			t.Fatalf("failureSignature differs from its plain statement")
+		}
+		if got, want := hasCommandLineKey([]byte(args)), hasCommandLineKeyByContains([]byte(args)); got != want {
+			t.Fatalf("hasCommandLineKey(%q) = %v, want %v", args, got, want)
 		}
 	})
 }
@@ -373,6 +377,25 @@ func failureSignatureByLastIndex(result string) uint64 {
 		return 0
 	}
 	return mix64(hashLine(line)) | 1
+}
+
+// hasCommandLineKeyByContains is hasCommandLineKey's plain statement: a search per key.
+func hasCommandLineKeyByContains(a []byte) bool {
+	for _, k := range commandLineKeys {
+		if bytes.Contains(a, []byte(k)) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHasCommandLineKeyMatchesASearchPerKey(t *testing.T) {
+	for _, a := range []string{``, `"`, `""`, `{"command":"ls"}`, `{"path":"x","code":"print(1)"}`, `{"keystrokes":""}`,
+		`{"x":"\"cmd\""}`, `{"scripts":1}`, `{"c":"command"}`, `"command"`, `{"k":"s","s":"c"}`, `{"a":1,"script"`, `["cmd"]`} {
+		if got, want := hasCommandLineKey([]byte(a)), hasCommandLineKeyByContains([]byte(a)); got != want {
+			t.Errorf("hasCommandLineKey(%q) = %v, want %v", a, got, want)
+		}
+	}
 }
 
 // failureSignature reads the lines from the end; its plain statement looks for each mark.

@@ -47,12 +47,34 @@ func mutates(named bool, tool string, args []byte) bool {
 	// Only a command line can write by shell; a Read or a Grep with JSON options cannot. A
 	// terminal agent types its commands ("keystrokes", Terminus), a notebook tool runs "code"
 	// (OpenHands' execute_ipython_cell): both are command lines too.
-	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !bytes.Contains(a, []byte(`"command"`)) &&
-		!bytes.Contains(a, []byte(`"cmd"`)) && !bytes.Contains(a, []byte(`"script"`)) &&
-		!bytes.Contains(a, []byte(`"keystrokes"`)) && !bytes.Contains(a, []byte(`"code"`)) {
+	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !hasCommandLineKey(a) {
 		return false
 	}
 	return shellWritesFiles(args)
+}
+
+// commandLineKeys are the argument names that hold a command line (see mutates).
+var commandLineKeys = []string{`"command"`, `"cmd"`, `"script"`, `"keystrokes"`, `"code"`}
+
+// hasCommandLineKey says whether a holds one of commandLineKeys: one pass over its quotes
+// rather than a search per key (this runs for every call).
+func hasCommandLineKey(a []byte) bool {
+	for i := bytes.IndexByte(a, '"'); i >= 0 && i+1 < len(a); {
+		switch a[i+1] {
+		case 'c', 's', 'k':
+			for _, k := range commandLineKeys {
+				if bytes.HasPrefix(a[i:], []byte(k)) {
+					return true
+				}
+			}
+		}
+		next := bytes.IndexByte(a[i+1:], '"')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 // subcommand returns the first word of the "command" argument of a JSON object, or the word
@@ -92,6 +114,15 @@ var writeCommands = map[string]uint8{
 // writeFlags are options that make a formatter or linter rewrite the files it checks
 // (prettier --write, eslint --fix, ruff check --fix).
 var writeFlags = map[string]bool{"--write": true, "--fix": true, "--in-place": true}
+
+// commandWordLens has, for each first letter of writeCommands' words, a bit per length they
+// come in: most words of a command line are ruled out without a map lookup.
+var commandWordLens = func() (t [26]uint16) {
+	for w := range writeCommands {
+		t[w[0]-'a'] |= 1 << len(w)
+	}
+	return t
+}()
 
 var writeSubcommands = map[string]bool{
 	"apply": true, "am": true, "checkout": true, "reset": true, "commit": true, "stash": true,
@@ -133,10 +164,10 @@ func shellWritesFiles(cmd []byte) bool {
 				continue // sed -n -i: the in-place flag may come after other options
 			}
 		}
-		if writeFlags[string(w)] {
+		if len(w) > 2 && w[0] == '-' && w[1] == '-' && writeFlags[string(w)] {
 			return true
 		}
-		if len(w) > 11 || w[0] < 'a' || w[0] > 'z' {
+		if len(w) > 11 || w[0] < 'a' || w[0] > 'z' || commandWordLens[w[0]-'a']&(1<<len(w)) == 0 {
 			kind = 0 // no command word is that long, or starts otherwise
 			continue
 		}
@@ -163,13 +194,14 @@ func shellWritesFiles(cmd []byte) bool {
 	return false
 }
 
-func isShellSep(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '"', '\'', ';', '|', '&', '(', ')', '{', '}', ',', ':', '\\', '`', '[', ']':
-		return true
+func isShellSep(c byte) bool { return shellSeps[c] }
+
+var shellSeps = func() (t [256]bool) {
+	for _, c := range " \t\n\r\"';|&(){},:\\`[]" {
+		t[c] = true
 	}
-	return false
-}
+	return t
+}()
 
 // redirectsToFile finds an output redirection to a file: '>' or '>>' (or '\u003e', as some
 // JSON encoders write it) not followed by '&' or /dev/null, and not part of '->', '=>', '>='.
