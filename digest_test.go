@@ -186,6 +186,9 @@ func FuzzDigest(f *testing.F) {
 		if got, want := hasCommandLineKey([]byte(args)), hasCommandLineKeyByContains([]byte(args)); got != want {
 			t.Fatalf("hasCommandLineKey(%q) = %v, want %v", args, got, want)
 		}
+		if got, want := sendsNoKeys([]byte(args)), sendsNoKeysByIndex([]byte(args)); got != want {
+			t.Fatalf("sendsNoKeys(%q) = %v, want %v", args, got, want)
+		}
 	})
 }
 
@@ -387,6 +390,24 @@ func hasCommandLineKeyByContains(a []byte) bool {
 		}
 	}
 	return false
+}
+
+// sendsNoKeysByIndex is sendsNoKeys' plain statement: the first "keystrokes" key, then "".
+func sendsNoKeysByIndex(args []byte) bool {
+	i := bytes.Index(args, []byte(`"keystrokes"`))
+	if i < 0 {
+		return false
+	}
+	return bytes.HasPrefix(bytes.TrimLeft(args[i+len(`"keystrokes"`):], " \t\r\n:"), []byte(`""`))
+}
+
+func TestSendsNoKeysMatchesItsPlainStatement(t *testing.T) {
+	for _, a := range []string{``, `"`, `{"keystrokes":""}`, `{"keystrokes": "", "duration": 5}`, `{"keystrokes":"ls\n"}`,
+		`{"k":"keystrokes","keystrokes":""}`, `{"x":"\"keystrokes\":\"\""}`, `{"keystroke":""}`, `"keystrokes"`, `{"keystrokes" : ""}`} {
+		if got, want := sendsNoKeys([]byte(a)), sendsNoKeysByIndex([]byte(a)); got != want {
+			t.Errorf("sendsNoKeys(%q) = %v, want %v", a, got, want)
+		}
+	}
 }
 
 func TestHasCommandLineKeyMatchesASearchPerKey(t *testing.T) {

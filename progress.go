@@ -611,12 +611,19 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 // sendsNoKeys says whether a terminal agent's call types nothing and only waits for the screen
 // (Terminus's {"keystrokes": "", "duration": 30}).
 func sendsNoKeys(args []byte) bool {
-	i := bytes.Index(args, []byte(`"keystrokes"`))
-	if i < 0 {
-		return false
+	// Looked for at the quotes followed by a 'k', which are few: this runs for every call.
+	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
+		if args[i+1] == 'k' && bytes.HasPrefix(args[i:], []byte(`"keystrokes"`)) {
+			rest := bytes.TrimLeft(args[i+len(`"keystrokes"`):], " \t\r\n:")
+			return bytes.HasPrefix(rest, []byte(`""`))
+		}
+		next := bytes.IndexByte(args[i+1:], '"')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
 	}
-	rest := bytes.TrimLeft(args[i+len(`"keystrokes"`):], " \t\r\n:")
-	return bytes.HasPrefix(rest, []byte(`""`))
+	return false
 }
 
 // recentCall is what the window of recent calls keeps of each.
