@@ -230,6 +230,29 @@ func (a *Agent) run(t testing.TB, resume, prompt string, extra []string) *AgentR
 	return res
 }
 
+// RunStreaming runs one non-interactive turn with the CLI's line-by-line JSON output on
+// stdout, as benchmark harnesses capture it:
+//   - Claude Code: claude -p --output-format stream-json --verbose PROMPT
+//   - Codex:       codex exec --json PROMPT
+//   - Gemini CLI:  gemini --output-format stream-json -p PROMPT
+func (a *Agent) RunStreaming(t testing.TB, prompt string) *Result {
+	t.Helper()
+	var args []string
+	switch a.Host {
+	case HostClaudeCode:
+		args = []string{"-p", "--settings", a.ClaudeSettings, "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose", "--", prompt}
+	case HostCodex:
+		args = []string{"exec", "--json", "--skip-git-repo-check"}
+		if a.CodexBypassTrust {
+			args = append(args, "--dangerously-bypass-hook-trust")
+		}
+		args = append(args, "--", prompt)
+	case HostGeminiCLI:
+		args = []string{"-m", GeminiModel, "-y", "--output-format", "stream-json", "-p", prompt}
+	}
+	return Run(t, Cmd{Path: a.Bin, Args: args, Dir: a.Work, Env: a.Env, Timeout: a.Timeout})
+}
+
 var codexSessionRE = regexp.MustCompile(`session id: ([0-9a-fA-F-]{36})`)
 
 func writeFile(t testing.TB, path string, data []byte) {

@@ -93,3 +93,59 @@ func TestTranscriptsOfRealRuns(t *testing.T) {
 		})
 	}
 }
+
+// The readers of the CLIs' headless output (what benchmark harnesses keep of a run) on what the
+// real CLIs print: each runs the same shell command three times for the scripted model with
+// its line-by-line JSON output on stdout, saved to a file as a harness saves it; the reader
+// must recognise the format and find exactly those three calls with their results.
+func TestHeadlessOutputOfRealRuns(t *testing.T) {
+	tests := []struct {
+		host   Host
+		file   string
+		format string
+		tool   string
+	}{
+		{HostClaudeCode, "claude-code.txt", transcript.FormatClaudeCode, "Bash"},
+		{HostCodex, "codex.txt", transcript.FormatCodexExec, "shell"},
+		{HostGeminiCLI, "gemini-cli.txt", transcript.FormatGeminiStream, "run_shell_command"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.host), func(t *testing.T) {
+			t.Parallel()
+			cmd, _ := sideEffectCommand(t)
+			srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
+			a := NewAgent(t, tt.host, srv)
+			r := a.RunStreaming(t, "Run the e2e command until you are told to stop.")
+			if r.ExitCode != 0 {
+				t.Fatalf("%s exited %d; stderr:\n%.3000s", tt.host, r.ExitCode, r.Stderr)
+			}
+			path := filepath.Join(t.TempDir(), "agent", tt.file)
+			writeFile(t, path, []byte(r.Stdout))
+			tr, err := transcript.Read(path)
+			if err != nil {
+				t.Fatalf("%v; output:\n%.3000s", err, r.Stdout)
+			}
+			if tr.Format != tt.format {
+				t.Errorf("format %q, want %q", tr.Format, tt.format)
+			}
+			main := tr.Agent(transcript.MainAgent)
+			if main == nil {
+				t.Fatalf("no main agent: %+v", tr.Agents)
+			}
+			var calls []loopguard.Event
+			for _, ev := range main.Events {
+				if ev.Type == loopguard.EventCall {
+					calls = append(calls, ev)
+				}
+			}
+			if len(calls) != 3 {
+				t.Fatalf("%d calls, want the 3 the model asked for; output:\n%.4000s", len(calls), r.Stdout)
+			}
+			for i, c := range calls {
+				if c.Tool != tt.tool || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, "hi") {
+					t.Errorf("call %d: %s %s → %q (result: %v)", i, c.Tool, c.Args, c.Result, c.HasResult)
+				}
+			}
+		})
+	}
+}
