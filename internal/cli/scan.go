@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/loopguard/loopguard"
 	"github.com/loopguard/loopguard/internal/scan"
+	"github.com/loopguard/loopguard/internal/transcript"
 	"golang.org/x/term"
 )
 
@@ -100,7 +102,7 @@ is described in docs/scan.md.
 	for _, f := range rep.Files {
 		switch {
 		case f.NotTranscript:
-			fmt.Fprintf(env.Stderr, "loopguard scan: skipped %s: not a transcript\n", f.Path)
+			fmt.Fprintf(env.Stderr, "loopguard scan: skipped %s: not a transcript%s\n", f.Path, whyNotTranscript(f.Err))
 		case f.Err != nil:
 			fmt.Fprintf(env.Stderr, "loopguard scan: %v (skipped)\n", f.Err)
 			status = exitFail
@@ -274,4 +276,19 @@ func (l *fileList) Set(v string) error {
 	}
 	*l = append(*l, v)
 	return nil
+}
+
+// whyNotTranscript is what a reader said beyond "unknown transcript format" about a file it
+// skipped (an opencode database, say), in brackets, or "".
+func whyNotTranscript(err error) string {
+	var te *transcript.Error
+	if !errors.As(err, &te) {
+		return ""
+	}
+	why := strings.TrimPrefix(te.Err.Error(), transcript.ErrUnknownFormat.Error())
+	why = strings.TrimPrefix(why, ": ")
+	if why == "" || why == te.Err.Error() {
+		return ""
+	}
+	return " (" + why + ")"
 }

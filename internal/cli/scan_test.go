@@ -207,6 +207,22 @@ func TestScanSkipsNonTranscriptsOnlyInFolders(t *testing.T) {
 	}
 }
 
+// opencode keeps its sessions in a SQLite database now: a folder walk names it and says how to
+// read it, instead of passing it over in silence.
+func TestScanSaysHowToReadOpencodesDatabase(t *testing.T) {
+	dir := t.TempDir()
+	put(t, filepath.Join(dir, "run.jsonl"), []byte(stuck("probe")))
+	db := put(t, filepath.Join(dir, "opencode", "opencode.db"), append([]byte("SQLite format 3\x00"), make([]byte, 4080)...))
+	put(t, filepath.Join(dir, "other.db"), []byte("SQLite format 3\x00"))
+	_, stderr, code := scanCLI(t, nil, dir)
+	if code != 0 || !strings.Contains(stderr, "skipped "+db+": not a transcript (a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`)") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if strings.Contains(stderr, "other.db") {
+		t.Errorf("a database that is not opencode's was looked at: %q", stderr)
+	}
+}
+
 func TestScanHTMLFile(t *testing.T) {
 	dir := t.TempDir()
 	put(t, filepath.Join(dir, "run.jsonl"), []byte(stuck("probe")))

@@ -34,6 +34,14 @@ func opencodeConfig(baseURL string) string {
 // runOpencode runs `opencode run` once against an OpenAI-compatible baseURL.
 func runOpencode(t *testing.T, baseURL string) *Result {
 	t.Helper()
+	res, _ := runOpencodeHome(t, baseURL)
+	return res
+}
+
+// runOpencodeHome is runOpencode that also returns the home folder opencode ran in (its data
+// is under .local/share/opencode).
+func runOpencodeHome(t *testing.T, baseURL string) (*Result, string) {
+	t.Helper()
 	bin := RequireCLI(t, "opencode")
 	root := t.TempDir()
 	home, work := filepath.Join(root, "home"), filepath.Join(root, "work")
@@ -43,7 +51,20 @@ func runOpencode(t *testing.T, baseURL string) *Result {
 		}
 	}
 	writeFile(t, filepath.Join(home, ".config", "opencode", "opencode.json"), []byte(opencodeConfig(baseURL)))
-	env := append(BaseEnv(home), "TMPDIR="+filepath.Join(root, "tmp"),
+	env := opencodeEnv(home, filepath.Join(root, "tmp"))
+	res := Run(t, Cmd{Path: bin, Args: []string{"run", "--model", "e2e/scripted", "Run the e2e command until told otherwise."},
+		Dir: work, Env: env, Timeout: 120 * time.Second})
+	if os.Getenv("E2E_VERBOSE") != "" {
+		t.Logf("stdout:\n%s\nstderr:\n%s", res.Stdout, res.Stderr)
+	}
+	res.Check(t, "opencode")
+	return res, home
+}
+
+// opencodeEnv is the environment opencode runs in: home, its own temporary folder, and
+// nothing from the network.
+func opencodeEnv(home, tmp string) []string {
+	return append(BaseEnv(home), "TMPDIR="+tmp,
 		// Nothing from the network: no models.dev catalogue, no default plugins from npm, no
 		// LSP downloads, no update check.
 		"OPENCODE_DISABLE_MODELS_FETCH=true",
@@ -52,13 +73,6 @@ func runOpencode(t *testing.T, baseURL string) *Result {
 		"OPENCODE_DISABLE_AUTOUPDATE=true",
 		"OPENCODE_DISABLE_SHARE=true",
 	)
-	res := Run(t, Cmd{Path: bin, Args: []string{"run", "--model", "e2e/scripted", "Run the e2e command until told otherwise."},
-		Dir: work, Env: env, Timeout: 120 * time.Second})
-	if os.Getenv("E2E_VERBOSE") != "" {
-		t.Logf("stdout:\n%s\nstderr:\n%s", res.Stdout, res.Stderr)
-	}
-	res.Check(t, "opencode")
-	return res
 }
 
 func TestProxyOpencode(t *testing.T) {

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -147,5 +148,61 @@ func TestHeadlessOutputOfRealRuns(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// opencode keeps its sessions in a database now; users get a transcript with `opencode
+// export`. The real opencode runs the command three times for the scripted model, its session
+// is exported, and the opencode reader finds the three calls with their results.
+func TestOpencodeExportOfARealRun(t *testing.T) {
+	cmd, _ := sideEffectCommand(t)
+	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
+	_, home := runOpencodeHome(t, srv.URL)
+	bin := RequireCLI(t, "opencode")
+	root := filepath.Dir(home)
+	env := opencodeEnv(home, filepath.Join(root, "tmp"))
+	work := filepath.Join(root, "work")
+	list := Run(t, Cmd{Path: bin, Args: []string{"session", "list", "--format", "json"}, Dir: work, Env: env})
+	list.Check(t, "opencode session list")
+	var sessions []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(list.Stdout), &sessions); err != nil || len(sessions) != 1 {
+		t.Fatalf("session list: %v, %d sessions:\n%.2000s", err, len(sessions), list.Stdout)
+	}
+	export := Run(t, Cmd{Path: bin, Args: []string{"export", sessions[0].ID}, Dir: work, Env: env})
+	export.Check(t, "opencode export")
+	path := filepath.Join(t.TempDir(), sessions[0].ID+".json")
+	// The export is the JSON document from its first brace: opencode may say what it exports
+	// before it.
+	out := export.Stdout
+	if i := strings.IndexByte(out, '{'); i > 0 {
+		out = out[i:]
+	}
+	writeFile(t, path, []byte(out))
+	tr, err := transcript.Read(path)
+	if err != nil {
+		t.Fatalf("%v; export:\n%.3000s", err, export.Stdout)
+	}
+	if tr.Format != transcript.FormatOpencode {
+		t.Errorf("format %q, want %q", tr.Format, transcript.FormatOpencode)
+	}
+	main := tr.Agent(transcript.MainAgent)
+	if main == nil {
+		t.Fatalf("no main agent: %+v", tr.Agents)
+	}
+	var calls []loopguard.Event
+	for _, ev := range main.Events {
+		if ev.Type == loopguard.EventCall {
+			calls = append(calls, ev)
+		}
+	}
+	if len(calls) != 3 {
+		t.Fatalf("%d calls, want the 3 the model asked for; export:\n%.4000s", len(calls), export.Stdout)
+	}
+	for i, c := range calls {
+		if c.Tool != "bash" || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, "hi") {
+			t.Errorf("call %d: %s %s → %q (result: %v)", i, c.Tool, c.Args, c.Result, c.HasResult)
+		}
 	}
 }

@@ -28,9 +28,13 @@ type Target struct {
 var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in .jsonl,
-// .json, .traj, .md, .txt or .log, optionally followed by .gz.
+// .json, .traj, .md, .txt or .log, optionally followed by .gz; and opencode.db, which is
+// reported as what it is (a database that `opencode export` reads) rather than passed over.
 func IsCandidate(name string) bool {
 	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
+	if name == "opencode.db" {
+		return true // to say how to read it: opencode's sessions are in this database now
+	}
 	for _, s := range transcriptSuffixes {
 		if strings.HasSuffix(name, s) {
 			return true

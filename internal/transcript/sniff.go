@@ -66,6 +66,10 @@ func sniff(head []byte, eof bool) sniffed {
 		// A megabyte of white space: not a transcript.
 		return sniffed{err: ErrUnknownFormat, errLine: 1}
 	}
+	if bytes.HasPrefix(head, []byte("SQLite format 3\x00")) {
+		// opencode keeps its sessions in one (opencode.db) since it left its JSON storage.
+		return sniffed{err: fmt.Errorf("%w: a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`", ErrUnknownFormat)}
+	}
 	if looksBinary(head) {
 		return sniffed{err: ErrBinary}
 	}
