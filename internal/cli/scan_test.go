@@ -147,7 +147,7 @@ func TestScanDefaultLocations(t *testing.T) {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 		for _, want := range []string{"no agent transcripts found", filepath.Join(home, ".claude", "projects"), filepath.Join(home, ".codex", "sessions"), filepath.Join(home, ".gemini", "tmp"), filepath.Join(home, ".openhands", "conversations"),
-			filepath.Join(home, ".local", "share", "opencode", "storage")} {
+			filepath.Join(home, ".local", "share", "opencode")} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout %q lacks %q", stdout, want)
 			}

@@ -114,8 +114,9 @@ func (e *pathErr) Unwrap() error { return e.err }
 // OpenHands' conversations (~/.openhands/conversations, the 1.x CLI and agent SDK) and
 // sessions (~/.openhands/sessions, 0.x), each a folder of event files per conversation, and
 // the task folders of Cline and Roo Code in the global storage of VS Code (and of its
-// Insiders build, VSCodium and Cursor), on Linux and macOS, and opencode's storage
-// ($XDG_DATA_HOME/opencode/storage, ~/.local/share/opencode/storage).
+// Insiders build, VSCodium and Cursor), on Linux and macOS, and opencode's data folder
+// ($XDG_DATA_HOME/opencode or ~/.local/share/opencode: the storage folder of earlier versions,
+// the database of current ones, which the walk names and explains).
 // It also returns every location it looked at, for the message given when none exists.
 func DefaultLocations(getenv func(string) string) (found, looked []string) {
 	home := getenv("HOME")
@@ -141,7 +142,7 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		under("", ".gemini", "tmp"),
 		under("", ".openhands", "conversations"),
 		under("", ".openhands", "sessions"),
-		opencodeStorage(getenv, home),
+		opencodeData(getenv, home),
 	}, vscodeTasks(home)...) {
 		if d == "" {
 			continue
@@ -171,14 +172,14 @@ func vscodeTasks(home string) []string {
 	return out
 }
 
-// opencodeStorage is opencode's storage folder: $XDG_DATA_HOME/opencode/storage, or
-// ~/.local/share/opencode/storage.
-func opencodeStorage(getenv func(string) string, home string) string {
+// opencodeData is opencode's data folder: $XDG_DATA_HOME/opencode, or
+// ~/.local/share/opencode.
+func opencodeData(getenv func(string) string, home string) string {
 	if d := getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "opencode", "storage")
+		return filepath.Join(d, "opencode")
 	}
 	if home == "" {
 		return ""
 	}
-	return filepath.Join(home, ".local", "share", "opencode", "storage")
+	return filepath.Join(home, ".local", "share", "opencode")
 }
