@@ -26,10 +26,38 @@ type Label struct {
 	Note         string `json:"note"`
 }
 
-// covers says whether the label is about the given session and agent.
-func (l *Label) covers(session int, agent string) bool {
-	return agent == l.Agent && (l.SessionIndex == nil || *l.SessionIndex == session)
+// covers says whether a label about agent (see labelAgent) covers the given session and
+// agent.
+func (l *Label) covers(agent string, session int, id string) bool {
+	return id == agent && (l.SessionIndex == nil || *l.SessionIndex == session)
 }
+
+// labelAgent is the agent of f a label is about: the one it names; or, when it names "main"
+// (the default) and f has no agent of that name but only one agent in the label's sessions,
+// that one, whatever its name: a subagent's transcript scanned alone is agent-<id>, and a
+// label on such a file need not know it.
+func labelAgent(f *File, l *Label) string {
+	only := ""
+	for _, a := range f.Agents {
+		if l.SessionIndex != nil && *l.SessionIndex != a.Session {
+			continue
+		}
+		if a.ID == l.Agent {
+			return l.Agent
+		}
+		if only != "" && only != a.ID {
+			return l.Agent // several agents: the label's name must match one
+		}
+		only = a.ID
+	}
+	if l.Agent == MainAgentLabel && only != "" {
+		return only
+	}
+	return l.Agent
+}
+
+// MainAgentLabel is the agent a label names when it names none.
+const MainAgentLabel = "main"
 
 // AgentName is the label's agent as reports name it, with its session when it has one.
 func (l *Label) AgentName() string {
@@ -93,7 +121,7 @@ func ReadLabels(path string) ([]Label, error) {
 			return nil, fmt.Errorf("%s:%d: \"session_index\" must be 0 or more", path, i+1)
 		}
 		if l.Agent == "" {
-			l.Agent = "main"
+			l.Agent = MainAgentLabel
 		}
 		labels = append(labels, l)
 	}
@@ -115,8 +143,11 @@ const (
 
 // LabelResult is how the guard did on one label.
 type LabelResult struct {
-	Label  Label  `json:"label"`
-	File   string `json:"file"` // the scanned file matched, "" when none
+	Label Label  `json:"label"`
+	File  string `json:"file"` // the scanned file matched, "" when none
+	// Agent is the agent of the file the label was scored on (labelAgent): its own agent
+	// name, or a single-agent file's agent for a label naming "main".
+	Agent  string `json:"agent,omitempty"`
 	Status string `json:"status"`
 	// FirstNotice is the call index of the first notice in the window (loop labels: [first,
 	// last+CatchAfter]; legitimate ones: [first, last]), or -1.
@@ -165,6 +196,7 @@ func ScoreLabels(r *Report, labels []Label) ([]LabelResult, Score) {
 		res.Status = status
 		if f != nil {
 			res.File = f.Path
+			res.Agent = labelAgent(f, &l)
 			scoreOne(f, &res)
 		}
 		s.Labels++
@@ -222,7 +254,7 @@ func outsidePositives(r *Report, results []LabelResult) (calls, notices int) {
 			continue
 		}
 		for _, a := range f.Agents {
-			if res.Label.covers(a.Session, a.ID) {
+			if res.Label.covers(res.Agent, a.Session, a.ID) {
 				k := agentKey{f.Path, a.Session, a.ID}
 				windows[k] = append(windows[k], [2]int{res.Label.First(), res.Label.Last() + CatchAfter})
 			}
@@ -297,7 +329,7 @@ func matchFile(files []*File, l *Label) (*File, string) {
 
 func scoreOne(f *File, res *LabelResult) {
 	l := &res.Label
-	if !slices.ContainsFunc(f.Agents, func(a *Agent) bool { return l.covers(a.Session, a.ID) }) {
+	if !slices.ContainsFunc(f.Agents, func(a *Agent) bool { return l.covers(res.Agent, a.Session, a.ID) }) {
 		res.Status = StatusNoAgent
 		return
 	}
@@ -308,7 +340,7 @@ func scoreOne(f *File, res *LabelResult) {
 	}
 	for i := range f.Notices {
 		n := &f.Notices[i]
-		if n.Type != "notice" || !l.covers(n.Session, n.Agent) || n.CallIndex < l.First() || n.CallIndex > last {
+		if n.Type != "notice" || !l.covers(res.Agent, n.Session, n.Agent) || n.CallIndex < l.First() || n.CallIndex > last {
 			continue
 		}
 		if res.FirstNotice < 0 {

@@ -197,3 +197,35 @@ func TestALabelMayNameAFileOfAFolderSession(t *testing.T) {
 		t.Errorf("a file not in the folder matched: %s", results[0].Status)
 	}
 }
+
+// A label that names no agent ("main") is about a single-agent file's agent whatever its name
+// (a Claude Code subagent's transcript scanned alone is agent-<id>); in a file of several
+// agents the name must match.
+func TestALabelWithoutAgentTakesASingleAgentFilesAgent(t *testing.T) {
+	sub := "/data/s/subagents/agent-a5bdbc1.jsonl.gz"
+	multi := "/data/c/run.traj"
+	r := &Report{Files: []*File{
+		{Path: sub, Agents: []*Agent{{ID: "agent-a5bdbc1", Marks: make([]Mark, 10)}},
+			Notices: []Notice{{Type: "notice", File: sub, Agent: "agent-a5bdbc1", CallIndex: 4}}},
+		{Path: multi, Agents: []*Agent{{ID: "Programmer", Marks: make([]Mark, 10)}, {ID: "Tester", Marks: make([]Mark, 10)}},
+			Notices: []Notice{{Type: "notice", File: multi, Agent: "Tester", CallIndex: 4}}},
+	}}
+	tests := []struct {
+		name, path, agent string
+		wantStatus        string
+	}{
+		{"no agent named, one agent in the file", "subagents/agent-a5bdbc1.jsonl", MainAgentLabel, StatusCaught},
+		{"the agent named", "subagents/agent-a5bdbc1.jsonl", "agent-a5bdbc1", StatusCaught},
+		{"another agent named", "subagents/agent-a5bdbc1.jsonl", "agent-zzz", StatusNoAgent},
+		{"no agent named, several agents in the file", "run.traj", MainAgentLabel, StatusNoAgent},
+		{"one of several named", "run.traj", "Tester", StatusCaught},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			results, _ := ScoreLabels(r, []Label{{Path: tt.path, Agent: tt.agent, CallIndices: []int{3, 6}, ManualLabel: "stuck"}})
+			if results[0].Status != tt.wantStatus {
+				t.Errorf("status %q, want %q", results[0].Status, tt.wantStatus)
+			}
+		})
+	}
+}
