@@ -236,7 +236,3 @@ func redirectsToFile(cmd []byte) bool {
 	}
 	return false
 }
-
-func isWordByte(c byte) bool {
-	return c == '_' || c == '-' || ('0' <= c && c <= '9') || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
-}

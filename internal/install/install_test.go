@@ -448,7 +448,7 @@ func testInstallUninstall(t *testing.T, host hook.Host, scope Scope, fresh bool)
 	}
 
 	// Uninstall: back to what was there.
-	p = e.uninstall(t)
+	e.uninstall(t)
 	after := readTestFile(t, path)
 	if len(loopguardHandlers(t, after)) != 0 {
 		t.Errorf("handlers left after uninstall:\n%s", after)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Layout of the embedded database.
@@ -331,7 +332,7 @@ func (s *boltStore) do(ctx context.Context, mode openMode, fn func(*bolt.Tx) err
 		return nil
 	case errors.Is(err, errUserPanic):
 		return err
-	case errors.Is(err, bolt.ErrTimeout):
+	case errors.Is(err, berrors.ErrTimeout):
 		return &unavailableError{msg: fmt.Sprintf("store %s: database file is locked by a program that does not use %s.lock", s.path, filepath.Base(s.path))}
 	default:
 		return fmt.Errorf("store %s: %w", s.path, err)
@@ -490,6 +491,6 @@ var errDamaged = errors.New("database file is damaged")
 
 // isDamage reports whether err says the file itself is damaged (rather than locked, say).
 func isDamage(err error) bool {
-	return errors.Is(err, errDamaged) || errors.Is(err, bolt.ErrInvalid) ||
-		errors.Is(err, bolt.ErrChecksum) || errors.Is(err, bolt.ErrVersionMismatch)
+	return errors.Is(err, errDamaged) || errors.Is(err, berrors.ErrInvalid) ||
+		errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch)
 }

@@ -29,39 +29,39 @@ func FuzzStdMembers(f *testing.F) {
 		}
 		data := []byte(s)
 		w := &walker{data: data}
-		check := func(what string, fast, std func() (int, error, any)) {
-			e1, err1, v1 := fast()
-			e2, err2, v2 := std()
+		check := func(what string, fast, std func() (int, any, error)) {
+			e1, v1, err1 := fast()
+			e2, v2, err2 := std()
 			if e1 != e2 || fmt.Sprint(err1) != fmt.Sprint(err2) || !reflect.DeepEqual(v1, v2) {
 				t.Fatalf("%s of %q: %d %v %+v; std: %d %v %+v", what, s, e1, err1, v1, e2, err2, v2)
 			}
 		}
-		check("tokens", func() (int, error, any) {
+		check("tokens", func() (int, any, error) {
 			var u *miniTokens
 			end, err := w.tokens(0, &u)
-			return end, err, u
-		}, func() (int, error, any) {
+			return end, u, err
+		}, func() (int, any, error) {
 			var u *miniTokens
 			end, err := w.std(0, &u)
-			return end, err, u
+			return end, u, err
 		})
-		check("info", func() (int, error, any) {
+		check("info", func() (int, any, error) {
 			var d *docInfo
 			end, err := w.info(0, &d)
-			return end, err, d
-		}, func() (int, error, any) {
+			return end, d, err
+		}, func() (int, any, error) {
 			var d *docInfo
 			end, err := w.std(0, &d)
-			return end, err, d
+			return end, d, err
 		})
-		check("stdFloat", func() (int, error, any) {
+		check("stdFloat", func() (int, any, error) {
 			var x float64
 			end, err := w.stdFloat(0, &x)
-			return end, err, x
-		}, func() (int, error, any) {
+			return end, x, err
+		}, func() (int, any, error) {
 			var x float64
 			end, err := w.std(0, &x)
-			return end, err, x
+			return end, x, err
 		})
 	})
 }
