@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what it needs, then checks formatting, vets, and runs every
-# test with the race detector.   bash scripts/test.sh
+# The whole test suite: installs what it needs, then checks formatting, vets, runs staticcheck,
+# and runs every test with the race detector.   bash scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,9 +12,11 @@ if [ -n "$unformatted" ]; then
   echo "$unformatted" >&2
   exit 1
 fi
+# staticcheck, pinned: a newer release may find new things, which is a change to make on purpose.
+staticcheck=honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # The root module, then each adapter module (they live in their own modules so that the core
 # keeps a short dependency list).
 for mod in . $(git ls-files '*/go.mod' 2>/dev/null | xargs -r -n1 dirname); do
   echo "== module $mod"
-  (cd "$mod" && go vet ./... && go test -race -count=1 -timeout 45m ./...)
+  (cd "$mod" && go vet ./... && go run "$staticcheck" ./... && go test -race -count=1 -timeout 45m ./...)
 done
