@@ -54,32 +54,8 @@ func TestTranscriptsOfRealRuns(t *testing.T) {
 			if len(files) != 1 {
 				t.Fatalf("want one transcript under %s, found %v", tt.where(a), files)
 			}
-			tr, err := transcript.Read(files[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tr.Format != tt.format {
-				t.Errorf("format %q, want %q", tr.Format, tt.format)
-			}
-			main := tr.Agent(transcript.MainAgent)
-			if main == nil {
-				t.Fatalf("no main agent in %s: %+v", files[0], tr.Agents)
-			}
-			var calls []loopguard.Event
-			for _, ev := range main.Events {
-				if ev.Type == loopguard.EventCall {
-					calls = append(calls, ev)
-				}
-			}
-			if len(calls) != 3 {
-				raw, _ := os.ReadFile(files[0])
-				t.Fatalf("%d calls, want the 3 the model asked for; file:\n%.4000s", len(calls), raw)
-			}
-			for i, c := range calls {
-				if c.Tool != tt.tool || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, "hi") {
-					t.Errorf("call %d: %s %s → %q (result: %v)", i, c.Tool, c.Args, c.Result, c.HasResult)
-				}
-			}
+			raw, _ := os.ReadFile(files[0])
+			calls := sideEffectCallsIn(t, files[0], tt.format, tt.tool, string(raw))
 			cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
 			eng, _ := loopguard.New(cfg)
 			var noticedAt []int
@@ -122,31 +98,7 @@ func TestHeadlessOutputOfRealRuns(t *testing.T) {
 			}
 			path := filepath.Join(t.TempDir(), "agent", tt.file)
 			writeFile(t, path, []byte(r.Stdout))
-			tr, err := transcript.Read(path)
-			if err != nil {
-				t.Fatalf("%v; output:\n%.3000s", err, r.Stdout)
-			}
-			if tr.Format != tt.format {
-				t.Errorf("format %q, want %q", tr.Format, tt.format)
-			}
-			main := tr.Agent(transcript.MainAgent)
-			if main == nil {
-				t.Fatalf("no main agent: %+v", tr.Agents)
-			}
-			var calls []loopguard.Event
-			for _, ev := range main.Events {
-				if ev.Type == loopguard.EventCall {
-					calls = append(calls, ev)
-				}
-			}
-			if len(calls) != 3 {
-				t.Fatalf("%d calls, want the 3 the model asked for; output:\n%.4000s", len(calls), r.Stdout)
-			}
-			for i, c := range calls {
-				if c.Tool != tt.tool || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, "hi") {
-					t.Errorf("call %d: %s %s → %q (result: %v)", i, c.Tool, c.Args, c.Result, c.HasResult)
-				}
-			}
+			sideEffectCallsIn(t, path, tt.format, tt.tool, r.Stdout)
 		})
 	}
 }
@@ -180,16 +132,25 @@ func TestOpencodeExportOfARealRun(t *testing.T) {
 		out = out[i:]
 	}
 	writeFile(t, path, []byte(out))
+	sideEffectCallsIn(t, path, transcript.FormatOpencode, "bash", export.Stdout)
+}
+
+// sideEffectCallsIn reads the transcript at path, which must be of format, and returns its main
+// agent's calls, which must be the three runs of sideEffectCommand the scripted model asked
+// for, through tool, each with its growing output as the result. raw (what the CLI wrote) is
+// shown when they are not.
+func sideEffectCallsIn(t *testing.T, path, format, tool, raw string) []loopguard.Event {
+	t.Helper()
 	tr, err := transcript.Read(path)
 	if err != nil {
-		t.Fatalf("%v; export:\n%.3000s", err, export.Stdout)
+		t.Fatalf("%v; written:\n%.3000s", err, raw)
 	}
-	if tr.Format != transcript.FormatOpencode {
-		t.Errorf("format %q, want %q", tr.Format, transcript.FormatOpencode)
+	if tr.Format != format {
+		t.Errorf("format %q, want %q", tr.Format, format)
 	}
 	main := tr.Agent(transcript.MainAgent)
 	if main == nil {
-		t.Fatalf("no main agent: %+v", tr.Agents)
+		t.Fatalf("no main agent in %s: %+v", path, tr.Agents)
 	}
 	var calls []loopguard.Event
 	for _, ev := range main.Events {
@@ -198,11 +159,12 @@ func TestOpencodeExportOfARealRun(t *testing.T) {
 		}
 	}
 	if len(calls) != 3 {
-		t.Fatalf("%d calls, want the 3 the model asked for; export:\n%.4000s", len(calls), export.Stdout)
+		t.Fatalf("%d calls, want the 3 the model asked for; written:\n%.4000s", len(calls), raw)
 	}
 	for i, c := range calls {
-		if c.Tool != "bash" || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, "hi") {
+		if c.Tool != tool || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, "hi") {
 			t.Errorf("call %d: %s %s → %q (result: %v)", i, c.Tool, c.Args, c.Result, c.HasResult)
 		}
 	}
+	return calls
 }
