@@ -47,15 +47,21 @@ func benchRewriteCold(b *testing.B, preset string) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := g.Rewrite(Anthropic, body, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(r.Notices) == 0 {
-			b.Fatal("no notice")
-		}
-		r.Done()
+		rewriteNoticed(b, g, body)
 	}
+}
+
+// rewriteNoticed rewrites body, an Anthropic request that must draw a notice, and releases
+// the result.
+func rewriteNoticed(b *testing.B, g *Guard, body []byte) {
+	r, err := g.Rewrite(Anthropic, body, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(r.Notices) == 0 {
+		b.Fatal("no notice")
+	}
+	r.Done()
 }
 
 // BenchmarkRewrite500KBNextTurn is the warm path: the 200-message request after the same
@@ -72,14 +78,7 @@ func BenchmarkRewrite500KBNextTurn(b *testing.B) {
 		g := guardWith(b, loopguard.PresetSeeds, DefaultCacheLimits)
 		rewrite(b, g, Anthropic, prev)
 		b.StartTimer()
-		r, err := g.Rewrite(Anthropic, body, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(r.Notices) == 0 {
-			b.Fatal("no notice")
-		}
-		r.Done()
+		rewriteNoticed(b, g, body)
 	}
 	b.StopTimer()
 }
