@@ -153,18 +153,24 @@ func remoteScheme(rawURL string) (string, bool) {
 	return rawURL[:i], ok
 }
 
+// remoteOpener returns the registered Opener for a remote URL (nil when its package is not
+// linked), and whether the URL is remote at all.
+func remoteOpener(rawURL string) (open Opener, scheme string, remote bool) {
+	scheme, remote = remoteScheme(rawURL)
+	if !remote {
+		return nil, "", false
+	}
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return registry[scheme], scheme, true
+}
+
 // Linked reports whether Open can serve rawURL in this binary: true for the embedded and
 // memory stores and for registered backends, false for a known remote scheme whose package
 // is not linked. Open's other errors (a malformed URL) are not foreseen here.
 func Linked(rawURL string) bool {
-	scheme, remote := remoteScheme(rawURL)
-	if !remote {
-		return true
-	}
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	_, ok := registry[scheme]
-	return ok
+	open, _, remote := remoteOpener(rawURL)
+	return !remote || open != nil
 }
 
 // Unavailable returns an error with message msg that matches ErrUnavailable and cause (which
@@ -247,10 +253,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (Store, error) {
 	case rawURL == "memory":
 		return newMemory(opts), nil
 	case IsRemote(rawURL):
-		scheme, _ := remoteScheme(rawURL)
-		registryMu.RLock()
-		open := registry[scheme]
-		registryMu.RUnlock()
+		open, scheme, _ := remoteOpener(rawURL)
 		if open == nil {
 			return nil, fmt.Errorf("%w: %q needs package %s (the full loopguard binary has it)", ErrNotLinked, RedactURL(rawURL), remoteSchemes[scheme])
 		}
