@@ -268,3 +268,54 @@ func TestHookOnlyBinaryAnswersLikeLoopguardHook(t *testing.T) {
 		t.Errorf("loopguard-hook on bad input: err %v, stdout %q, stderr %q", err, out, stderr.String())
 	}
 }
+
+// With --redis-fallback local, hooks whose Redis cannot be reached keep counting in the
+// embedded store (a Redis client connects lazily, so this is found at the first command, not
+// at open), whatever the deployment the URL names; by default they fail open.
+func TestHookRedisFallback(t *testing.T) {
+	tests := []struct {
+		name, url, fallback string
+		wantCount           int // in the embedded store after three hooks; 0: nothing kept
+		wantStderr          string
+	}{
+		{"one node, local", "redis://127.0.0.1:1/0", "local", 3, "using the embedded store instead"},
+		{"cluster, local", "redis+cluster://127.0.0.1:1", "local", 3, "using the embedded store instead"},
+		{"sentinel, local", "redis://127.0.0.1:1/0?master_name=m", "local", 3, "using the embedded store instead"},
+		{"one node, open (the default)", "redis://127.0.0.1:1/0", "", 0, "the call goes ahead unguarded"},
+		{"a misspelt policy", "redis://127.0.0.1:1/0", "locall", 0, `--redis-fallback "locall": want open or local`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cfgPath := writeCountingConfig(t, dir)
+			args := []string{"claude-code", "--config", cfgPath, "--store", tt.url}
+			if tt.fallback != "" {
+				args = append(args, "--redis-fallback", tt.fallback)
+			}
+			for i := 0; i < 3; i++ {
+				r := runHookProcess(t, hookEnv(dir), postToolUse("fallback-session", "grep -rn needle ."), args...)
+				if r.code != 0 || r.stdout != "" || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, tt.wantStderr) {
+					t.Fatalf("hook %d: exit %d, stdout %q, stderr %q; want exit 0, no output, one line with %q", i+1, r.code, r.stdout, r.stderr, tt.wantStderr)
+				}
+			}
+			dbPath := filepath.Join(dir, "state", "loopguard", "state.db")
+			if _, err := os.Stat(dbPath); tt.wantCount == 0 {
+				if err == nil {
+					t.Errorf("the hooks failed open yet wrote %s", dbPath)
+				}
+				return
+			} else if err != nil {
+				t.Fatalf("no embedded store: %v", err)
+			}
+			st, err := store.Open(context.Background(), "bolt://"+dbPath, store.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			stats, ok, err := hook.Inspect(context.Background(), st, countingConfig(t, cfgPath), "claude-code:fallback-session")
+			if err != nil || !ok || stats.MaxCallCount != tt.wantCount {
+				t.Errorf("embedded store: count %d (found %v, %v), want %d", stats.MaxCallCount, ok, err, tt.wantCount)
+			}
+		})
+	}
+}

@@ -51,19 +51,30 @@ func (s *StoreFlags) resolvedURL(getenv func(string) string) string {
 }
 
 // Open opens the store, applying the Redis fallback policy. Warnings go to stderr.
+//
+// With --redis-fallback local, a remote store that cannot be reached is replaced by the
+// embedded one: at Open when its URL is refused, and otherwise call by call, since a Redis
+// client connects lazily and an unreachable server shows only at the first command (see
+// store.Fallback).
 func (s *StoreFlags) Open(ctx context.Context, getenv func(string) string, stderr io.Writer, opts store.Options) (store.Store, error) {
+	if s.fallback != "open" && s.fallback != "local" {
+		return nil, fmt.Errorf("--redis-fallback %q: want open or local", s.fallback)
+	}
 	url := s.resolvedURL(getenv)
 	opts.IdleTTL = s.idle
 	st, err := store.Open(ctx, url, opts)
-	if err != nil && isRedis(url) && s.fallback == "local" {
-		fmt.Fprintf(stderr, "loopguard: %v; using the embedded store instead\n", err)
-		return store.Open(ctx, "", opts)
+	if s.fallback != "local" || !store.IsRemote(url) {
+		return st, err
 	}
-	return st, err
-}
-
-func isRedis(url string) bool {
-	return strings.HasPrefix(url, "redis://") || strings.HasPrefix(url, "rediss://")
+	warn := func(err error) {
+		fmt.Fprintf(stderr, "loopguard: %v; using the embedded store instead\n", err)
+	}
+	openLocal := func() (store.Store, error) { return store.Open(ctx, "", opts) }
+	if err != nil {
+		warn(err)
+		return openLocal()
+	}
+	return store.Fallback(st, openLocal, store.FallbackOptions{Warn: warn}), nil
 }
 
 // lazyStore opens the store on first use: most hook events (a PreToolUse in remind mode, a

@@ -42,37 +42,83 @@ func LookPath(tb testing.TB, name, install string) string {
 // and returns its URL (redis://127.0.0.1:PORT/0). Nothing is persisted.
 func Redis(tb testing.TB) string {
 	tb.Helper()
-	bin := LookPath(tb, "redis-server", "apt-get install -y redis-server")
-	dir := tb.TempDir()
+	return StartRedis(tb).URL
+}
+
+// RedisServer is a private redis-server that a test can stop and start again on the same
+// port, to see what a client does while the server is away.
+type RedisServer struct {
+	URL  string // redis://127.0.0.1:PORT/0
+	Addr string // 127.0.0.1:PORT
+
+	tb     testing.TB
+	bin    string
+	dir    string
+	cmd    *exec.Cmd
+	exited chan error
+}
+
+// StartRedis starts a private redis-server (see Redis) and stops it when the test ends.
+func StartRedis(tb testing.TB) *RedisServer {
+	tb.Helper()
+	s := &RedisServer{tb: tb, bin: LookPath(tb, "redis-server", "apt-get install -y redis-server"), dir: tb.TempDir()}
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ { // a free port can be taken before we bind it
 		port, err := freePort()
 		if err != nil {
 			tb.Fatal(err)
 		}
-		var out bytes.Buffer
-		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "",
-			"--appendonly", "no", "--dir", dir, "--daemonize", "no", "--logfile", "")
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			tb.Fatalf("start redis-server: %v", err)
+		s.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		if lastErr = s.run(); lastErr == nil {
+			s.URL = "redis://" + s.Addr + "/0"
+			tb.Cleanup(s.Stop)
+			return s
 		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		if lastErr = waitForPong(addr, exited); lastErr == nil {
-			tb.Cleanup(func() {
-				cmd.Process.Kill()
-				<-exited
-			})
-			return "redis://" + addr + "/0"
-		}
-		cmd.Process.Kill()
-		<-exited
-		lastErr = fmt.Errorf("%w\n%s", lastErr, out.String())
 	}
 	tb.Fatalf("redis-server did not start: %v", lastErr)
-	return ""
+	return nil
+}
+
+// run starts the server process on s.Addr and waits until it answers.
+func (s *RedisServer) run() error {
+	_, port, _ := net.SplitHostPort(s.Addr)
+	var out bytes.Buffer
+	cmd := exec.Command(s.bin, "--port", port, "--bind", "127.0.0.1", "--save", "",
+		"--appendonly", "no", "--dir", s.dir, "--daemonize", "no", "--logfile", "")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		s.tb.Fatalf("start redis-server: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	if err := waitForPong(s.Addr, exited); err != nil {
+		cmd.Process.Kill()
+		<-exited
+		return fmt.Errorf("%w\n%s", err, out.String())
+	}
+	s.cmd, s.exited = cmd, exited
+	return nil
+}
+
+// Stop kills the server; its data is gone. Stopping a stopped server does nothing.
+func (s *RedisServer) Stop() {
+	if s.cmd == nil {
+		return
+	}
+	s.cmd.Process.Kill()
+	<-s.exited
+	s.cmd = nil
+}
+
+// Restart starts a stopped server again on the same port, empty.
+func (s *RedisServer) Restart() {
+	s.tb.Helper()
+	if s.cmd != nil {
+		s.tb.Fatal("Restart of a running redis-server")
+	}
+	if err := s.run(); err != nil {
+		s.tb.Fatalf("redis-server did not start again on %s: %v", s.Addr, err)
+	}
 }
 
 func waitForPong(addr string, exited <-chan error) error {

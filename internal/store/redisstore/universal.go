@@ -57,6 +57,9 @@ func openRedisTopology(rawURL string, opts store.Options) (*redisStore, error) {
 		if !q.Has("max_retries") {
 			fo.MaxRetries = 1
 		}
+		if !q.Has("dialer_retries") {
+			fo.DialerRetries = 1 // as for one node: a refused connection fails now
+		}
 		fo.ContextTimeoutEnabled = true
 		fo.DisableIdentity = true
 		client = redis.NewFailoverClient(fo)
@@ -71,6 +74,9 @@ func openRedisTopology(rawURL string, opts store.Options) (*redisStore, error) {
 		}
 		if !q.Has("max_retries") {
 			co.MaxRetries = 1
+		}
+		if !q.Has("dialer_retries") {
+			co.DialerRetries = 1
 		}
 		co.ContextTimeoutEnabled = true
 		co.DisableIdentity = true
