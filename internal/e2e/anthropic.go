@@ -118,16 +118,16 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *Request) {
 		model = "claude-e2e"
 	}
 	inTok := estimateTokens(len(r.Body))
-	outTok := 5
-	var block map[string]any
+	outTok := estimateTokens(len(rep.Text)) + 1
+	var blocks []map[string]any // a text block (the model's words), then the call if any
 	stop := "end_turn"
+	if rep.ToolName == "" || rep.Text != "" {
+		blocks = append(blocks, map[string]any{"type": "text", "text": rep.Text})
+	}
 	if rep.ToolName != "" {
-		block = map[string]any{"type": "tool_use", "id": rep.CallID, "name": rep.ToolName, "input": rep.ToolInput}
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": rep.CallID, "name": rep.ToolName, "input": rep.ToolInput})
 		stop = "tool_use"
-		outTok = estimateTokens(len(mustJSON(rep.ToolInput))) + 10
-	} else {
-		block = map[string]any{"type": "text", "text": rep.Text}
-		outTok = estimateTokens(len(rep.Text)) + 1
+		outTok += estimateTokens(len(mustJSON(rep.ToolInput))) + 10
 	}
 	usage := map[string]any{
 		"input_tokens": inTok, "output_tokens": outTok,
@@ -135,9 +135,13 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *Request) {
 	}
 
 	if !r.Stream {
+		content := make([]any, len(blocks))
+		for i, b := range blocks {
+			content[i] = b
+		}
 		writeJSON(w, http.StatusOK, map[string]any{
 			"id": msgID, "type": "message", "role": "assistant", "model": model,
-			"content": []any{block}, "stop_reason": stop, "stop_sequence": nil, "usage": usage,
+			"content": content, "stop_reason": stop, "stop_sequence": nil, "usage": usage,
 		})
 		return
 	}
@@ -149,25 +153,27 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *Request) {
 		"usage": map[string]any{"input_tokens": inTok, "output_tokens": 1,
 			"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
 	}})
-	if rep.ToolName != "" {
-		e.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": rep.CallID, "name": rep.ToolName, "input": map[string]any{}}})
-		e.event("ping", map[string]any{"type": "ping"})
-		// Stream the arguments in two pieces, as the real API does.
-		args := mustJSON(rep.ToolInput)
-		half := len(args) / 2
-		for _, part := range []string{args[:half], args[half:]} {
-			e.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-				"delta": map[string]any{"type": "input_json_delta", "partial_json": part}})
+	for i, b := range blocks {
+		if b["type"] == "tool_use" {
+			e.event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
+				"content_block": map[string]any{"type": "tool_use", "id": rep.CallID, "name": rep.ToolName, "input": map[string]any{}}})
+			e.event("ping", map[string]any{"type": "ping"})
+			// Stream the arguments in two pieces, as the real API does.
+			args := mustJSON(rep.ToolInput)
+			half := len(args) / 2
+			for _, part := range []string{args[:half], args[half:]} {
+				e.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+					"delta": map[string]any{"type": "input_json_delta", "partial_json": part}})
+			}
+		} else {
+			e.event("content_block_start", map[string]any{"type": "content_block_start", "index": i,
+				"content_block": map[string]any{"type": "text", "text": ""}})
+			e.event("ping", map[string]any{"type": "ping"})
+			e.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+				"delta": map[string]any{"type": "text_delta", "text": rep.Text}})
 		}
-	} else {
-		e.event("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "text", "text": ""}})
-		e.event("ping", map[string]any{"type": "ping"})
-		e.event("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
-			"delta": map[string]any{"type": "text_delta", "text": rep.Text}})
+		e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": i})
 	}
-	e.event("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
 	e.event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": outTok}})

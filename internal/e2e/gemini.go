@@ -140,19 +140,20 @@ func (s *Server) gemini(w http.ResponseWriter, r *Request) {
 	}
 	id := s.answer(r, rep, "e2e-call-%06d")
 
-	var part map[string]any
-	outTok := 0
+	// A text part (the model's words), then the call if any.
+	var parts []any
+	outTok := estimateTokens(len(rep.Text)) + 1
+	if rep.ToolName == "" || rep.Text != "" {
+		parts = append(parts, map[string]any{"text": rep.Text})
+	}
 	if rep.ToolName != "" {
-		part = map[string]any{"functionCall": map[string]any{"id": rep.CallID, "name": rep.ToolName, "args": rep.ToolInput}}
-		outTok = estimateTokens(len(mustJSON(rep.ToolInput))) + 10
-	} else {
-		part = map[string]any{"text": rep.Text}
-		outTok = estimateTokens(len(rep.Text)) + 1
+		parts = append(parts, map[string]any{"functionCall": map[string]any{"id": rep.CallID, "name": rep.ToolName, "args": rep.ToolInput}})
+		outTok += estimateTokens(len(mustJSON(rep.ToolInput))) + 10
 	}
 	inTok := estimateTokens(len(r.Body))
 	resp := map[string]any{
 		"candidates": []any{map[string]any{
-			"content":      map[string]any{"role": "model", "parts": []any{part}},
+			"content":      map[string]any{"role": "model", "parts": parts},
 			"finishReason": "STOP",
 			"index":        0,
 		}},

@@ -411,3 +411,72 @@ func TestClaudeCodeLoopguardServe(t *testing.T) {
 		}
 	}
 }
+
+// thoughtText is what the scripted model says before each call of the thought scenario.
+const thoughtText = "I will read the notes file once more to find the missing timeout setting."
+
+// thoughtNotice is the start of the progress detector's repeated-thought text.
+const thoughtNotice = "You have written the same thing"
+
+// shellReply is the API's shell call of cmd, for Decide functions.
+func shellReply(r *Request, cmd string) *Reply {
+	switch r.API {
+	case APIAnthropic:
+		return anthropicShell(r, cmd)
+	case APIResponses:
+		return responsesShell(r, cmd)
+	case APIGemini:
+		return geminiShell(r, cmd)
+	}
+	return nil
+}
+
+// testLoopguardThought: the model says the same sentence before every call, and its calls
+// (cat of one file, spelt differently each time, so no call repeats) bring back nothing new
+// after the first. The hook reads the sentence from the tail of the transcript the CLI hands
+// it, and the default preset tells the model after the fourth call that it keeps saying the
+// same thing while learning nothing; not before, and never that a call repeats.
+func testLoopguardThought(t *testing.T, host Host) {
+	dir := t.TempDir()
+	notes := filepath.Join(dir, "notes.txt")
+	writeFile(t, notes, []byte("retries are set to three\nthe cache lives in memory\nlogs go to stderr\nthe port is 8080\n"))
+	const calls = 5
+	srv := NewServer(t, Script{Decide: func(r *Request) *Reply {
+		k := len(r.ToolResults())
+		if k >= calls {
+			return &Reply{Text: "E2E-DONE"}
+		}
+		// cat spelt five ways: the same output from calls that differ.
+		variants := []string{"cat %s", "cat -- %s", "cat %s # again", "cat < %s", "cat %s | cat"}
+		rep := shellReply(r, fmt.Sprintf(variants[k], shellQuote(notes)))
+		if rep == nil {
+			return nil
+		}
+		rep.Text = thoughtText
+		return rep
+	}})
+	a := NewAgent(t, host, srv)
+	installLoopguard(t, a)
+	a.runChecked(t, srv, "", "E2E-THOUGHT: find the timeout setting.")
+
+	reqs := srv.AgentRequests()
+	for k := 1; k <= calls; k++ {
+		want := 0
+		if k == 4 {
+			want = 1
+		}
+		r := requestWithResults(t, reqs, k)
+		if got := r.Count(thoughtNotice) - requestWithResults(t, reqs, k-1).Count(thoughtNotice); got != want {
+			t.Errorf("request after call %d: %d new repeated-thought notices, want %d", k, got, want)
+			t.Logf("what the model was told after call %d: %+v", k, r.ItemsAfterToolResult(k))
+		}
+		if c := r.Count(Reminder); c != 0 {
+			t.Errorf("request after call %d: the same-call reminder %d times, but no call repeated", k, c)
+		}
+	}
+	checkHookLog(t, a)
+}
+
+func TestClaudeCodeLoopguardThought(t *testing.T) { testLoopguardThought(t, HostClaudeCode) }
+func TestCodexLoopguardThought(t *testing.T)      { testLoopguardThought(t, HostCodex) }
+func TestGeminiCLILoopguardThought(t *testing.T)  { testLoopguardThought(t, HostGeminiCLI) }

@@ -136,20 +136,26 @@ func (s *Server) responses(w http.ResponseWriter, r *Request) {
 	model := r.Model
 	created := time.Now().Unix()
 	inTok := estimateTokens(len(r.Body))
-	var item map[string]any
-	var outTok int
+	// A message item (the model's words), then the call if any.
+	var items []map[string]any
+	outTok := estimateTokens(len(rep.Text)) + 1
+	if rep.ToolName == "" || rep.Text != "" {
+		items = append(items, map[string]any{"type": "message", "id": fmt.Sprintf("msg_e2e%06d", id), "status": "completed",
+			"role": "assistant", "content": []any{map[string]any{"type": "output_text", "text": rep.Text, "annotations": []any{}}}})
+	}
 	if rep.ToolName != "" {
 		args := mustJSON(rep.ToolInput)
-		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_e2e%06d", id), "status": "completed",
+		item := map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_e2e%06d", id), "status": "completed",
 			"call_id": rep.CallID, "name": rep.ToolName, "arguments": args}
 		if rep.Namespace != "" {
 			item["namespace"] = rep.Namespace
 		}
-		outTok = estimateTokens(len(args)) + 10
-	} else {
-		item = map[string]any{"type": "message", "id": fmt.Sprintf("msg_e2e%06d", id), "status": "completed",
-			"role": "assistant", "content": []any{map[string]any{"type": "output_text", "text": rep.Text, "annotations": []any{}}}}
-		outTok = estimateTokens(len(rep.Text)) + 1
+		items = append(items, item)
+		outTok += estimateTokens(len(args)) + 10
+	}
+	output := make([]any, len(items))
+	for i, it := range items {
+		output[i] = it
 	}
 	usage := map[string]any{
 		"input_tokens": inTok, "input_tokens_details": map[string]any{"cached_tokens": 0},
@@ -161,7 +167,7 @@ func (s *Server) responses(w http.ResponseWriter, r *Request) {
 			"model": model, "output": output, "usage": usage}
 	}
 	if !r.Stream {
-		writeJSON(w, http.StatusOK, response("completed", []any{item}, usage))
+		writeJSON(w, http.StatusOK, response("completed", output, usage))
 		return
 	}
 
@@ -175,27 +181,27 @@ func (s *Server) responses(w http.ResponseWriter, r *Request) {
 	}
 	ev("response.created", map[string]any{"response": response("in_progress", []any{}, nil)})
 	ev("response.in_progress", map[string]any{"response": response("in_progress", []any{}, nil)})
-	if rep.ToolName != "" {
+	for i, item := range items {
 		added := copyMap(item)
 		added["status"] = "in_progress"
-		added["arguments"] = ""
-		ev("response.output_item.added", map[string]any{"output_index": 0, "item": added})
-		ev("response.function_call_arguments.delta", map[string]any{"item_id": item["id"], "output_index": 0, "delta": item["arguments"]})
-		ev("response.function_call_arguments.done", map[string]any{"item_id": item["id"], "output_index": 0, "arguments": item["arguments"]})
-	} else {
-		added := copyMap(item)
-		added["status"] = "in_progress"
-		added["content"] = []any{}
-		ev("response.output_item.added", map[string]any{"output_index": 0, "item": added})
-		part := map[string]any{"type": "output_text", "text": "", "annotations": []any{}}
-		ev("response.content_part.added", map[string]any{"item_id": item["id"], "output_index": 0, "content_index": 0, "part": part})
-		ev("response.output_text.delta", map[string]any{"item_id": item["id"], "output_index": 0, "content_index": 0, "delta": rep.Text})
-		ev("response.output_text.done", map[string]any{"item_id": item["id"], "output_index": 0, "content_index": 0, "text": rep.Text})
-		done := map[string]any{"type": "output_text", "text": rep.Text, "annotations": []any{}}
-		ev("response.content_part.done", map[string]any{"item_id": item["id"], "output_index": 0, "content_index": 0, "part": done})
+		if item["type"] == "function_call" {
+			added["arguments"] = ""
+			ev("response.output_item.added", map[string]any{"output_index": i, "item": added})
+			ev("response.function_call_arguments.delta", map[string]any{"item_id": item["id"], "output_index": i, "delta": item["arguments"]})
+			ev("response.function_call_arguments.done", map[string]any{"item_id": item["id"], "output_index": i, "arguments": item["arguments"]})
+		} else {
+			added["content"] = []any{}
+			ev("response.output_item.added", map[string]any{"output_index": i, "item": added})
+			part := map[string]any{"type": "output_text", "text": "", "annotations": []any{}}
+			ev("response.content_part.added", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "part": part})
+			ev("response.output_text.delta", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "delta": rep.Text})
+			ev("response.output_text.done", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "text": rep.Text})
+			done := map[string]any{"type": "output_text", "text": rep.Text, "annotations": []any{}}
+			ev("response.content_part.done", map[string]any{"item_id": item["id"], "output_index": i, "content_index": 0, "part": done})
+		}
+		ev("response.output_item.done", map[string]any{"output_index": i, "item": item})
 	}
-	ev("response.output_item.done", map[string]any{"output_index": 0, "item": item})
-	ev("response.completed", map[string]any{"response": response("completed", []any{item}, usage)})
+	ev("response.completed", map[string]any{"response": response("completed", output, usage)})
 }
 
 func copyMap(m map[string]any) map[string]any {

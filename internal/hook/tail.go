@@ -10,12 +10,12 @@ import (
 )
 
 // The model's own words beside a call (its reasoning, a plan restated) are what the progress
-// detector's thought rule reads, and hook events do not carry them. Claude Code and Codex append
-// their transcript one JSON object per line as the turn goes, and hand its path to every hook,
-// so by the time a tool has run, the message that asked for it is near the end of the file.
-// modelText reads only that tail, so a hook stays within its few milliseconds whatever the
-// session's length. Gemini CLI rewrites one JSON document per session; reading it whole on every
-// call would not fit, so its hooks go without model text.
+// detector's thought rule reads, and hook events do not carry them. Claude Code, Codex and
+// Gemini CLI append their transcript one JSON object per line as the turn goes, and hand its
+// path to every hook, so by the time a tool has run, the message that asked for it is near the
+// end of the file. modelText reads only that tail, so a hook stays within its few milliseconds
+// whatever the session's length. (Gemini CLI before its JSONL recordings rewrote one JSON
+// document per session; such a path ends in .json, and is not read.)
 
 // tailBytes is how much of a transcript's end is read.
 const tailBytes = 64 << 10
@@ -24,7 +24,15 @@ const tailBytes = 64 << 10
 // every call of that model message (so that the text is observed once). It returns "" on any
 // problem: the call is still observed, just without the words around it.
 func modelText(host Host, path, callID string) (text, id string) {
-	if path == "" || callID == "" || (host != ClaudeCode && host != Codex) {
+	switch {
+	case path == "":
+		return "", ""
+	case host == GeminiCLI:
+		// Gemini CLI's hook events name no call; the latest model message is the call's.
+		if !strings.HasSuffix(path, ".jsonl") {
+			return "", ""
+		}
+	case callID == "" || (host != ClaudeCode && host != Codex):
 		return "", ""
 	}
 	f, err := os.Open(path)
@@ -45,10 +53,65 @@ func modelText(host Host, path, callID string) (text, id string) {
 	if start > 0 && len(lines) > 0 {
 		lines = lines[1:] // the first line is cut
 	}
-	if host == ClaudeCode {
+	switch host {
+	case ClaudeCode:
 		return claudeText(lines, callID)
+	case GeminiCLI:
+		return geminiText(lines)
 	}
 	return codexText(lines, callID, path, start, buf)
+}
+
+type geminiLine struct {
+	ID       string          `json:"id"`
+	Type     string          `json:"type"`
+	Content  json.RawMessage `json:"content"`
+	Thoughts []struct {
+		Subject     string `json:"subject"`
+		Description string `json:"description"`
+	} `json:"thoughts"`
+}
+
+// geminiText returns the text of the latest message in a Gemini CLI chat recording, if the
+// model wrote it: Gemini CLI records the model's message (its text and thought summaries) when
+// the response ends, before it runs the calls the response asked for, and records it again
+// under the same id as the calls complete. A user message after it means the model has not
+// spoken since. As in scan, the first thought summary stands for the turn, else the text.
+func geminiText(lines [][]byte) (string, string) {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !bytes.Contains(lines[i], []byte(`"type"`)) {
+			continue // metadata updates ({"$set": ...}), blank lines
+		}
+		var l geminiLine
+		if json.Unmarshal(lines[i], &l) != nil {
+			continue
+		}
+		switch l.Type {
+		case "user":
+			return "", ""
+		case "gemini":
+		default:
+			continue // info, error and warning notes
+		}
+		text := ""
+		for _, th := range l.Thoughts {
+			if t := strings.TrimSpace(th.Subject + "\n" + th.Description); t != "" {
+				text = t
+				break
+			}
+		}
+		if text == "" {
+			var s string
+			if json.Unmarshal(l.Content, &s) == nil {
+				text = strings.TrimSpace(s)
+			}
+		}
+		if text == "" || l.ID == "" {
+			return "", ""
+		}
+		return text, "gemini:" + l.ID
+	}
+	return "", ""
 }
 
 type claudeLine struct {

@@ -10,6 +10,8 @@ import (
 func TestModelTextFromTheTranscriptTail(t *testing.T) {
 	claude := filepath.Join("..", "transcript", "testdata", "claude-code", "s1.jsonl")
 	codex := filepath.Join("..", "transcript", "testdata", "codex", "rollout-2025-10-03T12-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl")
+	gemini := filepath.Join("..", "transcript", "testdata", "gemini", "session-2025-09-18T11-00-7c9e6679.jsonl")
+	geminiDoc := filepath.Join("..", "transcript", "testdata", "gemini", "session-2025-09-18T10-00-7c9e6679.json")
 	tests := []struct {
 		name       string
 		host       Host
@@ -21,7 +23,8 @@ func TestModelTextFromTheTranscriptTail(t *testing.T) {
 		{"Codex: the reasoning summary written before the call", Codex, codex, "call_1", []string{"Running the tests"}},
 		{"an unknown call has no text", ClaudeCode, claude, "toolu_nope", nil},
 		{"a missing transcript has no text", ClaudeCode, "/nonexistent/t.jsonl", "toolu_01", nil},
-		{"Gemini CLI is not read", GeminiCLI, claude, "toolu_01", nil},
+		{"Gemini CLI: the latest model message, whatever the call", GeminiCLI, gemini, "", []string{"There are 2 Go files."}},
+		{"Gemini CLI: a whole-document recording (.json) is not read", GeminiCLI, geminiDoc, "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,20 +72,33 @@ func TestModelTextReadsOnlyTheTail(t *testing.T) {
 }
 
 // BenchmarkModelText is what reading the model's words costs a hook: the tail of a 1 MB
-// Claude Code transcript whose last lines hold the call's message.
+// transcript whose last lines hold the call's message, for each host that hands one over.
 func BenchmarkModelText(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "claude-code", "s1.jsonl"))
-	if err != nil {
-		b.Fatal(err)
+	hosts := []struct {
+		host          Host
+		fixture, call string
+		filler        string
+	}{
+		{ClaudeCode, filepath.Join("..", "transcript", "testdata", "claude-code", "s1.jsonl"), "toolu_01",
+			`{"type":"user","message":{"role":"user","content":"` + strings.Repeat("x", 480) + `"}}`},
+		{GeminiCLI, filepath.Join("..", "transcript", "testdata", "gemini", "session-2025-09-18T11-00-7c9e6679.jsonl"), "",
+			`{"id":"f","timestamp":"2025-09-18T10:59:00.000Z","type":"info","content":"` + strings.Repeat("x", 440) + `"}`},
 	}
-	filler := strings.Repeat(`{"type":"user","message":{"role":"user","content":"`+strings.Repeat("x", 480)+`"}}`+"\n", 2000)
-	path := filepath.Join(b.TempDir(), "t.jsonl")
-	os.WriteFile(path, append([]byte(filler), src...), 0o644)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if text, _ := modelText(ClaudeCode, path, "toolu_01"); text == "" {
-			b.Fatal("no text")
-		}
+	for _, h := range hosts {
+		b.Run(string(h.host), func(b *testing.B) {
+			src, err := os.ReadFile(h.fixture)
+			if err != nil {
+				b.Fatal(err)
+			}
+			path := filepath.Join(b.TempDir(), "t.jsonl")
+			os.WriteFile(path, append([]byte(strings.Repeat(h.filler+"\n", 2000)), src...), 0o644)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if text, _ := modelText(h.host, path, h.call); text == "" {
+					b.Fatal("no text")
+				}
+			}
+		})
 	}
 }
