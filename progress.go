@@ -465,7 +465,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// A call that waits (sleep, a background job's output) is made again on purpose: time
 	// passes between two of them, so the same answer is a poll that has not advanced yet,
 	// counted against the poll budget, not a stuck call.
-	waiting := cls.waits || bytes.Contains(c.args, []byte("sleep ")) || sendsNoKeys(c.args)
+	waiting := cls.waits || bytes.Contains(c.args, sleepWord) || sendsNoKeys(c.args)
 	switch {
 	case noProgress && waiting && sameCall:
 		s.stuck = 1
@@ -538,8 +538,11 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed})
 		ch = &s.chains[len(s.chains)-1]
 	}
-	if dg.words < 3 {
-		ch.count = 0 // an empty or one-word answer says too little to call two answers the same
+	if dg.words < 3 || waiting {
+		// An empty or one-word answer says too little to call two answers the same; and a
+		// call that waits is polling (a backoff's "connection refused" after each longer
+		// sleep), counted against the poll budget, not as an error or churn.
+		ch.count = 0
 	}
 
 	failed := c.failed || looksFailed(c.result)
@@ -1261,11 +1264,59 @@ func (s *progressState) restore(r *snapReader) error {
 // value), except that command lines (SWE-agent's actions, arguments that are not JSON) are the
 // same command whatever their spacing: "edit 90:90\nend_of_edit" and
 // "edit 90:90\n\nend_of_edit" ask for the same thing.
+//
+// A call that sleeps before it looks ("sleep 5 && curl ...") is the same call whatever the
+// length of its sleep: a backoff lengthens the wait between two looks at the same thing, and
+// each look is a poll of it (see observeCall's waiting), not a new question.
 func callID(c *observedCall) uint64 {
+	if bytes.Contains(c.args, sleepWord) {
+		return combine(hashString(c.tool), sleeplessHash(c.args))
+	}
 	if len(c.args) > 0 && c.args[0] != '{' && c.args[0] != '[' {
 		return combine(hashString(c.tool), spacedHash(c.args))
 	}
 	return c.id
+}
+
+// sleepWord marks a command that waits before it does anything else.
+var sleepWord = []byte("sleep ")
+
+// sleeplessHash is spacedHash of args with the duration after each "sleep " left out
+// ("sleep 5", "sleep 0.5", "sleep 2m").
+func sleeplessHash(args []byte) uint64 {
+	var h textHasher
+	space := false
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			space = true
+			continue
+		}
+		if space && h.n > 0 {
+			h.writeByte(' ')
+		}
+		space = false
+		h.writeByte(c)
+		if c == 'p' && i >= len(sleepWord)-2 && bytes.HasPrefix(args[i-(len(sleepWord)-2):], sleepWord) {
+			// skip the spaces, then the duration: digits, a point, a unit letter
+			j := i + 1
+			for j < len(args) && args[j] == ' ' {
+				j++
+			}
+			k := j
+			for k < len(args) && (args[k] >= '0' && args[k] <= '9' || args[k] == '.') {
+				k++
+			}
+			if k > j {
+				if k < len(args) && (args[k] == 's' || args[k] == 'm' || args[k] == 'h' || args[k] == 'd') {
+					k++
+				}
+				h.writeByte(' ')
+				i = k - 1
+			}
+		}
+	}
+	return h.sum()
 }
 
 // spacedHash hashes text with every run of white space taken as one space and the ends

@@ -106,6 +106,25 @@ func TestProgressRules(t *testing.T) {
 			times(8, func(i int) step {
 				return ok("bash", `{"command":"sleep 30 && kubectl rollout status deploy/web"}`, "Waiting for deployment \"web\" rollout to finish: 1 of 3 updated replicas are available...")
 			}), []string{"6:poll:bash polled × 7"}},
+		{"a backoff: the same check after ever longer sleeps, failing the same way, is polling, not an error loop",
+			nil, times(7, func(i int) step {
+				if i == 6 {
+					return ok("Bash", `{"command":"sleep 64 && curl -sf localhost:8000/health"}`, "ok")
+				}
+				return fail("Bash", fmt.Sprintf(`{"command":"sleep %d && curl -sf localhost:8000/health"}`, 1<<i),
+					"curl: (7) Failed to connect to localhost port 8000 after 0 ms: Couldn't connect to server")
+			}), nil},
+		{"a backoff that never ends is noted once, at the poll budget",
+			func(p *ProgressConfig) { p.PollBudget = 5 },
+			times(10, func(i int) step {
+				return fail("Bash", fmt.Sprintf(`{"command":"sleep %d && curl -sf localhost:8000/health"}`, 5*(i+1)),
+					"curl: (7) Failed to connect to localhost port 8000 after 0 ms: Couldn't connect to server")
+			}), []string{"5:poll:Bash polled × 6"}},
+		{"without the sleeps, the same failure with changing arguments is an error loop",
+			nil, times(5, func(i int) step {
+				return fail("Bash", fmt.Sprintf(`{"command":"curl -sf --max-time %d localhost:8000/health"}`, i+1),
+					"curl: (7) Failed to connect to localhost port 8000 after 0 ms: Couldn't connect to server")
+			}), []string{"3:errors:Bash failed × 4"}},
 		{"a terminal agent that sends no keys and waits for the screen is polling",
 			func(p *ProgressConfig) { p.PollBudget = 6 },
 			times(8, func(i int) step {
@@ -465,6 +484,29 @@ func TestProgressNoticesSayWhatWasSeenInEveryLocale(t *testing.T) {
 				if !strings.HasPrefix(text, "[loopguard]") {
 					t.Errorf("%s notice does not say who speaks: %s", kind, text)
 				}
+			}
+		})
+	}
+}
+
+func TestSleeplessHashLeavesOutTheWait(t *testing.T) {
+	base := "sleep 5 && curl -sf localhost:8000/health"
+	tests := []struct {
+		name, args string
+		same       bool
+	}{
+		{"another whole number of seconds", "sleep 30 && curl -sf localhost:8000/health", true},
+		{"a fraction", "sleep 0.5 && curl -sf localhost:8000/health", true},
+		{"a unit", "sleep 2m && curl -sf localhost:8000/health", true},
+		{"more spaces", "sleep   10   &&   curl -sf localhost:8000/health", true},
+		{"another check", "sleep 5 && curl -sf localhost:9000/health", false},
+		{"no sleep", "curl -sf localhost:8000/health", false},
+		{"a word that starts like sleep", "sleepy 5 && curl -sf localhost:8000/health", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := sleeplessHash([]byte(tt.args)) == sleeplessHash([]byte(base)); got != tt.same {
+				t.Errorf("same(%q, %q) = %v, want %v", tt.args, base, got, tt.same)
 			}
 		})
 	}
