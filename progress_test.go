@@ -511,3 +511,19 @@ func TestSleeplessHashLeavesOutTheWait(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSleeplessHash: any arguments hash without panicking, and two commands that differ only in
+// the length of a leading sleep hash alike.
+func FuzzSleeplessHash(f *testing.F) {
+	for _, s := range []string{"&& curl localhost:8000", "; make test", "5", "s", "sleep 3 && sleep", "", "\x00p"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, rest string) {
+		sleeplessHash([]byte(rest))
+		a := sleeplessHash([]byte("sleep 1 " + rest))
+		b := sleeplessHash([]byte("sleep 0.25 " + rest))
+		if a != b {
+			t.Errorf("sleep 1 and sleep 0.25 before %q hash differently", rest)
+		}
+	})
+}
