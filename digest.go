@@ -197,6 +197,7 @@ const longTextBytes = 1024
 const (
 	prevNone  = iota
 	prevCount // "pid", "attempt", "retry", "elapsed", "took": the number after it is volatile
+	prevID    // "ID:", "id": the identifier after it (4 or more hex characters) is volatile
 )
 
 // digest normalises and hashes text in one pass over its fields (runs of non-space bytes).
@@ -413,7 +414,10 @@ func hashLine(line string) uint64 {
 			break
 		}
 		fs, fe, verdict := sortField(line, k)
-		plain := verdict == quickPlain || settle(line, fs, fe, verdict)
+		// A field plain by its look is checked for an id label before it only when it could be
+		// an id's value (it starts with a hex digit): few fields do.
+		plain := verdict == quickPlain && (quickClass[line[fs]]&qNotHex != 0 || !idLabelBefore(line, fs)) ||
+			settle(line, fs, fe, verdict)
 		if !plain {
 			h = hashChunk(h, line[seg:fs])
 			h = mixWord(h, markVolatile)
@@ -433,10 +437,11 @@ func settle(line string, fs, fe, verdict int) bool {
 	spaced := fe+1 < len(line) && line[fe] == ' '
 	switch verdict {
 	case quickPlain:
-		return true
+		// plain by its look, unless an id label names it ("Chunk ID: b19e45")
+		return !idLabelBefore(line, fs) || volatileKind(line[fs:fe], prevID, line[fe:]) == fieldPlain
 	case quickNumber:
 		prev := prevWordKind(line, fs)
-		if !spaced && prev != prevCount {
+		if !spaced && prev == prevNone {
 			return true
 		}
 		return volatileKind(line[fs:fe], prev, line[fe:]) == fieldPlain
@@ -446,8 +451,11 @@ func settle(line string, fs, fe, verdict int) bool {
 	}
 	f := line[fs:fe]
 	prev := prevNone
-	if isDigits(f) {
-		prev = prevWordKind(line, fs)
+	if digitsOnly := isDigits(f); digitsOnly || quickClass[f[0]]&qNotHex == 0 {
+		// a count word speaks for a bare number only, an id label for a bare hex value
+		if prev = prevWordKind(line, fs); prev == prevCount && !digitsOnly {
+			prev = prevNone
+		}
 	}
 	return volatileKind(f, prev, line[fe:]) == fieldPlain
 }
@@ -511,6 +519,21 @@ func prevWordKind(line string, fs int) int {
 		return prevNone
 	}
 	return countWord(line[ps:pe])
+}
+
+// idLabelBefore says whether the word before the field at fs is an id label ("ID:", "id"),
+// as prevWordKind(line, fs) == prevID would, in a few byte comparisons: it runs for most
+// fields with a digit.
+func idLabelBefore(line string, fs int) bool {
+	pe := fs
+	for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
+		pe--
+	}
+	e := pe
+	for e > 0 && (line[e-1] == ':' || line[e-1] == '=') {
+		e--
+	}
+	return e >= 2 && pe-e <= 5 && line[e-1]|0x20 == 'd' && line[e-2]|0x20 == 'i' && (e == 2 || line[e-3] <= ' ')
 }
 
 // What sortField learns of a field.
@@ -829,10 +852,14 @@ func skipEscape(text string, i int) int {
 }
 
 // countWord says whether a word announces a volatile number after it ("pid 4242",
-// "PGID: 24518", "attempt 3", "took 12"). A trailing ':' or '=' is ignored.
+// "PGID: 24518", "attempt 3", "took 12"), or a generated identifier ("Chunk ID: b19e45": Codex
+// numbers every command's output so). A trailing ':' or '=' is ignored.
 func countWord(w string) int {
 	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=') {
 		w = w[:len(w)-1]
+	}
+	if len(w) == 2 && w[0]|0x20 == 'i' && w[1]|0x20 == 'd' {
+		return prevID
 	}
 	if len(w) < 3 || len(w) > 7 {
 		return prevNone
@@ -870,6 +897,9 @@ const (
 // follows it, for a unit separated by a space ("1.5 s"). prev says what the word before it
 // announced.
 func volatileKind(f string, prev int, after string) int {
+	if prev == prevID && isIDValue(f) {
+		return fieldVolatile // Chunk ID: b19e45, Job ID 48213: a bare value, as tools print them
+	}
 	// Trim the punctuation that wraps a field: (12ms), "2024-01-02", [pid 7], <0x1f>.
 	for len(f) > 0 && isWrap(f[0]) {
 		f = f[1:]
@@ -956,11 +986,31 @@ func volatileKind(f string, prev int, after string) int {
 	}
 	if eq := indexByte(f, '='); eq > 0 && eq+1 < len(f) {
 		// key=value: pid=4242, id=9f86d081884c
-		if countWord(f[:eq]) == prevCount {
-			return volatileKind(f[eq+1:], prevCount, after)
+		if k := countWord(f[:eq]); k != prevNone {
+			return volatileKind(f[eq+1:], k, after)
 		}
 	}
 	return fieldPlain
+}
+
+// isIDValue says whether f looks like a generated identifier: 4 or more hex characters (digits
+// and a-f), at least one a digit.
+func isIDValue(f string) bool {
+	if len(f) < 4 {
+		return false
+	}
+	digit := false
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		switch {
+		case '0' <= c && c <= '9':
+			digit = true
+		case 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return digit
 }
 
 func countDigits(f string) int {

@@ -28,6 +28,14 @@ func TestDigestNormalises(t *testing.T) {
 		{"UUIDs", "request 123e4567-e89b-42d3-a456-426614174000 failed", "request 9f0c1d2e-0000-4111-8abc-0123456789ab failed", true},
 		{"message ids and nonces", "msg_01HZX9K2QW7TBC3 queued", "msg_01J3MZ0A8P5VQ7R queued", true},
 		{"temporary paths", "wrote /tmp/pytest-of-root/pytest-3/test_a0/out.txt", "wrote /tmp/pytest-of-root/pytest-9/test_a0/out.txt", true},
+		{"generated ids after an id label (Codex's chunk header)",
+			"Chunk ID: b19e45\nWall time: 0.0005 seconds\nProcess exited with code 0\nOutput:\nno matches",
+			"Chunk ID: 469389\nWall time: 0.0102 seconds\nProcess exited with code 0\nOutput:\nno matches", true},
+		{"a background job's id", "Command running in background with ID: 7f3a2b", "Command running in background with ID: c41d09", true},
+		{"id=value", "job id=48213 queued", "job id=51007 queued", true},
+		{"the same header over a long result", long("Chunk ID: b19e45\nOutput: x"), long("Chunk ID: 0a7f31\nOutput: x"), true},
+		{"a short number after an id label stays", "Session ID: 12, total 3", "Session ID: 13, total 3", false},
+		{"a word after an id label stays", "Table ID: users", "Table ID: orders", false},
 		{"ANSI escapes", "\x1b[31mFAIL\x1b[0m test_a", "FAIL test_a", true},
 		{"carriage-return progress lines", "downloading 10%\rdownloading 50%\rdownloading 100%\ndone", "downloading 100%\ndone", true},
 		{"trailing white space and CRLF", "a\r\nb   \r\n", "a\nb\n", true},
@@ -214,7 +222,7 @@ func hashLineByBytes(line string) uint64 {
 		if interesting {
 			f := line[fs:fe]
 			prev := prevNone
-			if fs > 0 && isDigits(f) {
+			if fs > 0 {
 				pe := fs
 				for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
 					pe--
@@ -225,6 +233,9 @@ func hashLineByBytes(line string) uint64 {
 				}
 				if pe-ps <= 7 {
 					prev = countWord(line[ps:pe])
+				}
+				if prev == prevCount && !isDigits(f) {
+					prev = prevNone // a count word speaks for a bare number only
 				}
 			}
 			if volatileKind(f, prev, line[fe:]) != fieldPlain {
@@ -469,6 +480,19 @@ func TestCountDigitsByWordMatchesCountDigits(t *testing.T) {
 			if got, want := countDigitsByWord(line, fs, fe), countDigits(line[fs:fe]); got != want {
 				t.Fatalf("%q: %d digits, want %d", line[fs:fe], got, want)
 			}
+		}
+	}
+}
+
+func TestIDLabelBeforeAgreesWithPrevWordKind(t *testing.T) {
+	for _, line := range []string{"Chunk ID: b19e45", "id 4242", "ID=77aa", "job id:: 9f", "Id:::::: 12", "Id::::: 12", "kid: 12",
+		"xid 12", "\tid\t12", "id12", " ID: 1", "ID:  \t 3", "rapid 5", "\x0bid 7"} {
+		fs := len(line) - 1
+		for fs > 0 && line[fs-1] > ' ' {
+			fs--
+		}
+		if got, want := idLabelBefore(line, fs), prevWordKind(line, fs) == prevID; got != want {
+			t.Errorf("idLabelBefore(%q, %d) = %v, prevWordKind says %v", line, fs, got, want)
 		}
 	}
 }

@@ -435,7 +435,8 @@ func shellReply(r *Request, cmd string) *Reply {
 // (cat of one file, spelt differently each time, so no call repeats) bring back nothing new
 // after the first. The hook reads the sentence from the tail of the transcript the CLI hands
 // it, and the default preset tells the model after the fourth call that it keeps saying the
-// same thing while learning nothing; not before, and never that a call repeats.
+// same thing while learning nothing (or after the fifth, when the CLI wrote a sentence late);
+// not before, and never that a call repeats.
 func testLoopguardThought(t *testing.T, host Host) {
 	dir := t.TempDir()
 	notes := filepath.Join(dir, "notes.txt")
@@ -459,20 +460,26 @@ func testLoopguardThought(t *testing.T, host Host) {
 	installLoopguard(t, a)
 	a.runChecked(t, srv, "", "E2E-THOUGHT: find the timeout setting.")
 
+	// The CLI may write the transcript a moment after a hook has read it (seen with Claude
+	// Code on a loaded machine): a sentence missed then is counted at the next call, so the
+	// notice may come one call late, never early.
 	reqs := srv.AgentRequests()
+	first := 0
 	for k := 1; k <= calls; k++ {
-		want := 0
-		if k == 4 {
-			want = 1
-		}
 		r := requestWithResults(t, reqs, k)
-		if got := r.Count(thoughtNotice) - requestWithResults(t, reqs, k-1).Count(thoughtNotice); got != want {
-			t.Errorf("request after call %d: %d new repeated-thought notices, want %d", k, got, want)
-			t.Logf("what the model was told after call %d: %+v", k, r.ItemsAfterToolResult(k))
+		if first == 0 && r.Count(thoughtNotice) > 0 {
+			first = k
 		}
 		if c := r.Count(Reminder); c != 0 {
 			t.Errorf("request after call %d: the same-call reminder %d times, but no call repeated", k, c)
 		}
+	}
+	t.Logf("the repeated-thought notice came after call %d", first)
+	if first != 4 && first != 5 {
+		t.Errorf("the repeated-thought notice came after call %d, want 4 (or 5)", first)
+	}
+	if n := requestWithResults(t, reqs, calls).Count(thoughtNotice); n != 1 {
+		t.Errorf("the model was told %d times that it repeats itself, want once", n)
 	}
 	checkHookLog(t, a)
 }

@@ -12,60 +12,98 @@ import (
 	"github.com/loopguard/loopguard/internal/transcript"
 )
 
+// transcriptCase is where a CLI leaves its session transcript, and what the reader makes of it.
+type transcriptCase struct {
+	host   Host
+	format string
+	tool   string
+	where  func(a *Agent) string // folder the CLI writes its transcripts under
+	match  func(path string) bool
+}
+
+var transcriptCases = []transcriptCase{
+	{HostClaudeCode, transcript.FormatClaudeCode, "Bash",
+		func(a *Agent) string { return filepath.Join(a.Home, ".claude", "projects") },
+		func(p string) bool { return strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, "subagents") }},
+	{HostCodex, transcript.FormatCodex, "exec_command",
+		func(a *Agent) string { return filepath.Join(a.CodexHome, "sessions") },
+		func(p string) bool { return strings.HasPrefix(filepath.Base(p), "rollout-") }},
+	{HostGeminiCLI, transcript.FormatGeminiCLI, "run_shell_command",
+		func(a *Agent) string { return filepath.Join(a.Home, ".gemini", "tmp") },
+		func(p string) bool {
+			return strings.Contains(p, string(filepath.Separator)+"chats"+string(filepath.Separator)) && strings.HasPrefix(filepath.Base(p), "session-")
+		}},
+}
+
+// runForTranscript has the real CLI run cmd three times for the scripted model, and returns the
+// calls the reader finds in the transcript it left behind (checked against the raw file).
+func runForTranscript(t *testing.T, tt transcriptCase, cmd, output string) []loopguard.Event {
+	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
+	a := NewAgent(t, tt.host, srv)
+	a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
+	var files []string
+	filepath.WalkDir(tt.where(a), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && tt.match(p) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) != 1 {
+		t.Fatalf("want one transcript under %s, found %v", tt.where(a), files)
+	}
+	raw, _ := os.ReadFile(files[0])
+	return sideEffectCallsIn(t, files[0], tt.format, tt.tool, string(raw), output)
+}
+
+// noticedAt replays calls through a fresh engine of preset and returns the indices of the
+// calls that drew a notice.
+func noticedAt(t *testing.T, preset string, calls []loopguard.Event) []int {
+	cfg, err := loopguard.Preset(preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, _ := loopguard.New(cfg)
+	var at []int
+	for i, c := range calls {
+		if len(eng.Observe(c)) > 0 {
+			at = append(at, i)
+		}
+	}
+	return at
+}
+
 // The transcript readers of `loopguard scan`, on transcripts the real CLIs write: each CLI runs
 // the same shell command three times for the scripted model, and the reader must find exactly
 // those three calls, with their results, in the file the CLI left behind; replaying them gives
 // the reminder on the third.
 func TestTranscriptsOfRealRuns(t *testing.T) {
-	tests := []struct {
-		host   Host
-		format string
-		tool   string
-		where  func(a *Agent) string // folder the CLI writes its transcripts under
-		match  func(path string) bool
-	}{
-		{HostClaudeCode, transcript.FormatClaudeCode, "Bash",
-			func(a *Agent) string { return filepath.Join(a.Home, ".claude", "projects") },
-			func(p string) bool { return strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, "subagents") }},
-		{HostCodex, transcript.FormatCodex, "exec_command",
-			func(a *Agent) string { return filepath.Join(a.CodexHome, "sessions") },
-			func(p string) bool { return strings.HasPrefix(filepath.Base(p), "rollout-") }},
-		{HostGeminiCLI, transcript.FormatGeminiCLI, "run_shell_command",
-			func(a *Agent) string { return filepath.Join(a.Home, ".gemini", "tmp") },
-			func(p string) bool {
-				return strings.Contains(p, string(filepath.Separator)+"chats"+string(filepath.Separator)) && strings.HasPrefix(filepath.Base(p), "session-")
-			}},
-	}
-	for _, tt := range tests {
+	for _, tt := range transcriptCases {
 		t.Run(string(tt.host), func(t *testing.T) {
 			t.Parallel()
 			cmd, _ := sideEffectCommand(t)
-			srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
-			a := NewAgent(t, tt.host, srv)
-			a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
+			calls := runForTranscript(t, tt, cmd, "hi")
+			if at := noticedAt(t, loopguard.PresetRepeatToolReminder, calls); len(at) != 1 || at[0] != 2 {
+				t.Errorf("replayed calls noticed at %v, want [2]", at)
+			}
+		})
+	}
+}
 
-			var files []string
-			filepath.WalkDir(tt.where(a), func(p string, d fs.DirEntry, err error) error {
-				if err == nil && !d.IsDir() && tt.match(p) {
-					files = append(files, p)
+// The default preset on the same transcripts, for a command whose output does not change: the
+// third call returned what the first two did, whatever the CLI wrapped around it (Codex heads
+// every output with a fresh "Chunk ID" and a wall time, Gemini CLI ends it with a process group
+// id), so the reminder comes on the third.
+func TestDefaultPresetOnTranscriptsOfRealRuns(t *testing.T) {
+	for _, tt := range transcriptCases {
+		t.Run(string(tt.host), func(t *testing.T) {
+			t.Parallel()
+			cmd, _ := stuckCommand(t)
+			calls := runForTranscript(t, tt, cmd, "no matches found")
+			if at := noticedAt(t, loopguard.PresetDefault, calls); len(at) != 1 || at[0] != 2 {
+				t.Errorf("replayed calls noticed at %v, want [2]", at)
+				for i, c := range calls {
+					t.Logf("call %d result: %q", i, c.Result)
 				}
-				return nil
-			})
-			if len(files) != 1 {
-				t.Fatalf("want one transcript under %s, found %v", tt.where(a), files)
-			}
-			raw, _ := os.ReadFile(files[0])
-			calls := sideEffectCallsIn(t, files[0], tt.format, tt.tool, string(raw))
-			cfg, _ := loopguard.Preset(loopguard.PresetRepeatToolReminder)
-			eng, _ := loopguard.New(cfg)
-			var noticedAt []int
-			for i, c := range calls {
-				if len(eng.Observe(c)) > 0 {
-					noticedAt = append(noticedAt, i)
-				}
-			}
-			if len(noticedAt) != 1 || noticedAt[0] != 2 {
-				t.Errorf("replayed calls noticed at %v, want [2]", noticedAt)
 			}
 		})
 	}
@@ -98,7 +136,7 @@ func TestHeadlessOutputOfRealRuns(t *testing.T) {
 			}
 			path := filepath.Join(t.TempDir(), "agent", tt.file)
 			writeFile(t, path, []byte(r.Stdout))
-			sideEffectCallsIn(t, path, tt.format, tt.tool, r.Stdout)
+			sideEffectCallsIn(t, path, tt.format, tt.tool, r.Stdout, "hi")
 		})
 	}
 }
@@ -132,14 +170,14 @@ func TestOpencodeExportOfARealRun(t *testing.T) {
 		out = out[i:]
 	}
 	writeFile(t, path, []byte(out))
-	sideEffectCallsIn(t, path, transcript.FormatOpencode, "bash", export.Stdout)
+	sideEffectCallsIn(t, path, transcript.FormatOpencode, "bash", export.Stdout, "hi")
 }
 
 // sideEffectCallsIn reads the transcript at path, which must be of format, and returns its main
 // agent's calls, which must be the three runs of sideEffectCommand the scripted model asked
 // for, through tool, each with its growing output as the result. raw (what the CLI wrote) is
 // shown when they are not.
-func sideEffectCallsIn(t *testing.T, path, format, tool, raw string) []loopguard.Event {
+func sideEffectCallsIn(t *testing.T, path, format, tool, raw, output string) []loopguard.Event {
 	t.Helper()
 	tr, err := transcript.Read(path)
 	if err != nil {
@@ -162,7 +200,7 @@ func sideEffectCallsIn(t *testing.T, path, format, tool, raw string) []loopguard
 		t.Fatalf("%d calls, want the 3 the model asked for; written:\n%.4000s", len(calls), raw)
 	}
 	for i, c := range calls {
-		if c.Tool != tool || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, "hi") {
+		if c.Tool != tool || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, output) {
 			t.Errorf("call %d: %s %s → %q (result: %v)", i, c.Tool, c.Args, c.Result, c.HasResult)
 		}
 	}
