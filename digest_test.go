@@ -148,6 +148,9 @@ func TestMutatingCalls(t *testing.T) {
 		{"shell", `{"command":["bash","-lc","npx prettier --write src/app.ts"]}`, true},
 		{"shell", `{"command":["bash","-lc","ruff check --fix ."]}`, true},
 		{"shell", `{"command":["bash","-lc","ruff check ."]}`, false},
+		{"write_stdin", `{"session_id":4,"chars":"","yield_time_ms":10000}`, false},
+		{"write_stdin", `{"session_id":4,"chars":"y\n"}`, false},
+		{"write_stdin", `{"session_id":4,"chars":"echo done > status.txt\n"}`, true},
 		{"shell", `{"command":["bash","-lc","rg -n apply_patch_helper src"]}`, false},
 		{"bash_command", `[{"keystrokes":"cat > fix.py <<'EOF'\nprint(1)\nEOF\n","duration":1}]`, true},
 		{"bash_command", `{"keystrokes":"pytest -q tests/\n","duration":30}`, false},
@@ -403,18 +406,25 @@ func hasCommandLineKeyByContains(a []byte) bool {
 	return false
 }
 
-// sendsNoKeysByIndex is sendsNoKeys' plain statement: the first "keystrokes" key, then "".
+// sendsNoKeysByIndex is sendsNoKeys' plain statement: the first "keystrokes" or "chars" key,
+// then "".
 func sendsNoKeysByIndex(args []byte) bool {
-	i := bytes.Index(args, []byte(`"keystrokes"`))
+	i, key := -1, ""
+	for _, k := range []string{`"keystrokes"`, `"chars"`} {
+		if j := bytes.Index(args, []byte(k)); j >= 0 && (i < 0 || j < i) {
+			i, key = j, k
+		}
+	}
 	if i < 0 {
 		return false
 	}
-	return bytes.HasPrefix(bytes.TrimLeft(args[i+len(`"keystrokes"`):], " \t\r\n:"), []byte(`""`))
+	return bytes.HasPrefix(bytes.TrimLeft(args[i+len(key):], " \t\r\n:"), []byte(`""`))
 }
 
 func TestSendsNoKeysMatchesItsPlainStatement(t *testing.T) {
 	for _, a := range []string{``, `"`, `{"keystrokes":""}`, `{"keystrokes": "", "duration": 5}`, `{"keystrokes":"ls\n"}`,
-		`{"k":"keystrokes","keystrokes":""}`, `{"x":"\"keystrokes\":\"\""}`, `{"keystroke":""}`, `"keystrokes"`, `{"keystrokes" : ""}`} {
+		`{"k":"keystrokes","keystrokes":""}`, `{"x":"\"keystrokes\":\"\""}`, `{"keystroke":""}`, `"keystrokes"`, `{"keystrokes" : ""}`,
+		`{"session_id":4,"chars":"","yield_time_ms":10000}`, `{"session_id":4,"chars":"y\n"}`, `{"chars":"","keystrokes":"ls"}`, `{"c":"chars"}`} {
 		if got, want := sendsNoKeys([]byte(a)), sendsNoKeysByIndex([]byte(a)); got != want {
 			t.Errorf("sendsNoKeys(%q) = %v, want %v", a, got, want)
 		}

@@ -240,7 +240,9 @@ func (d *progressDetector) classify(tool string) toolClass {
 	c := toolClass{pollBudget: d.cfg.PollBudget}
 	c.ignored = matchAny(d.transparent, tool)
 	lower := strings.ToLower(tool)
-	c.mutating = matchAny(d.mutating, lower)
+	// What a tool writes to a process's input (Codex's write_stdin) is judged by what it types,
+	// as a terminal's keystrokes are (see mutates), not by the "write" in its name.
+	c.mutating = matchAny(d.mutating, lower) && !strings.Contains(lower, "stdin")
 	c.waits = strings.Contains(lower, "sleep") || strings.Contains(lower, "wait") ||
 		strings.HasSuffix(lower, "output") || strings.Contains(lower, "status")
 	for _, o := range d.tools {
@@ -612,12 +614,21 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 }
 
 // sendsNoKeys says whether a terminal agent's call types nothing and only waits for the screen
-// (Terminus's {"keystrokes": "", "duration": 30}).
+// (Terminus's {"keystrokes": "", "duration": 30}, Codex's write_stdin {"session_id": 4,
+// "chars": ""} that polls a running command).
 func sendsNoKeys(args []byte) bool {
-	// Looked for at the quotes followed by a 'k', which are few: this runs for every call.
+	// Looked for at the quotes followed by a 'k' or a 'c', which are few: this runs for every
+	// call.
 	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
-		if args[i+1] == 'k' && bytes.HasPrefix(args[i:], []byte(`"keystrokes"`)) {
-			rest := bytes.TrimLeft(args[i+len(`"keystrokes"`):], " \t\r\n:")
+		var key []byte
+		switch args[i+1] {
+		case 'k':
+			key = keystrokesKey
+		case 'c':
+			key = charsKey
+		}
+		if key != nil && bytes.HasPrefix(args[i:], key) {
+			rest := bytes.TrimLeft(args[i+len(key):], " \t\r\n:")
 			return bytes.HasPrefix(rest, []byte(`""`))
 		}
 		next := bytes.IndexByte(args[i+1:], '"')
@@ -628,6 +639,12 @@ func sendsNoKeys(args []byte) bool {
 	}
 	return false
 }
+
+// The keys under which a terminal agent types: Terminus's keystrokes, Codex's write_stdin chars.
+var (
+	keystrokesKey = []byte(`"keystrokes"`)
+	charsKey      = []byte(`"chars"`)
+)
 
 // recentCall is what the window of recent calls keeps of each.
 type recentCall struct {

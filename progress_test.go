@@ -130,6 +130,16 @@ func TestProgressRules(t *testing.T) {
 			times(8, func(i int) step {
 				return ok("bash_command", `{"keystrokes": "", "duration": 30}`, "$ make -j4\n[ 42%] Building CXX object src/core.o")
 			}), []string{"6:poll:bash_command polled × 7"}},
+		{"Codex polling a running command (write_stdin typing nothing) is polling, whatever its chunk ids",
+			nil, times(8, func(i int) step {
+				return ok("write_stdin", `{"session_id":42,"chars":"","yield_time_ms":10000}`,
+					fmt.Sprintf("Chunk ID: %06x\nWall time: 10.%04d seconds\nProcess running with session ID 42\nOriginal token count: 0\nOutput:\n", 0x3f2a91*(i+1)&0xffffff, i*37))
+			}), nil},
+		{"Codex's same command over and over is stuck, whatever its chunk ids",
+			nil, times(3, func(i int) step {
+				return ok("exec_command", `{"cmd":"grep -rn TODO src"}`,
+					fmt.Sprintf("Chunk ID: %06x\nWall time: 0.%04d seconds\nProcess exited with code 1\nOriginal token count: 0\nOutput:\n", 0x3f2a91*(i+1)&0xffffff, i*37+5))
+			}), []string{"2:stuck:exec_command × 3"}},
 		{"a background job's output read again and again is a poll too",
 			nil, times(6, func(i int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }), nil},
 		{"a tool override raises the poll budget",
