@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -205,4 +207,68 @@ func sideEffectCallsIn(t *testing.T, path, format, tool, raw, output string) []l
 		}
 	}
 	return calls
+}
+
+// Codex waits on a long command by polling it with write_stdin and nothing to type. The real
+// Codex runs a command that takes 16 seconds with a short yield, the scripted model polls
+// it until it ends, and the rollout Codex leaves behind, replayed through the default preset,
+// draws no notice: every poll answers the same (a fresh chunk id and wall time around "still
+// running"), but waiting is not being stuck.
+func TestCodexPollingARunningCommandIsNotStuck(t *testing.T) {
+	t.Parallel() // Codex holds an empty poll for 5 s: the command runs 16 s to be polled 3 times
+	session := regexp.MustCompile(`session ID (\d+)`)
+	const maxPolls = 12
+	srv := NewServer(t, Script{Decide: func(r *Request) *Reply {
+		results := r.ToolResults()
+		if len(results) == 0 {
+			return &Reply{ToolName: "exec_command", ToolInput: map[string]any{"cmd": "sleep 16; echo e2e-build-done", "yield_time_ms": 250}}
+		}
+		last := results[len(results)-1].Text
+		m := session.FindStringSubmatch(last)
+		if strings.Contains(last, "e2e-build-done") || m == nil || len(results) > maxPolls {
+			return &Reply{Text: "E2E-DONE"}
+		}
+		id, _ := strconv.Atoi(m[1])
+		return &Reply{ToolName: "write_stdin", ToolInput: map[string]any{"session_id": id, "chars": "", "yield_time_ms": 250}}
+	}})
+	a := NewAgent(t, HostCodex, srv)
+	a.runChecked(t, srv, "", "E2E-POLL: run the build and wait for it.")
+
+	tc := transcriptCases[1]
+	var files []string
+	filepath.WalkDir(tc.where(a), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && tc.match(p) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) != 1 {
+		t.Fatalf("want one rollout, found %v", files)
+	}
+	tr, err := transcript.Read(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []loopguard.Event
+	polls := 0
+	for _, ev := range tr.Agent(transcript.MainAgent).Events {
+		if ev.Type == loopguard.EventCall {
+			calls = append(calls, ev)
+			if ev.Tool == "write_stdin" {
+				polls++
+			}
+		}
+	}
+	for i, c := range calls {
+		t.Logf("call %d: %s %s → %q", i, c.Tool, c.Args, c.Result)
+	}
+	if polls < 3 {
+		t.Fatalf("%d write_stdin polls in the rollout, want 3 or more for the test to mean anything", polls)
+	}
+	if !strings.Contains(calls[len(calls)-1].Result, "e2e-build-done") {
+		t.Errorf("the last poll did not see the command end: %q", calls[len(calls)-1].Result)
+	}
+	if at := noticedAt(t, loopguard.PresetDefault, calls); len(at) != 0 {
+		t.Errorf("polling a running command drew notices at calls %v", at)
+	}
 }
