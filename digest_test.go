@@ -406,11 +406,10 @@ func hasCommandLineKeyByContains(a []byte) bool {
 	return false
 }
 
-// sendsNoKeysByIndex is sendsNoKeys' plain statement: the first "keystrokes" or "chars" key,
-// then "".
+// sendsNoKeysByIndex is sendsNoKeys' plain statement: the first of the typing keys, then "".
 func sendsNoKeysByIndex(args []byte) bool {
 	i, key := -1, ""
-	for _, k := range []string{`"keystrokes"`, `"chars"`} {
+	for _, k := range []string{`"keystrokes"`, `"chars"`, `"command"`, `"cmd"`} {
 		if j := bytes.Index(args, []byte(k)); j >= 0 && (i < 0 || j < i) {
 			i, key = j, k
 		}
@@ -424,7 +423,8 @@ func sendsNoKeysByIndex(args []byte) bool {
 func TestSendsNoKeysMatchesItsPlainStatement(t *testing.T) {
 	for _, a := range []string{``, `"`, `{"keystrokes":""}`, `{"keystrokes": "", "duration": 5}`, `{"keystrokes":"ls\n"}`,
 		`{"k":"keystrokes","keystrokes":""}`, `{"x":"\"keystrokes\":\"\""}`, `{"keystroke":""}`, `"keystrokes"`, `{"keystrokes" : ""}`,
-		`{"session_id":4,"chars":"","yield_time_ms":10000}`, `{"session_id":4,"chars":"y\n"}`, `{"chars":"","keystrokes":"ls"}`, `{"c":"chars"}`} {
+		`{"session_id":4,"chars":"","yield_time_ms":10000}`, `{"session_id":4,"chars":"y\n"}`, `{"chars":"","keystrokes":"ls"}`, `{"c":"chars"}`,
+		`{"command": "", "is_input": "true"}`, `{"command":"pytest -x"}`, `{"cmd":""}`, `{"cmdline":""}`, `{"commands":""}`} {
 		if got, want := sendsNoKeys([]byte(a)), sendsNoKeysByIndex([]byte(a)); got != want {
 			t.Errorf("sendsNoKeys(%q) = %v, want %v", a, got, want)
 		}

@@ -613,23 +613,21 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	return out
 }
 
-// sendsNoKeys says whether a terminal agent's call types nothing and only waits for the screen
-// (Terminus's {"keystrokes": "", "duration": 30}, Codex's write_stdin {"session_id": 4,
-// "chars": ""} that polls a running command).
+// sendsNoKeys says whether a call types nothing and only waits for what a running command
+// prints next: Terminus's {"keystrokes": "", "duration": 30}, Codex's write_stdin
+// {"session_id": 4, "chars": ""}, OpenHands' execute_bash {"command": ""} ("can be empty to
+// view additional logs" of a command still running). The first of these keys decides.
 func sendsNoKeys(args []byte) bool {
 	// Looked for at the quotes followed by a 'k' or a 'c', which are few: this runs for every
 	// call.
 	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
-		var key []byte
-		switch args[i+1] {
-		case 'k':
-			key = keystrokesKey
-		case 'c':
-			key = charsKey
-		}
-		if key != nil && bytes.HasPrefix(args[i:], key) {
-			rest := bytes.TrimLeft(args[i+len(key):], " \t\r\n:")
-			return bytes.HasPrefix(rest, []byte(`""`))
+		if c := args[i+1]; c == 'k' || c == 'c' {
+			for _, key := range typingKeys {
+				if key[1] == c && bytes.HasPrefix(args[i:], key) {
+					rest := bytes.TrimLeft(args[i+len(key):], " \t\r\n:")
+					return bytes.HasPrefix(rest, []byte(`""`))
+				}
+			}
 		}
 		next := bytes.IndexByte(args[i+1:], '"')
 		if next < 0 {
@@ -640,11 +638,9 @@ func sendsNoKeys(args []byte) bool {
 	return false
 }
 
-// The keys under which a terminal agent types: Terminus's keystrokes, Codex's write_stdin chars.
-var (
-	keystrokesKey = []byte(`"keystrokes"`)
-	charsKey      = []byte(`"chars"`)
-)
+// typingKeys are the keys under which a call types into a terminal or a running command
+// (see sendsNoKeys).
+var typingKeys = [][]byte{[]byte(`"keystrokes"`), []byte(`"chars"`), []byte(`"command"`), []byte(`"cmd"`)}
 
 // recentCall is what the window of recent calls keeps of each.
 type recentCall struct {

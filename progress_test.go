@@ -135,6 +135,11 @@ func TestProgressRules(t *testing.T) {
 				return ok("write_stdin", `{"session_id":42,"chars":"","yield_time_ms":10000}`,
 					fmt.Sprintf("Chunk ID: %06x\nWall time: 10.%04d seconds\nProcess running with session ID 42\nOriginal token count: 0\nOutput:\n", 0x3f2a91*(i+1)&0xffffff, i*37))
 			}), nil},
+		{"OpenHands polling a running command (an empty command) is polling",
+			nil, times(8, func(i int) step {
+				return ok("execute_bash", `{"command": "", "is_input": "true"}`,
+					"[The command has no new output after 30 seconds. You may wait longer to see additional output by sending empty command '', send other commands to interact with the current process, or send keys to interrupt/kill the command.]\n[Current working directory: /workspace]")
+			}), nil},
 		{"Codex's same command over and over is stuck, whatever its chunk ids",
 			nil, times(3, func(i int) step {
 				return ok("exec_command", `{"cmd":"grep -rn TODO src"}`,
