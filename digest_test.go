@@ -3,6 +3,7 @@ package loopguard
 import (
 	"bytes"
 	"math/bits"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -360,6 +361,9 @@ func looksFailedByContains(result string) bool {
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
+	if nonzeroExitPattern.MatchString(result) {
+		return true
+	}
 	for _, m := range failureMarks {
 		if strings.Contains(result, m) {
 			return true
@@ -459,6 +463,40 @@ func TestFailureSignatureMatchesItsPlainStatement(t *testing.T) {
 }
 
 // looksFailed finds a mark wherever it sits, colon or not, and only in the last 2 KB.
+// nonzeroExitPattern is reportsNonzeroExit's plain statement.
+var nonzeroExitPattern = regexp.MustCompile(`(?:[eE]xit|EXIT)(?i:(?:ed with)? (?:code|status)):? *0*[1-9]`)
+
+func TestReportsNonzeroExit(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Chunk ID: b19e45\nWall time: 0.1 seconds\nProcess exited with code 1\nOutput:\n", true},
+		{"Process exited with code 0\nOutput:\nok", false},
+		{"Output: hi\nExit Code: 3\nProcess Group PGID: 1", true},
+		{"Exit code: 0\nWall time: 0.1 seconds", false},
+		{"[Command finished with exit code 2]", true},
+		{"[Command finished with exit code -1]", false}, // OpenHands: still running
+		{"FAIL\texample.com/p\t0.01s\nexit status 1", true},
+		{"EXIT CODE:   10", true},
+		{"exit code", false},
+		{"texit code 1", true}, // the plain statement looks for the words anywhere too
+		{"exit  code 1", false},
+		{"exitcode 1", false},
+		{"exit code 0 then exit code 4", true},
+		{"Exited With Code 2", true},
+		{"eXit code 1", false},
+	}
+	for _, tt := range tests {
+		if got := reportsNonzeroExit(tt.text); got != tt.want {
+			t.Errorf("reportsNonzeroExit(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+		if got := nonzeroExitPattern.MatchString(tt.text); got != tt.want {
+			t.Errorf("the pattern on %q = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
 func TestLooksFailedFindsEveryMark(t *testing.T) {
 	filler := strings.Repeat("ok: value=1 errors none, panic? no. fatal_x:", 60) // colons without a mark
 	texts := []string{"", ":", "::", "error", "error :", "rror:", "Error:", "xerror:y", "ERRO", "FAILE",

@@ -526,18 +526,19 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	ch := s.chain(toolHash)
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.
-	sameLead := mut && c.failed && ch != nil && ch.failed && ch.lead == dg.lead
+	failed := c.failed || looksFailed(c.result)
+	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
 	if ch != nil && ch.epoch == s.epoch && dg.words >= 3 && (ch.head == dg.masked || sameLead || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
 		ch.count++
 		if ch.lastID != id {
 			ch.variants++
 		}
 		ch.lastID = id
-		ch.failed = ch.failed && c.failed
+		ch.failed = ch.failed && failed
 	} else if ch != nil {
-		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed}
+		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: failed}
 	} else {
-		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: c.failed})
+		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: failed})
 		ch = &s.chains[len(s.chains)-1]
 	}
 	if dg.words < 3 || waiting {
@@ -547,7 +548,6 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		ch.count = 0
 	}
 
-	failed := c.failed || looksFailed(c.result)
 	var sig uint64
 	if failed {
 		sig = failureSignature(c.result)
@@ -686,11 +686,60 @@ var failureMarks = []string{"Traceback (most recent call last)", "Error:", "erro
 
 // looksFailed says whether a result reads as a failure: one of failureMarks in its last 2 KB,
 // where a traceback or a test summary ends.
+//
+// A nonzero exit status in the text says so too ("Process exited with code 1", Codex's header;
+// "Exit Code: 3", Gemini CLI's; "exit status 2", Go's): hosts that pass on only the text (a
+// proxy, Codex's hooks) would otherwise see a failing command as one that ran fine.
 func looksFailed(result string) bool {
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
-	return hasFailureMark(result)
+	return hasFailureMark(result) || reportsNonzeroExit(result)
+}
+
+// reportsNonzeroExit says whether s reports a nonzero exit status: "exit", "Exit" or "EXIT",
+// then " code", " status" or "ed with code" (any case), an optional ':', spaces, and a number
+// that is not 0.
+func reportsNonzeroExit(s string) bool {
+	return nonzeroExitAfter(s, "xit") || nonzeroExitAfter(s, "XIT")
+}
+
+// nonzeroExitAfter is reportsNonzeroExit for the spellings of "exit" that end in stem.
+func nonzeroExitAfter(s, stem string) bool {
+	for i := strings.Index(s, stem); i >= 0; {
+		if i > 0 && (s[i-1] == 'E' || s[i-1] == 'e' && stem[0] == 'x') {
+			rest := s[i+3:]
+			for _, tail := range [...]string{" code", " status", "ed with code"} {
+				if len(rest) >= len(tail) && strings.EqualFold(rest[:len(tail)], tail) {
+					if nonzeroNumberAt(rest[len(tail):]) {
+						return true
+					}
+					break
+				}
+			}
+		}
+		next := strings.Index(s[i+3:], stem)
+		if next < 0 {
+			break
+		}
+		i += 3 + next
+	}
+	return false
+}
+
+// nonzeroNumberAt says whether s starts with an optional ':', spaces, and a number other than 0.
+func nonzeroNumberAt(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == ':' {
+		i++
+	}
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	for i < len(s) && s[i] == '0' {
+		i++
+	}
+	return i < len(s) && '1' <= s[i] && s[i] <= '9'
 }
 
 // hasFailureMark says whether s holds one of failureMarks.

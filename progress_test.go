@@ -135,6 +135,11 @@ func TestProgressRules(t *testing.T) {
 				return ok("write_stdin", `{"session_id":42,"chars":"","yield_time_ms":10000}`,
 					fmt.Sprintf("Chunk ID: %06x\nWall time: 10.%04d seconds\nProcess running with session ID 42\nOriginal token count: 0\nOutput:\n", 0x3f2a91*(i+1)&0xffffff, i*37))
 			}), nil},
+		{"a failure told only by its exit code (Codex's header, through a proxy) is a failure",
+			nil, times(4, func(i int) step {
+				return ok("exec_command", fmt.Sprintf(`{"cmd":"python manage.py check --tag t%d"}`, i),
+					fmt.Sprintf("Chunk ID: %06x\nWall time: 0.2%03d seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\nSystemCheck found 1 issue (0 silenced).", 0x3f2a91*(i+1)&0xffffff, i))
+			}), []string{"3:errors:exec_command failed × 4"}},
 		{"OpenHands polling a running command (an empty command) is polling",
 			nil, times(8, func(i int) step {
 				return ok("execute_bash", `{"command": "", "is_input": "true"}`,
