@@ -358,11 +358,15 @@ func TestWordMasksFlagExactlyTheirBytes(t *testing.T) {
 
 // looksFailedByContains is looksFailed's plain statement: any failure mark in the last 2 KB.
 func looksFailedByContains(result string) bool {
+	head, tail := result, result
+	if len(result) > exitWindow {
+		head, tail = result[:exitWindow], result[len(result)-exitWindow:]
+	}
+	if nonzeroExitPattern.MatchString(head) || nonzeroExitPattern.MatchString(tail) {
+		return true
+	}
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
-	}
-	if nonzeroExitPattern.MatchString(result) {
-		return true
 	}
 	for _, m := range failureMarks {
 		if strings.Contains(result, m) {
@@ -541,6 +545,29 @@ func TestIDLabelBeforeAgreesWithPrevWordKind(t *testing.T) {
 		}
 		if got, want := idLabelBefore(line, fs), prevWordKind(line, fs) == prevID; got != want {
 			t.Errorf("idLabelBefore(%q, %d) = %v, prevWordKind says %v", line, fs, got, want)
+		}
+	}
+}
+
+// An exit status is read where tools print it: Codex's at the top of a long output, others'
+// at the end; not in the middle, where a program's own output may mention one.
+func TestLooksFailedReadsTheExitStatusAtEitherEnd(t *testing.T) {
+	body := strings.Repeat("building module, all fine so far\n", 200)
+	tests := []struct {
+		name, text string
+		want       bool
+	}{
+		{"Codex's header above a long output", "Chunk ID: b19e45\nWall time: 9.1 seconds\nProcess exited with code 2\nOutput:\n" + body, true},
+		{"Codex's header of a command that passed", "Chunk ID: b19e45\nWall time: 9.1 seconds\nProcess exited with code 0\nOutput:\n" + body, false},
+		{"an exit code after a long output", body + "[Command finished with exit code 1]", true},
+		{"an exit code in the middle is the program's own words", body + "exit code 3 means bad input\n" + body, false},
+	}
+	for _, tt := range tests {
+		if got := looksFailed(tt.text); got != tt.want {
+			t.Errorf("%s: looksFailed = %v, want %v", tt.name, got, tt.want)
+		}
+		if got := looksFailedByContains(tt.text); got != tt.want {
+			t.Errorf("%s: the plain statement says %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

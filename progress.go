@@ -689,13 +689,25 @@ var failureMarks = []string{"Traceback (most recent call last)", "Error:", "erro
 //
 // A nonzero exit status in the text says so too ("Process exited with code 1", Codex's header;
 // "Exit Code: 3", Gemini CLI's; "exit status 2", Go's): hosts that pass on only the text (a
-// proxy, Codex's hooks) would otherwise see a failing command as one that ran fine.
+// proxy, Codex's hooks) would otherwise see a failing command as one that ran fine. Tools
+// report it in the first or the last lines, so only the first and last exitWindow bytes are
+// looked at.
 func looksFailed(result string) bool {
+	head, tail := result, result
+	if len(result) > exitWindow {
+		head, tail = result[:exitWindow], result[len(result)-exitWindow:]
+	}
+	if reportsNonzeroExit(head) || len(result) > exitWindow && reportsNonzeroExit(tail) {
+		return true
+	}
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
-	return hasFailureMark(result) || reportsNonzeroExit(result)
+	return hasFailureMark(result)
 }
+
+// exitWindow is how much of a result's start and end looksFailed reads for an exit status.
+const exitWindow = 256
 
 // reportsNonzeroExit says whether s reports a nonzero exit status: "exit", "Exit" or "EXIT",
 // then " code", " status" or "ed with code" (any case), an optional ':', spaces, and a number
