@@ -487,3 +487,44 @@ func testLoopguardThought(t *testing.T, host Host) {
 func TestClaudeCodeLoopguardThought(t *testing.T) { testLoopguardThought(t, HostClaudeCode) }
 func TestCodexLoopguardThought(t *testing.T)      { testLoopguardThought(t, HostCodex) }
 func TestGeminiCLILoopguardThought(t *testing.T)  { testLoopguardThought(t, HostGeminiCLI) }
+
+// errorsNotice is the start of the progress detector's text for one tool failing the same way.
+const errorsNotice = "has failed 4 times in a row with the same error"
+
+// testLoopguardErrors: the model lists five missing paths in turn, each call failing with the
+// same error about its own path. However the CLI reports the failure to its hook (Claude Code's
+// PostToolUseFailure, Codex's output text, Gemini CLI's exit code in the output), the default
+// preset tells the model after the fourth that the same error keeps coming back; not before.
+func testLoopguardErrors(t *testing.T, host Host) {
+	dir := t.TempDir()
+	const calls = 5
+	srv := NewServer(t, Script{Decide: func(r *Request) *Reply {
+		k := len(r.ToolResults())
+		if k >= calls {
+			return &Reply{Text: "E2E-DONE"}
+		}
+		return shellReply(r, fmt.Sprintf("ls %s", shellQuote(filepath.Join(dir, fmt.Sprintf("missing-%d", k+1)))))
+	}})
+	a := NewAgent(t, host, srv)
+	installLoopguard(t, a)
+	a.runChecked(t, srv, "", "E2E-ERRORS: find the missing directory.")
+
+	reqs := srv.AgentRequests()
+	first := 0
+	for k := 1; k <= calls; k++ {
+		if first == 0 && requestWithResults(t, reqs, k).Count(errorsNotice) > 0 {
+			first = k
+		}
+	}
+	if first != 4 {
+		t.Errorf("the same-error notice came after call %d, want 4", first)
+		for i, it := range requestWithResults(t, reqs, calls).ToolResults() {
+			t.Logf("  result %d: %q", i+1, it.Text)
+		}
+	}
+	checkHookLog(t, a)
+}
+
+func TestClaudeCodeLoopguardErrors(t *testing.T) { testLoopguardErrors(t, HostClaudeCode) }
+func TestCodexLoopguardErrors(t *testing.T)      { testLoopguardErrors(t, HostCodex) }
+func TestGeminiCLILoopguardErrors(t *testing.T)  { testLoopguardErrors(t, HostGeminiCLI) }
