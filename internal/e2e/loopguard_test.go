@@ -528,3 +528,44 @@ func testLoopguardErrors(t *testing.T, host Host) {
 func TestClaudeCodeLoopguardErrors(t *testing.T) { testLoopguardErrors(t, HostClaudeCode) }
 func TestCodexLoopguardErrors(t *testing.T)      { testLoopguardErrors(t, HostCodex) }
 func TestGeminiCLILoopguardErrors(t *testing.T)  { testLoopguardErrors(t, HostGeminiCLI) }
+
+// progressDenyConfig: the default preset in deny mode, refusing the 4th identical call that
+// keeps returning the same result.
+const progressDenyConfig = "preset: default\nprogress: {mode: deny, denyAfter: 4}\n"
+
+// testLoopguardProgressDeny: the default preset in deny mode. The model runs a command whose
+// output never changes; the first three run, the fourth (and the fifth, where the CLI lets the
+// model go on) are refused before they run, and the model reads why. Gemini CLI stops a turn by
+// itself at the fifth identical call, so there the script makes four.
+func testLoopguardProgressDeny(t *testing.T, host Host) {
+	cmd, file := stuckCommand(t)
+	calls := 5
+	if host == HostGeminiCLI {
+		calls = 4
+	}
+	srv := NewServer(t, Script{Command: cmd, ToolTurns: calls})
+	a := NewAgent(t, host, srv)
+	cfg := filepath.Join(t.TempDir(), "loopguard.yaml")
+	writeFile(t, cfg, []byte(progressDenyConfig))
+	installLoopguard(t, a, "--config", cfg)
+	a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
+
+	if got := lineCount(t, file); got != 3 {
+		t.Errorf("side-effect file has %d lines, want 3: the calls after the third should have been refused", got)
+	}
+	results := srv.LastAgentRequest().ToolResults()
+	if len(results) != calls {
+		t.Fatalf("last request carries %d tool results, want %d", len(results), calls)
+	}
+	for i, r := range results {
+		refused := strings.Contains(r.Text, "loopguard: the same call")
+		if refused != (i >= 3) {
+			t.Errorf("tool result %d (refused %v) = %q", i+1, refused, r.Text)
+		}
+	}
+	checkHookLog(t, a)
+}
+
+func TestClaudeCodeLoopguardProgressDeny(t *testing.T) { testLoopguardProgressDeny(t, HostClaudeCode) }
+func TestCodexLoopguardProgressDeny(t *testing.T)      { testLoopguardProgressDeny(t, HostCodex) }
+func TestGeminiCLILoopguardProgressDeny(t *testing.T)  { testLoopguardProgressDeny(t, HostGeminiCLI) }
