@@ -148,6 +148,25 @@ func TestHeadlessOutputOfRealRuns(t *testing.T) {
 // is exported, and the opencode reader finds the three calls with their results.
 func TestOpencodeExportOfARealRun(t *testing.T) {
 	cmd, _ := sideEffectCommand(t)
+	opencodeExportCalls(t, cmd, "hi")
+}
+
+// The default preset on an opencode export of a command whose output never changes: the
+// reminder comes at the third call.
+func TestDefaultPresetOnAnOpencodeExport(t *testing.T) {
+	cmd, _ := stuckCommand(t)
+	calls := opencodeExportCalls(t, cmd, "no matches found")
+	if at := noticedAt(t, loopguard.PresetDefault, calls); len(at) != 1 || at[0] != 2 {
+		t.Errorf("replayed calls noticed at %v, want [2]", at)
+		for i, c := range calls {
+			t.Logf("call %d result: %q", i, c.Result)
+		}
+	}
+}
+
+// opencodeExportCalls has the real opencode run cmd three times for the scripted model,
+// exports the session, and returns the calls the reader finds in the export.
+func opencodeExportCalls(t *testing.T, cmd, output string) []loopguard.Event {
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
 	_, home := runOpencodeHome(t, srv.URL)
 	bin := RequireCLI(t, "opencode")
@@ -172,7 +191,7 @@ func TestOpencodeExportOfARealRun(t *testing.T) {
 		out = out[i:]
 	}
 	writeFile(t, path, []byte(out))
-	sideEffectCallsIn(t, path, transcript.FormatOpencode, "bash", export.Stdout, "hi")
+	return sideEffectCallsIn(t, path, transcript.FormatOpencode, "bash", export.Stdout, output)
 }
 
 // sideEffectCallsIn reads the transcript at path, which must be of format, and returns its main
