@@ -185,3 +185,31 @@ func around(b []byte, i int) string {
 	lo, hi := max(0, i-150), min(len(b), i+150)
 	return string(b[lo:i]) + "|>|" + string(b[i:hi])
 }
+
+// testProxiedDefault: the proxy on the default (progress) preset. The same command with the
+// same output three times draws the reminder after the third, as the proxy reads each API's
+// tool results: Codex's carry a fresh "Chunk ID" and wall time every time, Gemini CLI's a
+// process group id, and none of that makes two results differ.
+func testProxiedDefault(t *testing.T, host Host) {
+	srv := NewServer(t, Script{Command: loopCommand, ToolTurns: 3})
+	a := NewAgent(t, host, srv)
+	throughProxy(t, a, startProxy(t, srv.URL, "--preset", "default"))
+	res := a.Run(t, "Run the e2e command until told otherwise.")
+	res.Check(t, string(host))
+	for n, want := range map[int]int{1: 0, 2: 0, 3: 1} {
+		r := srv.RequestAfterToolResults(n)
+		if r == nil {
+			t.Fatalf("no request carried %d tool results:\n%s", n, srv.Summary())
+		}
+		if got := r.Count(Reminder); got != want {
+			t.Errorf("request with %d results: the reminder %d times, want %d", n, got, want)
+			for i, it := range r.ToolResults() {
+				t.Logf("  result %d: %q", i+1, it.Text)
+			}
+		}
+	}
+}
+
+func TestProxyDefaultPresetClaudeCode(t *testing.T) { testProxiedDefault(t, HostClaudeCode) }
+func TestProxyDefaultPresetCodex(t *testing.T)      { testProxiedDefault(t, HostCodex) }
+func TestProxyDefaultPresetGeminiCLI(t *testing.T)  { testProxiedDefault(t, HostGeminiCLI) }
