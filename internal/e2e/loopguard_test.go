@@ -569,3 +569,60 @@ func testLoopguardProgressDeny(t *testing.T, host Host) {
 func TestClaudeCodeLoopguardProgressDeny(t *testing.T) { testLoopguardProgressDeny(t, HostClaudeCode) }
 func TestCodexLoopguardProgressDeny(t *testing.T)      { testLoopguardProgressDeny(t, HostCodex) }
 func TestGeminiCLILoopguardProgressDeny(t *testing.T)  { testLoopguardProgressDeny(t, HostGeminiCLI) }
+
+// editReply is the API's file-edit call replacing old with new in path, for the CLIs whose
+// edit tool takes a string to replace (Claude Code's Edit, Gemini CLI's replace).
+func editReply(r *Request, path, old, new string) *Reply {
+	switch {
+	case r.HasTool("Edit"):
+		return &Reply{ToolName: "Edit", ToolInput: map[string]any{"file_path": path, "old_string": old, "new_string": new}}
+	case r.HasTool("replace"):
+		return &Reply{ToolName: "replace", ToolInput: map[string]any{"file_path": path, "old_string": old, "new_string": new,
+			"instruction": "Rename the timeout setting."}}
+	}
+	return nil
+}
+
+// testLoopguardEditLoop: the model reads a file, then tries five edits whose old text is not
+// in it, each a little different (the most common loop in our labelled runs). The CLI rejects
+// every one the same way, and the default preset says so after the fourth rejected edit.
+func testLoopguardEditLoop(t *testing.T, host Host) {
+	var path string // in the agent's working folder: Gemini CLI edits nothing outside it
+	const edits = 5
+	srv := NewServer(t, Script{Decide: func(r *Request) *Reply {
+		k := len(r.ToolResults())
+		switch {
+		case k == 0:
+			return shellReply(r, "cat "+shellQuote(path))
+		case k <= edits:
+			return editReply(r, path, fmt.Sprintf("TIME_OUT = %d", 30+k), fmt.Sprintf("TIMEOUT_SECONDS = %d", 30+k))
+		}
+		return &Reply{Text: "E2E-DONE"}
+	}})
+	a := NewAgent(t, host, srv)
+	path = filepath.Join(a.Work, "settings.py")
+	writeFile(t, path, []byte("TIMEOUT = 30\nRETRIES = 3\n"))
+	installLoopguard(t, a)
+	a.runChecked(t, srv, "", "E2E-EDIT: rename the timeout setting.")
+
+	reqs := srv.AgentRequests()
+	first := 0
+	for k := 1; k <= edits+1; k++ {
+		if first == 0 && requestWithResults(t, reqs, k).Count(errorsNotice) > 0 {
+			first = k
+		}
+	}
+	// Result 1 is the cat; results 2-5 are the first four edits.
+	if first != 5 {
+		t.Errorf("the same-error notice came after tool result %d, want 5 (the 4th rejected edit)", first)
+		for i, it := range requestWithResults(t, reqs, edits+1).ToolResults() {
+			t.Logf("  result %d: %q", i+1, it.Text)
+		}
+	}
+	if b, _ := os.ReadFile(path); string(b) != "TIMEOUT = 30\nRETRIES = 3\n" {
+		t.Errorf("the file changed: %q", b)
+	}
+	checkHookLog(t, a)
+}
+
+func TestGeminiCLILoopguardEditLoop(t *testing.T) { testLoopguardEditLoop(t, HostGeminiCLI) }

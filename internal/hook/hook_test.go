@@ -338,3 +338,38 @@ func TestUnreadableStateStartsAfresh(t *testing.T) {
 		})
 	}
 }
+
+// Gemini CLI sends the model a failed tool's error message, without an AfterTool hook's
+// context: for a failed tool the notice goes out as a block decision's reason, after the error.
+func TestGeminiFailedToolNoticeRidesWithTheError(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	h := newHandler(t, cfg)
+	const errText = "Could not find an exact match for 'old_string' in '/w/settings.py'."
+	var outs []map[string]any
+	for i := 0; i < 4; i++ {
+		ev := with(t, sample(t, GeminiCLI, "AfterTool"), map[string]any{
+			"tool_name":     "replace",
+			"tool_input":    map[string]any{"file_path": "/w/settings.py", "old_string": "TIME_OUT = " + string(rune('1'+i)), "new_string": "X"},
+			"tool_response": map[string]any{"llmContent": errText, "returnDisplay": "Error", "error": map[string]any{"message": errText, "type": "edit_no_occurrence_found"}},
+		})
+		outs = append(outs, handle(t, h, GeminiCLI, ev))
+	}
+	for i, o := range outs[:3] {
+		if o != nil {
+			t.Errorf("failed edit %d: output %v, want none", i+1, o)
+		}
+	}
+	reason, _ := outs[3]["reason"].(string)
+	if outs[3]["decision"] != "block" || !strings.HasPrefix(reason, errText+"\n\n") || !strings.Contains(reason, "has failed 4 times in a row") {
+		t.Errorf("4th failed edit: output %v, want a block whose reason is the error, then the notice", outs[3])
+	}
+	// A tool that ran still gets its notice as additional context.
+	h = newHandler(t, cfg)
+	var last map[string]any
+	for i := 0; i < 3; i++ {
+		last = handle(t, h, GeminiCLI, sample(t, GeminiCLI, "AfterTool"))
+	}
+	if last["decision"] != nil || !strings.Contains(additionalContext(last), "You have made the same call") {
+		t.Errorf("3rd identical call that ran: output %v, want the reminder as additional context", last)
+	}
+}

@@ -17,9 +17,19 @@ func noticeText(notices []loopguard.Notice) string {
 }
 
 // contextOutput is the host's JSON that adds text for the model after a tool ran.
+//
+// Gemini CLI appends an AfterTool hook's context to the tool's output, but when the tool failed
+// the model is sent the error message instead, without it. For a failed tool the notices go
+// out as the reason of a "block" decision, after the error message: Gemini CLI then sends the
+// model that reason as the tool's error, so the model reads its error and the notice together.
 func contextOutput(r *request, notices []loopguard.Notice) []byte {
 	if len(notices) == 0 {
 		return nil
+	}
+	if r.host == GeminiCLI {
+		if text, failed := r.result(); failed {
+			return marshal(map[string]any{"decision": "block", "reason": text + "\n\n" + noticeText(notices)})
+		}
 	}
 	return marshal(map[string]any{"hookSpecificOutput": map[string]any{
 		"hookEventName":     r.in.Event,
