@@ -45,8 +45,8 @@ func TestInstallCommand(t *testing.T) {
 		t.Fatalf("install: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 	data, _ := os.ReadFile(settings)
-	if n := strings.Count(string(data), exe+" hook claude-code"); n != 6 {
-		t.Errorf("%d handlers in the settings, want 6:\n%s", n, data)
+	if n := strings.Count(string(data), exe+" hook claude-code"); n != 7 {
+		t.Errorf("%d handlers in the settings, want 7:\n%s", n, data)
 	}
 
 	// Again: nothing changes.
@@ -60,7 +60,7 @@ func TestInstallCommand(t *testing.T) {
 		t.Errorf("uninstall --dry-run: exit %d\n%s", code, out)
 	}
 	out, errs, code = runMain(t, exe, env, "uninstall", "claude-code")
-	if code != 0 || !strings.Contains(out, "removed 6 loopguard handler(s)") || !strings.Contains(out, "(backup: "+settings+".loopguard-backup-") {
+	if code != 0 || !strings.Contains(out, "removed 7 loopguard handler(s)") || !strings.Contains(out, "(backup: "+settings+".loopguard-backup-") {
 		t.Errorf("uninstall: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 	if data, _ := os.ReadFile(settings); string(data) != "{}\n" {

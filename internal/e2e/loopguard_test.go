@@ -625,4 +625,5 @@ func testLoopguardEditLoop(t *testing.T, host Host) {
 	checkHookLog(t, a)
 }
 
-func TestGeminiCLILoopguardEditLoop(t *testing.T) { testLoopguardEditLoop(t, HostGeminiCLI) }
+func TestClaudeCodeLoopguardEditLoop(t *testing.T) { testLoopguardEditLoop(t, HostClaudeCode) }
+func TestGeminiCLILoopguardEditLoop(t *testing.T)  { testLoopguardEditLoop(t, HostGeminiCLI) }

@@ -3,8 +3,10 @@ package hook
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/loopguard/loopguard"
@@ -43,6 +45,8 @@ func (h *Handler) Handle(ctx context.Context, host Host, stdin []byte) ([]byte, 
 		return h.check(ctx, r, now())
 	case actObserve:
 		return h.observe(ctx, r, now())
+	case actBatch:
+		return h.batch(ctx, r, now())
 	case actReset, actForget:
 		// The user spoke, or the agent is gone: either way its state starts again from nothing.
 		return nil, h.Store.Delete(ctx, r.agent)
@@ -128,6 +132,65 @@ func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byt
 		return nil, err
 	}
 	return contextOutput(r, notices), nil
+}
+
+// batch counts the calls of a finished batch that no per-tool event reported. Claude Code
+// rejects a call whose input fails the tool's own checks (an edit whose old text is not in the
+// file, a file not read first) without PreToolUse, PostToolUse or PostToolUseFailure, and
+// reports it only here, its result wrapped in <tool_use_error>. Those rejections are the edit
+// loops that matter most; the calls a per-tool event reported were counted then.
+func (h *Handler) batch(ctx context.Context, r *request, now time.Time) ([]byte, error) {
+	var calls []loopguard.Event
+	var ids []string
+	for _, c := range r.in.ToolCalls {
+		text, ok := rejectedCall(c.ToolResponse)
+		if !ok || c.ToolName == "" {
+			continue
+		}
+		ev := loopguard.Call(r.agent, c.ToolName, c.ToolInput).WithResult(text, true)
+		ev.Time = now.UnixMilli()
+		calls, ids = append(calls, ev), append(ids, c.ToolUseID)
+	}
+	if len(calls) == 0 {
+		return nil, nil // the common batch: every call was reported on its own
+	}
+	var notices []loopguard.Notice
+	err := h.Store.Update(ctx, r.agent, func(old []byte) ([]byte, error) {
+		notices = nil // Update may run this more than once
+		st, eng, err := h.load(r.agent, old)
+		if err != nil {
+			return nil, err
+		}
+		for i, ev := range calls {
+			if j := indexOf(st.refused, ids[i]); j >= 0 {
+				// refused in deny mode before it ran, and counted then
+				st.refused = append(st.refused[:j], st.refused[j+1:]...)
+				continue
+			}
+			notices = eng.ObserveAppend(notices, ev)
+		}
+		st.snapshot = eng.Snapshot(r.agent)
+		return st.encode(), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return contextOutput(r, notices), nil
+}
+
+// rejectedCall returns the text of a batch call's result when the host rejected the call
+// before it ran (Claude Code: a string wrapped in <tool_use_error>), and whether it did.
+func rejectedCall(response json.RawMessage) (string, bool) {
+	var s string
+	if json.Unmarshal(response, &s) != nil {
+		return "", false
+	}
+	const openTag, closeTag = "<tool_use_error>", "</tool_use_error>"
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, openTag) {
+		return "", false
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(t, openTag), closeTag), true
 }
 
 // load reads an agent's stored state into a new engine. State this build cannot read (written

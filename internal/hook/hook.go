@@ -49,6 +49,7 @@ const (
 	actObserve               // after a tool ran: count it, give notices
 	actReset                 // the user spoke
 	actForget                // the session or subagent is over
+	actBatch                 // a batch of calls is over: count those no per-tool event reported
 )
 
 // input holds the fields of a hook event that loopguard reads. The three hosts share these
@@ -66,6 +67,16 @@ type input struct {
 	// TranscriptPath is where the host keeps the session's transcript: its tail holds the
 	// model's words beside the call (see modelText).
 	TranscriptPath string `json:"transcript_path"`
+	// ToolCalls are the calls of a finished batch (Claude Code's PostToolBatch).
+	ToolCalls []batchCall `json:"tool_calls"`
+}
+
+// batchCall is one call of a PostToolBatch event.
+type batchCall struct {
+	ToolName     string          `json:"tool_name"`
+	ToolInput    json.RawMessage `json:"tool_input"`
+	ToolResponse json.RawMessage `json:"tool_response"`
+	ToolUseID    string          `json:"tool_use_id"`
 }
 
 // request is a parsed hook event.
@@ -143,7 +154,7 @@ var actions = map[Host]map[string]action{
 		"PreToolUse": actCheck, "PostToolUse": actObserve, "PostToolUseFailure": actObserve,
 		"UserPromptSubmit": actReset, "SessionEnd": actForget, "SubagentStop": actForget,
 		"SessionStart": actNone, "Stop": actNone, "SubagentStart": actNone, "PreCompact": actNone,
-		"PostCompact": actNone, "Notification": actNone, "PostToolBatch": actNone, "PermissionRequest": actNone,
+		"PostCompact": actNone, "Notification": actNone, "PostToolBatch": actBatch, "PermissionRequest": actNone,
 	},
 	Codex: {
 		"PreToolUse": actCheck, "PostToolUse": actObserve, "UserPromptSubmit": actReset,

@@ -59,7 +59,7 @@ func TestParseRealEvents(t *testing.T) {
 		{ClaudeCode, "SubagentStop", actForget, true, "", "", false},
 		{ClaudeCode, "SessionEnd", actForget, false, "", "", false},
 		{ClaudeCode, "SessionStart", actNone, false, "", "", false},
-		{ClaudeCode, "PostToolBatch", actNone, false, "", "", false},
+		{ClaudeCode, "PostToolBatch", actBatch, false, "", "", false},
 		{Codex, "PreToolUse", actCheck, false, "Bash", "", false},
 		{Codex, "PreToolUse.subagent", actCheck, true, "Bash", "", false},
 		{Codex, "PostToolUse", actObserve, false, "Bash", "hi", false},
@@ -371,5 +371,42 @@ func TestGeminiFailedToolNoticeRidesWithTheError(t *testing.T) {
 	}
 	if last["decision"] != nil || !strings.Contains(additionalContext(last), "You have made the same call") {
 		t.Errorf("3rd identical call that ran: output %v, want the reminder as additional context", last)
+	}
+}
+
+// Claude Code rejects a call whose input fails the tool's own checks (an edit whose old text is
+// not in the file) without any per-tool event, and reports it only in PostToolBatch: those
+// calls are counted there, and a batch of calls already reported one by one changes nothing.
+func TestPostToolBatchCountsCallsNoPerToolEventReported(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	h := newHandler(t, cfg)
+	batch := func(i int, response string) []byte {
+		return with(t, sample(t, ClaudeCode, "PostToolBatch"), map[string]any{"tool_calls": []any{map[string]any{
+			"tool_name":     "Edit",
+			"tool_input":    map[string]any{"file_path": "/w/settings.py", "old_string": "TIME_OUT = " + string(rune('1'+i)), "new_string": "X"},
+			"tool_use_id":   "toolu_" + string(rune('a'+i)),
+			"tool_response": response,
+		}}})
+	}
+	var contexts []string
+	for i := 0; i < 4; i++ {
+		contexts = append(contexts, additionalContext(handle(t, h, ClaudeCode,
+			batch(i, "<tool_use_error>String to replace not found in file.\nString: TIME_OUT = "+string(rune('1'+i))+"</tool_use_error>"))))
+	}
+	if contexts[0] != "" || contexts[1] != "" || contexts[2] != "" || !strings.Contains(contexts[3], "Edit has failed 4 times in a row") {
+		t.Errorf("contexts after 4 rejected edits: %q", contexts)
+	}
+
+	// Reported one by one (PostToolUse ran for it): the batch leaves the store alone.
+	h = newHandler(t, cfg)
+	if out := handle(t, h, ClaudeCode, sample(t, ClaudeCode, "PostToolBatch")); out != nil {
+		t.Errorf("a batch of reported calls answered %v", out)
+	}
+	var in struct {
+		SessionID string `json:"session_id"`
+	}
+	json.Unmarshal(sample(t, ClaudeCode, "PostToolBatch"), &in)
+	if v, err := h.Store.Get(context.Background(), "claude-code:"+in.SessionID); err != nil || v != nil {
+		t.Errorf("the store holds %q (%v) after a batch of reported calls", v, err)
 	}
 }

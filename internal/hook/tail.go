@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The model's own words beside a call (its reasoning, a plan restated) are what the progress
@@ -19,6 +20,27 @@ import (
 
 // tailBytes is how much of a transcript's end is read.
 const tailBytes = 64 << 10
+
+// tailRetryWaits are the pauses before the transcript is read again when the call is not in
+// it yet: 15 ms at most, and only then (BenchmarkModelText finds the call on the first read).
+var tailRetryWaits = [...]time.Duration{5 * time.Millisecond, 10 * time.Millisecond}
+
+// tailWait pauses between two reads of a transcript; tests replace it.
+var tailWait = time.Sleep
+
+// readTail reads the last tailBytes of f and says where they start.
+func readTail(f *os.File) ([]byte, int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, err
+	}
+	start := max(st.Size()-tailBytes, 0)
+	buf := make([]byte, st.Size()-start)
+	if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
+		return nil, 0, err
+	}
+	return buf, start, nil
+}
 
 // modelText returns the model's text that came with call callID, and an id that is the same for
 // every call of that model message (so that the text is observed once). It returns "" on any
@@ -40,14 +62,19 @@ func modelText(host Host, path, callID string) (text, id string) {
 		return "", ""
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", ""
-	}
-	start := max(st.Size()-tailBytes, 0)
-	buf := make([]byte, st.Size()-start)
-	if _, err := f.ReadAt(buf, start); err != nil && err != io.EOF {
-		return "", ""
+	var buf []byte
+	var start int64
+	for attempt := 0; ; attempt++ {
+		if buf, start, err = readTail(f); err != nil {
+			return "", ""
+		}
+		// The CLI writes its transcript a moment after the call, and on a loaded machine
+		// sometimes after the hook has started: a call not in the file yet is looked for
+		// again, a few milliseconds later, before the text is given up.
+		if host == GeminiCLI || attempt == len(tailRetryWaits) || bytes.Contains(buf, []byte(callID)) {
+			break
+		}
+		tailWait(tailRetryWaits[attempt])
 	}
 	lines := bytes.Split(buf, []byte("\n"))
 	if start > 0 && len(lines) > 0 {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestModelTextFromTheTranscriptTail(t *testing.T) {
@@ -100,5 +101,37 @@ func BenchmarkModelText(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A call not in the transcript yet (the CLI writes it a moment late) is looked for again
+// after a pause; one never written is given up after the last pause.
+func TestModelTextWaitsForALateTranscript(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "claude-code", "s1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(path, []byte(`{"type":"user","message":{"role":"user","content":"hi"}}`+"\n"), 0o644)
+	defer func(w func(time.Duration)) { tailWait = w }(tailWait)
+	var waits []time.Duration
+	tailWait = func(d time.Duration) {
+		waits = append(waits, d)
+		if len(waits) == 1 { // the CLI writes the call's message during the first pause
+			f, _ := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+			f.Write(src)
+			f.Close()
+		}
+	}
+	if text, _ := modelText(ClaudeCode, path, "toolu_01"); text == "" || len(waits) != 1 {
+		t.Errorf("a call written during the first pause: text %q after %d pauses, want the text after 1", text, len(waits))
+	}
+	waits = nil
+	if text, _ := modelText(ClaudeCode, path, "toolu_never"); text != "" || len(waits) != len(tailRetryWaits) {
+		t.Errorf("a call never written: text %q after %d pauses, want none after %d", text, len(waits), len(tailRetryWaits))
+	}
+	waits = nil
+	if modelText(ClaudeCode, path, "toolu_01"); len(waits) != 0 {
+		t.Errorf("a call already in the file waited %d times", len(waits))
 	}
 }

@@ -32,6 +32,7 @@ var specs = map[hook.Host]hostSpec{
 		{"PreToolUse", "*", 30},
 		{"PostToolUse", "*", 30},
 		{"PostToolUseFailure", "*", 30}, // a failed tool call is reported here, not in PostToolUse
+		{"PostToolBatch", "*", 30},      // a call rejected before it ran is reported only here
 		{"UserPromptSubmit", "", 30},
 		{"SessionEnd", "", 30},
 		{"SubagentStop", "", 30},
