@@ -441,11 +441,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return out
 	}
 	s.tools.push(cls.name)
-	echo := len(c.result) > 0 && len(c.result) < longTextBytes // see digest: short answers only
-	if echo {
-		s.dg.setEcho(c.args)
-	}
-	dg := s.dg.digest(c.result, echo, true)
+	dg := s.digestResult(c)
 	novel, total := 0, len(s.dg.lines)
 	for _, h := range s.dg.lines {
 		if !s.seen.test(h) {
@@ -611,6 +607,48 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		return append(out, s.pollNotice(c, int(s.polls)+1))
 	}
 	return out
+}
+
+// digestResult digests a call's result. A command's output that a tool heads with how the
+// command ran (Codex: "Chunk ID: …", "Wall time: …", "Process exited with code 0", "Output:")
+// is digested as two parts: the header counts in the result's identity (an exit status that
+// changes is a changed result) but not in what the answer says, so that six commands printing
+// six different one-word answers under the same header are not "the same answer", an empty
+// output is too short to compare, and a failure's first line is its own.
+func (s *progressState) digestResult(c *observedCall) digest {
+	result, header := c.result, ""
+	if n := execHeaderEnd(result); n > 0 {
+		header, result = result[:n], result[n:]
+	}
+	var head digest
+	if header != "" {
+		head = s.dg.digest(header, false, false)
+	}
+	echo := len(result) > 0 && len(result) < longTextBytes // see digest: short answers only
+	if echo {
+		s.dg.setEcho(c.args)
+	}
+	dg := s.dg.digest(result, echo, true)
+	if header != "" {
+		dg.exact, dg.masked = combine(dg.exact, head.exact), combine(dg.masked, head.exact)
+	}
+	return dg
+}
+
+// execHeaderEnd returns where the output starts in a result headed the way Codex heads a
+// command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"), or 0.
+func execHeaderEnd(result string) int {
+	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") {
+		return 0
+	}
+	const mark = "\nOutput:\n"
+	if i := strings.Index(result[:min(len(result), 512)], mark); i > 0 {
+		return i + len(mark)
+	}
+	if strings.HasSuffix(result, "\nOutput:") { // nothing printed, and no newline after the label
+		return len(result)
+	}
+	return 0
 }
 
 // sendsNoKeys says whether a call types nothing and only waits for what a running command

@@ -140,6 +140,19 @@ func TestProgressRules(t *testing.T) {
 				return ok("exec_command", fmt.Sprintf(`{"cmd":"python manage.py check --tag t%d"}`, i),
 					fmt.Sprintf("Chunk ID: %06x\nWall time: 0.2%03d seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\nSystemCheck found 1 issue (0 silenced).", 0x3f2a91*(i+1)&0xffffff, i))
 			}), []string{"3:errors:exec_command failed × 4"}},
+		{"six commands with six short answers under Codex's header are a batch, not one answer",
+			nil, times(8, func(i int) step {
+				cmds := []string{"cat VERSION", "whoami", "pwd", "go env GOOS", "uname -m", "nproc", "date +%Y", "echo $SHELL"}
+				outs := []string{"1.4.2", "root", "/work/app", "linux", "x86_64", "2", "2026", "/bin/bash"}
+				return ok("exec_command", fmt.Sprintf(`{"cmd":%q}`, cmds[i]),
+					fmt.Sprintf("Chunk ID: %06x\nWall time: 0.0%03d seconds\nProcess exited with code 0\nOriginal token count: 2\nOutput:\n%s\n", 0x3f2a91*(i+1)&0xffffff, i, outs[i]))
+			}), nil},
+		{"silent commands under Codex's header print nothing to compare",
+			nil, times(8, func(i int) step {
+				cmds := []string{"true", "export X=1", "cd /tmp", "test -f a", "[ -d out ]", "git diff --quiet", "grep -q foo a", "pgrep -x server"}
+				return ok("exec_command", fmt.Sprintf(`{"cmd":%q}`, cmds[i]),
+					fmt.Sprintf("Exit code: 0\nWall time: 0.%d seconds\nOutput:\n", i))
+			}), nil},
 		{"OpenHands polling a running command (an empty command) is polling",
 			nil, times(8, func(i int) step {
 				return ok("execute_bash", `{"command": "", "is_input": "true"}`,
@@ -546,4 +559,23 @@ func FuzzSleeplessHash(f *testing.F) {
 			t.Errorf("sleep 1 and sleep 0.25 before %q hash differently", rest)
 		}
 	})
+}
+
+func TestExecHeaderEnd(t *testing.T) {
+	tests := []struct {
+		result, output string
+	}{
+		{"Chunk ID: b19e45\nWall time: 0.0005 seconds\nProcess exited with code 0\nOriginal token count: 4\nOutput:\nhi\n", "hi\n"},
+		{"Chunk ID: b19e45\nWall time: 5.0 seconds\nProcess running with session ID 42\nOriginal token count: 0\nOutput:\n", ""},
+		{"Exit code: 1\nWall time: 0.1 seconds\nOutput:\ncat: missing.txt: No such file or directory\n", "cat: missing.txt: No such file or directory\n"},
+		{"Exit code: 0\nWall time: 0.1 seconds\nOutput:", ""},
+		{"Output:\nhi", "Output:\nhi"}, // no header
+		{"Chunk ID: b19e45 and then some text", "Chunk ID: b19e45 and then some text"}, // no Output: label
+		{"exit code: 0\nOutput:\nhi", "exit code: 0\nOutput:\nhi"},                     // not Codex's spelling
+	}
+	for _, tt := range tests {
+		if got := tt.result[execHeaderEnd(tt.result):]; got != tt.output {
+			t.Errorf("output of %q = %q, want %q", tt.result, got, tt.output)
+		}
+	}
 }
