@@ -1395,45 +1395,14 @@ var sleepWord = []byte("sleep ")
 
 // sleeplessHash is spacedHash of args with the duration after each "sleep " left out
 // ("sleep 5", "sleep 0.5", "sleep 2m").
-func sleeplessHash(args []byte) uint64 {
-	var h textHasher
-	space := false
-	for i := 0; i < len(args); i++ {
-		c := args[i]
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			space = true
-			continue
-		}
-		if space && h.n > 0 {
-			h.writeByte(' ')
-		}
-		space = false
-		h.writeByte(c)
-		if c == 'p' && i >= len(sleepWord)-2 && bytes.HasPrefix(args[i-(len(sleepWord)-2):], sleepWord) {
-			// skip the spaces, then the duration: digits, a point, a unit letter
-			j := i + 1
-			for j < len(args) && args[j] == ' ' {
-				j++
-			}
-			k := j
-			for k < len(args) && (args[k] >= '0' && args[k] <= '9' || args[k] == '.') {
-				k++
-			}
-			if k > j {
-				if k < len(args) && (args[k] == 's' || args[k] == 'm' || args[k] == 'h' || args[k] == 'd') {
-					k++
-				}
-				h.writeByte(' ')
-				i = k - 1
-			}
-		}
-	}
-	return h.sum()
-}
+func sleeplessHash(args []byte) uint64 { return hashSpaced(args, true) }
 
 // spacedHash hashes text with every run of white space taken as one space and the ends
 // trimmed.
-func spacedHash(b []byte) uint64 {
+func spacedHash(b []byte) uint64 { return hashSpaced(b, false) }
+
+// hashSpaced is spacedHash, leaving out sleeps' durations when skipSleeps is set.
+func hashSpaced(b []byte, skipSleeps bool) uint64 {
 	var h textHasher
 	space := false
 	for i := 0; i < len(b); i++ {
@@ -1447,6 +1416,24 @@ func spacedHash(b []byte) uint64 {
 		}
 		space = false
 		h.writeByte(c)
+		if skipSleeps && c == 'p' && i >= len(sleepWord)-2 && bytes.HasPrefix(b[i-(len(sleepWord)-2):], sleepWord) {
+			// skip the spaces, then the duration: digits, a point, a unit letter
+			j := i + 1
+			for j < len(b) && b[j] == ' ' {
+				j++
+			}
+			k := j
+			for k < len(b) && (b[k] >= '0' && b[k] <= '9' || b[k] == '.') {
+				k++
+			}
+			if k > j {
+				if k < len(b) && (b[k] == 's' || b[k] == 'm' || b[k] == 'h' || b[k] == 'd') {
+					k++
+				}
+				h.writeByte(' ')
+				i = k - 1
+			}
+		}
 	}
 	return h.sum()
 }
