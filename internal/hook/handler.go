@@ -109,29 +109,47 @@ func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byt
 			said = loopguard.Event{Type: loopguard.EventText, Agent: r.agent, Source: "model", ID: id, Text: text, Time: ev.Time}
 		}
 	}
-	var notices []loopguard.Notice
-	err := h.Store.Update(ctx, r.agent, func(old []byte) ([]byte, error) {
-		notices = nil // Update may run this more than once
-		st, eng, err := h.load(r.agent, old)
-		if err != nil {
-			return nil, err
-		}
-		if i := indexOf(st.refused, r.callID); i >= 0 {
-			// We refused this call before it ran and counted it then.
-			st.refused = append(st.refused[:i], st.refused[i+1:]...)
-			return st.encode(), nil
-		}
-		if said.Type != 0 {
-			notices = eng.ObserveAppend(notices, said)
-		}
-		notices = eng.ObserveAppend(notices, ev)
-		st.snapshot = eng.Snapshot(r.agent)
-		return st.encode(), nil
-	})
+	step := ranCall{id: r.callID, events: []loopguard.Event{ev}}
+	if said.Type != 0 {
+		step.events = []loopguard.Event{said, ev}
+	}
+	notices, err := h.record(ctx, r.agent, []ranCall{step})
 	if err != nil {
 		return nil, err
 	}
 	return contextOutput(r, notices), nil
+}
+
+// ranCall is a call that ran (or was rejected), with the events that tell it: the model's
+// words before it, if any, and the call with its result.
+type ranCall struct {
+	id     string
+	events []loopguard.Event
+}
+
+// record observes calls that ran, in one update of the agent's state, and returns the notices
+// due. A call refused before it ran (deny mode) was counted then, and is skipped once.
+func (h *Handler) record(ctx context.Context, agent string, calls []ranCall) ([]loopguard.Notice, error) {
+	var notices []loopguard.Notice
+	err := h.Store.Update(ctx, agent, func(old []byte) ([]byte, error) {
+		notices = nil // Update may run this more than once
+		st, eng, err := h.load(agent, old)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range calls {
+			if i := indexOf(st.refused, c.id); i >= 0 {
+				st.refused = append(st.refused[:i], st.refused[i+1:]...)
+				continue
+			}
+			for _, ev := range c.events {
+				notices = eng.ObserveAppend(notices, ev)
+			}
+		}
+		st.snapshot = eng.Snapshot(agent)
+		return st.encode(), nil
+	})
+	return notices, err
 }
 
 // batch counts the calls of a finished batch that no per-tool event reported. Claude Code
@@ -140,8 +158,7 @@ func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byt
 // reports it only here, its result wrapped in <tool_use_error>. Those rejections are the edit
 // loops that matter most; the calls a per-tool event reported were counted then.
 func (h *Handler) batch(ctx context.Context, r *request, now time.Time) ([]byte, error) {
-	var calls []loopguard.Event
-	var ids []string
+	var calls []ranCall
 	for _, c := range r.in.ToolCalls {
 		text, ok := rejectedCall(c.ToolResponse)
 		if !ok || c.ToolName == "" {
@@ -149,29 +166,12 @@ func (h *Handler) batch(ctx context.Context, r *request, now time.Time) ([]byte,
 		}
 		ev := loopguard.Call(r.agent, c.ToolName, c.ToolInput).WithResult(text, true)
 		ev.Time = now.UnixMilli()
-		calls, ids = append(calls, ev), append(ids, c.ToolUseID)
+		calls = append(calls, ranCall{id: c.ToolUseID, events: []loopguard.Event{ev}})
 	}
 	if len(calls) == 0 {
 		return nil, nil // the common batch: every call was reported on its own
 	}
-	var notices []loopguard.Notice
-	err := h.Store.Update(ctx, r.agent, func(old []byte) ([]byte, error) {
-		notices = nil // Update may run this more than once
-		st, eng, err := h.load(r.agent, old)
-		if err != nil {
-			return nil, err
-		}
-		for i, ev := range calls {
-			if j := indexOf(st.refused, ids[i]); j >= 0 {
-				// refused in deny mode before it ran, and counted then
-				st.refused = append(st.refused[:j], st.refused[j+1:]...)
-				continue
-			}
-			notices = eng.ObserveAppend(notices, ev)
-		}
-		st.snapshot = eng.Snapshot(r.agent)
-		return st.encode(), nil
-	})
+	notices, err := h.record(ctx, r.agent, calls)
 	if err != nil {
 		return nil, err
 	}
