@@ -464,16 +464,12 @@ func testLoopguardThought(t *testing.T, host Host) {
 	// Code on a loaded machine): a sentence missed then is counted at the next call, so the
 	// notice may come one call late, never early.
 	reqs := srv.AgentRequests()
-	first := 0
 	for k := 1; k <= calls; k++ {
-		r := requestWithResults(t, reqs, k)
-		if first == 0 && r.Count(thoughtNotice) > 0 {
-			first = k
-		}
-		if c := r.Count(Reminder); c != 0 {
+		if c := requestWithResults(t, reqs, k).Count(Reminder); c != 0 {
 			t.Errorf("request after call %d: the same-call reminder %d times, but no call repeated", k, c)
 		}
 	}
+	first := firstWith(t, reqs, calls, thoughtNotice)
 	t.Logf("the repeated-thought notice came after call %d", first)
 	if first != 4 && first != 5 {
 		t.Errorf("the repeated-thought notice came after call %d, want 4 (or 5)", first)
@@ -487,6 +483,18 @@ func testLoopguardThought(t *testing.T, host Host) {
 func TestClaudeCodeLoopguardThought(t *testing.T) { testLoopguardThought(t, HostClaudeCode) }
 func TestCodexLoopguardThought(t *testing.T)      { testLoopguardThought(t, HostCodex) }
 func TestGeminiCLILoopguardThought(t *testing.T)  { testLoopguardThought(t, HostGeminiCLI) }
+
+// firstWith returns the first k in 1..n whose request (the one carrying k tool results) holds
+// text, or 0 when none does.
+func firstWith(t *testing.T, reqs []*Request, n int, text string) int {
+	t.Helper()
+	for k := 1; k <= n; k++ {
+		if requestWithResults(t, reqs, k).Count(text) > 0 {
+			return k
+		}
+	}
+	return 0
+}
 
 // errorsNotice is the start of the progress detector's text for one tool failing the same way.
 const errorsNotice = "has failed 4 times in a row with the same error"
@@ -510,13 +518,7 @@ func testLoopguardErrors(t *testing.T, host Host) {
 	a.runChecked(t, srv, "", "E2E-ERRORS: find the missing directory.")
 
 	reqs := srv.AgentRequests()
-	first := 0
-	for k := 1; k <= calls; k++ {
-		if first == 0 && requestWithResults(t, reqs, k).Count(errorsNotice) > 0 {
-			first = k
-		}
-	}
-	if first != 4 {
+	if first := firstWith(t, reqs, calls, errorsNotice); first != 4 {
 		t.Errorf("the same-error notice came after call %d, want 4", first)
 		for i, it := range requestWithResults(t, reqs, calls).ToolResults() {
 			t.Logf("  result %d: %q", i+1, it.Text)
@@ -606,14 +608,8 @@ func testLoopguardEditLoop(t *testing.T, host Host) {
 	a.runChecked(t, srv, "", "E2E-EDIT: rename the timeout setting.")
 
 	reqs := srv.AgentRequests()
-	first := 0
-	for k := 1; k <= edits+1; k++ {
-		if first == 0 && requestWithResults(t, reqs, k).Count(errorsNotice) > 0 {
-			first = k
-		}
-	}
 	// Result 1 is the cat; results 2-5 are the first four edits.
-	if first != 5 {
+	if first := firstWith(t, reqs, edits+1, errorsNotice); first != 5 {
 		t.Errorf("the same-error notice came after tool result %d, want 5 (the 4th rejected edit)", first)
 		for i, it := range requestWithResults(t, reqs, edits+1).ToolResults() {
 			t.Logf("  result %d: %q", i+1, it.Text)

@@ -43,6 +43,14 @@ func runForTranscript(t *testing.T, tt transcriptCase, cmd, output string) []loo
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
 	a := NewAgent(t, tt.host, srv)
 	a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
+	path := tt.transcriptOf(t, a)
+	raw, _ := os.ReadFile(path)
+	return sideEffectCallsIn(t, path, tt.format, tt.tool, string(raw), output)
+}
+
+// transcriptOf returns the one transcript the CLI left behind for agent a.
+func (tt transcriptCase) transcriptOf(t *testing.T, a *Agent) string {
+	t.Helper()
 	var files []string
 	filepath.WalkDir(tt.where(a), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && tt.match(p) {
@@ -53,8 +61,7 @@ func runForTranscript(t *testing.T, tt transcriptCase, cmd, output string) []loo
 	if len(files) != 1 {
 		t.Fatalf("want one transcript under %s, found %v", tt.where(a), files)
 	}
-	raw, _ := os.ReadFile(files[0])
-	return sideEffectCallsIn(t, files[0], tt.format, tt.tool, string(raw), output)
+	return files[0]
 }
 
 // noticedAt replays calls through a fresh engine of preset and returns the indices of the
@@ -253,18 +260,7 @@ func TestCodexPollingARunningCommandIsNotStuck(t *testing.T) {
 	a := NewAgent(t, HostCodex, srv)
 	a.runChecked(t, srv, "", "E2E-POLL: run the build and wait for it.")
 
-	tc := transcriptCases[1]
-	var files []string
-	filepath.WalkDir(tc.where(a), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && tc.match(p) {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if len(files) != 1 {
-		t.Fatalf("want one rollout, found %v", files)
-	}
-	tr, err := transcript.Read(files[0])
+	tr, err := transcript.Read(transcriptCases[1].transcriptOf(t, a))
 	if err != nil {
 		t.Fatal(err)
 	}
