@@ -51,8 +51,8 @@ type ProgressConfig struct {
 	// bring nothing new, give a notice. Default 3.
 	ThoughtRepeats int `json:"thoughtRepeats" yaml:"thoughtRepeats"`
 	// ThoughtLimit is how many model turns saying the same thing give a notice even when the
-	// calls between them bring new results (unless they are the same call paging on).
-	// Default 20.
+	// calls between them bring new results (unless they are the same call paging on); half
+	// as many when the calls wander back and forth over what they look through. Default 20.
 	ThoughtLimit int `json:"thoughtLimit" yaml:"thoughtLimit"`
 	// PollBudget is how many times the same call may return a changed but similar result
 	// (polling that advances) before one gentle note. Default 30.
@@ -335,9 +335,12 @@ type progressState struct {
 	stale       int32  // calls in the thought chain that brought nothing new
 	paging      bool   // every call of the thought chain was the same call
 	pagingID    uint64
-	thoughtSaid int32 // the thoughtN at the last notice
-	saidAt      int32 // calls at the last notice, 0 before the first
-	callSaid    bool  // a call notice was given since the thought began
+	backs       int32     // calls of the thought chain that went back to an earlier place (see pageOf)
+	pageShape   uint64    // the last call's pageOf shape
+	pageAt      pagePlace // and its place
+	thoughtSaid int32     // the thoughtN at the last notice
+	saidAt      int32     // calls at the last notice, 0 before the first
+	callSaid    bool      // a call notice was given since the thought began
 	lastTextID  uint64
 
 	tools          toolRing // names of the recent calls, for naming a cycle
@@ -494,11 +497,18 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// Thought chain: note whether this call brought anything new.
 	if s.thoughtN >= 1 {
+		shape, at := pageOf(c.tool, c.args)
 		if s.thoughtN == 1 {
 			s.paging, s.pagingID = true, id
-		} else if id != s.pagingID {
-			s.paging = false
+		} else {
+			if id != s.pagingID {
+				s.paging = false
+			}
+			if shape == s.pageShape && at.before(s.pageAt) {
+				s.backs++
+			}
 		}
+		s.pageShape, s.pageAt = shape, at
 		if noProgress || (total > 0 && novel*2 < total) || (total == 0 && sameResult) {
 			s.stale++
 		}
@@ -1025,7 +1035,7 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	if same {
 		s.thoughtN++
 	} else {
-		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging = dg, 1, 0, 0, false
+		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging, s.backs = dg, 1, 0, 0, false, 0
 		s.seen.reset() // "new" means new since the model began saying this
 		s.callSaid = false
 	}
@@ -1042,17 +1052,25 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 // thoughtCheck returns the number of repeats to report when the thought chain is due a
 // notice, or 0. It is due when the model has said the same thing ThoughtRepeats times and as
 // many of the calls in between brought nothing new, or ThoughtLimit times whatever the
-// calls brought, unless they were all the same call paging on. It speaks once, and again
-// every ThoughtLimit turns.
+// calls brought, unless they were all the same call paging on. A search that wanders (calls
+// went back to an earlier place in what they page through twice, see pageOf) is due at half
+// the limit: reading on in order is how a model learns a long file, and one step back is a
+// correction (a window clipped to the file's end, a second look at the last page), but going
+// back and forth while saying the same thing is looking for something it does not find. It
+// speaks once, and again every ThoughtLimit turns.
 func (s *progressState) thoughtCheck() int {
 	d := s.d
 	n := int(s.thoughtN)
 	if n < d.cfg.ThoughtRepeats || int(s.thoughtSaid) > 0 && n-int(s.thoughtSaid) < d.cfg.ThoughtLimit {
 		return 0
 	}
+	limit := d.cfg.ThoughtLimit
+	if s.backs >= 2 {
+		limit = max(d.cfg.ThoughtRepeats, limit/2)
+	}
 	// Calls that brought nothing new were already reminded as such: the thought adds nothing
 	// to that notice until the limit.
-	if (int(s.stale) >= d.cfg.ThoughtRepeats && !s.callSaid) || (n >= d.cfg.ThoughtLimit && !s.paging) {
+	if (int(s.stale) >= d.cfg.ThoughtRepeats && !s.callSaid) || (n >= limit && !s.paging) {
 		s.thoughtSaid = int32(n)
 		return n
 	}
@@ -1156,7 +1174,7 @@ func (r *toolRing) push(tool string) {
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 3
+const progressSnapFormat = 4
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -1250,6 +1268,11 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.stale))
 	b = appendBool(b, s.paging)
 	b = binary.LittleEndian.AppendUint64(b, s.pagingID)
+	b = binary.AppendUvarint(b, uint64(s.backs))
+	b = binary.LittleEndian.AppendUint64(b, s.pageShape)
+	for _, v := range s.pageAt {
+		b = binary.AppendUvarint(b, v)
+	}
 	b = binary.AppendUvarint(b, uint64(s.thoughtSaid))
 	b = binary.LittleEndian.AppendUint64(b, s.lastTextID)
 	b = appendBool(b, s.callSaid)
@@ -1340,6 +1363,11 @@ func (s *progressState) restore(r *snapReader) error {
 	s.stale = i32()
 	s.paging = boolean()
 	s.pagingID = r.u64()
+	s.backs = i32()
+	s.pageShape = r.u64()
+	for i := range s.pageAt {
+		s.pageAt[i] = r.uvarint()
+	}
 	s.thoughtSaid = i32()
 	s.lastTextID = r.u64()
 	s.callSaid = boolean()
@@ -1436,4 +1464,48 @@ func hashSpaced(b []byte, skipSleeps bool) uint64 {
 		}
 	}
 	return h.sum()
+}
+
+// pagePlace is where a call is in what it pages through: the first numbers of its
+// arguments, in order (a line range, an offset, a page).
+type pagePlace [3]uint64
+
+// before says whether p comes before q, comparing their numbers in order.
+func (p pagePlace) before(q pagePlace) bool {
+	for i := range p {
+		if p[i] != q[i] {
+			return p[i] < q[i]
+		}
+	}
+	return false
+}
+
+// pageOf splits a call into its shape (the tool and its arguments with every number taken
+// out) and its place (the numbers). Two calls of one shape look at the same thing in
+// different places ("view a.py 1-100", "view a.py 100-200"); their places say whether the
+// second moved on or went back. Names that differ (two files) are two shapes, so reading
+// one file after another is never taken for going back.
+func pageOf(tool string, args []byte) (shape uint64, at pagePlace) {
+	var h textHasher
+	n := 0
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		if c < '0' || c > '9' {
+			h.writeByte(c)
+			continue
+		}
+		var v uint64
+		for ; i < len(args) && args[i] >= '0' && args[i] <= '9'; i++ {
+			if v < 1<<59 {
+				v = v*10 + uint64(args[i]-'0')
+			}
+		}
+		i--
+		h.writeByte('#')
+		if n < len(at) {
+			at[n] = v
+			n++
+		}
+	}
+	return combine(hashString(tool), h.sum()), at
 }

@@ -325,6 +325,30 @@ func TestProgressRules(t *testing.T) {
 				}
 				return ok("view", fmt.Sprintf(`{"range":[%d,%d]}`, i*30, i*30+20), lines(i*30, i*30+20))
 			}), []string{"38:thought:same thought × 20"}},
+		{"a thought repeated while the view goes back and forth is a loop at half the limit",
+			nil, times(24, func(i int) step {
+				if i%2 == 0 {
+					return thought("Let's check the _expand_files method:")
+				}
+				start := []int{620, 650, 500, 450, 400, 350, 300, 250, 200, 150, 100, 50}[i/2]
+				return ok("view", fmt.Sprintf(`{"path":"/testbed/pylinter.py","range":[%d,%d]}`, start, start+20), lines(start, start+20))
+			}), []string{"18:thought:same thought × 10"}},
+		{"a thought repeated while reading a file on in order is not a loop before the limit, and one step back is a correction",
+			nil, slices.Concat(times(24, func(i int) step {
+				if i%2 == 0 {
+					return thought("Let me check the imports.py file for the unused-import checker:")
+				}
+				return ok("view", fmt.Sprintf(`{"path":"/testbed/imports.py","range":[%d,%d]}`, i/2*100+1, i/2*100+100), lines(i/2*100+1, i/2*100+100))
+			}), []step{thought("Let me check the imports.py file for the unused-import checker:"),
+				ok("view", `{"path":"/testbed/imports.py","range":[1101,1118]}`, lines(1101, 1118))}), nil},
+		{"a thought repeated while reading one file after another is not a loop before the limit",
+			nil, times(30, func(i int) step {
+				if i%2 == 0 {
+					return thought("Let me look at the next module.")
+				}
+				name := string(rune('z' - i/2))
+				return ok("view", fmt.Sprintf(`{"path":"/testbed/%s.py","range":[1,40]}`, name), strings.ReplaceAll(lines(1, 40), "value", name))
+			}), nil},
 		{"structured output within one text is not a repeated thought",
 			nil, []step{thought("| file | status |\n|---|---|\n" + strings.Repeat("| a.go | ok |\n", 30)),
 				ok("ls", "", "a.go"), thought("- item\n" + strings.Repeat("- same item again\n", 30)), ok("ls", `{"d":1}`, "b.go")}, nil},
@@ -577,5 +601,37 @@ func TestExecHeaderEnd(t *testing.T) {
 		if got := tt.result[execHeaderEnd(tt.result):]; got != tt.output {
 			t.Errorf("output of %q = %q, want %q", tt.result, got, tt.output)
 		}
+	}
+}
+
+func TestPageOfTellsWhereACallLooks(t *testing.T) {
+	tests := []struct {
+		name      string
+		a, b      string
+		sameShape bool
+		bBeforeA  bool
+	}{
+		{"the next window of one file moves on", `{"path":"a.py","range":[1,100]}`, `{"path":"a.py","range":[101,200]}`, true, false},
+		{"an earlier window of one file goes back", `{"path":"a.py","range":[500,520]}`, `{"path":"a.py","range":[450,470]}`, true, true},
+		{"the same window is not going back", `{"path":"a.py","range":[5,9]}`, `{"path":"a.py","range":[5,9]}`, true, false},
+		{"a window clipped at the same start goes back in its second number", `{"range":[1000,1100]}`, `{"range":[1000,1018]}`, true, true},
+		{"numbers in a name are places too, compared first", `{"path":"py3.9/a.py","range":[40,60]}`, `{"path":"py3.9/a.py","range":[20,40]}`, true, true},
+		{"two files are two shapes", `{"path":"a.py","range":[1,40]}`, `{"path":"b.py","range":[1,40]}`, false, false},
+		{"a shell command paging with sed", `sed -n '200,240p' x.go`, `sed -n '160,200p' x.go`, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sa, pa := pageOf("view", []byte(tt.a))
+			sb, pb := pageOf("view", []byte(tt.b))
+			if (sa == sb) != tt.sameShape {
+				t.Errorf("same shape = %v, want %v", sa == sb, tt.sameShape)
+			}
+			if tt.sameShape && pb.before(pa) != tt.bBeforeA {
+				t.Errorf("%v before %v = %v, want %v", pb, pa, pb.before(pa), tt.bBeforeA)
+			}
+		})
+	}
+	if s1, _ := pageOf("view", []byte(`{"a":1}`)); s1 == func() uint64 { s, _ := pageOf("read", []byte(`{"a":1}`)); return s }() {
+		t.Error("two tools with the same arguments have one shape")
 	}
 }
