@@ -22,7 +22,8 @@ type catalogue struct {
 	progressRefail        string // {tool} {count} {edits}
 	progressChurn         string // {tool} {count}
 	progressPoll          string // {tool} {count}
-	progressThought       string // {count} {preview}
+	progressThought       string // {count} {preview}: the calls brought nothing new
+	progressThoughtSweep  string // {count} {preview}: the calls kept moving to other places
 	progressDeny          string // {tool} {count}; starts with "loopguard:" in every locale
 }
 
@@ -76,6 +77,10 @@ var catalogues = map[string]*catalogue{
 		progressThought: "[loopguard] You have written the same thing {count} times (\"{preview}\") while your calls " +
 			"brought back nothing new. Your plan is not moving forward: sum up what you have learnt so far, then " +
 			"choose a different next step.",
+		progressThoughtSweep: "[loopguard] You have written the same thing {count} times (\"{preview}\") while your calls " +
+			"kept moving to other places. If you are looking for something, search for it directly (grep for its name, " +
+			"for example) instead of reading window after window; otherwise sum up what you have learnt so far and " +
+			"choose a different next step.",
 		progressDeny: "loopguard: the same call ({tool}, same arguments) has already returned the same result {count} " +
 			"times with nothing changed since, so it was not run again. Change the arguments or the approach, " +
 			"or report to the user.",
@@ -116,6 +121,9 @@ var catalogues = map[string]*catalogue{
 			"但可以考虑拉长每次检查的间隔，或者一次性检查最终结果，而不是跟踪每一步。",
 		progressThought: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用没有带回任何新内容。" +
 			"你的计划没有向前推进：请总结目前已经了解到的情况，然后选择一个不同的下一步。",
+		progressThoughtSweep: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用一直在换地方查看。" +
+			"如果你在找某样东西，请直接搜索它（例如用 grep 搜索它的名字），不要一段一段地读下去；" +
+			"否则请总结目前已经了解到的情况，然后选择一个不同的下一步。",
 		progressDeny: "loopguard: 同一调用（{tool}，相同参数）已 {count} 次返回相同结果，且此后没有任何改动，因此未再执行。" +
 			"请换一组参数或换一种方法，或向用户报告。",
 	},

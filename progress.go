@@ -572,9 +572,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.saidAt = s.calls
 		return out
 	}
-	if n := s.thoughtCheck(); n > 0 && !s.quiet(false) {
+	if n, sweep := s.thoughtCheck(); n > 0 && !s.quiet(false) {
 		s.saidAt = s.calls
-		return append(out, s.thoughtNotice(c.agent, n))
+		return append(out, s.thoughtNotice(c.agent, n, sweep))
 	}
 	return out
 }
@@ -1042,9 +1042,9 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	if s.thoughtN == 2 {
 		s.thoughtPreview = textPreview(t.text, 120) // only repeated thoughts are ever quoted
 	}
-	if n := s.thoughtCheck(); n > 0 && !s.quiet(false) {
+	if n, sweep := s.thoughtCheck(); n > 0 && !s.quiet(false) {
 		s.saidAt = s.calls
-		return append(out, s.thoughtNotice(t.agent, n))
+		return append(out, s.thoughtNotice(t.agent, n, sweep))
 	}
 	return out
 }
@@ -1058,11 +1058,11 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 // correction (a window clipped to the file's end, a second look at the last page), but going
 // back and forth while saying the same thing is looking for something it does not find. It
 // speaks once, and again every ThoughtLimit turns.
-func (s *progressState) thoughtCheck() int {
+func (s *progressState) thoughtCheck() (n int, sweep bool) {
 	d := s.d
-	n := int(s.thoughtN)
+	n = int(s.thoughtN)
 	if n < d.cfg.ThoughtRepeats || int(s.thoughtSaid) > 0 && n-int(s.thoughtSaid) < d.cfg.ThoughtLimit {
-		return 0
+		return 0, false
 	}
 	limit := d.cfg.ThoughtLimit
 	if s.backs >= 2 {
@@ -1070,11 +1070,12 @@ func (s *progressState) thoughtCheck() int {
 	}
 	// Calls that brought nothing new were already reminded as such: the thought adds nothing
 	// to that notice until the limit.
-	if (int(s.stale) >= d.cfg.ThoughtRepeats && !s.callSaid) || (n >= limit && !s.paging) {
+	stale := int(s.stale) >= d.cfg.ThoughtRepeats && !s.callSaid
+	if stale || (n >= limit && !s.paging) {
 		s.thoughtSaid = int32(n)
-		return n
+		return n, !stale
 	}
-	return 0
+	return 0, false
 }
 
 // wouldRefuse says whether deny mode refuses the call now: the same call as the last one,
@@ -1156,9 +1157,15 @@ func (s *progressState) pollNotice(c *observedCall, n int) Notice {
 		fill(s.d.cat.progressPoll, "tool", c.tool, "count", itoa(n)))
 }
 
-func (s *progressState) thoughtNotice(agent string, n int) Notice {
+// thoughtNotice says that the model wrote the same thing n times, and what its calls did
+// meanwhile: brought nothing new, or (sweep) kept moving to other places.
+func (s *progressState) thoughtNotice(agent string, n int, sweep bool) Notice {
+	text := s.d.cat.progressThought
+	if sweep {
+		text = s.d.cat.progressThoughtSweep
+	}
 	return s.notice(agent, KindThought, "same thought × "+itoa(n),
-		fill(s.d.cat.progressThought, "count", itoa(n), "preview", s.thoughtPreview))
+		fill(text, "count", itoa(n), "preview", s.thoughtPreview))
 }
 
 // toolRing keeps the names of the last maxPeriod watched calls.

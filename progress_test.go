@@ -513,6 +513,32 @@ func TestProgressNoticesSayWhatWasSeenInEveryLocale(t *testing.T) {
 			for i := range 5 {
 				feed(Call("a", "job_status", nil).WithResult(fmt.Sprintf("job 12 running: %d of 9 shards written to the output bucket", i), false))
 			}
+			// The thought rule, both ways: the calls bring back nothing new, or they keep moving.
+			feed(Event{Type: EventUser, Agent: "a"})
+			say := func() { feed(Event{Type: EventText, Agent: "a", Source: "model", Text: "Let me find the parser."}) }
+			for i := range 4 {
+				say()
+				feed(Call("a", "view", []byte(fmt.Sprintf(`{"range":[%d,%d]}`, 1+i%2, 20+i%2))).WithResult("line one\nline two", false))
+			}
+			feed(Event{Type: EventUser, Agent: "a"})
+			for i := range 20 {
+				say()
+				feed(Call("a", "view", []byte(fmt.Sprintf(`{"range":[%d,%d]}`, 100*i, 100*i+20))).WithResult(fmt.Sprintf("text of page %d\nand more of page %d", i, i), false))
+			}
+			var thoughts []string
+			for _, t := range texts {
+				if k, text, _ := strings.Cut(t, "|"); k == KindThought {
+					thoughts = append(thoughts, text)
+				}
+			}
+			if len(thoughts) != 2 || thoughts[0] == thoughts[1] {
+				t.Fatalf("want two different thought notices (nothing new, then moving on), got %q", thoughts)
+			}
+			for i, want := range []string{"4", "20"} {
+				if !strings.Contains(thoughts[i], want) || !strings.Contains(thoughts[i], "Let me find the parser.") {
+					t.Errorf("thought notice %d does not say %q and the thought: %s", i, want, thoughts[i])
+				}
+			}
 			kinds := map[string]string{}
 			for _, t := range texts {
 				k, text, _ := strings.Cut(t, "|")
