@@ -434,7 +434,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if cls.ignored {
 		return out
 	}
-	id := callID(c)
+	id := callID(c, cls.mutating)
 	if s.wouldRefuse(c) {
 		// A refused call, observed with its refusal as its result: it did not run, so it
 		// changes no chain; the refusal stays until something changes.
@@ -465,8 +465,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	sameCall := s.hasLast && s.last.id == id
 	// A call that waits (sleep, a background job's output) is made again on purpose: time
 	// passes between two of them, so the same answer is a poll that has not advanced yet,
-	// counted against the poll budget, not a stuck call.
-	waiting := cls.waits || bytes.Contains(c.args, sleepWord) || sendsNoKeys(c.args)
+	// counted against the poll budget, not a stuck call. An editor's arguments are the text
+	// it writes: a sleep there is code, not a wait.
+	waiting := cls.waits || !cls.mutating && (hasSleep(c.args) || sendsNoKeys(c.args))
 	switch {
 	case noProgress && waiting && sameCall:
 		s.stuck = 1
@@ -1083,10 +1084,14 @@ func (s *progressState) thoughtCheck() (n int, sweep bool) {
 // refused before, with nothing changed since (a refusal stays once made).
 func (s *progressState) wouldRefuse(c *observedCall) bool {
 	d := s.d
-	if d.cfg.Mode != ModeDeny || s.class(c.tool).ignored {
+	if d.cfg.Mode != ModeDeny {
 		return false
 	}
-	id := callID(c)
+	cls := s.class(c.tool)
+	if cls.ignored {
+		return false
+	}
+	id := callID(c, cls.mutating)
 	for _, r := range s.refused {
 		if r.id == id && r.epoch == s.epoch {
 			return true
@@ -1414,9 +1419,11 @@ func (s *progressState) restore(r *snapReader) error {
 //
 // A call that sleeps before it looks ("sleep 5 && curl ...") is the same call whatever the
 // length of its sleep: a backoff lengthens the wait between two looks at the same thing, and
-// each look is a poll of it (see observeCall's waiting), not a new question.
-func callID(c *observedCall) uint64 {
-	if bytes.Contains(c.args, sleepWord) {
+// each look is a poll of it (see observeCall's waiting), not a new question. An editor's
+// (editor: the tool changes the workspace by its name) arguments are the text it writes, where
+// a sleep is code.
+func callID(c *observedCall, editor bool) uint64 {
+	if !editor && hasSleep(c.args) {
 		return combine(hashString(c.tool), sleeplessHash(c.args))
 	}
 	if len(c.args) > 0 && c.args[0] != '{' && c.args[0] != '[' {
@@ -1425,11 +1432,31 @@ func callID(c *observedCall) uint64 {
 	return c.id
 }
 
-// sleepWord marks a command that waits before it does anything else.
-var sleepWord = []byte("sleep ")
+// hasSleep says whether args hold a sleep: "sleep" or "Sleep" followed by a space or '('
+// ("sleep 5", "time.sleep(5)", "Start-Sleep -Seconds 5", "await sleep(500)").
+func hasSleep(args []byte) bool {
+	for i := 0; ; {
+		k := bytes.Index(args[i:], leep)
+		if k < 0 {
+			return false
+		}
+		if sleepAt(args, i+k+3) {
+			return true
+		}
+		i += k + len(leep)
+	}
+}
 
-// sleeplessHash is spacedHash of args with the duration after each "sleep " left out
-// ("sleep 5", "sleep 0.5", "sleep 2m").
+var leep = []byte("leep")
+
+// sleepAt says whether b[i] is the 'p' of a sleep (see hasSleep).
+func sleepAt(b []byte, i int) bool {
+	return i >= 4 && i+1 < len(b) && (b[i+1] == ' ' || b[i+1] == '(') && b[i] == 'p' &&
+		b[i-1] == 'e' && b[i-2] == 'e' && b[i-3] == 'l' && b[i-4]|0x20 == 's'
+}
+
+// sleeplessHash is spacedHash of args with the duration of each sleep left out ("sleep 5",
+// "sleep 0.5", "sleep 2m", "time.sleep(3)", "Start-Sleep -Seconds 5").
 func sleeplessHash(args []byte) uint64 { return hashSpaced(args, true) }
 
 // spacedHash hashes text with every run of white space taken as one space and the ends
@@ -1451,11 +1478,25 @@ func hashSpaced(b []byte, skipSleeps bool) uint64 {
 		}
 		space = false
 		h.writeByte(c)
-		if skipSleeps && c == 'p' && i >= len(sleepWord)-2 && bytes.HasPrefix(b[i-(len(sleepWord)-2):], sleepWord) {
-			// skip the spaces, then the duration: digits, a point, a unit letter
+		if skipSleeps && c == 'p' && sleepAt(b, i) {
+			// skip the spaces or the parenthesis, a flag ("-Seconds"), then the duration:
+			// digits, a point, a unit letter
 			j := i + 1
+			if b[j] == '(' {
+				j++
+			}
 			for j < len(b) && b[j] == ' ' {
 				j++
+			}
+			if j < len(b) && b[j] == '-' {
+				f := j + 1
+				for f < len(b) && (b[f]|0x20 >= 'a' && b[f]|0x20 <= 'z') {
+					f++
+				}
+				if f > j+1 && f < len(b) && b[f] == ' ' {
+					for j = f; j < len(b) && b[j] == ' '; j++ {
+					}
+				}
 			}
 			k := j
 			for k < len(b) && (b[k] >= '0' && b[k] <= '9' || b[k] == '.') {

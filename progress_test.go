@@ -120,6 +120,16 @@ func TestProgressRules(t *testing.T) {
 				return fail("Bash", fmt.Sprintf(`{"command":"sleep %d && curl -sf localhost:8000/health"}`, 5*(i+1)),
 					"curl: (7) Failed to connect to localhost port 8000 after 0 ms: Couldn't connect to server")
 			}), []string{"5:poll:Bash polled × 6"}},
+		{"a backoff written in Python (time.sleep) is polling too",
+			nil, times(6, func(i int) step {
+				return fail("Bash", fmt.Sprintf(`{"command":"python -c 'import time, urllib.request; time.sleep(%d); urllib.request.urlopen(\"http://localhost:8000/health\")'"}`, 1<<i),
+					"urllib.error.URLError: <urlopen error [Errno 111] Connection refused>")
+			}), nil},
+		{"an edit whose new text holds a sleep is not a wait: the same rejected edit is still an edit loop",
+			nil, times(5, func(i int) step {
+				return fail("Edit", fmt.Sprintf(`{"file_path":"/app/retry.py","old_string":"time.sleep(%d)","new_string":"time.sleep(%d)"}`, i+1, 2*(i+1)),
+					"<tool_use_error>String to replace not found in file.</tool_use_error>")
+			}), []string{"3:errors:Edit failed × 4"}},
 		{"without the sleeps, the same failure with changing arguments is an error loop",
 			nil, times(5, func(i int) step {
 				return fail("Bash", fmt.Sprintf(`{"command":"curl -sf --max-time %d localhost:8000/health"}`, i+1),
@@ -592,6 +602,35 @@ func TestSleeplessHashLeavesOutTheWait(t *testing.T) {
 				t.Errorf("same(%q, %q) = %v, want %v", tt.args, base, got, tt.same)
 			}
 		})
+	}
+}
+
+func TestSleeplessHashReadsOtherSpellingsOfSleep(t *testing.T) {
+	tests := []struct {
+		name, a, b string
+		same       bool
+	}{
+		{"Python", `python -c "import time; time.sleep(2); check()"`, `python -c "import time; time.sleep(30); check()"`, true},
+		{"JavaScript", "node -e 'await sleep(500); poll()'", "node -e 'await sleep(2000); poll()'", true},
+		{"PowerShell with a flag", "Start-Sleep -Seconds 5; Invoke-WebRequest http://localhost:8000", "Start-Sleep -Seconds 60; Invoke-WebRequest http://localhost:8000", true},
+		{"PowerShell without one", "Start-Sleep 5; Get-Job", "Start-Sleep 10; Get-Job", true},
+		{"what follows the sleep still counts", `python -c "time.sleep(2); check(1)"`, `python -c "time.sleep(2); check(2)"`, false},
+		{"a sleep without a number is left as it is", `python -c "time.sleep(delay); a()"`, `python -c "time.sleep(pause); a()"`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !hasSleep([]byte(tt.a)) || !hasSleep([]byte(tt.b)) {
+				t.Fatalf("hasSleep does not see the sleep in %q or %q", tt.a, tt.b)
+			}
+			if got := sleeplessHash([]byte(tt.a)) == sleeplessHash([]byte(tt.b)); got != tt.same {
+				t.Errorf("same(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.same)
+			}
+		})
+	}
+	for _, no := range []string{"sleepy 5", "asleep", "Sleeping Beauty", "sleep", "the sleeper(1)"} {
+		if hasSleep([]byte(no)) {
+			t.Errorf("hasSleep(%q) = true, want false", no)
+		}
 	}
 }
 
