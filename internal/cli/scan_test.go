@@ -215,7 +215,7 @@ func TestScanSaysHowToReadOpencodesDatabase(t *testing.T) {
 	db := put(t, filepath.Join(dir, "opencode", "opencode.db"), append([]byte("SQLite format 3\x00"), make([]byte, 4080)...))
 	put(t, filepath.Join(dir, "other.db"), []byte("SQLite format 3\x00"))
 	_, stderr, code := scanCLI(t, nil, dir)
-	if code != 0 || !strings.Contains(stderr, "skipped "+db+": not a transcript (a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`)") {
+	if code != 0 || !strings.Contains(stderr, "skipped "+db+": not a transcript (a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`; if Goose's, of `goose session export --format json`)") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if strings.Contains(stderr, "other.db") {

@@ -191,3 +191,10 @@ func FuzzMessagesJSONL(f *testing.F) {
 	f.Add([]byte("{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\"}]}\n[1,2]\n{\"role\""))
 	fuzzReader(f, readMessagesJSONL)
 }
+
+func FuzzGoose(f *testing.F) {
+	seedFiles(f, "goose/*.jsonl")
+	f.Add([]byte(`{"type":"message","message":{"role":"user","content":[{"type":"toolResponse","id":1,"toolResult":{"status":"success","value":{"content":7}}}]}}`))
+	f.Add([]byte(`{"role":"assistant","content":[{"type":"toolRequest","toolCall":{"status":"success","value":{"name":["x"],"arguments":null}}}]}`))
+	fuzzReader(f, readGoose)
+}

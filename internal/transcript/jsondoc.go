@@ -273,6 +273,9 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 	case d.FncallMessages != nil:
 		return buildMessages(FormatMessages, d.FncallMessages), nil
 	case d.Conversation != nil:
+		if isGooseList(d.Conversation) {
+			return buildMessages(FormatGoose, d.Conversation), nil
+		}
 		return buildMessages(FormatMessages, d.Conversation), nil
 	}
 	return nil, &Error{Path: name, Err: ErrUnknownFormat}

@@ -9,7 +9,8 @@ import (
 
 // Message lists: OpenAI chat messages ({role, content, tool_calls[{id, function{name,
 // arguments}}]}, tool results as {role: "tool", tool_call_id}), the legacy function_call /
-// role "function" pair, and Anthropic-style content blocks (tool_use / tool_result). One call
+// role "function" pair, Anthropic-style content blocks (tool_use / tool_result) and Goose's
+// (toolRequest / toolResponse, goose.go). One call
 // per tool call, in order; a result is matched to its call by id, else to the oldest call
 // still waiting for one.
 
@@ -130,14 +131,19 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 
 		case "user", "human":
 			text := contentText(m.Content)
-			if blocks, ok := m.Content.([]any); ok && hasBlock(blocks, "tool_result") {
+			if blocks, ok := m.Content.([]any); ok && (hasBlock(blocks, "tool_result") || hasBlock(blocks, "toolResponse")) {
 				text = ""
 				for _, bl := range blocks {
 					mb, _ := bl.(map[string]any)
-					if mb["type"] == "tool_result" {
+					switch mb["type"] {
+					case "tool_result":
 						id, _ := mb["tool_use_id"].(string)
 						isErr, _ := mb["is_error"].(bool)
 						setResult(a, id, contentText(mb["content"]), isErr)
+						continue
+					case "toolResponse": // Goose (goose.go)
+						id, result, failed := gooseResult(mb)
+						setResult(a, id, result, failed)
 						continue
 					}
 					if t := partText(bl); t != "" {
@@ -172,6 +178,8 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 						}
 						idx := a.add(loopguard.Call("", name, args))
 						pend(a).add(id, idx)
+					case "toolRequest", "frontendToolRequest": // Goose (goose.go)
+						addGooseCall(a, pend(a), mb)
 					case "thinking":
 						t, _ := mb["thinking"].(string)
 						a.text("model", t, "", 0)

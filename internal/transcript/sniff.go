@@ -27,6 +27,7 @@ const (
 	kindGeminiStream    // `gemini -p --output-format stream-json` output
 	kindATIF            // an ATIF trajectory document
 	kindMessagesJSONL   // one chat message a line (OpenAI or Anthropic style)
+	kindGoose           // a Goose session file or its stream-json output
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -67,8 +68,9 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{err: ErrUnknownFormat, errLine: 1}
 	}
 	if bytes.HasPrefix(head, []byte("SQLite format 3\x00")) {
-		// opencode keeps its sessions in one (opencode.db) since it left its JSON storage.
-		return sniffed{err: fmt.Errorf("%w: a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`", ErrUnknownFormat)}
+		// opencode keeps its sessions in one (opencode.db) since it left its JSON storage, and
+		// Goose in sessions.db since it left its JSONL files; both export a session as JSON.
+		return sniffed{err: fmt.Errorf("%w: a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`; if Goose's, of `goose session export --format json`", ErrUnknownFormat)}
 	}
 	if looksBinary(head) {
 		return sniffed{err: ErrBinary}
@@ -137,6 +139,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindCodexExec}
 	case isGeminiStreamHead(typ, has):
 		return sniffed{kind: kindGeminiStream}
+	case isGooseHead(typ, has, multi):
+		return sniffed{kind: kindGoose}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
 	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")):
@@ -154,7 +158,7 @@ func sniff(head []byte, eof bool) sniffed {
 // lines of plain text a captured terminal puts before it ("bash: no job control in this
 // shell"); the codex-exec and gemini-stream readers skip such lines anywhere.
 func isStreamKind(k kind) bool {
-	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode
+	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode || k == kindGoose
 }
 
 // looksBinary reports NUL bytes, or more than a few invalid UTF-8 bytes, near the start.

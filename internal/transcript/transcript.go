@@ -74,6 +74,9 @@ const (
 	FormatGeminiStream = "gemini-stream"
 	// FormatATIF is an Agent Trajectory Interchange Format document (Harbor's trajectory.json).
 	FormatATIF = "atif"
+	// FormatGoose is a Goose session: a session file of its releases before the SQLite
+	// store, what `goose run --output-format stream-json` prints, or an exported session.
+	FormatGoose = "goose"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -370,6 +373,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readATIF(name, br, hint)
 	case kindMessagesJSONL:
 		t, err = readMessagesJSONL(name, br)
+	case kindGoose:
+		t, err = readGoose(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
