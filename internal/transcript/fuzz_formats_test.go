@@ -198,3 +198,9 @@ func FuzzGoose(f *testing.F) {
 	f.Add([]byte(`{"role":"assistant","content":[{"type":"toolRequest","toolCall":{"status":"success","value":{"name":["x"],"arguments":null}}}]}`))
 	fuzzReader(f, readGoose)
 }
+
+func FuzzQwenCode(f *testing.F) {
+	seedFiles(f, "qwen-code/*.jsonl")
+	f.Add([]byte(`{"type":"tool_result","message":{"role":"user","parts":[{"functionResponse":{"id":"x","response":7}}]},"toolCallResult":{"status":"error"}}`))
+	fuzzReader(f, readQwen)
+}

@@ -197,7 +197,14 @@ func gemResponseText(resp any) (string, bool) {
 // buildGeminiContents reads a list of Gemini API contents (a checkpoint).
 func buildGeminiContents(list []msg) *built {
 	b := newBuilder(FormatGeminiCLI)
-	a := b.agent(MainAgent)
+	addGeminiContents(b.agent(MainAgent), list)
+	return b.done()
+}
+
+// addGeminiContents reads a list of Gemini API contents into a: functionCall parts are calls,
+// answered by the functionResponse part with their id; the model's text parts are its words,
+// the other texts a user turn.
+func addGeminiContents(a *agentBuf, list []msg) {
 	var pending pendingCalls
 	for i := range list {
 		m := &list[i]
@@ -230,7 +237,6 @@ func buildGeminiContents(list []msg) *built {
 			}
 		}
 	}
-	return b.done()
 }
 
 // buildGeminiLogs reads logs.json: user prompts, one agent per session.

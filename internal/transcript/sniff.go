@@ -28,6 +28,7 @@ const (
 	kindATIF            // an ATIF trajectory document
 	kindMessagesJSONL   // one chat message a line (OpenAI or Anthropic style)
 	kindGoose           // a Goose session file or its stream-json output
+	kindQwen            // a Qwen Code chat recording
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -130,6 +131,9 @@ func sniff(head []byte, eof bool) sniffed {
 		}
 		return sniffed{kind: kindGeminiJSONL}
 	case typ != "" && (has("uuid") || has("sessionId") || has("leafUuid") || has("messageId") || has("parentUuid")):
+		if has("sessionId") && isQwenHead(head[i:]) {
+			return sniffed{kind: kindQwen}
+		}
 		return sniffed{kind: kindClaudeCode}
 	case typ == "system" && has("session_id") && (has("subtype") || has("tools")):
 		// `claude -p --output-format stream-json` opens with its init line; releases before

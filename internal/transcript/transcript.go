@@ -77,6 +77,9 @@ const (
 	// FormatGoose is a Goose session: a session file of its releases before the SQLite
 	// store, what `goose run --output-format stream-json` prints, or an exported session.
 	FormatGoose = "goose"
+	// FormatQwenCode is a Qwen Code chat recording: Claude Code-like lines holding Gemini API
+	// content.
+	FormatQwenCode = "qwen-code"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -375,6 +378,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readMessagesJSONL(name, br)
 	case kindGoose:
 		t, err = readGoose(name, br)
+	case kindQwen:
+		t, err = readQwen(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
