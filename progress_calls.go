@@ -1,0 +1,463 @@
+package loopguard
+
+// The progress detector's work on each call: its identity and result, the chains it extends,
+// and the notice it is due (see progress.go for the rules and the state).
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+)
+
+func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
+	d := s.d
+	cls := s.class(c.tool)
+	if cls.ignored {
+		return out
+	}
+	id := callID(c, cls.mutating)
+	if s.wouldRefuse(c) {
+		// A refused call, observed with its refusal as its result: it did not run, so it
+		// changes no chain; the refusal stays until something changes.
+		if !slices.ContainsFunc(s.refused, func(r refusal) bool { return r.id == id && r.epoch == s.epoch }) && len(s.refused) < 64 {
+			s.refused = append(s.refused, refusal{id: id, epoch: s.epoch})
+		}
+		return out
+	}
+	s.tools.push(cls.name)
+	dg := s.digestResult(c)
+	novel, total := 0, len(s.dg.lines)
+	for _, h := range s.dg.lines {
+		if !s.seen.test(h) {
+			novel++
+		}
+	}
+	for _, h := range s.dg.lines {
+		s.seen.add(h)
+	}
+	rec := callRecord{id: id, result: dg.exact, sketch: dg.sketch}
+	toolHash := hashString(c.tool)
+
+	// stuck: the same call earlier in the window, with the same result and nothing changed
+	// since, continues its chain. poll: the same call as the last one, answered differently but
+	// alike.
+	prevCount, dist := s.recentRepeat(id, dg.exact, c.failed)
+	noProgress := prevCount > 0
+	sameCall := s.hasLast && s.last.id == id
+	// A call that waits (sleep, a background job's output) is made again on purpose: time
+	// passes between two of them, so the same answer is a poll that has not advanced yet,
+	// counted against the poll budget, not a stuck call. An editor's arguments are the text
+	// it writes: a sleep there is code, not a wait.
+	waiting := cls.waits || !cls.mutating && (hasSleep(c.args) || sendsNoKeys(c.args))
+	switch {
+	case noProgress && waiting && sameCall:
+		s.stuck = 1
+		s.polls++
+		noProgress = false
+	case noProgress:
+		s.stuck = prevCount + 1
+		s.polls = 0
+	case sameCall && s.last.epochAfter == s.epoch && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
+		s.stuck = 1
+		s.polls++
+	default:
+		s.stuck, s.polls, s.pollSaid = 1, 0, false
+	}
+	sameResult := noProgress || (sameCall && s.last.result == dg.exact)
+
+	// The workspace: a successful mutating call changes it, unless it repeats itself exactly
+	// (writing the same thing twice changes nothing the second time).
+	mut := cls.mutating
+	if !cls.decided {
+		mut = mutates(cls.mutating, c.tool, c.args)
+	}
+	if mut && !c.failed && !sameResult {
+		s.changed()
+	}
+	rec.epochAfter = s.epoch
+	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, epochAfter: s.epoch, count: s.stuck, failed: c.failed}
+
+	// Thought chain: note whether this call brought anything new.
+	if s.thoughtN >= 1 {
+		shape, at := pageOf(c.tool, c.args)
+		if s.thoughtN == 1 {
+			s.paging, s.pagingID = true, id
+		} else {
+			if id != s.pagingID {
+				s.paging = false
+			}
+			if shape == s.pageShape && at.before(s.pageAt) {
+				s.backs++
+			}
+		}
+		s.pageShape, s.pageAt = shape, at
+		if noProgress || (total > 0 && novel*2 < total) || (total == 0 && sameResult) {
+			s.stale++
+		}
+	}
+	s.thoughtSeen = false
+
+	// Cycles: keys of call and result.
+	key := combine(id, dg.exact)
+	s.calls++
+	n := int(s.calls)
+	for k := 2; k <= d.cfg.MaxCyclePeriod; k++ {
+		if n > k && s.ring[(n-1-k)%len(s.ring)] == key {
+			s.runs[k]++
+		} else {
+			s.runs[k] = 0
+		}
+	}
+	s.ring[(n-1)%len(s.ring)] = key
+
+	// errors and churn: this tool's run of near-identical outcomes.
+	ch := s.chain(toolHash)
+	// A failing edit restates the attempted change after its error, so for a mutating tool
+	// the error's first line decides what counts as the same failure.
+	failed := c.failed || looksFailed(c.result)
+	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
+	if ch != nil && ch.epoch == s.epoch && dg.words >= 3 && (ch.head == dg.masked || sameLead || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
+		ch.count++
+		if ch.lastID != id {
+			ch.variants++
+		}
+		ch.lastID = id
+		ch.failed = ch.failed && failed
+	} else if ch != nil {
+		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: failed}
+	} else {
+		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: failed})
+		ch = &s.chains[len(s.chains)-1]
+	}
+	if dg.words < 3 || waiting {
+		// An empty or one-word answer says too little to call two answers the same; and a
+		// call that waits is polling (a backoff's "connection refused" after each longer
+		// sleep), counted against the poll budget, not as an error or churn.
+		ch.count = 0
+	}
+
+	var sig uint64
+	if failed {
+		sig = failureSignature(c.result)
+	}
+	rf := s.updateRefail(id, failed, &dg, sig)
+	s.last, s.hasLast = rec, true
+
+	// One notice per call at most, the most specific first.
+	before := len(out)
+	out = s.callNotice(c, cls, ch, rf, noProgress, dist, out)
+	if len(out) > before {
+		s.callSaid = true
+		if s.quiet(noProgress && int(s.stuck) > d.thresholds[0]) {
+			return out[:before]
+		}
+		s.saidAt = s.calls
+		return out
+	}
+	if n, sweep := s.thoughtCheck(); n > 0 && !s.quiet(false) {
+		s.saidAt = s.calls
+		return append(out, s.thoughtNotice(c.agent, n, sweep))
+	}
+	return out
+}
+
+// quiet says whether a notice due now is held back because the model was told about a loop
+// only a few calls ago (QuietCalls): one reminder per stretch of a loop is heard, one per call
+// is nagging. An escalation (a no-progress chain past its first threshold) still speaks.
+func (s *progressState) quiet(escalation bool) bool {
+	return !escalation && s.saidAt > 0 && int(s.calls-s.saidAt) < s.d.cfg.QuietCalls
+}
+
+// callNotice appends the notice the call is due, if any: one at most, the most specific
+// first.
+func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, noProgress bool, dist int, out []Notice) []Notice {
+	d := s.d
+	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
+		return append(out, s.stuckNotice(c))
+	}
+	if k := s.cyclePeriod(); k > 0 {
+		rounds := int(s.runs[k])/k + 1
+		if int(s.runs[k])%k == 0 && s.remindAt(rounds) {
+			return append(out, s.cycleNotice(c, k, rounds))
+		}
+	}
+	if !ch.noticed && ch.failed && int(ch.count) >= d.cfg.ErrorRepeats && int(s.stuck) < d.thresholds[0] {
+		ch.noticed = true
+		return append(out, s.errorsNotice(c, int(ch.count)))
+	}
+	if !ch.noticed && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats {
+		ch.noticed = true
+		return append(out, s.churnNotice(c, int(ch.count)))
+	}
+	if r := rf; r != nil && !r.noticed && r.epochs >= 2 && r.reached(d.cfg.ErrorRepeats) {
+		r.noticed = true
+		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
+			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))
+	}
+	if !s.pollSaid && int(s.polls) >= cls.pollBudget {
+		s.pollSaid = true
+		return append(out, s.pollNotice(c, int(s.polls)+1))
+	}
+	return out
+}
+
+// digestResult digests a call's result. A command's output that a tool heads with how the
+// command ran (Codex: "Chunk ID: …", "Wall time: …", "Process exited with code 0", "Output:")
+// is digested as two parts: the header counts in the result's identity (an exit status that
+// changes is a changed result) but not in what the answer says, so that six commands printing
+// six different one-word answers under the same header are not "the same answer", an empty
+// output is too short to compare, and a failure's first line is its own.
+func (s *progressState) digestResult(c *observedCall) digest {
+	result, header := c.result, ""
+	if n := execHeaderEnd(result); n > 0 {
+		header, result = result[:n], result[n:]
+	}
+	var head digest
+	if header != "" {
+		head = s.dg.digest(header, false, false)
+	}
+	echo := len(result) > 0 && len(result) < longTextBytes // see digest: short answers only
+	if echo {
+		s.dg.setEcho(c.args)
+	}
+	dg := s.dg.digest(result, echo, true)
+	if header != "" {
+		dg.exact, dg.masked = combine(dg.exact, head.exact), combine(dg.masked, head.exact)
+	}
+	return dg
+}
+
+// execHeaderEnd returns where the output starts in a result headed the way Codex heads a
+// command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"), or 0.
+func execHeaderEnd(result string) int {
+	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") {
+		return 0
+	}
+	const mark = "\nOutput:\n"
+	if i := strings.Index(result[:min(len(result), 512)], mark); i > 0 {
+		return i + len(mark)
+	}
+	if strings.HasSuffix(result, "\nOutput:") { // nothing printed, and no newline after the label
+		return len(result)
+	}
+	return 0
+}
+
+// sendsNoKeys says whether a call types nothing and only waits for what a running command
+// prints next: Terminus's {"keystrokes": "", "duration": 30}, Codex's write_stdin
+// {"session_id": 4, "chars": ""}, OpenHands' execute_bash {"command": ""} ("can be empty to
+// view additional logs" of a command still running). The first of these keys decides.
+func sendsNoKeys(args []byte) bool {
+	// Looked for at the quotes followed by a 'k' or a 'c', which are few: this runs for every
+	// call.
+	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
+		if c := args[i+1]; c == 'k' || c == 'c' {
+			for _, key := range typingKeys {
+				if key[1] == c && bytes.HasPrefix(args[i:], key) {
+					rest := bytes.TrimLeft(args[i+len(key):], " \t\r\n:")
+					return bytes.HasPrefix(rest, []byte(`""`))
+				}
+			}
+		}
+		next := bytes.IndexByte(args[i+1:], '"')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+// typingKeys are the keys under which a call types into a terminal or a running command
+// (see sendsNoKeys).
+var typingKeys = [][]byte{[]byte(`"keystrokes"`), []byte(`"chars"`), []byte(`"command"`), []byte(`"cmd"`)}
+
+// recentCall is what the window of recent calls keeps of each.
+type recentCall struct {
+	id, result uint64
+	epochAfter uint32
+	count      int32 // the length of the no-progress chain this call ended
+	failed     bool
+}
+
+// recentWindow is how far back the same call is looked for: long enough for a cycle of
+// MaxCyclePeriod with bookkeeping between, short enough that a file read again much later is
+// not a repeat.
+const recentWindow = 8
+
+// recentRepeat finds the latest earlier occurrence of call id in the window. When it had the
+// same result, failed alike, and nothing changed since, it returns that chain's length and how
+// many calls back it was; otherwise 0 and the distance (0 when not found).
+func (s *progressState) recentRepeat(id, result uint64, failed bool) (count int32, dist int) {
+	n := int(s.calls)
+	for d := 1; d <= recentWindow && d <= n; d++ {
+		r := &s.recent[(n-d)%len(s.recent)]
+		if r.id != id {
+			continue
+		}
+		if r.result == result && r.failed == failed && r.epochAfter == s.epoch {
+			return r.count, d
+		}
+		return 0, d
+	}
+	return 0, 0
+}
+
+// cycleForming says whether a repeat dist calls back belongs to a cycle in the making: the
+// calls since it repeat the ones before it. The cycle rule speaks for those.
+func (s *progressState) cycleForming(dist int) bool {
+	return dist >= 2 && dist <= s.d.cfg.MaxCyclePeriod && int(s.runs[dist]) >= dist
+}
+
+// remindAt says whether a chain of length n is reminded: at each threshold, then every
+// RemindEvery further.
+func (s *progressState) remindAt(n int) bool {
+	th := s.d.thresholds
+	if slices.Contains(th, n) {
+		return true
+	}
+	last := th[len(th)-1]
+	every := s.d.cfg.RemindEvery
+	return every > 0 && n > last && (n-last)%every == 0
+}
+
+// cyclePeriod returns the shortest period k whose cycle has come round at least twice in
+// full after its first pass (runs[k] >= 2k), or 0. A "cycle" of one call repeated is stuck,
+// not a cycle: the last k keys must not all be the same.
+func (s *progressState) cyclePeriod() int {
+	n := int(s.calls)
+	for k := 2; k <= s.d.cfg.MaxCyclePeriod; k++ {
+		if int(s.runs[k]) < (s.d.thresholds[0]-1)*k {
+			continue
+		}
+		first := s.ring[(n-1)%len(s.ring)]
+		for i := 1; i < k; i++ {
+			if s.ring[(n-1-i)%len(s.ring)] != first {
+				return k
+			}
+		}
+	}
+	return 0
+}
+
+func (s *progressState) chain(tool uint64) *toolChain {
+	for i := range s.chains {
+		if s.chains[i].tool == tool {
+			return &s.chains[i]
+		}
+	}
+	return nil
+}
+
+func (s *progressState) addChain(c toolChain) {
+	if len(s.chains) == maxChains {
+		copy(s.chains, s.chains[1:])
+		s.chains = s.chains[:maxChains-1]
+	}
+	s.chains = append(s.chains, c)
+}
+
+// wouldRefuse says whether deny mode refuses the call now: the same call as the last one,
+// after a no-progress chain of DenyAfter-1 or more, with nothing changed since; or a call
+// refused before, with nothing changed since (a refusal stays once made).
+func (s *progressState) wouldRefuse(c *observedCall) bool {
+	d := s.d
+	if d.cfg.Mode != ModeDeny {
+		return false
+	}
+	cls := s.class(c.tool)
+	if cls.ignored {
+		return false
+	}
+	id := callID(c, cls.mutating)
+	for _, r := range s.refused {
+		if r.id == id && r.epoch == s.epoch {
+			return true
+		}
+	}
+	n := int(s.calls)
+	for back := 1; back <= recentWindow && back <= n; back++ {
+		r := &s.recent[(n-back)%len(s.recent)]
+		if r.id == id {
+			return r.epochAfter == s.epoch && int(r.count) >= d.cfg.DenyAfter-1
+		}
+	}
+	return false
+}
+
+func (s *progressState) refuse(c *observedCall) (string, bool) {
+	if !s.wouldRefuse(c) {
+		return "", false
+	}
+	return fill(s.d.cat.progressDeny, "tool", c.tool, "count", itoa(s.d.cfg.DenyAfter-1)), true
+}
+
+func (s *progressState) notice(agent, kind, summary, text string) Notice {
+	return Notice{Agent: agent, Plugin: PluginProgress, Kind: kind, Summary: summary, Text: text}
+}
+
+func (s *progressState) stuckNotice(c *observedCall) Notice {
+	cat, n := s.d.cat, int(s.stuck)
+	text := fill(cat.progressStuck, "tool", c.tool, "count", itoa(n))
+	if n != s.d.thresholds[0] {
+		text = fill(cat.progressStuckDetailed, "tool", c.tool, "count", itoa(n),
+			"arguments", cutPreview(c.canonicalArgs(), 300, cat))
+	}
+	return s.notice(c.agent, KindStuck, c.tool+" × "+itoa(n), text)
+}
+
+func (s *progressState) cycleNotice(c *observedCall, k, rounds int) Notice {
+	// The cycle's tools, oldest first, from the names kept in the recent-tool ring.
+	seq := s.cycleTools(k)
+	return s.notice(c.agent, KindCycle, "cycle of "+itoa(k)+" × "+itoa(rounds),
+		fill(s.d.cat.progressCycle, "seq", seq, "period", itoa(k), "rounds", itoa(rounds)))
+}
+
+func (s *progressState) cycleTools(k int) string {
+	var b strings.Builder
+	n := int(s.tools.n)
+	for i := k; i >= 1; i-- {
+		if b.Len() > 0 {
+			b.WriteString(" → ")
+		}
+		b.WriteString(s.tools.names[(n-i+len(s.tools.names))%len(s.tools.names)])
+	}
+	return b.String()
+}
+
+func (s *progressState) errorsNotice(c *observedCall, n int) Notice {
+	return s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(n),
+		fill(s.d.cat.progressErrors, "tool", c.tool, "count", itoa(n)))
+}
+
+func (s *progressState) churnNotice(c *observedCall, n int) Notice {
+	return s.notice(c.agent, KindChurn, c.tool+" same result × "+itoa(n),
+		fill(s.d.cat.progressChurn, "tool", c.tool, "count", itoa(n)))
+}
+
+func (s *progressState) pollNotice(c *observedCall, n int) Notice {
+	return s.notice(c.agent, KindPoll, c.tool+" polled × "+itoa(n),
+		fill(s.d.cat.progressPoll, "tool", c.tool, "count", itoa(n)))
+}
+
+// thoughtNotice says that the model wrote the same thing n times, and what its calls did
+// meanwhile: brought nothing new, or (sweep) kept moving to other places.
+func (s *progressState) thoughtNotice(agent string, n int, sweep bool) Notice {
+	text := s.d.cat.progressThought
+	if sweep {
+		text = s.d.cat.progressThoughtSweep
+	}
+	return s.notice(agent, KindThought, "same thought × "+itoa(n),
+		fill(text, "count", itoa(n), "preview", s.thoughtPreview))
+}
+
+// toolRing keeps the names of the last maxPeriod watched calls.
+type toolRing struct {
+	names [maxPeriod]string
+	n     int32
+}
+
+func (r *toolRing) push(tool string) {
+	r.names[int(r.n)%len(r.names)] = tool
+	r.n++
+}

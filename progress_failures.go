@@ -1,0 +1,233 @@
+package loopguard
+
+// Telling a failure from a result's text, and following a command that fails the same way
+// across edits (the errors rule across changes of the workspace).
+
+import "strings"
+
+// failureMarks are what a failing program prints, for hosts that do not say whether a call
+// failed (SWE-agent, a script that catches its own exception and exits 0).
+var failureMarks = []string{"Traceback (most recent call last)", "Error:", "error:", "ERROR", "FAILED",
+	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory"}
+
+// looksFailed says whether a result reads as a failure: one of failureMarks in its last 2 KB,
+// where a traceback or a test summary ends.
+//
+// A nonzero exit status in the text says so too ("Process exited with code 1", Codex's header;
+// "Exit Code: 3", Gemini CLI's; "exit status 2", Go's): hosts that pass on only the text (a
+// proxy, Codex's hooks) would otherwise see a failing command as one that ran fine. Tools
+// report it in the first or the last lines, so only the first and last exitWindow bytes are
+// looked at.
+func looksFailed(result string) bool {
+	head, tail := result, result
+	if len(result) > exitWindow {
+		head, tail = result[:exitWindow], result[len(result)-exitWindow:]
+	}
+	if reportsNonzeroExit(head) || len(result) > exitWindow && reportsNonzeroExit(tail) {
+		return true
+	}
+	if len(result) > 2048 {
+		result = result[len(result)-2048:]
+	}
+	return hasFailureMark(result)
+}
+
+// exitWindow is how much of a result's start and end looksFailed reads for an exit status.
+const exitWindow = 256
+
+// reportsNonzeroExit says whether s reports a nonzero exit status: "exit", "Exit" or "EXIT",
+// then " code", " status" or "ed with code" (any case), an optional ':', spaces, and a number
+// that is not 0.
+func reportsNonzeroExit(s string) bool {
+	return nonzeroExitAfter(s, "xit") || nonzeroExitAfter(s, "XIT")
+}
+
+// nonzeroExitAfter is reportsNonzeroExit for the spellings of "exit" that end in stem.
+func nonzeroExitAfter(s, stem string) bool {
+	for i := strings.Index(s, stem); i >= 0; {
+		if i > 0 && (s[i-1] == 'E' || s[i-1] == 'e' && stem[0] == 'x') {
+			rest := s[i+3:]
+			for _, tail := range [...]string{" code", " status", "ed with code"} {
+				if len(rest) >= len(tail) && strings.EqualFold(rest[:len(tail)], tail) {
+					if nonzeroNumberAt(rest[len(tail):]) {
+						return true
+					}
+					break
+				}
+			}
+		}
+		next := strings.Index(s[i+3:], stem)
+		if next < 0 {
+			break
+		}
+		i += 3 + next
+	}
+	return false
+}
+
+// nonzeroNumberAt says whether s starts with an optional ':', spaces, and a number other than 0.
+func nonzeroNumberAt(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == ':' {
+		i++
+	}
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	for i < len(s) && s[i] == '0' {
+		i++
+	}
+	return i < len(s) && '1' <= s[i] && s[i] <= '9'
+}
+
+// hasFailureMark says whether s holds one of failureMarks.
+func hasFailureMark(s string) bool {
+	// The marks that end in ':' are looked for at the colons, which are few: searching for
+	// "error:" itself stops at every 'e'. The others start with a rarer letter.
+	for p := strings.IndexByte(s, ':'); p >= 0; {
+		for _, stem := range colonMarks {
+			if p >= len(stem) && s[p-1] == stem[len(stem)-1] && s[p-len(stem):p] == stem {
+				return true
+			}
+		}
+		next := strings.IndexByte(s[p+1:], ':')
+		if next < 0 {
+			break
+		}
+		p += 1 + next
+	}
+	for _, m := range otherMarks {
+		if strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// failureSignature hashes the line that names a failure: the last line of the result's last
+// 2 KB holding one of failureMarks (a Python traceback's exception line, pytest's "FAILED
+// test::name - reason", "make: *** ... Error 2"), volatile fields masked. Debug prints moved
+// between two runs change the output around a failure, not the line that names it. 0 when no
+// line names one.
+func failureSignature(result string) uint64 {
+	if len(result) > 2048 {
+		result = result[len(result)-2048:]
+	}
+	// No mark holds a newline, so the line holding the last mark is the last line holding
+	// any: the lines are read from the end, and the first with a mark is the one.
+	for end := len(result); ; {
+		start := strings.LastIndexByte(result[:end], '\n') + 1
+		if hasFailureMark(result[start:end]) {
+			line := strings.TrimSpace(result[start:end])
+			if strings.HasPrefix(line, "Traceback (most recent call last)") {
+				// The header says only that something was raised; the exception is the last line.
+				line = lastLine(result[end:])
+			}
+			if line == "" {
+				return 0
+			}
+			return mix64(hashLine(line)) | 1
+		}
+		if start == 0 {
+			return 0
+		}
+		end = start - 1
+	}
+}
+
+// reached says whether the chain has failed the same way repeats times, one more when some of
+// its matches were weak (the failure's line alone, or an alternation).
+func (r *refailChain) reached(repeats int) bool {
+	if r.weak {
+		repeats++
+	}
+	return int(r.count) >= repeats
+}
+
+// lastLine returns the last non-blank line of s, trimmed.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	return strings.TrimSpace(s[strings.LastIndexByte(s, '\n')+1:])
+}
+
+// colonMarks are the failureMarks that end in ':', without it; otherMarks are the rest.
+var colonMarks, otherMarks = func() (colon, other []string) {
+	for _, m := range failureMarks {
+		if stem, ok := strings.CutSuffix(m, ":"); ok && stem != "" {
+			colon = append(colon, stem)
+		} else {
+			other = append(other, m)
+		}
+	}
+	return colon, other
+}()
+
+// updateRefail extends the same-failure chain of this call's command when it failed alike,
+// starts it afresh when it failed otherwise, and ends it when the command succeeds. Other
+// commands' failures leave it alone: a rejected edit between two test runs is not news about
+// the test. Up to maxRefail commands are followed, the oldest forgotten first.
+func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uint64) *refailChain {
+	var r *refailChain
+	for i := range s.refail {
+		if s.refail[i].count > 0 && s.refail[i].id == id {
+			r = &s.refail[i]
+			break
+		}
+	}
+	switch {
+	case !failed:
+		if r != nil {
+			*r = refailChain{}
+		}
+		return nil
+	case dg.words < 3:
+		return nil
+	case r != nil && (r.result == dg.exact || similarity(&r.sketch, &dg.sketch) >= s.d.similar):
+		r.extend(s.epoch)
+		return r
+	case r != nil && sig != 0 && r.sig == sig:
+		// The same failure by the line naming it: weaker evidence than the same output, so
+		// the chain speaks one repeat later.
+		r.weak = true
+		r.extend(s.epoch)
+		return r
+	case r != nil && r.hasPrev && (r.prev == dg.exact || (sig != 0 && r.prevSig == sig)):
+		// Back to the failure before this one: edits that move a command between two
+		// failures and back reach neither cause. The chain goes on, one repeat later.
+		r.prev, r.prevSig, r.result, r.sig = r.result, r.sig, dg.exact, sig
+		r.sketch = dg.sketch
+		r.weak = true
+		r.extend(s.epoch)
+		return r
+	case r != nil:
+		// Another failure is news: the chain starts afresh, remembering the one it leaves.
+		s.refailSeq++
+		*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq,
+			prev: r.result, prevSig: r.sig, hasPrev: true}
+		return r
+	case r == nil:
+		// Take a free slot, or the oldest.
+		r = &s.refail[0]
+		for i := range s.refail {
+			if s.refail[i].count == 0 {
+				r = &s.refail[i]
+				break
+			}
+			if s.refail[i].seq < r.seq {
+				r = &s.refail[i]
+			}
+		}
+	}
+	s.refailSeq++
+	*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq}
+	return r
+}
+
+// extend counts one more failure in the chain, and a change of the workspace since the last.
+func (r *refailChain) extend(epoch uint32) {
+	r.count++
+	if r.epoch != epoch {
+		r.epochs++
+		r.epoch = epoch
+	}
+}

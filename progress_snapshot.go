@@ -1,0 +1,237 @@
+package loopguard
+
+// The progress detector's state in a snapshot.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// Snapshot layout of the progress detector: a format byte, then the fields in the order below.
+// Names are interned again on restore.
+const progressSnapFormat = 4
+
+func appendSketch(b []byte, s *sketch) []byte {
+	b = append(b, s.n)
+	for _, h := range s.h[:s.n] {
+		b = binary.LittleEndian.AppendUint64(b, h)
+	}
+	return b
+}
+
+func readSketch(r *snapReader, s *sketch) {
+	n := int(r.byte())
+	if n > sketchSize {
+		r.err = fmt.Errorf("sketch of %d", n)
+		return
+	}
+	s.n = uint8(n)
+	for i := 0; i < n; i++ {
+		s.h[i] = r.u64()
+	}
+}
+
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+func (s *progressState) appendSnapshot(b []byte) []byte {
+	b = append(b, progressSnapFormat)
+	b = binary.AppendUvarint(b, uint64(s.epoch))
+	b = binary.AppendUvarint(b, uint64(s.calls))
+	b = appendBool(b, s.hasLast)
+	b = binary.LittleEndian.AppendUint64(b, s.last.id)
+	b = binary.LittleEndian.AppendUint64(b, s.last.result)
+	b = appendSketch(b, &s.last.sketch)
+	b = binary.AppendUvarint(b, uint64(s.last.epochAfter))
+	b = binary.AppendUvarint(b, uint64(s.stuck))
+	b = binary.AppendUvarint(b, uint64(s.polls))
+	b = appendBool(b, s.pollSaid)
+	b = binary.AppendUvarint(b, uint64(len(s.chains)))
+	for i := range s.chains {
+		c := &s.chains[i]
+		b = binary.LittleEndian.AppendUint64(b, c.tool)
+		b = binary.LittleEndian.AppendUint64(b, c.head)
+		b = binary.LittleEndian.AppendUint64(b, c.lead)
+		b = appendSketch(b, &c.sketch)
+		b = binary.AppendUvarint(b, uint64(c.epoch))
+		b = binary.AppendUvarint(b, uint64(c.count))
+		b = binary.AppendUvarint(b, uint64(c.variants))
+		b = binary.LittleEndian.AppendUint64(b, c.lastID)
+		b = appendBool(b, c.failed)
+		b = appendBool(b, c.noticed)
+	}
+	b = binary.AppendUvarint(b, uint64(s.refailSeq))
+	for i := range s.refail {
+		f := &s.refail[i]
+		b = binary.AppendUvarint(b, uint64(f.seq))
+		b = binary.LittleEndian.AppendUint64(b, f.id)
+		b = binary.LittleEndian.AppendUint64(b, f.result)
+		b = binary.LittleEndian.AppendUint64(b, f.sig)
+		b = binary.LittleEndian.AppendUint64(b, f.prev)
+		b = binary.LittleEndian.AppendUint64(b, f.prevSig)
+		b = appendBool(b, f.hasPrev)
+		b = appendBool(b, f.weak)
+		b = appendSketch(b, &f.sketch)
+		b = binary.AppendUvarint(b, uint64(f.count))
+		b = binary.AppendUvarint(b, uint64(f.epochs))
+		b = binary.AppendUvarint(b, uint64(f.epoch))
+		b = appendBool(b, f.noticed)
+	}
+	for i := range s.recent {
+		r := &s.recent[i]
+		b = binary.LittleEndian.AppendUint64(b, r.id)
+		b = binary.LittleEndian.AppendUint64(b, r.result)
+		b = binary.AppendUvarint(b, uint64(r.epochAfter))
+		b = binary.AppendUvarint(b, uint64(r.count))
+		b = appendBool(b, r.failed)
+	}
+	for _, k := range s.ring {
+		b = binary.LittleEndian.AppendUint64(b, k)
+	}
+	for _, r := range s.runs {
+		b = binary.AppendUvarint(b, uint64(r))
+	}
+	b = binary.LittleEndian.AppendUint64(b, s.thought.exact)
+	b = binary.AppendUvarint(b, uint64(s.thought.words))
+	b = appendSketch(b, &s.thought.sketch)
+	b = binary.AppendUvarint(b, uint64(s.thoughtN))
+	b = appendBool(b, s.thoughtSeen)
+	b = binary.AppendUvarint(b, uint64(s.stale))
+	b = appendBool(b, s.paging)
+	b = binary.LittleEndian.AppendUint64(b, s.pagingID)
+	b = binary.AppendUvarint(b, uint64(s.backs))
+	b = binary.LittleEndian.AppendUint64(b, s.pageShape)
+	for _, v := range s.pageAt {
+		b = binary.AppendUvarint(b, v)
+	}
+	b = binary.AppendUvarint(b, uint64(s.thoughtSaid))
+	b = binary.LittleEndian.AppendUint64(b, s.lastTextID)
+	b = appendBool(b, s.callSaid)
+	b = binary.AppendUvarint(b, uint64(s.saidAt))
+	b = appendString(b, s.thoughtPreview)
+	b = binary.AppendUvarint(b, uint64(s.tools.n))
+	for _, name := range s.tools.names {
+		b = appendString(b, name)
+	}
+	// The Bloom filter: only its non-empty words, as (index, word).
+	b = binary.AppendUvarint(b, uint64(s.seen.n))
+	nonzero := 0
+	for _, w := range s.seen.bits {
+		if w != 0 {
+			nonzero++
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(nonzero))
+	for i, w := range s.seen.bits {
+		if w != 0 {
+			b = append(b, byte(i))
+			b = binary.LittleEndian.AppendUint64(b, w)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(s.refused)))
+	for _, r := range s.refused {
+		b = binary.LittleEndian.AppendUint64(b, r.id)
+		b = binary.AppendUvarint(b, uint64(r.epoch))
+	}
+	return b
+}
+
+func (s *progressState) restore(r *snapReader) error {
+	if f := r.byte(); r.err == nil && f != progressSnapFormat {
+		return fmt.Errorf("progress state format %d, want %d", f, progressSnapFormat)
+	}
+	u32 := func() uint32 { return uint32(r.uvarint()) }
+	i32 := func() int32 { return int32(r.uvarint()) }
+	boolean := func() bool { return r.byte() == 1 }
+	s.epoch = u32()
+	s.calls = i32()
+	s.hasLast = boolean()
+	s.last.id, s.last.result = r.u64(), r.u64()
+	readSketch(r, &s.last.sketch)
+	s.last.epochAfter = u32()
+	s.stuck, s.polls = i32(), i32()
+	s.pollSaid = boolean()
+	n := r.count(maxChains)
+	s.chains = s.chains[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		var c toolChain
+		c.tool, c.head, c.lead = r.u64(), r.u64(), r.u64()
+		readSketch(r, &c.sketch)
+		c.epoch, c.count, c.variants = u32(), i32(), i32()
+		c.lastID = r.u64()
+		c.failed, c.noticed = boolean(), boolean()
+		s.chains = append(s.chains, c)
+	}
+	s.refailSeq = u32()
+	for i := range s.refail {
+		f := &s.refail[i]
+		f.seq = u32()
+		f.id, f.result = r.u64(), r.u64()
+		f.sig = r.u64()
+		f.prev, f.prevSig = r.u64(), r.u64()
+		f.hasPrev, f.weak = boolean(), boolean()
+		readSketch(r, &f.sketch)
+		f.count, f.epochs, f.epoch = i32(), i32(), u32()
+		f.noticed = boolean()
+	}
+	for i := range s.recent {
+		rc := &s.recent[i]
+		rc.id, rc.result = r.u64(), r.u64()
+		rc.epochAfter, rc.count = u32(), i32()
+		rc.failed = boolean()
+	}
+	for i := range s.ring {
+		s.ring[i] = r.u64()
+	}
+	for i := range s.runs {
+		s.runs[i] = i32()
+	}
+	s.thought.exact = r.u64()
+	s.thought.words = int(r.uvarint())
+	readSketch(r, &s.thought.sketch)
+	s.thoughtN = i32()
+	s.thoughtSeen = boolean()
+	s.stale = i32()
+	s.paging = boolean()
+	s.pagingID = r.u64()
+	s.backs = i32()
+	s.pageShape = r.u64()
+	for i := range s.pageAt {
+		s.pageAt[i] = r.uvarint()
+	}
+	s.thoughtSaid = i32()
+	s.lastTextID = r.u64()
+	s.callSaid = boolean()
+	s.saidAt = i32()
+	s.thoughtPreview = r.string()
+	s.tools.n = i32()
+	for i := range s.tools.names {
+		if name := r.string(); name != "" {
+			s.tools.names[i] = s.class(name).name
+		}
+	}
+	s.seen.reset()
+	s.seen.n = i32()
+	n = r.count(len(s.seen.bits))
+	for i := 0; i < n && r.err == nil; i++ {
+		idx := int(r.byte())
+		if idx >= len(s.seen.bits) {
+			return fmt.Errorf("bloom word %d", idx)
+		}
+		s.seen.bits[idx] = r.u64()
+	}
+	n = r.count(64)
+	s.refused = s.refused[:0]
+	for i := 0; i < n && r.err == nil; i++ {
+		s.refused = append(s.refused, refusal{id: r.u64(), epoch: u32()})
+	}
+	if s.stuck < 0 || s.polls < 0 || s.calls < 0 || s.thoughtN < 0 {
+		return errors.New("negative count")
+	}
+	return r.err
+}

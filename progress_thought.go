@@ -1,0 +1,126 @@
+package loopguard
+
+// The thought rule: the model saying the same thing turn after turn while its calls bring
+// nothing new, or keep moving about.
+
+import "strings"
+
+// isModelText says whether a text block is the model's own words.
+func isModelText(source string) bool {
+	switch source {
+	case "model", "assistant", "thinking", "reasoning", "thought":
+		return true
+	}
+	return false
+}
+
+func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
+	if !isModelText(t.source) || strings.TrimSpace(t.text) == "" {
+		return out
+	}
+	if t.id != "" {
+		// The same message observed again (one per call of a turn, or a history replayed)
+		// is one turn.
+		h := hashString(t.id)
+		if h == s.lastTextID {
+			return out
+		}
+		s.lastTextID = h
+	}
+	dg := s.dg.digest(t.text, false, false)
+	if s.thoughtSeen {
+		// Several blocks in one turn: the turn's first block stands for it.
+		return out
+	}
+	s.thoughtSeen = true
+	same := s.thoughtN > 0 && (dg.exact == s.thought.exact ||
+		(dg.words >= 8 && s.thought.words >= 8 && similarity(&dg.sketch, &s.thought.sketch) >= s.d.similar))
+	if same {
+		s.thoughtN++
+	} else {
+		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging, s.backs = dg, 1, 0, 0, false, 0
+		s.seen.reset() // "new" means new since the model began saying this
+		s.callSaid = false
+	}
+	if s.thoughtN == 2 {
+		s.thoughtPreview = textPreview(t.text, 120) // only repeated thoughts are ever quoted
+	}
+	if n, sweep := s.thoughtCheck(); n > 0 && !s.quiet(false) {
+		s.saidAt = s.calls
+		return append(out, s.thoughtNotice(t.agent, n, sweep))
+	}
+	return out
+}
+
+// thoughtCheck returns the number of repeats to report when the thought chain is due a
+// notice, or 0. It is due when the model has said the same thing ThoughtRepeats times and as
+// many of the calls in between brought nothing new, or ThoughtLimit times whatever the
+// calls brought, unless they were all the same call paging on. A search that wanders (calls
+// went back to an earlier place in what they page through twice, see pageOf) is due at half
+// the limit: reading on in order is how a model learns a long file, and one step back is a
+// correction (a window clipped to the file's end, a second look at the last page), but going
+// back and forth while saying the same thing is looking for something it does not find. It
+// speaks once, and again every ThoughtLimit turns.
+func (s *progressState) thoughtCheck() (n int, sweep bool) {
+	d := s.d
+	n = int(s.thoughtN)
+	if n < d.cfg.ThoughtRepeats || int(s.thoughtSaid) > 0 && n-int(s.thoughtSaid) < d.cfg.ThoughtLimit {
+		return 0, false
+	}
+	limit := d.cfg.ThoughtLimit
+	if s.backs >= 2 {
+		limit = max(d.cfg.ThoughtRepeats, limit/2)
+	}
+	// Calls that brought nothing new were already reminded as such: the thought adds nothing
+	// to that notice until the limit.
+	stale := int(s.stale) >= d.cfg.ThoughtRepeats && !s.callSaid
+	if stale || (n >= limit && !s.paging) {
+		s.thoughtSaid = int32(n)
+		return n, !stale
+	}
+	return 0, false
+}
+
+// pagePlace is where a call is in what it pages through: the first numbers of its
+// arguments, in order (a line range, an offset, a page).
+type pagePlace [3]uint64
+
+// before says whether p comes before q, comparing their numbers in order.
+func (p pagePlace) before(q pagePlace) bool {
+	for i := range p {
+		if p[i] != q[i] {
+			return p[i] < q[i]
+		}
+	}
+	return false
+}
+
+// pageOf splits a call into its shape (the tool and its arguments with every number taken
+// out) and its place (the numbers). Two calls of one shape look at the same thing in
+// different places ("view a.py 1-100", "view a.py 100-200"); their places say whether the
+// second moved on or went back. Names that differ (two files) are two shapes, so reading
+// one file after another is never taken for going back.
+func pageOf(tool string, args []byte) (shape uint64, at pagePlace) {
+	var h textHasher
+	n := 0
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		if c < '0' || c > '9' {
+			h.writeByte(c)
+			continue
+		}
+		var v uint64
+		for ; i < len(args) && args[i] >= '0' && args[i] <= '9'; i++ {
+			if v < 1<<59 {
+				v = v*10 + uint64(args[i]-'0')
+			}
+		}
+		i--
+		h.writeByte('#')
+		if n < len(at) {
+			at[n] = v
+			n++
+		}
+	}
+	return combine(hashString(tool), h.sum()), at
+}
