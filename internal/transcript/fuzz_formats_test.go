@@ -204,3 +204,9 @@ func FuzzQwenCode(f *testing.F) {
 	f.Add([]byte(`{"type":"tool_result","message":{"role":"user","parts":[{"functionResponse":{"id":"x","response":7}}]},"toolCallResult":{"status":"error"}}`))
 	fuzzReader(f, readQwen)
 }
+
+func FuzzPi(f *testing.F) {
+	seedFiles(f, "pi/*.jsonl")
+	f.Add([]byte(`{"type":"message","parentId":null,"message":{"role":"assistant","content":[{"type":"toolCall","id":7,"arguments":"x"}]}}`))
+	fuzzReader(f, readPi)
+}

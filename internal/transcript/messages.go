@@ -180,6 +180,9 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 						pend(a).add(id, idx)
 					case "toolRequest", "frontendToolRequest": // Goose (goose.go)
 						addGooseCall(a, pend(a), mb)
+					case "toolCall": // pi (pi.go)
+						id, name, args := piCall(mb)
+						pend(a).add(id, a.add(loopguard.Call("", name, args)))
 					case "thinking":
 						t, _ := mb["thinking"].(string)
 						a.text("model", t, "", 0)

@@ -29,6 +29,7 @@ const (
 	kindMessagesJSONL   // one chat message a line (OpenAI or Anthropic style)
 	kindGoose           // a Goose session file or its stream-json output
 	kindQwen            // a Qwen Code chat recording
+	kindPi              // a pi (or OpenClaw) session, or pi's JSON mode output
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -145,6 +146,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindGeminiStream}
 	case isGooseHead(typ, has, multi):
 		return sniffed{kind: kindGoose}
+	case isPiHead(typ, has):
+		return sniffed{kind: kindPi}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
 	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")):
@@ -162,7 +165,7 @@ func sniff(head []byte, eof bool) sniffed {
 // lines of plain text a captured terminal puts before it ("bash: no job control in this
 // shell"); the codex-exec and gemini-stream readers skip such lines anywhere.
 func isStreamKind(k kind) bool {
-	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode || k == kindGoose
+	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode || k == kindGoose || k == kindPi
 }
 
 // looksBinary reports NUL bytes, or more than a few invalid UTF-8 bytes, near the start.

@@ -80,6 +80,9 @@ const (
 	// FormatQwenCode is a Qwen Code chat recording: Claude Code-like lines holding Gemini API
 	// content.
 	FormatQwenCode = "qwen-code"
+	// FormatPi is a session of the pi coding agent (the agent inside OpenClaw too), or what
+	// `pi --mode json` prints.
+	FormatPi = "pi"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -380,6 +383,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readGoose(name, br)
 	case kindQwen:
 		t, err = readQwen(name, br)
+	case kindPi:
+		t, err = readPi(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}

@@ -1,0 +1,49 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The fixtures were written for this test from the pi coding agent's session entries and JSON
+// mode events (its SessionManager and agent event types): a session file with a header,
+// message entries, a model change and a compaction, and the events `pi --mode json` prints.
+func TestPiFixtures(t *testing.T) {
+	tests := []struct {
+		file   string
+		model  string
+		events []string
+	}{
+		{"pi/session.jsonl", "claude-sonnet-4-5", []string{
+			`user "The parser test fails, please fi…"`,
+			`text[model] "Run the test first."`,
+			`text[model] "Running the tests."`,
+			`call bash "{\"command\":\"go test ./parser\"}" => "--- FAIL: TestParse (0.00s)\nFAIL…" FAILED`,
+			`call read "{\"path\":\"parser/parse.go\"}" => "package parser\n\nfunc Parse(s str…"`,
+			`user "Keep going."`,
+		}},
+		// message_start and message_update repeat what message_end says; only the end counts
+		{"pi/json-mode.jsonl", "gpt-5.1", []string{
+			`user "List the parser files."`,
+			`call ls "{\"path\":\"parser\"}" => "parse.go\nparse_test.go"`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			tr, err := Read("testdata/" + tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Format != FormatPi || len(tr.Agents) != 1 {
+				t.Fatalf("read as %s with %d agents, want pi with one", tr.Format, len(tr.Agents))
+			}
+			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tt.events) {
+				t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(tt.events, "\n     "))
+			}
+			if tr.Agents[0].Usage.Model != tt.model {
+				t.Errorf("model %q, want %q", tr.Agents[0].Usage.Model, tt.model)
+			}
+		})
+	}
+}
