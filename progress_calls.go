@@ -48,7 +48,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// passes between two of them, so the same answer is a poll that has not advanced yet,
 	// counted against the poll budget, not a stuck call. An editor's arguments are the text
 	// it writes: a sleep there is code, not a wait.
-	waiting := cls.waits || !cls.mutating && (hasSleep(c.args) || sendsNoKeys(c.args))
+	waiting := cls.waits || !cls.mutating && (hasSleep(c.args) || sendsNoKeys(c.args) || asksToPoll(c.args))
 	switch {
 	case noProgress && waiting && sameCall:
 		s.stuck = 1
@@ -267,6 +267,31 @@ func sendsNoKeys(args []byte) bool {
 	}
 	return false
 }
+
+// asksToPoll says whether a call's action is to look at something running: {"action": "poll"}
+// (or "wait", "status", "log", "logs"), as OpenClaw's process tool polls a background command
+// and reads its log. The tool's name need not say so: one tool often starts, polls and kills.
+func asksToPoll(args []byte) bool {
+	i := bytes.Index(args, actionKey)
+	if i < 0 {
+		return false
+	}
+	rest := bytes.TrimLeft(args[i+len(actionKey):], " \t\r\n:")
+	if len(rest) < 2 || rest[0] != '"' {
+		return false
+	}
+	end := bytes.IndexByte(rest[1:], '"')
+	if end < 0 {
+		return false
+	}
+	switch string(rest[1 : 1+end]) {
+	case "poll", "wait", "status", "log", "logs":
+		return true
+	}
+	return false
+}
+
+var actionKey = []byte(`"action"`)
 
 // typingKeys are the keys under which a call types into a terminal or a running command
 // (see sendsNoKeys).

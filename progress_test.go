@@ -130,6 +130,14 @@ func TestProgressRules(t *testing.T) {
 				return fail("Edit", fmt.Sprintf(`{"file_path":"/app/retry.py","old_string":"time.sleep(%d)","new_string":"time.sleep(%d)"}`, i+1, 2*(i+1)),
 					"<tool_use_error>String to replace not found in file.</tool_use_error>")
 			}), []string{"3:errors:Edit failed × 4"}},
+		{"OpenClaw polling a background command (process, action poll) is polling, not a stuck call",
+			nil, times(8, func(i int) step {
+				return ok("process", `{"action":"poll","sessionId":"brisk-otter"}`, "Process still running.\n(no new output)")
+			}), nil},
+		{"the same process tool asked to list its sessions again and again is stuck",
+			nil, times(3, func(i int) step {
+				return ok("process", `{"action":"list"}`, "brisk-otter  running  npm run build")
+			}), []string{"2:stuck:process × 3"}},
 		{"without the sleeps, the same failure with changing arguments is an error loop",
 			nil, times(5, func(i int) step {
 				return fail("Bash", fmt.Sprintf(`{"command":"curl -sf --max-time %d localhost:8000/health"}`, i+1),
@@ -698,5 +706,27 @@ func TestPageOfTellsWhereACallLooks(t *testing.T) {
 	}
 	if s1, _ := pageOf("view", []byte(`{"a":1}`)); s1 == func() uint64 { s, _ := pageOf("read", []byte(`{"a":1}`)); return s }() {
 		t.Error("two tools with the same arguments have one shape")
+	}
+}
+
+func TestAsksToPoll(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{`{"action":"poll","sessionId":"a"}`, true},
+		{`{"sessionId": "a", "action" : "log", "limit": 50}`, true},
+		{`{"action":"status"}`, true},
+		{`{"action":"kill","sessionId":"a"}`, false},
+		{`{"action":"polling"}`, false},
+		{`{"command":"poll"}`, false},
+		{`{"action":7}`, false},
+		{`{"action":"`, false},
+		{``, false},
+	}
+	for _, tt := range tests {
+		if got := asksToPoll([]byte(tt.args)); got != tt.want {
+			t.Errorf("asksToPoll(%s) = %v, want %v", tt.args, got, tt.want)
+		}
 	}
 }
