@@ -210,3 +210,9 @@ func FuzzPi(f *testing.F) {
 	f.Add([]byte(`{"type":"message","parentId":null,"message":{"role":"assistant","content":[{"type":"toolCall","id":7,"arguments":"x"}]}}`))
 	fuzzReader(f, readPi)
 }
+
+func FuzzCursor(f *testing.F) {
+	seedFiles(f, "cursor/*.jsonl")
+	f.Add([]byte(`{"type":"tool_call","subtype":"completed","call_id":"","tool_call":{"mcpToolCall":{"args":"x","result":{"success":{"content":[{"text":7}]}}}}}`))
+	fuzzReader(f, readCursor)
+}

@@ -30,6 +30,7 @@ const (
 	kindGoose           // a Goose session file or its stream-json output
 	kindQwen            // a Qwen Code chat recording
 	kindPi              // a pi (or OpenClaw) session, or pi's JSON mode output
+	kindCursor          // what `cursor-agent -p --output-format stream-json` prints
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -136,6 +137,8 @@ func sniff(head []byte, eof bool) sniffed {
 			return sniffed{kind: kindQwen}
 		}
 		return sniffed{kind: kindClaudeCode}
+	case has("session_id") && (typ == "system" || typ == "user" || typ == "tool_call") && isCursorHead(head[i:]):
+		return sniffed{kind: kindCursor}
 	case typ == "system" && has("session_id") && (has("subtype") || has("tools")):
 		// `claude -p --output-format stream-json` opens with its init line; releases before
 		// 2.x wrote it without a uuid.
@@ -165,7 +168,7 @@ func sniff(head []byte, eof bool) sniffed {
 // lines of plain text a captured terminal puts before it ("bash: no job control in this
 // shell"); the codex-exec and gemini-stream readers skip such lines anywhere.
 func isStreamKind(k kind) bool {
-	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode || k == kindGoose || k == kindPi
+	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode || k == kindGoose || k == kindPi || k == kindCursor
 }
 
 // looksBinary reports NUL bytes, or more than a few invalid UTF-8 bytes, near the start.

@@ -83,6 +83,8 @@ const (
 	// FormatPi is a session of the pi coding agent (the agent inside OpenClaw too), or what
 	// `pi --mode json` prints.
 	FormatPi = "pi"
+	// FormatCursor is what Cursor's CLI prints with `-p --output-format stream-json`.
+	FormatCursor = "cursor"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -385,6 +387,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readQwen(name, br)
 	case kindPi:
 		t, err = readPi(name, br)
+	case kindCursor:
+		t, err = readCursor(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
