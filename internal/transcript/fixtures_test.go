@@ -272,6 +272,23 @@ var fixtureWant = []struct {
 		},
 	},
 	{
+		// Kimi CLI's context.jsonl: OpenAI-style messages between marker lines (_checkpoint,
+		// _usage), its system prompt as _system_prompt, its thinking as "think" blocks
+		file:   "messages/kimi-context.jsonl",
+		format: "messages",
+		agents: []agentWant{
+			{"main", []string{
+				`text[system] "You are Kimi CLI, an interactive…"`,
+				`user "The parser test fails, please fi…"`,
+				`text[model] "Run the failing test first."`,
+				`text[model] "I'll run the tests."`,
+				`call Shell "{\"command\": \"go test ./parser\"}" => "<system>ERROR: Command failed wi…"`,
+				`text[model] "Reading the parser."`,
+				`call ReadFile "{\"path\": \"parser/parse.go\"}" => "package parser"`,
+			}},
+		},
+	},
+	{
 		// one message a line, Anthropic style: tool_use and tool_result blocks
 		file:   "messages/anthropic-messages.jsonl",
 		format: "messages",

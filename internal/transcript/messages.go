@@ -126,8 +126,11 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			continue
 		}
 		switch m.chatRole() {
-		case "system", "developer":
-			a.text(m.Role, contentText(m.Content), "", 0)
+		case "system", "developer", "_system_prompt":
+			a.text("system", contentText(m.Content), "", 0)
+
+		case "_checkpoint", "_usage":
+			// Kimi CLI's markers between messages
 
 		case "user", "human":
 			text := contentText(m.Content)
@@ -185,6 +188,9 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 						pend(a).add(id, a.add(loopguard.Call("", name, args)))
 					case "thinking":
 						t, _ := mb["thinking"].(string)
+						a.text("model", t, "", 0)
+					case "think": // Kimi CLI
+						t, _ := mb["think"].(string)
 						a.text("model", t, "", 0)
 					default:
 						a.text("model", partText(bl), "", 0)

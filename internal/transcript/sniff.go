@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/loopguard/loopguard/internal/jsonscan"
@@ -153,9 +154,11 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindPi}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
-	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")):
+	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")),
+		typ == "" && multi && strings.HasPrefix(top.keys["role"], "_"):
 		// A chat logged one message a line. The formats whose lines also carry a role (Codex
 		// items, opencode and OpenHands files) are told apart above by their type or keys.
+		// Kimi CLI's context.jsonl opens with a marker line ({"role": "_checkpoint", "id": 0}).
 		return sniffed{kind: kindMessagesJSONL}
 	case multi && !(has("trajectory") || has("history") || has("messages") || has("traj") ||
 		has("fncall_messages") || has("clientHistory")):
