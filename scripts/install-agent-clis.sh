@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real agent CLIs that the end-to-end tests in internal/e2e drive
-# (Claude Code, Codex CLI, Gemini CLI) into a project-local npm prefix,
+# (Claude Code, Codex CLI, Gemini CLI, opencode, Qwen Code) into a project-local npm prefix,
 # <repo>/.agent-clis/, so nothing is installed globally.
 #
 # The versions are pinned (newest patch of the required minor line when this
@@ -27,6 +27,9 @@ GEMINI_CLI_VERSION=0.61.0
 # opencode (the proxy's Chat Completions end-to-end test): a native binary in the optional
 # opencode-linux-x64 package; its postinstall copies it over bin/opencode.exe.
 OPENCODE_VERSION=1.18.33
+# Qwen Code (the qwen-code transcript reader's end-to-end test): a Node bundle. It asks for
+# Node >= 22 in its engines field but runs on 20, which the tests use.
+QWEN_CODE_VERSION=0.24.4
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 prefix="${AGENT_CLIS_PREFIX:-$repo_root/.agent-clis}"
@@ -72,7 +75,8 @@ all_ok() {
 		runs_ok claude "$CLAUDE_CODE_VERSION" &&
 		runs_ok codex "$CODEX_VERSION" &&
 		[ "$(installed_version opencode-ai)" = "$OPENCODE_VERSION" ] &&
-		runs_ok opencode "$OPENCODE_VERSION"
+		runs_ok opencode "$OPENCODE_VERSION" &&
+		[ "$(installed_version @qwen-code/qwen-code)" = "$QWEN_CODE_VERSION" ] && [ -x "$bin/qwen" ]
 }
 
 if all_ok; then
@@ -94,6 +98,7 @@ if ! npm install \
 	"@openai/codex@$CODEX_VERSION" \
 	"@google/gemini-cli@$GEMINI_CLI_VERSION" \
 	"opencode-ai@$OPENCODE_VERSION" \
+	"@qwen-code/qwen-code@$QWEN_CODE_VERSION" \
 	</dev/null >"$log" 2>&1; then
 	cat "$log" >&2
 	die "npm install failed"
@@ -117,7 +122,7 @@ if ! runs_ok opencode "$OPENCODE_VERSION"; then
 	fi
 fi
 
-for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION" "opencode:$OPENCODE_VERSION"; do
+for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION" "opencode:$OPENCODE_VERSION" "qwen:$QWEN_CODE_VERSION"; do
 	if ! runs_ok "${c%%:*}" "${c#*:}"; then
 		cat "$log" >&2
 		die "${c%%:*} ${c#*:} is installed but '$bin/${c%%:*} --version' does not work"
