@@ -142,7 +142,7 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 					id, _ := bl["id"].(string)
 					var args []byte
 					if in, ok := bl["input"]; ok && in != nil {
-						args, _ = json.Marshal(in)
+						args = marshalArgs(in)
 					}
 					pending.add(id, a.add(loopguard.Call("", name, args)))
 				case "thinking":

@@ -126,7 +126,7 @@ func buildCline(list []msg) *built {
 					id, _ := mb["id"].(string)
 					var args []byte
 					if in, ok := mb["input"]; ok && in != nil {
-						args, _ = json.Marshal(in)
+						args = marshalArgs(in)
 					}
 					pending.add(id, a.add(loopguard.Call("", name, args)))
 				case "thinking":

@@ -107,7 +107,7 @@ func gooseCall(block map[string]any) (id, name string, args []byte, failure stri
 	value, _ := call["value"].(map[string]any)
 	name, _ = value["name"].(string)
 	if a, ok := value["arguments"]; ok && a != nil {
-		args, _ = json.Marshal(a)
+		args = marshalArgs(a)
 	}
 	return id, name, args, ""
 }

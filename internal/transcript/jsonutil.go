@@ -199,3 +199,16 @@ func firstToken(s string) string {
 	}
 	return s
 }
+
+// marshalArgs writes a call's arguments decoded from a transcript back as JSON, as the model
+// wrote them: without encoding/json's HTML escaping, which would turn a command's "2>&1" into
+// "2\u003e\u00261" in every notice that quotes it. nil when v cannot be written.
+func marshalArgs(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return nil
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}

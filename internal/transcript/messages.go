@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bufio"
-	"encoding/json"
 
 	"github.com/loopguard/loopguard"
 )
@@ -177,7 +176,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 						id, _ := mb["id"].(string)
 						var args []byte
 						if in, ok := mb["input"]; ok && in != nil {
-							args, _ = json.Marshal(in)
+							args = marshalArgs(in)
 						}
 						idx := a.add(loopguard.Call("", name, args))
 						pend(a).add(id, idx)

@@ -97,7 +97,7 @@ func piCall(block map[string]any) (id, name string, args []byte) {
 	id, _ = block["id"].(string)
 	name, _ = block["name"].(string)
 	if a, ok := block["arguments"]; ok && a != nil {
-		args, _ = json.Marshal(a)
+		args = marshalArgs(a)
 	}
 	return id, name, args
 }

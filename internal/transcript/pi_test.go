@@ -47,3 +47,15 @@ func TestPiFixtures(t *testing.T) {
 		})
 	}
 }
+
+// Arguments decoded from a transcript are written back as the model wrote them: a shell
+// redirection is not HTML-escaped.
+func TestMarshalArgsKeepsShellText(t *testing.T) {
+	got := string(marshalArgs(map[string]any{"command": "make test 2>&1 | grep -v '<skip>'"}))
+	if want := `{"command":"make test 2>&1 | grep -v '<skip>'"}`; got != want {
+		t.Errorf("marshalArgs = %s, want %s", got, want)
+	}
+	if marshalArgs(func() {}) != nil {
+		t.Error("marshalArgs of a value JSON cannot hold is not nil")
+	}
+}
