@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real agent CLIs that the end-to-end tests in internal/e2e drive
-# (Claude Code, Codex CLI, Gemini CLI, opencode, Qwen Code) into a project-local npm prefix,
+# (Claude Code, Codex CLI, Gemini CLI, opencode, Qwen Code, pi) into a project-local npm prefix,
 # <repo>/.agent-clis/, so nothing is installed globally.
 #
 # The versions are pinned (newest patch of the required minor line when this
@@ -30,6 +30,8 @@ OPENCODE_VERSION=1.18.33
 # Qwen Code (the qwen-code transcript reader's end-to-end test): a Node bundle. It asks for
 # Node >= 22 in its engines field but runs on 20, which the tests use.
 QWEN_CODE_VERSION=0.24.4
+# pi, the agent OpenClaw runs (the pi reader's end-to-end test): a Node bundle.
+PI_VERSION=0.73.1
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 prefix="${AGENT_CLIS_PREFIX:-$repo_root/.agent-clis}"
@@ -61,7 +63,8 @@ trap 'rm -rf "$check_home" ${log:+"$log"}' EXIT
 runs_ok() {
 	local out
 	[ -x "$bin/$1" ] || return 1
-	out="$(HOME="$check_home" TMPDIR="$check_home" "$bin/$1" --version 2>/dev/null </dev/null)" || return 1
+	# (pi prints its version on stderr)
+	out="$(HOME="$check_home" TMPDIR="$check_home" "$bin/$1" --version 2>&1 </dev/null)" || return 1
 	case "$out" in *"$2"*) return 0 ;; *) return 1 ;; esac
 }
 
@@ -76,7 +79,8 @@ all_ok() {
 		runs_ok codex "$CODEX_VERSION" &&
 		[ "$(installed_version opencode-ai)" = "$OPENCODE_VERSION" ] &&
 		runs_ok opencode "$OPENCODE_VERSION" &&
-		[ "$(installed_version @qwen-code/qwen-code)" = "$QWEN_CODE_VERSION" ] && [ -x "$bin/qwen" ]
+		[ "$(installed_version @qwen-code/qwen-code)" = "$QWEN_CODE_VERSION" ] && [ -x "$bin/qwen" ] &&
+		[ "$(installed_version @mariozechner/pi-coding-agent)" = "$PI_VERSION" ] && [ -x "$bin/pi" ]
 }
 
 if all_ok; then
@@ -99,6 +103,7 @@ if ! npm install \
 	"@google/gemini-cli@$GEMINI_CLI_VERSION" \
 	"opencode-ai@$OPENCODE_VERSION" \
 	"@qwen-code/qwen-code@$QWEN_CODE_VERSION" \
+	"@mariozechner/pi-coding-agent@$PI_VERSION" \
 	</dev/null >"$log" 2>&1; then
 	cat "$log" >&2
 	die "npm install failed"
@@ -122,7 +127,7 @@ if ! runs_ok opencode "$OPENCODE_VERSION"; then
 	fi
 fi
 
-for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION" "opencode:$OPENCODE_VERSION" "qwen:$QWEN_CODE_VERSION"; do
+for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION" "opencode:$OPENCODE_VERSION" "qwen:$QWEN_CODE_VERSION" "pi:$PI_VERSION"; do
 	if ! runs_ok "${c%%:*}" "${c#*:}"; then
 		cat "$log" >&2
 		die "${c%%:*} ${c#*:} is installed but '$bin/${c%%:*} --version' does not work"
