@@ -53,7 +53,8 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 }
 
 // thoughtCheck returns the number of repeats to report when the thought chain is due a
-// notice, or 0. It is due when the model has said the same thing ThoughtRepeats times and as
+// notice, or 0, and whether it is due because the calls kept moving (sweep) rather than
+// because they brought nothing new. It is due when the model has said the same thing ThoughtRepeats times and as
 // many of the calls in between brought nothing new, or ThoughtLimit times whatever the
 // calls brought, unless they were all the same call paging on. A search that wanders (calls
 // went back to an earlier place in what they page through twice, see pageOf) is due at half
