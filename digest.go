@@ -195,10 +195,14 @@ const longTextBytes = 1024
 
 // prevWordKind remembers what the previous word said about the number after it.
 const (
-	prevNone  = iota
-	prevCount // "pid", "attempt", "retry", "elapsed", "took": the number after it is volatile
-	prevID    // "ID:", "id": the identifier after it (4 or more hex characters) is volatile
+	prevNone   = iota
+	prevCount  // "pid", "attempt", "retry", "elapsed", "took": the number after it is volatile
+	prevID     // "ID:", "id": the identifier after it (4 or more hex characters) is volatile
+	prevHandle // "shellId:", "request_id": a handle the tool made up, number or hex (see handleLabel)
 )
+
+// countsNumber says whether the word before a number makes it volatile.
+func countsNumber(prev int) bool { return prev == prevCount || prev == prevHandle }
 
 // digest normalises and hashes text in one pass over its fields (runs of non-space bytes).
 // When echo is true, fields found in d.echo are masked in the masked hash and the sketch.
@@ -262,9 +266,12 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 				if echo {
 					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f)))
 				}
-				if len(f) <= 7 {
+				switch {
+				case len(f) <= 7:
 					prevKind = countWord(f)
-				} else {
+				case handleLabel(f):
+					prevKind = prevHandle
+				default:
 					prevKind = prevNone
 				}
 			}
@@ -397,8 +404,10 @@ func hasTwoFields(line string) bool {
 
 // hashLine hashes one line, replacing its volatile fields by a marker. A field is a run of
 // bytes above ' '; only those holding a digit or a '/' can be volatile (see digitOrSlashOnly).
+// The line's length is not hashed: a volatile field of another length ("in 9ms", "in 12ms")
+// is the same line.
 func hashLine(line string) uint64 {
-	h := uint64(len(line))
+	h := uint64(mixK2)
 	seg, j, n := 0, 0, len(line)
 	for j < n {
 		var k int
@@ -516,14 +525,18 @@ func prevWordKind(line string, fs int) int {
 		ps--
 	}
 	if pe-ps > 7 {
+		if handleLabel(line[ps:pe]) {
+			return prevHandle
+		}
 		return prevNone
 	}
 	return countWord(line[ps:pe])
 }
 
-// idLabelBefore says whether the word before the field at fs is an id label ("ID:", "id"),
-// as prevWordKind(line, fs) == prevID would, in a few byte comparisons: it runs for most
-// fields with a digit.
+// idLabelBefore says whether the word before the field at fs is an id label ("ID:", "id") or
+// a handle's ("shellId:", see handleLabel), as prevWordKind(line, fs) == prevID or prevHandle
+// would, in a few byte comparisons: it runs for most fields with a digit, and only a word that
+// ends in "id" is looked at further.
 func idLabelBefore(line string, fs int) bool {
 	pe := fs
 	for pe > 0 && (line[pe-1] == ' ' || line[pe-1] == '\t') {
@@ -533,7 +546,17 @@ func idLabelBefore(line string, fs int) bool {
 	for e > 0 && (line[e-1] == ':' || line[e-1] == '=') {
 		e--
 	}
-	return e >= 2 && pe-e <= 5 && line[e-1]|0x20 == 'd' && line[e-2]|0x20 == 'i' && (e == 2 || line[e-3] <= ' ')
+	if e < 2 || pe-e > 5 || line[e-1]|0x20 != 'd' || line[e-2]|0x20 != 'i' {
+		return false
+	}
+	if e == 2 || line[e-3] <= ' ' {
+		return true
+	}
+	ps := e
+	for ps > 0 && line[ps-1] > ' ' {
+		ps--
+	}
+	return handleLabel(line[ps:pe])
 }
 
 // What sortField learns of a field.
@@ -861,6 +884,9 @@ func countWord(w string) int {
 	if len(w) == 2 && w[0]|0x20 == 'i' && w[1]|0x20 == 'd' {
 		return prevID
 	}
+	if handleLabel(w) {
+		return prevHandle
+	}
 	if len(w) < 3 || len(w) > 7 {
 		return prevNone
 	}
@@ -871,6 +897,45 @@ func countWord(w string) int {
 	}
 	return prevNone
 }
+
+// handleLabel says whether w (wrapped, and with a ':' or '=' after it, or not) labels a handle
+// that a tool makes up as it runs: a compound id label, camelCase or snake_case, naming a
+// runtime thing ("shellId", "sessionID", "request_id", "job-id"). The value after it, a
+// sequence number or hex, changes from run to run and says nothing about the answer (Copilot
+// CLI ends every command's output with "<shellId: N completed with exit code 0>"). Ids of data
+// ("userId", "order_id") are not handles: their values are what a query answered.
+func handleLabel(w string) bool {
+	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=' || isWrap(w[len(w)-1])) {
+		w = w[:len(w)-1]
+	}
+	for len(w) > 0 && isWrap(w[0]) {
+		w = w[1:]
+	}
+	n := len(w)
+	if n < 4 || w[n-1]|0x20 != 'd' {
+		return false
+	}
+	switch {
+	case w[n-2]|0x20 == 'i' && (w[n-3] == '_' || w[n-3] == '-'):
+		w = w[:n-3]
+	case w[n-2] == 'I' && 'a' <= w[n-3] && w[n-3] <= 'z':
+		w = w[:n-2]
+	default:
+		return false
+	}
+	for _, name := range handleNames {
+		if equalFold(w, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// handleNames are the runtime things whose ids handleLabel masks.
+var handleNames = [...]string{"shell", "session", "process", "proc", "request", "req", "task", "job",
+	"call", "toolcall", "tool_call", "run", "chunk", "trace", "span", "message", "msg", "thread",
+	"conn", "connection", "terminal", "term", "pty", "worker", "container", "exec", "execution",
+	"operation", "op", "invocation", "correlation", "interaction", "turn", "response"}
 
 func equalFold(a, b string) bool {
 	if len(a) != len(b) {
@@ -897,7 +962,7 @@ const (
 // follows it, for a unit separated by a space ("1.5 s"). prev says what the word before it
 // announced.
 func volatileKind(f string, prev int, after string) int {
-	if prev == prevID && isIDValue(f) {
+	if (prev == prevID || prev == prevHandle) && isIDValue(f) {
 		return fieldVolatile // Chunk ID: b19e45, Job ID 48213: a bare value, as tools print them
 	}
 	// Trim the punctuation that wraps a field: (12ms), "2024-01-02", [pid 7], <0x1f>.
@@ -965,7 +1030,7 @@ func volatileKind(f string, prev int, after string) int {
 		return fieldVolatile
 	case digits == 0:
 		return fieldPlain
-	case digits == len(f) && prev != prevCount:
+	case digits == len(f) && !countsNumber(prev):
 		// A plain number (a line number, a count): volatile only with a time unit after it.
 		if isDuration(f, after) {
 			return fieldVolatile
@@ -977,8 +1042,8 @@ func volatileKind(f string, prev int, after string) int {
 		return fieldVolatile // 2024-01-02T03:04:05.678Z
 	case isDuration(f, after):
 		return fieldVolatile // 12ms, 1.5s, 3 seconds
-	case letters == 0 && seps == 0 && prev == prevCount:
-		return fieldVolatile // pid 4242, attempt 3
+	case letters == 0 && seps == 0 && countsNumber(prev):
+		return fieldVolatile // pid 4242, attempt 3, shellId: 2
 	case isHexID(f, digits, hexLetters, letters):
 		return fieldVolatile // 0x7ffd5e8c, deadbeef01, UUIDs, git hashes
 	case len(f) >= 12 && digits >= 3 && letters >= 3 && transitions >= 4:

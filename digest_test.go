@@ -37,10 +37,20 @@ func TestDigestNormalises(t *testing.T) {
 		{"the same header over a long result", long("Chunk ID: b19e45\nOutput: x"), long("Chunk ID: 0a7f31\nOutput: x"), true},
 		{"a short number after an id label stays", "Session ID: 12, total 3", "Session ID: 13, total 3", false},
 		{"a word after an id label stays", "Table ID: users", "Table ID: orders", false},
+		{"a handle's sequence number (Copilot CLI's shell id)", "no matches found\n<shellId: 0 completed with exit code 0>",
+			"no matches found\n<shellId: 7 completed with exit code 0>", true},
+		{"a handle's hex value", "sessionId=4f2a9c01 ready", "sessionId=77be0d12 ready", true},
+		{"a snake_case handle", "request_id: 12 done", "request_id: 913 done", true},
+		{"a handle in a long result", long("<shellId: 3 completed with exit code 1>"), long("<shellId: 14 completed with exit code 1>"), true},
+		{"a handle's hex value in a long result", long("processId: ab12cd34 exited"), long("processId: 9f00e1d2 exited"), true},
+		{"a data id stays", `{"userId": 1, "title": "a"}`, `{"userId": 2, "title": "a"}`, false},
+		{"a data id stays in a long result", long("order_id 12 shipped"), long("order_id 13 shipped"), false},
+		{"a word that ends in id is no label", "valid: 1 of 3", "valid: 2 of 3", false},
 		{"ANSI escapes", "\x1b[31mFAIL\x1b[0m test_a", "FAIL test_a", true},
 		{"carriage-return progress lines", "downloading 10%\rdownloading 50%\rdownloading 100%\ndone", "downloading 100%\ndone", true},
 		{"trailing white space and CRLF", "a\r\nb   \r\n", "a\nb\n", true},
 		{"long results too", long("at 2026-12-01T10:00:00Z in 12ms"), long("at 2026-12-02T11:00:00Z in 80ms"), true},
+		{"a volatile field of another length in a long result", long("3 passed in 9ms, server pid 977"), long("3 passed in 12ms, server pid 4242"), true},
 		{"a progress bar in a long result", long("10%\r100%"), long("100%"), true},
 		{"a changed count is progress", "build: 3 of 9 steps done", "build: 4 of 9 steps done", false},
 		{"a changed percentage is progress", "coverage 71%", "coverage 72%", false},
@@ -209,7 +219,7 @@ func FuzzDigest(f *testing.F) {
 // '\\' is put to volatileKind, and a volatile one is replaced by the marker. hashLine must
 // agree with it on every line (it passes over backslashes, which never make a field volatile).
 func hashLineByBytes(line string) uint64 {
-	h := uint64(len(line))
+	h := uint64(mixK2)
 	seg := 0
 	for fs := 0; fs < len(line); {
 		if line[fs] <= ' ' {
@@ -538,12 +548,14 @@ func TestCountDigitsByWordMatchesCountDigits(t *testing.T) {
 
 func TestIDLabelBeforeAgreesWithPrevWordKind(t *testing.T) {
 	for _, line := range []string{"Chunk ID: b19e45", "id 4242", "ID=77aa", "job id:: 9f", "Id:::::: 12", "Id::::: 12", "kid: 12",
-		"xid 12", "\tid\t12", "id12", " ID: 1", "ID:  \t 3", "rapid 5", "\x0bid 7"} {
+		"xid 12", "\tid\t12", "id12", " ID: 1", "ID:  \t 3", "rapid 5", "\x0bid 7",
+		"<shellId: 0", "sessionID=4f2a", "request_id: 9", "job-id 12", "userId: 4", "order_id 7", "android_id 3", "valid: 1"} {
 		fs := len(line) - 1
 		for fs > 0 && line[fs-1] > ' ' {
 			fs--
 		}
-		if got, want := idLabelBefore(line, fs), prevWordKind(line, fs) == prevID; got != want {
+		prev := prevWordKind(line, fs)
+		if got, want := idLabelBefore(line, fs), prev == prevID || prev == prevHandle; got != want {
 			t.Errorf("idLabelBefore(%q, %d) = %v, prevWordKind says %v", line, fs, got, want)
 		}
 	}

@@ -298,12 +298,14 @@ type refailChain struct {
 	prev    uint64 // the failure before the chain's, for a command moving between two
 	prevSig uint64
 	hasPrev bool
-	weak    bool // some failure matched by its signature alone, or two failures alternate: one more repeat is wanted
-	sketch  sketch
-	count   int32
-	epochs  int32 // changes of the workspace seen during the chain
-	epoch   uint32
-	noticed bool
+	// how long the chain of the failure before had run (failures, changes of the workspace)
+	prevCount, prevEpochs int32
+	weak                  bool // some failure matched by its signature alone, or two failures alternate: one more repeat is wanted
+	sketch                sketch
+	count                 int32
+	epochs                int32 // changes of the workspace seen during the chain
+	epoch                 uint32
+	noticed               bool
 }
 
 type progressState struct {

@@ -193,8 +193,13 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 		return r
 	case r != nil && r.hasPrev && (r.prev == dg.exact || (sig != 0 && r.prevSig == sig)):
 		// Back to the failure before this one: edits that move a command between two
-		// failures and back reach neither cause. The chain goes on, one repeat later.
+		// failures and back reach neither cause, and a failure that comes back after another
+		// (a debug print broken once) was never fixed. The chain goes on from the longer of
+		// the two, one repeat later.
+		cur, curEpochs := r.count, r.epochs
 		r.prev, r.prevSig, r.result, r.sig = r.result, r.sig, dg.exact, sig
+		r.count, r.epochs = max(r.count, r.prevCount), max(r.epochs, r.prevEpochs)
+		r.prevCount, r.prevEpochs = cur, curEpochs
 		r.sketch = dg.sketch
 		r.weak = true
 		r.extend(s.epoch)
@@ -203,7 +208,7 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 		// Another failure is news: the chain starts afresh, remembering the one it leaves.
 		s.refailSeq++
 		*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq,
-			prev: r.result, prevSig: r.sig, hasPrev: true}
+			prev: r.result, prevSig: r.sig, hasPrev: true, prevCount: r.count, prevEpochs: r.epochs}
 		return r
 	case r == nil:
 		// Take a free slot, or the oldest.

@@ -225,6 +225,16 @@ func TestProgressRules(t *testing.T) {
 				}
 				return fail("bash", `{"command":"python repro.py"}`, "Traceback (most recent call last):\n  File \"repro.py\", line 9\nLookupError: No installed app with label 'repro'")
 			}), []string{"10:errors:bash failed × 5"}},
+		{"a failure that comes back after another (a debug print broken once) was never fixed: its chain goes on",
+			nil, times(13, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"p.py","old":"a%d","new":"b%d"}`, i, i), "edited p.py")
+				}
+				if i == 8 {
+					return fail("bash", `{"command":"python repro.py"}`, "  File \"p.py\", line 12\n    print(f\"DEBUG {x\")\nSyntaxError: f-string: expecting '}'")
+				}
+				return fail("bash", `{"command":"python repro.py"}`, debugRun(i))
+			}), []string{"10:errors:bash failed × 5"}},
 		{"a third failure is news: the chain starts afresh",
 			nil, times(11, func(i int) step {
 				if i%2 == 1 {
