@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real agent CLIs that the end-to-end tests in internal/e2e drive
-# (Claude Code, Codex CLI, Gemini CLI, opencode, Qwen Code, pi) into a project-local npm prefix,
+# (Claude Code, Codex CLI, Gemini CLI, opencode, Qwen Code, pi, Copilot CLI) into a
+# project-local npm prefix,
 # <repo>/.agent-clis/, so nothing is installed globally.
 #
 # The versions are pinned (newest patch of the required minor line when this
@@ -32,6 +33,9 @@ OPENCODE_VERSION=1.18.33
 QWEN_CODE_VERSION=0.24.4
 # pi, the agent OpenClaw runs (the pi reader's end-to-end test): a Node bundle.
 PI_VERSION=0.73.1
+# GitHub Copilot CLI (the copilot reader's end-to-end test), run in its BYOK mode: no GitHub
+# sign-in. Its npm package carries the platform build it unpacks under ~/.cache/copilot.
+COPILOT_VERSION=1.0.102
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 prefix="${AGENT_CLIS_PREFIX:-$repo_root/.agent-clis}"
@@ -80,7 +84,8 @@ all_ok() {
 		[ "$(installed_version opencode-ai)" = "$OPENCODE_VERSION" ] &&
 		runs_ok opencode "$OPENCODE_VERSION" &&
 		[ "$(installed_version @qwen-code/qwen-code)" = "$QWEN_CODE_VERSION" ] && [ -x "$bin/qwen" ] &&
-		[ "$(installed_version @mariozechner/pi-coding-agent)" = "$PI_VERSION" ] && [ -x "$bin/pi" ]
+		[ "$(installed_version @mariozechner/pi-coding-agent)" = "$PI_VERSION" ] && [ -x "$bin/pi" ] &&
+		[ "$(installed_version @github/copilot)" = "$COPILOT_VERSION" ] && [ -x "$bin/copilot" ]
 }
 
 if all_ok; then
@@ -104,6 +109,7 @@ if ! npm install \
 	"opencode-ai@$OPENCODE_VERSION" \
 	"@qwen-code/qwen-code@$QWEN_CODE_VERSION" \
 	"@mariozechner/pi-coding-agent@$PI_VERSION" \
+	"@github/copilot@$COPILOT_VERSION" \
 	</dev/null >"$log" 2>&1; then
 	cat "$log" >&2
 	die "npm install failed"
@@ -127,7 +133,7 @@ if ! runs_ok opencode "$OPENCODE_VERSION"; then
 	fi
 fi
 
-for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION" "opencode:$OPENCODE_VERSION" "qwen:$QWEN_CODE_VERSION" "pi:$PI_VERSION"; do
+for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION" "opencode:$OPENCODE_VERSION" "qwen:$QWEN_CODE_VERSION" "pi:$PI_VERSION" "copilot:$COPILOT_VERSION"; do
 	if ! runs_ok "${c%%:*}" "${c#*:}"; then
 		cat "$log" >&2
 		die "${c%%:*} ${c#*:} is installed but '$bin/${c%%:*} --version' does not work"

@@ -216,3 +216,9 @@ func FuzzCursor(f *testing.F) {
 	f.Add([]byte(`{"type":"tool_call","subtype":"completed","call_id":"","tool_call":{"mcpToolCall":{"args":"x","result":{"success":{"content":[{"text":7}]}}}}}`))
 	fuzzReader(f, readCursor)
 }
+
+func FuzzCopilot(f *testing.F) {
+	seedFiles(f, "copilot/*.jsonl")
+	f.Add([]byte(`{"type":"tool.execution_complete","data":{"toolCallId":"","success":false,"error":7,"result":[1]}}`))
+	fuzzReader(f, readCopilot)
+}

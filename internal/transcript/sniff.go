@@ -32,6 +32,7 @@ const (
 	kindQwen            // a Qwen Code chat recording
 	kindPi              // a pi (or OpenClaw) session, or pi's JSON mode output
 	kindCursor          // what `cursor-agent -p --output-format stream-json` prints
+	kindCopilot         // a GitHub Copilot CLI session's events.jsonl
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -152,6 +153,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindGoose}
 	case isPiHead(typ, has):
 		return sniffed{kind: kindPi}
+	case isCopilotHead(typ, has):
+		return sniffed{kind: kindCopilot}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
 	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")),

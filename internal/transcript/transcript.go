@@ -85,6 +85,8 @@ const (
 	FormatPi = "pi"
 	// FormatCursor is what Cursor's CLI prints with `-p --output-format stream-json`.
 	FormatCursor = "cursor"
+	// FormatCopilot is a GitHub Copilot CLI session's events.jsonl.
+	FormatCopilot = "copilot"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -389,6 +391,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readPi(name, br)
 	case kindCursor:
 		t, err = readCursor(name, br)
+	case kindCopilot:
+		t, err = readCopilot(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
