@@ -73,9 +73,9 @@ func chatContentText(c any) string {
 	return ""
 }
 
-// chatShell picks the client's shell tool (opencode's is "bash").
+// chatShell picks the client's shell tool (opencode's is "bash", Continue's "Bash").
 func chatShell(r *Request, cmd string) *Reply {
-	for _, name := range []string{"bash", "shell", "run_shell_command"} {
+	for _, name := range []string{"bash", "shell", "run_shell_command", "Bash"} {
 		if r.HasTool(name) {
 			return &Reply{ToolName: name, ToolInput: map[string]any{"command": cmd, "description": "Run the e2e command"}}
 		}

@@ -222,3 +222,9 @@ func FuzzCopilot(f *testing.F) {
 	f.Add([]byte(`{"type":"tool.execution_complete","data":{"toolCallId":"","success":false,"error":7,"result":[1]}}`))
 	fuzzReader(f, readCopilot)
 }
+
+func FuzzContinue(f *testing.F) {
+	seedFiles(f, "continue/*.json")
+	f.Add([]byte(`{"sessionId":"s","history":[{"message":{"role":"assistant","toolCalls":[{"id":7}]},"toolCallStates":[{"toolCallId":"","status":"errored"}]}]}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readContinue(name, br, 0) })
+}

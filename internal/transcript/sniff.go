@@ -33,6 +33,7 @@ const (
 	kindPi              // a pi (or OpenClaw) session, or pi's JSON mode output
 	kindCursor          // what `cursor-agent -p --output-format stream-json` prints
 	kindCopilot         // a GitHub Copilot CLI session's events.jsonl
+	kindContinue        // a Continue session document
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -129,6 +130,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindOpencodeFile}
 	case isOHEvent(top.keys) && !multi:
 		return sniffed{kind: kindOpenHandsEvent}
+	case isContinueHead(has) && !multi:
+		return sniffed{kind: kindContinue}
 	case has("sessionId") && has("projectHash"):
 		if has("messages") && !multi {
 			return sniffed{kind: kindObject} // Gemini CLI session, single JSON document

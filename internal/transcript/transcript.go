@@ -87,6 +87,8 @@ const (
 	FormatCursor = "cursor"
 	// FormatCopilot is a GitHub Copilot CLI session's events.jsonl.
 	FormatCopilot = "copilot"
+	// FormatContinue is a session of Continue (its IDE extension or its CLI, cn).
+	FormatContinue = "continue"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -393,6 +395,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCursor(name, br)
 	case kindCopilot:
 		t, err = readCopilot(name, br)
+	case kindContinue:
+		t, err = readContinue(name, br, hint)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}

@@ -1,0 +1,102 @@
+package transcript
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Continue (the IDE extension and its CLI, `cn`) keeps each session as one JSON document,
+// ~/.continue/sessions/<session id>.json: {"sessionId", "title", "workspaceDirectory",
+// "history": [items]}. An item is {"message": {"role", "content", "toolCalls"}, "contextItems",
+// "toolCallStates"}:
+//
+//   - a user message is a user turn; an assistant message's content is the model's words,
+//     and each of its toolCalls ({"id", "function": {"name", "arguments"}}) a call;
+//   - the item's toolCallStates hold each call's outcome: {"toolCallId", "status", "output":
+//     [{"content", "name"}]}; the output's contents are the result, and a status of "errored"
+//     or "canceled" is a failure;
+//   - tool messages ({"role": "tool", "toolCallId", "content"}), where a session has them, are
+//     results too.
+
+type continueSession struct {
+	History []struct {
+		Message struct {
+			Role       string       `json:"role"`
+			Content    any          `json:"content"`
+			ToolCalls  []oaToolCall `json:"toolCalls"`
+			ToolCallID string       `json:"toolCallId"`
+		} `json:"message"`
+		ToolCallStates []struct {
+			ToolCallID string `json:"toolCallId"`
+			Status     string `json:"status"`
+			Output     []struct {
+				Content string `json:"content"`
+			} `json:"output"`
+		} `json:"toolCallStates"`
+	} `json:"history"`
+}
+
+// isContinueHead says whether a document's top-level keys are a Continue session's.
+func isContinueHead(has func(string) bool) bool {
+	return has("sessionId") && has("history") && (has("workspaceDirectory") || has("title"))
+}
+
+func readContinue(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	defer w.release()
+	var s continueSession
+	if err := json.Unmarshal(w.data, &s); err != nil && !tolerable(err) {
+		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid Continue session: %w", err)}
+	}
+	b := newBuilder(FormatContinue)
+	a := b.agent(MainAgent)
+	calls := map[string]int{}
+	setResult := func(id, text string, failed bool) bool {
+		idx, ok := calls[id]
+		if !ok {
+			return false
+		}
+		e := &a.events[idx]
+		e.Result, e.HasResult, e.Failed = text, true, failed
+		return true
+	}
+	for _, item := range s.History {
+		m := item.Message
+		switch m.Role {
+		case "user":
+			a.user(contentText(m.Content), 0)
+		case "assistant":
+			a.text("model", contentText(m.Content), "", 0)
+			for _, tc := range m.ToolCalls {
+				idx := a.add(loopguard.Call("", tc.Function.Name, rawArgs(tc.Function.Arguments)))
+				if tc.ID != "" {
+					calls[tc.ID] = idx
+				}
+			}
+		case "tool":
+			if !setResult(m.ToolCallID, contentText(m.Content), false) {
+				a.text("tool", contentText(m.Content), "", 0)
+			}
+		case "system":
+			a.text("system", contentText(m.Content), "", 0)
+		}
+		for _, st := range item.ToolCallStates {
+			var parts []string
+			for _, o := range st.Output {
+				parts = append(parts, o.Content)
+			}
+			if len(parts) == 0 && st.Status != "errored" && st.Status != "canceled" {
+				continue // not run yet, or its result is a tool message
+			}
+			setResult(st.ToolCallID, strings.Join(parts, "\n"), st.Status == "errored" || st.Status == "canceled")
+		}
+	}
+	return b.done(), nil
+}
