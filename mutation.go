@@ -54,7 +54,7 @@ func mutates(named bool, tool string, args []byte) bool {
 }
 
 // commandLineKeys are the argument names that hold a command line (see mutates).
-var commandLineKeys = []string{`"command"`, `"cmd"`, `"script"`, `"keystrokes"`, `"code"`, `"chars"`}
+var commandLineKeys = []string{`"command"`, `"commands"`, `"cmd"`, `"script"`, `"keystrokes"`, `"code"`, `"chars"`}
 
 // hasCommandLineKey says whether a holds one of commandLineKeys: one pass over its quotes
 // rather than a search per key (this runs for every call).

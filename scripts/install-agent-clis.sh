@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real agent CLIs that the end-to-end tests in internal/e2e drive
-# (Claude Code, Codex CLI, Gemini CLI, opencode, Qwen Code, pi, Copilot CLI, Continue's cn)
-# into a project-local npm prefix,
+# (Claude Code, Codex CLI, Gemini CLI, opencode, Qwen Code, pi, Copilot CLI, Continue's cn,
+# Cline CLI) into a project-local npm prefix,
 # <repo>/.agent-clis/, so nothing is installed globally.
 #
 # The versions are pinned (newest patch of the required minor line when this
@@ -38,6 +38,8 @@ PI_VERSION=0.73.1
 COPILOT_VERSION=1.0.102
 # Continue's CLI, cn (the continue reader's end-to-end test).
 CONTINUE_CLI_VERSION=1.5.47
+# Cline CLI 3 (its session files' end-to-end test): a Bun-compiled binary in the npm package.
+CLINE_CLI_VERSION=3.0.65
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 prefix="${AGENT_CLIS_PREFIX:-$repo_root/.agent-clis}"
@@ -88,7 +90,8 @@ all_ok() {
 		[ "$(installed_version @qwen-code/qwen-code)" = "$QWEN_CODE_VERSION" ] && [ -x "$bin/qwen" ] &&
 		[ "$(installed_version @mariozechner/pi-coding-agent)" = "$PI_VERSION" ] && [ -x "$bin/pi" ] &&
 		[ "$(installed_version @github/copilot)" = "$COPILOT_VERSION" ] && [ -x "$bin/copilot" ] &&
-		[ "$(installed_version @continuedev/cli)" = "$CONTINUE_CLI_VERSION" ] && [ -x "$bin/cn" ]
+		[ "$(installed_version @continuedev/cli)" = "$CONTINUE_CLI_VERSION" ] && [ -x "$bin/cn" ] &&
+		[ "$(installed_version cline)" = "$CLINE_CLI_VERSION" ] && [ -x "$bin/cline" ]
 }
 
 if all_ok; then
@@ -114,6 +117,7 @@ if ! npm install \
 	"@mariozechner/pi-coding-agent@$PI_VERSION" \
 	"@github/copilot@$COPILOT_VERSION" \
 	"@continuedev/cli@$CONTINUE_CLI_VERSION" \
+	"cline@$CLINE_CLI_VERSION" \
 	</dev/null >"$log" 2>&1; then
 	cat "$log" >&2
 	die "npm install failed"
@@ -137,7 +141,7 @@ if ! runs_ok opencode "$OPENCODE_VERSION"; then
 	fi
 fi
 
-for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION" "opencode:$OPENCODE_VERSION" "qwen:$QWEN_CODE_VERSION" "pi:$PI_VERSION" "copilot:$COPILOT_VERSION" "cn:$CONTINUE_CLI_VERSION"; do
+for c in "claude:$CLAUDE_CODE_VERSION" "codex:$CODEX_VERSION" "gemini:$GEMINI_CLI_VERSION" "opencode:$OPENCODE_VERSION" "qwen:$QWEN_CODE_VERSION" "pi:$PI_VERSION" "copilot:$COPILOT_VERSION" "cn:$CONTINUE_CLI_VERSION" "cline:$CLINE_CLI_VERSION"; do
 	if ! runs_ok "${c%%:*}" "${c#*:}"; then
 		cat "$log" >&2
 		die "${c%%:*} ${c#*:} is installed but '$bin/${c%%:*} --version' does not work"

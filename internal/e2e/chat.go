@@ -73,12 +73,16 @@ func chatContentText(c any) string {
 	return ""
 }
 
-// chatShell picks the client's shell tool (opencode's is "bash", Continue's "Bash").
+// chatShell picks the client's shell tool (opencode's is "bash", Continue's "Bash", Cline
+// CLI's "run_commands").
 func chatShell(r *Request, cmd string) *Reply {
 	for _, name := range []string{"bash", "shell", "run_shell_command", "Bash"} {
 		if r.HasTool(name) {
 			return &Reply{ToolName: name, ToolInput: map[string]any{"command": cmd, "description": "Run the e2e command"}}
 		}
+	}
+	if r.HasTool("run_commands") { // Cline CLI 3: a list of commands
+		return &Reply{ToolName: "run_commands", ToolInput: map[string]any{"commands": []string{cmd}}}
 	}
 	return nil
 }

@@ -38,3 +38,22 @@ func TestContinueDamagedSessionNamesItsLine(t *testing.T) {
 		t.Errorf("error %v, want one at s.json:4", err)
 	}
 }
+
+// Cline CLI 3's session messages ({"sessionId", "messages"}, as a Gemini CLI session is) are
+// chat messages: read as a message list, a command list's failed command fails the call.
+func TestClineCLISessionMessages(t *testing.T) {
+	doc := `{"version": 1, "sessionId": "s1", "agent": "lead", "messages": [
+  {"id": "u1", "role": "user", "content": [{"type": "text", "text": "run the tests"}]},
+  {"id": "a1", "role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "run_commands", "input": {"commands": ["pytest -q"]}}]},
+  {"id": "u2", "role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "name": "run_commands",
+    "content": [{"query": "pytest -q", "result": "1 failed", "success": false}]}]}
+]}`
+	tr, err := ReadFrom("s1.messages.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`user "run the tests"`, `call run_commands "{\"commands\":[\"pytest -q\"]}" => "1 failed" FAILED`}
+	if got := describe(tr.Agents[0].Events); tr.Format != FormatMessages || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s: %q, want messages: %q", tr.Format, got, want)
+	}
+}

@@ -246,7 +246,9 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return buildGeminiContents(d.ClientHistory), nil
 	case d.Trajectory != nil || (d.History != nil && !isGeminiContents(d.History)):
 		return buildSWEAgent(&d, w), nil
-	case d.SessionID != "" && d.Messages != nil:
+	case d.SessionID != "" && d.Messages != nil && !hasRoles(d.Messages):
+		// Gemini CLI's records have a type and no role; a session of Cline CLI 3 (also
+		// {"sessionId", "messages"}) is a message list.
 		return buildGeminiSession(d.SessionID, d.Kind, d.Messages), nil
 	case d.History != nil:
 		w.historyContents(d.History)
@@ -604,4 +606,14 @@ func isMini(d *docObject) bool {
 		}
 	}
 	return returncodes > 0
+}
+
+// hasRoles says whether a list holds chat messages (with a role), not Gemini CLI's records.
+func hasRoles(msgs []msg) bool {
+	for i := range msgs {
+		if msgs[i].Role != "" {
+			return true
+		}
+	}
+	return false
 }

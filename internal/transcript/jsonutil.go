@@ -187,8 +187,25 @@ func partText(p any) string {
 		if _, ok := v["inlineData"]; ok {
 			return "[image]"
 		}
+		if t, ok := v["result"].(string); ok {
+			return t // Cline CLI 3's command results: {"query", "result", "success"}
+		}
 	}
 	return ""
+}
+
+// anyUnsuccessful says whether a tool result's content lists a part that says it failed
+// ({"success": false}, as Cline CLI 3 reports each of a call's commands).
+func anyUnsuccessful(content any) bool {
+	parts, _ := content.([]any)
+	for _, p := range parts {
+		if m, ok := p.(map[string]any); ok {
+			if ok, present := m["success"].(bool); present && !ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // firstToken returns the first white-space separated word of s.

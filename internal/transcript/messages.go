@@ -141,7 +141,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 					case "tool_result":
 						id, _ := mb["tool_use_id"].(string)
 						isErr, _ := mb["is_error"].(bool)
-						setResult(a, id, contentText(mb["content"]), isErr)
+						setResult(a, id, contentText(mb["content"]), isErr || anyUnsuccessful(mb["content"]))
 						continue
 					case "toolResponse": // Goose (goose.go)
 						id, result, failed := gooseResult(mb)

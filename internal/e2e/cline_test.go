@@ -1,0 +1,39 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/loopguard/loopguard/internal/transcript"
+)
+
+// Cline CLI 3 keeps each session's messages in ~/.cline/data/sessions/<id>/<id>.messages.json,
+// {"sessionId", "messages"} like a Gemini CLI session, but chat messages with tool_use and
+// tool_result blocks. The real Cline CLI runs the e2e command three times for the scripted
+// model (an OpenAI-compatible provider set with `cline auth`); the messages reader finds the
+// three calls of its run_commands tool with their growing output.
+func TestClineCLISessionOfARealRun(t *testing.T) {
+	bin := RequireCLI(t, "cline")
+	cmd, _ := sideEffectCommand(t)
+	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
+	root := t.TempDir()
+	home, work := filepath.Join(root, "home"), filepath.Join(root, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := BaseEnv(home)
+	auth := Run(t, Cmd{Path: bin, Dir: work, Env: env, Timeout: 60 * time.Second,
+		Args: []string{"auth", "-p", "openai", "-k", "e2e", "-m", "scripted", "-b", srv.URL + "/v1"}})
+	auth.Check(t, "cline auth")
+	res := Run(t, Cmd{Path: bin, Dir: work, Env: env, Timeout: 120 * time.Second,
+		Args: []string{"--json", "Run the e2e command until told otherwise."}})
+	res.Check(t, "cline")
+	files, _ := filepath.Glob(filepath.Join(home, ".cline", "data", "sessions", "*", "*.messages.json"))
+	if len(files) != 1 {
+		t.Fatalf("%d session message files under %s, want 1", len(files), home)
+	}
+	raw, _ := os.ReadFile(files[0])
+	sideEffectCallsIn(t, files[0], transcript.FormatMessages, "run_commands", string(raw), "hi")
+}
