@@ -174,11 +174,25 @@ func TestScanDefaultLocations(t *testing.T) {
 			`{"role":"assistant","content":[{"type":"text","text":"<list_files>\n<path>.</path>\n</list_files>"}]},`+
 			`{"role":"user","content":[{"type":"text","text":"[list_files for '.'] Result:"},{"type":"text","text":"a.txt"}]}]`))
 		put(t, filepath.Join(task, "ui_messages.json"), []byte(`[{"ts":1730000000000,"type":"say","say":"text","text":"ls"}]`))
+		// The agents read since session 7, each in its own folder, with the index files
+		// beside their sessions, which must pass without a word.
+		fixture := func(name string) []byte {
+			b, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}
+		qwen := put(t, filepath.Join(home, ".qwen", "projects", "-work-proj", "chats", "s.jsonl"), fixture("qwen-code/session.jsonl"))
+		pi := put(t, filepath.Join(home, ".pi", "agent", "sessions", "--work-proj--", "s.jsonl"), fixture("pi/session.jsonl"))
+		copilot := put(t, filepath.Join(home, ".copilot", "session-state", "3f2c", "events.jsonl"), fixture("copilot/events.jsonl"))
+		cont := put(t, filepath.Join(home, ".continue", "sessions", "84af.json"), fixture("continue/session.json"))
+		put(t, filepath.Join(home, ".continue", "sessions", "sessions.json"), []byte(`[{"sessionId":"84af","title":"t","dateCreated":"1","workspaceDirectory":"/w","messageCount":4}]`))
 		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": home, "CODEX_HOME": codex}, "--format", "jsonl")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, f := range []string{claude, rollout, events, cline} {
+		for _, f := range []string{claude, rollout, events, cline, qwen, pi, copilot, cont} {
 			if !strings.Contains(stdout, `"file":"`+f+`"`) {
 				t.Errorf("%s not scanned:\n%s", f, stdout)
 			}
@@ -186,8 +200,10 @@ func TestScanDefaultLocations(t *testing.T) {
 		if strings.Contains(stdout, "ignored") {
 			t.Errorf("~/.codex scanned although CODEX_HOME is set:\n%s", stdout)
 		}
-		if strings.Contains(stdout+stderr, "ui_messages.json") {
-			t.Errorf("ui_messages.json reported:\n%s\n%s", stdout, stderr)
+		for _, index := range []string{"ui_messages.json", "sessions.json"} {
+			if strings.Contains(stdout+stderr, index) {
+				t.Errorf("%s reported:\n%s\n%s", index, stdout, stderr)
+			}
 		}
 	})
 }

@@ -116,7 +116,11 @@ func (e *pathErr) Unwrap() error { return e.err }
 // the task folders of Cline and Roo Code in the global storage of VS Code (and of its
 // Insiders build, VSCodium and Cursor), on Linux and macOS, and opencode's data folder
 // ($XDG_DATA_HOME/opencode or ~/.local/share/opencode: the storage folder of earlier versions,
-// the database of current ones, which the walk names and explains).
+// the database of current ones, which the walk names and explains), and the session folders
+// of Qwen Code (~/.qwen/projects), pi (~/.pi/agent/sessions) and OpenClaw (~/.openclaw/agents),
+// GitHub Copilot CLI (~/.copilot/session-state), Continue (~/.continue/sessions), Cline CLI
+// (~/.cline/data/sessions), Goose ($XDG_DATA_HOME/goose/sessions or
+// ~/.local/share/goose/sessions) and Kimi CLI (~/.kimi/sessions).
 // It also returns every location it looked at, for the message given when none exists.
 func DefaultLocations(getenv func(string) string) (found, looked []string) {
 	home := getenv("HOME")
@@ -143,6 +147,14 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		under("", ".openhands", "conversations"),
 		under("", ".openhands", "sessions"),
 		opencodeData(getenv, home),
+		under("", ".qwen", "projects"),
+		under("", filepath.Join(".pi", "agent"), "sessions"),
+		under("", ".openclaw", "agents"),
+		under("", ".copilot", "session-state"),
+		under("", ".continue", "sessions"),
+		under("", filepath.Join(".cline", "data"), "sessions"),
+		gooseSessions(getenv, home),
+		under("", ".kimi", "sessions"),
 	}, vscodeTasks(home)...) {
 		if d == "" {
 			continue
@@ -170,6 +182,18 @@ func vscodeTasks(home string) []string {
 		}
 	}
 	return out
+}
+
+// gooseSessions is Goose's session folder: $XDG_DATA_HOME/goose/sessions, or
+// ~/.local/share/goose/sessions.
+func gooseSessions(getenv func(string) string, home string) string {
+	if d := getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "goose", "sessions")
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share", "goose", "sessions")
 }
 
 // opencodeData is opencode's data folder: $XDG_DATA_HOME/opencode, or

@@ -303,9 +303,10 @@ func isOtherMarkdown(f *File) bool {
 
 // companionFiles are files that agents keep in their transcript folders and that hold no
 // conversation: Cline and Roo Code's UI messages and task metadata, OpenHands' conversation
-// state.
+// state, the session indexes of Continue and OpenClaw (sessions.json).
 var companionFiles = map[string]bool{
 	"ui_messages.json": true, "task_metadata.json": true, "base_state.json": true, "metadata.json": true,
+	"sessions.json": true,
 }
 
 // groupCompletions replaces the OpenHands files of each folder that are parts of one
