@@ -15,7 +15,15 @@
 //   - "otlp": OpenTelemetry traces (OTLP JSON) of agents: GenAI semantic conventions, OpenInference
 //   - "cline": Cline and Roo Code task histories (api_conversation_history.json)
 //   - "tau-bench": tau-bench results lists, one session per entry (Agent.Session)
-//   - "messages": OpenAI- or Anthropic-style message lists
+//   - "messages": OpenAI- or Anthropic-style message lists (Kimi CLI's context.jsonl and Cline
+//     CLI 3's session messages among them)
+//   - "codex-exec", "gemini-stream", "atif": the CLIs' headless output, ATIF trajectories
+//   - "qwen-code": Qwen Code chat recordings (Claude Code-like lines of Gemini content)
+//   - "pi": pi and OpenClaw sessions, and pi's JSON mode output
+//   - "copilot": GitHub Copilot CLI session events, and its JSON output
+//   - "continue": Continue sessions (IDE extension and CLI)
+//   - "cursor": Cursor CLI's stream-json output
+//   - "goose": Goose session files, JSON exports and stream-json output
 //   - "events": loopguard's own events JSONL
 //
 // Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
