@@ -21,11 +21,7 @@ func TestClineCLISessionOfARealRun(t *testing.T) {
 	bin := RequireCLI(t, "cline")
 	cmd, _ := sideEffectCommand(t)
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
-	root := t.TempDir()
-	home, work := filepath.Join(root, "home"), filepath.Join(root, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, home, work := newCLIHome(t)
 	env := BaseEnv(home)
 	// Cline CLI starts a hub daemon that outlives the run (detached, writing under home): it is
 	// stopped before the temporary folders are removed (cleanups run last registered first).
@@ -36,12 +32,9 @@ func TestClineCLISessionOfARealRun(t *testing.T) {
 	res := Run(t, Cmd{Path: bin, Dir: work, Env: env, Timeout: 120 * time.Second,
 		Args: []string{"--json", "Run the e2e command until told otherwise."}})
 	res.Check(t, "cline")
-	files, _ := filepath.Glob(filepath.Join(home, ".cline", "data", "sessions", "*", "*.messages.json"))
-	if len(files) != 1 {
-		t.Fatalf("%d session message files under %s, want 1", len(files), home)
-	}
-	raw, _ := os.ReadFile(files[0])
-	sideEffectCallsIn(t, files[0], transcript.FormatMessages, "run_commands", string(raw), "hi")
+	session := onlyFile(t, filepath.Join(home, ".cline", "data", "sessions", "*", "*.messages.json"), "session message files")
+	raw, _ := os.ReadFile(session)
+	sideEffectCallsIn(t, session, transcript.FormatMessages, "run_commands", string(raw), "hi")
 }
 
 // stopProcesses stops the processes whose command line holds both marks (a daemon a CLI left

@@ -17,27 +17,15 @@ func TestContinueSessionOfARealRun(t *testing.T) {
 	bin := RequireCLI(t, "cn")
 	cmd, _ := sideEffectCommand(t)
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
-	root := t.TempDir()
-	home, work := filepath.Join(root, "home"), filepath.Join(root, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	root, home, work := newCLIHome(t)
 	cfg := filepath.Join(root, "config.yaml")
 	writeFile(t, cfg, []byte("name: e2e\nversion: 0.0.1\nschema: v1\nmodels:\n  - name: scripted\n    provider: openai\n"+
 		"    model: scripted\n    apiBase: "+srv.URL+"/v1\n    apiKey: e2e\n    roles: [chat]\n    capabilities: [tool_use]\n"))
 	res := Run(t, Cmd{Path: bin, Dir: work, Env: BaseEnv(home), Timeout: 120 * time.Second,
 		Args: []string{"-p", "Run the e2e command until told otherwise.", "--config", cfg, "--auto"}})
 	res.Check(t, "cn")
-	files, _ := filepath.Glob(filepath.Join(home, ".continue", "sessions", "*.json"))
-	var sessions []string
-	for _, f := range files {
-		if filepath.Base(f) != "sessions.json" { // the index of sessions
-			sessions = append(sessions, f)
-		}
-	}
-	if len(sessions) != 1 {
-		t.Fatalf("%d sessions under %s, want 1: %v", len(sessions), home, files)
-	}
-	raw, _ := os.ReadFile(sessions[0])
-	sideEffectCallsIn(t, sessions[0], transcript.FormatContinue, "Bash", string(raw), "hi")
+	// Session files are named by their UUID; sessions.json beside them is the index.
+	session := onlyFile(t, filepath.Join(home, ".continue", "sessions", "*-*-*-*-*.json"), "session files")
+	raw, _ := os.ReadFile(session)
+	sideEffectCallsIn(t, session, transcript.FormatContinue, "Bash", string(raw), "hi")
 }

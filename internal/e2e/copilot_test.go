@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -30,22 +29,7 @@ func TestCopilotSessionOfARealRun(t *testing.T) {
 func TestDefaultPresetOnACopilotSession(t *testing.T) {
 	cmd, _ := stuckCommand(t)
 	events, _ := runCopilot(t, cmd)
-	tr, err := transcript.Read(events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var calls []loopguard.Event
-	for _, ev := range tr.Agent(transcript.MainAgent).Events {
-		if ev.Type == loopguard.EventCall {
-			calls = append(calls, ev)
-		}
-	}
-	if at := noticedAt(t, loopguard.PresetDefault, calls); len(at) != 1 || at[0] != 2 {
-		t.Errorf("replayed calls noticed at %v, want [2]", at)
-		for i, c := range calls {
-			t.Logf("call %d result: %q", i, c.Result)
-		}
-	}
+	wantNoticeAtThird(t, loopguard.PresetDefault, sideEffectCallsIn(t, events, transcript.FormatCopilot, "bash", "", "no matches found"))
 }
 
 // runCopilot runs the real Copilot CLI in prompt mode with JSON output on a scripted model that
@@ -54,19 +38,11 @@ func runCopilot(t *testing.T, cmd string) (events, stdout string) {
 	t.Helper()
 	bin := RequireCLI(t, "copilot")
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
-	root := t.TempDir()
-	home, work := filepath.Join(root, "home"), filepath.Join(root, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	_, home, work := newCLIHome(t)
 	env := append(BaseEnv(home), "COPILOT_PROVIDER_BASE_URL="+srv.URL+"/v1", "COPILOT_PROVIDER_API_KEY=e2e",
 		"COPILOT_MODEL=scripted")
 	res := Run(t, Cmd{Path: bin, Dir: work, Env: env, Timeout: 120 * time.Second,
 		Args: []string{"-p", "Run the e2e command until told otherwise.", "--allow-all-tools", "--output-format", "json"}})
 	res.Check(t, "copilot")
-	files, _ := filepath.Glob(filepath.Join(home, ".copilot", "session-state", "*", "events.jsonl"))
-	if len(files) != 1 {
-		t.Fatalf("%d events files under %s, want 1; stdout:\n%.2000s", len(files), home, res.Stdout)
-	}
-	return files[0], res.Stdout
+	return onlyFile(t, filepath.Join(home, ".copilot", "session-state", "*", "events.jsonl"), "events files"), res.Stdout
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -29,19 +28,7 @@ func TestPiSessionOfARealRun(t *testing.T) {
 func TestDefaultPresetOnAPiSession(t *testing.T) {
 	cmd, _ := stuckCommand(t)
 	session, _ := runPi(t, cmd)
-	tr, err := transcript.Read(session)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var calls []loopguard.Event
-	for _, ev := range tr.Agent(transcript.MainAgent).Events {
-		if ev.Type == loopguard.EventCall {
-			calls = append(calls, ev)
-		}
-	}
-	if at := noticedAt(t, loopguard.PresetDefault, calls); len(at) != 1 || at[0] != 2 {
-		t.Errorf("replayed calls noticed at %v, want [2]", at)
-	}
+	wantNoticeAtThird(t, loopguard.PresetDefault, sideEffectCallsIn(t, session, transcript.FormatPi, "bash", "", "no matches found"))
 }
 
 // runPi runs the real pi in print mode with --mode json on a scripted model that asks for cmd
@@ -50,11 +37,7 @@ func runPi(t *testing.T, cmd string) (session, stdout string) {
 	t.Helper()
 	bin := RequireCLI(t, "pi")
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: 3})
-	root := t.TempDir()
-	home, work := filepath.Join(root, "home"), filepath.Join(root, "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	_, home, work := newCLIHome(t)
 	writeFile(t, filepath.Join(home, ".pi", "agent", "models.json"), []byte(`{"providers": {"e2e": {
 		"baseUrl": "`+srv.URL+`/v1", "api": "openai-completions", "apiKey": "e2e",
 		"models": [{"id": "scripted", "name": "scripted", "contextWindow": 128000, "maxTokens": 4096}]}}}`))
@@ -62,9 +45,5 @@ func runPi(t *testing.T, cmd string) (session, stdout string) {
 		Args: []string{"--offline", "-p", "--provider", "e2e", "--model", "scripted", "--mode", "json",
 			"Run the e2e command until told otherwise."}})
 	res.Check(t, "pi")
-	files, _ := filepath.Glob(filepath.Join(home, ".pi", "agent", "sessions", "*", "*.jsonl"))
-	if len(files) != 1 {
-		t.Fatalf("%d session files under %s, want 1; stdout:\n%.2000s", len(files), home, res.Stdout)
-	}
-	return files[0], res.Stdout
+	return onlyFile(t, filepath.Join(home, ".pi", "agent", "sessions", "*", "*.jsonl"), "session files"), res.Stdout
 }

@@ -81,6 +81,43 @@ func noticedAt(t *testing.T, preset string, calls []loopguard.Event) []int {
 	return at
 }
 
+// wantNoticeAtThird checks that replaying calls through preset gives one notice, on the third
+// call, and shows the results when it does not.
+func wantNoticeAtThird(t *testing.T, preset string, calls []loopguard.Event) {
+	t.Helper()
+	if at := noticedAt(t, preset, calls); len(at) != 1 || at[0] != 2 {
+		t.Errorf("replayed calls noticed at %v, want [2]", at)
+		for i, c := range calls {
+			t.Logf("call %d result: %q", i, c.Result)
+		}
+	}
+}
+
+// newCLIHome makes the folders a CLI runs in for one test: a home of its own and a working
+// folder, under root.
+func newCLIHome(t *testing.T) (root, home, work string) {
+	t.Helper()
+	root = t.TempDir()
+	home, work = filepath.Join(root, "home"), filepath.Join(root, "work")
+	for _, d := range []string{home, work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, home, work
+}
+
+// onlyFile returns the one file that matches pattern (what names it in the failure), and
+// fails the test when there is not exactly one.
+func onlyFile(t *testing.T, pattern, what string) string {
+	t.Helper()
+	files, _ := filepath.Glob(pattern)
+	if len(files) != 1 {
+		t.Fatalf("%d %s (%s), want 1: %v", len(files), what, pattern, files)
+	}
+	return files[0]
+}
+
 // The transcript readers of `loopguard scan`, on transcripts the real CLIs write: each CLI runs
 // the same shell command three times for the scripted model, and the reader must find exactly
 // those three calls, with their results, in the file the CLI left behind; replaying them gives
@@ -90,10 +127,7 @@ func TestTranscriptsOfRealRuns(t *testing.T) {
 		t.Run(string(tt.host), func(t *testing.T) {
 			t.Parallel()
 			cmd, _ := sideEffectCommand(t)
-			calls := runForTranscript(t, tt, cmd, "hi")
-			if at := noticedAt(t, loopguard.PresetRepeatToolReminder, calls); len(at) != 1 || at[0] != 2 {
-				t.Errorf("replayed calls noticed at %v, want [2]", at)
-			}
+			wantNoticeAtThird(t, loopguard.PresetRepeatToolReminder, runForTranscript(t, tt, cmd, "hi"))
 		})
 	}
 }
@@ -107,13 +141,7 @@ func TestDefaultPresetOnTranscriptsOfRealRuns(t *testing.T) {
 		t.Run(string(tt.host), func(t *testing.T) {
 			t.Parallel()
 			cmd, _ := stuckCommand(t)
-			calls := runForTranscript(t, tt, cmd, "no matches found")
-			if at := noticedAt(t, loopguard.PresetDefault, calls); len(at) != 1 || at[0] != 2 {
-				t.Errorf("replayed calls noticed at %v, want [2]", at)
-				for i, c := range calls {
-					t.Logf("call %d result: %q", i, c.Result)
-				}
-			}
+			wantNoticeAtThird(t, loopguard.PresetDefault, runForTranscript(t, tt, cmd, "no matches found"))
 		})
 	}
 }
@@ -162,13 +190,7 @@ func TestOpencodeExportOfARealRun(t *testing.T) {
 // reminder comes at the third call.
 func TestDefaultPresetOnAnOpencodeExport(t *testing.T) {
 	cmd, _ := stuckCommand(t)
-	calls := opencodeExportCalls(t, cmd, "no matches found")
-	if at := noticedAt(t, loopguard.PresetDefault, calls); len(at) != 1 || at[0] != 2 {
-		t.Errorf("replayed calls noticed at %v, want [2]", at)
-		for i, c := range calls {
-			t.Logf("call %d result: %q", i, c.Result)
-		}
-	}
+	wantNoticeAtThird(t, loopguard.PresetDefault, opencodeExportCalls(t, cmd, "no matches found"))
 }
 
 // opencodeExportCalls has the real opencode run cmd three times for the scripted model,
@@ -203,8 +225,8 @@ func opencodeExportCalls(t *testing.T, cmd, output string) []loopguard.Event {
 
 // sideEffectCallsIn reads the transcript at path, which must be of format, and returns its main
 // agent's calls, which must be the three runs of sideEffectCommand the scripted model asked
-// for, through tool, each with its growing output as the result. raw (what the CLI wrote) is
-// shown when they are not.
+// for, through tool, each with a result that is not empty and holds output (any result when
+// output is ""). raw (what the CLI wrote) is shown when they are not.
 func sideEffectCallsIn(t *testing.T, path, format, tool, raw, output string) []loopguard.Event {
 	t.Helper()
 	tr, err := transcript.Read(path)
@@ -228,7 +250,7 @@ func sideEffectCallsIn(t *testing.T, path, format, tool, raw, output string) []l
 		t.Fatalf("%d calls, want the 3 the model asked for; written:\n%.4000s", len(calls), raw)
 	}
 	for i, c := range calls {
-		if c.Tool != tool || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || !strings.Contains(c.Result, output) {
+		if c.Tool != tool || !strings.Contains(string(c.Args), "side-effect") || !c.HasResult || c.Result == "" || !strings.Contains(c.Result, output) {
 			t.Errorf("call %d: %s %s → %q (result: %v)", i, c.Tool, c.Args, c.Result, c.HasResult)
 		}
 	}
