@@ -152,29 +152,8 @@ func testLoopguardReminder(t *testing.T, host Host, installArgs ...string) {
 // stopping execution", so there the script makes four.)
 func testLoopguardDeny(t *testing.T, host Host, installArgs ...string) *Agent {
 	cmd, file := sideEffectCommand(t)
-	calls := 5
-	if host == HostGeminiCLI {
-		calls = 4
-	}
-	srv := NewServer(t, Script{Command: cmd, ToolTurns: calls})
-	a := NewAgent(t, host, srv)
-	cfg := filepath.Join(t.TempDir(), "loopguard.yaml")
-	writeFile(t, cfg, []byte(denyConfig))
-	installLoopguard(t, a, append([]string{"--config", cfg}, installArgs...)...)
-	a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
-
-	if got := lineCount(t, file); got != 3 {
-		t.Errorf("side-effect file has %d lines, want 3: calls 4 and 5 should have been refused", got)
-	}
-	results := srv.LastAgentRequest().ToolResults()
-	if len(results) != calls {
-		t.Fatalf("last request carries %d tool results, want %d", len(results), calls)
-	}
+	a, srv, results := runRefusingAfterThree(t, host, cmd, file, denyConfig, "dsh-brake:", installArgs...)
 	for i, r := range results {
-		refused := strings.Contains(r.Text, "dsh-brake:")
-		if refused != (i >= 3) {
-			t.Errorf("tool result %d (refused %v) = %q", i+1, refused, r.Text)
-		}
 		if i >= 3 && strings.Contains(r.Text, "hi\nhi") {
 			t.Errorf("refused call %d ran: %q", i+1, r.Text)
 		}
@@ -541,6 +520,17 @@ const progressDenyConfig = "preset: default\nprogress: {mode: deny, denyAfter: 4
 // itself at the fifth identical call, so there the script makes four.
 func testLoopguardProgressDeny(t *testing.T, host Host) {
 	cmd, file := stuckCommand(t)
+	a, _, _ := runRefusingAfterThree(t, host, cmd, file, progressDenyConfig, "loopguard: the same call")
+	checkHookLog(t, a)
+}
+
+// runRefusingAfterThree installs loopguard in host with config (and installArgs), has the
+// scripted model run cmd five times (four in Gemini CLI, which stops a turn by itself at the
+// fifth identical call), and checks that the first three ran (file, which cmd appends to, has
+// three lines) and the rest were refused before they ran, their results saying so with mark.
+// It returns the agent, the server and the last request's tool results.
+func runRefusingAfterThree(t *testing.T, host Host, cmd, file, config, mark string, installArgs ...string) (*Agent, *Server, []Item) {
+	t.Helper()
 	calls := 5
 	if host == HostGeminiCLI {
 		calls = 4
@@ -548,8 +538,8 @@ func testLoopguardProgressDeny(t *testing.T, host Host) {
 	srv := NewServer(t, Script{Command: cmd, ToolTurns: calls})
 	a := NewAgent(t, host, srv)
 	cfg := filepath.Join(t.TempDir(), "loopguard.yaml")
-	writeFile(t, cfg, []byte(progressDenyConfig))
-	installLoopguard(t, a, "--config", cfg)
+	writeFile(t, cfg, []byte(config))
+	installLoopguard(t, a, append([]string{"--config", cfg}, installArgs...)...)
 	a.runChecked(t, srv, "", "Run the e2e command until you are told to stop.")
 
 	if got := lineCount(t, file); got != 3 {
@@ -560,12 +550,11 @@ func testLoopguardProgressDeny(t *testing.T, host Host) {
 		t.Fatalf("last request carries %d tool results, want %d", len(results), calls)
 	}
 	for i, r := range results {
-		refused := strings.Contains(r.Text, "loopguard: the same call")
-		if refused != (i >= 3) {
+		if refused := strings.Contains(r.Text, mark); refused != (i >= 3) {
 			t.Errorf("tool result %d (refused %v) = %q", i+1, refused, r.Text)
 		}
 	}
-	checkHookLog(t, a)
+	return a, srv, results
 }
 
 func TestClaudeCodeLoopguardProgressDeny(t *testing.T) { testLoopguardProgressDeny(t, HostClaudeCode) }
