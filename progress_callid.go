@@ -12,11 +12,10 @@ import "bytes"
 //
 // A call that sleeps before it looks ("sleep 5 && curl ...") is the same call whatever the
 // length of its sleep: a backoff lengthens the wait between two looks at the same thing, and
-// each look is a poll of it (see observeCall's waiting), not a new question. An editor's
-// (editor: the tool changes the workspace by its name) arguments are the text it writes, where
-// a sleep is code.
-func callID(c *observedCall, editor bool) uint64 {
-	if !editor && hasSleep(c.args) {
+// each look is a poll of it (see observeCall's waiting), not a new question; sleeps says the
+// call is one (see sleepsFirst).
+func callID(c *observedCall, sleeps bool) uint64 {
+	if sleeps {
 		return combine(hashString(c.tool), sleeplessHash(c.args))
 	}
 	if len(c.args) > 0 && c.args[0] != '{' && c.args[0] != '[' {
@@ -24,6 +23,11 @@ func callID(c *observedCall, editor bool) uint64 {
 	}
 	return c.id
 }
+
+// sleepsFirst says whether a call of a tool of class cls sleeps before it looks: its arguments
+// hold a sleep, and it is not an editor's (a tool that changes the workspace by its name),
+// whose arguments are the text it writes, where a sleep is code.
+func sleepsFirst(cls toolClass, args []byte) bool { return !cls.mutating && hasSleep(args) }
 
 // hasSleep says whether args hold a sleep: "sleep" or "Sleep" followed by a space or '('
 // ("sleep 5", "time.sleep(5)", "Start-Sleep -Seconds 5", "await sleep(500)").

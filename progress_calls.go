@@ -15,7 +15,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if cls.ignored {
 		return out
 	}
-	id := callID(c, cls.mutating)
+	sleeps := sleepsFirst(cls.toolClass, c.args)
+	id := callID(c, sleeps)
 	if s.wouldRefuse(c) {
 		// A refused call, observed with its refusal as its result: it did not run, so it
 		// changes no chain; the refusal stays until something changes.
@@ -48,7 +49,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// passes between two of them, so the same answer is a poll that has not advanced yet,
 	// counted against the poll budget, not a stuck call. An editor's arguments are the text
 	// it writes: a sleep there is code, not a wait.
-	waiting := cls.waits || !cls.mutating && (hasSleep(c.args) || sendsNoKeys(c.args) || asksToPoll(c.args))
+	waiting := cls.waits || sleeps || !cls.mutating && (sendsNoKeys(c.args) || asksToPoll(c.args))
 	switch {
 	case noProgress && waiting && sameCall:
 		s.stuck = 1
@@ -394,7 +395,7 @@ func (s *progressState) wouldRefuse(c *observedCall) bool {
 	if cls.ignored {
 		return false
 	}
-	id := callID(c, cls.mutating)
+	id := callID(c, sleepsFirst(cls.toolClass, c.args))
 	for _, r := range s.refused {
 		if r.id == id && r.epoch == s.epoch {
 			return true
