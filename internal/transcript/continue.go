@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/loopguard/loopguard"
 )
 
 // Continue (the IDE extension and its CLI, `cn`) keeps each session as one JSON document,
@@ -55,48 +53,27 @@ func readContinue(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if err := json.Unmarshal(w.data, &s); err != nil && !tolerable(err) {
 		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid Continue session: %w", err)}
 	}
-	b := newBuilder(FormatContinue)
-	a := b.agent(MainAgent)
-	calls := map[string]int{}
-	setResult := func(id, text string, failed bool) bool {
-		idx, ok := calls[id]
-		if !ok {
-			return false
-		}
-		e := &a.events[idx]
-		e.Result, e.HasResult, e.Failed = text, true, failed
-		return true
-	}
+	// The items as a message list: each call's outcome becomes the tool message that a
+	// message list holds for it.
+	var list []msg
 	for _, item := range s.History {
 		m := item.Message
-		switch m.Role {
-		case "user":
-			a.user(contentText(m.Content), 0)
-		case "assistant":
-			a.text("model", contentText(m.Content), "", 0)
-			for _, tc := range m.ToolCalls {
-				idx := a.add(loopguard.Call("", tc.Function.Name, rawArgs(tc.Function.Arguments)))
-				if tc.ID != "" {
-					calls[tc.ID] = idx
-				}
-			}
-		case "tool":
-			if !setResult(m.ToolCallID, contentText(m.Content), false) {
-				a.text("tool", contentText(m.Content), "", 0)
-			}
-		case "system":
-			a.text("system", contentText(m.Content), "", 0)
-		}
+		list = append(list, msg{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID})
 		for _, st := range item.ToolCallStates {
+			failed := st.Status == "errored" || st.Status == "canceled"
 			var parts []string
 			for _, o := range st.Output {
 				parts = append(parts, o.Content)
 			}
-			if len(parts) == 0 && st.Status != "errored" && st.Status != "canceled" {
+			if len(parts) == 0 && !failed {
 				continue // not run yet, or its result is a tool message
 			}
-			setResult(st.ToolCallID, strings.Join(parts, "\n"), st.Status == "errored" || st.Status == "canceled")
+			status := ""
+			if failed {
+				status = "error"
+			}
+			list = append(list, msg{Role: "tool", ToolCallID: st.ToolCallID, Content: strings.Join(parts, "\n"), Status: status})
 		}
 	}
-	return b.done(), nil
+	return buildMessages(FormatContinue, list), nil
 }
