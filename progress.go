@@ -86,10 +86,14 @@ type ToolOverride struct {
 }
 
 // DefaultTransparent lists the bookkeeping tools of the agents loopguard knows: they record a
-// plan or a thought, and say nothing about the work.
-var DefaultTransparent = []string{"think", "Think", "TodoWrite", "TodoRead", "todo_write", "todo_read",
-	"todowrite", "todoread", "update_plan", "write_todos", "plan", "task_tracker", "sequentialthinking",
-	"*__sequentialthinking", "ExitPlanMode", "save_memory"}
+// plan, a thought or what the agent is about to do, and say nothing about the work. Any tool
+// with "todo" in its name keeps a todo list, whatever the agent calls it (TodoWrite,
+// update_todo, SetTodoList, update_todo_list, manage_todo_list); Claude Code's task list
+// (TaskCreate, TaskUpdate, TaskList, TaskGet) is its newer todo list, and Copilot CLI's
+// report_intent only tells the user what comes next.
+var DefaultTransparent = []string{"think", "Think", "*todo*", "*Todo*", "update_plan", "plan",
+	"task_tracker", "sequentialthinking", "*__sequentialthinking", "EnterPlanMode", "ExitPlanMode",
+	"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "report_intent", "save_memory", "store_memory"}
 
 // DefaultProgress returns the progress detector's defaults.
 func DefaultProgress() *ProgressConfig {
@@ -244,8 +248,7 @@ func (d *progressDetector) classify(tool string) toolClass {
 	// What a tool writes to a process's input (Codex's write_stdin) is judged by what it types,
 	// as a terminal's keystrokes are (see mutates), not by the "write" in its name.
 	c.mutating = matchAny(d.mutating, lower) && !strings.Contains(lower, "stdin")
-	c.waits = strings.Contains(lower, "sleep") || strings.Contains(lower, "wait") ||
-		strings.HasSuffix(lower, "output") || strings.Contains(lower, "status")
+	c.waits = waitsByName(lower)
 	for _, o := range d.tools {
 		if !o.match(tool) {
 			continue
@@ -263,6 +266,27 @@ func (d *progressDetector) classify(tool string) toolClass {
 	}
 	return c
 }
+
+// waitsByName says whether a tool's (lower-case) name says it waits or reads what something
+// running in the background has produced so far: sleep and wait tools, status checks, a
+// background job's output (Claude Code's BashOutput and TaskOutput, Copilot CLI's read_bash
+// and read_agent), a monitor of a running process, a scheduled wake-up, notifications. Time
+// passes between two such calls, so the same answer twice is a poll that has not advanced
+// yet, not a repeat that cannot.
+func waitsByName(lower string) bool {
+	for _, w := range waitWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	switch lower {
+	case "read_bash", "read_shell", "read_agent", "read_process", "read_terminal":
+		return true
+	}
+	return false
+}
+
+var waitWords = []string{"sleep", "wait", "status", "output", "monitor", "wakeup", "notification"}
 
 // callRecord is what the state keeps of the last watched call, for telling a poll.
 type callRecord struct {

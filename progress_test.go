@@ -313,6 +313,28 @@ func TestProgressRules(t *testing.T) {
 		{"bookkeeping calls are transparent: they neither count nor break a chain",
 			nil, []step{grep(0), ok("TodoWrite", `{"todos":[1]}`, "ok"), grep(0), ok("think", `{"t":"hmm"}`, "ok"), grep(0)},
 			[]string{"4:stuck:grep × 3"}},
+		{"todo lists under any agent's name, Claude Code's task list and Copilot CLI's intents are transparent",
+			nil, times(9, func(i int) step {
+				switch i % 3 {
+				case 0:
+					return ok("grep", `{"pattern":"Token"}`, "lexer.go:12: tok Token")
+				case 1:
+					return ok("read_file", `{"path":"lexer.go"}`, "package parser")
+				}
+				book := []step{
+					ok("SetTodoList", fmt.Sprintf(`{"todos":[{"title":"step %d","status":"done"}]}`, i), "Todo list updated"),
+					ok("TaskUpdate", fmt.Sprintf(`{"taskId":"%d","status":"completed"}`, i), fmt.Sprintf("Updated task #%d status", i)),
+					ok("report_intent", fmt.Sprintf(`{"intent":"Searching, round %d"}`, i), "Intent logged"),
+				}
+				return book[i/3]
+			}),
+			[]string{"7:cycle:cycle of 2 × 3"}},
+		{"the same task-list view again and again is not watched",
+			nil, times(8, func(int) step { return ok("TaskList", `{}`, "#1 [in_progress] Fix the parser") }), nil},
+		{"Copilot CLI reading a background shell that has printed nothing new is polling",
+			nil, times(8, func(int) step { return ok("read_bash", `{"shellId":"1","delay":30}`, "npm run build\n> tsc -p .") }), nil},
+		{"a monitor of a running process that has nothing new is polling",
+			nil, times(8, func(int) step { return ok("Monitor", `{"command":"tail -f build.log"}`, "No new events.") }), nil},
 		{"an exempt tool is never reminded",
 			func(p *ProgressConfig) { p.Exempt = []string{"Bash*"} },
 			times(8, func(int) step { return ok("BashOutput", `{"id":"1"}`, "still running") }), nil},

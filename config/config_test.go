@@ -281,6 +281,13 @@ func TestSchemaMatchesParser(t *testing.T) {
 			t.Errorf("%s: schema default %v, parser %d", f.Name, p.Default, *f.Field(pdef))
 		}
 	}
+	var transparent []string
+	for _, v := range pr["transparent"].Default.([]any) {
+		transparent = append(transparent, v.(string))
+	}
+	if !slices.Equal(transparent, loopguard.DefaultTransparent) {
+		t.Errorf("schema transparent default %q, parser %q", transparent, loopguard.DefaultTransparent)
+	}
 	rk := s.Properties["repeat-tool-reminder"].OneOf[2].Properties
 	var rks []string
 	for k := range rk {
