@@ -25,7 +25,7 @@ type Target struct {
 // readers know are JSON or JSONL documents, or Markdown (Claude Code exports), possibly
 // gzip-compressed; and .txt and .log, where benchmark harnesses keep a CLI's headless output
 // (agent/claude-code.txt, agent/codex.txt).
-var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log"}
+var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".eval"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in .jsonl,
 // .json, .traj, .md, .txt or .log, optionally followed by .gz; and opencode.db, which is

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"errors"
@@ -227,4 +228,28 @@ func FuzzContinue(f *testing.F) {
 	seedFiles(f, "continue/*.json")
 	f.Add([]byte(`{"sessionId":"s","history":[{"message":{"role":"assistant","toolCalls":[{"id":7}]},"toolCallStates":[{"toolCallId":"","status":"errored"}]}]}`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readContinue(name, br, 0) })
+}
+
+func FuzzInspect(f *testing.F) {
+	seedFiles(f, "inspect/*.json")
+	f.Add([]byte(`{"version":2,"eval":{},"samples":[{"messages":[{"role":"tool","error":{"message":7},"content":[{"type":"text","text":"attachment://x"}]}],"attachments":{"x":1}}]}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readInspectJSON(name, br, 0) })
+}
+
+// FuzzInspectEval feeds .eval archives: a valid one (the fixture's samples zipped) and its
+// mutations must be read or refused with an error, never crash.
+func FuzzInspectEval(f *testing.F) {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("samples/1_epoch_1.json")
+	w.Write([]byte(`{"messages":[{"role":"assistant","tool_calls":[{"id":"c","function":"bash","arguments":{"cmd":"ls"}}]},{"role":"tool","tool_call_id":"c","content":"a"}]}`))
+	zw.Close()
+	f.Add(buf.Bytes())
+	fuzzReader(f, readInspectEval)
+}
+
+func FuzzTrae(f *testing.F) {
+	seedFiles(f, "trae/*.json")
+	f.Add([]byte(`{"llm_interactions":[],"agent_steps":[{"llm_response":{"tool_calls":[{"call_id":7}]},"tool_results":[{"call_id":"","success":"no"}]}]}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readTrae(name, br, 0) })
 }

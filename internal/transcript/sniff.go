@@ -34,6 +34,9 @@ const (
 	kindCursor          // what `cursor-agent -p --output-format stream-json` prints
 	kindCopilot         // a GitHub Copilot CLI session's events.jsonl
 	kindContinue        // a Continue session document
+	kindInspect         // an Inspect log as one JSON document
+	kindInspectEval     // an Inspect .eval log (a zip archive)
+	kindTrae            // a Trae Agent trajectory document
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -77,6 +80,9 @@ func sniff(head []byte, eof bool) sniffed {
 		// opencode keeps its sessions in one (opencode.db) since it left its JSON storage, and
 		// Goose in sessions.db since it left its JSONL files; both export a session as JSON.
 		return sniffed{err: fmt.Errorf("%w: a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`; if Goose's, of `goose session export --format json`", ErrUnknownFormat)}
+	}
+	if bytes.HasPrefix(head, zipMagic) {
+		return sniffed{kind: kindInspectEval} // the only zip archive read; its reader checks
 	}
 	if looksBinary(head) {
 		return sniffed{err: ErrBinary}
@@ -130,6 +136,10 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindOpencodeFile}
 	case isOHEvent(top.keys) && !multi:
 		return sniffed{kind: kindOpenHandsEvent}
+	case isInspectHead(has) && !multi:
+		return sniffed{kind: kindInspect}
+	case isTraeHead(has) && !multi:
+		return sniffed{kind: kindTrae}
 	case isContinueHead(has) && !multi:
 		return sniffed{kind: kindContinue}
 	case has("sessionId") && has("projectHash"):

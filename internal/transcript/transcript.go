@@ -97,6 +97,11 @@ const (
 	FormatCopilot = "copilot"
 	// FormatContinue is a session of Continue (its IDE extension or its CLI, cn).
 	FormatContinue = "continue"
+	// FormatInspect is an Inspect (inspect_ai) evaluation log, a JSON document or a .eval
+	// archive: one session per sample.
+	FormatInspect = "inspect"
+	// FormatTrae is a Trae Agent trajectory (trajectories/trajectory_<time>.json).
+	FormatTrae = "trae"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -405,6 +410,12 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCopilot(name, br)
 	case kindContinue:
 		t, err = readContinue(name, br, hint)
+	case kindInspect:
+		t, err = readInspectJSON(name, br, hint)
+	case kindInspectEval:
+		t, err = readInspectEval(name, br)
+	case kindTrae:
+		t, err = readTrae(name, br, hint)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}

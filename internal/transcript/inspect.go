@@ -1,0 +1,224 @@
+package transcript
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Inspect (the UK AI Security Institute's evaluation framework, inspect_ai) writes each run
+// of an eval as a log: one JSON document ({"version", "status", "eval", "plan", "results",
+// "stats", "samples"}) or, the default since 2025, a ".eval" zip archive holding header.json
+// and one samples/<id>_epoch_<n>.json per sample. Each sample is a session:
+//
+//   - its messages are a chat: system, user, assistant ({"content", "tool_calls": [{"id",
+//     "function": name, "arguments": {...}}]}) and tool ({"tool_call_id", "function",
+//     "content", "error": {"type", "message"}}) messages;
+//   - a content is a string or a list of parts: {"type": "text", "text"}, {"type":
+//     "reasoning", "reasoning"}, images and others;
+//   - a tool message with an error failed (a timeout, a parse error, a permission error);
+//     older logs wrote the error's message as "tool_error";
+//   - a long string may be stored once in the sample's attachments and written in its place
+//     as "attachment://<hash>" (always for images, in some versions for long texts too).
+//
+// Inspect's tool calls name their function by a string, where OpenAI's wrap it in an object,
+// so the messages are read here and given to the message-list builder as OpenAI's.
+
+type inspectLog struct {
+	Samples []inspectSample `json:"samples"`
+}
+
+type inspectSample struct {
+	Messages    []inspectMessage  `json:"messages"`
+	Attachments map[string]string `json:"attachments"`
+}
+
+type inspectMessage struct {
+	Role      string `json:"role"`
+	Content   any    `json:"content"`
+	ToolCalls []struct {
+		ID        string          `json:"id"`
+		Function  string          `json:"function"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"tool_calls"`
+	ToolCallID string `json:"tool_call_id"`
+	Error      *struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+	ToolError string `json:"tool_error"`
+}
+
+// isInspectHead says whether a JSON document's top-level keys are an Inspect log's. Its
+// first members are version, status and eval (the task, model and configuration).
+func isInspectHead(has func(string) bool) bool {
+	return has("version") && has("eval") && (has("status") || has("samples"))
+}
+
+// zipMagic opens a zip archive, as an Inspect .eval log is.
+var zipMagic = []byte("PK\x03\x04")
+
+func readInspectJSON(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	defer w.release()
+	var l inspectLog
+	if err := json.Unmarshal(w.data, &l); err != nil && !tolerable(err) {
+		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid Inspect log: %w", err)}
+	}
+	return buildInspect(l.Samples), nil
+}
+
+// maxEvalArchive bounds what is read of a .eval archive into memory (a zip is read from its
+// end, so it is read whole).
+const maxEvalArchive = 1 << 30
+
+func readInspectEval(name string, br *bufio.Reader) (*built, error) {
+	data, err := io.ReadAll(io.LimitReader(br, maxEvalArchive+1))
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	if len(data) > maxEvalArchive {
+		return nil, &Error{Path: name, Err: fmt.Errorf("a zip archive over %d bytes", maxEvalArchive)}
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, &Error{Path: name, Err: fmt.Errorf("%w: a zip archive that cannot be read: %v", ErrUnknownFormat, err)}
+	}
+	var samples []inspectSample
+	isLog := false
+	for _, f := range zr.File {
+		switch {
+		case f.Name == "header.json" || strings.HasPrefix(f.Name, "_journal/"):
+			isLog = true
+		case path.Dir(f.Name) == "samples" && strings.HasSuffix(f.Name, ".json"):
+			isLog = true
+			s, line, err := readZipSample(f)
+			if err != nil {
+				// The place is the member and its line: the archive has no lines of its own.
+				at := f.Name
+				if line > 0 {
+					at += ":" + strconv.Itoa(line)
+				}
+				return nil, &Error{Path: name, Err: fmt.Errorf("%s: %w", at, err)}
+			}
+			samples = append(samples, s)
+		}
+	}
+	if !isLog {
+		return nil, &Error{Path: name, Err: fmt.Errorf("%w: a zip archive without an Inspect log's header.json or samples/", ErrUnknownFormat)}
+	}
+	return buildInspect(samples), nil
+}
+
+func readZipSample(f *zip.File) (s inspectSample, line int, err error) {
+	rc, err := f.Open()
+	if err != nil {
+		return s, 0, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return s, 0, readErr(err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil && !tolerable(err) {
+		return s, jsonErrorLine(data, err), fmt.Errorf("invalid Inspect sample: %w", err)
+	}
+	return s, 0, nil
+}
+
+// buildInspect makes each sample a session of one agent.
+func buildInspect(samples []inspectSample) *built {
+	b := newBuilder(FormatInspect)
+	for i := range samples {
+		b.session = i
+		addMessages(b, inspectMessages(&samples[i]), func(*msg) string { return MainAgent }, false)
+	}
+	t := b.done()
+	t.Sessions = max(len(samples), 1)
+	return t
+}
+
+// inspectMessages turns a sample's messages into the OpenAI-style list addMessages reads.
+func inspectMessages(s *inspectSample) []msg {
+	resolve := func(text string) string {
+		if h, ok := strings.CutPrefix(text, "attachment://"); ok {
+			if full, ok := s.Attachments[h]; ok {
+				return full
+			}
+		}
+		return text
+	}
+	list := make([]msg, 0, len(s.Messages))
+	for _, m := range s.Messages {
+		text, reasoning := inspectContent(m.Content, resolve)
+		out := msg{Role: m.Role, Content: text, ReasoningContent: reasoning, ToolCallID: m.ToolCallID}
+		for _, tc := range m.ToolCalls {
+			out.ToolCalls = append(out.ToolCalls, oaToolCall{ID: tc.ID, Name: tc.Function, Arguments: resolveArgs(tc.Arguments, resolve)})
+		}
+		if m.Role == "tool" {
+			msgText := m.ToolError
+			if m.Error != nil {
+				msgText = m.Error.Message
+			}
+			if msgText != "" || m.Error != nil {
+				out.Status = "error"
+				if !strings.Contains(text, msgText) {
+					// The model is shown the error's message; the content is often empty then.
+					out.Content = strings.TrimSpace(text + "\n" + msgText)
+				}
+			}
+		}
+		list = append(list, out)
+	}
+	return list
+}
+
+// inspectContent is a message's text and its reasoning, from a string or a list of parts.
+func inspectContent(c any, resolve func(string) string) (text, reasoning string) {
+	switch v := c.(type) {
+	case string:
+		return resolve(v), ""
+	case []any:
+		var t, r []string
+		for _, p := range v {
+			part, _ := p.(map[string]any)
+			switch part["type"] {
+			case "text":
+				s, _ := part["text"].(string)
+				t = append(t, resolve(s))
+			case "reasoning":
+				s, _ := part["reasoning"].(string)
+				r = append(r, resolve(s))
+			}
+		}
+		return strings.Join(t, "\n"), strings.Join(r, "\n")
+	}
+	return "", ""
+}
+
+// resolveArgs puts back the attachments of a call's arguments (long strings of a tool
+// call's arguments may be stored apart, as other long texts are).
+func resolveArgs(raw json.RawMessage, resolve func(string) string) json.RawMessage {
+	if !bytes.Contains(raw, []byte(`"attachment://`)) {
+		return raw
+	}
+	var v map[string]any
+	if json.Unmarshal(raw, &v) != nil {
+		return raw
+	}
+	for k, x := range v {
+		if s, ok := x.(string); ok {
+			v[k] = resolve(s)
+		}
+	}
+	return marshalArgs(v)
+}

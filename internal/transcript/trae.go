@@ -1,0 +1,103 @@
+package transcript
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Trae Agent (ByteDance's open-source coding agent, trae-cli) records each run as one JSON
+// document, trajectories/trajectory_<time>.json: {"task", "start_time", "provider",
+// "model", "max_steps", "llm_interactions", "agent_steps", "success", "final_result"}.
+//
+//   - llm_interactions repeat every message sent to the model at each step; they are not
+//     read, agent_steps say the same once;
+//   - a step is {"step_number", "state", "llm_response": {"content", "tool_calls"},
+//     "tool_calls": [{"call_id", "name", "arguments"}], "tool_results": [{"call_id",
+//     "success", "result", "error"}], "reflection", "error"};
+//   - the response's content is the model's words; each tool call is a call, and its result
+//     the one with its call_id: what it printed and its error output, failed when success
+//     is false;
+//   - a reflection is the agent's own note on failed calls, not the model's words: it is not
+//     read as text.
+//
+// The task is the run's user turn.
+
+type traeTrajectory struct {
+	Task       string `json:"task"`
+	AgentSteps []struct {
+		LLMResponse *struct {
+			Content   string         `json:"content"`
+			ToolCalls []traeToolCall `json:"tool_calls"`
+		} `json:"llm_response"`
+		ToolCalls   []traeToolCall `json:"tool_calls"`
+		ToolResults []struct {
+			CallID  string `json:"call_id"`
+			Success *bool  `json:"success"`
+			Result  string `json:"result"`
+			Error   string `json:"error"`
+		} `json:"tool_results"`
+	} `json:"agent_steps"`
+}
+
+type traeToolCall struct {
+	CallID    string          `json:"call_id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// isTraeHead says whether a document's top-level keys are a Trae Agent trajectory's: the run
+// (provider, model, max_steps) comes first, then llm_interactions, which can be long enough
+// that agent_steps is past the head.
+func isTraeHead(has func(string) bool) bool {
+	return has("llm_interactions") && (has("agent_steps") || has("max_steps") && has("provider"))
+}
+
+func readTrae(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	defer w.release()
+	var tr traeTrajectory
+	if err := json.Unmarshal(w.data, &tr); err != nil && !tolerable(err) {
+		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid Trae Agent trajectory: %w", err)}
+	}
+	b := newBuilder(FormatTrae)
+	a := b.agent(MainAgent)
+	if tr.Task != "" {
+		a.user(tr.Task, 0)
+	}
+	for _, st := range tr.AgentSteps {
+		calls := st.ToolCalls
+		if r := st.LLMResponse; r != nil {
+			a.text("model", r.Content, "", 0)
+			if len(calls) == 0 {
+				calls = r.ToolCalls
+			}
+		}
+		byID := map[string]int{}
+		for _, c := range calls {
+			byID[c.CallID] = a.add(loopguard.Call("", c.Name, rawArgs(c.Arguments)))
+		}
+		for _, r := range st.ToolResults {
+			idx, ok := byID[r.CallID]
+			if !ok {
+				continue
+			}
+			e := &a.events[idx]
+			parts := make([]string, 0, 2)
+			for _, p := range []string{r.Result, r.Error} {
+				if strings.TrimSpace(p) != "" {
+					parts = append(parts, p)
+				}
+			}
+			e.Result, e.HasResult = strings.Join(parts, "\n"), true
+			e.Failed = r.Success != nil && !*r.Success
+		}
+	}
+	return b.done(), nil
+}

@@ -1,0 +1,43 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The fixture was written for this test from Trae Agent's trajectory recorder
+// (trae_agent/utils/trajectory_recorder.py): the task, then agent steps whose calls are
+// answered by results with the same call_id; llm_interactions repeat the steps' messages
+// and are not read, nor is the agent's reflection on a failed call.
+func TestTraeTrajectoryFixture(t *testing.T) {
+	tr, err := Read("testdata/trae/trajectory.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatTrae || len(tr.Agents) != 1 {
+		t.Fatalf("read as %s with %d agents, want trae with one", tr.Format, len(tr.Agents))
+	}
+	want := []string{
+		`user "Fix the failing test in tests/te…"`,
+		`text[model] "I'll run the test first."`,
+		`call bash "{\"command\":\"cd /repo && python -…" => "F\n1 failed in 0.12s" FAILED`,
+		`text[model] "Let me think, then look at the p…"`,
+		`call sequentialthinking "{\"thought\":\"The tokenizer drops …" => "Sequential thinking step complet…"`,
+		`call str_replace_based_edit_tool "{\"command\":\"view\",\"path\":\"/repo/…" => "Here's the result of running ` + "`" + `ca…"`,
+		`call bash "{\"command\":\"cd /repo && python -…" => "DeprecationWarning: the imp modu…"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// Without agent steps in the head (long llm_interactions come first), the run's keys still
+// say it is a Trae trajectory; a damaged one is an error that names its line.
+func TestTraeDamagedTrajectoryNamesItsLine(t *testing.T) {
+	doc := "{\"task\": \"t\", \"provider\": \"openai\", \"model\": \"gpt-4.1\", \"max_steps\": 20,\n\"llm_interactions\": [],\n\"agent_steps\": [{oops}]}"
+	_, err := ReadFrom("trajectory.json", strings.NewReader(doc))
+	if err == nil || !strings.HasPrefix(err.Error(), "trajectory.json:3:") {
+		t.Errorf("error %v, want one at trajectory.json:3", err)
+	}
+}
