@@ -253,3 +253,17 @@ func FuzzTrae(f *testing.F) {
 	f.Add([]byte(`{"llm_interactions":[],"agent_steps":[{"llm_response":{"tool_calls":[{"call_id":7}]},"tool_results":[{"call_id":"","success":"no"}]}]}`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readTrae(name, br, 0) })
 }
+
+// FuzzChatsInside feeds documents of no known format through the object and array readers,
+// which search them for chats (nested.go): JSONL of runs and request logs included.
+func FuzzChatsInside(f *testing.F) {
+	f.Add([]byte(`{"data": {"conversations": [{"role": "human", "text": "hi"}, {"role": "ai", "content": "<tool_call>{\"name\": \"x\", \"arguments\": {}}</tool_call>"}, {"role": "tool", "content": "<tool_response>ok</tool_response>"}]}}`))
+	f.Add([]byte("{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}\n{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}, {\"role\": \"assistant\", \"content\": \"```\\nls\\n```\"}]}\n"))
+	f.Add([]byte(`[{"id": 1, "log": [{"role": "assistant", "content": "<function=bash><parameter=command>ls</parameter></function>"}, {"role": "user", "content": "a"}]}]`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) {
+		if b, _ := br.Peek(1); len(b) == 1 && b[0] == '[' {
+			return readJSONArray(name, br, 0)
+		}
+		return readJSONObject(name, br, 0)
+	})
+}

@@ -228,59 +228,133 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return nil, err
 	}
 	defer w.release()
-	var d docObject
 	start := w.ws(0)
 	if start >= len(w.data) || w.data[start] != '{' {
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
-	end, err := w.object(start, d.member(w))
-	if err == nil {
-		err = w.end(end)
-	}
+	doc, end, err := w.objectDocument(name, start)
 	if err != nil {
-		return nil, w.lineError(name, err)
+		return nil, err
+	}
+	if next := w.ws(end); next < len(w.data) {
+		if w.data[next] != '{' || doc.t != nil {
+			// After a document of a format that is one document a file, nothing may follow.
+			return nil, w.lineError(name, w.errAt(next, "unexpected data after the JSON document"))
+		}
+		return w.documents(name, doc.chats, next)
+	}
+	switch {
+	case doc.t != nil:
+		return doc.t, nil
+	case doc.plain:
+		return buildMessages(FormatMessages, doc.chats[0]), nil
+	case len(doc.chats) > 0:
+		return buildChats(doc.chats), nil
+	}
+	return nil, &Error{Path: name, Err: ErrUnknownFormat}
+}
+
+// documents reads the rest of a file of JSON documents one after another, the chats of the
+// first given: a JSONL file of runs, one a line, or the log of a gateway or proxy, one
+// request a line. Each document's chats are sessions; a chat that a later one starts with
+// is a request that the later one repeats (each request of a conversation sends its whole
+// history), and only the later one is kept. Documents holding no chat are passed over (a
+// response, a row of metadata); one of a single-document format is an error at its line.
+func (w *walker) documents(name string, chats [][]msg, i int) (*built, error) {
+	for i < len(w.data) {
+		if w.data[i] != '{' {
+			return nil, w.lineError(name, w.errAt(i, "unexpected data between JSON documents"))
+		}
+		doc, end, err := w.objectDocument(name, i)
+		if err != nil {
+			return nil, err
+		}
+		if doc.t != nil {
+			return nil, w.lineError(name, w.errAt(i, "a %s document among chat documents", doc.t.Format))
+		}
+		chats = append(chats, doc.chats...)
+		i = w.ws(end)
+	}
+	if len(chats) == 0 {
+		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
+	}
+	return buildChats(chats), nil
+}
+
+// readDoc is what objectDocument made of a document: a transcript of one of the object
+// formats, or the chats it holds. plain says the one chat is the document's own message
+// list (messages, traj, conversation), read as the messages format reads it.
+type readDoc struct {
+	t     *built
+	chats [][]msg
+	plain bool
+}
+
+// objectDocument reads the JSON object at w.data[start] as a document of one of the object
+// formats, or, when it is none of them, as a document holding chats (chatsIn); a document
+// that is neither gives an empty readDoc. It also returns where the object ends.
+func (w *walker) objectDocument(name string, start int) (readDoc, int, error) {
+	var d docObject
+	end, err := w.object(start, d.member(w))
+	if err != nil {
+		return readDoc{}, end, w.lineError(name, err)
 	}
 	switch {
 	case d.ClientHistory != nil:
 		// A /restore checkpoint: clientHistory is the model's view; history is the UI's.
-		return buildGeminiContents(d.ClientHistory), nil
+		return readDoc{t: buildGeminiContents(d.ClientHistory)}, end, nil
+	case len(d.Trajectory) > 0 && d.History == nil && !stepsSayAnything(d.Trajectory):
+		// A "trajectory" of chat messages, as datasets name their rows' chats: not
+		// SWE-agent's steps (action, observation, thought).
 	case d.Trajectory != nil || (d.History != nil && !isGeminiContents(d.History)):
-		return buildSWEAgent(&d, w), nil
+		return readDoc{t: buildSWEAgent(&d, w)}, end, nil
 	case d.SessionID != "" && d.Messages != nil && !hasRoles(d.Messages):
 		// Gemini CLI's records have a type and no role; a session of Cline CLI 3 (also
 		// {"sessionId", "messages"}) is a message list.
-		return buildGeminiSession(d.SessionID, d.Kind, d.Messages), nil
+		return readDoc{t: buildGeminiSession(d.SessionID, d.Kind, d.Messages)}, end, nil
 	case d.History != nil:
 		w.historyContents(d.History)
-		return buildGeminiContents(d.History), nil
+		return readDoc{t: buildGeminiContents(d.History)}, end, nil
 	case (d.Response != nil && d.Messages != nil) || (d.FncallResponse != nil && d.FncallMessages != nil):
-		return buildCompletion(&completionDoc{Messages: d.Messages, FncallMessages: d.FncallMessages,
-			RawMessages: d.RawMessages, Response: d.Response, FncallResponse: d.FncallResponse, Timestamp: d.Timestamp, Cost: d.Cost}), nil
+		return readDoc{t: buildCompletion(&completionDoc{Messages: d.Messages, FncallMessages: d.FncallMessages,
+			RawMessages: d.RawMessages, Response: d.Response, FncallResponse: d.FncallResponse, Timestamp: d.Timestamp, Cost: d.Cost})}, end, nil
 	case d.FncallMessages != nil:
 		// Structured calls first: messages may hold the same calls written into the text.
-		return buildMessages(FormatMessages, d.FncallMessages), nil
+		return readDoc{t: buildMessages(FormatMessages, d.FncallMessages)}, end, nil
 	case isOpencodeExport(d.Messages):
 		t, err := buildOpencodeExport(w.data[start:end])
 		if err != nil {
-			return nil, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
+			return readDoc{}, end, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
 		}
-		return t, nil
+		return readDoc{t: t}, end, nil
 	case d.Messages != nil:
 		if isMini(&d) {
-			return buildMini(&d), nil
+			return readDoc{t: buildMini(&d)}, end, nil
 		}
-		return buildMessages(FormatMessages, d.Messages), nil
+		return readDoc{chats: [][]msg{d.Messages}, plain: true}, end, nil
 	case d.Traj != nil:
-		return buildMessages(FormatMessages, d.Traj), nil
-	case d.FncallMessages != nil:
-		return buildMessages(FormatMessages, d.FncallMessages), nil
+		return readDoc{chats: [][]msg{d.Traj}, plain: true}, end, nil
 	case d.Conversation != nil:
 		if isGooseList(d.Conversation) {
-			return buildMessages(FormatGoose, d.Conversation), nil
+			return readDoc{t: buildMessages(FormatGoose, d.Conversation)}, end, nil
 		}
-		return buildMessages(FormatMessages, d.Conversation), nil
+		return readDoc{chats: [][]msg{d.Conversation}, plain: true}, end, nil
 	}
-	return nil, &Error{Path: name, Err: ErrUnknownFormat}
+	var chats [][]msg
+	if _, err := w.chatsIn(start, 0, &chats); err != nil {
+		return readDoc{}, end, w.lineError(name, err)
+	}
+	return readDoc{chats: chats}, end, nil
+}
+
+// stepsSayAnything says whether any SWE-agent step has an action, observation or thought.
+func stepsSayAnything(steps []sweStep) bool {
+	for i := range steps {
+		if s := &steps[i]; s.Action != "" || s.Observation != "" || s.Thought != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
@@ -328,6 +402,14 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return buildGeminiContents(list), nil
 	case roles > 0:
 		return buildMessages(FormatMessages, list), nil
+	}
+	// A list of runs, each holding its chat ([{"instance_id", "messages": [...]}, ...]).
+	var chats [][]msg
+	if _, err := w.chatsIn(start, 0, &chats); err != nil {
+		return nil, w.lineError(name, err)
+	}
+	if len(chats) > 0 {
+		return buildChats(chats), nil
 	}
 	return nil, &Error{Path: name, Err: ErrUnknownFormat}
 }

@@ -176,10 +176,9 @@ func sniff(head []byte, eof bool) sniffed {
 		// items, opencode and OpenHands files) are told apart above by their type or keys.
 		// Kimi CLI's context.jsonl opens with a marker line ({"role": "_checkpoint", "id": 0}).
 		return sniffed{kind: kindMessagesJSONL}
-	case multi && !(has("trajectory") || has("history") || has("messages") || has("traj") ||
-		has("fncall_messages") || has("clientHistory")):
-		return sniffed{err: ErrUnknownFormat, errLine: 1}
 	}
+	// A document of the object formats, or of none (searched for chats), or several of them
+	// one after another (a JSONL file of runs).
 	return sniffed{kind: kindObject}
 }
 

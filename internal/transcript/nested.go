@@ -1,0 +1,351 @@
+package transcript
+
+import (
+	"bytes"
+	"encoding/json"
+	"hash/fnv"
+	"slices"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// A document of no known format may still hold chats: a dataset row ({"instance_id",
+// "trajectory": [messages]}), a wrapper ({"data": {"messages": [...]}}), a list of runs
+// ([{"instance_id", "conversations": [...]}, ...]) or a JSONL file of such rows. Rather than
+// a reader per wrapper, the document is searched, in order, for lists of chat messages; each
+// list found is a session.
+//
+// A list is a chat when at least two of its elements, and at least half, are objects with a
+// role and something said (content, text, tool calls or parts). A chat is not searched
+// further. Its messages are read as OpenAI- or Anthropic-style messages (roles "ai" and
+// "human" as LangChain writes them, "text" for content as some datasets do); a chat without
+// structured tool calls is read as text actions when its model writes a command block and
+// the next message answers it (SWE-agent's and many harnesses' protocol).
+
+// maxNestedDepth bounds the search: chats sit a few levels down, not thirty.
+const maxNestedDepth = 12
+
+// chatsIn searches the JSON value at w.data[i] for chats, in document order.
+func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
+	i = w.ws(i)
+	if i >= len(w.data) {
+		return i, nil
+	}
+	switch w.data[i] {
+	case '[':
+		end, err := w.skip(i)
+		if err != nil {
+			return end, err
+		}
+		if isChatList(w.data[i:end]) {
+			if list := decodeChat(w.data[i:end]); len(list) > 0 {
+				*out = append(*out, list)
+			}
+			return end, nil
+		}
+		if depth >= maxNestedDepth {
+			return end, nil
+		}
+		return w.array(i, func(e int) (int, error) { return w.chatsIn(e, depth+1, out) })
+	case '{':
+		if depth >= maxNestedDepth {
+			return w.skip(i)
+		}
+		return w.object(i, func(_ []byte, v int) (int, error) { return w.chatsIn(v, depth+1, out) })
+	}
+	return w.skip(i)
+}
+
+// isChatList says whether a JSON array holds chat messages.
+func isChatList(arr []byte) bool {
+	var elems []json.RawMessage
+	if json.Unmarshal(arr, &elems) != nil || len(elems) < 2 {
+		return false
+	}
+	chat := 0
+	for _, e := range elems {
+		e = bytes.TrimSpace(e)
+		if len(e) == 0 || e[0] != '{' {
+			continue
+		}
+		keys := scanTopObject(e).keys
+		_, role := keys["role"]
+		if !role {
+			continue
+		}
+		for _, k := range []string{"content", "text", "tool_calls", "function_call", "parts"} {
+			if _, ok := keys[k]; ok {
+				chat++
+				break
+			}
+		}
+	}
+	return chat >= 2 && chat*2 >= len(elems)
+}
+
+// decodeChat reads a chat list as messages, mapping the variants above onto what
+// addMessages reads.
+func decodeChat(arr []byte) []msg {
+	var raw []map[string]any
+	if err := json.Unmarshal(arr, &raw); err != nil && !tolerable(err) {
+		return nil
+	}
+	for _, m := range raw {
+		if m == nil {
+			continue
+		}
+		if _, ok := m["content"]; !ok {
+			if t, ok := m["text"]; ok {
+				m["content"] = t
+			}
+		}
+		switch m["role"] {
+		case "ai", "bot":
+			m["role"] = "assistant"
+		case "human":
+			m["role"] = "user"
+		}
+	}
+	norm, err := json.Marshal(raw)
+	if err != nil {
+		return nil
+	}
+	var list []msg
+	if err := json.Unmarshal(norm, &list); err != nil && !tolerable(err) {
+		return nil
+	}
+	return list
+}
+
+// buildChats makes each chat a session of one agent.
+func buildChats(chats [][]msg) *built {
+	chats = dropRepeatedHistories(chats)
+	b := newBuilder(FormatMessages)
+	for i, list := range chats {
+		b.session = i
+		if hasStructuredCalls(list) || !addTextActions(b, list) {
+			addMessages(b, list, func(*msg) string { return MainAgent }, false)
+		}
+	}
+	t := b.done()
+	t.Sessions = max(len(chats), 1)
+	return t
+}
+
+// hasStructuredCalls says whether a chat holds tool calls as data rather than as text.
+func hasStructuredCalls(list []msg) bool {
+	for i := range list {
+		m := &list[i]
+		if len(m.ToolCalls) > 0 || m.FunctionCall != nil {
+			return true
+		}
+		if blocks, ok := m.Content.([]any); ok && (hasBlock(blocks, "tool_use") || hasBlock(blocks, "tool_result")) {
+			return true
+		}
+	}
+	return false
+}
+
+// addTextActions reads a chat whose model writes its calls in its text and whose next
+// message answers them: Hermes-style <tool_call>{"name", "arguments"}</tool_call> blocks
+// (the answer holding a <tool_response> block for each), as models trained for function
+// calling write them into the text of SFT traces, or else one fenced command block, as
+// SWE-agent's protocol has it. It reads nothing and returns false unless a call so written
+// is answered, and for code blocks, unless two are.
+func addTextActions(b *builder, list []msg) bool {
+	// A call in a tool-call syntax says what it is; a code block says so only when the
+	// harness answers it turn after turn.
+	answered, explicit := 0, false
+	for i := range list {
+		if list[i].Role != "assistant" {
+			continue
+		}
+		calls := writtenCalls(contentText(list[i].Content))
+		if len(calls) > 0 && !calls[0].fenced {
+			explicit = true
+		}
+		if len(calls) > 0 && i+1 < len(list) && isAnswer(&list[i+1]) {
+			answered++
+		}
+	}
+	if answered < 2 && !(explicit && answered > 0) {
+		return false
+	}
+	a := b.agent(MainAgent)
+	for i := 0; i < len(list); i++ {
+		m := &list[i]
+		text := contentText(m.Content)
+		switch m.Role {
+		case "system":
+			a.text("system", text, "", 0)
+		case "user":
+			if !a.userSeen {
+				a.user(text, 0)
+			} else {
+				a.text("harness", text, "", 0)
+			}
+		case "assistant":
+			calls := writtenCalls(text)
+			if len(calls) == 0 {
+				a.text("model", text, "", 0)
+				continue
+			}
+			said := text
+			for _, c := range calls {
+				if c.block != "" {
+					said = strings.Replace(said, c.block, "", 1)
+				}
+			}
+			a.text("model", strings.TrimSpace(said), "", 0)
+			var results []string
+			if i+1 < len(list) && isAnswer(&list[i+1]) {
+				i++
+				answer := contentText(list[i].Content)
+				if results = tagged(answer, "<tool_response>", "</tool_response>"); len(results) != len(calls) {
+					results = []string{answer} // one answer: the first call's
+				}
+			}
+			for k, c := range calls {
+				call := loopguard.Call("", c.name, c.args)
+				if k < len(results) {
+					call = call.WithResult(strings.TrimSpace(results[k]), miniFailed(results[k]))
+				}
+				a.add(call)
+			}
+		default:
+			a.text(m.Role, text, "", 0)
+		}
+	}
+	return true
+}
+
+// isAnswer says whether a message can answer the model's calls: the harness speaks as the
+// user or as a tool.
+func isAnswer(m *msg) bool { return m.Role == "user" || m.Role == "tool" }
+
+// textCall is a call written in a model's text.
+type textCall struct {
+	block  string // the text that holds it
+	name   string
+	args   []byte
+	fenced bool // a code block taken for a shell command, not a call in a tool-call syntax
+}
+
+// writtenCalls finds the calls a model wrote in its text: its <tool_call> blocks, or else
+// OpenHands' <function=...> blocks, or else its last fenced block as a shell command.
+func writtenCalls(text string) []textCall {
+	var calls []textCall
+	for _, body := range tagged(text, "<tool_call>", "</tool_call>") {
+		var c struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if json.Unmarshal([]byte(strings.TrimSpace(body)), &c) != nil || c.Name == "" {
+			continue
+		}
+		calls = append(calls, textCall{block: "<tool_call>" + body + "</tool_call>", name: c.Name, args: rawArgs(c.Arguments)})
+	}
+	if len(calls) > 0 {
+		return calls
+	}
+	if i := strings.Index(text, "<function="); i >= 0 {
+		// OpenHands' calls for models without function calling (see textCalls)
+		for _, tc := range textCalls(msg{Content: text}).ToolCalls {
+			calls = append(calls, textCall{name: tc.Function.Name, args: rawArgs(tc.Function.Arguments)})
+		}
+		if len(calls) > 0 {
+			calls[0].block = text[i:]
+			return calls
+		}
+	}
+	if f, ok := fencedCommand(text); ok {
+		return []textCall{{block: f.block, name: "bash", args: []byte(f.command), fenced: true}}
+	}
+	return nil
+}
+
+// tagged returns what each open ... close pair in text holds, in order.
+func tagged(text, open, close string) []string {
+	var out []string
+	for {
+		i := strings.Index(text, open)
+		if i < 0 {
+			return out
+		}
+		text = text[i+len(open):]
+		j := strings.Index(text, close)
+		if j < 0 {
+			return out
+		}
+		out = append(out, text[:j])
+		text = text[j+len(close):]
+	}
+}
+
+type fenced struct {
+	block   string // the whole block, fences included
+	command string // what it holds
+}
+
+// fencedCommand finds the last fenced block of a model's turn (the action follows the
+// discussion) and what it holds; a block with no command in it is none.
+func fencedCommand(text string) (fenced, bool) {
+	end := strings.LastIndex(text, "```")
+	if end < 0 {
+		return fenced{}, false
+	}
+	start := strings.LastIndex(text[:end], "```")
+	if start < 0 {
+		return fenced{}, false
+	}
+	body := text[start+3 : end]
+	if nl := strings.IndexByte(body, '\n'); nl >= 0 && !strings.ContainsAny(strings.TrimSpace(body[:nl]), " \t") {
+		body = body[nl+1:] // the info string: ```bash
+	}
+	body = strings.TrimSpace(body)
+	if body == "" {
+		return fenced{}, false
+	}
+	return fenced{block: text[start : end+3], command: body}, true
+}
+
+// dropRepeatedHistories keeps, of chats that one later chat starts with, only the later one:
+// a log of model requests holds each conversation once per request, its history repeated.
+func dropRepeatedHistories(chats [][]msg) [][]msg {
+	keys := make([][]uint64, len(chats))
+	for i, c := range chats {
+		keys[i] = make([]uint64, len(c))
+		for j := range c {
+			keys[i][j] = messageKey(&c[j])
+		}
+	}
+	out := chats[:0:0]
+	for i := range chats {
+		repeated := false
+		for j := i + 1; j < len(chats) && !repeated; j++ {
+			repeated = len(keys[i]) <= len(keys[j]) && slices.Equal(keys[i], keys[j][:len(keys[i])])
+		}
+		if !repeated {
+			out = append(out, chats[i])
+		}
+	}
+	return out
+}
+
+// messageKey hashes what a message says: its role, text and calls.
+func messageKey(m *msg) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(m.Role))
+	h.Write([]byte{0})
+	h.Write([]byte(contentText(m.Content)))
+	h.Write([]byte{0})
+	h.Write([]byte(m.ToolCallID))
+	for _, tc := range m.ToolCalls {
+		h.Write([]byte{0})
+		h.Write([]byte(tc.ID + "\x00" + tc.Function.Name + tc.Name))
+		h.Write(tc.Function.Arguments)
+		h.Write(tc.Arguments)
+	}
+	return h.Sum64()
+}

@@ -1,0 +1,86 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Documents of no known format that hold chats are read for the chats they hold, wherever
+// they sit; each chat is a session.
+func TestChatsInsideOtherDocuments(t *testing.T) {
+	const chat = `[{"role": "user", "content": "fix the test"},
+	 {"role": "assistant", "content": "look", "tool_calls": [{"id": "a", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"pytest -q\"}"}}]},
+	 {"role": "tool", "tool_call_id": "a", "content": "1 failed"}]`
+	const other = `[{"role": "user", "content": "list the files"},
+	 {"role": "assistant", "content": "", "tool_calls": [{"id": "b", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}]},
+	 {"role": "tool", "tool_call_id": "b", "content": "a.py"}]`
+	pytest := []string{`user "fix the test"`, `text[model] "look"`, `call bash "{\"command\": \"pytest -q\"}" => "1 failed"`}
+	ls := []string{`user "list the files"`, `call bash "{\"command\": \"ls\"}" => "a.py"`}
+	tests := []struct {
+		name, file, doc string
+		want            [][]string
+	}{
+		{"a dataset row whose trajectory is a chat, not SWE-agent's steps", "row.json",
+			`{"instance_id": "x", "trajectory": ` + chat + `}`, [][]string{pytest}},
+		{"a chat wrapped in other objects", "run.json",
+			`{"meta": {"model": "m"}, "data": {"result": {"conversations": ` + chat + `}}}`, [][]string{pytest}},
+		{"a list of runs, each with its chat", "runs.json",
+			`[{"id": 1, "chat_history": ` + chat + `}, {"id": 2, "chat_history": ` + other + `}]`, [][]string{pytest, ls}},
+		{"a JSONL file of runs, one a line", "runs.jsonl",
+			`{"id": 1, "messages": ` + strings.ReplaceAll(chat, "\n", "") + "}\n" + `{"id": 2, "messages": ` + strings.ReplaceAll(other, "\n", "") + "}\n", [][]string{pytest, ls}},
+		{"a request log: each request repeats the history before it, and is read once",
+			"requests.jsonl",
+			`{"model": "m", "messages": [{"role": "user", "content": "fix the test"}]}` + "\n" +
+				`{"response": {"choices": [{"message": {"role": "assistant", "content": "look"}}]}}` + "\n" +
+				`{"model": "m", "messages": ` + strings.ReplaceAll(chat, "\n", "") + "}\n", [][]string{pytest}},
+		{"roles as LangChain and datasets write them, text as content", "lc.json",
+			`{"steps": [{"role": "human", "text": "hi"}, {"role": "ai", "text": "hello"}]}`,
+			[][]string{{`user "hi"`, `text[model] "hello"`}}},
+		{"Hermes-style calls written in the text, answered by tool responses", "sft.json",
+			`[{"conversations": [{"role": "user", "content": "make hello.txt"},
+			  {"role": "assistant", "content": "Creating it.\n<tool_call>\n{\"name\": \"write\", \"arguments\": {\"path\": \"hello.txt\"}}\n</tool_call>"},
+			  {"role": "tool", "content": "<tool_response>\nwritten\n</tool_response>"},
+			  {"role": "assistant", "content": "Done."}]}]`,
+			[][]string{{`user "make hello.txt"`, `text[model] "Creating it."`, `call write "{\"path\":\"hello.txt\"}" => "written"`, `text[model] "Done."`}}},
+		{"shell commands in code blocks, answered turn after turn", "text-agent.json",
+			`{"trajectory": [{"role": "system", "text": "You are an agent."}, {"role": "user", "text": "fix it"},
+			  {"role": "ai", "text": "Search first.\n` + "```" + `\ngrep -rn foo .\n` + "```" + `"}, {"role": "user", "text": "a.py:1: foo"},
+			  {"role": "ai", "text": "Again.\n` + "```" + `\ngrep -rn foo .\n` + "```" + `"}, {"role": "user", "text": "a.py:1: foo"}]}`,
+			[][]string{{`text[system] "You are an agent."`, `user "fix it"`, `text[model] "Search first."`, `call bash "grep -rn foo ." => "a.py:1: foo"`,
+				`text[model] "Again."`, `call bash "grep -rn foo ." => "a.py:1: foo"`}}},
+		{"one code block in a chat is not taken for a command", "chat.json",
+			`{"log": [{"role": "user", "content": "how do I list files?"}, {"role": "assistant", "content": "Use\n` + "```" + `\nls -la\n` + "```" + `"}, {"role": "user", "content": "thanks"}]}`,
+			[][]string{{`user "how do I list files?"`, "text[model] \"Use\\n```\\nls -la\\n```\"", `user "thanks"`}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := ReadFrom(tc.file, strings.NewReader(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Format != FormatMessages || tr.Sessions != len(tc.want) || len(tr.Agents) != len(tc.want) {
+				t.Fatalf("read as %s, %d sessions, %d agents; want messages with %d", tr.Format, tr.Sessions, len(tr.Agents), len(tc.want))
+			}
+			for i, a := range tr.Agents {
+				if got := describe(a.Events); a.Session != i || !reflect.DeepEqual(got, tc.want[i]) {
+					t.Errorf("session %d (agent in %d):\n got %q\nwant %q", i, a.Session, got, tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// What holds no chat is still not a transcript, and a document of a one-document format
+// followed by more is still an error at the line where the rest starts.
+func TestDocumentsWithoutChats(t *testing.T) {
+	for _, doc := range []string{`{"theme": "dark", "items": [{"role": "admin"}, {"role": "user"}]}`, `[{"a": 1}, {"b": [1, 2]}]`, "{\"a\": 1}\n{\"b\": 2}\n"} {
+		if _, err := ReadFrom("x.json", strings.NewReader(doc)); err == nil || !strings.Contains(err.Error(), "unknown transcript format") {
+			t.Errorf("%s: error %v, want unknown transcript format", doc, err)
+		}
+	}
+	doc := "{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}, {\"role\": \"assistant\", \"content\": \"y\"}]}\n{\"trajectory\": [{\"action\": \"ls\", \"observation\": \"a\"}]}\n"
+	if _, err := ReadFrom("x.jsonl", strings.NewReader(doc)); err == nil || !strings.HasPrefix(err.Error(), "x.jsonl:2: a swe-agent document among chat documents") {
+		t.Errorf("mixed documents: error %v", err)
+	}
+}
