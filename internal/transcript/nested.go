@@ -233,7 +233,8 @@ type textCall struct {
 }
 
 // writtenCalls finds the calls a model wrote in its text: its <tool_call> blocks, or else
-// OpenHands' <function=...> blocks, or else its last fenced block as a shell command.
+// OpenHands' <function=...> blocks, or else Terminus's answer, or else its last fenced block
+// as a shell command.
 func writtenCalls(text string) []textCall {
 	var calls []textCall
 	for _, body := range tagged(text, "<tool_call>", "</tool_call>") {
@@ -258,6 +259,9 @@ func writtenCalls(text string) []textCall {
 			calls[0].block = text[i:]
 			return calls
 		}
+	}
+	if c, ok := terminusCall(text); ok {
+		return []textCall{c}
 	}
 	if f, ok := fencedCommand(text); ok {
 		return []textCall{{block: f.block, name: "bash", args: []byte(f.command), fenced: true}}
@@ -348,4 +352,52 @@ func messageKey(m *msg) uint64 {
 		h.Write(tc.Arguments)
 	}
 	return h.Sum64()
+}
+
+// terminusCall reads the answer of Terminus, terminal-bench's agent: a JSON object
+// ({"analysis", "plan", "commands": [{"keystrokes", "duration"}], "task_complete"}), perhaps
+// with text around it, or the same as XML (<response><commands><keystrokes duration="0.1">
+// ...</keystrokes></commands>...). The turn's commands are typed one after another and the
+// screen that follows is their one result, so the turn is one call, bash_command, whose
+// arguments are the list of commands (as Harbor's ATIF trajectories give it, see atif.go);
+// a turn that only says the task is complete is mark_task_complete. The block taken is the
+// whole answer: analysis and plan are left for the model's words.
+func terminusCall(text string) (textCall, bool) {
+	if i := strings.Index(text, "<commands>"); i >= 0 && strings.Contains(text, "<keystrokes") {
+		var cmds []map[string]any
+		for _, k := range tagged(text[i:], "<keystrokes", "</keystrokes>") {
+			gt := strings.IndexByte(k, '>')
+			if gt < 0 {
+				continue
+			}
+			cmds = append(cmds, map[string]any{"keystrokes": k[gt+1:]})
+		}
+		if len(cmds) > 0 {
+			return textCall{name: "bash_command", args: marshalArgs(cmds)}, true
+		}
+	}
+	for from := 0; ; {
+		i := strings.IndexByte(text[from:], '{')
+		if i < 0 {
+			return textCall{}, false
+		}
+		from += i
+		var answer struct {
+			Commands     json.RawMessage `json:"commands"`
+			TaskComplete *bool           `json:"task_complete"`
+		}
+		dec := json.NewDecoder(strings.NewReader(text[from:]))
+		if dec.Decode(&answer) == nil && (answer.Commands != nil || answer.TaskComplete != nil) {
+			var cmds []json.RawMessage
+			json.Unmarshal(answer.Commands, &cmds)
+			if len(cmds) > 0 {
+				return textCall{name: "bash_command", args: rawArgs(answer.Commands)}, true
+			}
+			if answer.TaskComplete != nil && *answer.TaskComplete {
+				return textCall{name: "mark_task_complete", args: []byte("{}")}, true
+			}
+			return textCall{}, false
+		}
+		from++
+	}
 }
