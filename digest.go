@@ -271,6 +271,8 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 					prevKind = countWord(f)
 				case handleLabel(f):
 					prevKind = prevHandle
+				case timeLabel(f):
+					prevKind = prevCount
 				default:
 					prevKind = prevNone
 				}
@@ -527,6 +529,9 @@ func prevWordKind(line string, fs int) int {
 	if pe-ps > 7 {
 		if handleLabel(line[ps:pe]) {
 			return prevHandle
+		}
+		if timeLabel(line[ps:pe]) {
+			return prevCount
 		}
 		return prevNone
 	}
@@ -878,14 +883,20 @@ func skipEscape(text string, i int) int {
 // "PGID: 24518", "attempt 3", "took 12"), or a generated identifier ("Chunk ID: b19e45": Codex
 // numbers every command's output so). A trailing ':' or '=' is ignored.
 func countWord(w string) int {
-	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=') {
+	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=' || isWrap(w[len(w)-1])) {
 		w = w[:len(w)-1]
+	}
+	for len(w) > 0 && isWrap(w[0]) {
+		w = w[1:] // a JSON key: "pid": 4242
 	}
 	if len(w) == 2 && w[0]|0x20 == 'i' && w[1]|0x20 == 'd' {
 		return prevID
 	}
 	if handleLabel(w) {
 		return prevHandle
+	}
+	if timeLabel(w) {
+		return prevCount
 	}
 	if len(w) < 3 || len(w) > 7 {
 		return prevNone
@@ -897,6 +908,77 @@ func countWord(w string) int {
 	}
 	return prevNone
 }
+
+// timeLabel says whether a label (a JSON key or a key= or key: word) names a moment or a
+// span of time, or a process: its last word is a time or a unit of it (duration_seconds,
+// elapsed_ms, wall_time, timestamp, durationMs, started_at, createdAt, worker_pid), or its
+// first word says it (elapsed_total, latency_p50). The number after it is when or how long
+// this run took, which changes from run to run without the answer changing: structured
+// results (MCP tools, JSON metadata) carry them as "elapsed_ms": 120 where text says
+// "took 120ms". A constant so labelled (a time limit) is the same in every run anyway.
+func timeLabel(w string) bool {
+	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=' || isWrap(w[len(w)-1])) {
+		w = w[:len(w)-1]
+	}
+	for len(w) > 0 && isWrap(w[0]) {
+		w = w[1:]
+	}
+	if len(w) < 2 || len(w) > 40 {
+		return false
+	}
+	// The last word: after the last '_', '-' or '.', or from the last capital of a camelCase
+	// key; the first word: up to the first of those.
+	last := len(w)
+	for last > 0 {
+		c := w[last-1]
+		if c == '_' || c == '-' || c == '.' {
+			break
+		}
+		last--
+		if 'A' <= c && c <= 'Z' && last > 0 && 'a' <= w[last-1] && w[last-1] <= 'z' {
+			break
+		}
+		if !('a' <= c|0x20 && c|0x20 <= 'z') {
+			return false // a word with digits or signs is no label
+		}
+	}
+	for _, k := range timeWords {
+		if equalFold(w[last:], k) {
+			return true
+		}
+	}
+	if last > 0 {
+		// a unit or a moment as the last word of a compound: elapsed_ms, created_at
+		for _, k := range timeUnitWords {
+			if equalFold(w[last:], k) {
+				return true
+			}
+		}
+	}
+	first := 0
+	for first < len(w) && w[first] != '_' && w[first] != '-' && w[first] != '.' && !(first > 0 && 'A' <= w[first] && w[first] <= 'Z') {
+		first++
+	}
+	if first == len(w) {
+		return false
+	}
+	for _, k := range [...]string{"elapsed", "duration", "latency", "took", "timestamp"} {
+		if equalFold(w[:first], k) {
+			return true
+		}
+	}
+	return false
+}
+
+// timeWords are the words that name a time as a label's last word or the whole label;
+// timeUnitWords only as the last word of a compound label ("at 12" and "ms" alone are prose
+// or units, not labels).
+var (
+	timeWords = [...]string{"time", "timestamp", "duration", "elapsed", "latency", "took", "runtime",
+		"uptime", "pid", "ppid", "pgid"}
+	timeUnitWords = [...]string{"at", "ts", "ms", "millis", "milliseconds", "sec", "secs", "seconds",
+		"ns", "nanos", "us", "micros"}
+)
 
 // handleLabel says whether w (wrapped, and with a ':' or '=' after it, or not) labels a handle
 // that a tool makes up as it runs: a compound id label, camelCase or snake_case, naming a
