@@ -267,3 +267,9 @@ func FuzzChatsInside(f *testing.F) {
 		return readJSONObject(name, br, 0)
 	})
 }
+
+func FuzzAider(f *testing.F) {
+	seedFiles(f, "aider/*.md")
+	f.Add([]byte("# aider chat started at x\n> a\nb  \n#### u\n\nm\n```\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n> Tokens: 1k sent, 2M received. Cost: $x message  \n"))
+	fuzzReader(f, readAider)
+}

@@ -37,6 +37,7 @@ const (
 	kindInspect         // an Inspect log as one JSON document
 	kindInspectEval     // an Inspect .eval log (a zip archive)
 	kindTrae            // a Trae Agent trajectory document
+	kindAider           // Aider's chat history (Markdown)
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -89,6 +90,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if bytes.HasPrefix(head[i:], []byte(claudeMarkdownTitle)) {
 		return sniffed{kind: kindClaudeMarkdown}
+	}
+	if bytes.HasPrefix(head[i:], []byte(aiderTitle)) {
+		return sniffed{kind: kindAider}
 	}
 	switch head[i] {
 	case '[':

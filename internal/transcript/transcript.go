@@ -102,6 +102,8 @@ const (
 	FormatInspect = "inspect"
 	// FormatTrae is a Trae Agent trajectory (trajectories/trajectory_<time>.json).
 	FormatTrae = "trae"
+	// FormatAider is Aider's chat history (.aider.chat.history.md): one session per run.
+	FormatAider = "aider"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -416,6 +418,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readInspectEval(name, br)
 	case kindTrae:
 		t, err = readTrae(name, br, hint)
+	case kindAider:
+		t, err = readAider(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}

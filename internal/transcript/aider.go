@@ -1,0 +1,261 @@
+package transcript
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Aider appends every chat to .aider.chat.history.md in the repository it works in, as
+// Markdown written by three functions of its terminal I/O:
+//
+//   - "# aider chat started at <time>" opens a run: a session;
+//   - what the user types, each line prefixed "#### " (a message of several lines is several
+//     such lines): a user turn;
+//   - what aider itself says (tool output, warnings and errors), "> " before the first line
+//     only, the last line ending in two spaces (Markdown's line break): a message of several
+//     lines, blank ones included, runs to that line;
+//   - everything else is the model's reply, set off by blank lines.
+//
+// Aider's model has no tools: it edits by writing edit blocks in its reply (SEARCH/REPLACE
+// blocks after a file name, whole files or diffs in fences), and aider applies them and says
+// so: "Applied edit to x.py", or "The LLM did not conform to the edit format" with the block
+// that "failed to match", or the linter's "# Fix any errors below, if possible." after the
+// edit, which aider sends back to the model. A reply with edit blocks is therefore one call,
+// edit, whose arguments are its blocks and whose result is what aider says after it, failed
+// when the blocks did not apply or the linter found errors. The rest of a reply is the
+// model's words. Shell commands the model proposes are not calls: their output is not in the
+// file.
+
+// aiderTitle opens each run in the history file.
+const aiderTitle = "# aider chat started at"
+
+// aiderFailures are what aider says when an edit did not take, or left errors it sends back.
+var aiderFailures = []string{
+	"did not conform to the edit format", "failed to match", "SearchReplaceNoExactMatch",
+	"Fix any errors below", "reflections allowed, stopping", "Malformed", "No filename provided",
+	"Unable to", "Invalid file path",
+}
+
+type aiderMessage struct {
+	role string // "user", "harness" or "model"
+	text string
+}
+
+func readAider(name string, br *bufio.Reader) (*built, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	b := newBuilder(FormatAider)
+	session := -1
+	for _, run := range aiderRuns(string(data)) {
+		session++
+		b.session = session
+		addAiderRun(b.agent(MainAgent), aiderMessages(run))
+	}
+	t := b.done()
+	t.Sessions = max(session+1, 1)
+	return t, nil
+}
+
+// aiderRuns splits the file at each run's title line.
+func aiderRuns(s string) []string {
+	var runs []string
+	start := -1
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], aiderTitle) {
+			if start >= 0 {
+				runs = append(runs, s[start:i])
+			}
+			start = i
+		}
+		nl := strings.IndexByte(s[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		i += nl + 1
+	}
+	if start >= 0 {
+		runs = append(runs, s[start:])
+	}
+	return runs
+}
+
+// aiderMessages splits a run into its messages.
+func aiderMessages(run string) []aiderMessage {
+	var out []aiderMessage
+	add := func(role, line string) {
+		if n := len(out); n > 0 && out[n-1].role == role && role != "harness" {
+			out[n-1].text += "\n" + line
+			return
+		}
+		out = append(out, aiderMessage{role: role, text: line})
+	}
+	lines := strings.Split(run, "\n")
+	inHarness := false // inside an aider message of several lines
+	for i, line := range lines {
+		if i == 0 && strings.HasPrefix(line, aiderTitle) {
+			continue
+		}
+		if inHarness {
+			out[len(out)-1].text += "\n" + strings.TrimRight(line, " ")
+			inHarness = !strings.HasSuffix(line, "  ")
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "#### ") || line == "####":
+			add("user", strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, "####"), " "), " "))
+		case strings.HasPrefix(line, "> ") || strings.TrimRight(line, " ") == ">":
+			out = append(out, aiderMessage{role: "harness", text: strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, ">"), " "), " ")})
+			inHarness = !strings.HasSuffix(line, "  ")
+		default:
+			if n := len(out); strings.TrimSpace(line) == "" && (n == 0 || out[n-1].role != "model") {
+				continue // the blank lines around messages
+			}
+			add("model", line)
+		}
+	}
+	for i := range out {
+		out[i].text = strings.TrimSpace(out[i].text)
+	}
+	return out
+}
+
+// addAiderRun reads a run's messages into a.
+func addAiderRun(a *agentBuf, msgs []aiderMessage) {
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		switch m.role {
+		case "user":
+			if m.text != "" {
+				a.user(m.text, 0)
+			}
+			continue
+		case "harness":
+			if !aiderUsage(&a.usage, m.text) {
+				a.text("harness", m.text, "", 0)
+			}
+			continue
+		}
+		// The model's reply, and what aider said after it.
+		var said []string
+		j := i + 1
+		for ; j < len(msgs) && msgs[j].role == "harness"; j++ {
+			if aiderUsage(&a.usage, msgs[j].text) {
+				continue // the model call's accounting, not what the edit did
+			}
+			said = append(said, msgs[j].text)
+		}
+		result := strings.Join(said, "\n")
+		blocks, words := aiderEditBlocks(m.text)
+		applied := strings.Contains(result, "Applied edit to")
+		failed := false
+		for _, f := range aiderFailures {
+			if strings.Contains(result, f) {
+				failed = true
+				break
+			}
+		}
+		if blocks == "" || !(applied || failed || strings.Contains(m.text, "<<<<<<< SEARCH")) {
+			a.text("model", m.text, "", 0)
+			for _, s := range said {
+				a.text("harness", s, "", 0)
+			}
+			i = j - 1
+			continue
+		}
+		a.text("model", words, "", 0)
+		a.add(loopguard.Call("", "edit", marshalArgs(map[string]string{"blocks": blocks})).WithResult(result, failed))
+		i = j - 1
+	}
+}
+
+// aiderEditBlocks splits a reply into its edit blocks (the SEARCH/REPLACE blocks with the
+// file name before each, else the fenced blocks with the line before each) and its words.
+func aiderEditBlocks(text string) (blocks, words string) {
+	lines := strings.Split(text, "\n")
+	var blk, rest []string
+	sr := strings.Contains(text, "<<<<<<< SEARCH")
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		start := sr && strings.HasPrefix(strings.TrimSpace(line), "<<<<<<< SEARCH") ||
+			!sr && strings.HasPrefix(strings.TrimSpace(line), "```") && i+1 < len(lines)
+		if !start {
+			rest = append(rest, line)
+			continue
+		}
+		// The file name is the last non-blank line before the block (and a fence opening
+		// it, for SEARCH/REPLACE in fences).
+		for k := len(rest) - 1; k >= 0 && len(rest)-k <= 2; k-- {
+			t := strings.TrimSpace(rest[k])
+			if t == "" || strings.HasPrefix(t, "```") {
+				rest = rest[:k]
+				continue
+			}
+			blk = append(blk, t)
+			rest = rest[:k]
+			break
+		}
+		end := "```"
+		if sr {
+			end = ">>>>>>> REPLACE"
+		}
+		j := i + 1
+		for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), end) {
+			j++
+		}
+		blk = append(blk, lines[i:min(j+1, len(lines))]...)
+		i = j
+		if sr && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "```" {
+			i++ // the fence that closes a SEARCH/REPLACE block
+		}
+	}
+	if len(blk) == 0 {
+		return "", text
+	}
+	return strings.Join(blk, "\n"), strings.TrimSpace(strings.Join(rest, "\n"))
+}
+
+// aiderUsage reads aider's accounting of a model call ("Tokens: 2.1k sent, 120 received.
+// Cost: $0.0081 message, $0.0171 session.") into u, and says whether the text was one.
+func aiderUsage(u *Usage, text string) bool {
+	rest, ok := strings.CutPrefix(text, "Tokens: ")
+	if !ok {
+		return false
+	}
+	fields := strings.Fields(rest)
+	for k := 0; k+1 < len(fields); k++ {
+		switch strings.TrimRight(fields[k+1], ".,") {
+		case "sent":
+			u.InputTokens += aiderCount(fields[k])
+		case "received":
+			u.OutputTokens += aiderCount(fields[k])
+		case "message":
+			if c, err := strconv.ParseFloat(strings.TrimPrefix(fields[k], "$"), 64); err == nil {
+				u.CostUSD += c
+			}
+		}
+	}
+	return true
+}
+
+// aiderCount reads a token count as aider prints it: 120, 2.1k, 1.2M.
+func aiderCount(s string) int64 {
+	s = strings.TrimRight(s, ".,")
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(s, "k"):
+		mult, s = 1e3, strings.TrimSuffix(s, "k")
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1e6, strings.TrimSuffix(s, "M")
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 {
+		return 0
+	}
+	return int64(f * mult)
+}

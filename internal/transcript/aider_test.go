@@ -1,0 +1,94 @@
+package transcript
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/loopguard/loopguard"
+)
+
+// The fixture was written for this test from Aider's chat history writer (its terminal I/O
+// appends user input as "#### " lines, its own messages as "> " blocks ending in two spaces,
+// the model's replies between blank lines): two runs, the first re-submitting a SEARCH block
+// that does not match, the second a whole-file edit the linter sends back.
+func TestAiderHistoryFixture(t *testing.T) {
+	tr, err := Read("testdata/aider/chat.history.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatAider || tr.Sessions != 2 || len(tr.Agents) != 2 {
+		t.Fatalf("read as %s with %d sessions and %d agents, want aider with two of each", tr.Format, tr.Sessions, len(tr.Agents))
+	}
+	want := [][]string{{
+		`text[harness] "Aider v0.86.1"`,
+		`text[harness] "Main model: anthropic/claude-son…"`,
+		`text[harness] "Git repo: .git with 12 files"`,
+		`user "Rename the helper in util.py to …"`,
+		`text[model] "I will rename it."`,
+		`call edit "{\"blocks\":\"util.py\\n<<<<<<< SEAR…" => "The LLM did not conform to the e…" FAILED`,
+		`text[model] "Sorry, let me try again with the…"`,
+		`call edit "{\"blocks\":\"util.py\\n<<<<<<< SEAR…" => "The LLM did not conform to the e…" FAILED`,
+		`call edit "{\"blocks\":\"util.py\\n<<<<<<< SEAR…" => "Applied edit to util.py\nCommit 3…"`,
+	}, {
+		`user "/add app.py"`,
+		`text[harness] "Added app.py to the chat"`,
+		`user "Print the version at startup"`,
+		`call edit "{\"blocks\":\"app.py\\n` + "```" + `python\\nim…" => "Applied edit to app.py\n# Fix any…" FAILED`,
+		`text[model] "The function is missing; I will …"`,
+	}}
+	for i, a := range tr.Agents {
+		if got := describe(a.Events); !reflect.DeepEqual(got, want[i]) {
+			t.Errorf("run %d:\n got %s\nwant %s", i, strings.Join(got, "\n     "), strings.Join(want[i], "\n     "))
+		}
+	}
+	// The user's two lines are one turn; the retried block is the same call both times.
+	if u := tr.Agents[0].Events[3].Text; u != "Rename the helper in util.py to parse_line\nand update its callers." {
+		t.Errorf("user turn %q", u)
+	}
+	first, second := tr.Agents[0].Events[5], tr.Agents[0].Events[7]
+	if string(first.Args) != string(second.Args) || first.Result != second.Result {
+		t.Errorf("the re-submitted block reads differently:\n%s => %q\n%s => %q", first.Args, first.Result, second.Args, second.Result)
+	}
+	// aider's accounting lines are the runs' usage, not results.
+	if u := tr.Agents[0].Usage; u.InputTokens != 7100 || u.OutputTokens != 308 || u.CostUSD < 0.0265 || u.CostUSD > 0.0267 {
+		t.Errorf("run 1 usage %+v, want 7100 in, 308 out, $0.0266", u)
+	}
+}
+
+// The default preset reminds the model at the third re-submission of a block that keeps
+// failing to match, as it does a tool call that keeps failing.
+func TestAiderLoopOfFailedEditsIsCaught(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# aider chat started at 2026-11-30 10:00:00\n\n#### fix the parser  \n\n")
+	for i := 0; i < 4; i++ {
+		b.WriteString("parser.py\n```python\n<<<<<<< SEARCH\n    return tokens[:-1]\n=======\n    return tokens\n>>>>>>> REPLACE\n```\n\n")
+		b.WriteString("> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in parser.py  \n\n")
+	}
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loopguard.Preset(loopguard.PresetDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := loopguard.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	calls := 0
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventCall {
+			calls++
+		}
+		for _, n := range eng.Observe(e) {
+			got = append(got, fmt.Sprintf("call %d: %s", calls, n.Kind))
+		}
+	}
+	if want := []string{"call 3: stuck"}; calls != 4 || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d calls, notices %q; want 4 calls and %q", calls, got, want)
+	}
+}
