@@ -273,3 +273,9 @@ func FuzzAider(f *testing.F) {
 	f.Add([]byte("# aider chat started at x\n> a\nb  \n#### u\n\nm\n```\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n> Tokens: 1k sent, 2M received. Cost: $x message  \n"))
 	fuzzReader(f, readAider)
 }
+
+func FuzzClineMarkdown(f *testing.F) {
+	seedFiles(f, "cline-markdown/*.md")
+	f.Add([]byte("**User:**\n\n[read_file (Error)]\nx\n---\n**Assistant:**\n[Tool Use: x\n---\n---\n**User:**\n[list_files]"))
+	fuzzReader(f, readClineMarkdown)
+}

@@ -38,6 +38,7 @@ const (
 	kindInspectEval     // an Inspect .eval log (a zip archive)
 	kindTrae            // a Trae Agent trajectory document
 	kindAider           // Aider's chat history (Markdown)
+	kindClineMarkdown   // a Cline or Roo Code task exported as Markdown
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -93,6 +94,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if bytes.HasPrefix(head[i:], []byte(aiderTitle)) {
 		return sniffed{kind: kindAider}
+	}
+	if bytes.HasPrefix(head[i:], []byte(clineMarkdownUser)) {
+		return sniffed{kind: kindClineMarkdown}
 	}
 	switch head[i] {
 	case '[':

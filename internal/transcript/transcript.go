@@ -104,6 +104,8 @@ const (
 	FormatTrae = "trae"
 	// FormatAider is Aider's chat history (.aider.chat.history.md): one session per run.
 	FormatAider = "aider"
+	// FormatClineMarkdown is a Cline or Roo Code task exported as Markdown.
+	FormatClineMarkdown = "cline-markdown"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -420,6 +422,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readTrae(name, br, hint)
 	case kindAider:
 		t, err = readAider(name, br)
+	case kindClineMarkdown:
+		t, err = readClineMarkdown(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}

@@ -1,0 +1,130 @@
+package transcript
+
+import (
+	"bufio"
+	"io"
+	"strings"
+)
+
+// Cline, Roo Code and the editors built on them export a task as Markdown ("Export task",
+// cline_task_<date>.md, roo_task_<date>.md), one message after another:
+//
+//	**User:**
+//
+//	<task>...</task>
+//	<environment_details>...</environment_details>
+//
+//	---
+//
+//	**Assistant:**
+//
+//	text, and the call as XML: <read_file><path>a.ts</path></read_file>
+//
+//	---
+//
+//	**User:**
+//
+//	[read_file for 'a.ts'] Result:
+//	...
+//
+// Each message's content blocks are written one after another; a native tool call as
+// "[Tool Use: name]" followed by its parameters, a native result as "[name]" or "[name
+// (Error)]" followed by its content. The export is read as the task history it was made
+// from (see cline.go): the user messages are cut into blocks where a result or the
+// extension's context starts, native calls and results become tool_use and tool_result
+// blocks.
+
+// clineMarkdownUser opens a Cline task exported as Markdown.
+const clineMarkdownUser = "**User:**"
+
+func readClineMarkdown(name string, br *bufio.Reader) (*built, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	var list []msg
+	for _, part := range strings.Split("\n"+string(data), "\n---\n") {
+		body := strings.TrimLeft(part, " \t\r\n")
+		switch {
+		case strings.HasPrefix(body, clineMarkdownUser):
+			list = append(list, msg{Role: "user", Content: clineUserBlocks(strings.TrimPrefix(body, clineMarkdownUser))})
+		case strings.HasPrefix(body, "**Assistant:**"):
+			list = append(list, msg{Role: "assistant", Content: clineAssistantBlocks(strings.TrimPrefix(body, "**Assistant:**"))})
+		default:
+			// A "---" inside a message (a Markdown rule in the model's text, a YAML front
+			// matter in a file): it belongs to the message before.
+			if n := len(list); n > 0 && strings.TrimSpace(part) != "" {
+				list[n-1].Content = append(list[n-1].Content.([]any), map[string]any{"type": "text", "text": "---\n" + part})
+			}
+		}
+	}
+	t := buildCline(list)
+	t.Format = FormatClineMarkdown
+	return t, nil
+}
+
+// clineUserBlocks cuts a user message at each result and each context block.
+func clineUserBlocks(text string) []any {
+	var blocks []any
+	var cur []string
+	flush := func() {
+		if t := strings.TrimSpace(strings.Join(cur, "\n")); t != "" {
+			blocks = append(blocks, map[string]any{"type": "text", "text": t})
+		}
+		cur = nil
+	}
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimLeft(line, " \t")
+		if clineResultRe.MatchString(t) || strings.HasPrefix(t, "<environment_details>") || clineNativeResult(t) {
+			flush()
+		}
+		cur = append(cur, line)
+	}
+	flush()
+	// Native results: "[name]" or "[name (Error)]" then the content.
+	for i, b := range blocks {
+		t := b.(map[string]any)["text"].(string)
+		head, rest, _ := strings.Cut(t, "\n")
+		if clineNativeResult(head) {
+			blocks[i] = map[string]any{"type": "tool_result", "content": rest, "is_error": strings.HasSuffix(head, " (Error)]")}
+		}
+	}
+	return blocks
+}
+
+// clineNativeResult says whether a line heads a native tool result in an export: "[name]" or
+// "[name (Error)]", the name a tool's.
+func clineNativeResult(line string) bool {
+	line = strings.TrimSpace(line)
+	if len(line) < 3 || line[0] != '[' || line[len(line)-1] != ']' {
+		return false
+	}
+	name := strings.TrimSuffix(line[1:len(line)-1], " (Error)")
+	return clineTools[name]
+}
+
+// clineAssistantBlocks turns "[Tool Use: name]" sections into tool_use blocks; the rest is
+// text, its XML calls read by buildCline.
+func clineAssistantBlocks(text string) []any {
+	const marker = "[Tool Use: "
+	i := strings.Index(text, marker)
+	if i < 0 {
+		return []any{map[string]any{"type": "text", "text": strings.TrimSpace(text)}}
+	}
+	blocks := []any{map[string]any{"type": "text", "text": strings.TrimSpace(text[:i])}}
+	for i >= 0 {
+		rest := text[i+len(marker):]
+		name, body, _ := strings.Cut(rest, "]")
+		next := strings.Index(body, marker)
+		input := body
+		if next >= 0 {
+			input = body[:next]
+		}
+		blocks = append(blocks, map[string]any{"type": "tool_use", "name": name, "input": map[string]any{"input": strings.TrimSpace(input)}})
+		if next < 0 {
+			break
+		}
+		text, i = body, next
+	}
+	return blocks
+}

@@ -1,0 +1,48 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The fixture was written for this test from Cline's task export (Markdown messages between
+// "---" rules, calls as XML or "[Tool Use: name]", results as "[tool for '...'] Result:" or
+// "[name]" / "[name (Error)]"): the same search twice with nothing found, then native calls.
+func TestClineMarkdownExportFixture(t *testing.T) {
+	tr, err := Read("testdata/cline-markdown/cline_task_nov-30-2026_10-00-00-am.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatClineMarkdown || len(tr.Agents) != 1 {
+		t.Fatalf("read as %s with %d agents, want cline-markdown with one", tr.Format, len(tr.Agents))
+	}
+	want := []string{
+		`user "The date parser rejects ISO week…"`,
+		`text[context] "<environment_details>\n# VSCode V…"`,
+		`text[model] "<thinking>\nFind the parser first…"`,
+		`call search_files "{\"path\":\"src\",\"regex\":\"parseWeek…" => "Found 0 results."`,
+		`text[context] "<environment_details>\n# VSCode V…"`,
+		`call search_files "{\"path\":\"src\",\"regex\":\"parseWeek…" => "Found 0 results."`,
+		`text[context] "<environment_details>\n# VSCode V…"`,
+		`text[model] "Let me list the folder instead."`,
+		`call list_files "{\"input\":\"Path: src\\nRecursive: …" => "dates.ts\nindex.ts"`,
+		`call read_file "{\"input\":\"Path: src/missing.ts\"}" => "Error reading file: ENOENT: no s…" FAILED`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// A rule inside a message (a Markdown "---" in the model's text) stays in that message.
+func TestClineMarkdownRuleInsideAMessage(t *testing.T) {
+	doc := "**User:**\n\n<task>\nwrite notes\n</task>\n\n---\n\n**Assistant:**\n\nPart one.\n\n---\n\nPart two.\n\n---\n\n**User:**\n\nthanks\n"
+	tr, err := ReadFrom("task.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`user "write notes"`, `text[model] "Part one."`, `text[model] "---\n\nPart two."`, `user "thanks"`}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}
