@@ -39,6 +39,7 @@ const (
 	kindTrae            // a Trae Agent trajectory document
 	kindAider           // Aider's chat history (Markdown)
 	kindClineMarkdown   // a Cline or Roo Code task exported as Markdown
+	kindSpecStory       // a chat saved by SpecStory (Markdown)
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -97,6 +98,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if bytes.HasPrefix(head[i:], []byte(clineMarkdownUser)) {
 		return sniffed{kind: kindClineMarkdown}
+	}
+	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) {
+		return sniffed{kind: kindSpecStory}
 	}
 	switch head[i] {
 	case '[':

@@ -106,6 +106,9 @@ const (
 	FormatAider = "aider"
 	// FormatClineMarkdown is a Cline or Roo Code task exported as Markdown.
 	FormatClineMarkdown = "cline-markdown"
+	// FormatSpecStory is a chat saved by SpecStory (.specstory/history/*.md), of Cursor, Claude
+	// Code or another agent.
+	FormatSpecStory = "specstory"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -424,6 +427,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readAider(name, br)
 	case kindClineMarkdown:
 		t, err = readClineMarkdown(name, br)
+	case kindSpecStory:
+		t, err = readSpecStory(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
