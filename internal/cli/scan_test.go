@@ -153,6 +153,29 @@ func TestScanDefaultLocations(t *testing.T) {
 			}
 		}
 	})
+	t.Run("the chats kept in the current folder's repository", func(t *testing.T) {
+		aider, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "aider", "chat.history.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := os.ReadFile(filepath.Join("..", "transcript", "testdata", "specstory", "2026-11-30_10-00-00Z-fix-the-parser.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		repo := t.TempDir()
+		history := put(t, filepath.Join(repo, ".aider.chat.history.md"), aider)
+		saved := put(t, filepath.Join(repo, ".specstory", "history", "2026-11-30_10-00-00Z-fix.md"), spec)
+		t.Chdir(repo)
+		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": t.TempDir()}, "--format", "jsonl")
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		for _, f := range []string{history, saved} {
+			if !strings.Contains(stdout, `"file":"`+f+`"`) {
+				t.Errorf("%s not scanned:\n%s", f, stdout)
+			}
+		}
+	})
 	t.Run("none installed, json", func(t *testing.T) {
 		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": t.TempDir()}, "--format", "json")
 		if code != 0 || stdout != "" || !strings.Contains(stderr, "no agent transcripts found") {

@@ -120,7 +120,10 @@ func (e *pathErr) Unwrap() error { return e.err }
 // of Qwen Code (~/.qwen/projects), pi (~/.pi/agent/sessions) and OpenClaw (~/.openclaw/agents),
 // GitHub Copilot CLI (~/.copilot/session-state), Continue (~/.continue/sessions), Cline CLI
 // (~/.cline/data/sessions), Goose ($XDG_DATA_HOME/goose/sessions or
-// ~/.local/share/goose/sessions) and Kimi CLI (~/.kimi/sessions).
+// ~/.local/share/goose/sessions) and Kimi CLI (~/.kimi/sessions). Two agents keep their
+// chats in the repository they work in rather than in the home folder: Aider
+// (.aider.chat.history.md) and SpecStory (.specstory/history); those of the current folder
+// are scanned too.
 // It also returns every location it looked at, for the message given when none exists.
 func DefaultLocations(getenv func(string) string) (found, looked []string) {
 	home := getenv("HOME")
@@ -162,6 +165,14 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		looked = append(looked, d)
 		if st, err := os.Stat(d); err == nil && st.IsDir() {
 			found = append(found, d)
+		}
+	}
+	if cwd, err := os.Getwd(); err == nil {
+		for _, p := range []string{filepath.Join(cwd, ".aider.chat.history.md"), filepath.Join(cwd, ".specstory", "history")} {
+			looked = append(looked, p)
+			if _, err := os.Stat(p); err == nil {
+				found = append(found, p)
+			}
 		}
 	}
 	return found, looked
