@@ -201,6 +201,21 @@ const (
 	prevHandle // "shellId:", "request_id": a handle the tool made up, number or hex (see handleLabel)
 )
 
+// wordKind is what a field says of the number after it (see prevWordKind).
+func wordKind(w string) int {
+	switch {
+	case w == "":
+		return prevNone
+	case len(w) <= 7:
+		return countWord(w)
+	case handleLabel(w):
+		return prevHandle
+	case timeLabel(w):
+		return prevCount
+	}
+	return prevNone
+}
+
 // countsNumber says whether the word before a number makes it volatile.
 func countsNumber(prev int) bool { return prev == prevCount || prev == prevHandle }
 
@@ -222,7 +237,10 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 	}
 	exact, masked := uint64(mixK2), uint64(mixK2)
 	var lineH, lineM, prevField uint64
-	lineW, prevKind := 0, prevNone
+	lineW := 0
+	// The field before, when it was not volatile: what it says of a number after it
+	// (wordKind) is worked out only when a number follows, which few fields are.
+	prevWord := ""
 	inEcho := false
 	n := len(text)
 	i := 0
@@ -259,23 +277,14 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 			i = j
 			var h uint64
 			isEcho := false
-			if acc != 0 && volatileKind(f, prevKind, text[j:]) != fieldPlain {
-				h, prevKind = markVolatile, prevNone
+			if acc != 0 && volatileKind(f, wordKind(prevWord), text[j:]) != fieldPlain {
+				h, prevWord = markVolatile, ""
 			} else {
 				h = wordHash(f)
 				if echo {
 					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f)))
 				}
-				switch {
-				case len(f) <= 7:
-					prevKind = countWord(f)
-				case handleLabel(f):
-					prevKind = prevHandle
-				case timeLabel(f):
-					prevKind = prevCount
-				default:
-					prevKind = prevNone
-				}
+				prevWord = f
 			}
 			lineH = mixWord(lineH, h)
 			lineW++
