@@ -16,8 +16,8 @@ import (
 //   - what the user types, each line prefixed "#### " (a message of several lines is several
 //     such lines): a user turn;
 //   - what aider itself says (tool output, warnings and errors), "> " before the first line
-//     only, the last line ending in two spaces (Markdown's line break): a message of several
-//     lines, blank ones included, runs to that line;
+//     only, the last line ending in exactly two spaces (Markdown's line break): a message of
+//     several lines, blank ones included, runs to that line;
 //   - everything else is the model's reply, set off by blank lines.
 //
 // Aider's model has no tools: it edits by writing edit blocks in its reply (SEARCH/REPLACE
@@ -103,7 +103,7 @@ func aiderMessages(run string) []aiderMessage {
 		}
 		if inHarness {
 			out[len(out)-1].text += "\n" + strings.TrimRight(line, " ")
-			inHarness = !strings.HasSuffix(line, "  ")
+			inHarness = !endsAiderMessage(line)
 			continue
 		}
 		switch {
@@ -111,7 +111,7 @@ func aiderMessages(run string) []aiderMessage {
 			add("user", strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, "####"), " "), " "))
 		case strings.HasPrefix(line, "> ") || strings.TrimRight(line, " ") == ">":
 			out = append(out, aiderMessage{role: "harness", text: strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, ">"), " "), " ")})
-			inHarness = !strings.HasSuffix(line, "  ")
+			inHarness = !endsAiderMessage(line)
 		default:
 			if n := len(out); strings.TrimSpace(line) == "" && (n == 0 || out[n-1].role != "model") {
 				continue // the blank lines around messages
@@ -123,6 +123,14 @@ func aiderMessages(run string) []aiderMessage {
 		out[i].text = strings.TrimSpace(out[i].text)
 	}
 	return out
+}
+
+// endsAiderMessage says whether a line ends one of aider's messages: aider strips a message
+// of its trailing white space and ends it with exactly two spaces (a Markdown line break); a
+// line inside it may end in a run of spaces of its own (aligned columns), never in exactly two.
+func endsAiderMessage(line string) bool {
+	n := len(line)
+	return n >= 2 && line[n-1] == ' ' && line[n-2] == ' ' && (n == 2 || line[n-3] != ' ')
 }
 
 // addAiderRun reads a run's messages into a.
