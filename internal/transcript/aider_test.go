@@ -92,3 +92,20 @@ func TestAiderLoopOfFailedEditsIsCaught(t *testing.T) {
 		t.Errorf("%d calls, notices %q; want 4 calls and %q", calls, got, want)
 	}
 }
+
+// One of aider's messages runs to its line that ends in exactly two spaces: the shell commands
+// it offers to run are printed in aligned columns, their lines ending in longer runs.
+func TestAiderMessageEndsAtItsLineBreak(t *testing.T) {
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n#### write the script  \n\n" +
+		"> export GITHUB_TOKEN=your_token\nexport OWNER=owner             \nexport REPO=repo          \n./check.sh  \n" +
+		"> Run shell commands? (Y)es/(N)o [Yes]: n  \n\nI left the script as it is.\n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`user "write the script"`, `text[harness] "export GITHUB_TOKEN=your_token\ne…"`,
+		`text[harness] "Run shell commands? (Y)es/(N)o […"`, `text[model] "I left the script as it is."`}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}
