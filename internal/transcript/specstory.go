@@ -233,7 +233,8 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 			summary = ""
 		}
 	}
-	body = strings.NewReplacer("<details>", "", "</details>", "").Replace(body)
+	// The exporter escapes HTML in what a call printed (&lt;, &amp;, &#96;).
+	body = html.UnescapeString(strings.NewReplacer("<details>", "", "</details>", "").Replace(body))
 	args, result := body, ""
 	if open, close := lastFence(body); open >= 0 {
 		content := body[open:close]

@@ -34,5 +34,8 @@ func TestSpecStoryExportFixture(t *testing.T) {
 		if got := describe(a.Events); !reflect.DeepEqual(got, want[a.ID]) {
 			t.Errorf("agent %s:\n got %s\nwant %s", a.ID, strings.Join(got, "\n     "), strings.Join(want[a.ID], "\n     "))
 		}
+		if a.ID == "sidechain" && a.Events[0].Result != "src/tokens.py:12:    return tokens[:-1] if n > 0 else tokens" {
+			t.Errorf("the exporter's HTML escapes are kept: %q", a.Events[0].Result)
+		}
 	}
 }
