@@ -89,14 +89,15 @@ func similarity(a, b *sketch) float64 {
 // detector's scratch space, so building it allocates nothing.
 type echoSet struct {
 	slot [128]uint64
+	used [64]uint8 // the slots filled, so that reset clears those alone (a call fills a few)
 	n    int
 }
 
 func (e *echoSet) reset() {
-	if e.n > 0 {
-		e.slot = [128]uint64{}
-		e.n = 0
+	for _, i := range e.used[:e.n] {
+		e.slot[i] = 0
 	}
+	e.n = 0
 }
 
 func (e *echoSet) add(h uint64) {
@@ -111,6 +112,7 @@ func (e *echoSet) add(h uint64) {
 		}
 		if *p == 0 {
 			*p = h
+			e.used[e.n] = uint8(i & uint64(len(e.slot)-1))
 			e.n++
 			return
 		}
