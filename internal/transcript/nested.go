@@ -20,8 +20,9 @@ import (
 // role and something said (content, text, tool calls or parts). A chat is not searched
 // further. Its messages are read as OpenAI- or Anthropic-style messages (roles "ai" and
 // "human" as LangChain writes them, "text" for content as some datasets do); a chat without
-// structured tool calls is read as text actions when its model writes a command block and
-// the next message answers it (SWE-agent's and many harnesses' protocol).
+// structured tool calls is read for the calls its model wrote in its text (addTextActions).
+// A chat that a later one starts with is dropped (dropRepeatedHistories): logs of model
+// requests, and lists of training episodes, repeat the history before each step.
 
 // maxNestedDepth bounds the search: chats sit a few levels down, not thirty.
 const maxNestedDepth = 12
