@@ -279,6 +279,9 @@ func waitsByName(lower string) bool {
 			return true
 		}
 	}
+	if strings.HasSuffix(lower, "output") {
+		return true // BashOutput, TaskOutput; not write_output_file
+	}
 	switch lower {
 	case "read_bash", "read_shell", "read_agent", "read_process", "read_terminal":
 		return true
@@ -286,7 +289,7 @@ func waitsByName(lower string) bool {
 	return false
 }
 
-var waitWords = []string{"sleep", "wait", "status", "output", "monitor", "wakeup", "notification"}
+var waitWords = []string{"sleep", "wait", "status", "monitor", "wakeup", "notification"}
 
 // callRecord is what the state keeps of the last watched call, for telling a poll.
 type callRecord struct {
