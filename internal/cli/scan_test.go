@@ -197,6 +197,10 @@ func TestScanDefaultLocations(t *testing.T) {
 			`{"role":"assistant","content":[{"type":"text","text":"<list_files>\n<path>.</path>\n</list_files>"}]},`+
 			`{"role":"user","content":[{"type":"text","text":"[list_files for '.'] Result:"},{"type":"text","text":"a.txt"}]}]`))
 		put(t, filepath.Join(task, "ui_messages.json"), []byte(`[{"ts":1730000000000,"type":"say","say":"text","text":"ls"}]`))
+		// Kilo Code, a fork of Roo Code, keeps the same task files under its own id; Windsurf
+		// is one more editor built on VS Code.
+		kilo := put(t, filepath.Join(home, ".config", "Windsurf", "User", "globalStorage", "kilocode.kilo-code", "tasks", "t1", "api_conversation_history.json"),
+			[]byte(`[{"role":"user","content":[{"type":"text","text":"<task>\nls\n</task>"}]}]`))
 		// The agents read since session 7, each in its own folder, with the index files
 		// beside their sessions, which must pass without a word.
 		fixture := func(name string) []byte {
@@ -215,7 +219,7 @@ func TestScanDefaultLocations(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, f := range []string{claude, rollout, events, cline, qwen, pi, copilot, cont} {
+		for _, f := range []string{claude, rollout, events, cline, kilo, qwen, pi, copilot, cont} {
 			if !strings.Contains(stdout, `"file":"`+f+`"`) {
 				t.Errorf("%s not scanned:\n%s", f, stdout)
 			}

@@ -178,16 +178,16 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 	return found, looked
 }
 
-// vscodeTasks lists where Cline and Roo Code keep their tasks: <editor user data>/User/
-// globalStorage/<extension id>/tasks.
+// vscodeTasks lists where Cline, Roo Code and Kilo Code (a fork of Roo Code, the same task
+// files) keep their tasks: <editor user data>/User/globalStorage/<extension id>/tasks.
 func vscodeTasks(home string) []string {
 	if home == "" {
 		return nil
 	}
 	var out []string
 	for _, base := range []string{filepath.Join(home, ".config"), filepath.Join(home, "Library", "Application Support")} {
-		for _, editor := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor"} {
-			for _, ext := range []string{"saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline"} {
+		for _, editor := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"} {
+			for _, ext := range []string{"saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code"} {
 				out = append(out, filepath.Join(base, editor, "User", "globalStorage", ext, "tasks"))
 			}
 		}
