@@ -237,9 +237,11 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return nil, err
 	}
 	if next := w.ws(end); next < len(w.data) {
-		if w.data[next] != '{' || doc.t != nil {
-			// After a document of a format that is one document a file, nothing may follow.
+		if w.data[next] != '{' {
 			return nil, w.lineError(name, w.errAt(next, "unexpected data after the JSON document"))
+		}
+		if doc.t != nil {
+			return w.sameDocuments(name, doc.t, next)
 		}
 		return w.documents(name, doc.chats, next)
 	}
@@ -279,6 +281,41 @@ func (w *walker) documents(name string, chats [][]msg, i int) (*built, error) {
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
 	return buildChats(chats), nil
+}
+
+// sameDocuments reads the rest of a JSONL file of documents of one format (a dataset of
+// SWE-agent trajectories, one a line), the first already read: each is a session. A document
+// that is not of the first one's format is an error at its line, as any data after a single
+// document is.
+func (w *walker) sameDocuments(name string, first *built, i int) (*built, error) {
+	all := []*built{first}
+	for i < len(w.data) {
+		doc, end, err := w.objectDocument(name, i)
+		if err == nil && (doc.t == nil || doc.t.Format != first.Format) {
+			err = w.lineError(name, w.errAt(i, "unexpected data after the JSON document: not another %s document", first.Format))
+		}
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, doc.t)
+		if i = w.ws(end); i < len(w.data) && w.data[i] != '{' {
+			return nil, w.lineError(name, w.errAt(i, "unexpected data between JSON documents"))
+		}
+	}
+	return joinSessions(all), nil
+}
+
+// joinSessions puts transcripts one after another as the sessions of one.
+func joinSessions(all []*built) *built {
+	out := &built{Transcript: &Transcript{Format: all[0].Format}}
+	for _, t := range all {
+		for _, a := range t.Agents {
+			a.Session += out.Sessions
+			out.Agents = append(out.Agents, a)
+		}
+		out.Sessions += max(t.Sessions, 1)
+	}
+	return out
 }
 
 // readDoc is what objectDocument made of a document: a transcript of one of the object

@@ -1,6 +1,9 @@
 package transcript
 
 import (
+	"bytes"
+	"encoding/json"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -97,5 +100,40 @@ func TestDocumentsWithoutChats(t *testing.T) {
 	doc := "{\"messages\": [{\"role\": \"user\", \"content\": \"x\"}, {\"role\": \"assistant\", \"content\": \"y\"}]}\n{\"trajectory\": [{\"action\": \"ls\", \"observation\": \"a\"}]}\n"
 	if _, err := ReadFrom("x.jsonl", strings.NewReader(doc)); err == nil || !strings.HasPrefix(err.Error(), "x.jsonl:2: a swe-agent document among chat documents") {
 		t.Errorf("mixed documents: error %v", err)
+	}
+}
+
+// A JSONL file of documents of one format (a dataset of SWE-agent trajectories, one a line)
+// is read document by document, each a session.
+func TestJSONLOfTrajectories(t *testing.T) {
+	raw, err := os.ReadFile("testdata/swe-agent/single.traj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line bytes.Buffer
+	if err := json.Compact(&line, raw); err != nil {
+		t.Fatal(err)
+	}
+	one, err := ReadFrom("one.traj", bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := line.String() + "\n" + line.String() + "\n"
+	tr, err := ReadFrom("trajs.jsonl", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatSWEAgent || tr.Sessions != 2 || len(tr.Agents) != 2*len(one.Agents) {
+		t.Fatalf("read as %s with %d sessions and %d agents; want swe-agent, 2 sessions, %d agents", tr.Format, tr.Sessions, len(tr.Agents), 2*len(one.Agents))
+	}
+	for i, a := range tr.Agents {
+		if want := one.Agents[i%len(one.Agents)]; a.Session != i/len(one.Agents) || !reflect.DeepEqual(describe(a.Events), describe(want.Events)) {
+			t.Errorf("agent %d (session %d) reads differently from the single trajectory", i, a.Session)
+		}
+	}
+	// Another kind of document after them is still an error at its line.
+	_, err = ReadFrom("trajs.jsonl", strings.NewReader(doc+`{"messages": [{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}]}`+"\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "trajs.jsonl:3: unexpected data after the JSON document: not another swe-agent document") {
+		t.Errorf("mixed documents: %v", err)
 	}
 }
