@@ -283,6 +283,30 @@ func (w *walker) documents(name string, chats [][]msg, i int) (*built, error) {
 	return buildChats(chats), nil
 }
 
+// listOfDocuments reads a JSON list whose elements are all documents of one object format,
+// each a session; it returns nil when they are not.
+func (w *walker) listOfDocuments(name string, start int) *built {
+	var all []*built
+	ok := true
+	_, err := w.array(start, func(e int) (int, error) {
+		if w.data[e] != '{' {
+			ok = false
+			return w.skip(e)
+		}
+		doc, end, err := w.objectDocument(name, e)
+		if err != nil || doc.t == nil || len(all) > 0 && doc.t.Format != all[0].Format {
+			ok = false
+			return w.skip(e)
+		}
+		all = append(all, doc.t)
+		return end, nil
+	})
+	if err != nil || !ok || len(all) == 0 {
+		return nil
+	}
+	return joinSessions(all)
+}
+
 // sameDocuments reads the rest of a JSONL file of documents of one format (a dataset of
 // SWE-agent trajectories, one a line), the first already read: each is a session. A document
 // that is not of the first one's format is an error at its line, as any data after a single
@@ -439,6 +463,10 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return buildGeminiContents(list), nil
 	case roles > 0:
 		return buildMessages(FormatMessages, list), nil
+	}
+	// A list of documents of one object format (SWE-agent trajectories), each a session.
+	if t := w.listOfDocuments(name, start); t != nil {
+		return t, nil
 	}
 	// A list of runs, each holding its chat ([{"instance_id", "messages": [...]}, ...]).
 	var chats [][]msg

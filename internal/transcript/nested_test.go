@@ -137,3 +137,25 @@ func TestJSONLOfTrajectories(t *testing.T) {
 		t.Errorf("mixed documents: %v", err)
 	}
 }
+
+// A JSON list of trajectories is read the same way.
+func TestJSONListOfTrajectories(t *testing.T) {
+	raw, err := os.ReadFile("testdata/swe-agent/single.traj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := ReadFrom("one.traj", bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ReadFrom("trajs.json", strings.NewReader("["+string(raw)+",\n"+string(raw)+"]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatSWEAgent || tr.Sessions != 2 || len(tr.Agents) != 2*len(one.Agents) {
+		t.Fatalf("read as %s with %d sessions and %d agents; want swe-agent, 2 sessions, %d agents", tr.Format, tr.Sessions, len(tr.Agents), 2*len(one.Agents))
+	}
+	if !reflect.DeepEqual(describe(tr.Agents[len(one.Agents)].Events), describe(one.Agents[0].Events)) {
+		t.Errorf("the second trajectory reads differently from the file alone")
+	}
+}
