@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"slices"
 	"strings"
@@ -41,6 +42,12 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		}
 		if isChatList(w.data[i:end]) {
 			if list := decodeChat(w.data[i:end]); len(list) > 0 {
+				*out = append(*out, list)
+			}
+			return end, nil
+		}
+		if isStepList(w.data[i:end]) {
+			if list := decodeSteps(w.data[i:end]); len(list) > 0 {
 				*out = append(*out, list)
 			}
 			return end, nil
@@ -401,4 +408,185 @@ func terminusCall(text string) (textCall, bool) {
 		}
 		from++
 	}
+}
+
+// A run may also be logged as a list of steps rather than a chat: each step an action and
+// what it gave back, as ReAct-style agents, smolagents (its steps' tool_calls and
+// observations) and LangChain's intermediate steps ({"tool", "tool_input", "log"} and the
+// observation) log them. A list is one when at least two of its elements, and at least half,
+// pair a call (tool_calls, tool, tool_name or action) with an outcome (observation(s),
+// output, result, or an error). Each step is read into the message list addMessages reads:
+// the step's thought, its calls, then their results.
+
+var (
+	stepCallKeys    = []string{"tool_calls", "tool", "tool_name", "action"}
+	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "error"}
+)
+
+// isStepList says whether a JSON array holds steps.
+func isStepList(arr []byte) bool {
+	var elems []json.RawMessage
+	if json.Unmarshal(arr, &elems) != nil || len(elems) < 2 {
+		return false
+	}
+	steps := 0
+	for _, e := range elems {
+		e = bytes.TrimSpace(e)
+		if len(e) == 0 || e[0] != '{' {
+			continue
+		}
+		keys := scanTopObject(e).keys
+		if _, role := keys["role"]; role {
+			continue
+		}
+		if hasAnyKey(keys, stepCallKeys) && hasAnyKey(keys, stepOutcomeKeys) {
+			steps++
+		}
+	}
+	return steps >= 2 && steps*2 >= len(elems)
+}
+
+func hasAnyKey(keys map[string]string, names []string) bool {
+	for _, k := range names {
+		if _, ok := keys[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeSteps turns a step list into messages: the step's thought as the assistant's words
+// with its calls, then one tool message per call (the step's outcome goes to its first call;
+// an error fails it).
+func decodeSteps(arr []byte) []msg {
+	var raw []map[string]any
+	if err := json.Unmarshal(arr, &raw); err != nil && !tolerable(err) {
+		return nil
+	}
+	var list []msg
+	for k, st := range raw {
+		if st == nil {
+			continue
+		}
+		var calls []oaToolCall
+		switch tc := st["tool_calls"].(type) {
+		case []any:
+			for _, c := range tc {
+				cm, _ := c.(map[string]any)
+				if cm == nil {
+					continue
+				}
+				name, _ := cm["name"].(string)
+				args := cm["arguments"]
+				if fn, ok := cm["function"].(map[string]any); ok {
+					name, _ = fn["name"].(string)
+					args = fn["arguments"]
+				}
+				if name != "" {
+					calls = append(calls, oaToolCall{Name: name, Arguments: stepArgs(args)})
+				}
+			}
+		}
+		if len(calls) == 0 {
+			name, args := stepCall(st)
+			if name != "" {
+				calls = append(calls, oaToolCall{Name: name, Arguments: args})
+			}
+		}
+		if len(calls) == 0 {
+			continue
+		}
+		for i := range calls {
+			calls[i].ID = fmt.Sprintf("step%d.%d", k, i)
+		}
+		thought := ""
+		for _, key := range []string{"thought", "model_output", "llm_output", "log", "reasoning"} {
+			if t, ok := st[key].(string); ok && t != "" {
+				thought = t
+				break
+			}
+		}
+		list = append(list, msg{Role: "assistant", Content: thought, ToolCalls: calls})
+		outcome := ""
+		for _, key := range []string{"observation", "observations", "output", "result", "action_output"} {
+			if v, ok := st[key]; ok && v != nil {
+				outcome = stepText(v)
+				break
+			}
+		}
+		status := ""
+		if e, ok := st["error"]; ok && e != nil && e != false && e != "" {
+			status = "error"
+			if outcome == "" {
+				outcome = stepText(e)
+			}
+		}
+		for i, c := range calls {
+			m := msg{Role: "tool", ToolCallID: c.ID}
+			if i == 0 {
+				m.Content, m.Status = outcome, status
+			}
+			list = append(list, m)
+		}
+	}
+	return list
+}
+
+// stepCall reads a step's call from its tool/tool_name and input keys, or from its action: a
+// command line (its first word names it, as SWE-agent's do) or an object naming the tool.
+func stepCall(st map[string]any) (string, json.RawMessage) {
+	for _, key := range []string{"tool", "tool_name"} {
+		if name, ok := st[key].(string); ok && name != "" {
+			for _, in := range []string{"tool_input", "tool_args", "args", "arguments", "input"} {
+				if v, ok := st[in]; ok {
+					return name, stepArgs(v)
+				}
+			}
+			return name, nil
+		}
+	}
+	switch a := st["action"].(type) {
+	case string:
+		if t := strings.TrimSpace(a); t != "" {
+			return firstToken(t), json.RawMessage(jsonString(t))
+		}
+	case map[string]any:
+		name, _ := a["tool"].(string)
+		if name == "" {
+			name, _ = a["name"].(string)
+		}
+		if name != "" {
+			for _, in := range []string{"tool_input", "args", "arguments", "input"} {
+				if v, ok := a[in]; ok {
+					return name, stepArgs(v)
+				}
+			}
+			return name, nil
+		}
+	}
+	return "", nil
+}
+
+// stepArgs encodes a call's arguments as the JSON the message builder reads: a string as
+// it is written (often already JSON), anything else as JSON.
+func stepArgs(v any) json.RawMessage {
+	if s, ok := v.(string); ok {
+		return json.RawMessage(jsonString(s))
+	}
+	return marshalArgs(v)
+}
+
+// stepText is an outcome as text: a string, or a list of strings, or JSON.
+func stepText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		var parts []string
+		for _, p := range x {
+			parts = append(parts, stepText(p))
+		}
+		return strings.Join(parts, "\n")
+	}
+	return string(marshalArgs(v))
 }

@@ -159,3 +159,44 @@ func TestJSONListOfTrajectories(t *testing.T) {
 		t.Errorf("the second trajectory reads differently from the file alone")
 	}
 }
+
+// Runs logged as steps (an action and what it gave back) rather than as a chat are read too.
+func TestStepListsInsideOtherDocuments(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		want      []string
+	}{
+		{"smolagents' steps: tool calls and observations",
+			`{"task": "find x", "steps": [
+			  {"step_number": 1, "model_output": "Thought: search for it", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "web_search", "arguments": {"query": "x"}}}], "observations": "No results found.", "error": null},
+			  {"step_number": 2, "model_output": "Thought: search again", "tool_calls": [{"id": "c2", "type": "function", "function": {"name": "web_search", "arguments": {"query": "x"}}}], "observations": "No results found.", "error": null}]}`,
+			[]string{`text[model] "Thought: search for it"`, `call web_search "{\"query\":\"x\"}" => "No results found."`,
+				`text[model] "Thought: search again"`, `call web_search "{\"query\":\"x\"}" => "No results found."`}},
+		{"LangChain's intermediate steps, an error failing its call",
+			`{"output": "done", "intermediate_steps": [
+			  {"tool": "calculator", "tool_input": "1/0", "log": "divide", "error": "ZeroDivisionError: division by zero"},
+			  {"tool": "calculator", "tool_input": "1/2", "log": "divide again", "observation": "0.5"}]}`,
+			[]string{`text[model] "divide"`, `call calculator "1/0" => "ZeroDivisionError: division by z…" FAILED`,
+				`text[model] "divide again"`, `call calculator "1/2" => "0.5"`}},
+		{"ReAct steps with command lines as actions",
+			`[{"id": "run-1", "trajectory_steps": [
+			  {"thought": "look for it", "action": "grep -rn parse src", "observation": "src/a.py:3: def parse"},
+			  {"thought": "open it", "action": "cat src/a.py", "observation": "def parse(): pass"}]}]`,
+			[]string{`text[model] "look for it"`, `call grep "grep -rn parse src" => "src/a.py:3: def parse"`,
+				`text[model] "open it"`, `call cat "cat src/a.py" => "def parse(): pass"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := ReadFrom("run.json", strings.NewReader(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Agents) != 1 {
+				t.Fatalf("%d agents, want 1", len(tr.Agents))
+			}
+			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
