@@ -432,6 +432,12 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isOHEvent(scanTopObject(w.data[first:]).keys) {
 		return readOpenHandsList(name, w, start)
 	}
+	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '[' {
+		// [[action, observation], ...]: a trajectory of OpenHands' releases of 2024
+		if inner := w.ws(first + 1); inner < len(w.data) && w.data[inner] == '{' && isOHPairHead(scanTopObject(w.data[inner:]).keys) {
+			return readOpenHandsList(name, w, start)
+		}
+	}
 	end, err := w.msgList(start, &list)
 	if err == nil {
 		err = w.end(end)
@@ -488,11 +494,11 @@ func readOpenHandsList(name string, w *walker, start int) (*built, error) {
 	if err != nil {
 		return nil, w.lineError(name, err)
 	}
-	var events []ohEvent
-	if err := json.Unmarshal(w.data[start:end], &events); err != nil && !tolerable(err) {
+	var history []json.RawMessage
+	if err := json.Unmarshal(w.data[start:end], &history); err != nil && !tolerable(err) {
 		return nil, w.lineError(name, w.errAt(start, "invalid JSON value: %v", err))
 	}
-	return buildOpenHandsEvents(events), nil
+	return buildOpenHandsEvents(history), nil
 }
 
 // readOpenHandsEventFile reads a file holding one OpenHands event.

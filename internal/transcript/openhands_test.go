@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -151,5 +152,34 @@ func TestOpenHandsSDKDumpReadsRawMessages(t *testing.T) {
 	}
 	if u := tr.Usage; u.OutputTokens != 79 || u.CacheReadTokens != 9024 || u.CostUSD != 0.00076718 {
 		t.Errorf("usage %+v", u)
+	}
+}
+
+// OpenHands' releases of 2024 (OpenDevin) kept the history as [action, observation] pairs, in
+// evaluation output and saved trajectories alike; an observation that names no cause answers
+// the action of its pair.
+func TestOpenHandsHistoryOfPairs(t *testing.T) {
+	pair := func(id int, cmd, out string, cause bool) string {
+		c := ""
+		if cause {
+			c = fmt.Sprintf(`"cause": %d, `, id)
+		}
+		return fmt.Sprintf(`[{"id": %d, "source": "agent", "action": "run", "args": {"command": %q, "thought": "look"}}, {"id": %d, %s"source": "agent", "observation": "run", "content": %q, "extras": {"exit_code": 1}}]`,
+			id, cmd, id+1, c, out)
+	}
+	history := "[" + pair(1, "grep -rn foo .", "no matches", true) + ", " + pair(3, "grep -rn foo .", "no matches", false) + "]"
+	want := []string{`text[model] "look"`, `call run "{\"command\":\"grep -rn foo .\"}" => "no matches" FAILED`,
+		`text[model] "look"`, `call run "{\"command\":\"grep -rn foo .\"}" => "no matches" FAILED`}
+	for _, f := range []struct{ name, doc string }{
+		{"output.jsonl", `{"instance_id": "x__y-1", "instruction": "fix", "history": ` + history + "}\n"},
+		{"trajectory.json", history},
+	} {
+		tr, err := ReadFrom(f.name, strings.NewReader(f.doc))
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		if got := describe(tr.Agents[0].Events); tr.Format != FormatOpenHands || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s read as %s:\n got %q\nwant %q", f.name, tr.Format, got, want)
+		}
 	}
 }

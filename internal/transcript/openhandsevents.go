@@ -86,6 +86,14 @@ func isOHEvent(keys map[string]string) bool {
 	return src && id && ts && (act || obs || kind)
 }
 
+// isOHPairHead says whether an object opens an [action, observation] pair of OpenHands'
+// releases of 2024: an action with its arguments (some wrote no timestamp or source).
+func isOHPairHead(keys map[string]string) bool {
+	_, act := keys["action"]
+	_, args := keys["args"]
+	return act && args
+}
+
 // ohActionName is a 0.x action's name ("" for a 1.x action object).
 func ohName(raw json.RawMessage) string {
 	var s string
@@ -195,21 +203,47 @@ func (s *ohSession) add(e *ohEvent) {
 	}
 	if name := ohName(e.Observation); name != "" && e.Cause != nil {
 		cause, _ := e.Cause.Float64()
-		idx, ok := s.byAction[idKey(cause)]
-		if !ok || a.events[idx].HasResult {
+		if idx, ok := s.byAction[idKey(cause)]; ok {
+			s.observe(idx, e)
+		}
+	}
+}
+
+// addPair adds one step of the history of OpenHands' releases of 2024 (OpenDevin): a pair
+// [action, observation]. An observation that names no cause answers the action of its pair.
+func (s *ohSession) addPair(act, obs *ohEvent) {
+	before := len(s.a.events)
+	s.add(act)
+	if obs == nil {
+		return
+	}
+	if obs.Cause != nil || ohName(obs.Observation) == "" {
+		s.add(obs)
+		return
+	}
+	for i := len(s.a.events) - 1; i >= before; i-- {
+		if s.a.events[i].Type == loopguard.EventCall {
+			s.observe(i, obs)
 			return
 		}
-		failed := name == "error"
-		if x := e.Extras; x != nil {
-			code := x.ExitCode
-			if code == nil && x.Metadata != nil {
-				code = x.Metadata.ExitCode
-			}
-			failed = failed || (code != nil && *code != 0)
-		}
-		ev := &a.events[idx]
-		ev.Result, ev.HasResult, ev.Failed = ohText(e.Content), true, failed
 	}
+}
+
+// observe gives the call at idx the observation e as its result, unless it has one.
+func (s *ohSession) observe(idx int, e *ohEvent) {
+	ev := &s.a.events[idx]
+	if ev.HasResult {
+		return
+	}
+	failed := ohName(e.Observation) == "error"
+	if x := e.Extras; x != nil {
+		code := x.ExitCode
+		if code == nil && x.Metadata != nil {
+			code = x.Metadata.ExitCode
+		}
+		failed = failed || (code != nil && *code != 0)
+	}
+	ev.Result, ev.HasResult, ev.Failed = ohText(e.Content), true, failed
 }
 
 func (s *ohSession) addUsage(r *ohResponse) {
@@ -283,8 +317,9 @@ func (s *ohSession) addV1(e *ohEvent) {
 
 // ohRecord is one line of an evaluation output.jsonl.
 type ohRecord struct {
-	InstanceID any       `json:"instance_id"`
-	History    []ohEvent `json:"history"`
+	InstanceID any `json:"instance_id"`
+	// History holds events, or in the releases of 2024 [action, observation] pairs.
+	History []json.RawMessage `json:"history"`
 	Metrics    *struct {
 		AccumulatedCost  float64 `json:"accumulated_cost"`
 		AccumulatedUsage *struct {
@@ -315,9 +350,7 @@ func readOpenHandsOutput(name string, br *bufio.Reader) (*built, error) {
 		b.session = n
 		n++
 		s := newOHSession(b)
-		for i := range r.History {
-			s.add(&r.History[i])
-		}
+		s.addHistory(r.History)
 		u := s.usage
 		if m := r.Metrics; m != nil && m.AccumulatedUsage != nil {
 			cu := m.AccumulatedUsage
@@ -361,14 +394,36 @@ func eachJSONValue(name string, br *bufio.Reader, fn func(data []byte) error) er
 }
 
 // buildOpenHandsEvents reads an event list (a saved trajectory) as one session.
-func buildOpenHandsEvents(events []ohEvent) *built {
+func buildOpenHandsEvents(history []json.RawMessage) *built {
 	b := newBuilder(FormatOpenHands)
 	s := newOHSession(b)
-	for i := range events {
-		s.add(&events[i])
-	}
+	s.addHistory(history)
 	s.a.usage = s.usage
 	return b.done()
+}
+
+// addHistory adds a history's events, or its [action, observation] pairs (OpenHands' releases
+// of 2024). An element that is neither is passed over, as values of unexpected types are.
+func (s *ohSession) addHistory(history []json.RawMessage) {
+	for _, raw := range history {
+		if raw = bytesTrimSpace(raw); len(raw) > 0 && raw[0] == '[' {
+			var pair []ohEvent
+			if err := json.Unmarshal(raw, &pair); err != nil && !tolerable(err) || len(pair) == 0 {
+				continue
+			}
+			var obs *ohEvent
+			if len(pair) > 1 {
+				obs = &pair[1]
+			}
+			s.addPair(&pair[0], obs)
+			continue
+		}
+		var e ohEvent
+		if err := json.Unmarshal(raw, &e); err != nil && !tolerable(err) {
+			continue
+		}
+		s.add(&e)
+	}
 }
 
 // EventPart is one event file of an OpenHands event folder, for MergeEvents.
@@ -394,11 +449,13 @@ func MergeEvents(name string, parts []*EventPart) *Transcript {
 		}
 		return a.name < b.name
 	})
-	events := make([]ohEvent, len(parts))
-	for i, p := range parts {
-		events[i] = p.event
+	b := newBuilder(FormatOpenHands)
+	s := newOHSession(b)
+	for _, p := range parts {
+		s.add(&p.event)
 	}
-	t := buildOpenHandsEvents(events)
+	s.a.usage = s.usage
+	t := b.done()
 	t.Path = name
 	t.Sessions = 1
 	for _, a := range t.Agents {
@@ -413,7 +470,7 @@ func buildOpenHandsEventFile(name string, data []byte) (*built, error) {
 	if err := json.Unmarshal(data, &e); err != nil && !tolerable(err) {
 		return nil, err
 	}
-	t := buildOpenHandsEvents([]ohEvent{e})
+	t := buildOpenHandsEvents([]json.RawMessage{data})
 	t.Event = &EventPart{event: e, name: name}
 	return t, nil
 }
