@@ -320,7 +320,7 @@ type ohRecord struct {
 	InstanceID any `json:"instance_id"`
 	// History holds events, or in the releases of 2024 [action, observation] pairs.
 	History []json.RawMessage `json:"history"`
-	Metrics    *struct {
+	Metrics *struct {
 		AccumulatedCost  float64 `json:"accumulated_cost"`
 		AccumulatedUsage *struct {
 			PromptTokens     int64  `json:"prompt_tokens"`
