@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // A document of no known format may still hold chats: a dataset row ({"instance_id",
@@ -17,8 +17,9 @@ import (
 // a reader per wrapper, the document is searched, in order, for lists of chat messages; each
 // list found is a session.
 //
-// A list is a chat when at least two of its elements, and at least half, are objects with a
-// role and something said (content, text, tool calls or parts). A chat is not searched
+// A list is a chat when at least two of its first elements (listSampleSize), and at least
+// half of them, are objects with a role and something said (content, text, tool calls or
+// parts). A chat is not searched
 // further. Its messages are read as OpenAI- or Anthropic-style messages (roles "ai" and
 // "human" as LangChain writes them, "text" for content as some datasets do); a chat without
 // structured tool calls is read for the calls its model wrote in its text (addTextActions).
@@ -55,7 +56,15 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		if depth >= maxNestedDepth {
 			return end, nil
 		}
-		return w.array(i, func(e int) (int, error) { return w.chatsIn(e, depth+1, out) })
+		// A list whose first elements hold no run holds none further on: its elements are
+		// alike (records of data), and the rest is not searched.
+		found, seen := len(*out), 0
+		return w.array(i, func(e int) (int, error) {
+			if seen++; seen > listSampleSize && len(*out) == found {
+				return w.skip(e)
+			}
+			return w.chatsIn(e, depth+1, out)
+		})
 	case '{':
 		if depth >= maxNestedDepth {
 			return w.skip(i)
@@ -65,21 +74,40 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 	return w.skip(i)
 }
 
+// listSampleSize is how many of a list's first elements decide what the list holds: chats
+// and step lists are uniform, and a data file's long lists are not decoded whole to learn
+// they are neither.
+const listSampleSize = 16
+
+// listSample returns the top-level keys of the first listSampleSize elements of a JSON array
+// (nil for an element that is not an object), read without decoding their values.
+func listSample(arr []byte) []map[string]string {
+	var out []map[string]string
+	i, more, err := jsonscan.Open(arr, 0)
+	for err == nil && more && len(out) < listSampleSize {
+		if i >= len(arr) {
+			break
+		}
+		var keys map[string]string
+		if arr[i] == '{' {
+			keys = scanTopObject(arr[i:]).keys
+		}
+		out = append(out, keys)
+		var end int
+		if end, err = jsonscan.Skip(arr, i, jsonscan.AsWritten, jsonscan.MaxDepth); err != nil {
+			break
+		}
+		i, more, err = jsonscan.Next(arr, end, ']')
+	}
+	return out
+}
+
 // isChatList says whether a JSON array holds chat messages.
 func isChatList(arr []byte) bool {
-	var elems []json.RawMessage
-	if json.Unmarshal(arr, &elems) != nil || len(elems) < 2 {
-		return false
-	}
+	sample := listSample(arr)
 	chat := 0
-	for _, e := range elems {
-		e = bytes.TrimSpace(e)
-		if len(e) == 0 || e[0] != '{' {
-			continue
-		}
-		keys := scanTopObject(e).keys
-		_, role := keys["role"]
-		if !role {
+	for _, keys := range sample {
+		if _, role := keys["role"]; !role {
 			continue
 		}
 		for _, k := range []string{"content", "text", "tool_calls", "function_call", "parts"} {
@@ -89,7 +117,7 @@ func isChatList(arr []byte) bool {
 			}
 		}
 	}
-	return chat >= 2 && chat*2 >= len(elems)
+	return chat >= 2 && chat*2 >= len(sample)
 }
 
 // decodeChat reads a chat list as messages, mapping the variants above onto what
@@ -425,17 +453,9 @@ var (
 
 // isStepList says whether a JSON array holds steps.
 func isStepList(arr []byte) bool {
-	var elems []json.RawMessage
-	if json.Unmarshal(arr, &elems) != nil || len(elems) < 2 {
-		return false
-	}
+	sample := listSample(arr)
 	steps := 0
-	for _, e := range elems {
-		e = bytes.TrimSpace(e)
-		if len(e) == 0 || e[0] != '{' {
-			continue
-		}
-		keys := scanTopObject(e).keys
+	for _, keys := range sample {
 		if _, role := keys["role"]; role {
 			continue
 		}
@@ -443,7 +463,7 @@ func isStepList(arr []byte) bool {
 			steps++
 		}
 	}
-	return steps >= 2 && steps*2 >= len(elems)
+	return steps >= 2 && steps*2 >= len(sample)
 }
 
 func hasAnyKey(keys map[string]string, names []string) bool {

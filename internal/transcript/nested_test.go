@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -198,5 +199,26 @@ func TestStepListsInsideOtherDocuments(t *testing.T) {
 				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// Lists are judged by their first elements (listSampleSize): a long list of data records is
+// not searched past them, so a data file is not read whole for chats it does not hold.
+func TestLongListsAreJudgedByTheirFirstElements(t *testing.T) {
+	chat := `{"log": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}`
+	records := func(n int) string {
+		var parts []string
+		for i := 0; i < n; i++ {
+			parts = append(parts, fmt.Sprintf(`{"step": %d, "loss": 0.5}`, i))
+		}
+		return strings.Join(parts, ", ")
+	}
+	early := `{"rows": [` + chat + ", " + records(40) + `]}`
+	if tr, err := ReadFrom("early.json", strings.NewReader(early)); err != nil || tr.Sessions != 1 {
+		t.Errorf("a chat among the first elements: %v", err)
+	}
+	late := `{"rows": [` + records(40) + ", " + chat + `]}`
+	if _, err := ReadFrom("late.json", strings.NewReader(late)); err == nil || !strings.Contains(err.Error(), "unknown transcript format") {
+		t.Errorf("a chat after 40 records: error %v, want unknown transcript format", err)
 	}
 }

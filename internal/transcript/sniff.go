@@ -188,6 +188,11 @@ func sniff(head []byte, eof bool) sniffed {
 		// items, opencode and OpenHands files) are told apart above by their type or keys.
 		// Kimi CLI's context.jsonl opens with a marker line ({"role": "_checkpoint", "id": 0}).
 		return sniffed{kind: kindMessagesJSONL}
+	case multi && !(has("trajectory") || has("history") || has("messages") || has("traj") ||
+		has("fncall_messages") || has("clientHistory")) && !mayHoldRuns(head[i:]):
+		// Lines of something else (metrics, records): not searched, which would read them
+		// all.
+		return sniffed{err: ErrUnknownFormat, errLine: 1}
 	}
 	// A document of the object formats, or of none (searched for chats), or several of them
 	// one after another (a JSONL file of runs).
@@ -308,3 +313,17 @@ func scanTopObject(b []byte) topObject {
 func isTempoHead(head []byte) bool {
 	return bytes.Contains(head, []byte(`"scopeSpans"`)) || bytes.Contains(head, []byte(`"instrumentationLibrarySpans"`))
 }
+
+// mayHoldRuns says whether the head of a file of JSON documents names a key that chats or
+// steps have (see chatsIn): only then are its documents searched for them.
+func mayHoldRuns(head []byte) bool {
+	for _, k := range runKeys {
+		if bytes.Contains(head, k) {
+			return true
+		}
+	}
+	return false
+}
+
+var runKeys = [][]byte{[]byte(`"role"`), []byte(`"tool_calls"`), []byte(`"tool"`), []byte(`"tool_name"`),
+	[]byte(`"action"`), []byte(`"observation"`), []byte(`"observations"`)}
