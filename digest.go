@@ -894,12 +894,7 @@ func skipEscape(text string, i int) int {
 // "PGID: 24518", "attempt 3", "took 12"), or a generated identifier ("Chunk ID: b19e45": Codex
 // numbers every command's output so). A trailing ':' or '=' is ignored.
 func countWord(w string) int {
-	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=' || isWrap(w[len(w)-1])) {
-		w = w[:len(w)-1]
-	}
-	for len(w) > 0 && isWrap(w[0]) {
-		w = w[1:] // a JSON key: "pid": 4242
-	}
+	w = labelWord(w)
 	if len(w) == 2 && w[0]|0x20 == 'i' && w[1]|0x20 == 'd' {
 		return prevID
 	}
@@ -920,6 +915,18 @@ func countWord(w string) int {
 	return prevNone
 }
 
+// labelWord is a word as a label: without the ':' or '=' that ends it and the quotes or
+// brackets around it ("pid": 4242, [shellId=3], elapsed_ms=).
+func labelWord(w string) string {
+	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=' || isWrap(w[len(w)-1])) {
+		w = w[:len(w)-1]
+	}
+	for len(w) > 0 && isWrap(w[0]) {
+		w = w[1:]
+	}
+	return w
+}
+
 // timeLabel says whether a label (a JSON key or a key= or key: word) names a moment or a
 // span of time, or a process: its last word is a time or a unit of it (duration_seconds,
 // elapsed_ms, wall_time, timestamp, durationMs, started_at, createdAt, worker_pid), or its
@@ -928,12 +935,7 @@ func countWord(w string) int {
 // results (MCP tools, JSON metadata) carry them as "elapsed_ms": 120 where text says
 // "took 120ms". A constant so labelled (a time limit) is the same in every run anyway.
 func timeLabel(w string) bool {
-	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=' || isWrap(w[len(w)-1])) {
-		w = w[:len(w)-1]
-	}
-	for len(w) > 0 && isWrap(w[0]) {
-		w = w[1:]
-	}
+	w = labelWord(w)
 	if len(w) < 2 || len(w) > 40 {
 		return false
 	}
@@ -998,12 +1000,7 @@ var (
 // CLI ends every command's output with "<shellId: N completed with exit code 0>"). Ids of data
 // ("userId", "order_id") are not handles: their values are what a query answered.
 func handleLabel(w string) bool {
-	for len(w) > 0 && (w[len(w)-1] == ':' || w[len(w)-1] == '=' || isWrap(w[len(w)-1])) {
-		w = w[:len(w)-1]
-	}
-	for len(w) > 0 && isWrap(w[0]) {
-		w = w[1:]
-	}
+	w = labelWord(w)
 	n := len(w)
 	if n < 4 || w[n-1]|0x20 != 'd' {
 		return false
