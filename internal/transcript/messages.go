@@ -158,11 +158,10 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 				a.text("harness", text, "", 0)
 				continue
 			}
-			switch {
-			case !a.userSeen || !laterUsersAreHarness:
+			if laterUsersAreHarness {
+				a.taskOrHarness(text)
+			} else {
 				a.user(text, 0)
-			default:
-				a.text("harness", text, "", 0)
 			}
 
 		case "assistant", "model", "ai":

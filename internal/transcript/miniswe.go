@@ -151,11 +151,7 @@ func buildMini(d *docObject) *built {
 		case "system":
 			a.text("system", text, "", 0)
 		case "user":
-			if !a.userSeen {
-				a.user(text, 0)
-			} else {
-				a.text("harness", text, "", 0)
-			}
+			a.taskOrHarness(text)
 		case "assistant":
 			var ms int64
 			if x := m.Extra; x != nil && x.Response != nil && x.Response.Created > 0 && x.Response.Created < 1e11 {

@@ -216,11 +216,7 @@ func addTextActions(b *builder, list []msg) bool {
 		case "system":
 			a.text("system", text, "", 0)
 		case "user":
-			if !a.userSeen {
-				a.user(text, 0)
-			} else {
-				a.text("harness", text, "", 0)
-			}
+			a.taskOrHarness(text)
 		case "assistant":
 			calls := writtenCalls(text)
 			if len(calls) == 0 {

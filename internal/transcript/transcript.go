@@ -529,6 +529,17 @@ func (a *agentBuf) user(text string, ms int64) {
 	a.add(loopguard.Event{Type: loopguard.EventUser, Text: text, Time: ms})
 }
 
+// taskOrHarness adds a user message of a run whose harness speaks as the user: the first is
+// the agent's task (a user turn), the later ones the harness answering (an action's output,
+// a format reminder).
+func (a *agentBuf) taskOrHarness(text string) {
+	if !a.userSeen {
+		a.user(text, 0)
+		return
+	}
+	a.text("harness", text, "", 0)
+}
+
 func (b *builder) done() *built {
 	t := &Transcript{Format: b.format}
 	for _, a := range b.agents {
