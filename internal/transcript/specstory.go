@@ -47,6 +47,9 @@ var (
 	specSummary   = regexp.MustCompile(`(?s)<summary>(.*?)</summary>`)
 )
 
+// specDetails drops the collapsible wrapper around a block's body.
+var specDetails = strings.NewReplacer("<details>", "", "</details>", "")
+
 type specTurn struct {
 	role  string // "user", or the agent's id
 	lines []string
@@ -158,7 +161,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 				end = len(text) - think
 			}
 			body := specSummary.ReplaceAllString(text[think+len("<think>"):think+end], "")
-			body = strings.NewReplacer("<details>", "", "</details>", "").Replace(body)
+			body = specDetails.Replace(body)
 			a.text("thinking", strings.TrimSpace(body), "", 0)
 			text = text[min(think+end+len("</think>"), len(text)):]
 		case tool != nil && next == tool[0]:
@@ -234,7 +237,7 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 		}
 	}
 	// The exporter escapes HTML in what a call printed (&lt;, &amp;, &#96;).
-	body = html.UnescapeString(strings.NewReplacer("<details>", "", "</details>", "").Replace(body))
+	body = html.UnescapeString(specDetails.Replace(body))
 	args, result := body, ""
 	if open, close := lastFence(body); open >= 0 {
 		content := body[open:close]
