@@ -255,6 +255,15 @@ func (a *Agent) RunStreaming(t testing.TB, prompt string) *Result {
 
 var codexSessionRE = regexp.MustCompile(`session id: ([0-9a-fA-F-]{36})`)
 
+// printedOutput keeps what a CLI printed as a benchmark harness keeps it
+// (<trial>/agent/<name>.txt) and returns the file's path.
+func printedOutput(t testing.TB, name, stdout string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "agent", name+".txt")
+	writeFile(t, path, []byte(stdout))
+	return path
+}
+
 func writeFile(t testing.TB, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

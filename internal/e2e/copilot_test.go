@@ -18,8 +18,7 @@ func TestCopilotSessionOfARealRun(t *testing.T) {
 	cmd, _ := sideEffectCommand(t)
 	events, stdout := runCopilot(t, cmd)
 	sideEffectCallsIn(t, events, transcript.FormatCopilot, "bash", "", "hi")
-	printed := filepath.Join(t.TempDir(), "agent", "copilot.txt")
-	writeFile(t, printed, []byte(stdout))
+	printed := printedOutput(t, "copilot", stdout)
 	sideEffectCallsIn(t, printed, transcript.FormatCopilot, "bash", stdout, "hi")
 }
 

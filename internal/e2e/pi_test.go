@@ -18,8 +18,7 @@ func TestPiSessionOfARealRun(t *testing.T) {
 	cmd, _ := sideEffectCommand(t)
 	session, stdout := runPi(t, cmd)
 	sideEffectCallsIn(t, session, transcript.FormatPi, "bash", "", "hi")
-	printed := filepath.Join(t.TempDir(), "agent", "pi.txt")
-	writeFile(t, printed, []byte(stdout))
+	printed := printedOutput(t, "pi", stdout)
 	sideEffectCallsIn(t, printed, transcript.FormatPi, "bash", stdout, "hi")
 }
 

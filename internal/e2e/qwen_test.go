@@ -35,7 +35,6 @@ func TestQwenCodeSessionOfARealRun(t *testing.T) {
 	raw, _ := os.ReadFile(session)
 	sideEffectCallsIn(t, session, transcript.FormatQwenCode, "run_shell_command", string(raw), "Exit Code: 0")
 
-	stream := filepath.Join(t.TempDir(), "agent", "qwen-code.txt")
-	writeFile(t, stream, []byte(res.Stdout))
+	stream := printedOutput(t, "qwen-code", res.Stdout)
 	sideEffectCallsIn(t, stream, transcript.FormatClaudeCode, "run_shell_command", res.Stdout, "")
 }

@@ -157,9 +157,9 @@ func TestHeadlessOutputOfRealRuns(t *testing.T) {
 		format string
 		tool   string
 	}{
-		{HostClaudeCode, "claude-code.txt", transcript.FormatClaudeCode, "Bash"},
-		{HostCodex, "codex.txt", transcript.FormatCodexExec, "shell"},
-		{HostGeminiCLI, "gemini-cli.txt", transcript.FormatGeminiStream, "run_shell_command"},
+		{HostClaudeCode, "claude-code", transcript.FormatClaudeCode, "Bash"},
+		{HostCodex, "codex", transcript.FormatCodexExec, "shell"},
+		{HostGeminiCLI, "gemini-cli", transcript.FormatGeminiStream, "run_shell_command"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.host), func(t *testing.T) {
@@ -171,8 +171,7 @@ func TestHeadlessOutputOfRealRuns(t *testing.T) {
 			if r.ExitCode != 0 {
 				t.Fatalf("%s exited %d; stderr:\n%.3000s", tt.host, r.ExitCode, r.Stderr)
 			}
-			path := filepath.Join(t.TempDir(), "agent", tt.file)
-			writeFile(t, path, []byte(r.Stdout))
+			path := printedOutput(t, tt.file, r.Stdout)
 			sideEffectCallsIn(t, path, tt.format, tt.tool, r.Stdout, "hi")
 		})
 	}
