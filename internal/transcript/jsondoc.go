@@ -289,7 +289,9 @@ func (w *walker) listOfDocuments(name string, start int) *built {
 	var all []*built
 	ok := true
 	_, err := w.array(start, func(e int) (int, error) {
-		if w.data[e] != '{' {
+		if !ok || w.data[e] != '{' {
+			// Once one element is not such a document the list is not a list of them: the
+			// rest is skipped, not read (readJSONArray searches it for chats next).
 			ok = false
 			return w.skip(e)
 		}
