@@ -41,13 +41,14 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		if err != nil {
 			return end, err
 		}
-		if isChatList(w.data[i:end]) {
+		sample := listSample(w.data[i:end])
+		if isChatList(sample) {
 			if list := decodeChat(w.data[i:end]); len(list) > 0 {
 				*out = append(*out, list)
 			}
 			return end, nil
 		}
-		if isStepList(w.data[i:end]) {
+		if isStepList(sample) {
 			if list := decodeSteps(w.data[i:end]); len(list) > 0 {
 				*out = append(*out, list)
 			}
@@ -102,9 +103,8 @@ func listSample(arr []byte) []map[string]string {
 	return out
 }
 
-// isChatList says whether a JSON array holds chat messages.
-func isChatList(arr []byte) bool {
-	sample := listSample(arr)
+// isChatList says whether a list holds chat messages, from its sample (listSample).
+func isChatList(sample []map[string]string) bool {
 	chat := 0
 	for _, keys := range sample {
 		if _, role := keys["role"]; !role {
@@ -447,9 +447,8 @@ var (
 	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "error"}
 )
 
-// isStepList says whether a JSON array holds steps.
-func isStepList(arr []byte) bool {
-	sample := listSample(arr)
+// isStepList says whether a list holds steps, from its sample (listSample).
+func isStepList(sample []map[string]string) bool {
 	steps := 0
 	for _, keys := range sample {
 		if _, role := keys["role"]; role {
