@@ -24,7 +24,7 @@ type digest struct {
 	masked uint64 // the normalised text with echoed argument words collapsed to one marker
 	words  int    // words in the normalised text
 	sketch sketch // word pairs of the masked text, for similarity
-	lead   uint64 // the first line, masked: what an error message says first
+	lead   uint64 // the first line of two words or more, masked: what an error message says first
 }
 
 // sketchSize is how many shingle hashes a sketch keeps: a bottom-k sketch estimates the
@@ -244,6 +244,9 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 	// (wordKind) is worked out only when a number follows, which few fields are.
 	prevWord := ""
 	inEcho := false
+	// The lead is the first line that says something: a bare label ("ERROR:", OpenHands'
+	// editor's first line for every failure) stands for the text only when no line follows.
+	leadSaid := false
 	n := len(text)
 	i := 0
 	for i < n {
@@ -309,8 +312,8 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 		case cls&bNL != 0:
 			if lineW > 0 {
 				exact, masked = mixWord(exact, lineH), mixWord(masked, lineM)
-				if out.lead == 0 {
-					out.lead = mix64(lineM) | 1
+				if !leadSaid {
+					out.lead, leadSaid = mix64(lineM)|1, lineW >= 2
 				}
 				lh := mix64(lineH)
 				if long {
@@ -338,7 +341,7 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 	}
 	if lineW > 0 {
 		exact, masked = mixWord(exact, lineH), mixWord(masked, lineM)
-		if out.lead == 0 {
+		if !leadSaid {
 			out.lead = mix64(lineM) | 1
 		}
 		if long {
@@ -369,6 +372,7 @@ func (d *digester) digestLong(text string, lines bool) digest {
 	hasCR := strings.IndexByte(text, '\r') >= 0
 	exact := uint64(mixK2)
 	nlines := 0
+	leadSaid := false
 	for len(text) > 0 {
 		var line string
 		if nl := strings.IndexByte(text, '\n'); nl >= 0 {
@@ -391,12 +395,14 @@ func (d *digester) digestLong(text string, lines bool) digest {
 		h := hashLine(line)
 		exact = mixWord(exact, h)
 		lh := mix64(h)
-		if out.lead == 0 {
-			out.lead = lh | 1
+		keep := lines && len(d.lines) < maxLines
+		two := (keep || !leadSaid) && hasTwoFields(line)
+		if !leadSaid {
+			out.lead, leadSaid = lh|1, two // see digest
 		}
 		out.sketch.add(lh)
 		nlines++
-		if lines && len(d.lines) < maxLines && hasTwoFields(line) {
+		if keep && two {
 			d.lines = append(d.lines, lh)
 		}
 	}

@@ -301,7 +301,7 @@ type callRecord struct {
 
 // toolChain follows one tool's run of near-identical outcomes (errors, churn).
 type toolChain struct {
-	tool     uint64
+	tool     uint64 // the tool's name hashed, combined with mutatingChain for its changes
 	head     uint64 // masked result of the chain's first call
 	lead     uint64 // its first line
 	sketch   sketch
@@ -314,6 +314,9 @@ type toolChain struct {
 }
 
 const maxChains = 8
+
+// mutatingChain sets the chain of a tool's calls that change files apart from its looks.
+const mutatingChain = 0x6d75746174696e67
 
 const maxRefail = 4
 

@@ -72,7 +72,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if !cls.decided {
 		mut = mutates(cls.mutating, c.tool, c.args)
 	}
-	if mut && !c.failed && !sameResult {
+	// An editor that reports its failure only in the text (OpenHands' "ERROR:", Claude Code's
+	// <tool_use_error>) changed nothing. Only the result's opening is read: a successful edit
+	// shows the code it wrote, which may well hold "Error:" or a traceback.
+	if mut && !c.failed && !sameResult && !opensWithFailure(c.result) {
 		s.changed()
 	}
 	rec.epochAfter = s.epoch
@@ -111,7 +114,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	s.ring[(n-1)%len(s.ring)] = key
 
-	// errors and churn: this tool's run of near-identical outcomes.
+	// errors and churn: this tool's run of near-identical outcomes. An editor's looks and its
+	// changes are two runs: a view of the file between two rejected replacements is not the
+	// replacement succeeding. A shell's are one: a script written and run, then run again,
+	// fails as one command.
+	if mut && cls.mutating {
+		toolHash = combine(toolHash, mutatingChain)
+	}
 	ch := s.chain(toolHash)
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.

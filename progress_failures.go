@@ -32,6 +32,28 @@ func looksFailed(result string) bool {
 	return hasFailureMark(result)
 }
 
+// failureOpenings are how a tool's result opens when the tool reports its own failure in the
+// text: OpenHands' editor ("ERROR:" on a line of its own), Claude Code's <tool_use_error>, a
+// script's traceback, git's "fatal:".
+var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>",
+	"Traceback (most recent call last)", "fatal:"}
+
+// opensWithFailure says whether result opens with one of failureOpenings, white space aside.
+// Unlike looksFailed it does not search the text: a successful edit shows what it wrote, and
+// code often holds "Error:".
+func opensWithFailure(result string) bool {
+	i := 0
+	for i < len(result) && (result[i] == ' ' || result[i] == '\n' || result[i] == '\r' || result[i] == '\t') {
+		i++
+	}
+	for _, m := range failureOpenings {
+		if strings.HasPrefix(result[i:], m) {
+			return true
+		}
+	}
+	return false
+}
+
 // exitWindow is how much of a result's start and end looksFailed reads for an exit status.
 const exitWindow = 256
 

@@ -130,6 +130,25 @@ func TestProgressRules(t *testing.T) {
 				return fail("Edit", fmt.Sprintf(`{"file_path":"/app/retry.py","old_string":"time.sleep(%d)","new_string":"time.sleep(%d)"}`, i+1, 2*(i+1)),
 					"<tool_use_error>String to replace not found in file.</tool_use_error>")
 			}), []string{"3:errors:Edit failed × 4"}},
+		{"an editor's failing replacements with a look at the file between them are an edit loop: the look is not the edit succeeding",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return ok("str_replace_editor", fmt.Sprintf(`{"command":"view","path":"/w/parser.c","view_range":[%d,%d]}`, 100+i, 102+i),
+						fmt.Sprintf("Here's the result of running `cat -n` on /w/parser.c:\n   %d\t  return CommandParser._sub(cs, this).\n   %d\t    _parse_command(tokens, opt_stop)", 100+i, 101+i))
+				}
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/parser.c","old_str":"return CommandParser._sub(cs, this).%s_parse_command(tokens, opt_stop)","new_str":"x"}`, strings.Repeat(" ", i)),
+					fmt.Sprintf("ERROR:\nNo replacement was performed, old_str `return CommandParser._sub(cs, this).%s_parse_command(tokens, opt_stop)` did not appear verbatim in /w/parser.c.", strings.Repeat(" ", i)))
+			}), []string{"6:errors:str_replace_editor failed × 4"}},
+		{"an editor's failures that say different things under the same bare 'ERROR:' line are not one failure repeated",
+			nil, times(4, func(i int) step {
+				msgs := []string{
+					"No replacement was performed, old_str `return x;` did not appear verbatim in /w/m.c.",
+					"No replacement was performed. Multiple occurrences of old_str `return y;` in lines [317, 449]. Please ensure it is unique.",
+					"Parameter `old_str` is required for command: str_replace.",
+					"Invalid `new_str` parameter: z. No replacement was performed. `new_str` and `old_str` must be different.",
+				}
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i), "ERROR:\n"+msgs[i])
+			}), nil},
 		{"OpenClaw polling a background command (process, action poll) is polling, not a stuck call",
 			nil, times(8, func(i int) step {
 				return ok("process", `{"action":"poll","sessionId":"brisk-otter"}`, "Process still running.\n(no new output)")
