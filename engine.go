@@ -84,6 +84,7 @@ type observedCall struct {
 	hasRes bool
 	failed bool
 	time   int64
+	turn   uint64 // hash of Event.Turn; 0 when it is empty
 
 	canonical     string
 	haveCanonical bool
@@ -139,7 +140,16 @@ func newCall(ev *Event) observedCall {
 		hasRes: ev.HasResult,
 		failed: ev.Failed,
 		time:   ev.Time,
+		turn:   turnHash(ev.Turn),
 	}
+}
+
+// turnHash is the hash of a call's turn, 0 for none.
+func turnHash(turn string) uint64 {
+	if turn == "" {
+		return 0
+	}
+	return hashString(turn) | 1
 }
 
 // Observe feeds one event to the engine and returns the notices it gives, in order:

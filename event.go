@@ -62,6 +62,12 @@ type Event struct {
 	// Failed says the call failed or was refused (EventCall).
 	Failed bool
 
+	// Turn names the model reply that made the call (EventCall), such as the assistant
+	// message's id. Calls of one reply were made together, before the model saw any of their
+	// results (parallel tool calls): four reads that fail alike in one reply are one decision,
+	// not a model failing four times in a row. Empty means the call is a reply of its own.
+	Turn string
+
 	// ID is the message id of a text block (EventText). A block seen again with the same id is
 	// counted once; an empty id is never deduplicated.
 	ID string

@@ -309,7 +309,8 @@ type toolChain struct {
 	count    int32
 	variants int32 // calls whose arguments differ from the call before them
 	lastID   uint64
-	failed   bool // every call of the chain failed
+	turn     uint64 // the turn of the chain's last call (observedCall.turn)
+	failed   bool   // every call of the chain failed
 	noticed  bool
 }
 

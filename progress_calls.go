@@ -127,16 +127,20 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	failed := c.failed || looksFailed(c.result)
 	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
 	if ch != nil && ch.epoch == s.epoch && dg.words >= 3 && (ch.head == dg.masked || sameLead || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
-		ch.count++
-		if ch.lastID != id {
-			ch.variants++
+		// Calls of the reply that made the chain's last call were made before the model saw
+		// its result: the same answer to them is one step, not a repeat.
+		if c.turn == 0 || c.turn != ch.turn {
+			ch.count++
+			if ch.lastID != id {
+				ch.variants++
+			}
 		}
-		ch.lastID = id
+		ch.lastID, ch.turn = id, c.turn
 		ch.failed = ch.failed && failed
 	} else if ch != nil {
-		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: failed}
+		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed}
 	} else {
-		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, failed: failed})
+		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed})
 		ch = &s.chains[len(s.chains)-1]
 	}
 	if dg.words < 3 || waiting {

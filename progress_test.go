@@ -13,7 +13,11 @@ type step struct {
 	failed             bool
 	text               string // a model text instead of a call
 	user               bool
+	turn               string // the reply that made the call (Event.Turn)
 }
+
+// inTurn returns s made in the model reply turn.
+func inTurn(turn string, s step) step { s.turn = turn; return s }
 
 func ok(tool, args, result string) step { return step{tool: tool, args: args, result: result} }
 func fail(tool, args, result string) step {
@@ -47,6 +51,7 @@ func progressRun(t *testing.T, cfg Config, steps []step) []string {
 			ev = Event{Type: EventText, Agent: "a", Source: "model", Text: s.text}
 		default:
 			ev = Call("a", s.tool, []byte(s.args)).WithResult(s.result, s.failed)
+			ev.Turn = s.turn
 		}
 		out := e.Step(ev)
 		if out.Denied {
@@ -130,6 +135,22 @@ func TestProgressRules(t *testing.T) {
 				return fail("Edit", fmt.Sprintf(`{"file_path":"/app/retry.py","old_string":"time.sleep(%d)","new_string":"time.sleep(%d)"}`, i+1, 2*(i+1)),
 					"<tool_use_error>String to replace not found in file.</tool_use_error>")
 			}), []string{"3:errors:Edit failed × 4"}},
+		{"four reads failing alike in one reply are one decision, not a model failing four times",
+			nil, times(4, func(i int) step {
+				return inTurn("msg_1", fail("Read", fmt.Sprintf(`{"file_path":"/c/Users/m/src/part%d.py"}`, i), "<tool_use_error>File does not exist.</tool_use_error>"))
+			}), nil},
+		{"the same failure in reply after reply is an error loop, however many calls each reply made",
+			nil, times(8, func(i int) step {
+				return inTurn(fmt.Sprintf("msg_%d", i/2), fail("Read", fmt.Sprintf(`{"file_path":"/c/Users/m/src/part%d.py"}`, i), "<tool_use_error>File does not exist.</tool_use_error>"))
+			}), []string{"6:errors:Read failed × 4"}},
+		{"calls without a reply named are each their own decision: the same four failures are an error loop",
+			nil, times(4, func(i int) step {
+				return fail("Read", fmt.Sprintf(`{"file_path":"/c/Users/m/src/part%d.py"}`, i), "<tool_use_error>File does not exist.</tool_use_error>")
+			}), []string{"3:errors:Read failed × 4"}},
+		{"six searches of one reply that find nothing alike are a batch, not argument churn",
+			nil, times(6, func(i int) step {
+				return inTurn("msg_7", ok("Grep", fmt.Sprintf(`{"pattern":"handler_%d","path":"src"}`, i), "No matches found in the repository"))
+			}), nil},
 		{"an editor's failing replacements with a look at the file between them are an edit loop: the look is not the edit succeeding",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {

@@ -148,12 +148,16 @@ func (p *Plugin) postExecute(_ context.Context, ex *agent.Execution, res agent.R
 	// The model's words beside its calls come first, once per reply: the progress detector
 	// reads a thought repeated turn after turn.
 	var notices []loopguard.Notice
-	if m, ok := ex.Agent.LastReply(); ok && strings.TrimSpace(m.Text) != "" && p.firstSight(k, m.ID) {
+	m, replied := ex.Agent.LastReply()
+	if replied && strings.TrimSpace(m.Text) != "" && p.firstSight(k, m.ID) {
 		notices = p.eng.ObserveAppend(notices, loopguard.Event{Type: loopguard.EventText, Agent: k, ID: m.ID,
 			Source: "model", Text: m.Text, Time: millis(m.Time)})
 	}
 	ev := loopguard.Call(k, ex.Call.Name, []byte(ex.Call.Args)).WithResult(final.Text(), final.IsError)
 	ev.Time = millis(ex.Time)
+	if replied {
+		ev.Turn = m.ID // the calls of one reply were made together
+	}
 	notices = p.eng.ObserveAppend(notices, ev)
 	if len(notices) == 0 {
 		return d

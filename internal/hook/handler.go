@@ -105,9 +105,13 @@ func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byt
 	ev := r.event(now)
 	var said loopguard.Event
 	if h.Config.Progress != nil {
-		if text, id := modelText(r.host, r.in.TranscriptPath, r.in.ToolUseID); text != "" {
+		text, id := modelText(r.host, r.in.TranscriptPath, r.in.ToolUseID)
+		if text != "" {
 			said = loopguard.Event{Type: loopguard.EventText, Agent: r.agent, Source: "model", ID: id, Text: text, Time: ev.Time}
 		}
+		// The id names the model message that made the call, the same for every call of it:
+		// its parallel calls are one reply.
+		ev.Turn = id
 	}
 	step := ranCall{id: r.callID, events: []loopguard.Event{ev}}
 	if said.Type != 0 {

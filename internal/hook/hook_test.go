@@ -410,3 +410,40 @@ func TestPostToolBatchCountsCallsNoPerToolEventReported(t *testing.T) {
 		t.Errorf("the store holds %q (%v) after a batch of reported calls", v, err)
 	}
 }
+
+// Claude Code runs a hook per call, also for the parallel calls of one message: the message id
+// read from the transcript makes them one reply, so four reads of one message failing alike
+// are not an error loop, while four messages each failing so are.
+func TestParallelCallsOfOneMessageAreOneReply(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	failed := sample(t, ClaudeCode, "PostToolUseFailure.failed-command")
+	run := func(t *testing.T, messageOf func(i int) int) []string {
+		h := newHandler(t, cfg)
+		transcript := filepath.Join(t.TempDir(), "t.jsonl")
+		var lines []string
+		var got []string
+		for i := 0; i < 4; i++ {
+			id := "toolu_p" + string(rune('0'+i))
+			lines = append(lines, `{"type":"assistant","uuid":"a`+id+`","sessionId":"s","message":{"id":"msg_`+string(rune('0'+messageOf(i)))+
+				`","role":"assistant","content":[{"type":"tool_use","id":"`+id+`","name":"Read","input":{"file_path":"/c/Users/m/part`+string(rune('0'+i))+`.py"}}]}}`)
+			if err := os.WriteFile(transcript, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ev := with(t, failed, map[string]any{"transcript_path": transcript, "tool_use_id": id, "tool_name": "Read",
+				"tool_input": map[string]any{"file_path": "/c/Users/m/part" + string(rune('0'+i)) + ".py"},
+				"error":      "File does not exist. Note: your current working directory is /c/Users/m."})
+			got = append(got, additionalContext(handle(t, h, ClaudeCode, ev)))
+		}
+		return got
+	}
+	t.Run("one message", func(t *testing.T) {
+		if got := run(t, func(int) int { return 1 }); strings.Join(got, "") != "" {
+			t.Errorf("a notice for the parallel calls of one message: %q", got)
+		}
+	})
+	t.Run("four messages", func(t *testing.T) {
+		if got := run(t, func(i int) int { return i }); got[3] == "" || strings.Join(got[:3], "") != "" {
+			t.Errorf("contexts after four messages failing alike: %q", got)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -144,6 +145,7 @@ func parseAnthropic(data []byte, root *node) *conversation {
 			if !content.isArray() {
 				continue
 			}
+			turn := "" // the message's first call id names its reply
 			for _, b := range content.elems {
 				switch b.str(data, "type") {
 				case "text":
@@ -153,7 +155,11 @@ func parseAnthropic(data []byte, root *node) *conversation {
 					// never touched.
 					c.steps = append(c.steps, step{ev: modelText(b.str(data, "thinking"))})
 				case "tool_use", "server_tool_use":
-					calls[b.str(data, "id")] = call{Name: b.str(data, "name"), Args: b.get("input").raw(data)}
+					id := b.str(data, "id")
+					if turn == "" {
+						turn = id
+					}
+					calls[id] = call{Name: b.str(data, "name"), Args: b.get("input").raw(data), Turn: turn}
 				}
 			}
 		case "user":
@@ -222,9 +228,14 @@ func parseChat(data []byte, root *node) *conversation {
 				c.steps = append(c.steps, step{ev: modelText(t)})
 			}
 			if tcs := m.get("tool_calls"); tcs.isArray() {
+				turn := "" // the message's first call id names its reply
 				for _, tc := range tcs.elems {
 					fn := tc.get("function")
-					calls[tc.str(data, "id")] = call{Name: fn.str(data, "name"), Args: []byte(fn.str(data, "arguments"))}
+					id := tc.str(data, "id")
+					if turn == "" {
+						turn = id
+					}
+					calls[id] = call{Name: fn.str(data, "name"), Args: []byte(fn.str(data, "arguments")), Turn: turn}
 				}
 			}
 		case "tool":
@@ -257,8 +268,15 @@ func parseResponses(data []byte, root *node, known map[string]call) *conversatio
 	if !input.isArray() {
 		return c
 	}
+	turn := "" // the first call id of the run of calls being read: one reply
 	for _, it := range input.elems {
-		switch typ := it.str(data, "type"); {
+		typ := it.str(data, "type")
+		if typ != "function_call" && typ != "custom_tool_call" {
+			turn = ""
+		} else if turn == "" {
+			turn = it.str(data, "call_id")
+		}
+		switch {
 		case typ == "message" || (typ == "" && it.get("role") != nil):
 			content := it.get("content")
 			switch it.str(data, "role") {
@@ -268,9 +286,9 @@ func parseResponses(data []byte, root *node, known map[string]call) *conversatio
 				c.steps = append(c.steps, step{ev: modelText(textOf(data, content, nil))})
 			}
 		case typ == "function_call":
-			c.open[it.str(data, "call_id")] = call{Name: it.str(data, "name"), Args: []byte(it.str(data, "arguments"))}
+			c.open[it.str(data, "call_id")] = call{Name: it.str(data, "name"), Args: []byte(it.str(data, "arguments")), Turn: turn}
 		case typ == "custom_tool_call":
-			c.open[it.str(data, "call_id")] = call{Name: it.str(data, "name"), Args: []byte(it.str(data, "input"))}
+			c.open[it.str(data, "call_id")] = call{Name: it.str(data, "name"), Args: []byte(it.str(data, "input")), Turn: turn}
 		case typ == "function_call_output" || typ == "custom_tool_call_output":
 			id := it.str(data, "call_id")
 			cl, ok := c.open[id]
@@ -329,19 +347,25 @@ func parseGemini(data []byte, root *node) *conversation {
 	if !contents.isArray() {
 		return c
 	}
-	for _, ct := range contents.elems {
+	for ci, ct := range contents.elems {
 		parts := ct.get("parts")
 		if !parts.isArray() {
 			continue
 		}
 		if ct.str(data, "role") == "model" {
 			byID, byName, idlessByName = map[string]*queue{}, map[string]*queue{}, map[string]*queue{}
+			turn := "" // the content's first call id (or its place) names its reply
 			for _, p := range parts.elems {
 				if t := p.get("text"); t.isString() {
 					c.steps = append(c.steps, step{ev: modelText(stringValue(data, t))})
 				}
 				if fc := p.get("functionCall"); fc.isObject() {
-					g := &gcall{id: fc.str(data, "id"), call: call{Name: fc.str(data, "name"), Args: fc.get("args").raw(data)}}
+					if turn == "" {
+						if turn = fc.str(data, "id"); turn == "" {
+							turn = "content " + strconv.Itoa(ci)
+						}
+					}
+					g := &gcall{id: fc.str(data, "id"), call: call{Name: fc.str(data, "name"), Args: fc.get("args").raw(data), Turn: turn}}
 					add(byName, g.Name, g)
 					if g.id != "" {
 						add(byID, g.id, g)
@@ -390,7 +414,9 @@ func parseGemini(data []byte, root *node) *conversation {
 			if s == nil {
 				s = elementAfter(parts, geminiTextPart)
 			}
-			c.steps = append(c.steps, step{ev: loopguard.Call("", match.Name, match.Args).WithResult(res, failed), site: s})
+			ev := loopguard.Call("", match.Name, match.Args).WithResult(res, failed)
+			ev.Turn = match.Turn
+			c.steps = append(c.steps, step{ev: ev, site: s})
 		}
 		if !responded {
 			c.steps = append(c.steps, step{ev: userTurn(textOf(data, parts, nil))})

@@ -101,3 +101,59 @@ func TestRecycledArenaParsesLikeAFreshOne(t *testing.T) {
 		t.Errorf("tree in a recycled arena:\n%s\nfresh:\n%s", got.String(), want.String())
 	}
 }
+
+// The calls of one model message are one reply (Event.Turn), in each API's shape: "AAB" is two
+// calls made together, then one of the next message.
+func TestCallsOfOneMessageAreOneReply(t *testing.T) {
+	tests := []struct {
+		api  API
+		body string
+	}{
+		{Anthropic, `{"messages":[{"role":"user","content":"go"},
+{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"p":"a"}},{"type":"tool_use","id":"t2","name":"Read","input":{"p":"b"}}]},
+{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"},{"type":"tool_result","tool_use_id":"t2","content":"y"}]},
+{"role":"assistant","content":[{"type":"tool_use","id":"t3","name":"Read","input":{"p":"c"}}]},
+{"role":"user","content":[{"type":"tool_result","tool_use_id":"t3","content":"z"}]}]}`},
+		{Chat, `{"messages":[{"role":"user","content":"go"},
+{"role":"assistant","tool_calls":[{"id":"c1","function":{"name":"read","arguments":"{}"}},{"id":"c2","function":{"name":"read","arguments":"{\"p\":1}"}}]},
+{"role":"tool","tool_call_id":"c1","content":"x"},{"role":"tool","tool_call_id":"c2","content":"y"},
+{"role":"assistant","tool_calls":[{"id":"c3","function":{"name":"read","arguments":"{\"p\":2}"}}]},
+{"role":"tool","tool_call_id":"c3","content":"z"}]}`},
+		{Responses, `{"input":[{"role":"user","content":"go"},
+{"type":"function_call","call_id":"f1","name":"read","arguments":"{}"},{"type":"function_call","call_id":"f2","name":"read","arguments":"{\"p\":1}"},
+{"type":"function_call_output","call_id":"f1","output":"x"},{"type":"function_call_output","call_id":"f2","output":"y"},
+{"type":"function_call","call_id":"f3","name":"read","arguments":"{\"p\":2}"},
+{"type":"function_call_output","call_id":"f3","output":"z"}]}`},
+		{Gemini, `{"contents":[{"role":"user","parts":[{"text":"go"}]},
+{"role":"model","parts":[{"functionCall":{"name":"read","args":{}}},{"functionCall":{"name":"read","args":{"p":1}}}]},
+{"role":"user","parts":[{"functionResponse":{"name":"read","response":{"output":"x"}}},{"functionResponse":{"name":"read","response":{"output":"y"}}}]},
+{"role":"model","parts":[{"functionCall":{"name":"read","args":{"p":2}}}]},
+{"role":"user","parts":[{"functionResponse":{"name":"read","response":{"output":"z"}}}]}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.api), func(t *testing.T) {
+			conv, err := parse(tt.api, []byte(tt.body), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := map[string]byte{}
+			var got []byte
+			for _, s := range conv.steps {
+				if s.ev.Tool == "" {
+					continue
+				}
+				if s.ev.Turn == "" {
+					got = append(got, '-')
+					continue
+				}
+				if _, ok := names[s.ev.Turn]; !ok {
+					names[s.ev.Turn] = byte('A' + len(names))
+				}
+				got = append(got, names[s.ev.Turn])
+			}
+			if string(got) != "AAB" {
+				t.Errorf("replies %q, want AAB", got)
+			}
+		})
+	}
+}

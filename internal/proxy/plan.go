@@ -36,7 +36,7 @@ type lazyText struct {
 // callStep is a call with its result, to be decoded when run.
 func callStep(cl call, res *node, keep func(*node) bool, failed bool, s *site) step {
 	ev := loopguard.Call("", cl.Name, cl.Args)
-	ev.HasResult, ev.Failed = true, failed
+	ev.HasResult, ev.Failed, ev.Turn = true, failed, cl.Turn
 	return step{ev: ev, site: s, result: &lazyText{n: res, keep: keep}}
 }
 
@@ -253,4 +253,7 @@ func userTurn(text string) loopguard.Event {
 type call struct {
 	Name string `json:"name"`
 	Args []byte `json:"args"`
+	// Turn names the model message that made the call (its first call's id), the same for
+	// its parallel calls (loopguard.Event.Turn).
+	Turn string `json:"turn,omitempty"`
 }

@@ -69,7 +69,7 @@ func (p *Parser) Parse(line []byte, ev *loopguard.Event) (ok bool, err error) {
 		}
 		var vend int
 		switch string(key) {
-		case "type", "agent", "id", "source", "text", "tool":
+		case "type", "agent", "id", "source", "text", "tool", "turn":
 			if line[vstart] != '"' {
 				if string(key) == "tool" {
 					toolNotString = true
@@ -100,6 +100,8 @@ func (p *Parser) Parse(line []byte, ev *loopguard.Event) (ok bool, err error) {
 			case "tool":
 				tool, haveTool, toolNotString = s, true, false
 				ev.Tool = p.internBytes(tool)
+			case "turn":
+				ev.Turn = alias(s)
 			}
 		case "ts":
 			if vend, err = jsonscan.Skip(line, vstart, jsonscan.Strict, 0); err != nil {

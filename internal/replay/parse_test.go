@@ -19,6 +19,9 @@ func TestParseFields(t *testing.T) {
 		{"a call with object args and a result",
 			`{"type":"call","agent":"a1","tool":"probe","args":{"q":"same"},"result":{"error":true,"text":"boom"},"ts":5}`,
 			loopguard.Event{Type: loopguard.EventCall, Agent: "a1", Tool: "probe", Args: []byte(`{"q":"same"}`), Result: "boom", HasResult: true, Failed: true, Time: 5}},
+		{"a call names the reply that made it",
+			`{"type":"call","agent":"a1","tool":"Read","turn":"msg_01","args":{"file_path":"a.py"}}`,
+			loopguard.Event{Type: loopguard.EventCall, Agent: "a1", Tool: "Read", Turn: "msg_01", Args: []byte(`{"file_path":"a.py"}`)}},
 		{"string args are the raw arguments, unescaped",
 			`{"type":"call","agent":"a1","tool":"bash","args":"ls \"-la\"\n"}`,
 			loopguard.Event{Type: loopguard.EventCall, Agent: "a1", Tool: "bash", Args: []byte("ls \"-la\"\n")}},
@@ -48,7 +51,7 @@ func TestParseFields(t *testing.T) {
 			if ev.Type != tt.want.Type || ev.Agent != tt.want.Agent || ev.Tool != tt.want.Tool ||
 				!bytes.Equal(ev.Args, tt.want.Args) || ev.Result != tt.want.Result || ev.HasResult != tt.want.HasResult ||
 				ev.Failed != tt.want.Failed || ev.ID != tt.want.ID || ev.Source != tt.want.Source ||
-				ev.Text != tt.want.Text || ev.Time != tt.want.Time {
+				ev.Text != tt.want.Text || ev.Time != tt.want.Time || ev.Turn != tt.want.Turn {
 				t.Errorf("got  %+v\nwant %+v", ev, tt.want)
 			}
 		})

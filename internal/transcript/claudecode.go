@@ -285,11 +285,18 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 				case "thinking":
 					a.text("model", bl.Thinking, blockID(l.UUID, i, len(content.Blocks)), ms)
 				case "tool_use", "server_tool_use":
+					if _, seen := calls[bl.ID]; seen && bl.ID != "" {
+						// A call id is given once: the same id again is history copied into
+						// the file (a resumed session repeats what came before), not a call.
+						continue
+					}
 					var args []byte
 					if in := bytesTrimSpace(bl.Input); len(in) > 0 && string(in) != "null" {
 						args = in
 					}
-					idx := a.add(loopguard.Event{Type: loopguard.EventCall, Tool: bl.Name, Args: args, Time: ms})
+					// The blocks of one message (its lines share the message id) are one
+					// reply: parallel calls.
+					idx := a.add(loopguard.Event{Type: loopguard.EventCall, Tool: bl.Name, Args: args, Time: ms, Turn: l.Message.ID})
 					if bl.ID != "" {
 						calls[bl.ID] = ccCallRef{a, idx}
 					}

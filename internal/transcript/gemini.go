@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"encoding/json"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -94,8 +95,12 @@ func buildGeminiSession(sessionID, kind string, msgs []msg) *built {
 				a.text("model", t, "", ms)
 			}
 			a.text("model", contentText(m.Content), m.ID, ms)
+			turn := m.ID // the calls of one message are one reply
+			if turn == "" {
+				turn = "m" + strconv.Itoa(i)
+			}
 			for _, tc := range m.GemToolCalls {
-				e := loopguard.Event{Type: loopguard.EventCall, Tool: tc.Name, Args: rawArgs(tc.Args), Time: ms}
+				e := loopguard.Event{Type: loopguard.EventCall, Tool: tc.Name, Args: rawArgs(tc.Args), Time: ms, Turn: turn}
 				if t := parseTime(tc.Timestamp); t != 0 {
 					e.Time = t
 				}
@@ -212,7 +217,9 @@ func addGeminiContents(a *agentBuf, list []msg) {
 		for _, p := range m.Parts {
 			switch {
 			case p.FunctionCall != nil:
-				idx := a.add(loopguard.Call("", p.FunctionCall.Name, rawArgs(p.FunctionCall.Args)))
+				call := loopguard.Call("", p.FunctionCall.Name, rawArgs(p.FunctionCall.Args))
+				call.Turn = "c" + strconv.Itoa(i) // the calls of one content are one reply
+				idx := a.add(call)
 				pending.add(p.FunctionCall.ID, idx)
 			case p.FunctionResponse != nil:
 				if idx := pending.take(p.FunctionResponse.ID); idx >= 0 {

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"strconv"
 
 	"github.com/loopguard/loopguard"
 )
@@ -112,11 +113,18 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 		switch m.Type {
 		case "function_call", "custom_tool_call":
 			// A Responses API item: the call, with its result in a later function_call_output.
+			// The calls between two other items are one reply.
 			args := rawArgs(m.Arguments)
 			if args == nil && m.Type == "custom_tool_call" {
 				args = []byte(contentText(m.Input))
 			}
-			pend(a).add(m.CallID, a.add(loopguard.Call("", m.Name, args)))
+			call := loopguard.Call("", m.Name, args)
+			if i > 0 && (msgs[i-1].Type == "function_call" || msgs[i-1].Type == "custom_tool_call") {
+				call.Turn = a.lastTurn()
+			} else {
+				call.Turn = "f" + strconv.Itoa(i)
+			}
+			pend(a).add(m.CallID, a.add(call))
 			continue
 		case "function_call_output", "custom_tool_call_output":
 			if text := contentText(m.Output); !setResult(a, m.CallID, text, false) {
@@ -165,6 +173,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			}
 
 		case "assistant", "model", "ai":
+			a.turn = "m" + strconv.Itoa(i) // the calls of one message are one reply
 			a.text("model", m.ReasoningContent, "", 0)
 			if blocks, ok := m.Content.([]any); ok {
 				for _, bl := range blocks {
@@ -212,6 +221,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 				idx := a.add(loopguard.Call("", fc.Name, rawArgs(fc.Arguments)))
 				pend(a).add("", idx)
 			}
+			a.turn = ""
 
 		case "tool", "function", "ipython":
 			text := contentText(m.Content)

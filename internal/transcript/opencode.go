@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -196,8 +197,13 @@ func buildOpencode(msgs []ocMessage) *built {
 		}
 		a.usage.CostUSD += m.Info.Cost
 		var typed []string
+		// A message's steps (each opened by a step-start part) are the model's replies: the
+		// tool parts of one step were called together.
+		step := 0
 		for _, p := range m.Parts {
 			switch p.Type {
+			case "step-start":
+				step++
 			case "text":
 				switch {
 				case role != "user":
@@ -216,7 +222,7 @@ func buildOpencode(msgs []ocMessage) *built {
 					args = rawArgs(st.Input)
 				}
 				e := loopguard.Call("", p.Tool, args)
-				e.Time = ms
+				e.Time, e.Turn = ms, "m"+strconv.Itoa(i)+"/"+strconv.Itoa(step)
 				if st != nil {
 					switch st.Status {
 					case "completed":

@@ -80,6 +80,7 @@ type completionDoc struct {
 }
 
 type ohResponse struct {
+	ID      string `json:"id"`
 	Model   string `json:"model"`
 	Choices []struct {
 		Message *msg `json:"message"`

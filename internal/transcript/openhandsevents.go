@@ -66,6 +66,7 @@ type ohEvent struct {
 	ReasoningContent string `json:"reasoning_content"`
 	ToolName         string `json:"tool_name"`
 	ToolCallID       string `json:"tool_call_id"`
+	LLMResponseID    string `json:"llm_response_id"` // shared by the calls of one reply
 	ToolCall         *struct {
 		Function oaFunction `json:"function"`
 	} `json:"tool_call"`
@@ -197,6 +198,9 @@ func (s *ohSession) add(e *ohEvent) {
 			}
 			idx := a.add(loopguard.Call("", tool, callArgs))
 			a.events[idx].Time = parseTime(e.Timestamp)
+			if md := e.ToolCallMetadata; md != nil && md.ModelResponse != nil {
+				a.events[idx].Turn = md.ModelResponse.ID // shared by the calls of one reply
+			}
 			s.byAction[idKey(e.ID)] = idx
 		}
 		return
@@ -275,7 +279,7 @@ func (s *ohSession) addV1(e *ohEvent) {
 			args = rawArgs(e.Action)
 		}
 		idx := a.add(loopguard.Call("", tool, args))
-		a.events[idx].Time = parseTime(e.Timestamp)
+		a.events[idx].Time, a.events[idx].Turn = parseTime(e.Timestamp), e.LLMResponseID
 		s.byTool.add(e.ToolCallID, idx)
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 		idx := s.byTool.take(e.ToolCallID)

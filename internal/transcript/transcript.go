@@ -485,6 +485,9 @@ type agentBuf struct {
 	usage   Usage
 	// userSeen says whether the agent's task (first user message) was emitted.
 	userSeen bool
+	// turn, when not empty, is the reply the calls added now belong to (Event.Turn): a
+	// reader sets it around the calls of one model message.
+	turn string
 }
 
 func newBuilder(format string) *builder {
@@ -511,8 +514,21 @@ func (b *builder) sessionAgent(session int, id string) *agentBuf {
 // add appends an event for the agent and returns its index in the agent's events.
 func (a *agentBuf) add(e loopguard.Event) int {
 	e.Agent = a.id
+	if e.Type == loopguard.EventCall && e.Turn == "" {
+		e.Turn = a.turn
+	}
 	a.events = append(a.events, e)
 	return len(a.events) - 1
+}
+
+// lastTurn is the Turn of the agent's last call, or "".
+func (a *agentBuf) lastTurn() string {
+	for i := len(a.events) - 1; i >= 0; i-- {
+		if a.events[i].Type == loopguard.EventCall {
+			return a.events[i].Turn
+		}
+	}
+	return ""
 }
 
 func (a *agentBuf) text(source, text, id string, ms int64) {

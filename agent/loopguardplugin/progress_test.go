@@ -1,0 +1,34 @@
+package loopguardplugin_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/agent"
+)
+
+// The calls of one model reply were made together, before the model saw any result: six
+// searches in one reply that answer alike are a batch, while six replies each searching again
+// and getting the same answer are argument churn.
+func TestParallelCallsOfOneReplyAreOneStep(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	searches := make([]agent.ToolCall, 6)
+	for i := range searches {
+		searches[i] = call("grep", "handler_"+strconv.Itoa(i)) // answered "ok grep handler_N": the same answer, the pattern echoed
+	}
+	t.Run("one reply", func(t *testing.T) {
+		h := newHarness(t, cfg, []agent.Message{agent.Reply("", searches...), agent.Reply("done")})
+		h.send(h.loop.NewAgent("s1"), "find the handler")
+		sameLines(t, h.notices(), nil)
+	})
+	t.Run("six replies", func(t *testing.T) {
+		h := newHarness(t, cfg, turn(searches...))
+		h.send(h.loop.NewAgent("s1"), "find the handler")
+		got := h.notices()
+		if len(got) != 1 || !strings.HasPrefix(got[0], "progress grep") {
+			t.Errorf("notices %q, want one for grep", got)
+		}
+	})
+}

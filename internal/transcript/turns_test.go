@@ -1,0 +1,84 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/loopguard/loopguard"
+)
+
+// replyPattern names each call of the transcript's first agent by the reply that made it, in
+// order: "AAB" is two calls made together, then one of another reply. A call with no Turn
+// is "-".
+func replyPattern(t *testing.T, tr *Transcript) string {
+	t.Helper()
+	names := map[string]byte{}
+	var b strings.Builder
+	for _, e := range tr.Agents[0].Events {
+		if e.Type != loopguard.EventCall {
+			continue
+		}
+		if e.Turn == "" {
+			b.WriteByte('-')
+			continue
+		}
+		n, ok := names[e.Turn]
+		if !ok {
+			n = byte('A' + len(names))
+			names[e.Turn] = n
+		}
+		b.WriteByte(n)
+	}
+	return b.String()
+}
+
+func TestCallsOfOneReplyShareATurn(t *testing.T) {
+	tests := []struct {
+		name, format, file, want string
+	}{
+		{"Claude Code: the tool_use blocks of one message, even on lines of their own, are one reply",
+			FormatClaudeCode, `{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"fix it"}}
+{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.py"}}]}}
+{"type":"assistant","uuid":"a2","parentUuid":"a1","sessionId":"s","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"b.py"}}]}}
+{"type":"user","uuid":"u2","parentUuid":"a2","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"},{"type":"tool_result","tool_use_id":"t2","content":"y"}]}}
+{"type":"assistant","uuid":"a3","parentUuid":"u2","sessionId":"s","message":{"id":"msg_2","role":"assistant","content":[{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"c.py"}}]}}
+`, "AAB"},
+		{"Claude Code: a call id seen before is copied history, not a call",
+			FormatClaudeCode, `{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"fix it"}}
+{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.py"}}]}}
+{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}}
+{"type":"assistant","uuid":"c1","parentUuid":"u2","sessionId":"s","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.py"}}]}}
+{"type":"user","uuid":"c2","parentUuid":"c1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}}
+`, "A"},
+		{"Codex: the calls between two outputs are one reply",
+			FormatCodex, `{"timestamp":"2025-10-01T10:00:00Z","type":"session_meta","payload":{"id":"s1","cwd":"/w"}}
+{"timestamp":"2025-10-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"fix it"}]}}
+{"timestamp":"2025-10-01T10:00:02Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"cat\",\"a\"]}","call_id":"c1"}}
+{"timestamp":"2025-10-01T10:00:02Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"cat\",\"b\"]}","call_id":"c2"}}
+{"timestamp":"2025-10-01T10:00:03Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"x"}}
+{"timestamp":"2025-10-01T10:00:03Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"y"}}
+{"timestamp":"2025-10-01T10:00:04Z","type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"next"}]}}
+{"timestamp":"2025-10-01T10:00:04Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"cat\",\"c\"]}","call_id":"c3"}}
+`, "AAB"},
+		{"OpenAI messages: the tool_calls of one assistant message are one reply",
+			FormatMessages, `{"messages":[{"role":"user","content":"fix it"},
+{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{\"p\":\"a\"}"}},{"id":"c2","type":"function","function":{"name":"read","arguments":"{\"p\":\"b\"}"}}]},
+{"role":"tool","tool_call_id":"c1","content":"x"},{"role":"tool","tool_call_id":"c2","content":"y"},
+{"role":"assistant","content":null,"tool_calls":[{"id":"c3","type":"function","function":{"name":"read","arguments":"{\"p\":\"c\"}"}}]},
+{"role":"tool","tool_call_id":"c3","content":"z"}]}`, "AAB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := ReadFrom("t.jsonl", strings.NewReader(tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Format != tt.format {
+				t.Fatalf("read as %q, want %q", tr.Format, tt.format)
+			}
+			if got := replyPattern(t, tr); got != tt.want {
+				t.Errorf("replies %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
