@@ -23,6 +23,7 @@ type digest struct {
 	exact  uint64 // the normalised text
 	masked uint64 // the normalised text with echoed argument words collapsed to one marker
 	words  int    // words in the normalised text
+	marks  int    // of them, volatile fields replaced by a marker (short texts only)
 	sketch sketch // word pairs of the masked text, for similarity
 	lead   uint64 // the first line of two words or more, masked: what an error message says first
 }
@@ -284,6 +285,7 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 			isEcho := false
 			if acc != 0 && volatileKind(f, wordKind(prevWord), text[j:]) != fieldPlain {
 				h, prevWord = markVolatile, ""
+				out.marks++
 			} else {
 				h = wordHash(f)
 				if echo {

@@ -49,7 +49,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// passes between two of them, so the same answer is a poll that has not advanced yet,
 	// counted against the poll budget, not a stuck call. An editor's arguments are the text
 	// it writes: a sleep there is code, not a wait.
-	waiting := cls.waits || sleeps || !cls.mutating && (sendsNoKeys(c.args) || asksToPoll(c.args))
+	// A result that is nothing but a time or an id (`date +%T`, a pid) reads a clock: two of
+	// them alike after normalising say only that time passed, and the call is a wait.
+	readsClock := dg.words > 0 && dg.marks == dg.words
+	waiting := cls.waits || sleeps || readsClock || !cls.mutating && (sendsNoKeys(c.args) || asksToPoll(c.args))
 	switch {
 	case noProgress && waiting && sameCall:
 		s.stuck = 1

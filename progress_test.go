@@ -221,6 +221,14 @@ func TestProgressRules(t *testing.T) {
 				return ok("exec_command", `{"cmd":"grep -rn TODO src"}`,
 					fmt.Sprintf("Chunk ID: %06x\nWall time: 0.%04d seconds\nProcess exited with code 1\nOriginal token count: 0\nOutput:\n", 0x3f2a91*(i+1)&0xffffff, i*37+5))
 			}), []string{"2:stuck:exec_command × 3"}},
+		{"reading the clock again and again while something runs is waiting, not a stuck call",
+			nil, times(5, func(i int) step {
+				return ok("Bash", `{"command":"date '+%H:%M:%S'","description":"Time check"}`, fmt.Sprintf("15:3%d:%02d", i, 7*i))
+			}), nil},
+		{"the same command answering the same words and a new time is stuck",
+			nil, times(3, func(i int) step {
+				return ok("Bash", `{"command":"./deploy status"}`, fmt.Sprintf("15:3%d:%02d deploy failed: quota exceeded", i, 7*i))
+			}), []string{"2:stuck:Bash × 3"}},
 		{"a background job's output read again and again is a poll too",
 			nil, times(6, func(i int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }), nil},
 		{"a tool override raises the poll budget",
