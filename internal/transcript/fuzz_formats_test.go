@@ -254,6 +254,12 @@ func FuzzTrae(f *testing.F) {
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readTrae(name, br, 0) })
 }
 
+func FuzzMoatless(f *testing.F) {
+	f.Add([]byte(moatlessRunDoc()))
+	f.Add([]byte(`{"transition_rules":{},"transitions":[{"name":7,"actions":[{"request":{"scratch_pad":1},"response":{"trigger":"retry","output":[1]}}]}]}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readMoatless(name, br, 0) })
+}
+
 // FuzzChatsInside feeds documents of no known format through the object and array readers,
 // which search them for chats (nested.go): JSONL of runs and request logs included.
 func FuzzChatsInside(f *testing.F) {

@@ -37,6 +37,7 @@ const (
 	kindInspect         // an Inspect log as one JSON document
 	kindInspectEval     // an Inspect .eval log (a zip archive)
 	kindTrae            // a Trae Agent trajectory document
+	kindMoatless        // a Moatless Tools run document
 	kindAider           // Aider's chat history (Markdown)
 	kindClineMarkdown   // a Cline or Roo Code task exported as Markdown
 	kindSpecStory       // a chat saved by SpecStory (Markdown)
@@ -152,6 +153,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindInspect}
 	case isTraeHead(has) && !multi:
 		return sniffed{kind: kindTrae}
+	case isMoatlessHead(has) && !multi:
+		return sniffed{kind: kindMoatless}
 	case isContinueHead(has) && !multi:
 		return sniffed{kind: kindContinue}
 	case has("sessionId") && has("projectHash"):

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -71,7 +72,7 @@ func readTrae(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if tr.Task != "" {
 		a.user(tr.Task, 0)
 	}
-	for _, st := range tr.AgentSteps {
+	for i, st := range tr.AgentSteps {
 		calls := st.ToolCalls
 		if r := st.LLMResponse; r != nil {
 			a.text("model", r.Content, "", 0)
@@ -81,7 +82,9 @@ func readTrae(name string, br *bufio.Reader, hint int64) (*built, error) {
 		}
 		byID := map[string]int{}
 		for _, c := range calls {
-			byID[c.CallID] = a.add(loopguard.Call("", c.Name, rawArgs(c.Arguments)))
+			call := loopguard.Call("", c.Name, rawArgs(c.Arguments))
+			call.Turn = "step " + strconv.Itoa(i) // the calls of one step are one reply
+			byID[c.CallID] = a.add(call)
 		}
 		for _, r := range st.ToolResults {
 			idx, ok := byID[r.CallID]

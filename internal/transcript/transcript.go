@@ -102,6 +102,8 @@ const (
 	FormatInspect = "inspect"
 	// FormatTrae is a Trae Agent trajectory (trajectories/trajectory_<time>.json).
 	FormatTrae = "trae"
+	// FormatMoatless is a Moatless Tools run (one JSON document of states and their actions).
+	FormatMoatless = "moatless"
 	// FormatAider is Aider's chat history (.aider.chat.history.md): one session per run.
 	FormatAider = "aider"
 	// FormatClineMarkdown is a Cline or Roo Code task exported as Markdown.
@@ -423,6 +425,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readInspectEval(name, br)
 	case kindTrae:
 		t, err = readTrae(name, br, hint)
+	case kindMoatless:
+		t, err = readMoatless(name, br, hint)
 	case kindAider:
 		t, err = readAider(name, br)
 	case kindClineMarkdown:

@@ -1,0 +1,135 @@
+package transcript
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Moatless Tools (the SWE-bench agent built as a state machine) saves each run as one JSON
+// document: {"name", "transition_rules", "workspace", "initial_message",
+// "current_transition_id", "transitions", "info"}.
+//
+//   - initial_message is the task: the run's user turn;
+//   - a transition is one state the loop went through, {"id", "name" (SearchCode,
+//     IdentifyCode, DecideRelevance, PlanToCode, EditCode, ...), "actions"};
+//   - an action is one completion of the model in that state, {"request", "response",
+//     "completion"}: the request is what the model asked for (its scratch_pad its own words,
+//     the rest the call's arguments), the response what the state made of it, {"trigger",
+//     "output", "retry_message"};
+//   - so each action is a call named after its state: a PlanToCode whose instructions never
+//     change, or an EditCode told again and again that its replacement equals the search, is a
+//     model repeating itself. A response that asks the model to retry, or rejects, failed;
+//   - the completions' usage (prompt and completion tokens, cost) is the run's usage.
+//
+// The model's input at each completion (completion.input) repeats the conversation so far;
+// it is not read, the actions say the same once.
+
+type moatlessRun struct {
+	InitialMessage string `json:"initial_message"`
+	Transitions    []struct {
+		Name    string `json:"name"`
+		Actions []struct {
+			Request  map[string]json.RawMessage `json:"request"`
+			Response *struct {
+				Trigger      string          `json:"trigger"`
+				Output       json.RawMessage `json:"output"`
+				RetryMessage string          `json:"retry_message"`
+			} `json:"response"`
+			Completion *struct {
+				Model string `json:"model"`
+				Usage *struct {
+					PromptTokens     int64   `json:"prompt_tokens"`
+					CompletionTokens int64   `json:"completion_tokens"`
+					CompletionCost   float64 `json:"completion_cost"`
+				} `json:"usage"`
+			} `json:"completion"`
+		} `json:"actions"`
+	} `json:"transitions"`
+}
+
+// isMoatlessHead says whether a document's top-level keys are a Moatless run's.
+func isMoatlessHead(has func(string) bool) bool {
+	return has("transition_rules") && (has("transitions") || has("initial_message") || has("current_transition_id")) ||
+		has("transitions") && has("current_transition_id")
+}
+
+func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	defer w.release()
+	var run moatlessRun
+	if err := json.Unmarshal(w.data, &run); err != nil && !tolerable(err) {
+		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid Moatless run: %w", err)}
+	}
+	b := newBuilder(FormatMoatless)
+	a := b.agent(MainAgent)
+	if !isBlank(run.InitialMessage) {
+		a.user(run.InitialMessage, 0)
+	}
+	for _, tr := range run.Transitions {
+		for _, act := range tr.Actions {
+			if c := act.Completion; c != nil {
+				if c.Model != "" {
+					a.usage.Model = c.Model
+				}
+				if u := c.Usage; u != nil {
+					a.usage.add(Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, CostUSD: u.CompletionCost})
+				}
+			}
+			if act.Request == nil && act.Response == nil {
+				continue
+			}
+			args := map[string]json.RawMessage{}
+			for k, v := range act.Request {
+				if k == "scratch_pad" {
+					var thought string
+					if json.Unmarshal(v, &thought) == nil {
+						a.text("model", thought, "", 0)
+					}
+					continue
+				}
+				args[k] = v
+			}
+			call := loopguard.Call("", tr.Name, marshalArgs(args))
+			if r := act.Response; r != nil {
+				failed := r.Trigger == "retry" || r.Trigger == "reject"
+				call = call.WithResult(moatlessResult(r.Trigger, r.RetryMessage, r.Output), failed)
+			}
+			a.add(call)
+		}
+	}
+	return b.done(), nil
+}
+
+// moatlessResult is what a state answered an action: the message asking for a retry, or the
+// output's message with its diff and verification errors (an edit), or the output itself.
+func moatlessResult(trigger, retry string, output json.RawMessage) string {
+	if !isBlank(retry) {
+		return retry
+	}
+	var out struct {
+		Message            string          `json:"message"`
+		Diff               string          `json:"diff"`
+		VerificationErrors json.RawMessage `json:"verification_errors"`
+	}
+	if json.Unmarshal(output, &out) == nil && out.Message != "" {
+		parts := []string{out.Message}
+		if out.Diff != "" {
+			parts = append(parts, out.Diff)
+		}
+		if v := string(bytesTrimSpace(out.VerificationErrors)); v != "" && v != "null" && v != "[]" {
+			parts = append(parts, "verification errors: "+v)
+		}
+		return strings.Join(parts, "\n")
+	}
+	if o := bytesTrimSpace(output); len(o) > 0 && string(o) != "null" && string(o) != "{}" {
+		return trigger + "\n" + string(rawArgs(output))
+	}
+	return trigger
+}

@@ -1,0 +1,76 @@
+package transcript
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/loopguard/loopguard"
+)
+
+// moatlessRunDoc is a Moatless Tools run as its loop saves it (the shape of the runs kept in
+// moatless-tools' tests/trajectories): states, each with the model's completions in it. The
+// planner sends the same instructions three times and the editor answers each attempt that
+// its replacement equals the search.
+func moatlessRunDoc() string {
+	var b strings.Builder
+	b.WriteString(`{"name":"MoatlessTools","transition_rules":{"initial_state":"SearchCode"},"workspace":{"repository":{"type":"git"}},` +
+		`"initial_message":"Voting estimator will fail at fit if weights are passed and an estimator is None","current_transition_id":9,"transitions":[` +
+		`{"id":0,"name":"Pending"},` +
+		`{"id":1,"name":"SearchCode","actions":[{"request":{"scratch_pad":"Look for VotingClassifier.fit.","search_requests":[{"query":"VotingClassifier fit"}],"complete":false},` +
+		`"response":{"trigger":"did_search","output":{"ranked_spans":[{"file_path":"sklearn/ensemble/voting.py","span_id":"VotingClassifier.fit"}]}},` +
+		`"completion":{"model":"claude-3-5-sonnet-20240620","usage":{"completion_cost":0.01,"completion_tokens":100,"prompt_tokens":1000}}}]}`)
+	for i := 0; i < 3; i++ {
+		fmt.Fprintf(&b, `,{"id":%d,"name":"PlanToCode","actions":[{"request":{"scratch_pad":"Skip None estimators when passing sample_weight.","action":"modify","file_path":"sklearn/ensemble/voting.py","span_id":"_BaseVoting.fit","instructions":"Skip None estimators when passing sample_weight."},`+
+			`"response":{"trigger":"edit_code","output":{"instructions":"Skip None estimators when passing sample_weight.","file_path":"sklearn/ensemble/voting.py","span_id":"_BaseVoting.fit","start_line":270,"end_line":280}},`+
+			`"completion":{"model":"claude-3-5-sonnet-20240620","usage":{"completion_cost":0.01,"completion_tokens":100,"prompt_tokens":1000}}}]}`, 2+2*i)
+		fmt.Fprintf(&b, `,{"id":%d,"name":"EditCode","actions":[{"request":{"content":"<replace>\n        return super().fit(X, transformed_y, sample_weight)\n</replace>"},`+
+			`"response":{"trigger":"retry","retry_message":"The code in the replace tag is the same as in the search. Use the reject function if you can't do any changes and want to reject the instructions."}},`+
+			`{"request":{"content":"<reject>\nThe code in the replace tag is the same as in the search.\n</reject>"},"response":{"trigger":"reject","output":{"message":"\nThe code in the replace tag is the same as in the search.\n"}}}]}`, 3+2*i)
+	}
+	b.WriteString(`],"info":{"instance_id":"scikit-learn__scikit-learn-13779","status":"error","total_cost":0.05}}`)
+	return b.String()
+}
+
+func TestMoatlessRunReadsAsItsStatesCalls(t *testing.T) {
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(moatlessRunDoc()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatMoatless || len(tr.Agents) != 1 {
+		t.Fatalf("read as %q with %d agents", tr.Format, len(tr.Agents))
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`user "Voting estimator will fail at fi…"`,
+		`text[model] "Look for VotingClassifier.fit."`,
+		`call SearchCode "{\"complete\":false,\"search_reques…" => "did_search\n{\"ranked_spans\":[{\"fi…"`,
+		`text[model] "Skip None estimators when passin…"`,
+		`call PlanToCode "{\"action\":\"modify\",\"file_path\":\"…" => "edit_code\n{\"instructions\":\"Skip …"`,
+		`call EditCode "{\"content\":\"<replace>\\n        r…" => "The code in the replace tag is t…" FAILED`,
+		`call EditCode "{\"content\":\"<reject>\\nThe code i…" => "\nThe code in the replace tag is …" FAILED`,
+	}
+	if !reflect.DeepEqual(got[:len(want)], want) {
+		t.Errorf("events:\n%s\nwant first:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if u := tr.Usage; u.InputTokens != 4000 || u.OutputTokens != 400 || u.Model != "claude-3-5-sonnet-20240620" {
+		t.Errorf("usage %+v", u)
+	}
+	// The planner restating the same plan between rejected edits is a loop, told at its third.
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	eng, _ := loopguard.New(cfg)
+	var notices []string
+	calls := 0
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventCall {
+			calls++
+		}
+		for _, n := range eng.Observe(e) {
+			notices = append(notices, fmt.Sprintf("call %d: %s %s", calls, n.Kind, n.Summary))
+		}
+	}
+	if want := []string{"call 7: thought same thought × 3"}; calls != 10 || !reflect.DeepEqual(notices, want) {
+		t.Errorf("%d calls, notices %q; want 10 calls and %q", calls, notices, want)
+	}
+}
