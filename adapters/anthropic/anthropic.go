@@ -56,11 +56,12 @@ func (r refusal) Unwrap() error { return ErrRefused }
 
 // call runs one tool call through the guard. A refused call is not run: run is never called
 // and the error is a refusal.
-func (g *Guard) call(ctx context.Context, name string, input []byte, run func() (string, error)) (string, []loopguard.Notice, error) {
+func (g *Guard) call(ctx context.Context, turn, name string, input []byte, run func() (string, error)) (string, []loopguard.Notice, error) {
 	if err := ctx.Err(); err != nil {
 		return "", nil, err
 	}
 	ev := loopguard.Call(g.agent, name, input)
+	ev.Turn = turn // the assistant message that made the call, when known
 	g.mu.Lock()
 	if d, refused := g.eng.Check(ev); refused {
 		ev.Time = now()
@@ -122,7 +123,7 @@ func (g *Guard) ToolResults(ctx context.Context, msg *anthropic.Message, run Too
 		case "text":
 			notices = append(notices, g.ModelText(msg.ID, b.Text)...)
 		case "tool_use":
-			text, ns, err := g.call(ctx, b.Name, b.Input, func() (string, error) { return run(ctx, b.Name, b.Input) })
+			text, ns, err := g.call(ctx, msg.ID, b.Name, b.Input, func() (string, error) { return run(ctx, b.Name, b.Input) })
 			var r refusal
 			switch {
 			case errors.As(err, &r):
@@ -158,7 +159,7 @@ type guardedTool struct {
 
 func (t guardedTool) Execute(ctx context.Context, input json.RawMessage) ([]anthropic.BetaToolResultBlockParamContentUnion, error) {
 	var content []anthropic.BetaToolResultBlockParamContentUnion
-	_, notices, err := t.g.call(ctx, t.Name(), input, func() (string, error) {
+	_, notices, err := t.g.call(ctx, "", t.Name(), input, func() (string, error) {
 		var err error
 		content, err = t.BetaTool.Execute(ctx, input)
 		return resultText(content), err

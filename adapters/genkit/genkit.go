@@ -12,6 +12,7 @@ package loopguardgenkit
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -130,11 +131,15 @@ func (g *Guard) feed(msgs []*ai.Message, i int) []loopguard.Notice {
 			}
 			r := p.ToolResponse
 			args := []byte("{}")
-			if req := findRequest(msgs[:i], r.Name, r.Ref); req != nil {
+			req, from := findRequest(msgs[:i], r.Name, r.Ref)
+			if req != nil {
 				args, _ = json.Marshal(req.Input)
 			}
 			ev := loopguard.Call(g.agent, r.Name, args).WithResult(outputText(r.Output), false)
 			ev.Time = now()
+			if req != nil {
+				ev.Turn = "model message " + strconv.Itoa(from) // the requests of one message are one reply
+			}
 			notices = append(notices, g.eng.Observe(ev)...)
 		}
 	}
@@ -142,19 +147,20 @@ func (g *Guard) feed(msgs []*ai.Message, i int) []loopguard.Notice {
 }
 
 // findRequest finds the tool request a response answers, in the newest model message before it.
-func findRequest(msgs []*ai.Message, name, ref string) *ai.ToolRequest {
+// It returns the message's index too.
+func findRequest(msgs []*ai.Message, name, ref string) (*ai.ToolRequest, int) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i] == nil || msgs[i].Role != ai.RoleModel {
 			continue
 		}
 		for _, p := range msgs[i].Content {
 			if p != nil && p.IsToolRequest() && p.ToolRequest != nil && p.ToolRequest.Name == name && p.ToolRequest.Ref == ref {
-				return p.ToolRequest
+				return p.ToolRequest, i
 			}
 		}
-		return nil
+		return nil, i
 	}
-	return nil
+	return nil, -1
 }
 
 func outputText(v any) string {

@@ -56,10 +56,17 @@ func (g *Guard) End() { g.eng.Forget(g.agent) }
 // result is "Error: <reason>"; otherwise run runs it. The result the model should read is
 // returned with the notices due after it. A cancelled ctx stops before the tool runs.
 func (g *Guard) Call(ctx context.Context, name, args string, run ToolFunc) (result string, notices []loopguard.Notice, err error) {
+	return g.call(ctx, "", name, args, run)
+}
+
+// call is Call for a call of the model answer turn (loopguard.Event.Turn): the calls of one
+// answer were made together, before the model saw any of their results.
+func (g *Guard) call(ctx context.Context, turn, name, args string, run ToolFunc) (result string, notices []loopguard.Notice, err error) {
 	if err := ctx.Err(); err != nil {
 		return "", nil, err
 	}
 	ev := loopguard.Call(g.agent, name, []byte(args))
+	ev.Turn = turn
 	g.mu.Lock()
 	if d, refused := g.eng.Check(ev); refused {
 		ev.Time = g.now().UnixMilli()
@@ -109,12 +116,16 @@ func NoticeText(notices []loopguard.Notice) string {
 func (g *Guard) ChatTools(ctx context.Context, msg openai.ChatCompletionMessage, run ToolFunc) ([]openai.ChatCompletionMessageParamUnion, error) {
 	notices := g.ModelText("", msg.Content)
 	var out []openai.ChatCompletionMessageParamUnion
+	turn := "" // the answer has no id of its own: its first call's names it
+	if len(msg.ToolCalls) > 0 {
+		turn = msg.ToolCalls[0].ID
+	}
 	for _, call := range msg.ToolCalls {
 		name, args := call.Function.Name, call.Function.Arguments
 		if call.Type == "custom" {
 			name, args = call.Custom.Name, call.Custom.Input
 		}
-		result, ns, err := g.Call(ctx, name, args, run)
+		result, ns, err := g.call(ctx, turn, name, args, run)
 		if err != nil {
 			return out, err
 		}
@@ -143,7 +154,7 @@ func (g *Guard) ResponsesTools(ctx context.Context, resp *responses.Response, ru
 			}
 			notices = append(notices, g.ModelText(item.ID, text.String())...)
 		case "function_call":
-			result, ns, err := g.Call(ctx, item.Name, item.Arguments.OfString, run)
+			result, ns, err := g.call(ctx, resp.ID, item.Name, item.Arguments.OfString, run)
 			if err != nil {
 				return out, err
 			}
