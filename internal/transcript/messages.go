@@ -132,7 +132,17 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			}
 			continue
 		}
-		switch m.chatRole() {
+		if one, ok := m.Content.(map[string]any); ok && one["type"] != nil {
+			// A message flattened to one content block (exports that write a line per block).
+			c := *m
+			c.Content = []any{one}
+			m = &c
+		}
+		role := m.chatRole()
+		if blocks, ok := m.Content.([]any); ok && (role == "tool" || role == "function") && hasBlock(blocks, "tool_result") {
+			role = "user" // tool results as Anthropic's user messages carry them
+		}
+		switch role {
 		case "system", "developer", "_system_prompt":
 			a.text("system", contentText(m.Content), "", 0)
 
@@ -147,9 +157,13 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 					mb, _ := bl.(map[string]any)
 					switch mb["type"] {
 					case "tool_result":
-						id, _ := mb["tool_use_id"].(string)
+						id := stringField(mb, "tool_use_id", "tool_id", "id")
 						isErr, _ := mb["is_error"].(bool)
-						setResult(a, id, contentText(mb["content"]), isErr || anyUnsuccessful(mb["content"]))
+						content := mb["content"]
+						if content == nil {
+							content = mb["output"]
+						}
+						setResult(a, id, contentText(content), isErr || anyUnsuccessful(content))
 						continue
 					case "toolResponse": // Goose (goose.go)
 						id, result, failed := gooseResult(mb)
@@ -180,8 +194,8 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 					mb, _ := bl.(map[string]any)
 					switch mb["type"] {
 					case "tool_use", "server_tool_use":
-						name, _ := mb["name"].(string)
-						id, _ := mb["id"].(string)
+						name := stringField(mb, "name", "tool_name")
+						id := stringField(mb, "id", "tool_id", "tool_use_id")
 						var args []byte
 						if in, ok := mb["input"]; ok && in != nil {
 							args = marshalArgs(in)
@@ -194,8 +208,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 						id, name, args := piCall(mb)
 						pend(a).add(id, a.add(loopguard.Call("", name, args)))
 					case "thinking":
-						t, _ := mb["thinking"].(string)
-						a.text("model", t, "", 0)
+						a.text("model", stringField(mb, "thinking", "text"), "", 0)
 					case "think": // Kimi CLI
 						t, _ := mb["think"].(string)
 						a.text("model", t, "", 0)
@@ -260,4 +273,15 @@ func hasBlock(blocks []any, typ string) bool {
 		}
 	}
 	return false
+}
+
+// stringField is the first of keys that m holds as a string, or "": exports spell the same
+// field differently ("name" or "tool_name").
+func stringField(m map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if v, ok := m[k].(string); ok {
+			return v
+		}
+	}
+	return ""
 }
