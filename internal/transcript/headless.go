@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -181,6 +182,7 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatGeminiStream)
 	a := b.agent(MainAgent)
 	calls := map[string]int{} // tool_id -> index of the call in a.events
+	replies, inReply := 0, false
 	var text strings.Builder
 	flush := func() {
 		a.text("model", text.String(), "", 0)
@@ -204,10 +206,17 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 				text.WriteString(l.Content)
 			} else if l.Role == "user" {
 				a.user(l.Content, 0)
+				inReply = false
 			}
 		case "tool_use":
-			calls[l.ToolID] = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: l.ToolName, Args: rawArgs(l.Parameters)})
+			// The calls up to the next result are one reply (sent together).
+			if !inReply {
+				replies, inReply = replies+1, true
+			}
+			calls[l.ToolID] = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: l.ToolName, Args: rawArgs(l.Parameters),
+				Turn: "r" + strconv.Itoa(replies)})
 		case "tool_result":
+			inReply = false
 			i, ok := calls[l.ToolID]
 			if !ok {
 				return nil // a result without its call: nothing to attach it to

@@ -142,6 +142,11 @@ func sniff(head []byte, eof bool) sniffed {
 		// Legacy Codex rollout: a session header line, then bare response items.
 		return sniffed{kind: kindCodex}
 	case codexItemTypes[typ] && multi && (has("role") || has("call_id")) && !has("uuid"):
+		// A harness may log its prompt as a message line before a Gemini CLI stream
+		// (`--output-format stream-json`), whose own lines come next.
+		if next := sniff(head[i+top.end:], eof); next.err == nil && next.kind == kindGeminiStream {
+			return next
+		}
 		return sniffed{kind: kindCodex}
 	case has("instance_id") && has("history") && !has("trajectory"):
 		return sniffed{kind: kindOpenHandsOutput}

@@ -60,6 +60,15 @@ func TestCallsOfOneReplyShareATurn(t *testing.T) {
 {"timestamp":"2025-10-01T10:00:04Z","type":"response_item","payload":{"type":"reasoning","summary":[{"type":"summary_text","text":"next"}]}}
 {"timestamp":"2025-10-01T10:00:04Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"cat\",\"c\"]}","call_id":"c3"}}
 `, "AAB"},
+		{"Gemini CLI stream-json after a harness's prompt line: the calls up to a result are one reply",
+			FormatGeminiStream, `{"type": "message", "role": "user", "content": "Build the landing page.", "ts": "2026-01-30T06:18:04"}
+{"type": "init", "timestamp": "2026-01-30T06:18:17.750Z", "session_id": "6727b31e", "model": "gemini-3-pro-preview", "ts": "2026-01-30T06:18:17"}
+{"type": "tool_use", "timestamp": "2026-01-30T06:18:22.937Z", "tool_name": "read_file", "tool_id": "r1", "parameters": {"file_path": "a.md"}}
+{"type": "tool_use", "timestamp": "2026-01-30T06:18:22.938Z", "tool_name": "read_file", "tool_id": "r2", "parameters": {"file_path": "b.md"}}
+{"type": "tool_result", "timestamp": "2026-01-30T06:18:22.986Z", "tool_id": "r1", "status": "success", "output": "a"}
+{"type": "tool_result", "timestamp": "2026-01-30T06:18:22.987Z", "tool_id": "r2", "status": "error", "output": "", "error": {"type": "file_not_found", "message": "File not found"}}
+{"type": "tool_use", "timestamp": "2026-01-30T06:18:30.369Z", "tool_name": "run_shell_command", "tool_id": "s1", "parameters": {"command": "ls"}}
+`, "AAB"},
 		{"OpenAI messages: the tool_calls of one assistant message are one reply",
 			FormatMessages, `{"messages":[{"role":"user","content":"fix it"},
 {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"read","arguments":"{\"p\":\"a\"}"}},{"id":"c2","type":"function","function":{"name":"read","arguments":"{\"p\":\"b\"}"}}]},
