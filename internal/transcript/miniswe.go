@@ -174,8 +174,15 @@ func buildMini(d *docObject) *built {
 			a.text("model", strings.TrimSpace(thought), "", ms)
 			call := loopguard.Call("", "bash", nil)
 			call.Time = ms
-			if args != "" {
+			switch {
+			case args != "":
 				call.Args = []byte(args)
+			case len(blocks) == 0:
+				// No action found (the harness answers with a format error): what the model
+				// sent is its reply itself. Two such replies are the same call only when they
+				// say the same; each different one is a new attempt, and their alike format
+				// errors are counted as errors.
+				call.Args = []byte(strings.TrimSpace(text))
 			}
 			if i+1 < len(msgs) && msgs[i+1].Role == "user" {
 				i++

@@ -609,6 +609,9 @@ func TestSharedMiniFormatErrors(t *testing.T) {
 			if len(blocks) == 1 && string(c.Args) != strings.TrimSpace(blocks[0][1]) {
 				t.Errorf("%s message %d: args %q", r.CuratedFile, j, c.Args)
 			}
+			if len(blocks) == 0 && string(c.Args) != strings.TrimSpace(m.Content) {
+				t.Errorf("%s message %d: a reply without an action has args %q, not the reply", r.CuratedFile, j, c.Args)
+			}
 			checked++
 		}
 	}
