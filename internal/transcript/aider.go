@@ -156,6 +156,10 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			if aiderUsage(&a.usage, msgs[j].text) {
 				continue // the model call's accounting, not what the edit did
 			}
+			if aiderStops(msgs[j].text) {
+				a.text("harness", msgs[j].text, "", 0)
+				continue // aider ending its retries: not what this edit did
+			}
 			said = append(said, msgs[j].text)
 		}
 		result := strings.Join(said, "\n")
@@ -266,4 +270,12 @@ func aiderCount(s string) int64 {
 		return 0
 	}
 	return int64(f * mult)
+}
+
+// aiderStops says whether a message is aider giving up on its retries after an edit ("Only 3
+// reflections allowed, stopping.", and its advice to /undo): said after the last failed
+// attempt only, it would make that attempt's result differ from the same failure before it.
+func aiderStops(text string) bool {
+	return strings.HasPrefix(text, "Only ") && strings.Contains(text, "reflections allowed, stopping") ||
+		strings.HasPrefix(text, "You can use /undo to undo and discard each aider commit")
 }

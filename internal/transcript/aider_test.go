@@ -62,10 +62,13 @@ func TestAiderHistoryFixture(t *testing.T) {
 func TestAiderLoopOfFailedEditsIsCaught(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("# aider chat started at 2026-11-30 10:00:00\n\n#### fix the parser  \n\n")
-	for i := 0; i < 4; i++ {
+	for i := 0; i < 3; i++ {
 		b.WriteString("parser.py\n```python\n<<<<<<< SEARCH\n    return tokens[:-1]\n=======\n    return tokens\n>>>>>>> REPLACE\n```\n\n")
 		b.WriteString("> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in parser.py  \n\n")
 	}
+	// Aider giving up after the third attempt is not part of that attempt's result, which is
+	// the same failure as the two before.
+	b.WriteString("> Only 3 reflections allowed, stopping.  \n> You can use /undo to undo and discard each aider commit.  \n\n")
 	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(b.String()))
 	if err != nil {
 		t.Fatal(err)
@@ -88,8 +91,8 @@ func TestAiderLoopOfFailedEditsIsCaught(t *testing.T) {
 			got = append(got, fmt.Sprintf("call %d: %s", calls, n.Kind))
 		}
 	}
-	if want := []string{"call 3: stuck"}; calls != 4 || !reflect.DeepEqual(got, want) {
-		t.Errorf("%d calls, notices %q; want 4 calls and %q", calls, got, want)
+	if want := []string{"call 3: stuck"}; calls != 3 || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d calls, notices %q; want 3 calls and %q", calls, got, want)
 	}
 }
 
