@@ -270,7 +270,8 @@ func (d *progressDetector) classify(tool string) toolClass {
 // waitsByName says whether a tool's (lower-case) name says it waits or reads what something
 // running in the background has produced so far: sleep and wait tools, status checks, a
 // background job's output (Claude Code's BashOutput and TaskOutput, Copilot CLI's read_bash
-// and read_agent), a monitor of a running process, a scheduled wake-up, notifications. Time
+// and read_agent), a monitor of a running process, a scheduled wake-up or timer (Antigravity's
+// schedule), notifications. Time
 // passes between two such calls, so the same answer twice is a poll that has not advanced
 // yet, not a repeat that cannot.
 func waitsByName(lower string) bool {
@@ -289,7 +290,7 @@ func waitsByName(lower string) bool {
 	return false
 }
 
-var waitWords = []string{"sleep", "wait", "status", "monitor", "wakeup", "notification"}
+var waitWords = []string{"sleep", "wait", "status", "monitor", "wakeup", "notification", "schedule"}
 
 // callRecord is what the state keeps of the last watched call, for telling a poll.
 type callRecord struct {
@@ -374,6 +375,7 @@ type progressState struct {
 	pageAt      pagePlace // and its place
 	thoughtSaid int32     // the thoughtN at the last notice
 	saidAt      int32     // calls at the last notice, 0 before the first
+	lastWait    int32     // 1 + the index of the latest call that waited, 0 before the first
 	callSaid    bool      // a call notice was given since the thought began
 	lastTextID  uint64
 

@@ -53,11 +53,15 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// them alike after normalising say only that time passed, and the call is a wait.
 	readsClock := dg.words > 0 && dg.marks == dg.words
 	waiting := cls.waits || sleeps || readsClock || !cls.mutating && (sendsNoKeys(c.args) || asksToPoll(c.args))
+	polled := false // a repeat answered the same after waiting: nothing new is expected yet
 	switch {
-	case noProgress && waiting && sameCall:
+	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1):
+		// A call that waits, or any call when the model waited since its earlier run (a
+		// sleep, a timer, a background job's output read): time passed, so the same answer
+		// is a poll that has not advanced yet.
 		s.stuck = 1
 		s.polls++
-		noProgress = false
+		noProgress, polled = false, true
 	case noProgress:
 		s.stuck = prevCount + 1
 		s.polls = 0
@@ -98,14 +102,22 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			}
 		}
 		s.pageShape, s.pageAt = shape, at
-		if noProgress || (total > 0 && novel*2 < total) || (total == 0 && sameResult) {
+		// A wait, or a poll after one, is expected to bring nothing new yet: it does not make
+		// the thought stale ("waiting for the install to finish" said at each look).
+		if !polled && !waiting && (noProgress || (total > 0 && novel*2 < total) || (total == 0 && sameResult)) {
 			s.stale++
 		}
 	}
 	s.thoughtSeen = false
 
-	// Cycles: keys of call and result.
+	// Cycles: keys of call and result. A call that waits makes each round new (time passed
+	// in it): a round of "wait, list the tasks, read the status" is polling, left to the
+	// poll budget.
 	key := combine(id, dg.exact)
+	if waiting {
+		key = combine(key, uint64(s.calls)+1)
+		s.lastWait = s.calls + 1
+	}
 	s.calls++
 	n := int(s.calls)
 	for k := 2; k <= d.cfg.MaxCyclePeriod; k++ {
@@ -289,11 +301,14 @@ func sendsNoKeys(args []byte) bool {
 // (or "wait", "status", "log", "logs"), as OpenClaw's process tool polls a background command
 // and reads its log. The tool's name need not say so: one tool often starts, polls and kills.
 func asksToPoll(args []byte) bool {
-	i := bytes.Index(args, actionKey)
+	i, key := bytes.Index(args, actionKey), actionKey
+	if i < 0 {
+		i, key = bytes.Index(args, actionKeyTitle), actionKeyTitle
+	}
 	if i < 0 {
 		return false
 	}
-	rest := bytes.TrimLeft(args[i+len(actionKey):], " \t\r\n:")
+	rest := bytes.TrimLeft(args[i+len(key):], " \t\r\n:")
 	if len(rest) < 2 || rest[0] != '"' {
 		return false
 	}
@@ -308,7 +323,9 @@ func asksToPoll(args []byte) bool {
 	return false
 }
 
-var actionKey = []byte(`"action"`)
+// actionKey is where a tool with sub-commands names the one called; Antigravity's
+// manage_task spells it actionKeyTitle.
+var actionKey, actionKeyTitle = []byte(`"action"`), []byte(`"Action"`)
 
 // typingKeys are the keys under which a call types into a terminal or a running command
 // (see sendsNoKeys).

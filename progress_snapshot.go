@@ -136,6 +136,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 			b = binary.LittleEndian.AppendUint64(b, w)
 		}
 	}
+	b = binary.AppendUvarint(b, uint64(s.lastWait))
 	b = binary.AppendUvarint(b, uint64(len(s.refused)))
 	for _, r := range s.refused {
 		b = binary.LittleEndian.AppendUint64(b, r.id)
@@ -230,12 +231,13 @@ func (s *progressState) restore(r *snapReader) error {
 		}
 		s.seen.bits[idx] = r.u64()
 	}
+	s.lastWait = i32()
 	n = r.count(64)
 	s.refused = s.refused[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		s.refused = append(s.refused, refusal{id: r.u64(), epoch: u32()})
 	}
-	if s.stuck < 0 || s.polls < 0 || s.calls < 0 || s.thoughtN < 0 {
+	if s.stuck < 0 || s.polls < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 {
 		return errors.New("negative count")
 	}
 	return r.err

@@ -174,6 +174,37 @@ func TestProgressRules(t *testing.T) {
 			nil, times(8, func(i int) step {
 				return ok("process", `{"action":"poll","sessionId":"brisk-otter"}`, "Process still running.\n(no new output)")
 			}), nil},
+		{"waiting on a timer, then listing the tasks and reading one's status, round after round, is polling",
+			nil, times(24, func(i int) step {
+				switch i % 3 {
+				case 0:
+					return ok("schedule", fmt.Sprintf(`{"DurationSeconds":"%d","Prompt":"Check if npm install completed"}`, 15*(i/3+1)),
+						fmt.Sprintf("Tool is running as a background task with task id: e951b17f/task-%d", 1270+8*i))
+				case 1:
+					return ok("manage_task", `{"Action":"list"}`, "You have 2 background task(s) currently running: dev server, npm install")
+				}
+				return ok("manage_task", `{"Action":"status","TaskId":"e951b17f/task-1244"}`, "Task: e951b17f/task-1244\nStatus: RUNNING")
+			}), nil},
+		{"the same words said at each look while waiting are narration, not a stale thought",
+			nil, slices.Concat(times(15, func(i int) step {
+				if i%3 == 0 {
+					return thought("Waiting for the installation task to complete...")
+				}
+				if i%3 == 1 {
+					return ok("schedule", fmt.Sprintf(`{"DurationSeconds":"%d"}`, 15*(i/3+1)), fmt.Sprintf("Tool is running as a background task with task id: t/task-%d", 1270+8*i))
+				}
+				return ok("manage_task", `{"Action":"status","TaskId":"t/task-1244"}`, "Task: t/task-1244\nStatus: RUNNING")
+			})), nil},
+		{"the same rounds without the wait are a cycle",
+			nil, times(9, func(i int) step {
+				if i%3 == 0 {
+					return ok("ls", `{"path":"logs"}`, "build.log test.log")
+				}
+				if i%3 == 1 {
+					return ok("manage_task", `{"Action":"list"}`, "You have 2 background task(s) currently running: dev server, npm install")
+				}
+				return ok("read", `{"path":"logs/build.log"}`, "compiling 12 of 40 modules")
+			}), []string{"8:cycle:cycle of 3 × 3"}},
 		{"the same process tool asked to list its sessions again and again is stuck",
 			nil, times(3, func(i int) step {
 				return ok("process", `{"action":"list"}`, "brisk-otter  running  npm run build")

@@ -260,6 +260,12 @@ func FuzzMoatless(f *testing.F) {
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readMoatless(name, br, 0) })
 }
 
+func FuzzAntigravity(f *testing.F) {
+	f.Add([]byte(antigravitySteps))
+	f.Add([]byte(`{"step_index":0,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","tool_calls":[{"name":1,"args":{"a":"\"{"}}]}` + "\n" + `{"step_index":1,"source":"MODEL","type":"X","status":"ERROR","content":"Created At: x"}`))
+	fuzzReader(f, readAntigravity)
+}
+
 // FuzzChatsInside feeds documents of no known format through the object and array readers,
 // which search them for chats (nested.go): JSONL of runs and request logs included.
 func FuzzChatsInside(f *testing.F) {

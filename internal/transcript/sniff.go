@@ -38,6 +38,7 @@ const (
 	kindInspectEval     // an Inspect .eval log (a zip archive)
 	kindTrae            // a Trae Agent trajectory document
 	kindMoatless        // a Moatless Tools run document
+	kindAntigravity     // a Google Antigravity trajectory, one step a line
 	kindAider           // Aider's chat history (Markdown)
 	kindClineMarkdown   // a Cline or Roo Code task exported as Markdown
 	kindSpecStory       // a chat saved by SpecStory (Markdown)
@@ -188,6 +189,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindPi}
 	case isCopilotHead(typ, has):
 		return sniffed{kind: kindCopilot}
+	case isAntigravityHead(has):
+		return sniffed{kind: kindAntigravity}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
 	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")),

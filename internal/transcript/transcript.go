@@ -104,6 +104,8 @@ const (
 	FormatTrae = "trae"
 	// FormatMoatless is a Moatless Tools run (one JSON document of states and their actions).
 	FormatMoatless = "moatless"
+	// FormatAntigravity is a Google Antigravity trajectory exported one step a line.
+	FormatAntigravity = "antigravity"
 	// FormatAider is Aider's chat history (.aider.chat.history.md): one session per run.
 	FormatAider = "aider"
 	// FormatClineMarkdown is a Cline or Roo Code task exported as Markdown.
@@ -427,6 +429,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readTrae(name, br, hint)
 	case kindMoatless:
 		t, err = readMoatless(name, br, hint)
+	case kindAntigravity:
+		t, err = readAntigravity(name, br)
 	case kindAider:
 		t, err = readAider(name, br)
 	case kindClineMarkdown:

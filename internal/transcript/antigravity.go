@@ -1,0 +1,131 @@
+package transcript
+
+import (
+	"bufio"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Google Antigravity's trajectories, as exported one step a line: {"step_index", "source"
+// (USER_EXPLICIT, MODEL, SYSTEM), "type", "status" (DONE, RUNNING, ERROR), "created_at",
+// "content", "thinking", "tool_calls", "error", "truncated_fields"}.
+//
+//   - USER_INPUT steps are the user's turns; SYSTEM_MESSAGE steps are the harness speaking;
+//     CONVERSATION_HISTORY and CHECKPOINT steps (a compaction) say nothing to compare;
+//   - a PLANNER_RESPONSE is one reply of the model: its content and thinking are its words,
+//     its tool_calls ({"name", "args"}) its calls, made together; each argument's value is
+//     JSON-encoded once more ("\"git status\""), and toolAction and toolSummary are the
+//     call's caption for the user, not its arguments;
+//   - the MODEL steps after it, in order, are those calls' results (RUN_COMMAND, VIEW_FILE,
+//     CODE_ACTION, GENERIC, ...), failed when their status is ERROR; their content opens with
+//     "Created At:" and "Completed At:" lines, which are when, not what;
+//   - an ERROR_MESSAGE step while calls wait is the harness refusing the next one (a call it
+//     could not parse): that call's failed result.
+//
+// There are no call ids: calls and results pair by order, as the steps are written.
+
+type antigravityStep struct {
+	Source    string `json:"source"`
+	Type      string `json:"type"`
+	Status    string `json:"status"`
+	CreatedAt string `json:"created_at"`
+	Content   string `json:"content"`
+	Thinking  string `json:"thinking"`
+	Error     string `json:"error"`
+	ToolCalls []struct {
+		Name string                     `json:"name"`
+		Args map[string]json.RawMessage `json:"args"`
+	} `json:"tool_calls"`
+}
+
+// isAntigravityHead says whether a JSONL line's top-level keys are an Antigravity step's.
+func isAntigravityHead(has func(string) bool) bool {
+	return has("step_index") && has("source") && has("type") && has("status")
+}
+
+func readAntigravity(name string, br *bufio.Reader) (*built, error) {
+	b := newBuilder(FormatAntigravity)
+	a := b.agent(MainAgent)
+	var waiting []int // calls of the latest reply still without their result, in order
+	step := 0
+	err := eachLine(name, br, func(line []byte) error {
+		step++
+		var s antigravityStep
+		if err := json.Unmarshal(line, &s); err != nil && !tolerable(err) {
+			return err
+		}
+		ms := parseTime(s.CreatedAt)
+		switch {
+		case s.Type == "USER_INPUT":
+			waiting = waiting[:0]
+			a.user(s.Content, ms)
+		case s.Type == "PLANNER_RESPONSE":
+			waiting = waiting[:0]
+			a.text("model", s.Thinking, "", ms)
+			a.text("model", s.Content, "", ms)
+			turn := "step " + strconv.Itoa(step)
+			for _, c := range s.ToolCalls {
+				call := loopguard.Call("", c.Name, antigravityArgs(c.Args))
+				call.Time, call.Turn = ms, turn
+				waiting = append(waiting, a.add(call))
+			}
+		case s.Source == "MODEL" && len(waiting) > 0:
+			e := &a.events[waiting[0]]
+			waiting = waiting[1:]
+			e.Result, e.HasResult, e.Failed = antigravityResult(s.Content), true, s.Status == "ERROR"
+		case s.Type == "ERROR_MESSAGE" && len(waiting) > 0:
+			e := &a.events[waiting[0]]
+			waiting = waiting[1:]
+			text := s.Error
+			if text == "" {
+				text = s.Content
+			}
+			e.Result, e.HasResult, e.Failed = text, true, true
+		case s.Source == "SYSTEM" && (s.Type == "SYSTEM_MESSAGE" || s.Type == "ERROR_MESSAGE"):
+			text := s.Content
+			if text == "" {
+				text = s.Error
+			}
+			a.text("harness", text, "", ms)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b.done(), nil
+}
+
+// antigravityArgs are a call's arguments with each value decoded once more and the caption
+// for the user (toolAction, toolSummary) left out.
+func antigravityArgs(args map[string]json.RawMessage) []byte {
+	out := make(map[string]json.RawMessage, len(args))
+	for k, v := range args {
+		if k == "toolAction" || k == "toolSummary" {
+			continue
+		}
+		var inner string
+		if json.Unmarshal(v, &inner) == nil && json.Valid([]byte(inner)) {
+			v = json.RawMessage(inner)
+		}
+		out[k] = v
+	}
+	return marshalArgs(out)
+}
+
+// antigravityResult is a result's content without its "Created At:" and "Completed At:" lines.
+func antigravityResult(content string) string {
+	for _, p := range []string{"Created At: ", "Completed At: "} {
+		if strings.HasPrefix(content, p) {
+			if nl := strings.IndexByte(content, '\n'); nl >= 0 {
+				content = content[nl+1:]
+			} else {
+				content = ""
+			}
+		}
+	}
+	return content
+}

@@ -1,0 +1,49 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// antigravitySteps is an Antigravity trajectory as exported one step a line (the shape of a
+// real export on GitHub): a reply with two calls made together, their results in order, a
+// call the harness could not parse, and a user's turn.
+const antigravitySteps = `{"step_index":0,"source":"USER_EXPLICIT","type":"USER_INPUT","status":"DONE","created_at":"2026-06-18T22:17:25Z","content":"<USER_REQUEST>\nset up the project\n</USER_REQUEST>"}
+{"step_index":1,"source":"SYSTEM","type":"CONVERSATION_HISTORY","status":"DONE","created_at":"2026-06-18T22:17:39Z"}
+{"step_index":2,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","created_at":"2026-06-18T22:17:40Z","content":"Let me look at the workspace.","thinking":"Start with the files.","tool_calls":[{"name":"list_dir","args":{"DirectoryPath":"\"d:\\\\Xeus\"","toolAction":"\"Listing workspace contents\"","toolSummary":"\"Workspace exploration\""}},{"name":"run_command","args":{"CommandLine":"\"git status\"","Cwd":"\"d:\\\\Xeus\"","WaitMsBeforeAsync":"5000"}}]}
+{"step_index":3,"source":"MODEL","type":"LIST_DIRECTORY","status":"ERROR","created_at":"2026-06-18T22:17:51Z","content":"Created At: 2026-06-18T22:17:51Z\nCompleted At: 2026-06-18T22:18:02Z\nEncountered error in step execution: directory d:\\Xeus does not exist"}
+{"step_index":4,"source":"MODEL","type":"RUN_COMMAND","status":"DONE","created_at":"2026-06-18T22:18:02Z","content":"Created At: 2026-06-18T22:18:02Z\nCompleted At: 2026-06-18T22:18:03Z\nThe command completed successfully.\nOutput:\nnothing to commit"}
+{"step_index":5,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","created_at":"2026-06-18T22:18:04Z","tool_calls":[{"name":"view_file","args":{"AbsolutePath":"\"d:\\\\Xeus\\\\README.md\""}}]}
+{"step_index":6,"source":"SYSTEM","type":"ERROR_MESSAGE","status":"DONE","created_at":"2026-06-18T22:18:05Z","error":"There was a problem parsing the tool call."}
+{"step_index":7,"source":"SYSTEM","type":"SYSTEM_MESSAGE","status":"DONE","created_at":"2026-06-18T22:18:06Z","content":"The following is a <SYSTEM_MESSAGE> not actually sent by the user."}
+{"step_index":8,"source":"USER_EXPLICIT","type":"USER_INPUT","status":"DONE","created_at":"2026-06-18T22:19:00Z","content":"go on"}
+`
+
+func TestAntigravityStepsReadAsCallsPairedInOrder(t *testing.T) {
+	tr, err := ReadFrom("trajectory.jsonl", strings.NewReader(antigravitySteps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatAntigravity {
+		t.Fatalf("read as %q", tr.Format)
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`user "<USER_REQUEST>\nset up the projec…"`,
+		`text[model] "Start with the files."`,
+		`text[model] "Let me look at the workspace."`,
+		`call list_dir "{\"DirectoryPath\":\"d:\\\\Xeus\"}" => "Encountered error in step execut…" FAILED`,
+		`call run_command "{\"CommandLine\":\"git status\",\"Cwd…" => "The command completed successful…"`,
+		`call view_file "{\"AbsolutePath\":\"d:\\\\Xeus\\\\READM…" => "There was a problem parsing the …" FAILED`,
+		`text[harness] "The following is a <SYSTEM_MESSA…"`,
+		`user "go on"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	calls := tr.Agents[0].Calls()
+	if calls[0].Turn == "" || calls[0].Turn != calls[1].Turn || calls[2].Turn == calls[1].Turn {
+		t.Errorf("replies %q %q %q: the first two calls are one reply, the third another", calls[0].Turn, calls[1].Turn, calls[2].Turn)
+	}
+}
