@@ -285,11 +285,6 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 				case "thinking":
 					a.text("model", bl.Thinking, blockID(l.UUID, i, len(content.Blocks)), ms)
 				case "tool_use", "server_tool_use":
-					if _, seen := calls[bl.ID]; seen && bl.ID != "" {
-						// A call id is given once: the same id again is history copied into
-						// the file (a resumed session repeats what came before), not a call.
-						continue
-					}
 					var args []byte
 					if in := bytesTrimSpace(bl.Input); len(in) > 0 && string(in) != "null" {
 						args = in

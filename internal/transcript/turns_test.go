@@ -43,13 +43,6 @@ func TestCallsOfOneReplyShareATurn(t *testing.T) {
 {"type":"user","uuid":"u2","parentUuid":"a2","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"},{"type":"tool_result","tool_use_id":"t2","content":"y"}]}}
 {"type":"assistant","uuid":"a3","parentUuid":"u2","sessionId":"s","message":{"id":"msg_2","role":"assistant","content":[{"type":"tool_use","id":"t3","name":"Read","input":{"file_path":"c.py"}}]}}
 `, "AAB"},
-		{"Claude Code: a call id seen before is copied history, not a call",
-			FormatClaudeCode, `{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"fix it"}}
-{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.py"}}]}}
-{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}}
-{"type":"assistant","uuid":"c1","parentUuid":"u2","sessionId":"s","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"a.py"}}]}}
-{"type":"user","uuid":"c2","parentUuid":"c1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"x"}]}}
-`, "A"},
 		{"Codex: the calls between two outputs are one reply",
 			FormatCodex, `{"timestamp":"2025-10-01T10:00:00Z","type":"session_meta","payload":{"id":"s1","cwd":"/w"}}
 {"timestamp":"2025-10-01T10:00:01Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"fix it"}]}}
