@@ -387,6 +387,7 @@ type progressState struct {
 
 	classes map[string]classEntry
 	dg      digester
+	argBuf  []byte // scratch for a call's arguments without their captions (see callID)
 }
 
 type refusal struct {
@@ -448,10 +449,10 @@ func (s *progressState) class(tool string) classEntry {
 }
 
 func (s *progressState) reset() {
-	d, classes, dg := s.d, s.classes, s.dg
+	d, classes, dg, argBuf := s.d, s.classes, s.dg, s.argBuf[:0]
 	chains := s.chains[:0]
 	refused := s.refused[:0]
-	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused}
+	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf}
 }
 
 // changed records a change of the workspace: every chain that assumed an unchanged world ends.

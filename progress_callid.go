@@ -3,7 +3,12 @@ package loopguard
 // A call's identity for the progress detector: command lines whatever their spacing, and a
 // sleep whatever its length.
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/loopguard/loopguard/internal/canon"
+	"github.com/loopguard/loopguard/internal/jsonscan"
+)
 
 // callID is the call's identity for this detector: the engine's (tool and arguments as a JSON
 // value), except that command lines (SWE-agent's actions, arguments that are not JSON) are the
@@ -14,14 +19,83 @@ import "bytes"
 // length of its sleep: a backoff lengthens the wait between two looks at the same thing, and
 // each look is a poll of it (see observeCall's waiting), not a new question; sleeps says the
 // call is one (see sleepsFirst).
-func callID(c *observedCall, sleeps bool) uint64 {
+//
+// Arguments that only narrate the call for a person (captionKeys: Claude Code's and Gemini
+// CLI's "description" of a command, Cline's "task_progress" checklist, Cursor's
+// "explanation") are left out: the model writes them afresh each time, and the same command
+// under a new caption asks the same thing. buf is scratch space for the arguments without
+// them; callID returns it, grown, for the next call.
+func callID(c *observedCall, sleeps bool, buf []byte) (uint64, []byte) {
+	args, argsID := c.args, c.id
+	if len(args) > 0 && args[0] == '{' && hasCaption(args) {
+		if stripped, ok := withoutCaptions(buf[:0], args); ok {
+			buf, args = stripped, stripped
+			argsID = combine(hashString(c.tool), canon.Fingerprint(stripped))
+		}
+	}
 	if sleeps {
-		return combine(hashString(c.tool), sleeplessHash(c.args))
+		return combine(hashString(c.tool), sleeplessHash(args)), buf
 	}
-	if len(c.args) > 0 && c.args[0] != '{' && c.args[0] != '[' {
-		return combine(hashString(c.tool), spacedHash(c.args))
+	if len(args) > 0 && args[0] != '{' && args[0] != '[' {
+		return combine(hashString(c.tool), spacedHash(args)), buf
 	}
-	return c.id
+	return argsID, buf
+}
+
+// captionKeys are the argument names that narrate a call for a person rather than say what
+// it does. A tool whose "description" is what it acts on (a ticket's text) is rare, and for
+// it only the same result as well makes two calls the same.
+var captionKeys = [...][]byte{[]byte(`"description"`), []byte(`"explanation"`), []byte(`"task_progress"`), []byte(`"justification"`)}
+
+// hasCaption says whether args may hold a caption key (anywhere: withoutCaptions looks at
+// the top level only).
+func hasCaption(args []byte) bool {
+	for _, k := range captionKeys {
+		if bytes.Contains(args, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutCaptions appends to dst the JSON object args without its top-level caption members,
+// or returns false when args is not one well-formed object.
+func withoutCaptions(dst, args []byte) ([]byte, bool) {
+	dst = append(dst, '{')
+	first := true
+	i, more, err := jsonscan.Open(args, 0)
+	for ; more && err == nil; i, more, err = jsonscan.Next(args, i, '}') {
+		start := i
+		var v int
+		if _, _, v, err = jsonscan.Key(args, i, jsonscan.Strict); err != nil {
+			return dst, false
+		}
+		if i, err = jsonscan.Skip(args, v, jsonscan.Strict, 0); err != nil {
+			return dst, false
+		}
+		if isCaption(args[start:v]) {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, args[start:i]...)
+	}
+	if err != nil || jsonscan.SkipSpace(args, i) != len(args) {
+		return dst, false
+	}
+	return append(dst, '}'), true
+}
+
+// isCaption says whether a member's key and colon ("description" :) name a caption.
+func isCaption(keyColon []byte) bool {
+	for _, k := range captionKeys {
+		if bytes.HasPrefix(keyColon, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // sleepsFirst says whether a call of a tool of class cls sleeps before it looks: its arguments

@@ -16,7 +16,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return out
 	}
 	sleeps := sleepsFirst(cls.toolClass, c.args)
-	id := callID(c, sleeps)
+	var id uint64
+	id, s.argBuf = callID(c, sleeps, s.argBuf)
 	if s.wouldRefuse(c) {
 		// A refused call, observed with its refusal as its result: it did not run, so it
 		// changes no chain; the refusal stays until something changes.
@@ -428,7 +429,8 @@ func (s *progressState) wouldRefuse(c *observedCall) bool {
 	if cls.ignored {
 		return false
 	}
-	id := callID(c, sleepsFirst(cls.toolClass, c.args))
+	var id uint64
+	id, s.argBuf = callID(c, sleepsFirst(cls.toolClass, c.args), s.argBuf)
 	for _, r := range s.refused {
 		if r.id == id && r.epoch == s.epoch {
 			return true

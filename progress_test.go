@@ -95,6 +95,20 @@ func TestProgressRules(t *testing.T) {
 		{"quietCalls 0 lets every notice through",
 			func(p *ProgressConfig) { p.QuietCalls = 0 },
 			slices.Concat(times(3, grep), times(6, ls)), []string{"2:stuck:grep × 3", "5:stuck:ls × 3", "8:stuck:ls × 6"}},
+		{"the same command under a caption written afresh each time is the same call",
+			nil, times(3, func(i int) step {
+				return ok("Bash", fmt.Sprintf(`{"command":"node -e \"require('pg').connect()\"","description":"%s"}`, []string{"Test the DB connection", "Retry the connection", "Check the DB again"}[i]),
+					"Error: read ECONNRESET")
+			}), []string{"2:stuck:Bash × 3"}},
+		{"Cline's task_progress checklist, rewritten at every call, is not part of what the call asks",
+			nil, times(3, func(i int) step {
+				return ok("execute_command", fmt.Sprintf(`{"command":"netstat -an | grep 5432","requires_approval":false,"task_progress":"- [x] restart proxy\n- [ ] step %d"}`, i),
+					"TCP    127.0.0.1:5432    0.0.0.0:0    LISTENING")
+			}), []string{"2:stuck:execute_command × 3"}},
+		{"a caption key inside a nested value is the tool's data, not a caption",
+			nil, times(3, func(i int) step {
+				return ok("create_issue", fmt.Sprintf(`{"issue":{"title":"Crash on start","description":"variant %d"}}`, i), "Error: repository not found")
+			}), nil},
 		{"two identical calls say nothing",
 			nil, times(2, grep), nil},
 		{"paging: the same call with a new page each time is progress",
