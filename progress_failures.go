@@ -8,7 +8,7 @@ import "strings"
 // failureMarks are what a failing program prints, for hosts that do not say whether a call
 // failed (SWE-agent, a script that catches its own exception and exits 0).
 var failureMarks = []string{"Traceback (most recent call last)", "Error:", "error:", "ERROR", "FAILED",
-	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory"}
+	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory", "<tool_use_error>"}
 
 // looksFailed says whether a result reads as a failure: one of failureMarks in its last 2 KB,
 // where a traceback or a test summary ends.

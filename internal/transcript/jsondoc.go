@@ -100,6 +100,11 @@ type sweStep struct {
 type msg struct {
 	Role    string `json:"role"`
 	Content any    `json:"content"`
+	// Exports that keep a subagent's messages in the list say what each was
+	// (see addMessages).
+	Metadata *struct {
+		OriginalRole string `json:"original_role"`
+	} `json:"_metadata"`
 
 	// SWE-agent history
 	Agent  string  `json:"agent"`
@@ -648,6 +653,8 @@ func (m *msg) member(w *walker) memberFunc {
 			return w.std(v, &m.ToolCalls)
 		case "tool_call_id":
 			return w.str(v, &m.ToolCallID)
+		case "_metadata":
+			return w.std(v, &m.Metadata)
 		case "name":
 			return w.str(v, &m.Name)
 		case "function_call":

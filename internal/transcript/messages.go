@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"strconv"
+	"strings"
 
 	"github.com/loopguard/loopguard"
 )
@@ -101,7 +102,23 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 
 	for i := range msgs {
 		m := &msgs[i]
-		a := b.agent(agentOf(m))
+		agent := agentOf(m)
+		if role, id, ok := strings.Cut(m.Role, "-subagent-"); ok && id != "" {
+			// A subagent's messages kept in the same list ("assistant-subagent-<id>", exports of
+			// Claude Code sessions): the subagent is an agent of its own, and its message's
+			// role is the one it had (_metadata.original_role), else a result's "tool".
+			c := *m
+			switch {
+			case m.Metadata != nil && m.Metadata.OriginalRole != "":
+				c.Role = m.Metadata.OriginalRole
+			case m.ToolCallID != "":
+				c.Role = "tool"
+			default:
+				c.Role = role
+			}
+			m, agent = &c, "agent-"+id
+		}
+		a := b.agent(agent)
 		if m.Data != nil && m.Role == "" {
 			// LangChain's messages_to_dict: the message is the data, its kind the type.
 			d := *m.Data

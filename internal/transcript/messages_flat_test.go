@@ -30,3 +30,33 @@ func TestMessagesFlattenedToOneBlockALine(t *testing.T) {
 		t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// An export that keeps a subagent's messages in the session's list, under roles
+// "assistant-subagent-<id>", reads them as an agent of their own: its task, its calls and their
+// results (the same role with a tool_call_id), none of them lost.
+func TestMessagesWithASubagentInTheList(t *testing.T) {
+	file := `{"messages":[
+{"role":"user","content":[{"type":"text","text":"fix the audit issues"}]},
+{"role":"assistant","tool_calls":[{"id":"toolu_1","type":"function","function":{"name":"Agent","arguments":"{\"prompt\":\"explore the repo\"}"}}]},
+{"role":"assistant-subagent-a0b5","content":[{"type":"text","text":"explore the repo"}],"_metadata":{"source":"subagent","original_role":"user"}},
+{"role":"assistant-subagent-a0b5","content":[{"type":"text","text":"Listing files."}],"_metadata":{"source":"subagent","original_role":"assistant"}},
+{"role":"assistant-subagent-a0b5","tool_calls":[{"id":"toolu_2","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"ls\"}"}}],"_metadata":{"source":"subagent","original_role":"assistant"}},
+{"role":"assistant-subagent-a0b5","tool_call_id":"toolu_2","content":[{"type":"tool_output","text":"src\ntests"}],"_metadata":{"source":"subagent","original_role":"tool"}},
+{"role":"tool","tool_call_id":"toolu_1","content":[{"type":"tool_output","text":"The repo has src and tests."}]}],
+"meta":{"session_meta":{"session_id":"bfff8ff8","version":"2.1.85"}}}`
+	tr, err := ReadFrom("bugfix-1.json", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range tr.Agents {
+		got = append(got, a.ID+": "+strings.Join(describe(a.Events), " | "))
+	}
+	want := []string{
+		`main: user "fix the audit issues" | call Agent "{\"prompt\":\"explore the repo\"}" => "The repo has src and tests."`,
+		`agent-a0b5: user "explore the repo" | text[model] "Listing files." | call Bash "{\"command\":\"ls\"}" => "src\ntests"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("agents:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
