@@ -1,12 +1,9 @@
 package transcript
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/loopguard/loopguard"
 )
 
 // The fixture was written for this test from Aider's chat history writer (its terminal I/O
@@ -73,25 +70,8 @@ func TestAiderLoopOfFailedEditsIsCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := loopguard.Preset(loopguard.PresetDefault)
-	if err != nil {
-		t.Fatal(err)
-	}
-	eng, err := loopguard.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	calls := 0
-	for _, e := range tr.Agents[0].Events {
-		if e.Type == loopguard.EventCall {
-			calls++
-		}
-		for _, n := range eng.Observe(e) {
-			got = append(got, fmt.Sprintf("call %d: %s", calls, n.Kind))
-		}
-	}
-	if want := []string{"call 3: stuck"}; calls != 3 || !reflect.DeepEqual(got, want) {
+	calls, got := defaultNotices(t, tr.Agents[0])
+	if want := []string{"call 3: stuck edit × 3"}; calls != 3 || !reflect.DeepEqual(got, want) {
 		t.Errorf("%d calls, notices %q; want 3 calls and %q", calls, got, want)
 	}
 }

@@ -3,6 +3,7 @@ package transcript
 import (
 	"fmt"
 	"strings"
+	"testing"
 
 	"github.com/loopguard/loopguard"
 )
@@ -43,4 +44,28 @@ func short(s string) string {
 		s = s[:n] + "…"
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%q", s), "")
+}
+
+// defaultNotices runs the events of a transcript's agent through the default preset and
+// returns how many calls it made and each notice as "call N: kind summary", N counting the
+// agent's calls so far.
+func defaultNotices(t *testing.T, a Agent) (calls int, notices []string) {
+	t.Helper()
+	cfg, err := loopguard.Preset(loopguard.PresetDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng, err := loopguard.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range a.Events {
+		if e.Type == loopguard.EventCall {
+			calls++
+		}
+		for _, n := range eng.Observe(e) {
+			notices = append(notices, fmt.Sprintf("call %d: %s %s", calls, n.Kind, n.Summary))
+		}
+	}
+	return calls, notices
 }

@@ -2,12 +2,9 @@ package transcript
 
 import (
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/loopguard/loopguard"
 )
 
 // miniRun is a mini-swe-agent trajectory of replies, each answered by the harness: a reply
@@ -56,21 +53,12 @@ func TestMiniSWEAgentRepliesWithoutAnAction(t *testing.T) {
 			if tr.Format != FormatMiniSWEAgent {
 				t.Fatalf("read as %q", tr.Format)
 			}
-			cfg, _ := loopguard.Preset(loopguard.PresetDefault)
-			eng, _ := loopguard.New(cfg)
-			var got []string
-			calls := 0
-			for _, e := range tr.Agents[0].Events {
-				if e.Type == loopguard.EventCall {
-					calls++
-					if !strings.Contains(tt.replies[calls-1], "```bash") && string(e.Args) != tt.replies[calls-1] {
-						t.Errorf("call %d: args %q, want the reply", calls, e.Args)
-					}
-				}
-				for _, n := range eng.Observe(e) {
-					got = append(got, fmt.Sprintf("call %d: %s %s", calls, n.Kind, n.Summary))
+			for i, c := range tr.Agents[0].Calls() {
+				if !strings.Contains(tt.replies[i], "```bash") && string(c.Args) != tt.replies[i] {
+					t.Errorf("call %d: args %q, want the reply", i+1, c.Args)
 				}
 			}
+			_, got := defaultNotices(t, tr.Agents[0])
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("notices %q, want %q", got, tt.want)
 			}

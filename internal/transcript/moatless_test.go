@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/loopguard/loopguard"
 )
 
 // moatlessRunDoc is a Moatless Tools run as its loop saves it (the shape of the runs kept in
@@ -58,18 +56,7 @@ func TestMoatlessRunReadsAsItsStatesCalls(t *testing.T) {
 		t.Errorf("usage %+v", u)
 	}
 	// The planner restating the same plan between rejected edits is a loop, told at its third.
-	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
-	eng, _ := loopguard.New(cfg)
-	var notices []string
-	calls := 0
-	for _, e := range tr.Agents[0].Events {
-		if e.Type == loopguard.EventCall {
-			calls++
-		}
-		for _, n := range eng.Observe(e) {
-			notices = append(notices, fmt.Sprintf("call %d: %s %s", calls, n.Kind, n.Summary))
-		}
-	}
+	calls, notices := defaultNotices(t, tr.Agents[0])
 	if want := []string{"call 7: thought same thought × 3"}; calls != 10 || !reflect.DeepEqual(notices, want) {
 		t.Errorf("%d calls, notices %q; want 10 calls and %q", calls, notices, want)
 	}
