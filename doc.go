@@ -7,7 +7,8 @@
 // a transcript reader, the replay command) turns what it sees into [Event] values:
 //
 //   - a tool call, after it ran: [EventCall] with the agent, tool name, raw arguments and the
-//     result (failed or refused calls too);
+//     result (failed or refused calls too), and, when the model made several calls in one
+//     reply, the reply's id in Event.Turn;
 //   - a user message: [EventUser], which resets that agent's counters;
 //   - a text block shown to the model that is not a tool result: [EventText];
 //   - the end of an agent: [EventEnd]; the same id then names a new agent.
