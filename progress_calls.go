@@ -295,8 +295,40 @@ func sendsNoKeys(args []byte) bool {
 		}
 		i += 1 + next
 	}
-	return false
+	return codeSendsNoKeys(args)
 }
+
+// codeSendsNoKeys says whether a cell of code that calls the agent's tools (Codex's code
+// mode: `await tools.write_stdin({session_id: 4, chars: ""})`) only waits on a running
+// command: it writes nothing to it and runs nothing else.
+func codeSendsNoKeys(code []byte) bool {
+	i := bytes.Index(code, writeStdinCall)
+	if i < 0 || bytes.Contains(code, execCommandCall) || bytes.Contains(code, applyPatchCall) {
+		return false
+	}
+	rest := code[i+len(writeStdinCall):]
+	k := bytes.Index(rest, charsKey)
+	if k < 0 {
+		return false
+	}
+	rest = rest[k+len(charsKey):]
+	if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'') {
+		rest = rest[1:] // a quoted key
+	}
+	rest = bytes.TrimLeft(rest, " \t")
+	if len(rest) == 0 || rest[0] != ':' {
+		return false
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t")
+	return bytes.HasPrefix(rest, []byte(`""`)) || bytes.HasPrefix(rest, []byte(`''`))
+}
+
+var (
+	writeStdinCall  = []byte("write_stdin(")
+	execCommandCall = []byte("exec_command(")
+	applyPatchCall  = []byte("apply_patch(")
+	charsKey        = []byte("chars")
+)
 
 // asksToPoll says whether a call's action is to look at something running: {"action": "poll"}
 // (or "wait", "status", "log", "logs"), as OpenClaw's process tool polls a background command

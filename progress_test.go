@@ -238,6 +238,16 @@ func TestProgressRules(t *testing.T) {
 				return ok("write_stdin", `{"session_id":42,"chars":"","yield_time_ms":10000}`,
 					fmt.Sprintf("Chunk ID: %06x\nWall time: 10.%04d seconds\nProcess running with session ID 42\nOriginal token count: 0\nOutput:\n", 0x3f2a91*(i+1)&0xffffff, i*37))
 			}), nil},
+		{"Codex's code mode polling a running command (a cell that only writes nothing to it) is polling",
+			nil, times(8, func(i int) step {
+				return ok("exec", `const r = await tools.write_stdin({session_id:36178,chars:"",yield_time_ms:1000,max_output_tokens:12000}); text(r.output)`,
+					"Script completed\nWall time 5.0 seconds\nOutput:\n")
+			}), nil},
+		{"a code cell that runs a command and then reads it is not a wait: run the same way thrice, it is stuck",
+			nil, times(3, func(i int) step {
+				return ok("exec", `const s = await tools.exec_command({cmd:"mvn -q package"}); const r = await tools.write_stdin({session_id:s.id,chars:""}); text(r.output)`,
+					"Script completed\nOutput:\nmvn: command not found")
+			}), []string{"2:stuck:exec × 3"}},
 		{"a failure told only by its exit code (Codex's header, through a proxy) is a failure",
 			nil, times(4, func(i int) step {
 				return ok("exec_command", fmt.Sprintf(`{"cmd":"python manage.py check --tag t%d"}`, i),

@@ -175,8 +175,11 @@ func partText(p any) string {
 	case string:
 		return v
 	case map[string]any:
-		if t, ok := v["text"].(string); ok {
+		switch t := v["text"].(type) {
+		case string:
 			return t
+		case []any:
+			return contentText(t) // a part whose text is itself a list of parts (exports' tool_output)
 		}
 		switch v["type"] {
 		case "image", "image_url", "input_image", "inlineData":

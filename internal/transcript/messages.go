@@ -100,10 +100,14 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 		return true
 	}
 
+	copies := subagentCopies(msgs)
 	for i := range msgs {
 		m := &msgs[i]
 		agent := agentOf(m)
 		if role, id, ok := strings.Cut(m.Role, "-subagent-"); ok && id != "" {
+			if copies[m.Role] {
+				continue
+			}
 			// A subagent's messages kept in the same list ("assistant-subagent-<id>", exports of
 			// Claude Code sessions): the subagent is an agent of its own, and its message's
 			// role is the one it had (_metadata.original_role), else a result's "tool".
@@ -205,6 +209,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 
 		case "assistant", "model", "ai":
 			a.turn = "m" + strconv.Itoa(i) // the calls of one message are one reply
+			var blockCalls map[string]bool // ids of the calls read from content blocks
 			a.text("model", m.ReasoningContent, "", 0)
 			if blocks, ok := m.Content.([]any); ok {
 				for _, bl := range blocks {
@@ -212,9 +217,19 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 					switch mb["type"] {
 					case "tool_use", "server_tool_use":
 						name := stringField(mb, "name", "tool_name")
-						id := stringField(mb, "id", "tool_id", "tool_use_id")
+						id := stringField(mb, "id", "tool_id", "tool_use_id", "tool_call_id")
+						if id != "" {
+							if blockCalls == nil {
+								blockCalls = map[string]bool{}
+							}
+							blockCalls[id] = true
+						}
 						var args []byte
 						if in, ok := mb["input"]; ok && in != nil {
+							args = marshalArgs(in)
+						} else if s, ok := mb["arguments"].(string); ok {
+							args = []byte(s) // arguments as JSON text, as OpenAI writes them
+						} else if in, ok := mb["arguments"]; ok && in != nil {
 							args = marshalArgs(in)
 						}
 						idx := a.add(loopguard.Call("", name, args))
@@ -237,6 +252,9 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 				a.text("model", contentText(m.Content), "", 0)
 			}
 			for _, tc := range m.ToolCalls {
+				if tc.ID != "" && blockCalls[tc.ID] {
+					continue // the same call, listed as a content block too (opencode's exports)
+				}
 				name, args := tc.Function.Name, tc.Function.Arguments
 				if name == "" {
 					name, args = tc.Name, tc.Arguments
@@ -301,4 +319,37 @@ func stringField(m map[string]any, keys ...string) string {
 		}
 	}
 	return ""
+}
+
+// subagentCopies names the subagent roles ("assistant-subagent-<id>", see addMessages) that
+// copy another agent's history rather than do work of their own: most of their calls' ids are
+// another role's (Claude Code's compaction agent replays the session it summarises). A call
+// id is given once; read twice, the session's calls would count twice.
+func subagentCopies(msgs []msg) map[string]bool {
+	owner := map[string]string{} // call id -> the first role that made it
+	total, shared := map[string]int{}, map[string]int{}
+	for i := range msgs {
+		m := &msgs[i]
+		for _, tc := range m.ToolCalls {
+			if tc.ID == "" {
+				continue
+			}
+			if first, ok := owner[tc.ID]; !ok {
+				owner[tc.ID] = m.Role
+			} else if first != m.Role {
+				shared[m.Role]++
+			}
+			total[m.Role]++
+		}
+	}
+	var copies map[string]bool
+	for role, n := range shared {
+		if strings.Contains(role, "-subagent-") && 2*n >= total[role] {
+			if copies == nil {
+				copies = map[string]bool{}
+			}
+			copies[role] = true
+		}
+	}
+	return copies
 }

@@ -60,3 +60,29 @@ func TestMessagesWithASubagentInTheList(t *testing.T) {
 		t.Errorf("agents:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Exports of opencode sessions list each call twice in its message (a tool_use block with
+// tool_call_id and arguments, and tool_calls): it is one call. A result whose text is a list
+// of parts is that text. A subagent whose calls are the main agent's (Claude Code's compaction
+// agent replaying the session) is a copy, not an agent.
+func TestMessagesExportsReadEachCallOnce(t *testing.T) {
+	file := `{"messages":[
+{"role":"user","content":[{"type":"text","text":"build it"}]},
+{"role":"assistant","content":[{"type":"reasoning","text":"[REDACTED]"},{"type":"tool_use","tool_call_id":"call_1","name":"read","arguments":"{\"filePath\": \"a.py\"}"}],"tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"filePath\": \"a.py\"}"}}]},
+{"role":"tool","tool_call_id":"call_1","content":[{"type":"tool_output","text":[{"type":"text","text":"print(1)"}]}]},
+{"role":"assistant-subagent-acompact-66b3","content":[{"type":"text","text":"summarise"}],"_metadata":{"original_role":"user"}},
+{"role":"assistant-subagent-acompact-66b3","tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{\"filePath\": \"a.py\"}"}}],"_metadata":{"original_role":"assistant"}},
+{"role":"assistant-subagent-acompact-66b3","tool_call_id":"call_1","content":[{"type":"tool_output","text":"print(1)"}],"_metadata":{"original_role":"tool"}}]}`
+	tr, err := ReadFrom("develop-1.json", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range tr.Agents {
+		got = append(got, a.ID+": "+strings.Join(describe(a.Events), " | "))
+	}
+	want := []string{`main: user "build it" | text[model] "[REDACTED]" | call read "{\"filePath\": \"a.py\"}" => "print(1)"`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("agents:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
