@@ -44,8 +44,8 @@ func isGooseHead(typ string, has func(string) bool, multi bool) bool {
 	switch {
 	case typ == "" && multi && has("working_dir") && (has("description") || has("message_count")):
 		return true
-	case typ == "message" && has("message") && !has("role"):
-		return true
+	case typ == "message" && has("message") && !has("role") && !has("parentId"):
+		return true // (a pi entry has a parentId: isPiHead)
 	case typ == "notification" && has("extension_id"):
 		return true
 	}

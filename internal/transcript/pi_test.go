@@ -59,3 +59,19 @@ func TestMarshalArgsKeepsShellText(t *testing.T) {
 		t.Error("marshalArgs of a value JSON cannot hold is not nil")
 	}
 }
+
+// A pi session file cut before its session header (it starts at an entry: a message with an
+// id and a parentId, whose own timestamp is a number) is still pi's, not Goose's.
+func TestPiSessionWithoutItsHeader(t *testing.T) {
+	file := `{"type":"message","id":"7b3ea88f","parentId":"70816928","timestamp":"2026-07-14T08:41:44.363Z","message":{"role":"user","content":[{"type":"text","text":"extract the transcripts"}],"timestamp":1784018504320}}
+{"type":"message","id":"e81a2e68","parentId":"7b3ea88f","timestamp":"2026-07-14T08:42:10.700Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"ls"}}],"timestamp":1784018530700}}
+{"type":"message","id":"f0a1b2c3","parentId":"e81a2e68","timestamp":"2026-07-14T08:42:11.000Z","message":{"role":"toolResult","toolCallId":"t1","content":[{"type":"text","text":"a.txt"}],"isError":false,"timestamp":1784018531000}}
+`
+	tr, err := ReadFrom("session.jsonl", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := describe(tr.Agents[0].Events); tr.Format != FormatPi || len(tr.Agents[0].Calls()) != 1 {
+		t.Errorf("read as %q: %q", tr.Format, got)
+	}
+}
