@@ -3,7 +3,8 @@
 # hand-labelled transcripts, scored by the same code as `loopguard scan --labels`
 # (bench/detection). Prints one Markdown table per labelled set: the shared development set,
 # the same set with our supplementary labels of its unlabelled runs (testdata/shared-extra),
-# then our own corpus (testdata/labels) when it is there.
+# then our own corpus (testdata/labels) and the other agents' runs (testdata/labels-agents)
+# when they are there.
 #   bash bench/detection.sh
 # SHARED=dir and OWN_LABELS=file OWN_DIR=dir change where the sets are looked for.
 set -euo pipefail
@@ -39,6 +40,12 @@ if [ -f "$own_labels" ]; then
   ran=1
 else
   echo "detection.sh: $own_labels not found: skipping our corpus" >&2
+fi
+if [ -f testdata/labels-agents/labels.jsonl ]; then
+  echo
+  echo "### Other agents' runs (testdata/labels-agents)"
+  echo
+  .bench/detection --labels testdata/labels-agents/labels.jsonl testdata/labels-agents
 fi
 if [ "$ran" = 0 ]; then
   echo "detection.sh: no labelled set found" >&2
