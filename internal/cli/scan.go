@@ -110,6 +110,9 @@ is described in docs/scan.md.
 			fmt.Fprintf(env.Stderr, "loopguard scan: %s: read as %s: no tool calls (--strict)\n", f.Path, f.Format)
 			status = exitFail
 		}
+		for _, d := range f.Damaged {
+			fmt.Fprintf(env.Stderr, "loopguard scan: %s (line passed over, the rest of the file read)\n", d)
+		}
 		if *verbose && f.Scanned() {
 			fmt.Fprintf(env.Stderr, "loopguard scan: %s\n", describeFile(f))
 		}

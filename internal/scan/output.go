@@ -38,12 +38,14 @@ type FileRecord struct {
 	Skipped  bool     `json:"not_transcript,omitempty"`
 	Parts    []string `json:"parts,omitempty"`
 	Note     string   `json:"note,omitempty"`
+	Damaged  []string `json:"damaged_lines,omitempty"` // lines passed over, "path:LINE: problem"
 }
 
 // Record returns the file's FileRecord.
 func (f *File) Record() FileRecord {
 	r := FileRecord{Type: "file", File: f.Path, Format: f.Format, Sessions: f.Sessions, Agents: len(f.Agents),
-		Calls: f.Calls, Notices: len(f.Notices) - f.Denials, Skipped: f.NotTranscript, Parts: f.Parts, Note: f.Note}
+		Calls: f.Calls, Notices: len(f.Notices) - f.Denials, Skipped: f.NotTranscript, Parts: f.Parts, Note: f.Note,
+		Damaged: f.Damaged}
 	if f.Err != nil {
 		r.Error = f.Err.Error()
 	}
@@ -104,6 +106,7 @@ type jsonFile struct {
 	Error         string      `json:"error,omitempty"`
 	NotTranscript bool        `json:"not_transcript,omitempty"`
 	Note          string      `json:"note,omitempty"`
+	Damaged       []string    `json:"damaged_lines,omitempty"`
 	Parts         []string    `json:"parts,omitempty"`
 	Sessions      int         `json:"sessions"`
 	Agents        []jsonAgent `json:"agents"`
@@ -137,7 +140,7 @@ type jsonDoc struct {
 func WriteJSON(w io.Writer, r *Report, meta Meta, sc *Scored) error {
 	doc := jsonDoc{Version: meta.Version, Config: meta.Config, Files: []jsonFile{}, Notices: []Notice{}, Totals: r.Totals}
 	for _, f := range r.Files {
-		jf := jsonFile{Path: f.Path, Format: f.Format, NotTranscript: f.NotTranscript, Note: f.Note, Parts: f.Parts,
+		jf := jsonFile{Path: f.Path, Format: f.Format, NotTranscript: f.NotTranscript, Note: f.Note, Damaged: f.Damaged, Parts: f.Parts,
 			Sessions: f.Sessions, Agents: []jsonAgent{}, Loops: f.Loops,
 			Calls: f.Calls, Notices: len(f.Notices) - f.Denials, Denials: f.Denials, Wasted: f.Wasted,
 			WastedTokens: round(f.WastedTokens(), 1), WastedCostUSD: round(f.WastedCostUSD(), 6)}

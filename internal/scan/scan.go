@@ -54,6 +54,9 @@ type File struct {
 	Sessions int
 	// Note says how the file was read when it could have been read another way (--verbose).
 	Note string
+	// Damaged names the lines that were not JSON and were passed over ("path:LINE: problem");
+	// the rest of the file was read.
+	Damaged []string
 	// Parts lists the files read as this one session, when it is a folder of OpenHands
 	// llm_completions dumps (then Path is the folder); nil otherwise.
 	Parts []string
@@ -443,6 +446,9 @@ func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine) 
 	f.Format = t.Format
 	f.Sessions = max(t.Sessions, 1)
 	f.Note = t.Note
+	for _, d := range t.Damaged {
+		f.Damaged = append(f.Damaged, d.Error())
+	}
 	f.Usage = t.Usage
 	f.Usage.Model = strings.Clone(f.Usage.Model)
 	intern := map[string]string{}

@@ -51,7 +51,8 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 	a := b.agent(MainAgent)
 	var waiting []int // calls of the latest reply still without their result, in order
 	step := 0
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		step++
 		var s antigravityStep
 		if err := json.Unmarshal(line, &s); err != nil && !tolerable(err) {
@@ -96,7 +97,7 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.done(), nil
+	return withDamaged(b.done(), damaged), nil
 }
 
 // antigravityArgs are a call's arguments with each value decoded once more and the caption

@@ -201,7 +201,8 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 
 	jsonSeen := false
 	runCost := 0.0
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		if !jsonSeen && line[0] != '{' {
 			// Text a captured terminal printed before the CLI's output (stream-json kept as
 			// a harness's stdout.txt); after the first JSON line, a line of text is damage.
@@ -363,7 +364,7 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 			t.runUsage.CostUSD = runCost
 		}
 	}
-	return t, nil
+	return withDamaged(t, damaged), nil
 }
 
 func blockID(uuid string, i, n int) string {

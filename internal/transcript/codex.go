@@ -155,7 +155,8 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 		}
 	}
 
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l cxLine
 		if err := walkLine(line, l.member); err != nil {
 			return err
@@ -206,7 +207,7 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 		a.events = dropIndices(a.events, itemUsers)
 	}
 	a.usage = usage
-	return b.done(), nil
+	return withDamaged(b.done(), damaged), nil
 }
 
 func (l *cxLine) member(w *walker) memberFunc {

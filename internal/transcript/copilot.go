@@ -78,7 +78,8 @@ func readCopilot(name string, br *bufio.Reader) (*built, error) {
 		}
 		return idx
 	}
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l copilotLine
 		if ok, err := decodeEventLine(line, &l); !ok {
 			return err
@@ -113,7 +114,7 @@ func readCopilot(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.done(), nil
+	return withDamaged(b.done(), damaged), nil
 }
 
 // copilotResult is a completed call's text, what the model reads (result.content, a string or

@@ -74,7 +74,8 @@ func readCursor(name string, br *bufio.Reader) (*built, error) {
 		text.Reset()
 	}
 	users := 0
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l cursorLine
 		if ok, err := decodeEventLine(line, &l); !ok {
 			return err
@@ -122,7 +123,7 @@ func readCursor(name string, br *bufio.Reader) (*built, error) {
 		return nil, err
 	}
 	flush()
-	return b.done(), nil
+	return withDamaged(b.done(), damaged), nil
 }
 
 // cursorCall finds the call in a tool_call object: its one member, named for the tool.

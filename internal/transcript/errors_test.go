@@ -128,8 +128,32 @@ func TestErrorTruncatedGzip(t *testing.T) {
 	readErrOf(t, "damaged.traj.gz", z)
 }
 
-// A broken line in the middle of a JSONL file fails the file, naming the line.
-func TestErrorBrokenLine(t *testing.T) {
+// damagedLines reads data (written to a file named name) and returns the lines it passed over
+// as damaged, each of which must name the file and its line.
+func damagedLines(t *testing.T, name string, data []byte) (*Transcript, []int) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Read(path)
+	if err != nil {
+		t.Fatalf("%s: %v, want the damaged line passed over", name, err)
+	}
+	var lines []int
+	for _, d := range tr.Damaged {
+		if d.Path != path || !strings.HasPrefix(d.Error(), path+":") {
+			t.Errorf("%s: damaged line %v does not name the file", name, d)
+		}
+		lines = append(lines, d.Line)
+	}
+	return tr, lines
+}
+
+// A line of a session log that is not JSON (cut short, a bad escape) is passed over and named,
+// and the rest of the session is read: a crash, a copy or a redaction script leaves such lines,
+// and failing the whole file would lose every call in it.
+func TestBrokenSessionLineIsPassedOverAndNamed(t *testing.T) {
 	for _, c := range []struct {
 		file string
 		line int
@@ -138,30 +162,55 @@ func TestErrorBrokenLine(t *testing.T) {
 		{"codex/rollout-2025-10-03T12-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl", 10},
 		{"codex/rollout-legacy-2025-07-10.jsonl", 5},
 		{"gemini/session-2025-09-18T11-00-7c9e6679.jsonl", 4},
-		{"events/events.jsonl", 3},
 	} {
-		data := breakLine(fixture(t, c.file), c.line)
-		fe := readErrOf(t, filepath.Base(c.file), data)
-		if fe.Line != c.line {
-			t.Errorf("%s: %v, want line %d", c.file, fe, c.line)
+		whole, err := Read(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
 		}
-		// The same through gzip.
-		fe = readErrOf(t, filepath.Base(c.file)+".gz", testenv.Gzip(t, data))
-		if fe.Line != c.line {
-			t.Errorf("%s gzipped: %v, want line %d", c.file, fe, c.line)
+		data := breakLine(fixture(t, c.file), c.line)
+		for _, name := range []string{filepath.Base(c.file), filepath.Base(c.file) + ".gz"} {
+			in := data
+			if strings.HasSuffix(name, ".gz") {
+				in = testenv.Gzip(t, data)
+			}
+			tr, lines := damagedLines(t, name, in)
+			if len(lines) != 1 || lines[0] != c.line {
+				t.Errorf("%s: damaged lines %v, want [%d]", name, lines, c.line)
+			}
+			if tr.Format != whole.Format || len(tr.Agents) == 0 {
+				t.Errorf("%s: read as %q with %d agents, want %q", name, tr.Format, len(tr.Agents), whole.Format)
+			}
 		}
 	}
-	// A last line cut short (a file still being written) is reported too.
+	// A last line cut short (a file still being written) is passed over too.
 	data := fixture(t, "claude-code/s1.jsonl")
 	data = data[:len(data)-40]
-	fe := readErrOf(t, "s1.jsonl", data)
-	if want := bytes.Count(data, []byte("\n")) + 1; fe.Line != want {
-		t.Errorf("cut last line: %v, want line %d", fe, want)
+	if _, lines := damagedLines(t, "s1.jsonl", data); len(lines) != 1 || lines[0] != bytes.Count(data, []byte("\n"))+1 {
+		t.Errorf("cut last line: damaged lines %v", lines)
 	}
-	// An unknown event type in the events format.
-	fe = readErrOf(t, "ev.jsonl", []byte("{\"type\":\"user\",\"agent\":\"a\"}\n{\"type\":\"bogus\",\"agent\":\"a\"}\n"))
+}
+
+// Our own event format is a contract: a broken line fails the file, naming the line; so does
+// a session log whose lines are mostly not JSON (it is not that format).
+func TestErrorBrokenLine(t *testing.T) {
+	data := breakLine(fixture(t, "events/events.jsonl"), 3)
+	if fe := readErrOf(t, "events.jsonl", data); fe.Line != 3 {
+		t.Errorf("events: %v, want line 3", fe)
+	}
+	fe := readErrOf(t, "ev.jsonl", []byte("{\"type\":\"user\",\"agent\":\"a\"}\n{\"type\":\"bogus\",\"agent\":\"a\"}\n"))
 	if fe.Line != 2 || !strings.Contains(fe.Error(), "bogus") {
 		t.Errorf("bogus event: %v", fe)
+	}
+	lines := strings.Split(string(fixture(t, "claude-code/s1.jsonl")), "\n")
+	var mostly []string
+	for i, l := range lines {
+		if i > 0 && len(l) > 2 {
+			l = l[:len(l)/2]
+		}
+		mostly = append(mostly, l)
+	}
+	if fe := readErrOf(t, "s1.jsonl", []byte(strings.Join(mostly, "\n"))); fe.Line < 2 {
+		t.Errorf("mostly broken: %v", fe)
 	}
 }
 

@@ -291,7 +291,8 @@ func readGeminiJSONL(name string, br *bufio.Reader) (*built, error) {
 	var records []msg
 	sessionID, kind := "", ""
 
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var r gemRecord
 		if err := walkLine(line, r.member); err != nil {
 			return err
@@ -346,5 +347,5 @@ func readGeminiJSONL(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return buildGeminiSession(sessionID, kind, records), nil
+	return withDamaged(buildGeminiSession(sessionID, kind, records), damaged), nil
 }

@@ -54,7 +54,8 @@ func isGooseHead(typ string, has func(string) bool, multi bool) bool {
 
 func readGoose(name string, br *bufio.Reader) (*built, error) {
 	var list []msg
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l gooseLine
 		if ok, err := decodeEventLine(line, &l); !ok {
 			return err
@@ -76,7 +77,7 @@ func readGoose(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return buildMessages(FormatGoose, list), nil
+	return withDamaged(buildMessages(FormatGoose, list), damaged), nil
 }
 
 // isGooseList says whether a message list holds Goose's tool blocks.

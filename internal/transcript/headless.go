@@ -82,7 +82,8 @@ func readCodexExec(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatCodexExec)
 	a := b.agent(MainAgent)
 	turns := 0
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l codexExecLine
 		if ok, err := decodeEventLine(line, &l); !ok {
 			return err
@@ -109,7 +110,7 @@ func readCodexExec(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.done(), nil
+	return withDamaged(b.done(), damaged), nil
 }
 
 func codexExecItemEvent(a *agentBuf, it *codexExecItem) {
@@ -188,7 +189,8 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 		a.text("model", text.String(), "", 0)
 		text.Reset()
 	}
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l geminiStreamLine
 		if ok, err := decodeEventLine(line, &l); !ok {
 			return err
@@ -244,7 +246,7 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.done(), nil
+	return withDamaged(b.done(), damaged), nil
 }
 
 // decodeEventLine decodes one line of a CLI's event output into v. It says false with no

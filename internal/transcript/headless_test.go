@@ -108,9 +108,12 @@ func TestClaudeStreamAfterShellNoise(t *testing.T) {
 		}
 	}
 	damaged := "{\"type\":\"system\",\"subtype\":\"init\",\"session_id\":\"s\",\"tools\":[]}\nnot json\n"
-	_, err = ReadFrom("damaged.txt", strings.NewReader(damaged))
-	if err == nil || !strings.HasPrefix(err.Error(), "damaged.txt:2:") {
-		t.Errorf("text after the first JSON line: error %v, want one at damaged.txt:2", err)
+	tr, err := ReadFrom("damaged.txt", strings.NewReader(damaged))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Damaged) != 1 || !strings.HasPrefix(tr.Damaged[0].Error(), "damaged.txt:2:") {
+		t.Errorf("text after the first JSON line: damaged %v; want line 2 passed over and named", tr.Damaged)
 	}
 }
 

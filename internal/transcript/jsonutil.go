@@ -60,7 +60,18 @@ func (lr *lineReader) next() ([]byte, error) {
 // eachLine calls fn for every non-blank line. Any error is returned as an *Error naming the
 // path and the line.
 func eachLine(name string, br *bufio.Reader, fn func(line []byte) error) error {
+	return eachSessionLine(name, br, nil, fn)
+}
+
+// eachSessionLine is eachLine for an agent's session log, which a crash, a copy or a
+// redaction script can leave with a damaged line (cut short, a bad escape such as \*, a line
+// split in two). With damaged set, a line that is not JSON at all is passed over and named
+// there, and the rest of the session is read; a line that is JSON but not what the format
+// expects is still an error, and so is a file whose lines are mostly not JSON (it is not
+// this format). With damaged nil it is eachLine: the first bad line fails the file.
+func eachSessionLine(name string, br *bufio.Reader, damaged *[]*Error, fn func(line []byte) error) error {
 	lr := &lineReader{br: br}
+	read := 0
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
@@ -73,8 +84,16 @@ func eachLine(name string, br *bufio.Reader, fn func(line []byte) error) error {
 		if len(line) == 0 {
 			continue
 		}
+		read++
 		if err := fn(line); err != nil {
-			return &Error{Path: name, Line: lr.line, Err: err}
+			e := &Error{Path: name, Line: lr.line, Err: err}
+			if damaged == nil || json.Valid(line) {
+				return e
+			}
+			*damaged = append(*damaged, e)
+			if n := len(*damaged); n >= 3 && 2*n > read {
+				return e
+			}
 		}
 	}
 }

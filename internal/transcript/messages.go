@@ -27,14 +27,19 @@ func buildMessages(format string, msgs []msg) *built {
 // line a message instead of one list.
 func readMessagesJSONL(name string, br *bufio.Reader) (*built, error) {
 	var list []msg
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		list = append(list, msg{})
-		return walkLine(line, list[len(list)-1].member)
+		if err := walkLine(line, list[len(list)-1].member); err != nil {
+			list = list[:len(list)-1] // a damaged line is no message
+			return err
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return buildMessages(FormatMessages, list), nil
+	return withDamaged(buildMessages(FormatMessages, list), damaged), nil
 }
 
 // pendingCalls tracks the calls of one agent that wait for a result.

@@ -51,7 +51,8 @@ func isPiHead(typ string, has func(string) bool) bool {
 func readPi(name string, br *bufio.Reader) (*built, error) {
 	var list []msg
 	model := ""
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l piLine
 		if ok, err := decodeEventLine(line, &l); !ok {
 			return err
@@ -89,7 +90,7 @@ func readPi(name string, br *bufio.Reader) (*built, error) {
 	if model != "" {
 		a.usage.Model = model
 	}
-	return b.done(), nil
+	return withDamaged(b.done(), damaged), nil
 }
 
 // piCall reads pi's toolCall block: {"id", "name", "arguments"}.

@@ -69,7 +69,8 @@ func readQwen(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatQwenCode)
 	var order []string
 	lists := map[string][]msg{}
-	err := eachLine(name, br, func(line []byte) error {
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l qwenLine
 		if line[0] != '{' {
 			return fmt.Errorf("invalid JSON line: not an object")
@@ -118,5 +119,5 @@ func readQwen(name string, br *bufio.Reader) (*built, error) {
 	for _, agent := range order {
 		addGeminiContents(b.agent(agent), lists[agent])
 	}
-	return b.done(), nil
+	return withDamaged(b.done(), damaged), nil
 }

@@ -142,6 +142,9 @@ type Transcript struct {
 	// Opencode is set for a message or part file of opencode's storage: what MergeOpencode
 	// needs to join it with the other files of its session (OpencodePart.Session).
 	Opencode *OpencodePart
+	// Damaged lists the lines of a session log that are not JSON (cut short, a bad escape)
+	// and were passed over, each naming its place; the rest of the file was read.
+	Damaged []*Error
 }
 
 // Agent is one agent's part of a transcript.
@@ -235,9 +238,12 @@ const (
 //
 // Errors are *Error values naming the file and, where there is one, the line ("path:LINE:
 // problem"): an empty, binary or unrecognised file, a truncated or damaged gzip stream, a
-// malformed JSON document, or a malformed line anywhere in a JSONL file (a line cut short at
-// the end included: the file fails as a whole, nothing of it is returned). Read never
-// panics: a panic in a reader would be turned into an error for that file.
+// malformed JSON document, a line of our event format that is malformed, or a line of an
+// agent's session log that is JSON but not what its format expects. A line of a session log
+// that is not JSON at all (cut short, a bad escape, a record split in two) is passed over and
+// named in Transcript.Damaged, and the rest is read; a log whose lines are mostly not JSON
+// fails as a whole. Read never panics: a panic in a reader would be turned into an error for
+// that file.
 func Read(path string) (*Transcript, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -467,6 +473,14 @@ func readErr(err error) error {
 		return fmt.Errorf("gzip: %w", err)
 	}
 	return err
+}
+
+// withDamaged records the damaged lines passed over while reading out (see eachSessionLine).
+func withDamaged(out *built, damaged []*Error) *built {
+	if out != nil {
+		out.Damaged = damaged
+	}
+	return out
 }
 
 // built is a transcript under construction.
