@@ -23,7 +23,8 @@ import (
 //
 //   - Calls: tool_use blocks; else the XML blocks of a known tool in the assistant's text
 //     (arguments: the parameters as a JSON object, in order). Failed: a result that says the
-//     tool failed ("The tool execution failed", "[ERROR]") or the user denied it.
+//     tool failed ("The tool execution failed", "[ERROR]", execute_command's "Command failed
+//     with exit code N.") or the user denied it.
 //   - Model text: the assistant's text outside the calls, thinking blocks.
 //   - User: the task (<task>...</task>) and what the user typed later; the extension's own
 //     text (task resumption notices, "[ERROR] You did not use a tool" reprompts) is harness
@@ -93,6 +94,7 @@ func clineInjected(t string) bool {
 func clineFailed(result string) bool {
 	r := strings.TrimLeft(result, " \t\r\n")
 	return strings.HasPrefix(r, "The tool execution failed") || strings.HasPrefix(r, "[ERROR]") ||
+		strings.HasPrefix(r, "Command failed with exit code") || // execute_command's own report
 		strings.Contains(r, "The user denied this operation")
 }
 

@@ -37,3 +37,19 @@ func TestClineXMLToolUse(t *testing.T) {
 		t.Errorf("ts not read: %d", tr.Agents[0].Events[0].Time)
 	}
 }
+
+// execute_command reports its exit status at the head of its result: a nonzero one failed.
+func TestClineFailedCommand(t *testing.T) {
+	for _, tt := range []struct {
+		result string
+		failed bool
+	}{
+		{"Command failed with exit code 1.\nOutput:\nError: read ECONNRESET", true},
+		{"Command executed successfully (exit code 0).\nOutput:\nok", false},
+		{"The tool execution failed with the following error: no such file", true},
+	} {
+		if got := clineFailed(tt.result); got != tt.failed {
+			t.Errorf("clineFailed(%q) = %v, want %v", tt.result, got, tt.failed)
+		}
+	}
+}
