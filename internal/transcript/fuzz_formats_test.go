@@ -266,6 +266,12 @@ func FuzzAntigravity(f *testing.F) {
 	fuzzReader(f, readAntigravity)
 }
 
+func FuzzSessionEvents(f *testing.F) {
+	f.Add([]byte(sessionEventsLog))
+	f.Add([]byte(`{"id":"sevt_1","processed_at":"x","type":"agent.tool_result","tool_use_id":7,"content":[{"text":1}]}` + "\n" + `{"id":"sevt_2","processed_at":"x","type":"agent.tool_use","input":"[","name":null}`))
+	fuzzReader(f, readSessionEvents)
+}
+
 // FuzzChatsInside feeds documents of no known format through the object and array readers,
 // which search them for chats (nested.go): JSONL of runs and request logs included.
 func FuzzChatsInside(f *testing.F) {

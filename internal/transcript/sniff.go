@@ -39,6 +39,7 @@ const (
 	kindTrae            // a Trae Agent trajectory document
 	kindMoatless        // a Moatless Tools run document
 	kindAntigravity     // a Google Antigravity trajectory, one step a line
+	kindSessionEvents   // a managed agent session's events (Anthropic), one a line
 	kindAider           // Aider's chat history (Markdown)
 	kindClineMarkdown   // a Cline or Roo Code task exported as Markdown
 	kindSpecStory       // a chat saved by SpecStory (Markdown)
@@ -191,6 +192,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindCopilot}
 	case isAntigravityHead(has):
 		return sniffed{kind: kindAntigravity}
+	case isSessionEventHead(typ, has, head[i:]):
+		return sniffed{kind: kindSessionEvents}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
 	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")),

@@ -106,6 +106,8 @@ const (
 	FormatMoatless = "moatless"
 	// FormatAntigravity is a Google Antigravity trajectory exported one step a line.
 	FormatAntigravity = "antigravity"
+	// FormatSessionEvents is a managed agent session's event log (Anthropic's sevt_ events).
+	FormatSessionEvents = "session-events"
 	// FormatAider is Aider's chat history (.aider.chat.history.md): one session per run.
 	FormatAider = "aider"
 	// FormatClineMarkdown is a Cline or Roo Code task exported as Markdown.
@@ -437,6 +439,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readMoatless(name, br, hint)
 	case kindAntigravity:
 		t, err = readAntigravity(name, br)
+	case kindSessionEvents:
+		t, err = readSessionEvents(name, br)
 	case kindAider:
 		t, err = readAider(name, br)
 	case kindClineMarkdown:
