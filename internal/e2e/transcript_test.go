@@ -88,7 +88,7 @@ func wantNoticeAtThird(t *testing.T, preset string, calls []loopguard.Event) {
 	if at := noticedAt(t, preset, calls); len(at) != 1 || at[0] != 2 {
 		t.Errorf("replayed calls noticed at %v, want [2]", at)
 		for i, c := range calls {
-			t.Logf("call %d result: %q", i, c.Result)
+			t.Logf("call %d %s args %q failed %v turn %q result: %q", i, c.Tool, c.Args, c.Failed, c.Turn, c.Result)
 		}
 	}
 }
