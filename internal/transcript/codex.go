@@ -85,19 +85,13 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 	var usage Usage
 	// Replies: the model's items (reasoning, text, calls) up to the next output or user
 	// message are one reply, its calls made together.
-	replies, inReply := 0, false
-	reply := func() string {
-		if !inReply {
-			replies, inReply = replies+1, true
-		}
-		return "r" + strconv.Itoa(replies)
-	}
+	var replies replyCounter
 
 	item := func(p *cxItem, ms int64) {
 		switch p.Type {
 		case "function_call_output", "custom_tool_call_output", "message":
 			if p.Type != "message" || p.Role == "user" {
-				inReply = false
+				replies.end()
 			}
 		}
 		switch p.Type {
@@ -133,7 +127,7 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 			default:
 				tool, args = "local_shell", rawArgs(p.Action)
 			}
-			idx := a.add(loopguard.Event{Type: loopguard.EventCall, Tool: tool, Args: args, Time: ms, Turn: reply()})
+			idx := a.add(loopguard.Event{Type: loopguard.EventCall, Tool: tool, Args: args, Time: ms, Turn: replies.call()})
 			id := p.CallID
 			if id == "" {
 				id = p.ID
@@ -142,7 +136,7 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 				calls[id] = idx
 			}
 		case "web_search_call":
-			a.add(loopguard.Event{Type: loopguard.EventCall, Tool: "web_search", Args: rawArgs(p.Action), Time: ms, Turn: reply()})
+			a.add(loopguard.Event{Type: loopguard.EventCall, Tool: "web_search", Args: rawArgs(p.Action), Time: ms, Turn: replies.call()})
 		case "function_call_output", "custom_tool_call_output":
 			idx, ok := calls[p.CallID]
 			if !ok {
@@ -174,7 +168,8 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 			}
 			switch p.Type {
 			case "user_message":
-				eventUsers, inReply = true, false
+				eventUsers = true
+				replies.end()
 				a.user(p.Message, ms)
 			case "token_count":
 				if p.Info != nil && p.Info.Total != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -183,7 +182,7 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatGeminiStream)
 	a := b.agent(MainAgent)
 	calls := map[string]int{} // tool_id -> index of the call in a.events
-	replies, inReply := 0, false
+	var replies replyCounter
 	var text strings.Builder
 	flush := func() {
 		a.text("model", text.String(), "", 0)
@@ -208,17 +207,13 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 				text.WriteString(l.Content)
 			} else if l.Role == "user" {
 				a.user(l.Content, 0)
-				inReply = false
+				replies.end()
 			}
 		case "tool_use":
-			// The calls up to the next result are one reply (sent together).
-			if !inReply {
-				replies, inReply = replies+1, true
-			}
 			calls[l.ToolID] = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: l.ToolName, Args: rawArgs(l.Parameters),
-				Turn: "r" + strconv.Itoa(replies)})
+				Turn: replies.call()})
 		case "tool_result":
-			inReply = false
+			replies.end()
 			i, ok := calls[l.ToolID]
 			if !ok {
 				return nil // a result without its call: nothing to attach it to

@@ -547,6 +547,25 @@ func (a *agentBuf) add(e loopguard.Event) int {
 	return len(a.events) - 1
 }
 
+// replyCounter numbers the model's replies in a stream that marks no reply of its own (Codex
+// rollouts, Gemini CLI's stream-json): the calls up to the next result or user message are one
+// reply, made together.
+type replyCounter struct {
+	n    int
+	open bool
+}
+
+// call returns the Turn of a call: the open reply's, or a new one's.
+func (r *replyCounter) call() string {
+	if !r.open {
+		r.n, r.open = r.n+1, true
+	}
+	return "r" + strconv.Itoa(r.n)
+}
+
+// end says a result or a user message came: the next call starts a new reply.
+func (r *replyCounter) end() { r.open = false }
+
 // lastTurn is the Turn of the agent's last call, or "".
 func (a *agentBuf) lastTurn() string {
 	for i := len(a.events) - 1; i >= 0; i-- {
