@@ -320,10 +320,11 @@ const maxChains = 8
 // mutatingChain sets the chain of a tool's calls that change files apart from its looks.
 const mutatingChain = 0x6d75746174696e67
 
-const maxRefail = 4
+const maxRefail = 8
 
 type refailChain struct {
-	seq     uint32 // when the chain started, for forgetting the oldest
+	seq     uint32 // when the chain last failed, for forgetting the least recent
+	start   int32  // the calls watched when it started: 1 + the index of its first failure
 	id      uint64
 	result  uint64
 	sig     uint64 // failureSignature of the chain's first failure

@@ -175,7 +175,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// One notice per call at most, the most specific first.
 	before := len(out)
-	out = s.callNotice(c, cls, ch, rf, noProgress, dist, out)
+	// A call failing in earnest: the tool said so, or its answer opens with the failure (a
+	// listing of code that holds "Error" is not one).
+	repeatsFirst := rf != nil && rf.result == dg.exact && (c.failed || opensWithFailure(c.result))
+	out = s.callNotice(c, cls, ch, rf, repeatsFirst, noProgress, dist, out)
 	if len(out) > before {
 		s.callSaid = true
 		if s.quiet(noProgress && int(s.stuck) > d.thresholds[0]) {
@@ -200,10 +203,13 @@ func (s *progressState) quiet(escalation bool) bool {
 
 // callNotice appends the notice the call is due, if any: one at most, the most specific
 // first.
-func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, noProgress bool, dist int, out []Notice) []Notice {
+//
+// repeatsFirst says that the call failed in earnest with the very result that started its
+// failure chain rf.
+func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsFirst, noProgress bool, dist int, out []Notice) []Notice {
 	d := s.d
 	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
-		return append(out, s.stuckNotice(c))
+		return append(out, s.stuckNotice(c, int(s.stuck)))
 	}
 	if k := s.cyclePeriod(); k > 0 {
 		rounds := int(s.runs[k])/k + 1
@@ -223,6 +229,16 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		r.noticed = true
 		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
 			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))
+	}
+	if r := rf; r != nil && !r.noticed && r.epochs == 0 && !r.weak && repeatsFirst && int(r.count) == d.thresholds[0] && int(s.stuck) < int(r.count) && s.lastWait <= r.start {
+		// The same call failing the same way with nothing changed since its first run is
+		// stuck, however far apart the runs: the reads and probes between them (further
+		// back than the window stuck looks over) changed nothing the call depends on. Said
+		// once, at the count stuck would first speak at, and only when stuck did not see the
+		// runs itself; the chain stays open for a failure that outlasts later edits. A wait
+		// since the first run makes the runs a poll (a check that a slow install has
+		// finished), as it does for stuck.
+		return append(out, s.stuckNotice(c, int(r.count)))
 	}
 	if !s.pollSaid && int(s.polls) >= cls.pollBudget {
 		s.pollSaid = true
@@ -489,8 +505,8 @@ func (s *progressState) notice(agent, kind, summary, text string) Notice {
 	return Notice{Agent: agent, Plugin: PluginProgress, Kind: kind, Summary: summary, Text: text}
 }
 
-func (s *progressState) stuckNotice(c *observedCall) Notice {
-	cat, n := s.d.cat, int(s.stuck)
+func (s *progressState) stuckNotice(c *observedCall, n int) Notice {
+	cat := s.d.cat
 	text := fill(cat.progressStuck, "tool", c.tool, "count", itoa(n))
 	if n != s.d.thresholds[0] {
 		text = fill(cat.progressStuckDetailed, "tool", c.tool, "count", itoa(n),

@@ -205,13 +205,13 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 	case dg.words < 3:
 		return nil
 	case r != nil && (r.result == dg.exact || similarity(&r.sketch, &dg.sketch) >= s.d.similar):
-		r.extend(s.epoch)
+		r.extend(s.epoch, &s.refailSeq)
 		return r
 	case r != nil && sig != 0 && r.sig == sig:
 		// The same failure by the line naming it: weaker evidence than the same output, so
 		// the chain speaks one repeat later.
 		r.weak = true
-		r.extend(s.epoch)
+		r.extend(s.epoch, &s.refailSeq)
 		return r
 	case r != nil && r.hasPrev && (r.prev == dg.exact || (sig != 0 && r.prevSig == sig)):
 		// Back to the failure before this one: edits that move a command between two
@@ -224,12 +224,12 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 		r.prevCount, r.prevEpochs = cur, curEpochs
 		r.sketch = dg.sketch
 		r.weak = true
-		r.extend(s.epoch)
+		r.extend(s.epoch, &s.refailSeq)
 		return r
 	case r != nil:
 		// Another failure is news: the chain starts afresh, remembering the one it leaves.
 		s.refailSeq++
-		*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq,
+		*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq, start: s.calls,
 			prev: r.result, prevSig: r.sig, hasPrev: true, prevCount: r.count, prevEpochs: r.epochs}
 		return r
 	case r == nil:
@@ -246,12 +246,16 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 		}
 	}
 	s.refailSeq++
-	*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq}
+	*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq, start: s.calls}
 	return r
 }
 
 // extend counts one more failure in the chain, and a change of the workspace since the last.
-func (r *refailChain) extend(epoch uint32) {
+// The chain becomes the most recently used: the one forgotten first is the one whose command
+// has not failed for longest.
+func (r *refailChain) extend(epoch uint32, seq *uint32) {
+	*seq++
+	r.seq = *seq
 	r.count++
 	if r.epoch != epoch {
 		r.epochs++

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 5
+const progressSnapFormat = 6
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -70,6 +70,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	for i := range s.refail {
 		f := &s.refail[i]
 		b = binary.AppendUvarint(b, uint64(f.seq))
+		b = binary.AppendUvarint(b, uint64(f.start))
 		b = binary.LittleEndian.AppendUint64(b, f.id)
 		b = binary.LittleEndian.AppendUint64(b, f.result)
 		b = binary.LittleEndian.AppendUint64(b, f.sig)
@@ -175,6 +176,7 @@ func (s *progressState) restore(r *snapReader) error {
 	for i := range s.refail {
 		f := &s.refail[i]
 		f.seq = u32()
+		f.start = i32()
 		f.id, f.result = r.u64(), r.u64()
 		f.sig = r.u64()
 		f.prev, f.prevSig = r.u64(), r.u64()

@@ -318,6 +318,45 @@ func TestProgressRules(t *testing.T) {
 				}
 				return fail("bash", `{"command":"pytest tests/test_p.py"}`, debugRun(i))
 			}), []string{"8:errors:bash failed × 5"}},
+		{"the same failing test run three times with only reads and probes between, further apart than the window, is stuck",
+			nil, farRepeats(func(i int) step {
+				return ok("cat", fmt.Sprintf(`{"path":"notes%d.txt"}`, i), fmt.Sprintf("note number %d says little", i))
+			}),
+			[]string{"20:stuck:bash × 3"}},
+		{"failing probes between the runs do not push the test's own failure out of memory",
+			nil, farRepeats(func(i int) step {
+				if i%2 == 0 {
+					return ok("cat", fmt.Sprintf(`{"path":"notes%d.txt"}`, i), fmt.Sprintf("note number %d says little", i))
+				}
+				return fail("bash", fmt.Sprintf(`{"command":"python probe_%d.py"}`, i), fmt.Sprintf("Traceback (most recent call last):\nKeyError: 'k%d'", i))
+			}),
+			[]string{"20:stuck:bash × 3"}},
+		{"the same far-apart failing runs with an edit landing between them are a test re-run, not stuck",
+			nil, farRepeats(func(i int) step {
+				if i == 4 {
+					return ok("edit_file", `{"path":"session.py","old":"a","new":"b"}`, "edited session.py")
+				}
+				return ok("cat", fmt.Sprintf(`{"path":"notes%d.txt"}`, i), fmt.Sprintf("note number %d says little", i))
+			}), nil},
+		{"the same far-apart failing check with a wait between its runs is a poll, not stuck",
+			nil, farRepeats(func(i int) step {
+				if i == 6 {
+					return ok("bash", `{"command":"sleep 60"}`, "")
+				}
+				return ok("cat", fmt.Sprintf(`{"path":"notes%d.txt"}`, i), fmt.Sprintf("note number %d says little", i))
+			}), nil},
+		{"a code listing that happens to hold an error's words is not a failing run: re-reading it far apart is not stuck",
+			nil, slices.Concat(
+				[]step{ok("goto", `239`, "[File: autoreload.py]\n239: def watched_files(self):\n240:     raise RuntimeError('Error: no files')")},
+				times(9, func(i int) step {
+					return ok("search_file", fmt.Sprintf(`"term%d"`, i), fmt.Sprintf("Found %d matches for term%d", i, i))
+				}),
+				[]step{ok("goto", `239`, "[File: autoreload.py]\n239: def watched_files(self):\n240:     raise RuntimeError('Error: no files')")},
+				times(9, func(i int) step {
+					return ok("search_file", fmt.Sprintf(`"more%d"`, i), fmt.Sprintf("Found %d matches for more%d", i, i))
+				}),
+				[]step{ok("goto", `239`, "[File: autoreload.py]\n239: def watched_files(self):\n240:     raise RuntimeError('Error: no files')")},
+			), nil},
 		{"a command moved between two failures and back by the edits is reminded, one repeat later",
 			nil, times(11, func(i int) step {
 				if i%2 == 1 {
@@ -872,4 +911,18 @@ func TestAsksToPoll(t *testing.T) {
 			t.Errorf("asksToPoll(%s) = %v, want %v", tt.args, got, tt.want)
 		}
 	}
+}
+
+// farRepeats is a failing test run made three times, nine calls apart (further than the
+// window stuck looks back over), with between(i) for the calls between: i counts them, 0 to 17.
+func farRepeats(between func(i int) step) []step {
+	run := fail("bash", `{"command":"pytest -q tests/test_session.py"}`, "FFF\nFAILED tests/test_session.py::test_cookie - AssertionError: assert None == 'abc'\n3 failed in 0.21s")
+	steps := []step{run}
+	for i := 0; i < 18; i++ {
+		steps = append(steps, between(i))
+		if i%9 == 8 {
+			steps = append(steps, run)
+		}
+	}
+	return steps
 }
