@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // pi (badlogic's pi coding agent, also the agent inside OpenClaw) keeps each session as JSONL
@@ -24,6 +26,17 @@ import (
 type piLine struct {
 	Type    string          `json:"type"`
 	Message json.RawMessage `json:"message"`
+	// Some pi setups move old content out of the session file when they compact it, leaving
+	// a placeholder in its place and naming each moved value by its path in the entry and a
+	// content hash ("message.content.0.text": {"ref": "blob:sha256:…"}).
+	Evicted *struct {
+		Payloads map[string]piEvicted `json:"payloads"`
+	} `json:"evictedContent"`
+}
+
+// piEvicted is one value moved out of an entry: its content hash.
+type piEvicted struct {
+	Ref string `json:"ref"`
 }
 
 type piMessage struct {
@@ -64,8 +77,14 @@ func readPi(name string, br *bufio.Reader) (*built, error) {
 		if err := json.Unmarshal(l.Message, &m); err != nil {
 			return fmt.Errorf("message: %w", err)
 		}
+		resultGone := l.Evicted != nil && restoreEvicted(&m, l.Evicted.Payloads)
 		switch m.Role {
 		case "toolResult":
+			if resultGone {
+				// What the tool answered is not in the file: the call stays, its result
+				// unknown, rather than a placeholder that every evicted result shares.
+				return nil
+			}
 			status := ""
 			if m.IsError {
 				status = "error"
@@ -101,4 +120,72 @@ func piCall(block map[string]any) (id, name string, args []byte) {
 		args = marshalArgs(a)
 	}
 	return id, name, args
+}
+
+// restoreEvicted undoes what it can of a compaction that moved content out of a pi entry
+// (piLine.Evicted). An evicted call argument becomes "evicted:<ref>": the content hash keeps
+// two calls with the same moved argument the same call, and two with different ones apart,
+// where the shared placeholder would make every such call look alike. Evicted text blocks
+// are emptied (the placeholder is not something the model said). It reports whether text
+// was evicted from the content, which for a tool's result means the result is unknown.
+func restoreEvicted(m *piMessage, payloads map[string]piEvicted) (textGone bool) {
+	blocks, _ := m.Content.([]any)
+	for path, p := range payloads {
+		rest, ok := strings.CutPrefix(path, "message.content.")
+		if !ok {
+			continue
+		}
+		idx, field, _ := strings.Cut(rest, ".")
+		i, err := strconv.Atoi(idx)
+		if err != nil || i < 0 || i >= len(blocks) {
+			continue
+		}
+		block, _ := blocks[i].(map[string]any)
+		if block == nil {
+			continue
+		}
+		switch {
+		case field == "text":
+			block["text"] = ""
+			textGone = true
+		case field == "arguments" || strings.HasPrefix(field, "arguments."):
+			if p.Ref != "" {
+				setAtPath(block, field, "evicted:"+p.Ref)
+			}
+		}
+	}
+	return textGone
+}
+
+// setAtPath sets the value at a dotted path of maps and list indices ("arguments.tasks.0.x")
+// inside v, if every step of the path exists.
+func setAtPath(v map[string]any, path string, value any) {
+	var cur any = v
+	for {
+		key, rest, more := strings.Cut(path, ".")
+		switch c := cur.(type) {
+		case map[string]any:
+			if _, ok := c[key]; !ok {
+				return
+			}
+			if !more {
+				c[key] = value
+				return
+			}
+			cur = c[key]
+		case []any:
+			i, err := strconv.Atoi(key)
+			if err != nil || i < 0 || i >= len(c) {
+				return
+			}
+			if !more {
+				c[i] = value
+				return
+			}
+			cur = c[i]
+		default:
+			return
+		}
+		path = rest
+	}
 }

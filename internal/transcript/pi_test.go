@@ -1,9 +1,12 @@
 package transcript
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // The fixtures were written for this test from the pi coding agent's session entries and JSON
@@ -73,5 +76,37 @@ func TestPiSessionWithoutItsHeader(t *testing.T) {
 	}
 	if got := describe(tr.Agents[0].Events); tr.Format != FormatPi || len(tr.Agents[0].Calls()) != 1 {
 		t.Errorf("read as %q: %q", tr.Format, got)
+	}
+}
+
+// Content a compaction moved out of the file (evictedContent) is not read as what was said:
+// an evicted result is unknown rather than the placeholder every evicted result shares, an
+// evicted argument is its content hash (two calls sending the same moved command are still
+// one call repeated, two different ones stay apart), and an evicted text is no thought.
+func TestPiEvictedContentIsNotThePlaceholder(t *testing.T) {
+	const gone = `[Compacted history content evicted to durable cold storage]`
+	file := `{"type":"message","id":"a1","parentId":"u0","message":{"role":"assistant","content":[{"type":"text","text":"` + gone + `"},{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"` + gone + `"}}]},"evictedContent":{"reason":"compacted_history","payloads":{"message.content.0.text":{"kind":"cold_spill","ref":"blob:sha256:aaaa"},"message.content.1.arguments.command":{"kind":"cold_spill","ref":"blob:sha256:c0ffee"}}}}
+{"type":"message","id":"r1","parentId":"a1","message":{"role":"toolResult","toolCallId":"t1","toolName":"bash","content":[{"type":"text","text":"` + gone + `"}],"isError":false},"evictedContent":{"reason":"compacted_history","payloads":{"message.content.0.text":{"kind":"cold_spill","ref":"blob:sha256:bbbb"}}}}
+{"type":"message","id":"a2","parentId":"r1","message":{"role":"assistant","content":[{"type":"toolCall","id":"t2","name":"bash","arguments":{"command":"` + gone + `"}}]},"evictedContent":{"reason":"compacted_history","payloads":{"message.content.0.arguments.command":{"kind":"cold_spill","ref":"blob:sha256:d00d"}}}}
+{"type":"message","id":"r2","parentId":"a2","message":{"role":"toolResult","toolCallId":"t2","toolName":"bash","content":[{"type":"text","text":"ok"}],"isError":false}}
+`
+	tr, err := ReadFrom("session.jsonl", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tr.Agents[0].Events {
+		res := "unknown"
+		if e.HasResult {
+			res = e.Result
+		}
+		got = append(got, fmt.Sprintf("type %d %s %s => %s", e.Type, e.Tool, e.Args, res))
+	}
+	want := []string{
+		fmt.Sprintf(`type %d bash {"command":"evicted:blob:sha256:c0ffee"} => unknown`, loopguard.EventCall),
+		fmt.Sprintf(`type %d bash {"command":"evicted:blob:sha256:d00d"} => ok`, loopguard.EventCall),
+	}
+	if tr.Format != FormatPi || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s:\n got %s\nwant %s", tr.Format, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
