@@ -24,8 +24,9 @@ import (
 // CLI's "description" of a command, Cline's "task_progress" checklist, Cursor's
 // "explanation") are left out: the model writes them afresh each time, and the same command
 // under a new caption asks the same thing. buf is scratch space for the arguments without
-// them; callID returns it, grown, for the next call.
-func callID(c *observedCall, sleeps bool, buf []byte) (uint64, []byte) {
+// them; callID returns it, grown, for the next call, and the arguments it identified (in
+// buf, or c.args when they hold no caption).
+func callID(c *observedCall, sleeps bool, buf []byte) (id uint64, args, grown []byte) {
 	args, argsID := c.args, c.id
 	if len(args) > 0 && args[0] == '{' && hasCaption(args) {
 		if stripped, ok := withoutCaptions(buf[:0], args); ok {
@@ -34,12 +35,12 @@ func callID(c *observedCall, sleeps bool, buf []byte) (uint64, []byte) {
 		}
 	}
 	if sleeps {
-		return combine(hashString(c.tool), sleeplessHash(args)), buf
+		return combine(hashString(c.tool), sleeplessHash(args)), args, buf
 	}
 	if len(args) > 0 && args[0] != '{' && args[0] != '[' {
-		return combine(hashString(c.tool), spacedHash(args)), buf
+		return combine(hashString(c.tool), spacedHash(args)), args, buf
 	}
-	return argsID, buf
+	return argsID, args, buf
 }
 
 // captionKeys are the argument names that narrate a call for a person rather than say what
@@ -192,4 +193,158 @@ func hashSpaced(b []byte, skipSleeps bool) uint64 {
 		}
 	}
 	return h.sum()
+}
+
+// commandKey is the identity of a call that runs a command line, for the same-failure
+// chains (updateRefail): the same command run from another directory or by another spelling
+// of its path is the same experiment. The command line is the arguments' "command" or "cmd"
+// string (the rest of the arguments still count, as written), or arguments that are not JSON
+// (SWE-agent's actions). Leading "cd DIR &&" (or ";") steps are left out, and each word keeps
+// only what follows its last path separator: "python3 reproduce_issue.py", "python3
+// /workspace/reproduce_issue.py" and "cd /workspace && python3 reproduce_issue.py" are one
+// key. A failure has to come back alike for a chain to grow, so two files of the same name in
+// two places share a chain only while they fail the same way. ok is false when the arguments
+// hold no command line; the call's own identity serves then. args are the arguments without
+// their captions (see callID).
+func commandKey(tool string, args []byte) (key uint64, ok bool) {
+	before, line, after, ok := commandLine(args)
+	if !ok {
+		return 0, false
+	}
+	var h textHasher
+	h.writeBytes(before)
+	atStart := true // no word of the command proper yet: a "cd DIR &&" step may come
+	words := 0
+	for i := 0; i < len(line); {
+		i = skipCommandSpace(line, i)
+		if i >= len(line) {
+			break
+		}
+		end := wordEnd(line, i)
+		word := line[i:end]
+		if atStart && string(word) == "cd" {
+			// cd DIR, then && or ; (possibly glued to DIR): the step changes only where the
+			// command runs
+			k := skipCommandSpace(line, end)
+			for k < len(line) && !commandSpaceAt(line, k) && line[k] != ';' && line[k] != '&' {
+				k += escapeLen(line, k)
+			}
+			k = skipCommandSpace(line, k)
+			switch {
+			case k < len(line) && line[k] == ';':
+				i = k + 1
+				continue
+			case k+1 < len(line) && line[k] == '&' && line[k+1] == '&':
+				i = k + 2
+				continue
+			}
+		}
+		atStart = false
+		if k := lastPathSep(word); k >= 0 && k < len(word)-1 {
+			word = word[k+1:]
+		}
+		if words > 0 {
+			h.writeByte(' ')
+		}
+		words++
+		h.writeBytes(word)
+		i = end
+	}
+	h.writeByte(0)
+	h.writeBytes(after)
+	return combine(hashString(tool), h.sum()), true
+}
+
+// commandLine finds the command line in a call's arguments (see commandKey), as written
+// (JSON escapes left in place), with what comes before and after it.
+func commandLine(args []byte) (before, line, after []byte, ok bool) {
+	a := bytes.TrimSpace(args)
+	if len(a) == 0 || a[0] == '[' {
+		return nil, nil, nil, false
+	}
+	if a[0] != '{' {
+		return nil, a, nil, true
+	}
+	for _, key := range [...]string{`"command"`, `"cmd"`} {
+		i := bytes.Index(a, []byte(key))
+		if i < 0 {
+			continue
+		}
+		v := jsonscan.SkipSpace(a, i+len(key))
+		if v >= len(a) || a[v] != ':' {
+			continue
+		}
+		v = jsonscan.SkipSpace(a, v+1)
+		if v >= len(a) || a[v] != '"' {
+			continue
+		}
+		end := v + 1
+		for end < len(a) && a[end] != '"' {
+			if a[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(a) {
+			return nil, nil, nil, false
+		}
+		return a[:v+1], a[v+1 : end], a[end:], true
+	}
+	return nil, nil, nil, false
+}
+
+// commandSpaceAt says whether line[i] starts white space in a command line as written in
+// JSON: a space or a tab, or an escaped newline or tab (\n, \t, \r).
+func commandSpaceAt(line []byte, i int) bool {
+	switch line[i] {
+	case ' ', '\t', '\n', '\r':
+		return true
+	case '\\':
+		return i+1 < len(line) && (line[i+1] == 'n' || line[i+1] == 't' || line[i+1] == 'r')
+	}
+	return false
+}
+
+// escapeLen is how many bytes the character at line[i] takes as JSON writes it: 2 for a
+// backslash escape (\\, \", \n), 1 otherwise. (\uXXXX is read as two bytes and four more
+// characters; none of them is white space or a separator.)
+func escapeLen(line []byte, i int) int {
+	if line[i] == '\\' && i+1 < len(line) {
+		return 2
+	}
+	return 1
+}
+
+// wordEnd returns the end of the word of a command line that starts at i: the first white
+// space after it (see commandSpaceAt), or the end of the line.
+func wordEnd(line []byte, i int) int {
+	for i < len(line) && !commandSpaceAt(line, i) {
+		i += escapeLen(line, i)
+	}
+	return min(i, len(line))
+}
+
+// skipCommandSpace returns the index of the first byte at or after i that is not white space
+// (see commandSpaceAt).
+func skipCommandSpace(line []byte, i int) int {
+	for i < len(line) && commandSpaceAt(line, i) {
+		if line[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	return i
+}
+
+// lastPathSep returns the index of the last byte of the word's last path separator, or -1:
+// a '/', or a Windows '\' as JSON writes it (an escaped backslash). Other escapes (\")
+// are not separators.
+func lastPathSep(word []byte) int {
+	last := -1
+	for k := 0; k < len(word); k += escapeLen(word, k) {
+		if word[k] == '/' || word[k] == '\\' && k+1 < len(word) && word[k+1] == '\\' {
+			last = k + escapeLen(word, k) - 1
+		}
+	}
+	return last
 }

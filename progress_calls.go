@@ -16,8 +16,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return out
 	}
 	sleeps := sleepsFirst(cls.toolClass, c.args)
-	var id uint64
-	id, s.argBuf = callID(c, sleeps, s.argBuf)
+	id, args, buf := callID(c, sleeps, s.argBuf)
+	s.argBuf = buf
 	if s.wouldRefuse(c) {
 		// A refused call, observed with its refusal as its result: it did not run, so it
 		// changes no chain; the refusal stays until something changes.
@@ -170,7 +170,17 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if failed {
 		sig = failureSignature(c.result)
 	}
-	rf := s.updateRefail(id, failed, &dg, sig)
+	// A command line is followed by what it runs, wherever it runs from (commandKey); an
+	// editor's "command" is its sub-command, not a command line, and a call that sleeps
+	// first is known by its sleepless identity already.
+	// Only a failure, or a success that may end a chain, needs the key.
+	refailID := id
+	if !cls.mutating && !sleeps && (failed || s.refailing()) {
+		if k, ok := commandKey(c.tool, args); ok {
+			refailID = k
+		}
+	}
+	rf := s.updateRefail(refailID, failed, &dg, sig)
 	s.last, s.hasLast = rec, true
 
 	// One notice per call at most, the most specific first.
@@ -478,7 +488,7 @@ func (s *progressState) wouldRefuse(c *observedCall) bool {
 		return false
 	}
 	var id uint64
-	id, s.argBuf = callID(c, sleepsFirst(cls.toolClass, c.args), s.argBuf)
+	id, _, s.argBuf = callID(c, sleepsFirst(cls.toolClass, c.args), s.argBuf)
 	for _, r := range s.refused {
 		if r.id == id && r.epoch == s.epoch {
 			return true

@@ -250,6 +250,16 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 	return r
 }
 
+// refailing says whether some command's same-failure chain is open.
+func (s *progressState) refailing() bool {
+	for i := range s.refail {
+		if s.refail[i].count > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // extend counts one more failure in the chain, and a change of the workspace since the last.
 // The chain becomes the most recently used: the one forgotten first is the one whose command
 // has not failed for longest.

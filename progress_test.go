@@ -357,6 +357,21 @@ func TestProgressRules(t *testing.T) {
 				}),
 				[]step{ok("goto", `239`, "[File: autoreload.py]\n239: def watched_files(self):\n240:     raise RuntimeError('Error: no files')")},
 			), nil},
+		{"the same script run by its relative and its absolute path, failing alike across edits, is one failure",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return ok("write_file", fmt.Sprintf(`{"path":"repro.py","content":"v%d"}`, i), "wrote repro.py")
+				}
+				cmd := []string{`python3 repro.py`, `python3 /workspace/repro.py`, `cd /workspace && python3 repro.py`, `python3 /workspace/repro.py`}[i/2]
+				return fail("bash", `{"command":"`+cmd+`"}`, "Traceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: '/matplotlib/lib/category.py'")
+			}), []string{"6:errors:bash failed × 4"}},
+		{"an editor's sub-command is not a command line: different rejected edits are not one command failing",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return ok("str_replace_editor", fmt.Sprintf(`{"command":"create","path":"n%d.py","file_text":"x"}`, i), "File created successfully")
+				}
+				return fail("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"m.py","old_str":"a%d","new_str":"b"}`, i), "No replacement was performed, old_str did not appear verbatim in m.py.")
+			}), nil},
 		{"a command moved between two failures and back by the edits is reminded, one repeat later",
 			nil, times(11, func(i int) step {
 				if i%2 == 1 {
@@ -840,6 +855,26 @@ func FuzzSleeplessHash(f *testing.F) {
 	})
 }
 
+// FuzzCommandKey: any arguments are read without panicking, and a command keeps its key
+// when run from a folder first or by an absolute path.
+func FuzzCommandKey(f *testing.F) {
+	for _, s := range []string{"make test", "python3 repro.py", `cd \\x && y`, "a\\nb", "\\", "cd", "cd x &&", "x/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		commandKey("bash", []byte(cmd))
+		commandKey("bash", []byte(`{"command":"`+cmd+`"}`))
+		if strings.ContainsAny(cmd, "\\\"/ \t\r\n") || cmd == "" || cmd == "cd" {
+			return // a word of its own: the checks below need one plain word
+		}
+		plain, ok1 := commandKey("bash", []byte(`{"command":"`+cmd+` now"}`))
+		moved, ok2 := commandKey("bash", []byte(`{"command":"cd /w && /usr/bin/`+cmd+` now"}`))
+		if !ok1 || !ok2 || plain != moved {
+			t.Errorf("%q run from a folder by its path has another key", cmd)
+		}
+	})
+}
+
 func TestExecHeaderEnd(t *testing.T) {
 	tests := []struct {
 		result, output string
@@ -925,4 +960,48 @@ func farRepeats(between func(i int) step) []step {
 		}
 	}
 	return steps
+}
+
+func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
+	key := func(tool, args string) uint64 {
+		k, ok := commandKey(tool, []byte(args))
+		if !ok {
+			t.Fatalf("commandKey(%s, %s): no command line", tool, args)
+		}
+		return k
+	}
+	same := []struct{ name, a, b string }{
+		{"a script by its relative and its absolute path", `{"command":"python3 reproduce_issue.py"}`, `{"command":"python3 /workspace/reproduce_issue.py"}`},
+		{"a cd step before the command", `{"command":"cd /testbed && pytest -q tests/test_a.py"}`, `{"command":"pytest -q tests/test_a.py"}`},
+		{"a cd step ended by a semicolon, glued to its folder", `{"command":"cd /testbed; make test"}`, `{"command":"make test"}`},
+		{"a Windows cd step and path, as JSON writes them", `{"command":"cd c:\\Apps\\proj\\terraform && terraform plan"}`, `{"command":"terraform plan"}`},
+		{"runs of white space, escaped newlines included", `{"command":"go  test\n./..."}`, `{"command":"go test ./..."}`},
+		{"a command line as the arguments (SWE-agent)", `python /testbed/repro.py`, `python repro.py`},
+	}
+	for _, tt := range same {
+		t.Run(tt.name, func(t *testing.T) {
+			if key("bash", tt.a) != key("bash", tt.b) {
+				t.Errorf("%s and %s are two keys", tt.a, tt.b)
+			}
+		})
+	}
+	apart := []struct{ name, a, b string }{
+		{"another script", `{"command":"python3 repro_a.py"}`, `{"command":"python3 repro_b.py"}`},
+		{"another option", `{"command":"terraform plan"}`, `{"command":"terraform plan -out=tfplan"}`},
+		{"another commit message, quoted as JSON writes it", `{"command":"git commit -m \"fix a\""}`, `{"command":"git commit -m \"fix b\""}`},
+		{"the same command line under other arguments", `{"command":"npm test","timeout":10}`, `{"command":"npm test","timeout":600}`},
+		{"a cd that is the whole command", `{"command":"cd /a"}`, `{"command":"cd /b"}`},
+	}
+	for _, tt := range apart {
+		t.Run(tt.name, func(t *testing.T) {
+			if key("bash", tt.a) == key("bash", tt.b) {
+				t.Errorf("%s and %s are one key", tt.a, tt.b)
+			}
+		})
+	}
+	for _, args := range []string{`{"path":"a.go"}`, `{"command":["bash","-lc","ls"]}`, ``, `["ls"]`} {
+		if _, ok := commandKey("tool", []byte(args)); ok {
+			t.Errorf("commandKey(%s) found a command line", args)
+		}
+	}
 }

@@ -103,6 +103,28 @@ func (t *textHasher) write(s string) {
 	t.nb = copy(t.buf[:], s)
 }
 
+// writeBytes is write for a byte slice.
+func (t *textHasher) writeBytes(s []byte) {
+	t.n += uint64(len(s))
+	if t.nb > 0 {
+		for len(s) > 0 && t.nb < 8 {
+			t.buf[t.nb] = s[0]
+			t.nb++
+			s = s[1:]
+		}
+		if t.nb < 8 {
+			return
+		}
+		t.word(binary.LittleEndian.Uint64(t.buf[:]))
+		t.nb = 0
+	}
+	for len(s) >= 8 {
+		t.word(binary.LittleEndian.Uint64(s))
+		s = s[8:]
+	}
+	t.nb = copy(t.buf[:], s)
+}
+
 func (t *textHasher) sum() uint64 {
 	h := t.h
 	if t.nb > 0 {
