@@ -65,8 +65,8 @@ var catalogues = map[string]*catalogue{
 		progressErrors: "[loopguard] {tool} has failed {count} times in a row with the same error, although the " +
 			"arguments changed. The error message names the problem: fix that cause first (or use a different " +
 			"tool) instead of retrying variations.",
-		progressRefail: "[loopguard] {tool} has failed {count} times in a row with the same error, and the {edits} " +
-			"changes you made in between did not alter it. The changes are not reaching the cause: read the error " +
+		progressRefail: "[loopguard] {tool} has failed {count} times with the same error, and none of the changes " +
+			"you made in between ({edits} of them) altered it. The changes are not reaching the cause: read the error " +
 			"again, find where it actually comes from, and change that.",
 		progressChurn: "[loopguard] {tool} has been called with {count} different arguments and gave the same answer " +
 			"every time. Varying the arguments is not helping, so the cause lies elsewhere: check the assumption " +
@@ -113,7 +113,7 @@ var catalogues = map[string]*catalogue{
 			"再绕一圈看到的还是同样的内容。请想清楚还缺什么信息是这些调用给不了的，然后换一种做法。",
 		progressErrors: "[loopguard] {tool} 已连续失败 {count} 次，报错相同，尽管参数每次都有变化。" +
 			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再尝试参数的各种变体。",
-		progressRefail: "[loopguard] {tool} 已连续失败 {count} 次，报错相同；期间你做的 {edits} 处修改都没有改变这个错误。" +
+		progressRefail: "[loopguard] {tool} 已失败 {count} 次，报错相同；期间你做的修改（共 {edits} 处）都没有改变这个错误。" +
 			"这些修改没有触及原因：请重新阅读错误信息，找到它真正的来源，再修改那里。",
 		progressChurn: "[loopguard] {tool} 已用 {count} 组不同的参数调用，每次得到的答案都一样。" +
 			"改参数没有帮助，原因在别处：请检查这些调用背后的假设，或换一种方法。",

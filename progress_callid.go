@@ -348,3 +348,56 @@ func lastPathSep(word []byte) int {
 	}
 	return last
 }
+
+// editTargetKey is the identity of an editor's replacement for the same-failure chains: the
+// tool, the file and the text it was asked to replace ("old_str", Claude Code's and Gemini
+// CLI's "old_string"). A replacement rejected because its target is missing or ambiguous
+// fails for what it replaces, whatever it would write: new text sent again and again against
+// the same target is the same failing edit. ok is false when the arguments name no target.
+func editTargetKey(tool string, args []byte) (key uint64, ok bool) {
+	var h textHasher
+	found := false
+	for _, k := range [...]string{`"old_str"`, `"old_string"`, `"path"`, `"file_path"`} {
+		v, ok := stringValue(args, k)
+		if !ok {
+			continue
+		}
+		if k[1] == 'o' {
+			found = true
+		}
+		h.write(k)
+		h.writeBytes(v)
+	}
+	if !found {
+		return 0, false
+	}
+	return combine(hashString(tool), h.sum()), true
+}
+
+// stringValue returns the raw (still escaped) string value of the first member key of a JSON
+// object, found by a search of its bytes.
+func stringValue(args []byte, key string) ([]byte, bool) {
+	i := bytes.Index(args, []byte(key))
+	if i < 0 {
+		return nil, false
+	}
+	v := jsonscan.SkipSpace(args, i+len(key))
+	if v >= len(args) || args[v] != ':' {
+		return nil, false
+	}
+	v = jsonscan.SkipSpace(args, v+1)
+	if v >= len(args) || args[v] != '"' {
+		return nil, false
+	}
+	end := v + 1
+	for end < len(args) && args[end] != '"' {
+		if args[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(args) {
+		return nil, false
+	}
+	return args[v+1 : end], true
+}

@@ -175,8 +175,12 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// first is known by its sleepless identity already.
 	// Only a failure, or a success that may end a chain, needs the key.
 	refailID := id
-	if !cls.mutating && !sleeps && (failed || s.refailing()) {
-		if k, ok := commandKey(c.tool, args); ok {
+	if !sleeps && (failed || s.refailing()) {
+		if cls.mutating {
+			if k, ok := editTargetKey(c.tool, args); ok {
+				refailID = k
+			}
+		} else if k, ok := commandKey(c.tool, args); ok {
 			refailID = k
 		}
 	}
@@ -235,7 +239,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		ch.noticed = true
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
-	if r := rf; r != nil && !r.noticed && r.epochs >= 2 && r.reached(d.cfg.ErrorRepeats) {
+	if r := rf; r != nil && !r.noticed && r.epochs >= 1 && r.reached(d.cfg.ErrorRepeats) {
 		r.noticed = true
 		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
 			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))

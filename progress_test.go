@@ -372,6 +372,24 @@ func TestProgressRules(t *testing.T) {
 				}
 				return fail("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"m.py","old_str":"a%d","new_str":"b"}`, i), "No replacement was performed, old_str did not appear verbatim in m.py.")
 			}), nil},
+		{"the same failure four times with a single edit among them is reminded: the edit did not reach it",
+			nil, []step{
+				fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3"),
+				ok("cat", `{"path":"a.go"}`, "package a // one"),
+				fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3"),
+				ok("edit_file", `{"path":"p.go","old":"a1","new":"b1"}`, "edited p.go"),
+				fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3"),
+				ok("cat", `{"path":"b.go"}`, "package b // two"),
+				fail("run_tests", `{}`, "FAIL TestParse: got 2 want 3"),
+			}, []string{"6:errors:run_tests failed × 4"}},
+		{"a replacement rejected for the same target, its new text rewritten each time, across edits that land, is one failing edit",
+			nil, times(8, func(i int) step {
+				if i%2 == 1 {
+					return ok("str_replace_editor", fmt.Sprintf(`{"command":"insert","path":"/w/match.c","insert_line":%d,"new_str":"x%d"}`, 300+i, i), "The file /w/match.c has been edited.")
+				}
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/match.c","old_str":"return pattern_type;","new_str":"if (iso%d) pattern_type = trn; return pattern_type;"}`, i),
+					"ERROR:\nNo replacement was performed. Multiple occurrences of old_str `return pattern_type;` in lines [317, 449]. Please ensure it is unique.")
+			}), []string{"6:errors:str_replace_editor failed × 4"}},
 		{"a command moved between two failures and back by the edits is reminded, one repeat later",
 			nil, times(11, func(i int) step {
 				if i%2 == 1 {
