@@ -399,15 +399,15 @@ func TestCorpusDefaultPresetScores(t *testing.T) {
 }
 
 // The same floor on the corpus of other agents (testdata/labels-agents): what the rules reach
-// there today (9 of 13 loops, no legitimate span alarmed, 0.3 per 1,000 outside), so that a
+// there today (10 of 13 loops, no legitimate span alarmed, 0.3 per 1,000 outside), so that a
 // change made for one agent's runs cannot quietly cost another's.
 func TestAgentsCorpusDefaultPresetScores(t *testing.T) {
 	results, s := scoreCorpus(t, agentsCorpusDir)
-	if s.Caught < 9 || s.Alarmed > 0 || s.PerKOutside > 1 {
+	if s.Caught < 10 || s.Alarmed > 0 || s.PerKOutside > 1 {
 		for _, res := range results {
 			t.Logf("%s %s %s %v: %s first notice %d", res.Label.ManualLabel, res.Label.Path, res.Label.Agent, res.Label.CallIndices, res.Status, res.FirstNotice)
 		}
-		t.Errorf("caught %d of %d (want at least 9), %d of %d legitimate spans alarmed (want none), %.1f per 1,000 outside (want at most 1)",
+		t.Errorf("caught %d of %d (want at least 10), %d of %d legitimate spans alarmed (want none), %.1f per 1,000 outside (want at most 1)",
 			s.Caught, s.Loops, s.Alarmed, s.Legit, s.PerKOutside)
 	}
 }
