@@ -24,6 +24,7 @@ type catalogue struct {
 	progressPoll          string // {tool} {count}
 	progressThought       string // {count} {preview}: the calls brought nothing new
 	progressThoughtSweep  string // {count} {preview}: the calls kept moving to other places
+	progressSelfRepeat    string // {count} {lines}: one text repeating a block of lines
 	progressDeny          string // {tool} {count}; starts with "loopguard:" in every locale
 }
 
@@ -81,6 +82,9 @@ var catalogues = map[string]*catalogue{
 			"kept moving to other places. If you are looking for something, search for it directly (grep for its name, " +
 			"for example) instead of reading window after window; otherwise sum up what you have learnt so far and " +
 			"choose a different next step.",
+		progressSelfRepeat: "[loopguard] Your last message repeats the same {lines} line(s) {count} times in a row: " +
+			"your writing is going round in a loop. Stop here. Say in two or three sentences what you know " +
+			"and the one thing you will do next, then do it.",
 		progressDeny: "loopguard: the same call ({tool}, same arguments) has already returned the same result {count} " +
 			"times with nothing changed since, so it was not run again. Change the arguments or the approach, " +
 			"or report to the user.",
@@ -124,6 +128,8 @@ var catalogues = map[string]*catalogue{
 		progressThoughtSweep: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用一直在换地方查看。" +
 			"如果你在找某样东西，请直接搜索它（例如用 grep 搜索它的名字），不要一段一段地读下去；" +
 			"否则请总结目前已经了解到的情况，然后选择一个不同的下一步。",
+		progressSelfRepeat: "[loopguard] 你上一条消息把同样的 {lines} 行连续重复了 {count} 次：输出陷入了循环。" +
+			"请停下来，用两三句话说明你已经知道什么、下一步要做的一件事，然后去做。",
 		progressDeny: "loopguard: 同一调用（{tool}，相同参数）已 {count} 次返回相同结果，且此后没有任何改动，因此未再执行。" +
 			"请换一组参数或换一种方法，或向用户报告。",
 	},

@@ -389,6 +389,9 @@ type progressState struct {
 	classes map[string]classEntry
 	dg      digester
 	argBuf  []byte // scratch for a call's arguments without their captions (see callID)
+
+	lineHashes []uint64 // scratch for a text's lines (see selfRepeats)
+	lineSizes  []int
 }
 
 type refusal struct {
@@ -453,7 +456,9 @@ func (s *progressState) reset() {
 	d, classes, dg, argBuf := s.d, s.classes, s.dg, s.argBuf[:0]
 	chains := s.chains[:0]
 	refused := s.refused[:0]
-	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf}
+	lineHashes, lineSizes := s.lineHashes[:0], s.lineSizes[:0]
+	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf,
+		lineHashes: lineHashes, lineSizes: lineSizes}
 }
 
 // changed records a change of the workspace: every chain that assumed an unchanged world ends.

@@ -27,6 +27,13 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		}
 		s.lastTextID = h
 	}
+	var rounds, period int
+	rounds, period, s.lineHashes, s.lineSizes = selfRepeats(t.text, s.lineHashes, s.lineSizes)
+	if rounds >= selfRepeatRounds && !s.quiet(false) {
+		s.saidAt = s.calls
+		out = append(out, s.notice(t.agent, KindThought, "text repeats itself × "+itoa(rounds),
+			fill(s.d.cat.progressSelfRepeat, "count", itoa(rounds), "lines", itoa(period))))
+	}
 	dg := s.dg.digest(t.text, false, false)
 	if s.thoughtSeen {
 		// Several blocks in one turn: the turn's first block stands for it.

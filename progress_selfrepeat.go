@@ -1,0 +1,127 @@
+package loopguard
+
+// A reply that repeats itself: the model's generation caught in a loop inside one text, the
+// same lines written again and again until the output runs out ("Wait, I am confused. / Is
+// it `msubsup` or `msubsup`?" 900 times in one real reply; an Aider reply restating the
+// same three SEARCH/REPLACE steps, renumbered, a dozen times). The thought rule compares whole
+// turns, so it never sees this: the loop is inside one of them.
+
+// selfRepeatRounds is how many times a block of lines must follow itself back to back for a
+// text to be repeating itself: a degenerate generation goes on until the output limit, far
+// past it, while a list, a log quoted or code written line by line seldom repeats a block
+// of forty characters or more ten times in a row. (Gemini CLI's rule for streamed content
+// also asks for ten repeats, of 50-character chunks.)
+const selfRepeatRounds = 10
+
+// selfRepeatMinBlock is the least text, in bytes, a repeated block must hold: shorter blocks
+// ("}", "end", a rule of dashes) repeat in ordinary output.
+const selfRepeatMinBlock = 40
+
+// selfRepeatMaxPeriod is the longest block looked for, in lines.
+const selfRepeatMaxPeriod = 64
+
+// selfRepeatMaxLines bounds the lines compared: a looping generation runs to the end of the
+// text, so its last lines are enough.
+const selfRepeatMaxLines = 4096
+
+// selfRepeats returns how many times the text's most repeated block of lines follows itself
+// back to back, and the block's length in lines. Lines are compared trimmed, with every run
+// of digits taken as one digit ("Step 7", "Step 8" are the same line); blank lines, table
+// rows and code blocks (fenced by ```) are passed over: code, and a command's output quoted
+// in a block, repeat lines by nature. hashes and sizes are scratch space, returned
+// grown for the next text.
+func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int, h []uint64, sz []int) {
+	hashes, sizes = hashes[:0], sizes[:0]
+	fenced := false // inside a code block: code and quoted output repeat lines by nature
+	for len(text) > 0 {
+		line := text
+		if nl := indexByte(text, '\n'); nl >= 0 {
+			line, text = text[:nl], text[nl+1:]
+		} else {
+			text = ""
+		}
+		line = trimBlank(line)
+		if len(line) >= 3 && line[:3] == "```" {
+			fenced = !fenced
+			continue
+		}
+		if fenced || line == "" || line[0] == '|' {
+			continue
+		}
+		var th textHasher
+		for i := 0; i < len(line); i++ {
+			c := line[i]
+			if c >= '0' && c <= '9' {
+				for i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
+					i++
+				}
+				c = '#'
+			}
+			th.writeByte(c)
+		}
+		if len(hashes) == selfRepeatMaxLines {
+			// keep the last lines: shift by half, once per half
+			n := copy(hashes, hashes[selfRepeatMaxLines/2:])
+			copy(sizes, sizes[selfRepeatMaxLines/2:])
+			hashes, sizes = hashes[:n], sizes[:n]
+		}
+		hashes = append(hashes, th.sum())
+		// sizes holds running totals, so that a block's size is one subtraction
+		total := len(line)
+		if k := len(sizes); k > 0 {
+			total += sizes[k-1]
+		}
+		sizes = append(sizes, total)
+	}
+	n := len(hashes)
+	for p := 1; p <= selfRepeatMaxPeriod && 2*p <= n; p++ {
+		run := 0
+		for i := p; i < n; i++ {
+			if hashes[i] != hashes[i-p] {
+				run = 0
+				continue
+			}
+			run++
+			r := run/p + 1
+			if r <= rounds {
+				continue
+			}
+			if d := smallestPeriod(hashes[i-p+1 : i+1]); sizes[i]-sizes[i-d] >= selfRepeatMinBlock {
+				// what repeats is the block's own smallest unit: three copies of a short list
+				// item make a block long enough, but the item is what is said again
+				rounds, period = r, p
+			}
+		}
+	}
+	return rounds, period, hashes, sizes
+}
+
+// trimBlank trims spaces, tabs and carriage returns from both ends of a line.
+func trimBlank(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '\r') {
+		s = s[1:]
+	}
+	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// smallestPeriod returns the smallest d dividing len(block) such that the block is copies of
+// its first d lines.
+func smallestPeriod(block []uint64) int {
+	p := len(block)
+	for d := 1; d < p; d++ {
+		if p%d != 0 {
+			continue
+		}
+		periodic := true
+		for k := d; k < p && periodic; k++ {
+			periodic = block[k] == block[k-d]
+		}
+		if periodic {
+			return d
+		}
+	}
+	return p
+}
