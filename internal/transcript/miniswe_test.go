@@ -65,3 +65,27 @@ func TestMiniSWEAgentRepliesWithoutAnAction(t *testing.T) {
 		})
 	}
 }
+
+// A SWE-agent step without an action (a reply it could not parse, or its own "Exit due to
+// context window" step) stays one step, as the run counts them, named "(no action)" and
+// known by what the reply said.
+func TestSWEAgentStepsWithoutAnAction(t *testing.T) {
+	steps := []map[string]string{
+		{"action": "ls -la", "thought": "Look around.", "observation": "README.md"},
+		{"action": "", "thought": "Now I understand the issue.", "observation": ""},
+		{"action": "", "thought": "Exit due to context window", "observation": "Exited (autosubmitted)"},
+	}
+	b, _ := json.Marshal(map[string]any{"trajectory": steps, "history": []any{}, "info": map[string]any{"exit_status": "submitted (exit_context)"}})
+	tr, err := ReadFrom("run.traj", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, c.Tool+" "+string(c.Args))
+	}
+	want := []string{"ls ls -la", "(no action) Now I understand the issue.", "(no action) Exit due to context window"}
+	if tr.Format != FormatSWEAgent || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s: %q, want %q", tr.Format, got, want)
+	}
+}

@@ -93,19 +93,29 @@ func buildSWEAgent(d *docObject, w *walker) *built {
 
 func addSWEStep(a *agentBuf, s *sweStep) {
 	a.text("model", s.Thought, "", 0)
+	tool := firstToken(s.Action)
 	var args []byte
 	if s.Action != "" {
 		args = []byte(s.Action)
+	} else {
+		// A step without a command (a reply SWE-agent could not parse, or its own last step
+		// when it ends a run: "Exit due to context window"): still one step, as the run
+		// counts them, named for what it is and known by what the reply said, so that two
+		// different replies without a command are not one call repeated.
+		tool, args = noActionTool, []byte(strings.TrimSpace(s.Thought))
 	}
 	a.add(loopguard.Event{
 		Type:      loopguard.EventCall,
-		Tool:      firstToken(s.Action),
+		Tool:      tool,
 		Args:      args,
 		Result:    s.Observation,
 		HasResult: true,
 		Failed:    sweRefused(s.Observation),
 	})
 }
+
+// noActionTool names a SWE-agent step whose reply held no command.
+const noActionTool = "(no action)"
 
 // sweRefused recognises the observations with which SWE-agent's tools refuse or fail a
 // command.
