@@ -593,3 +593,21 @@ func TestLooksFailedReadsTheExitStatusAtEitherEnd(t *testing.T) {
 		}
 	}
 }
+
+// Failures that Windows shells and Codex's apply_patch print, as real runs show them, read as
+// failures without an exit status beside them.
+func TestLooksFailedReadsWindowsShellsAndApplyPatch(t *testing.T) {
+	for _, text := range []string{
+		"= : The term '=' is not recognized as the name of a cmdlet, function, script file, or operable program.",
+		"'head' is not recognized as an internal or external command,\noperable program or batch file.",
+		"At line:1 char:393\n+ ... | Select-Object -First 5 | ...\nAn empty pipe element is not allowed.",
+		"apply_patch verification failed: Failed to find expected lines in /home/u/spec.md:\n### Functional Requirements",
+	} {
+		if !looksFailed(text) {
+			t.Errorf("looksFailed(%q) = false", text)
+		}
+	}
+	if looksFailed("The suite verified the build and recognized 12 tests as passing.") {
+		t.Error("a success that says verified and recognized reads as a failure")
+	}
+}

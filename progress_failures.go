@@ -7,8 +7,13 @@ import "strings"
 
 // failureMarks are what a failing program prints, for hosts that do not say whether a call
 // failed (SWE-agent, a script that catches its own exception and exits 0).
+//
+// Windows shells have their own: PowerShell places a parse or run error "At line:1 char:9",
+// and both it and cmd.exe say a command "is not recognized as" one; Codex's apply_patch says
+// "apply_patch verification failed:" when the patch does not fit the file.
 var failureMarks = []string{"Traceback (most recent call last)", "Error:", "error:", "ERROR", "FAILED",
-	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory", "<tool_use_error>"}
+	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory", "<tool_use_error>",
+	"At line:", "not recognized as", "verification failed:"}
 
 // looksFailed says whether a result reads as a failure: one of failureMarks in its last 2 KB,
 // where a traceback or a test summary ends.
@@ -34,9 +39,9 @@ func looksFailed(result string) bool {
 
 // failureOpenings are how a tool's result opens when the tool reports its own failure in the
 // text: OpenHands' editor ("ERROR:" on a line of its own), Claude Code's <tool_use_error>, a
-// script's traceback, git's "fatal:".
+// script's traceback, git's "fatal:", Codex's apply_patch refusing a patch.
 var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>",
-	"Traceback (most recent call last)", "fatal:"}
+	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed"}
 
 // opensWithFailure says whether result opens with one of failureOpenings, white space aside.
 // Unlike looksFailed it does not search the text: a successful edit shows what it wrote, and
