@@ -170,21 +170,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if failed {
 		sig = failureSignature(c.result)
 	}
-	// A command line is followed by what it runs, wherever it runs from (commandKey); an
-	// editor's "command" is its sub-command, not a command line, and a call that sleeps
-	// first is known by its sleepless identity already.
-	// Only a failure, or a success that may end a chain, needs the key.
-	refailID := id
-	if !sleeps && (failed || s.refailing()) {
-		if cls.mutating {
-			if k, ok := editTargetKey(c.tool, args); ok {
-				refailID = k
-			}
-		} else if k, ok := commandKey(c.tool, args); ok {
-			refailID = k
-		}
-	}
-	rf := s.updateRefail(refailID, failed, &dg, sig)
+	rf := s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, &dg, sig)
 	s.last, s.hasLast = rec, true
 
 	// One notice per call at most, the most specific first.
@@ -206,6 +192,29 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return append(out, s.thoughtNotice(c.agent, n, sweep))
 	}
 	return out
+}
+
+// failureKey is what a call is known by in the same-failure chains (updateRefail): a command
+// line by what it runs, wherever it runs from (commandKey); an editor's replacement by its
+// target (editTargetKey), since an editor's "command" is its sub-command, not a command line;
+// any other call, and one that sleeps first (known by its sleepless identity already), by its
+// identity id. Only a failure, or a success that may end an open chain, needs the key worked
+// out.
+func (s *progressState) failureKey(c *observedCall, cls classEntry, id uint64, args []byte, sleeps, failed bool) uint64 {
+	if sleeps || !failed && !s.refailing() {
+		return id
+	}
+	var key uint64
+	var ok bool
+	if cls.mutating {
+		key, ok = editTargetKey(c.tool, args)
+	} else {
+		key, ok = commandKey(c.tool, args)
+	}
+	if !ok {
+		return id
+	}
+	return key
 }
 
 // quiet says whether a notice due now is held back because the model was told about a loop
