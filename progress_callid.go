@@ -266,29 +266,9 @@ func commandLine(args []byte) (before, line, after []byte, ok bool) {
 		return nil, a, nil, true
 	}
 	for _, key := range [...]string{`"command"`, `"cmd"`} {
-		i := bytes.Index(a, []byte(key))
-		if i < 0 {
-			continue
+		if start, end, ok := stringSpan(a, key); ok {
+			return a[:start], a[start:end], a[end:], true
 		}
-		v := jsonscan.SkipSpace(a, i+len(key))
-		if v >= len(a) || a[v] != ':' {
-			continue
-		}
-		v = jsonscan.SkipSpace(a, v+1)
-		if v >= len(a) || a[v] != '"' {
-			continue
-		}
-		end := v + 1
-		for end < len(a) && a[end] != '"' {
-			if a[end] == '\\' {
-				end++
-			}
-			end++
-		}
-		if end >= len(a) {
-			return nil, nil, nil, false
-		}
-		return a[:v+1], a[v+1 : end], a[end:], true
 	}
 	return nil, nil, nil, false
 }
@@ -358,7 +338,7 @@ func editTargetKey(tool string, args []byte) (key uint64, ok bool) {
 	var h textHasher
 	found := false
 	for _, k := range [...]string{`"old_str"`, `"old_string"`, `"path"`, `"file_path"`} {
-		v, ok := stringValue(args, k)
+		start, end, ok := stringSpan(args, k)
 		if !ok {
 			continue
 		}
@@ -366,7 +346,7 @@ func editTargetKey(tool string, args []byte) (key uint64, ok bool) {
 			found = true
 		}
 		h.write(k)
-		h.writeBytes(v)
+		h.writeBytes(args[start:end])
 	}
 	if !found {
 		return 0, false
@@ -374,22 +354,22 @@ func editTargetKey(tool string, args []byte) (key uint64, ok bool) {
 	return combine(hashString(tool), h.sum()), true
 }
 
-// stringValue returns the raw (still escaped) string value of the first member key of a JSON
-// object, found by a search of its bytes.
-func stringValue(args []byte, key string) ([]byte, bool) {
+// stringSpan finds the string value of the first member key of a JSON object by a search of
+// its bytes, and returns where its text starts and ends (between the quotes, still escaped).
+func stringSpan(args []byte, key string) (start, end int, ok bool) {
 	i := bytes.Index(args, []byte(key))
 	if i < 0 {
-		return nil, false
+		return 0, 0, false
 	}
 	v := jsonscan.SkipSpace(args, i+len(key))
 	if v >= len(args) || args[v] != ':' {
-		return nil, false
+		return 0, 0, false
 	}
 	v = jsonscan.SkipSpace(args, v+1)
 	if v >= len(args) || args[v] != '"' {
-		return nil, false
+		return 0, 0, false
 	}
-	end := v + 1
+	end = v + 1
 	for end < len(args) && args[end] != '"' {
 		if args[end] == '\\' {
 			end++
@@ -397,7 +377,7 @@ func stringValue(args []byte, key string) ([]byte, bool) {
 		end++
 	}
 	if end >= len(args) {
-		return nil, false
+		return 0, 0, false
 	}
-	return args[v+1 : end], true
+	return v + 1, end, true
 }

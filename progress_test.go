@@ -1023,3 +1023,24 @@ func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
 		}
 	}
 }
+
+func TestEditTargetKeyIsWhatTheReplacementTargets(t *testing.T) {
+	key := func(args string) (uint64, bool) { return editTargetKey("str_replace_editor", []byte(args)) }
+	a, okA := key(`{"command":"str_replace","path":"/w/m.c","old_str":"return x;","new_str":"if (a) return x;"}`)
+	b, okB := key(`{"command":"str_replace","path":"/w/m.c","old_str":"return x;","new_str":"if (b)\n  return x;","view_range":[3,4]}`)
+	c, _ := key(`{"command":"str_replace","path":"/w/m.c","old_str":"return y;","new_str":"if (a) return x;"}`)
+	d, _ := key(`{"command":"str_replace","path":"/w/n.c","old_str":"return x;","new_str":"if (a) return x;"}`)
+	e, _ := editTargetKey("Edit", []byte(`{"file_path":"/w/m.c","old_string":"return x;","new_string":"z"}`))
+	f, _ := editTargetKey("Edit", []byte(`{"file_path":"/w/m.c","old_string":"return x;","new_string":"w","replace_all":true}`))
+	switch {
+	case !okA || !okB || a != b:
+		t.Error("two replacements of the same text in the same file, writing different text, are two targets")
+	case a == c || a == d:
+		t.Error("replacements of other text or in another file share a target")
+	case e != f:
+		t.Error("Claude Code's Edit of the same old_string in the same file_path is two targets")
+	}
+	if _, ok := key(`{"command":"create","path":"/w/m.c","file_text":"x"}`); ok {
+		t.Error("a create names a replacement target")
+	}
+}
