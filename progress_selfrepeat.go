@@ -32,6 +32,9 @@ const selfRepeatMaxLines = 4096
 // grown for the next text.
 func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int, h []uint64, sz []int) {
 	hashes, sizes = hashes[:0], sizes[:0]
+	if len(text) < selfRepeatRounds*selfRepeatMinBlock {
+		return 0, 0, hashes, sizes // too short to hold ten rounds of a block long enough
+	}
 	fenced := false // inside a code block: code and quoted output repeat lines by nature
 	for len(text) > 0 {
 		line := text
