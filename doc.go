@@ -29,14 +29,16 @@
 // terminal noise, with the results of earlier calls, and a call repeated after a successful
 // mutating call (an edit, a write, a shell command that writes) is progress. It reminds:
 //
-//   - stuck: the same call returning the same result with nothing changed, at the 3rd and 6th;
+//   - stuck: the same call returning the same result with nothing changed, at the 3rd and 6th
+//     (a failing call however far apart its runs);
 //   - cycle: a cycle of 2 to 6 calls whose results do not change, once it has come round 3 times;
 //   - errors: one tool failing again and again with near-identical errors while its arguments
 //     change, or the same failure returning across edits that do not alter it;
 //   - churn: one tool called with many arguments and answering the same every time;
 //   - poll: polling that advances, past its budget (one gentle note);
 //   - thought: the model repeating itself (text events with source "model") while its calls
-//     bring back nothing it has not already seen.
+//     bring back nothing it has not already seen, or one reply writing the same lines ten
+//     times over.
 //
 // Paging, batches of distinct arguments, ping-pong whose outcomes progress and test re-runs
 // after edits are left alone. In deny mode it refuses only a confirmed no-progress repeat.
