@@ -31,7 +31,7 @@
 //
 //   - stuck: the same call returning the same result with nothing changed, at the 3rd and 6th
 //     (a failing call however far apart its runs);
-//   - cycle: a cycle of 2 to 6 calls whose results do not change, once it has come round 3 times;
+//   - cycle: a cycle of 2 to 16 calls whose results do not change, once it has come round 3 times;
 //   - errors: one tool failing again and again with near-identical errors while its arguments
 //     change, or the same failure returning across edits that do not alter it;
 //   - churn: one tool called with many arguments and answering the same every time;

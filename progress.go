@@ -42,7 +42,7 @@ type ProgressConfig struct {
 	// ChurnRepeats is how many argument variants of one tool, all with the same result, give a
 	// notice. Default 6.
 	ChurnRepeats int `json:"churnRepeats" yaml:"churnRepeats"`
-	// MaxCyclePeriod is the longest cycle looked for (2 to 8). Default 6.
+	// MaxCyclePeriod is the longest cycle looked for (2 to 32). Default 16.
 	MaxCyclePeriod int `json:"maxCyclePeriod" yaml:"maxCyclePeriod"`
 	// ThoughtRepeats is how many model turns saying the same thing, while the calls between them
 	// bring nothing new, give a notice. Default 3.
@@ -104,7 +104,7 @@ func DefaultProgress() *ProgressConfig {
 		QuietCalls:     5,
 		ErrorRepeats:   4,
 		ChurnRepeats:   6,
-		MaxCyclePeriod: 6,
+		MaxCyclePeriod: 16,
 		ThoughtRepeats: 3,
 		ThoughtLimit:   20,
 		PollBudget:     30,
@@ -179,7 +179,12 @@ func progressError(format string, args ...any) error {
 }
 
 // maxPeriod bounds MaxCyclePeriod, and so the ring of recent calls.
-const maxPeriod = 8
+const maxPeriod = 32
+
+// ringSize is the length of the ring of recent call keys: a power of two, so that finding the
+// call k back is a mask, not a division (it runs MaxCyclePeriod times a call), and at least
+// maxPeriod + 1.
+const ringSize = 64
 
 // progressDetector is the progress-aware detector. Its rules, in docs/detection.md:
 //
@@ -362,7 +367,7 @@ type progressState struct {
 
 	recent [recentWindow]recentCall // the last watched calls, newest at recent[(calls-1)%len]
 
-	ring [2*maxPeriod + 1]uint64 // keys (call and result) of the recent calls, newest at ring[(calls-1)%len]
+	ring [ringSize]uint64        // keys (call and result) of the recent calls, newest at ring[(calls-1)%ringSize]
 	runs [maxPeriod + 1]int32    // runs[k]: how many recent calls equal the one k before
 
 	thought     digest // the model's current repeated text

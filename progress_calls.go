@@ -121,14 +121,22 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	s.calls++
 	n := int(s.calls)
-	for k := 2; k <= d.cfg.MaxCyclePeriod; k++ {
-		if n > k && s.ring[(n-1-k)%len(s.ring)] == key {
-			s.runs[k]++
-		} else {
-			s.runs[k] = 0
+	// runs[k] grows while each call equals the one k before (a cycle of k going round) and
+	// starts again at 0 when one does not; written without branches, since it runs for every
+	// period at every call.
+	maxK := min(d.cfg.MaxCyclePeriod, maxPeriod, n-1)
+	ring, runs, cur := &s.ring, &s.runs, uint(n-1)
+	for k := 2; k <= maxK; k++ {
+		r := runs[k] + 1
+		if ring[(cur-uint(k))%ringSize] != key {
+			r = 0
 		}
+		runs[k] = r
 	}
-	s.ring[(n-1)%len(s.ring)] = key
+	for k := max(maxK+1, 2); k <= min(d.cfg.MaxCyclePeriod, maxPeriod); k++ {
+		runs[k] = 0 // the first calls: no call k before yet
+	}
+	ring[cur%ringSize] = key
 
 	// errors and churn: this tool's run of near-identical outcomes. An editor's looks and its
 	// changes are two runs: a view of the file between two rejected replacements is not the
@@ -411,9 +419,9 @@ type recentCall struct {
 	failed     bool
 }
 
-// recentWindow is how far back the same call is looked for: long enough for a cycle of
-// MaxCyclePeriod with bookkeeping between, short enough that a file read again much later is
-// not a repeat.
+// recentWindow is how far back the same call is looked for: long enough for a short cycle
+// with bookkeeping between, short enough that a file read again much later is not a repeat
+// (a long cycle is the cycle rule's, which follows up to MaxCyclePeriod calls back).
 const recentWindow = 8
 
 // recentRepeat finds the latest earlier occurrence of call id in the window. When it had the
@@ -457,13 +465,15 @@ func (s *progressState) remindAt(n int) bool {
 // not a cycle: the last k keys must not all be the same.
 func (s *progressState) cyclePeriod() int {
 	n := int(s.calls)
-	for k := 2; k <= s.d.cfg.MaxCyclePeriod; k++ {
-		if int(s.runs[k]) < (s.d.thresholds[0]-1)*k {
+	rounds := s.d.thresholds[0] - 1 // full rounds after the first
+	maxK := min(s.d.cfg.MaxCyclePeriod, maxPeriod)
+	for k := 2; k <= maxK; k++ {
+		if int(s.runs[k]) < rounds*k {
 			continue
 		}
-		first := s.ring[(n-1)%len(s.ring)]
+		first := s.ring[uint(n-1)%ringSize]
 		for i := 1; i < k; i++ {
-			if s.ring[(n-1-i)%len(s.ring)] != first {
+			if s.ring[uint(n-1-i)%ringSize] != first {
 				return k
 			}
 		}
@@ -545,17 +555,47 @@ func (s *progressState) cycleNotice(c *observedCall, k, rounds int) Notice {
 		fill(s.d.cat.progressCycle, "seq", seq, "period", itoa(k), "rounds", itoa(rounds)))
 }
 
+// cycleTools names the cycle's calls, oldest first: "view → grep → view" for a short cycle;
+// a long one by its tools and how many of its calls each made, in the order they first
+// came ("14 calls: str_replace_editor × 12, bash × 2"), which a model can read at a glance.
 func (s *progressState) cycleTools(k int) string {
 	var b strings.Builder
 	n := int(s.tools.n)
-	for i := k; i >= 1; i-- {
-		if b.Len() > 0 {
-			b.WriteString(" → ")
+	name := func(i int) string { return s.tools.names[(n-i+len(s.tools.names))%len(s.tools.names)] }
+	if k <= longCycle {
+		for i := k; i >= 1; i-- {
+			if b.Len() > 0 {
+				b.WriteString(" → ")
+			}
+			b.WriteString(name(i))
 		}
-		b.WriteString(s.tools.names[(n-i+len(s.tools.names))%len(s.tools.names)])
+		return b.String()
+	}
+	b.WriteString(itoa(k) + " calls: ")
+	var seen [maxPeriod]bool
+	first := true
+	for i := k; i >= 1; i-- {
+		if seen[i-1] {
+			continue
+		}
+		count := 0
+		for j := i; j >= 1; j-- {
+			if name(j) == name(i) {
+				seen[j-1] = true
+				count++
+			}
+		}
+		if !first {
+			b.WriteString(", ")
+		}
+		first = false
+		b.WriteString(name(i) + " × " + itoa(count))
 	}
 	return b.String()
 }
+
+// longCycle is the longest cycle whose calls a notice names one by one.
+const longCycle = 6
 
 func (s *progressState) errorsNotice(c *observedCall, n int) Notice {
 	return s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(n),

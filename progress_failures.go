@@ -13,7 +13,7 @@ import "strings"
 // "apply_patch verification failed:" when the patch does not fit the file.
 var failureMarks = []string{"Traceback (most recent call last)", "Error:", "error:", "ERROR", "FAILED",
 	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory", "<tool_use_error>",
-	"At line:", "not recognized as", "verification failed:"}
+	"At line:", "not recognized as", "verification failed:", "failed to parse function arguments:"}
 
 // looksFailed says whether a result reads as a failure: one of failureMarks in its last 2 KB,
 // where a traceback or a test summary ends.
@@ -39,9 +39,9 @@ func looksFailed(result string) bool {
 
 // failureOpenings are how a tool's result opens when the tool reports its own failure in the
 // text: OpenHands' editor ("ERROR:" on a line of its own), Claude Code's <tool_use_error>, a
-// script's traceback, git's "fatal:", Codex's apply_patch refusing a patch.
+// script's traceback, git's "fatal:", Codex refusing a patch or a call's arguments.
 var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>",
-	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed"}
+	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments"}
 
 // opensWithFailure says whether result opens with one of failureOpenings, white space aside.
 // Unlike looksFailed it does not search the text: a successful edit shows what it wrote, and

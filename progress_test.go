@@ -390,6 +390,17 @@ func TestProgressRules(t *testing.T) {
 				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/match.c","old_str":"return pattern_type;","new_str":"if (iso%d) pattern_type = trn; return pattern_type;"}`, i),
 					"ERROR:\nNo replacement was performed. Multiple occurrences of old_str `return pattern_type;` in lines [317, 449]. Please ensure it is unique.")
 			}), []string{"6:errors:str_replace_editor failed × 4"}},
+		{"a long cycle: the same ten looks in the same order, unchanged, three times round, is a cycle",
+			nil, times(30, func(i int) step {
+				k := i % 10
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"view","path":"/w/cm.py","view_range":[%d,%d]}`, 100*k, 100*k+30), fmt.Sprintf("%d\tdef f%d(self):\n%d\t    return %d", 100*k, k, 100*k+1, k))
+			}), []string{"29:cycle:cycle of 10 × 3"}},
+		{"a cycle longer than maxCyclePeriod is not looked for",
+			func(p *ProgressConfig) { p.MaxCyclePeriod = 8 },
+			times(30, func(i int) step {
+				k := i % 10
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"view","path":"/w/cm.py","view_range":[%d,%d]}`, 100*k, 100*k+30), fmt.Sprintf("%d\tdef f%d(self):\n%d\t    return %d", 100*k, k, 100*k+1, k))
+			}), nil},
 		{"a command moved between two failures and back by the edits is reminded, one repeat later",
 			nil, times(11, func(i int) step {
 				if i%2 == 1 {
@@ -1042,5 +1053,26 @@ func TestEditTargetKeyIsWhatTheReplacementTargets(t *testing.T) {
 	}
 	if _, ok := key(`{"command":"create","path":"/w/m.c","file_text":"x"}`); ok {
 		t.Error("a create names a replacement target")
+	}
+}
+
+// A long cycle's notice names its tools by how many of its calls each made, in the order they
+// first came, rather than listing every call.
+func TestLongCycleNoticeCountsItsTools(t *testing.T) {
+	e, _ := New(defaultProgress(nil))
+	var got []Notice
+	for i := range 24 {
+		k := i % 8
+		tool := "view"
+		if k == 3 || k == 6 {
+			tool = "grep"
+		}
+		got = append(got, e.Observe(Call("a", tool, []byte(fmt.Sprintf(`{"at":%d}`, k))).WithResult(fmt.Sprintf("answer number %d, the same each time", k), false))...)
+	}
+	if len(got) != 1 || got[0].Summary != "cycle of 8 × 3" {
+		t.Fatalf("notices %+v, want one for the cycle of 8", got)
+	}
+	if want := "8 calls: view × 6, grep × 2"; !strings.Contains(got[0].Text, want) {
+		t.Errorf("notice %q does not say %q", got[0].Text, want)
 	}
 }

@@ -398,6 +398,7 @@ var ccInjected = []struct{ prefix, source string }{
 	{"<bash-stdout>", "local-command"},
 	{"<bash-stderr>", "local-command"},
 	{"<task-notification>", "task-notification"},
+	{"<bash-notification>", "task-notification"}, // a background command finished (older Claude Code)
 	{"<system-reminder>", "system-reminder"},
 	{"<user-prompt-submit-hook>", "hook"},
 	{"[Request interrupted by user", "interrupt"},
