@@ -81,7 +81,13 @@ func (t *textHasher) writeByte(c byte) {
 	}
 }
 
-func (t *textHasher) write(s string) {
+func (t *textHasher) write(s string) { writeText(t, s) }
+
+// writeBytes is write for a byte slice.
+func (t *textHasher) writeBytes(s []byte) { writeText(t, s) }
+
+// writeText feeds s to t 8 bytes at a time, the bytes left over from the last call first.
+func writeText[T string | []byte](t *textHasher, s T) {
 	t.n += uint64(len(s))
 	if t.nb > 0 {
 		for len(s) > 0 && t.nb < 8 {
@@ -98,28 +104,6 @@ func (t *textHasher) write(s string) {
 	for len(s) >= 8 {
 		t.word(uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56)
-		s = s[8:]
-	}
-	t.nb = copy(t.buf[:], s)
-}
-
-// writeBytes is write for a byte slice.
-func (t *textHasher) writeBytes(s []byte) {
-	t.n += uint64(len(s))
-	if t.nb > 0 {
-		for len(s) > 0 && t.nb < 8 {
-			t.buf[t.nb] = s[0]
-			t.nb++
-			s = s[1:]
-		}
-		if t.nb < 8 {
-			return
-		}
-		t.word(binary.LittleEndian.Uint64(t.buf[:]))
-		t.nb = 0
-	}
-	for len(s) >= 8 {
-		t.word(binary.LittleEndian.Uint64(s))
 		s = s[8:]
 	}
 	t.nb = copy(t.buf[:], s)
