@@ -367,8 +367,8 @@ type progressState struct {
 
 	recent [recentWindow]recentCall // the last watched calls, newest at recent[(calls-1)%len]
 
-	ring [ringSize]uint64        // keys (call and result) of the recent calls, newest at ring[(calls-1)%ringSize]
-	runs [maxPeriod + 1]int32    // runs[k]: how many recent calls equal the one k before
+	ring [ringSize]uint64     // keys (call and result) of the recent calls, newest at ring[(calls-1)%ringSize]
+	runs [maxPeriod + 1]int32 // runs[k]: how many recent calls equal the one k before
 
 	thought     digest // the model's current repeated text
 	thoughtN    int32  // how many turns said it
