@@ -189,7 +189,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	out = s.callNotice(c, cls, ch, rf, repeatsFirst, noProgress, dist, out)
 	if len(out) > before {
 		s.callSaid = true
-		if s.quiet(noProgress && int(s.stuck) > d.thresholds[0]) {
+		if s.quiet(noProgress && int(s.stuck) > d.thresholds[0] && slices.Contains(d.thresholds, int(s.stuck))) {
 			return out[:before]
 		}
 		s.saidAt = s.calls
@@ -227,7 +227,10 @@ func (s *progressState) failureKey(c *observedCall, cls classEntry, id uint64, a
 
 // quiet says whether a notice due now is held back because the model was told about a loop
 // only a few calls ago (QuietCalls): one reminder per stretch of a loop is heard, one per call
-// is nagging. An escalation (a no-progress chain past its first threshold) still speaks.
+// is nagging. An escalation (a no-progress chain reaching a later threshold, the detailed
+// notice) still speaks; the reminders every RemindEvery after the last threshold wait, as the
+// first notices of other chains do (a long loop of two alternating commands was told twelve
+// times in ninety calls).
 func (s *progressState) quiet(escalation bool) bool {
 	return !escalation && s.saidAt > 0 && int(s.calls-s.saidAt) < s.d.cfg.QuietCalls
 }

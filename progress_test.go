@@ -92,6 +92,8 @@ func TestProgressRules(t *testing.T) {
 		{"past the quiet calls the next loop is reminded at its own threshold",
 			nil, slices.Concat(times(3, grep), times(3, func(i int) step { return ok("cat", fmt.Sprintf(`{"path":"n%d"}`, i), fmt.Sprintf("note %d", i)) }), times(3, ls)),
 			[]string{"2:stuck:grep × 3", "8:stuck:ls × 3"}},
+		{"a periodic reminder waits out the quiet calls; an escalation to a threshold does not",
+			func(p *ProgressConfig) { p.QuietCalls = 12 }, times(16, grep), []string{"2:stuck:grep × 3", "5:stuck:grep × 6"}},
 		{"quietCalls 0 lets every notice through",
 			func(p *ProgressConfig) { p.QuietCalls = 0 },
 			slices.Concat(times(3, grep), times(6, ls)), []string{"2:stuck:grep × 3", "5:stuck:ls × 3", "8:stuck:ls × 6"}},
