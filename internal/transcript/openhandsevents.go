@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/loopguard/loopguard"
 )
@@ -289,13 +290,7 @@ func (s *ohSession) addV1(e *ohEvent) {
 		text, failed := "", e.Kind != "ObservationEvent"
 		switch e.Kind {
 		case "ObservationEvent":
-			var o struct {
-				Content  any  `json:"content"`
-				IsError  bool `json:"is_error"`
-				ExitCode *int `json:"exit_code"`
-			}
-			_ = json.Unmarshal(e.Observation, &o)
-			text, failed = ohText(o.Content), o.IsError || (o.ExitCode != nil && *o.ExitCode != 0)
+			text, failed = ohObservation(e.Observation)
 		case "AgentErrorEvent":
 			text = e.Error
 		default:
@@ -317,6 +312,48 @@ func (s *ohSession) addV1(e *ohEvent) {
 	case "SystemPromptEvent":
 		a.text("system", ohText(e.SystemPrompt), "", 0)
 	}
+}
+
+// ohObservation reads an SDK observation's text and whether it reports a failure. The SDK
+// has written them two ways: {content, is_error, exit_code}, and, per kind, the text in
+// "output" (a command's, a browser's, an editor's), "message" (FinishObservation) or
+// "content" (ThinkObservation), with a command's exit code in metadata.exit_code when the
+// top-level one is null, and "error" true or an error's text. An exit code of -1 says the
+// command has not exited (it timed out or runs on): no failure by itself.
+func ohObservation(raw json.RawMessage) (text string, failed bool) {
+	var o struct {
+		Content  any             `json:"content"`
+		Output   any             `json:"output"`
+		Message  any             `json:"message"`
+		IsError  bool            `json:"is_error"`
+		Error    json.RawMessage `json:"error"`
+		ExitCode *int            `json:"exit_code"`
+		Metadata struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	_ = json.Unmarshal(raw, &o)
+	for _, c := range []any{o.Content, o.Output, o.Message} {
+		if text = ohText(c); text != "" {
+			break
+		}
+	}
+	code := o.ExitCode
+	if code == nil {
+		code = o.Metadata.ExitCode
+	}
+	failed = o.IsError || code != nil && *code != 0 && *code != -1
+	var errText string
+	switch e := strings.TrimSpace(string(o.Error)); {
+	case e == "true":
+		failed = true
+	case json.Unmarshal(o.Error, &errText) == nil && errText != "":
+		failed = true
+		if text == "" {
+			text = errText
+		}
+	}
+	return text, failed
 }
 
 // ohRecord is one line of an evaluation output.jsonl.

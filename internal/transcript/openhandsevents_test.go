@@ -131,3 +131,32 @@ func TestAnIndentedOpenHandsOutputRecordIsRead(t *testing.T) {
 		t.Errorf("format %q, %d sessions, %d calls, want the first record's %d", tr.Format, tr.Sessions, len(tr.Agents[0].Calls()), len(first.Agents[0].Calls()))
 	}
 }
+
+// The OpenHands SDK's observations carry their text and their failure in more than one shape;
+// each is read (the text in "output" was read as empty, so every browser page looked alike,
+// and a command's exit code only in metadata read as a success).
+func TestOpenHandsSDKObservations(t *testing.T) {
+	tests := []struct {
+		name, raw string
+		text      string
+		failed    bool
+	}{
+		{"content and is_error", `{"kind":"ObservationEvent","content":[{"type":"text","text":"done"}],"is_error":true}`, "done", true},
+		{"a browser's output", `{"kind":"BrowserObservation","output":"Navigated to: http://x/","error":null,"screenshot_data":null}`, "Navigated to: http://x/", false},
+		{"a command's exit code in its metadata", `{"kind":"ExecuteBashObservation","output":"SyntaxError: invalid syntax","exit_code":null,"error":false,"metadata":{"exit_code":1,"pid":-1}}`, "SyntaxError: invalid syntax", true},
+		{"a command that succeeded", `{"kind":"ExecuteBashObservation","output":"ok","exit_code":null,"error":false,"metadata":{"exit_code":0}}`, "ok", false},
+		{"a command that has not exited", `{"kind":"ExecuteBashObservation","output":"still running","exit_code":-1,"error":false}`, "still running", false},
+		{"an editor's output", `{"kind":"FileEditorObservation","command":"create","output":"File created successfully at: /w/a.py","error":null}`, "File created successfully at: /w/a.py", false},
+		{"an error told as text", `{"kind":"FileEditorObservation","output":"","error":"Invalid path: /w/b.py"}`, "Invalid path: /w/b.py", true},
+		{"the finish message", `{"kind":"FinishObservation","message":"All done."}`, "All done.", false},
+		{"a thought logged", `{"kind":"ThinkObservation","content":"Your thought has been logged."}`, "Your thought has been logged.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, failed := ohObservation(json.RawMessage(tt.raw))
+			if text != tt.text || failed != tt.failed {
+				t.Errorf("ohObservation = %q, failed %v; want %q, failed %v", text, failed, tt.text, tt.failed)
+			}
+		})
+	}
+}
