@@ -186,16 +186,20 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// A call failing in earnest: the tool said so, or its answer opens with the failure (a
 	// listing of code that holds "Error" is not one).
 	repeatsFirst := rf != nil && rf.result == dg.exact && (c.failed || opensWithFailure(c.result))
+	// While the quiet calls last, no notice is looked for at all: a chain due now keeps its
+	// count and speaks when they are over, rather than being marked as told by a notice the
+	// model never saw (six rejected edits in a row went untold, their chain due at the fourth,
+	// two calls after a notice on another loop).
+	if s.quiet(noProgress && int(s.stuck) > d.thresholds[0] && slices.Contains(d.thresholds, int(s.stuck))) {
+		return out
+	}
 	out = s.callNotice(c, cls, ch, rf, repeatsFirst, noProgress, dist, out)
 	if len(out) > before {
 		s.callSaid = true
-		if s.quiet(noProgress && int(s.stuck) > d.thresholds[0] && slices.Contains(d.thresholds, int(s.stuck))) {
-			return out[:before]
-		}
 		s.saidAt = s.calls
 		return out
 	}
-	if n, sweep := s.thoughtCheck(); n > 0 && !s.quiet(false) {
+	if n, sweep := s.thoughtCheck(); n > 0 {
 		s.saidAt = s.calls
 		return append(out, s.thoughtNotice(c.agent, n, sweep))
 	}

@@ -94,6 +94,11 @@ func TestProgressRules(t *testing.T) {
 			[]string{"2:stuck:grep × 3", "8:stuck:ls × 3"}},
 		{"a periodic reminder waits out the quiet calls; an escalation to a threshold does not",
 			func(p *ProgressConfig) { p.QuietCalls = 12 }, times(16, grep), []string{"2:stuck:grep × 3", "5:stuck:grep × 6"}},
+		{"a chain due while the quiet calls last is told when they are over, not marked as told",
+			nil, slices.Concat(times(3, grep), times(6, func(i int) step {
+				return fail("Edit", fmt.Sprintf(`{"file_path":"/app/a.py","old_string":"x = %d","new_string":"x = %d"}`, i, i+1),
+					"<tool_use_error>String to replace not found in file.</tool_use_error>")
+			})), []string{"2:stuck:grep × 3", "7:errors:Edit failed × 5"}},
 		{"quietCalls 0 lets every notice through",
 			func(p *ProgressConfig) { p.QuietCalls = 0 },
 			slices.Concat(times(3, grep), times(6, ls)), []string{"2:stuck:grep × 3", "5:stuck:ls × 3", "8:stuck:ls × 6"}},

@@ -52,7 +52,10 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	if s.thoughtN == 2 {
 		s.thoughtPreview = textPreview(t.text, 120) // only repeated thoughts are ever quoted
 	}
-	if n, sweep := s.thoughtCheck(); n > 0 && !s.quiet(false) {
+	if s.quiet(false) {
+		return out // due later, when the quiet calls are over (see observeCall)
+	}
+	if n, sweep := s.thoughtCheck(); n > 0 {
 		s.saidAt = s.calls
 		return append(out, s.thoughtNotice(t.agent, n, sweep))
 	}
