@@ -112,9 +112,11 @@ func hasFailureMark(s string) bool {
 	// The marks that end in ':' are looked for at the colons, which are few: searching for
 	// "error:" itself stops at every 'e'. The others start with a rarer letter.
 	for p := strings.IndexByte(s, ':'); p >= 0; {
-		for _, stem := range colonMarks {
-			if p >= len(stem) && s[p-1] == stem[len(stem)-1] && s[p-len(stem):p] == stem {
-				return true
+		if p > 0 && colonStemEnds[s[p-1]] { // most colons follow no stem's last byte
+			for _, stem := range colonMarks {
+				if p >= len(stem) && s[p-1] == stem[len(stem)-1] && s[p-len(stem):p] == stem {
+					return true
+				}
 			}
 		}
 		next := strings.IndexByte(s[p+1:], ':')
@@ -123,13 +125,59 @@ func hasFailureMark(s string) bool {
 		}
 		p += 1 + next
 	}
-	for _, m := range otherMarks {
-		if strings.Contains(s, m) {
-			return true
+	// The others are looked for at their rarest byte ('z' of "not recognized as", '_' of
+	// "<tool_use_error>"): a search that starts at every 'n' or '<' stops too often.
+	for i, m := range otherMarks {
+		at, b := otherMarkRare[i].at, otherMarkRare[i].b
+		for q := strings.IndexByte(s, b); q >= 0; {
+			if start := q - at; start >= 0 && start+len(m) <= len(s) && s[start:start+len(m)] == m {
+				return true
+			}
+			next := strings.IndexByte(s[q+1:], b)
+			if next < 0 {
+				break
+			}
+			q += 1 + next
 		}
 	}
 	return false
 }
+
+// colonStemEnds flags the last bytes of colonMarks.
+var colonStemEnds = func() (t [256]bool) {
+	for _, stem := range colonMarks {
+		t[stem[len(stem)-1]] = true
+	}
+	return t
+}()
+
+// otherMarkRare is, for each of otherMarks, its rarest byte and where it stands in the mark,
+// by a rough order of how often bytes come in program output (rarest last).
+var otherMarkRare = func() (t []struct {
+	b  byte
+	at int
+}) {
+	const common = " \n\teatoinsrhldcu.mfpgwy,b/v=-_k:()TESARINO\"'<>CDLMPFBGHUWVYKxjqzXJQZ"
+	rank := func(c byte) int {
+		if i := strings.IndexByte(common, c); i >= 0 {
+			return i
+		}
+		return len(common) // not listed: digits, other punctuation, bytes above 0x7f
+	}
+	for _, m := range otherMarks {
+		best := 0
+		for i := 1; i < len(m); i++ {
+			if rank(m[i]) > rank(m[best]) {
+				best = i
+			}
+		}
+		t = append(t, struct {
+			b  byte
+			at int
+		}{m[best], best})
+	}
+	return t
+}()
 
 // failureSignature hashes the line that names a failure: the last line of the result's last
 // 2 KB holding one of failureMarks (a Python traceback's exception line, pytest's "FAILED
