@@ -2,8 +2,6 @@ package transcript
 
 import (
 	"bufio"
-	"encoding/json"
-	"fmt"
 	"strings"
 )
 
@@ -44,14 +42,9 @@ func isContinueHead(has func(string) bool) bool {
 }
 
 func readContinue(name string, br *bufio.Reader, hint int64) (*built, error) {
-	w, err := readDocument(name, br, hint)
+	s, err := decodeDocument[continueSession](name, br, hint, "Continue session")
 	if err != nil {
 		return nil, err
-	}
-	defer w.release()
-	var s continueSession
-	if err := json.Unmarshal(w.data, &s); err != nil && !tolerable(err) {
-		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid Continue session: %w", err)}
 	}
 	// The items as a message list: each call's outcome becomes the tool message that a
 	// message list holds for it.

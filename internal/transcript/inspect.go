@@ -65,14 +65,9 @@ func isInspectHead(has func(string) bool) bool {
 var zipMagic = []byte("PK\x03\x04")
 
 func readInspectJSON(name string, br *bufio.Reader, hint int64) (*built, error) {
-	w, err := readDocument(name, br, hint)
+	l, err := decodeDocument[inspectLog](name, br, hint, "Inspect log")
 	if err != nil {
 		return nil, err
-	}
-	defer w.release()
-	var l inspectLog
-	if err := json.Unmarshal(w.data, &l); err != nil && !tolerable(err) {
-		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid Inspect log: %w", err)}
 	}
 	return buildInspect(l.Samples), nil
 }

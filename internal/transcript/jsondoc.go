@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/bits"
 	"strings"
 	"sync"
@@ -200,6 +201,23 @@ func readDocument(name string, br *bufio.Reader, hint int64) (*walker, error) {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
 	return &walker{data: buf.Bytes(), pooled: true}, nil
+}
+
+// decodeDocument reads a whole JSON document and decodes it into a T with encoding/json, for
+// the readers whose format is one document of a known shape; what names the format in the
+// error. The buffer goes back to the pool before the caller builds: encoding/json copies
+// what it decodes, raw messages included.
+func decodeDocument[T any](name string, br *bufio.Reader, hint int64, what string) (*T, error) {
+	w, err := readDocument(name, br, hint)
+	if err != nil {
+		return nil, err
+	}
+	defer w.release()
+	var v T
+	if err := json.Unmarshal(w.data, &v); err != nil && !tolerable(err) {
+		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid %s: %w", what, err)}
+	}
+	return &v, nil
 }
 
 // documentBuffers keeps the buffers whole documents were read into, for the next document.

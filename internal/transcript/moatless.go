@@ -3,7 +3,6 @@ package transcript
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -58,14 +57,9 @@ func isMoatlessHead(has func(string) bool) bool {
 }
 
 func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
-	w, err := readDocument(name, br, hint)
+	run, err := decodeDocument[moatlessRun](name, br, hint, "Moatless run")
 	if err != nil {
 		return nil, err
-	}
-	defer w.release()
-	var run moatlessRun
-	if err := json.Unmarshal(w.data, &run); err != nil && !tolerable(err) {
-		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid Moatless run: %w", err)}
 	}
 	b := newBuilder(FormatMoatless)
 	a := b.agent(MainAgent)

@@ -3,7 +3,6 @@ package transcript
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -58,14 +57,9 @@ func isTraeHead(has func(string) bool) bool {
 }
 
 func readTrae(name string, br *bufio.Reader, hint int64) (*built, error) {
-	w, err := readDocument(name, br, hint)
+	tr, err := decodeDocument[traeTrajectory](name, br, hint, "Trae Agent trajectory")
 	if err != nil {
 		return nil, err
-	}
-	defer w.release()
-	var tr traeTrajectory
-	if err := json.Unmarshal(w.data, &tr); err != nil && !tolerable(err) {
-		return nil, &Error{Path: name, Line: jsonErrorLine(w.data, err), Err: fmt.Errorf("invalid Trae Agent trajectory: %w", err)}
 	}
 	b := newBuilder(FormatTrae)
 	a := b.agent(MainAgent)
