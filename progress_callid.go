@@ -308,10 +308,7 @@ func wordEnd(line []byte, i int) int {
 // (see commandSpaceAt).
 func skipCommandSpace(line []byte, i int) int {
 	for i < len(line) && commandSpaceAt(line, i) {
-		if line[i] == '\\' {
-			i++
-		}
-		i++
+		i += escapeLen(line, i)
 	}
 	return i
 }
@@ -366,18 +363,9 @@ func stringSpan(args []byte, key string) (start, end int, ok bool) {
 		return 0, 0, false
 	}
 	v = jsonscan.SkipSpace(args, v+1)
-	if v >= len(args) || args[v] != '"' {
-		return 0, 0, false
+	end, _, err := jsonscan.String(args, v, jsonscan.AsWritten)
+	if err != nil {
+		return 0, 0, false // not a string, or not closed
 	}
-	end = v + 1
-	for end < len(args) && args[end] != '"' {
-		if args[end] == '\\' {
-			end++
-		}
-		end++
-	}
-	if end >= len(args) {
-		return 0, 0, false
-	}
-	return v + 1, end, true
+	return v + 1, end - 1, true
 }

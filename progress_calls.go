@@ -123,18 +123,16 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	n := int(s.calls)
 	// runs[k] grows while each call equals the one k before (a cycle of k going round) and
 	// starts again at 0 when one does not; written without branches, since it runs for every
-	// period at every call.
-	maxK := min(d.cfg.MaxCyclePeriod, maxPeriod, n-1)
+	// period at every call. Periods of n calls or more have no call k before yet: their runs
+	// are still 0 (they only grow once k calls have been seen, and reset and changed clear
+	// them all).
 	ring, runs, cur := &s.ring, &s.runs, uint(n-1)
-	for k := 2; k <= maxK; k++ {
+	for k := 2; k <= min(d.cfg.MaxCyclePeriod, maxPeriod, n-1); k++ {
 		r := runs[k] + 1
 		if ring[(cur-uint(k))%ringSize] != key {
 			r = 0
 		}
 		runs[k] = r
-	}
-	for k := max(maxK+1, 2); k <= min(d.cfg.MaxCyclePeriod, maxPeriod); k++ {
-		runs[k] = 0 // the first calls: no call k before yet
 	}
 	ring[cur%ringSize] = key
 

@@ -1,5 +1,7 @@
 package loopguard
 
+import "strings"
+
 // A reply that repeats itself: the model's generation caught in a loop inside one text, the
 // same lines written again and again until the output runs out ("Wait, I am confused. / Is
 // it `msubsup` or `msubsup`?" 900 times in one real reply; an Aider reply restating the
@@ -43,7 +45,7 @@ func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int,
 		} else {
 			text = ""
 		}
-		line = trimBlank(line)
+		line = strings.Trim(line, " \t\r")
 		if len(line) >= 3 && line[:3] == "```" {
 			fenced = !fenced
 			continue
@@ -97,17 +99,6 @@ func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int,
 		}
 	}
 	return rounds, period, hashes, sizes
-}
-
-// trimBlank trims spaces, tabs and carriage returns from both ends of a line.
-func trimBlank(s string) string {
-	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '\r') {
-		s = s[1:]
-	}
-	for len(s) > 0 && (s[len(s)-1] == ' ' || s[len(s)-1] == '\t' || s[len(s)-1] == '\r') {
-		s = s[:len(s)-1]
-	}
-	return s
 }
 
 // smallestPeriod returns the smallest d dividing len(block) such that the block is copies of
