@@ -9,7 +9,8 @@
 //   - a tool call, after it ran: [EventCall] with the agent, tool name, raw arguments and the
 //     result (failed or refused calls too), and, when the model made several calls in one
 //     reply, the reply's id in Event.Turn;
-//   - a user message: [EventUser], which resets that agent's counters;
+//   - a user message: [EventUser], which resets that agent's counters (the progress detector
+//     keeps its chains of calls failing the same way);
 //   - a text block shown to the model that is not a tool result: [EventText];
 //   - the end of an agent: [EventEnd]; the same id then names a new agent.
 //

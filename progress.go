@@ -457,13 +457,39 @@ func (s *progressState) class(tool string) classEntry {
 	return c
 }
 
+// reset starts the detector afresh at a user message: what the user says may change what the
+// model should do, so a call repeated after it is not the same step repeated. The same-failure
+// chains are kept (renumbered to the new count of calls and workspace): a call that fails the
+// same way after the user spoke as it did before has still learnt nothing, whatever was said
+// in between. A simulated customer answering between every retry of a refused booking, or a
+// user saying "try again" to a build that fails alike, would otherwise hide the loop for good.
 func (s *progressState) reset() {
 	d, classes, dg, argBuf := s.d, s.classes, s.dg, s.argBuf[:0]
+	// A tool failing alike, whatever its arguments, is kept too (the errors rule): four
+	// rebookings refused with the same error are one loop, however the customer rephrases.
 	chains := s.chains[:0]
+	for _, c := range s.chains {
+		if c.failed && c.epoch == s.epoch {
+			c.epoch = 0
+			chains = append(chains, c)
+		}
+	}
 	refused := s.refused[:0]
 	lineHashes, lineSizes := s.lineHashes[:0], s.lineSizes[:0]
+	refail, refailSeq := s.refail, s.refailSeq
+	for i := range refail {
+		if s.lastWait > refail[i].start {
+			// A wait since the chain's first failure made its runs a poll: the user's turn
+			// ends it, as it ends every other chain.
+			refail[i] = refailChain{}
+			continue
+		}
+		// Started before this turn (start 0: any wait from now on comes after it), in the
+		// turn's first workspace.
+		refail[i].start, refail[i].epoch = 0, 0
+	}
 	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf,
-		lineHashes: lineHashes, lineSizes: lineSizes}
+		lineHashes: lineHashes, lineSizes: lineSizes, refail: refail, refailSeq: refailSeq}
 }
 
 // changed records a change of the workspace: every chain that assumed an unchanged world ends.

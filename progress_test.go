@@ -76,6 +76,7 @@ func defaultProgress(mod func(*ProgressConfig)) Config {
 
 func TestProgressRules(t *testing.T) {
 	grep := func(int) step { return ok("grep", `{"pattern":"foo"}`, "a.go:12: foo()") }
+	book := fail("update_reservation", `{"id":"XEWRD9","flights":["HAT030","HAT223"]}`, "Error: flight HAT030 not available on date 2024-05-13")
 	ls := func(int) step { return ok("ls", `{"path":"src"}`, "a.go b.go c.go") }
 	tests := []struct {
 		name  string
@@ -554,6 +555,32 @@ func TestProgressRules(t *testing.T) {
 			}), []string{"5:churn:search_docs same result × 6"}},
 		{"a user message ends every chain",
 			nil, slices.Concat(times(2, grep), []step{userSpeaks()}, times(2, grep)), nil},
+		{"a call failing the same way after each user message is stuck all the same",
+			nil, []step{book, userSpeaks(), book, ok("search_flights", `{"from":"ATL"}`, "HAT052 03:00 ATL-LAS"), userSpeaks(), book},
+			[]string{"5:stuck:update_reservation × 3"}},
+		{"a tool failing with the same error after each user message, its arguments changing, is an error loop",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return userSpeaks()
+				}
+				return fail("update_reservation", fmt.Sprintf(`{"id":"XEWRD9","flights":["HAT030","HAT%d"]}`, 100+i),
+					"Error: flight HAT030 not available on date 2024-05-13")
+			}), []string{"6:errors:update_reservation failed × 4"}},
+		{"a tool answering alike after each user message, without failing, is not churn",
+			nil, times(11, func(i int) step {
+				if i%2 == 1 {
+					return userSpeaks()
+				}
+				return ok("search_flights", fmt.Sprintf(`{"from":"ATL","date":"2024-05-%d"}`, 10+i), "No flights found for this route and date.")
+			}), nil},
+		{"a call that succeeds after the user spoke ends its failure chain",
+			nil, []step{book, userSpeaks(), book, userSpeaks(),
+				ok("update_reservation", `{"id":"XEWRD9","flights":["HAT030","HAT223"]}`, "Reservation XEWRD9 updated to flights HAT030, HAT223"),
+				userSpeaks(), book, userSpeaks(), book}, nil},
+		{"a failing call that waits after the user spoke is polled, not stuck",
+			nil, []step{book, userSpeaks(), book, ok("bash", `{"command":"sleep 30"}`, ""), userSpeaks(), book}, nil},
+		{"the same call answered the same after each user message, without failing, starts afresh each time",
+			nil, slices.Concat(times(2, grep), []step{userSpeaks()}, times(2, grep), []step{userSpeaks()}, times(2, grep)), nil},
 		{"a thought repeated while the calls bring nothing new is a loop",
 			nil, slices.Concat(
 				[]step{ok("view", `{"range":[1,40]}`, lines(1, 40))},
