@@ -28,6 +28,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	s.tools.push(cls.name)
 	dg := s.digestResult(c)
+	if !c.hasRes {
+		// What the call brought is not known (a transcript that kept the call and not its
+		// answer): it cannot be said to have brought nothing new, so it is taken as new, and
+		// an edit whose outcome is unknown as having landed.
+		dg.exact = combine(dg.exact, uint64(s.calls)+1)
+		dg.masked = dg.exact
+	}
 	novel, total := 0, len(s.dg.lines)
 	for _, h := range s.dg.lines {
 		if !s.seen.test(h) {

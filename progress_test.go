@@ -14,6 +14,7 @@ type step struct {
 	text               string // a model text instead of a call
 	user               bool
 	turn               string // the reply that made the call (Event.Turn)
+	unanswered         bool   // a call whose result is not known (Event.HasResult false)
 }
 
 // inTurn returns s made in the model reply turn.
@@ -24,7 +25,10 @@ func fail(tool, args, result string) step {
 	return step{tool: tool, args: args, result: result, failed: true}
 }
 func thought(text string) step { return step{text: text} }
-func userSpeaks() step         { return step{user: true} }
+
+// unanswered is a call kept without its result, as some transcripts keep them.
+func unanswered(tool, args string) step { return step{tool: tool, args: args, unanswered: true} }
+func userSpeaks() step                  { return step{user: true} }
 func times(n int, f func(i int) step) []step {
 	s := make([]step, n)
 	for i := range s {
@@ -50,7 +54,10 @@ func progressRun(t *testing.T, cfg Config, steps []step) []string {
 		case s.text != "":
 			ev = Event{Type: EventText, Agent: "a", Source: "model", Text: s.text}
 		default:
-			ev = Call("a", s.tool, []byte(s.args)).WithResult(s.result, s.failed)
+			ev = Call("a", s.tool, []byte(s.args))
+			if !s.unanswered {
+				ev = ev.WithResult(s.result, s.failed)
+			}
 			ev.Turn = s.turn
 		}
 		out := e.Step(ev)
@@ -572,6 +579,15 @@ func TestProgressRules(t *testing.T) {
 					return userSpeaks()
 				}
 				return ok("search_flights", fmt.Sprintf(`{"from":"ATL","date":"2024-05-%d"}`, 10+i), "No flights found for this route and date.")
+			}), nil},
+		{"a call whose result is unknown cannot be said to bring nothing new",
+			nil, times(6, func(int) step { return unanswered("read_file", `Read file: src/rag/store.py`) }), nil},
+		{"an edit whose outcome is unknown is taken as landed: the same read after each is not stuck",
+			nil, times(8, func(i int) step {
+				if i%2 == 0 {
+					return unanswered("edit_file", `Edit file: src/Shell.tsx`)
+				}
+				return ok("cat", `{"path":"src/Shell.tsx"}`, "export function Shell() { return null }")
 			}), nil},
 		{"a call that succeeds after the user spoke ends its failure chain",
 			nil, []step{book, userSpeaks(), book, userSpeaks(),

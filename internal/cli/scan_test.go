@@ -22,7 +22,7 @@ func scanCLI(t *testing.T, env map[string]string, args ...string) (stdout, stder
 
 // stuck is an events transcript in which agent a1 repeats one call five times.
 func stuck(tool string) string {
-	return strings.Repeat(fmt.Sprintf(`{"type":"call","agent":"a1","tool":%q,"args":{"q":1}}`+"\n", tool), 5)
+	return strings.Repeat(fmt.Sprintf(`{"type":"call","agent":"a1","tool":%q,"args":{"q":1},"result":{"text":"no match"}}`+"\n", tool), 5)
 }
 
 func put(t *testing.T, path string, data []byte) string {

@@ -23,7 +23,9 @@ func events(script string) string {
 		case strings.HasPrefix(w, "text:"):
 			fmt.Fprintf(&b, `{"type":"text","agent":"a1","text":%q}`+"\n", strings.Repeat(w[5:], 100))
 		default:
-			fmt.Fprintf(&b, `{"type":"call","agent":"a1","tool":%q,"args":{"q":%q}}`+"\n", w, w)
+			// Each call answered the same way every time: a repeat with an unknown result
+			// would be new to the progress detector.
+			fmt.Fprintf(&b, `{"type":"call","agent":"a1","tool":%q,"args":{"q":%q},"result":{"text":%q}}`+"\n", w, w, w+" answered")
 		}
 	}
 	return b.String()

@@ -76,7 +76,8 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 		case s.Source == "MODEL" && len(waiting) > 0:
 			e := &a.events[waiting[0]]
 			waiting = waiting[1:]
-			e.Result, e.HasResult, e.Failed = antigravityResult(s.Content), true, s.Status == "ERROR"
+			e.Result, e.HasResult = antigravityResult(s.Content), true
+			e.Failed = s.Status == "ERROR" || antigravityCommandFailed(e.Result)
 		case s.Type == "ERROR_MESSAGE" && len(waiting) > 0:
 			e := &a.events[waiting[0]]
 			waiting = waiting[1:]
@@ -118,6 +119,18 @@ func antigravityArgs(args map[string]json.RawMessage) []byte {
 }
 
 // antigravityResult is a result's content without its "Created At:" and "Completed At:" lines.
+// antigravityCommandFailed says whether a command step's text opens by saying the command
+// failed: such a step is DONE (the tool ran), and only its text says the command exited
+// with a status other than 0 ("The command failed with exit code: 1").
+func antigravityCommandFailed(result string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimLeft(result, " \t\r\n"), "The command failed with exit code")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimLeft(rest, ": ")
+	return rest != "" && rest[0] >= '1' && rest[0] <= '9'
+}
+
 func antigravityResult(content string) string {
 	for _, p := range []string{"Created At: ", "Completed At: "} {
 		if strings.HasPrefix(content, p) {

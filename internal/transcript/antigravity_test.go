@@ -47,3 +47,23 @@ func TestAntigravityStepsReadAsCallsPairedInOrder(t *testing.T) {
 		t.Errorf("replies %q %q %q: the first two calls are one reply, the third another", calls[0].Turn, calls[1].Turn, calls[2].Turn)
 	}
 }
+
+func TestAntigravityCommandFailedReadsTheExitStatus(t *testing.T) {
+	tests := []struct {
+		name, result string
+		want         bool
+	}{
+		{"a nonzero exit status is a failure", "\n\t\t\t\tThe command failed with exit code: 1\n\t\t\t\tOutput:\n\t\t\t\tnpm ERR!", true},
+		{"a two-digit status too", "The command failed with exit code: 127\nOutput:\nsh: jest: not found", true},
+		{"a command that completed is not", "The command completed successfully.\nOutput:\nok", false},
+		{"the phrase inside the output is not the tool's verdict", "The command completed successfully.\nOutput:\nThe command failed with exit code: 1", false},
+		{"a status of 0 is not a failure", "The command failed with exit code: 0", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := antigravityCommandFailed(tt.result); got != tt.want {
+				t.Errorf("antigravityCommandFailed(%q) = %v, want %v", tt.result, got, tt.want)
+			}
+		})
+	}
+}

@@ -133,6 +133,8 @@ type msg struct {
 	// ToolMessage's status is "error" when the tool raised.
 	Data   *msg   `json:"data"`
 	Status string `json:"status"`
+	// A tool message's own failure flag: tau2-bench's "error": true, AutoGen's "is_error".
+	Failed bool `json:"-"`
 
 	// Gemini CLI message records
 	ID           string        `json:"id"`
@@ -689,6 +691,12 @@ func (m *msg) member(w *walker) memberFunc {
 			return w.anyValue(v, &m.Input)
 		case "status":
 			return w.str(v, &m.Status)
+		case "error", "is_error":
+			// Only a true flag says so; an error given as text belongs to other formats.
+			if w.data[v] == 't' {
+				m.Failed = true
+			}
+			return w.skip(v)
 		case "data":
 			if w.data[v] != '{' {
 				return w.skip(v)

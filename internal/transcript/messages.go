@@ -278,7 +278,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 
 		case "tool", "function", "ipython":
 			text := contentText(m.Content)
-			if !setResult(a, m.ToolCallID, text, m.Status == "error") {
+			if !setResult(a, m.ToolCallID, text, m.Status == "error" || m.Failed) {
 				a.text(m.Role, text, "", 0)
 			}
 

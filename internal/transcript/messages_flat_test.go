@@ -86,3 +86,35 @@ func TestMessagesExportsReadEachCallOnce(t *testing.T) {
 		t.Errorf("agents:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A tool message may say itself that the tool failed: tau2-bench writes "error": true beside
+// the text, AutoGen "is_error". Both a message list read line by line and one found inside a
+// results document (tau2's simulations) honour the flag; a false flag, or an error given as
+// text by some other format, fails nothing.
+func TestMessagesToolErrorFlagFailsTheCall(t *testing.T) {
+	const chat = `[{"role":"user","content":"cancel reservation IFOYFZ"},
+{"role":"assistant","content":null,"tool_calls":[{"id":"c1","name":"get_reservation_details","arguments":{"reservation_id":"IFOYFZ"}}]},
+{"id":"c1","role":"tool","content":"Reservation IFOYFZ not found","requestor":"assistant","error":true},
+{"role":"assistant","content":null,"tool_calls":[{"id":"c2","name":"get_user_details","arguments":{"user_id":"emma_kim_9957"}}]},
+{"id":"c2","role":"tool","content":"{\"user_id\": \"emma_kim_9957\"}","requestor":"assistant","error":false}]`
+	want := []string{
+		`user "cancel reservation IFOYFZ"`,
+		`call get_reservation_details "{\"reservation_id\":\"IFOYFZ\"}" => "Reservation IFOYFZ not found" FAILED`,
+		`call get_user_details "{\"user_id\":\"emma_kim_9957\"}" => "{\"user_id\": \"emma_kim_9957\"}"`,
+	}
+	lines := strings.ReplaceAll(strings.Trim(chat, "[]"), "},\n{", "}\n{") + "\n"
+	for name, doc := range map[string]string{
+		"one message a line":        lines,
+		"inside a results document": `{"info":{"domain":"airline"},"simulations":[{"id":"s0","messages":` + chat + `}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := ReadFrom("run.json", strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+				t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}

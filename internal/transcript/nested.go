@@ -151,6 +151,12 @@ func decodeChat(arr []byte) []msg {
 	if err := json.Unmarshal(norm, &list); err != nil && !tolerable(err) {
 		return nil
 	}
+	// The failure flags msg.member reads, which encoding/json leaves alone (msg.Failed).
+	if len(list) == len(raw) {
+		for i, m := range raw {
+			list[i].Failed = m["error"] == true || m["is_error"] == true
+		}
+	}
 	return list
 }
 

@@ -103,6 +103,10 @@ func specTurns(s string) []specTurn {
 
 // addSpecAgentTurn reads an agent turn: its words, its thinking and its calls, in order.
 func addSpecAgentTurn(a *agentBuf, text string) {
+	// The tool of the call just read, while nothing but blank lines follows it: Markdown
+	// v2.1 of Cursor's chats writes many calls twice, in full and then as an empty block
+	// naming the tool alone, which is the same call again, not a second one.
+	lastTool := ""
 	words := func(s string) {
 		var kept []string
 		for _, l := range strings.Split(s, "\n") {
@@ -110,7 +114,11 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 				kept = append(kept, l)
 			}
 		}
-		a.text("model", strings.TrimSpace(strings.Join(kept, "\n")), "", 0)
+		said := strings.TrimSpace(strings.Join(kept, "\n"))
+		if said != "" {
+			lastTool = ""
+		}
+		a.text("model", said, "", 0)
 	}
 	// Where the next block of each kind starts, relative to text, or -1 when there is none:
 	// found once and moved as text is consumed, so that a long turn is searched once.
@@ -176,7 +184,10 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			if m := specToolName.FindStringSubmatch(attrs); m != nil {
 				toolName = m[1]
 			}
-			addSpecCall(a, toolName, body, strings.Contains(attrs, `data-edit-status="rejected"`))
+			if toolName != lastTool || !specEmptyUse(body, toolName) {
+				addSpecCall(a, toolName, body, strings.Contains(attrs, `data-edit-status="rejected"`))
+			}
+			lastTool = toolName
 			text = rest
 		default: // a "Tool use: **name**" line, its body to the next rule
 			line, body, _ := strings.Cut(text[legacy:], "\n")
@@ -193,9 +204,22 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 				toolName = m[1]
 			}
 			addSpecCall(a, toolName, body, false)
+			lastTool = ""
 			text = rest
 		}
 	}
+}
+
+// specEmptyUse says whether a <tool-use> block's body says nothing but the tool's name: a
+// summary "Tool use: **name**" and no details.
+func specEmptyUse(body, tool string) bool {
+	rest := specDetails.Replace(specSummary.ReplaceAllStringFunc(body, func(m string) string {
+		if strings.TrimSpace(m[len("<summary>"):len(m)-len("</summary>")]) == "Tool use: **"+tool+"**" {
+			return ""
+		}
+		return m
+	}))
+	return strings.TrimSpace(rest) == ""
 }
 
 // specLegacyIndex is where the first line "Tool use: **name**" starts in s, or -1.
@@ -238,8 +262,9 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 	}
 	// The exporter escapes HTML in what a call printed (&lt;, &amp;, &#96;).
 	body = html.UnescapeString(specDetails.Replace(body))
-	args, result := body, ""
+	args, result, answered := body, "", false
 	if open, close := lastFence(body); open >= 0 {
+		answered = true
 		content := body[open:close]
 		if nl := strings.IndexByte(content, '\n'); nl >= 0 {
 			content = content[nl+1:] // the fence line and its info string
@@ -252,6 +277,13 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 	}
 	call := loopguard.Call("", tool, []byte(strings.TrimSpace(summary+"\n"+strings.TrimSpace(args))))
 	result = strings.TrimSpace(result)
+	if !answered && !rejected {
+		// The block says what was called and nothing of what came of it (Cursor's edits
+		// and reads are saved as "Edit file: <path>", "Read file: <path>" alone): the
+		// result is unknown, not empty, and two reads of one file are not the same answer.
+		a.add(call)
+		return
+	}
 	a.add(call.WithResult(result, rejected || strings.HasPrefix(result, "Error")))
 }
 
