@@ -17,7 +17,9 @@ import (
 
 func buildMessages(format string, msgs []msg) *built {
 	b := newBuilder(format)
-	addMessages(b, msgs, func(*msg) string { return MainAgent }, false)
+	if hasStructuredCalls(msgs) || !addResultOfCalls(b, msgs) {
+		addMessages(b, msgs, func(*msg) string { return MainAgent }, false)
+	}
 	return b.done()
 }
 

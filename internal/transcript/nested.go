@@ -166,7 +166,7 @@ func buildChats(chats [][]msg) *built {
 	b := newBuilder(FormatMessages)
 	for i, list := range chats {
 		b.session = i
-		if hasStructuredCalls(list) || !addTextActions(b, list) {
+		if hasStructuredCalls(list) || !(addResultOfCalls(b, list) || addTextActions(b, list)) {
 			addMessages(b, list, func(*msg) string { return MainAgent }, false)
 		}
 	}

@@ -1,0 +1,65 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The fixture is written for this test in AutoCodeRover's layout: a message list whose user
+// messages after the task answer the model's search requests, one "Result of NAME(ARGS):"
+// block a call, or say the requests were not valid.
+const resultOfChat = `[
+{"role": "system", "content": "You maintain a large project."},
+{"role": "user", "content": "<issue>the tests lock the database</issue>"},
+{"role": "assistant", "content": "I will search for the fixtures and the cursor."},
+{"role": "user", "content": "Result of search_method_in_class(\"setUpTestData\", \"MultiDbTests\"):\nFound 2 methods with name setUpTestData.\n\nResult of search_code(\"get_<field>_display\"):\nCould not find code get_<field>_display in the codebase.\n"},
+{"role": "user", "content": "Let's analyze collected context first"},
+{"role": "assistant", "content": "The fixtures open a second connection."},
+{"role": "user", "content": "Result of search_class(\"Cursor\"):\nCould not find class Cursor in the codebase."},
+{"role": "user", "content": "The search API calls seem not valid. Please check the arguments you give carefully and try again."},
+{"role": "assistant", "content": "I cannot run searches myself."}
+]`
+
+func TestResultOfMessagesAreTheCallsTheyAnswer(t *testing.T) {
+	tr, err := ReadFrom("conversation_round_3.json", strings.NewReader(resultOfChat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`text[system] "You maintain a large project."`,
+		`user "<issue>the tests lock the databa…"`,
+		`text[model] "I will search for the fixtures a…"`,
+		`call search_method_in_class "[\"setUpTestData\", \"MultiDbTests\"…" => "Found 2 methods with name setUpT…"`,
+		`call search_code "[\"get_<field>_display\"]" => "Could not find code get_<field>_…"`,
+		`text[harness] "Let's analyze collected context …"`,
+		`text[model] "The fixtures open a second conne…"`,
+		`call search_class "[\"Cursor\"]" => "Could not find class Cursor in t…"`,
+		`call (invalid call) "" => "The search API calls seem not va…" FAILED`,
+		`text[model] "I cannot run searches myself."`,
+	}
+	if tr.Format != FormatMessages || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	calls := tr.Agents[0].Calls()
+	if calls[0].Turn == "" || calls[0].Turn != calls[1].Turn || calls[3].Turn == calls[2].Turn {
+		t.Errorf("replies %q %q %q %q: the two results of one message answer one reply, the rejection another",
+			calls[0].Turn, calls[1].Turn, calls[2].Turn, calls[3].Turn)
+	}
+}
+
+// One message that happens to open with "Result of" is not a protocol: the chat is read as
+// plain messages.
+func TestOneResultOfMessageIsNotAProtocol(t *testing.T) {
+	const chat = `[{"role": "user", "content": "fix the parser"},
+{"role": "assistant", "content": "What did the last run print?"},
+{"role": "user", "content": "Result of pytest(\"-q\"):\n1 failed"}]`
+	tr, err := ReadFrom("chat.json", strings.NewReader(chat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(tr.Agents[0].Calls()); n != 0 {
+		t.Errorf("%d calls read from a chat with one result-like message, want 0", n)
+	}
+}
