@@ -43,6 +43,7 @@ const (
 	kindAider           // Aider's chat history (Markdown)
 	kindClineMarkdown   // a Cline or Roo Code task exported as Markdown
 	kindSpecStory       // a chat saved by SpecStory (Markdown)
+	kindBrowserUse      // a browser-use agent history document
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -150,6 +151,8 @@ func sniff(head []byte, eof bool) sniffed {
 			return next
 		}
 		return sniffed{kind: kindCodex}
+	case isBrowserUseHead(has, head[i:]) && !multi:
+		return sniffed{kind: kindBrowserUse}
 	case has("instance_id") && has("history") && !has("trajectory"):
 		return sniffed{kind: kindOpenHandsOutput}
 	case isOpencodeFile(top.keys) && !multi:

@@ -24,6 +24,7 @@
 //   - "continue": Continue sessions (IDE extension and CLI)
 //   - "cursor": Cursor CLI's stream-json output
 //   - "goose": Goose session files, JSON exports and stream-json output
+//   - "browser-use": a browser-use agent's history document
 //   - "events": loopguard's own events JSONL
 //
 // Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
@@ -115,6 +116,9 @@ const (
 	// FormatSpecStory is a chat saved by SpecStory (.specstory/history/*.md), of Cursor, Claude
 	// Code or another agent.
 	FormatSpecStory = "specstory"
+	// FormatBrowserUse is a browser-use agent's history (agent.save_history): one JSON
+	// document of steps, each the model's actions and their results.
+	FormatBrowserUse = "browser-use"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -447,6 +451,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readClineMarkdown(name, br)
 	case kindSpecStory:
 		t, err = readSpecStory(name, br)
+	case kindBrowserUse:
+		t, err = readBrowserUse(name, br, hint)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
