@@ -61,6 +61,9 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
 	b := newBuilder(FormatSpecStory)
+	// The first exports of Cursor's chats mark no call at all: a call is a section of its own
+	// between two rules, known by its shape (see addSpecSections).
+	unmarked := !strings.Contains(string(data), "<tool-use") && specLegacyIndex(string(data)) < 0
 	for _, t := range specTurns(string(data)) {
 		if t.role == "user" {
 			if text := strings.TrimSpace(strings.Trim(strings.TrimSpace(strings.Join(t.lines, "\n")), "-")); text != "" {
@@ -68,31 +71,194 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 			}
 			continue
 		}
+		if unmarked {
+			addSpecSections(b.agent(t.role), t.lines)
+			continue
+		}
 		addSpecAgentTurn(b.agent(t.role), strings.Join(t.lines, "\n"))
 	}
 	return b.done(), nil
 }
 
-// specTurns splits an export into its turns, fences respected.
-func specTurns(s string) []specTurn {
-	var turns []specTurn
+// addSpecSections reads an agent turn of the first exports of Cursor's chats (before 2025-06),
+// which mark no call: the turn is sections between "---" rules, and a section is a call by
+// its shape alone:
+//
+//   - a fenced bash block, then a plain fenced block: a terminal command and what it printed
+//     (run_terminal_cmd);
+//   - "Read file: <path>" lines: a read each, its content not kept (read_file);
+//   - nothing but diff blocks: an edit, the diff its arguments, its outcome not kept
+//     (edit_file);
+//   - a <details> block whose summary says "Searched codebase", "Grep search", "Listed
+//     directory", "Searched files" or "Searched web": a search, the summary its arguments
+//     and the body its result;
+//   - "Model provided invalid arguments to terminal tool." or "Could not find file ...": a
+//     call that failed.
+//
+// Any other section is the model's words.
+func addSpecSections(a *agentBuf, lines []string) {
+	for _, sec := range specSections(lines) {
+		text := strings.TrimSpace(sec)
+		if text == "" {
+			continue
+		}
+		if !addSpecSectionCall(a, text) {
+			a.text("model", text, "", 0)
+		}
+	}
+}
+
+// fenceAfter says whether a code fence is open after the trimmed line t, given whether one was
+// open before it: a line of backticks opens one (an info string may follow), and only a bare
+// line of backticks closes it, as in CommonMark ("```bash" inside a block is its text, as in
+// the rule files these exports quote, whose ```markdown block holds indented ```bash blocks).
+func fenceAfter(open bool, t string) bool {
+	if !strings.HasPrefix(t, "```") {
+		return open
+	}
+	if open {
+		return strings.Trim(t, "`") != ""
+	}
+	return true
+}
+
+// specSections splits lines at "---" rules outside code fences.
+func specSections(lines []string) []string {
+	var out []string
+	var cur []string
 	inFence := false
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		inFence = fenceAfter(inFence, t)
+		if !inFence && t == "---" {
+			out = append(out, strings.Join(cur, "\n"))
+			cur = cur[:0]
+			continue
+		}
+		cur = append(cur, line)
+	}
+	return append(out, strings.Join(cur, "\n"))
+}
+
+// specSearchKinds name the call a <details> section's summary reports.
+var specSearchKinds = []struct{ prefix, tool string }{
+	{"Searched codebase", "codebase_search"}, {"Grep search", "grep_search"},
+	{"Listed directory", "list_dir"}, {"Listed current directory", "list_dir"},
+	{"Searched files", "file_search"}, {"Searched web", "web_search"},
+}
+
+// addSpecSectionCall adds the call a section of an unmarked export is, if it is one.
+func addSpecSectionCall(a *agentBuf, text string) bool {
+	first, _, _ := strings.Cut(text, "\n")
+	first = strings.TrimSpace(first)
+	switch {
+	case first == "```bash" || first == "```sh" || first == "```shell":
+		blocks := fencedBlocks(text)
+		if len(blocks) == 0 {
+			return false
+		}
+		call := loopguard.Call("", "run_terminal_cmd", []byte(strings.TrimSpace(blocks[0])))
+		if len(blocks) > 1 {
+			call = call.WithResult(strings.TrimSpace(blocks[1]), false)
+		}
+		a.add(call)
+	case strings.HasPrefix(first, "Read file: "):
+		for _, l := range strings.Split(text, "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "Read file: ") {
+				a.add(loopguard.Call("", "read_file", []byte(l)))
+			}
+		}
+	case first == "```diff":
+		blocks := fencedBlocks(text)
+		if len(blocks) == 0 || strings.TrimSpace(stripFencedBlocks(text)) != "" {
+			return false // words around the diff: the model showing a change, not making one
+		}
+		a.add(loopguard.Call("", "edit_file", []byte(strings.Join(blocks, "\n"))))
+	case first == "<details>":
+		m := specSummary.FindStringSubmatchIndex(text)
+		if m == nil {
+			return false
+		}
+		summary := html.UnescapeString(strings.TrimSpace(text[m[2]:m[3]]))
+		for _, k := range specSearchKinds {
+			if strings.HasPrefix(summary, k.prefix) {
+				body := strings.TrimSpace(specDetails.Replace(text[m[1]:]))
+				a.add(loopguard.Call("", k.tool, []byte(summary)).WithResult(html.UnescapeString(body), false))
+				return true
+			}
+		}
+		return false
+	case strings.HasPrefix(first, "Model provided invalid arguments to "):
+		a.add(loopguard.Call("", "run_terminal_cmd", nil).WithResult(text, true))
+	case strings.HasPrefix(first, "Could not find file "):
+		a.add(loopguard.Call("", "read_file", []byte(first)).WithResult(text, true))
+	default:
+		return false
+	}
+	return true
+}
+
+// fencedBlocks returns the contents of the fenced blocks of s, in order.
+func fencedBlocks(s string) []string {
+	var blocks []string
+	var cur []string
+	in := false
 	for _, line := range strings.Split(s, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inFence = !inFence
-		}
-		if !inFence {
-			if m := specTurnRe.FindStringSubmatch(line); m != nil {
-				role := "user"
-				if m[1] != "User" {
-					role = MainAgent
-					if strings.Contains(m[2], "sidechain") {
-						role = "sidechain"
-					}
-				}
-				turns = append(turns, specTurn{role: role})
-				continue
+			if in {
+				blocks = append(blocks, strings.Join(cur, "\n"))
+				cur = cur[:0]
 			}
+			in = !in
+			continue
+		}
+		if in {
+			cur = append(cur, line)
+		}
+	}
+	return blocks
+}
+
+// stripFencedBlocks returns s without its fenced blocks.
+func stripFencedBlocks(s string) string {
+	var kept []string
+	in := false
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			in = !in
+			continue
+		}
+		if !in {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// specTurns splits an export into its turns, fences respected (fenceAfter). A turn's line
+// that follows a rule ("---") opens a turn even where a fence seems open: fences that a quoted
+// document leaves unbalanced must not hide the rest of the chat, and the exporter always
+// writes a rule before a turn.
+func specTurns(s string) []specTurn {
+	var turns []specTurn
+	inFence, afterRule := false, false
+	for _, line := range strings.Split(s, "\n") {
+		t := strings.TrimSpace(line)
+		inFence = fenceAfter(inFence, t)
+		if m := specTurnRe.FindStringSubmatch(line); m != nil && (!inFence || afterRule) {
+			inFence, afterRule = false, false
+			role := "user"
+			if m[1] != "User" {
+				role = MainAgent
+				if strings.Contains(m[2], "sidechain") {
+					role = "sidechain"
+				}
+			}
+			turns = append(turns, specTurn{role: role})
+			continue
+		}
+		if t != "" {
+			afterRule = t == "---"
 		}
 		if n := len(turns); n > 0 {
 			turns[n-1].lines = append(turns[n-1].lines, line)
