@@ -319,3 +319,9 @@ func FuzzResultOfCalls(f *testing.F) {
 	f.Add([]byte(`[{"role":"user","content":"Result of a(:\nResult of b()):\n"},{"role":"user","content":"Result of c(\"x\"):"},{"role":"user","content":"The calls seem not valid"}]`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
 }
+
+func FuzzCCTrace(f *testing.F) {
+	f.Add([]byte(ccTraceExport))
+	f.Add([]byte("# Claude Code Session Export\n### 🤖 Assistant\n🔧 **Tool Use: ** x\n```\n### 👤 User\n📊 **Tool Result:**```\n📊 **Tool Result:**\n<details>\n"))
+	fuzzReader(f, readCCTrace)
+}

@@ -44,6 +44,7 @@ const (
 	kindClineMarkdown   // a Cline or Roo Code task exported as Markdown
 	kindSpecStory       // a chat saved by SpecStory (Markdown)
 	kindBrowserUse      // a browser-use agent history document
+	kindCCTrace         // a Claude Code session exported by cctrace (Markdown)
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -96,6 +97,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if bytes.HasPrefix(head[i:], []byte(claudeMarkdownTitle)) {
 		return sniffed{kind: kindClaudeMarkdown}
+	}
+	if bytes.HasPrefix(head[i:], []byte(ccTraceTitle)) {
+		return sniffed{kind: kindCCTrace}
 	}
 	if bytes.HasPrefix(head[i:], []byte(aiderTitle)) {
 		return sniffed{kind: kindAider}

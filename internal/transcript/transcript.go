@@ -453,6 +453,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readSpecStory(name, br)
 	case kindBrowserUse:
 		t, err = readBrowserUse(name, br, hint)
+	case kindCCTrace:
+		t, err = readCCTrace(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
