@@ -325,3 +325,9 @@ func FuzzCCTrace(f *testing.F) {
 	f.Add([]byte("# Claude Code Session Export\n### 🤖 Assistant\n🔧 **Tool Use: ** x\n```\n### 👤 User\n📊 **Tool Result:**```\n📊 **Tool Result:**\n<details>\n"))
 	fuzzReader(f, readCCTrace)
 }
+
+func FuzzKimiWire(f *testing.F) {
+	f.Add([]byte(kimiWireLog))
+	f.Add([]byte(`{"type":"turn.prompt","input":7,"origin":null}` + "\n" + `{"type":"context.append_loop_event","event":{"type":"tool.result","toolCallId":"","result":{"output":[1]}}}` + "\n" + `{"type":"context.append_loop_event","event":{"type":"content.part","part":null}}`))
+	fuzzReader(f, readKimiWire)
+}

@@ -45,6 +45,7 @@ const (
 	kindSpecStory       // a chat saved by SpecStory (Markdown)
 	kindBrowserUse      // a browser-use agent history document
 	kindCCTrace         // a Claude Code session exported by cctrace (Markdown)
+	kindKimiWire        // a Kimi Code CLI session's records, one a line
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -197,6 +198,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindPi}
 	case isCopilotHead(typ, has):
 		return sniffed{kind: kindCopilot}
+	case isKimiWireHead(typ, has):
+		return sniffed{kind: kindKimiWire}
 	case isAntigravityHead(has):
 		return sniffed{kind: kindAntigravity}
 	case isSessionEventHead(typ, has, head[i:]):

@@ -25,6 +25,7 @@
 //   - "cursor": Cursor CLI's stream-json output
 //   - "goose": Goose session files, JSON exports and stream-json output
 //   - "browser-use": a browser-use agent's history document
+//   - "kimi": a Kimi Code CLI session's records
 //   - "events": loopguard's own events JSONL
 //
 // Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
@@ -119,6 +120,8 @@ const (
 	// FormatBrowserUse is a browser-use agent's history (agent.save_history): one JSON
 	// document of steps, each the model's actions and their results.
 	FormatBrowserUse = "browser-use"
+	// FormatKimi is a Kimi Code CLI session's records, one a line (the agent loop's events).
+	FormatKimi = "kimi"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -455,6 +458,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readBrowserUse(name, br, hint)
 	case kindCCTrace:
 		t, err = readCCTrace(name, br)
+	case kindKimiWire:
+		t, err = readKimiWire(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
