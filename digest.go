@@ -204,6 +204,25 @@ const (
 	prevHandle // "shellId:", "request_id": a handle the tool made up, number or hex (see handleLabel)
 )
 
+// shellLineWord stands for "line" after a shell's name in digest's word before a number.
+const shellLineWord = "\x00shell line"
+
+// shellLineBefore says whether the field at fs follows a shell's "bash: line" (also "sh:",
+// "/bin/bash:", "zsh:"): a shell reading commands from a pipe, as SWE-agent's does, numbers
+// its errors by the lines it has read so far ("/bin/bash: line 11301: cd: fastjson/: No such
+// file or directory"), a count that grows with every command and says nothing of the error.
+// A traceback's "line 12" is where the error is, and stays.
+func shellLineBefore(line string, fs int) bool {
+	if fs < len("sh: line ") || line[fs-1] != ' ' || line[fs-2] != 'e' {
+		return false // most numbers: a quick look rules them out
+	}
+	p := strings.TrimRight(line[:fs], " ")
+	if !strings.HasSuffix(p, " line") {
+		return false
+	}
+	return strings.HasSuffix(strings.TrimRight(p[:len(p)-len(" line")], " "), "sh:")
+}
+
 // wordKind is what a field says of the number after it (see prevWordKind).
 func wordKind(w string) int {
 	switch {
@@ -283,13 +302,17 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 			i = j
 			var h uint64
 			isEcho := false
-			if acc != 0 && volatileKind(f, wordKind(prevWord), text[j:]) != fieldPlain {
+			if acc != 0 && (prevWord == shellLineWord && isDigits(strings.TrimSuffix(f, ":")) ||
+				volatileKind(f, wordKind(prevWord), text[j:]) != fieldPlain) {
 				h, prevWord = markVolatile, ""
 				out.marks++
 			} else {
 				h = wordHash(f)
 				if echo {
 					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f)))
+				}
+				if f == "line" && strings.HasSuffix(prevWord, "sh:") {
+					f = shellLineWord // "bash: line 11301:": see shellLineBefore
 				}
 				prevWord = f
 			}
@@ -480,6 +503,9 @@ func settle(line string, fs, fe, verdict int) bool {
 		return !spaced || volatileKind(line[fs:fe], prevNone, line[fe:]) == fieldPlain
 	}
 	f := line[fs:fe]
+	if shellLineBefore(line, fs) && isDigits(strings.TrimSuffix(f, ":")) {
+		return false
+	}
 	prev := prevNone
 	if digitsOnly := isDigits(f); digitsOnly || quickClass[f[0]]&qNotHex == 0 {
 		// a count word speaks for a bare number only, an id label for a bare hex value
