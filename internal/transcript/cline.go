@@ -176,6 +176,11 @@ func buildCline(list []msg) *built {
 						flush()
 						res = &strings.Builder{}
 						res.WriteString(trimmed[len(clineResultRe.FindString(trimmed)):])
+					case strings.HasPrefix(trimmed, "Tool [") && strings.Contains(trimmed, "] was not executed"):
+						// Cline runs one tool a message and answers each other call so: the
+						// call did not run (it failed), and this is not the user speaking.
+						flush()
+						setResult("", strings.TrimSpace(t), true)
 					case clineInjected(t):
 						flush()
 						notes = append(notes, note{"context", t})

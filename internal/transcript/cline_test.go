@@ -53,3 +53,32 @@ func TestClineFailedCommand(t *testing.T) {
 		}
 	}
 }
+
+// Cline runs one tool a message: it answers the first call and says of each other one that it
+// "was not executed". Those calls failed, and the notes are not the user speaking.
+func TestClineCallsNotExecutedFailAndAreNotUserTurns(t *testing.T) {
+	const task = `[
+{"role":"user","content":[{"type":"text","text":"<task>\nreview the actions\n</task>"}]},
+{"role":"assistant","content":[{"type":"text","text":"Let me read the key files."},
+ {"type":"tool_use","id":"toolu_1","name":"read_file","input":{"path":"ActionSystem.cs"}},
+ {"type":"tool_use","id":"toolu_2","name":"read_file","input":{"path":"GameAction.cs"}}]},
+{"role":"user","content":[{"type":"text","text":"[read_file for 'ActionSystem.cs'] Result:\nusing System;"},
+ {"type":"text","text":"Tool [read_file] was not executed because a tool has already been used in this message. Only one tool may be used per message."},
+ {"type":"text","text":"<environment_details>\n# Visible Files\n</environment_details>"}]}
+]`
+	tr, err := ReadFrom("api_conversation_history.json", strings.NewReader(task))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`user "review the actions"`,
+		`text[model] "Let me read the key files."`,
+		`call read_file "{\"path\":\"ActionSystem.cs\"}" => "using System;"`,
+		`call read_file "{\"path\":\"GameAction.cs\"}" => "Tool [read_file] was not execute…" FAILED`,
+		`text[context] "<environment_details>\n# Visible …"`,
+	}
+	if tr.Format != FormatCline || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -321,8 +321,8 @@ func cxIsContext(text string) bool {
 	return false
 }
 
-// cxOutput reads a function_call_output's output: a string, a list of content items, or an
-// object {content, success}.
+// cxOutput reads a function_call_output's output: a string, a list of content items, one
+// content item ({"type": "input_text", "text"}), or an object {content, success}.
 func cxOutput(raw json.RawMessage) (text string, failed bool) {
 	raw = bytesTrimSpace(raw)
 	if len(raw) == 0 {
@@ -343,8 +343,13 @@ func cxOutput(raw json.RawMessage) (text string, failed bool) {
 		var o struct {
 			Content string `json:"content"`
 			Success *bool  `json:"success"`
+			Type    string `json:"type"`
+			Text    string `json:"text"`
 		}
 		_ = json.Unmarshal(raw, &o)
+		if o.Content == "" && o.Type == "input_text" {
+			return o.Text, false // one content item, not in a list
+		}
 		return o.Content, o.Success != nil && !*o.Success
 	}
 	return string(raw), false

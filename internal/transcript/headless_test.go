@@ -128,3 +128,24 @@ func TestClaudeStreamCostFromItsResultLine(t *testing.T) {
 		t.Errorf("usage %+v, want the result line's $0.0123 and the assistant lines' 20 in, 43 out, 500 cached", tr.Usage)
 	}
 }
+
+// A Codex function_call_output's output comes in several shapes; each reads as its text.
+func TestCodexOutputShapes(t *testing.T) {
+	tests := []struct {
+		name, raw, text string
+		failed          bool
+	}{
+		{"a string", `"a.txt\n"`, "a.txt\n", false},
+		{"a list of content items", `[{"type":"input_text","text":"a.txt\n"}]`, "a.txt\n", false},
+		{"one content item", `{"type":"input_text","text":"a.txt\n","detail":null}`, "a.txt\n", false},
+		{"content and success", `{"content":"denied","success":false}`, "denied", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text, failed := cxOutput([]byte(tt.raw))
+			if text != tt.text || failed != tt.failed {
+				t.Errorf("cxOutput(%s) = %q, %v; want %q, %v", tt.raw, text, failed, tt.text, tt.failed)
+			}
+		})
+	}
+}
