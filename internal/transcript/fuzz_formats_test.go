@@ -191,6 +191,8 @@ func FuzzMessagesJSONL(f *testing.F) {
 	seedFiles(f, "messages/*.jsonl")
 	f.Add([]byte("{\"role\":\"assistant\",\"tool_calls\":[{\"id\":7,\"function\":\"x\"}]}\n{\"role\":\"tool\",\"tool_call_id\":[],\"content\":{}}\n"))
 	f.Add([]byte("{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\"}]}\n[1,2]\n{\"role\""))
+	f.Add([]byte(`{"type":"user","content":"a"}` + "\n" + `{"type":"assistant","content":"b","tool_calls":[{"id":"1","name":"x","arguments":"{"}]}` + "\n" + `{"type":"tool_result","tool_call_id":"1","content":[1]}`))
+	f.Add([]byte(`{"type":"session_start","cwd":"/"}` + "\n" + `{"type":"message","message":{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"n","input":7}]}}` + "\n" + `{"message": {"role": 1}}`))
 	fuzzReader(f, readMessagesJSONL)
 }
 

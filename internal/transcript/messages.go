@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -31,10 +33,20 @@ func readMessagesJSONL(name string, br *bufio.Reader) (*built, error) {
 	var list []msg
 	var damaged []*Error
 	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
+		if inner := wrappedMessage(line); inner != nil {
+			line = inner
+		}
 		list = append(list, msg{})
-		if err := walkLine(line, list[len(list)-1].member); err != nil {
+		m := &list[len(list)-1]
+		if err := walkLine(line, m.member); err != nil {
 			list = list[:len(list)-1] // a damaged line is no message
 			return err
+		}
+		if m.Role == "" {
+			m.Role = typedRoles[m.Type]
+		}
+		if m.Role == "" {
+			list = list[:len(list)-1] // a record that is no message: a session's header
 		}
 		return nil
 	})
@@ -42,6 +54,25 @@ func readMessagesJSONL(name string, br *bufio.Reader) (*built, error) {
 		return nil, err
 	}
 	return withDamaged(buildMessages(FormatMessages, list), damaged), nil
+}
+
+// typedRoles are the roles of logs that name a message's role by its "type" (Grok CLI's
+// chat_history.jsonl: "user", "assistant", "tool_result" answering by tool_call_id).
+var typedRoles = map[string]string{"system": "system", "user": "user", "assistant": "assistant", "tool_result": "tool"}
+
+// wrappedMessage returns the message a log line wraps as {"type": "message", "message":
+// {"role", "content"}, ...} (Factory's Droid session store), or nil.
+func wrappedMessage(line []byte) []byte {
+	if !bytes.Contains(line, []byte(`"message":{`)) && !bytes.Contains(line, []byte(`"message": {`)) {
+		return nil
+	}
+	var w struct {
+		Message json.RawMessage `json:"message"`
+	}
+	if json.Unmarshal(line, &w) != nil || len(w.Message) == 0 || w.Message[0] != '{' {
+		return nil
+	}
+	return w.Message
 }
 
 // pendingCalls tracks the calls of one agent that wait for a result.

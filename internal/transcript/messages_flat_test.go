@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // Exports that write a line per content block, with their own spelling of the block's fields
@@ -114,6 +116,48 @@ func TestMessagesToolErrorFlagFailsTheCall(t *testing.T) {
 			}
 			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
 				t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// Two more ways of logging a chat one message a line, written for this test in their
+// layouts: the role as the record's type (Grok CLI's chat_history.jsonl, results as
+// "tool_result" records by tool_call_id) and the message wrapped in a record under a
+// session header (Factory's Droid session store).
+func TestMessagesLoggedAsTypedOrWrappedRecords(t *testing.T) {
+	tests := []struct{ name, log string }{
+		{"the role as the record's type", `{"type":"system","content":"You are a CLI coding agent."}
+{"type":"user","content":[{"type":"text","text":"run the tests"}],"prompt_index":0}
+{"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"Run them."}]}
+{"type":"assistant","content":"Running them.","tool_calls":[{"id":"call-1","name":"run_terminal_cmd","arguments":"{\"command\":\"go test ./...\"}"}]}
+{"type":"tool_result","tool_call_id":"call-1","content":"FAIL ./parser"}
+`},
+		{"the message wrapped under a session header", `{"type":"session_start","id":"s1","title":"tests","cwd":"/tmp/p","version":"0.81.0"}
+{"type":"message","id":"m1","parentId":"s1","message":{"role":"user","content":[{"type":"text","text":"run the tests"}]}}
+{"type":"message","id":"m2","parentId":"m1","message":{"role":"assistant","content":[{"type":"text","text":"Running them."},{"type":"tool_use","id":"tu1","name":"run_terminal_cmd","input":{"command":"go test ./..."}}]}}
+{"type":"message","id":"m3","parentId":"m2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu1","content":"FAIL ./parser"}]}}
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := ReadFrom("session.jsonl", strings.NewReader(tt.log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var calls []string
+			users := 0
+			for _, e := range tr.Agents[0].Events {
+				switch e.Type {
+				case loopguard.EventCall:
+					calls = append(calls, e.Tool+" "+string(e.Args)+" => "+e.Result)
+				case loopguard.EventUser:
+					users++
+				}
+			}
+			want := []string{`run_terminal_cmd {"command":"go test ./..."} => FAIL ./parser`}
+			if tr.Format != FormatMessages || !reflect.DeepEqual(calls, want) || users != 1 {
+				t.Errorf("read as %q: calls %q, %d user turns; want %q and 1", tr.Format, calls, users, want)
 			}
 		})
 	}

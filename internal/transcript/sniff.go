@@ -204,6 +204,13 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindAntigravity}
 	case isSessionEventHead(typ, has, head[i:]):
 		return sniffed{kind: kindSessionEvents}
+	case multi && typ == "session_start" && has("cwd") && !has("role"):
+		// Factory's Droid session store: a header, then {"type": "message", "message": {...}}.
+		return sniffed{kind: kindMessagesJSONL}
+	case multi && typedRoles[typ] != "" && has("content") && !has("role") && !has("uuid") &&
+		!has("session_id") && !has("sessionId") && !has("payload"):
+		// A chat logged one message a line with its role as the type (Grok CLI).
+		return sniffed{kind: kindMessagesJSONL}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
 	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")),
