@@ -255,6 +255,37 @@ func commandKey(tool string, args []byte) (key uint64, ok bool) {
 	return combine(hashString(tool), h.sum()), true
 }
 
+// movesRelatively says whether a call's command line is nothing but a change of directory
+// relative to where it runs ("cd ..", "cd src", "cd -"): run twice, it lands in two places.
+// A move to an absolute place ("cd /repo", "cd ~", "cd" alone) lands in the same one.
+func movesRelatively(args []byte) bool {
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return false
+	}
+	i := skipCommandSpace(line, 0)
+	if i >= len(line) {
+		return false
+	}
+	end := wordEnd(line, i)
+	if string(line[i:end]) != "cd" {
+		return false
+	}
+	j := skipCommandSpace(line, end)
+	if j >= len(line) {
+		return false // cd alone: home
+	}
+	targetEnd := wordEnd(line, j)
+	if skipCommandSpace(line, targetEnd) < len(line) {
+		return false // more than cd DIR
+	}
+	switch line[j] {
+	case '/', '~', '$', '"', '\\', '\'':
+		return false
+	}
+	return true
+}
+
 // commandLine finds the command line in a call's arguments (see commandKey), as written
 // (JSON escapes left in place), with what comes before and after it.
 func commandLine(args []byte) (before, line, after []byte, ok bool) {

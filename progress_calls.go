@@ -95,6 +95,12 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, epochAfter: s.epoch, count: s.stuck, failed: c.failed}
+	if !mut && !c.failed && movesRelatively(c.args) && !looksFailed(c.result) {
+		// "cd .." run three times climbs three levels: each run that went through leaves the
+		// next one, the same call, somewhere else. The move counts after the call, so that
+		// the same move made again is not the same call in the same place.
+		s.changed()
+	}
 
 	// Thought chain: note whether this call brought anything new.
 	if s.thoughtN >= 1 {

@@ -580,6 +580,14 @@ func TestProgressRules(t *testing.T) {
 				}
 				return ok("search_flights", fmt.Sprintf(`{"from":"ATL","date":"2024-05-%d"}`, 10+i), "No flights found for this route and date.")
 			}), nil},
+		{"climbing the tree with the same relative cd is moving, not stuck",
+			nil, times(4, func(int) step { return ok("bash", "cd ..\n", "") }), nil},
+		{"a cd that fails the same way is stuck",
+			nil, times(3, func(int) step {
+				return ok("bash", "cd fastjson/\n", "/bin/bash: line 11301: cd: fastjson/: No such file or directory")
+			}), []string{"2:stuck:bash × 3"}},
+		{"the same cd to an absolute place lands in the same place",
+			nil, times(3, func(int) step { return ok("bash", "cd /repo\n", "") }), []string{"2:stuck:bash × 3"}},
 		{"a call whose result is unknown cannot be said to bring nothing new",
 			nil, times(6, func(int) step { return unanswered("read_file", `Read file: src/rag/store.py`) }), nil},
 		{"an edit whose outcome is unknown is taken as landed: the same read after each is not stuck",
