@@ -19,7 +19,10 @@ import (
 
 func buildMessages(format string, msgs []msg) *built {
 	b := newBuilder(format)
-	if hasStructuredCalls(msgs) || !addResultOfCalls(b, msgs) {
+	// A list without calls as data may write them in its text: results answering calls by
+	// name (AutoCodeRover), or a tool-call syntax (Terminus's JSON answers, <tool_call>
+	// blocks), as a harness's request log (litellm's) keeps them.
+	if hasStructuredCalls(msgs) || !(addResultOfCalls(b, msgs) || addWrittenCalls(b, msgs, true)) {
 		addMessages(b, msgs, func(*msg) string { return MainAgent }, false)
 	}
 	return b.done()

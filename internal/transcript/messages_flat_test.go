@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
@@ -160,5 +161,35 @@ func TestMessagesLoggedAsTypedOrWrappedRecords(t *testing.T) {
 				t.Errorf("read as %q: calls %q, %d user turns; want %q and 1", tr.Format, calls, users, want)
 			}
 		})
+	}
+}
+
+// A request log that keeps the chat as plain messages (litellm's debug log of a Terminus run)
+// holds its calls in the model's answers: a tool-call syntax is read as calls, answered by the
+// next message. Code blocks alone are not: a plain chat shows code without running it.
+func TestPlainMessagesWithWrittenCalls(t *testing.T) {
+	answer := func(keys string) string {
+		b, _ := json.Marshal(`{"state_analysis": "At the prompt.", "commands": [{"keystrokes": "` + keys + `\n", "is_blocking": false, "timeout_sec": 3}], "is_task_complete": false}`)
+		return string(b)
+	}
+	terminus := `{"model": "m", "messages": [{"role": "user", "content": "solve the maze"},
+{"role": "assistant", "content": ` + answer("./maze_game.sh") + `}, {"role": "user", "content": "> "},
+{"role": "assistant", "content": ` + answer("move N") + `}, {"role": "user", "content": "hit wall\n> "}]}`
+	tr, err := ReadFrom("debug.json", strings.NewReader(terminus))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls := tr.Agents[0].Calls(); len(calls) != 2 || calls[1].Tool != "bash_command" || strings.TrimSpace(calls[1].Result) != "hit wall\n>" {
+		t.Errorf("Terminus answers in a plain chat: %d calls %+v, want 2 bash_command calls", len(calls), describe(calls))
+	}
+	chat := `{"messages": [{"role": "user", "content": "how do I list files?"},
+{"role": "assistant", "content": "Run:\n` + "```" + `bash\nls -la\n` + "```" + `"}, {"role": "user", "content": "and hidden ones?"},
+{"role": "assistant", "content": "Those too:\n` + "```" + `bash\nls -a\n` + "```" + `"}, {"role": "user", "content": "thanks"}]}`
+	tr, err = ReadFrom("chat.json", strings.NewReader(chat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(tr.Agents[0].Calls()); n != 0 {
+		t.Errorf("a plain chat showing code read as %d calls, want 0", n)
 	}
 }

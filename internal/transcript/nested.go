@@ -195,7 +195,11 @@ func hasStructuredCalls(list []msg) bool {
 // calling write them into the text of SFT traces, or else one fenced command block, as
 // SWE-agent's protocol has it. It reads nothing and returns false unless a call so written
 // is answered, and for code blocks, unless two are.
-func addTextActions(b *builder, list []msg) bool {
+func addTextActions(b *builder, list []msg) bool { return addWrittenCalls(b, list, false) }
+
+// addWrittenCalls is addTextActions; with explicitOnly, a chat whose only written calls are
+// code blocks is not read for them: a plain chat log shows code without running it.
+func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 	// A call in a tool-call syntax says what it is; a code block says so only when the
 	// harness answers it turn after turn.
 	answered, explicit := 0, false
@@ -211,7 +215,7 @@ func addTextActions(b *builder, list []msg) bool {
 			answered++
 		}
 	}
-	if answered < 2 && !(explicit && answered > 0) {
+	if answered < 2 && !(explicit && answered > 0) || explicitOnly && !explicit {
 		return false
 	}
 	a := b.agent(MainAgent)
