@@ -102,7 +102,14 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 				a.text("model", text, "", ms)
 			case "user":
 				if cxIsContext(text) {
-					a.text("context", text, "", ms)
+					context, typed := cxSplitContext(text)
+					a.text("context", context, "", ms)
+					if !isBlank(typed) {
+						// The preamble and the user's own words in one message (the IDE
+						// extension's layout): the words after the last fragment are the turn.
+						a.user(typed, ms)
+						itemUsers = append(itemUsers, len(a.events)-1)
+					}
 				} else if !isBlank(text) {
 					a.user(text, ms)
 					itemUsers = append(itemUsers, len(a.events)-1)
@@ -319,6 +326,26 @@ func cxIsContext(text string) bool {
 		}
 	}
 	return false
+}
+
+// cxContextEnds close the context fragments that cxIsContext opens with.
+var cxContextEnds = []string{"</environment_context>", "</user_instructions>", "</INSTRUCTIONS>",
+	"</user_shell_command>", "</turn_aborted>", "</skill>", "</permissions instructions>"}
+
+// cxSplitContext splits a user-role message that opens with Codex's context into the context
+// and what follows the last fragment's closing tag: the user's prompt, when one was sent in
+// the same message.
+func cxSplitContext(text string) (context, typed string) {
+	end := -1
+	for _, tag := range cxContextEnds {
+		if i := strings.LastIndex(text, tag); i >= 0 && i+len(tag) > end {
+			end = i + len(tag)
+		}
+	}
+	if end < 0 {
+		return text, ""
+	}
+	return text[:end], strings.TrimSpace(text[end:])
 }
 
 // cxOutput reads a function_call_output's output: a string, a list of content items, one

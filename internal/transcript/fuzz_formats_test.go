@@ -333,3 +333,9 @@ func FuzzKimiWire(f *testing.F) {
 	f.Add([]byte(`{"type":"turn.prompt","input":7,"origin":null}` + "\n" + `{"type":"context.append_loop_event","event":{"type":"tool.result","toolCallId":"","result":{"output":[1]}}}` + "\n" + `{"type":"context.append_loop_event","event":{"type":"content.part","part":null}}`))
 	fuzzReader(f, readKimiWire)
 }
+
+func FuzzLoglines(f *testing.F) {
+	f.Add([]byte(loglinesSession))
+	f.Add([]byte(`{"loglines": [{"type": "assistant", "message": {"content": [{"type": "tool_use", "input": 3}]}}, 7, "x", null]}`))
+	fuzzReader(f, readLoglines)
+}

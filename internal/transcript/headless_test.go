@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // The CLIs' headless outputs and ATIF trajectories, each fixture written for these tests from
@@ -147,5 +149,29 @@ func TestCodexOutputShapes(t *testing.T) {
 				t.Errorf("cxOutput(%s) = %q, %v; want %q, %v", tt.raw, text, failed, tt.text, tt.failed)
 			}
 		})
+	}
+}
+
+// Codex's IDE extension may send the AGENTS.md preamble, the environment context and the
+// user's prompt as one message: the words after the last context fragment are the user's turn.
+func TestCodexPromptAfterTheContextIsTheUsersTurn(t *testing.T) {
+	const rollout = `{"timestamp":"2026-03-30T16:00:00.000Z","type":"session_meta","payload":{"id":"t1","timestamp":"2026-03-30T15:59:59.000Z","cwd":"/tmp/p","model":"gpt-5.4"}}
+{"timestamp":"2026-03-30T16:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"# AGENTS.md instructions for /tmp/p\n\n<INSTRUCTIONS>\nRules\n</INSTRUCTIONS>\n\n<environment_context>\n  <cwd>/tmp/p</cwd>\n</environment_context>\n\nfix the failing test"}]}}
+{"timestamp":"2026-03-30T16:00:02.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>/tmp/p</cwd>\n</environment_context>"}]}}
+{"timestamp":"2026-03-30T16:00:03.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"go test ./...\"}","call_id":"c1"}}
+{"timestamp":"2026-03-30T16:00:04.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"ok"}}
+`
+	tr, err := ReadFrom("rollout.jsonl", strings.NewReader(rollout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var users []string
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser {
+			users = append(users, e.Text)
+		}
+	}
+	if tr.Format != FormatCodex || !reflect.DeepEqual(users, []string{"fix the failing test"}) {
+		t.Errorf("read as %q with user turns %q, want codex with the one prompt", tr.Format, users)
 	}
 }

@@ -46,6 +46,7 @@ const (
 	kindBrowserUse      // a browser-use agent history document
 	kindCCTrace         // a Claude Code session exported by cctrace (Markdown)
 	kindKimiWire        // a Kimi Code CLI session's records, one a line
+	kindLoglines        // a Claude Code session as claude-code-transcripts keeps it
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -166,6 +167,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindOpenHandsEvent}
 	case isInspectHead(has) && !multi:
 		return sniffed{kind: kindInspect}
+	case isLoglinesHead(has) && !multi:
+		return sniffed{kind: kindLoglines}
 	case isTraeHead(has) && !multi:
 		return sniffed{kind: kindTrae}
 	case isMoatlessHead(has) && !multi:

@@ -460,6 +460,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCCTrace(name, br)
 	case kindKimiWire:
 		t, err = readKimiWire(name, br)
+	case kindLoglines:
+		t, err = readLoglines(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
