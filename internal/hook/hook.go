@@ -176,11 +176,23 @@ func (r *request) event(now time.Time) loopguard.Event {
 	if t, err := time.Parse(time.RFC3339Nano, r.in.Timestamp); err == nil {
 		ev.Time = t.UnixMilli()
 	}
-	if r.act == actObserve {
+	if r.act == actObserve && r.hasResult() {
 		text, failed := r.result()
 		ev = ev.WithResult(text, failed)
 	}
 	return ev
+}
+
+// hasResult says whether the event carries the call's outcome: its tool_response, or for a
+// failure its error. Without one the result is unknown, which the progress detector takes as
+// new, rather than empty, which every other call without one would repeat: a host or a
+// collector that names the field otherwise must not make advancing output look stuck.
+func (r *request) hasResult() bool {
+	present := func(v json.RawMessage) bool { return len(v) > 0 && string(v) != "null" }
+	if r.in.Event == "PostToolUseFailure" {
+		return present(r.in.Error)
+	}
+	return present(r.in.ToolResponse)
 }
 
 // result extracts the text the model saw and whether the call failed, per host.

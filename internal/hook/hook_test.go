@@ -447,3 +447,32 @@ func TestParallelCallsOfOneMessageAreOneReply(t *testing.T) {
 		}
 	})
 }
+
+// A PostToolUse without its tool_response (a collector that names the field otherwise) has an
+// unknown result: the default preset does not take six such calls for the same answer six
+// times, while the same calls with their (unchanging) response are stuck.
+func TestAMissingToolResponseIsUnknownNotEmpty(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	for _, tt := range []struct {
+		name   string
+		fields map[string]any
+		notice bool
+	}{
+		{"the response missing", map[string]any{"tool_response": nil, "tool_output": "step 1 of 40 done"}, false},
+		{"the response given, the same each time", map[string]any{"tool_response": map[string]any{"stdout": "step 1 of 40 done", "stderr": "", "interrupted": false}}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHandler(t, cfg)
+			ev := with(t, sample(t, ClaudeCode, "PostToolUse"), tt.fields)
+			said := false
+			for i := 0; i < 6; i++ {
+				if additionalContext(handle(t, h, ClaudeCode, ev)) != "" {
+					said = true
+				}
+			}
+			if said != tt.notice {
+				t.Errorf("a notice after six calls: %v, want %v", said, tt.notice)
+			}
+		})
+	}
+}
