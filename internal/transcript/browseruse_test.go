@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -29,23 +28,12 @@ func TestBrowserUseHistoryReadAsCallsWithTheirOutcome(t *testing.T) {
  "state": {"url": "about:blank", "title": ""}},
 {"model_output": null, "result": [{"error": "could not parse the reply"}], "state": {"url": "https://shop.test/", "title": "Shop"}}
 ]}`
-	tr, err := ReadFrom("agent_history.json", strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Format != FormatBrowserUse {
-		t.Fatalf("read as %q, want %q", tr.Format, FormatBrowserUse)
-	}
-	got := describe(tr.Agents[0].Events)
-	want := []string{
+	tr := expectEvents(t, "agent_history.json", doc, FormatBrowserUse, []string{
 		`text[model] "Go to the shop."`,
 		`call go_to_url "{\"url\":\"https://shop.test/\"}" => "Navigation failed: timeout" FAILED`,
 		`call wait "{\"seconds\":2}" => "Waited for 2 seconds\n[page: http…"`,
 		`call (no action) "" => "could not parse the reply" FAILED`,
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	})
 	calls := tr.Agents[0].Calls()
 	if calls[0].Turn != calls[1].Turn || calls[1].Turn == calls[2].Turn {
 		t.Errorf("turns %q %q %q: one step's actions are one reply", calls[0].Turn, calls[1].Turn, calls[2].Turn)

@@ -1,10 +1,6 @@
 package transcript
 
-import (
-	"reflect"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // The fixture is written for this test in cctrace's layout: headed messages after their time,
 // tool uses with a JSON block, results answering in order, a result quoting a fenced block of
@@ -20,25 +16,14 @@ const ccTraceExport = "# Claude Code Session Export\n\n**Session ID:** `f33c`\n*
 	"**[2025-07-02 20:07:20]**\n\n### 🤖 Assistant (claude-opus-4-20250514)\n\nDone.\n"
 
 func TestCCTraceExportReadAsCallsAnsweredInOrder(t *testing.T) {
-	tr, err := ReadFrom("conversation_full.md", strings.NewReader(ccTraceExport))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Format != FormatClaudeCodeMarkdown {
-		t.Fatalf("read as %q", tr.Format)
-	}
-	got := describe(tr.Agents[0].Events)
-	want := []string{
+	tr := expectEvents(t, "conversation_full.md", ccTraceExport, FormatClaudeCodeMarkdown, []string{
 		`user "write the README"`,
 		`text[thinking] "Look for the layout first."`,
 		`text[model] "I'll search first."`,
 		`call WebSearch "{\n  \"query\": \"session files\"\n}" => "Files live in:\n` + "```" + `\n~/.claude/pro…"`,
 		`call Write "{\n  \"file_path\": \"/repo/README.m…" => "File has not been read yet. Read…" FAILED`,
 		`text[model] "Done."`,
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	})
 	if r := tr.Agents[0].Calls()[0].Result; r != "Files live in:\n```\n~/.claude/projects/\n```\none per session" {
 		t.Errorf("a result quoting a fenced block is cut: %q", r)
 	}

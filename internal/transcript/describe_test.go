@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,23 @@ func describe(events []loopguard.Event) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// expectEvents reads doc as a file called name and checks that it is read as format and that
+// its first agent's events, described, are want. It returns the transcript for further checks.
+func expectEvents(t *testing.T, name, doc, format string, want []string) *Transcript {
+	t.Helper()
+	tr, err := ReadFrom(name, strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != format || len(tr.Agents) == 0 {
+		t.Fatalf("read as %q with %d agents, want %q", tr.Format, len(tr.Agents), format)
+	}
+	if got := describe(tr.Agents[0].Events); !slices.Equal(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	return tr
 }
 
 // short quotes the start of a text.

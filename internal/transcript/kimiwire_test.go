@@ -1,10 +1,6 @@
 package transcript
 
-import (
-	"reflect"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // Written for this test in the layout of Kimi Code CLI's session records: a user prompt, the
 // model's thinking and words as content parts, two calls of one step and their results by id
@@ -23,24 +19,13 @@ const kimiWireLog = `{"type":"metadata","protocol_version":"1.4","created_at":17
 `
 
 func TestKimiWireRecordsReadAsCallsByID(t *testing.T) {
-	tr, err := ReadFrom("wire.jsonl", strings.NewReader(kimiWireLog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Format != FormatKimi {
-		t.Fatalf("read as %q", tr.Format)
-	}
-	got := describe(tr.Agents[0].Events)
-	want := []string{
+	tr := expectEvents(t, "wire.jsonl", kimiWireLog, FormatKimi, []string{
 		`user "show the readme"`,
 		`text[thinking] "List, then read."`,
 		`call Bash "{\"command\":\"ls\"}" => "README.md\nsrc\n"`,
 		`call Read "{\"path\":\"README\"}" => "No such file: README" FAILED`,
 		`text[model] "It is README.md."`,
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	})
 	if c := tr.Agents[0].Calls(); c[0].Turn == "" || c[0].Turn != c[1].Turn {
 		t.Errorf("turns %q %q: the calls of one step are one reply", c[0].Turn, c[1].Turn)
 	}

@@ -1,10 +1,6 @@
 package transcript
 
-import (
-	"reflect"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // Written for this test in the layout of claude-code-transcripts' sessions: Claude Code's
 // lines, pretty-printed, under "loglines", with no uuids.
@@ -23,17 +19,9 @@ const loglinesSession = `{
 }`
 
 func TestLoglinesReadAsAClaudeCodeSession(t *testing.T) {
-	tr, err := ReadFrom("session_01.json", strings.NewReader(loglinesSession))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := describe(tr.Agents[0].Events)
-	want := []string{
+	expectEvents(t, "session_01.json", loglinesSession, FormatClaudeCode, []string{
 		`user "add a test for add()"`,
 		`text[model] "Running the tests first."`,
 		`call Bash "{\"command\":\"pytest -q\"}" => "1 failed" FAILED`,
-	}
-	if tr.Format != FormatClaudeCode || !reflect.DeepEqual(got, want) {
-		t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	})
 }

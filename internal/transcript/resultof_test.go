@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 )
@@ -22,12 +21,7 @@ const resultOfChat = `[
 ]`
 
 func TestResultOfMessagesAreTheCallsTheyAnswer(t *testing.T) {
-	tr, err := ReadFrom("conversation_round_3.json", strings.NewReader(resultOfChat))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := describe(tr.Agents[0].Events)
-	want := []string{
+	tr := expectEvents(t, "conversation_round_3.json", resultOfChat, FormatMessages, []string{
 		`text[system] "You maintain a large project."`,
 		`user "<issue>the tests lock the databa…"`,
 		`text[model] "I will search for the fixtures a…"`,
@@ -38,10 +32,7 @@ func TestResultOfMessagesAreTheCallsTheyAnswer(t *testing.T) {
 		`call search_class "[\"Cursor\"]" => "Could not find class Cursor in t…"`,
 		`call (invalid call) "" => "The search API calls seem not va…" FAILED`,
 		`text[model] "I cannot run searches myself."`,
-	}
-	if tr.Format != FormatMessages || !reflect.DeepEqual(got, want) {
-		t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	})
 	calls := tr.Agents[0].Calls()
 	if calls[0].Turn == "" || calls[0].Turn != calls[1].Turn || calls[3].Turn == calls[2].Turn {
 		t.Errorf("replies %q %q %q %q: the two results of one message answer one reply, the rejection another",
