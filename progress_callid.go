@@ -259,6 +259,9 @@ func commandKey(tool string, args []byte) (key uint64, ok bool) {
 // relative to where it runs ("cd ..", "cd src", "cd -"): run twice, it lands in two places.
 // A move to an absolute place ("cd /repo", "cd ~", "cd" alone) lands in the same one.
 func movesRelatively(args []byte) bool {
+	if !bytes.Contains(args, []byte("cd ")) {
+		return false // most calls: one look rules them out
+	}
 	_, line, _, ok := commandLine(args)
 	if !ok {
 		return false
