@@ -270,7 +270,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		ch.noticed = true
 		return append(out, s.errorsNotice(c, int(ch.count)))
 	}
-	if !ch.noticed && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats {
+	if !ch.noticed && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats && !saysSuccess(c.result) {
 		ch.noticed = true
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
@@ -295,6 +295,19 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	}
 	return out
 }
+
+// saysSuccess says whether a result opens by acknowledging that the call did what it was
+// asked ("Email sent successfully to ...", "Query executed successfully.", "Header
+// highlighting applied successfully to table 0."). The same acknowledgement to different
+// arguments is a batch of distinct actions, each done, not argument churn: churn is the same
+// non-answer ("No matches found", "Permission denied") to every variant of a call.
+func saysSuccess(result string) bool {
+	head := result[:min(len(result), successWindow)]
+	return strings.Contains(head, "uccess") || strings.Contains(head, "UCCESS")
+}
+
+// successWindow is how much of a result's opening saysSuccess reads.
+const successWindow = 256
 
 // digestResult digests a call's result. A command's output that a tool heads with how the
 // command ran (Codex: "Chunk ID: …", "Wall time: …", "Process exited with code 0", "Output:")

@@ -560,6 +560,10 @@ func TestProgressRules(t *testing.T) {
 			nil, times(8, func(i int) step {
 				return ok("search_docs", fmt.Sprintf(`{"q":"token%d"}`, i), fmt.Sprintf("No documents match token%d. Try a broader query or check the spelling.", i))
 			}), []string{"5:churn:search_docs same result × 6"}},
+		{"a batch of distinct actions, each acknowledged alike, is not argument churn",
+			nil, times(8, func(i int) step {
+				return ok("send_email", fmt.Sprintf(`{"to":"buyer%d@shop.test","subject":"Low stock: item %d"}`, i, i), "Email sent successfully to the recipient.")
+			}), nil},
 		{"a user message ends every chain",
 			nil, slices.Concat(times(2, grep), []step{userSpeaks()}, times(2, grep)), nil},
 		{"a call failing the same way after each user message is stuck all the same",
