@@ -297,14 +297,39 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 }
 
 // saysSuccess says whether a result opens by acknowledging that the call did what it was
-// asked ("Email sent successfully to ...", "Query executed successfully.", "Header
-// highlighting applied successfully to table 0."). The same acknowledgement to different
-// arguments is a batch of distinct actions, each done, not argument churn: churn is the same
-// non-answer ("No matches found", "Permission denied") to every variant of a call.
+// asked ("Email sent successfully to ...", "Heading 'Report' added to a.docx", "Query
+// executed successfully."). The same acknowledgement to different arguments is a batch of
+// distinct actions, each done, not argument churn: churn is the same non-answer ("No
+// matches found", "Permission denied") to every variant of a call. An acknowledgement is the
+// word "success" or a verb that reports an action done, with nothing that negates it.
 func saysSuccess(result string) bool {
 	head := result[:min(len(result), successWindow)]
-	return strings.Contains(head, "uccess") || strings.Contains(head, "UCCESS")
+	if strings.Contains(head, "uccess") || strings.Contains(head, "UCCESS") {
+		return !strings.Contains(head, "nsuccess") // "unsuccessful"
+	}
+	lower := false
+	for _, v := range ackVerbs {
+		if i := strings.Index(head, v); i >= 0 && (i == 0 || head[i-1] == ' ') {
+			lower = true
+			break
+		}
+	}
+	if !lower {
+		return false
+	}
+	for _, n := range ackNegations {
+		if strings.Contains(head, n) {
+			return false
+		}
+	}
+	return true
 }
+
+// ackVerbs report an action done; ackNegations undo them ("could not be created").
+var (
+	ackVerbs     = []string{"added ", "created ", "saved ", "written ", "wrote ", "sent ", "updated ", "deleted ", "removed ", "inserted ", "applied ", "uploaded ", "renamed ", "copied ", "moved "}
+	ackNegations = []string{"not ", "n't", "ail", "nable", "annot", "rror", "enied", "No ", "no "}
+)
 
 // successWindow is how much of a result's opening saysSuccess reads.
 const successWindow = 256

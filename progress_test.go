@@ -1138,3 +1138,26 @@ func TestLongCycleNoticeCountsItsTools(t *testing.T) {
 		t.Errorf("notice %q does not say %q", got[0].Text, want)
 	}
 }
+
+func TestSaysSuccessReadsAnAcknowledgement(t *testing.T) {
+	tests := []struct {
+		result string
+		want   bool
+	}{
+		{"Email sent successfully to buyer1@shop.test", true},
+		{"Query executed successfully.\nTotal rows: 1", true},
+		{"Heading 'Report' (level 1) added to /workspace/a.docx", true},
+		{"File created successfully at: /repo/a.py", true},
+		{"No matches found for \"build configuration\" in /repo", false},
+		{"deploy@10.0.0.5: Permission denied (publickey).", false},
+		{"Heading could not be added to /workspace/a.docx", false},
+		{"The operation was unsuccessful", false},
+		{"Error: the file was not saved ", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := saysSuccess(tt.result); got != tt.want {
+			t.Errorf("saysSuccess(%q) = %v, want %v", tt.result, got, tt.want)
+		}
+	}
+}

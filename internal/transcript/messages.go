@@ -59,6 +59,26 @@ func readMessagesJSONL(name string, br *bufio.Reader) (*built, error) {
 	return withDamaged(buildMessages(FormatMessages, list), damaged), nil
 }
 
+// encodedContentText returns the text of a tool's answer that a harness kept as the JSON of
+// its content items, as a string ("{\"type\":\"text\",\"text\":\"Query executed
+// successfully.\\n...\"}": Toolathlon's MCP tools), or text as it is. Left encoded, its line
+// breaks are the two characters \n, and a duration in it ("Execution time: 593ms\n...") is
+// glued to the next word, so the same answer read as a new one each time.
+func encodedContentText(text string) string {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, `{"type":`) && !strings.HasPrefix(t, `[{"type":`) {
+		return text
+	}
+	var v any
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return text
+	}
+	if decoded := contentText(v); decoded != "" {
+		return decoded
+	}
+	return text
+}
+
 // typedRoles are the roles of logs that name a message's role by its "type" (Grok CLI's
 // chat_history.jsonl: "user", "assistant", "tool_result" answering by tool_call_id).
 var typedRoles = map[string]string{"system": "system", "user": "user", "assistant": "assistant", "tool_result": "tool"}
@@ -313,7 +333,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			a.turn = ""
 
 		case "tool", "function", "ipython":
-			text := contentText(m.Content)
+			text := encodedContentText(contentText(m.Content))
 			if !setResult(a, m.ToolCallID, text, m.Status == "error" || m.Failed) {
 				a.text(m.Role, text, "", 0)
 			}

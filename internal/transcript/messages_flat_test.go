@@ -193,3 +193,19 @@ func TestPlainMessagesWithWrittenCalls(t *testing.T) {
 		t.Errorf("a plain chat showing code read as %d calls, want 0", n)
 	}
 }
+
+// A tool's answer kept as the JSON of its content items, in a string (Toolathlon's MCP tools),
+// reads as its text: line breaks, not the two characters \n.
+func TestToolAnswerKeptAsEncodedContentReadsAsItsText(t *testing.T) {
+	content, _ := json.Marshal(`{"type":"text","text":"Query executed successfully.\nExecution time: 593ms\nRow 1: 7"}`)
+	doc := `{"messages": [{"role": "user", "content": "count the games"},
+{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "run_query", "arguments": "{\"query\": \"SELECT 1\"}"}}]},
+{"role": "tool", "tool_call_id": "c1", "content": ` + string(content) + `}]}`
+	tr, err := ReadFrom("run.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := tr.Agents[0].Calls(); len(c) != 1 || c[0].Result != "Query executed successfully.\nExecution time: 593ms\nRow 1: 7" {
+		t.Errorf("calls %v, want one answered with the decoded text", describe(c))
+	}
+}
