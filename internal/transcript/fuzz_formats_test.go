@@ -339,3 +339,9 @@ func FuzzLoglines(f *testing.F) {
 	f.Add([]byte(`{"loglines": [{"type": "assistant", "message": {"content": [{"type": "tool_use", "input": 3}]}}, 7, "x", null]}`))
 	fuzzReader(f, readLoglines)
 }
+
+func FuzzResponsesRollouts(f *testing.F) {
+	f.Add([]byte(responsesRollouts))
+	f.Add([]byte(`{"responses_create_params": {"input": 7}, "response": {"output": [{"type": "function_call_output", "call_id": 1}, null, {"type": "function_call"}]}}` + "\n" + `{"responses_create_params": null, "response": {"output": {}}}`))
+	fuzzReader(f, readResponsesRollouts)
+}

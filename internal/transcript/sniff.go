@@ -20,33 +20,34 @@ const (
 	kindArray  // a JSON array document: message list, Gemini checkpoint or logs.json
 	kindObject // a JSON object document: SWE-agent, mini-swe-agent, messages, Gemini session
 	kindClaudeMarkdown
-	kindOpenHandsOutput // OpenHands evaluation output.jsonl
-	kindOpenHandsEvent  // one OpenHands event (a file of an event folder)
-	kindOpencodeFile    // a message or part file of opencode's storage
-	kindOTLP            // OTLP JSON traces
-	kindCodexExec       // `codex exec --json` output
-	kindGeminiStream    // `gemini -p --output-format stream-json` output
-	kindATIF            // an ATIF trajectory document
-	kindMessagesJSONL   // one chat message a line (OpenAI or Anthropic style)
-	kindGoose           // a Goose session file or its stream-json output
-	kindQwen            // a Qwen Code chat recording
-	kindPi              // a pi (or OpenClaw) session, or pi's JSON mode output
-	kindCursor          // what `cursor-agent -p --output-format stream-json` prints
-	kindCopilot         // a GitHub Copilot CLI session's events.jsonl
-	kindContinue        // a Continue session document
-	kindInspect         // an Inspect log as one JSON document
-	kindInspectEval     // an Inspect .eval log (a zip archive)
-	kindTrae            // a Trae Agent trajectory document
-	kindMoatless        // a Moatless Tools run document
-	kindAntigravity     // a Google Antigravity trajectory, one step a line
-	kindSessionEvents   // a managed agent session's events (Anthropic), one a line
-	kindAider           // Aider's chat history (Markdown)
-	kindClineMarkdown   // a Cline or Roo Code task exported as Markdown
-	kindSpecStory       // a chat saved by SpecStory (Markdown)
-	kindBrowserUse      // a browser-use agent history document
-	kindCCTrace         // a Claude Code session exported by cctrace (Markdown)
-	kindKimiWire        // a Kimi Code CLI session's records, one a line
-	kindLoglines        // a Claude Code session as claude-code-transcripts keeps it
+	kindOpenHandsOutput   // OpenHands evaluation output.jsonl
+	kindOpenHandsEvent    // one OpenHands event (a file of an event folder)
+	kindOpencodeFile      // a message or part file of opencode's storage
+	kindOTLP              // OTLP JSON traces
+	kindCodexExec         // `codex exec --json` output
+	kindGeminiStream      // `gemini -p --output-format stream-json` output
+	kindATIF              // an ATIF trajectory document
+	kindMessagesJSONL     // one chat message a line (OpenAI or Anthropic style)
+	kindGoose             // a Goose session file or its stream-json output
+	kindQwen              // a Qwen Code chat recording
+	kindPi                // a pi (or OpenClaw) session, or pi's JSON mode output
+	kindCursor            // what `cursor-agent -p --output-format stream-json` prints
+	kindCopilot           // a GitHub Copilot CLI session's events.jsonl
+	kindContinue          // a Continue session document
+	kindInspect           // an Inspect log as one JSON document
+	kindInspectEval       // an Inspect .eval log (a zip archive)
+	kindTrae              // a Trae Agent trajectory document
+	kindMoatless          // a Moatless Tools run document
+	kindAntigravity       // a Google Antigravity trajectory, one step a line
+	kindSessionEvents     // a managed agent session's events (Anthropic), one a line
+	kindAider             // Aider's chat history (Markdown)
+	kindClineMarkdown     // a Cline or Roo Code task exported as Markdown
+	kindSpecStory         // a chat saved by SpecStory (Markdown)
+	kindBrowserUse        // a browser-use agent history document
+	kindCCTrace           // a Claude Code session exported by cctrace (Markdown)
+	kindKimiWire          // a Kimi Code CLI session's records, one a line
+	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
+	kindResponsesRollouts // Responses API requests and responses, one run a line (NeMo Gym)
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -167,6 +168,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindOpenHandsEvent}
 	case isInspectHead(has) && !multi:
 		return sniffed{kind: kindInspect}
+	case isResponsesRolloutHead(has):
+		return sniffed{kind: kindResponsesRollouts}
 	case isLoglinesHead(has) && !multi:
 		return sniffed{kind: kindLoglines}
 	case isTraeHead(has) && !multi:

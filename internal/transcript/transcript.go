@@ -462,6 +462,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readKimiWire(name, br)
 	case kindLoglines:
 		t, err = readLoglines(name, br)
+	case kindResponsesRollouts:
+		t, err = readResponsesRollouts(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
