@@ -192,6 +192,20 @@ func TestPlainMessagesWithWrittenCalls(t *testing.T) {
 	if n := len(tr.Agents[0].Calls()); n != 0 {
 		t.Errorf("a plain chat showing code read as %d calls, want 0", n)
 	}
+	// mini-swe-agent's early trajectories: a bare message list whose harness answers each
+	// command block with its exit status.
+	mini := `[{"role": "user", "content": "fix missing_colon.py"},
+{"role": "assistant", "content": "Look first.\n` + "```" + `bash\ncat missing_colon.py\n` + "```" + `"},
+{"role": "user", "content": "<returncode>1</returncode>\n<output>\ncat: missing_colon.py: No such file or directory\n</output>"},
+{"role": "assistant", "content": "List.\n` + "```" + `bash\nls\n` + "```" + `"},
+{"role": "user", "content": "<returncode>0</returncode>\n<output>\ntests\n</output>"}]`
+	tr, err = ReadFrom("github_issue.traj.json", strings.NewReader(mini))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := tr.Agents[0].Calls(); len(c) != 2 || !c[0].Failed || c[1].Failed {
+		t.Errorf("mini-swe-agent's answered command blocks: %q, want 2 calls, the first failed", describe(c))
+	}
 }
 
 // A tool's answer kept as the JSON of its content items, in a string (Toolathlon's MCP tools),

@@ -213,6 +213,11 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 		}
 		if len(calls) > 0 && i+1 < len(list) && isAnswer(&list[i+1]) {
 			answered++
+			if strings.HasPrefix(strings.TrimSpace(contentText(list[i+1].Content)), "<returncode>") {
+				// mini-swe-agent's harness answers a command block with its exit status:
+				// the block was run, as a tool-call syntax says it was.
+				explicit = true
+			}
 		}
 	}
 	if answered < 2 && !(explicit && answered > 0) || explicitOnly && !explicit {
