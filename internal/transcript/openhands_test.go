@@ -159,17 +159,20 @@ func TestOpenHandsSDKDumpReadsRawMessages(t *testing.T) {
 // evaluation output and saved trajectories alike; an observation that names no cause answers
 // the action of its pair.
 func TestOpenHandsHistoryOfPairs(t *testing.T) {
-	pair := func(id int, cmd, out string, cause bool) string {
+	pair := func(id int, cmd, out string, cause bool, code int) string {
 		c := ""
 		if cause {
 			c = fmt.Sprintf(`"cause": %d, `, id)
 		}
-		return fmt.Sprintf(`[{"id": %d, "source": "agent", "action": "run", "args": {"command": %q, "thought": "look"}}, {"id": %d, %s"source": "agent", "observation": "run", "content": %q, "extras": {"exit_code": 1}}]`,
-			id, cmd, id+1, c, out)
+		return fmt.Sprintf(`[{"id": %d, "source": "agent", "action": "run", "args": {"command": %q, "thought": "look"}}, {"id": %d, %s"source": "agent", "observation": "run", "content": %q, "extras": {"exit_code": %d}}]`,
+			id, cmd, id+1, c, out, code)
 	}
-	history := "[" + pair(1, "grep -rn foo .", "no matches", true) + ", " + pair(3, "grep -rn foo .", "no matches", false) + "]"
+	// exit code -1: the command has not exited (a server still running), not a failure
+	history := "[" + pair(1, "grep -rn foo .", "no matches", true, 1) + ", " + pair(3, "grep -rn foo .", "no matches", false, 1) + ", " +
+		pair(5, "python3 -m http.server", "Serving HTTP on 0.0.0.0 port 8000", false, -1) + "]"
 	want := []string{`text[model] "look"`, `call run "{\"command\":\"grep -rn foo .\"}" => "no matches" FAILED`,
-		`text[model] "look"`, `call run "{\"command\":\"grep -rn foo .\"}" => "no matches" FAILED`}
+		`text[model] "look"`, `call run "{\"command\":\"grep -rn foo .\"}" => "no matches" FAILED`,
+		`text[model] "look"`, `call run "{\"command\":\"python3 -m http.serv…" => "Serving HTTP on 0.0.0.0 port 800…"`}
 	for _, f := range []struct{ name, doc string }{
 		{"output.jsonl", `{"instance_id": "x__y-1", "instruction": "fix", "history": ` + history + "}\n"},
 		{"trajectory.json", history},

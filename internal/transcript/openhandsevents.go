@@ -246,7 +246,9 @@ func (s *ohSession) observe(idx int, e *ohEvent) {
 		if code == nil && x.Metadata != nil {
 			code = x.Metadata.ExitCode
 		}
-		failed = failed || (code != nil && *code != 0)
+		// -1: the command has not exited (a server started, output still coming), which is
+		// not a failure.
+		failed = failed || (code != nil && *code != 0 && *code != -1)
 	}
 	ev.Result, ev.HasResult, ev.Failed = ohText(e.Content), true, failed
 }
