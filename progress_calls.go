@@ -270,7 +270,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		ch.noticed = true
 		return append(out, s.errorsNotice(c, int(ch.count)))
 	}
-	if !ch.noticed && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats && !saysSuccess(c.result) {
+	if !ch.noticed && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats && saysNothing(c.result) {
 		ch.noticed = true
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
@@ -296,43 +296,37 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	return out
 }
 
-// saysSuccess says whether a result opens by acknowledging that the call did what it was
-// asked ("Email sent successfully to ...", "Heading 'Report' added to a.docx", "Query
-// executed successfully."). The same acknowledgement to different arguments is a batch of
-// distinct actions, each done, not argument churn: churn is the same non-answer ("No
-// matches found", "Permission denied") to every variant of a call. An acknowledgement is the
-// word "success" or a verb that reports an action done, with nothing that negates it.
-func saysSuccess(result string) bool {
-	head := result[:min(len(result), successWindow)]
-	if strings.Contains(head, "uccess") || strings.Contains(head, "UCCESS") {
-		return !strings.Contains(head, "nsuccess") // "unsuccessful"
-	}
-	lower := false
-	for _, v := range ackVerbs {
-		if i := strings.Index(head, v); i >= 0 && (i == 0 || head[i-1] == ' ') {
-			lower = true
-			break
+// saysNothing says whether a result opens by saying that the call found or reached nothing:
+// "No matches found for ...", "The path /x does not exist", "No documents match ...",
+// "Permission denied". Argument churn is the same non-answer to every variant of a call, a
+// model guessing names, paths or hosts that all miss; the same answer of another kind to
+// different arguments is a batch of distinct actions or look-ups, each answered (eight
+// enrolments, six form fields clicked, eight emails sent, six tables counted).
+func saysNothing(result string) bool {
+	var buf [nothingWindow]byte
+	n := copy(buf[:], result)
+	head := buf[:n]
+	for i, c := range head {
+		if 'A' <= c && c <= 'Z' {
+			head[i] = c + 'a' - 'A'
 		}
 	}
-	if !lower {
-		return false
-	}
-	for _, n := range ackNegations {
-		if strings.Contains(head, n) {
-			return false
+	for _, p := range nothingPhrases {
+		if bytes.Contains(head, p) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
-// ackVerbs report an action done; ackNegations undo them ("could not be created").
-var (
-	ackVerbs     = []string{"added ", "created ", "saved ", "written ", "wrote ", "sent ", "updated ", "deleted ", "removed ", "inserted ", "applied ", "uploaded ", "renamed ", "copied ", "moved "}
-	ackNegations = []string{"not ", "n't", "ail", "nable", "annot", "rror", "enied", "No ", "no "}
-)
+// nothingPhrases say that nothing was found or reached (lower case).
+var nothingPhrases = [][]byte{[]byte("no match"), []byte("not found"), []byte("does not exist"),
+	[]byte("doesn't exist"), []byte("no such"), []byte("no result"), []byte("0 results"),
+	[]byte("no document"), []byte("no file"), []byte("nothing"), []byte("denied"), []byte("no entr"),
+	[]byte("not exist"), []byte("could not find"), []byte("cannot find"), []byte("unable to find")}
 
-// successWindow is how much of a result's opening saysSuccess reads.
-const successWindow = 256
+// nothingWindow is how much of a result's opening saysNothing reads.
+const nothingWindow = 256
 
 // digestResult digests a call's result. A command's output that a tool heads with how the
 // command ran (Codex: "Chunk ID: …", "Wall time: …", "Process exited with code 0", "Output:")

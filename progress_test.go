@@ -1139,25 +1139,24 @@ func TestLongCycleNoticeCountsItsTools(t *testing.T) {
 	}
 }
 
-func TestSaysSuccessReadsAnAcknowledgement(t *testing.T) {
+func TestSaysNothingReadsANonAnswer(t *testing.T) {
 	tests := []struct {
 		result string
 		want   bool
 	}{
-		{"Email sent successfully to buyer1@shop.test", true},
-		{"Query executed successfully.\nTotal rows: 1", true},
-		{"Heading 'Report' (level 1) added to /workspace/a.docx", true},
-		{"File created successfully at: /repo/a.py", true},
-		{"No matches found for \"build configuration\" in /repo", false},
-		{"deploy@10.0.0.5: Permission denied (publickey).", false},
-		{"Heading could not be added to /workspace/a.docx", false},
-		{"The operation was unsuccessful", false},
-		{"Error: the file was not saved ", false},
+		{"No matches found for \"build configuration\" in /repo", true},
+		{"The path /testbed/pylint/messages does not exist. Please provide a valid path.", true},
+		{"No documents match token5. Try a broader query.", true},
+		{"deploy@10.0.0.5: Permission denied (publickey).", true},
+		{"Email sent successfully to buyer1@shop.test", false},
+		{"Heading 'Report' (level 1) added to /workspace/a.docx", false},
+		{`{"id": 81, "user_id": 74, "enrollment_state": "active"}`, false},
+		{"Query executed successfully.\nTotal rows: 1", false},
 		{"", false},
 	}
 	for _, tt := range tests {
-		if got := saysSuccess(tt.result); got != tt.want {
-			t.Errorf("saysSuccess(%q) = %v, want %v", tt.result, got, tt.want)
+		if got := saysNothing(tt.result); got != tt.want {
+			t.Errorf("saysNothing(%q) = %v, want %v", tt.result, got, tt.want)
 		}
 	}
 }
