@@ -19,6 +19,7 @@ type catalogue struct {
 	progressStuckDetailed string // {tool} {count} {arguments}
 	progressCycle         string // {seq} {period} {rounds}
 	progressErrors        string // {tool} {count}
+	progressErrorsSame    string // {tool} {count}: the same arguments each time
 	progressRefail        string // {tool} {count} {edits}
 	progressChurn         string // {tool} {count}
 	progressPoll          string // {tool} {count}
@@ -66,6 +67,9 @@ var catalogues = map[string]*catalogue{
 		progressErrors: "[loopguard] {tool} has failed {count} times in a row with the same error, although the " +
 			"arguments changed. The error message names the problem: fix that cause first (or use a different " +
 			"tool) instead of retrying variations.",
+		progressErrorsSame: "[loopguard] {tool} has failed {count} times with the same error, called the same way each " +
+			"time. The error message names the problem: fix that cause first (or use a different tool) instead of " +
+			"trying again.",
 		progressRefail: "[loopguard] {tool} has failed {count} times with the same error, and none of the changes " +
 			"you made in between ({edits} of them) altered it. The changes are not reaching the cause: read the error " +
 			"again, find where it actually comes from, and change that.",
@@ -117,6 +121,8 @@ var catalogues = map[string]*catalogue{
 			"再绕一圈看到的还是同样的内容。请想清楚还缺什么信息是这些调用给不了的，然后换一种做法。",
 		progressErrors: "[loopguard] {tool} 已连续失败 {count} 次，报错相同，尽管参数每次都有变化。" +
 			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再尝试参数的各种变体。",
+		progressErrorsSame: "[loopguard] {tool} 已失败 {count} 次，报错相同，每次的调用方式都一样。" +
+			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再重复尝试。",
 		progressRefail: "[loopguard] {tool} 已失败 {count} 次，报错相同；期间你做的修改（共 {edits} 处）都没有改变这个错误。" +
 			"这些修改没有触及原因：请重新阅读错误信息，找到它真正的来源，再修改那里。",
 		progressChurn: "[loopguard] {tool} 已用 {count} 组不同的参数调用，每次得到的答案都一样。" +

@@ -268,7 +268,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	}
 	if !ch.noticed && ch.failed && int(ch.count) >= d.cfg.ErrorRepeats && int(s.stuck) < d.thresholds[0] {
 		ch.noticed = true
-		return append(out, s.errorsNotice(c, int(ch.count)))
+		return append(out, s.errorsNotice(c, int(ch.count), ch.variants > 0))
 	}
 	if !ch.noticed && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats && saysNothing(c.result) {
 		ch.noticed = true
@@ -647,9 +647,15 @@ func (s *progressState) cycleTools(k int) string {
 // longCycle is the longest cycle whose calls a notice names one by one.
 const longCycle = 6
 
-func (s *progressState) errorsNotice(c *observedCall, n int) Notice {
-	return s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(n),
-		fill(s.d.cat.progressErrors, "tool", c.tool, "count", itoa(n)))
+// errorsNotice tells of a tool failing alike n times; varied says whether its arguments
+// changed on the way (else the notice must not say they did: an editor's resubmitted change,
+// a harness rejecting replies that carried no call).
+func (s *progressState) errorsNotice(c *observedCall, n int, varied bool) Notice {
+	text := s.d.cat.progressErrors
+	if !varied {
+		text = s.d.cat.progressErrorsSame
+	}
+	return s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(n), fill(text, "tool", c.tool, "count", itoa(n)))
 }
 
 func (s *progressState) churnNotice(c *observedCall, n int) Notice {

@@ -1160,3 +1160,30 @@ func TestSaysNothingReadsANonAnswer(t *testing.T) {
 		}
 	}
 }
+
+// The errors notice says the arguments changed only when they did: an edit resubmitted
+// unchanged (but for its indentation) and rejected with a differing error each time is told
+// as the same call failing.
+func TestErrorsNoticeSaysWhetherTheArgumentsChanged(t *testing.T) {
+	run := func(args func(i int) string) string {
+		e, _ := New(defaultProgress(nil))
+		var text string
+		for i := 0; i < 6 && text == ""; i++ {
+			ev := Call("a", "edit", []byte(args(i))).WithResult(fmt.Sprintf("Your proposed edit has introduced new syntax error(s).\nERRORS:\n- E999 IndentationError: unexpected indent at line %d", 20+i), true)
+			for _, n := range e.Observe(ev) {
+				if n.Kind == KindErrors {
+					text = n.Text
+				}
+			}
+		}
+		return text
+	}
+	same := run(func(i int) string { return "edit 22:34\n" + strings.Repeat(" ", 4*(i%2)) + "x = data['x']" })
+	varied := run(func(i int) string { return fmt.Sprintf("edit 22:34\nx = data['x%d']", i) })
+	if !strings.Contains(same, "the same way each time") || strings.Contains(same, "arguments changed") {
+		t.Errorf("the same edit failing: %q", same)
+	}
+	if !strings.Contains(varied, "although the arguments changed") {
+		t.Errorf("varied edits failing: %q", varied)
+	}
+}

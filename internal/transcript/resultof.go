@@ -32,8 +32,23 @@ import (
 // restated apology is making the same failing call nine times.
 var rejectedCallsLine = regexp.MustCompile(`^The [a-zA-Z ]{0,40}calls? seems? (not valid|invalid)`)
 
+// rejectedAnswerLine is the harness rejecting the model's answer rather than its calls
+// ("The buggy locations is not precise. You may need to check whether the arguments are
+// correct and search more information."): the reply failed all the same, as the call
+// "(rejected answer)".
+var rejectedAnswerLine = regexp.MustCompile(`^The buggy locations? (is|are) not precise`)
+
 // resultOfLine matches the line that opens one call's result.
 var resultOfLine = regexp.MustCompile(`(?m)^Result of ([A-Za-z_][A-Za-z0-9_.]*)\((.*)\):[ \t]*$`)
+
+// searchAPIsOffer is how AutoCodeRover's harness lists the search calls the model may ask for.
+const searchAPIsOffer = "you can use below search APIs"
+
+// isRejection says whether a harness message rejects the model's reply (its calls or its
+// answer).
+func isRejection(text string) bool {
+	return rejectedCallsLine.MatchString(text) || rejectedAnswerLine.MatchString(text)
+}
 
 // isResultOfMessage says whether a user message opens with a call's result.
 func isResultOfMessage(m *msg) bool {
@@ -51,13 +66,21 @@ func isResultOfMessage(m *msg) bool {
 // addResultOfCalls reads a chat whose calls are answered by "Result of NAME(ARGS):" user
 // messages, if at least two messages answer so; otherwise it reads nothing and returns false.
 func addResultOfCalls(b *builder, list []msg) bool {
-	answers := 0
+	answers, harness := 0, 0
 	for i := range list {
-		if isResultOfMessage(&list[i]) {
+		m := &list[i]
+		switch {
+		case isResultOfMessage(m):
 			answers++
+		case m.Role == "user" && (isRejection(strings.TrimSpace(contentText(m.Content))) ||
+			strings.Contains(contentText(m.Content), searchAPIsOffer)):
+			harness++
 		}
 	}
-	if answers < 2 {
+	// Two answers make the layout; so does one with the harness offering its search APIs or
+	// rejecting a reply (a run that searched once, then had ten replies rejected). A single
+	// "Result of" message in any other chat makes neither.
+	if answers == 0 || answers+harness < 2 {
 		return false
 	}
 	a := b.agent(MainAgent)
@@ -86,9 +109,13 @@ func addResultOfCalls(b *builder, list []msg) bool {
 				call.Turn = turn
 				a.add(call.WithResult(strings.TrimSpace(text[o[1]:end]), false))
 			}
-		case m.Role == "user" && replied && rejectedCallsLine.MatchString(strings.TrimSpace(text)):
+		case m.Role == "user" && replied && isRejection(strings.TrimSpace(text)):
 			replies++
-			call := loopguard.Call("", "(invalid call)", nil)
+			tool := "(invalid call)"
+			if rejectedAnswerLine.MatchString(strings.TrimSpace(text)) {
+				tool = "(rejected answer)"
+			}
+			call := loopguard.Call("", tool, nil)
 			call.Turn = "reply " + strconv.Itoa(replies)
 			a.add(call.WithResult(strings.TrimSpace(text), true))
 		case m.Role == "user":

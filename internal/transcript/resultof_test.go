@@ -54,3 +54,24 @@ func TestOneResultOfMessageIsNotAProtocol(t *testing.T) {
 		t.Errorf("%d calls read from a chat with one result-like message, want 0", n)
 	}
 }
+
+// A run that searched once and then had its replies rejected is the layout too: the harness
+// offered its search APIs, and its rejections of the model's answer are failed calls.
+func TestResultOfOneSearchThenRejections(t *testing.T) {
+	const chat = `[{"role": "user", "content": "<issue>the parser drops a token</issue>"},
+{"role": "user", "content": "Based on the files, classes, methods, code statements from the issue that related to the bug, you can use below search APIs to get more context of the project.\n    search_class(class_name: str)"},
+{"role": "assistant", "content": "I will search the parser."},
+{"role": "user", "content": "Result of search_class(\"Parser\"):\nFound 1 classes with name Parser."},
+{"role": "assistant", "content": "The bug is in Parser.next."},
+{"role": "user", "content": "The buggy locations is not precise. You may need to check whether the arguments are correct and search more information."},
+{"role": "assistant", "content": "I cannot run more searches."}]`
+	expectEvents(t, "conversation_round_2.json", chat, FormatMessages, []string{
+		`user "<issue>the parser drops a token<…"`,
+		`text[harness] "Based on the files, classes, met…"`,
+		`text[model] "I will search the parser."`,
+		`call search_class "[\"Parser\"]" => "Found 1 classes with name Parser…"`,
+		`text[model] "The bug is in Parser.next."`,
+		`call (rejected answer) "" => "The buggy locations is not preci…" FAILED`,
+		`text[model] "I cannot run more searches."`,
+	})
+}
