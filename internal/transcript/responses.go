@@ -41,7 +41,7 @@ func readResponsesRollouts(name string, br *bufio.Reader) (*built, error) {
 		// A member of an unexpected type is left empty, as encoding/json leaves it; the rest
 		// of the run is read.
 		if err := json.Unmarshal(line, &r); err != nil && !tolerable(err) {
-			return fmt.Errorf("Responses API rollout: %w", err)
+			return fmt.Errorf("responses API rollout: %w", err)
 		}
 		var list []msg
 		switch in := bytesTrimSpace(r.Params.Input); {
