@@ -28,8 +28,9 @@ type harness struct {
 	runs map[string]int // tool name -> bodies run
 }
 
-// toolNames are registered in every harness; each returns "ok <name> <args>".
-var toolNames = []string{"probe", "other", "grep", "A", "B", "C", "todo_write"}
+// toolNames are registered in every harness; each returns "ok <name> <args>", but find,
+// which finds nothing: "No matches found for <args>".
+var toolNames = []string{"probe", "other", "grep", "find", "A", "B", "C", "todo_write"}
 
 // newHarness builds the loop; downstream post-execute hooks are added after the plugin, so the
 // plugin folds its notices onto what they decide.
@@ -42,6 +43,9 @@ func newHarness(t *testing.T, cfg loopguard.Config, replies []agent.Message, dow
 				h.mu.Lock()
 				h.runs[name]++
 				h.mu.Unlock()
+				if name == "find" {
+					return agent.Result{Content: "No matches found for " + ex.Call.Args}, nil
+				}
 				return agent.Result{Content: "ok " + name + " " + ex.Call.Args}, nil
 			}})
 		if err != nil {

@@ -10,13 +10,13 @@ import (
 )
 
 // The calls of one model reply were made together, before the model saw any result: six
-// searches in one reply that answer alike are a batch, while six replies each searching again
-// and getting the same answer are argument churn.
+// searches in one reply that find nothing alike are a batch, while six replies each searching
+// again and finding nothing alike are argument churn.
 func TestParallelCallsOfOneReplyAreOneStep(t *testing.T) {
 	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
 	searches := make([]agent.ToolCall, 6)
 	for i := range searches {
-		searches[i] = call("grep", "handler_"+strconv.Itoa(i)) // answered "ok grep handler_N": the same answer, the pattern echoed
+		searches[i] = call("find", "handler_"+strconv.Itoa(i)) // answered "No matches found for handler_N": the same non-answer, the pattern echoed
 	}
 	t.Run("one reply", func(t *testing.T) {
 		h := newHarness(t, cfg, []agent.Message{agent.Reply("", searches...), agent.Reply("done")})
@@ -27,8 +27,8 @@ func TestParallelCallsOfOneReplyAreOneStep(t *testing.T) {
 		h := newHarness(t, cfg, turn(searches...))
 		h.send(h.loop.NewAgent("s1"), "find the handler")
 		got := h.notices()
-		if len(got) != 1 || !strings.HasPrefix(got[0], "progress grep") {
-			t.Errorf("notices %q, want one for grep", got)
+		if len(got) != 1 || !strings.HasPrefix(got[0], "progress find") {
+			t.Errorf("notices %q, want one for find", got)
 		}
 	})
 }
