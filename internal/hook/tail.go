@@ -22,8 +22,12 @@ import (
 const tailBytes = 64 << 10
 
 // tailRetryWaits are the pauses before the transcript is read again when the call is not in
-// it yet: 15 ms at most, and only then (BenchmarkModelText finds the call on the first read).
-var tailRetryWaits = [...]time.Duration{5 * time.Millisecond, 10 * time.Millisecond}
+// it yet: 75 ms at most, and only then (BenchmarkModelText finds the call on the first read).
+// Claude Code 2.1 writes the message that asked for a call a few tens of milliseconds after
+// it has started the call's hooks on a busy machine: with 15 ms at most, every message of a
+// real session was missed in 1 run of 3 here, and in every run of six at another time, so
+// the model was never told it repeats itself; with 75 ms, none of twelve.
+var tailRetryWaits = [...]time.Duration{5 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}
 
 // tailWait pauses between two reads of a transcript; tests replace it.
 var tailWait = time.Sleep
