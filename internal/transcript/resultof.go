@@ -20,8 +20,8 @@ import (
 //	Result of search_code("SQLite and the --keepdb option"):
 //	Could not find code SQLite and the --keepdb option in the codebase.
 //
-// Each "Result of NAME(ARGS):" line opens a call: NAME is the tool, ARGS its arguments as
-// written, what follows up to the next such line its result. The calls of one message
+// Each "Result of NAME(ARGS):" line opens a call: NAME is the tool, ARGS its arguments (kept
+// as the list "[ARGS]"), what follows up to the next such line its result. The calls of one message
 // answer one reply of the model. The other user messages after the task are the harness
 // speaking ("Let's analyze collected context first"), not the user.
 
