@@ -223,6 +223,10 @@ func shellLineBefore(line string, fs int) bool {
 	return strings.HasSuffix(strings.TrimRight(p[:len(p)-len(" line")], " "), "sh:")
 }
 
+// isShellLineCount says whether the field after a shell's "line" is its count ("11301:"), as
+// both digest paths judge it.
+func isShellLineCount(f string) bool { return isDigits(strings.TrimSuffix(f, ":")) }
+
 // wordKind is what a field says of the number after it (see prevWordKind).
 func wordKind(w string) int {
 	switch {
@@ -302,7 +306,7 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 			i = j
 			var h uint64
 			isEcho := false
-			if acc != 0 && (prevWord == shellLineWord && isDigits(strings.TrimSuffix(f, ":")) ||
+			if acc != 0 && (prevWord == shellLineWord && isShellLineCount(f) ||
 				volatileKind(f, wordKind(prevWord), text[j:]) != fieldPlain) {
 				h, prevWord = markVolatile, ""
 				out.marks++
@@ -503,7 +507,7 @@ func settle(line string, fs, fe, verdict int) bool {
 		return !spaced || volatileKind(line[fs:fe], prevNone, line[fe:]) == fieldPlain
 	}
 	f := line[fs:fe]
-	if shellLineBefore(line, fs) && isDigits(strings.TrimSuffix(f, ":")) {
+	if shellLineBefore(line, fs) && isShellLineCount(f) {
 		return false
 	}
 	prev := prevNone

@@ -153,7 +153,7 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 	first = strings.TrimSpace(first)
 	switch {
 	case first == "```bash" || first == "```sh" || first == "```shell":
-		blocks := fencedBlocks(text)
+		blocks, _ := splitFenced(text)
 		if len(blocks) == 0 {
 			return false
 		}
@@ -169,8 +169,8 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 			}
 		}
 	case first == "```diff":
-		blocks := fencedBlocks(text)
-		if len(blocks) == 0 || strings.TrimSpace(stripFencedBlocks(text)) != "" {
+		blocks, outside := splitFenced(text)
+		if len(blocks) == 0 || strings.TrimSpace(outside) != "" {
 			return false // words around the diff: the model showing a change, not making one
 		}
 		a.add(loopguard.Call("", "edit_file", []byte(strings.Join(blocks, "\n"))))
@@ -198,10 +198,10 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 	return true
 }
 
-// fencedBlocks returns the contents of the fenced blocks of s, in order.
-func fencedBlocks(s string) []string {
-	var blocks []string
-	var cur []string
+// splitFenced splits s, in one walk, into the contents of its fenced blocks, in order, and
+// the text outside them.
+func splitFenced(s string) (blocks []string, outside string) {
+	var cur, kept []string
 	in := false
 	for _, line := range strings.Split(s, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "```") {
@@ -214,25 +214,11 @@ func fencedBlocks(s string) []string {
 		}
 		if in {
 			cur = append(cur, line)
-		}
-	}
-	return blocks
-}
-
-// stripFencedBlocks returns s without its fenced blocks.
-func stripFencedBlocks(s string) string {
-	var kept []string
-	in := false
-	for _, line := range strings.Split(s, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			in = !in
-			continue
-		}
-		if !in {
+		} else {
 			kept = append(kept, line)
 		}
 	}
-	return strings.Join(kept, "\n")
+	return blocks, strings.Join(kept, "\n")
 }
 
 // specTurns splits an export into its turns, fences respected (fenceAfter). A turn's line
