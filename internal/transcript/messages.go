@@ -19,13 +19,18 @@ import (
 
 func buildMessages(format string, msgs []msg) *built {
 	b := newBuilder(format)
-	// A list without calls as data may write them in its text: results answering calls by
-	// name (AutoCodeRover), or a tool-call syntax (Terminus's JSON answers, <tool_call>
-	// blocks), as a harness's request log (litellm's) keeps them.
-	if hasStructuredCalls(msgs) || !(addResultOfCalls(b, msgs) || addWrittenCalls(b, msgs, true)) {
-		addMessages(b, msgs, func(*msg) string { return MainAgent }, false)
-	}
+	addChat(b, msgs, true)
 	return b.done()
+}
+
+// addChat reads one chat of agent main. A chat without calls as data may write them in its
+// text: results answering calls by name (AutoCodeRover), or calls written by the model
+// (addWrittenCalls; with explicitOnly, only in a tool-call syntax, as a harness's request log
+// of a Terminus run keeps them, since a chat list of its own may just show code).
+func addChat(b *builder, list []msg, explicitOnly bool) {
+	if hasStructuredCalls(list) || !(addResultOfCalls(b, list) || addWrittenCalls(b, list, explicitOnly)) {
+		addMessages(b, list, func(*msg) string { return MainAgent }, false)
+	}
 }
 
 // readMessagesJSONL reads a chat logged one message a line, as many harnesses and gateways

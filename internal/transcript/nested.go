@@ -22,7 +22,7 @@ import (
 // parts). A chat is not searched
 // further. Its messages are read as OpenAI- or Anthropic-style messages (roles "ai" and
 // "human" as LangChain writes them, "text" for content as some datasets do); a chat without
-// structured tool calls is read for the calls its model wrote in its text (addTextActions).
+// structured tool calls is read for the calls its model wrote in its text (addWrittenCalls).
 // A chat that a later one starts with is dropped (dropRepeatedHistories): logs of model
 // requests, and lists of training episodes, repeat the history before each step.
 
@@ -166,9 +166,7 @@ func buildChats(chats [][]msg) *built {
 	b := newBuilder(FormatMessages)
 	for i, list := range chats {
 		b.session = i
-		if hasStructuredCalls(list) || !(addResultOfCalls(b, list) || addTextActions(b, list)) {
-			addMessages(b, list, func(*msg) string { return MainAgent }, false)
-		}
+		addChat(b, list, false)
 	}
 	t := b.done()
 	t.Sessions = max(len(chats), 1)
@@ -189,16 +187,14 @@ func hasStructuredCalls(list []msg) bool {
 	return false
 }
 
-// addTextActions reads a chat whose model writes its calls in its text and whose next
+// addWrittenCalls reads a chat whose model writes its calls in its text and whose next
 // message answers them: Hermes-style <tool_call>{"name", "arguments"}</tool_call> blocks
 // (the answer holding a <tool_response> block for each), as models trained for function
 // calling write them into the text of SFT traces, or else one fenced command block, as
 // SWE-agent's protocol has it. It reads nothing and returns false unless a call so written
-// is answered, and for code blocks, unless two are.
-func addTextActions(b *builder, list []msg) bool { return addWrittenCalls(b, list, false) }
-
-// addWrittenCalls is addTextActions; with explicitOnly, a chat whose only written calls are
-// code blocks is not read for them: a plain chat log shows code without running it.
+// is answered, and for code blocks, unless two are. With explicitOnly, a chat whose only
+// written calls are code blocks is not read for them (a plain chat log shows code without
+// running it), unless the harness answers them with their exit status.
 func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 	// A call in a tool-call syntax says what it is; a code block says so only when the
 	// harness answers it turn after turn.

@@ -50,12 +50,9 @@ func isRejection(text string) bool {
 	return rejectedCallsLine.MatchString(text) || rejectedAnswerLine.MatchString(text)
 }
 
-// isResultOfMessage says whether a user message opens with a call's result.
-func isResultOfMessage(m *msg) bool {
-	if m.Role != "user" {
-		return false
-	}
-	text := strings.TrimLeft(contentText(m.Content), " \t\r\n")
+// opensWithResultOf says whether a user message's text opens with a call's result.
+func opensWithResultOf(text string) bool {
+	text = strings.TrimLeft(text, " \t\r\n")
 	if !strings.HasPrefix(text, "Result of ") {
 		return false
 	}
@@ -68,12 +65,13 @@ func isResultOfMessage(m *msg) bool {
 func addResultOfCalls(b *builder, list []msg) bool {
 	answers, harness := 0, 0
 	for i := range list {
-		m := &list[i]
-		switch {
-		case isResultOfMessage(m):
+		if list[i].Role != "user" {
+			continue
+		}
+		switch text := contentText(list[i].Content); {
+		case opensWithResultOf(text):
 			answers++
-		case m.Role == "user" && (isRejection(strings.TrimSpace(contentText(m.Content))) ||
-			strings.Contains(contentText(m.Content), searchAPIsOffer)):
+		case isRejection(strings.TrimSpace(text)) || strings.Contains(text, searchAPIsOffer):
 			harness++
 		}
 	}
@@ -91,7 +89,7 @@ func addResultOfCalls(b *builder, list []msg) bool {
 		switch {
 		case m.Role == "system":
 			a.text("system", text, "", 0)
-		case isResultOfMessage(m):
+		case m.Role == "user" && opensWithResultOf(text):
 			replies++
 			turn := "reply " + strconv.Itoa(replies)
 			text = strings.TrimLeft(text, " \t\r\n")
@@ -111,13 +109,14 @@ func addResultOfCalls(b *builder, list []msg) bool {
 			}
 		case m.Role == "user" && replied && isRejection(strings.TrimSpace(text)):
 			replies++
+			said := strings.TrimSpace(text)
 			tool := "(invalid call)"
-			if rejectedAnswerLine.MatchString(strings.TrimSpace(text)) {
+			if rejectedAnswerLine.MatchString(said) {
 				tool = "(rejected answer)"
 			}
 			call := loopguard.Call("", tool, nil)
 			call.Turn = "reply " + strconv.Itoa(replies)
-			a.add(call.WithResult(strings.TrimSpace(text), true))
+			a.add(call.WithResult(said, true))
 		case m.Role == "user":
 			a.taskOrHarness(text)
 		case m.Role == "assistant":
