@@ -236,7 +236,9 @@ func (s *brakeState) refuse(c *observedCall) (string, bool) {
 	return fill(s.d.cat.brakeDeny, "tool", c.tool, "count", itoa(int(e.count))), true
 }
 
-func (s *brakeState) reset() {
+// observeUser resets every counter on any user message, a harness's reprompt included: the
+// upstream plugin sees one as a user message like any other.
+func (s *brakeState) observeUser(*userEvent) {
 	s.calls.Clear()
 	s.seqs.Clear()
 	s.texts.Clear()

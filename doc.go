@@ -10,7 +10,8 @@
 //     result (failed or refused calls too), and, when the model made several calls in one
 //     reply, the reply's id in Event.Turn;
 //   - a user message: [EventUser], which resets that agent's counters (the progress detector
-//     keeps its chains of calls failing the same way);
+//     keeps its chains of calls failing the same way, and takes a harness's reprompt, the
+//     same message again, as no turn at all);
 //   - a text block shown to the model that is not a tool result: [EventText];
 //   - the end of an agent: [EventEnd]; the same id then names a new agent.
 //

@@ -59,7 +59,9 @@ type detectorState interface {
 	observeText(t *textEvent, out []Notice) []Notice
 	// refuse answers the guard question; detectors that never refuse return false.
 	refuse(c *observedCall) (reason string, ok bool)
-	reset()
+	// observeUser takes a user message: the seeds reset on every one, the progress detector
+	// on every one but a harness's reprompt (see userEvent).
+	observeUser(u *userEvent)
 	appendSnapshot(b []byte) []byte
 	restore(r *snapReader) error
 }
@@ -97,6 +99,13 @@ func (c *observedCall) canonicalArgs() string {
 		c.canonical, c.haveCanonical = canon.Canonical(c.args), true
 	}
 	return c.canonical
+}
+
+// userEvent is a user message. Text and source are optional: hosts that pass no text get a
+// plain reset.
+type userEvent struct {
+	text   string
+	source string
 }
 
 type textEvent struct {
@@ -187,10 +196,13 @@ func (e *Engine) ObserveAppend(dst []Notice, ev Event) []Notice {
 		}
 		a.mu.Unlock()
 	case EventUser:
-		if a := e.agent(ev.Agent, false); a != nil {
+		// A message with text opens the agent: the progress detector remembers it, to know
+		// a reprompt repeating it. Without text there is nothing to remember.
+		if a := e.agent(ev.Agent, ev.Text != ""); a != nil {
+			u := userEvent{text: ev.Text, source: ev.Source}
 			a.mu.Lock()
 			for _, s := range a.states {
-				s.reset()
+				s.observeUser(&u)
 			}
 			a.mu.Unlock()
 		}

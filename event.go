@@ -7,7 +7,9 @@ const (
 	// EventCall is a tool call, observed after it ran (or was refused), with its result.
 	EventCall EventType = iota + 1
 	// EventUser is a new message from the user: a prompt, or steering mid-turn.
-	// It resets every counter of that agent.
+	// It resets every counter of that agent, except a harness's reprompt (Source "harness",
+	// or a Text repeating the previous user message), which the progress detector does not
+	// take as a turn of the user's.
 	EventUser
 	// EventText is a block of text shown to the model that is not a tool result:
 	// injected context, a plugin's message, the model's own text.
@@ -72,10 +74,13 @@ type Event struct {
 	// counted once; an empty id is never deduplicated.
 	ID string
 
-	// Source labels where a text block came from (EventText), e.g. the injector's name.
+	// Source labels where a text block came from (EventText), e.g. the injector's name. For
+	// EventUser, "harness" marks a message the agent's harness sent by itself (a canned
+	// reprompt after a reply without a call), not a person's.
 	Source string
 
-	// Text is the text block's content (EventText).
+	// Text is the text block's content (EventText), or what the user said (EventUser,
+	// optional: it tells a reprompt, the same message again, from a new turn).
 	Text string
 }
 

@@ -25,6 +25,7 @@ type catalogue struct {
 	progressPoll          string // {tool} {count}
 	progressThought       string // {count} {preview}: the calls brought nothing new
 	progressThoughtSweep  string // {count} {preview}: the calls kept moving to other places
+	progressThoughtIdle   string // {count} {preview}: no call in between
 	progressSelfRepeat    string // {count} {lines}: one text repeating a block of lines
 	progressDeny          string // {tool} {count}; starts with "loopguard:" in every locale
 }
@@ -86,6 +87,9 @@ var catalogues = map[string]*catalogue{
 			"kept moving to other places. If you are looking for something, search for it directly (grep for its name, " +
 			"for example) instead of reading window after window; otherwise sum up what you have learnt so far and " +
 			"choose a different next step.",
+		progressThoughtIdle: "[loopguard] You have written the same message {count} times (\"{preview}\") without " +
+			"calling any tool in between. Saying it again will not move the task on: if the work is done, finish " +
+			"(use the tool that ends the task) instead of restating it; if not, take the next concrete step with a tool.",
 		progressSelfRepeat: "[loopguard] Your last message repeats the same {lines} line(s) {count} times in a row: " +
 			"your writing is going round in a loop. Stop here. Say in two or three sentences what you know " +
 			"and the one thing you will do next, then do it.",
@@ -134,6 +138,9 @@ var catalogues = map[string]*catalogue{
 		progressThoughtSweep: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用一直在换地方查看。" +
 			"如果你在找某样东西，请直接搜索它（例如用 grep 搜索它的名字），不要一段一段地读下去；" +
 			"否则请总结目前已经了解到的情况，然后选择一个不同的下一步。",
+		progressThoughtIdle: "[loopguard] 你已经把同样的消息写了 {count} 次（“{preview}”），中间没有调用任何工具。" +
+			"再说一遍不会让任务前进：如果工作已经完成，请直接结束（使用结束任务的工具），不要重复陈述；" +
+			"如果还没有完成，请用工具执行下一个具体步骤。",
 		progressSelfRepeat: "[loopguard] 你上一条消息把同样的 {lines} 行连续重复了 {count} 次：输出陷入了循环。" +
 			"请停下来，用两三句话说明你已经知道什么、下一步要做的一件事，然后去做。",
 		progressDeny: "loopguard: 同一调用（{tool}，相同参数）已 {count} 次返回相同结果，且此后没有任何改动，因此未再执行。" +

@@ -384,6 +384,8 @@ type progressState struct {
 	lastWait    int32     // 1 + the index of the latest call that waited, 0 before the first
 	callSaid    bool      // a call notice was given since the thought began
 	lastTextID  uint64
+	thoughtAt   int32  // calls when the thought began: none since then is a monologue
+	lastUser    uint64 // digest of the last user message's text, 0 when it had none
 
 	tools          toolRing // names of the recent calls, for naming a cycle
 	thoughtPreview string   // the repeated thought, shortened, for the notice
@@ -455,6 +457,27 @@ func (s *progressState) class(tool string) classEntry {
 		s.classes[c.name] = c
 	}
 	return c
+}
+
+// observeUser takes a user message. A person's message starts the detector afresh (reset). A
+// harness's reprompt does not: a message the harness sends by itself whenever the model
+// stops without a call (OpenHands' "Please continue working on the task…") tells the model
+// nothing new, so the calls after it are compared with the calls before, and the model's
+// replies on either side of it are two turns of one chain. A reprompt is a user message
+// whose source is "harness", or one that repeats the previous user message word for word
+// (after normalising): a person rarely sends the same words twice in a row, and when one
+// does ("continue", "continue") they bring no more news than a harness would.
+func (s *progressState) observeUser(u *userEvent) {
+	var h uint64
+	if strings.TrimSpace(u.text) != "" {
+		h = s.dg.digest(u.text, false, false).exact | 1 // never 0: 0 is "no text"
+	}
+	if u.source == "harness" || h != 0 && h == s.lastUser {
+		s.thoughtSeen = false // the model's next words are a new turn
+		return
+	}
+	s.reset()
+	s.lastUser = h
 }
 
 // reset starts the detector afresh at a user message: what the user says may change what the

@@ -210,9 +210,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.saidAt = s.calls
 		return out
 	}
-	if n, sweep := s.thoughtCheck(); n > 0 {
+	if n, why := s.thoughtCheck(); n > 0 {
 		s.saidAt = s.calls
-		return append(out, s.thoughtNotice(c.agent, n, sweep))
+		return append(out, s.thoughtNotice(c.agent, n, why))
 	}
 	return out
 }
@@ -670,10 +670,13 @@ func (s *progressState) pollNotice(c *observedCall, n int) Notice {
 
 // thoughtNotice says that the model wrote the same thing n times, and what its calls did
 // meanwhile: brought nothing new, or (sweep) kept moving to other places.
-func (s *progressState) thoughtNotice(agent string, n int, sweep bool) Notice {
+func (s *progressState) thoughtNotice(agent string, n, why int) Notice {
 	text := s.d.cat.progressThought
-	if sweep {
+	switch why {
+	case thoughtSweep:
 		text = s.d.cat.progressThoughtSweep
+	case thoughtIdle:
+		text = s.d.cat.progressThoughtIdle
 	}
 	return s.notice(agent, KindThought, "same thought × "+itoa(n),
 		fill(text, "count", itoa(n), "preview", s.thoughtPreview))

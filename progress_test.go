@@ -13,6 +13,7 @@ type step struct {
 	failed             bool
 	text               string // a model text instead of a call
 	user               bool
+	userText, source   string // what the user said, and who sent it ("harness" for a reprompt)
 	turn               string // the reply that made the call (Event.Turn)
 	unanswered         bool   // a call whose result is not known (Event.HasResult false)
 }
@@ -29,6 +30,12 @@ func thought(text string) step { return step{text: text} }
 // unanswered is a call kept without its result, as some transcripts keep them.
 func unanswered(tool, args string) step { return step{tool: tool, args: args, unanswered: true} }
 func userSpeaks() step                  { return step{user: true} }
+func userSays(text string) step         { return step{user: true, userText: text} }
+
+// reprompt is a harness's canned message, sent whenever the model stops without a call.
+func reprompt() step {
+	return step{user: true, source: "harness", userText: "Please continue working on the task on whatever approach you think is suitable."}
+}
 func times(n int, f func(i int) step) []step {
 	s := make([]step, n)
 	for i := range s {
@@ -50,7 +57,7 @@ func progressRun(t *testing.T, cfg Config, steps []step) []string {
 		var ev Event
 		switch {
 		case s.user:
-			ev = Event{Type: EventUser, Agent: "a"}
+			ev = Event{Type: EventUser, Agent: "a", Text: s.userText, Source: s.source}
 		case s.text != "":
 			ev = Event{Type: EventText, Agent: "a", Source: "model", Text: s.text}
 		default:
@@ -655,6 +662,25 @@ func TestProgressRules(t *testing.T) {
 				name := string(rune('z' - i/2))
 				return ok("view", fmt.Sprintf(`{"path":"/testbed/%s.py","range":[1,40]}`, name), strings.ReplaceAll(lines(1, 40), "value", name))
 			}), nil},
+		{"the same message three times with only a harness's reprompts between is a monologue",
+			nil, []step{ok("run_tests", "", "4 passed"), thought("I have completed the task: the fix is in place and the tests pass."), reprompt(),
+				thought("I have completed the task: the fix is in place and the tests pass."), reprompt(),
+				thought("I have completed the task: the fix is in place and the tests pass."), reprompt()},
+			[]string{"5:thought:same thought × 3"}},
+		{"a user message that repeats the previous one word for word is a reprompt too",
+			nil, []step{userSays("continue"), thought("Done."), userSays("continue"), thought("Done."), userSays("continue"), thought("Done.")},
+			[]string{"5:thought:same thought × 3"}},
+		{"the same answer to three different requests of a person is not a monologue",
+			nil, []step{userSays("is the build green?"), thought("Done."), userSays("and the linter?"), thought("Done."), userSays("and the docs?"), thought("Done.")},
+			nil},
+		{"a reprompt is not a user turn: a call repeated across reprompts with the same result is stuck",
+			nil, []step{ok("run_tests", "", "1 failed"), thought("The task is complete."), reprompt(),
+				ok("run_tests", "", "1 failed"), thought("The task is complete now."), reprompt(), ok("run_tests", "", "1 failed")},
+			[]string{"6:stuck:run_tests × 3"}},
+		{"a person's message between the same calls starts afresh",
+			nil, []step{ok("run_tests", "", "1 failed"), userSays("look again"),
+				ok("run_tests", "", "1 failed"), userSays("and again"), ok("run_tests", "", "1 failed")},
+			nil},
 		{"structured output within one text is not a repeated thought",
 			nil, []step{thought("| file | status |\n|---|---|\n" + strings.Repeat("| a.go | ok |\n", 30)),
 				ok("ls", "", "a.go"), thought("- item\n" + strings.Repeat("- same item again\n", 30)), ok("ls", `{"d":1}`, "b.go")}, nil},
@@ -831,16 +857,22 @@ func TestProgressNoticesSayWhatWasSeenInEveryLocale(t *testing.T) {
 				say()
 				feed(Call("a", "view", []byte(fmt.Sprintf(`{"range":[%d,%d]}`, 100*i, 100*i+20))).WithResult(fmt.Sprintf("text of page %d\nand more of page %d", i, i), false))
 			}
+			// And with no call at all between, the model answering a harness's reprompts.
+			feed(Event{Type: EventUser, Agent: "a"})
+			for range 3 {
+				say()
+				feed(Event{Type: EventUser, Agent: "a", Source: "harness", Text: "Please continue working on the task."})
+			}
 			var thoughts []string
 			for _, t := range texts {
 				if k, text, _ := strings.Cut(t, "|"); k == KindThought {
 					thoughts = append(thoughts, text)
 				}
 			}
-			if len(thoughts) != 2 || thoughts[0] == thoughts[1] {
-				t.Fatalf("want two different thought notices (nothing new, then moving on), got %q", thoughts)
+			if len(thoughts) != 3 || thoughts[0] == thoughts[1] || thoughts[1] == thoughts[2] || thoughts[0] == thoughts[2] {
+				t.Fatalf("want three different thought notices (nothing new, moving on, no call), got %q", thoughts)
 			}
-			for i, want := range []string{"4", "20"} {
+			for i, want := range []string{"4", "20", "3"} {
 				if !strings.Contains(thoughts[i], want) || !strings.Contains(thoughts[i], "Let me find the parser.") {
 					t.Errorf("thought notice %d does not say %q and the thought: %s", i, want, thoughts[i])
 				}

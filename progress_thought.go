@@ -46,6 +46,7 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		s.thoughtN++
 	} else {
 		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging, s.backs = dg, 1, 0, 0, false, 0
+		s.thoughtAt = s.calls
 		s.seen.reset() // "new" means new since the model began saying this
 		s.callSaid = false
 	}
@@ -55,28 +56,41 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	if s.quiet(false) {
 		return out // due later, when the quiet calls are over (see observeCall)
 	}
-	if n, sweep := s.thoughtCheck(); n > 0 {
+	if n, why := s.thoughtCheck(); n > 0 {
 		s.saidAt = s.calls
-		return append(out, s.thoughtNotice(t.agent, n, sweep))
+		return append(out, s.thoughtNotice(t.agent, n, why))
 	}
 	return out
 }
 
+// Why a thought chain is due a notice.
+const (
+	thoughtStale = iota // the calls in between brought nothing new
+	thoughtSweep        // the calls kept moving to other places
+	thoughtIdle         // there were no calls in between: a monologue
+)
+
 // thoughtCheck returns the number of repeats to report when the thought chain is due a
-// notice, or 0, and whether it is due because the calls kept moving (sweep) rather than
-// because they brought nothing new. It is due when the model has said the same thing ThoughtRepeats times and as
-// many of the calls in between brought nothing new, or ThoughtLimit times whatever the
-// calls brought, unless they were all the same call paging on. A search that wanders (calls
-// went back to an earlier place in what they page through twice, see pageOf) is due at half
-// the limit: reading on in order is how a model learns a long file, and one step back is a
-// correction (a window clipped to the file's end, a second look at the last page), but going
-// back and forth while saying the same thing is looking for something it does not find. It
-// speaks once, and again every ThoughtLimit turns.
-func (s *progressState) thoughtCheck() (n int, sweep bool) {
+// notice, or 0, and why it is due (thoughtStale, thoughtSweep, thoughtIdle). It is due when
+// the model has said the same thing ThoughtRepeats times and as many of the calls in between
+// brought nothing new, or with no call at all in between (a monologue: the model restating
+// itself to a harness that reprompts it, OpenHands' "Please continue working on the task"
+// answered with the same "I have completed the task" turn after turn), or ThoughtLimit times
+// whatever the calls brought, unless they were all the same call paging on. A search that
+// wanders (calls went back to an earlier place in what they page through twice, see pageOf) is
+// due at half the limit: reading on in order is how a model learns a long file, and one step
+// back is a correction (a window clipped to the file's end, a second look at the last page),
+// but going back and forth while saying the same thing is looking for something it does not
+// find. It speaks once, and again every ThoughtLimit turns.
+func (s *progressState) thoughtCheck() (n, why int) {
 	d := s.d
 	n = int(s.thoughtN)
 	if n < d.cfg.ThoughtRepeats || int(s.thoughtSaid) > 0 && n-int(s.thoughtSaid) < d.cfg.ThoughtLimit {
-		return 0, false
+		return 0, 0
+	}
+	if s.calls == s.thoughtAt {
+		s.thoughtSaid = int32(n)
+		return n, thoughtIdle
 	}
 	limit := d.cfg.ThoughtLimit
 	if s.backs >= 2 {
@@ -84,12 +98,15 @@ func (s *progressState) thoughtCheck() (n int, sweep bool) {
 	}
 	// Calls that brought nothing new were already reminded as such: the thought adds nothing
 	// to that notice until the limit.
-	stale := int(s.stale) >= d.cfg.ThoughtRepeats && !s.callSaid
-	if stale || (n >= limit && !s.paging) {
+	if int(s.stale) >= d.cfg.ThoughtRepeats && !s.callSaid {
 		s.thoughtSaid = int32(n)
-		return n, !stale
+		return n, thoughtStale
 	}
-	return 0, false
+	if n >= limit && !s.paging {
+		s.thoughtSaid = int32(n)
+		return n, thoughtSweep
+	}
+	return 0, 0
 }
 
 // pagePlace is where a call is in what it pages through: the first numbers of its

@@ -77,7 +77,9 @@ func (s *repeatState) observeCall(c *observedCall, out []Notice) []Notice {
 
 func (s *repeatState) observeText(_ *textEvent, out []Notice) []Notice { return out }
 func (s *repeatState) refuse(*observedCall) (string, bool)             { return "", false }
-func (s *repeatState) reset()                                          { s.last, s.count = 0, 0 }
+
+// observeUser resets the count on any user message, as upstream does.
+func (s *repeatState) observeUser(*userEvent) { s.last, s.count = 0, 0 }
 
 // pattern is a tool-name pattern: `*` matches any run of characters, everything else is
 // literal, and the whole name must match.

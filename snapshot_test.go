@@ -37,7 +37,16 @@ func randomEvents(seed uint64, n int) []Event {
 			// "model" text feeds the progress detector's thought rule.
 			evs = append(evs, text(agent, id, [...]string{"src0", "src1", "model"}[r.IntN(3)], texts[r.IntN(len(texts))], ts))
 		case k < 93:
-			evs = append(evs, user(agent))
+			// A user message without text, with one of two texts (the same twice in a row is a
+			// reprompt), or a harness's reprompt.
+			u := user(agent)
+			switch r.IntN(4) {
+			case 1, 2:
+				u.Text = [...]string{"continue", "fix the test"}[r.IntN(2)]
+			case 3:
+				u.Text, u.Source = "Please continue working on the task.", "harness"
+			}
+			evs = append(evs, u)
 		case k < 95:
 			evs = append(evs, end(agent))
 		default:
@@ -89,6 +98,30 @@ func TestSnapshotRoundTripGivesIdenticalBehaviour(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A hook restores the agent for each event: what it remembers of the user's last message and
+// of when the thought began must survive, or a monologue between reprompts goes unseen.
+func TestSnapshotKeepsWhatTheUserSaidAndWhenTheThoughtBegan(t *testing.T) {
+	cfg, _ := Preset(PresetDefault)
+	said := text("a", "", "model", "I have completed the task.", 0)
+	evs := []Event{{Type: EventUser, Agent: "a", Text: "continue"}, call("a", "ls", `{}`), said}
+	for range 3 {
+		evs = append(evs, Event{Type: EventUser, Agent: "a", Text: "continue"}, said)
+	}
+	saved := map[string][]byte{}
+	var notices []Notice
+	for i, ev := range evs {
+		fresh, _ := New(cfg)
+		if err := fresh.Restore(ev.Agent, saved[ev.Agent]); err != nil {
+			t.Fatalf("event %d: restore: %v", i, err)
+		}
+		notices = append(notices, fresh.Observe(ev)...)
+		saved[ev.Agent] = fresh.Snapshot(ev.Agent)
+	}
+	if len(notices) != 1 || notices[0].Kind != KindThought || notices[0].Summary != "same thought × 3" {
+		t.Fatalf("want the monologue told once at its third turn, got %+v", notices)
 	}
 }
 

@@ -26,6 +26,9 @@ func describe(events []loopguard.Event) []string {
 			s = fmt.Sprintf("call %s %s => %s", e.Tool, short(string(e.Args)), res)
 		case loopguard.EventUser:
 			s = "user " + short(e.Text)
+			if e.Source != "" {
+				s = "user[" + e.Source + "] " + short(e.Text)
+			}
 		case loopguard.EventText:
 			s = fmt.Sprintf("text[%s] %s", e.Source, short(e.Text))
 		case loopguard.EventEnd:

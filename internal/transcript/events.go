@@ -151,7 +151,7 @@ func readEvents(name string, br *bufio.Reader) (*built, error) {
 				e = e.WithResult(l.result.text, l.result.failed)
 			}
 		case "user":
-			e.Type = loopguard.EventUser
+			e.Type, e.Source, e.Text = loopguard.EventUser, l.source, l.text
 		case "text":
 			e.Type, e.ID, e.Source, e.Text = loopguard.EventText, l.id, l.source, l.text
 		case "end":

@@ -223,3 +223,29 @@ func TestToolAnswerKeptAsEncodedContentReadsAsItsText(t *testing.T) {
 		t.Errorf("calls %v, want one answered with the decoded text", describe(c))
 	}
 }
+
+// OpenHands' evaluation harness answers a reply without a call with a canned message in the
+// user's role: it is read as the harness's (Source "harness"), not as a person's turn, so the
+// engine can see the model restating itself across it. A person's message stays a plain turn.
+func TestHarnessRepromptIsMarkedAsTheHarnesss(t *testing.T) {
+	file := `[{"role":"user","content":"Fix the failing test."},
+{"role":"assistant","content":"The task is complete."},
+{"role":"user","content":"Please continue working on the task on whatever approach you think is suitable.\nIf you think you have solved the task, please first send your answer to user through message and then finish the interaction."},
+{"role":"assistant","content":"The task is complete."},
+{"role":"user","content":"Which test was it?"}]`
+	tr, err := ReadFrom("run.json", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`user "Fix the failing test."`,
+		`text[model] "The task is complete."`,
+		`user[harness] "Please continue working on the t…"`,
+		`text[model] "The task is complete."`,
+		`user "Which test was it?"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

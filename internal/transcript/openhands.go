@@ -36,9 +36,8 @@ import (
 // user turns) and its response. Joining by new parts rather than by the longest history also
 // keeps the calls from before a condensation (OpenHands shortens the history it sends).
 //
-// Within a dump, the first user message is the task (a user turn); a later user message is a
-// user turn too, except the evaluation harness's "Please continue working on the task"
-// reprompt, which is harness text.
+// Within a dump, every user message is a user turn; the evaluation harness's "Please continue
+// working on the task" reprompt is marked as the harness's (see isReprompt).
 
 // CompletionPart is what MergeCompletions needs of one dump: its new part and response.
 type CompletionPart struct {
@@ -205,21 +204,14 @@ func MergeCompletions(name string, parts []*CompletionPart) *Transcript {
 
 func buildOpenHandsMessages(msgs []msg, textForm bool, u Usage) *built {
 	conv := make([]msg, 0, len(msgs))
-	users := 0
 	for _, m := range msgs {
 		switch m.Role {
 		case "user":
-			text := contentText(m.Content)
-			switch {
-			case textForm && strings.HasPrefix(text, "EXECUTION RESULT of ["):
+			if text := contentText(m.Content); textForm && strings.HasPrefix(text, "EXECUTION RESULT of [") {
 				_, rest, _ := strings.Cut(text, "\n")
 				conv = append(conv, msg{Role: "tool", Content: rest})
 				continue
-			case users > 0 && strings.HasPrefix(strings.TrimSpace(text), "Please continue working on the task"):
-				conv = append(conv, msg{Role: "harness", Content: text})
-				continue
 			}
-			users++
 		case "assistant":
 			if textForm && len(m.ToolCalls) == 0 {
 				m = textCalls(m)

@@ -43,6 +43,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/loopguard/loopguard"
@@ -600,11 +601,24 @@ func (a *agentBuf) text(source, text, id string, ms int64) {
 	a.add(loopguard.Event{Type: loopguard.EventText, Source: source, Text: text, ID: id, Time: ms})
 }
 
-// user appends a user turn. The text is kept in Event.Text (ignored by the engine) so that
-// reports can show it.
+// user appends a user message, its text in Event.Text. A harness's known reprompt (see
+// isReprompt) is marked as the harness's (Source "harness"): it is not a person's turn.
 func (a *agentBuf) user(text string, ms int64) {
 	a.userSeen = true
-	a.add(loopguard.Event{Type: loopguard.EventUser, Text: text, Time: ms})
+	ev := loopguard.Event{Type: loopguard.EventUser, Text: text, Time: ms}
+	if isReprompt(text) {
+		ev.Source = "harness"
+	}
+	a.add(ev)
+}
+
+// isReprompt says whether a user message is a harness's canned reprompt, sent by itself when
+// the model replies without a call: OpenHands' evaluation harness answers every such reply
+// with "Please continue working on the task on whatever approach you think is suitable…" in
+// the user's role (its fake user). The engine also takes a user message repeating the one
+// before as a reprompt; naming the known ones catches their first occurrence too.
+func isReprompt(text string) bool {
+	return strings.HasPrefix(strings.TrimSpace(text), "Please continue working on the task")
 }
 
 // taskOrHarness adds a user message of a run whose harness speaks as the user: the first is
