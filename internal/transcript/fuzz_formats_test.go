@@ -281,6 +281,7 @@ func FuzzChatsInside(f *testing.F) {
 	f.Add([]byte(`{"data": {"conversations": [{"role": "human", "text": "hi"}, {"role": "ai", "content": "<tool_call>{\"name\": \"x\", \"arguments\": {}}</tool_call>"}, {"role": "tool", "content": "<tool_response>ok</tool_response>"}]}}`))
 	f.Add([]byte("{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}\n{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}, {\"role\": \"assistant\", \"content\": \"```\\nls\\n```\"}]}\n"))
 	f.Add([]byte(`[{"id": 1, "log": [{"role": "assistant", "content": "<function=bash><parameter=command>ls</parameter></function>"}, {"role": "user", "content": "a"}]}]`))
+	f.Add([]byte(`[{"conversations": [{"from": "human", "value": "t"}, {"from": "gpt", "value": "<execute>1+1</execute><execute_bash>ls</execute_bash>"}, {"from": "observation", "value": "EXECUTION RESULT of [x]:\n2"}]}]`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) {
 		if b, _ := br.Peek(1); len(b) == 1 && b[0] == '[' {
 			return readJSONArray(name, br, 0)

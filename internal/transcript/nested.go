@@ -107,10 +107,12 @@ func listSample(arr []byte) []map[string]string {
 func isChatList(sample []map[string]string) bool {
 	chat := 0
 	for _, keys := range sample {
-		if _, role := keys["role"]; !role {
+		_, role := keys["role"]
+		_, from := keys["from"] // ShareGPT's {"from", "value"}
+		if !role && !from {
 			continue
 		}
-		for _, k := range []string{"content", "text", "tool_calls", "function_call", "parts"} {
+		for _, k := range []string{"content", "text", "tool_calls", "function_call", "parts", "value"} {
 			if _, ok := keys[k]; ok {
 				chat++
 				break
@@ -134,7 +136,12 @@ func decodeChat(arr []byte) []msg {
 		if _, ok := m["content"]; !ok {
 			if t, ok := m["text"]; ok {
 				m["content"] = t
+			} else if t, ok := m["value"]; ok {
+				m["content"] = t
 			}
+		}
+		if _, ok := m["role"]; !ok {
+			m["role"] = shareGPTRole(m["from"])
 		}
 		switch m["role"] {
 		case "ai", "bot":
@@ -158,6 +165,21 @@ func decodeChat(arr []byte) []msg {
 		}
 	}
 	return list
+}
+
+// shareGPTRole maps the speaker of a ShareGPT message ({"from", "value"}, the layout of most
+// agent fine-tuning datasets) onto a chat role: "human" and "gpt" as the format has them,
+// "observation" (LLaMA-Factory's tool output) as a tool's answer.
+func shareGPTRole(from any) any {
+	switch from {
+	case "gpt", "assistant", "model", "function_call":
+		return "assistant"
+	case "human", "user":
+		return "user"
+	case "observation", "tool", "function", "ipython":
+		return "tool"
+	}
+	return from
 }
 
 // buildChats makes each chat a session of one agent.
@@ -245,6 +267,10 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 			if i+1 < len(list) && isAnswer(&list[i+1]) {
 				i++
 				answer := contentText(list[i].Content)
+				if strings.HasPrefix(answer, "EXECUTION RESULT of [") {
+					// OpenHands' header of an answer to a call written in its text (textCalls)
+					_, answer, _ = strings.Cut(answer, "\n")
+				}
 				if results = tagged(answer, "<tool_response>", "</tool_response>"); len(results) != len(calls) {
 					results = []string{answer} // one answer: the first call's
 				}
@@ -303,6 +329,9 @@ func writtenCalls(text string) []textCall {
 			return calls
 		}
 	}
+	if calls := executeCalls(text); len(calls) > 0 {
+		return calls
+	}
 	if c, ok := terminusCall(text); ok {
 		return []textCall{c}
 	}
@@ -310,6 +339,27 @@ func writtenCalls(text string) []textCall {
 		return []textCall{{block: f.block, name: "bash", args: []byte(f.command), fenced: true}}
 	}
 	return nil
+}
+
+// executeTags are CodeAct's ways of running code: <execute> in CodeActInstruct (Python, run
+// in IPython), <execute_bash>, <execute_ipython> and <execute_browse> in OpenHands' CodeAct
+// agent before function calling. The tag names the tool.
+var executeTags = [...]string{"execute", "execute_bash", "execute_ipython", "execute_browse"}
+
+// executeCalls finds the code a model wrote in CodeAct's execute tags, in the order of the tags
+// listed; the block removed from the text is the first call's onwards.
+func executeCalls(text string) []textCall {
+	if !strings.Contains(text, "<execute") {
+		return nil
+	}
+	var calls []textCall
+	for _, tag := range executeTags {
+		open, close := "<"+tag+">", "</"+tag+">"
+		for _, body := range tagged(text, open, close) {
+			calls = append(calls, textCall{block: open + body + close, name: tag, args: []byte(strings.TrimSpace(body))})
+		}
+	}
+	return calls
 }
 
 // tagged returns what each open ... close pair in text holds, in order.
