@@ -48,6 +48,12 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			}
 			return end, nil
 		}
+		if isADPList(sample) {
+			if list := decodeADP(w.data[i:end]); len(list) > 0 {
+				*out = append(*out, list)
+			}
+			return end, nil
+		}
 		if isStepList(sample) {
 			if list := decodeSteps(w.data[i:end]); len(list) > 0 {
 				*out = append(*out, list)
@@ -665,4 +671,78 @@ func stepText(v any) string {
 		return strings.Join(parts, "\n")
 	}
 	return string(marshalArgs(v))
+}
+
+// The Agent Data Protocol's standard form (neulab's agent-data-protocol, a common schema for
+// agent training data converted from a dozen datasets and harnesses) keeps a run as a list of
+// typed items: {"class_": "api_action", "function", "kwargs", "description"} (a tool call, its
+// description the model's words), {"class_": "code_action", "language", "content",
+// "description"} (code to run), {"class_": "message_action", "content"} (the model speaking)
+// and {"class_": "text_observation", "content", "source"} (what came back: "user" for the
+// user, anything else the environment answering the action before it).
+
+// isADPList says whether a list holds such items, from its sample (listSample).
+func isADPList(sample []map[string]string) bool {
+	items := 0
+	for _, keys := range sample {
+		if _, ok := keys["class_"]; ok {
+			items++
+		}
+	}
+	return items >= 2 && items*2 >= len(sample)
+}
+
+// decodeADP turns a list of ADP items into messages: an action is an assistant message with
+// one call, the observation after it that call's answer.
+func decodeADP(arr []byte) []msg {
+	var raw []map[string]any
+	if err := json.Unmarshal(arr, &raw); err != nil && !tolerable(err) {
+		return nil
+	}
+	var list []msg
+	pending := "" // the id of the call waiting for its observation
+	for k, it := range raw {
+		if it == nil {
+			continue
+		}
+		class, _ := it["class_"].(string)
+		content, _ := it["content"].(string)
+		description, _ := it["description"].(string)
+		var call oaToolCall
+		switch class {
+		case "api_action":
+			name, _ := it["function"].(string)
+			call = oaToolCall{Name: name, Arguments: stepArgs(it["kwargs"])}
+		case "code_action":
+			lang, _ := it["language"].(string)
+			if lang == "" {
+				lang = "code"
+			}
+			arg, _ := json.Marshal(content)
+			call = oaToolCall{Name: lang, Arguments: arg}
+		case "message_action":
+			list = append(list, msg{Role: "assistant", Content: content})
+			pending = ""
+			continue
+		case "text_observation", "image_observation", "web_observation":
+			source, _ := it["source"].(string)
+			switch {
+			case source == "user":
+				list = append(list, msg{Role: "user", Content: content})
+			case pending != "":
+				list = append(list, msg{Role: "tool", ToolCallID: pending, Content: content})
+			}
+			pending = ""
+			continue
+		default:
+			continue
+		}
+		if call.Name == "" {
+			continue
+		}
+		call.ID = fmt.Sprintf("adp%d", k)
+		list = append(list, msg{Role: "assistant", Content: description, ToolCalls: []oaToolCall{call}})
+		pending = call.ID
+	}
+	return list
 }
