@@ -48,11 +48,18 @@ import (
 // (is_error marks a failure), text and thinking of the assistant are model text, user text is
 // a user turn unless Claude Code injected it (command output, reminders). A file whose
 // Session ID is "agent-<id>" is that subagent's.
+//
+// Some exports write a run of messages twice, the copy with the same timestamps and tool_use
+// ids as the first: a message equal to an earlier one in role, timestamp and body, or a call
+// (or a result) whose tool_use id was already read, is that copy and is passed over. Read
+// twice, twenty calls of a real export looked made again; a shorter copy would look like a
+// loop.
 
 type mdSection struct {
-	role string
-	line int // of the body's first line
-	body []byte
+	role  string
+	line  int    // of the body's first line
+	stamp string // the timestamp line, "" when there is none
+	body  []byte
 }
 
 func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
@@ -95,6 +102,7 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 			cur.line = lineNo + 1
 			// The timestamp line is part of the section's head, not of its body.
 			if tsEnd, ok := mdTimestampLine(data, next); ok {
+				cur.stamp = strings.TrimSpace(string(data[next:tsEnd]))
 				bodyStart = tsEnd
 				cur.line++
 			}
@@ -114,8 +122,17 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatClaudeCodeMarkdown)
 	a := b.agent(agentID)
 	pending := &pendingCalls{}
+	seenSections := map[string]bool{}
+	seenIDs := map[string]bool{} // tool_use ids of the calls read, and "result:"+id of their results
 	for i := range sections {
 		s := &sections[i]
+		if s.stamp != "" {
+			key := s.role + "\x00" + s.stamp + "\x00" + string(s.body)
+			if seenSections[key] {
+				continue // the exporter's copy of an earlier message
+			}
+			seenSections[key] = true
+		}
 		blocks, isJSON, err := mdBlocks(s.body)
 		if err != nil {
 			var se *json.SyntaxError
@@ -140,6 +157,10 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 				case "tool_use", "server_tool_use":
 					name, _ := bl["name"].(string)
 					id, _ := bl["id"].(string)
+					if id != "" && seenIDs[id] {
+						continue // a copy of a call already read
+					}
+					seenIDs[id] = true
 					var args []byte
 					if in, ok := bl["input"]; ok && in != nil {
 						args = marshalArgs(in)
@@ -161,6 +182,10 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 				hasResult = true
 				id, _ := bl["tool_use_id"].(string)
 				isErr, _ := bl["is_error"].(bool)
+				if id != "" && seenIDs["result:"+id] {
+					continue // a copy of a result already read
+				}
+				seenIDs["result:"+id] = true
 				if idx := pending.take(id); idx >= 0 {
 					e := &a.events[idx]
 					e.Result, e.HasResult, e.Failed = ccResultText(bl["content"]), true, isErr
