@@ -22,7 +22,8 @@ type catalogue struct {
 	progressErrorsSame    string // {tool} {count}: the same arguments each time
 	progressRefail        string // {tool} {count} {edits}
 	progressChurn         string // {tool} {count}
-	progressPoll          string // {tool} {count}
+	progressPoll          string // {tool} {count}: the answer keeps changing
+	progressPollStalled   string // {tool} {count}: the same answer every time
 	progressThought       string // {count} {preview}: the calls brought nothing new
 	progressThoughtSweep  string // {count} {preview}: the calls kept moving to other places
 	progressThoughtIdle   string // {count} {preview}: no call in between
@@ -80,6 +81,9 @@ var catalogues = map[string]*catalogue{
 		progressPoll: "[loopguard] You have checked {tool} {count} times. It is still changing, so this is fine if " +
 			"you are waiting for it; but consider waiting longer between checks, or checking once for the final " +
 			"result instead of following every step.",
+		progressPollStalled: "[loopguard] You have checked {tool} {count} times and its answer has not changed once. " +
+			"What you are waiting for may be stuck: if it should not take this long, look at it another way (its log, " +
+			"the process list, a direct test) or stop it; if it should, wait much longer between checks.",
 		progressThought: "[loopguard] You have written the same thing {count} times (\"{preview}\") while your calls " +
 			"brought back nothing new. Your plan is not moving forward: sum up what you have learnt so far, then " +
 			"choose a different next step.",
@@ -133,6 +137,8 @@ var catalogues = map[string]*catalogue{
 			"改参数没有帮助，原因在别处：请检查这些调用背后的假设，或换一种方法。",
 		progressPoll: "[loopguard] 你已经查看 {tool} {count} 次。结果仍在变化，如果你是在等待它完成，这没有问题；" +
 			"但可以考虑拉长每次检查的间隔，或者一次性检查最终结果，而不是跟踪每一步。",
+		progressPollStalled: "[loopguard] 你已经查看 {tool} {count} 次，结果一次都没有变化。你等待的东西可能卡住了：" +
+			"如果它本不该这么久，请换一种方式查看（它的日志、进程列表、直接测试）或者停止它；如果确实需要这么久，请把检查间隔拉长很多。",
 		progressThought: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用没有带回任何新内容。" +
 			"你的计划没有向前推进：请总结目前已经了解到的情况，然后选择一个不同的下一步。",
 		progressThoughtSweep: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用一直在换地方查看。" +

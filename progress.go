@@ -356,7 +356,8 @@ type progressState struct {
 	hasLast  bool
 	stuck    int32 // length of the current no-progress chain ending at last
 	polls    int32 // changed-but-similar answers to the same call in a row
-	pollSaid bool
+	pollSaidAt int32 // polls at the last poll notice, 0 before the first
+	pollMoved  bool  // a poll of the chain was answered differently (it is advancing)
 
 	chains []toolChain
 

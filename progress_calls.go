@@ -72,12 +72,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		noProgress, polled = false, true
 	case noProgress:
 		s.stuck = prevCount + 1
-		s.polls = 0
+		s.polls, s.pollMoved = 0, false
 	case sameCall && s.last.epochAfter == s.epoch && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
 		s.stuck = 1
 		s.polls++
+		s.pollMoved = true
 	default:
-		s.stuck, s.polls, s.pollSaid = 1, 0, false
+		s.stuck, s.polls, s.pollSaidAt, s.pollMoved = 1, 0, 0, false
 	}
 	sameResult := noProgress || (sameCall && s.last.result == dg.exact)
 
@@ -289,8 +290,11 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		// finished), as it does for stuck.
 		return append(out, s.stuckNotice(c, int(r.count)))
 	}
-	if !s.pollSaid && int(s.polls) >= cls.pollBudget {
-		s.pollSaid = true
+	// A poll is noted once past its budget. One whose answer never changed is a wait that may
+	// never end (a job hung, a server that never came up): it is noted again each time the
+	// count doubles, with what was seen.
+	if s.pollSaidAt == 0 && int(s.polls) >= cls.pollBudget || s.pollSaidAt > 0 && !s.pollMoved && s.polls >= 2*s.pollSaidAt {
+		s.pollSaidAt = s.polls
 		return append(out, s.pollNotice(c, int(s.polls)+1))
 	}
 	return out
@@ -663,9 +667,15 @@ func (s *progressState) churnNotice(c *observedCall, n int) Notice {
 		fill(s.d.cat.progressChurn, "tool", c.tool, "count", itoa(n)))
 }
 
+// pollNotice says that c was polled n times: still changing, or (stalled) answered the same
+// every time.
 func (s *progressState) pollNotice(c *observedCall, n int) Notice {
+	text := s.d.cat.progressPoll
+	if !s.pollMoved {
+		text = s.d.cat.progressPollStalled
+	}
 	return s.notice(c.agent, KindPoll, c.tool+" polled × "+itoa(n),
-		fill(s.d.cat.progressPoll, "tool", c.tool, "count", itoa(n)))
+		fill(text, "tool", c.tool, "count", itoa(n)))
 }
 
 // thoughtNotice says that the model wrote the same thing n times, and what its calls did

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 7
+const progressSnapFormat = 8
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -50,7 +50,8 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.last.epochAfter))
 	b = binary.AppendUvarint(b, uint64(s.stuck))
 	b = binary.AppendUvarint(b, uint64(s.polls))
-	b = appendBool(b, s.pollSaid)
+	b = binary.AppendUvarint(b, uint64(s.pollSaidAt))
+	b = appendBool(b, s.pollMoved)
 	b = binary.AppendUvarint(b, uint64(len(s.chains)))
 	for i := range s.chains {
 		c := &s.chains[i]
@@ -162,7 +163,8 @@ func (s *progressState) restore(r *snapReader) error {
 	readSketch(r, &s.last.sketch)
 	s.last.epochAfter = u32()
 	s.stuck, s.polls = i32(), i32()
-	s.pollSaid = boolean()
+	s.pollSaidAt = i32()
+	s.pollMoved = boolean()
 	n := r.count(maxChains)
 	s.chains = s.chains[:0]
 	for i := 0; i < n && r.err == nil; i++ {
@@ -243,7 +245,7 @@ func (s *progressState) restore(r *snapReader) error {
 	for i := 0; i < n && r.err == nil; i++ {
 		s.refused = append(s.refused, refusal{id: r.u64(), epoch: u32()})
 	}
-	if s.stuck < 0 || s.polls < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
+	if s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
 	return r.err

@@ -142,6 +142,16 @@ func TestProgressRules(t *testing.T) {
 			times(12, func(i int) step {
 				return ok("build_status", `{"id":"b7"}`, fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package, upload)", i))
 			}), []string{"5:poll:build_status polled × 6"}},
+		{"polling that advances is noted once, however long it goes on",
+			func(p *ProgressConfig) { p.PollBudget = 5 },
+			times(40, func(i int) step {
+				return ok("build_status", `{"id":"b7"}`, fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package, upload)", i))
+			}), []string{"5:poll:build_status polled × 6"}},
+		{"a poll answered the same every time is noted again each time its count doubles",
+			func(p *ProgressConfig) { p.PollBudget = 5 },
+			times(25, func(i int) step {
+				return ok("BashOutput", `{"bash_id":"b2f8b9"}`, fmt.Sprintf("<status>running</status>\n\n<timestamp>2025-12-01T04:50:%02d.564Z</timestamp>", i))
+			}), []string{"5:poll:BashOutput polled × 6", "10:poll:BashOutput polled × 11", "20:poll:BashOutput polled × 21"}},
 		{"waiting: the same status after a sleep is a poll that has not advanced yet, not a stuck call",
 			func(p *ProgressConfig) { p.PollBudget = 6 },
 			times(8, func(i int) step {
@@ -1217,5 +1227,35 @@ func TestErrorsNoticeSaysWhetherTheArgumentsChanged(t *testing.T) {
 	}
 	if !strings.Contains(varied, "although the arguments changed") {
 		t.Errorf("varied edits failing: %q", varied)
+	}
+}
+
+// A poll notice says what it saw: an answer still changing (a wait that advances), or the
+// same answer every time (a wait that may never end).
+func TestPollNoticeSaysWhetherTheAnswerChanged(t *testing.T) {
+	for _, locale := range Locales() {
+		cfg := defaultProgress(func(p *ProgressConfig) { p.PollBudget = 3 })
+		cfg.Locale = locale
+		texts := map[bool]string{}
+		for _, moving := range []bool{true, false} {
+			e, _ := New(cfg)
+			for i := range 5 {
+				result := "build b7: running, 3 of 40 steps done (compile, test, package, upload)"
+				if moving {
+					result = fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package, upload)", i)
+				}
+				for _, n := range e.Observe(Call("a", "BashOutput", []byte(`{"bash_id":"b7"}`)).WithResult(result, false)) {
+					texts[moving] = n.Text
+				}
+			}
+		}
+		if texts[true] == "" || texts[false] == "" || texts[true] == texts[false] {
+			t.Fatalf("%s: want two different poll notices, got %v", locale, texts)
+		}
+		for moving, text := range texts {
+			if !strings.Contains(text, "BashOutput") || !strings.Contains(text, "4") {
+				t.Errorf("%s (moving %v): the notice does not say the tool and the count: %s", locale, moving, text)
+			}
+		}
 	}
 }
