@@ -31,8 +31,15 @@ import (
 //   - message and result content are strings, or lists of content parts (text parts are
 //     read, images skipped).
 //
-// The run is one agent, "main". A result that points at a subagent's trajectory
-// (subagent_trajectory_ref) leaves that trajectory to its own file.
+// The run is one agent, "main", but for the steps that Harbor's conversion of a Claude Code
+// session marks as a subagent's (extra.is_sidechain), which are the agent "sidechain"; its
+// extra.tool_result_is_error (or tool_result_metadata.is_error) fails a step's call. A
+// result that points at a subagent's trajectory (subagent_trajectory_ref) leaves that
+// trajectory to its own file.
+
+// atifSidechainAgent is the agent of the subagent steps of a converted Claude Code session:
+// the conversion does not say which subagent made them.
+const atifSidechainAgent = "sidechain"
 type atifDoc struct {
 	SchemaVersion string `json:"schema_version"`
 	Agent         struct {
@@ -69,6 +76,28 @@ type atifStep struct {
 			} `json:"extra"`
 		} `json:"results"`
 	} `json:"observation"`
+	// Harbor's conversion of Claude Code sessions keeps Claude Code's own fields in the
+	// step's extra: whether the step is a subagent's (is_sidechain), and whether its tool
+	// result was an error.
+	Extra struct {
+		IsSidechain       bool `json:"is_sidechain"`
+		ToolResultIsError bool `json:"tool_result_is_error"`
+		ToolResultMeta    struct {
+			IsError bool `json:"is_error"`
+		} `json:"tool_result_metadata"`
+	} `json:"extra"`
+}
+
+// placeholder says whether msg is the message Harbor's conversion of a Claude Code session
+// writes for a step that only made a call ("Executed Bash toolu_01…"): the converter's, not
+// the model's words, and different at every step.
+func (s *atifStep) placeholder(msg string) bool {
+	return len(s.ToolCalls) == 1 && msg == "Executed "+s.ToolCalls[0].Name+" "+s.ToolCalls[0].ID
+}
+
+// failed says whether the step's extra marks its tool result as an error (a step of one call).
+func (s *atifStep) failed() bool {
+	return s.Extra.ToolResultIsError || s.Extra.ToolResultMeta.IsError
 }
 
 // isATIFHead says whether a document's top-level keys (as far as the sniffed head reaches)
@@ -95,11 +124,16 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return nil, &Error{Path: name, Line: jsonErrorLine(data, err), Err: fmt.Errorf("invalid ATIF trajectory: %w", err)}
 	}
 	b := newBuilder(FormatATIF)
-	a := b.agent(MainAgent)
-	a.usage.Model = d.Agent.ModelName
+	mainAgent := b.agent(MainAgent)
+	mainAgent.usage.Model = d.Agent.ModelName
 	for i := range d.Steps {
 		s := &d.Steps[i]
 		ms := parseTime(s.Timestamp)
+		a := mainAgent
+		if s.Extra.IsSidechain {
+			// A Claude Code subagent's step: its calls are not the main agent's.
+			a = b.agent(atifSidechainAgent)
+		}
 		switch s.Source {
 		case "user":
 			a.user(contentText(anyJSON(s.Message)), ms)
@@ -112,7 +146,9 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 			a.usage.Model = s.ModelName
 		}
 		a.text("reasoning", contentText(anyJSON(s.ReasoningContent)), "", ms)
-		a.text("model", contentText(anyJSON(s.Message)), "", ms)
+		if msg := contentText(anyJSON(s.Message)); !s.placeholder(msg) {
+			a.text("model", msg, "", ms)
+		}
 		if atifStepBatch(s) {
 			// One screen for several commands (Terminus: the keystrokes of one turn, then the
 			// terminal as it stands): the turn is one call, its commands the arguments, so
@@ -127,7 +163,7 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 			args = append(args, ']')
 			r := &s.Observation.Results[0]
 			a.add(loopguard.Event{Type: loopguard.EventCall, Tool: s.ToolCalls[0].Name, Args: args, Time: ms,
-				Result: contentText(anyJSON(r.Content)), HasResult: true, Failed: r.IsError || r.Extra.IsError})
+				Result: contentText(anyJSON(r.Content)), HasResult: true, Failed: r.IsError || r.Extra.IsError || s.failed()})
 			continue
 		}
 		first := len(a.events)
@@ -147,7 +183,7 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 				continue
 			}
 			e := &a.events[idx]
-			e.Result, e.HasResult, e.Failed = contentText(anyJSON(r.Content)), true, r.IsError || r.Extra.IsError
+			e.Result, e.HasResult, e.Failed = contentText(anyJSON(r.Content)), true, r.IsError || r.Extra.IsError || len(s.ToolCalls) == 1 && s.failed()
 		}
 	}
 	t := b.done()

@@ -1,0 +1,45 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+)
+
+// Harbor's conversion of a Claude Code session keeps Claude Code's fields in each step's extra:
+// a subagent's steps (is_sidechain) are an agent of their own, and a tool result Claude Code
+// marked as an error fails its call. The message the conversion writes for a step that only
+// made a call ("Executed Bash toolu_2") is not the model's.
+func TestATIFOfAClaudeCodeSessionKeepsSubagentsAndErrors(t *testing.T) {
+	doc := `{"schema_version": "ATIF-v1.2", "session_id": "s", "agent": {"name": "claude-code", "model_name": "m"}, "steps": [
+  {"step_id": 1, "source": "user", "message": "fix the race"},
+  {"step_id": 2, "source": "agent", "message": "Executed Read toolu_1",
+   "tool_calls": [{"tool_call_id": "toolu_1", "function_name": "Read", "arguments": {"file_path": "/workspace"}}],
+   "observation": {"results": [{"source_call_id": "toolu_1", "content": "EISDIR: illegal operation on a directory, read\n\n[error] tool reported failure"}]},
+   "extra": {"is_sidechain": true, "tool_result_is_error": true}},
+  {"step_id": 3, "source": "agent", "message": "Executed Bash toolu_2",
+   "tool_calls": [{"tool_call_id": "toolu_2", "function_name": "Bash", "arguments": {"command": "pytest -q"}}],
+   "observation": {"results": [{"source_call_id": "toolu_2", "content": "Exit code 1\n2 failed"}]},
+   "extra": {"is_sidechain": false, "tool_result_metadata": {"is_error": true}}},
+  {"step_id": 4, "source": "agent", "message": "Done.",
+   "tool_calls": [{"tool_call_id": "toolu_3", "function_name": "Bash", "arguments": {"command": "ls"}}],
+   "observation": {"results": [{"source_call_id": "toolu_3", "content": "a.py"}]},
+   "extra": {"is_sidechain": false}}
+]}`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, a := range tr.Agents {
+		got[a.ID] = describe(a.Events)
+	}
+	want := map[string][]string{
+		"main": {`user "fix the race"`, `call Bash "{\"command\":\"pytest -q\"}" => "Exit code 1\n2 failed" FAILED`,
+			`text[model] "Done."`, `call Bash "{\"command\":\"ls\"}" => "a.py"`},
+		"sidechain": {`call Read "{\"file_path\":\"/workspace\"}" => "EISDIR: illegal operation on a d…" FAILED`},
+	}
+	if tr.Format != FormatATIF || len(got) != 2 || strings.Join(got["main"], "\n") != strings.Join(want["main"], "\n") ||
+		strings.Join(got["sidechain"], "\n") != strings.Join(want["sidechain"], "\n") {
+		t.Errorf("read as %s:\n%q\nwant:\n%q", tr.Format, got, want)
+	}
+}
