@@ -352,10 +352,10 @@ type progressState struct {
 	epoch uint32 // bumped by every successful mutating call
 	calls int32  // watched calls since the last reset
 
-	last     callRecord // the last watched call
-	hasLast  bool
-	stuck    int32 // length of the current no-progress chain ending at last
-	polls    int32 // changed-but-similar answers to the same call in a row
+	last       callRecord // the last watched call
+	hasLast    bool
+	stuck      int32 // length of the current no-progress chain ending at last
+	polls      int32 // changed-but-similar answers to the same call in a row
 	pollSaidAt int32 // polls at the last poll notice, 0 before the first
 	pollMoved  bool  // a poll of the chain was answered differently (it is advancing)
 

@@ -40,6 +40,7 @@ import (
 // atifSidechainAgent is the agent of the subagent steps of a converted Claude Code session:
 // the conversion does not say which subagent made them.
 const atifSidechainAgent = "sidechain"
+
 type atifDoc struct {
 	SchemaVersion string `json:"schema_version"`
 	Agent         struct {
