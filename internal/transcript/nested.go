@@ -232,6 +232,9 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 			continue
 		}
 		calls := writtenCalls(contentText(list[i].Content))
+		if len(calls) > 0 && calls[0].react && !(i+1 < len(list) && observes(&list[i+1])) {
+			continue
+		}
 		if len(calls) > 0 && !calls[0].fenced {
 			explicit = true
 		}
@@ -258,6 +261,9 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 			a.taskOrHarness(text)
 		case "assistant":
 			calls := writtenCalls(text)
+			if len(calls) > 0 && calls[0].react && !(i+1 < len(list) && observes(&list[i+1])) {
+				calls = nil
+			}
 			if len(calls) == 0 {
 				a.text("model", text, "", 0)
 				continue
@@ -295,6 +301,54 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 	return true
 }
 
+// observes says whether m answers a ReAct action: a harness's message opening "Observation".
+func observes(m *msg) bool {
+	return isAnswer(m) && strings.HasPrefix(strings.TrimSpace(contentText(m.Content)), "Observation")
+}
+
+// reactCall reads the last "Action:" of a ReAct agent's text (ETO's and AgentBench's WebShop and
+// ALFWorld runs, LangChain's agents): "Action: search[query]" (the tool and its argument),
+// "Action: tool" then "Action Input: input" (LangChain's text agents), "Action:" then a JSON
+// blob {"action", "action_input"} (LangChain's chat agents), or an action in words ("go to
+// cabinet 1", named by its first word as SWE-agent's commands are).
+func reactCall(text string) (textCall, bool) {
+	i := strings.LastIndex(text, "Action:")
+	if i < 0 || i > 0 && text[i-1] != '\n' {
+		return textCall{}, false
+	}
+	block := text[i:]
+	rest := strings.TrimSpace(block[len("Action:"):])
+	line, after, _ := strings.Cut(rest, "\n")
+	line = strings.TrimSpace(line)
+	c := textCall{block: block, react: true}
+	switch {
+	case line == "" || strings.HasPrefix(line, "```"):
+		var blob struct {
+			Action      string          `json:"action"`
+			ActionInput json.RawMessage `json:"action_input"`
+		}
+		body := strings.TrimSpace(strings.Trim(strings.TrimSpace(rest), "`"))
+		body = strings.TrimSpace(strings.TrimPrefix(body, "json"))
+		if json.Unmarshal([]byte(body), &blob) != nil || blob.Action == "" {
+			return textCall{}, false
+		}
+		c.name, c.args = blob.Action, rawArgs(blob.ActionInput)
+	case strings.HasPrefix(strings.TrimSpace(after), "Action Input:"):
+		input, _, _ := strings.Cut(strings.TrimSpace(after)[len("Action Input:"):], "\nObservation")
+		c.name, c.args = line, []byte(strings.TrimSpace(input))
+	case strings.HasSuffix(line, "]") && strings.IndexByte(line, '[') > 0:
+		open := strings.IndexByte(line, '[')
+		c.name, c.args = strings.TrimSpace(line[:open]), []byte(line[open+1:len(line)-1])
+	default:
+		name, args, _ := strings.Cut(line, " ")
+		c.name, c.args = name, []byte(strings.TrimSpace(args))
+	}
+	if c.name == "" {
+		return textCall{}, false
+	}
+	return c, true
+}
+
 // isAnswer says whether a message can answer the model's calls: the harness speaks as the
 // user or as a tool.
 func isAnswer(m *msg) bool { return m.Role == "user" || m.Role == "tool" }
@@ -305,6 +359,9 @@ type textCall struct {
 	name   string
 	args   []byte
 	fenced bool // a code block taken for a shell command, not a call in a tool-call syntax
+	// react: a ReAct "Action:" line, a call only when the answer opens with "Observation"
+	// (prose may say "Action:" too; a ReAct harness always answers so)
+	react bool
 }
 
 // writtenCalls finds the calls a model wrote in its text: its <tool_call> blocks, or else
@@ -339,6 +396,9 @@ func writtenCalls(text string) []textCall {
 		return calls
 	}
 	if c, ok := terminusCall(text); ok {
+		return []textCall{c}
+	}
+	if c, ok := reactCall(text); ok {
 		return []textCall{c}
 	}
 	if f, ok := fencedCommand(text); ok {
