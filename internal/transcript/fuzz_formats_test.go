@@ -282,6 +282,7 @@ func FuzzChatsInside(f *testing.F) {
 	f.Add([]byte("{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}\n{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}, {\"role\": \"assistant\", \"content\": \"```\\nls\\n```\"}]}\n"))
 	f.Add([]byte(`[{"id": 1, "log": [{"role": "assistant", "content": "<function=bash><parameter=command>ls</parameter></function>"}, {"role": "user", "content": "a"}]}]`))
 	f.Add([]byte(`[{"conversations": [{"from": "human", "value": "t"}, {"from": "gpt", "value": "<execute>1+1</execute><execute_bash>ls</execute_bash>"}, {"from": "observation", "value": "EXECUTION RESULT of [x]:\n2"}]}]`))
+	f.Add([]byte(`[{"conversations": [{"from": "gpt", "value": "Action: a[b]"}, {"from": "human", "value": "Observation: c"}, {"from": "gpt", "value": "Action:\n{\"action\": \"x\", \"action_input\": 1}"}, {"from": "human", "value": "Observation"}, {"from": "gpt", "value": "Action: t\nAction Input: i"}, {"from": "human", "value": "Observation: d"}]}]`))
 	f.Add([]byte(`[{"content": [{"class_": "code_action", "language": "bash", "content": "ls"}, {"class_": "text_observation", "content": "a", "source": "environment"}, {"class_": "api_action", "function": "f", "kwargs": {"a": [1]}}, {"class_": "message_action", "content": "ok"}]}]`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) {
 		if b, _ := br.Peek(1); len(b) == 1 && b[0] == '[' {
