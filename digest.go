@@ -59,6 +59,39 @@ func (s *sketch) add(h uint64) {
 	s.h[i] = h
 }
 
+// shapeWindow is how much of a text shapeSketch reads.
+const shapeWindow = 8 << 10
+
+// shapeSketch sketches the lines of a text with their digits and white space left out: two
+// views of one place in a file whose lines an insertion renumbered have the same lines, their
+// numbers moved. It runs only for the answers of calls that change the workspace.
+func shapeSketch(text string) sketch {
+	var sk sketch
+	text = text[:min(len(text), shapeWindow)]
+	h, empty := uint64(fnvOffset64), true
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\n':
+			if !empty {
+				sk.add(mix64(h))
+			}
+			h, empty = fnvOffset64, true
+		case c >= '0' && c <= '9', c == ' ', c == '\t', c == '\r':
+		default:
+			h ^= uint64(c)
+			h *= fnvPrime64
+			empty = false
+		}
+	}
+	if !empty {
+		sk.add(mix64(h))
+	}
+	return sk
+}
+
+// ptr returns a pointer to a copy of v, for passing a value to a function of pointers.
+func ptr[T any](v T) *T { return &v }
+
 // similarity estimates the Jaccard similarity of the shingle sets behind two sketches: 1 for
 // two empty texts, 0 when one is empty.
 func similarity(a, b *sketch) float64 {

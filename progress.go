@@ -350,7 +350,12 @@ type progressState struct {
 	d *progressDetector
 
 	epoch uint32 // bumped by every successful mutating call
-	calls int32  // watched calls since the last reset
+
+	changedBy    uint64 // the call that last changed the workspace
+	changedAt    int32  // its index
+	reapplied    int32  // how many times in a row it made its change, nothing else changing between
+	changedShape sketch // the shape of its first run's answer (shapeSketch)
+	calls        int32  // watched calls since the last reset
 
 	last       callRecord // the last watched call
 	hasLast    bool
@@ -519,6 +524,7 @@ func (s *progressState) reset() {
 // changed records a change of the workspace: every chain that assumed an unchanged world ends.
 func (s *progressState) changed() {
 	s.epoch++
+	s.changedBy, s.reapplied = 0, 0
 	s.chains = s.chains[:0]
 	s.runs = [maxPeriod + 1]int32{}
 	s.thoughtN, s.stale, s.thoughtSaid = 0, 0, 0

@@ -403,3 +403,18 @@ func stringSpan(args []byte, key string) (start, end int, ok bool) {
 	}
 	return v + 1, end - 1, true
 }
+
+// historySteps are the words of commands that step through a history, each run going one
+// step further than the last: an editor's undo_edit, git's stash pop and HEAD~1.
+var historySteps = [...]string{"undo", "redo", "pop", "HEAD~", "HEAD^", "revert", "rollback"}
+
+// stepsThroughHistory says whether a call's arguments name such a step. The same call made
+// again is then the next step back, not the same change made twice.
+func stepsThroughHistory(args []byte) bool {
+	for _, w := range historySteps {
+		if bytes.Contains(args, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}

@@ -91,8 +91,27 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// An editor that reports its failure only in the text (OpenHands' "ERROR:", Claude Code's
 	// <tool_use_error>) changed nothing. Only the result's opening is read: a successful edit
 	// shows the code it wrote, which may well hold "Error:" or a traceback.
+	again := 0 // this call made the same change as the call that last changed the workspace
 	if mut && !c.failed && !sameResult && !opensWithFailure(c.result) {
-		s.changed()
+		if s.changedBy == id && int(s.lastWait) <= int(s.changedAt)+1 && !waiting && c.hasRes &&
+			!stepsThroughHistory(c.args) && similarity(&s.changedShape, ptr(shapeSketch(c.result))) >= 0.5 {
+			// The same change made again, and nothing else changed since it was first made:
+			// the model did not see what its first run did. A line-numbered edit sent again
+			// inserts its text again (a real run sent `edit 74:74` 28 times, the file growing
+			// by four lines each time, its answer new each time), so its result is no sign
+			// of progress and the workspace is not taken as changed anew: the calls and the
+			// thought around it stay the same step repeated. It must answer alike, its lines
+			// the same but for their numbers (the same place shown again): an exporter that keeps only a summary of each edit ("Edit
+			// file: a.py, 2 lines added") makes different edits look the same call, whose
+			// answers (their diffs) differ. An undo, a stash pop, a step back through history
+			// is meant to be repeated, each run going one step further; an edit whose outcome
+			// is not known is taken as having landed, as always.
+			s.reapplied++
+			again = int(s.reapplied)
+		} else {
+			s.changed()
+			s.changedBy, s.changedAt, s.reapplied, s.changedShape = id, s.calls, 1, shapeSketch(c.result)
+		}
 	}
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, epochAfter: s.epoch, count: s.stuck, failed: c.failed}
@@ -205,7 +224,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if s.quiet(noProgress && int(s.stuck) > d.thresholds[0] && slices.Contains(d.thresholds, int(s.stuck))) {
 		return out
 	}
-	out = s.callNotice(c, cls, ch, rf, repeatsFirst, noProgress, dist, out)
+	out = s.callNotice(c, cls, ch, rf, repeatsFirst, noProgress, dist, again, out)
 	if len(out) > before {
 		s.callSaid = true
 		s.saidAt = s.calls
@@ -256,10 +275,14 @@ func (s *progressState) quiet(escalation bool) bool {
 //
 // repeatsFirst says that the call failed in earnest with the very result that started its
 // failure chain rf.
-func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsFirst, noProgress bool, dist int, out []Notice) []Notice {
+func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsFirst, noProgress bool, dist, again int, out []Notice) []Notice {
 	d := s.d
 	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
 		return append(out, s.stuckNotice(c, int(s.stuck)))
+	}
+	if again > 0 && s.remindAt(again) {
+		return append(out, s.notice(c.agent, KindStuck, c.tool+" × "+itoa(again),
+			fill(s.d.cat.progressReapplied, "tool", c.tool, "count", itoa(again))))
 	}
 	if k := s.cyclePeriod(); k > 0 {
 		rounds := int(s.runs[k])/k + 1

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 8
+const progressSnapFormat = 9
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -140,6 +140,10 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(s.lastWait))
 	b = binary.AppendUvarint(b, uint64(s.thoughtAt))
+	b = binary.LittleEndian.AppendUint64(b, s.changedBy)
+	b = binary.AppendUvarint(b, uint64(s.changedAt))
+	b = binary.AppendUvarint(b, uint64(s.reapplied))
+	b = appendSketch(b, &s.changedShape)
 	b = binary.LittleEndian.AppendUint64(b, s.lastUser)
 	b = binary.AppendUvarint(b, uint64(len(s.refused)))
 	for _, r := range s.refused {
@@ -239,13 +243,16 @@ func (s *progressState) restore(r *snapReader) error {
 	}
 	s.lastWait = i32()
 	s.thoughtAt = i32()
+	s.changedBy = r.u64()
+	s.changedAt, s.reapplied = i32(), i32()
+	readSketch(r, &s.changedShape)
 	s.lastUser = r.u64()
 	n = r.count(64)
 	s.refused = s.refused[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		s.refused = append(s.refused, refusal{id: r.u64(), epoch: u32()})
 	}
-	if s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
+	if s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
 	return r.err

@@ -18,6 +18,22 @@ type step struct {
 	unanswered         bool   // a call whose result is not known (Event.HasResult false)
 }
 
+// grownView is an editor's answer after an insertion made i+1 times: the file's view with the
+// inserted method once more each time, every line after it renumbered.
+func grownView(i int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[File: /repo/de.py (%d lines total)]\n", 93+4*i)
+	lines := []string{"class De:", "    def deserialize(self):", "        return self.parse()"}
+	for range i + 1 {
+		lines = append(lines, "    def deserialize(self):", "        return None")
+	}
+	lines = append(lines, "    def close(self):", "        pass")
+	for k, l := range lines {
+		fmt.Fprintf(&b, "%d:%s\n", 72+k, l)
+	}
+	return b.String()
+}
+
 // inTurn returns s made in the model reply turn.
 func inTurn(turn string, s step) step { s.turn = turn; return s }
 
@@ -671,6 +687,30 @@ func TestProgressRules(t *testing.T) {
 				}
 				name := string(rune('z' - i/2))
 				return ok("view", fmt.Sprintf(`{"path":"/testbed/%s.py","range":[1,40]}`, name), strings.ReplaceAll(lines(1, 40), "value", name))
+			}), nil},
+		{"the same line-numbered edit sent again, the file growing each time, is the same change made again",
+			nil, times(4, func(i int) step { return ok("edit", "edit 74:74\n    def deserialize(self):", grownView(i)) }),
+			[]string{"2:stuck:edit × 3"}},
+		{"the same edit with a test run after each is still the same change made again",
+			nil, slices.Concat(
+				[]step{ok("edit", "edit 74:74\n    def deserialize(self):", grownView(0)), ok("run_tests", "", "1 failed")},
+				[]step{ok("edit", "edit 74:74\n    def deserialize(self):", grownView(1)), ok("run_tests", "", "1 failed")},
+				[]step{ok("edit", "edit 74:74\n    def deserialize(self):", grownView(2))}),
+			[]string{"4:stuck:edit × 3"}},
+		{"another change between two runs of an edit ends the chain",
+			nil, []step{ok("edit", "edit 74:74\n    def deserialize(self):", grownView(0)), ok("edit", "edit 10:10\nimport os", "[File: a.py]\n10:import os"),
+				ok("edit", "edit 74:74\n    def deserialize(self):", grownView(1)), ok("edit", "edit 10:10\nimport os", "[File: a.py]\n10:import os\n11:import os"),
+				ok("edit", "edit 74:74\n    def deserialize(self):", grownView(2))},
+			nil},
+		{"an undo repeated is a step further back each time, not the same change",
+			nil, times(5, func(i int) step {
+				return ok("str_replace_editor", `{"command":"undo_edit","path":"a.py"}`, grownView(4-i))
+			}), nil},
+		{"edits an exporter kept only as a summary are not the same change when their diffs differ",
+			nil, times(4, func(i int) step {
+				return ok("search_replace", "Edit file: run.py\n**Chunk 1**\nLines added: 2, lines removed: 2",
+					fmt.Sprintf("@@ -%d,6 +%d,6 @@\n- %s\n+ %s", 40*i, 40*i, []string{"from src.graph import create", "workflow = create()", "import src.settings as s", "reload(s)"}[i],
+						[]string{"from graph import get", "workflow = get()", "import settings as s", "reload(s, force=True)"}[i]))
 			}), nil},
 		{"the same message three times with only a harness's reprompts between is a monologue",
 			nil, []step{ok("run_tests", "", "4 passed"), thought("I have completed the task: the fix is in place and the tests pass."), reprompt(),

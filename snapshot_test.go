@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -101,27 +102,45 @@ func TestSnapshotRoundTripGivesIdenticalBehaviour(t *testing.T) {
 	}
 }
 
-// A hook restores the agent for each event: what it remembers of the user's last message and
-// of when the thought began must survive, or a monologue between reprompts goes unseen.
-func TestSnapshotKeepsWhatTheUserSaidAndWhenTheThoughtBegan(t *testing.T) {
-	cfg, _ := Preset(PresetDefault)
+// A hook restores the agent for each event: what a rule remembers between events (the user's
+// last message, when the thought began, the change last made and how its answer looked) must
+// survive, or the hook misses what a long-lived engine tells.
+func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 	said := text("a", "", "model", "I have completed the task.", 0)
-	evs := []Event{{Type: EventUser, Agent: "a", Text: "continue"}, call("a", "ls", `{}`), said}
+	monologue := []Event{{Type: EventUser, Agent: "a", Text: "continue"}, call("a", "ls", `{}`), said}
 	for range 3 {
-		evs = append(evs, Event{Type: EventUser, Agent: "a", Text: "continue"}, said)
+		monologue = append(monologue, Event{Type: EventUser, Agent: "a", Text: "continue"}, said)
 	}
-	saved := map[string][]byte{}
-	var notices []Notice
-	for i, ev := range evs {
-		fresh, _ := New(cfg)
-		if err := fresh.Restore(ev.Agent, saved[ev.Agent]); err != nil {
-			t.Fatalf("event %d: restore: %v", i, err)
-		}
-		notices = append(notices, fresh.Observe(ev)...)
-		saved[ev.Agent] = fresh.Snapshot(ev.Agent)
+	var reapplied []Event
+	for i := range 3 {
+		reapplied = append(reapplied, call("a", "edit", `"edit 74:74\n    def f(self):"`).
+			WithResult(fmt.Sprintf("[File: de.py (%d lines total)]\n%s", 90+i, strings.Repeat("    def f(self):\n        return None\n", i+1)), false))
 	}
-	if len(notices) != 1 || notices[0].Kind != KindThought || notices[0].Summary != "same thought × 3" {
-		t.Fatalf("want the monologue told once at its third turn, got %+v", notices)
+	tests := []struct {
+		name string
+		evs  []Event
+		want string
+	}{
+		{"a monologue between reprompts", monologue, "same thought × 3"},
+		{"the same edit made again", reapplied, "edit × 3"},
+	}
+	cfg, _ := Preset(PresetDefault)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			saved := map[string][]byte{}
+			var notices []Notice
+			for i, ev := range tc.evs {
+				fresh, _ := New(cfg)
+				if err := fresh.Restore(ev.Agent, saved[ev.Agent]); err != nil {
+					t.Fatalf("event %d: restore: %v", i, err)
+				}
+				notices = append(notices, fresh.Observe(ev)...)
+				saved[ev.Agent] = fresh.Snapshot(ev.Agent)
+			}
+			if len(notices) != 1 || notices[0].Summary != tc.want {
+				t.Fatalf("want one notice %q, got %+v", tc.want, notices)
+			}
+		})
 	}
 }
 
