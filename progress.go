@@ -317,7 +317,7 @@ type toolChain struct {
 	lastID   uint64
 	turn     uint64 // the turn of the chain's last call (observedCall.turn)
 	failed   bool   // every call of the chain failed
-	noticed  bool
+	saidAt   int32  // count at the chain's last notice, 0 before the first
 }
 
 const maxChains = 8

@@ -290,12 +290,15 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 			return append(out, s.cycleNotice(c, k, rounds))
 		}
 	}
-	if !ch.noticed && ch.failed && int(ch.count) >= d.cfg.ErrorRepeats && int(s.stuck) < d.thresholds[0] {
-		ch.noticed = true
+	// A tool failing alike is told at ErrorRepeats, and again each time the count doubles: a
+	// model that goes on past the first notice (a real run had its edit rejected 18 more times
+	// after it) is told once more, not at every call.
+	if ch.failed && (ch.saidAt == 0 && int(ch.count) >= d.cfg.ErrorRepeats || ch.saidAt > 0 && ch.count >= 2*ch.saidAt) && int(s.stuck) < d.thresholds[0] {
+		ch.saidAt = ch.count
 		return append(out, s.errorsNotice(c, int(ch.count), ch.variants > 0))
 	}
-	if !ch.noticed && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats && saysNothing(c.result) {
-		ch.noticed = true
+	if ch.saidAt == 0 && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats && saysNothing(c.result) {
+		ch.saidAt = ch.count
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
 	if r := rf; r != nil && !r.noticed && r.epochs >= 1 && r.reached(d.cfg.ErrorRepeats) {

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 9
+const progressSnapFormat = 10
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -65,7 +65,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint64(b, c.lastID)
 		b = binary.LittleEndian.AppendUint64(b, c.turn)
 		b = appendBool(b, c.failed)
-		b = appendBool(b, c.noticed)
+		b = binary.AppendUvarint(b, uint64(c.saidAt))
 	}
 	b = binary.AppendUvarint(b, uint64(s.refailSeq))
 	for i := range s.refail {
@@ -177,7 +177,10 @@ func (s *progressState) restore(r *snapReader) error {
 		readSketch(r, &c.sketch)
 		c.epoch, c.count, c.variants = u32(), i32(), i32()
 		c.lastID, c.turn = r.u64(), r.u64()
-		c.failed, c.noticed = boolean(), boolean()
+		c.failed = boolean()
+		if c.saidAt = i32(); c.saidAt < 0 {
+			return errors.New("negative count")
+		}
 		s.chains = append(s.chains, c)
 	}
 	s.refailSeq = u32()

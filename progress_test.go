@@ -197,6 +197,11 @@ func TestProgressRules(t *testing.T) {
 				return fail("Edit", fmt.Sprintf(`{"file_path":"/app/retry.py","old_string":"time.sleep(%d)","new_string":"time.sleep(%d)"}`, i+1, 2*(i+1)),
 					"<tool_use_error>String to replace not found in file.</tool_use_error>")
 			}), []string{"3:errors:Edit failed × 4"}},
+		{"a tool failing alike is told again each time the count doubles (past the quiet calls), not at every call",
+			nil, times(18, func(i int) step {
+				return fail("Edit", fmt.Sprintf(`{"file_path":"/app/retry.py","old_string":"time.sleep(%d)","new_string":"x"}`, i),
+					"<tool_use_error>String to replace not found in file.</tool_use_error>")
+			}), []string{"3:errors:Edit failed × 4", "8:errors:Edit failed × 9", "17:errors:Edit failed × 18"}},
 		{"four reads failing alike in one reply are one decision, not a model failing four times",
 			nil, times(4, func(i int) step {
 				return inTurn("msg_1", fail("Read", fmt.Sprintf(`{"file_path":"/c/Users/m/src/part%d.py"}`, i), "<tool_use_error>File does not exist.</tool_use_error>"))
