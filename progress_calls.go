@@ -181,7 +181,12 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// the error's first line decides what counts as the same failure.
 	failed := c.failed || looksFailed(c.result)
 	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
-	if ch != nil && ch.epoch == s.epoch && dg.words >= 3 && (ch.head == dg.masked || sameLead || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
+	// An empty or one-word answer says too little to call two answers the same, but for a
+	// search: nothing found is its answer (find / -name "<guess>*" sent 36 times, every one
+	// empty).
+	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && searches(c.tool, c.args)
+	says := dg.words >= 3 || foundNothing
+	if ch != nil && ch.epoch == s.epoch && says && (ch.head == dg.masked || sameLead || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
 		// Calls of the reply that made the chain's last call were made before the model saw
 		// its result: the same answer to them is one step, not a repeat.
 		if c.turn == 0 || c.turn != ch.turn {
@@ -198,9 +203,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed})
 		ch = &s.chains[len(s.chains)-1]
 	}
-	if dg.words < 3 || waiting {
-		// An empty or one-word answer says too little to call two answers the same; and a
-		// call that waits is polling (a backoff's "connection refused" after each longer
+	if !says || waiting {
+		// A call that waits is polling (a backoff's "connection refused" after each longer
 		// sleep), counted against the poll budget, not as an error or churn.
 		ch.count = 0
 	}
@@ -297,7 +301,8 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		ch.saidAt = ch.count
 		return append(out, s.errorsNotice(c, int(ch.count), ch.variants > 0))
 	}
-	if ch.saidAt == 0 && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats && saysNothing(c.result) {
+	if ch.saidAt == 0 && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats &&
+		(saysNothing(c.result) || strings.TrimSpace(c.result) == "" && searches(c.tool, c.args)) {
 		ch.saidAt = ch.count
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
@@ -343,6 +348,45 @@ func saysNothing(result string) bool {
 	}
 	for _, p := range nothingPhrases {
 		if bytes.Contains(head, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// searches says whether a call looks for something, so that an empty answer says it found
+// nothing: a tool named for searching (grep, find_file, search_dir, Glob), or a command line
+// whose program searches (find, grep, rg, locate, which, ...). An empty answer to another
+// command (mkdir, cp, sed -i) says it succeeded, and a batch of them is not churn.
+func searches(tool string, args []byte) bool {
+	for _, w := range searchToolWords {
+		if containsFold(tool, w) {
+			return true
+		}
+	}
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return false
+	}
+	i := skipCommandSpace(line, 0)
+	program := string(line[i:wordEnd(line, i)])
+	return slices.Contains(searchPrograms[:], program)
+}
+
+// searchToolWords name tools that search; searchPrograms, shell programs that do.
+var (
+	searchToolWords = [...]string{"grep", "find", "search", "glob", "locate"}
+	searchPrograms  = [...]string{"find", "grep", "egrep", "fgrep", "rg", "ag", "ack", "locate", "fd", "which", "whereis"}
+)
+
+// containsFold says whether s holds word, ASCII letters compared without case.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		j := 0
+		for j < len(word) && s[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
 			return true
 		}
 	}

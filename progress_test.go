@@ -589,6 +589,16 @@ func TestProgressRules(t *testing.T) {
 				ok("apply_patch", `{"patch":"d"}`, "Done: 1 file changed"),
 				fail("apply_patch", `{"patch":"e"}`, "Error: patch does not apply at hunk 1: context mismatch in util.py line 40"),
 			}, nil},
+		{"a search that finds nothing, answered with nothing, for guess after guess is churn",
+			nil, times(6, func(i int) step {
+				return ok("find", fmt.Sprintf("find / -name \"%s*\" 2>/dev/null", []string{"jdk_info", "system_config", "env_vars", "java_related", "error_log", "dev_env"}[i]), "")
+			}), []string{"5:churn:find same result × 6"}},
+		{"a shell search that finds nothing is churn too, whatever the tool is called",
+			nil, times(6, func(i int) step {
+				return ok("Bash", fmt.Sprintf(`{"command":"grep -rn \"%s\" /testbed/tests"}`, []string{"dns_name", "DNS", "unicode_dns", "msgid", "make_msgid", "domain"}[i]), "")
+			}), []string{"5:churn:Bash same result × 6"}},
+		{"a batch of commands that answer nothing when they succeed is not churn",
+			nil, times(6, func(i int) step { return ok("Bash", fmt.Sprintf(`{"command":"mkdir -p /app/pkg%d"}`, i), "") }), nil},
 		{"argument churn: many variants of one call, the same answer, is no progress",
 			nil, times(8, func(i int) step {
 				return fail("bash", fmt.Sprintf(`{"command":"ssh -o Opt%d=yes deploy@10.0.0.%d uptime"}`, i, i),
