@@ -738,8 +738,8 @@ func stepText(v any) string {
 // typed items: {"class_": "api_action", "function", "kwargs", "description"} (a tool call, its
 // description the model's words), {"class_": "code_action", "language", "content",
 // "description"} (code to run), {"class_": "message_action", "content"} (the model speaking)
-// and {"class_": "text_observation", "content", "source"} (what came back: "user" for the
-// user, anything else the environment answering the action before it).
+// and {"class_": "text_observation", "content", "source"} (what came back: the answer to the
+// action just before it, or else the user when its source says so).
 
 // isADPList says whether a list holds such items, from its sample (listSample).
 func isADPList(sample []map[string]string) bool {
@@ -785,12 +785,15 @@ func decodeADP(arr []byte) []msg {
 			pending = ""
 			continue
 		case "text_observation", "image_observation", "web_observation":
+			// The observation after an action is its answer, whatever its source says (some
+			// conversions give the environment's answers as the user's); any other is the
+			// user's when it says so.
 			source, _ := it["source"].(string)
 			switch {
-			case source == "user":
-				list = append(list, msg{Role: "user", Content: content})
 			case pending != "":
 				list = append(list, msg{Role: "tool", ToolCallID: pending, Content: content})
+			case source == "user":
+				list = append(list, msg{Role: "user", Content: content})
 			}
 			pending = ""
 			continue

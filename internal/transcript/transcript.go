@@ -625,7 +625,9 @@ func isReprompt(text string) bool {
 // the agent's task (a user turn), the later ones the harness answering (an action's output,
 // a format reminder).
 func (a *agentBuf) taskOrHarness(text string) {
-	if !a.userSeen {
+	if !a.userSeen || isReprompt(text) {
+		// The task, or a known reprompt: a user message (the reprompt marked as the
+		// harness's), so that the model's replies on either side of it are two turns.
 		a.user(text, 0)
 		return
 	}
