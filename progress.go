@@ -313,7 +313,9 @@ type toolChain struct {
 	sketch   sketch
 	epoch    uint32
 	count    int32
-	variants int32 // calls whose arguments differ from the call before them
+	variants int32  // calls whose arguments differ from the call before them
+	guesses  int32  // of those, the ones that changed what was looked for (queryOf)
+	query    uint32 // what the chain's last call looked for (queryOf), 0 when it says not
 	lastID   uint64
 	turn     uint64 // the turn of the chain's last call (observedCall.turn)
 	failed   bool   // every call of the chain failed

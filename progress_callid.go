@@ -418,3 +418,34 @@ func stepsThroughHistory(args []byte) bool {
 	}
 	return false
 }
+
+// queryKeys name the argument that says what a search looks for, as against where it looks.
+var queryKeys = [...]string{"pattern", "query", "q", "regex", "search", "search_term", "keyword", "term", "name"}
+
+// queryOf returns a hash of what a call with JSON object arguments looks for (the value of its
+// first member named in queryKeys, as written), or 0 when it names none. 32 bits: it is only
+// compared with the query of the call before, and a chain's snapshot keeps it. One question asked of
+// one file after another (a grep for "//" comments in each changed file) keeps its query; a
+// model guessing keeps changing it.
+func queryOf(args []byte) uint32 {
+	if len(args) == 0 || args[0] != '{' {
+		return 0
+	}
+	i, more, err := jsonscan.Open(args, 0)
+	for ; more && err == nil; i, more, err = jsonscan.Next(args, i, '}') {
+		var key []byte
+		var v int
+		if key, _, v, err = jsonscan.Key(args, i, jsonscan.Strict); err != nil {
+			return 0
+		}
+		if i, err = jsonscan.Skip(args, v, jsonscan.Strict, 0); err != nil {
+			return 0
+		}
+		for _, k := range queryKeys {
+			if string(key) == k {
+				return uint32(hashBytes(args[v:i])) | 1
+			}
+		}
+	}
+	return 0
+}

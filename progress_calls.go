@@ -193,14 +193,18 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			ch.count++
 			if ch.lastID != id {
 				ch.variants++
+				if q := queryOf(c.args); q == 0 || q != ch.query {
+					ch.guesses++
+				}
 			}
 		}
 		ch.lastID, ch.turn = id, c.turn
+		ch.query = queryOf(c.args)
 		ch.failed = ch.failed && failed
 	} else if ch != nil {
-		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed}
+		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed, query: queryOf(c.args)}
 	} else {
-		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed})
+		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed, query: queryOf(c.args)})
 		ch = &s.chains[len(s.chains)-1]
 	}
 	if !says || waiting {
@@ -301,7 +305,10 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		ch.saidAt = ch.count
 		return append(out, s.errorsNotice(c, int(ch.count), ch.variants > 0))
 	}
-	if ch.saidAt == 0 && int(ch.variants) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats &&
+	// Churn counts the variants that changed what was looked for: one question put to one
+	// file after another (a check that no "//" comment is left, file by file) is a sweep
+	// whose every "No matches found" is the answer wanted.
+	if ch.saidAt == 0 && int(ch.guesses) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats &&
 		(saysNothing(c.result) || strings.TrimSpace(c.result) == "" && searches(c.tool, c.args)) {
 		ch.saidAt = ch.count
 		return append(out, s.churnNotice(c, int(ch.count)))

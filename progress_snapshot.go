@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 10
+const progressSnapFormat = 11
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -62,6 +62,8 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(c.epoch))
 		b = binary.AppendUvarint(b, uint64(c.count))
 		b = binary.AppendUvarint(b, uint64(c.variants))
+		b = binary.AppendUvarint(b, uint64(c.guesses))
+		b = binary.LittleEndian.AppendUint32(b, c.query)
 		b = binary.LittleEndian.AppendUint64(b, c.lastID)
 		b = binary.LittleEndian.AppendUint64(b, c.turn)
 		b = appendBool(b, c.failed)
@@ -176,6 +178,7 @@ func (s *progressState) restore(r *snapReader) error {
 		c.tool, c.head, c.lead = r.u64(), r.u64(), r.u64()
 		readSketch(r, &c.sketch)
 		c.epoch, c.count, c.variants = u32(), i32(), i32()
+		c.guesses, c.query = i32(), r.u32()
 		c.lastID, c.turn = r.u64(), r.u64()
 		c.failed = boolean()
 		if c.saidAt = i32(); c.saidAt < 0 {

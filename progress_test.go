@@ -597,6 +597,16 @@ func TestProgressRules(t *testing.T) {
 			nil, times(6, func(i int) step {
 				return ok("Bash", fmt.Sprintf(`{"command":"grep -rn \"%s\" /testbed/tests"}`, []string{"dns_name", "DNS", "unicode_dns", "msgid", "make_msgid", "domain"}[i]), "")
 			}), []string{"5:churn:Bash same result × 6"}},
+		{"one question put to file after file, answered 'No matches found' each time, is a sweep, not churn",
+			nil, times(8, func(i int) step {
+				return ok("Grep", fmt.Sprintf(`{"pattern":"^\\s*//","path":"/repo/api/src/models/m%d.js","output_mode":"count"}`, i),
+					"No matches found\n\nFound 0 total occurrences across 0 files.")
+			}), nil},
+		{"the same file searched for one guess after another, nothing found each time, is churn",
+			nil, times(6, func(i int) step {
+				return ok("Grep", fmt.Sprintf(`{"pattern":"%s","path":"/repo/tests/mail/tests.py"}`, []string{"dns_name", "DNS", "unicode_dns", "msgid", "make_msgid", "domain"}[i]),
+					"No matches found\n\nFound 0 total occurrences across 0 files.")
+			}), []string{"5:churn:Grep same result × 6"}},
 		{"a batch of commands that answer nothing when they succeed is not churn",
 			nil, times(6, func(i int) step { return ok("Bash", fmt.Sprintf(`{"command":"mkdir -p /app/pkg%d"}`, i), "") }), nil},
 		{"argument churn: many variants of one call, the same answer, is no progress",

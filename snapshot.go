@@ -137,6 +137,16 @@ func (r *snapReader) u64() uint64 {
 	return v
 }
 
+func (r *snapReader) u32() uint32 {
+	if r.err != nil || len(r.b) < 4 {
+		r.err = errShort
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(r.b)
+	r.b = r.b[4:]
+	return v
+}
+
 func (r *snapReader) string() string {
 	n := r.uvarint()
 	if r.err != nil || n > uint64(len(r.b)) {
