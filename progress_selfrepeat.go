@@ -29,8 +29,8 @@ const selfRepeatMaxLines = 4096
 // selfRepeats returns how many times the text's most repeated block of lines follows itself
 // back to back, and the block's length in lines. Lines are compared trimmed, with every run
 // of digits taken as one digit ("Step 7", "Step 8" are the same line); blank lines, table
-// rows and code blocks (fenced by ```) are passed over: code, and a command's output quoted
-// in a block, repeat lines by nature. hashes and sizes are scratch space, returned
+// rows, lines without a letter (a grid's rows of numbers) and code blocks (fenced by ```) are
+// passed over: code, data, and a command's output quoted in a block, repeat lines by nature. hashes and sizes are scratch space, returned
 // grown for the next text.
 func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int, h []uint64, sz []int) {
 	hashes, sizes = hashes[:0], sizes[:0]
@@ -54,8 +54,10 @@ func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int,
 			continue
 		}
 		var th textHasher
+		words := false
 		for i := 0; i < len(line); i++ {
 			c := line[i]
+			words = words || 'a' <= c|0x20 && c|0x20 <= 'z' || c >= 0x80
 			if c >= '0' && c <= '9' {
 				for i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
 					i++
@@ -63,6 +65,9 @@ func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int,
 				c = '#'
 			}
 			th.writeByte(c)
+		}
+		if !words {
+			continue // a row of numbers or marks (a grid, a matrix, a rule) is data, not prose
 		}
 		if len(hashes) == selfRepeatMaxLines {
 			// keep the last lines: shift by half, once per half

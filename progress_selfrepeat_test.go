@@ -30,6 +30,7 @@ func TestSelfRepeatsFindsAReplyGoingRoundInALoop(t *testing.T) {
 			"```\n" + strings.Repeat("src/domain/workspace.test.ts:<<<<<<< HEAD\n", 15) + "```", 0, 0},
 		{"table rows are passed over", "| a | b |\n" + strings.Repeat("| 2024-01-01 | 0.00 | 0.00 | 0.00 | 0.00 | 0.00 |\n", 20), 0, 0},
 		{"short lines repeated say too little", strings.Repeat("}\n", 30), 0, 0},
+		{"rows of a grid of numbers are data, not prose", "The output grid:\n" + strings.Repeat("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", 13), 0, 0},
 		{"ordinary prose does not repeat", "I read the parser. The bug is in the tokenizer: it drops the last byte.\nI will fix it and run the tests.", 0, 0},
 		{"the same paragraph said twice is not a loop", strings.Repeat("The test still fails with the same assertion error in test_parse, "+
 			"so the fix to the tokenizer did not reach the case of an empty input; the next step is to read how the "+

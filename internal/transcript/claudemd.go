@@ -145,7 +145,7 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 		if !isJSON {
 			text := string(s.body)
 			if s.role == "assistant" {
-				a.text("model", text, "", 0)
+				a.said(text)
 			} else {
 				ccUserText(a, text, "", 0)
 			}
@@ -170,7 +170,7 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 					t, _ := bl["thinking"].(string)
 					a.text("model", t, "", 0)
 				default:
-					a.text("model", partText(bl), "", 0)
+					a.said(partText(bl))
 				}
 			}
 			continue

@@ -32,3 +32,17 @@ func TestClaudeMarkdownExportCopiesAreReadOnce(t *testing.T) {
 		`text[model] "Reading it."`,
 	})
 }
+
+// The reply Claude Code writes itself after a local command is not the model's, in an export
+// that has dropped its "<synthetic>" model name.
+func TestClaudeMarkdownSyntheticReplyIsNotTheModels(t *testing.T) {
+	doc := "# Claude Session Export\n\n## Conversation\n\n" +
+		"### User\n> 1:00 PM\n\n<command-name>/exit</command-name>\n\n---\n\n" +
+		"### Assistant\n> 1:00 PM\n\nNo response requested.\n\n---\n\n" +
+		"### Assistant\n> 1:01 PM\n\nDone.\n"
+	expectEvents(t, "s.md", doc, FormatClaudeCodeMarkdown, []string{
+		`user "<command-name>/exit</command-nam…"`,
+		`text[synthetic] "No response requested."`,
+		`text[model] "Done."`,
+	})
+}

@@ -270,7 +270,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			if laterUsersAreHarness {
 				a.taskOrHarness(text)
 			} else {
-				a.user(text, 0)
+				ccUserText(a, text, "", 0) // a Claude Code export keeps its injected texts in user messages
 			}
 
 		case "assistant", "model", "ai":
@@ -309,13 +309,13 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 						a.text("model", stringField(mb, "thinking", "text"), "", 0)
 					case "think": // Kimi CLI
 						t, _ := mb["think"].(string)
-						a.text("model", t, "", 0)
+						a.said(t)
 					default:
-						a.text("model", partText(bl), "", 0)
+						a.said(partText(bl))
 					}
 				}
 			} else {
-				a.text("model", contentText(m.Content), "", 0)
+				a.said(contentText(m.Content))
 			}
 			for _, tc := range m.ToolCalls {
 				if tc.ID != "" && blockCalls[tc.ID] {

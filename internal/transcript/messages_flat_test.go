@@ -249,3 +249,29 @@ func TestHarnessRepromptIsMarkedAsTheHarnesss(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A Claude Code session exported as a message list keeps what Claude Code injected (a
+// background task's notification, a system reminder) in user messages: that is not a
+// person's turn.
+func TestInjectedTextsInAMessageListAreNotUserTurns(t *testing.T) {
+	file := `[{"role":"user","content":"run the build"},
+{"role":"assistant","content":"Starting it in the background."},
+{"role":"user","content":"<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>"},
+{"role":"user","content":"<system-reminder>The todo list is empty.</system-reminder>"},
+{"role":"assistant","content":"The build finished."}]`
+	tr, err := ReadFrom("develop-1.json", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`user "run the build"`,
+		`text[model] "Starting it in the background."`,
+		`text[task-notification] "<task-notification>\n<task-id>b1<…"`,
+		`text[system-reminder] "<system-reminder>The todo list i…"`,
+		`text[model] "The build finished."`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -601,6 +601,18 @@ func (a *agentBuf) text(source, text, id string, ms int64) {
 	a.add(loopguard.Event{Type: loopguard.EventText, Source: source, Text: text, ID: id, Time: ms})
 }
 
+// said appends the model's text, or, for the reply Claude Code writes itself after a local
+// command ("No response requested."), the harness's: exports that drop Claude Code's
+// "<synthetic>" model name keep the words alone. Three /exit commands in a row gave three
+// such replies, read as the model saying the same thing three times.
+func (a *agentBuf) said(text string) {
+	if strings.TrimSpace(text) == "No response requested." {
+		a.text("synthetic", text, "", 0)
+		return
+	}
+	a.text("model", text, "", 0)
+}
+
 // user appends a user message, its text in Event.Text. A harness's known reprompt (see
 // isReprompt) is marked as the harness's (Source "harness"): it is not a person's turn.
 func (a *agentBuf) user(text string, ms int64) {
