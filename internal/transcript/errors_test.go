@@ -2,12 +2,14 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/loopguard/loopguard/internal/testenv"
 )
@@ -266,3 +268,26 @@ func TestErrorReader(t *testing.T) {
 type failingReader struct{ err error }
 
 func (f *failingReader) Read([]byte) (int, error) { return 0, f.err }
+
+// A transcript saved as UTF-16 with a byte-order mark (a Windows PowerShell redirect) reads
+// as the same transcript in UTF-8, little- and big-endian alike.
+func TestUTF16TranscriptReadsAsUTF8(t *testing.T) {
+	doc := `[{"role":"user","content":"liste les fichiers – vite"},{"role":"assistant","content":"","tool_calls":[{"id":"a","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls 😀\"}"}}]},{"role":"tool","tool_call_id":"a","content":"a.py"}]`
+	want, err := ReadFrom("s.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, order := range []binary.AppendByteOrder{binary.LittleEndian, binary.BigEndian} {
+		b := order.AppendUint16(nil, 0xfeff)
+		for _, u := range utf16.Encode([]rune(doc)) {
+			b = order.AppendUint16(b, u)
+		}
+		got, err := ReadFrom("s.json", bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%v: %v", order, err)
+		}
+		if g, w := strings.Join(describe(got.Agents[0].Events), "\n"), strings.Join(describe(want.Agents[0].Events), "\n"); g != w || got.Format != want.Format {
+			t.Errorf("%v: read as %s:\n%s\nwant %s:\n%s", order, got.Format, g, want.Format, w)
+		}
+	}
+}

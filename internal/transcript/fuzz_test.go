@@ -29,6 +29,9 @@ func FuzzRead(f *testing.F) {
 		f.Add(testenv.Gzip(f, data))
 		return nil
 	})
+	f.Add([]byte("\xff\xfe[\x00{\x00\"\x00r\x00")) // UTF-16LE, cut short
+	f.Add([]byte("\xfe\xff\x00[\x00]\xd8\x00"))    // UTF-16BE with an unpaired surrogate
+	f.Add([]byte("\xff\xfe"))                      // a byte-order mark alone
 	recoverPanics = false
 	f.Cleanup(func() { recoverPanics = true })
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -38,6 +38,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -45,6 +46,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	"github.com/loopguard/loopguard"
 )
@@ -340,9 +342,41 @@ func readFrom(name string, r io.Reader, hint int64) (t *Transcript, err error) {
 		defer zr.Close()
 		zbr := getContentReader(&stickyReader{r: zr})
 		defer putContentReader(zbr)
-		return readPlain(name, zbr, hint)
+		return readText(name, zbr, hint)
 	}
-	return readPlain(name, br, hint)
+	return readText(name, br, hint)
+}
+
+// readText reads content that may be UTF-16 with a byte-order mark, as Windows PowerShell
+// writes what it redirects to a file (`opencode export … > session.json`): it is decoded to
+// UTF-8 whole first (such files are rare and small), and any other content is read as it is.
+func readText(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
+	bom, _ := br.Peek(2)
+	if len(bom) < 2 || !(bom[0] == 0xff && bom[1] == 0xfe || bom[0] == 0xfe && bom[1] == 0xff) {
+		return readPlain(name, br, hint)
+	}
+	raw, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	text := decodeUTF16(raw)
+	tbr := getContentReader(strings.NewReader(text))
+	defer putContentReader(tbr)
+	return readPlain(name, tbr, int64(len(text)))
+}
+
+// decodeUTF16 decodes UTF-16 that opens with its byte-order mark (dropped) to UTF-8; a
+// trailing odd byte is dropped and unpaired surrogates become U+FFFD.
+func decodeUTF16(b []byte) string {
+	order := binary.ByteOrder(binary.LittleEndian)
+	if b[0] == 0xfe {
+		order = binary.BigEndian
+	}
+	units := make([]uint16, 0, len(b)/2-1)
+	for i := 2; i+1 < len(b); i += 2 {
+		units = append(units, order.Uint16(b[i:]))
+	}
+	return string(utf16.Decode(units))
 }
 
 // contentReaders keeps the sniffSize buffered readers of files read before. Readers copy
