@@ -274,7 +274,14 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			}
 
 		case "assistant", "model", "ai":
-			a.turn = "m" + strconv.Itoa(i) // the calls of one message are one reply
+			// The calls of one message are one reply; so are the calls of messages that follow
+			// one another with no answer between (an export writing each of a reply's parallel
+			// calls as a message of its own): the model made them before it saw any result.
+			if i == 0 || !makesCalls(&msgs[i-1]) || a.lastTurn() == "" {
+				a.turn = "m" + strconv.Itoa(i)
+			} else {
+				a.turn = a.lastTurn()
+			}
 			var blockCalls map[string]bool // ids of the calls read from content blocks
 			a.text("model", m.ReasoningContent, "", 0)
 			if blocks, ok := m.Content.([]any); ok {
@@ -418,4 +425,23 @@ func subagentCopies(msgs []msg) map[string]bool {
 		}
 	}
 	return copies
+}
+
+// makesCalls says whether m is a model's message that makes tool calls.
+func makesCalls(m *msg) bool {
+	switch m.chatRole() {
+	case "assistant", "model", "ai":
+	default:
+		return false
+	}
+	if len(m.ToolCalls) > 0 || m.FunctionCall != nil {
+		return true
+	}
+	blocks, _ := m.Content.([]any)
+	for _, typ := range [...]string{"tool_use", "tool_call", "toolRequest", "toolCall", "server_tool_use"} {
+		if hasBlock(blocks, typ) {
+			return true
+		}
+	}
+	return false
 }

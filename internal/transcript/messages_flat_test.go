@@ -275,3 +275,29 @@ func TestInjectedTextsInAMessageListAreNotUserTurns(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// An export that writes each of a reply's parallel calls as a message of its own, the results
+// after them all: the calls were made together, before the model saw any result, and share
+// their reply's Turn. A call after the results is a new reply.
+func TestParallelCallsWrittenAsMessagesShareATurn(t *testing.T) {
+	call := func(id, cmd string) string {
+		return `{"role":"assistant","content":[],"tool_calls":[{"id":"` + id + `","type":"function","function":{"name":"shell","arguments":"{\"command\":\"` + cmd + `\"}"}}]}`
+	}
+	result := func(id string) string {
+		return `{"role":"tool","tool_call_id":"` + id + `","content":"Exit code: 1\nnpm : running scripts is disabled on this system"}`
+	}
+	file := "[" + strings.Join([]string{`{"role":"user","content":"build it"}`,
+		call("a", "npm run test"), call("b", "npm run build"), call("c", "npm run lint"),
+		result("a"), result("b"), result("c"), call("d", "npm.cmd run test"), result("d")}, ",") + "]"
+	tr, err := ReadFrom("trajectory-2.json", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns []string
+	for _, c := range tr.Agents[0].Calls() {
+		turns = append(turns, c.Turn)
+	}
+	if len(turns) != 4 || turns[0] == "" || turns[1] != turns[0] || turns[2] != turns[0] || turns[3] == turns[0] {
+		t.Errorf("turns %q: want the first three calls in one reply, the fourth in another", turns)
+	}
+}
