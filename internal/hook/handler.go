@@ -47,8 +47,10 @@ func (h *Handler) Handle(ctx context.Context, host Host, stdin []byte) ([]byte, 
 		return h.observe(ctx, r, now())
 	case actBatch:
 		return h.batch(ctx, r, now())
-	case actReset, actForget:
-		// The user spoke, or the agent is gone: either way its state starts again from nothing.
+	case actReset:
+		return nil, h.userSpoke(ctx, r, now())
+	case actForget:
+		// The agent is gone: its state goes with it.
 		return nil, h.Store.Delete(ctx, r.agent)
 	}
 	return nil, nil
@@ -122,6 +124,16 @@ func (h *Handler) observe(ctx context.Context, r *request, now time.Time) ([]byt
 		return nil, err
 	}
 	return contextOutput(r, notices), nil
+}
+
+// userSpoke hands the user's message to the engine, as every other host does: the seeds
+// start again from nothing, the progress detector keeps its chains of calls failing the same
+// way (a build that fails alike after "try again" is still a loop) and takes a prompt that
+// repeats the last one ("continue", "continue") as no new turn.
+func (h *Handler) userSpoke(ctx context.Context, r *request, now time.Time) error {
+	ev := loopguard.Event{Type: loopguard.EventUser, Agent: r.agent, Text: r.in.Prompt, Time: now.UnixMilli()}
+	_, err := h.record(ctx, r.agent, []ranCall{{events: []loopguard.Event{ev}}})
+	return err
 }
 
 // ranCall is a call that ran (or was rejected), with the events that tell it: the model's

@@ -69,6 +69,8 @@ type input struct {
 	TranscriptPath string `json:"transcript_path"`
 	// ToolCalls are the calls of a finished batch (Claude Code's PostToolBatch).
 	ToolCalls []batchCall `json:"tool_calls"`
+	// Prompt is what the user sent (UserPromptSubmit, Gemini CLI's BeforeAgent).
+	Prompt string `json:"prompt"`
 }
 
 // batchCall is one call of a PostToolBatch event.

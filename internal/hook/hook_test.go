@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -213,6 +214,35 @@ func TestUserPromptResetsAndSubagentStopForgets(t *testing.T) {
 	handle(t, h, ClaudeCode, stop)
 	if v, _ := h.Store.Get(context.Background(), key); v != nil {
 		t.Error("a finished subagent's state was kept")
+	}
+}
+
+// The hook hands the user's prompt to the engine, as every host does: with the default preset a
+// prompt that repeats the last one ("continue", "continue") is no new turn, so the same call
+// with the same answer on either side of it is still counted; another prompt starts afresh.
+func TestUserPromptGoesThroughTheEngine(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	call := func(i int) []byte {
+		return with(t, sample(t, ClaudeCode, "PostToolUse"), map[string]any{
+			"tool_name": "Grep", "tool_input": map[string]any{"pattern": "parseConfig", "path": "src"},
+			"tool_response": "src/config.go:12: func parseConfig()", "tool_use_id": fmt.Sprintf("toolu_%d", i)})
+	}
+	prompt := func(text string) []byte {
+		return with(t, sample(t, ClaudeCode, "UserPromptSubmit"), map[string]any{"prompt": text})
+	}
+	for _, tc := range []struct {
+		second string
+		want   bool
+	}{{"continue", true}, {"now look at the tests", false}} {
+		h := newHandler(t, cfg)
+		handle(t, h, ClaudeCode, prompt("continue"))
+		handle(t, h, ClaudeCode, call(1))
+		handle(t, h, ClaudeCode, call(2))
+		handle(t, h, ClaudeCode, prompt(tc.second))
+		ctx := additionalContext(handle(t, h, ClaudeCode, call(3)))
+		if got := strings.Contains(ctx, "3 times"); got != tc.want {
+			t.Errorf("second prompt %q: reminded %v, want %v (%q)", tc.second, got, tc.want, ctx)
+		}
 	}
 }
 
