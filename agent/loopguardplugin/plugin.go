@@ -178,7 +178,8 @@ func (p *Plugin) preStep(_ context.Context, st *agent.Step, next func() agent.St
 	for _, m := range d.Messages() {
 		switch {
 		case m.Source.Kind == agent.FromUser:
-			p.eng.Observe(loopguard.Event{Type: loopguard.EventUser, Agent: k})
+			// With its text: a message repeating the last one ("continue") is no new turn.
+			p.eng.Observe(loopguard.Event{Type: loopguard.EventUser, Agent: k, Text: m.Text, Time: millis(m.Time)})
 		case m.Source.Kind == agent.FromPlugin && !own(m.Source.Plugin):
 			// Tool results were observed with their calls; our own notices are not news.
 			notices = p.eng.ObserveAppend(notices, loopguard.Event{

@@ -32,3 +32,23 @@ func TestParallelCallsOfOneReplyAreOneStep(t *testing.T) {
 		}
 	})
 }
+
+// The user's messages reach the engine with their text: the same search after a repeated
+// "continue" is the same step again, while a new request starts the count afresh.
+func TestRepeatedUserMessageIsNoNewTurn(t *testing.T) {
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	search := call("grep", "parseConfig")
+	for _, tc := range []struct {
+		third string
+		want  int
+	}{{"continue", 1}, {"now check the tests", 0}} {
+		h := newHarness(t, cfg, turns([]agent.ToolCall{search}, []agent.ToolCall{search}, []agent.ToolCall{search}))
+		a := h.loop.NewAgent("s1")
+		h.send(a, "continue")
+		h.send(a, "continue")
+		h.send(a, tc.third)
+		if got := h.notices(); len(got) != tc.want {
+			t.Errorf("third message %q: notices %q, want %d", tc.third, got, tc.want)
+		}
+	}
+}
