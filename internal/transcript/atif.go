@@ -86,7 +86,37 @@ type atifStep struct {
 		ToolResultMeta    struct {
 			IsError bool `json:"is_error"`
 		} `json:"tool_result_metadata"`
+		// Harbor's conversion of OpenClaw sessions writes each tool result as a step of its
+		// own: the call it answers, and the command's exit code and status.
+		ToolCallID   string `json:"tool_call_id"`
+		ExecExitCode *int   `json:"exec_exit_code"`
+		ExecStatus   string `json:"exec_status"`
 	} `json:"extra"`
+}
+
+// answers returns the call a step of its own answers (Harbor's OpenClaw conversion: no calls,
+// extra.tool_call_id naming one), or "".
+func (s *atifStep) answers() string {
+	if len(s.ToolCalls) > 0 {
+		return ""
+	}
+	return s.Extra.ToolCallID
+}
+
+// answerText is what such a step's call brought back: its observation's text, else its message.
+func (s *atifStep) answerText() string {
+	if s.Observation != nil {
+		var parts []string
+		for _, r := range s.Observation.Results {
+			if t := contentText(anyJSON(r.Content)); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, "\n")
+		}
+	}
+	return contentText(anyJSON(s.Message))
 }
 
 // placeholder says whether msg is the message Harbor's conversion of a Claude Code session
@@ -98,7 +128,9 @@ func (s *atifStep) placeholder(msg string) bool {
 
 // failed says whether the step's extra marks its tool result as an error (a step of one call).
 func (s *atifStep) failed() bool {
-	return s.Extra.ToolResultIsError || s.Extra.ToolResultMeta.IsError
+	x := &s.Extra
+	return x.ToolResultIsError || x.ToolResultMeta.IsError || x.ExecExitCode != nil && *x.ExecExitCode != 0 ||
+		x.ExecStatus == "error" || x.ExecStatus == "failed"
 }
 
 // isATIFHead says whether a document's top-level keys (as far as the sniffed head reaches)
@@ -127,6 +159,7 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 	b := newBuilder(FormatATIF)
 	mainAgent := b.agent(MainAgent)
 	mainAgent.usage.Model = d.Agent.ModelName
+	calls := map[string]int{} // the calls by id, for the steps that answer one later
 	for i := range d.Steps {
 		s := &d.Steps[i]
 		ms := parseTime(s.Timestamp)
@@ -134,6 +167,13 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 		if s.Extra.IsSidechain {
 			// A Claude Code subagent's step: its calls are not the main agent's.
 			a = b.agent(atifSidechainAgent)
+		}
+		if id := s.answers(); id != "" {
+			if idx, ok := calls[id]; ok && a.events[idx].Type == loopguard.EventCall {
+				e := &a.events[idx]
+				e.Result, e.HasResult, e.Failed = s.answerText(), true, s.failed()
+			}
+			continue // a tool's answer, not the model's words
 		}
 		switch s.Source {
 		case "user":
@@ -171,6 +211,9 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 		byID := map[string]int{}
 		for _, c := range s.ToolCalls {
 			byID[c.ID] = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: c.Name, Args: rawArgs(c.Arguments), Time: ms})
+			if c.ID != "" && a == mainAgent {
+				calls[c.ID] = byID[c.ID]
+			}
 		}
 		if s.Observation == nil {
 			continue

@@ -43,3 +43,25 @@ func TestATIFOfAClaudeCodeSessionKeepsSubagentsAndErrors(t *testing.T) {
 		t.Errorf("read as %s:\n%q\nwant:\n%q", tr.Format, got, want)
 	}
 }
+
+// Harbor's conversion of an OpenClaw session writes each tool result as a step of its own,
+// naming its call in extra.tool_call_id, with the command's exit code: the result belongs to
+// its call, and is not the model's words.
+func TestATIFOfAnOpenClawSessionAnswersCallsFromLaterSteps(t *testing.T) {
+	doc := `{"schema_version": "ATIF-v1.6", "session_id": "s", "agent": {"name": "openclaw"}, "steps": [
+  {"step_id": 1, "source": "user", "message": "fix the DHCP options"},
+  {"step_id": 2, "source": "agent", "message": "Looking around.", "tool_calls": [
+    {"tool_call_id": "t1", "function_name": "exec", "arguments": {"command": "ls /workspace"}},
+    {"tool_call_id": "t2", "function_name": "exec", "arguments": {"command": "go build ./..."}}],
+   "extra": {"openclaw_role": "assistant"}},
+  {"step_id": 3, "source": "agent", "message": "AGENTS.md", "observation": {"results": [{"content": "AGENTS.md"}]},
+   "extra": {"openclaw_role": "toolResult", "tool_call_id": "t1", "exec_exit_code": 0, "exec_status": "completed"}},
+  {"step_id": 4, "source": "agent", "message": "no Go files", "extra": {"openclaw_role": "toolResult", "tool_call_id": "t2", "exec_exit_code": 1, "exec_status": "completed"}}
+]}`
+	expectEvents(t, "trajectory.json", doc, FormatATIF, []string{
+		`user "fix the DHCP options"`,
+		`text[model] "Looking around."`,
+		`call exec "{\"command\":\"ls /workspace\"}" => "AGENTS.md"`,
+		`call exec "{\"command\":\"go build ./...\"}" => "no Go files" FAILED`,
+	})
+}
