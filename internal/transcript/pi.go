@@ -17,7 +17,9 @@ import (
 //   - role "assistant": content blocks, "text", "thinking" and "toolCall" ({"id", "name",
 //     "arguments"});
 //   - role "toolResult": {"toolCallId", "toolName", "content": [blocks], "isError"}, the
-//     result of the call with that id.
+//     result of the call with that id; OpenClaw's exec results keep isError false and say in
+//     "details" how the command ended ({"exitCode", "status"}): a non-zero exit code fails
+//     the call.
 //
 // Other entries (model and thinking-level changes, compaction summaries, labels, custom
 // entries) are skipped. The entries form a tree (a session can branch); they are read in file
@@ -45,6 +47,21 @@ type piMessage struct {
 	ToolCallID string `json:"toolCallId"`
 	IsError    bool   `json:"isError"`
 	Model      string `json:"model"`
+	// OpenClaw's exec tool says how its command ended here, and leaves isError false.
+	Details *struct {
+		ExitCode *int   `json:"exitCode"`
+		Status   string `json:"status"`
+	} `json:"details"`
+}
+
+// failed says whether a tool result reports a failure: isError, or an exec whose command
+// exited with a non-zero code or whose status is an error.
+func (m *piMessage) failed() bool {
+	if m.IsError {
+		return true
+	}
+	d := m.Details
+	return d != nil && (d.ExitCode != nil && *d.ExitCode != 0 || d.Status == "error" || d.Status == "failed")
 }
 
 // isPiHead says whether the first line of a file is pi's: its session header, or an entry
@@ -86,7 +103,7 @@ func readPi(name string, br *bufio.Reader) (*built, error) {
 				return nil
 			}
 			status := ""
-			if m.IsError {
+			if m.failed() {
 				status = "error"
 			}
 			list = append(list, msg{Role: "tool", ToolCallID: m.ToolCallID, Content: m.Content, Status: status})

@@ -110,3 +110,20 @@ func TestPiEvictedContentIsNotThePlaceholder(t *testing.T) {
 		t.Errorf("read as %s:\n got %s\nwant %s", tr.Format, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
+
+// OpenClaw's exec results leave isError false and say in details how the command ended: a
+// non-zero exit code fails the call, a zero one does not.
+func TestOpenClawExecExitCodeFailsTheCall(t *testing.T) {
+	line := func(id, parent, msg string) string {
+		return `{"type":"message","id":"` + id + `","parentId":"` + parent + `","timestamp":"2026-04-08T20:04:45.000Z","message":` + msg + "}\n"
+	}
+	file := line("u1", "", `{"role":"user","content":[{"type":"text","text":"build it"}]}`) +
+		line("a1", "u1", `{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"exec","arguments":{"command":"forge build"}},{"type":"toolCall","id":"t2","name":"exec","arguments":{"command":"ls"}}]}`) +
+		line("r1", "a1", `{"role":"toolResult","toolCallId":"t1","toolName":"exec","content":[{"type":"text","text":"Error: failed to resolve file"}],"details":{"status":"completed","exitCode":1},"isError":false}`) +
+		line("r2", "r1", `{"role":"toolResult","toolCallId":"t2","toolName":"exec","content":[{"type":"text","text":"foundry.toml"}],"details":{"status":"completed","exitCode":0},"isError":false}`)
+	expectEvents(t, "session.jsonl", file, FormatPi, []string{
+		`user "build it"`,
+		`call exec "{\"command\":\"forge build\"}" => "Error: failed to resolve file" FAILED`,
+		`call exec "{\"command\":\"ls\"}" => "foundry.toml"`,
+	})
+}
