@@ -421,13 +421,24 @@ func failureSignatureByLastIndex(result string) uint64 {
 		end = at + i
 	}
 	line := strings.TrimSpace(result[start:end])
+	var after uint64 // the lines after the mark's that hold "fail" in any case, last first
+	rest := strings.Split(result[end:], "\n")
+	for i := len(rest) - 1; i >= 0; i-- {
+		if strings.Contains(strings.ToLower(rest[i]), "fail") {
+			after = combine(after, hashLine(strings.TrimSpace(rest[i])))
+		}
+	}
 	if strings.HasPrefix(line, "Traceback (most recent call last)") {
 		line = lastLine(result[end:])
 	}
 	if line == "" {
 		return 0
 	}
-	return mix64(hashLine(line)) | 1
+	h := hashLine(line)
+	if after != 0 {
+		h = combine(h, after)
+	}
+	return mix64(h) | 1
 }
 
 // hasCommandLineKeyByContains is hasCommandLineKey's plain statement: a search per key.
@@ -481,7 +492,8 @@ func TestFailureSignatureMatchesItsPlainStatement(t *testing.T) {
 		"Traceback (most recent call last):\n  File \"x\", line 3\nValueError: bad\n",
 		"Traceback (most recent call last):", "Traceback (most recent call last):\n\n  \n",
 		"E   AssertionError: 1 != 2\nFAILED test_x.py::t - AssertionError\n== 1 failed in 0.2s ==\n",
-		"ERROR one\nERROR two", "   Error: padded   \r\n"}
+		"ERROR one\nERROR two", "   Error: padded   \r\n",
+		"FAILED t::a - boom\n== 2 failed, 5 passed in 0.4s ==\n", "FAILED t::a - boom\n== 1 failed, 6 passed in 0.4s ==\nFAILURES: none left\n"}
 	for _, m := range failureMarks {
 		texts = append(texts, m, filler+m, m+"\n"+filler, filler[:2048-len(m)]+m, m+filler[:2048], filler+m+"\n"+m[:len(m)-1])
 	}

@@ -181,19 +181,22 @@ var otherMarkRare = func() (t []struct {
 
 // failureSignature hashes the line that names a failure: the last line of the result's last
 // 2 KB holding one of failureMarks (a Python traceback's exception line, pytest's "FAILED
-// test::name - reason", "make: *** ... Error 2"), volatile fields masked. Debug prints moved
-// between two runs change the output around a failure, not the line that names it. 0 when no
-// line names one.
+// test::name - reason", "make: *** ... Error 2"), volatile fields masked, with the lines after
+// it that speak of a failure without a mark (pytest's "== 2 failed, 5 passed in 0.4s =="): a
+// count of failures that moved is progress. Debug prints moved between two runs change the
+// output around a failure, not the lines that name it. 0 when no line names one.
 func failureSignature(result string) uint64 {
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
 	// No mark holds a newline, so the line holding the last mark is the last line holding
 	// any: the lines are read from the end, and the first with a mark is the one.
+	var after uint64 // the lines after it that speak of a failure, last first
 	for end := len(result); ; {
 		start := strings.LastIndexByte(result[:end], '\n') + 1
-		if hasFailureMark(result[start:end]) {
-			line := strings.TrimSpace(result[start:end])
+		line := result[start:end]
+		if hasFailureMark(line) {
+			line = strings.TrimSpace(line)
 			if strings.HasPrefix(line, "Traceback (most recent call last)") {
 				// The header says only that something was raised; the exception is the last line.
 				line = lastLine(result[end:])
@@ -201,7 +204,14 @@ func failureSignature(result string) uint64 {
 			if line == "" {
 				return 0
 			}
-			return mix64(hashLine(line)) | 1
+			h := hashLine(line)
+			if after != 0 {
+				h = combine(h, after)
+			}
+			return mix64(h) | 1
+		}
+		if containsFold(line, "fail") {
+			after = combine(after, hashLine(strings.TrimSpace(line)))
 		}
 		if start == 0 {
 			return 0

@@ -804,6 +804,8 @@ func TestFailureSignature(t *testing.T) {
 			"FAILED t.py::test_a - Failed: nomatch", "FAILED t.py::test_b - Failed: nomatch", false},
 		{"volatile fields in the line are masked",
 			"Error: connect to 10.0.0.1 timed out after 1500ms", "Error: connect to 10.0.0.1 timed out after 1712ms", true},
+		{"a count of failures that moved after the failing line is progress",
+			"FAILED t.py::test_a - Failed: nomatch\n=== 3 failed, 2 passed in 0.1s ===", "FAILED t.py::test_a - Failed: nomatch\n=== 1 failed, 4 passed in 0.1s ===", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
