@@ -348,3 +348,9 @@ func FuzzResponsesRollouts(f *testing.F) {
 	f.Add([]byte(`{"responses_create_params": {"input": 7}, "response": {"output": [{"type": "function_call_output", "call_id": 1}, null, {"type": "function_call"}]}}` + "\n" + `{"responses_create_params": null, "response": {"output": {}}}`))
 	fuzzReader(f, readResponsesRollouts)
 }
+
+func FuzzACP(f *testing.F) {
+	f.Add([]byte(`{"type": "user_message", "text": "go"}` + "\n" + `{"type": "tool_call", "tool_call_id": "c", "kind": "execute", "title": "x: $ ls", "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": "Tool: t\nResult:\na"}}]}` + "\n" + `{"type": "tool_call", "tool_call_id": "c", "kind": null, "title": 3, "status": "failed", "content": [{"text": "Tool: "}]}`))
+	f.Add([]byte(`{"type": "agent_message", "text": "a"}` + "\n" + `{"type": "tool_call", "tool_call_id": "", "kind": "", "title": "", "content": null}`))
+	fuzzReader(f, readACP)
+}

@@ -46,6 +46,7 @@ const (
 	kindBrowserUse        // a browser-use agent history document
 	kindCCTrace           // a Claude Code session exported by cctrace (Markdown)
 	kindKimiWire          // a Kimi Code CLI session's records, one a line
+	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
 	kindResponsesRollouts // Responses API requests and responses, one run a line (NeMo Gym)
 )
@@ -206,6 +207,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindCopilot}
 	case isKimiWireHead(typ, has):
 		return sniffed{kind: kindKimiWire}
+	case isACPHead(typ, has):
+		return sniffed{kind: kindACP}
 	case isAntigravityHead(has):
 		return sniffed{kind: kindAntigravity}
 	case isSessionEventHead(typ, has, head[i:]):

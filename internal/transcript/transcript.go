@@ -26,6 +26,7 @@
 //   - "goose": Goose session files, JSON exports and stream-json output
 //   - "browser-use": a browser-use agent's history document
 //   - "kimi": a Kimi Code CLI session's records
+//   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "events": loopguard's own events JSONL
 //
 // Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
@@ -125,6 +126,9 @@ const (
 	FormatBrowserUse = "browser-use"
 	// FormatKimi is a Kimi Code CLI session's records, one a line (the agent loop's events).
 	FormatKimi = "kimi"
+	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
+	// (acp_trajectory.jsonl): the session's updates, one a line.
+	FormatACP = "acp"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -495,6 +499,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCCTrace(name, br)
 	case kindKimiWire:
 		t, err = readKimiWire(name, br)
+	case kindACP:
+		t, err = readACP(name, br)
 	case kindLoglines:
 		t, err = readLoglines(name, br)
 	case kindResponsesRollouts:
