@@ -240,7 +240,9 @@ func commandKey(tool string, args []byte) (key uint64, ok bool) {
 			}
 		}
 		atStart = false
-		if k := lastPathSep(word); k >= 0 && k < len(word)-1 {
+		// A path is known by its last part; a URL is not a path of the machine, and its last
+		// part may be the same for every resource it names (".../entry/2IB5/1").
+		if k := lastPathSep(word); k >= 0 && k < len(word)-1 && !bytes.Contains(word, []byte("://")) {
 			word = word[k+1:]
 		}
 		if words > 0 {

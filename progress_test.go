@@ -1191,6 +1191,8 @@ func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
 		{"another commit message, quoted as JSON writes it", `{"command":"git commit -m \"fix a\""}`, `{"command":"git commit -m \"fix b\""}`},
 		{"the same command line under other arguments", `{"command":"npm test","timeout":10}`, `{"command":"npm test","timeout":600}`},
 		{"a cd that is the whole command", `{"command":"cd /a"}`, `{"command":"cd /b"}`},
+		{"two resources of one web API whose paths end alike", `{"command":"curl -s https://data.rcsb.org/rest/v1/core/polymer_entity/2IB5/1 | jq -r .x"}`,
+			`{"command":"curl -s https://data.rcsb.org/rest/v1/core/polymer_entity/4KGE/1 | jq -r .x"}`},
 	}
 	for _, tt := range apart {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -91,6 +92,7 @@ type atifStep struct {
 		ToolCallID   string `json:"tool_call_id"`
 		ExecExitCode *int   `json:"exec_exit_code"`
 		ExecStatus   string `json:"exec_status"`
+		IsError      bool   `json:"is_error"` // a tool's own refusal (OpenClaw's argument checks)
 	} `json:"extra"`
 }
 
@@ -129,7 +131,7 @@ func (s *atifStep) placeholder(msg string) bool {
 // failed says whether the step's extra marks its tool result as an error (a step of one call).
 func (s *atifStep) failed() bool {
 	x := &s.Extra
-	return x.ToolResultIsError || x.ToolResultMeta.IsError || x.ExecExitCode != nil && *x.ExecExitCode != 0 ||
+	return x.ToolResultIsError || x.ToolResultMeta.IsError || x.IsError || x.ExecExitCode != nil && *x.ExecExitCode != 0 ||
 		x.ExecStatus == "error" || x.ExecStatus == "failed"
 }
 
@@ -209,8 +211,9 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 		}
 		first := len(a.events)
 		byID := map[string]int{}
+		turn := "s" + strconv.Itoa(i) // the calls of one step were made together, in one reply
 		for _, c := range s.ToolCalls {
-			byID[c.ID] = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: c.Name, Args: rawArgs(c.Arguments), Time: ms})
+			byID[c.ID] = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: c.Name, Args: rawArgs(c.Arguments), Time: ms, Turn: turn})
 			if c.ID != "" && a == mainAgent {
 				calls[c.ID] = byID[c.ID]
 			}

@@ -56,12 +56,20 @@ func TestATIFOfAnOpenClawSessionAnswersCallsFromLaterSteps(t *testing.T) {
    "extra": {"openclaw_role": "assistant"}},
   {"step_id": 3, "source": "agent", "message": "AGENTS.md", "observation": {"results": [{"content": "AGENTS.md"}]},
    "extra": {"openclaw_role": "toolResult", "tool_call_id": "t1", "exec_exit_code": 0, "exec_status": "completed"}},
-  {"step_id": 4, "source": "agent", "message": "no Go files", "extra": {"openclaw_role": "toolResult", "tool_call_id": "t2", "exec_exit_code": 1, "exec_status": "completed"}}
+  {"step_id": 4, "source": "agent", "message": "no Go files", "extra": {"openclaw_role": "toolResult", "tool_call_id": "t2", "exec_exit_code": 1, "exec_status": "completed"}},
+  {"step_id": 5, "source": "agent", "message": "", "tool_calls": [{"tool_call_id": "t3", "function_name": "read", "arguments": {}}], "extra": {"openclaw_role": "assistant"}},
+  {"step_id": 6, "source": "agent", "message": "Validation failed for tool read: path is required", "extra": {"openclaw_role": "toolResult", "tool_call_id": "t3", "is_error": true}}
 ]}`
-	expectEvents(t, "trajectory.json", doc, FormatATIF, []string{
+	tr := expectEvents(t, "trajectory.json", doc, FormatATIF, []string{
 		`user "fix the DHCP options"`,
 		`text[model] "Looking around."`,
 		`call exec "{\"command\":\"ls /workspace\"}" => "AGENTS.md"`,
 		`call exec "{\"command\":\"go build ./...\"}" => "no Go files" FAILED`,
+		`call read "{}" => "Validation failed for tool read:…" FAILED`,
 	})
+	// The calls of one step were made together: one reply.
+	calls := tr.Agents[0].Calls()
+	if calls[0].Turn == "" || calls[1].Turn != calls[0].Turn || calls[2].Turn == calls[0].Turn {
+		t.Errorf("turns %q %q %q: want the first two calls in one reply, the third in another", calls[0].Turn, calls[1].Turn, calls[2].Turn)
+	}
 }
