@@ -39,6 +39,10 @@ type acpLine struct {
 			Text string `json:"text"`
 		} `json:"content"`
 		Text string `json:"text"`
+		// a "diff" item: the change an edit makes
+		Path    string  `json:"path"`
+		OldText *string `json:"oldText"`
+		NewText *string `json:"newText"`
 	} `json:"content"`
 }
 
@@ -80,7 +84,7 @@ func readACP(name string, br *bufio.Reader) (*built, error) {
 			}
 			idx, seen := calls[l.ToolCallID]
 			if !seen || l.ToolCallID == "" {
-				idx = a.add(loopguard.Call("", tool, []byte(acpArgs(l.Title))))
+				idx = a.add(loopguard.Call("", tool, acpArgs(&l)))
 				if l.ToolCallID != "" {
 					calls[l.ToolCallID] = idx
 				}
@@ -88,7 +92,7 @@ func readACP(name string, br *bufio.Reader) (*built, error) {
 			e := &a.events[idx]
 			if result != "" || l.Status == "completed" || l.Status == "failed" {
 				e.Tool = tool
-				e.Result, e.HasResult, e.Failed = result, true, l.Status == "failed"
+				e.Result, e.HasResult, e.Failed = result, true, l.Status == "failed" || exitFooterFailed(result)
 			}
 		}
 		return nil
@@ -99,14 +103,65 @@ func readACP(name string, br *bufio.Reader) (*built, error) {
 	return withDamaged(b.done(), damaged), nil
 }
 
-// acpArgs returns what stands for a call's arguments: its title, or, for a command, the
-// command alone. OpenHands titles a command "<what it is for>: $ <command>"; the caption is
-// the model's narration, and the same command captioned two ways is the same call.
-func acpArgs(title string) string {
-	if _, cmd, ok := strings.Cut(title, ": $ "); ok {
-		return cmd
+// acpArgs returns what stands for a call's arguments: the change an edit makes (its diff
+// items' paths and new texts), else its title, the command alone for a command (OpenHands
+// titles one "<what it is for>: $ <command>", a read "<what it is for>: Reading <path>": the
+// caption is the model's narration, and the same command captioned two ways is the same
+// call). A title that names no argument at all ("Web search", "Read File", "Write", "bash":
+// some adapters send only the tool's label, and BenchFlow keeps the first title of a call)
+// cannot say that two calls were the same: such a call is one of its own, known by its id.
+func acpArgs(l *acpLine) []byte {
+	var diffs []map[string]any
+	for _, c := range l.Content {
+		if c.Type == "diff" {
+			d := map[string]any{"path": c.Path}
+			if c.NewText != nil {
+				d["newText"] = *c.NewText
+			}
+			if c.OldText != nil {
+				d["oldText"] = *c.OldText
+			}
+			diffs = append(diffs, d)
+		}
 	}
-	return title
+	if len(diffs) > 0 {
+		return marshalArgs(diffs)
+	}
+	title := l.Title
+	if _, cmd, ok := strings.Cut(title, ": $ "); ok {
+		return []byte(cmd)
+	}
+	if _, path, ok := strings.Cut(title, ": Reading "); ok {
+		return []byte("Reading " + path)
+	}
+	if namesNoArgument(title) {
+		return []byte(title + " #" + l.ToolCallID)
+	}
+	return []byte(title)
+}
+
+// namesNoArgument says whether a title is only a tool's label: at most three words of letters.
+func namesNoArgument(title string) bool {
+	words := strings.Fields(title)
+	if len(words) == 0 || len(words) > 3 {
+		return len(words) == 0
+	}
+	for _, w := range words {
+		for i := 0; i < len(w); i++ {
+			if c := w[i] | 0x20; c < 'a' || c > 'z' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// exitFooterFailed says whether a command's output ends with a non-zero exit code, as
+// OpenHands writes it under the output of a command it reports as completed ("❌ Exit code: 1").
+func exitFooterFailed(result string) bool {
+	last := strings.TrimSpace(result[strings.LastIndexByte(strings.TrimRight(result, "\n "), '\n')+1:])
+	code, ok := strings.CutPrefix(strings.TrimPrefix(strings.TrimPrefix(last, "❌"), " "), "Exit code: ")
+	return ok && code != "" && code != "0"
 }
 
 // acpResult returns the tool a call's result names ("Tool: terminal" on its first line, or "")

@@ -3,8 +3,10 @@ package transcript
 import "testing"
 
 // BenchFlow's ACP trajectory: the user's turn, the model's thoughts and words, and calls whose
-// result is merged into them; a call's later status updates it; a command stands by its
-// command, not its caption.
+// result is merged into them; a call's later status updates it; a command or a read stands by
+// what it runs or reads, not its caption; an exit code under a completed command's output
+// fails it; an edit stands by its change; a title that names no argument makes a call of its
+// own.
 func TestACPTrajectory(t *testing.T) {
 	file := `{"type": "user_message", "text": "What is in /root?"}
 {"type": "agent_thought", "text": "Let me look."}
@@ -13,15 +15,19 @@ func TestACPTrajectory(t *testing.T) {
 {"type": "tool_call", "tool_call_id": "c2", "kind": "execute", "title": "Install the reader: $ pip install openpyxl", "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": "Tool: terminal\nResult:\nerror: externally-managed-environment\n❌ Exit code: 1"}}]}
 {"type": "tool_call", "tool_call_id": "c3", "kind": "execute", "title": "Try again: $ pip install openpyxl", "status": "failed", "content": [{"type": "content", "content": {"type": "text", "text": "Tool: terminal\nResult:\nerror: externally-managed-environment"}}]}
 {"type": "tool_call", "tool_call_id": "c4", "kind": "other", "title": "Plan the work", "status": "pending", "content": []}
+{"type": "tool_call", "tool_call_id": "c5", "kind": "fetch", "title": "Web search", "status": "completed", "content": [{"type": "content", "content": {"type": "text", "text": "no results"}}]}
+{"type": "tool_call", "tool_call_id": "c6", "kind": "edit", "title": "Write", "status": "completed", "content": [{"type": "diff", "path": "/root/answer.json", "oldText": null, "newText": "{}"}]}
 {"type": "agent_message", "text": "The file is data.xlsx."}
 `
 	expectEvents(t, "acp_trajectory.jsonl", file, FormatACP, []string{
 		`user "What is in /root?"`,
 		`text[thinking] "Let me look."`,
-		`call file_editor "List files: Reading /root" => "/root/data.xlsx"`,
-		`call terminal "pip install openpyxl" => "error: externally-managed-enviro…"`,
+		`call file_editor "Reading /root" => "/root/data.xlsx"`,
 		`call terminal "pip install openpyxl" => "error: externally-managed-enviro…" FAILED`,
-		`call other "Plan the work" => -`,
+		`call terminal "pip install openpyxl" => "error: externally-managed-enviro…" FAILED`,
+		`call other "Plan the work #c4" => -`,
+		`call fetch "Web search #c5" => "no results"`,
+		`call edit "[{\"newText\":\"{}\",\"path\":\"/root/a…" => ""`,
 		`text[model] "The file is data.xlsx."`,
 	})
 }
