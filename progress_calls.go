@@ -180,6 +180,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.
 	failed := c.failed || looksFailed(c.result)
+	if failed && searches(c.tool, c.args) && !hasFailureMark(tail(c.result, 2048)) {
+		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
+		// has not failed unless it says what went wrong ("grep: x: No such file or
+		// directory"). Three existence checks that found nothing, each printing only a
+		// shell's banner, were told as one command failing alike.
+		failed = false
+	}
 	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
 	// An empty or one-word answer says too little to call two answers the same, but for a
 	// search: nothing found is its answer (find / -name "<guess>*" sent 36 times, every one
@@ -363,7 +370,7 @@ func saysNothing(result string) bool {
 
 // searches says whether a call looks for something, so that an empty answer says it found
 // nothing: a tool named for searching (grep, find_file, search_dir, Glob), or a command line
-// whose program searches (find, grep, rg, locate, which, ...). An empty answer to another
+// whose program searches (find, grep, rg, locate, which, ...), or a pipeline ending in one. An empty answer to another
 // command (mkdir, cp, sed -i) says it succeeded, and a batch of them is not churn.
 func searches(tool string, args []byte) bool {
 	for _, w := range searchToolWords {
@@ -374,6 +381,11 @@ func searches(tool string, args []byte) bool {
 	_, line, _, ok := commandLine(args)
 	if !ok {
 		return false
+	}
+	// The program that answers: the first of the line, or the last of a pipeline ("git branch
+	// | rg -e X" exits as rg does).
+	if p := bytes.LastIndexByte(line, '|'); p >= 0 && (p == 0 || line[p-1] != '|') {
+		line = line[p+1:]
 	}
 	i := skipCommandSpace(line, 0)
 	program := string(line[i:wordEnd(line, i)])
@@ -778,4 +790,12 @@ type toolRing struct {
 func (r *toolRing) push(tool string) {
 	r.names[int(r.n)%len(r.names)] = tool
 	r.n++
+}
+
+// tail returns the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
 }

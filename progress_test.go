@@ -202,6 +202,12 @@ func TestProgressRules(t *testing.T) {
 				return fail("Edit", fmt.Sprintf(`{"file_path":"/app/retry.py","old_string":"time.sleep(%d)","new_string":"x"}`, i),
 					"<tool_use_error>String to replace not found in file.</tool_use_error>")
 			}), []string{"3:errors:Edit failed × 4", "8:errors:Edit failed × 9", "17:errors:Edit failed × 18"}},
+		{"searches that find nothing exit 1 without saying what went wrong: an answer, not a failure",
+			nil, times(6, func(i int) step {
+				return fail("shell_command", fmt.Sprintf(`{"command":%q}`, []string{"git ls-remote --heads origin | rg -e 'refs/heads/[0-9]+-tauri$'",
+					"git branch | rg -e '^[* ]*[0-9]+-tauri$'", "rg --files -g 'specs/[0-9]+-tauri'"}[i%3]),
+					fmt.Sprintf("Exit code: 1\nWall time: 1.%d seconds\nOutput:\nNow using node v22.20.0 (npm v10.9.3)\n", i))
+			}), nil},
 		{"four reads failing alike in one reply are one decision, not a model failing four times",
 			nil, times(4, func(i int) step {
 				return inTurn("msg_1", fail("Read", fmt.Sprintf(`{"file_path":"/c/Users/m/src/part%d.py"}`, i), "<tool_use_error>File does not exist.</tool_use_error>"))
