@@ -80,8 +80,8 @@ var catalogues = map[string]*catalogue{
 			"every time. Varying the arguments is not helping, so the cause lies elsewhere: check the assumption " +
 			"behind these calls, or try a different approach.",
 		progressReapplied: "[loopguard] You have made the same change with {tool} {count} times, with the same " +
-			"arguments. Each time it changed the file again (it may now hold that change {count} times over), but it " +
-			"has not brought you further. Look at the file as it is now, and undo the extra copies, before you change it again.",
+			"arguments. Each run applied it again (what it changed may now hold it {count} times over), but it has " +
+			"not brought you further. Look at the result as it is now, and undo the extra copies, before you change it again.",
 		progressPoll: "[loopguard] You have checked {tool} {count} times. It is still changing, so this is fine if " +
 			"you are waiting for it; but consider waiting longer between checks, or checking once for the final " +
 			"result instead of following every step.",
@@ -139,8 +139,8 @@ var catalogues = map[string]*catalogue{
 			"这些修改没有触及原因：请重新阅读错误信息，找到它真正的来源，再修改那里。",
 		progressChurn: "[loopguard] {tool} 已用 {count} 组不同的参数调用，每次得到的答案都一样。" +
 			"改参数没有帮助，原因在别处：请检查这些调用背后的假设，或换一种方法。",
-		progressReapplied: "[loopguard] 你已经用 {tool} 以完全相同的参数做了 {count} 次同样的修改。每次都会再改一遍文件" +
-			"（文件里可能已经有 {count} 份同样的修改），但并没有让你更进一步。请先查看文件现在的样子，去掉多余的副本，再决定下一步修改。",
+		progressReapplied: "[loopguard] 你已经用 {tool} 以完全相同的参数做了 {count} 次同样的修改。每次都会再应用一遍" +
+			"（被修改的内容里可能已经有 {count} 份同样的修改），但并没有让你更进一步。请先查看现在的结果，去掉多余的副本，再决定下一步修改。",
 		progressPoll: "[loopguard] 你已经查看 {tool} {count} 次。结果仍在变化，如果你是在等待它完成，这没有问题；" +
 			"但可以考虑拉长每次检查的间隔，或者一次性检查最终结果，而不是跟踪每一步。",
 		progressPollStalled: "[loopguard] 你已经查看 {tool} {count} 次，结果一次都没有变化。你等待的东西可能卡住了：" +

@@ -364,7 +364,7 @@ type progressState struct {
 	stuck      int32 // length of the current no-progress chain ending at last
 	polls      int32 // changed-but-similar answers to the same call in a row
 	pollSaidAt int32 // polls at the last poll notice, 0 before the first
-	pollMoved  bool  // a poll of the chain was answered differently (it is advancing)
+	pollMoved  bool  // a poll of the chain was answered differently since its last notice (it is advancing)
 
 	chains []toolChain
 
@@ -473,12 +473,14 @@ func (s *progressState) class(tool string) classEntry {
 // nothing new, so the calls after it are compared with the calls before, and the model's
 // replies on either side of it are two turns of one chain. A reprompt is a user message
 // whose source is "harness", or one that repeats the previous user message word for word
-// (after normalising): a person rarely sends the same words twice in a row, and when one
+// (case and spacing aside): a person rarely sends the same words twice in a row, and when one
 // does ("continue", "continue") they bring no more news than a harness would.
 func (s *progressState) observeUser(u *userEvent) {
 	var h uint64
 	if strings.TrimSpace(u.text) != "" {
-		h = s.dg.digest(u.text, false, false).exact | 1 // never 0: 0 is "no text"
+		// The words as written, case and spacing aside: two messages differing in a number,
+		// a date or a path ("wait 5 seconds", "wait 90 seconds") are two messages.
+		h = spacedHash([]byte(strings.ToLower(u.text))) | 1 // never 0: 0 is "no text"
 	}
 	if u.source == "harness" || h != 0 && h == s.lastUser {
 		s.thoughtSeen = false // the model's next words are a new turn

@@ -410,15 +410,32 @@ func stringSpan(args []byte, key string) (start, end int, ok bool) {
 // step further than the last: an editor's undo_edit, git's stash pop and HEAD~1.
 var historySteps = [...]string{"undo", "redo", "pop", "HEAD~", "HEAD^", "revert", "rollback"}
 
-// stepsThroughHistory says whether a call's arguments name such a step. The same call made
-// again is then the next step back, not the same change made twice.
+// stepsThroughHistory says whether a call's arguments name such a step, as a word of their
+// own ("undo_edit", "git stash pop"), not a method in code an edit writes (".pop()"). The same
+// call made again is then the next step back, not the same change made twice.
 func stepsThroughHistory(args []byte) bool {
 	for _, w := range historySteps {
-		if bytes.Contains(args, []byte(w)) {
-			return true
+		for from := 0; ; {
+			i := bytes.Index(args[from:], []byte(w))
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(w)
+			before := i == 0 || !isWordByte(args[i-1]) && args[i-1] != '.'
+			after := end >= len(args) || !isWordByte(args[end]) || w[len(w)-1] == '~' || w[len(w)-1] == '^'
+			if before && after {
+				return true
+			}
+			from = i + 1
 		}
 	}
 	return false
+}
+
+// isWordByte says whether c is an ASCII letter or digit.
+func isWordByte(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z'
 }
 
 // queryKeys name the argument that says what a search looks for, as against where it looks.

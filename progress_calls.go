@@ -94,14 +94,15 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	again := 0 // this call made the same change as the call that last changed the workspace
 	if mut && !c.failed && !sameResult && !opensWithFailure(c.result) {
 		if s.changedBy == id && int(s.lastWait) <= int(s.changedAt)+1 && !waiting && c.hasRes &&
-			!stepsThroughHistory(c.args) && similarity(&s.changedShape, ptr(shapeSketch(c.result))) >= 0.5 {
+			!stepsThroughHistory(c.args) && s.changedShape.n >= 3 && similarity(&s.changedShape, ptr(shapeSketch(c.result))) >= 0.5 {
 			// The same change made again, and nothing else changed since it was first made:
 			// the model did not see what its first run did. A line-numbered edit sent again
 			// inserts its text again (a real run sent `edit 74:74` 28 times, the file growing
 			// by four lines each time, its answer new each time), so its result is no sign
 			// of progress and the workspace is not taken as changed anew: the calls and the
 			// thought around it stay the same step repeated. It must answer alike, its lines
-			// the same but for their numbers (the same place shown again): an exporter that keeps only a summary of each edit ("Edit
+			// the same but for their numbers (the same place shown again, three lines or more:
+			// a move in a game answered "(3,1)", "(3,2)" is a step, not a file): an exporter that keeps only a summary of each edit ("Edit
 			// file: a.py, 2 lines added") makes different edits look the same call, whose
 			// answers (their diffs) differ. An undo, a stash pop, a step back through history
 			// is meant to be repeated, each run going one step further; an edit whose outcome
@@ -196,22 +197,25 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if ch != nil && ch.epoch == s.epoch && says && (ch.head == dg.masked || sameLead || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
 		// Calls of the reply that made the chain's last call were made before the model saw
 		// its result: the same answer to them is one step, not a repeat.
+		// What the call looked for, read only for a call that extends a chain (most calls
+		// start one): the chain's first call counts as unknown.
+		q := queryOf(c.args)
 		if c.turn == 0 || c.turn != ch.turn {
 			ch.count++
 			if ch.lastID != id {
 				ch.variants++
-				if q := queryOf(c.args); q == 0 || q != ch.query {
+				if q == 0 || q != ch.query {
 					ch.guesses++
 				}
 			}
 		}
 		ch.lastID, ch.turn = id, c.turn
-		ch.query = queryOf(c.args)
+		ch.query = q
 		ch.failed = ch.failed && failed
 	} else if ch != nil {
-		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed, query: queryOf(c.args)}
+		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed}
 	} else {
-		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed, query: queryOf(c.args)})
+		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed})
 		ch = &s.chains[len(s.chains)-1]
 	}
 	if !says || waiting {
@@ -335,12 +339,15 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		// finished), as it does for stuck.
 		return append(out, s.stuckNotice(c, int(r.count)))
 	}
-	// A poll is noted once past its budget. One whose answer never changed is a wait that may
-	// never end (a job hung, a server that never came up): it is noted again each time the
-	// count doubles, with what was seen.
+	// A poll is noted once past its budget. One whose answer has not changed since (a job
+	// that hung, a server that never came up, a build log that moved and then stopped) is a
+	// wait that may never end: it is noted again each time the count doubles, with what was
+	// seen.
 	if s.pollSaidAt == 0 && int(s.polls) >= cls.pollBudget || s.pollSaidAt > 0 && !s.pollMoved && s.polls >= 2*s.pollSaidAt {
 		s.pollSaidAt = s.polls
-		return append(out, s.pollNotice(c, int(s.polls)+1))
+		out = append(out, s.pollNotice(c, int(s.polls)+1))
+		s.pollMoved = false // from here on, whether it moves since this notice
+		return out
 	}
 	return out
 }

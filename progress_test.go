@@ -168,6 +168,11 @@ func TestProgressRules(t *testing.T) {
 			times(25, func(i int) step {
 				return ok("BashOutput", `{"bash_id":"b2f8b9"}`, fmt.Sprintf("<status>running</status>\n\n<timestamp>2025-12-01T04:50:%02d.564Z</timestamp>", i))
 			}), []string{"5:poll:BashOutput polled × 6", "10:poll:BashOutput polled × 11", "20:poll:BashOutput polled × 21"}},
+		{"a poll that advanced and then stopped is told again as the count doubles, as one that never moved",
+			func(p *ProgressConfig) { p.PollBudget = 5 },
+			times(25, func(i int) step {
+				return ok("BashOutput", `{"bash_id":"b7"}`, fmt.Sprintf("build: %d of 40 steps done (compile, test, package, upload)", min(i, 4)))
+			}), []string{"5:poll:BashOutput polled × 6", "10:poll:BashOutput polled × 11", "20:poll:BashOutput polled × 21"}},
 		{"waiting: the same status after a sleep is a poll that has not advanced yet, not a stuck call",
 			func(p *ProgressConfig) { p.PollBudget = 6 },
 			times(8, func(i int) step {
@@ -733,6 +738,11 @@ func TestProgressRules(t *testing.T) {
 				ok("edit", "edit 74:74\n    def deserialize(self):", grownView(1)), ok("edit", "edit 10:10\nimport os", "[File: a.py]\n10:import os\n11:import os"),
 				ok("edit", "edit 74:74\n    def deserialize(self):", grownView(2))},
 			nil},
+		{"a move in an environment answered one short line each time is a step, not the same change made again",
+			nil, times(6, func(i int) step { return ok("move", `{"direction":"north"}`, fmt.Sprintf("(3,%d)", i+1)) }), nil},
+		{"an edit whose new text calls a pop method is no step back through history",
+			nil, times(4, func(i int) step { return ok("edit", "edit 74:74\n        item = stack.pop()", grownView(i)) }),
+			[]string{"2:stuck:edit × 3"}},
 		{"an undo repeated is a step further back each time, not the same change",
 			nil, times(5, func(i int) step {
 				return ok("str_replace_editor", `{"command":"undo_edit","path":"a.py"}`, grownView(4-i))
@@ -751,6 +761,12 @@ func TestProgressRules(t *testing.T) {
 		{"a user message that repeats the previous one word for word is a reprompt too",
 			nil, []step{userSays("continue"), thought("Done."), userSays("continue"), thought("Done."), userSays("continue"), thought("Done.")},
 			[]string{"5:thought:same thought × 3"}},
+		{"a monologue right after a notice about calls is still told: it makes no call to wait out",
+			nil, slices.Concat(times(3, grep), []step{thought("I am done."), reprompt(), thought("I am done."), reprompt(), thought("I am done.")}),
+			[]string{"2:stuck:grep × 3", "7:thought:same thought × 3"}},
+		{"user messages that differ only in a number are two messages, not a reprompt",
+			nil, []step{userSays("wait 5 seconds and check"), thought("Done."), userSays("wait 90 seconds and check"), thought("Done."), userSays("wait 300 seconds and check"), thought("Done.")},
+			nil},
 		{"the same answer to three different requests of a person is not a monologue",
 			nil, []step{userSays("is the build green?"), thought("Done."), userSays("and the linter?"), thought("Done."), userSays("and the docs?"), thought("Done.")},
 			nil},

@@ -53,8 +53,10 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	if s.thoughtN == 2 {
 		s.thoughtPreview = textPreview(t.text, 120) // only repeated thoughts are ever quoted
 	}
-	if s.quiet(false) {
-		return out // due later, when the quiet calls are over (see observeCall)
+	if s.quiet(false) && s.calls != s.thoughtAt {
+		// Due later, when the quiet calls are over (see observeCall). A monologue makes no
+		// call, so its quiet would never end: it is told when due.
+		return out
 	}
 	if n, why := s.thoughtCheck(); n > 0 {
 		s.saidAt = s.calls

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"encoding/json"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -23,7 +24,8 @@ import (
 //     ("Tool: terminal", as OpenHands writes it). The result is the text of its content
 //     blocks, that "Tool:"/"Result:" header left out; a call whose status is "failed" failed
 //     (OpenHands reports a failing command as completed, its exit code in the text, which the
-//     detector reads). A call seen again with its id (a later status) updates the first.
+//     detector reads). A call seen again with its id (a later status) updates the first: its
+//     result, and its arguments when the update brings the change (a diff) first.
 
 type acpLine struct {
 	Type       string `json:"type"`
@@ -32,18 +34,40 @@ type acpLine struct {
 	Kind       string `json:"kind"`
 	Title      string `json:"title"`
 	Status     string `json:"status"`
-	Content    []struct {
-		Type    string `json:"type"`
-		Content *struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
+	// content is read item by item (acpItems): a record whose content is not a list, or an
+	// item of another shape, loses only what it cannot say.
+	RawContent json.RawMessage `json:"content"`
+	Content    []acpItem       `json:"-"`
+}
+
+// acpItem is one item of a tool call's content: text, or a "diff" (the change an edit makes).
+type acpItem struct {
+	Type    string `json:"type"`
+	Content *struct {
+		Type string `json:"type"`
 		Text string `json:"text"`
-		// a "diff" item: the change an edit makes
-		Path    string  `json:"path"`
-		OldText *string `json:"oldText"`
-		NewText *string `json:"newText"`
 	} `json:"content"`
+	Text string `json:"text"`
+	// a "diff" item: the change an edit makes
+	Path    string  `json:"path"`
+	OldText *string `json:"oldText"`
+	NewText *string `json:"newText"`
+}
+
+// acpItems decodes a call's content leniently: the items that decode.
+func acpItems(raw json.RawMessage) []acpItem {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	var items []acpItem
+	for _, r := range list {
+		var it acpItem
+		if json.Unmarshal(r, &it) == nil {
+			items = append(items, it)
+		}
+	}
+	return items
 }
 
 // isACPHead says whether a file's first line is a BenchFlow ACP trajectory record.
@@ -75,6 +99,7 @@ func readACP(name string, br *bufio.Reader) (*built, error) {
 		case "agent_thought":
 			a.text("thinking", l.Text, "", 0)
 		case "tool_call":
+			l.Content = acpItems(l.RawContent)
 			tool, result := acpResult(&l)
 			if tool == "" {
 				tool = l.Kind
@@ -90,6 +115,9 @@ func readACP(name string, br *bufio.Reader) (*built, error) {
 				}
 			}
 			e := &a.events[idx]
+			if seen && hasDiff(&l) {
+				e.Args = acpArgs(&l) // the change, first told in a later update
+			}
 			if result != "" || l.Status == "completed" || l.Status == "failed" {
 				e.Tool = tool
 				e.Result, e.HasResult, e.Failed = result, true, l.Status == "failed" || exitFooterFailed(result)
@@ -138,6 +166,16 @@ func acpArgs(l *acpLine) []byte {
 		return []byte(title + " #" + l.ToolCallID)
 	}
 	return []byte(title)
+}
+
+// hasDiff says whether a call's content holds the change it makes.
+func hasDiff(l *acpLine) bool {
+	for _, c := range l.Content {
+		if c.Type == "diff" {
+			return true
+		}
+	}
+	return false
 }
 
 // namesNoArgument says whether a title is only a tool's label: at most three words of letters.

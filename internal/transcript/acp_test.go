@@ -31,3 +31,16 @@ func TestACPTrajectory(t *testing.T) {
 		`text[model] "The file is data.xlsx."`,
 	})
 }
+
+// A call's content of an unexpected shape loses only what it cannot say, and a later update
+// that brings the change an edit makes gives the call its arguments.
+func TestACPTrajectoryLenientContentAndLateDiff(t *testing.T) {
+	file := `{"type": "tool_call", "tool_call_id": "c1", "kind": "execute", "title": "List: $ ls", "status": "completed", "content": "a.py"}
+{"type": "tool_call", "tool_call_id": "c2", "kind": "edit", "title": "Write", "status": "pending", "content": [7, {"type": "content", "content": {"type": "text", "text": 3}}]}
+{"type": "tool_call", "tool_call_id": "c2", "kind": "edit", "title": "Write", "status": "completed", "content": [{"type": "diff", "path": "/root/a.json", "oldText": null, "newText": "{}"}]}
+`
+	expectEvents(t, "acp_trajectory.jsonl", file, FormatACP, []string{
+		`call execute "ls" => ""`,
+		`call edit "[{\"newText\":\"{}\",\"path\":\"/root/a…" => ""`,
+	})
+}

@@ -171,8 +171,10 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 			a = b.agent(atifSidechainAgent)
 		}
 		if id := s.answers(); id != "" {
-			if idx, ok := calls[id]; ok && a.events[idx].Type == loopguard.EventCall {
-				e := &a.events[idx]
+			// calls holds the main agent's calls: the answer goes to the call it names there,
+			// whatever agent its own step is marked as.
+			if idx, ok := calls[id]; ok && idx < len(mainAgent.events) && mainAgent.events[idx].Type == loopguard.EventCall {
+				e := &mainAgent.events[idx]
 				e.Result, e.HasResult, e.Failed = s.answerText(), true, s.failed()
 			}
 			continue // a tool's answer, not the model's words

@@ -73,3 +73,13 @@ func TestATIFOfAnOpenClawSessionAnswersCallsFromLaterSteps(t *testing.T) {
 		t.Errorf("turns %q %q %q: want the first two calls in one reply, the third in another", calls[0].Turn, calls[1].Turn, calls[2].Turn)
 	}
 }
+
+// A step marked as a subagent's that answers a call of the main agent answers that call: it is
+// not looked up among the subagent's calls (where its index means another call, or none).
+func TestATIFAnswerStepOfAnotherAgent(t *testing.T) {
+	doc := `{"schema_version": "ATIF-v1.6", "steps": [
+  {"step_id": 1, "source": "agent", "message": "", "tool_calls": [{"tool_call_id": "t1", "function_name": "exec", "arguments": {"command": "ls"}}]},
+  {"step_id": 2, "source": "agent", "message": "a.py", "extra": {"is_sidechain": true, "tool_call_id": "t1", "exec_exit_code": 0}}
+]}`
+	expectEvents(t, "trajectory.json", doc, FormatATIF, []string{`call exec "{\"command\":\"ls\"}" => "a.py"`})
+}

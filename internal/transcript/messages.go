@@ -438,7 +438,7 @@ func makesCalls(m *msg) bool {
 		return true
 	}
 	blocks, _ := m.Content.([]any)
-	for _, typ := range [...]string{"tool_use", "tool_call", "toolRequest", "toolCall", "server_tool_use"} {
+	for _, typ := range [...]string{"tool_use", "tool_call", "toolRequest", "toolCall"} { // a server tool is answered within its own message
 		if hasBlock(blocks, typ) {
 			return true
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -412,18 +413,31 @@ func writtenCalls(text string) []textCall {
 // agent before function calling. The tag names the tool.
 var executeTags = [...]string{"execute", "execute_bash", "execute_ipython", "execute_browse"}
 
-// executeCalls finds the code a model wrote in CodeAct's execute tags, in the order of the tags
-// listed; the block removed from the text is the first call's onwards.
+// executeCalls finds the code a model wrote in CodeAct's execute tags, in the order they come in
+// the text.
 func executeCalls(text string) []textCall {
 	if !strings.Contains(text, "<execute") {
 		return nil
 	}
-	var calls []textCall
+	type placed struct {
+		at   int
+		call textCall
+	}
+	var found []placed
 	for _, tag := range executeTags {
 		open, close := "<"+tag+">", "</"+tag+">"
+		from := 0
 		for _, body := range tagged(text, open, close) {
-			calls = append(calls, textCall{block: open + body + close, name: tag, args: []byte(strings.TrimSpace(body))})
+			block := open + body + close
+			at := strings.Index(text[from:], block) + from
+			from = at + len(block)
+			found = append(found, placed{at, textCall{block: block, name: tag, args: []byte(strings.TrimSpace(body))}})
 		}
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].at < found[j].at })
+	calls := make([]textCall, len(found))
+	for i, f := range found {
+		calls[i] = f.call
 	}
 	return calls
 }

@@ -282,3 +282,15 @@ func TestLongListsAreJudgedByTheirFirstElements(t *testing.T) {
 		t.Errorf("a chat after 40 records: error %v, want unknown transcript format", err)
 	}
 }
+
+// CodeAct's execute tags are calls in the order the model wrote them, whatever their kind.
+func TestExecuteCallsComeInTextOrder(t *testing.T) {
+	calls := executeCalls("First the shell.\n<execute_bash>ls</execute_bash>\nThen Python.\n<execute>1+1</execute>\n<execute_bash>pwd</execute_bash>")
+	var got []string
+	for _, c := range calls {
+		got = append(got, c.name+":"+string(c.args))
+	}
+	if want := []string{"execute_bash:ls", "execute:1+1", "execute_bash:pwd"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+}

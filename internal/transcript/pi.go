@@ -47,21 +47,34 @@ type piMessage struct {
 	ToolCallID string `json:"toolCallId"`
 	IsError    bool   `json:"isError"`
 	Model      string `json:"model"`
-	// OpenClaw's exec tool says how its command ended here, and leaves isError false.
-	Details *struct {
-		ExitCode *int   `json:"exitCode"`
-		Status   string `json:"status"`
-	} `json:"details"`
+	// OpenClaw's exec tool says how its command ended here, and leaves isError false. Other
+	// tools put what they like in it (a string, a list): it is read loosely, never failing
+	// the line.
+	Details json.RawMessage `json:"details"`
 }
 
 // failed says whether a tool result reports a failure: isError, or an exec whose command
-// exited with a non-zero code or whose status is an error.
+// exited with a non-zero code ({"exitCode": 1}, as a number or its text) or whose status is
+// an error.
 func (m *piMessage) failed() bool {
 	if m.IsError {
 		return true
 	}
-	d := m.Details
-	return d != nil && (d.ExitCode != nil && *d.ExitCode != 0 || d.Status == "error" || d.Status == "failed")
+	var d map[string]any
+	if len(m.Details) == 0 || m.Details[0] != '{' || json.Unmarshal(m.Details, &d) != nil {
+		return false
+	}
+	switch c := d["exitCode"].(type) {
+	case float64:
+		if c != 0 {
+			return true
+		}
+	case string:
+		if c = strings.TrimSpace(c); c != "" && c != "0" {
+			return true
+		}
+	}
+	return d["status"] == "error" || d["status"] == "failed"
 }
 
 // isPiHead says whether the first line of a file is pi's: its session header, or an entry

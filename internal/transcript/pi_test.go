@@ -127,3 +127,25 @@ func TestOpenClawExecExitCodeFailsTheCall(t *testing.T) {
 		`call exec "{\"command\":\"ls\"}" => "foundry.toml"`,
 	})
 }
+
+// A tool result's details are read loosely: a string or a list there, or an exit code written
+// as a float or as text, never makes the line (and the session) unreadable.
+func TestPiToolResultDetailsOfAnyShape(t *testing.T) {
+	line := func(id, parent, msg string) string {
+		return `{"type":"message","id":"` + id + `","parentId":"` + parent + `","timestamp":"2026-04-08T20:04:45.000Z","message":` + msg + "}\n"
+	}
+	result := func(id, details string) string {
+		return `{"role":"toolResult","toolCallId":"` + id + `","toolName":"exec","content":[{"type":"text","text":"out"}],"details":` + details + `,"isError":false}`
+	}
+	file := line("u1", "", `{"role":"user","content":[{"type":"text","text":"go"}]}`) +
+		line("a1", "u1", `{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"exec","arguments":{"command":"a"}},{"type":"toolCall","id":"t2","name":"exec","arguments":{"command":"b"}},{"type":"toolCall","id":"t3","name":"exec","arguments":{"command":"c"}},{"type":"toolCall","id":"t4","name":"exec","arguments":{"command":"d"}}]}`) +
+		line("r1", "a1", result("t1", `"a note"`)) + line("r2", "r1", result("t2", `[1, 2]`)) +
+		line("r3", "r2", result("t3", `{"exitCode": 1.0}`)) + line("r4", "r3", result("t4", `{"exitCode": "0"}`))
+	expectEvents(t, "session.jsonl", file, FormatPi, []string{
+		`user "go"`,
+		`call exec "{\"command\":\"a\"}" => "out"`,
+		`call exec "{\"command\":\"b\"}" => "out"`,
+		`call exec "{\"command\":\"c\"}" => "out" FAILED`,
+		`call exec "{\"command\":\"d\"}" => "out"`,
+	})
+}

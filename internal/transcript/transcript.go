@@ -372,11 +372,14 @@ func readText(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 // decodeUTF16 decodes UTF-16 that opens with its byte-order mark (dropped) to UTF-8; a
 // trailing odd byte is dropped and unpaired surrogates become U+FFFD.
 func decodeUTF16(b []byte) string {
+	if len(b) < 2 {
+		return ""
+	}
 	order := binary.ByteOrder(binary.LittleEndian)
 	if b[0] == 0xfe {
 		order = binary.BigEndian
 	}
-	units := make([]uint16, 0, len(b)/2-1)
+	units := make([]uint16, 0, len(b)/2)
 	for i := 2; i+1 < len(b); i += 2 {
 		units = append(units, order.Uint16(b[i:]))
 	}
