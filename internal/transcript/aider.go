@@ -50,6 +50,7 @@ func readAider(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
+	data = lfLines(data)
 	b := newBuilder(FormatAider)
 	session := -1
 	for _, run := range aiderRuns(string(data)) {

@@ -1,6 +1,9 @@
 package transcript
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -90,5 +93,31 @@ func TestAiderMessageEndsAtItsLineBreak(t *testing.T) {
 		`text[harness] "Run shell commands? (Y)es/(N)o […"`, `text[model] "I left the script as it is."`}
 	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
 		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+// A history written on Windows ends its lines with "\r\n": it reads as the same history.
+func TestMarkdownWithWindowsLineEnds(t *testing.T) {
+	for _, path := range []string{"testdata/aider/chat.history.md", "testdata/real/claude-code-markdown/agent-30e7d465-untitled-full.md"} {
+		lf, err := Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crlf, err := ReadFrom(filepath.Base(path), bytes.NewReader(bytes.ReplaceAll(raw, []byte("\n"), []byte("\r\n"))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(lf.Agents) == 0 || len(crlf.Agents) != len(lf.Agents) || lf.Format != crlf.Format {
+			t.Fatalf("%s: %d agents as %s, with CRLF %d as %s", path, len(lf.Agents), lf.Format, len(crlf.Agents), crlf.Format)
+		}
+		for i := range lf.Agents {
+			if g, w := len(crlf.Agents[i].Calls()), len(lf.Agents[i].Calls()); g != w || w == 0 && i == 0 {
+				t.Errorf("%s agent %d: %d calls with CRLF, %d with LF", path, i, g, w)
+			}
+		}
 	}
 }

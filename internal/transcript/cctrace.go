@@ -62,6 +62,7 @@ func readCCTrace(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
+	data = lfLines(data)
 	b := newBuilder(FormatClaudeCodeMarkdown)
 	a := b.agent(MainAgent)
 	var waiting []int

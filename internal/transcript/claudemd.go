@@ -67,6 +67,7 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
+	data = lfLines(data)
 	agentID := MainAgent
 	var sections []mdSection
 	var cur *mdSection

@@ -42,6 +42,7 @@ func readClineMarkdown(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
+	data = lfLines(data)
 	var list []msg
 	for _, part := range strings.Split("\n"+string(data), "\n---\n") {
 		body := strings.TrimLeft(part, " \t\r\n")

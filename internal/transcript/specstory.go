@@ -60,6 +60,7 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
+	data = lfLines(data)
 	b := newBuilder(FormatSpecStory)
 	// The first exports of Cursor's chats mark no call at all: a call is a section of its own
 	// between two rules, known by its shape (see addSpecSections).

@@ -369,6 +369,16 @@ func readText(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	return readPlain(name, tbr, int64(len(text)))
 }
 
+// lfLines returns Markdown with Windows line ends ("\r\n", as a history written on Windows
+// keeps them) turned into "\n": the Markdown readers match whole lines ("```", "#### ", "---"),
+// and a line ending in "\r" matches none of them (an Aider history read 0 calls).
+func lfLines(data []byte) []byte {
+	if !bytes.Contains(data, []byte("\r\n")) {
+		return data
+	}
+	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+}
+
 // decodeUTF16 decodes UTF-16 that opens with its byte-order mark (dropped) to UTF-8; a
 // trailing odd byte is dropped and unpaired surrogates become U+FFFD.
 func decodeUTF16(b []byte) string {
