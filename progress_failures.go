@@ -267,7 +267,9 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 		return nil
 	case dg.words < 3:
 		return nil
-	case r != nil && (r.result == dg.exact || similarity(&r.sketch, &dg.sketch) >= s.d.similar):
+	case r != nil && (r.result == dg.exact || similarity(&r.sketch, &dg.sketch) >= s.d.similar && (sig == 0 || r.sig == 0 || sig == r.sig)):
+		// Alike, but not when the lines naming the failures differ: a loader missing one
+		// library after another (libspice, libbrlapi, libsasl2) has moved on at each edit.
 		r.extend(s.epoch, &s.refailSeq)
 		return r
 	case r != nil && sig != 0 && r.sig == sig:

@@ -429,6 +429,15 @@ func TestProgressRules(t *testing.T) {
 				cmd := []string{`python3 repro.py`, `python3 /workspace/repro.py`, `cd /workspace && python3 repro.py`, `python3 /workspace/repro.py`}[i/2]
 				return fail("bash", `{"command":"`+cmd+`"}`, "Traceback (most recent call last):\nFileNotFoundError: [Errno 2] No such file or directory: '/matplotlib/lib/category.py'")
 			}), []string{"6:errors:bash failed × 4"}},
+		{"a failure whose naming line moves on across edits is progress, however alike the rest",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return ok("write_file", fmt.Sprintf(`{"path":"/opt/libs/l%d.so","content":"v"}`, i), "wrote the library")
+				}
+				lib := []string{"libspice-server.so.1", "libbrlapi.so.0.8", "libsasl2.so.2", "libgstapp-1.0.so.0"}[i/2]
+				return fail("bash", `{"command":"LD_LIBRARY_PATH=/opt/libs /opt/qemu-native/usr/bin/qemu-system-x86_64 --version"}`,
+					"/opt/qemu-native/usr/bin/qemu-system-x86_64: error while loading shared libraries: "+lib+": cannot open shared object file: No such file or directory\n\nCommand not found")
+			}), nil},
 		{"an editor's sub-command is not a command line: different rejected edits are not one command failing",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
