@@ -346,6 +346,7 @@ type refailChain struct {
 	epochs                int32 // changes of the workspace seen during the chain
 	epoch                 uint32
 	noticed               bool
+	turn                  uint64 // the reply that made its last failure (observedCall.turn), 0 for none
 }
 
 type progressState struct {

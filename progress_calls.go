@@ -228,7 +228,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if failed {
 		sig = failureSignature(c.result)
 	}
-	rf := s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, &dg, sig)
+	rf := s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, &dg, sig, c.turn)
 	s.last, s.hasLast = rec, true
 
 	// One notice per call at most, the most specific first.

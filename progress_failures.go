@@ -251,7 +251,7 @@ var colonMarks, otherMarks = func() (colon, other []string) {
 // starts it afresh when it failed otherwise, and ends it when the command succeeds. Other
 // commands' failures leave it alone: a rejected edit between two test runs is not news about
 // the test. Up to maxRefail commands are followed, the oldest forgotten first.
-func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uint64) *refailChain {
+func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig, turn uint64) *refailChain {
 	var r *refailChain
 	for i := range s.refail {
 		if s.refail[i].count > 0 && s.refail[i].id == id {
@@ -259,6 +259,19 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig uin
 			break
 		}
 	}
+	if r != nil && turn != 0 && r.turn == turn {
+		// A call of the reply that made the chain's last failure: made before the model saw
+		// that failure, it is the same step, not the command failing again.
+		return nil
+	}
+	if r = s.refailStep(r, id, failed, dg, sig); r != nil {
+		r.turn = turn
+	}
+	return r
+}
+
+// refailStep is updateRefail's step for a call of a new reply.
+func (s *progressState) refailStep(r *refailChain, id uint64, failed bool, dg *digest, sig uint64) *refailChain {
 	switch {
 	case !failed:
 		if r != nil {

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 11
+const progressSnapFormat = 12
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -88,6 +88,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(f.epochs))
 		b = binary.AppendUvarint(b, uint64(f.epoch))
 		b = appendBool(b, f.noticed)
+		b = binary.LittleEndian.AppendUint64(b, f.turn)
 	}
 	for i := range s.recent {
 		r := &s.recent[i]
@@ -200,6 +201,7 @@ func (s *progressState) restore(r *snapReader) error {
 		readSketch(r, &f.sketch)
 		f.count, f.epochs, f.epoch = i32(), i32(), u32()
 		f.noticed = boolean()
+		f.turn = r.u64()
 	}
 	for i := range s.recent {
 		rc := &s.recent[i]

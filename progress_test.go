@@ -213,6 +213,11 @@ func TestProgressRules(t *testing.T) {
 					"git branch | rg -e '^[* ]*[0-9]+-tauri$'", "rg --files -g 'specs/[0-9]+-tauri'"}[i%3]),
 					fmt.Sprintf("Exit code: 1\nWall time: 1.%d seconds\nOutput:\nNow using node v22.20.0 (npm v10.9.3)\n", i))
 			}), nil},
+		{"the same command failing alike in calls of one reply is one step, not a failure repeated",
+			nil, times(5, func(i int) step {
+				return inTurn("r1", fail("exec", fmt.Sprintf(`{"command":"jq -r .title /data/%s/1"}`, []string{"2IB5", "4KGE", "4Q7T", "1KFD", "5JZL"}[i]),
+					"Error: the jq program is not installed on this machine; install it with apt-get install jq"))
+			}), nil},
 		{"four reads failing alike in one reply are one decision, not a model failing four times",
 			nil, times(4, func(i int) step {
 				return inTurn("msg_1", fail("Read", fmt.Sprintf(`{"file_path":"/c/Users/m/src/part%d.py"}`, i), "<tool_use_error>File does not exist.</tool_use_error>"))
