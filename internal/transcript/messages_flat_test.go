@@ -233,21 +233,13 @@ func TestHarnessRepromptIsMarkedAsTheHarnesss(t *testing.T) {
 {"role":"user","content":"Please continue working on the task on whatever approach you think is suitable.\nIf you think you have solved the task, please first send your answer to user through message and then finish the interaction."},
 {"role":"assistant","content":"The task is complete."},
 {"role":"user","content":"Which test was it?"}]`
-	tr, err := ReadFrom("run.json", strings.NewReader(file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := describe(tr.Agents[0].Events)
-	want := []string{
+	expectEvents(t, "run.json", file, FormatMessages, []string{
 		`user "Fix the failing test."`,
 		`text[model] "The task is complete."`,
 		`user[harness] "Please continue working on the t…"`,
 		`text[model] "The task is complete."`,
 		`user "Which test was it?"`,
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	})
 }
 
 // A Claude Code session exported as a message list keeps what Claude Code injected (a
@@ -259,21 +251,13 @@ func TestInjectedTextsInAMessageListAreNotUserTurns(t *testing.T) {
 {"role":"user","content":"<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>"},
 {"role":"user","content":"<system-reminder>The todo list is empty.</system-reminder>"},
 {"role":"assistant","content":"The build finished."}]`
-	tr, err := ReadFrom("develop-1.json", strings.NewReader(file))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := describe(tr.Agents[0].Events)
-	want := []string{
+	expectEvents(t, "develop-1.json", file, FormatMessages, []string{
 		`user "run the build"`,
 		`text[model] "Starting it in the background."`,
 		`text[task-notification] "<task-notification>\n<task-id>b1<…"`,
 		`text[system-reminder] "<system-reminder>The todo list i…"`,
 		`text[model] "The build finished."`,
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	})
 }
 
 // An export that writes each of a reply's parallel calls as a message of its own, the results
