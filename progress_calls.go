@@ -181,7 +181,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.
 	failed := c.failed || looksFailed(c.result)
-	if failed && searches(c.tool, c.args) && !hasFailureMark(tail(c.result, 2048)) {
+	if failed && searches(c.tool, c.args) && !hasFailureMark(markWindow(c.result)) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or
 		// directory"). Three existence checks that found nothing, each printing only a
@@ -797,12 +797,4 @@ type toolRing struct {
 func (r *toolRing) push(tool string) {
 	r.names[int(r.n)%len(r.names)] = tool
 	r.n++
-}
-
-// tail returns the last n bytes of s.
-func tail(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
-	}
-	return s
 }

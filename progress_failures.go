@@ -31,10 +31,17 @@ func looksFailed(result string) bool {
 	if reportsNonzeroExit(head) || len(result) > exitWindow && reportsNonzeroExit(tail) {
 		return true
 	}
-	if len(result) > 2048 {
-		result = result[len(result)-2048:]
+	return hasFailureMark(markWindow(result))
+}
+
+// markWindow is the end of a result that is read for failureMarks: its last 2 KB. A tool
+// says what went wrong last, after whatever it printed before failing.
+func markWindow(result string) string {
+	const size = 2048
+	if len(result) > size {
+		return result[len(result)-size:]
 	}
-	return hasFailureMark(result)
+	return result
 }
 
 // failureOpenings are how a tool's result opens when the tool reports its own failure in the
@@ -186,9 +193,7 @@ var otherMarkRare = func() (t []struct {
 // count of failures that moved is progress. Debug prints moved between two runs change the
 // output around a failure, not the lines that name it. 0 when no line names one.
 func failureSignature(result string) uint64 {
-	if len(result) > 2048 {
-		result = result[len(result)-2048:]
-	}
+	result = markWindow(result)
 	// No mark holds a newline, so the line holding the last mark is the last line holding
 	// any: the lines are read from the end, and the first with a mark is the one.
 	var after uint64 // the lines after it that speak of a failure, last first
