@@ -18,16 +18,6 @@ func hashString(s string) uint64 {
 	return mix64(h)
 }
 
-// hashBytes is hashString over a byte slice, without copying it into a string.
-func hashBytes(b []byte) uint64 {
-	h := uint64(fnvOffset64)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= fnvPrime64
-	}
-	return mix64(h)
-}
-
 // mix64 is a 64-bit finaliser (the MurmurHash3 fmix64 constants): every input bit affects
 // every output bit, so combining fingerprints by xor-and-mix does not cancel structure.
 func mix64(h uint64) uint64 {

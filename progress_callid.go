@@ -462,7 +462,9 @@ func queryOf(args []byte) uint32 {
 		}
 		for _, k := range queryKeys {
 			if string(key) == k {
-				return uint32(hashBytes(args[v:i])) | 1
+				var h textHasher
+				h.writeBytes(args[v:i])
+				return uint32(h.sum()) | 1
 			}
 		}
 	}
