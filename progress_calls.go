@@ -100,13 +100,16 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			// inserts its text again (a real run sent `edit 74:74` 28 times, the file growing
 			// by four lines each time, its answer new each time), so its result is no sign
 			// of progress and the workspace is not taken as changed anew: the calls and the
-			// thought around it stay the same step repeated. It must answer alike, its lines
-			// the same but for their numbers (the same place shown again, three lines or more:
-			// a move in a game answered "(3,1)", "(3,2)" is a step, not a file): an exporter that keeps only a summary of each edit ("Edit
-			// file: a.py, 2 lines added") makes different edits look the same call, whose
-			// answers (their diffs) differ. An undo, a stash pop, a step back through history
-			// is meant to be repeated, each run going one step further; an edit whose outcome
-			// is not known is taken as having landed, as always.
+			// thought around it stay the same step repeated.
+			//
+			// It must answer alike, its lines the same but for their numbers: an exporter
+			// that keeps only a summary of each edit ("Edit file: a.py, 2 lines added") makes
+			// different edits look the same call, whose answers (their diffs) differ. The
+			// answer must show three lines or more, the same place of a file shown again: a
+			// move in a game answered "(3,1)", then "(3,2)", is a step, not a file. An undo, a
+			// stash pop, a step back through history is meant to be repeated, each run going
+			// one step further; an edit whose outcome is not known is taken as having landed,
+			// as always.
 			s.reapplied++
 			again = int(s.reapplied)
 		} else {
@@ -377,8 +380,9 @@ func saysNothing(result string) bool {
 
 // searches says whether a call looks for something, so that an empty answer says it found
 // nothing: a tool named for searching (grep, find_file, search_dir, Glob), or a command line
-// whose program searches (find, grep, rg, locate, which, ...), or a pipeline ending in one. An empty answer to another
-// command (mkdir, cp, sed -i) says it succeeded, and a batch of them is not churn.
+// whose program searches (find, grep, rg, locate, which, ...), or a pipeline ending in one.
+// An empty answer to another command (mkdir, cp, sed -i) says it succeeded, and a batch of
+// them is not churn.
 func searches(tool string, args []byte) bool {
 	for _, w := range searchToolWords {
 		if containsFold(tool, w) {

@@ -30,8 +30,8 @@ const selfRepeatMaxLines = 4096
 // back to back, and the block's length in lines. Lines are compared trimmed, with every run
 // of digits taken as one digit ("Step 7", "Step 8" are the same line); blank lines, table
 // rows, lines without a letter (a grid's rows of numbers) and code blocks (fenced by ```) are
-// passed over: code, data, and a command's output quoted in a block, repeat lines by nature. hashes and sizes are scratch space, returned
-// grown for the next text.
+// passed over: code, data, and a command's output quoted in a block, repeat lines by nature.
+// hashes and sizes are scratch space, returned grown for the next text.
 func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int, h []uint64, sz []int) {
 	hashes, sizes = hashes[:0], sizes[:0]
 	if len(text) < selfRepeatRounds*selfRepeatMinBlock {
