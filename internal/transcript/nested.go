@@ -228,14 +228,16 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 	// A call in a tool-call syntax says what it is; a code block says so only when the
 	// harness answers it turn after turn.
 	answered, explicit := 0, false
+	written := make([][]textCall, len(list)) // each assistant message's calls, read once
 	for i := range list {
 		if list[i].Role != "assistant" {
 			continue
 		}
 		calls := writtenCalls(contentText(list[i].Content))
 		if len(calls) > 0 && calls[0].react && !(i+1 < len(list) && observes(&list[i+1])) {
-			continue
+			continue // an "Action:" no "Observation" answers is prose
 		}
+		written[i] = calls
 		if len(calls) > 0 && !calls[0].fenced {
 			explicit = true
 		}
@@ -261,10 +263,7 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 		case "user":
 			a.taskOrHarness(text)
 		case "assistant":
-			calls := writtenCalls(text)
-			if len(calls) > 0 && calls[0].react && !(i+1 < len(list) && observes(&list[i+1])) {
-				calls = nil
-			}
+			calls := written[i]
 			if len(calls) == 0 {
 				a.text("model", text, "", 0)
 				continue
