@@ -47,7 +47,7 @@ func (h *Handler) Handle(ctx context.Context, host Host, stdin []byte) ([]byte, 
 		return h.observe(ctx, r, now())
 	case actBatch:
 		return h.batch(ctx, r, now())
-	case actReset:
+	case actUserSpoke:
 		return nil, h.userSpoke(ctx, r, now())
 	case actForget:
 		// The agent is gone: its state goes with it.

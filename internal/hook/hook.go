@@ -44,12 +44,12 @@ func ParseHost(s string) (Host, error) {
 type action int
 
 const (
-	actNone    action = iota // an event we do not need (Stop, PreCompact...)
-	actCheck                 // before a tool runs: refuse it? (deny mode only)
-	actObserve               // after a tool ran: count it, give notices
-	actReset                 // the user spoke
-	actForget                // the session or subagent is over
-	actBatch                 // a batch of calls is over: count those no per-tool event reported
+	actNone      action = iota // an event we do not need (Stop, PreCompact...)
+	actCheck                   // before a tool runs: refuse it? (deny mode only)
+	actObserve                 // after a tool ran: count it, give notices
+	actUserSpoke               // the user spoke
+	actForget                  // the session or subagent is over
+	actBatch                   // a batch of calls is over: count those no per-tool event reported
 )
 
 // input holds the fields of a hook event that loopguard reads. The three hosts share these
@@ -154,18 +154,18 @@ func describeJSONError(data []byte, err error) string {
 var actions = map[Host]map[string]action{
 	ClaudeCode: {
 		"PreToolUse": actCheck, "PostToolUse": actObserve, "PostToolUseFailure": actObserve,
-		"UserPromptSubmit": actReset, "SessionEnd": actForget, "SubagentStop": actForget,
+		"UserPromptSubmit": actUserSpoke, "SessionEnd": actForget, "SubagentStop": actForget,
 		"SessionStart": actNone, "Stop": actNone, "SubagentStart": actNone, "PreCompact": actNone,
 		"PostCompact": actNone, "Notification": actNone, "PostToolBatch": actBatch, "PermissionRequest": actNone,
 	},
 	Codex: {
-		"PreToolUse": actCheck, "PostToolUse": actObserve, "UserPromptSubmit": actReset,
+		"PreToolUse": actCheck, "PostToolUse": actObserve, "UserPromptSubmit": actUserSpoke,
 		"SessionEnd": actForget, "SubagentStop": actForget,
 		"SessionStart": actNone, "Stop": actNone, "SubagentStart": actNone, "PreCompact": actNone,
 		"PostCompact": actNone, "PermissionRequest": actNone, "Interrupt": actNone,
 	},
 	GeminiCLI: {
-		"BeforeTool": actCheck, "AfterTool": actObserve, "BeforeAgent": actReset, "SessionEnd": actForget,
+		"BeforeTool": actCheck, "AfterTool": actObserve, "BeforeAgent": actUserSpoke, "SessionEnd": actForget,
 		"SessionStart": actNone, "AfterAgent": actNone, "BeforeModel": actNone, "AfterModel": actNone,
 		"BeforeToolSelection": actNone, "PreCompress": actNone, "Notification": actNone,
 	},

@@ -56,7 +56,7 @@ func TestParseRealEvents(t *testing.T) {
 		{ClaudeCode, "PreToolUse.subagent", actCheck, true, "Bash", "", false},
 		{ClaudeCode, "PostToolUse", actObserve, false, "Bash", "hi", false},
 		{ClaudeCode, "PostToolUseFailure.failed-command", actObserve, false, "Bash", "E2E-STDERR", true},
-		{ClaudeCode, "UserPromptSubmit", actReset, false, "", "", false},
+		{ClaudeCode, "UserPromptSubmit", actUserSpoke, false, "", "", false},
 		{ClaudeCode, "SubagentStop", actForget, true, "", "", false},
 		{ClaudeCode, "SessionEnd", actForget, false, "", "", false},
 		{ClaudeCode, "SessionStart", actNone, false, "", "", false},
@@ -64,10 +64,10 @@ func TestParseRealEvents(t *testing.T) {
 		{Codex, "PreToolUse", actCheck, false, "Bash", "", false},
 		{Codex, "PreToolUse.subagent", actCheck, true, "Bash", "", false},
 		{Codex, "PostToolUse", actObserve, false, "Bash", "hi", false},
-		{Codex, "UserPromptSubmit", actReset, false, "", "", false},
+		{Codex, "UserPromptSubmit", actUserSpoke, false, "", "", false},
 		{GeminiCLI, "BeforeTool", actCheck, false, "run_shell_command", "", false},
 		{GeminiCLI, "AfterTool", actObserve, false, "run_shell_command", "Output: hi", false},
-		{GeminiCLI, "BeforeAgent", actReset, false, "", "", false},
+		{GeminiCLI, "BeforeAgent", actUserSpoke, false, "", "", false},
 		{GeminiCLI, "SessionEnd", actForget, false, "", "", false},
 	}
 	for _, tt := range tests {
