@@ -140,7 +140,7 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 		m := msgs[i]
 		switch m.role {
 		case "user":
-			if m.text != "" {
+			if m.text != "" && !architectHandOff(msgs, i) {
 				a.user(m.text, 0)
 			}
 			continue
@@ -185,6 +185,33 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 		a.add(loopguard.Call("", "edit", marshalArgs(map[string]string{"blocks": blocks})).WithResult(result, failed))
 		i = j - 1
 	}
+}
+
+// architectHandOff says whether the user message msgs[i] is aider's architect mode handing the
+// architect's reply to the editor model: aider logs that hand-off as a user message ("#### "
+// lines) repeating, word for word, the model's reply before it (aider's own notes, such as
+// the token count, may stand between). Nobody typed it: read as a user turn it doubled each
+// reply and reset every rule between the editor's retries.
+func architectHandOff(msgs []aiderMessage, i int) bool {
+	j := i - 1
+	for j >= 0 && msgs[j].role == "harness" {
+		j--
+	}
+	return j >= 0 && msgs[j].role == "model" && sameLinesTrimmed(msgs[j].text, msgs[i].text)
+}
+
+// sameLinesTrimmed says whether a and b hold the same lines, the spaces at their ends aside:
+// aider writes the user's lines with a Markdown line break (two spaces) after each.
+func sameLinesTrimmed(a, b string) bool {
+	for a != "" || b != "" {
+		var la, lb string
+		la, a, _ = strings.Cut(a, "\n")
+		lb, b, _ = strings.Cut(b, "\n")
+		if strings.TrimRight(la, " \t") != strings.TrimRight(lb, " \t") {
+			return false
+		}
+	}
+	return true
 }
 
 // aiderEditBlocks splits a reply into its edit blocks (the SEARCH/REPLACE blocks with the

@@ -121,3 +121,36 @@ func TestMarkdownWithWindowsLineEnds(t *testing.T) {
 		}
 	}
 }
+
+// In architect mode aider hands the architect's reply to the editor model as a user message,
+// logged as "#### " lines that repeat the reply word for word. Nobody typed it: it is not a
+// user turn (read as one, it doubled every reply and reset the rules between the editor's
+// attempts), while a user message of other words stays one.
+func TestAiderArchitectHandOffIsNoUserTurn(t *testing.T) {
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n" +
+		"> Model: qwen with architect edit format  \n> Editor model: qwen with editor-whole edit format  \n\n" +
+		"#### fix the poster attribute  \n\n" +
+		"Change the poster:\n\n1. In index.astro  \nuse a plain path.\n\n" +
+		"> Tokens: 23k sent, 298 received.  \n\n" +
+		"#### Change the poster:  \n####   \n#### 1. In index.astro  \n#### use a plain path.  \n\n" +
+		"index.astro\n```astro\n<<<<<<< SEARCH\nposter={img}\n=======\nposter=\"/p.webp\"\n>>>>>>> REPLACE\n```\n\n" +
+		"> The LLM did not conform to the edit format.  \n\n" +
+		"#### Change the poster, please.  \n\n" +
+		"Done.\n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`text[harness] "Model: qwen with architect edit …"`,
+		`text[harness] "Editor model: qwen with editor-w…"`,
+		`user "fix the poster attribute"`,
+		`text[model] "Change the poster:\n\n1. In index.…"`,
+		`call edit "{\"blocks\":\"index.astro\\n<<<<<<< …" => "The LLM did not conform to the e…" FAILED`,
+		`user "Change the poster, please."`,
+		`text[model] "Done."`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
