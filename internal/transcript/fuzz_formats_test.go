@@ -354,3 +354,9 @@ func FuzzACP(f *testing.F) {
 	f.Add([]byte(`{"type": "agent_message", "text": "a"}` + "\n" + `{"type": "tool_call", "tool_call_id": "", "kind": "", "title": "", "content": null}`))
 	fuzzReader(f, readACP)
 }
+
+func FuzzZed(f *testing.F) {
+	f.Add([]byte(zedThread))
+	f.Add([]byte("## User\n\nx\n\n## Agent\n\n**Use Tool: t (a)**\n```json\n{\n**Tool Results: a (Error)**\n<think>\n"))
+	fuzzReader(f, readZed)
+}

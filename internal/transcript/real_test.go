@@ -300,6 +300,7 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 		{"openhands-completion/sdk-nonfncall/litellm_proxy__deepseek__deepseek-chat-1757015076.651.json.gz", FormatOpenHandsCompletion, walkCompletionDump},
 		{"opencode/session__neon-river__ses_39b623ce7ffeILPe9UgDcyGicH.json.gz", FormatOpencode, walkOpencodeExport},
 		{"otlp/tempo_export_with_batches.json.gz", FormatOTLP, walkOTLP},
+		{"zed/2025-07-20-wasm-bindgen.md.gz", FormatZed, walkZed},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -334,6 +335,13 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 			}
 		})
 	}
+}
+
+// walkZed counts the "**Use Tool: name (id)**" lines of a Zed thread, each followed by its
+// fenced arguments; one whose id no "**Tool Results: id**" line names is still a call.
+func walkZed(t *testing.T, raw []byte, _ string) (agentCalls, int) {
+	re := regexp.MustCompile("(?m)^\\*\\*Use Tool: [^\n]+ \\(([^)\n]+)\\)\\*\\*\r?\n```json")
+	return agentCalls{"0/main": len(re.FindAll(raw, -1))}, 1
 }
 
 // walkATIF counts the tool calls of the agent steps of an ATIF trajectory. A step that made

@@ -49,6 +49,7 @@ const (
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
 	kindResponsesRollouts // Responses API requests and responses, one run a line (NeMo Gym)
+	kindZed               // a thread of Zed's agent panel saved as Markdown
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -113,6 +114,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) {
 		return sniffed{kind: kindSpecStory}
+	}
+	if isZedThread(head[i:]) {
+		return sniffed{kind: kindZed}
 	}
 	switch head[i] {
 	case '[':

@@ -27,6 +27,7 @@
 //   - "browser-use": a browser-use agent's history document
 //   - "kimi": a Kimi Code CLI session's records
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
+//   - "zed": a thread of Zed's agent panel saved as Markdown
 //   - "events": loopguard's own events JSONL
 //
 // Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
@@ -129,6 +130,8 @@ const (
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
 	// (acp_trajectory.jsonl): the session's updates, one a line.
 	FormatACP = "acp"
+	// FormatZed is a thread of Zed's agent panel saved as Markdown.
+	FormatZed = "zed"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -514,6 +517,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readKimiWire(name, br)
 	case kindACP:
 		t, err = readACP(name, br)
+	case kindZed:
+		t, err = readZed(name, br)
 	case kindLoglines:
 		t, err = readLoglines(name, br)
 	case kindResponsesRollouts:
