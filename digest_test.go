@@ -2,6 +2,8 @@ package loopguard
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
 	"math/bits"
 	"regexp"
 	"strings"
@@ -198,7 +200,8 @@ func TestMutatingCalls(t *testing.T) {
 // depend on where the text sits in memory.
 func FuzzDigest(f *testing.F) {
 	for _, s := range []string{"", "a\r\nb", "x error: y", "Traceback (most recent call last):", "sh: 1: foo: command not found", "\x1b[31mx\x1b]0;t\x07", "2026-12-01T10:00:00Z 12ms pid 7 0xff", "/tmp/x\\Temp\\y",
-		strings.Repeat("line 12\n", 200), "\x1b", "\x1b[", "\r", "1 s", "pid=", "éé 12µs"} {
+		strings.Repeat("line 12\n", 200), "\x1b", "\x1b[", "\r", "1 s", "pid=", "éé 12µs",
+		`{"error": "x", "ok": true}`, `{"status":"Failed"}`, `{"errors": [], "e\u0072ror": 0.0}`} {
 		f.Add(s, `{"a":"b"}`)
 	}
 	f.Fuzz(func(t *testing.T, text, args string) {
@@ -384,6 +387,7 @@ func TestWordMasksFlagExactlyTheirBytes(t *testing.T) {
 
 // looksFailedByContains is looksFailed's plain statement: any failure mark in the last 2 KB.
 func looksFailedByContains(result string) bool {
+	full := result
 	head, tail := result, result
 	if len(result) > exitWindow {
 		head, tail = result[:exitWindow], result[len(result)-exitWindow:]
@@ -399,7 +403,61 @@ func looksFailedByContains(result string) bool {
 			return true
 		}
 	}
-	return false
+	return reportsErrorFieldByDecoding(full)
+}
+
+// reportsErrorFieldByDecoding is reportsErrorField's plain statement, with encoding/json: the
+// text is one JSON object, and one of its members, read in turn, says it failed.
+func reportsErrorFieldByDecoding(text string) bool {
+	dec := json.NewDecoder(strings.NewReader(text))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	failed := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			return false
+		}
+		var v any
+		_ = json.Unmarshal(raw, &v)
+		var says bool
+		switch key {
+		case "error", "errors", "error_type", "errorType", "error_message", "errorMessage":
+			switch x := v.(type) {
+			case nil:
+				says = raw[0] != 'n' // a number out of float64's range still names an error
+			case bool:
+				says = x
+			case string:
+				says = strings.TrimSpace(string(raw[1:len(raw)-1])) != ""
+			case float64:
+				says = x != 0
+			case map[string]any:
+				says = len(x) > 0
+			case []any:
+				says = len(x) > 0
+			}
+		case "isError", "is_error":
+			says = v == true
+		case "success", "ok":
+			says = v == false
+		case "status":
+			r := strings.ToLower(string(raw))
+			says = r == `"error"` || r == `"failed"` || r == `"failure"`
+		}
+		failed = failed || says
+	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
+		return false
+	}
+	_, err := dec.Token()
+	return failed && err == io.EOF
 }
 
 // failureSignatureByLastIndex is failureSignature's plain statement: the line around the last
@@ -627,5 +685,38 @@ func TestLooksFailedReadsWindowsShellsAndApplyPatch(t *testing.T) {
 	}
 	if looksFailed("The suite verified the build and recognized 12 tests as passing.") {
 		t.Error("a success that says verified and recognized reads as a failure")
+	}
+}
+
+// A tool's JSON answer that reports a failure in its own fields failed; one whose error fields
+// are empty, or that is not one JSON object, did not.
+func TestLooksFailedReadsAJSONAnswersErrorFields(t *testing.T) {
+	tests := []struct {
+		result string
+		want   bool
+	}{
+		{`{"status": "unknown", "error_type": "tool:execution_failed", "retryable": true}`, true},
+		{`{"error": "Timeout error...HTTPConnectionPool", "response": ""}`, true},
+		{`{"isError": true, "content": [{"type": "text", "text": "no such table"}]}`, true},
+		{`{"ok": false, "error": "channel_not_found"}`, true},
+		{`{"data": null, "errors": [{"message": "Cannot query field"}]}`, true},
+		{` {"status": "FAILED", "id": 7} `, true},
+		{`{"error": 404}`, true},
+		{`{"\u0065rror": "escaped key"}`, true},
+		{`{"error": "", "response": "42 rows"}`, false},
+		{`{"error": null, "errors": [], "result": {"rows": 3}}`, false},
+		{`{"error": 0, "is_error": false, "success": true}`, false},
+		{`{"status": "ok", "template_id": "t-1"}`, false},
+		{`{"result": {"error": "nested: a field of the data"}}`, false},
+		{`{"error": "x"} trailing`, false},
+		{`[{"error": "x"}]`, false},
+	}
+	for _, tt := range tests {
+		if got := looksFailed(tt.result); got != tt.want {
+			t.Errorf("looksFailed(%s) = %v, want %v", tt.result, got, tt.want)
+		}
+		if got := reportsErrorFieldByDecoding(tt.result); got != tt.want {
+			t.Errorf("the plain statement says %v for %s, want %v", got, tt.result, tt.want)
+		}
 	}
 }

@@ -3,7 +3,14 @@ package loopguard
 // Telling a failure from a result's text, and following a command that fails the same way
 // across edits (the errors rule across changes of the workspace).
 
-import "strings"
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
+)
 
 // failureMarks are what a failing program prints, for hosts that do not say whether a call
 // failed (SWE-agent, a script that catches its own exception and exits 0).
@@ -31,7 +38,72 @@ func looksFailed(result string) bool {
 	if reportsNonzeroExit(head) || len(result) > exitWindow && reportsNonzeroExit(tail) {
 		return true
 	}
-	return hasFailureMark(markWindow(result))
+	return hasFailureMark(markWindow(result)) || reportsErrorField(result)
+}
+
+// reportsErrorField says whether result is one JSON object that reports a failure in its own
+// fields, as structured tools answer (MCP servers, HTTP APIs, function-calling harnesses): a
+// non-empty "error" or "errors" (GraphQL), an error's type or message ("error_type",
+// "errorMessage"), "isError" or "is_error" true, "success" or "ok" false, or a "status" of
+// "error", "failed" or "failure". Such a tool ran and returned; its answer says the call did
+// not do what was asked, with no mark in words for looksFailed to find (`"error_type":
+// "tool:execution_failed"`, `{"error": "Timeout error", "response": ""}`). An empty or null
+// error field is a success's.
+func reportsErrorField(result string) bool {
+	result = strings.Trim(result, " \t\r\n")
+	if len(result) < 2 || result[0] != '{' || result[len(result)-1] != '}' {
+		return false
+	}
+	// Most objects name none of these fields: one look for their common letters first (a key
+	// written with escapes is read in full).
+	if !strings.Contains(result, "rror") && !strings.Contains(result, `"s`) && !strings.Contains(result, `"ok"`) &&
+		strings.IndexByte(result, '\\') < 0 {
+		return false
+	}
+	b := unsafe.Slice(unsafe.StringData(result), len(result))
+	failed := false
+	end, err := jsonscan.Object(b, 0, jsonscan.Strict, func(key []byte, _ jsonscan.Flags, v int) (int, error) {
+		end, err := jsonscan.Skip(b, v, jsonscan.Strict, 0)
+		if err == nil && !failed {
+			if bytes.IndexByte(key, '\\') >= 0 {
+				key, _ = jsonscan.AppendUnescaped(nil, key, jsonscan.Strict)
+			}
+			failed = saysFailed(string(key), b[v:end])
+		}
+		return end, err
+	})
+	return err == nil && failed && jsonscan.SkipSpace(b, end) == len(b)
+}
+
+// saysFailed says whether the member key: val of a tool's JSON answer reports a failure (see
+// reportsErrorField). A string counts by its body as written.
+func saysFailed(key string, val []byte) bool {
+	switch key {
+	case "error", "errors", "error_type", "errorType", "error_message", "errorMessage":
+		switch val[0] {
+		case 'n', 'f': // null, false
+			return false
+		case '"':
+			return strings.TrimSpace(string(val[1:len(val)-1])) != ""
+		case '{', '[':
+			_, more, _ := jsonscan.Open(val, 0)
+			return more
+		case 't':
+			return true
+		}
+		n, err := strconv.ParseFloat(string(val), 64) // an error code; 0 is none
+		return err != nil || n != 0
+	case "isError", "is_error":
+		return string(val) == "true"
+	case "success", "ok":
+		return string(val) == "false"
+	case "status":
+		switch strings.ToLower(string(val)) {
+		case `"error"`, `"failed"`, `"failure"`:
+			return true
+		}
+	}
+	return false
 }
 
 // markWindow is the end of a result that is read for failureMarks: its last 2 KB. A tool

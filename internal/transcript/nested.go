@@ -290,7 +290,8 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 			for k, c := range calls {
 				call := loopguard.Call("", c.name, c.args)
 				if k < len(results) {
-					call = call.WithResult(strings.TrimSpace(results[k]), miniFailed(results[k]))
+					r := toolResponseContent(strings.TrimSpace(results[k]))
+					call = call.WithResult(r, miniFailed(r))
 				}
 				a.add(call)
 			}
@@ -299,6 +300,29 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 		}
 	}
 	return true
+}
+
+// toolResponseContent returns what a <tool_response> block says the tool answered: Hermes-style
+// harnesses wrap the answer as {"name", "content"} (with a "tool_call_id" in some), and the
+// answer is the content, a string or a JSON value (where a failure's own fields say it failed:
+// {"error_type": "tool:execution_failed", ...}). Anything else is the answer as written.
+func toolResponseContent(body string) string {
+	if !strings.HasPrefix(body, "{") {
+		return body
+	}
+	var r struct {
+		Name       *string         `json:"name"`
+		ToolCallID *string         `json:"tool_call_id"`
+		Content    json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal([]byte(body), &r) != nil || len(r.Content) == 0 || r.Name == nil && r.ToolCallID == nil {
+		return body
+	}
+	var text string
+	if json.Unmarshal(r.Content, &text) == nil {
+		return text
+	}
+	return string(r.Content)
 }
 
 // observes says whether m answers a ReAct action: a harness's message opening "Observation".
