@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -77,9 +78,63 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		if depth >= maxNestedDepth {
 			return w.skip(i)
 		}
-		return w.object(i, func(_ []byte, v int) (int, error) { return w.chatsIn(v, depth+1, out) })
+		return w.object(i, func(key []byte, v int) (int, error) {
+			if v = w.ws(v); v < len(w.data) && w.data[v] == '"' && (string(key) == "traj" || string(key) == "trajectory") {
+				// A ReAct run kept as one text (FireAct's trajectories of fine-tuned models).
+				var text string
+				end, err := w.str(v, &text)
+				if list := reactTextChat(text); err == nil && len(list) > 0 {
+					*out = append(*out, list)
+				}
+				return end, err
+			}
+			return w.chatsIn(v, depth+1, out)
+		})
 	}
 	return w.skip(i)
+}
+
+// reactStep matches the line that opens a step of a ReAct run written as one text: "Thought:",
+// "Action:" or "Observation:", numbered as ReAct's prompts number them ("Action 2:") or not.
+var reactStep = regexp.MustCompile(`^(Thought|Action|Observation)(?: \d+)?:`)
+
+// reactTextChat reads a ReAct run kept as one text (the prompt, then "Thought: …", "Action:
+// search[q]", "Observation: …" lines) as the chat it was: the prompt is the user's, each
+// thought and action the model's message, each observation the harness's answer. A text with
+// no action answered by an observation is not a run (nil).
+func reactTextChat(text string) []msg {
+	var list []msg
+	var cur []string
+	role := "user"
+	answered := false
+	flush := func() {
+		if t := strings.TrimSpace(strings.Join(cur, "\n")); t != "" {
+			list = append(list, msg{Role: role, Content: t})
+		}
+		cur = cur[:0]
+	}
+	for _, line := range strings.Split(text, "\n") {
+		m := reactStep.FindStringSubmatch(line)
+		switch {
+		case m == nil:
+		case m[1] == "Observation":
+			flush()
+			answered = answered || role == "assistant"
+			role = "user"
+		case role != "assistant":
+			flush()
+			role = "assistant"
+		}
+		if m != nil {
+			line = m[1] + ":" + line[len(m[0]):] // the step's number is not part of the call
+		}
+		cur = append(cur, line)
+	}
+	flush()
+	if !answered {
+		return nil
+	}
+	return list
 }
 
 // listSampleSize is how many of a list's first elements decide what the list holds: chats
