@@ -93,8 +93,10 @@ func clineInjected(t string) bool {
 
 func clineFailed(result string) bool {
 	r := strings.TrimLeft(result, " \t\r\n")
+	head, _, _ := strings.Cut(r, "\n")
 	return strings.HasPrefix(r, "The tool execution failed") || strings.HasPrefix(r, "[ERROR]") ||
 		strings.HasPrefix(r, "Command failed with exit code") || // execute_command's own report
+		strings.HasPrefix(head, "Command executed in terminal") && strings.Contains(head, "Command execution was not successful") || // Roo Code's
 		strings.Contains(r, "The user denied this operation")
 }
 

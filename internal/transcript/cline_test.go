@@ -47,6 +47,9 @@ func TestClineFailedCommand(t *testing.T) {
 		{"Command failed with exit code 1.\nOutput:\nError: read ECONNRESET", true},
 		{"Command executed successfully (exit code 0).\nOutput:\nok", false},
 		{"The tool execution failed with the following error: no such file", true},
+		// Roo Code and its forks (IBM Bob): the exit code on the line after
+		{"Command executed in terminal  within working directory 'c:/p'. Command execution was not successful, inspect the cause and adjust as needed.\nExit code: 1\nOutput:\nAt line:1 char:13", true},
+		{"Command executed in terminal  within working directory 'd:/p'. Exit code: 0\nOutput:\nTarget: bob", false},
 	} {
 		if got := clineFailed(tt.result); got != tt.failed {
 			t.Errorf("clineFailed(%q) = %v, want %v", tt.result, got, tt.failed)
