@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -48,13 +49,15 @@ func IsCandidate(name string) bool {
 // names (IsCandidate). A path that does not exist, or a folder that cannot be listed, becomes
 // a target with its Err set.
 func Collect(paths []string) []Target {
-	seen := map[string]bool{}
+	seen := map[string]int{} // index in out
 	var out []Target
 	add := func(t Target) {
-		if seen[t.Path] {
+		if i, ok := seen[t.Path]; ok {
+			// A file both met in a walk and named is one the user named.
+			out[i].Walked = out[i].Walked && t.Walked
 			return
 		}
-		seen[t.Path] = true
+		seen[t.Path] = len(out)
 		out = append(out, t)
 	}
 	for _, p := range paths {
@@ -88,8 +91,26 @@ func Collect(paths []string) []Target {
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	return dropMirrors(out)
 }
+
+// dropMirrors leaves out of a folder walk the Cline and Roo Code ui_messages.json files kept
+// beside their task's api_conversation_history.json: both record the same task, the history
+// as the model saw it. Alone, or named by the user, ui_messages.json is read.
+func dropMirrors(targets []Target) []Target {
+	histories := map[string]bool{}
+	for _, t := range targets {
+		if base(t.Path) == "api_conversation_history.json" {
+			histories[filepath.Dir(t.Path)] = true
+		}
+	}
+	return slices.DeleteFunc(targets, func(t Target) bool {
+		return t.Walked && base(t.Path) == "ui_messages.json" && histories[filepath.Dir(t.Path)]
+	})
+}
+
+// base is a path's file name in lower case, without a ".gz".
+func base(p string) string { return strings.TrimSuffix(strings.ToLower(filepath.Base(p)), ".gz") }
 
 // pathError drops the path from an os error: reports put the path in front themselves.
 func pathError(err error) error {

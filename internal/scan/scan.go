@@ -305,8 +305,9 @@ func isOtherMarkdown(f *File) bool {
 }
 
 // companionFiles are files that agents keep in their transcript folders and that hold no
-// conversation: Cline and Roo Code's UI messages and task metadata, OpenHands' conversation
-// state, the session indexes of Continue and OpenClaw (sessions.json).
+// conversation: Cline and Roo Code's task metadata, OpenHands' conversation state, the session
+// indexes of Continue and OpenClaw (sessions.json); and Cline's UI messages when they are
+// not readable as a task (a walk leaves them out beside the task's history: Collect).
 var companionFiles = map[string]bool{
 	"ui_messages.json": true, "task_metadata.json": true, "base_state.json": true, "metadata.json": true,
 	"sessions.json": true,

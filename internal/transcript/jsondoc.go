@@ -459,6 +459,15 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isOHEvent(scanTopObject(w.data[first:]).keys) {
 		return readOpenHandsList(name, w, start)
 	}
+	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' {
+		if keys := scanTopObject(w.data[first:]).keys; isClineUIHead(func(k string) bool { _, ok := keys[k]; return ok }) {
+			var entries []clineUIEntry
+			if err := json.Unmarshal(w.data[start:], &entries); err != nil {
+				return nil, &Error{Path: name, Line: max(jsonErrorLine(w.data[start:], err)+lineOf(w.data, start)-1, 1), Err: fmt.Errorf("Cline UI messages: %w", err)}
+			}
+			return buildClineUI(entries), nil
+		}
+	}
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '[' {
 		// [[action, observation], ...]: a trajectory of OpenHands' releases of 2024
 		if inner := w.ws(first + 1); inner < len(w.data) && w.data[inner] == '{' && isOHPairHead(scanTopObject(w.data[inner:]).keys) {

@@ -301,6 +301,7 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 		{"opencode/session__neon-river__ses_39b623ce7ffeILPe9UgDcyGicH.json.gz", FormatOpencode, walkOpencodeExport},
 		{"otlp/tempo_export_with_batches.json.gz", FormatOTLP, walkOTLP},
 		{"zed/2025-07-20-wasm-bindgen.md.gz", FormatZed, walkZed},
+		{"cline-ui/ui_messages.json.gz", FormatClineUI, walkClineUI},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -342,6 +343,26 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 func walkZed(t *testing.T, raw []byte, _ string) (agentCalls, int) {
 	re := regexp.MustCompile("(?m)^\\*\\*Use Tool: [^\n]+ \\(([^)\n]+)\\)\\*\\*\r?\n```json")
 	return agentCalls{"0/main": len(re.FindAll(raw, -1))}, 1
+}
+
+// walkClineUI counts the UI messages that show a call: a tool, a command or an MCP tool, said
+// or asked, that is not a partial (still streaming) message.
+func walkClineUI(t *testing.T, raw []byte, _ string) (agentCalls, int) {
+	var entries []map[string]any
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		kind := e["say"]
+		if e["type"] == "ask" {
+			kind = e["ask"]
+		}
+		if partial, _ := e["partial"].(bool); !partial && (kind == "tool" || kind == "command" || kind == "use_mcp_server") {
+			n++
+		}
+	}
+	return agentCalls{"0/main": n}, 1
 }
 
 // walkATIF counts the tool calls of the agent steps of an ATIF trajectory. A step that made

@@ -27,6 +27,7 @@
 //   - "browser-use": a browser-use agent's history document
 //   - "kimi": a Kimi Code CLI session's records
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
+//   - "cline-ui": a Cline or Roo Code task's ui_messages.json
 //   - "zed": a thread of Zed's agent panel saved as Markdown
 //   - "events": loopguard's own events JSONL
 //
@@ -130,6 +131,9 @@ const (
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
 	// (acp_trajectory.jsonl): the session's updates, one a line.
 	FormatACP = "acp"
+	// FormatClineUI is a Cline or Roo Code task's ui_messages.json, read when its
+	// api_conversation_history.json is not there.
+	FormatClineUI = "cline-ui"
 	// FormatZed is a thread of Zed's agent panel saved as Markdown.
 	FormatZed = "zed"
 )

@@ -1,0 +1,43 @@
+package scan
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// A Cline task's ui_messages.json is left out of a folder walk beside the task's
+// api_conversation_history.json (the same task, as the model saw it), and read where it is
+// alone or named by the user.
+func TestCollectPassesOverUIMessagesBesideTheirHistory(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string) string {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("[]"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	history := write("tasks/1/api_conversation_history.json")
+	beside := write("tasks/1/ui_messages.json")
+	alone := write("shared/ui_messages.json.gz")
+	paths := func(ts []Target) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.Path)
+		}
+		return out
+	}
+	got := paths(Collect([]string{dir}))
+	if want := []string{alone, history}; !slices.Equal(got, want) {
+		t.Errorf("walk: %q, want %q", got, want)
+	}
+	got = paths(Collect([]string{dir, beside}))
+	if !slices.Contains(got, beside) {
+		t.Errorf("named by the user, %s is left out: %q", beside, got)
+	}
+}

@@ -1,0 +1,125 @@
+package transcript
+
+import "encoding/json"
+
+// Cline, Roo Code and their forks keep a second record of each task beside its
+// api_conversation_history.json: ui_messages.json, what the extension showed, one entry a
+// message: {"ts", "type": "say" | "ask", "say" or "ask": what it is, "text"}. People commit it
+// alone often enough (a task shared as an example, a bug report) that it is read when the
+// history is not there (a folder walk passes it over when it is: internal/scan).
+//
+//   - say "api_req_started": text is JSON whose "request" is what the extension sent the model
+//     as the user's turn: the task first, then each turn's tool results ("[read_file for
+//     'a.ts'] Result:" blocks) and the extension's context, as the history keeps them;
+//   - say "text", "reasoning", "completion_result": the model's words, thinking, last words;
+//   - say or ask "tool": text is JSON {"tool": "readFile" | "editedExistingFile" | …, "path",
+//     "content", …}: a call of the file tools (content is what an edit writes; for a read, a
+//     search or a listing it is the answer or, in recent versions, only the path);
+//   - say or ask "command": text is the command line, a call of execute_command;
+//   - ask "use_mcp_server": text is JSON {"serverName", "toolName", "arguments"}, a call of
+//     use_mcp_tool;
+//   - the rest (command_output, mcp_server_response, checkpoints, user_feedback, task) the
+//     next request repeats or is not part of the conversation.
+//
+// The entries are read as the history they mirror: a model message of the calls and words
+// between two requests, a user message of each request, so that buildCline pairs each call
+// with its "[tool for …] Result:" block in the next request, in order.
+
+// clineUIEntry is one entry of ui_messages.json.
+type clineUIEntry struct {
+	TS      float64 `json:"ts"`
+	Type    string  `json:"type"`
+	Say     string  `json:"say"`
+	Ask     string  `json:"ask"`
+	Text    string  `json:"text"`
+	Partial bool    `json:"partial"`
+}
+
+// isClineUIHead says whether the top-level keys of a list's first element are a Cline UI
+// message's.
+func isClineUIHead(has func(string) bool) bool {
+	return has("ts") && has("type") && (has("say") || has("ask"))
+}
+
+// clineUITools maps the UI's names of the file tools to the names the model calls them by.
+var clineUITools = map[string]string{
+	"readFile": "read_file", "editedExistingFile": "replace_in_file", "newFileCreated": "write_to_file",
+	"searchFiles": "search_files", "listFilesTopLevel": "list_files", "listFilesRecursive": "list_files",
+	"listCodeDefinitionNames": "list_code_definition_names", "fileDeleted": "delete_file",
+	"webFetch": "web_fetch", "appliedDiff": "apply_diff", "insertContent": "insert_content",
+	"searchAndReplace": "search_and_replace", "codebaseSearch": "codebase_search",
+}
+
+// clineUIAnswers are the UI's file tools whose "content" is their answer (or its path), not
+// what they were asked: it is left out of the call's arguments.
+var clineUIAnswers = map[string]bool{
+	"readFile": true, "searchFiles": true, "listFilesTopLevel": true, "listFilesRecursive": true,
+	"listCodeDefinitionNames": true, "webFetch": true, "codebaseSearch": true,
+}
+
+func buildClineUI(entries []clineUIEntry) *built {
+	var list []msg
+	var reply []any
+	requests := 0
+	flush := func() {
+		if len(reply) > 0 {
+			list = append(list, msg{Role: "assistant", Content: reply})
+			reply = nil
+		}
+	}
+	for _, e := range entries {
+		if e.Partial {
+			continue // a message still streaming; its final form follows
+		}
+		kind := e.Say
+		if e.Type == "ask" {
+			kind = e.Ask
+		}
+		switch kind {
+		case "api_req_started":
+			var req struct {
+				Request string `json:"request"`
+			}
+			if json.Unmarshal([]byte(e.Text), &req) != nil || req.Request == "" {
+				continue
+			}
+			flush()
+			requests++
+			list = append(list, msg{Role: "user", Content: clineUserBlocks(req.Request), TS: e.TS})
+		case "text", "completion_result":
+			if requests > 0 && e.Type == "say" { // before the first request: the task, which it repeats
+				reply = append(reply, map[string]any{"type": "text", "text": e.Text})
+			}
+		case "reasoning":
+			reply = append(reply, map[string]any{"type": "thinking", "thinking": e.Text})
+		case "tool":
+			var fields map[string]any
+			if json.Unmarshal([]byte(e.Text), &fields) != nil {
+				continue
+			}
+			tool, _ := fields["tool"].(string)
+			name := clineUITools[tool]
+			if name == "" {
+				name = tool
+			}
+			if clineUIAnswers[tool] {
+				delete(fields, "content")
+			}
+			delete(fields, "tool")
+			delete(fields, "operationIsLocatedInWorkspace")
+			reply = append(reply, map[string]any{"type": "tool_use", "name": name, "input": fields})
+		case "command":
+			reply = append(reply, map[string]any{"type": "tool_use", "name": "execute_command", "input": map[string]any{"command": e.Text}})
+		case "use_mcp_server":
+			var fields map[string]any
+			if json.Unmarshal([]byte(e.Text), &fields) != nil {
+				continue
+			}
+			reply = append(reply, map[string]any{"type": "tool_use", "name": "use_mcp_tool", "input": fields})
+		}
+	}
+	flush()
+	t := buildCline(list)
+	t.Format = FormatClineUI
+	return t
+}

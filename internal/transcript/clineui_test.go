@@ -1,0 +1,38 @@
+package transcript
+
+import "testing"
+
+// clineUIMessages is written for this test from the layout of Cline's ui_messages.json: the
+// task said before the first request, each request's text as the model got it, the file tools'
+// JSON, a command, an MCP tool, a message still streaming (partial).
+const clineUIMessages = `[
+{"ts": 1, "type": "say", "say": "text", "text": "fix the build"},
+{"ts": 2, "type": "say", "say": "api_req_started", "text": "{\"request\":\"<task>\\nfix the build\\n</task>\\n\\n<environment_details>\\n# Current Time\\n</environment_details>\",\"tokensIn\":10}"},
+{"ts": 3, "type": "say", "say": "reasoning", "text": "Read the makefile first."},
+{"ts": 4, "type": "say", "say": "text", "text": "Let me look.", "partial": true},
+{"ts": 5, "type": "say", "say": "text", "text": "Let me look at the makefile."},
+{"ts": 6, "type": "say", "say": "tool", "text": "{\"tool\":\"readFile\",\"path\":\"Makefile\",\"content\":\"/home/u/p/Makefile\",\"operationIsLocatedInWorkspace\":true}"},
+{"ts": 7, "type": "say", "say": "api_req_started", "text": "{\"request\":\"[read_file for 'Makefile'] Result:\\nall:\\n\\tgo build ./...\"}"},
+{"ts": 8, "type": "ask", "ask": "command", "text": "make"},
+{"ts": 9, "type": "ask", "ask": "command_output", "text": "make: *** No rule"},
+{"ts": 10, "type": "say", "say": "api_req_started", "text": "{\"request\":\"[execute_command for 'make'] Result:\\nCommand executed.\\nOutput:\\nmake: *** No rule to make target.\"}"},
+{"ts": 11, "type": "ask", "ask": "use_mcp_server", "text": "{\"type\":\"use_mcp_tool\",\"serverName\":\"vscode\",\"toolName\":\"open_panel\",\"arguments\":\"{\\\"panel\\\":\\\"explorer\\\"}\"}"},
+{"ts": 12, "type": "say", "say": "mcp_server_response", "text": "opened"},
+{"ts": 13, "type": "say", "say": "api_req_started", "text": "{\"request\":\"[use_mcp_tool for 'vscode'] Result:\\nopened\"}"},
+{"ts": 14, "type": "say", "say": "completion_result", "text": "The makefile has no target."}
+]`
+
+// A task's UI messages read as the history they mirror: the task once, the model's words and
+// thinking, each call with the result the next request gave the model.
+func TestClineUIMessages(t *testing.T) {
+	expectEvents(t, "ui_messages.json", clineUIMessages, FormatClineUI, []string{
+		`user "fix the build"`,
+		`text[context] "<environment_details>\n# Current …"`,
+		`text[model] "Read the makefile first."`,
+		`text[model] "Let me look at the makefile."`,
+		`call read_file "{\"path\":\"Makefile\"}" => "all:\n\tgo build ./..."`,
+		`call execute_command "{\"command\":\"make\"}" => "Command executed.\nOutput:\nmake: …"`,
+		`call use_mcp_tool "{\"arguments\":\"{\\\"panel\\\":\\\"explo…" => "opened"`,
+		`text[model] "The makefile has no target."`,
+	})
+}
