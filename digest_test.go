@@ -385,7 +385,8 @@ func TestWordMasksFlagExactlyTheirBytes(t *testing.T) {
 	}
 }
 
-// looksFailedByContains is looksFailed's plain statement: any failure mark in the last 2 KB.
+// looksFailedByContains is looksFailed's plain statement: a nonzero exit status in the first or last
+// exitWindow bytes, any failure mark in the last 2 KB, or a JSON answer reporting an error.
 func looksFailedByContains(result string) bool {
 	full := result
 	head, tail := result, result
@@ -407,13 +408,18 @@ func looksFailedByContains(result string) bool {
 }
 
 // reportsErrorFieldByDecoding is reportsErrorField's plain statement, with encoding/json: the
-// text is one JSON object, and one of its members, read in turn, says it failed.
+// text is one JSON object of at most maxErrorEnvelope bytes; an error or success flag
+// decides, else a non-empty error field, or a failed status with the message that explains it.
 func reportsErrorFieldByDecoding(text string) bool {
+	if len(strings.Trim(text, " \t\r\n")) > maxErrorEnvelope {
+		return false
+	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return false
 	}
-	failed := false
+	var errFlag, okFlag *bool
+	named, statusFailed, cause := false, false, false
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
@@ -426,38 +432,55 @@ func reportsErrorFieldByDecoding(text string) bool {
 		}
 		var v any
 		_ = json.Unmarshal(raw, &v)
-		var says bool
 		switch key {
+		case "isError", "is_error":
+			if b, ok := v.(bool); ok {
+				errFlag = &b
+			}
+		case "success", "ok":
+			if b, ok := v.(bool); ok && okFlag == nil {
+				okFlag = &b
+			}
 		case "error", "errors", "error_type", "errorType", "error_message", "errorMessage":
+			cause = cause || key == "error"
 			switch x := v.(type) {
 			case nil:
-				says = raw[0] != 'n' // a number out of float64's range still names an error
+				named = named || raw[0] != 'n' // a number out of float64's range still names an error
 			case bool:
-				says = x
+				named = named || x
 			case string:
-				says = strings.TrimSpace(string(raw[1:len(raw)-1])) != ""
+				named = named || strings.TrimSpace(x) != ""
 			case float64:
-				says = x != 0
+				named = named || x != 0
 			case map[string]any:
-				says = len(x) > 0
+				named = named || len(x) > 0
 			case []any:
-				says = len(x) > 0
+				named = named || len(x) > 0
 			}
-		case "isError", "is_error":
-			says = v == true
-		case "success", "ok":
-			says = v == false
 		case "status":
-			r := strings.ToLower(string(raw))
-			says = r == `"error"` || r == `"failed"` || r == `"failure"`
+			if s, ok := v.(string); ok {
+				switch strings.ToLower(s) {
+				case "error", "fail", "failed", "failure":
+					statusFailed = true
+				}
+			}
+		case "message", "detail", "reason":
+			cause = true
 		}
-		failed = failed || says
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') {
 		return false
 	}
-	_, err := dec.Token()
-	return failed && err == io.EOF
+	if _, err := dec.Token(); err != io.EOF {
+		return false
+	}
+	switch {
+	case errFlag != nil:
+		return *errFlag
+	case okFlag != nil:
+		return !*okFlag
+	}
+	return named || statusFailed && cause
 }
 
 // failureSignatureByLastIndex is failureSignature's plain statement: the line around the last
@@ -700,23 +723,30 @@ func TestLooksFailedReadsAJSONAnswersErrorFields(t *testing.T) {
 		{`{"isError": true, "content": [{"type": "text", "text": "no such table"}]}`, true},
 		{`{"ok": false, "error": "channel_not_found"}`, true},
 		{`{"data": null, "errors": [{"message": "Cannot query field"}]}`, true},
-		{` {"status": "FAILED", "id": 7} `, true},
+		{` {"status": "Error", "message": "invalid token"} `, true},
+		{`{"status": "fail", "data": {"title": "required"}, "reason": "validation"}`, true},
 		{`{"error": 404}`, true},
 		{`{"\u0065rror": "escaped key"}`, true},
 		{`{"error": "", "response": "42 rows"}`, false},
+		{`{"error": "\n", "detail": " \u0020 "}`, false},
 		{`{"error": null, "errors": [], "result": {"rows": 3}}`, false},
 		{`{"error": 0, "is_error": false, "success": true}`, false},
 		{`{"status": "ok", "template_id": "t-1"}`, false},
+		{`{"id": 42, "name": "nightly", "status": "failed", "duration": 12}`, false}, // a job's status, asked for
+		{`{"ok": true, "error": "x"}`, false},
+		{`{"success": true, "errors": ["row 3 skipped"]}`, false},
+		{`{"isError": false, "error": "a field of the data"}`, false},
 		{`{"result": {"error": "nested: a field of the data"}}`, false},
 		{`{"error": "x"} trailing`, false},
 		{`[{"error": "x"}]`, false},
+		{`{"error": "x", "data": "` + strings.Repeat("a", maxErrorEnvelope) + `"}`, false}, // data, not an envelope
 	}
 	for _, tt := range tests {
 		if got := looksFailed(tt.result); got != tt.want {
-			t.Errorf("looksFailed(%s) = %v, want %v", tt.result, got, tt.want)
+			t.Errorf("looksFailed(%.80s) = %v, want %v", tt.result, got, tt.want)
 		}
 		if got := reportsErrorFieldByDecoding(tt.result); got != tt.want {
-			t.Errorf("the plain statement says %v for %s, want %v", got, tt.result, tt.want)
+			t.Errorf("the plain statement says %v for %.80s, want %v", got, tt.result, tt.want)
 		}
 	}
 }

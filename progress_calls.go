@@ -184,11 +184,12 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.
 	failed := c.failed || looksFailed(c.result)
-	if failed && searches(c.tool, c.args) && !hasFailureMark(markWindow(c.result)) {
+	if failed && searches(c.tool, c.args) && !hasFailureMark(markWindow(c.result)) && !reportsErrorField(c.result) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or
-		// directory"). Three existence checks that found nothing, each printing only a
-		// shell's banner, were told as one command failing alike.
+		// directory", a search API's {"error": "rate limit exceeded"}). Three existence
+		// checks that found nothing, each printing only a shell's banner, were told as one
+		// command failing alike.
 		failed = false
 	}
 	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead

@@ -29,7 +29,7 @@ var failureMarks = []string{"Traceback (most recent call last)", "Error:", "erro
 // "Exit Code: 3", Gemini CLI's; "exit status 2", Go's): hosts that pass on only the text (a
 // proxy, Codex's hooks) would otherwise see a failing command as one that ran fine. Tools
 // report it in the first or the last lines, so only the first and last exitWindow bytes are
-// looked at.
+// looked at. So does a small JSON answer whose own fields report an error (reportsErrorField).
 func looksFailed(result string) bool {
 	head, tail := result, result
 	if len(result) > exitWindow {
@@ -41,69 +41,129 @@ func looksFailed(result string) bool {
 	return hasFailureMark(markWindow(result)) || reportsErrorField(result)
 }
 
-// reportsErrorField says whether result is one JSON object that reports a failure in its own
-// fields, as structured tools answer (MCP servers, HTTP APIs, function-calling harnesses): a
-// non-empty "error" or "errors" (GraphQL), an error's type or message ("error_type",
-// "errorMessage"), "isError" or "is_error" true, "success" or "ok" false, or a "status" of
-// "error", "failed" or "failure". Such a tool ran and returned; its answer says the call did
-// not do what was asked, with no mark in words for looksFailed to find (`"error_type":
-// "tool:execution_failed"`, `{"error": "Timeout error", "response": ""}`). An empty or null
-// error field is a success's.
+// maxErrorEnvelope is the largest JSON answer reportsErrorField reads: an error envelope is
+// small, and a large JSON answer is data (a listing, a document) whose fields say nothing of
+// the call; reading every such answer whole would cost more than the rest of the call.
+const maxErrorEnvelope = 16 << 10
+
+// reportsErrorField says whether result is one JSON object, of at most maxErrorEnvelope
+// bytes, that reports a failure in its own fields, as structured tools answer (MCP servers,
+// HTTP APIs, function-calling harnesses). Such a tool ran and returned; its answer says the
+// call did not do what was asked, with no mark in words for looksFailed to find (`"error_type":
+// "tool:execution_failed"`, `{"error": "Timeout error", "response": ""}`).
+//
+// An explicit flag decides: "isError" or "is_error" (true: failed), else "success" or "ok"
+// (false: failed; true: not, whatever else it carries, as {"ok": true, "warnings": ...}).
+// Without one, a non-empty "error" or "errors" (GraphQL), "error_type", "errorType",
+// "error_message" or "errorMessage" fails it, and so does a "status" of "error", "fail",
+// "failed" or "failure" (any case) beside a "message", "detail" or "reason" that explains it
+// (JSend's {"status": "error", "message": ...}); a status alone may be what was asked for (a
+// job's). An empty, blank or null error field is a success's.
 func reportsErrorField(result string) bool {
 	result = strings.Trim(result, " \t\r\n")
-	if len(result) < 2 || result[0] != '{' || result[len(result)-1] != '}' {
+	if len(result) < 2 || len(result) > maxErrorEnvelope || result[0] != '{' || result[len(result)-1] != '}' {
 		return false
 	}
-	// Most objects name none of these fields: one look for their common letters first (a key
-	// written with escapes is read in full).
-	if !strings.Contains(result, "rror") && !strings.Contains(result, `"s`) && !strings.Contains(result, `"ok"`) &&
-		strings.IndexByte(result, '\\') < 0 {
+	// Most objects name none of these fields (a key written with escapes is read in full).
+	if !strings.Contains(result, "rror") && !strings.Contains(result, `"success"`) && !strings.Contains(result, `"ok"`) &&
+		!strings.Contains(result, `"status"`) && strings.IndexByte(result, '\\') < 0 {
 		return false
 	}
 	b := unsafe.Slice(unsafe.StringData(result), len(result))
-	failed := false
+	var f answerFields
 	end, err := jsonscan.Object(b, 0, jsonscan.Strict, func(key []byte, _ jsonscan.Flags, v int) (int, error) {
 		end, err := jsonscan.Skip(b, v, jsonscan.Strict, 0)
-		if err == nil && !failed {
+		if err == nil {
 			if bytes.IndexByte(key, '\\') >= 0 {
 				key, _ = jsonscan.AppendUnescaped(nil, key, jsonscan.Strict)
 			}
-			failed = saysFailed(string(key), b[v:end])
+			f.note(string(key), b[v:end])
 		}
 		return end, err
 	})
-	return err == nil && failed && jsonscan.SkipSpace(b, end) == len(b)
+	return err == nil && jsonscan.SkipSpace(b, end) == len(b) && f.failed()
 }
 
-// saysFailed says whether the member key: val of a tool's JSON answer reports a failure (see
-// reportsErrorField). A string counts by its body as written.
-func saysFailed(key string, val []byte) bool {
-	switch key {
-	case "error", "errors", "error_type", "errorType", "error_message", "errorMessage":
-		switch val[0] {
-		case 'n', 'f': // null, false
-			return false
-		case '"':
-			return strings.TrimSpace(string(val[1:len(val)-1])) != ""
-		case '{', '[':
-			_, more, _ := jsonscan.Open(val, 0)
-			return more
-		case 't':
-			return true
-		}
-		n, err := strconv.ParseFloat(string(val), 64) // an error code; 0 is none
-		return err != nil || n != 0
-	case "isError", "is_error":
-		return string(val) == "true"
-	case "success", "ok":
-		return string(val) == "false"
-	case "status":
-		switch strings.ToLower(string(val)) {
-		case `"error"`, `"failed"`, `"failure"`:
-			return true
-		}
+// answerFields is what the members of a JSON answer say of its outcome (reportsErrorField).
+type answerFields struct {
+	errFlag, okFlag     int8 // isError/is_error, success/ok: 0 absent, 1 true, -1 false
+	errorNamed          bool // a non-empty error field
+	statusFailed, cause bool // a failed status; a message, detail or reason beside it
+}
+
+func (f *answerFields) failed() bool {
+	switch {
+	case f.errFlag != 0:
+		return f.errFlag > 0
+	case f.okFlag != 0:
+		return f.okFlag < 0
 	}
-	return false
+	return f.errorNamed || f.statusFailed && f.cause
+}
+
+// note records what the member key: val says.
+func (f *answerFields) note(key string, val []byte) {
+	flag := func() int8 {
+		switch string(val) {
+		case "true":
+			return 1
+		case "false":
+			return -1
+		}
+		return 0
+	}
+	switch key {
+	case "isError", "is_error":
+		if v := flag(); v != 0 {
+			f.errFlag = v
+		}
+	case "success", "ok":
+		if v := flag(); v != 0 && f.okFlag == 0 {
+			f.okFlag = v
+		}
+	case "error", "errors", "error_type", "errorType", "error_message", "errorMessage":
+		f.errorNamed = f.errorNamed || errorValue(val)
+		f.cause = f.cause || key == "error"
+	case "status":
+		switch strings.ToLower(jsonString(val)) {
+		case "error", "fail", "failed", "failure":
+			f.statusFailed = true
+		}
+	case "message", "detail", "reason":
+		f.cause = true
+	}
+}
+
+// errorValue says whether an error field's value names an error: not null, false, 0, a blank
+// string or an empty object or list.
+func errorValue(val []byte) bool {
+	switch val[0] {
+	case 'n', 'f': // null, false
+		return false
+	case 't':
+		return true
+	case '"':
+		return strings.TrimSpace(jsonString(val)) != ""
+	case '{', '[':
+		_, more, _ := jsonscan.Open(val, 0)
+		return more
+	}
+	n, err := strconv.ParseFloat(string(val), 64) // an error code; 0 is none
+	return err != nil || n != 0
+}
+
+// jsonString returns the text of a JSON string value, its escapes decoded ("" for another
+// value).
+func jsonString(val []byte) string {
+	if len(val) < 2 || val[0] != '"' {
+		return ""
+	}
+	body := val[1 : len(val)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return string(body)
+	}
+	out, _ := jsonscan.AppendUnescaped(nil, body, jsonscan.Strict)
+	return string(out)
 }
 
 // markWindow is the end of a result that is read for failureMarks: its last 2 KB. A tool

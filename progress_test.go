@@ -213,6 +213,16 @@ func TestProgressRules(t *testing.T) {
 					"git branch | rg -e '^[* ]*[0-9]+-tauri$'", "rg --files -g 'specs/[0-9]+-tauri'"}[i%3]),
 					fmt.Sprintf("Exit code: 1\nWall time: 1.%d seconds\nOutput:\nNow using node v22.20.0 (npm v10.9.3)\n", i))
 			}), nil},
+		{"a search API whose JSON answer reports an error has failed: rate limited four times is an error loop",
+			nil, times(6, func(i int) step {
+				return ok("web_search", fmt.Sprintf(`{"query":"loop detection agents %d"}`, i),
+					`{"error": "Rate limit exceeded for this API key, retry later", "results": []}`)
+			}), []string{"3:errors:web_search failed × 4"}},
+		{"a JSON answer that says it succeeded is no failure, whatever data fields it carries",
+			nil, times(6, func(i int) step {
+				return ok("import_rows", fmt.Sprintf(`{"file":"part%d.csv"}`, i),
+					`{"success": true, "errors": ["row 3 skipped: empty"], "imported": 41}`)
+			}), nil},
 		{"the same command failing alike in calls of one reply is one step, not a failure repeated",
 			nil, times(5, func(i int) step {
 				return inTurn("r1", fail("exec", fmt.Sprintf(`{"command":"jq -r .title /data/%s/1"}`, []string{"2IB5", "4KGE", "4Q7T", "1KFD", "5JZL"}[i]),
