@@ -56,7 +56,11 @@ func readAider(name string, br *bufio.Reader) (*built, error) {
 	for _, run := range aiderRuns(string(data)) {
 		session++
 		b.session = session
-		addAiderRun(b.agent(MainAgent), aiderMessages(run))
+		msgs := aiderMessages(run)
+		if strings.Contains(run, "with architect edit format") {
+			msgs = withoutHandOffs(msgs)
+		}
+		addAiderRun(b.agent(MainAgent), msgs)
 	}
 	t := b.done()
 	t.Sessions = max(session+1, 1)
@@ -140,7 +144,7 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 		m := msgs[i]
 		switch m.role {
 		case "user":
-			if m.text != "" && !architectHandOff(msgs, i) {
+			if m.text != "" {
 				a.user(m.text, 0)
 			}
 			continue
@@ -187,31 +191,100 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 	}
 }
 
-// architectHandOff says whether the user message msgs[i] is aider's architect mode handing the
-// architect's reply to the editor model: aider logs that hand-off as a user message ("#### "
-// lines) repeating, word for word, the model's reply before it (aider's own notes, such as
-// the token count, may stand between). Nobody typed it: read as a user turn it doubled each
-// reply and reset every rule between the editor's retries.
-func architectHandOff(msgs []aiderMessage, i int) bool {
-	j := i - 1
-	for j >= 0 && msgs[j].role == "harness" {
-		j--
+// withoutHandOffs takes out of an architect-mode run aider's hand-offs of the architect's reply
+// to the editor model: aider logs each as a user message ("#### " lines) repeating the reply
+// word for word. Nobody typed it: read as a user turn it doubled each reply and reset every
+// rule between the editor's attempts. A reply with "#### " headings of its own was read as
+// several messages, the headings as user messages: the reply is the longest run of messages
+// before the hand-off that, headings restored, is the hand-off's text, and its headings become
+// the model's words again. (Only in runs that announce architect mode: elsewhere a user may
+// well type the model's words back.)
+func withoutHandOffs(msgs []aiderMessage) []aiderMessage {
+	var out []aiderMessage
+	for i := 0; i < len(msgs); i++ {
+		m := msgs[i]
+		if m.role != "user" {
+			out = append(out, m)
+			continue
+		}
+		start := replyHandedOff(out, m.text)
+		if start < 0 {
+			out = append(out, m)
+			continue
+		}
+		// The architect's reply, whole again, in place of its pieces; aider's notes after it
+		// (the token count) stay.
+		var reply []string
+		var notes []aiderMessage
+		for _, p := range out[start:] {
+			switch p.role {
+			case "model":
+				reply = append(reply, p.text)
+			case "user":
+				reply = append(reply, "#### "+p.text)
+			default:
+				notes = append(notes, p)
+			}
+		}
+		out = append(append(out[:start], aiderMessage{role: "model", text: strings.Join(reply, "\n\n")}), notes...)
 	}
-	return j >= 0 && msgs[j].role == "model" && sameLinesTrimmed(msgs[j].text, msgs[i].text)
+	return out
 }
 
-// sameLinesTrimmed says whether a and b hold the same lines, the spaces at their ends aside:
-// aider writes the user's lines with a Markdown line break (two spaces) after each.
-func sameLinesTrimmed(a, b string) bool {
-	for a != "" || b != "" {
-		var la, lb string
-		la, a, _ = strings.Cut(a, "\n")
-		lb, b, _ = strings.Cut(b, "\n")
-		if strings.TrimRight(la, " \t") != strings.TrimRight(lb, " \t") {
-			return false
+// replyHandedOff returns where, in the messages before a user message of text handOff, the
+// architect's reply it repeats starts, or -1: the earliest model message from which the
+// model and user messages up to the end (aider's notes aside), headings restored, hold the
+// hand-off's lines.
+func replyHandedOff(before []aiderMessage, handOff string) int {
+	found := -1
+	var pieces []string
+	for j := len(before) - 1; j >= 0; j-- {
+		switch before[j].role {
+		case "harness":
+			continue
+		case "user":
+			pieces = append(pieces, "#### "+before[j].text)
+			continue
+		}
+		pieces = append(pieces, before[j].text)
+		if len(strings.Join(pieces, "")) > len(handOff)+len(pieces)*8 {
+			break
+		}
+		joined := make([]string, len(pieces))
+		for k, p := range pieces {
+			joined[len(pieces)-1-k] = p
+		}
+		if sameLinesTrimmed(strings.Join(joined, "\n"), handOff) {
+			found = j
 		}
 	}
-	return true
+	return found
+}
+
+// sameLinesTrimmed says whether a and b hold the same lines, blank lines and the spaces at the
+// lines' ends aside: aider writes the user's lines with a Markdown line break (two spaces)
+// after each, and a reply read in pieces has lost the blank lines between them.
+func sameLinesTrimmed(a, b string) bool {
+	next := func(s string) (line, rest string) {
+		for s != "" {
+			line, s, _ = strings.Cut(s, "\n")
+			if line = strings.TrimRight(line, " \t"); line != "" {
+				return line, s
+			}
+		}
+		return "", ""
+	}
+	for {
+		var la, lb string
+		la, a = next(a)
+		lb, b = next(b)
+		if la != lb {
+			return false
+		}
+		if la == "" {
+			return true
+		}
+	}
 }
 
 // aiderEditBlocks splits a reply into its edit blocks (the SEARCH/REPLACE blocks with the

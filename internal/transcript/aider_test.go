@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // The fixture was written for this test from Aider's chat history writer (its terminal I/O
@@ -152,5 +154,43 @@ func TestAiderArchitectHandOffIsNoUserTurn(t *testing.T) {
 	}
 	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
 		t.Errorf("events\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// An architect's reply with "#### " headings of its own was read in pieces, the headings as
+// user messages: handed off, it is one model message again and no user turn at all. Outside
+// architect mode, a user typing the model's words back is the user speaking.
+func TestAiderArchitectReplyWithHeadingsIsOneMessage(t *testing.T) {
+	reply := "Plan:\n\n#### 1. The poster\n\nUse a plain path.\n\n#### 2. The meta tag\n\nSame."
+	var handOff strings.Builder
+	for _, line := range strings.Split(reply, "\n") {
+		handOff.WriteString("#### " + line + "  \n")
+	}
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n> Model: m with architect edit format  \n\n#### fix the page  \n\n" +
+		reply + "\n\n> Tokens: 1k sent, 90 received.  \n\n" + handOff.String() + "\nI will edit it.\n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`text[harness] "Model: m with architect edit for…"`, `user "fix the page"`,
+		`text[model] "Plan:\n\n#### 1. The poster\n\nUse a…"`, `text[model] "I will edit it."`}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("architect run:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+
+	plain := "# aider chat started at 2026-11-30 10:00:00\n\n> Model: m with diff edit format  \n\n#### what next?  \n\n" +
+		"Add a retry to test_upload.\n\n#### Add a retry to test_upload.  \n\nDone.\n"
+	tr, err = ReadFrom(".aider.chat.history.md", strings.NewReader(plain))
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := 0
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser {
+			users++
+		}
+	}
+	if users != 2 {
+		t.Errorf("diff-format run: %d user turns, want 2 (the user typed the model's words back)", users)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -79,7 +80,7 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			return w.skip(i)
 		}
 		return w.object(i, func(key []byte, v int) (int, error) {
-			if v = w.ws(v); v < len(w.data) && w.data[v] == '"' && (string(key) == "traj" || string(key) == "trajectory") {
+			if v = w.ws(v); v < len(w.data) && w.data[v] == '"' && string(key) == "traj" {
 				// A ReAct run kept as one text (FireAct's trajectories of fine-tuned models).
 				var text string
 				end, err := w.str(v, &text)
@@ -96,17 +97,20 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 
 // reactStep matches the line that opens a step of a ReAct run written as one text: "Thought:",
 // "Action:" or "Observation:", numbered as ReAct's prompts number them ("Action 2:") or not.
-var reactStep = regexp.MustCompile(`^(Thought|Action|Observation)(?: \d+)?:`)
+var reactStep = regexp.MustCompile(`^(Thought|Action|Observation)(?: (\d+))?:`)
 
 // reactTextChat reads a ReAct run kept as one text (the prompt, then "Thought: …", "Action:
 // search[q]", "Observation: …" lines) as the chat it was: the prompt is the user's, each
-// thought and action the model's message, each observation the harness's answer. A text with
-// no action answered by an observation is not a run (nil).
+// thought and action the model's message, each observation the harness's answer. When the
+// steps are numbered, a step line opens a step only with the number due (an observation's
+// own text may hold "Thought:" lines); an observation answers only a message with an action.
+// A text with no action answered by an observation is not a run (nil).
 func reactTextChat(text string) []msg {
 	var list []msg
 	var cur []string
 	role := "user"
-	answered := false
+	answered, acted := false, false
+	decided, numbered, step := false, false, 0 // the numbering, once the first step shows it; the step under way
 	flush := func() {
 		if t := strings.TrimSpace(strings.Join(cur, "\n")); t != "" {
 			list = append(list, msg{Role: role, Content: t})
@@ -115,15 +119,35 @@ func reactTextChat(text string) []msg {
 	}
 	for _, line := range strings.Split(text, "\n") {
 		m := reactStep.FindStringSubmatch(line)
+		if m != nil && !decided && m[1] != "Observation" {
+			decided, numbered = true, m[2] != ""
+		}
+		if m != nil && numbered {
+			n, _ := strconv.Atoi(m[2])
+			// within step n: its action, or step n+1; after its observation: step n+1 only
+			due := m[2] != "" && (m[1] == "Observation" && n == step || m[1] != "Observation" && (n == step && role == "assistant" || n == step+1))
+			if !due {
+				m = nil
+			} else if m[1] != "Observation" {
+				step = n
+			}
+		}
 		switch {
 		case m == nil:
 		case m[1] == "Observation":
+			if role != "assistant" || !acted {
+				m = nil // an observation of nothing asked: text of the step before
+				break
+			}
 			flush()
-			answered = answered || role == "assistant"
+			answered, acted = true, false
 			role = "user"
-		case role != "assistant":
-			flush()
-			role = "assistant"
+		default:
+			if role != "assistant" {
+				flush()
+				role = "assistant"
+			}
+			acted = acted || m[1] == "Action"
 		}
 		if m != nil {
 			line = m[1] + ":" + line[len(m[0]):] // the step's number is not part of the call
@@ -360,24 +384,31 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 // toolResponseContent returns what a <tool_response> block says the tool answered: Hermes-style
 // harnesses wrap the answer as {"name", "content"} (with a "tool_call_id" in some), and the
 // answer is the content, a string or a JSON value (where a failure's own fields say it failed:
-// {"error_type": "tool:execution_failed", ...}). Anything else is the answer as written.
+// {"error_type": "tool:execution_failed", ...}). An object with any other key (a GitHub
+// contents answer has "name" and "content" among others) is the answer as written.
 func toolResponseContent(body string) string {
 	if !strings.HasPrefix(body, "{") {
 		return body
 	}
-	var r struct {
-		Name       *string         `json:"name"`
-		ToolCallID *string         `json:"tool_call_id"`
-		Content    json.RawMessage `json:"content"`
-	}
-	if json.Unmarshal([]byte(body), &r) != nil || len(r.Content) == 0 || r.Name == nil && r.ToolCallID == nil {
+	var r map[string]json.RawMessage
+	if json.Unmarshal([]byte(body), &r) != nil || r["content"] == nil {
 		return body
 	}
+	for k := range r {
+		if k != "name" && k != "content" && k != "tool_call_id" {
+			return body
+		}
+	}
+	if _, named := r["name"]; !named {
+		if _, id := r["tool_call_id"]; !id {
+			return body
+		}
+	}
 	var text string
-	if json.Unmarshal(r.Content, &text) == nil {
+	if json.Unmarshal(r["content"], &text) == nil {
 		return text
 	}
-	return string(r.Content)
+	return string(r["content"])
 }
 
 // observes says whether m answers a ReAct action: a harness's message opening "Observation".

@@ -58,12 +58,12 @@ func TestChatsInsideOtherDocuments(t *testing.T) {
 				`call session_get_state "{}" => "Tool 'session_get_state' does no…"`}}},
 		{"ReAct runs kept as one text each (FireAct), numbered steps as ReAct's prompts write them", "runs.json",
 			`{"1533": {"reward": false, "prompt": "", "traj": "Answer the question.\nQuestion: Who?\nThought: Search it.\nAction: search[Naomi Jacobson]\nObservation: A sculptor.\nThought: Again.\nAction: search[Naomi Jacobson]\nObservation: A sculptor.\nAction: finish[unknown]\nObservation: Episode finished, reward = 0"},
-			  "12": {"reward": true, "traj": "Question: Where?\nThought 1: Look.\nAction 1: Search[Paris]\nObservation 1: Paris is in France.\nThought 2: Done.\nAction 2: Finish[France]\nObservation 2: Episode finished"},
-			  "13": {"traj": "a text with no action answered: Thought: maybe"}}`,
+			  "12": {"reward": true, "traj": "Question: Where?\nThought 1: Look.\nAction 1: Search[Paris]\nObservation 1: Paris is in France.\nThought 1: a line of the page that looks like a step\nThought 2: Done.\nAction 2: Finish[France]\nObservation 2: Episode finished"},
+			  "13": {"traj": "Question: a thought with no action is not a run\nThought: hmm.\nObservation: Invalid action."}}`,
 			[][]string{{`user "Answer the question.\nQuestion: W…"`, `text[model] "Thought: Search it."`, `call search "Naomi Jacobson" => "Observation: A sculptor."`,
 				`text[model] "Thought: Again."`, `call search "Naomi Jacobson" => "Observation: A sculptor."`,
 				`call finish "unknown" => "Observation: Episode finished, r…"`},
-				{`user "Question: Where?"`, `text[model] "Thought: Look."`, `call Search "Paris" => "Observation: Paris is in France."`,
+				{`user "Question: Where?"`, `text[model] "Thought: Look."`, `call Search "Paris" => "Observation: Paris is in France.…"`,
 					`text[model] "Thought: Done."`, `call Finish "France" => "Observation: Episode finished"`}}},
 		{"shell commands in code blocks, answered turn after turn", "text-agent.json",
 			`{"trajectory": [{"role": "system", "text": "You are an agent."}, {"role": "user", "text": "fix it"},
@@ -310,5 +310,22 @@ func TestExecuteCallsComeInTextOrder(t *testing.T) {
 	}
 	if want := []string{"execute_bash:ls", "execute:1+1", "execute_bash:pwd"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("calls %q, want %q", got, want)
+	}
+}
+
+// A tool response is unwrapped only from Hermes' own envelope: {"name", "content"} and perhaps
+// "tool_call_id", the keys as written. Any other object is the tool's answer itself.
+func TestToolResponseContentUnwrapsOnlyTheEnvelope(t *testing.T) {
+	for _, tt := range []struct{ body, want string }{
+		{`{"name": "t", "content": "inner"}`, "inner"},
+		{`{"tool_call_id": "c1", "name": "t", "content": {"error_type": "x"}}`, `{"error_type": "x"}`},
+		{`{"name":"README.md","path":"README.md","content":"aGVsbG8=","error":"rate limited"}`, `{"name":"README.md","path":"README.md","content":"aGVsbG8=","error":"rate limited"}`},
+		{`{"Name":"n","Content":"inner","status":"error"}`, `{"Name":"n","Content":"inner","status":"error"}`},
+		{`{"content": "no name, no id"}`, `{"content": "no name, no id"}`},
+		{`plain text`, `plain text`},
+	} {
+		if got := toolResponseContent(tt.body); got != tt.want {
+			t.Errorf("toolResponseContent(%s) = %s, want %s", tt.body, got, tt.want)
+		}
 	}
 }

@@ -115,7 +115,7 @@ func sniff(head []byte, eof bool) sniffed {
 	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) {
 		return sniffed{kind: kindSpecStory}
 	}
-	if isZedThread(head[i:]) {
+	if isZedThread(head[i:], eof) {
 		return sniffed{kind: kindZed}
 	}
 	switch head[i] {

@@ -42,77 +42,38 @@ import (
 // zedRoles maps the message headings of a Zed thread to roles.
 var zedRoles = map[string]string{"## User": "user", "## Agent": "assistant", "## Assistant": "assistant", "## System": "system"}
 
-const (
-	zedUseTool     = "**Use Tool: "
-	zedToolResults = "**Tool Results: "
-)
-
 // isZedThread says whether head opens a Zed thread: an optional "# " title line, then the
-// "## User" heading, with a heading of the model's messages somewhere in head.
-func isZedThread(head []byte) bool {
-	rest := head
+// "## User" heading, with a heading of the model's messages somewhere in head, or, when head is
+// only the start of a longer file, the files the user attached (Zed's "<context>" block, which
+// can outgrow the window).
+func isZedThread(head []byte, eof bool) bool {
+	rest := bytes.ReplaceAll(head, []byte("\r\n"), []byte("\n"))
 	if bytes.HasPrefix(rest, []byte("# ")) {
 		nl := bytes.IndexByte(rest, '\n')
 		if nl < 0 {
 			return false
 		}
-		rest = bytes.TrimLeft(rest[nl+1:], "\r\n")
+		rest = bytes.TrimLeft(rest[nl+1:], "\n")
 	}
-	if !bytes.HasPrefix(rest, []byte("## User\n")) && !bytes.HasPrefix(rest, []byte("## User\r\n")) {
+	if !bytes.HasPrefix(rest, []byte("## User\n")) {
 		return false
 	}
-	return bytes.Contains(rest, []byte("\n## Agent\n")) || bytes.Contains(rest, []byte("\n## Assistant\n")) ||
-		bytes.Contains(rest, []byte("\n## Agent\r\n")) || bytes.Contains(rest, []byte("\n## Assistant\r\n"))
+	if bytes.Contains(rest, []byte("\n## Agent\n")) || bytes.Contains(rest, []byte("\n## Assistant\n")) {
+		return true
+	}
+	return !eof && bytes.HasPrefix(bytes.TrimLeft(rest[len("## User\n"):], "\n"), []byte("<context>\n"))
 }
 
-func readZed(name string, br *bufio.Reader) (*built, error) {
+func readZed(path string, br *bufio.Reader) (*built, error) {
 	data, err := io.ReadAll(br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, &Error{Path: path, Err: readErr(err)}
 	}
 	lines := strings.Split(string(lfLines(data)), "\n")
 	b := newBuilder(FormatZed)
-	a := b.agent(MainAgent)
-	r := zedReader{a: a, pending: map[string]int{}, result: -1}
+	r := zedReader{a: b.agent(MainAgent), pending: map[string][]int{}, result: -1}
 	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		if role, ok := zedRoles[strings.TrimRight(line, " ")]; ok {
-			r.flush()
-			r.role = role
-			r.message++
-			r.result = -1
-			continue
-		}
-		if name, id, ok := zedToolLine(line, zedUseTool); ok {
-			r.flush()
-			// The arguments: the fenced JSON block on the lines after.
-			var args []byte
-			if i+1 < len(lines) && strings.HasPrefix(lines[i+1], "```") {
-				end := i + 2
-				for end < len(lines) && lines[end] != "```" {
-					end++
-				}
-				args = zedArgs(strings.Join(lines[i+2:min(end, len(lines))], "\n"))
-				i = end
-			}
-			e := loopguard.Call("", name, args)
-			e.Turn = "m" + strconv.Itoa(r.message)
-			r.pending[id] = a.add(e)
-			r.result = -1
-			continue
-		}
-		if id, _, ok := zedToolLine(line, zedToolResults); ok {
-			r.flush()
-			r.result = -1
-			if idx, waiting := r.pending[id]; waiting {
-				delete(r.pending, id)
-				r.result = idx
-				a.events[idx].HasResult = true
-				a.events[idx].Failed = strings.HasSuffix(strings.TrimRight(line, " "), " (Error)**")
-			}
-			continue
-		}
-		r.buf = append(r.buf, line)
+		i = r.line(lines, i)
 	}
 	r.flush()
 	return b.done(), nil
@@ -122,17 +83,65 @@ func readZed(name string, br *bufio.Reader) (*built, error) {
 type zedReader struct {
 	a       *agentBuf
 	role    string
-	message int            // the message's number, for the Turn of its calls
-	pending map[string]int // calls waiting for their results, by tool use id
-	result  int            // the call whose result the lines in buf are, or -1
+	message int              // the message's number, for the Turn of its calls
+	pending map[string][]int // calls waiting for their results, by tool use id, oldest first
+	waiting int              // how many calls of the message wait for their results
+	results bool             // a result of the message was read: its calls are all written
+	result  int              // the call whose result the lines in buf are, or -1
+	fence   int              // the backticks of the fenced block of the words in buf that is open, or 0
 	buf     []string
+}
+
+// line reads lines[i] (and, for a call, the fenced arguments after it) and returns the index
+// of the last line it read.
+//
+// Zed writes a message's words, then all its calls, then all their results. A line that looks
+// like a mark where none can stand is text: a heading inside a fenced block of the words, or
+// inside a result while more results of the message are due (a result may quote a thread); a
+// call after the message's first result, or with no fenced arguments after it; a result for
+// no call waiting. (A heading in the message's last result is taken for one: the two cannot
+// be told apart.) Calls left without results (the thread was stopped) end at the next heading.
+func (r *zedReader) line(lines []string, i int) int {
+	line := lines[i]
+	if r.result < 0 {
+		r.fence = nextFence(r.fence, line)
+	}
+	if role, ok := zedRoles[strings.TrimRight(line, " ")]; ok && r.fence == 0 && !(r.result >= 0 && r.waiting > 0) {
+		r.flush()
+		r.role, r.message, r.results, r.result = role, r.message+1, false, -1
+		return i
+	}
+	if tool, id, ok := zedUseTool(line); ok && r.fence == 0 && !r.results && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "```") {
+		r.flush()
+		end := i + 2
+		for end < len(lines) && lines[end] != "```" {
+			end++
+		}
+		e := loopguard.Call("", tool, zedArgs(strings.Join(lines[i+2:min(end, len(lines))], "\n")))
+		e.Turn = "m" + strconv.Itoa(r.message)
+		r.pending[id] = append(r.pending[id], r.a.add(e))
+		r.waiting++
+		r.result = -1
+		return end
+	}
+	if id, failed, ok := zedResult(line); ok && r.fence == 0 && len(r.pending[id]) > 0 {
+		r.flush()
+		idx := r.pending[id][0]
+		r.pending[id] = r.pending[id][1:]
+		r.waiting--
+		r.results, r.result = true, idx
+		r.a.events[idx].HasResult, r.a.events[idx].Failed = true, failed
+		return i
+	}
+	r.buf = append(r.buf, line)
+	return i
 }
 
 // flush hands the lines gathered since the last mark to their owner: the result of a call,
 // the user's turn, or the model's words and thinking.
 func (r *zedReader) flush() {
 	text := strings.TrimSpace(strings.Join(r.buf, "\n"))
-	r.buf = r.buf[:0]
+	r.buf, r.fence = r.buf[:0], 0
 	switch {
 	case r.result >= 0:
 		r.a.events[r.result].Result = text
@@ -155,6 +164,26 @@ func (r *zedReader) flush() {
 	}
 }
 
+// nextFence returns the fence open after line, given the one open before it (the number of
+// backticks that opened it, 0 for none): as in Markdown, a block opens with three backticks or
+// more and closes with a line of as many or more and nothing else, so that a file quoted in a
+// four-backtick block keeps its own three-backtick blocks inside.
+func nextFence(open int, line string) int {
+	n := 0
+	for n < len(line) && line[n] == '`' {
+		n++
+	}
+	switch {
+	case n < 3:
+		return open
+	case open == 0:
+		return n
+	case n >= open && strings.TrimRight(line[n:], " \t") == "":
+		return 0
+	}
+	return open
+}
+
 // cutThink cuts text around its first <think>…</think> block.
 func cutThink(text string) (before, think, after string, found bool) {
 	before, rest, ok := strings.Cut(text, "<think>")
@@ -165,25 +194,31 @@ func cutThink(text string) (before, think, after string, found bool) {
 	return before, think, after, true
 }
 
-// zedToolLine reads a "**Use Tool: name (id)**" or "**Tool Results: id[ (Error)]**" line: the
-// words before the parenthesis and the id in it for the first, the id and "" for the second.
-func zedToolLine(line, mark string) (first, second string, ok bool) {
-	rest, found := strings.CutPrefix(strings.TrimRight(line, " "), mark)
+// zedUseTool reads a "**Use Tool: name (id)**" line.
+func zedUseTool(line string) (tool, id string, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimRight(line, " "), "**Use Tool: ")
 	if !found {
 		return "", "", false
 	}
-	rest, found = strings.CutSuffix(rest, "**")
-	if !found || rest == "" {
-		return "", "", false
-	}
-	if mark == zedToolResults {
-		return strings.TrimSuffix(rest, " (Error)"), "", true
-	}
+	rest, found = strings.CutSuffix(rest, ")**")
 	open := strings.LastIndex(rest, " (")
-	if open <= 0 || !strings.HasSuffix(rest, ")") {
+	if !found || open <= 0 {
 		return "", "", false
 	}
-	return rest[:open], rest[open+2 : len(rest)-1], true
+	return rest[:open], rest[open+2:], true
+}
+
+// zedResult reads a "**Tool Results: id**" line, " (Error)" after the id for a failure.
+func zedResult(line string) (id string, failed, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimRight(line, " "), "**Tool Results: ")
+	if !found {
+		return "", false, false
+	}
+	if rest, found = strings.CutSuffix(rest, "**"); !found || rest == "" {
+		return "", false, false
+	}
+	id, failed = strings.CutSuffix(rest, " (Error)")
+	return id, failed, true
 }
 
 // zedArgs returns a call's arguments as compact JSON; text that is not JSON is kept whole

@@ -61,14 +61,40 @@ func TestZedThreadNeedsTheModelsHeading(t *testing.T) {
 		"# Guide\n\n## User\n\nHow users log in.\n\n## Admin\n\nHow admins do.\n",
 		"## Users\n\n## Agent\n",
 	} {
-		if isZedThread([]byte(doc)) {
+		if isZedThread([]byte(doc), true) {
 			t.Errorf("%q read as a Zed thread", doc)
 		}
 	}
-	if !isZedThread([]byte("## User\n\nhi\n\n## Assistant\n\nhello\n")) {
+	if !isZedThread([]byte("## User\n\nhi\n\n## Assistant\n\nhello\n"), true) {
 		t.Error("a thread without a title is not recognised")
 	}
 	if got, want := zedArgs("not json"), []byte(`{"input":"not json"}`); !reflect.DeepEqual(got, want) {
 		t.Errorf("arguments that are not JSON: %s, want %s", got, want)
+	}
+}
+
+// What only looks like the thread's marks stays where it is: role headings in a fenced block
+// of the model's words or in a result while more results are due, a quoted call or result
+// inside a result; a tool id used twice answers its calls in order; a thread whose first
+// message outgrows the sniffing window is still one.
+func TestZedThreadQuotingItsOwnMarks(t *testing.T) {
+	doc := "## User\n\nExplain the roles.\n\n## Agent\n\nHere it is:\n\n```markdown\n## User\n\nUsers log in.\n```\n\n" +
+		"**Use Tool: read_file (read_file)**\n```json\n{\"path\": \"ROLES.md\"}\n```\n\n" +
+		"**Use Tool: read_file (read_file)**\n```json\n{\"path\": \"OLD.md\"}\n```\n\n" +
+		"**Tool Results: read_file**\n\n# Roles\n\n## User\n\nA user can log in.\n**Use Tool: terminal (old1)**\n```json\n{\"command\": \"rm -rf build\"}\n```\n**Tool Results: zz**\nline three\n\n" +
+		"**Tool Results: read_file**\n\nB\n\n## Agent\n\nDone.\n"
+	tr := expectEvents(t, "thread.md", doc, FormatZed, []string{
+		`user "Explain the roles."`,
+		"text[model] \"Here it is:\\n\\n```markdown\\n## User…\"",
+		`call read_file "{\"path\":\"ROLES.md\"}" => "# Roles\n\n## User\n\nA user can log…"`,
+		`call read_file "{\"path\":\"OLD.md\"}" => "B"`,
+		`text[model] "Done."`,
+	})
+	if r := tr.Agents[0].Events[2].Result; !strings.Contains(r, "rm -rf build") || !strings.HasSuffix(r, "line three") {
+		t.Errorf("the quoted call and result left the first result: %q", r)
+	}
+	big := "# T\n\n## User\n\n<context>\n" + strings.Repeat("attached file line\n", 20000) + "</context>\n\nhi\n\n## Agent\n\nhello\n"
+	if tr, err := ReadFrom("big.md", strings.NewReader(big)); err != nil || tr.Format != FormatZed {
+		t.Errorf("a thread with a large first message: %v", err)
 	}
 }
