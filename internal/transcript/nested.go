@@ -79,8 +79,22 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		if depth >= maxNestedDepth {
 			return w.skip(i)
 		}
+		var query string // the task of a run kept as parallel lists, which comes before them
 		return w.object(i, func(key []byte, v int) (int, error) {
-			if v = w.ws(v); v < len(w.data) && w.data[v] == '"' && string(key) == "traj" {
+			if v = w.ws(v); v < len(w.data) && w.data[v] == '"' && string(key) == "query" {
+				return w.str(v, &query)
+			}
+			if v < len(w.data) && w.data[v] == '{' && string(key) == "turn_history" {
+				end, err := w.skip(v)
+				if list := turnHistoryChat(w.data[v:end]); err == nil && len(list) > 0 {
+					if query != "" {
+						list = append([]msg{{Role: "user", Content: query}}, list...)
+					}
+					*out = append(*out, list)
+				}
+				return end, err
+			}
+			if v < len(w.data) && w.data[v] == '"' && string(key) == "traj" {
 				// A ReAct run kept as one text (FireAct's trajectories of fine-tuned models).
 				var text string
 				end, err := w.str(v, &text)
@@ -94,6 +108,57 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 	}
 	return w.skip(i)
 }
+
+// turnHistoryChat reads a run kept as parallel lists, InterCode's "turn_history": the model's
+// "actions" (a command, a query or code, or a ReAct action such as execute[ls -la]), the
+// "observations" that answered them, "thoughts" before each action (its ReAct agents) and
+// "valid_action", false where the action failed. Each action is a call: a ReAct action is the
+// tool it names with what it holds, anything else the call of a tool named "action". Nil
+// when the lists hold no answered action. (The run's task, its "query" beside the lists, is
+// put before them by chatsIn: without it, two runs on one database that began alike would
+// read as one run and its repetition.)
+func turnHistoryChat(raw []byte) []msg {
+	var h struct {
+		Thoughts     []json.RawMessage `json:"thoughts"`
+		Actions      []json.RawMessage `json:"actions"`
+		Observations []json.RawMessage `json:"observations"`
+		Valid        []json.RawMessage `json:"valid_action"`
+	}
+	if json.Unmarshal(raw, &h) != nil || len(h.Actions) == 0 || len(h.Observations) == 0 {
+		return nil
+	}
+	text := func(v json.RawMessage) string {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			return s
+		}
+		return string(v)
+	}
+	var list []msg
+	for k, a := range h.Actions {
+		if k >= len(h.Observations) {
+			break
+		}
+		action := strings.TrimSpace(text(a))
+		name, args := "action", action
+		if m := turnAction.FindStringSubmatch(action); m != nil {
+			name, args = m[1], m[2]
+		}
+		id := "a" + strconv.Itoa(k)
+		said := ""
+		if k < len(h.Thoughts) {
+			said = text(h.Thoughts[k])
+		}
+		argJSON, _ := json.Marshal(args)
+		list = append(list, msg{Role: "assistant", Content: said, ToolCalls: []oaToolCall{{ID: id, Function: oaFunction{Name: name, Arguments: argJSON}}}},
+			msg{Role: "tool", ToolCallID: id, Content: text(h.Observations[k]), Failed: k < len(h.Valid) && string(h.Valid[k]) == "false"})
+	}
+	return list
+}
+
+// turnAction matches a ReAct action as InterCode's agents write it: a tool's name and what it
+// is given in brackets, execute[ls -la].
+var turnAction = regexp.MustCompile(`(?s)^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$`)
 
 // reactStep matches the line that opens a step of a ReAct run written as one text: "Thought:",
 // "Action:" or "Observation:", numbered as ReAct's prompts number them ("Action 2:") or not.
