@@ -84,6 +84,16 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			if v = w.ws(v); v < len(w.data) && w.data[v] == '"' && string(key) == "query" {
 				return w.str(v, &query)
 			}
+			if v < len(w.data) && w.data[v] == '[' && string(key) == "inference_log" {
+				end, err := w.skip(v)
+				if list := inferenceLogChat(w.data[v:end]); err == nil && len(list) > 0 {
+					*out = append(*out, list)
+					return end, err
+				}
+				if err != nil {
+					return end, err
+				}
+			}
 			if v < len(w.data) && w.data[v] == '{' && string(key) == "turn_history" {
 				end, err := w.skip(v)
 				if list := turnHistoryChat(w.data[v:end]); err == nil && len(list) > 0 {
@@ -154,6 +164,79 @@ func turnHistoryChat(raw []byte) []msg {
 			msg{Role: "tool", ToolCallID: id, Content: text(h.Observations[k]), Failed: k < len(h.Valid) && string(h.Valid[k]) == "false"})
 	}
 	return list
+}
+
+// inferenceLogChat reads the Berkeley Function Calling Leaderboard's log of a multi-turn entry:
+// a list of the environment's state (lists of "state_info" records, passed over) and of turns,
+// each {"begin_of_turn_query": [user messages], "step_0": [...], "step_1": [...], ...}. A step
+// is the model's message (content a list of {"function": "<JSON arguments>"}, one a call, or
+// text), the handler's note on decoding it, then one "tool" message a call, in order. A turn
+// the model answered in words alone is a turn all the same. Nil when the log holds no turn.
+func inferenceLogChat(raw []byte) []msg {
+	var log []json.RawMessage
+	if json.Unmarshal(raw, &log) != nil {
+		return nil
+	}
+	type stepMsg struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	var list []msg
+	for t, entry := range log {
+		var turn map[string]json.RawMessage
+		if json.Unmarshal(entry, &turn) != nil {
+			continue // the environment's state
+		}
+		var query []stepMsg
+		_ = json.Unmarshal(turn["begin_of_turn_query"], &query)
+		for _, q := range query {
+			list = append(list, msg{Role: q.Role, Content: jsonText(q.Content)})
+		}
+		for k := 0; ; k++ {
+			stepRaw, ok := turn["step_"+strconv.Itoa(k)]
+			if !ok {
+				break
+			}
+			var step []stepMsg
+			_ = json.Unmarshal(stepRaw, &step)
+			var ids []string
+			answered := 0
+			for _, m := range step {
+				switch m.Role {
+				case "assistant":
+					var fns []map[string]json.RawMessage
+					if json.Unmarshal(m.Content, &fns) != nil {
+						list = append(list, msg{Role: "assistant", Content: jsonText(m.Content)})
+						continue
+					}
+					a := msg{Role: "assistant"}
+					for _, fn := range fns {
+						for name, args := range fn {
+							id := "t" + strconv.Itoa(t) + "s" + strconv.Itoa(k) + "c" + strconv.Itoa(len(ids))
+							ids = append(ids, id)
+							a.ToolCalls = append(a.ToolCalls, oaToolCall{ID: id, Function: oaFunction{Name: name, Arguments: args}})
+						}
+					}
+					list = append(list, a)
+				case "tool":
+					if answered < len(ids) {
+						list = append(list, msg{Role: "tool", ToolCallID: ids[answered], Content: jsonText(m.Content)})
+						answered++
+					}
+				}
+			}
+		}
+	}
+	return list
+}
+
+// jsonText is a JSON value as text: a string's own text, anything else as written.
+func jsonText(v json.RawMessage) string {
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return string(v)
 }
 
 // turnAction matches a ReAct action as InterCode's agents write it: a tool's name and what it
