@@ -118,6 +118,12 @@ is described in docs/scan.md.
 		}
 	}
 
+	if *verbose {
+		for _, p := range rep.PassedOver {
+			fmt.Fprintf(env.Stderr, "loopguard scan: %s: passed over, not a transcript (a folder's file of another kind)\n", p)
+		}
+	}
+
 	meta := scan.Meta{Version: loopguard.Version, Config: r.Source, Labels: strings.Join(labelFiles, ", ")}
 	var scored *scan.Scored
 	if len(labelFiles) > 0 {

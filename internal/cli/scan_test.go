@@ -413,3 +413,18 @@ func TestScanLabelsFromSeveralFiles(t *testing.T) {
 		}
 	}
 }
+
+// A folder of files of other kinds scans as nothing, and says so: how many it passed over,
+// and with --verbose which.
+func TestScanSaysWhatItPassedOver(t *testing.T) {
+	dir := t.TempDir()
+	notes := put(t, filepath.Join(dir, "notes.md"), []byte("# Notes\n\nnothing here\n"))
+	stdout, stderr, code := scanCLI(t, nil, dir)
+	if code != 0 || !strings.Contains(stdout, "scanned 0 files") || !strings.Contains(stdout, "1 file of other kinds in the folders passed over") || strings.Contains(stderr, notes) {
+		t.Errorf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	_, stderr, _ = scanCLI(t, nil, "--verbose", dir)
+	if !strings.Contains(stderr, notes+": passed over, not a transcript") {
+		t.Errorf("--verbose does not name %s:\n%s", notes, stderr)
+	}
+}

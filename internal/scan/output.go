@@ -224,6 +224,9 @@ func WriteText(w io.Writer, r *Report, meta Meta, sc *Scored) error {
 	if t.NotTranscript > 0 {
 		fmt.Fprintf(bw, "; %s skipped, not transcripts", plural(t.NotTranscript, "file", "files"))
 	}
+	if n := len(r.PassedOver); n > 0 {
+		fmt.Fprintf(bw, "; %s of other kinds in the folders passed over (--verbose names them)", plural(n, "file", "files"))
+	}
 	fmt.Fprintln(bw)
 	fmt.Fprintf(bw, "  agents  %s\n", commas(int64(t.Agents)))
 	fmt.Fprintf(bw, "  calls   %s\n", commas(int64(t.Calls)))

@@ -36,6 +36,10 @@ type Options struct {
 type Report struct {
 	Files  []*File
 	Totals Totals
+	// PassedOver are the files met in folder walks that are of another kind (documentation,
+	// logs, the index files agents keep beside their transcripts) and are left out of Files
+	// without a word: a scan that read none of them says how many it passed over.
+	PassedOver []string
 }
 
 // File is one file's result.
@@ -217,8 +221,15 @@ func Run(targets []Target, opt Options) (*Report, error) {
 	}
 	wg.Wait()
 	files = groupCompletions(files, opt.Config)
-	files = slices.DeleteFunc(files, isOtherMarkdown)
-	r := &Report{Files: files}
+	var passed []string
+	files = slices.DeleteFunc(files, func(f *File) bool {
+		if isOtherMarkdown(f) {
+			passed = append(passed, f.Path)
+			return true
+		}
+		return false
+	})
+	r := &Report{Files: files, PassedOver: passed}
 	r.Totals = total(files)
 	return r, nil
 }
