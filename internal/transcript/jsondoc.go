@@ -463,7 +463,7 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 		if keys := scanTopObject(w.data[first:]).keys; isClineUIHead(func(k string) bool { _, ok := keys[k]; return ok }) {
 			var entries []clineUIEntry
 			if err := json.Unmarshal(w.data[start:], &entries); err != nil {
-				return nil, &Error{Path: name, Line: max(jsonErrorLine(w.data[start:], err)+lineOf(w.data, start)-1, 1), Err: fmt.Errorf("Cline UI messages: %w", err)}
+				return nil, &Error{Path: name, Line: max(jsonErrorLine(w.data[start:], err)+lineOf(w.data, start)-1, 1), Err: fmt.Errorf("ui_messages.json of Cline or Roo Code: %w", err)}
 			}
 			return buildClineUI(entries), nil
 		}
