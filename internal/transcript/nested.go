@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -81,39 +82,41 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		}
 		var query string // the task of a run kept as parallel lists, which comes before them
 		return w.object(i, func(key []byte, v int) (int, error) {
-			if v = w.ws(v); v < len(w.data) && w.data[v] == '"' && string(key) == "query" {
+			if v = w.ws(v); v >= len(w.data) {
+				return w.chatsIn(v, depth+1, out)
+			}
+			var list []msg
+			end := v
+			var err error
+			switch k, c := string(key), w.data[v]; {
+			case k == "query" && c == '"':
 				return w.str(v, &query)
-			}
-			if v < len(w.data) && w.data[v] == '[' && string(key) == "inference_log" {
-				end, err := w.skip(v)
-				if list := inferenceLogChat(w.data[v:end]); err == nil && len(list) > 0 {
-					*out = append(*out, list)
-					return end, err
+			case k == "inference_log" && c == '[':
+				// the Berkeley Function Calling Leaderboard's multi-turn log
+				end, err = w.skip(v)
+				list = inferenceLogChat(w.data[v:end])
+			case k == "turn_history" && c == '{':
+				// InterCode's parallel lists, the query before them as the task
+				end, err = w.skip(v)
+				if list = turnHistoryChat(w.data[v:end]); len(list) > 0 && query != "" {
+					list = append([]msg{{Role: "user", Content: query}}, list...)
 				}
-				if err != nil {
-					return end, err
-				}
-			}
-			if v < len(w.data) && w.data[v] == '{' && string(key) == "turn_history" {
-				end, err := w.skip(v)
-				if list := turnHistoryChat(w.data[v:end]); err == nil && len(list) > 0 {
-					if query != "" {
-						list = append([]msg{{Role: "user", Content: query}}, list...)
-					}
-					*out = append(*out, list)
-				}
-				return end, err
-			}
-			if v < len(w.data) && w.data[v] == '"' && string(key) == "traj" {
-				// A ReAct run kept as one text (FireAct's trajectories of fine-tuned models).
+			case k == "traj" && c == '"':
+				// a ReAct run kept as one text (FireAct's runs of fine-tuned models)
 				var text string
-				end, err := w.str(v, &text)
-				if list := reactTextChat(text); err == nil && len(list) > 0 {
-					*out = append(*out, list)
-				}
+				end, err = w.str(v, &text)
+				list = reactTextChat(text)
+			default:
+				return w.chatsIn(v, depth+1, out)
+			}
+			if err != nil {
 				return end, err
 			}
-			return w.chatsIn(v, depth+1, out)
+			if len(list) == 0 {
+				return w.chatsIn(v, depth+1, out) // not a run of that kind: look inside as for any value
+			}
+			*out = append(*out, list)
+			return end, nil
 		})
 	}
 	return w.skip(i)
@@ -137,19 +140,12 @@ func turnHistoryChat(raw []byte) []msg {
 	if json.Unmarshal(raw, &h) != nil || len(h.Actions) == 0 || len(h.Observations) == 0 {
 		return nil
 	}
-	text := func(v json.RawMessage) string {
-		var s string
-		if json.Unmarshal(v, &s) == nil {
-			return s
-		}
-		return string(v)
-	}
 	var list []msg
 	for k, a := range h.Actions {
 		if k >= len(h.Observations) {
 			break
 		}
-		action := strings.TrimSpace(text(a))
+		action := strings.TrimSpace(jsonText(a))
 		name, args := "action", action
 		if m := turnAction.FindStringSubmatch(action); m != nil {
 			name, args = m[1], m[2]
@@ -157,11 +153,11 @@ func turnHistoryChat(raw []byte) []msg {
 		id := "a" + strconv.Itoa(k)
 		said := ""
 		if k < len(h.Thoughts) {
-			said = text(h.Thoughts[k])
+			said = jsonText(h.Thoughts[k])
 		}
 		argJSON, _ := json.Marshal(args)
 		list = append(list, msg{Role: "assistant", Content: said, ToolCalls: []oaToolCall{{ID: id, Function: oaFunction{Name: name, Arguments: argJSON}}}},
-			msg{Role: "tool", ToolCallID: id, Content: text(h.Observations[k]), Failed: k < len(h.Valid) && string(h.Valid[k]) == "false"})
+			msg{Role: "tool", ToolCallID: id, Content: jsonText(h.Observations[k]), Failed: k < len(h.Valid) && string(h.Valid[k]) == "false"})
 	}
 	return list
 }
@@ -211,10 +207,12 @@ func inferenceLogChat(raw []byte) []msg {
 					}
 					a := msg{Role: "assistant"}
 					for _, fn := range fns {
-						for name, args := range fn {
+						// one function a dict; were there more, their order is lost with the
+						// map: sorted, so that a file always reads the same
+						for _, name := range slices.Sorted(maps.Keys(fn)) {
 							id := "t" + strconv.Itoa(t) + "s" + strconv.Itoa(k) + "c" + strconv.Itoa(len(ids))
 							ids = append(ids, id)
-							a.ToolCalls = append(a.ToolCalls, oaToolCall{ID: id, Function: oaFunction{Name: name, Arguments: args}})
+							a.ToolCalls = append(a.ToolCalls, oaToolCall{ID: id, Function: oaFunction{Name: name, Arguments: fn[name]}})
 						}
 					}
 					list = append(list, a)
