@@ -27,8 +27,11 @@ const selfRepeatMaxPeriod = 64
 const selfRepeatMaxLines = 4096
 
 // selfRepeats returns how many times the text's most repeated block of lines follows itself
-// back to back, and the block's length in lines. Lines are compared trimmed, with every run
-// of digits taken as one digit ("Step 7", "Step 8" are the same line); blank lines, table
+// back to back, and the block's length in lines. Lines are compared trimmed, with the line's
+// first run of digits taken as any number ("Step 7: retry the edit", "Step 8: retry the edit"
+// are the same line: a loop renumbers what it repeats) and the others as written (a list of
+// dividends paid, "1. On 2023-05-12, $0.23 was paid", "2. On 2023-02-10, ...", is data whose
+// values differ line by line, not the same line ten times); blank lines, table
 // rows, lines without a letter (a grid's rows of numbers) and code blocks (fenced by ```) are
 // passed over: code, data, and a command's output quoted in a block, repeat lines by nature.
 // hashes and sizes are scratch space, returned grown for the next text.
@@ -54,15 +57,15 @@ func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int,
 			continue
 		}
 		var th textHasher
-		words := false
+		words, counted := false, false
 		for i := 0; i < len(line); i++ {
 			c := line[i]
 			words = words || 'a' <= c|0x20 && c|0x20 <= 'z' || c >= 0x80
-			if c >= '0' && c <= '9' {
+			if c >= '0' && c <= '9' && !counted {
 				for i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
 					i++
 				}
-				c = '#'
+				c, counted = '#', true
 			}
 			th.writeByte(c)
 		}

@@ -28,6 +28,14 @@ func TestSelfRepeatsFindsAReplyGoingRoundInALoop(t *testing.T) {
 			"Here is the test:\n```python\n" + strings.Repeat("    assert parse('x') == Token('x', kind='name')\n", 20) + "```\nDone.", 0, 0},
 		{"a quoted output block is output, not a loop",
 			"```\n" + strings.Repeat("src/domain/workspace.test.ts:<<<<<<< HEAD\n", 15) + "```", 0, 0},
+		{"a numbered list of data, each item the same sentence with other values, is data",
+			"The dividend history:\n\n" + func() string {
+				var b strings.Builder
+				for i := 1; i <= 12; i++ {
+					fmt.Fprintf(&b, "%d. On 2023-%02d-1%d, a dividend of $0.2%d was paid per share.\n", i, i, i%10, i%4)
+				}
+				return b.String()
+			}(), 0, 0},
 		{"table rows are passed over", "| a | b |\n" + strings.Repeat("| 2024-01-01 | 0.00 | 0.00 | 0.00 | 0.00 | 0.00 |\n", 20), 0, 0},
 		{"short lines repeated say too little", strings.Repeat("}\n", 30), 0, 0},
 		{"rows of a grid of numbers are data, not prose", "The output grid:\n" + strings.Repeat("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", 13), 0, 0},
