@@ -375,6 +375,9 @@ func decodeChat(arr []byte) []msg {
 		if _, ok := m["role"]; !ok {
 			m["role"] = shareGPTRole(m["from"])
 		}
+		if m["from"] == "function_call" {
+			shareGPTCalls(m)
+		}
 		switch m["role"] {
 		case "ai", "bot":
 			m["role"] = "assistant"
@@ -382,6 +385,7 @@ func decodeChat(arr []byte) []msg {
 			m["role"] = "user"
 		}
 	}
+	raw = splitParallelObservations(raw)
 	norm, err := json.Marshal(raw)
 	if err != nil {
 		return nil
@@ -412,6 +416,57 @@ func shareGPTRole(from any) any {
 		return "tool"
 	}
 	return from
+}
+
+// shareGPTCalls turns a ShareGPT "function_call" turn (LLaMA-Factory's layout for tool use:
+// its value the call as JSON, {"name", "arguments"}, or a list of them for parallel calls, and
+// the "observation" turn after it their answer) into the model's structured calls. A value that
+// is no such JSON stays the model's text.
+func shareGPTCalls(m map[string]any) {
+	text, _ := m["content"].(string)
+	var calls []struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	trimmed := strings.TrimSpace(text)
+	if strings.HasPrefix(trimmed, "{") {
+		trimmed = "[" + trimmed + "]"
+	}
+	if json.Unmarshal([]byte(trimmed), &calls) != nil || len(calls) == 0 {
+		return
+	}
+	var tcs []any
+	for _, c := range calls {
+		if c.Name == "" {
+			return
+		}
+		tcs = append(tcs, map[string]any{"type": "function", "function": map[string]any{"name": c.Name, "arguments": string(rawArgs(c.Arguments))}})
+	}
+	m["tool_calls"], m["content"] = tcs, ""
+}
+
+// splitParallelObservations gives each of a turn's parallel calls its own answer where the
+// observation after them is a JSON list of one answer a call, in order (ToolACE's layout);
+// otherwise the observation stays one message, the first call's answer.
+func splitParallelObservations(raw []map[string]any) []map[string]any {
+	var out []map[string]any
+	for i := 0; i < len(raw); i++ {
+		out = append(out, raw[i])
+		calls, _ := raw[i]["tool_calls"].([]any)
+		if len(calls) < 2 || i+1 >= len(raw) || raw[i+1] == nil || raw[i+1]["role"] != "tool" {
+			continue
+		}
+		text, _ := raw[i+1]["content"].(string)
+		var answers []json.RawMessage
+		if json.Unmarshal([]byte(text), &answers) != nil || len(answers) != len(calls) {
+			continue
+		}
+		for _, a := range answers {
+			out = append(out, map[string]any{"role": "tool", "content": string(a)})
+		}
+		i++
+	}
+	return out
 }
 
 // buildChats makes each chat a session of one agent.
