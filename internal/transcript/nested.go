@@ -650,6 +650,10 @@ func reactCall(text string) (textCall, bool) {
 	case strings.HasSuffix(line, "]") && strings.IndexByte(line, '[') > 0:
 		open := strings.IndexByte(line, '[')
 		c.name, c.args = strings.TrimSpace(line[:open]), []byte(line[open+1:len(line)-1])
+	case reactFunctionCall.MatchString(line):
+		// get_relations(Gas-generator cycle): a function's name, its arguments in parentheses
+		open := strings.IndexByte(line, '(')
+		c.name, c.args = line[:open], []byte(strings.TrimSpace(line[open+1:len(line)-1]))
 	default:
 		name, args, _ := strings.Cut(line, " ")
 		c.name, c.args = name, []byte(strings.TrimSpace(args))
@@ -659,6 +663,10 @@ func reactCall(text string) (textCall, bool) {
 	}
 	return c, true
 }
+
+// reactFunctionCall matches an action written as a function call: a name, then its arguments
+// in parentheses to the end of the line.
+var reactFunctionCall = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*\(.*\)$`)
 
 // isAnswer says whether a message can answer the model's calls: the harness speaks as the
 // user or as a tool.
