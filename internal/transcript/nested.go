@@ -80,7 +80,8 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		if depth >= maxNestedDepth {
 			return w.skip(i)
 		}
-		var query string // the task of a run kept as parallel lists, which comes before them
+		var query string  // the task of a run kept as parallel lists, which comes before them
+		searched := false // a ToolBench search tree was read: the answer's chain is part of it
 		return w.object(i, func(key []byte, v int) (int, error) {
 			if v = w.ws(v); v >= len(w.data) {
 				return w.chatsIn(v, depth+1, out)
@@ -91,6 +92,13 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			switch k, c := string(key), w.data[v]; {
 			case k == "query" && c == '"':
 				return w.str(v, &query)
+			case searched && (k == "answer_generation" || k == "compare_candidates"):
+				return w.skip(v)
+			case k == "tree" && c == '{':
+				// ToolBench's DFS search tree: every call the run made, in the order made
+				end, err = w.skip(v)
+				list = searchTreeChat(w.data[v:end])
+				searched = len(list) > 0
 			case k == "inference_log" && c == '[':
 				// the Berkeley Function Calling Leaderboard's multi-turn log
 				end, err = w.skip(v)
@@ -235,6 +243,64 @@ func jsonText(v json.RawMessage) string {
 		return s
 	}
 	return string(v)
+}
+
+// toolBenchNode is a node of ToolBench's search tree (DFSDT): a "Thought" (the model's words),
+// an "Action" (description: the tool's name) and its child "Action Input" (description: the
+// arguments; observation: the answer; observation_code: 0 when the call went through).
+type toolBenchNode struct {
+	NodeType        string          `json:"node_type"`
+	Description     string          `json:"description"`
+	Observation     string          `json:"observation"`
+	ObservationCode *int            `json:"observation_code"`
+	Children        []toolBenchNode `json:"children"`
+}
+
+// searchTreeChat reads ToolBench's search tree ({"size", "max_length", "tree": root}) as the
+// run it was: a depth-first search makes its calls in the tree's preorder, a branch given up
+// ("Finish" with "give_up_and_restart") followed by the next one from where it forks. Each
+// Action Input under an Action is a call, failed when its code is not 0 (a timeout, an API's
+// error); Thoughts are the model's words. Nil when the tree holds no call.
+func searchTreeChat(raw []byte) []msg {
+	var t struct {
+		Tree *toolBenchNode `json:"tree"`
+	}
+	if json.Unmarshal(raw, &t) != nil || t.Tree == nil {
+		return nil
+	}
+	var list []msg
+	calls := 0
+	var walk func(n *toolBenchNode, tool string, depth int)
+	walk = func(n *toolBenchNode, tool string, depth int) {
+		if depth > 10000 {
+			return
+		}
+		switch n.NodeType {
+		case "Thought":
+			if strings.TrimSpace(n.Description) != "" {
+				list = append(list, msg{Role: "assistant", Content: n.Description})
+			}
+		case "Action":
+			tool = n.Description
+		case "Action Input":
+			if tool != "" {
+				calls++
+				id := "n" + strconv.Itoa(calls)
+				args, _ := json.Marshal(n.Description)
+				list = append(list, msg{Role: "assistant", ToolCalls: []oaToolCall{{ID: id, Function: oaFunction{Name: tool, Arguments: args}}}},
+					msg{Role: "tool", ToolCallID: id, Content: n.Observation, Failed: n.ObservationCode != nil && *n.ObservationCode != 0 && tool != "Finish"})
+			}
+			tool = ""
+		}
+		for i := range n.Children {
+			walk(&n.Children[i], tool, depth+1)
+		}
+	}
+	walk(t.Tree, "", 0)
+	if calls == 0 {
+		return nil
+	}
+	return list
 }
 
 // turnAction matches a ReAct action as InterCode's agents write it: a tool's name and what it

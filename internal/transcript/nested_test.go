@@ -93,6 +93,20 @@ func TestChatsInsideOtherDocuments(t *testing.T) {
 			[][]string{{`user "Rate SPY and QQQ."`, `call Ratings "{\"symbol\":\"SPY\"}" => "{\"rating\": 4.5, \"symbol\": \"SPY\"}"`,
 				`call Ratings "{\"symbol\":\"QQQ\"}" => "{\"rating\": 4.3, \"symbol\": \"QQQ\"}"`,
 				`call Calendar "{\"year\":2023}" => "{\"holidays\": []}"`, `text[model] "SPY 4.5, QQQ 4.3."`}}},
+		{"ToolBench's search tree: its calls in the order a depth-first search makes them, the answer's chain not read again", "G2_answer_10_DFS.json",
+			`{"win": false, "tree": {"size": 9, "max_length": 9, "tree": {"node_type": "Action Input", "description": "", "observation": "", "children": [
+			  {"node_type": "Thought", "description": "Look the zip code up.", "children": [
+			    {"node_type": "Action", "description": "cep_lookup", "children": [
+			      {"node_type": "Action Input", "description": "{\"cep\": \"24680\"}", "observation": "{\"error\": \"Message error...\"}", "observation_code": 11, "children": [
+			        {"node_type": "Action", "description": "Finish", "children": [
+			          {"node_type": "Action Input", "description": "{\"return_type\": \"give_up_and_restart\"}", "observation": "restart", "observation_code": 4, "children": []}]}]}]}]},
+			  {"node_type": "Thought", "description": "Try once more.", "children": [
+			    {"node_type": "Action", "description": "cep_lookup", "children": [
+			      {"node_type": "Action Input", "description": "{\"cep\": \"24680\"}", "observation": "{\"error\": \"Message error...\"}", "observation_code": 11, "children": []}]}]}]}},
+			  "answer_generation": {"valid_data": true, "train_messages": [[{"role": "user", "content": "find it"}, {"role": "assistant", "content": "", "function_call": {"name": "cep_lookup", "arguments": "{}"}}, {"role": "function", "name": "cep_lookup", "content": "x"}]]}}`,
+			[][]string{{`text[model] "Look the zip code up."`, `call cep_lookup "{\"cep\": \"24680\"}" => "{\"error\": \"Message error...\"}" FAILED`,
+				`call Finish "{\"return_type\": \"give_up_and_res…" => "restart"`, `text[model] "Try once more."`,
+				`call cep_lookup "{\"cep\": \"24680\"}" => "{\"error\": \"Message error...\"}" FAILED`}}},
 		{"shell commands in code blocks, answered turn after turn", "text-agent.json",
 			`{"trajectory": [{"role": "system", "text": "You are an agent."}, {"role": "user", "text": "fix it"},
 			  {"role": "ai", "text": "Search first.\n` + "```" + `\ngrep -rn foo .\n` + "```" + `"}, {"role": "user", "text": "a.py:1: foo"},
