@@ -511,6 +511,56 @@ func shareGPTCalls(m map[string]any) {
 	m["tool_calls"], m["content"] = tcs, ""
 }
 
+// valueParts reads the content parts of a chat's messages written {"type", "value"}
+// (LLaMA-Factory's newer layout): "text" parts are text, "reasoning" parts the model's
+// thinking, and "tool_call" parts, their value the call as JSON {"name", "arguments"}, the
+// message's calls. Messages of other layouts are left as they are.
+func valueParts(list []msg) {
+	for i := range list {
+		m := &list[i]
+		parts, ok := m.Content.([]any)
+		if !ok || len(parts) == 0 || len(m.ToolCalls) > 0 {
+			continue
+		}
+		var blocks []any
+		var calls []oaToolCall
+		ours := true
+		for _, p := range parts {
+			pm, _ := p.(map[string]any)
+			value, isText := pm["value"].(string)
+			if pm == nil || !isText || pm["text"] != nil {
+				ours = false
+				break
+			}
+			switch pm["type"] {
+			case "text":
+				blocks = append(blocks, map[string]any{"type": "text", "text": value})
+			case "reasoning":
+				blocks = append(blocks, map[string]any{"type": "thinking", "thinking": value})
+			case "tool_call":
+				var c struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				}
+				if json.Unmarshal([]byte(value), &c) != nil || c.Name == "" {
+					ours = false
+					break
+				}
+				args, _ := json.Marshal(string(rawArgs(c.Arguments)))
+				calls = append(calls, oaToolCall{ID: "p" + strconv.Itoa(i) + "c" + strconv.Itoa(len(calls)), Function: oaFunction{Name: c.Name, Arguments: args}})
+			default:
+				ours = false
+			}
+			if !ours {
+				break
+			}
+		}
+		if ours {
+			m.Content, m.ToolCalls = blocks, calls
+		}
+	}
+}
+
 // splitParallelObservations gives each of a turn's parallel calls its own answer where the
 // observation after them is a JSON list of one answer a call, in order (ToolACE's layout);
 // otherwise the observation stays one message, the first call's answer.
@@ -537,6 +587,9 @@ func splitParallelObservations(raw []map[string]any) []map[string]any {
 
 // buildChats makes each chat a session of one agent.
 func buildChats(chats [][]msg) *built {
+	for _, c := range chats {
+		valueParts(c) // before comparing histories: a history is compared by what it says
+	}
 	chats = dropRepeatedHistories(chats)
 	b := newBuilder(FormatMessages)
 	for i, list := range chats {

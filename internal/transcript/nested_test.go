@@ -107,6 +107,13 @@ func TestChatsInsideOtherDocuments(t *testing.T) {
 			[][]string{{`text[model] "Look the zip code up."`, `call cep_lookup "{\"cep\": \"24680\"}" => "{\"error\": \"Message error...\"}" FAILED`,
 				`call Finish "{\"return_type\": \"give_up_and_res…" => "restart"`, `text[model] "Try once more."`,
 				`call cep_lookup "{\"cep\": \"24680\"}" => "{\"error\": \"Message error...\"}" FAILED`}}},
+		{"content parts written {type, value} (LLaMA-Factory's newer layout): text, reasoning and tool calls; rows alike in their first turns stay two", "reason_tool_use.jsonl",
+			`{"messages": [{"role": "system", "content": [{"type": "text", "value": "Use the tools."}]}, {"role": "user", "content": [{"type": "text", "value": "Inception?"}]},
+			  {"role": "assistant", "content": [{"type": "reasoning", "value": "Look it up."}, {"type": "tool_call", "value": "{\"name\": \"get_movie\", \"arguments\": {\"title\": \"Inception\"}}"}]},
+			  {"role": "tool", "content": [{"type": "text", "value": "{\"director\": \"Nolan\"}"}]}, {"role": "assistant", "content": [{"type": "text", "value": "Nolan."}]}]}` + "\n" +
+				`{"messages": [{"role": "system", "content": [{"type": "text", "value": "Use the tools."}]}, {"role": "user", "content": [{"type": "text", "value": "Weather?"}]}]}` + "\n",
+			[][]string{{`text[system] "Use the tools."`, `user "Inception?"`, `text[model] "Look it up."`, `call get_movie "{\"title\":\"Inception\"}" => "{\"director\": \"Nolan\"}"`, `text[model] "Nolan."`},
+				{`text[system] "Use the tools."`, `user "Weather?"`}}},
 		{"shell commands in code blocks, answered turn after turn", "text-agent.json",
 			`{"trajectory": [{"role": "system", "text": "You are an agent."}, {"role": "user", "text": "fix it"},
 			  {"role": "ai", "text": "Search first.\n` + "```" + `\ngrep -rn foo .\n` + "```" + `"}, {"role": "user", "text": "a.py:1: foo"},
