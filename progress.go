@@ -406,8 +406,7 @@ type progressState struct {
 	dg      digester
 	argBuf  []byte // scratch for a call's arguments without their captions (see callID)
 
-	lineHashes []uint64 // scratch for a text's lines (see selfRepeats)
-	lineSizes  []int
+	lines lineScratch // scratch for a text's lines (see selfRepeats)
 }
 
 type refusal struct {
@@ -509,7 +508,7 @@ func (s *progressState) reset() {
 		}
 	}
 	refused := s.refused[:0]
-	lineHashes, lineSizes := s.lineHashes[:0], s.lineSizes[:0]
+	lines := s.lines.reset()
 	refail, refailSeq := s.refail, s.refailSeq
 	for i := range refail {
 		if s.lastWait > refail[i].start {
@@ -523,7 +522,7 @@ func (s *progressState) reset() {
 		refail[i].start, refail[i].epoch = 0, 0
 	}
 	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf,
-		lineHashes: lineHashes, lineSizes: lineSizes, refail: refail, refailSeq: refailSeq}
+		lines: lines, refail: refail, refailSeq: refailSeq}
 }
 
 // changed records a change of the workspace: every chain that assumed an unchanged world ends.

@@ -26,28 +26,42 @@ const selfRepeatMaxPeriod = 64
 // text, so its last lines are enough.
 const selfRepeatMaxLines = 4096
 
+// lineScratch is selfRepeats' scratch space, kept between texts: each kept line's hash, the
+// running total of their sizes (so that a block's size is one subtraction), and where each
+// starts in the text.
+type lineScratch struct {
+	hashes []uint64
+	sizes  []int
+	starts []int
+}
+
+func (l lineScratch) reset() lineScratch {
+	return lineScratch{hashes: l.hashes[:0], sizes: l.sizes[:0], starts: l.starts[:0]}
+}
+
 // selfRepeats returns how many times the text's most repeated block of lines follows itself
-// back to back, and the block's length in lines. Lines are compared trimmed, with the line's
-// first run of digits taken as any number ("Step 7: retry the edit", "Step 8: retry the edit"
-// are the same line: a loop renumbers what it repeats) and the others as written (a list of
-// dividends paid, "1. On 2023-05-12, $0.23 was paid", "2. On 2023-02-10, ...", is data whose
-// values differ line by line, not the same line ten times); blank lines, table
-// rows, lines without a letter (a grid's rows of numbers) and code blocks (fenced by ```) are
-// passed over: code, data, and a command's output quoted in a block, repeat lines by nature.
-// hashes and sizes are scratch space, returned grown for the next text.
-func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int, h []uint64, sz []int) {
-	hashes, sizes = hashes[:0], sizes[:0]
+// back to back, and the block's length in lines. Lines are compared trimmed, with every run
+// of digits taken as one digit ("Step 7", "Step 8" are the same line: a loop renumbers what it
+// repeats); blank lines, table rows, lines without a letter (a grid's rows of numbers) and
+// code blocks (fenced by ```) are passed over: code, data, and a command's output quoted in a
+// block, repeat lines by nature. A block whose numbers move unevenly from one round to the
+// next is data, not a loop (a list of dividends paid on ten dates, "1. On 2023-05-12, $0.23
+// was paid", "2. On 2023-02-10, ..."): a loop's numbers stay or count on by the same step.
+func selfRepeats(text string, sc *lineScratch) (rounds, period int) {
+	*sc = sc.reset()
 	if len(text) < selfRepeatRounds*selfRepeatMinBlock {
-		return 0, 0, hashes, sizes // too short to hold ten rounds of a block long enough
+		return 0, 0 // too short to hold ten rounds of a block long enough
 	}
 	fenced := false // inside a code block: code and quoted output repeat lines by nature
-	for len(text) > 0 {
-		line := text
-		if nl := indexByte(text, '\n'); nl >= 0 {
-			line, text = text[:nl], text[nl+1:]
+	for off := 0; off < len(text); {
+		start := off
+		line := text[off:]
+		if nl := indexByte(line, '\n'); nl >= 0 {
+			line, off = line[:nl], off+nl+1
 		} else {
-			text = ""
+			off = len(text)
 		}
+		lead := len(line) - len(strings.TrimLeft(line, " \t\r"))
 		line = strings.Trim(line, " \t\r")
 		if len(line) >= 3 && line[:3] == "```" {
 			fenced = !fenced
@@ -57,36 +71,39 @@ func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int,
 			continue
 		}
 		var th textHasher
-		words, counted := false, false
+		words := false
 		for i := 0; i < len(line); i++ {
 			c := line[i]
 			words = words || 'a' <= c|0x20 && c|0x20 <= 'z' || c >= 0x80
-			if c >= '0' && c <= '9' && !counted {
+			if c >= '0' && c <= '9' {
 				for i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
 					i++
 				}
-				c, counted = '#', true
+				c = '#'
 			}
 			th.writeByte(c)
 		}
 		if !words {
 			continue // a row of numbers or marks (a grid, a matrix, a rule) is data, not prose
 		}
-		if len(hashes) == selfRepeatMaxLines {
+		if len(sc.hashes) == selfRepeatMaxLines {
 			// keep the last lines: shift by half, once per half
-			n := copy(hashes, hashes[selfRepeatMaxLines/2:])
-			copy(sizes, sizes[selfRepeatMaxLines/2:])
-			hashes, sizes = hashes[:n], sizes[:n]
+			n := copy(sc.hashes, sc.hashes[selfRepeatMaxLines/2:])
+			copy(sc.sizes, sc.sizes[selfRepeatMaxLines/2:])
+			copy(sc.starts, sc.starts[selfRepeatMaxLines/2:])
+			sc.hashes, sc.sizes, sc.starts = sc.hashes[:n], sc.sizes[:n], sc.starts[:n]
 		}
-		hashes = append(hashes, th.sum())
-		// sizes holds running totals, so that a block's size is one subtraction
+		sc.hashes = append(sc.hashes, th.sum())
+		sc.starts = append(sc.starts, start+lead)
 		total := len(line)
-		if k := len(sizes); k > 0 {
-			total += sizes[k-1]
+		if k := len(sc.sizes); k > 0 {
+			total += sc.sizes[k-1]
 		}
-		sizes = append(sizes, total)
+		sc.sizes = append(sc.sizes, total)
 	}
+	hashes, sizes := sc.hashes, sc.sizes
 	n := len(hashes)
+	end := 0 // the last line of the best run
 	for p := 1; p <= selfRepeatMaxPeriod && 2*p <= n; p++ {
 		run := 0
 		for i := p; i < n; i++ {
@@ -102,11 +119,55 @@ func selfRepeats(text string, hashes []uint64, sizes []int) (rounds, period int,
 			if d := smallestPeriod(hashes[i-p+1 : i+1]); sizes[i]-sizes[i-d] >= selfRepeatMinBlock {
 				// what repeats is the block's own smallest unit: three copies of a short list
 				// item make a block long enough, but the item is what is said again
-				rounds, period = r, p
+				rounds, period, end = r, p, i
 			}
 		}
 	}
-	return rounds, period, hashes, sizes
+	if rounds >= 3 && numbersMoveUnevenly(text, sc.starts, end, rounds, period) {
+		return 0, 0
+	}
+	return rounds, period
+}
+
+// numbersMoveUnevenly says whether, in the run of rounds copies of a block of period lines
+// ending at line end, some number of a line moves by different steps from one round to the
+// next: the block is a template filled with data, not a loop.
+func numbersMoveUnevenly(text string, starts []int, end, rounds, period int) bool {
+	first := end - rounds*period + 1
+	for o := 0; o < period; o++ {
+		var prev, step [8]int64
+		for r := 0; r < rounds; r++ {
+			line := text[starts[first+r*period+o]:]
+			if nl := indexByte(line, '\n'); nl >= 0 {
+				line = line[:nl]
+			}
+			var nums [8]int64
+			k := 0
+			for i := 0; i < len(line) && k < len(nums); i++ {
+				if line[i] < '0' || line[i] > '9' {
+					continue
+				}
+				v := int64(0)
+				for ; i < len(line) && line[i] >= '0' && line[i] <= '9'; i++ {
+					if v < 1e15 {
+						v = v*10 + int64(line[i]-'0')
+					}
+				}
+				nums[k] = v
+				k++
+			}
+			for j := 0; j < k; j++ {
+				switch {
+				case r >= 2 && nums[j]-prev[j] != step[j]:
+					return true
+				case r >= 1:
+					step[j] = nums[j] - prev[j]
+				}
+				prev[j] = nums[j]
+			}
+		}
+	}
+	return false
 }
 
 // smallestPeriod returns the smallest d dividing len(block) such that the block is copies of

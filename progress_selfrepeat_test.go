@@ -36,6 +36,14 @@ func TestSelfRepeatsFindsAReplyGoingRoundInALoop(t *testing.T) {
 				}
 				return b.String()
 			}(), 0, 0},
+		{"a loop's counters count on by the same step, however many a line holds",
+			func() string {
+				var b strings.Builder
+				for i := 1; i <= 15; i++ {
+					fmt.Fprintf(&b, "Step %d: retry the edit (attempt %d of 20), using Python 3.\n", i, i)
+				}
+				return b.String()
+			}(), 15, 1},
 		{"table rows are passed over", "| a | b |\n" + strings.Repeat("| 2024-01-01 | 0.00 | 0.00 | 0.00 | 0.00 | 0.00 |\n", 20), 0, 0},
 		{"short lines repeated say too little", strings.Repeat("}\n", 30), 0, 0},
 		{"rows of a grid of numbers are data, not prose", "The output grid:\n" + strings.Repeat("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", 13), 0, 0},
@@ -47,7 +55,7 @@ func TestSelfRepeatsFindsAReplyGoingRoundInALoop(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rounds, period, _, _ := selfRepeats(tt.text, nil, nil)
+			rounds, period := selfRepeats(tt.text, &lineScratch{})
 			if rounds < 2 {
 				rounds, period = 0, 0
 			}
@@ -89,7 +97,7 @@ func FuzzSelfRepeats(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		rounds, period, _, _ := selfRepeats(text, nil, nil)
+		rounds, period := selfRepeats(text, &lineScratch{})
 		if lines := strings.Count(text, "\n") + 1; rounds*period > lines {
 			t.Errorf("%d rounds of %d lines in a text of %d lines", rounds, period, lines)
 		}

@@ -28,7 +28,7 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		s.lastTextID = h
 	}
 	var rounds, period int
-	rounds, period, s.lineHashes, s.lineSizes = selfRepeats(t.text, s.lineHashes, s.lineSizes)
+	rounds, period = selfRepeats(t.text, &s.lines)
 	if rounds >= selfRepeatRounds && !s.quiet(false) {
 		s.saidAt = s.calls
 		out = append(out, s.notice(t.agent, KindThought, "text repeats itself × "+itoa(rounds),

@@ -61,6 +61,7 @@ func buildClineUI(entries []clineUIEntry) *built {
 	var list []msg
 	var reply []any
 	requests := 0
+	task := "" // what the user asked, said before the first request
 	flush := func() {
 		if len(reply) > 0 {
 			list = append(list, msg{Role: "assistant", Content: reply})
@@ -77,18 +78,29 @@ func buildClineUI(entries []clineUIEntry) *built {
 		}
 		switch kind {
 		case "api_req_started":
+			// Every request ends the model's turn, even one whose text holds no request (Kilo
+			// Code writes only its protocol there): the calls before it are answered by it.
 			var req struct {
 				Request string `json:"request"`
 			}
-			if json.Unmarshal([]byte(e.Text), &req) != nil || req.Request == "" {
-				continue
-			}
+			_ = json.Unmarshal([]byte(e.Text), &req)
 			flush()
 			requests++
-			list = append(list, msg{Role: "user", Content: clineUserBlocks(req.Request), TS: e.TS})
+			switch {
+			case req.Request != "":
+				list = append(list, msg{Role: "user", Content: clineUserBlocks(req.Request), TS: e.TS})
+			case requests == 1 && task != "":
+				list = append(list, msg{Role: "user", Content: task, TS: e.TS})
+			default:
+				list = append(list, msg{Role: "user", Content: []any{}, TS: e.TS})
+			}
 		case "text", "completion_result":
-			if requests > 0 && e.Type == "say" { // before the first request: the task, which it repeats
+			switch {
+			case e.Type != "say":
+			case requests > 0:
 				reply = append(reply, map[string]any{"type": "text", "text": e.Text})
+			case task == "":
+				task = e.Text // before the first request: the task, which the request repeats
 			}
 		case "reasoning":
 			reply = append(reply, map[string]any{"type": "thinking", "thinking": e.Text})
@@ -115,7 +127,12 @@ func buildClineUI(entries []clineUIEntry) *built {
 			if json.Unmarshal([]byte(e.Text), &fields) != nil {
 				continue
 			}
-			reply = append(reply, map[string]any{"type": "tool_use", "name": "use_mcp_tool", "input": fields})
+			name := "use_mcp_tool"
+			if t, _ := fields["type"].(string); t != "" {
+				name = t // use_mcp_tool or access_mcp_resource
+				delete(fields, "type")
+			}
+			reply = append(reply, map[string]any{"type": "tool_use", "name": name, "input": fields})
 		}
 	}
 	flush()

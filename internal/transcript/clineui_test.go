@@ -36,3 +36,26 @@ func TestClineUIMessages(t *testing.T) {
 		`text[model] "The makefile has no target."`,
 	})
 }
+
+// A request whose text holds no request still ends the model's turn (Kilo Code writes only its
+// protocol there), so that results go to their own calls; with no request to repeat it, the
+// task said before it is the user's turn. An MCP entry names what it does.
+func TestClineUIRequestsWithoutText(t *testing.T) {
+	doc := `[
+{"ts": 1, "type": "say", "say": "text", "text": "read both files"},
+{"ts": 2, "type": "say", "say": "api_req_started", "text": "{\"apiProtocol\":\"anthropic\"}"},
+{"ts": 3, "type": "say", "say": "tool", "text": "{\"tool\":\"readFile\",\"path\":\"A\"}"},
+{"ts": 4, "type": "say", "say": "api_req_started", "text": "not json"},
+{"ts": 5, "type": "say", "say": "text", "text": "Now B."},
+{"ts": 6, "type": "say", "say": "tool", "text": "{\"tool\":\"readFile\",\"path\":\"B\"}"},
+{"ts": 7, "type": "say", "say": "api_req_started", "text": "{\"request\":\"[read_file for 'B'] Result:\\nbody of B\"}"},
+{"ts": 8, "type": "ask", "ask": "use_mcp_server", "text": "{\"type\":\"access_mcp_resource\",\"serverName\":\"docs\",\"uri\":\"docs://x\"}"}
+]`
+	expectEvents(t, "ui_messages.json", doc, FormatClineUI, []string{
+		`user "read both files"`,
+		`call read_file "{\"path\":\"A\"}" => -`,
+		`text[model] "Now B."`,
+		`call read_file "{\"path\":\"B\"}" => "body of B"`,
+		`call access_mcp_resource "{\"serverName\":\"docs\",\"uri\":\"docs…" => -`,
+	})
+}

@@ -82,6 +82,7 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		}
 		var query string  // the task of a run kept as parallel lists, which comes before them
 		searched := false // a ToolBench search tree was read: the answer's chain is part of it
+		answered := -1    // where the chats of an answer_generation read before the tree start
 		return w.object(i, func(key []byte, v int) (int, error) {
 			if v = w.ws(v); v >= len(w.data) {
 				return w.chatsIn(v, depth+1, out)
@@ -94,11 +95,19 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 				return w.str(v, &query)
 			case searched && (k == "answer_generation" || k == "compare_candidates"):
 				return w.skip(v)
+			case k == "answer_generation" && answered < 0:
+				answered = len(*out)
+				return w.chatsIn(v, depth+1, out)
 			case k == "tree" && c == '{':
-				// ToolBench's DFS search tree: every call the run made, in the order made
+				// ToolBench's DFS search tree: every call the run made, in the order made; the
+				// answer's chain, if read already, is part of it
 				end, err = w.skip(v)
-				list = searchTreeChat(w.data[v:end])
-				searched = len(list) > 0
+				if list = searchTreeChat(w.data[v:end]); len(list) > 0 {
+					searched = true
+					if answered >= 0 {
+						*out = (*out)[:answered]
+					}
+				}
 			case k == "inference_log" && c == '[':
 				// the Berkeley Function Calling Leaderboard's multi-turn log
 				end, err = w.skip(v)
@@ -258,9 +267,10 @@ type toolBenchNode struct {
 
 // searchTreeChat reads ToolBench's search tree ({"size", "max_length", "tree": root}) as the
 // run it was: a depth-first search makes its calls in the tree's preorder, a branch given up
-// ("Finish" with "give_up_and_restart") followed by the next one from where it forks. Each
-// Action Input under an Action is a call, failed when its code is not 0 (a timeout, an API's
-// error); Thoughts are the model's words. Nil when the tree holds no call.
+// ("Finish" with "give_up_and_restart") followed by the next one from where it forks. The
+// first Action Input below an Action (Thoughts may stand between) is its call, failed when
+// its code is not 0 (a timeout, an API's error); Thoughts are the model's words. Nil when the
+// tree holds no call. (encoding/json refuses trees deeper than its limit, far past any run's.)
 func searchTreeChat(raw []byte) []msg {
 	var t struct {
 		Tree *toolBenchNode `json:"tree"`
@@ -270,11 +280,8 @@ func searchTreeChat(raw []byte) []msg {
 	}
 	var list []msg
 	calls := 0
-	var walk func(n *toolBenchNode, tool string, depth int)
-	walk = func(n *toolBenchNode, tool string, depth int) {
-		if depth > 10000 {
-			return
-		}
+	var walk func(n *toolBenchNode, tool string)
+	walk = func(n *toolBenchNode, tool string) {
 		switch n.NodeType {
 		case "Thought":
 			if strings.TrimSpace(n.Description) != "" {
@@ -293,10 +300,10 @@ func searchTreeChat(raw []byte) []msg {
 			tool = ""
 		}
 		for i := range n.Children {
-			walk(&n.Children[i], tool, depth+1)
+			walk(&n.Children[i], tool)
 		}
 	}
-	walk(t.Tree, "", 0)
+	walk(t.Tree, "")
 	if calls == 0 {
 		return nil
 	}
@@ -561,16 +568,17 @@ func valueParts(list []msg) {
 	}
 }
 
-// splitParallelObservations gives each of a turn's parallel calls its own answer where the
-// observation after them is a JSON list of one answer a call, in order (ToolACE's layout);
-// otherwise the observation stays one message, the first call's answer.
+// splitParallelObservations gives each of a ShareGPT function_call turn's parallel calls its own
+// answer where the observation after them is a JSON list of one answer a call, in order
+// (ToolACE's layout); otherwise the observation stays one message, the first call's answer.
 func splitParallelObservations(raw []map[string]any) []map[string]any {
 	var out []map[string]any
 	for i := 0; i < len(raw); i++ {
 		out = append(out, raw[i])
 		calls, _ := raw[i]["tool_calls"].([]any)
-		if len(calls) < 2 || i+1 >= len(raw) || raw[i+1] == nil || raw[i+1]["role"] != "tool" {
-			continue
+		if raw[i]["from"] != "function_call" || len(calls) < 2 || i+1 >= len(raw) || raw[i+1] == nil ||
+			raw[i+1]["role"] != "tool" || raw[i+1]["tool_call_id"] != nil {
+			continue // a native tool answer is the whole answer to the call it names
 		}
 		text, _ := raw[i+1]["content"].(string)
 		var answers []json.RawMessage
@@ -578,7 +586,7 @@ func splitParallelObservations(raw []map[string]any) []map[string]any {
 			continue
 		}
 		for _, a := range answers {
-			out = append(out, map[string]any{"role": "tool", "content": string(a)})
+			out = append(out, map[string]any{"role": "tool", "content": jsonText(a)})
 		}
 		i++
 	}
