@@ -641,8 +641,8 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 			continue
 		}
 		calls := writtenCalls(contentText(list[i].Content))
-		if len(calls) > 0 && calls[0].react && !(i+1 < len(list) && observes(&list[i+1])) {
-			continue // an "Action:" no "Observation" answers is prose
+		if len(calls) > 0 && calls[0].react && !(i+1 < len(list) && (observes(&list[i+1]) || calls[0].tagged && isAnswer(&list[i+1]))) {
+			continue // an "Action:" no "Observation" answers is prose (one in a tool's syntax, answered at all, is not)
 		}
 		written[i] = calls
 		if len(calls) > 0 && !calls[0].fenced {
@@ -751,6 +751,10 @@ func observes(m *msg) bool {
 // cabinet 1", named by its first word as SWE-agent's commands are).
 func reactCall(text string) (textCall, bool) {
 	i := strings.LastIndex(text, "Action:")
+	upper := strings.LastIndex(text, "ACTION:")
+	if upper > i {
+		i = upper // AgentBench's ALFWorld and OS tasks write THOUGHT: and ACTION:
+	}
 	if i < 0 || i > 0 && text[i-1] != '\n' {
 		return textCall{}, false
 	}
@@ -758,7 +762,7 @@ func reactCall(text string) (textCall, bool) {
 	rest := strings.TrimSpace(block[len("Action:"):])
 	line, after, _ := strings.Cut(rest, "\n")
 	line = strings.TrimSpace(line)
-	c := textCall{block: block, react: true}
+	c := textCall{block: block, react: true, tagged: i == upper}
 	switch {
 	case line == "" || strings.HasPrefix(line, "```"):
 		var blob struct {
@@ -770,17 +774,18 @@ func reactCall(text string) (textCall, bool) {
 		if json.Unmarshal([]byte(body), &blob) != nil || blob.Action == "" {
 			return textCall{}, false
 		}
-		c.name, c.args = blob.Action, rawArgs(blob.ActionInput)
+		c.name, c.args, c.tagged = blob.Action, rawArgs(blob.ActionInput), true
 	case strings.HasPrefix(strings.TrimSpace(after), "Action Input:"):
 		input, _, _ := strings.Cut(strings.TrimSpace(after)[len("Action Input:"):], "\nObservation")
 		c.name, c.args = line, []byte(strings.TrimSpace(input))
 	case strings.HasSuffix(line, "]") && strings.IndexByte(line, '[') > 0:
 		open := strings.IndexByte(line, '[')
 		c.name, c.args = strings.TrimSpace(line[:open]), []byte(line[open+1:len(line)-1])
+		c.tagged = reactToolName.MatchString(c.name)
 	case reactFunctionCall.MatchString(line):
 		// get_relations(Gas-generator cycle): a function's name, its arguments in parentheses
 		open := strings.IndexByte(line, '(')
-		c.name, c.args = line[:open], []byte(strings.TrimSpace(line[open+1:len(line)-1]))
+		c.name, c.args, c.tagged = line[:open], []byte(strings.TrimSpace(line[open+1:len(line)-1])), true
 	default:
 		name, args, _ := strings.Cut(line, " ")
 		c.name, c.args = name, []byte(strings.TrimSpace(args))
@@ -795,6 +800,10 @@ func reactCall(text string) (textCall, bool) {
 // in parentheses to the end of the line.
 var reactFunctionCall = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*\(.*\)$`)
 
+// reactToolName matches a tool's name as ReAct agents write it before their brackets: one word
+// (search, click, Finish), not a phrase ("review [the diff]").
+var reactToolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`)
+
 // isAnswer says whether a message can answer the model's calls: the harness speaks as the
 // user or as a tool.
 func isAnswer(m *msg) bool { return m.Role == "user" || m.Role == "tool" }
@@ -806,8 +815,11 @@ type textCall struct {
 	args   []byte
 	fenced bool // a code block taken for a shell command, not a call in a tool-call syntax
 	// react: a ReAct "Action:" line, a call only when the answer opens with "Observation"
-	// (prose may say "Action:" too; a ReAct harness always answers so)
-	react bool
+	// (prose may say "Action:" too; a ReAct harness always answers so), or, tagged, when it
+	// is written in a tool's syntax (search[q], get(x), a JSON blob, AgentBench's upper-case
+	// ACTION:) and answered at all (AgentBench's environments answer without the word)
+	react  bool
+	tagged bool
 }
 
 // writtenCalls finds the calls a model wrote in its text: its <tool_call> blocks, or else
