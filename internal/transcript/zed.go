@@ -47,6 +47,11 @@ var zedRoles = map[string]string{"## User": "user", "## Agent": "assistant", "##
 // only the start of a longer file, the files the user attached (Zed's "<context>" block, which
 // can outgrow the window).
 func isZedThread(head []byte, eof bool) bool {
+	// Every file's head is sniffed: most (JSON, other Markdown) are ruled out before the
+	// head is copied with its line ends made Unix ones.
+	if len(head) == 0 || head[0] != '#' || !bytes.Contains(head[:min(len(head), 4096)], []byte("## User")) {
+		return false
+	}
 	rest := bytes.ReplaceAll(head, []byte("\r\n"), []byte("\n"))
 	if bytes.HasPrefix(rest, []byte("# ")) {
 		nl := bytes.IndexByte(rest, '\n')
