@@ -172,9 +172,7 @@ func turnHistoryChat(raw []byte) []msg {
 		if k < len(h.Thoughts) {
 			said = jsonText(h.Thoughts[k])
 		}
-		argJSON, _ := json.Marshal(args)
-		list = append(list, msg{Role: "assistant", Content: said, ToolCalls: []oaToolCall{{ID: id, Function: oaFunction{Name: name, Arguments: argJSON}}}},
-			msg{Role: "tool", ToolCallID: id, Content: jsonText(h.Observations[k]), Failed: k < len(h.Valid) && string(h.Valid[k]) == "false"})
+		list = append(list, answeredCall(said, id, name, args, jsonText(h.Observations[k]), k < len(h.Valid) && string(h.Valid[k]) == "false")...)
 	}
 	return list
 }
@@ -245,15 +243,6 @@ func inferenceLogChat(raw []byte) []msg {
 	return list
 }
 
-// jsonText is a JSON value as text: a string's own text, anything else as written.
-func jsonText(v json.RawMessage) string {
-	var s string
-	if json.Unmarshal(v, &s) == nil {
-		return s
-	}
-	return string(v)
-}
-
 // toolBenchNode is a node of ToolBench's search tree (DFSDT): a "Thought" (the model's words),
 // an "Action" (description: the tool's name) and its child "Action Input" (description: the
 // arguments; observation: the answer; observation_code: 0 when the call went through).
@@ -293,9 +282,7 @@ func searchTreeChat(raw []byte) []msg {
 			if tool != "" {
 				calls++
 				id := "n" + strconv.Itoa(calls)
-				args, _ := json.Marshal(n.Description)
-				list = append(list, msg{Role: "assistant", ToolCalls: []oaToolCall{{ID: id, Function: oaFunction{Name: tool, Arguments: args}}}},
-					msg{Role: "tool", ToolCallID: id, Content: n.Observation, Failed: n.ObservationCode != nil && *n.ObservationCode != 0 && tool != "Finish"})
+				list = append(list, answeredCall("", id, tool, n.Description, n.Observation, n.ObservationCode != nil && *n.ObservationCode != 0 && tool != "Finish")...)
 			}
 			tool = ""
 		}
@@ -308,6 +295,15 @@ func searchTreeChat(raw []byte) []msg {
 		return nil
 	}
 	return list
+}
+
+// answeredCall is a call kept as data in a run of another shape (parallel lists, a search
+// tree) written as the chat messages the builders read: the model's words and the call,
+// its arguments given as text, then the tool's answer to it.
+func answeredCall(said, id, tool, args, answer string, failed bool) []msg {
+	argJSON, _ := json.Marshal(args)
+	return []msg{{Role: "assistant", Content: said, ToolCalls: []oaToolCall{{ID: id, Function: oaFunction{Name: tool, Arguments: argJSON}}}},
+		{Role: "tool", ToolCallID: id, Content: answer, Failed: failed}}
 }
 
 // turnAction matches a ReAct action as InterCode's agents write it: a tool's name and what it
@@ -732,11 +728,7 @@ func toolResponseContent(body string) string {
 			return body
 		}
 	}
-	var text string
-	if json.Unmarshal(r["content"], &text) == nil {
-		return text
-	}
-	return string(r["content"])
+	return jsonText(r["content"])
 }
 
 // observes says whether m answers a ReAct action: a harness's message opening "Observation".
