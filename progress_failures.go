@@ -74,10 +74,7 @@ func reportsErrorField(result string) bool {
 	end, err := jsonscan.Object(b, 0, jsonscan.Strict, func(key []byte, _ jsonscan.Flags, v int) (int, error) {
 		end, err := jsonscan.Skip(b, v, jsonscan.Strict, 0)
 		if err == nil {
-			if bytes.IndexByte(key, '\\') >= 0 {
-				key, _ = jsonscan.AppendUnescaped(nil, key, jsonscan.Strict)
-			}
-			f.note(string(key), b[v:end])
+			f.note(unescaped(key), b[v:end])
 		}
 		return end, err
 	})
@@ -158,7 +155,11 @@ func jsonString(val []byte) string {
 	if len(val) < 2 || val[0] != '"' {
 		return ""
 	}
-	body := val[1 : len(val)-1]
+	return unescaped(val[1 : len(val)-1])
+}
+
+// unescaped is the text of a JSON string's body (a key's, a value's), its escapes decoded.
+func unescaped(body []byte) string {
 	if bytes.IndexByte(body, '\\') < 0 {
 		return string(body)
 	}
