@@ -89,9 +89,6 @@ func shapeSketch(text string) sketch {
 	return sk
 }
 
-// ptr returns a pointer to a copy of v, for passing a value to a function of pointers.
-func ptr[T any](v T) *T { return &v }
-
 // similarity estimates the Jaccard similarity of the shingle sets behind two sketches: 1 for
 // two empty texts, 0 when one is empty.
 func similarity(a, b *sketch) float64 {

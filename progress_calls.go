@@ -93,8 +93,15 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// shows the code it wrote, which may well hold "Error:" or a traceback.
 	again := 0 // this call made the same change as the call that last changed the workspace
 	if mut && !c.failed && !sameResult && !opensWithFailure(c.result) {
+		// the answer's shape, worked out once: compared when the change may be the same one
+		// made again, and kept as the last change's otherwise
+		var shape sketch
+		shaped := false
 		if s.changedBy == id && int(s.lastWait) <= int(s.changedAt)+1 && !waiting && c.hasRes &&
-			!stepsThroughHistory(c.args) && s.changedShape.n >= 3 && similarity(&s.changedShape, ptr(shapeSketch(c.result))) >= 0.5 {
+			!stepsThroughHistory(c.args) && s.changedShape.n >= 3 {
+			shape, shaped = shapeSketch(c.result), true
+		}
+		if shaped && similarity(&s.changedShape, &shape) >= 0.5 {
 			// The same change made again, and nothing else changed since it was first made:
 			// the model did not see what its first run did. A line-numbered edit sent again
 			// inserts its text again (a real run sent `edit 74:74` 28 times, the file growing
@@ -113,8 +120,11 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			s.reapplied++
 			again = int(s.reapplied)
 		} else {
+			if !shaped {
+				shape = shapeSketch(c.result)
+			}
 			s.changed()
-			s.changedBy, s.changedAt, s.reapplied, s.changedShape = id, s.calls, 1, shapeSketch(c.result)
+			s.changedBy, s.changedAt, s.reapplied, s.changedShape = id, s.calls, 1, shape
 		}
 	}
 	rec.epochAfter = s.epoch
