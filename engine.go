@@ -90,6 +90,17 @@ type observedCall struct {
 
 	canonical     string
 	haveCanonical bool
+	search        bool // whether the call searches (searches), once haveSearch
+	haveSearch    bool
+}
+
+// searches says whether the call searches (see searches), worked out on first use: the rules
+// that ask (a failing search, an empty answer, churn) may all ask of one call.
+func (c *observedCall) searches() bool {
+	if !c.haveSearch {
+		c.search, c.haveSearch = searches(c.tool, c.args), true
+	}
+	return c.search
 }
 
 // canonicalArgs returns the RFC 8785 text of the arguments, computed on first use: only

@@ -194,7 +194,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.
 	failed := c.failed || looksFailed(c.result)
-	if failed && searches(c.tool, c.args) && !hasFailureMark(markWindow(c.result)) && !reportsErrorField(c.result) {
+	if failed && c.searches() && !hasFailureMark(markWindow(c.result)) && !reportsErrorField(c.result) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or
 		// directory", a search API's {"error": "rate limit exceeded"}). Three existence
@@ -206,7 +206,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// An empty or one-word answer says too little to call two answers the same, but for a
 	// search: nothing found is its answer (find / -name "<guess>*" sent 36 times, every one
 	// empty).
-	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && searches(c.tool, c.args)
+	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && c.searches()
 	says := dg.words >= 3 || foundNothing
 	if ch != nil && ch.epoch == s.epoch && says && (ch.head == dg.masked || sameLead || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
 		// Calls of the reply that made the chain's last call were made before the model saw
@@ -334,7 +334,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// file after another (a check that no "//" comment is left, file by file) is a sweep
 	// whose every "No matches found" is the answer wanted.
 	if ch.saidAt == 0 && int(ch.guesses) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats &&
-		(saysNothing(c.result) || strings.TrimSpace(c.result) == "" && searches(c.tool, c.args)) {
+		(saysNothing(c.result) || strings.TrimSpace(c.result) == "" && c.searches()) {
 		ch.saidAt = ch.count
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
