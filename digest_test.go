@@ -190,7 +190,7 @@ func TestMutatingCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := d.classify(tt.tool)
-		if got := mutates(c.mutating, tt.tool, []byte(tt.args)); got != tt.want {
+		if got := mutates(c.mutating, tt.tool, []byte(tt.args), readArgKeys([]byte(tt.args)).commandLine); got != tt.want {
 			t.Errorf("%s %s: mutating %v, want %v", tt.tool, tt.args, got, tt.want)
 		}
 	}
@@ -224,11 +224,8 @@ func FuzzDigest(f *testing.F) {
 		if failureSignature(text) != failureSignatureByLastIndex(text) {
 			t.Fatalf("failureSignature differs from its plain statement")
 		}
-		if got, want := hasCommandLineKey([]byte(args)), hasCommandLineKeyByContains([]byte(args)); got != want {
-			t.Fatalf("hasCommandLineKey(%q) = %v, want %v", args, got, want)
-		}
-		if got, want := sendsNoKeys([]byte(args)), sendsNoKeysByIndex([]byte(args)); got != want {
-			t.Fatalf("sendsNoKeys(%q) = %v, want %v", args, got, want)
+		if got, want := readArgKeys([]byte(args)), argKeysByIndex([]byte(args)); got != want {
+			t.Fatalf("readArgKeys(%q) = %+v, want %+v", args, got, want)
 		}
 	})
 }
@@ -522,46 +519,59 @@ func failureSignatureByLastIndex(result string) uint64 {
 	return mix64(h) | 1
 }
 
-// hasCommandLineKeyByContains is hasCommandLineKey's plain statement: a search per key.
-func hasCommandLineKeyByContains(a []byte) bool {
-	for _, k := range commandLineKeys {
-		if bytes.Contains(a, []byte(k)) {
-			return true
-		}
+// argKeysByIndex is readArgKeys' plain statement: a search for each key.
+func argKeysByIndex(args []byte) argKeys {
+	var k argKeys
+	for _, key := range captionKeys {
+		k.caption = k.caption || bytes.Contains(args, key)
 	}
-	return false
-}
-
-// sendsNoKeysByIndex is sendsNoKeys' plain statement: the first of the typing keys, then "".
-func sendsNoKeysByIndex(args []byte) bool {
+	for _, key := range commandLineKeys {
+		k.commandLine = k.commandLine || bytes.Contains(args, []byte(key))
+	}
+	// the first of the typing keys decides
 	i, key := -1, ""
-	for _, k := range []string{`"keystrokes"`, `"chars"`, `"command"`, `"cmd"`} {
-		if j := bytes.Index(args, []byte(k)); j >= 0 && (i < 0 || j < i) {
-			i, key = j, k
+	for _, t := range []string{`"keystrokes"`, `"chars"`, `"command"`, `"cmd"`} {
+		if j := bytes.Index(args, []byte(t)); j >= 0 && (i < 0 || j < i) {
+			i, key = j, t
 		}
 	}
+	if i >= 0 {
+		k.sendsNoKeys = bytes.HasPrefix(bytes.TrimLeft(args[i+len(key):], " \t\r\n:"), []byte(`""`))
+	} else {
+		k.sendsNoKeys = codeSendsNoKeys(args)
+	}
+	// the first "action", else the first "Action"
+	i = bytes.Index(args, []byte(`"action"`))
 	if i < 0 {
-		return false
+		i = bytes.Index(args, []byte(`"Action"`))
 	}
-	return bytes.HasPrefix(bytes.TrimLeft(args[i+len(key):], " \t\r\n:"), []byte(`""`))
-}
-
-func TestSendsNoKeysMatchesItsPlainStatement(t *testing.T) {
-	for _, a := range []string{``, `"`, `{"keystrokes":""}`, `{"keystrokes": "", "duration": 5}`, `{"keystrokes":"ls\n"}`,
-		`{"k":"keystrokes","keystrokes":""}`, `{"x":"\"keystrokes\":\"\""}`, `{"keystroke":""}`, `"keystrokes"`, `{"keystrokes" : ""}`,
-		`{"session_id":4,"chars":"","yield_time_ms":10000}`, `{"session_id":4,"chars":"y\n"}`, `{"chars":"","keystrokes":"ls"}`, `{"c":"chars"}`,
-		`{"command": "", "is_input": "true"}`, `{"command":"pytest -x"}`, `{"cmd":""}`, `{"cmdline":""}`, `{"commands":""}`} {
-		if got, want := sendsNoKeys([]byte(a)), sendsNoKeysByIndex([]byte(a)); got != want {
-			t.Errorf("sendsNoKeys(%q) = %v, want %v", a, got, want)
+	if i >= 0 {
+		rest := bytes.TrimLeft(args[i+len(`"action"`):], " \t\r\n:")
+		if len(rest) >= 2 && rest[0] == '"' {
+			if end := bytes.IndexByte(rest[1:], '"'); end >= 0 {
+				switch string(rest[1 : 1+end]) {
+				case "poll", "wait", "status", "log", "logs":
+					k.asksToPoll = true
+				}
+			}
 		}
 	}
+	return k
 }
 
-func TestHasCommandLineKeyMatchesASearchPerKey(t *testing.T) {
+func TestReadArgKeysMatchesASearchPerKey(t *testing.T) {
 	for _, a := range []string{``, `"`, `""`, `{"command":"ls"}`, `{"path":"x","code":"print(1)"}`, `{"keystrokes":""}`,
-		`{"x":"\"cmd\""}`, `{"scripts":1}`, `{"c":"command"}`, `"command"`, `{"k":"s","s":"c"}`, `{"a":1,"script"`, `["cmd"]`} {
-		if got, want := hasCommandLineKey([]byte(a)), hasCommandLineKeyByContains([]byte(a)); got != want {
-			t.Errorf("hasCommandLineKey(%q) = %v, want %v", a, got, want)
+		`{"x":"\"cmd\""}`, `{"scripts":1}`, `{"c":"command"}`, `"command"`, `{"k":"s","s":"c"}`, `{"a":1,"script"`, `["cmd"]`,
+		`{"keystrokes": "", "duration": 5}`, `{"keystrokes":"ls\n"}`, `{"k":"keystrokes","keystrokes":""}`, `{"x":"\"keystrokes\":\"\""}`,
+		`{"keystroke":""}`, `"keystrokes"`, `{"keystrokes" : ""}`, `{"session_id":4,"chars":"","yield_time_ms":10000}`,
+		`{"session_id":4,"chars":"y\n"}`, `{"chars":"","keystrokes":"ls"}`, `{"c":"chars"}`, `{"command": "", "is_input": "true"}`,
+		`{"command":"pytest -x"}`, `{"cmd":""}`, `{"cmdline":""}`, `{"commands":""}`,
+		`{"command":"ls","description":"List"}`, `{"a":{"explanation":"x"}}`, `{"task_progress":"- [x]"}`, `{"justification":1}`,
+		`{"describe":"x"}`, `{"action":"poll"}`, `{"Action":"wait"}`, `{"action":"kill","Action":"poll"}`, `{"Action":"poll","action":"kill"}`,
+		`{"action": "logs"}`, `{"action":"`, `{"a":"action","action":"status"}`,
+		`await tools.write_stdin({session_id: 4, chars: ""})`} {
+		if got, want := readArgKeys([]byte(a)), argKeysByIndex([]byte(a)); got != want {
+			t.Errorf("readArgKeys(%q) = %+v, want %+v", a, got, want)
 		}
 	}
 }

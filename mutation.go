@@ -36,7 +36,8 @@ var readOnlySubcommands = map[string]bool{
 // per tool) and its raw arguments. It reads the arguments as bytes, without decoding them, so
 // it allocates nothing: JSON escaping leaves the ASCII it looks for alone, but for '>' written
 // as \u003e, which it also accepts.
-func mutates(named bool, tool string, args []byte) bool {
+// commandLine says whether the arguments name one of commandLineKeys (argKeys.commandLine).
+func mutates(named bool, tool string, args []byte, commandLine bool) bool {
 	if named {
 		// An editor tool: its sub-command may say it only looks.
 		if w := subcommand(tool, args); w != nil && readOnlySubcommands[string(w)] {
@@ -47,7 +48,7 @@ func mutates(named bool, tool string, args []byte) bool {
 	// Only a command line can write by shell; a Read or a Grep with JSON options cannot. A
 	// terminal agent types its commands ("keystrokes", Terminus), a notebook tool runs "code"
 	// (OpenHands' execute_ipython_cell): both are command lines too.
-	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !hasCommandLineKey(a) {
+	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !commandLine {
 		return false
 	}
 	return shellWritesFiles(args)
@@ -55,27 +56,6 @@ func mutates(named bool, tool string, args []byte) bool {
 
 // commandLineKeys are the argument names that hold a command line (see mutates).
 var commandLineKeys = []string{`"command"`, `"commands"`, `"cmd"`, `"script"`, `"keystrokes"`, `"code"`, `"chars"`}
-
-// hasCommandLineKey says whether a holds one of commandLineKeys: one pass over its quotes
-// rather than a search per key (this runs for every call).
-func hasCommandLineKey(a []byte) bool {
-	for i := bytes.IndexByte(a, '"'); i >= 0 && i+1 < len(a); {
-		switch a[i+1] {
-		case 'c', 's', 'k':
-			for _, k := range commandLineKeys {
-				if bytes.HasPrefix(a[i:], []byte(k)) {
-					return true
-				}
-			}
-		}
-		next := bytes.IndexByte(a[i+1:], '"')
-		if next < 0 {
-			break
-		}
-		i += 1 + next
-	}
-	return false
-}
 
 // subcommand returns the first word of the "command" argument of a JSON object, or the word
 // after the tool's name in a command line ("str_replace_editor view /x" gives "view").

@@ -25,10 +25,11 @@ import (
 // "explanation") are left out: the model writes them afresh each time, and the same command
 // under a new caption asks the same thing. buf is scratch space for the arguments without
 // them; callID returns it, grown, for the next call, and the arguments it identified (in
-// buf, or c.args when they hold no caption).
-func callID(c *observedCall, sleeps bool, buf []byte) (id uint64, args, grown []byte) {
+// buf, or c.args when they hold no caption). caption says whether the arguments may hold one
+// (argKeys.caption: a caption key anywhere; withoutCaptions takes out those at the top level).
+func callID(c *observedCall, caption, sleeps bool, buf []byte) (id uint64, args, grown []byte) {
 	args, argsID := c.args, c.id
-	if len(args) > 0 && args[0] == '{' && hasCaption(args) {
+	if caption && len(args) > 0 && args[0] == '{' {
 		if stripped, ok := withoutCaptions(buf[:0], args); ok {
 			buf, args = stripped, stripped
 			argsID = combine(hashString(c.tool), canon.Fingerprint(stripped))
@@ -47,26 +48,6 @@ func callID(c *observedCall, sleeps bool, buf []byte) (id uint64, args, grown []
 // it does. A tool whose "description" is what it acts on (a ticket's text) is rare, and for
 // it only the same result as well makes two calls the same.
 var captionKeys = [...][]byte{[]byte(`"description"`), []byte(`"explanation"`), []byte(`"task_progress"`), []byte(`"justification"`)}
-
-// hasCaption says whether args may hold a caption key (anywhere: withoutCaptions looks at
-// the top level only). It runs for every call: one pass over the quotes, each looked at only
-// when the letter after it starts a caption key, costs a quarter of searching for each key.
-func hasCaption(args []byte) bool {
-	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
-		switch args[i+1] {
-		case 'd', 'e', 't', 'j':
-			if isCaption(args[i:]) {
-				return true
-			}
-		}
-		next := bytes.IndexByte(args[i+1:], '"')
-		if next < 0 {
-			break
-		}
-		i += 1 + next
-	}
-	return false
-}
 
 // withoutCaptions appends to dst the JSON object args without its top-level caption members,
 // or returns false when args is not one well-formed object.

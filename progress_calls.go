@@ -16,7 +16,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return out
 	}
 	sleeps := sleepsFirst(cls.toolClass, c.args)
-	id, args, buf := callID(c, sleeps, s.argBuf)
+	keys := readArgKeys(c.args)
+	id, args, buf := callID(c, keys.caption, sleeps, s.argBuf)
 	s.argBuf = buf
 	if s.wouldRefuse(c) {
 		// A refused call, observed with its refusal as its result: it did not run, so it
@@ -60,7 +61,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// A result that is nothing but a time or an id (`date +%T`, a pid) reads a clock: two of
 	// them alike after normalising say only that time passed, and the call is a wait.
 	readsClock := dg.words > 0 && dg.marks == dg.words
-	waiting := cls.waits || sleeps || readsClock || !cls.mutating && (sendsNoKeys(c.args) || asksToPoll(c.args))
+	waiting := cls.waits || sleeps || readsClock || !cls.mutating && (keys.sendsNoKeys || keys.asksToPoll)
 	polled := false // a repeat answered the same after waiting: nothing new is expected yet
 	switch {
 	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1):
@@ -86,7 +87,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// (writing the same thing twice changes nothing the second time).
 	mut := cls.mutating
 	if !cls.decided {
-		mut = mutates(cls.mutating, c.tool, c.args)
+		mut = mutates(cls.mutating, c.tool, c.args, keys.commandLine)
 	}
 	// An editor that reports its failure only in the text (OpenHands' "ERROR:", Claude Code's
 	// <tool_use_error>) changed nothing. Only the result's opening is read: a successful edit
@@ -485,31 +486,6 @@ func execHeaderEnd(result string) int {
 	return 0
 }
 
-// sendsNoKeys says whether a call types nothing and only waits for what a running command
-// prints next: Terminus's {"keystrokes": "", "duration": 30}, Codex's write_stdin
-// {"session_id": 4, "chars": ""}, OpenHands' execute_bash {"command": ""} ("can be empty to
-// view additional logs" of a command still running). The first of these keys decides.
-func sendsNoKeys(args []byte) bool {
-	// Looked for at the quotes followed by a 'k' or a 'c', which are few: this runs for every
-	// call.
-	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
-		if c := args[i+1]; c == 'k' || c == 'c' {
-			for _, key := range typingKeys {
-				if key[1] == c && bytes.HasPrefix(args[i:], key) {
-					rest := bytes.TrimLeft(args[i+len(key):], " \t\r\n:")
-					return bytes.HasPrefix(rest, []byte(`""`))
-				}
-			}
-		}
-		next := bytes.IndexByte(args[i+1:], '"')
-		if next < 0 {
-			break
-		}
-		i += 1 + next
-	}
-	return codeSendsNoKeys(args)
-}
-
 // codeSendsNoKeys says whether a cell of code that calls the agent's tools (Codex's code
 // mode: `await tools.write_stdin({session_id: 4, chars: ""})`) only waits on a running
 // command: it writes nothing to it and runs nothing else.
@@ -542,38 +518,14 @@ var (
 	charsKey        = []byte("chars")
 )
 
-// asksToPoll says whether a call's action is to look at something running: {"action": "poll"}
-// (or "wait", "status", "log", "logs"), as OpenClaw's process tool polls a background command
-// and reads its log. The tool's name need not say so: one tool often starts, polls and kills.
-func asksToPoll(args []byte) bool {
-	i, key := bytes.Index(args, actionKey), actionKey
-	if i < 0 {
-		i, key = bytes.Index(args, actionKeyTitle), actionKeyTitle
-	}
-	if i < 0 {
-		return false
-	}
-	rest := bytes.TrimLeft(args[i+len(key):], " \t\r\n:")
-	if len(rest) < 2 || rest[0] != '"' {
-		return false
-	}
-	end := bytes.IndexByte(rest[1:], '"')
-	if end < 0 {
-		return false
-	}
-	switch string(rest[1 : 1+end]) {
-	case "poll", "wait", "status", "log", "logs":
-		return true
-	}
-	return false
-}
-
 // actionKey is where a tool with sub-commands names the one called; Antigravity's
 // manage_task spells it actionKeyTitle.
 var actionKey, actionKeyTitle = []byte(`"action"`), []byte(`"Action"`)
 
 // typingKeys are the keys under which a call types into a terminal or a running command
-// (see sendsNoKeys).
+// (see argKeys.sendsNoKeys): Terminus's {"keystrokes": "", "duration": 30}, Codex's
+// write_stdin {"session_id": 4, "chars": ""}, OpenHands' execute_bash {"command": ""} ("can
+// be empty to view additional logs" of a command still running). The first of them decides.
 var typingKeys = [][]byte{[]byte(`"keystrokes"`), []byte(`"chars"`), []byte(`"command"`), []byte(`"cmd"`)}
 
 // recentCall is what the window of recent calls keeps of each.
@@ -676,7 +628,7 @@ func (s *progressState) wouldRefuse(c *observedCall) bool {
 		return false
 	}
 	var id uint64
-	id, _, s.argBuf = callID(c, sleepsFirst(cls.toolClass, c.args), s.argBuf)
+	id, _, s.argBuf = callID(c, readArgKeys(c.args).caption, sleepsFirst(cls.toolClass, c.args), s.argBuf)
 	for _, r := range s.refused {
 		if r.id == id && r.epoch == s.epoch {
 			return true

@@ -1188,7 +1188,7 @@ func TestAsksToPoll(t *testing.T) {
 		{``, false},
 	}
 	for _, tt := range tests {
-		if got := asksToPoll([]byte(tt.args)); got != tt.want {
+		if got := readArgKeys([]byte(tt.args)).asksToPoll; got != tt.want {
 			t.Errorf("asksToPoll(%s) = %v, want %v", tt.args, got, tt.want)
 		}
 	}

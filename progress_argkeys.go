@@ -1,0 +1,121 @@
+package loopguard
+
+import "bytes"
+
+// argKeys is what the progress detector learns of a call's arguments from the keys they name.
+// Four of its rules look at keys: a caption to leave out of the call's identity (callID), a
+// command line that may write (mutates), a call that types nothing and only waits for output
+// (sendsNoKeys), a call whose action is to poll (asksToPoll). Each used to walk the
+// arguments' quotes on its own, and together they took a fifth of a short call's time; one
+// walk now reads all four.
+//
+// The arguments are read as bytes, not decoded: a key is a quote followed by the key's name
+// and its closing quote, wherever it stands (a key inside a string value is escaped, \"cmd\",
+// and so never matches).
+type argKeys struct {
+	caption     bool // one of captionKeys, anywhere
+	commandLine bool // one of commandLineKeys
+	sendsNoKeys bool // the first typing key's value is "" (or code that only waits on a command)
+	asksToPoll  bool // the first "action" (else "Action") asks to poll, wait or read a status or log
+}
+
+// Key kinds by the letter after a quote: most quotes in a call's arguments (values, other
+// keys) are passed over by one table look.
+const (
+	keyCaption = 1 << iota // description, explanation, task_progress, justification
+	keyCommand             // command(s), cmd, script, keystrokes, code, chars
+	keyAction              // action, Action
+)
+
+var keyKinds = func() (t [256]uint8) {
+	for _, k := range captionKeys {
+		t[k[1]] |= keyCaption
+	}
+	for _, k := range commandLineKeys {
+		t[k[1]] |= keyCommand
+	}
+	for _, k := range typingKeys {
+		t[k[1]] |= keyCommand
+	}
+	t[actionKey[1]] |= keyAction
+	t[actionKeyTitle[1]] |= keyAction
+	return t
+}()
+
+// readArgKeys reads args' keys in one walk over their quotes.
+func readArgKeys(args []byte) argKeys {
+	var k argKeys
+	typing, action, actionTitle := -1, -1, -1 // where the first typing key and action keys are
+	typingLen := 0
+	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
+		if kind := keyKinds[args[i+1]]; kind != 0 {
+			at := args[i:]
+			if kind&keyCaption != 0 && !k.caption {
+				k.caption = isCaption(at)
+			}
+			if kind&keyCommand != 0 {
+				if !k.commandLine {
+					for _, key := range commandLineKeys {
+						if len(at) >= len(key) && string(at[:len(key)]) == key {
+							k.commandLine = true
+							break
+						}
+					}
+				}
+				if typing < 0 {
+					for _, key := range typingKeys {
+						if bytes.HasPrefix(at, key) {
+							typing, typingLen = i, len(key)
+							break
+						}
+					}
+				}
+			}
+			if kind&keyAction != 0 {
+				if action < 0 && bytes.HasPrefix(at, actionKey) {
+					action = i
+				} else if actionTitle < 0 && bytes.HasPrefix(at, actionKeyTitle) {
+					actionTitle = i
+				}
+			}
+		}
+		next := bytes.IndexByte(args[i+1:], '"')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	if typing >= 0 {
+		rest := bytes.TrimLeft(args[typing+typingLen:], " \t\r\n:")
+		k.sendsNoKeys = bytes.HasPrefix(rest, []byte(`""`))
+	} else {
+		k.sendsNoKeys = codeSendsNoKeys(args)
+	}
+	if action < 0 {
+		action = actionTitle
+	}
+	if action >= 0 {
+		k.asksToPoll = pollsAction(args[action+len(actionKey):])
+	}
+	return k
+}
+
+// pollsAction says whether the value after an action key ("action": "poll") asks to look at
+// something running: poll, wait, status, log or logs, as OpenClaw's process tool polls a
+// background command and reads its log. The tool's name need not say so: one tool often
+// starts, polls and kills.
+func pollsAction(afterKey []byte) bool {
+	rest := bytes.TrimLeft(afterKey, " \t\r\n:")
+	if len(rest) < 2 || rest[0] != '"' {
+		return false
+	}
+	end := bytes.IndexByte(rest[1:], '"')
+	if end < 0 {
+		return false
+	}
+	switch string(rest[1 : 1+end]) {
+	case "poll", "wait", "status", "log", "logs":
+		return true
+	}
+	return false
+}
