@@ -295,8 +295,9 @@ func aiderEditBlocks(text string) (blocks, words string) {
 	sr := strings.Contains(text, "<<<<<<< SEARCH")
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
+		closer, fenced := aiderFenceOpen(line)
 		start := sr && strings.HasPrefix(strings.TrimSpace(line), "<<<<<<< SEARCH") ||
-			!sr && strings.HasPrefix(strings.TrimSpace(line), "```") && i+1 < len(lines)
+			!sr && fenced && i+1 < len(lines)
 		if !start {
 			rest = append(rest, line)
 			continue
@@ -305,7 +306,7 @@ func aiderEditBlocks(text string) (blocks, words string) {
 		// it, for SEARCH/REPLACE in fences).
 		for k := len(rest) - 1; k >= 0 && len(rest)-k <= 2; k-- {
 			t := strings.TrimSpace(rest[k])
-			if t == "" || strings.HasPrefix(t, "```") {
+			if _, opens := aiderFenceOpen(t); t == "" || opens {
 				rest = rest[:k]
 				continue
 			}
@@ -313,7 +314,7 @@ func aiderEditBlocks(text string) (blocks, words string) {
 			rest = rest[:k]
 			break
 		}
-		end := "```"
+		end := closer
 		if sr {
 			end = ">>>>>>> REPLACE"
 		}
@@ -323,7 +324,7 @@ func aiderEditBlocks(text string) (blocks, words string) {
 		}
 		blk = append(blk, lines[i:min(j+1, len(lines))]...)
 		i = j
-		if sr && i+1 < len(lines) && strings.TrimSpace(lines[i+1]) == "```" {
+		if sr && i+1 < len(lines) && aiderFenceClose(lines[i+1]) {
 			i++ // the fence that closes a SEARCH/REPLACE block
 		}
 	}
@@ -331,6 +332,55 @@ func aiderEditBlocks(text string) (blocks, words string) {
 		return "", text
 	}
 	return strings.Join(blk, "\n"), strings.TrimSpace(strings.Join(rest, "\n"))
+}
+
+// aiderFences are the fences aider sets code in, opening and closing mark: it takes the first
+// whose marks appear in none of the files in the chat, so a run whose files hold Markdown
+// (triple backticks) has its edits in <source> ... </source>. Four backticks begin with three.
+var aiderFences = [...][2]string{{"```", "```"}, {"<source>", "</source>"}, {"<code>", "</code>"},
+	{"<pre>", "</pre>"}, {"<codeblock>", "</codeblock>"}, {"<sourcecode>", "</sourcecode>"}}
+
+// aiderFenceOpen says whether line opens a fenced block, and with what mark it closes. A
+// backtick fence may carry anything after it ("```python"); a tag fence stands alone on its
+// line, or with a language's name only ("<source>python"), so that a line of HTML in the
+// model's words is not taken for one.
+func aiderFenceOpen(line string) (closer string, ok bool) {
+	t := strings.TrimSpace(line)
+	if strings.HasPrefix(t, "```") {
+		return "```", true
+	}
+	if !strings.HasPrefix(t, "<") {
+		return "", false
+	}
+	for _, f := range aiderFences[1:] {
+		if lang, ok := strings.CutPrefix(t, f[0]); ok && isLanguageName(lang) {
+			return f[1], true
+		}
+	}
+	return "", false
+}
+
+// aiderFenceClose says whether line is a fence's closing mark and nothing else.
+func aiderFenceClose(line string) bool {
+	t := strings.TrimSpace(line)
+	for _, f := range aiderFences {
+		if t == f[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// isLanguageName says whether s may name a language after a fence: empty, or letters,
+// digits, '+', '#', '-' and '_' only ("python", "c++", "objective-c").
+func isLanguageName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '#' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // aiderUsage reads aider's accounting of a model call ("Tokens: 2.1k sent, 120 received.

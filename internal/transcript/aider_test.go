@@ -194,3 +194,41 @@ func TestAiderArchitectReplyWithHeadingsIsOneMessage(t *testing.T) {
 		t.Errorf("diff-format run: %d user turns, want 2 (the user typed the model's words back)", users)
 	}
 }
+
+// Aider sets code in the first fence whose marks none of the chat's files hold: a run whose
+// files hold Markdown writes its whole-file edits in <source> ... </source> (a real architect
+// run of 68 applied edits read as no call at all). Each fence is an edit's; a tag in the
+// model's words is not.
+func TestAiderEditsInEveryFence(t *testing.T) {
+	tests := []struct {
+		name  string
+		reply string
+		want  []string
+	}{
+		{"backticks", "app.py\n```python\nprint(1)\n```",
+			[]string{`call edit "{\"blocks\":\"app.py\\n` + "```" + `python\\npr…" => "Applied edit to app.py"`}},
+		{"four backticks", "README.md\n````\n```sh\nmake\n```\n````",
+			[]string{`call edit "{\"blocks\":\"README.md\\n` + "````" + `\\n` + "```" + `s…" => "Applied edit to app.py"`}},
+		{"source tags", "Here it is.\n\nbackend/app.py\n<source>\nimport os\n</source>",
+			[]string{`text[model] "Here it is."`, `call edit "{\"blocks\":\"backend/app.py\\n<sour…" => "Applied edit to app.py"`}},
+		{"sourcecode tags with a language", "a.go\n<sourcecode>go\npackage a\n</sourcecode>",
+			[]string{`call edit "{\"blocks\":\"a.go\\n<sourcecode>go\\…" => "Applied edit to app.py"`}},
+		{"search/replace in tags", "a.py\n<pre>\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n</pre>\nDone.",
+			[]string{`text[model] "Done."`, `call edit "{\"blocks\":\"a.py\\n<<<<<<< SEARCH\\…" => "Applied edit to app.py"`}},
+		{"html in words is no fence", "Use <code>x</code> here.\n<code>y</code>",
+			[]string{`text[model] "Use <code>x</code> here.\n<code>y…"`, `text[harness] "Applied edit to app.py"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := "# aider chat started at 2026-11-30 10:00:00\n\n#### go  \n\n" + tt.reply + "\n\n> Applied edit to app.py  \n"
+			tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := describe(tr.Agents[0].Events)[1:] // after the user turn
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("events\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(tt.want, "\n     "))
+			}
+		})
+	}
+}
