@@ -183,8 +183,13 @@ func hashSpaced(b []byte, skipSleeps bool) uint64 {
 // (SWE-agent's actions). Leading "cd DIR &&" (or ";") steps are left out, and each word keeps
 // only what follows its last path separator: "python3 reproduce_issue.py", "python3
 // /workspace/reproduce_issue.py" and "cd /workspace && python3 reproduce_issue.py" are one
-// key. A failure has to come back alike for a chain to grow, so two files of the same name in
-// two places share a chain only while they fail the same way. ok is false when the arguments
+// key. Options ("-x", "--tb=short", "-out=tfplan") are left out too: a command failing the same
+// way whatever its options (a real run re-ran "terraform plan" five times, twice as "terraform
+// plan -out=tfplan", with the same missing variables each time) is the same experiment, and
+// its options are not reaching the cause. The arguments count, an option's value given apart
+// ("-k test_a") among them. A failure has to come back alike for a chain to grow, so two
+// files of the same name in two places, or one command under two options, share a chain only
+// while they fail the same way. ok is false when the arguments
 // hold no command line; the call's own identity serves then. args are the arguments without
 // their captions (see callID).
 func commandKey(tool string, args []byte) (key uint64, ok bool) {
@@ -221,6 +226,10 @@ func commandKey(tool string, args []byte) (key uint64, ok bool) {
 			}
 		}
 		atStart = false
+		if word[0] == '-' && words > 0 {
+			i = end
+			continue
+		}
 		// A path is known by its last part; a URL is not a path of the machine, and its last
 		// part may be the same for every resource it names (".../entry/2IB5/1").
 		if k := lastPathSep(word); k >= 0 && k < len(word)-1 && !bytes.Contains(word, []byte("://")) {

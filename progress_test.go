@@ -1223,6 +1223,8 @@ func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
 		{"a Windows cd step and path, as JSON writes them", `{"command":"cd c:\\Apps\\proj\\terraform && terraform plan"}`, `{"command":"terraform plan"}`},
 		{"runs of white space, escaped newlines included", `{"command":"go  test\n./..."}`, `{"command":"go test ./..."}`},
 		{"a command line as the arguments (SWE-agent)", `python /testbed/repro.py`, `python repro.py`},
+		{"the same command under other options", `{"command":"terraform plan"}`, `{"command":"terraform plan -out=tfplan"}`},
+		{"options before and after the arguments", `{"command":"pytest -q tests/test_a.py"}`, `{"command":"pytest tests/test_a.py -x --tb=short"}`},
 	}
 	for _, tt := range same {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1233,7 +1235,9 @@ func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
 	}
 	apart := []struct{ name, a, b string }{
 		{"another script", `{"command":"python3 repro_a.py"}`, `{"command":"python3 repro_b.py"}`},
-		{"another option", `{"command":"terraform plan"}`, `{"command":"terraform plan -out=tfplan"}`},
+		{"another sub-command", `{"command":"terraform plan"}`, `{"command":"terraform apply"}`},
+		{"an option's value given apart is an argument", `{"command":"pytest -k test_a"}`, `{"command":"pytest -k test_b"}`},
+		{"a program named like an option is still the program", `{"command":"-x"}`, `{"command":"-y"}`},
 		{"another commit message, quoted as JSON writes it", `{"command":"git commit -m \"fix a\""}`, `{"command":"git commit -m \"fix b\""}`},
 		{"the same command line under other arguments", `{"command":"npm test","timeout":10}`, `{"command":"npm test","timeout":600}`},
 		{"a cd that is the whole command", `{"command":"cd /a"}`, `{"command":"cd /b"}`},
