@@ -5,6 +5,7 @@ package loopguard
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/loopguard/loopguard/internal/canon"
 	"github.com/loopguard/loopguard/internal/jsonscan"
@@ -279,6 +280,47 @@ func movesRelatively(args []byte) bool {
 		return false
 	}
 	return true
+}
+
+// changesDirectory says whether a call is a tool of its own that changes directory, named
+// so ("cd", "chdir", "change_directory", as function-calling harnesses such as BFCL's file
+// system offer one: cd({"folder": ".."})), given one relative place: like a shell's "cd ..",
+// run again from where its last run left it, it lands somewhere else. An absolute place
+// ("/repo", "~", "C:\\x") lands in the same one, and stays the same call.
+func changesDirectory(tool string, args []byte) bool {
+	name := tool
+	if k := strings.LastIndex(name, "__"); k >= 0 {
+		name = name[k+2:] // an MCP server's tool: mcp__fs__cd
+	}
+	if k := strings.LastIndexByte(name, '.'); k >= 0 {
+		name = name[k+1:] // a namespaced one: fs.cd
+	}
+	switch strings.ToLower(name) {
+	case "cd", "chdir", "change_directory", "change_dir", "changedirectory":
+	default:
+		return false
+	}
+	i, more, err := jsonscan.Open(args, 0)
+	if err != nil || !more {
+		return false
+	}
+	_, _, v, err := jsonscan.Key(args, i, jsonscan.Strict)
+	if err != nil || v >= len(args) || args[v] != '"' {
+		return false
+	}
+	end, _, err := jsonscan.String(args, v, jsonscan.Strict)
+	if err != nil || jsonscan.SkipSpace(args, end) >= len(args) || args[jsonscan.SkipSpace(args, end)] != '}' {
+		return false // more than one argument: not a plain change of directory
+	}
+	place := args[v+1 : end-1]
+	if len(place) == 0 {
+		return false // "cd" alone: home
+	}
+	switch place[0] {
+	case '/', '~', '$', '\\':
+		return false
+	}
+	return !(len(place) >= 2 && place[1] == ':') // C:\x
 }
 
 // commandLine finds the command line in a call's arguments (see commandKey), as written

@@ -19,6 +19,14 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	keys := readArgKeys(c.args)
 	id, args, buf := callID(c, keys.caption, sleeps, s.argBuf)
 	s.argBuf = buf
+	if !c.failed && changesDirectory(c.tool, c.args) && !looksFailed(c.result) {
+		// A relative change of directory that went through leaves the next one, the same call,
+		// somewhere else: no run of it is the one before run again. Unlike a shell's "cd ..."
+		// (see movesRelatively below) it does not count as a change of the workspace, so the
+		// failure chains go on across it: a failure that comes back after a move was not fixed
+		// by it (taking these moves for changes lost two real error loops of a BFCL run).
+		id = combine(id, uint64(s.calls)+1)
+	}
 	if s.wouldRefuse(c) {
 		// A refused call, observed with its refusal as its result: it did not run, so it
 		// changes no chain; the refusal stays until something changes.

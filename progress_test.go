@@ -685,6 +685,20 @@ func TestProgressRules(t *testing.T) {
 			}), []string{"2:stuck:bash × 3"}},
 		{"the same cd to an absolute place lands in the same place",
 			nil, times(3, func(int) step { return ok("bash", "cd /repo\n", "") }), []string{"2:stuck:bash × 3"}},
+		{"a tool of its own that climbs the tree with a relative folder is moving, not stuck",
+			nil, times(4, func(int) step { return ok("cd", `{"folder":".."}`, "None") }), nil},
+		{"a cd tool to an absolute place lands in the same place",
+			nil, times(3, func(int) step { return ok("cd", `{"folder":"/workspace"}`, "None") }), []string{"2:stuck:cd × 3"}},
+		{"a cd tool that fails the same way is stuck",
+			nil, times(3, func(int) step { return fail("cd", `{"folder":"temp"}`, "Error: cd: temp: No such directory") }),
+			[]string{"2:stuck:cd × 3"}},
+		{"a cd tool's move leaves the failure chains alone: the same failure after it is a loop",
+			nil, times(8, func(i int) step {
+				if i%2 == 1 {
+					return ok("cd", `{"folder":".."}`, "None")
+				}
+				return fail("mv", `{"source":"final_report.pdf","destination":"temp"}`, "Error: mv: no path allowed in destination")
+			}), []string{"4:stuck:mv × 3"}},
 		{"a call whose result is unknown cannot be said to bring nothing new",
 			nil, times(6, func(int) step { return unanswered("read_file", `Read file: src/rag/store.py`) }), nil},
 		{"an edit whose outcome is unknown is taken as landed: the same read after each is not stuck",
@@ -1375,6 +1389,34 @@ func TestPollNoticeSaysWhetherTheAnswerChanged(t *testing.T) {
 			if !strings.Contains(text, "BashOutput") || !strings.Contains(text, "4") {
 				t.Errorf("%s (moving %v): the notice does not say the tool and the count: %s", locale, moving, text)
 			}
+		}
+	}
+}
+
+func TestChangesDirectory(t *testing.T) {
+	tests := []struct {
+		tool, args string
+		want       bool
+	}{
+		{"cd", `{"folder":".."}`, true},
+		{"cd", `{"folder": "src/app"}`, true},
+		{"mcp__fs__cd", `{"path":"docs"}`, true},
+		{"fs.chdir", `{"dir":"-"}`, true},
+		{"change_directory", `{"path":"../x"}`, true},
+		{"cd", `{"folder":"/workspace"}`, false},
+		{"cd", `{"folder":"~"}`, false},
+		{"cd", `{"folder":"C:\\repo"}`, false},
+		{"cd", `{"folder":""}`, false},
+		{"cd", `{"folder":"..","create":true}`, false},
+		{"cd", `{"folder":3}`, false},
+		{"cd", `..`, false},
+		{"cd", `{"folder":"..`, false},
+		{"abcd", `{"folder":".."}`, false},
+		{"ls", `{"folder":".."}`, false},
+	}
+	for _, tt := range tests {
+		if got := changesDirectory(tt.tool, []byte(tt.args)); got != tt.want {
+			t.Errorf("changesDirectory(%s, %s) = %v, want %v", tt.tool, tt.args, got, tt.want)
 		}
 	}
 }
