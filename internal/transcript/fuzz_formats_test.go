@@ -360,3 +360,25 @@ func FuzzZed(f *testing.F) {
 	f.Add([]byte("## User\n\nx\n\n## Agent\n\n**Use Tool: t (a)**\n```json\n{\n**Tool Results: a (Error)**\n<think>\n"))
 	fuzzReader(f, readZed)
 }
+
+func FuzzVSCodeChat(f *testing.F) {
+	f.Add([]byte(vscodeAgentSession))
+	f.Add([]byte(`{"responderUsername": 1, "requests": [{"message": "hi", "response": [{"kind": "toolInvocationSerialized", "resultDetails": {"input": 7, "output": [{"value": {"node": {"type": 2}}}]}, "toolSpecificData": {"commandLine": null}}, {"value": 3}, null],
+	  "result": {"metadata": {"toolCallRounds": [{"thinking": {"text": [1, "a"]}, "toolCalls": [{"id": "", "arguments": {}}, null]}],
+	  "toolCallResults": {"": {"content": [{"value": {"node": {"type": 1, "ctor": 3, "children": [{"type": 2, "text": 5}]}}}, 7, {"mimeType": "image/x"}]}}}}}, {"result": {"metadata": null}}]}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readVSCodeChat(name, br, 0) })
+}
+
+func FuzzVSCodeReplay(f *testing.F) {
+	f.Add([]byte(vscodeReplayExport))
+	f.Add([]byte(`{"prompts": [{"prompt": 3, "logs": [{"kind": "request", "name": "panel/x", "response": {"type": "failure"}, "thinking": {"text": null}}, {"kind": "toolCall", "response": [7, {"node": null}, {"value": "x"}, "y"]}, {"kind": "toolCall", "response": "z"}, null]}, null]}`))
+	f.Add([]byte(`{"prompt": "p", "logs": [{"kind": "toolCall", "args": [1], "response": {}}], "logCount": 1}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readVSCodeReplay(name, br, 0) })
+}
+
+func FuzzAmazonQ(f *testing.F) {
+	f.Add([]byte(amazonQPairs))
+	f.Add([]byte(amazonQObjects))
+	f.Add([]byte(`{"conversation_id": 1, "next_message": {"content": {"CancelledToolUses": null}}, "history": [[], [null, {"ToolUse": {"tool_uses": [{"id": "a", "args": "x"}, null]}}], [{"content": {"ToolUseResults": {"tool_use_results": [{"tool_use_id": "a", "content": [{"Json": 3}, {"Json": {"exit_status": null}}, null, {"Image": {}}]}]}}}], 7, {"user": 3, "assistant": []}], "model": {"id": 1}}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readAmazonQ(name, br, 0) })
+}

@@ -50,6 +50,9 @@ const (
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
 	kindResponsesRollouts // Responses API requests and responses, one run a line (NeMo Gym)
 	kindZed               // a thread of Zed's agent panel saved as Markdown
+	kindVSCodeChat        // a VS Code chat session document
+	kindVSCodeReplay      // a Copilot chat replay export
+	kindAmazonQ           // a conversation saved by Amazon Q Developer CLI or Kiro CLI
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -163,6 +166,13 @@ func sniff(head []byte, eof bool) sniffed {
 			return next
 		}
 		return sniffed{kind: kindCodex}
+	case isAmazonQHead(has) && !multi:
+		// Before the documents with a "history" (SWE-agent's, browser-use's), which it has.
+		return sniffed{kind: kindAmazonQ}
+	case isVSCodeChatHead(has) && !multi:
+		return sniffed{kind: kindVSCodeChat}
+	case isVSCodeReplayHead(has) && !multi:
+		return sniffed{kind: kindVSCodeReplay}
 	case isBrowserUseHead(has, head[i:]) && !multi:
 		return sniffed{kind: kindBrowserUse}
 	case has("instance_id") && has("history") && !has("trajectory"):

@@ -29,6 +29,9 @@
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
 //   - "zed": a thread of Zed's agent panel saved as Markdown
+//   - "vscode-chat": a VS Code chat session (Copilot agent mode; "Chat: Export Chat...",
+//     chatSessions/*.json), or a Copilot chat replay (*.chatreplay.json)
+//   - "amazon-q": a conversation saved by Amazon Q Developer CLI or Kiro CLI (`/save`)
 //   - "events": loopguard's own events JSONL
 //
 // Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
@@ -136,6 +139,14 @@ const (
 	FormatClineUI = "cline-ui"
 	// FormatZed is a thread of Zed's agent panel saved as Markdown.
 	FormatZed = "zed"
+	// FormatVSCodeChat is a session of VS Code's chat panel (GitHub Copilot, agent mode
+	// included) as "Chat: Export Chat..." writes it and VS Code keeps it
+	// (chatSessions/<id>.json), or the Copilot extension's chat replay export
+	// (*.chatreplay.json).
+	FormatVSCodeChat = "vscode-chat"
+	// FormatAmazonQ is a conversation saved with `/save` by Amazon Q Developer CLI (`q chat`)
+	// or Kiro CLI, its successor.
+	FormatAmazonQ = "amazon-q"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -523,6 +534,12 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readACP(name, br)
 	case kindZed:
 		t, err = readZed(name, br)
+	case kindVSCodeChat:
+		t, err = readVSCodeChat(name, br, hint)
+	case kindVSCodeReplay:
+		t, err = readVSCodeReplay(name, br, hint)
+	case kindAmazonQ:
+		t, err = readAmazonQ(name, br, hint)
 	case kindLoglines:
 		t, err = readLoglines(name, br)
 	case kindResponsesRollouts:
