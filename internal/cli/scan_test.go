@@ -215,11 +215,17 @@ func TestScanDefaultLocations(t *testing.T) {
 		copilot := put(t, filepath.Join(home, ".copilot", "session-state", "3f2c", "events.jsonl"), fixture("copilot/events.jsonl"))
 		cont := put(t, filepath.Join(home, ".continue", "sessions", "84af.json"), fixture("continue/session.json"))
 		put(t, filepath.Join(home, ".continue", "sessions", "sessions.json"), []byte(`[{"sessionId":"84af","title":"t","dateCreated":"1","workspaceDirectory":"/w","messageCount":4}]`))
+		// VS Code keeps its chat panel's sessions (Copilot's agent mode) per workspace.
+		chat := put(t, filepath.Join(home, ".config", "Code", "User", "workspaceStorage", "9f1c", "chatSessions", "s1.json"),
+			[]byte(`{"requesterUsername":"dev","responderUsername":"GitHub Copilot","requests":[{"message":{"text":"list the files"},`+
+				`"result":{"metadata":{"toolCallRounds":[{"response":"","toolCalls":[{"name":"list_dir","arguments":"{\"path\":\".\"}","id":"c1"}]}],`+
+				`"toolCallResults":{"c1":{"content":[{"value":"a.txt"}]}}}}}]}`))
+		put(t, filepath.Join(home, ".config", "Code", "User", "workspaceStorage", "9f1c", "workspace.json"), []byte(`{"folder":"file:///w"}`))
 		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": home, "CODEX_HOME": codex}, "--format", "jsonl")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, f := range []string{claude, rollout, events, cline, kilo, qwen, pi, copilot, cont} {
+		for _, f := range []string{claude, rollout, events, cline, kilo, qwen, pi, copilot, cont, chat} {
 			if !strings.Contains(stdout, `"file":"`+f+`"`) {
 				t.Errorf("%s not scanned:\n%s", f, stdout)
 			}
@@ -227,7 +233,7 @@ func TestScanDefaultLocations(t *testing.T) {
 		if strings.Contains(stdout, "ignored") {
 			t.Errorf("~/.codex scanned although CODEX_HOME is set:\n%s", stdout)
 		}
-		for _, index := range []string{"ui_messages.json", "sessions.json"} {
+		for _, index := range []string{"ui_messages.json", "sessions.json", "workspace.json"} {
 			if strings.Contains(stdout+stderr, index) {
 				t.Errorf("%s reported:\n%s\n%s", index, stdout, stderr)
 			}

@@ -139,7 +139,8 @@ func (e *pathErr) Unwrap() error { return e.err }
 // ($XDG_DATA_HOME/opencode or ~/.local/share/opencode: the storage folder of earlier versions,
 // the database of current ones, which the walk names and explains), and the session folders
 // of Qwen Code (~/.qwen/projects), pi (~/.pi/agent/sessions) and OpenClaw (~/.openclaw/agents),
-// GitHub Copilot CLI (~/.copilot/session-state), Continue (~/.continue/sessions), Cline CLI
+// GitHub Copilot CLI (~/.copilot/session-state), VS Code's chat panel (see vscodeChatSessions),
+// Continue (~/.continue/sessions), Cline CLI
 // (~/.cline/data/sessions), Goose ($XDG_DATA_HOME/goose/sessions or
 // ~/.local/share/goose/sessions) and Kimi CLI (~/.kimi/sessions). Two agents keep their
 // chats in the repository they work in rather than in the home folder: Aider
@@ -179,7 +180,7 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		under("", filepath.Join(".cline", "data"), "sessions"),
 		gooseSessions(getenv, home),
 		under("", ".kimi", "sessions"),
-	}, vscodeTasks(home)...) {
+	}, append(vscodeTasks(home), vscodeChatSessions(home)...)...) {
 		if d == "" {
 			continue
 		}
@@ -214,6 +215,35 @@ func vscodeTasks(home string) []string {
 		}
 	}
 	return out
+}
+
+// vscodeChatSessions lists the folders where VS Code (and the editors built on it) keeps the
+// sessions of its chat panel, GitHub Copilot's agent mode among them: one per workspace,
+// <editor user data>/User/workspaceStorage/<hash>/chatSessions, and the one of windows
+// without a folder, User/globalStorage/emptyWindowChatSessions. Only those that exist are
+// listed: there is one workspace folder per project ever opened.
+func vscodeChatSessions(home string) []string {
+	if home == "" {
+		return nil
+	}
+	var out []string
+	for _, base := range []string{filepath.Join(home, ".config"), filepath.Join(home, "Library", "Application Support")} {
+		for _, editor := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"} {
+			user := filepath.Join(base, editor, "User")
+			found, _ := filepath.Glob(filepath.Join(user, "workspaceStorage", "*", "chatSessions"))
+			out = append(out, found...)
+			if empty := filepath.Join(user, "globalStorage", "emptyWindowChatSessions"); exists(empty) {
+				out = append(out, empty)
+			}
+		}
+	}
+	return out
+}
+
+// exists says whether path names something that is there.
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // gooseSessions is Goose's session folder: $XDG_DATA_HOME/goose/sessions, or
