@@ -81,6 +81,7 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			return w.skip(i)
 		}
 		var query string  // the task of a run kept as parallel lists, which comes before them
+		untasked := -1    // where a run read from such lists is in *out while no task was read for it
 		searched := false // a ToolBench search tree was read: the answer's chain is part of it
 		answered := -1    // where the chats of an answer_generation read before the tree start
 		return w.object(i, func(key []byte, v int) (int, error) {
@@ -92,7 +93,13 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			var err error
 			switch k, c := string(key), w.data[v]; {
 			case k == "query" && c == '"':
-				return w.str(v, &query)
+				end, err := w.str(v, &query)
+				if err == nil && untasked >= 0 && query != "" {
+					// the task written after its lists: it still comes first
+					(*out)[untasked] = append([]msg{{Role: "user", Content: query}}, (*out)[untasked]...)
+					untasked = -1
+				}
+				return end, err
 			case searched && (k == "answer_generation" || k == "compare_candidates"):
 				return w.skip(v)
 			case k == "answer_generation" && answered < 0:
@@ -115,8 +122,12 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			case k == "turn_history" && c == '{':
 				// InterCode's parallel lists, the query before them as the task
 				end, err = w.skip(v)
-				if list = turnHistoryChat(w.data[v:end]); len(list) > 0 && query != "" {
-					list = append([]msg{{Role: "user", Content: query}}, list...)
+				if list = turnHistoryChat(w.data[v:end]); len(list) > 0 {
+					if query != "" {
+						list = append([]msg{{Role: "user", Content: query}}, list...)
+					} else if err == nil {
+						untasked = len(*out) // appended below; its task may come after it
+					}
 				}
 			case k == "traj" && c == '"':
 				// a ReAct run kept as one text (FireAct's runs of fine-tuned models)
@@ -145,7 +156,7 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 // "valid_action", false where the action failed. Each action is a call: a ReAct action is the
 // tool it names with what it holds, anything else the call of a tool named "action". Nil
 // when the lists hold no answered action. (The run's task, its "query" beside the lists, is
-// put before them by chatsIn: without it, two runs on one database that began alike would
+// put before them by chatsIn, wherever it is written: without it, two runs on one database that began alike would
 // read as one run and its repetition.)
 func turnHistoryChat(raw []byte) []msg {
 	var h struct {
