@@ -156,8 +156,8 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 // "valid_action", false where the action failed. Each action is a call: a ReAct action is the
 // tool it names with what it holds, anything else the call of a tool named "action". Nil
 // when the lists hold no answered action. (The run's task, its "query" beside the lists, is
-// put before them by chatsIn, wherever it is written: without it, two runs on one database that began alike would
-// read as one run and its repetition.)
+// put before them by chatsIn, wherever it is written: without it, two runs on one database
+// that began alike would read as one run and its repetition.)
 func turnHistoryChat(raw []byte) []msg {
 	var h struct {
 		Thoughts     []json.RawMessage `json:"thoughts"`
