@@ -447,7 +447,10 @@ func containsFold(s, word string) bool {
 var nothingPhrases = [][]byte{[]byte("no match"), []byte("not found"), []byte("does not exist"),
 	[]byte("doesn't exist"), []byte("no such"), []byte("no result"), []byte("0 results"),
 	[]byte("no document"), []byte("no file"), []byte("nothing"), []byte("denied"), []byte("no entr"),
-	[]byte("not exist"), []byte("could not find"), []byte("cannot find"), []byte("unable to find")}
+	[]byte("not exist"), []byte("could not find"), []byte("cannot find"), []byte("unable to find"),
+	// a search refused for matching too much (SWE-agent: "More than 100 files matched for …
+	// Please narrow your search.") brought nothing back either
+	[]byte("narrow your search"), []byte("narrow down your search")}
 
 // nothingWindow is how much of a result's opening saysNothing reads.
 const nothingWindow = 256

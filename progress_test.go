@@ -628,6 +628,11 @@ func TestProgressRules(t *testing.T) {
 			nil, times(6, func(i int) step {
 				return ok("find", fmt.Sprintf("find / -name \"%s*\" 2>/dev/null", []string{"jdk_info", "system_config", "env_vars", "java_related", "error_log", "dev_env"}[i]), "")
 			}), []string{"5:churn:find same result × 6"}},
+		{"a search refused for matching too much, query after query, is churn: nothing came back",
+			nil, times(6, func(i int) step {
+				q := []string{"def", "import", "self", "return", "class", "test"}[i]
+				return ok("search_dir", q, fmt.Sprintf("More than 100 files matched for \"%s\" in /testbed. Please narrow your search.", q))
+			}), []string{"5:churn:search_dir same result × 6"}},
 		{"a shell search that finds nothing is churn too, whatever the tool is called",
 			nil, times(6, func(i int) step {
 				return ok("Bash", fmt.Sprintf(`{"command":"grep -rn \"%s\" /testbed/tests"}`, []string{"dns_name", "DNS", "unicode_dns", "msgid", "make_msgid", "domain"}[i]), "")
@@ -1323,6 +1328,7 @@ func TestSaysNothingReadsANonAnswer(t *testing.T) {
 		{"The path /testbed/pylint/messages does not exist. Please provide a valid path.", true},
 		{"No documents match token5. Try a broader query.", true},
 		{"deploy@10.0.0.5: Permission denied (publickey).", true},
+		{"More than 100 files matched for \"def\" in /testbed. Please narrow your search.", true},
 		{"Email sent successfully to buyer1@shop.test", false},
 		{"Heading 'Report' (level 1) added to /workspace/a.docx", false},
 		{`{"id": 81, "user_id": 74, "enrollment_state": "active"}`, false},
