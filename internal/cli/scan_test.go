@@ -147,7 +147,7 @@ func TestScanDefaultLocations(t *testing.T) {
 			t.Errorf("exit %d, stderr %q", code, stderr)
 		}
 		for _, want := range []string{"no agent transcripts found", filepath.Join(home, ".claude", "projects"), filepath.Join(home, ".codex", "sessions"), filepath.Join(home, ".gemini", "tmp"), filepath.Join(home, ".openhands", "conversations"),
-			filepath.Join(home, ".local", "share", "opencode")} {
+			filepath.Join(home, ".local", "share", "opencode"), filepath.Join(home, ".config", "Code", "User", "workspaceStorage", "*", "chatSessions")} {
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout %q lacks %q", stdout, want)
 			}
@@ -221,11 +221,15 @@ func TestScanDefaultLocations(t *testing.T) {
 				`"result":{"metadata":{"toolCallRounds":[{"response":"","toolCalls":[{"name":"list_dir","arguments":"{\"path\":\".\"}","id":"c1"}]}],`+
 				`"toolCallResults":{"c1":{"content":[{"value":"a.txt"}]}}}}}]}`))
 		put(t, filepath.Join(home, ".config", "Code", "User", "workspaceStorage", "9f1c", "workspace.json"), []byte(`{"folder":"file:///w"}`))
+		// Current releases keep it as an operation log: the session, then its changes.
+		journal := put(t, filepath.Join(home, ".config", "Code", "User", "workspaceStorage", "9f1c", "chatSessions", "s2.jsonl"),
+			[]byte(`{"kind":0,"v":{"requesterUsername":"dev","responderUsername":"GitHub Copilot","requests":[]}}`+"\n"+
+				`{"kind":2,"k":["requests"],"v":[{"message":{"text":"list the files"},"result":{"metadata":{"toolCallRounds":[{"response":"","toolCalls":[{"name":"list_dir","arguments":"{}","id":"c1"}]}]}}}]}`+"\n"))
 		stdout, stderr, code := scanCLI(t, map[string]string{"HOME": home, "CODEX_HOME": codex}, "--format", "jsonl")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, f := range []string{claude, rollout, events, cline, kilo, qwen, pi, copilot, cont, chat} {
+		for _, f := range []string{claude, rollout, events, cline, kilo, qwen, pi, copilot, cont, chat, journal} {
 			if !strings.Contains(stdout, `"file":"`+f+`"`) {
 				t.Errorf("%s not scanned:\n%s", f, stdout)
 			}

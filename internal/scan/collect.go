@@ -180,7 +180,7 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		under("", filepath.Join(".cline", "data"), "sessions"),
 		gooseSessions(getenv, home),
 		under("", ".kimi", "sessions"),
-	}, append(vscodeTasks(home), vscodeChatSessions(home)...)...) {
+	}, vscodeTasks(home)...) {
 		if d == "" {
 			continue
 		}
@@ -189,6 +189,9 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 			found = append(found, d)
 		}
 	}
+	chats, patterns := vscodeChatSessions(home)
+	found = append(found, chats...)
+	looked = append(looked, patterns...)
 	if cwd, err := os.Getwd(); err == nil {
 		for _, p := range []string{filepath.Join(cwd, ".aider.chat.history.md"), filepath.Join(cwd, ".specstory", "history")} {
 			looked = append(looked, p)
@@ -221,29 +224,27 @@ func vscodeTasks(home string) []string {
 // sessions of its chat panel, GitHub Copilot's agent mode among them: one per workspace,
 // <editor user data>/User/workspaceStorage/<hash>/chatSessions, and the one of windows
 // without a folder, User/globalStorage/emptyWindowChatSessions. Only those that exist are
-// listed: there is one workspace folder per project ever opened.
-func vscodeChatSessions(home string) []string {
+// found: there is one workspace folder per project ever opened. looked names them as patterns,
+// for the message given when no agent's folder exists.
+func vscodeChatSessions(home string) (found, looked []string) {
 	if home == "" {
-		return nil
+		return nil, nil
 	}
-	var out []string
 	for _, base := range []string{filepath.Join(home, ".config"), filepath.Join(home, "Library", "Application Support")} {
 		for _, editor := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"} {
 			user := filepath.Join(base, editor, "User")
-			found, _ := filepath.Glob(filepath.Join(user, "workspaceStorage", "*", "chatSessions"))
-			out = append(out, found...)
-			if empty := filepath.Join(user, "globalStorage", "emptyWindowChatSessions"); exists(empty) {
-				out = append(out, empty)
+			for _, pattern := range []string{filepath.Join(user, "workspaceStorage", "*", "chatSessions"), filepath.Join(user, "globalStorage", "emptyWindowChatSessions")} {
+				looked = append(looked, pattern)
+				dirs, _ := filepath.Glob(pattern)
+				for _, d := range dirs {
+					if st, err := os.Stat(d); err == nil && st.IsDir() {
+						found = append(found, d)
+					}
+				}
 			}
 		}
 	}
-	return out
-}
-
-// exists says whether path names something that is there.
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+	return found, looked
 }
 
 // gooseSessions is Goose's session folder: $XDG_DATA_HOME/goose/sessions, or

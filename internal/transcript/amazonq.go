@@ -2,7 +2,9 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -92,10 +94,27 @@ type amazonQEntry struct {
 // isAmazonQHead says whether a document's top-level keys are a saved Q CLI or Kiro CLI
 // conversation's: its id, and next_message (which comes before the history, whose length can
 // put the other keys past the head) or valid_history_range.
-func isAmazonQHead(has func(string) bool) bool {
-	return has("conversation_id") && (has("next_message") || has("valid_history_range") ||
-		has("history") && has("transcript"))
+//
+// Other chat documents may have such keys too (a conversation_id beside OpenAI messages): the
+// head must also hold one of Q's own message kinds, or a history still empty.
+func isAmazonQHead(has func(string) bool, head []byte) bool {
+	if !has("conversation_id") || !(has("next_message") || has("valid_history_range") || has("history") && has("transcript")) {
+		return false
+	}
+	for _, k := range amazonQKinds {
+		if bytes.Contains(head, k) {
+			return true
+		}
+	}
+	return amazonQEmptyHistory.Match(head)
 }
+
+// amazonQKinds are the tags of Q's user messages and replies, as they open a message's content.
+var amazonQKinds = [][]byte{[]byte(`"Prompt":`), []byte(`"ToolUseResults":`), []byte(`"CancelledToolUses":`),
+	[]byte(`"ToolUse":`), []byte(`"Response":`)}
+
+// amazonQEmptyHistory matches a history with no exchange yet.
+var amazonQEmptyHistory = regexp.MustCompile(`"history"\s*:\s*\[\s*\]`)
 
 func readAmazonQ(name string, br *bufio.Reader, hint int64) (*built, error) {
 	c, err := decodeDocument[amazonQConversation](name, br, hint, "Amazon Q conversation")

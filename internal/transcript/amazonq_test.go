@@ -113,6 +113,10 @@ func TestAmazonQConversation(t *testing.T) {
 // A saved conversation has a top-level "history", as SWE-agent's trajectories do: it is told
 // apart by its own keys, also when its history is longer than the head the format is sniffed
 // from, and a SWE-agent trajectory is still one.
+// openAIToolChat is a short OpenAI-style chat with one call and its result.
+const openAIToolChat = `[{"role": "user", "content": "fix the test"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "t1", "type": "function",
+  "function": {"name": "bash", "arguments": "{\"command\": \"pytest\"}"}}]}, {"role": "tool", "tool_call_id": "t1", "content": "1 failed"}]`
+
 func TestAmazonQIsNotSWEAgent(t *testing.T) {
 	long := strings.Replace(amazonQPairs, `"Let me look at the config and run the linter."`,
 		`"`+strings.Repeat("x", sniffSize)+`"`, 1)
@@ -121,6 +125,10 @@ func TestAmazonQIsNotSWEAgent(t *testing.T) {
 		{"a conversation whose history is past the head", long, FormatAmazonQ},
 		{"a SWE-agent trajectory", `{"trajectory": [{"action": "ls", "observation": "a", "thought": "look"}],
 		  "history": [{"role": "system", "content": "x"}], "info": {}}`, FormatSWEAgent},
+		{"a saved conversation with no exchange yet", `{"conversation_id": "c1", "next_message": null, "history": [], "valid_history_range": [0, 0]}`, FormatAmazonQ},
+		// a conversation id beside another format's messages is that format's
+		{"OpenAI messages as a history, with a transcript", `{"conversation_id": "c1", "history": ` + openAIToolChat + `, "transcript": "user: fix it"}`, FormatSWEAgent},
+		{"OpenAI messages beside a next_message", `{"conversation_id": "c1", "next_message": null, "messages": ` + openAIToolChat + `}`, FormatMessages},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tr, err := ReadFrom("run.json", strings.NewReader(tt.doc))

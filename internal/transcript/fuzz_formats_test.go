@@ -369,6 +369,13 @@ func FuzzVSCodeChat(f *testing.F) {
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readVSCodeChat(name, br, 0) })
 }
 
+func FuzzVSCodeJournal(f *testing.F) {
+	f.Add([]byte(`{"kind":0,"v":{"responderUsername":"c","requests":[{"message":{"text":"a"},"response":[]}]}}` + "\n" +
+		`{"kind":2,"k":["requests"],"v":[{"message":{"text":"b"}}],"i":1}` + "\n" + `{"kind":1,"k":["requests",1,"result"],"v":{"metadata":{"toolCallRounds":[]}}}` + "\n" +
+		`{"kind":3,"k":["requests",0]}` + "\n" + `{"kind":1,"k":["x","y",2],"v":1}` + "\n" + `{"kind":2,"k":[1.5],"v":3}` + "\n" + `{"kind":9}`))
+	fuzzReader(f, readVSCodeJournal)
+}
+
 func FuzzVSCodeReplay(f *testing.F) {
 	f.Add([]byte(vscodeReplayExport))
 	f.Add([]byte(`{"prompts": [{"prompt": 3, "logs": [{"kind": "request", "name": "panel/x", "response": {"type": "failure"}, "thinking": {"text": null}}, {"kind": "toolCall", "response": [7, {"node": null}, {"value": "x"}, "y"]}, {"kind": "toolCall", "response": "z"}, null]}, null]}`))

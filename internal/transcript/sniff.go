@@ -53,6 +53,7 @@ const (
 	kindVSCodeChat        // a VS Code chat session document
 	kindVSCodeReplay      // a Copilot chat replay export
 	kindAmazonQ           // a conversation saved by Amazon Q Developer CLI or Kiro CLI
+	kindVSCodeJournal     // a VS Code chat session kept as an operation log (chatSessions/<id>.jsonl)
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -166,7 +167,9 @@ func sniff(head []byte, eof bool) sniffed {
 			return next
 		}
 		return sniffed{kind: kindCodex}
-	case isAmazonQHead(has) && !multi:
+	case isVSCodeJournalHead(head[i:]):
+		return sniffed{kind: kindVSCodeJournal}
+	case isAmazonQHead(has, head[i:]) && !multi:
 		// Before the documents with a "history" (SWE-agent's, browser-use's), which it has.
 		return sniffed{kind: kindAmazonQ}
 	case isVSCodeChatHead(has) && !multi:

@@ -30,7 +30,8 @@
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
 //   - "zed": a thread of Zed's agent panel saved as Markdown
 //   - "vscode-chat": a VS Code chat session (Copilot agent mode; "Chat: Export Chat...",
-//     chatSessions/*.json), or a Copilot chat replay (*.chatreplay.json)
+//     chatSessions/*.json and the operation logs of chatSessions/*.jsonl), or a Copilot chat
+//     replay (*.chatreplay.json)
 //   - "amazon-q": a conversation saved by Amazon Q Developer CLI or Kiro CLI (`/save`)
 //   - "events": loopguard's own events JSONL
 //
@@ -536,6 +537,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readZed(name, br)
 	case kindVSCodeChat:
 		t, err = readVSCodeChat(name, br, hint)
+	case kindVSCodeJournal:
+		t, err = readVSCodeJournal(name, br)
 	case kindVSCodeReplay:
 		t, err = readVSCodeReplay(name, br, hint)
 	case kindAmazonQ:

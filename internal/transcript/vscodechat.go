@@ -2,7 +2,11 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -159,6 +163,11 @@ func readVSCodeChat(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
+	return vscodeChatEvents(s), nil
+}
+
+// vscodeChatEvents turns a chat session into its events.
+func vscodeChatEvents(s *vscodeChatSession) *built {
 	b := newBuilder(FormatVSCodeChat)
 	a := b.agent(MainAgent)
 	for i, r := range s.Requests {
@@ -204,7 +213,166 @@ func readVSCodeChat(name string, br *bufio.Reader, hint int64) (*built, error) {
 			}
 		}
 	}
-	return b.done(), nil
+	return b.done()
+}
+
+// Current VS Code releases keep a session in chatSessions/<id>.jsonl as an operation log
+// instead: the first line {"kind": 0, "v": <the session, as above>}, then one change a line,
+// each at a path k of keys and list indexes into the session: {"kind": 1, "k", "v"} sets the
+// value there, {"kind": 2, "k", "v": [items], "i"} cuts the list there to i items (when i is
+// given) and appends the items, {"kind": 3, "k"} deletes it. The log is replayed, and the
+// session it leaves is read as above.
+
+// vscodeJournalHead matches a journal's first line.
+var vscodeJournalHead = regexp.MustCompile(`^\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{`)
+
+// isVSCodeJournalHead says whether head opens a chat session's operation log: its snapshot
+// line, holding a session's requests.
+func isVSCodeJournalHead(head []byte) bool {
+	if !vscodeJournalHead.Match(head) {
+		return false
+	}
+	first := head
+	if nl := bytes.IndexByte(head, '\n'); nl >= 0 {
+		first = head[:nl]
+	}
+	return bytes.Contains(first, []byte(`"requests"`)) && (bytes.Contains(first, []byte(`"responderUsername"`)) ||
+		bytes.Contains(first, []byte(`"requesterUsername"`)) || bytes.Contains(first, []byte(`"sessionId"`)))
+}
+
+// vscodeJournalLine is one line of the log.
+type vscodeJournalLine struct {
+	Kind *int            `json:"kind"`
+	K    []any           `json:"k"`
+	V    json.RawMessage `json:"v"`
+	I    *int            `json:"i"`
+}
+
+func readVSCodeJournal(name string, br *bufio.Reader) (*built, error) {
+	var state any
+	started := false
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
+		var l vscodeJournalLine
+		if ok, err := decodeEventLine(line, &l); !ok {
+			return err
+		}
+		if l.Kind == nil {
+			return errors.New(`a change without its "kind"`)
+		}
+		if *l.Kind == 0 {
+			started = true
+			return json.Unmarshal(orNull(l.V), &state)
+		}
+		if !started {
+			return errors.New("a change before the session's snapshot")
+		}
+		var err error
+		state, err = vscodeApply(state, l.K, func(old any) (any, error) {
+			switch *l.Kind {
+			case 1:
+				var v any
+				return v, json.Unmarshal(orNull(l.V), &v)
+			case 2:
+				list, ok := old.([]any)
+				if !ok && old != nil {
+					return nil, errors.New("not a list")
+				}
+				if l.I != nil && *l.I >= 0 && *l.I <= len(list) {
+					list = list[:*l.I]
+				}
+				var items []any
+				if len(l.V) > 0 {
+					if err := json.Unmarshal(l.V, &items); err != nil {
+						return nil, err
+					}
+				}
+				return append(list, items...), nil
+			case 3:
+				return vscodeDeletion{}, nil
+			}
+			return nil, fmt.Errorf("unknown kind %d", *l.Kind)
+		})
+		if err != nil {
+			return fmt.Errorf("change of kind %d at %v: %w", *l.Kind, l.K, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var s vscodeChatSession
+	if state != nil {
+		raw, err := json.Marshal(state)
+		if err != nil {
+			return nil, &Error{Path: name, Err: err}
+		}
+		if err := json.Unmarshal(raw, &s); err != nil && !tolerable(err) {
+			return nil, &Error{Path: name, Err: fmt.Errorf("the session the log leaves: %w", err)}
+		}
+	}
+	return withDamaged(vscodeChatEvents(&s), damaged), nil
+}
+
+// vscodeDeletion is what a deletion leaves in place of a value, for its container to drop.
+type vscodeDeletion struct{}
+
+// vscodeApply replaces the value at path in node by what change makes of it, and returns the
+// node changed. A path that leads nowhere (a key into a list, an index past its end) is an
+// error; a missing key of an object is a value not set yet.
+func vscodeApply(node any, path []any, change func(old any) (any, error)) (any, error) {
+	if len(path) == 0 {
+		return change(node)
+	}
+	switch n := node.(type) {
+	case map[string]any:
+		key, ok := path[0].(string)
+		if !ok {
+			return nil, fmt.Errorf("%v is no key of an object", path[0])
+		}
+		v, err := vscodeApply(n[key], path[1:], change)
+		if err != nil {
+			return nil, err
+		}
+		if _, gone := v.(vscodeDeletion); gone {
+			delete(n, key)
+		} else {
+			n[key] = v
+		}
+		return n, nil
+	case []any:
+		f, ok := path[0].(float64)
+		k := int(f)
+		if !ok || float64(k) != f || k < 0 || k > len(n) || k == len(n) && len(path) > 1 {
+			return nil, fmt.Errorf("%v is no index of a list of %d", path[0], len(n))
+		}
+		var old any
+		if k < len(n) {
+			old = n[k]
+		}
+		v, err := vscodeApply(old, path[1:], change)
+		if err != nil {
+			return nil, err
+		}
+		_, gone := v.(vscodeDeletion)
+		switch {
+		case gone && k < len(n):
+			return append(n[:k], n[k+1:]...), nil
+		case gone:
+			return n, nil
+		case k == len(n):
+			return append(n, v), nil
+		}
+		n[k] = v
+		return n, nil
+	case nil:
+		if key, ok := path[0].(string); ok {
+			return vscodeApply(map[string]any{}, []any{key}, func(any) (any, error) {
+				return vscodeApply(nil, path[1:], change)
+			})
+		}
+	}
+	return nil, fmt.Errorf("%v leads into a value that holds none", path[0])
 }
 
 // vscodeFromView reads a request that holds no rounds from the panel's view of it: markdown

@@ -241,3 +241,59 @@ func TestVSCodeChatDamagedNamesItsLine(t *testing.T) {
 		})
 	}
 }
+
+// Current VS Code releases keep a session as an operation log (chatSessions/<id>.jsonl): the
+// session as it was first written, then its changes. The log is replayed: a request pushed
+// later, its result set when the reply ended, a member deleted, a list cut back and appended.
+func TestVSCodeChatJournal(t *testing.T) {
+	snapshot := `{"kind":0,"v":{"version":3,"requesterUsername":"dev","responderUsername":"GitHub Copilot","initialLocation":"panel",` +
+		`"requests":[{"message":{"text":"list the files"},"response":[],` +
+		`"result":{"metadata":{"toolCallRounds":[{"response":"Listing.","toolCalls":[{"name":"list_dir","arguments":"{\"path\":\".\"}","id":"c1"}]}],` +
+		`"toolCallResults":{"c1":{"content":[{"value":"a.txt"}]}}}}}]}}`
+	pushed := `{"kind":2,"k":["requests"],"v":[{"message":{"text":"read a.txt"},"response":[]}]}`
+	answered := `{"kind":1,"k":["requests",1,"result"],"v":{"metadata":{"toolCallRounds":[` +
+		`{"response":"","toolCalls":[{"name":"read_file","arguments":"{\"filePath\":\"a.txt\"}","id":"c2"}]},` +
+		`{"response":"","toolCalls":[{"name":"read_file","arguments":"{\"filePath\":\"b.txt\"}","id":"c3"}]}],` +
+		`"toolCallResults":{"c2":{"content":[{"value":"hello"}]},"c3":{"content":[{"value":"ERROR while calling tool: no b.txt. Please check your input and try again."}]}}}}}`
+	cutBack := `{"kind":2,"k":["requests",1,"result","metadata","toolCallRounds"],"i":1,"v":[{"response":"Done.","toolCalls":[]}]}`
+	titled := `{"kind":1,"k":["customTitle"],"v":"Files"}`
+	deleted := `{"kind":3,"k":["customTitle"]}`
+	tests := []struct {
+		name   string
+		lines  []string
+		events []string
+	}{
+		{"the snapshot alone", []string{snapshot},
+			[]string{`user "list the files"`, `text[model] "Listing."`, `call list_dir "{\"path\":\".\"}" => "a.txt"`}},
+		{"a request pushed, then its result set", []string{snapshot, pushed, answered, titled, deleted},
+			[]string{`user "list the files"`, `text[model] "Listing."`, `call list_dir "{\"path\":\".\"}" => "a.txt"`,
+				`user "read a.txt"`, `call read_file "{\"filePath\":\"a.txt\"}" => "hello"`,
+				`call read_file "{\"filePath\":\"b.txt\"}" => "ERROR while calling tool: no b.t…" FAILED`}},
+		{"a list cut back to i items, then appended", []string{snapshot, pushed, answered, cutBack},
+			[]string{`user "list the files"`, `text[model] "Listing."`, `call list_dir "{\"path\":\".\"}" => "a.txt"`,
+				`user "read a.txt"`, `call read_file "{\"filePath\":\"a.txt\"}" => "hello"`, `text[model] "Done."`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			expectEvents(t, "0f3c.jsonl", strings.Join(tt.lines, "\n")+"\n", FormatVSCodeChat, tt.events)
+		})
+	}
+}
+
+// A change that leads nowhere names its line; a damaged line among good ones is passed over
+// and named.
+func TestVSCodeChatJournalErrorsNameTheLine(t *testing.T) {
+	snapshot := `{"kind":0,"v":{"requesterUsername":"dev","responderUsername":"GitHub Copilot","requests":[]}}`
+	_, err := ReadFrom("s.jsonl", strings.NewReader(snapshot+"\n"+`{"kind":1,"k":["requests",5,"result"],"v":{}}`+"\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "s.jsonl:2: change of kind 1 at [requests 5 result]") {
+		t.Errorf("error %v, want one naming line 2 and the path", err)
+	}
+	tr, err := ReadFrom("s.jsonl", strings.NewReader(snapshot+"\n"+`{"kind":1,"k":["customTitle"],"v":`+"\n"+
+		`{"kind":2,"k":["requests"],"v":[{"message":{"text":"hi"}}]}`+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Damaged) != 1 || tr.Damaged[0].Line != 2 || len(tr.Agents) != 1 || tr.Agents[0].Events[0].Text != "hi" {
+		t.Errorf("damaged %v, agents %d: want line 2 passed over and the request read", tr.Damaged, len(tr.Agents))
+	}
+}
