@@ -336,7 +336,7 @@ func aiderEditBlocks(text string) (blocks, words string) {
 
 // aiderFences are the fences aider sets code in, opening and closing mark: it takes the first
 // whose marks appear in none of the files in the chat, so a run whose files hold Markdown
-// (triple backticks) has its edits in <source> ... </source>. Four backticks begin with three.
+// (triple backticks) has its edits in <source> ... </source>, or in four backticks.
 var aiderFences = [...][2]string{{"```", "```"}, {"<source>", "</source>"}, {"<code>", "</code>"},
 	{"<pre>", "</pre>"}, {"<codeblock>", "</codeblock>"}, {"<sourcecode>", "</sourcecode>"}}
 
@@ -347,7 +347,8 @@ var aiderFences = [...][2]string{{"```", "```"}, {"<source>", "</source>"}, {"<c
 func aiderFenceOpen(line string) (closer string, ok bool) {
 	t := strings.TrimSpace(line)
 	if strings.HasPrefix(t, "```") {
-		return "```", true
+		n := len(t) - len(strings.TrimLeft(t, "`"))
+		return t[:n], true // a fence of four backticks holds blocks of three: it ends at four
 	}
 	if !strings.HasPrefix(t, "<") {
 		return "", false
@@ -360,10 +361,14 @@ func aiderFenceOpen(line string) (closer string, ok bool) {
 	return "", false
 }
 
-// aiderFenceClose says whether line is a fence's closing mark and nothing else.
+// aiderFenceClose says whether line is a fence's closing mark and nothing else: a run of
+// three backticks or more, or a closing tag.
 func aiderFenceClose(line string) bool {
 	t := strings.TrimSpace(line)
-	for _, f := range aiderFences {
+	if len(t) >= 3 && strings.Trim(t, "`") == "" {
+		return true
+	}
+	for _, f := range aiderFences[1:] {
 		if t == f[1] {
 			return true
 		}

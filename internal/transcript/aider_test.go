@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -230,5 +231,34 @@ func TestAiderEditsInEveryFence(t *testing.T) {
 				t.Errorf("events\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(tt.want, "\n     "))
 			}
 		})
+	}
+}
+
+// A fence of four backticks holds blocks of three: it ends at its own mark, not at the first
+// line opening with three (which took the next line of the file for a file name, and the
+// line before it for the model's words).
+func TestAiderFourBacktickFenceEndsAtFour(t *testing.T) {
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n#### document the build  \n\n" +
+		"README.md\n````\n# Build\n```sh\nmake\nmake test\n```\n````\n\n> Applied edit to README.md  \n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "README.md\n````\n# Build\n```sh\nmake\nmake test\n```\n````"
+	calls, words := 0, 0
+	for _, e := range tr.Agents[0].Events {
+		switch {
+		case e.Type == loopguard.EventCall:
+			calls++
+			var args struct{ Blocks string }
+			if err := json.Unmarshal(e.Args, &args); err != nil || args.Blocks != want {
+				t.Errorf("the edit's blocks %q, want %q", args.Blocks, want)
+			}
+		case e.Type == loopguard.EventText && e.Source == "model":
+			words++
+		}
+	}
+	if calls != 1 || words != 0 {
+		t.Errorf("%d calls and %d model texts, want the one edit and no words", calls, words)
 	}
 }
