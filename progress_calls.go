@@ -19,7 +19,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	keys := readArgKeys(c.args)
 	id, args, buf := callID(c, keys.caption, sleeps, s.argBuf)
 	s.argBuf = buf
-	if !c.failed && changesDirectory(c.tool, c.args) && !looksFailed(c.result) {
+	if !c.failed && changesDirectory(c.tool, args) && !looksFailed(c.result) {
 		// A relative change of directory that went through leaves the next one, the same call,
 		// somewhere else: no run of it is the one before run again. Unlike a shell's "cd ..."
 		// (see movesRelatively below) it does not count as a change of the workspace, so the

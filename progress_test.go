@@ -692,6 +692,8 @@ func TestProgressRules(t *testing.T) {
 			nil, times(3, func(int) step { return ok("bash", "cd /repo\n", "") }), []string{"2:stuck:bash × 3"}},
 		{"a tool of its own that climbs the tree with a relative folder is moving, not stuck",
 			nil, times(4, func(int) step { return ok("cd", `{"folder":".."}`, "None") }), nil},
+		{"a cd tool's caption is no second argument: the climbs are still moves",
+			nil, times(4, func(int) step { return ok("cd", `{"folder":"..","explanation":"go up one level"}`, "None") }), nil},
 		{"a cd tool to an absolute place lands in the same place",
 			nil, times(3, func(int) step { return ok("cd", `{"folder":"/workspace"}`, "None") }), []string{"2:stuck:cd × 3"}},
 		{"a cd tool that fails the same way is stuck",
