@@ -222,3 +222,33 @@ func TestStatsDescribeTheAgent(t *testing.T) {
 		t.Errorf("stats %+v, want %+v", s, want)
 	}
 }
+
+// Observing a call allocates nothing once an agent's state has grown to its bounds, whatever
+// the preset: the engine runs inside agent loops and proxies, call after call.
+func TestObserveAllocatesNothingInSteadyState(t *testing.T) {
+	for _, preset := range []string{PresetDefault, PresetSeeds} {
+		t.Run(preset, func(t *testing.T) {
+			cfg, _ := Preset(preset)
+			eng, _ := New(cfg)
+			const distinct = 8192 // more than the seed plugins remember: no call is due a notice
+			events := make([]Event, distinct)
+			for i := range events {
+				// every call counts alike: AllocsPerRun rounds its average down
+				tool := []string{"Bash", "Read", "Grep", "WebFetch"}[i%4]
+				events[i] = Call("agent-1", tool, fmt.Appendf(nil, `{"command":"sed -n '%d,%dp' /testbed/a.py","path":"/testbed/m_%d.py"}`, i, i+40, i)).
+					WithResult(fmt.Sprintf("%d: ok\n[2026-12-01T10:00:%02dZ] line %d of the file", i, i%60, i), false)
+			}
+			for i := 0; i < 2*distinct; i++ { // warm up: fill every bounded map
+				eng.Observe(events[i%distinct])
+			}
+			i, notices := 0, 0
+			n := testing.AllocsPerRun(1000, func() { notices += len(eng.Observe(events[i%distinct])); i++ })
+			if n != 0 {
+				t.Errorf("%.2f allocations per call, want 0", n)
+			}
+			if notices != 0 {
+				t.Errorf("%d notices: the calls were meant to be new to the guard", notices)
+			}
+		})
+	}
+}

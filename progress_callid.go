@@ -295,9 +295,9 @@ func changesDirectory(tool string, args []byte) bool {
 	if k := strings.LastIndexByte(name, '.'); k >= 0 {
 		name = name[k+1:] // a namespaced one: fs.cd
 	}
-	switch strings.ToLower(name) {
-	case "cd", "chdir", "change_directory", "change_dir", "changedirectory":
-	default:
+	// compared without a lower-case copy: this runs for every call that did not fail
+	if !equalFold(name, "cd") && !equalFold(name, "chdir") && !equalFold(name, "change_directory") &&
+		!equalFold(name, "change_dir") && !equalFold(name, "changedirectory") {
 		return false
 	}
 	i, more, err := jsonscan.Open(args, 0)
