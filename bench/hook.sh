@@ -2,7 +2,8 @@
 # Hook latency: one `loopguard-hook hook claude-code` process per event (and the same with the
 # full loopguard binary) (a PostToolUse, default preset, the embedded bbolt store, the model's
 # text read from the tail of a 1 MB transcript), process start to exit, against a minimal Node hook that
-# only parses stdin and prints {}. Both run alternately in one run.   bash bench/hook.sh [N]
+# only parses stdin and prints {}, and against a Go program that does nothing (the floor of any
+# Go program's start on this machine). All run alternately in one run.   bash bench/hook.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-200}
@@ -11,6 +12,7 @@ mkdir -p .bench
 # `loopguard install` writes loopguard-hook, the hook-only binary, when it sits beside loopguard.
 CGO_ENABLED=0 go build -o .bench/loopguard ./cmd/loopguard
 CGO_ENABLED=0 go build -o .bench/loopguard-hook ./cmd/loopguard-hook
+CGO_ENABLED=0 go build -o .bench/emptyprog ./bench/emptyprog
 state=$(mktemp -d)
 trap 'rm -rf "$state"' EXIT
 # A transcript of about 1 MB whose last lines hold the call's message, as Claude Code writes
@@ -29,4 +31,5 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 XDG_STATE_HOME=$state go run ./bench/hookbench -n "$n" -stdin .bench/post-tool-use.json -- \
   ".bench/loopguard-hook hook claude-code --preset default" \
   ".bench/loopguard hook claude-code --preset default" \
-  "node bench/minimal-hook.js"
+  "node bench/minimal-hook.js" \
+  ".bench/emptyprog"
