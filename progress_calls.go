@@ -19,6 +19,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	keys := readArgKeys(c.args)
 	id, args, buf := callID(c, keys.caption, sleeps, s.argBuf)
 	s.argBuf = buf
+	refused := s.d.cfg.Mode == ModeDeny && s.refuses(id)
 	if !c.failed && changesDirectory(c.tool, args) && !looksFailed(c.result) {
 		// A relative change of directory that went through leaves the next one, the same call,
 		// somewhere else: no run of it is the one before run again. Unlike a shell's "cd ..."
@@ -27,7 +28,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		// by it (taking these moves for changes lost two real error loops of a BFCL run).
 		id = combine(id, uint64(s.calls)+1)
 	}
-	if s.wouldRefuse(c) {
+	if refused {
 		// A refused call, observed with its refusal as its result: it did not run, so it
 		// changes no chain; the refusal stays until something changes.
 		if !slices.ContainsFunc(s.refused, func(r refusal) bool { return r.id == id && r.epoch == s.epoch }) && len(s.refused) < 64 {
@@ -640,6 +641,11 @@ func (s *progressState) wouldRefuse(c *observedCall) bool {
 	}
 	var id uint64
 	id, _, s.argBuf = callID(c, readArgKeys(c.args).caption, sleepsFirst(cls.toolClass, c.args), s.argBuf)
+	return s.refuses(id)
+}
+
+// refuses is wouldRefuse for a call whose identity is known (callID).
+func (s *progressState) refuses(id uint64) bool {
 	for _, r := range s.refused {
 		if r.id == id && r.epoch == s.epoch {
 			return true
@@ -649,7 +655,7 @@ func (s *progressState) wouldRefuse(c *observedCall) bool {
 	for back := 1; back <= recentWindow && back <= n; back++ {
 		r := &s.recent[(n-back)%len(s.recent)]
 		if r.id == id {
-			return r.epochAfter == s.epoch && int(r.count) >= d.cfg.DenyAfter-1
+			return r.epochAfter == s.epoch && int(r.count) >= s.d.cfg.DenyAfter-1
 		}
 	}
 	return false
