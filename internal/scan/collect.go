@@ -206,15 +206,25 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 // vscodeTasks lists where Cline, Roo Code and Kilo Code (a fork of Roo Code, the same task
 // files) keep their tasks: <editor user data>/User/globalStorage/<extension id>/tasks.
 func vscodeTasks(home string) []string {
+	var out []string
+	for _, user := range vscodeUserDirs(home) {
+		for _, ext := range []string{"saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code"} {
+			out = append(out, filepath.Join(user, "globalStorage", ext, "tasks"))
+		}
+	}
+	return out
+}
+
+// vscodeUserDirs lists the user data folders of VS Code and the editors built on it, on Linux
+// and macOS: <base>/<editor>/User.
+func vscodeUserDirs(home string) []string {
 	if home == "" {
 		return nil
 	}
 	var out []string
 	for _, base := range []string{filepath.Join(home, ".config"), filepath.Join(home, "Library", "Application Support")} {
 		for _, editor := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"} {
-			for _, ext := range []string{"saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code"} {
-				out = append(out, filepath.Join(base, editor, "User", "globalStorage", ext, "tasks"))
-			}
+			out = append(out, filepath.Join(base, editor, "User"))
 		}
 	}
 	return out
@@ -227,19 +237,13 @@ func vscodeTasks(home string) []string {
 // found: there is one workspace folder per project ever opened. looked names them as patterns,
 // for the message given when no agent's folder exists.
 func vscodeChatSessions(home string) (found, looked []string) {
-	if home == "" {
-		return nil, nil
-	}
-	for _, base := range []string{filepath.Join(home, ".config"), filepath.Join(home, "Library", "Application Support")} {
-		for _, editor := range []string{"Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"} {
-			user := filepath.Join(base, editor, "User")
-			for _, pattern := range []string{filepath.Join(user, "workspaceStorage", "*", "chatSessions"), filepath.Join(user, "globalStorage", "emptyWindowChatSessions")} {
-				looked = append(looked, pattern)
-				dirs, _ := filepath.Glob(pattern)
-				for _, d := range dirs {
-					if st, err := os.Stat(d); err == nil && st.IsDir() {
-						found = append(found, d)
-					}
+	for _, user := range vscodeUserDirs(home) {
+		for _, pattern := range []string{filepath.Join(user, "workspaceStorage", "*", "chatSessions"), filepath.Join(user, "globalStorage", "emptyWindowChatSessions")} {
+			looked = append(looked, pattern)
+			dirs, _ := filepath.Glob(pattern)
+			for _, d := range dirs {
+				if st, err := os.Stat(d); err == nil && st.IsDir() {
+					found = append(found, d)
 				}
 			}
 		}
