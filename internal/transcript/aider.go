@@ -334,10 +334,11 @@ func aiderEditBlocks(text string) (blocks, words string) {
 	return strings.Join(blk, "\n"), strings.TrimSpace(strings.Join(rest, "\n"))
 }
 
-// aiderFences are the fences aider sets code in, opening and closing mark: it takes the first
-// whose marks appear in none of the files in the chat, so a run whose files hold Markdown
-// (triple backticks) has its edits in <source> ... </source>, or in four backticks.
-var aiderFences = [...][2]string{{"```", "```"}, {"<source>", "</source>"}, {"<code>", "</code>"},
+// aiderTagFences are the fences aider sets code in besides backticks, opening and closing
+// mark: it takes the first fence whose marks appear in none of the files in the chat (three
+// backticks, four, then these tags), so a run whose files hold Markdown has its edits in four
+// backticks or in <source> ... </source>.
+var aiderTagFences = [...][2]string{{"<source>", "</source>"}, {"<code>", "</code>"},
 	{"<pre>", "</pre>"}, {"<codeblock>", "</codeblock>"}, {"<sourcecode>", "</sourcecode>"}}
 
 // aiderFenceOpen says whether line opens a fenced block, and with what mark it closes. A
@@ -353,7 +354,7 @@ func aiderFenceOpen(line string) (closer string, ok bool) {
 	if !strings.HasPrefix(t, "<") {
 		return "", false
 	}
-	for _, f := range aiderFences[1:] {
+	for _, f := range aiderTagFences {
 		if lang, ok := strings.CutPrefix(t, f[0]); ok && isLanguageName(lang) {
 			return f[1], true
 		}
@@ -368,7 +369,7 @@ func aiderFenceClose(line string) bool {
 	if len(t) >= 3 && strings.Trim(t, "`") == "" {
 		return true
 	}
-	for _, f := range aiderFences[1:] {
+	for _, f := range aiderTagFences {
 		if t == f[1] {
 			return true
 		}
