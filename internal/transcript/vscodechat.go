@@ -38,7 +38,11 @@ import (
 //
 // A call failed when Copilot reports it so in its result: "ERROR while calling tool: ...",
 // an input that did not validate ("ERROR: Your input to the tool was invalid (...)"), both
-// ending "Please check your input and try again.", or "The user cancelled the tool call.".
+// ending "Please check your input and try again.", "The user cancelled the tool call.", a
+// patch that did not apply ("Applying patch failed with error: ..."), a VS Code command that
+// does not exist ("Failed to find command `...`."), or a terminal command whose output ends
+// "Command exited with code N" (N > 0; VS Code writes no line for 0). A request that failed
+// itself (result.errorDetails) adds the harness's words as an error text.
 //
 // The Copilot extension also exports its request log as a chat replay (*.chatreplay.json):
 // {"exportedAt", "totalPrompts", "totalLogEntries", "prompts": [{"prompt", "logs": [entry,
@@ -65,6 +69,11 @@ type vscodeRequest struct {
 	ModelID   string          `json:"modelId"`
 	Response  []vscodePart    `json:"response"`
 	Result    *struct {
+		// ErrorDetails say why a request failed or was cancelled (a rate limit, a filtered
+		// response): the harness's words, read after the rounds that came before it.
+		ErrorDetails *struct {
+			Message string `json:"message"`
+		} `json:"errorDetails"`
 		Metadata *struct {
 			ToolCallRounds []struct {
 				Response string `json:"response"`
@@ -185,6 +194,7 @@ func vscodeChatEvents(s *vscodeChatSession) *built {
 		}
 		if r.Result == nil || r.Result.Metadata == nil || r.Result.Metadata.ToolCallRounds == nil {
 			vscodeFromView(a, r.Response, "request "+strconv.Itoa(i))
+			vscodeRequestError(a, &r)
 			continue
 		}
 		md := r.Result.Metadata
@@ -212,8 +222,16 @@ func vscodeChatEvents(s *vscodeChatSession) *built {
 				}
 			}
 		}
+		vscodeRequestError(a, &r)
 	}
 	return b.done()
+}
+
+// vscodeRequestError adds why a request failed, when it did, as the harness's error text.
+func vscodeRequestError(a *agentBuf, r *vscodeRequest) {
+	if r.Result != nil && r.Result.ErrorDetails != nil {
+		a.text("error", r.Result.ErrorDetails.Message, "", 0)
+	}
 }
 
 // Current VS Code releases keep a session in chatSessions/<id>.jsonl as an operation log
@@ -552,15 +570,23 @@ func (n *tsxNode) render(sb *strings.Builder) {
 }
 
 // vscodeToolFailed says whether a tool result is Copilot's report of a call that failed (see
-// toolCalling.tsx in the Copilot extension): the tool threw, its input did not validate, or
-// the user cancelled it.
+// toolCalling.tsx in the Copilot extension): the tool threw, its input did not validate, the
+// user cancelled it, or the tool's own words say so (a patch, a command, a terminal's exit code).
 func vscodeToolFailed(text string) bool {
 	t := strings.TrimSpace(text)
 	return strings.HasPrefix(t, "ERROR while calling tool") ||
 		strings.HasPrefix(t, "ERROR: Your input to the tool was invalid") ||
 		strings.HasSuffix(t, "Please check your input and try again.") ||
-		t == "The user cancelled the tool call."
+		t == "The user cancelled the tool call." ||
+		strings.HasPrefix(t, "Applying patch failed with error:") ||
+		strings.HasPrefix(t, "Failed to find command `") && !strings.Contains(t, "\n") ||
+		strings.Contains(t, "Command exited with code ") && vscodeTerminalExitCode.MatchString(t)
 }
+
+// vscodeTerminalExitCode matches the line VS Code's terminal tool adds, after a blank line, to
+// the output of a command that exited with a code other than 0 (more notes may follow it).
+// A command's own output seldom holds the line so set apart; the code 0 is never written.
+var vscodeTerminalExitCode = regexp.MustCompile(`(?m)(?:\A|\n\r?\n)Command exited with code [1-9][0-9]*\r?$`)
 
 type vscodeReplay struct {
 	Prompts            []vscodeReplayPrompt `json:"prompts"`
