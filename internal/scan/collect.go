@@ -1,7 +1,9 @@
 package scan
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -44,9 +46,36 @@ func IsCandidate(name string) bool {
 	return false
 }
 
+// savedWithoutExtension says whether a file met in a walk of root, whose name has no
+// extension, opens as a JSON document: Amazon Q's and Kiro's /save writes the conversation to
+// the name the user types, most often without ".json". Only such files are opened to look,
+// and none under a hidden folder (.git holds thousands of extensionless objects); the readers
+// then decide whether the document is a transcript, and a walked file that is not one is passed
+// over.
+func savedWithoutExtension(root, path, name string) bool {
+	if strings.Contains(name, ".") {
+		return false
+	}
+	if rel, err := filepath.Rel(root, path); err != nil || slices.ContainsFunc(strings.Split(filepath.ToSlash(rel), "/"), func(part string) bool {
+		return strings.HasPrefix(part, ".")
+	}) {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	head = bytes.TrimLeft(head[:n], " \t\r\n\ufeff")
+	return len(head) > 1 && head[0] == '{' && bytes.IndexByte(head, '"') > 0
+}
+
 // Collect turns files and folders into the targets to scan, sorted by path, each once. Files
 // named are always read; folders are walked (symbolic links are not followed) for candidate
-// names (IsCandidate). A path that does not exist, or a folder that cannot be listed, becomes
+// names (IsCandidate), and for JSON documents saved without an extension
+// (savedWithoutExtension). A path that does not exist, or a folder that cannot be listed, becomes
 // a target with its Err set.
 func Collect(paths []string) []Target {
 	seen := map[string]int{} // index in out
@@ -79,7 +108,7 @@ func Collect(paths []string) []Target {
 				}
 				return nil
 			}
-			if !d.Type().IsRegular() || !IsCandidate(d.Name()) {
+			if !d.Type().IsRegular() || !IsCandidate(d.Name()) && !savedWithoutExtension(p, q, d.Name()) {
 				return nil
 			}
 			var size int64

@@ -41,3 +41,33 @@ func TestCollectPassesOverUIMessagesBesideTheirHistory(t *testing.T) {
 		t.Errorf("named by the user, %s is left out: %q", beside, got)
 	}
 }
+
+// Amazon Q's /save writes to the name typed, most often without an extension: a folder walk
+// opens extensionless files to see whether they hold a JSON document, and no others, and
+// none under a hidden folder such as .git.
+func TestCollectFindsJSONSavedWithoutAnExtension(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, content string) string {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	saved := write("q/my-session", "\ufeff\n  {\"conversation_id\": \"c\", \"history\": []}")
+	write("q/Makefile", "all:\n\tgo build\n")
+	write("q/LICENSE", "MIT License\n")
+	write("q/brace", "{ not a document, an echo of a shell brace")
+	write("q/.git/objects/ab/cdef01", `{"conversation_id": "c"}`)
+	write("q/notes.bak", `{"conversation_id": "c"}`) // an extension, and not one of ours
+	var got []string
+	for _, tg := range Collect([]string{dir}) {
+		got = append(got, tg.Path)
+	}
+	if want := []string{saved}; !slices.Equal(got, want) {
+		t.Errorf("walk: %q, want %q", got, want)
+	}
+}

@@ -324,3 +324,30 @@ func TestAFolderOfEveryFormatReportsEveryFile(t *testing.T) {
 		}
 	}
 }
+
+// A conversation Amazon Q saved without an extension is read in a folder walk, in its format;
+// an extensionless JSON document that is no transcript is passed over, not failed.
+func TestAFolderWalkReadsAnAmazonQSaveWithoutExtension(t *testing.T) {
+	dir := t.TempDir()
+	save := writeFile(t, dir, "fix-lint", `{"conversation_id": "c1", "next_message": null, "history": [
+	  [{"content": {"Prompt": {"prompt": "run the tests"}}},
+	   {"ToolUse": {"message_id": "m1", "content": "", "tool_uses": [{"id": "t1", "name": "execute_bash", "args": {"command": "make test"}}]}}],
+	  [{"content": {"ToolUseResults": {"tool_use_results": [{"tool_use_id": "t1", "content": [{"Json": {"exit_status": "2", "stdout": "", "stderr": "FAIL"}}], "status": "Success"}]}}},
+	   {"Response": {"message_id": "m2", "content": "The tests fail."}}]],
+	  "valid_history_range": [0, 2], "transcript": [], "tools": {}}`)
+	other := writeFile(t, dir, "settings", `{"theme": "dark"}`)
+	r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*File{}
+	for _, f := range r.Files {
+		files[f.Path] = f
+	}
+	if f := files[save]; f == nil || f.Err != nil || f.Format != "amazon-q" || f.Calls != 1 {
+		t.Errorf("the save: %+v, want one call read as amazon-q", f)
+	}
+	if f := files[other]; f == nil || !f.NotTranscript || f.Failed() {
+		t.Errorf("the settings: %+v, want passed over as no transcript", f)
+	}
+}
