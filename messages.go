@@ -25,6 +25,7 @@ type catalogue struct {
 	progressChurn         string // {tool} {count}
 	progressPoll          string // {tool} {count}: the answer keeps changing
 	progressPollStalled   string // {tool} {count}: the same answer every time
+	progressPollIdle      string // {tool} {count}: the same answer every time, checked at once every time
 	progressThought       string // {count} {preview}: the calls brought nothing new
 	progressThoughtSweep  string // {count} {preview}: the calls kept moving to other places
 	progressThoughtIdle   string // {count} {preview}: no call in between
@@ -88,6 +89,9 @@ var catalogues = map[string]*catalogue{
 		progressPollStalled: "[loopguard] You have checked {tool} {count} times and its answer has not changed once. " +
 			"What you are waiting for may be stuck: if it should not take this long, look at it another way (its log, " +
 			"the process list, a direct test) or stop it; if it should, wait much longer between checks.",
+		progressPollIdle: "[loopguard] You have checked {tool} {count} times in a row, each time at once, and its answer " +
+			"has not changed. Checking again right away cannot bring anything new: wait before the next check (sleep " +
+			"for a while, or use a check that waits until there is news), or do other work in the meantime.",
 		progressThought: "[loopguard] You have written the same thing {count} times (\"{preview}\") while your calls " +
 			"brought back nothing new. Your plan is not moving forward: sum up what you have learnt so far, then " +
 			"choose a different next step.",
@@ -145,6 +149,8 @@ var catalogues = map[string]*catalogue{
 			"但可以考虑拉长每次检查的间隔，或者一次性检查最终结果，而不是跟踪每一步。",
 		progressPollStalled: "[loopguard] 你已经查看 {tool} {count} 次，结果一次都没有变化。你等待的东西可能卡住了：" +
 			"如果它本不该这么久，请换一种方式查看（它的日志、进程列表、直接测试）或者停止它；如果确实需要这么久，请把检查间隔拉长很多。",
+		progressPollIdle: "[loopguard] 你已经连续 {count} 次立即查看 {tool}，结果没有任何变化。马上再查看不会带来新内容：" +
+			"请在下一次查看前先等待（sleep 一段时间，或使用会等到有新结果才返回的查看方式），或者先去做别的工作。",
 		progressThought: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用没有带回任何新内容。" +
 			"你的计划没有向前推进：请总结目前已经了解到的情况，然后选择一个不同的下一步。",
 		progressThoughtSweep: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用一直在换地方查看。" +

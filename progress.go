@@ -54,6 +54,13 @@ type ProgressConfig struct {
 	// PollBudget is how many times the same call may return a changed but similar result
 	// (polling that advances) before one gentle note. Default 30.
 	PollBudget int `json:"pollBudget" yaml:"pollBudget"`
+	// IdlePollBudget is how many times in a row a poll may be answered exactly the same with
+	// no wait before it or in it (a background job's output read again at once, 3 seconds
+	// apart) before the note: checking again at once cannot bring anything the last check
+	// did not. A sleep, a timer, or a check that blocks or is given a delay or a timeout is a
+	// wait, and leaves the poll to PollBudget; so does an answer that has changed. The lower
+	// of this and a tool's poll budget applies. Default 10.
+	IdlePollBudget int `json:"idlePollBudget" yaml:"idlePollBudget"`
 	// DenyAfter (deny mode) is the length of a no-progress chain after which the same call is
 	// refused, until something changes or the user speaks. Default 8.
 	DenyAfter int `json:"denyAfter" yaml:"denyAfter"`
@@ -108,6 +115,7 @@ func DefaultProgress() *ProgressConfig {
 		ThoughtRepeats: 3,
 		ThoughtLimit:   20,
 		PollBudget:     30,
+		IdlePollBudget: 10,
 		DenyAfter:      8,
 		Similarity:     80,
 		Transparent:    slices.Clone(DefaultTransparent),
@@ -137,6 +145,7 @@ var progressIntFields = []ProgressIntOption{
 	{"thoughtRepeats", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ThoughtRepeats }},
 	{"thoughtLimit", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ThoughtLimit }},
 	{"pollBudget", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.PollBudget }},
+	{"idlePollBudget", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.IdlePollBudget }},
 	{"denyAfter", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.DenyAfter }},
 	{"similarity", 50, 100, func(c *ProgressConfig) *int { return &c.Similarity }},
 }
@@ -195,7 +204,8 @@ const ringSize = 64
 //   - errors: one tool failing ErrorRepeats times in a row with near-identical errors;
 //   - churn: one tool called with ChurnRepeats different arguments, all answered the same;
 //   - poll: the same call answered with a changed but similar result (polling that advances)
-//     more than PollBudget times: one gentle note;
+//     more than PollBudget times: one gentle note; a poll answered exactly the same more than
+//     IdlePollBudget times in a row with no wait at all: the same note, sooner;
 //   - thought: the model saying the same thing turn after turn while its calls bring back
 //     only what it has already seen, or keep moving about.
 //
@@ -240,6 +250,7 @@ func (d *progressDetector) newState() detectorState { return &progressState{d: d
 // toolClass is what the detector knows of a tool from its name alone.
 type toolClass struct {
 	waits      bool // its name says it waits or reads a background job's output
+	pauses     bool // its name says it lets time pass itself (sleep, wait, a timer)
 	ignored    bool // transparent or exempt
 	mutating   bool // changes the workspace by name
 	decided    bool // mutating was set by an override: no argument check
@@ -254,6 +265,7 @@ func (d *progressDetector) classify(tool string) toolClass {
 	// as a terminal's keystrokes are (see mutates), not by the "write" in its name.
 	c.mutating = matchAny(d.mutating, lower) && !strings.Contains(lower, "stdin")
 	c.waits = waitsByName(lower)
+	c.pauses = pausesByName(lower)
 	for _, o := range d.tools {
 		if !o.match(tool) {
 			continue
@@ -296,6 +308,21 @@ func waitsByName(lower string) bool {
 }
 
 var waitWords = []string{"sleep", "wait", "status", "monitor", "wakeup", "notification", "schedule"}
+
+// pausesByName says whether a tool's (lower-case) name says the call itself lets time pass:
+// a sleep, a wait, a scheduled wake-up or a timer. A status check or a read of a background
+// job's output (waitsByName) answers at once: the time between two of them is only the
+// model's turn.
+func pausesByName(lower string) bool {
+	for _, w := range pauseWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var pauseWords = []string{"sleep", "wait", "wakeup", "schedule", "timer"}
 
 // callRecord is what the state keeps of the last watched call, for telling a poll.
 type callRecord struct {
@@ -366,6 +393,8 @@ type progressState struct {
 	polls      int32 // changed-but-similar answers to the same call in a row
 	pollSaidAt int32 // polls at the last poll notice, 0 before the first
 	pollMoved  bool  // a poll of the chain was answered differently since its last notice (it is advancing)
+	pollPaused bool  // the chain's polls were waited for: a pause in or before one of them (see pauses)
+	lastPause  int32 // 1 + the index of the latest call that let time pass (see pauses), 0 before the first
 
 	chains []toolChain
 

@@ -71,6 +71,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// them alike after normalising say only that time passed, and the call is a wait.
 	readsClock := dg.words > 0 && dg.marks == dg.words
 	waiting := cls.waits || sleeps || readsClock || !cls.mutating && (keys.sendsNoKeys || keys.asksToPoll)
+	// A call that lets time pass itself (a sleep, a wait, a read that blocks or is given a
+	// delay), as opposed to a check that answers at once: only a pause makes the next check
+	// of a poll that has not moved worth making (IdlePollBudget).
+	pauses := sleeps || cls.pauses || keys.sendsNoKeys || waiting && argsWait(c.args)
 	polled := false // a repeat answered the same after waiting: nothing new is expected yet
 	switch {
 	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1):
@@ -80,15 +84,18 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.stuck = 1
 		s.polls++
 		noProgress, polled = false, true
+		if pauses || int(s.lastPause) > int(s.calls)-dist+1 {
+			s.pollPaused = true
+		}
 	case noProgress:
 		s.stuck = prevCount + 1
-		s.polls, s.pollMoved = 0, false
+		s.polls, s.pollMoved, s.pollPaused = 0, false, false
 	case sameCall && s.last.epochAfter == s.epoch && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
 		s.stuck = 1
 		s.polls++
 		s.pollMoved = true
 	default:
-		s.stuck, s.polls, s.pollSaidAt, s.pollMoved = 1, 0, 0, false
+		s.stuck, s.polls, s.pollSaidAt, s.pollMoved, s.pollPaused = 1, 0, 0, false, false
 	}
 	sameResult := noProgress || (sameCall && s.last.result == dg.exact)
 
@@ -175,6 +182,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if waiting {
 		key = combine(key, uint64(s.calls)+1)
 		s.lastWait = s.calls + 1
+	}
+	if pauses {
+		s.lastPause = s.calls + 1
 	}
 	s.calls++
 	n := int(s.calls)
@@ -366,15 +376,62 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// A poll is noted once past its budget. One whose answer has not changed since (a job
 	// that hung, a server that never came up, a build log that moved and then stopped) is a
 	// wait that may never end: it is noted again each time the count doubles, with what was
-	// seen.
-	if s.pollSaidAt == 0 && int(s.polls) >= cls.pollBudget || s.pollSaidAt > 0 && !s.pollMoved && s.polls >= 2*s.pollSaidAt {
+	// seen. One answered exactly the same every time, checked again at once every time, is
+	// noted sooner (IdlePollBudget): its checks cost a turn each and cannot bring anything
+	// until time has passed.
+	idle := s.pollSaidAt == 0 && !s.pollMoved && !s.pollPaused && int(s.polls) >= min(d.cfg.IdlePollBudget, cls.pollBudget)
+	if idle || s.pollSaidAt == 0 && int(s.polls) >= cls.pollBudget || s.pollSaidAt > 0 && !s.pollMoved && s.polls >= 2*s.pollSaidAt {
 		s.pollSaidAt = s.polls
-		out = append(out, s.pollNotice(c, int(s.polls)+1))
+		out = append(out, s.pollNotice(c, int(s.polls)+1, idle))
 		s.pollMoved = false // from here on, whether it moves since this notice
 		return out
 	}
 	return out
 }
+
+// argsWait says whether a check's arguments ask it to wait before it answers: "block": true
+// (Claude Code's TaskOutput), or a timeout, delay, wait or yield time that is not 0 or false
+// (Copilot CLI's read_bash "delay", Codex's "yield_time_ms"). Read only for calls that wait,
+// by the bytes, as readArgKeys does.
+func argsWait(args []byte) bool {
+	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
+		at := args[i+1:]
+		for _, key := range waitKeys {
+			if len(at) < len(key) || !strings.EqualFold(string(at[:len(key)]), key) {
+				continue
+			}
+			// The key's name may go on ("timeout_ms", "delaySeconds"); its value follows the
+			// closing quote and the colon.
+			end := bytes.IndexByte(at, '"')
+			if end < 0 {
+				return false
+			}
+			if bytes.IndexByte(at[:end], '\\') >= 0 {
+				break // \"timeout\" inside a string value: the tool's data, not a key
+			}
+			v := bytes.TrimLeft(at[end+1:], " \t\r\n")
+			if len(v) == 0 || v[0] != ':' {
+				break // a value that starts so, not a key
+			}
+			v = bytes.TrimLeft(v[1:], " \t\r\n\"")
+			if key == "block" {
+				return bytes.HasPrefix(v, []byte("true"))
+			}
+			if len(v) > 0 && v[0] != '0' && v[0] != 'f' && v[0] != 'n' && v[0] != '"' {
+				return true
+			}
+			break
+		}
+		next := bytes.IndexByte(at, '"')
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+var waitKeys = []string{"block", "timeout", "delay", "wait", "yield_time"}
 
 // saysNothing says whether a result opens by saying that the call found or reached nothing:
 // "No matches found for ...", "The path /x does not exist", "No documents match ...",
@@ -748,10 +805,13 @@ func (s *progressState) churnNotice(c *observedCall, n int) Notice {
 }
 
 // pollNotice says that c was polled n times: still changing, or (stalled) answered the same
-// every time.
-func (s *progressState) pollNotice(c *observedCall, n int) Notice {
+// every time, or (idle) answered the same every time with no wait before any check.
+func (s *progressState) pollNotice(c *observedCall, n int, idle bool) Notice {
 	text := s.d.cat.progressPoll
-	if !s.pollMoved {
+	switch {
+	case idle:
+		text = s.d.cat.progressPollIdle
+	case !s.pollMoved:
 		text = s.d.cat.progressPollStalled
 	}
 	return s.notice(c.agent, KindPoll, c.tool+" polled × "+itoa(n),

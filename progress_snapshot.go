@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 12
+const progressSnapFormat = 13
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -52,6 +52,8 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.polls))
 	b = binary.AppendUvarint(b, uint64(s.pollSaidAt))
 	b = appendBool(b, s.pollMoved)
+	b = appendBool(b, s.pollPaused)
+	b = binary.AppendUvarint(b, uint64(s.lastPause))
 	b = binary.AppendUvarint(b, uint64(len(s.chains)))
 	for i := range s.chains {
 		c := &s.chains[i]
@@ -172,6 +174,8 @@ func (s *progressState) restore(r *snapReader) error {
 	s.stuck, s.polls = i32(), i32()
 	s.pollSaidAt = i32()
 	s.pollMoved = boolean()
+	s.pollPaused = boolean()
+	s.lastPause = i32()
 	n := r.count(maxChains)
 	s.chains = s.chains[:0]
 	for i := 0; i < n && r.err == nil; i++ {
@@ -260,7 +264,7 @@ func (s *progressState) restore(r *snapReader) error {
 	for i := 0; i < n && r.err == nil; i++ {
 		s.refused = append(s.refused, refusal{id: r.u64(), epoch: u32()})
 	}
-	if s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
+	if s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
 	return r.err

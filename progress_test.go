@@ -363,6 +363,36 @@ func TestProgressRules(t *testing.T) {
 			nil, times(3, func(i int) step {
 				return ok("Bash", `{"command":"./deploy status"}`, fmt.Sprintf("15:3%d:%02d deploy failed: quota exceeded", i, 7*i))
 			}), []string{"2:stuck:Bash × 3"}},
+		{"a background job's output checked again at once, answered the same every time, is noted at the idle poll budget",
+			nil, times(14, func(i int) step {
+				return ok("BashOutput", `{"bash_id":"b2f8b9"}`, fmt.Sprintf("<status>running</status>\n\n<timestamp>2025-12-01T04:50:%02d.564Z</timestamp>", 3*i))
+			}), []string{"10:poll:BashOutput polled × 11"}},
+		{"the same checks with a sleep before each are a backoff, left to the poll budget",
+			nil, times(28, func(i int) step {
+				if i%2 == 0 {
+					return ok("Bash", fmt.Sprintf(`{"command":"sleep %d"}`, 30+10*i), "")
+				}
+				return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>")
+			}), nil},
+		{"a check that blocks until there is news, or is given a delay, is a wait: left to the poll budget",
+			nil, slices.Concat(
+				times(14, func(int) step {
+					return ok("TaskOutput", `{"task_id":"t1","block":true,"timeout":30000}`, "<status>running</status>")
+				}),
+				times(14, func(int) step { return ok("read_bash", `{"shellId":"2","delay":10}`, "npm run build\n> tsc -p .") })),
+			nil},
+		{"a check that does not block is checked at once, even with a timeout named",
+			nil, times(12, func(int) step {
+				return ok("TaskOutput", `{"task_id":"t1","block":false,"timeout":30000}`, "<status>running</status>")
+			}), []string{"10:poll:TaskOutput polled × 11"}},
+		{"a poll whose answer moved is left to the poll budget, waited for or not",
+			nil, times(14, func(i int) step {
+				return ok("BashOutput", `{"bash_id":"b1"}`, fmt.Sprintf("<status>running</status>\nprocessed book %d of 40 (chapters, index, embeddings)", min(i, 3)))
+			}), nil},
+		{"the idle poll budget is a setting",
+			func(p *ProgressConfig) { p.IdlePollBudget = 4 },
+			times(6, func(int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }),
+			[]string{"4:poll:BashOutput polled × 5"}},
 		{"a background job's output read again and again is a poll too",
 			nil, times(6, func(i int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }), nil},
 		{"a tool override raises the poll budget",
@@ -1373,30 +1403,64 @@ func TestErrorsNoticeSaysWhetherTheArgumentsChanged(t *testing.T) {
 
 // A poll notice says what it saw: an answer still changing (a wait that advances), or the
 // same answer every time (a wait that may never end).
-func TestPollNoticeSaysWhetherTheAnswerChanged(t *testing.T) {
+// A poll's notice says whether its answer kept changing, stopped changing although the model
+// waited between checks, or never changed while the model checked again at once.
+func TestPollNoticeSaysWhetherTheAnswerChangedAndWhetherTheModelWaited(t *testing.T) {
 	for _, locale := range Locales() {
 		cfg := defaultProgress(func(p *ProgressConfig) { p.PollBudget = 3 })
 		cfg.Locale = locale
-		texts := map[bool]string{}
-		for _, moving := range []bool{true, false} {
+		texts := map[string]string{}
+		tools := map[string]string{"moving": "BashOutput", "stalled": "Bash", "idle": "BashOutput"}
+		for _, kind := range []string{"moving", "stalled", "idle"} {
 			e, _ := New(cfg)
 			for i := range 5 {
 				result := "build b7: running, 3 of 40 steps done (compile, test, package, upload)"
-				if moving {
+				if kind == "moving" {
 					result = fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package, upload)", i)
 				}
-				for _, n := range e.Observe(Call("a", "BashOutput", []byte(`{"bash_id":"b7"}`)).WithResult(result, false)) {
-					texts[moving] = n.Text
+				args := `{"bash_id":"b7"}`
+				if kind == "stalled" {
+					args = `{"command":"sleep 60 && tail -1 build.log"}` // it waits before each look
+				}
+				for _, n := range e.Observe(Call("a", tools[kind], []byte(args)).WithResult(result, false)) {
+					texts[kind] = n.Text
 				}
 			}
 		}
-		if texts[true] == "" || texts[false] == "" || texts[true] == texts[false] {
-			t.Fatalf("%s: want two different poll notices, got %v", locale, texts)
+		if len(texts) != 3 || texts["moving"] == texts["stalled"] || texts["stalled"] == texts["idle"] || texts["moving"] == texts["idle"] {
+			t.Fatalf("%s: want three different poll notices, got %q", locale, texts)
 		}
-		for moving, text := range texts {
-			if !strings.Contains(text, "BashOutput") || !strings.Contains(text, "4") {
-				t.Errorf("%s (moving %v): the notice does not say the tool and the count: %s", locale, moving, text)
+		for kind, text := range texts {
+			if !strings.Contains(text, tools[kind]) || !strings.Contains(text, "4") {
+				t.Errorf("%s (%s): the notice does not say the tool and the count: %s", locale, kind, text)
 			}
+		}
+	}
+}
+
+func TestArgsWait(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{`{"task_id":"t1","block":true,"timeout":30000}`, true},
+		{`{"task_id":"t1", "block" : true}`, true},
+		{`{"task_id":"t1","block":false,"timeout":30000}`, false},
+		{`{"shellId":"2","delay":10}`, true},
+		{`{"shellId":"2","delay":0}`, false},
+		{`{"session_id":4,"chars":"","yield_time_ms":1000}`, true},
+		{`{"timeout_ms":5000}`, true},
+		{`{"Timeout":"30s"}`, true},
+		{`{"waitSeconds":null}`, false},
+		{`{"bash_id":"b1"}`, false},
+		{`{"command":"wait"}`, false},
+		{`{"note":"\"timeout\": 5"}`, false},
+		{`{"delay"`, false},
+		{``, false},
+	}
+	for _, tt := range tests {
+		if got := argsWait([]byte(tt.args)); got != tt.want {
+			t.Errorf("argsWait(%s) = %v, want %v", tt.args, got, tt.want)
 		}
 	}
 }
