@@ -347,6 +347,8 @@ type toolChain struct {
 	turn     uint64 // the turn of the chain's last call (observedCall.turn)
 	failed   bool   // every call of the chain failed
 	saidAt   int32  // count at the chain's last notice, 0 before the first
+	file     uint64 // the file its edits target (editFileKey), 0 when not known
+	mixed    bool   // some of its rejected edits failed otherwise than the others
 }
 
 const maxChains = 8

@@ -419,6 +419,22 @@ func editTargetKey(tool string, args []byte) (key uint64, ok bool) {
 	return combine(hashString(tool), h.sum()), true
 }
 
+// editFileKey is the file an editor's call changes, by the string value of its path argument
+// (path, file_path, filePath, absolutePath, target_file), or false when it names none (an
+// edit of the file open in the harness, a patch naming its files inside its text).
+func editFileKey(args []byte) (key uint64, ok bool) {
+	for _, k := range editFileKeys {
+		if start, end, ok := stringSpan(args, k); ok && end > start {
+			var h textHasher
+			h.writeBytes(args[start:end])
+			return h.sum() | 1, true
+		}
+	}
+	return 0, false
+}
+
+var editFileKeys = [...]string{`"path"`, `"file_path"`, `"filePath"`, `"absolutePath"`, `"target_file"`}
+
 // stringSpan finds the string value of the first member key of a JSON object by a search of
 // its bytes, and returns where its text starts and ends (between the quotes, still escaped).
 func stringSpan(args []byte, key string) (start, end int, ok bool) {

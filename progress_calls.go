@@ -223,12 +223,21 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		failed = false
 	}
 	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
+	// An editor's changes to one file rejected again and again, nothing landing between, are
+	// one loop however the rejections are worded ("did not appear verbatim", then "multiple
+	// occurrences", then not found again): each says the model's picture of the file is not
+	// the file.
+	var file uint64
+	if mut && cls.mutating && failed && ch != nil && ch.failed && ch.file != 0 {
+		file, _ = editFileKey(c.args)
+	}
+	sameFile := file != 0 && file == ch.file && !sameLead
 	// An empty or one-word answer says too little to call two answers the same, but for a
 	// search: nothing found is its answer (find / -name "<guess>*" sent 36 times, every one
 	// empty).
 	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && c.searches()
 	says := dg.words >= 3 || foundNothing
-	if ch != nil && ch.epoch == s.epoch && says && (ch.head == dg.masked || sameLead || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
+	if ch != nil && ch.epoch == s.epoch && says && (ch.head == dg.masked || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
 		// Calls of the reply that made the chain's last call were made before the model saw
 		// its result: the same answer to them is one step, not a repeat.
 		// What the call looked for, read only for a call that extends a chain (most calls
@@ -246,11 +255,20 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		ch.lastID, ch.turn = id, c.turn
 		ch.query = q
 		ch.failed = ch.failed && failed
-	} else if ch != nil {
-		*ch = toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed}
+		if sameFile && ch.head != dg.masked && similarity(&ch.sketch, &dg.sketch) < d.similar {
+			ch.mixed = true
+		}
 	} else {
-		s.addChain(toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed})
-		ch = &s.chains[len(s.chains)-1]
+		nc := toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed}
+		if mut && cls.mutating && failed {
+			nc.file, _ = editFileKey(c.args)
+		}
+		if ch != nil {
+			*ch = nc
+		} else {
+			s.addChain(nc)
+			ch = &s.chains[len(s.chains)-1]
+		}
 	}
 	if !says || waiting {
 		// A call that waits is polling (a backoff's "connection refused" after each longer
@@ -348,6 +366,10 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// after it) is told once more, not at every call.
 	if ch.failed && (ch.saidAt == 0 && int(ch.count) >= d.cfg.ErrorRepeats || ch.saidAt > 0 && ch.count >= 2*ch.saidAt) && int(s.stuck) < d.thresholds[0] {
 		ch.saidAt = ch.count
+		if ch.mixed {
+			return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(ch.count)),
+				fill(s.d.cat.progressEditsRejected, "tool", c.tool, "count", itoa(int(ch.count)))))
+		}
 		return append(out, s.errorsNotice(c, int(ch.count), ch.variants > 0))
 	}
 	// Churn counts the variants that changed what was looked for: one question put to one

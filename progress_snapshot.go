@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 13
+const progressSnapFormat = 14
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -70,6 +70,8 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint64(b, c.turn)
 		b = appendBool(b, c.failed)
 		b = binary.AppendUvarint(b, uint64(c.saidAt))
+		b = binary.LittleEndian.AppendUint64(b, c.file)
+		b = appendBool(b, c.mixed)
 	}
 	b = binary.AppendUvarint(b, uint64(s.refailSeq))
 	for i := range s.refail {
@@ -189,6 +191,7 @@ func (s *progressState) restore(r *snapReader) error {
 		if c.saidAt = i32(); c.saidAt < 0 {
 			return errors.New("negative count")
 		}
+		c.file, c.mixed = r.u64(), boolean()
 		s.chains = append(s.chains, c)
 	}
 	s.refailSeq = u32()

@@ -104,6 +104,14 @@ func defaultProgress(mod func(*ProgressConfig)) Config {
 	return cfg
 }
 
+// rejections are str_replace_editor's ways of refusing an edit, each worded its own way.
+var rejections = []string{
+	"No replacement was performed, old_str `return x;` did not appear verbatim in /w/m.c.",
+	"No replacement was performed. Multiple occurrences of old_str `return y;` in lines [317, 449]. Please ensure it is unique.",
+	"Parameter `old_str` is required for command: str_replace.",
+	"Invalid `new_str` parameter: z. No replacement was performed. `new_str` and `old_str` must be different.",
+}
+
 func TestProgressRules(t *testing.T) {
 	grep := func(int) step { return ok("grep", `{"pattern":"foo"}`, "a.go:12: foo()") }
 	book := fail("update_reservation", `{"id":"XEWRD9","flights":["HAT030","HAT223"]}`, "Error: flight HAT030 not available on date 2024-05-13")
@@ -253,15 +261,28 @@ func TestProgressRules(t *testing.T) {
 				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/parser.c","old_str":"return CommandParser._sub(cs, this).%s_parse_command(tokens, opt_stop)","new_str":"x"}`, strings.Repeat(" ", i)),
 					fmt.Sprintf("ERROR:\nNo replacement was performed, old_str `return CommandParser._sub(cs, this).%s_parse_command(tokens, opt_stop)` did not appear verbatim in /w/parser.c.", strings.Repeat(" ", i)))
 			}), []string{"6:errors:str_replace_editor failed × 4"}},
-		{"an editor's failures that say different things under the same bare 'ERROR:' line are not one failure repeated",
+		{"an editor's failures that say different things under the same bare 'ERROR:' line, each on another file, are not one failure repeated",
 			nil, times(4, func(i int) step {
-				msgs := []string{
-					"No replacement was performed, old_str `return x;` did not appear verbatim in /w/m.c.",
-					"No replacement was performed. Multiple occurrences of old_str `return y;` in lines [317, 449]. Please ensure it is unique.",
-					"Parameter `old_str` is required for command: str_replace.",
-					"Invalid `new_str` parameter: z. No replacement was performed. `new_str` and `old_str` must be different.",
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m%d.c","old_str":"%c","new_str":"q"}`, i, 'a'+i), "ERROR:\n"+rejections[i])
+			}), nil},
+		{"edits of one file rejected four times in a row, for reasons that change, are an edit loop",
+			nil, times(4, func(i int) step {
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i), "ERROR:\n"+rejections[i])
+			}), []string{"3:errors:str_replace_editor failed × 4"}},
+		{"looking at the file between rejected edits of it does not end the edit loop",
+			nil, times(8, func(i int) step {
+				if i%2 == 1 {
+					return ok("str_replace_editor", fmt.Sprintf(`{"command":"view","path":"/w/m.c","view_range":[%d,%d]}`, 300+i, 320+i),
+						fmt.Sprintf("   %d\t      case TK_MATCH_%d: return pattern_type;", 300+i, i))
 				}
-				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i), "ERROR:\n"+msgs[i])
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i), "ERROR:\n"+rejections[i/2])
+			}), []string{"6:errors:str_replace_editor failed × 4"}},
+		{"an edit of the file that lands between rejections starts the count afresh",
+			nil, times(5, func(i int) step {
+				if i == 2 {
+					return ok("str_replace_editor", `{"command":"str_replace","path":"/w/m.c","old_str":"return x;","new_str":"return z;"}`, "The file /w/m.c has been edited.")
+				}
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i), "ERROR:\n"+rejections[i%4])
 			}), nil},
 		{"OpenClaw polling a background command (process, action poll) is polling, not a stuck call",
 			nil, times(8, func(i int) step {
@@ -1398,6 +1419,30 @@ func TestErrorsNoticeSaysWhetherTheArgumentsChanged(t *testing.T) {
 	}
 	if !strings.Contains(varied, "although the arguments changed") {
 		t.Errorf("varied edits failing: %q", varied)
+	}
+}
+
+// Edits of one file rejected for reasons that change say so, in every locale: the count, the
+// tool, and that the file is not what the model pictures, not "the same error".
+func TestEditsRejectedNoticeSaysTheReasonsChanged(t *testing.T) {
+	for _, locale := range Locales() {
+		cfg := defaultProgress(nil)
+		cfg.Locale = locale
+		e, _ := New(cfg)
+		var texts []string
+		for i := range 4 {
+			ev := Call("a", "str_replace_editor", []byte(fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i))).
+				WithResult("ERROR:\n"+rejections[i], false)
+			for _, n := range e.Observe(ev) {
+				texts = append(texts, n.Text)
+			}
+		}
+		if len(texts) != 1 || !strings.Contains(texts[0], "str_replace_editor") || !strings.Contains(texts[0], "4") {
+			t.Fatalf("%s: want one notice naming the tool and the count, got %q", locale, texts)
+		}
+		if locale == "en" && (!strings.Contains(texts[0], "edits of the same file") || strings.Contains(texts[0], "same error")) {
+			t.Errorf("en: %q", texts[0])
+		}
 	}
 }
 
