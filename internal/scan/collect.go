@@ -123,18 +123,36 @@ func Collect(paths []string) []Target {
 	return dropMirrors(out)
 }
 
-// dropMirrors leaves out of a folder walk the Cline and Roo Code ui_messages.json files kept
-// beside their task's api_conversation_history.json: both record the same task, the history
-// as the model saw it. Alone, or named by the user, ui_messages.json is read.
+// dropMirrors leaves out of a folder walk the files that record a session another file of
+// the walk records better, so that one session is not read (and told) twice or three times:
+//
+//   - Cline's and Roo Code's ui_messages.json beside their task's api_conversation_history.json
+//     (the history is what the model saw);
+//   - in a cctrace export folder, conversation_full.md (its results carry no call ids, so
+//     parallel calls get each other's results) beside raw_messages.jsonl, and
+//     raw_messages.jsonl beside session/main.jsonl, the Claude Code session itself, which
+//     cctrace 2 copies in with its subagents' files.
+//
+// Alone, or named by the user, each is read.
 func dropMirrors(targets []Target) []Target {
-	histories := map[string]bool{}
+	has := map[string]bool{} // paths, lower case, without .gz
 	for _, t := range targets {
-		if base(t.Path) == "api_conversation_history.json" {
-			histories[filepath.Dir(t.Path)] = true
-		}
+		has[filepath.Join(filepath.Dir(t.Path), base(t.Path))] = true
 	}
+	beside := func(t Target, rel string) bool { return has[filepath.Join(filepath.Dir(t.Path), rel)] }
 	return slices.DeleteFunc(targets, func(t Target) bool {
-		return t.Walked && base(t.Path) == "ui_messages.json" && histories[filepath.Dir(t.Path)]
+		if !t.Walked {
+			return false
+		}
+		switch base(t.Path) {
+		case "ui_messages.json":
+			return beside(t, "api_conversation_history.json")
+		case "conversation_full.md":
+			return beside(t, "raw_messages.jsonl") || beside(t, filepath.Join("session", "main.jsonl"))
+		case "raw_messages.jsonl":
+			return beside(t, filepath.Join("session", "main.jsonl"))
+		}
+		return false
 	})
 }
 

@@ -71,3 +71,44 @@ func TestCollectFindsJSONSavedWithoutAnExtension(t *testing.T) {
 		t.Errorf("walk: %q, want %q", got, want)
 	}
 }
+
+// A cctrace export folder holds one Claude Code session three times: its Markdown (whose
+// results carry no ids), cctrace's raw_messages.jsonl and, from cctrace 2, the session file
+// itself. A walk reads the best of them once; each is read when it is alone or named.
+func TestCollectReadsACctraceExportOnce(t *testing.T) {
+	tests := []struct {
+		name  string
+		files []string
+		want  string
+	}{
+		{"cctrace 2: the session file", []string{"conversation_full.md", "raw_messages.jsonl", "session/main.jsonl"}, "session/main.jsonl"},
+		{"cctrace 1: the raw messages", []string{"conversation_full.md", "raw_messages.jsonl"}, "raw_messages.jsonl"},
+		{"the Markdown alone", []string{"conversation_full.md.gz"}, "conversation_full.md.gz"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range tt.files {
+				p := filepath.Join(dir, "export", f)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var got []string
+			for _, tg := range Collect([]string{dir}) {
+				rel, _ := filepath.Rel(filepath.Join(dir, "export"), tg.Path)
+				got = append(got, filepath.ToSlash(rel))
+			}
+			if want := []string{tt.want}; !slices.Equal(got, want) {
+				t.Errorf("walk: %q, want %q", got, want)
+			}
+			named := filepath.Join(dir, "export", tt.files[0])
+			if got := Collect([]string{dir, named}); !slices.ContainsFunc(got, func(tg Target) bool { return tg.Path == named }) {
+				t.Errorf("named by the user, %s is left out", named)
+			}
+		})
+	}
+}
