@@ -420,18 +420,33 @@ func editTargetKey(tool string, args []byte) (key uint64, ok bool) {
 }
 
 // editFileKey is the file an editor's call changes, by the string value of its path argument
-// (path, file_path, filePath, absolutePath, target_file), or false when it names none (an
-// edit of the file open in the harness, a patch naming its files inside its text).
+// (path, file_path, filePath, absolutePath, target_file), or, for a patch in Codex's format,
+// the first file it updates ("*** Update File: a.py"); false when it names none (an edit of
+// the file open in the harness).
 func editFileKey(args []byte) (key uint64, ok bool) {
+	var h textHasher
 	for _, k := range editFileKeys {
 		if start, end, ok := stringSpan(args, k); ok && end > start {
-			var h textHasher
 			h.writeBytes(args[start:end])
+			return h.sum() | 1, true
+		}
+	}
+	if i := bytes.Index(args, patchUpdate); i >= 0 {
+		name := args[i+len(patchUpdate):]
+		// The name ends at the line's end: a newline, or one escaped in a JSON string.
+		end := 0
+		for end < len(name) && name[end] != '\n' && name[end] != '\r' && name[end] != '\\' && name[end] != '"' {
+			end++
+		}
+		if name = bytes.TrimSpace(name[:end]); len(name) > 0 {
+			h.writeBytes(name)
 			return h.sum() | 1, true
 		}
 	}
 	return 0, false
 }
+
+var patchUpdate = []byte("*** Update File: ")
 
 var editFileKeys = [...]string{`"path"`, `"file_path"`, `"filePath"`, `"absolutePath"`, `"target_file"`}
 

@@ -277,6 +277,16 @@ func TestProgressRules(t *testing.T) {
 				}
 				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i), "ERROR:\n"+rejections[i/2])
 			}), []string{"6:errors:str_replace_editor failed × 4"}},
+		{"Codex patches of one file rejected four times in a row, for reasons that change, are an edit loop",
+			nil, times(4, func(i int) step {
+				errs := []string{
+					"apply_patch verification failed: Failed to find expected lines in src/app.py:\n    return total",
+					"apply_patch verification failed: invalid hunk at line 3, Expected update hunk to start with a @@ context marker",
+					"apply_patch verification failed: Failed to find context 'def handler(' in src/app.py",
+					"apply_patch verification failed: patch is empty",
+				}
+				return fail("apply_patch", fmt.Sprintf("*** Begin Patch\n*** Update File: src/app.py\n@@\n-total_%d\n+total\n*** End Patch", i), errs[i])
+			}), []string{"3:errors:apply_patch failed × 4"}},
 		{"an edit of the file that lands between rejections starts the count afresh",
 			nil, times(5, func(i int) step {
 				if i == 2 {
@@ -1535,5 +1545,36 @@ func TestChangesDirectory(t *testing.T) {
 		if got := changesDirectory(tt.tool, []byte(tt.args)); got != tt.want {
 			t.Errorf("changesDirectory(%s, %s) = %v, want %v", tt.tool, tt.args, got, tt.want)
 		}
+	}
+}
+
+func TestEditFileKeyNamesTheFileAnEditChanges(t *testing.T) {
+	key := func(args string) uint64 { k, _ := editFileKey([]byte(args)); return k }
+	tests := []struct {
+		name       string
+		a, b       string
+		same, none bool
+	}{
+		{"the same path, other text to replace", `{"path":"/w/m.c","old_str":"a"}`, `{"command":"str_replace","path":"/w/m.c","old_str":"b"}`, true, false},
+		{"two files", `{"file_path":"/w/a.py"}`, `{"file_path":"/w/b.py"}`, false, false},
+		{"Claude Code's file_path and Cline's path name one file alike", `{"file_path":"/w/a.py"}`, `{"path":"/w/a.py"}`, true, false},
+		{"a Codex patch, as JSON", `{"input":"*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n*** End Patch"}`,
+			"*** Begin Patch\n*** Update File: src/a.py\n@@\n-z\n+w\n*** End Patch", true, false},
+		{"Codex patches of two files", "*** Begin Patch\n*** Update File: src/a.py\n", "*** Begin Patch\n*** Update File: src/b.py\n", false, false},
+		{"no file named", `{"command":"edit 12:14","text":"x"}`, `{"command":"edit 12:14","text":"x"}`, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := key(tt.a), key(tt.b)
+			if tt.none {
+				if a != 0 || b != 0 {
+					t.Fatalf("keys %x %x, want none", a, b)
+				}
+				return
+			}
+			if a == 0 || b == 0 || (a == b) != tt.same {
+				t.Errorf("keys %x %x, same %v", a, b, tt.same)
+			}
+		})
 	}
 }
