@@ -2,6 +2,7 @@ package loopguard
 
 import (
 	"bytes"
+	"strings"
 )
 
 // Whether a call changes the workspace matters because a call repeated after a change is
@@ -89,6 +90,16 @@ var writeCommands = map[string]uint8{
 	"sed": 3, "perl": 3,
 	// Codex's shell tool runs its patches as a command: ["apply_patch", "*** Begin Patch..."].
 	"apply_patch": 1, "applypatch": 1,
+	// cmd.exe's (Cline, Copilot and Claude Code on Windows run them).
+	"del": 1, "erase": 1, "copy": 1, "xcopy": 1, "robocopy": 1, "move": 1, "ren": 1, "rename": 1,
+	"md": 1, "rd": 1,
+}
+
+// powershellWrites are PowerShell's cmdlets that change files, lower-cased (PowerShell does not
+// mind the case: Set-Content, set-content).
+var powershellWrites = map[string]bool{
+	"set-content": true, "add-content": true, "out-file": true, "new-item": true, "remove-item": true,
+	"copy-item": true, "move-item": true, "rename-item": true, "clear-content": true, "expand-archive": true,
 }
 
 // writeFlags are options that make a formatter or linter rewrite the files it checks
@@ -147,6 +158,9 @@ func shellWritesFiles(cmd []byte) bool {
 		if len(w) > 2 && w[0] == '-' && w[1] == '-' && writeFlags[string(w)] {
 			return true
 		}
+		if 'A' <= w[0] && w[0] <= 'Z' && len(w) <= 16 && bytes.IndexByte(w, '-') > 0 && powershellWrites[strings.ToLower(string(w))] {
+			return true
+		}
 		if len(w) > 11 || w[0] < 'a' || w[0] > 'z' || commandWordLens[w[0]-'a']&(1<<len(w)) == 0 {
 			kind = 0 // no command word is that long, or starts otherwise
 			continue
@@ -183,8 +197,25 @@ var shellSeps = func() (t [256]bool) {
 	return t
 }()
 
+// nullDevice says whether a redirection's target is Windows' null device (nul, NUL) or
+// PowerShell's ($null): a name followed by the end of a word.
+func nullDevice(rest []byte) bool {
+	for _, name := range [...]string{"nul", "NUL", "Nul", "$null", "$NULL", "$Null"} {
+		if len(rest) >= len(name) && string(rest[:len(name)]) == name {
+			return len(rest) == len(name) || !wordByte(rest[len(name)])
+		}
+	}
+	return false
+}
+
+// wordByte says whether b can go on a file name's word (a letter, a digit, '.', '_', '-').
+func wordByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '.' || b == '_' || b == '-'
+}
+
 // redirectsToFile finds an output redirection to a file: '>' or '>>' (or '\u003e', as some
-// JSON encoders write it) not followed by '&' or /dev/null, and not part of '->', '=>', '>='.
+// JSON encoders write it) not followed by '&' or a device that is no file (/dev/null and the
+// other /dev/ streams; Windows' nul, PowerShell's $null), and not part of '->', '=>', '>='.
 func redirectsToFile(cmd []byte) bool {
 	escaped := bytes.Contains(cmd, []byte(`\u003e`))
 	for i := 0; i < len(cmd); i++ {
@@ -209,8 +240,8 @@ func redirectsToFile(cmd []byte) bool {
 		}
 		rest := bytes.TrimLeft(cmd[i+width:], "> \t")
 		if len(rest) == 0 || rest[0] == '&' || rest[0] == '=' || rest[0] == '"' ||
-			bytes.HasPrefix(rest, []byte("/dev/null")) || bytes.HasPrefix(rest, []byte(`\u003e`)) {
-			continue // 2>&1, >=, > /dev/null, the end of a string
+			bytes.HasPrefix(rest, []byte("/dev/")) || nullDevice(rest) || bytes.HasPrefix(rest, []byte(`\u003e`)) {
+			continue // 2>&1, >=, > /dev/null, 2>nul, the end of a string
 		}
 		return true
 	}

@@ -564,7 +564,8 @@ func (s *progressState) digestResult(c *observedCall) digest {
 // execHeaderEnd returns where the output starts in a result headed the way Codex heads a
 // command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"), or 0.
 func execHeaderEnd(result string) int {
-	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") {
+	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") &&
+		!strings.HasPrefix(result, "Command executed successfully") && !strings.HasPrefix(result, "Command failed with exit code") {
 		return 0
 	}
 	const mark = "\nOutput:\n"

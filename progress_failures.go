@@ -187,7 +187,7 @@ var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", 
 // Unlike looksFailed it does not search the text: a successful edit shows what it wrote, and
 // code often holds "Error:".
 func opensWithFailure(result string) bool {
-	i := 0
+	i := execHeaderEnd(result) // the output's opening, not the harness's header over it
 	for i < len(result) && (result[i] == ' ' || result[i] == '\n' || result[i] == '\r' || result[i] == '\t') {
 		i++
 	}

@@ -1203,6 +1203,22 @@ func FuzzCommandKey(f *testing.F) {
 	})
 }
 
+// A result that opens with a failure under a harness's header (Cline's "Command executed
+// successfully", over a script that printed only its error) opens with that failure.
+func TestOpensWithFailureReadsUnderTheHeader(t *testing.T) {
+	for result, want := range map[string]bool{
+		"Command executed successfully (exit code 0).\nOutput:\nError: read ECONNRESET": true,
+		"Command executed successfully (exit code 0).\nOutput:\nconnected: 1 row":       false,
+		"Exit code: 1\nWall time: 0.1 seconds\nOutput:\nfatal: not a git repository":    true,
+		"  Traceback (most recent call last):\n  File \"x.py\"":                         true,
+		"all good; Error: counts 0": false,
+	} {
+		if got := opensWithFailure(result); got != want {
+			t.Errorf("opensWithFailure(%q) = %v, want %v", result, got, want)
+		}
+	}
+}
+
 func TestExecHeaderEnd(t *testing.T) {
 	tests := []struct {
 		result, output string
@@ -1214,6 +1230,10 @@ func TestExecHeaderEnd(t *testing.T) {
 		{"Output:\nhi", "Output:\nhi"}, // no header
 		{"Chunk ID: b19e45 and then some text", "Chunk ID: b19e45 and then some text"}, // no Output: label
 		{"exit code: 0\nOutput:\nhi", "exit code: 0\nOutput:\nhi"},                     // not Codex's spelling
+		// Cline's headers
+		{"Command executed successfully (exit code 0).\nOutput:\nError: read ECONNRESET", "Error: read ECONNRESET"},
+		{"Command failed with exit code 1.\nOutput:\nThe system cannot find the file specified.", "The system cannot find the file specified."},
+		{"Command executed successfully (exit code 0).", "Command executed successfully (exit code 0)."}, // nothing printed
 	}
 	for _, tt := range tests {
 		if got := tt.result[execHeaderEnd(tt.result):]; got != tt.output {
