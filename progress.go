@@ -59,7 +59,7 @@ type ProgressConfig struct {
 	// apart) before the note: checking again at once cannot bring anything the last check
 	// did not. A sleep, a timer, or a check that blocks or is given a delay or a timeout is a
 	// wait, and leaves the poll to PollBudget; so does an answer that has changed. The lower
-	// of this and a tool's poll budget applies. Default 10.
+	// of this and PollBudget applies; a tool's own poll budget (Tools) replaces both. Default 10.
 	IdlePollBudget int `json:"idlePollBudget" yaml:"idlePollBudget"`
 	// DenyAfter (deny mode) is the length of a no-progress chain after which the same call is
 	// refused, until something changes or the user speaks. Default 8.
@@ -251,14 +251,16 @@ func (d *progressDetector) newState() detectorState { return &progressState{d: d
 type toolClass struct {
 	waits      bool // its name says it waits or reads a background job's output
 	pauses     bool // its name says it lets time pass itself (sleep, wait, a timer)
+	blocks     bool // it waits for news unless its arguments say not to (TaskOutput)
 	ignored    bool // transparent or exempt
 	mutating   bool // changes the workspace by name
 	decided    bool // mutating was set by an override: no argument check
 	pollBudget int
+	idleBudget int // polls answered the same and checked again at once (IdlePollBudget)
 }
 
 func (d *progressDetector) classify(tool string) toolClass {
-	c := toolClass{pollBudget: d.cfg.PollBudget}
+	c := toolClass{pollBudget: d.cfg.PollBudget, idleBudget: min(d.cfg.IdlePollBudget, d.cfg.PollBudget)}
 	c.ignored = matchAny(d.transparent, tool)
 	lower := strings.ToLower(tool)
 	// What a tool writes to a process's input (Codex's write_stdin) is judged by what it types,
@@ -266,12 +268,15 @@ func (d *progressDetector) classify(tool string) toolClass {
 	c.mutating = matchAny(d.mutating, lower) && !strings.Contains(lower, "stdin")
 	c.waits = waitsByName(lower)
 	c.pauses = pausesByName(lower)
+	c.blocks = lower == "taskoutput" // Claude Code's: "block" defaults to true, "timeout" to 30 s
 	for _, o := range d.tools {
 		if !o.match(tool) {
 			continue
 		}
 		if o.PollBudget > 0 {
-			c.pollBudget = o.PollBudget
+			// The tool's own budget is the user's word on how long it may be polled: it holds
+			// for idle checks too.
+			c.pollBudget, c.idleBudget = o.PollBudget, o.PollBudget
 		}
 		if o.Mutating != nil {
 			c.mutating, c.decided = *o.Mutating, true

@@ -425,10 +425,14 @@ func editTargetKey(tool string, args []byte) (key uint64, ok bool) {
 // the file open in the harness).
 func editFileKey(args []byte) (key uint64, ok bool) {
 	var h textHasher
-	for _, k := range editFileKeys {
-		if start, end, ok := stringSpan(args, k); ok && end > start {
-			h.writeBytes(args[start:end])
-			return h.sum() | 1, true
+	// Arguments that are a JSON object name the file in a member; a patch sent as raw text
+	// (Codex's custom tool) names it in its header, and its code may hold any "path" key.
+	if a := bytes.TrimLeft(args, " \t\r\n"); len(a) > 0 && a[0] == '{' {
+		for _, k := range editFileKeys {
+			if start, end, ok := stringSpan(args, k); ok && end > start {
+				h.writeBytes(args[start:end])
+				return h.sum() | 1, true
+			}
 		}
 	}
 	if i := bytes.Index(args, patchUpdate); i >= 0 {

@@ -74,7 +74,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// A call that lets time pass itself (a sleep, a wait, a read that blocks or is given a
 	// delay), as opposed to a check that answers at once: only a pause makes the next check
 	// of a poll that has not moved worth making (IdlePollBudget).
-	pauses := sleeps || cls.pauses || keys.sendsNoKeys || waiting && argsWait(c.args)
+	pauses := sleeps || cls.pauses || keys.sendsNoKeys || waiting && argsWait(c.args, cls.blocks)
 	polled := false // a repeat answered the same after waiting: nothing new is expected yet
 	switch {
 	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1):
@@ -226,18 +226,21 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// An editor's changes to one file rejected again and again, nothing landing between, are
 	// one loop however the rejections are worded ("did not appear verbatim", then "multiple
 	// occurrences", then not found again): each says the model's picture of the file is not
-	// the file.
-	var file uint64
-	if mut && cls.mutating && failed && ch != nil && ch.failed && ch.file != 0 {
+	// the file. An edit the user declined says nothing of the kind: it neither starts nor
+	// extends such a chain. A chain that has merged rejections by their file alone goes on
+	// only on that file.
+	var file uint64 // the file this rejected edit targets; 0 when unknown, or not such an edit
+	if mut && cls.mutating && failed && !declinedByUser(c.result) {
 		file, _ = editFileKey(c.args)
 	}
-	sameFile := file != 0 && file == ch.file && !sameLead
+	sameFile := file != 0 && ch != nil && ch.failed && file == ch.file && !sameLead
+	oneFile := ch == nil || !ch.mixed || file == ch.file
 	// An empty or one-word answer says too little to call two answers the same, but for a
 	// search: nothing found is its answer (find / -name "<guess>*" sent 36 times, every one
 	// empty).
 	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && c.searches()
 	says := dg.words >= 3 || foundNothing
-	if ch != nil && ch.epoch == s.epoch && says && (ch.head == dg.masked || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
+	if ch != nil && ch.epoch == s.epoch && says && oneFile && (ch.head == dg.masked || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
 		// Calls of the reply that made the chain's last call were made before the model saw
 		// its result: the same answer to them is one step, not a repeat.
 		// What the call looked for, read only for a call that extends a chain (most calls
@@ -258,11 +261,11 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		if sameFile && ch.head != dg.masked && similarity(&ch.sketch, &dg.sketch) < d.similar {
 			ch.mixed = true
 		}
-	} else {
-		nc := toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed}
-		if mut && cls.mutating && failed {
-			nc.file, _ = editFileKey(c.args)
+		if file != ch.file {
+			ch.file = 0 // the chain's rejections are not all of one file
 		}
+	} else {
+		nc := toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed, file: file}
 		if ch != nil {
 			*ch = nc
 		} else {
@@ -401,7 +404,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// seen. One answered exactly the same every time, checked again at once every time, is
 	// noted sooner (IdlePollBudget): its checks cost a turn each and cannot bring anything
 	// until time has passed.
-	idle := s.pollSaidAt == 0 && !s.pollMoved && !s.pollPaused && int(s.polls) >= min(d.cfg.IdlePollBudget, cls.pollBudget)
+	idle := s.pollSaidAt == 0 && !s.pollMoved && !s.pollPaused && int(s.polls) >= cls.idleBudget
 	if idle || s.pollSaidAt == 0 && int(s.polls) >= cls.pollBudget || s.pollSaidAt > 0 && !s.pollMoved && s.polls >= 2*s.pollSaidAt {
 		s.pollSaidAt = s.polls
 		out = append(out, s.pollNotice(c, int(s.polls)+1, idle))
@@ -411,49 +414,85 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	return out
 }
 
-// argsWait says whether a check's arguments ask it to wait before it answers: "block": true
-// (Claude Code's TaskOutput), or a timeout, delay, wait or yield time that is not 0 or false
-// (Copilot CLI's read_bash "delay", Codex's "yield_time_ms"). Read only for calls that wait,
-// by the bytes, as readArgKeys does.
-func argsWait(args []byte) bool {
-	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
-		at := args[i+1:]
-		for _, key := range waitKeys {
-			if len(at) < len(key) || !strings.EqualFold(string(at[:len(key)]), key) {
-				continue
-			}
-			// The key's name may go on ("timeout_ms", "delaySeconds"); its value follows the
-			// closing quote and the colon.
-			end := bytes.IndexByte(at, '"')
-			if end < 0 {
-				return false
-			}
-			if bytes.IndexByte(at[:end], '\\') >= 0 {
-				break // \"timeout\" inside a string value: the tool's data, not a key
-			}
-			v := bytes.TrimLeft(at[end+1:], " \t\r\n")
-			if len(v) == 0 || v[0] != ':' {
-				break // a value that starts so, not a key
-			}
-			v = bytes.TrimLeft(v[1:], " \t\r\n\"")
-			if key == "block" {
-				return bytes.HasPrefix(v, []byte("true"))
-			}
-			if len(v) > 0 && v[0] != '0' && v[0] != 'f' && v[0] != 'n' && v[0] != '"' {
-				return true
-			}
-			break
+// declinedByUser says whether a failed call's result is the user refusing it (a permission
+// prompt answered no, a call cancelled), as the agents word it: Claude Code's "The user
+// doesn't want to proceed with this tool use", Cline's "The user denied this operation",
+// Copilot's "The user cancelled the tool call", Codex's "rejected by user", Amazon Q's "Tool
+// use was cancelled by the user". Only the result's opening is read.
+func declinedByUser(result string) bool {
+	head := result[:min(len(result), 256)]
+	if !containsFold(head, "user") {
+		return false
+	}
+	for _, w := range declineWords {
+		if containsFold(head, w) {
+			return true
 		}
-		next := bytes.IndexByte(at, '"')
-		if next < 0 {
-			return false
-		}
-		i += 1 + next
 	}
 	return false
 }
 
-var waitKeys = []string{"block", "timeout", "delay", "wait", "yield_time"}
+var declineWords = []string{"doesn't want to", "does not want to", "denied", "rejected", "cancelled", "canceled",
+	"declined", "did not allow", "didn't allow", "interrupted"}
+
+// argsWait says whether a check's arguments ask it to wait before it answers. "block" decides
+// when it is given (true waits; false answers at once, whatever timeout is named beside it,
+// as Claude Code's TaskOutput reads it); otherwise a timeout, delay, wait or yield time that
+// is not 0, false or null (Copilot CLI's read_bash "delay", Codex's "yield_time_ms") waits,
+// and a tool that blocks unless told otherwise (blocks: TaskOutput, whose "block" is true by
+// default) waits. Read only for calls that wait, by the bytes, as readArgKeys does.
+func argsWait(args []byte, blocks bool) bool {
+	block, timed := 0, false // block: 0 not given, 1 true, -1 false
+	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
+		at := args[i+1:]
+		end := bytes.IndexByte(at, '"')
+		if end < 0 {
+			break
+		}
+		name := at[:end]
+		// A key is its name between quotes and then a colon; "\"timeout\"" inside a string
+		// value is the tool's data.
+		if v := bytes.TrimLeft(at[end+1:], " \t\r\n"); len(v) > 0 && v[0] == ':' && bytes.IndexByte(name, '\\') < 0 {
+			v = bytes.TrimLeft(v[1:], " \t\r\n\"")
+			switch {
+			case string(name) == "block":
+				if bytes.HasPrefix(v, []byte("true")) {
+					block = 1
+				} else if bytes.HasPrefix(v, []byte("false")) {
+					block = -1
+				}
+			case waitKey(name) && len(v) > 0 && v[0] != '0' && v[0] != 'f' && v[0] != 'n' && v[0] != '"':
+				timed = true
+			}
+		}
+		i += 1 + end + 1
+		if next := bytes.IndexByte(args[min(i, len(args)):], '"'); next >= 0 {
+			i += next
+		} else {
+			break
+		}
+	}
+	switch {
+	case block != 0:
+		return block > 0
+	case timed:
+		return true
+	}
+	return blocks
+}
+
+// waitKey says whether a key's name is a wait's: it begins with timeout, delay, wait or
+// yield_time, in any case ("timeout_ms", "delaySeconds", "Timeout").
+func waitKey(name []byte) bool {
+	for _, k := range waitKeys {
+		if len(name) >= len(k) && strings.EqualFold(string(name[:len(k)]), k) {
+			return true
+		}
+	}
+	return false
+}
+
+var waitKeys = []string{"timeout", "delay", "wait", "yield_time"}
 
 // saysNothing says whether a result opens by saying that the call found or reached nothing:
 // "No matches found for ...", "The path /x does not exist", "No documents match ...",

@@ -424,6 +424,10 @@ func TestProgressRules(t *testing.T) {
 			func(p *ProgressConfig) { p.IdlePollBudget = 4 },
 			times(6, func(int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }),
 			[]string{"4:poll:BashOutput polled × 5"}},
+		{"a tool's own poll budget holds for checks made again at once too",
+			func(p *ProgressConfig) { p.Tools = []ToolOverride{{Match: "BashOutput", PollBudget: 15}} },
+			times(18, func(int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }),
+			[]string{"15:poll:BashOutput polled × 16"}},
 		{"a background job's output read again and again is a poll too",
 			nil, times(6, func(i int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }), nil},
 		{"a tool override raises the poll budget",
@@ -1515,27 +1519,32 @@ func TestPollNoticeSaysWhetherTheAnswerChangedAndWhetherTheModelWaited(t *testin
 
 func TestArgsWait(t *testing.T) {
 	tests := []struct {
-		args string
-		want bool
+		args   string
+		blocks bool // the tool waits unless told not to (TaskOutput)
+		want   bool
 	}{
-		{`{"task_id":"t1","block":true,"timeout":30000}`, true},
-		{`{"task_id":"t1", "block" : true}`, true},
-		{`{"task_id":"t1","block":false,"timeout":30000}`, false},
-		{`{"shellId":"2","delay":10}`, true},
-		{`{"shellId":"2","delay":0}`, false},
-		{`{"session_id":4,"chars":"","yield_time_ms":1000}`, true},
-		{`{"timeout_ms":5000}`, true},
-		{`{"Timeout":"30s"}`, true},
-		{`{"waitSeconds":null}`, false},
-		{`{"bash_id":"b1"}`, false},
-		{`{"command":"wait"}`, false},
-		{`{"note":"\"timeout\": 5"}`, false},
-		{`{"delay"`, false},
-		{``, false},
+		{`{"task_id":"t1","block":true,"timeout":30000}`, false, true},
+		{`{"task_id":"t1", "block" : true}`, false, true},
+		{`{"task_id":"t1","block":false,"timeout":30000}`, false, false},
+		{`{"task_id":"t1","timeout":30000,"block":false}`, false, false}, // block decides, wherever it stands
+		{`{"task_id":"t1"}`, true, true},                                 // TaskOutput blocks by default
+		{`{"task_id":"t1","block":false}`, true, false},
+		{`{"blockId":"x","timeout":30000}`, false, true}, // blockId is no block
+		{`{"shellId":"2","delay":10}`, false, true},
+		{`{"shellId":"2","delay":0}`, false, false},
+		{`{"session_id":4,"chars":"","yield_time_ms":1000}`, false, true},
+		{`{"timeout_ms":5000}`, false, true},
+		{`{"Timeout":"30s"}`, false, true},
+		{`{"waitSeconds":null}`, false, false},
+		{`{"bash_id":"b1"}`, false, false},
+		{`{"command":"wait"}`, false, false},
+		{`{"note":"\"timeout\": 5"}`, false, false},
+		{`{"delay"`, false, false},
+		{``, false, false},
 	}
 	for _, tt := range tests {
-		if got := argsWait([]byte(tt.args)); got != tt.want {
-			t.Errorf("argsWait(%s) = %v, want %v", tt.args, got, tt.want)
+		if got := argsWait([]byte(tt.args), tt.blocks); got != tt.want {
+			t.Errorf("argsWait(%s, blocks %v) = %v, want %v", tt.args, tt.blocks, got, tt.want)
 		}
 	}
 }

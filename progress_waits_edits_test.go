@@ -1,0 +1,219 @@
+package loopguard
+
+// Waits and rejected edits: the idle poll rule and the rejected-edits-of-one-file chain, on
+// the cases a review of them (validation round r36a) found wanting, each first written as a
+// failing test.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Claude Code's TaskOutput blocks by default: its "block" parameter defaults to true and its
+// "timeout" to 30000 ms, so a call naming only the task waits up to 30 s server-side before it
+// answers. Eleven such calls answered the same took five minutes; they are a backoff, not
+// checks made again at once, and are left to the poll budget (31st).
+func TestTaskOutputBlocksByDefault(t *testing.T) {
+	timedOut := "<retrieval_status>timeout</retrieval_status>\n\n<task_id>b7x2k</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>running</status>"
+	steps := times(14, func(int) step {
+		return ok("TaskOutput", `{"task_id":"b7x2k"}`, timedOut)
+	})
+	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
+		t.Errorf("TaskOutput with its default block=true, 14 waits of 30 s: got %q, want no notice before the poll budget", got)
+	}
+}
+
+// The idle-poll rule's own example: a Claude Code subagent reading a background job's output
+// again and again. BashOutput returns only what is new since the last read, so the first read
+// shows the job's first lines and every later read shows the status alone: the reads after
+// the first are told at the 11th identical one.
+func TestBashOutputIdleAfterAFirstReadWithOutput(t *testing.T) {
+	first := "<status>running</status>\n\n<stdout>\n> vite build\n</stdout>\n\n<timestamp>2025-12-01T04:50:00.564Z</timestamp>"
+	steps := []step{ok("BashOutput", `{"bash_id":"b2f8b9"}`, first)}
+	for i := 1; i <= 14; i++ {
+		steps = append(steps, ok("BashOutput", `{"bash_id":"b2f8b9"}`, fmt.Sprintf("<status>running</status>\n\n<timestamp>2025-12-01T04:50:%02d.564Z</timestamp>", 3*i)))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	// reads 2..15 are the same answer; the 11th of them is step 11
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, ":poll:") }) {
+		t.Errorf("14 reads answered exactly the same at once after a first read with output: got %q, want the idle poll notice", got)
+	}
+}
+
+// argsWait reads all the keys before it decides: a non-blocking TaskOutput whose "timeout"
+// comes before "block": false answers at once (timeout is used only when block is true).
+func TestArgsWaitDoesNotDependOnKeyOrder(t *testing.T) {
+	a := argsWait([]byte(`{"task_id":"t1","block":false,"timeout":30000}`), false)
+	b := argsWait([]byte(`{"task_id":"t1","timeout":30000,"block":false}`), false)
+	if a != b {
+		t.Errorf("the same arguments in another order: argsWait %v, then %v", a, b)
+	}
+	// and a key that only begins with "block" ends the look before the real timeout
+	if !argsWait([]byte(`{"blockId":"x","timeout":30000}`), false) {
+		t.Errorf(`{"blockId":"x","timeout":30000}: the timeout is not read`)
+	}
+}
+
+// A Codex patch sent as a custom tool's raw input is not JSON: its code lines hold quotes as
+// written: a patch whose code holds `"path": "..."` (a Python dict, a JSON config) is keyed by
+// the file its header updates, not by that string.
+func TestEditFileKeyOfARawPatchIsItsHeadersNotAPathInItsCode(t *testing.T) {
+	plain := "*** Begin Patch\n*** Update File: src/app.py\n@@\n-    return total\n+    return total or 0\n*** End Patch"
+	withDict := "*** Begin Patch\n*** Update File: src/app.py\n@@ def load(cfg):\n-    return {\"path\": \"data/in.csv\", \"mode\": 1}\n+    return {\"path\": \"data/in.csv\", \"mode\": 2}\n*** End Patch"
+	other := "*** Begin Patch\n*** Update File: src/other.py\n@@\n-    x = {\"path\": \"data/in.csv\"}\n+    x = {\"path\": \"data/in.csv\", \"n\": 1}\n*** End Patch"
+	k1, _ := editFileKey([]byte(plain))
+	k2, _ := editFileKey([]byte(withDict))
+	k3, _ := editFileKey([]byte(other))
+	if k1 != k2 {
+		t.Errorf("two patches of src/app.py, one with a \"path\" key in its code: keys %x, %x", k1, k2)
+	}
+	if k2 == k3 {
+		t.Errorf("patches of src/app.py and src/other.py are keyed as one file (%x)", k2)
+	}
+}
+
+// The same through the engine: four patches of one file rejected for reasons that change are
+// an edit loop, though two of them touch a line with a "path" key.
+func TestRawPatchesOfOneFileRejectedWithAPathInTheirCodeAreAnEditLoop(t *testing.T) {
+	errs := []string{
+		"apply_patch verification failed: Failed to find expected lines in src/app.py:\n    return total",
+		"apply_patch verification failed: invalid hunk at line 3, Expected update hunk to start with a @@ context marker",
+		"apply_patch verification failed: Failed to find context 'def handler(' in src/app.py",
+		"apply_patch verification failed: patch is empty",
+	}
+	steps := times(4, func(i int) step {
+		body := fmt.Sprintf("-total_%d\n+total", i)
+		if i%2 == 1 {
+			body = fmt.Sprintf("-    return {\"path\": \"data/in_%d.csv\"}\n+    return {\"path\": \"data/in.csv\"}", i)
+		}
+		return fail("apply_patch", "*** Begin Patch\n*** Update File: src/app.py\n@@\n"+body+"\n*** End Patch", errs[i])
+	})
+	got := progressRun(t, defaultProgress(nil), steps)
+	if !slices.Equal(got, []string{"3:errors:apply_patch failed × 4"}) {
+		t.Errorf("got %q, want the edit loop told at the 4th", got)
+	}
+}
+
+// A chain that merged two rejections of a.py by their file alone does not go on to b.py and
+// c.py by the first line of their errors: these four edits are told nothing, and never as
+// "edits of the same file".
+func TestEditsRejectedNoticeIsNeverGivenForEditsOfSeveralFiles(t *testing.T) {
+	notFound := func(s string) string {
+		return "<tool_use_error>String to replace not found in file.\nString: " + s + "</tool_use_error>"
+	}
+	steps := []step{
+		fail("Edit", `{"file_path":"/w/a.py","old_string":"return x","new_string":"return y"}`, notFound("return x")),
+		fail("Edit", `{"file_path":"/w/a.py","old_string":"return","new_string":"return y"}`, "<tool_use_error>Found 2 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString: return</tool_use_error>"),
+		fail("Edit", `{"file_path":"/w/b.py","old_string":"def f(a)","new_string":"def f(a, b)"}`, notFound("def f(a)")),
+		fail("Edit", `{"file_path":"/w/c.py","old_string":"import os","new_string":"import os, sys"}`, notFound("import os")),
+	}
+	e, _ := New(defaultProgress(nil))
+	var texts []string
+	for _, s := range steps {
+		for _, n := range e.Observe(Call("a", s.tool, []byte(s.args)).WithResult(s.result, s.failed)) {
+			texts = append(texts, n.Text)
+		}
+	}
+	for _, tx := range texts {
+		if strings.Contains(tx, "edits of the same file") {
+			t.Errorf("edits of a.py, b.py and c.py told as edits of the same file: %q", tx)
+		}
+	}
+}
+
+// Snapshot round trip of the new state (pollPaused, lastPause, chain file and mixed): a hook
+// that restores the agent for each event must tell what a long-lived engine tells.
+func TestSnapshotKeepsIdlePollAndEditLoopState(t *testing.T) {
+	var evs []Event
+	for i := range 4 {
+		evs = append(evs, Call("a", "str_replace_editor", []byte(fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i))).
+			WithResult("ERROR:\n"+rejections[i], false))
+	}
+	evs = append(evs, Call("a", "grep", []byte(`{"pattern":"x"}`)).WithResult("a.go:1: x", false))
+	for i := range 12 {
+		if i == 6 {
+			evs = append(evs, Call("a", "Bash", []byte(`{"command":"sleep 30"}`)).WithResult("", false))
+		}
+		evs = append(evs, Call("a", "BashOutput", []byte(`{"bash_id":"b1"}`)).WithResult("<status>running</status>", false))
+	}
+	for i := range 14 {
+		evs = append(evs, Call("a", "BashOutput", []byte(`{"bash_id":"b9"}`)).WithResult(fmt.Sprintf("<status>running</status> job b9 %d", i/20), false))
+	}
+	cfg := defaultProgress(nil)
+	live, _ := New(cfg)
+	saved := []byte(nil)
+	for i, ev := range evs {
+		want := live.Observe(ev)
+		fresh, _ := New(cfg)
+		if err := fresh.Restore("a", saved); err != nil {
+			t.Fatalf("event %d: %v", i, err)
+		}
+		got := fresh.Observe(ev)
+		saved = fresh.Snapshot("a")
+		if len(got) != len(want) || len(got) > 0 && got[0].Summary != want[0].Summary {
+			t.Fatalf("event %d: from snapshot %+v, live %+v", i, got, want)
+		}
+	}
+}
+
+// The hot path stays free of allocations with the new work on it: failing edits (editFileKey,
+// the file of a new chain) and checks that wait (argsWait).
+func TestObserveAllocatesNothingForFailingEditsAndWaits(t *testing.T) {
+	cfg, _ := Preset(PresetDefault)
+	eng, _ := New(cfg)
+	const distinct = 8192
+	events := make([]Event, distinct)
+	for i := range events {
+		if i%2 == 0 {
+			events[i] = Call("agent-1", "str_replace_editor", fmt.Appendf(nil, `{"command":"str_replace","path":"/w/m_%d.c","old_str":"x%d","new_str":"y"}`, i, i)).
+				WithResult(fmt.Sprintf("ERROR:\nNo replacement was performed, old_str `x%d` did not appear verbatim in /w/m_%d.c. Reason %d", i, i, i), false)
+		} else {
+			events[i] = Call("agent-1", "TaskOutput", fmt.Appendf(nil, `{"task_id":"t%d","block":false,"timeout":%d}`, i, i)).
+				WithResult(fmt.Sprintf("<status>running</status> task %d line %d of the build", i, i), false)
+		}
+	}
+	for i := 0; i < 2*distinct; i++ {
+		eng.Observe(events[i%distinct])
+	}
+	i := 0
+	n := testing.AllocsPerRun(1000, func() { eng.Observe(events[i%distinct]); i++ })
+	if n != 0 {
+		t.Errorf("%.2f allocations per call, want 0", n)
+	}
+}
+
+// Claude Code's permission prompt: the user declines an edit (the result is an error that
+// says so, with the user's words), and the model edits the file again as told. Two such
+// refusals among two edits that did not match are no sign that the model's picture of the
+// file is wrong, and a notice after a refusal ("STOP what you are doing and wait for the
+// user") talks over the user.
+func TestEditsTheUserDeclinedAreNotAnEditLoop(t *testing.T) {
+	declined := func(said string) string {
+		return "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n" + said
+	}
+	steps := []step{
+		fail("Edit", `{"file_path":"/w/api.py","old_string":"def get(self, id):","new_string":"def get(self, id: int):"}`,
+			"<tool_use_error>String to replace not found in file.\nString: def get(self, id):</tool_use_error>"),
+		fail("Edit", `{"file_path":"/w/api.py","old_string":"def get(self, item_id):","new_string":"def get(self, item_id: int):"}`,
+			declined("keep the signature, validate inside the body instead")),
+		fail("Edit", `{"file_path":"/w/api.py","old_string":"        return self.items[item_id]","new_string":"        if item_id < 0: raise ValueError\n        return self.items[item_id]"}`,
+			"<tool_use_error>Found 2 matches of the string to replace, but replace_all is false. To replace all occurrences, set replace_all to true. To replace only one occurrence, please provide more context to uniquely identify the instance.\nString:         return self.items[item_id]</tool_use_error>"),
+		fail("Edit", `{"file_path":"/w/api.py","old_string":"    def get(self, item_id):\n        return self.items[item_id]","new_string":"    def get(self, item_id):\n        if item_id < 0: raise ValueError\n        return self.items[item_id]"}`,
+			declined("use a KeyError, and put the check in _lookup")),
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
+		t.Errorf("two mismatches and two edits the user declined, on one file: got %q, want no edit-loop notice", got)
+	}
+}
+
+// detection.md: an idle poll is told "at the 11th …, then at each doubling (21st, 41st, …)".
+func TestIdlePollRemindersAsDocumented(t *testing.T) {
+	steps := times(45, func(int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") })
+	got := progressRun(t, defaultProgress(nil), steps)
+	want := []string{"10:poll:BashOutput polled × 11", "20:poll:BashOutput polled × 21", "40:poll:BashOutput polled × 41"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
