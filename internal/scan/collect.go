@@ -131,7 +131,9 @@ func Collect(paths []string) []Target {
 //   - in a cctrace export folder, conversation_full.md (its results carry no call ids, so
 //     parallel calls get each other's results) beside raw_messages.jsonl, and
 //     raw_messages.jsonl beside session/main.jsonl, the Claude Code session itself, which
-//     cctrace 2 copies in with its subagents' files.
+//     cctrace 2 copies in with its subagents' files;
+//   - an OpenHands evaluation's llm_completions/<instance>/ dumps beside its output.jsonl,
+//     whose event streams hold the same conversations, with every call's result.
 //
 // Alone, or named by the user, each is read.
 func dropMirrors(targets []Target) []Target {
@@ -143,6 +145,10 @@ func dropMirrors(targets []Target) []Target {
 	return slices.DeleteFunc(targets, func(t Target) bool {
 		if !t.Walked {
 			return false
+		}
+		if dir, _, ok := strings.Cut(filepath.ToSlash(t.Path), "/llm_completions/"); ok &&
+			has[filepath.Join(filepath.FromSlash(dir), "output.jsonl")] {
+			return true
 		}
 		switch base(t.Path) {
 		case "ui_messages.json":

@@ -112,3 +112,33 @@ func TestCollectReadsACctraceExportOnce(t *testing.T) {
 		})
 	}
 }
+
+// An OpenHands evaluation folder holds each conversation twice: in output.jsonl's event
+// streams and in llm_completions/<instance>/ dumps. A walk reads output.jsonl; the dumps are
+// read when they are alone, or named.
+func TestCollectPassesOverCompletionDumpsBesideTheirEvaluationOutput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	output := write("run1/output.jsonl")
+	dump := write("run1/llm_completions/django__django-1/gpt-4o-1.json")
+	alone := write("run2/llm_completions/django__django-2/gpt-4o-1.json")
+	var got []string
+	for _, tg := range Collect([]string{dir}) {
+		got = append(got, tg.Path)
+	}
+	if want := []string{output, alone}; !slices.Equal(got, want) {
+		t.Errorf("walk: %q, want %q", got, want)
+	}
+	if got := Collect([]string{dir, dump}); !slices.ContainsFunc(got, func(tg Target) bool { return tg.Path == dump }) {
+		t.Errorf("named by the user, %s is left out", dump)
+	}
+}
