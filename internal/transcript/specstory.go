@@ -344,9 +344,8 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			text = rest
 		default: // a "Tool use: **name**" line, its body to the next rule
 			line, body, _ := strings.Cut(text[legacy:], "\n")
-			end := strings.Index(body, "\n---")
 			rest := ""
-			if end >= 0 {
+			if end := specRuleAt(body); end >= 0 {
 				body, rest = body[:end], body[end+len("\n---"):]
 			}
 			if nl := specLegacyIndex(body); nl > 0 {
@@ -361,6 +360,33 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			text = rest
 		}
 	}
+}
+
+// specRuleAt is where the first "---" rule of s starts (the newline before it), outside code
+// fences, or -1. What a call printed may hold lines that begin with dashes (a coverage
+// report's "---------- coverage ----------") and a rule of its own inside its fence; neither
+// ends the call.
+func specRuleAt(s string) int {
+	inFence := false
+	for i := 0; i < len(s); {
+		nl := strings.IndexByte(s[i:], '\n')
+		if nl < 0 {
+			return -1
+		}
+		i += nl + 1 // the next line starts at i
+		line := s[i:]
+		if e := strings.IndexByte(line, '\n'); e >= 0 {
+			line = line[:e]
+		}
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "```"):
+			inFence = !inFence
+		case !inFence && t == "---":
+			return i - 1
+		}
+	}
+	return -1
 }
 
 // specEmptyUse says whether a <tool-use> block's body says nothing but the tool's name: a
@@ -416,7 +442,7 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 	// The exporter escapes HTML in what a call printed (&lt;, &amp;, &#96;).
 	body = html.UnescapeString(specDetails.Replace(body))
 	args, result, answered := body, "", false
-	if open, close := lastFence(body); open >= 0 {
+	if open, close := lastFence(body); open >= 0 && !specCommandOnly(body, open) {
 		answered = true
 		content := body[open:close]
 		if nl := strings.IndexByte(content, '\n'); nl >= 0 {
@@ -438,6 +464,24 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 		return
 	}
 	a.add(call.WithResult(result, rejected || strings.HasPrefix(result, "Error")))
+}
+
+// specCommandOnly says whether the fenced block at open, a call's last, is the command it ran
+// rather than what it printed: the call's only block, fenced as a shell's (```bash,
+// ```powershell, ...). A terminal command that printed nothing is saved with no output block.
+func specCommandOnly(body string, open int) bool {
+	if strings.Contains(body[:open], "```") {
+		return false
+	}
+	info := body[open+3:]
+	if nl := strings.IndexByte(info, '\n'); nl >= 0 {
+		info = info[:nl]
+	}
+	switch strings.ToLower(strings.TrimSpace(info)) {
+	case "bash", "sh", "shell", "zsh", "console", "powershell", "pwsh", "ps1", "cmd", "bat":
+		return true
+	}
+	return false
 }
 
 // lastFence finds the last fenced block of s: where its opening fence starts and where its
