@@ -154,7 +154,10 @@ func codexExecItemEvent(a *agentBuf, it *codexExecItem) {
 // delta: true), tool_use (tool_name, tool_id, parameters), tool_result (tool_id, status
 // success or error, output, error.message), error, and result (stats). The user's message is
 // a user turn; an assistant message's pieces, up to the next other event, are one model text;
-// a tool_use is a call, given its result by the tool_result with its tool_id.
+// a tool_use is a call, given its result by the tool_result with its tool_id. Harnesses that
+// run the CLI again append its output to the same file: an init after a call, a result or the
+// model's words opens a session of its own (a harness's prompt line written before the next
+// run's init stays with the run before).
 type geminiStreamLine struct {
 	Type       string          `json:"type"`
 	Role       string          `json:"role"`
@@ -181,6 +184,7 @@ func isGeminiStreamHead(typ string, has func(string) bool) bool {
 func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatGeminiStream)
 	a := b.agent(MainAgent)
+	session, seen := 0, false // seen: the session has a call, a result or the model's words
 	calls := map[string]int{} // tool_id -> index of the call in a.events
 	var replies replyCounter
 	var text strings.Builder
@@ -197,6 +201,12 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 		if l.Type != "message" || l.Role != "assistant" {
 			flush()
 		}
+		if l.Type == "init" && seen {
+			session++ // another run's output, appended
+			b.session, seen = session, false
+			a, calls, replies = b.agent(MainAgent), map[string]int{}, replyCounter{}
+		}
+		seen = seen || l.Type == "tool_use" || l.Type == "tool_result" || l.Type == "result" || l.Type == "message" && l.Role == "assistant"
 		switch l.Type {
 		case "init":
 			if l.Model != "" {
@@ -241,7 +251,9 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withDamaged(b.done(), damaged), nil
+	t := b.done()
+	t.Sessions = session + 1
+	return withDamaged(t, damaged), nil
 }
 
 // decodeEventLine decodes one line of a CLI's event output into v. It says false with no

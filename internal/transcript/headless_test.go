@@ -175,3 +175,27 @@ func TestCodexPromptAfterTheContextIsTheUsersTurn(t *testing.T) {
 		t.Errorf("read as %q with user turns %q, want codex with the one prompt", tr.Format, users)
 	}
 }
+
+// A harness that runs `gemini -p` again appends its output to the same file: each run is a
+// session of its own, so the second run's first calls are not the first run's repeated.
+func TestGeminiStreamRunsAppendedAreSessions(t *testing.T) {
+	run := func(id, tool string) string {
+		return `{"type":"init","session_id":"` + id + `","model":"gemini-2.5-pro"}` + "\n" +
+			`{"type":"message","role":"user","content":"go"}` + "\n" +
+			`{"type":"tool_use","tool_name":"` + tool + `","tool_id":"t1","parameters":{"name":"figma"}}` + "\n" +
+			`{"type":"tool_result","tool_id":"t1","status":"error","output":"Skill not found"}` + "\n" +
+			`{"type":"result","status":"success","stats":{"input_tokens":10,"output_tokens":2}}` + "\n"
+	}
+	tr, err := ReadFrom("transcript.jsonl", strings.NewReader(run("a1", "activate_skill")+run("b2", "activate_skill")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatGeminiStream || tr.Sessions != 2 || len(tr.Agents) != 2 {
+		t.Fatalf("format %s, %d sessions, %d agents; want gemini-stream, 2, 2", tr.Format, tr.Sessions, len(tr.Agents))
+	}
+	for i, a := range tr.Agents {
+		if a.Session != i || len(a.Calls()) != 1 || a.Calls()[0].Result != "Skill not found" {
+			t.Errorf("agent %d: session %d, calls %v", i, a.Session, a.Calls())
+		}
+	}
+}
