@@ -409,11 +409,30 @@ func looksFailedByContains(result string) bool {
 		result = result[len(result)-2048:]
 	}
 	for _, m := range failureMarks {
-		if strings.Contains(result, m) {
+		if len(markIndexes(result, m)) > 0 {
 			return true
 		}
 	}
 	return reportsErrorFieldByDecoding(full)
+}
+
+// emptyFieldPattern is what follows a mark's colon when the field says there was none
+// (Gemini CLI's "Error: (none)").
+var emptyFieldPattern = regexp.MustCompile(`^[ \t]*(?:\(none\)|none|None|null|nil)(?:[\r\n]|$)`)
+
+// markIndexes is where m stands in s as a mark: everywhere, but where a colon mark heads an
+// empty field.
+func markIndexes(s, m string) (at []int) {
+	for i := 0; ; {
+		j := strings.Index(s[i:], m)
+		if j < 0 {
+			return at
+		}
+		if !strings.HasSuffix(m, ":") || !emptyFieldPattern.MatchString(s[i+j+len(m):]) {
+			at = append(at, i+j)
+		}
+		i += j + 1
+	}
 }
 
 // reportsErrorFieldByDecoding is reportsErrorField's plain statement, with encoding/json: the
@@ -500,7 +519,9 @@ func failureSignatureByLastIndex(result string) uint64 {
 	}
 	at := -1
 	for _, m := range failureMarks {
-		at = max(at, strings.LastIndex(result, m))
+		if idx := markIndexes(result, m); len(idx) > 0 {
+			at = max(at, idx[len(idx)-1])
+		}
 	}
 	if at < 0 {
 		return 0
@@ -645,7 +666,9 @@ func TestReportsNonzeroExit(t *testing.T) {
 func TestLooksFailedFindsEveryMark(t *testing.T) {
 	filler := strings.Repeat("ok: value=1 errors none, panic? no. fatal_x:", 60) // colons without a mark
 	texts := []string{"", ":", "::", "error", "error :", "rror:", "Error:", "xerror:y", "ERRO", "FAILE",
-		"command not foun", "No such file or director", "Traceback (most recent call last", "Exception :"}
+		"command not foun", "No such file or director", "Traceback (most recent call last", "Exception :",
+		"Output: ok\nError: (none)\nExit Code: 0\nSignal: (none)", "Error: (none) but", "error:  none\r\n", "Error:null",
+		"fatal: nil\nError: (none)", "Error: (none)\nValueError: bad"}
 	for _, m := range failureMarks {
 		texts = append(texts, m, m+filler, filler+m, filler[:2048-len(m)]+m, m+filler[:2048],
 			m[:len(m)-1]+filler, filler+m[:len(m)-1], ":"+m, m+":")

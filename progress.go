@@ -254,6 +254,7 @@ type toolClass struct {
 	blocks     bool // it waits for news unless its arguments say not to (TaskOutput)
 	ignored    bool // transparent or exempt
 	mutating   bool // changes the workspace by name
+	shows      bool // its name says it shows a file's content (Read, read_file, view, open)
 	decided    bool // mutating was set by an override: no argument check
 	pollBudget int
 	idleBudget int // polls answered the same and checked again at once (IdlePollBudget)
@@ -269,6 +270,7 @@ func (d *progressDetector) classify(tool string) toolClass {
 	c.waits = waitsByName(lower)
 	c.pauses = pausesByName(lower)
 	c.blocks = lower == "taskoutput" // Claude Code's: "block" defaults to true, "timeout" to 30 s
+	c.shows = !c.waits && showsByName(tool)
 	for _, o := range d.tools {
 		if !o.match(tool) {
 			continue
@@ -310,6 +312,37 @@ func waitsByName(lower string) bool {
 		return true
 	}
 	return false
+}
+
+// showsByName says whether a tool's name says it shows what a file holds: one of its words
+// (split at '_', '-', '.', and where a lower-case letter meets an upper-case one) is read,
+// view, open, cat, goto or scroll (Claude Code's Read, Gemini CLI's read_file and
+// read_many_files, SWE-agent's open, goto and scroll_down). Such a tool's answer is the
+// file's text, and source code is full of "Error:" and "raise"; the tool says it failed by
+// its flag or in its answer's opening ("File not found", "<tool_use_error>"), not in the
+// middle of what it shows.
+func showsByName(tool string) bool {
+	start := 0
+	for i := 0; i <= len(tool); i++ {
+		boundary := i == len(tool) || !isAlnum(tool[i]) ||
+			i > 0 && 'a' <= tool[i-1] && tool[i-1] <= 'z' && 'A' <= tool[i] && tool[i] <= 'Z'
+		if !boundary {
+			continue
+		}
+		switch strings.ToLower(tool[start:i]) {
+		case "read", "view", "open", "cat", "goto", "scroll":
+			return true
+		}
+		start = i
+		if i < len(tool) && !isAlnum(tool[i]) {
+			start = i + 1
+		}
+	}
+	return false
+}
+
+func isAlnum(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 var waitWords = []string{"sleep", "wait", "status", "monitor", "wakeup", "notification", "schedule"}

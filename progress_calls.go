@@ -213,7 +213,18 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	ch := s.chain(toolHash)
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.
-	failed := c.failed || looksFailed(c.result)
+	failed := c.failed
+	if !failed {
+		if !mut && (cls.shows || cls.mutating) {
+			// A look at a file (a Read, an editor's view) answers with the file's text, which
+			// may hold any failure mark: it failed only if its answer opens with the failure.
+			// Four reads of a source file holding `"Error: " + msg`, an edit between each,
+			// were told as one command failing the same way across changes.
+			failed = opensWithFailure(c.result)
+		} else {
+			failed = looksFailed(c.result)
+		}
+	}
 	if failed && c.searches() && !hasFailureMark(markWindow(c.result)) && !reportsErrorField(c.result) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or

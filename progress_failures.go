@@ -254,7 +254,7 @@ func hasFailureMark(s string) bool {
 	for p := strings.IndexByte(s, ':'); p >= 0; {
 		if p > 0 && colonStemEnds[s[p-1]] { // most colons follow no stem's last byte
 			for _, stem := range colonMarks {
-				if p >= len(stem) && s[p-1] == stem[len(stem)-1] && s[p-len(stem):p] == stem {
+				if p >= len(stem) && s[p-1] == stem[len(stem)-1] && s[p-len(stem):p] == stem && !emptyFieldAt(s[p+1:]) {
 					return true
 				}
 			}
@@ -279,6 +279,26 @@ func hasFailureMark(s string) bool {
 			}
 			q += 1 + next
 		}
+	}
+	return false
+}
+
+// emptyFieldAt says whether rest, what follows a mark's colon, says there was none: spaces,
+// then "(none)", "none", "None", "null" or "nil", then the line's end. Gemini CLI ends every
+// shell result with such fields ("Error: (none)", "Signal: (none)"): its successful commands
+// would otherwise all read as failed.
+func emptyFieldAt(rest string) bool {
+	i := 0
+	for i < len(rest) && (rest[i] == ' ' || rest[i] == '\t') {
+		i++
+	}
+	end := i
+	for end < len(rest) && rest[end] != '\n' && rest[end] != '\r' {
+		end++
+	}
+	switch rest[i:end] {
+	case "(none)", "none", "None", "null", "nil":
+		return true
 	}
 	return false
 }
