@@ -449,7 +449,14 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 			content = content[nl+1:] // the fence line and its info string
 		}
 		result = strings.TrimSuffix(content, "```")
-		args = body[:open] + body[min(close, len(body)):]
+		if !fencedAs(body[open:], "diff") {
+			args = body[:open] + body[min(close, len(body)):]
+		}
+		// A diff is the change the call made: what it was asked, whatever it is also taken
+		// for. Cursor's edits are saved as the file's name, the counts of lines added and
+		// removed, and the diff alone; without the diff in the arguments, one change made
+		// at three places of a file (each "Lines added: 1, lines removed: 1") read as the
+		// same edit made three times.
 	}
 	if tool == "" {
 		tool = "tool"
@@ -482,6 +489,15 @@ func specCommandOnly(body string, open int) bool {
 		return true
 	}
 	return false
+}
+
+// fencedAs says whether the fenced block that block opens with has the info string lang.
+func fencedAs(block, lang string) bool {
+	info := strings.TrimLeft(strings.TrimLeft(block, " \t"), "`")
+	if nl := strings.IndexByte(info, '\n'); nl >= 0 {
+		info = info[:nl]
+	}
+	return strings.EqualFold(strings.TrimSpace(info), lang)
 }
 
 // lastFence finds the last fenced block of s: where its opening fence starts and where its
