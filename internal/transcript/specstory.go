@@ -461,8 +461,22 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 	if tool == "" {
 		tool = "tool"
 	}
-	call := loopguard.Call("", tool, []byte(strings.TrimSpace(summary+"\n"+strings.TrimSpace(args))))
+	args = strings.TrimSpace(args)
+	if answered {
+		args = strings.TrimSpace(strings.TrimSuffix(args, lastLineOf(args, specOutputLabels)))
+	}
+	call := loopguard.Call("", tool, []byte(strings.TrimSpace(summary+"\n"+args)))
 	result = strings.TrimSpace(result)
+	failed := rejected || strings.HasPrefix(result, "Error")
+	if answered && !failed && summary == "" && args == "" {
+		// The export kept what the call printed and nothing of what it was asked (earlier
+		// exports of Codex's patches: "Tool use: **apply_patch**", then "Output:" and the
+		// patch's "Success. Updated the following files"): two such calls cannot be told
+		// to be the same call, so the outcome is left unknown rather than compared. Three
+		// different patches of one file read as one patch sent three times.
+		a.add(call)
+		return
+	}
 	if !answered && !rejected {
 		// The block says what was called and nothing of what came of it (Cursor's edits
 		// and reads are saved as "Edit file: <path>", "Read file: <path>" alone): the
@@ -470,7 +484,21 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 		a.add(call)
 		return
 	}
-	a.add(call.WithResult(result, rejected || strings.HasPrefix(result, "Error")))
+	a.add(call.WithResult(result, failed))
+}
+
+// specOutputLabels are the lines an export writes over a call's output block ("Output:").
+var specOutputLabels = []string{"Output:", "**Output:**", "Output", "Result:", "**Result:**"}
+
+// lastLineOf returns s's last line when it is one of labels, else "".
+func lastLineOf(s string, labels []string) string {
+	last := s[strings.LastIndexByte(s, '\n')+1:]
+	for _, l := range labels {
+		if strings.TrimSpace(last) == l {
+			return last
+		}
+	}
+	return ""
 }
 
 // specCommandOnly says whether the fenced block at open, a call's last, is the command it ran
