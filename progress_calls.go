@@ -213,6 +213,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	ch := s.chain(toolHash)
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.
+	said := c.result // what the call's own program said: see withoutForeignNotFound
 	failed := c.failed
 	if !failed {
 		if !mut && (cls.shows || cls.mutating) {
@@ -225,7 +226,12 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			failed = looksFailed(c.result)
 		}
 	}
-	if failed && c.searches() && !hasFailureMark(markWindow(c.result)) && !reportsErrorField(c.result) {
+	if failed && strings.Contains(markWindow(c.result), "command not found") {
+		if said = withoutForeignNotFound(c.result, c.args); !c.failed && len(said) != len(c.result) {
+			failed = looksFailed(said)
+		}
+	}
+	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or
 		// directory", a search API's {"error": "rate limit exceeded"}). Three existence
@@ -292,7 +298,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	var sig uint64
 	if failed {
-		sig = failureSignature(c.result)
+		sig = failureSignature(said)
 	}
 	rf := s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, &dg, sig, c.turn)
 	s.last, s.hasLast = rec, true

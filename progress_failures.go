@@ -167,6 +167,60 @@ func unescaped(body []byte) string {
 	return string(out)
 }
 
+// withoutForeignNotFound returns result without the lines in which a shell says it found no
+// command that the call's arguments never name: the harness's own shell hooks failing, not
+// the command. Cursor's terminal ends every command's output with "zsh:1: command not found:
+// dump_zsh_state"; read as the command's failure, every command failed, and failed the same
+// way (a `git push` that went through was told as a command failing alike). A command the
+// arguments do name ("bash: applypatch: command not found" for `applypatch < fix.diff`) is
+// the call's own failure and stays.
+func withoutForeignNotFound(result string, args []byte) string {
+	var b strings.Builder
+	kept := 0 // result[:kept] is in b, or nothing was dropped yet and b is empty
+	for start := 0; start < len(result); {
+		end := len(result)
+		if nl := strings.IndexByte(result[start:], '\n'); nl >= 0 {
+			end = start + nl + 1
+		}
+		if name := notFoundCommand(result[start:end]); name != "" && !namedIn(args, name) {
+			b.WriteString(result[kept:start])
+			kept = end
+		}
+		start = end
+	}
+	if kept == 0 {
+		return result
+	}
+	b.WriteString(result[kept:])
+	return b.String()
+}
+
+// namedIn says whether the arguments hold name, as written or with their backslashes taken
+// out: `echo -e "...bash\ndocker..."` run where -e is not understood makes the shell look for
+// a command "bashndocker", which is the call's own text.
+func namedIn(args []byte, name string) bool {
+	return bytes.Contains(args, []byte(name)) ||
+		bytes.IndexByte(args, '\\') >= 0 && bytes.Contains(bytes.ReplaceAll(args, []byte{'\\'}, nil), []byte(name))
+}
+
+// notFoundCommand returns the command a shell's line says it did not find: zsh's "zsh:1:
+// command not found: X", bash's and dash's "bash: X: command not found", "sh: 1: X: command
+// not found", "bash: line 3: X: command not found"; "" for another line.
+func notFoundCommand(line string) string {
+	i := strings.Index(line, "command not found")
+	if i < 0 {
+		return ""
+	}
+	var name string
+	if after := line[i+len("command not found"):]; strings.HasPrefix(after, ":") {
+		name = after[1:]
+	} else if before := strings.TrimRight(line[:i], " "); strings.HasSuffix(before, ":") {
+		before = strings.TrimRight(before[:len(before)-1], " ")
+		name = before[strings.LastIndexAny(before, ": ")+1:]
+	}
+	return strings.Trim(name, " \t\r\n'\"`")
+}
+
 // markWindow is the end of a result that is read for failureMarks: its last 2 KB. A tool
 // says what went wrong last, after whatever it printed before failing.
 func markWindow(result string) string {

@@ -97,3 +97,74 @@ func TestShowsByNameReadsTheToolsWords(t *testing.T) {
 		}
 	}
 }
+
+func TestNotFoundCommandReadsEachShellsWording(t *testing.T) {
+	tests := []struct{ line, want string }{
+		{"zsh:1: command not found: dump_zsh_state\n", "dump_zsh_state"},
+		{"zsh: command not found: pytest", "pytest"},
+		{"bash: applypatch: command not found", "applypatch"},
+		{"/bin/sh: 1: rg: command not found", "rg"},
+		{"bash: line 3: 'jq': command not found\r\n", "jq"},
+		{"(eval):1: command not found: timeout", "timeout"},
+		{"command not found", ""},
+		{"the command not found page", ""},
+		{"all tests passed", ""},
+	}
+	for _, tt := range tests {
+		if got := notFoundCommand(tt.line); got != tt.want {
+			t.Errorf("notFoundCommand(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+func TestWithoutForeignNotFoundKeepsTheCallsOwnFailure(t *testing.T) {
+	const noise = "zsh:1: command not found: dump_zsh_state"
+	tests := []struct {
+		name, result, args, want string
+	}{
+		{"a harness's hook line goes", "Everything up-to-date\n" + noise, `{"command":"git push"}`, "Everything up-to-date\n"},
+		{"in the middle too", "a\n" + noise + "\nb", `{"command":"ls"}`, "a\nb"},
+		{"the command's own stays", "bash: applypatch: command not found\n", `{"command":"applypatch < fix.diff"}`, "bash: applypatch: command not found\n"},
+		{"nothing to drop", "ok\n", `{"command":"ls"}`, "ok\n"},
+	}
+	for _, tt := range tests {
+		if got := withoutForeignNotFound(tt.result, []byte(tt.args)); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// Cursor's terminal ends every command's output with its shell hook failing ("zsh:1: command
+// not found: dump_zsh_state"). Commands that went through, an edit between each, are no
+// command failing alike; a command that fails on its own, with the line after it, is.
+func TestAShellHooksNotFoundLineIsNotTheCommandsFailure(t *testing.T) {
+	const noise = "\nzsh:1: command not found: dump_zsh_state"
+	var steps []step
+	for i := range 6 {
+		steps = append(steps,
+			ok("edit_file", fmt.Sprintf(`{"target_file":"src/app.ts","code_edit":"v%d"}`, i), "The edit was applied."),
+			ok("run_terminal_cmd", `{"command":"npm test"}`, "> app@1.0.0 test\n> vitest run\n\n Test Files  3 passed (3)\n      Tests  12 passed (12)"+noise))
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
+		t.Errorf("six passing test runs, an edit before each, each ending with the hook's line: got %q, want no notice", got)
+	}
+	steps = steps[:0]
+	for i := range 6 {
+		steps = append(steps,
+			ok("edit_file", fmt.Sprintf(`{"target_file":"src/app.ts","code_edit":"v%d"}`, i), "The edit was applied."),
+			ok("run_terminal_cmd", `{"command":"npm test"}`, "> app@1.0.0 test\n> vitest run\n\n FAIL  src/app.test.ts > total\nAssertionError: expected 3 to be 4\n Test Files  1 failed | 2 passed (3)"+noise))
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); len(got) == 0 {
+		t.Error("six test runs failing the same way, an edit before each, each ending with the hook's line: no notice")
+	}
+}
+
+// A command mangled by the shell is still the call's own: `echo -e` where -e is not understood
+// leaves "\n" as "n", and the shell looks for "bashndocker".
+func TestWithoutForeignNotFoundReadsTheArgumentsWithoutTheirEscapes(t *testing.T) {
+	result := "bash: line 1: bashndocker: command not found\n"
+	args := `{"command":"echo -e \"# Build\\n\\n` + "```" + `bash\\ndocker build .\\n` + "```" + `\" > README.md"}`
+	if got := withoutForeignNotFound(result, []byte(args)); got != result {
+		t.Errorf("the call's own mangled command was dropped: %q", got)
+	}
+}
