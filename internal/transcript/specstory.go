@@ -175,12 +175,19 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 			return false // words around the diff: the model showing a change, not making one
 		}
 		a.add(loopguard.Call("", "edit_file", []byte(strings.Join(blocks, "\n"))))
-	case first == "<details>":
+	case strings.HasPrefix(first, "<details>"):
 		m := specSummary.FindStringSubmatchIndex(text)
 		if m == nil {
 			return false
 		}
 		summary := html.UnescapeString(strings.TrimSpace(text[m[2]:m[3]]))
+		if strings.HasPrefix(summary, "Edit file: ") {
+			// An edit: the file, then its chunks' counts and diffs, which are the change
+			// asked for. What came of it is not saved: the result is unknown.
+			body := strings.TrimSpace(specDetails.Replace(text[m[1]:]))
+			a.add(loopguard.Call("", "edit_file", []byte(summary+"\n\n"+html.UnescapeString(body))))
+			return true
+		}
 		for _, k := range specSearchKinds {
 			if strings.HasPrefix(summary, k.prefix) {
 				body := strings.TrimSpace(specDetails.Replace(text[m[1]:]))
