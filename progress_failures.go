@@ -38,7 +38,7 @@ func looksFailed(result string) bool {
 	if reportsNonzeroExit(head) || len(result) > exitWindow && reportsNonzeroExit(tail) {
 		return true
 	}
-	return hasFailureMark(markWindow(result)) || reportsErrorField(result)
+	return hasFailureMark(markWindow(result)) || reportsErrorField(result) || opensWithFailure(result)
 }
 
 // maxErrorEnvelope is the largest JSON answer reportsErrorField reads: an error envelope is
@@ -235,7 +235,8 @@ func markWindow(result string) string {
 // text: OpenHands' editor ("ERROR:" on a line of its own), Claude Code's <tool_use_error>, a
 // script's traceback, git's "fatal:", Codex refusing a patch or a call's arguments.
 var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>",
-	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments"}
+	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments",
+	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error"}
 
 // opensWithFailure says whether result opens with one of failureOpenings, white space aside.
 // Unlike looksFailed it does not search the text: a successful edit shows what it wrote, and
@@ -247,7 +248,8 @@ func opensWithFailure(result string) bool {
 	}
 	for _, m := range failureOpenings {
 		if strings.HasPrefix(result[i:], m) {
-			return true
+			// "Error: (none)" opens with a mark and says there was none (see emptyFieldAt)
+			return !strings.HasSuffix(m, ":") || !emptyFieldAt(result[i+len(m):])
 		}
 	}
 	return false

@@ -1,10 +1,13 @@
 package loopguard
 
-// What a result's text says of a call's outcome, on the cases validation round r37a found
-// read wrongly: Gemini CLI's empty error field, and failure marks inside a file's text.
+// What a result's text says of a call's outcome, on the cases validation rounds r37a and r38
+// found read wrongly: Gemini CLI's empty error field, failure marks inside a file's text, a
+// harness's shell hook failing after every command, an editor's rejection that opens a long
+// answer.
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -166,5 +169,23 @@ func TestWithoutForeignNotFoundReadsTheArgumentsWithoutTheirEscapes(t *testing.T
 	args := `{"command":"echo -e \"# Build\\n\\n` + "```" + `bash\\ndocker build .\\n` + "```" + `\" > README.md"}`
 	if got := withoutForeignNotFound(result, []byte(args)); got != result {
 		t.Errorf("the call's own mangled command was dropped: %q", got)
+	}
+}
+
+// The editors of SWE-agent and OpenHands (agentskills) reject an edit that breaks the file's
+// syntax with a line that opens their answer, then show how the file would have looked: the
+// listing may run past the 2 KB in which failure marks are looked for.
+func TestLooksFailedReadsARejectedEditsOpening(t *testing.T) {
+	listing := strings.Repeat("12|    const [dark, setDark] = useState(false);\n", 80)
+	for _, text := range []string{
+		"[Your proposed edit has introduced new syntax error(s). Please understand the errors and retry your edit command.]\n/workspace/src/App.tsx:22\n[This is how your edit would have looked if applied]\n" + listing,
+		"Your proposed edit has introduced new syntax error(s). Please understand the fixes and retry your edit commmand.\n\nERRORS:\n- E999 IndentationError: unexpected indent\n" + listing,
+	} {
+		if !looksFailed(text) {
+			t.Errorf("looksFailed(%.60q...) = false", text)
+		}
+	}
+	if looksFailed("[File: /workspace/src/App.tsx (20 lines total after edit)]\n" + listing) {
+		t.Error("an edit that landed, its listing shown, reads as failed")
 	}
 }
