@@ -186,3 +186,37 @@ func TestOpenHandsHistoryOfPairs(t *testing.T) {
 		}
 	}
 }
+
+// OpenHands' GitHub issue resolver (mid-2024) saved each record's history with the events'
+// fields at their top level: no args, no extras, no id, cause or source. The first message
+// is the task; an action's arguments are its fields; an observation answers the latest call of
+// its kind, its exit code at the top level too.
+func TestOpenHandsResolverOutputWithFlatEvents(t *testing.T) {
+	const record = `{"issue": {"owner": "o", "repo": "r", "number": 1, "title": "Add dark mode"}, "instruction": "Please fix the issue.", "success": false, "error": null, "history": [
+ {"content": "Please fix the issue.", "images_urls": null, "wait_for_response": false, "action": "message", "action_risk": null},
+ {"command": "ls /workspace", "thought": "Look around first.", "keep_prompt": true, "action": "run", "is_confirmed": "confirmed", "action_risk": null},
+ {"content": "src\r\n", "command_id": -1, "command": "ls /workspace", "exit_code": 0, "observation": "run"},
+ {"code": "open_file('/workspace/src/App.tsx')", "thought": "", "action": "run_ipython", "is_confirmed": "confirmed", "action_risk": null, "kernel_init_code": "from agentskills import *"},
+ {"content": "[File: /workspace/src/App.tsx (14 lines total)]", "code": "open_file('/workspace/src/App.tsx')", "observation": "run_ipython"},
+ {"command": "npm test", "thought": "", "keep_prompt": true, "action": "run", "is_confirmed": "confirmed", "action_risk": null},
+ {"content": "1 failed", "command_id": -1, "command": "npm test", "exit_code": 1, "observation": "run"}
+]}
+`
+	tr, err := ReadFrom("output.jsonl", strings.NewReader(record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatOpenHands || len(tr.Agents) != 1 {
+		t.Fatalf("read as %s with %d agents, want openhands with one", tr.Format, len(tr.Agents))
+	}
+	want := []string{
+		`user "Please fix the issue."`,
+		`text[model] "Look around first."`,
+		`call run "{\"command\":\"ls /workspace\"}" => "src\r\n"`,
+		`call run_ipython "{\"code\":\"open_file('/workspace/s…" => "[File: /workspace/src/App.tsx (1…"`,
+		`call run "{\"command\":\"npm test\"}" => "1 failed" FAILED`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %s\nwant %s", strings.Join(got, "\n    "), strings.Join(want, "\n     "))
+	}
+}

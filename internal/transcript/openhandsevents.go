@@ -49,6 +49,7 @@ type ohEvent struct {
 	Cause       *json.Number    `json:"cause"`
 	Content     any             `json:"content"`
 	Args        json.RawMessage `json:"args"`
+	ExitCode    *int            `json:"exit_code"` // a flat observation's (see addFlat)
 	Extras      *struct {
 		ExitCode *int `json:"exit_code"`
 		Metadata *struct {
@@ -119,6 +120,9 @@ type ohSession struct {
 	byTool   *pendingCalls  // tool call id -> call event index
 	usage    Usage
 	seenResp map[string]bool
+	// flat histories (addFlat)
+	flatUserSeen bool
+	flatPending  []flatCall
 }
 
 func newOHSession(b *builder) *ohSession {
@@ -249,6 +253,8 @@ func (s *ohSession) observe(idx int, e *ohEvent) {
 		// -1: the command has not exited (a server started, output still coming), which is
 		// not a failure.
 		failed = failed || (code != nil && *code != 0 && *code != -1)
+	} else if code := e.ExitCode; code != nil {
+		failed = failed || *code != 0 && *code != -1
 	}
 	ev.Result, ev.HasResult, ev.Failed = ohText(e.Content), true, failed
 }
@@ -465,8 +471,62 @@ func (s *ohSession) addHistory(history []json.RawMessage) {
 		if err := json.Unmarshal(raw, &e); err != nil && !tolerable(err) {
 			continue
 		}
+		if e.Kind == "" && e.ID == nil && len(e.Args) == 0 && e.Extras == nil && e.Cause == nil {
+			s.addFlat(raw, &e)
+			continue
+		}
 		s.add(&e)
 	}
+}
+
+// flatMeta are the members of a flat action that say how it was run, not what it asked.
+var flatMeta = []string{"action", "action_risk", "security_risk", "is_confirmed", "confirmation_state",
+	"keep_prompt", "kernel_init_code", "wait_for_response", "images_urls", "image_urls", "blocking", "hidden",
+	"timeout", "source", "message"}
+
+// addFlat adds an event of OpenHands' releases of mid-2024 as its GitHub issue resolver saved
+// them: the fields at the event's top level (no args, no extras), no id, no cause, no source.
+// An action's arguments are its fields but flatMeta; the first message is the user's (the
+// task), later ones the model's; an observation answers the latest call of its own kind that
+// has no result yet ("run" answers "run"; an error answers the latest call).
+func (s *ohSession) addFlat(raw json.RawMessage, e *ohEvent) {
+	if name := ohName(e.Action); name != "" {
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(raw, &fields) != nil {
+			return
+		}
+		for _, k := range flatMeta {
+			delete(fields, k)
+		}
+		e.Args, _ = json.Marshal(fields)
+		e.Source = "agent"
+		if name == "message" && !s.flatUserSeen {
+			e.Source, s.flatUserSeen = "user", true
+		}
+		before := len(s.a.events)
+		s.add(e)
+		if n := len(s.a.events); n > before && s.a.events[n-1].Type == loopguard.EventCall {
+			s.flatPending = append(s.flatPending, flatCall{idx: n - 1, kind: name})
+		}
+		return
+	}
+	kind := ohName(e.Observation)
+	if kind == "" {
+		return
+	}
+	for i := len(s.flatPending) - 1; i >= 0; i-- {
+		if p := s.flatPending[i]; p.kind == kind || kind == "error" {
+			s.observe(p.idx, e)
+			s.flatPending = append(s.flatPending[:i], s.flatPending[i+1:]...)
+			return
+		}
+	}
+}
+
+// flatCall is a call of a flat history still waiting for its observation.
+type flatCall struct {
+	idx  int
+	kind string
 }
 
 // EventPart is one event file of an OpenHands event folder, for MergeEvents.

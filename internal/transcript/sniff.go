@@ -178,7 +178,10 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindVSCodeReplay}
 	case isBrowserUseHead(has, head[i:]) && !multi:
 		return sniffed{kind: kindBrowserUse}
-	case has("instance_id") && has("history") && !has("trajectory"):
+	case has("instance_id") && has("history") && !has("trajectory"),
+		has("issue") && has("instruction") && has("history") && !has("trajectory"):
+		// An evaluation's output, or the resolver's (OpenHands' GitHub issue resolver), whose
+		// records name the issue instead of an instance.
 		return sniffed{kind: kindOpenHandsOutput}
 	case isOpencodeFile(top.keys) && !multi:
 		return sniffed{kind: kindOpencodeFile}
