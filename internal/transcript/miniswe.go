@@ -187,7 +187,11 @@ func buildMini(d *docObject) *built {
 			if i+1 < len(msgs) && msgs[i+1].Role == "user" {
 				i++
 				result := contentText(msgs[i].Content)
-				call = call.WithResult(result, len(blocks) != 1 || miniFailed(result))
+				failed := miniFailed(result)
+				if out, code, ok := miniPyDictObservation(result); ok {
+					result, failed = out, code != 0
+				}
+				call = call.WithResult(result, len(blocks) != 1 || failed)
 			} else if len(blocks) != 1 {
 				call.Failed = true
 			}
@@ -282,4 +286,114 @@ func miniFailed(result string) bool {
 		}
 	}
 	return strings.HasPrefix(result, "The last command ") && strings.Contains(result, "timed out")
+}
+
+// miniPyDictObservation reads an answer that an observation template wrote as the Python
+// dict of the command's outcome, one line ("Observation: {'output': 'a\\nb\\n', 'returncode':
+// 1}"): its output, its escapes decoded, and its return code. Left as it is, the whole output
+// is one line, and what names a failure cannot be told from the rest of it.
+func miniPyDictObservation(result string) (output string, code int, ok bool) {
+	s := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(result), "Observation:"))
+	if !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") || !strings.Contains(s, "returncode") {
+		return "", 0, false
+	}
+	i := 1
+	haveOut, haveCode := false, false
+	for {
+		for i < len(s) && (s[i] == ' ' || s[i] == ',') {
+			i++
+		}
+		if i < len(s) && s[i] == '}' {
+			break
+		}
+		key, n, okKey := pyString(s[i:])
+		if !okKey {
+			return "", 0, false
+		}
+		i += n
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		if i >= len(s) || s[i] != ':' {
+			return "", 0, false
+		}
+		i++
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		if i < len(s) && (s[i] == '\'' || s[i] == '"') {
+			v, n, okVal := pyString(s[i:])
+			if !okVal {
+				return "", 0, false
+			}
+			i += n
+			if key == "output" {
+				output, haveOut = v, true
+			}
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] != ',' && s[j] != '}' {
+			j++
+		}
+		v := strings.TrimSpace(s[i:j])
+		if key == "returncode" {
+			c, err := strconv.Atoi(v)
+			if err != nil {
+				return "", 0, false
+			}
+			code, haveCode = c, true
+		}
+		i = j
+	}
+	return output, code, haveOut && haveCode
+}
+
+// pyString decodes the Python string literal that s opens with (quoted with ' or ", as repr
+// writes it) and says how many bytes it took.
+func pyString(s string) (string, int, bool) {
+	if len(s) < 2 || s[0] != '\'' && s[0] != '"' {
+		return "", 0, false
+	}
+	q := s[0]
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == q:
+			return b.String(), i + 1, true
+		case c != '\\':
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(s) {
+			return "", 0, false
+		}
+		i++
+		switch e := s[i]; e {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case '\\', '\'', '"':
+			b.WriteByte(e)
+		case 'x', 'u', 'U':
+			size := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			if i+size >= len(s) {
+				return "", 0, false
+			}
+			r, err := strconv.ParseUint(s[i+1:i+1+size], 16, 32)
+			if err != nil {
+				return "", 0, false
+			}
+			b.WriteRune(rune(r))
+			i += size
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return "", 0, false
 }

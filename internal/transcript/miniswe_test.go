@@ -89,3 +89,36 @@ func TestSWEAgentStepsWithoutAnAction(t *testing.T) {
 		t.Errorf("read as %s: %q, want %q", tr.Format, got, want)
 	}
 }
+
+// An observation template may write the command's outcome as the Python dict it is, on one
+// line: the result is its output, escapes decoded, failed when its return code is not 0.
+func TestMiniSWEAgentPythonDictObservations(t *testing.T) {
+	msgs := []map[string]string{
+		{"role": "system", "content": "You are a helpful assistant."},
+		{"role": "user", "content": "Write the Dockerfile."},
+		{"role": "assistant", "content": "```bash\nls\n```"},
+		{"role": "user", "content": `Observation: {'output': "Dockerfile\npackage.json\n", 'returncode': 0}`},
+		{"role": "assistant", "content": "```bash\nnpm tset\n```"},
+		{"role": "user", "content": `Observation: {'returncode': 1, 'output': 'npm error Unknown command: "tset"\n\tDid you mean \'test\'? \xe9\u00e9'}`},
+		{"role": "assistant", "content": "```bash\necho {'output': 1}\n```"},
+		{"role": "user", "content": `Observation: {'output': 1}`},
+	}
+	b, _ := json.Marshal(map[string]any{"info": map[string]any{"mini_version": "1.9.0"}, "messages": msgs, "trajectory_format": "mini-swe-agent-1"})
+	tr, err := ReadFrom("run.traj.json", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 3 {
+		t.Fatalf("%d calls, want 3", len(calls))
+	}
+	if calls[0].Result != "Dockerfile\npackage.json\n" || calls[0].Failed {
+		t.Errorf("call 1: result %q failed %v, want the output and not failed", calls[0].Result, calls[0].Failed)
+	}
+	if want := "npm error Unknown command: \"tset\"\n\tDid you mean 'test'? éé"; calls[1].Result != want || !calls[1].Failed {
+		t.Errorf("call 2: result %q failed %v, want %q and failed", calls[1].Result, calls[1].Failed, want)
+	}
+	if calls[2].Result != "Observation: {'output': 1}" {
+		t.Errorf("call 3: a dict without a return code was decoded: %q", calls[2].Result)
+	}
+}
