@@ -38,10 +38,12 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	s.tools.push(cls.name)
 	dg := s.digestResult(c)
-	if !c.hasRes {
+	if !c.hasRes || actsOnScreen(c.args) {
 		// What the call brought is not known (a transcript that kept the call and not its
-		// answer): it cannot be said to have brought nothing new, so it is taken as new, and
-		// an edit whose outcome is unknown as having landed.
+		// answer, or a computer-use action whose answer is an acknowledgement and whose
+		// outcome is on the screen: see actsOnScreen): it cannot be said to have brought
+		// nothing new, so it is taken as new, and an edit whose outcome is unknown as having
+		// landed.
 		dg.exact = combine(dg.exact, uint64(s.calls)+1)
 		dg.masked = dg.exact
 	}

@@ -189,3 +189,27 @@ func TestLooksFailedReadsARejectedEditsOpening(t *testing.T) {
 		t.Error("an edit that landed, its listing shown, reads as failed")
 	}
 }
+
+// A computer-use action answers with an acknowledgement; what it did is on the screen, in an
+// image the text does not hold. Clicking a date picker's "previous month" three times, each
+// answered "Clicked at (500, 414)", is three months back. A page read as text still tells.
+func TestComputerUseActionsAreNotComparedByTheirAcknowledgement(t *testing.T) {
+	const tab = "\n\n\nTab Context:\n- Executed on tabId: 1593283066\n- Available tabs:\n  • tabId 1593283066: \"Flights | Google\""
+	click := ok("mcp__claude-in-chrome__computer", `{"action": "left_click", "coordinate": [500, 414], "tabId": 1593283066}`, "Clicked at (500, 414)"+tab)
+	shot := ok("mcp__claude-in-chrome__computer", `{"action": "screenshot", "tabId": 1593283066}`, "Successfully captured screenshot (1512x771, jpeg) - ID: ss_4160ytnat"+tab)
+	if got := progressRun(t, defaultProgress(nil), []step{shot, click, click, click, click, shot, shot}); len(got) != 0 {
+		t.Errorf("clicks and screenshots answered alike: got %q, want no notice", got)
+	}
+	read := ok("mcp__claude-in-chrome__get_page_text", `{"tabId": 1593283066}`, "January 2026\nSu Mo Tu We Th Fr Sa\n 1  2  3  4  5  6  7"+tab)
+	if got := progressRun(t, defaultProgress(nil), []step{click, read, click, read, click, read}); len(got) == 0 {
+		t.Error("clicks after which the page's text stays the same: no notice")
+	}
+	for args, want := range map[string]bool{
+		`{"action":"left_click","coordinate":[1,2]}`: true, `{"action": "screenshot"}`: true, `{"action":"type","text":"kale"}`: true,
+		`{"action":"wait","duration":2}`: false, `{"action":"view","path":"/x"}`: false, `{"command":"left_click"}`: false,
+	} {
+		if got := actsOnScreen([]byte(args)); got != want {
+			t.Errorf("actsOnScreen(%s) = %v, want %v", args, got, want)
+		}
+	}
+}
