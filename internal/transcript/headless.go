@@ -229,6 +229,13 @@ func readGeminiStream(name string, br *bufio.Reader) (*built, error) {
 				return nil // a result without its call: nothing to attach it to
 			}
 			e := &a.events[i]
+			if l.Output == "" && l.Status != "error" && len(l.Error) == 0 && e.Tool != "run_shell_command" {
+				// The stream's output is what the CLI displays of a result, not the result:
+				// nothing for a read_file, whatever the file held. Taken for an empty answer,
+				// three reads of a file rewritten between them read as the same answer.
+				// A command that printed nothing did answer with nothing.
+				return nil
+			}
 			e.Result, e.HasResult, e.Failed = l.Output, true, l.Status == "error"
 			if e.Result == "" && len(l.Error) > 0 {
 				var m struct {

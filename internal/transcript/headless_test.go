@@ -199,3 +199,35 @@ func TestGeminiStreamRunsAppendedAreSessions(t *testing.T) {
 		}
 	}
 }
+
+// Gemini CLI's stream records what it displays of a tool's result, not the result: nothing
+// for a read_file, whatever the file held. Such a result is unknown; a command that printed
+// nothing answered with nothing, and a failure keeps its message.
+func TestGeminiStreamEmptyDisplayIsAnUnknownResult(t *testing.T) {
+	const stream = `{"type":"init","session_id":"s1","model":"gemini-3-pro-preview"}
+{"type":"message","role":"user","content":"do it"}
+{"type":"tool_use","tool_name":"read_file","tool_id":"r0","parameters":{"file_path":"src/App.tsx"}}
+{"type":"tool_result","tool_id":"r0","status":"success","output":""}
+{"type":"tool_use","tool_name":"run_shell_command","tool_id":"s1","parameters":{"command":"touch x"}}
+{"type":"tool_result","tool_id":"s1","status":"success","output":""}
+{"type":"tool_use","tool_name":"read_file","tool_id":"r2","parameters":{"file_path":"nope.tsx"}}
+{"type":"tool_result","tool_id":"r2","status":"error","output":"","error":{"type":"file_not_found","message":"File not found: nope.tsx"}}
+`
+	tr, err := ReadFrom("run.jsonl", strings.NewReader(stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 3 {
+		t.Fatalf("%d calls, want 3", len(calls))
+	}
+	if calls[0].HasResult {
+		t.Errorf("read_file with an empty display: result %q known, want unknown", calls[0].Result)
+	}
+	if !calls[1].HasResult || calls[1].Result != "" {
+		t.Errorf("a command that printed nothing: result %q (known %v), want an empty known result", calls[1].Result, calls[1].HasResult)
+	}
+	if !calls[2].Failed || calls[2].Result != "File not found: nope.tsx" {
+		t.Errorf("a failed read: result %q failed %v", calls[2].Result, calls[2].Failed)
+	}
+}
