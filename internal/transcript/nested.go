@@ -92,6 +92,11 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			end := v
 			var err error
 			switch k, c := string(key), w.data[v]; {
+			case k == "initial_state":
+				// A task's starting point (tau2-bench's tasks: the history a simulation opens
+				// with), not a run: where a run began from it, the run holds it; where none
+				// did, it was read as a run of its own, its calls made by no one.
+				return w.skip(v)
 			case k == "query" && c == '"':
 				end, err := w.str(v, &query)
 				if err == nil && untasked >= 0 && query != "" {

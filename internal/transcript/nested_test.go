@@ -406,3 +406,31 @@ func TestToolResponseContentUnwrapsOnlyTheEnvelope(t *testing.T) {
 		}
 	}
 }
+
+// tau2-bench's results hold the tasks run and the simulations that ran them. A task's
+// initial_state.message_history is where a simulation starts from, not a run of its own: the
+// runs are the simulations.
+func TestTau2TaskInitialStateIsNoRun(t *testing.T) {
+	const doc = `{"timestamp": "2026-05-31", "info": {"num_trials": 1},
+ "tasks": [{"id": "t4", "initial_state": {"initialization_data": null, "message_history": [
+   {"role": "assistant", "content": "Let me look.", "tool_calls": [{"id": "c0", "name": "get_user", "arguments": {"user_id": "u1"}}]},
+   {"role": "tool", "id": "c0", "content": "{\"name\": \"Ana\"}"},
+   {"role": "assistant", "content": "Found you."},
+   {"role": "user", "content": "thanks"}]}}],
+ "simulations": [{"id": "s0", "task_id": "t9", "messages": [
+   {"role": "assistant", "content": "Hi, how can I help?"},
+   {"role": "user", "content": "Cancel my flight."},
+   {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "name": "get_reservation", "arguments": {"id": "R1"}}]},
+   {"role": "tool", "id": "c1", "content": "{\"status\": \"active\"}"}]}]}`
+	tr, err := ReadFrom("results.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Sessions != 1 || len(tr.Agents) != 1 {
+		t.Fatalf("%d sessions, %d agents; want the one simulation", tr.Sessions, len(tr.Agents))
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || calls[0].Tool != "get_reservation" {
+		t.Errorf("calls %v, want the simulation's get_reservation alone", calls)
+	}
+}
