@@ -27,6 +27,7 @@ type catalogue struct {
 	progressPoll          string // {tool} {count}: the answer keeps changing
 	progressPollStalled   string // {tool} {count}: the same answer every time
 	progressPollIdle      string // {tool} {count}: the same answer every time, checked at once every time
+	progressIdle          string // {tool} {count}: calls in a row whose commands do nothing
 	progressThought       string // {count} {preview}: the calls brought nothing new
 	progressThoughtSweep  string // {count} {preview}: the calls kept moving to other places
 	progressThoughtIdle   string // {count} {preview}: no call in between
@@ -97,6 +98,9 @@ var catalogues = map[string]*catalogue{
 		progressPollIdle: "[loopguard] You have checked {tool} {count} times in a row, each time at once, and its answer " +
 			"has not changed. Checking again right away cannot bring anything new: wait before the next check (sleep " +
 			"for a while, or use a check that waits until there is news), or do other work in the meantime.",
+		progressIdle: "[loopguard] Your last {count} calls of {tool} ran commands that do nothing (echo of a fixed text, " +
+			"true, a comment, exit): they cannot bring new information. If the task is done, finish it the way this " +
+			"environment expects (submit or stop); if it is not, run a command that checks or changes something.",
 		progressThought: "[loopguard] You have written the same thing {count} times (\"{preview}\") while your calls " +
 			"brought back nothing new. Your plan is not moving forward: sum up what you have learnt so far, then " +
 			"choose a different next step.",
@@ -158,6 +162,9 @@ var catalogues = map[string]*catalogue{
 			"如果它本不该这么久，请换一种方式查看（它的日志、进程列表、直接测试）或者停止它；如果确实需要这么久，请把检查间隔拉长很多。",
 		progressPollIdle: "[loopguard] 你已经连续 {count} 次立即查看 {tool}，结果没有任何变化。马上再查看不会带来新内容：" +
 			"请在下一次查看前先等待（sleep 一段时间，或使用会等到有新结果才返回的查看方式），或者先去做别的工作。",
+		progressIdle: "[loopguard] 你最近连续 {count} 次调用 {tool}，运行的都是什么也不做的命令（输出固定文字的 echo、true、" +
+			"注释、exit）：它们不会带来任何新信息。如果任务已经完成，请按这个环境要求的方式结束（提交或停止）；" +
+			"如果还没有完成，请运行能检查或改变状态的命令。",
 		progressThought: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用没有带回任何新内容。" +
 			"你的计划没有向前推进：请总结目前已经了解到的情况，然后选择一个不同的下一步。",
 		progressThoughtSweep: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用一直在换地方查看。" +

@@ -424,6 +424,7 @@ type progressState struct {
 	changedBy    uint64 // the call that last changed the workspace
 	changedAt    int32  // its index
 	reapplied    int32  // how many times in a row it made its change, nothing else changing between
+	idle         int32  // calls in a row whose command does nothing (doesNothing)
 	changedShape sketch // the shape of its first run's answer (shapeSketch)
 	calls        int32  // watched calls since the last reset
 

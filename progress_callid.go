@@ -493,6 +493,59 @@ func actsOnScreen(args []byte) bool {
 	return ok && screenActions[string(args[start:end])]
 }
 
+// maxIdleAnswer is the longest answer of a command that does nothing (doesNothing): an echo's
+// text. Longer answers are not looked at.
+const maxIdleAnswer = 512
+
+// doesNothing says whether a call's command does nothing but print a fixed text, or not even
+// that: `true`, `:`, `exit`, `exit 0`, a comment, an `echo` or `printf` of a text with no
+// substitution, redirection, pipe or second command, on one line. Such a command cannot bring
+// anything the model did not already have. A model that believes it is done while its harness
+// wants another command runs them one after another ("Ready for next task", "Standing by",
+// `true`, `: `): none of the 25,000 calls of the label sets and the validation rounds ran
+// three in a row otherwise. A sleep is a wait, not nothing: it is not one of them.
+func doesNothing(args []byte) bool {
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return false
+	}
+	inJSON := len(args) > 0 && bytes.TrimLeft(args, " \t\r\n")[0] == '{'
+	for len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
+		line = line[1:]
+	}
+	for len(line) > 0 && (line[len(line)-1] == ' ' || line[len(line)-1] == '\t' || line[len(line)-1] == '\n') {
+		line = line[:len(line)-1]
+	}
+	if len(line) == 0 || bytes.IndexByte(line, '\n') >= 0 || inJSON && hasEscapedNewline(line) {
+		return false
+	}
+	switch string(line) {
+	case "true", ":", "exit", "exit 0":
+		return true
+	}
+	if line[0] == '#' {
+		return true
+	}
+	if bytes.HasPrefix(line, []byte("echo ")) || bytes.HasPrefix(line, []byte("printf ")) {
+		return !bytes.ContainsAny(line, "$`<>|;&")
+	}
+	return false
+}
+
+// hasEscapedNewline says whether a string as JSON writes it holds a newline (\n, its
+// backslash not itself escaped).
+func hasEscapedNewline(s []byte) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' {
+			if s[i+1] == 'n' {
+				return true
+			}
+			i++ // the escaped character
+		}
+	}
+	return false
+}
+
 // historySteps are the words of commands that step through a history, each run going one
 // step further than the last: an editor's undo_edit, git's stash pop and HEAD~1.
 var historySteps = [...]string{"undo", "redo", "pop", "HEAD~", "HEAD^", "revert", "rollback"}

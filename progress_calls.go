@@ -304,6 +304,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	rf := s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, &dg, sig, c.turn)
 	s.last, s.hasLast = rec, true
+	// (Arguments that are a JSON object without a command-line key hold no command: most
+	// calls are let go by what readArgKeys already found.)
+	if len(c.result) <= maxIdleAnswer && (keys.commandLine || len(c.args) == 0 || c.args[0] != '{') && doesNothing(c.args) {
+		s.idle++
+	} else {
+		s.idle = 0
+	}
 
 	// One notice per call at most, the most specific first.
 	before := len(out)
@@ -372,6 +379,10 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	d := s.d
 	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
 		return append(out, s.stuckNotice(c, int(s.stuck)))
+	}
+	if s.idle > 0 && s.remindAt(int(s.idle)) {
+		return append(out, s.notice(c.agent, KindStuck, c.tool+" does nothing × "+itoa(int(s.idle)),
+			fill(s.d.cat.progressIdle, "tool", c.tool, "count", itoa(int(s.idle)))))
 	}
 	if again > 0 && s.remindAt(again) {
 		return append(out, s.notice(c.agent, KindStuck, c.tool+" × "+itoa(again),

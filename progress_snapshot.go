@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 14
+const progressSnapFormat = 15
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -157,6 +157,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint64(b, r.id)
 		b = binary.AppendUvarint(b, uint64(r.epoch))
 	}
+	b = binary.AppendUvarint(b, uint64(s.idle))
 	return b
 }
 
@@ -267,7 +268,8 @@ func (s *progressState) restore(r *snapReader) error {
 	for i := 0; i < n && r.err == nil; i++ {
 		s.refused = append(s.refused, refusal{id: r.u64(), epoch: u32()})
 	}
-	if s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
+	s.idle = i32()
+	if s.idle < 0 || s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
 	return r.err

@@ -1,0 +1,86 @@
+package loopguard
+
+// The idle rule: commands that do nothing, run one after another.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDoesNothingReadsTheCommand(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{`echo "Ready for next task"`, true},
+		{`{"command":"echo \"Standing by\"","description":"wait"}`, true},
+		{`true`, true}, {`:`, true}, {`exit 0`, true}, {`# Waiting for next task`, true},
+		{`{"cmd":"printf 'done\\n'"}`, true},
+		{`echo "Task complete" > status.txt`, false}, // writes a file
+		{`echo $PATH`, false},                        // reads the environment
+		{`echo "$(date)"`, false},                    // runs a command
+		{"echo start\nmake test", false},             // a second command
+		{`{"command":"echo a\nls"}`, false},          // the same, as JSON writes it
+		{`{"command":"echo \"a\\\\nb\""}`, true},     // an escaped backslash-n is text
+		{`echo done && git push`, false},             // a second command
+		{`sleep 5`, false},                           // a wait is not nothing
+		{`ls -la`, false}, {`pwd`, false}, {`{"file_path":"/a"}`, false}, {``, false},
+	}
+	for _, tt := range tests {
+		if got := doesNothing([]byte(tt.args)); got != tt.want {
+			t.Errorf("doesNothing(%s) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+// A model that believes it is done while its harness wants another command echoes one status
+// after another: told at the third command in a row that does nothing, whatever each says.
+func TestCommandsThatDoNothingInARowAreIdle(t *testing.T) {
+	idle := []step{
+		ok("bash", `echo "Task already completed successfully"`, "Task already completed successfully\n"),
+		ok("bash", `echo "Acknowledged"`, "Acknowledged\n"),
+		ok("bash", `echo "Ready for next task"`, "Ready for next task\n"),
+		ok("bash", `true`, ""),
+	}
+	got := progressRun(t, defaultProgress(nil), idle)
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "2:stuck:bash does nothing × 3") }) {
+		t.Errorf("three echoes of status in a row: got %q, want the idle notice at the third (call 2)", got)
+	}
+	// Echoes between real work, and waits, are not idling.
+	var work []step
+	for i := range 4 {
+		work = append(work,
+			ok("bash", fmt.Sprintf(`echo "=== step %d ==="`, i), fmt.Sprintf("=== step %d ===\n", i)),
+			ok("bash", fmt.Sprintf(`pytest -q tests/test_%d.py`, i), "3 passed in 0.2s"),
+			ok("bash", `sleep 5`, ""))
+	}
+	if got := progressRun(t, defaultProgress(nil), work); len(got) != 0 {
+		t.Errorf("echoes between tests and waits: got %q, want no notice", got)
+	}
+}
+
+// The count of commands that did nothing in a row is part of an agent's state: a hook that
+// restores it before each call tells the third as a live engine does.
+func TestSnapshotKeepsTheIdleCount(t *testing.T) {
+	cfg := defaultProgress(nil)
+	live, _ := New(cfg)
+	var saved []byte
+	for i, text := range []string{"Ready", "Standing by", "Waiting for instructions"} {
+		ev := Call("a", "bash", []byte(`echo "`+text+`"`)).WithResult(text+"\n", false)
+		want := live.Observe(ev)
+		fresh, _ := New(cfg)
+		if err := fresh.Restore("a", saved); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+		got := fresh.Observe(ev)
+		saved = fresh.Snapshot("a")
+		if len(got) != len(want) || len(got) > 0 && got[0].Summary != want[0].Summary {
+			t.Fatalf("call %d: from snapshot %+v, live %+v", i, got, want)
+		}
+		if i == 2 && len(got) == 0 {
+			t.Fatal("the third echo in a row: no notice")
+		}
+	}
+}
