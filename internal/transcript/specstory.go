@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"encoding/json"
 	"html"
 	"io"
 	"regexp"
@@ -468,13 +469,20 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 	if tool == "" {
 		tool = "tool"
 	}
-	args = strings.TrimSpace(args)
+	args, status := specStatus(strings.TrimSpace(args))
 	if answered {
 		args = strings.TrimSpace(strings.TrimSuffix(args, lastLineOf(args, specOutputLabels)))
 	}
-	call := loopguard.Call("", tool, []byte(strings.TrimSpace(summary+"\n"+args)))
 	result = strings.TrimSpace(result)
+	if answered && strings.Contains(args, `"vscodeToolId"`) {
+		args = strings.TrimSpace(withoutCopilotData(args) + "\n" + copilotAsked(result))
+	}
+	call := loopguard.Call("", tool, []byte(strings.TrimSpace(summary+"\n"+args)))
 	failed := rejected || strings.HasPrefix(result, "Error")
+	switch status {
+	case "error", "failed", "cancelled", "canceled":
+		failed = true
+	}
 	if answered && !failed && summary == "" && args == "" {
 		// The export kept what the call printed and nothing of what it was asked (earlier
 		// exports of Codex's patches: "Tool use: **apply_patch**", then "Output:" and the
@@ -492,6 +500,67 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 		return
 	}
 	a.add(call.WithResult(result, failed))
+}
+
+// specStatus takes the "Status: **completed**" line an export writes after a VS Code
+// Copilot call's result out of its arguments, and returns the status.
+func specStatus(args string) (rest, status string) {
+	i := strings.LastIndex(args, "Status: **")
+	if i < 0 || i > 0 && args[i-1] != '\n' {
+		return args, ""
+	}
+	line, after, _ := strings.Cut(args[i:], "\n")
+	status = strings.TrimSuffix(strings.TrimPrefix(line, "Status: **"), "**")
+	return strings.TrimSpace(args[:i] + after), strings.ToLower(strings.TrimSpace(status))
+}
+
+// withoutCopilotData takes out of a VS Code Copilot call's arguments the "Additional data"
+// block: the tool's id and whether it is hidden, the same for every call of the tool.
+// What else they hold ("Parameters": a terminal's command line) stays.
+func withoutCopilotData(args string) string {
+	i := strings.Index(args, "Additional data:")
+	if i < 0 {
+		return args
+	}
+	open := strings.Index(args[i:], "```")
+	if open < 0 {
+		return args
+	}
+	open += i
+	nl := strings.IndexByte(args[open:], '\n')
+	if nl < 0 {
+		return args
+	}
+	end := strings.Index(args[open+nl:], "\n```")
+	if end < 0 || !strings.Contains(args[open:open+nl+end], `"vscodeToolId"`) {
+		return args
+	}
+	end += open + nl + len("\n```")
+	return strings.TrimSpace(args[:i] + args[end:])
+}
+
+// copilotAsked is what a VS Code Copilot call saved by SpecStory was asked. Such a block holds
+// "Additional data" (the tool's id, whether it is hidden: the same for every call of a tool)
+// and a "Result" that is VS Code's record of the invocation: the message it showed for it
+// ("Creating [](file:///.../index.ex)", "Reading ...") and, for an edit, the text it wrote
+// (textEditContent). Those are the call's arguments; without them three different replacements
+// read as one replacement made three times.
+func copilotAsked(result string) string {
+	var inv struct {
+		InvocationMessage any    `json:"invocationMessage"`
+		TextEditContent   string `json:"textEditContent"`
+	}
+	if json.Unmarshal([]byte(result), &inv) != nil {
+		return ""
+	}
+	msg := ""
+	switch m := inv.InvocationMessage.(type) {
+	case string:
+		msg = m
+	case map[string]any: // a Markdown string: {"value": "..."}
+		msg, _ = m["value"].(string)
+	}
+	return strings.TrimSpace(msg + "\n" + inv.TextEditContent)
 }
 
 // specOutputLabels are the lines an export writes over a call's output block ("Output:").
