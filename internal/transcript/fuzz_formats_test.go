@@ -311,6 +311,12 @@ func FuzzSpecStory(f *testing.F) {
 	fuzzReader(f, readSpecStory)
 }
 
+func FuzzClaudeText(f *testing.F) {
+	f.Add([]byte("> a\n  b\n\n⏺ Bash(x |\n      y)\n  ⎿  Error: z\n     … +3 lines (ctrl+o to expand)\n\n⏺ t (MCP)(q)\n  ⎿  r\n⏺ (\n⏺ A B(\n  ⎿\n"))
+	f.Add([]byte("⏺ Read(\n  ⎿  \n\n\n     x\n> \n⏺ Web Search(\"a\")\n"))
+	fuzzReader(f, readClaudeText)
+}
+
 func FuzzBrowserUse(f *testing.F) {
 	f.Add([]byte(browserUseSteps(3, func(i int) string { return "https://a.test/" + strconv.Itoa(i) })))
 	f.Add([]byte(`{"history": [{"model_output": {"action": [{"a": 1, "b": [2]}, {}], "current_state": {"next_goal": 3}}, "result": [{"error": ""}, {"error": null, "extracted_content": 7}]}, {"model_output": null, "result": []}]}`))

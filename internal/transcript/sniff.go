@@ -43,6 +43,7 @@ const (
 	kindAider             // Aider's chat history (Markdown)
 	kindClineMarkdown     // a Cline or Roo Code task exported as Markdown
 	kindSpecStory         // a chat saved by SpecStory (Markdown)
+	kindClaudeText        // Claude Code's conversation as its terminal shows it (/export)
 	kindBrowserUse        // a browser-use agent history document
 	kindCCTrace           // a Claude Code session exported by cctrace (Markdown)
 	kindKimiWire          // a Kimi Code CLI session's records, one a line
@@ -121,6 +122,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if isZedThread(head[i:], eof) {
 		return sniffed{kind: kindZed}
+	}
+	if head[i] != '{' && head[i] != '[' && isClaudeTextHead(head) {
+		return sniffed{kind: kindClaudeText}
 	}
 	switch head[i] {
 	case '[':

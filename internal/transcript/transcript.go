@@ -145,6 +145,9 @@ const (
 	// (chatSessions/<id>.json), or the Copilot extension's chat replay export
 	// (*.chatreplay.json).
 	FormatVSCodeChat = "vscode-chat"
+	// FormatClaudeText is Claude Code's conversation as its terminal shows it: what `/export`
+	// writes, and what people paste of the screen ("⏺ Bash(npm test)", "  ⎿  ...").
+	FormatClaudeText = "claude-code-text"
 	// FormatAmazonQ is a conversation saved with `/save` by Amazon Q Developer CLI (`q chat`)
 	// or Kiro CLI, its successor.
 	FormatAmazonQ = "amazon-q"
@@ -525,6 +528,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readClineMarkdown(name, br)
 	case kindSpecStory:
 		t, err = readSpecStory(name, br)
+	case kindClaudeText:
+		t, err = readClaudeText(name, br)
 	case kindBrowserUse:
 		t, err = readBrowserUse(name, br, hint)
 	case kindCCTrace:
