@@ -1,6 +1,7 @@
 package loopguard
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -339,6 +340,18 @@ func showsByName(tool string) bool {
 		}
 	}
 	return false
+}
+
+// namesAFile says whether a call's arguments name the file it shows: a path member
+// (editFileKey's), or a command line of its own (SWE-agent's `open file.py`, `goto 120`). A
+// tool whose name holds "read" but whose arguments name no file (an SQL server's read_query)
+// answers with more than a file's text, and its failures are read as any tool's.
+func namesAFile(args []byte) bool {
+	if a := bytes.TrimLeft(args, " \t\r\n"); len(a) == 0 || a[0] != '{' {
+		return len(a) > 0
+	}
+	_, ok := editFileKey(args)
+	return ok
 }
 
 func isAlnum(b byte) bool {

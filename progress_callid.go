@@ -527,9 +527,32 @@ func doesNothing(args []byte) bool {
 		return true
 	}
 	if bytes.HasPrefix(line, []byte("echo ")) || bytes.HasPrefix(line, []byte("printf ")) {
-		return !bytes.ContainsAny(line, "$`<>|;&")
+		return fixedText(line)
 	}
 	return false
+}
+
+// fixedText says whether an echo's command line prints only what it says: no substitution
+// (`$`, a backquote, cmd.exe's `%VAR%`), redirection, pipe or second command anywhere, and no
+// glob, brace or tilde outside quotes (`echo /opt/*` lists a folder).
+func fixedText(line []byte) bool {
+	if bytes.ContainsAny(line, "$`<>|;&%") {
+		return false
+	}
+	var quote byte
+	for _, c := range line {
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '*' || c == '?' || c == '[' || c == '{' || c == '~':
+			return false
+		}
+	}
+	return true
 }
 
 // hasEscapedNewline says whether a string as JSON writes it holds a newline (\n, its

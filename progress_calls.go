@@ -218,7 +218,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	said := c.result // what the call's own program said: see withoutForeignNotFound
 	failed := c.failed
 	if !failed {
-		if !mut && (cls.shows || cls.mutating) {
+		if !mut && (cls.mutating || cls.shows && namesAFile(c.args)) {
 			// A look at a file (a Read, an editor's view) answers with the file's text, which
 			// may hold any failure mark: it failed only if its answer opens with the failure.
 			// Four reads of a source file holding `"Error: " + msg`, an edit between each,

@@ -167,40 +167,54 @@ func unescaped(body []byte) string {
 	return string(out)
 }
 
-// withoutForeignNotFound returns result without the lines in which a shell says it found no
-// command that the call's arguments never name: the harness's own shell hooks failing, not
-// the command. Cursor's terminal ends every command's output with "zsh:1: command not found:
-// dump_zsh_state"; read as the command's failure, every command failed, and failed the same
-// way (a `git push` that went through was told as a command failing alike). A command the
-// arguments do name ("bash: applypatch: command not found" for `applypatch < fix.diff`) is
-// the call's own failure and stays.
+// withoutForeignNotFound returns result without its last line when that line is zsh saying
+// it found no command that the call's arguments never name: the harness's own shell hook
+// failing after the command, not the command. Cursor's terminal ends every command's output
+// with "zsh:1: command not found: dump_zsh_state"; read as the command's failure, every
+// command failed, and failed the same way (a `git push` that went through was told as a
+// command failing alike). Only that line goes: a command the arguments name ("bash:
+// applypatch: command not found" for `applypatch < fix.diff`) is the call's own failure, and
+// so is one missing inside what the call ran (a script's "run_tests.sh: line 4: pytest:
+// command not found", npm's "sh: jest: command not found"), which is neither zsh's wording
+// nor, for a program that reports its failure, the output's last line.
 func withoutForeignNotFound(result string, args []byte) string {
-	var b strings.Builder
-	kept := 0 // result[:kept] is in b, or nothing was dropped yet and b is empty
-	for start := 0; start < len(result); {
-		end := len(result)
-		if nl := strings.IndexByte(result[start:], '\n'); nl >= 0 {
-			end = start + nl + 1
-		}
-		if name := notFoundCommand(result[start:end]); name != "" && !namedIn(args, name) {
-			b.WriteString(result[kept:start])
-			kept = end
-		}
-		start = end
-	}
-	if kept == 0 {
+	body := strings.TrimRight(result, " \t\r\n")
+	start := strings.LastIndexByte(body, '\n') + 1
+	last := body[start:]
+	if !strings.HasPrefix(last, "zsh:") || !strings.Contains(last, "command not found: ") {
 		return result
 	}
-	b.WriteString(result[kept:])
-	return b.String()
+	if name := notFoundCommand(last); name == "" || namedIn(args, name) {
+		return result
+	}
+	return result[:start]
 }
 
-// namedIn says whether the arguments hold name, as written or with their backslashes taken
+// namedIn says whether the arguments hold name, as written or with their backslashes left
 // out: `echo -e "...bash\ndocker..."` run where -e is not understood makes the shell look for
 // a command "bashndocker", which is the call's own text.
 func namedIn(args []byte, name string) bool {
-	return bytes.Contains(args, []byte(name)) ||
-		bytes.IndexByte(args, '\\') >= 0 && bytes.Contains(bytes.ReplaceAll(args, []byte{'\\'}, nil), []byte(name))
+	if bytes.Contains(args, []byte(name)) {
+		return true
+	}
+	for i := range args {
+		j, k := i, 0
+		for j < len(args) && k < len(name) {
+			if args[j] == '\\' {
+				j++
+				continue
+			}
+			if args[j] != name[k] {
+				break
+			}
+			j++
+			k++
+		}
+		if k == len(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // notFoundCommand returns the command a shell's line says it did not find: zsh's "zsh:1:

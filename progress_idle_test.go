@@ -18,14 +18,16 @@ func TestDoesNothingReadsTheCommand(t *testing.T) {
 		{`{"command":"echo \"Standing by\"","description":"wait"}`, true},
 		{`true`, true}, {`:`, true}, {`exit 0`, true}, {`# Waiting for next task`, true},
 		{`{"cmd":"printf 'done\\n'"}`, true},
-		{`echo "Task complete" > status.txt`, false}, // writes a file
-		{`echo $PATH`, false},                        // reads the environment
-		{`echo "$(date)"`, false},                    // runs a command
-		{"echo start\nmake test", false},             // a second command
-		{`{"command":"echo a\nls"}`, false},          // the same, as JSON writes it
-		{`{"command":"echo \"a\\\\nb\""}`, true},     // an escaped backslash-n is text
-		{`echo done && git push`, false},             // a second command
-		{`sleep 5`, false},                           // a wait is not nothing
+		{`echo "Task complete" > status.txt`, false},                     // writes a file
+		{`echo $PATH`, false},                                            // reads the environment
+		{`echo "$(date)"`, false},                                        // runs a command
+		{"echo start\nmake test", false},                                 // a second command
+		{`{"command":"echo a\nls"}`, false},                              // the same, as JSON writes it
+		{`{"command":"echo \"a\\\\nb\""}`, true},                         // an escaped backslash-n is text
+		{`echo done && git push`, false},                                 // a second command
+		{`sleep 5`, false},                                               // a wait is not nothing
+		{`echo /opt/*`, false}, {`echo ~`, false}, {`echo {a,b}`, false}, // expansions (review r41)
+		{`{"command":"echo %JAVA_HOME%"}`, false}, {`echo "files: *.go"`, true},
 		{`ls -la`, false}, {`pwd`, false}, {`{"file_path":"/a"}`, false}, {``, false},
 	}
 	for _, tt := range tests {

@@ -7,6 +7,7 @@ package loopguard
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -126,7 +127,9 @@ func TestWithoutForeignNotFoundKeepsTheCallsOwnFailure(t *testing.T) {
 		name, result, args, want string
 	}{
 		{"a harness's hook line goes", "Everything up-to-date\n" + noise, `{"command":"git push"}`, "Everything up-to-date\n"},
-		{"in the middle too", "a\n" + noise + "\nb", `{"command":"ls"}`, "a\nb"},
+		{"only as the output's last line", "a\n" + noise + "\nb", `{"command":"ls"}`, "a\n" + noise + "\nb"},
+		{"a script's own missing command stays", "run_tests.sh: line 4: pytest: command not found\n", `{"command":"bash run_tests.sh"}`, "run_tests.sh: line 4: pytest: command not found\n"},
+		{"npm's script's stays", "> jest\n\nsh: jest: command not found\n", `{"command":"npm test"}`, "> jest\n\nsh: jest: command not found\n"},
 		{"the command's own stays", "bash: applypatch: command not found\n", `{"command":"applypatch < fix.diff"}`, "bash: applypatch: command not found\n"},
 		{"nothing to drop", "ok\n", `{"command":"ls"}`, "ok\n"},
 	}
@@ -165,7 +168,7 @@ func TestAShellHooksNotFoundLineIsNotTheCommandsFailure(t *testing.T) {
 // A command mangled by the shell is still the call's own: `echo -e` where -e is not understood
 // leaves "\n" as "n", and the shell looks for "bashndocker".
 func TestWithoutForeignNotFoundReadsTheArgumentsWithoutTheirEscapes(t *testing.T) {
-	result := "bash: line 1: bashndocker: command not found\n"
+	result := "zsh:1: command not found: bashndocker\n"
 	args := `{"command":"echo -e \"# Build\\n\\n` + "```" + `bash\\ndocker build .\\n` + "```" + `\" > README.md"}`
 	if got := withoutForeignNotFound(result, []byte(args)); got != result {
 		t.Errorf("the call's own mangled command was dropped: %q", got)
@@ -211,5 +214,63 @@ func TestComputerUseActionsAreNotComparedByTheirAcknowledgement(t *testing.T) {
 		if got := actsOnScreen([]byte(args)); got != want {
 			t.Errorf("actsOnScreen(%s) = %v, want %v", args, got, want)
 		}
+	}
+}
+
+// A command missing inside what the call ran is the call's failure: the same script failing
+// the same way after each of four edits is told (review r41).
+func TestAScriptsOwnMissingCommandIsItsFailure(t *testing.T) {
+	const out = "Running the test suite...\nrun_tests.sh: line 4: pytest: command not found\n"
+	var steps []step
+	for i := range 5 {
+		steps = append(steps,
+			ok("bash", `bash run_tests.sh`, out),
+			ok("edit", fmt.Sprintf(`{"path":"/w/src/m.py","old_str":"x%d","new_str":"y%d"}`, i, i), "The file /w/src/m.py has been edited."))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, ":errors:") }) {
+		t.Errorf("the same script failing the same way after each of four edits: got %q, want an errors notice", got)
+	}
+	for _, c := range []struct{ result, args string }{
+		{"/bin/sh: pytest: command not found\nmake: *** [Makefile:3: test] Error 127\n", `{"command":"make test"}`},
+		{"\n> app@1.0.0 test\n> jest\n\nsh: jest: command not found\n", `{"command":"npm test"}`},
+	} {
+		if said := withoutForeignNotFound(c.result, []byte(c.args)); !looksFailed(said) {
+			t.Errorf("%s answered %q: kept %q, which no longer reads as failed", c.args, c.result, said)
+		}
+	}
+}
+
+// Every output of a Cursor session ends with the shell hook's line: taking it off allocates
+// nothing (review r41).
+func TestObserveAllocatesNothingOnCursorOutputs(t *testing.T) {
+	cfg, _ := Preset(PresetDefault)
+	eng, _ := New(cfg)
+	const distinct = 8192
+	events := make([]Event, distinct)
+	for i := range events {
+		events[i] = Call("agent-1", "run_terminal_cmd", fmt.Appendf(nil, `{"command":"ls /w/d_%d","is_background":false,"explanation":"see \"d\""}`, i)).
+			WithResult(fmt.Sprintf("file_%d.go\nfile_%d_test.go\nzsh:1: command not found: dump_zsh_state\n", i, i), false)
+	}
+	for i := 0; i < 2*distinct; i++ {
+		eng.Observe(events[i%distinct])
+	}
+	i := 0
+	if n := testing.AllocsPerRun(1000, func() { eng.Observe(events[i%distinct]); i++ }); n != 0 {
+		t.Errorf("%.2f allocations per call, want 0", n)
+	}
+}
+
+// A tool whose name says "read" but whose arguments name no file (an SQL server's read_query)
+// answers with more than a file's text: its failures are read as any tool's (review r41).
+func TestReadQueryFailuresAreFailures(t *testing.T) {
+	var steps []step
+	for i := range 5 {
+		steps = append(steps, ok("read_query", fmt.Sprintf(`{"query":"SELECT total FROM orders LIMIT %d"}`, i+1),
+			"Database error: no such column: total"))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, ":errors:") }) {
+		t.Errorf("four SQL queries failing the same way: got %q, want an errors notice", got)
 	}
 }
