@@ -220,3 +220,23 @@ func TestOpenHandsResolverOutputWithFlatEvents(t *testing.T) {
 		t.Errorf("got %s\nwant %s", strings.Join(got, "\n    "), strings.Join(want, "\n     "))
 	}
 }
+
+// In a flat history a browse_interactive action is answered by an observation of kind
+// "browse" (review r41).
+func TestOpenHandsFlatBrowseGetsItsObservation(t *testing.T) {
+	const record = `{"issue": {"owner": "o", "repo": "r", "number": 1, "title": "Fix the docs link"}, "instruction": "Please fix the issue.", "success": false, "error": null, "history": [
+ {"content": "Please fix the issue.", "images_urls": null, "wait_for_response": false, "action": "message", "action_risk": null},
+ {"browser_actions": "goto(\"http://localhost:3000/docs\")", "thought": "Open the page.", "browsergym_send_msg_to_user": "", "action": "browse_interactive", "is_confirmed": "confirmed", "action_risk": null},
+ {"content": "404 Not Found", "url": "http://localhost:3000/docs", "status_code": 404, "error": false, "observation": "browse"},
+ {"content": "", "agent_state": "finished", "observation": "agent_state_changed"}
+]}
+`
+	tr, err := ReadFrom("output.jsonl", strings.NewReader(record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || !calls[0].HasResult || calls[0].Result != "404 Not Found" {
+		t.Errorf("calls %+v, want browse_interactive answered \"404 Not Found\"", calls)
+	}
+}

@@ -511,15 +511,24 @@ func (s *ohSession) addFlat(raw json.RawMessage, e *ohEvent) {
 		return
 	}
 	kind := ohName(e.Observation)
-	if kind == "" {
-		return
+	switch kind {
+	case "", "null", "agent_state_changed", "recall":
+		return // no call's answer
 	}
-	for i := len(s.flatPending) - 1; i >= 0; i-- {
-		if p := s.flatPending[i]; p.kind == kind || kind == "error" {
-			s.observe(p.idx, e)
-			s.flatPending = append(s.flatPending[:i], s.flatPending[i+1:]...)
-			return
+	// Of its own kind first ("browse" answers a browse_interactive too), else the latest call
+	// still waiting: observations follow their actions.
+	at := -1
+	for i := len(s.flatPending) - 1; i >= 0 && at < 0; i-- {
+		if p := s.flatPending[i]; p.kind == kind || strings.HasPrefix(p.kind, kind+"_") || kind == "error" {
+			at = i
 		}
+	}
+	if at < 0 && len(s.flatPending) > 0 {
+		at = len(s.flatPending) - 1
+	}
+	if at >= 0 {
+		s.observe(s.flatPending[at].idx, e)
+		s.flatPending = append(s.flatPending[:at], s.flatPending[at+1:]...)
 	}
 }
 
