@@ -405,6 +405,9 @@ func looksFailedByContains(result string) bool {
 	if nonzeroExitPattern.MatchString(head) || nonzeroExitPattern.MatchString(tail) {
 		return true
 	}
+	if successVerdictPattern.MatchString(tail) {
+		return false
+	}
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
@@ -415,6 +418,10 @@ func looksFailedByContains(result string) bool {
 	}
 	return reportsErrorFieldByDecoding(full) || opensWithFailure(full)
 }
+
+// successVerdictPattern is endsWithSuccess's plain statement: the last line, after what
+// precedes its first letter, is a verdict of success.
+var successVerdictPattern = regexp.MustCompile(`(?:^|\n)[^A-Za-z\n]*(?:Done|Done\.|Done!|OK|Build succeeded\.?|(?:Done in |BUILD SUCCESSFUL|OK \().*?)[ \t]*[\r\n \t]*$`)
 
 // emptyFieldPattern is what follows a mark's colon when the field says there was none
 // (Gemini CLI's "Error: (none)").
@@ -668,7 +675,10 @@ func TestLooksFailedFindsEveryMark(t *testing.T) {
 	texts := []string{"", ":", "::", "error", "error :", "rror:", "Error:", "xerror:y", "ERRO", "FAILE",
 		"command not foun", "No such file or director", "Traceback (most recent call last", "Exception :",
 		"Output: ok\nError: (none)\nExit Code: 0\nSignal: (none)", "Error: (none) but", "error:  none\r\n", "Error:null",
-		"fatal: nil\nError: (none)", "Error: (none)\nValueError: bad"}
+		"fatal: nil\nError: (none)", "Error: (none)\nValueError: bad",
+		"[FTL] Application terminated\nHostAbortedException: The host was aborted.\n   at Program.Main()\n\nDone.\n",
+		"error: x\n✨  Done in 3.21s.", "ERROR x\nBUILD SUCCESSFUL in 3s", "Error: y\nOK (12 tests)", "Error: y\nOK", "Error: y\nNot OK",
+		"Error: y\nDone with errors", "Error: y\nDone.\nError: z", "Traceback (most recent call last):\nDone", "Done.\nexit status 1"}
 	for _, m := range failureMarks {
 		texts = append(texts, m, m+filler, filler+m, filler[:2048-len(m)]+m, m+filler[:2048],
 			m[:len(m)-1]+filler, filler+m[:len(m)-1], ":"+m, m+":")

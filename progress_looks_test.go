@@ -274,3 +274,37 @@ func TestReadQueryFailuresAreFailures(t *testing.T) {
 		t.Errorf("four SQL queries failing the same way: got %q, want an errors notice", got)
 	}
 }
+
+// A program that logs an error it gets over and ends with its own verdict of success
+// ("Done.") did not fail: EF Core's design-time host prints a fatal HostAbortedException and
+// its stack on every `dotnet ef database update`, then "Done." (validation rounds r37a, r40a).
+func TestASuccessVerdictLastIsNoFailure(t *testing.T) {
+	const ef = "Build started...\nBuild succeeded.\n[14:02:11 FTL] Application terminated unexpectedly\n" +
+		"Microsoft.Extensions.Hosting.HostAbortedException: The host was aborted.\n   at Program.<Main>$(String[] args) in Program.cs:line 98\nDone.\n"
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{ef, false},
+		{"Error: connection refused\n✨  Done in 3.21s.", false},
+		{"FAILED (failures=1)", true},
+		{"Error: 1 failed\nDone with errors", true}, // not a verdict of success
+		{"Done.\nError: migration failed", true},    // the failure comes last
+		{"Done.\nProcess exited with code 1", true}, // an exit status decides
+		{"Ran 4 tests in 0.01s\n\nOK", false},
+	}
+	for _, tt := range tests {
+		if got := looksFailed(tt.text); got != tt.want {
+			t.Errorf("looksFailed(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+	var steps []step
+	for i := range 5 {
+		steps = append(steps,
+			ok("edit_file", fmt.Sprintf(`{"target_file":"Migrations/M%d.cs","code_edit":"x"}`, i), "The edit was applied."),
+			ok("run_terminal_cmd", `{"command":"dotnet ef database update"}`, ef))
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
+		t.Errorf("five migrations applied, each ending Done.: got %q, want no notice", got)
+	}
+}
