@@ -13,8 +13,9 @@ import (
 // Markdown written by three functions of its terminal I/O:
 //
 //   - "# aider chat started at <time>" opens a run: a session;
-//   - what the user types, each line prefixed "#### " (a message of several lines is several
-//     such lines): a user turn;
+//   - what the user types, each line prefixed "#### " and ended with two spaces (a message
+//     of several lines is several such lines): a user turn; a "#### " line without the two
+//     spaces is the model's own Markdown heading;
 //   - what aider itself says (tool output, warnings and errors), "> " before the first line
 //     only, the last line ending in exactly two spaces (Markdown's line break): a message of
 //     several lines, blank ones included, runs to that line;
@@ -112,7 +113,11 @@ func aiderMessages(run string) []aiderMessage {
 			continue
 		}
 		switch {
-		case strings.HasPrefix(line, "#### ") || line == "####":
+		case strings.HasPrefix(line, "#### ") && strings.HasSuffix(line, "  "):
+			// Aider ends every line it writes of the user's input with two spaces (a
+			// Markdown line break); a "#### " line without them is a heading of the model's
+			// own reply (`#### client/src/App.js` over a file's edit block), which read as a
+			// user turn cut the reply into several calls.
 			add("user", strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, "####"), " "), " "))
 		case strings.HasPrefix(line, "> ") || strings.TrimRight(line, " ") == ">":
 			out = append(out, aiderMessage{role: "harness", text: strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, ">"), " "), " ")})

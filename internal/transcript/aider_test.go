@@ -262,3 +262,25 @@ func TestAiderFourBacktickFenceEndsAtFour(t *testing.T) {
 		t.Errorf("%d calls and %d model texts, want the one edit and no words", calls, words)
 	}
 }
+
+// Aider ends every line of the user's input with two spaces; a "#### " line without them is a
+// heading of the model's own reply, over a file's edit block (validation round r40a).
+func TestAiderModelHeadingsAreTheModels(t *testing.T) {
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n> Model: m with diff edit format  \n\n#### style the carousel  \n\n" +
+		"I'll change both files.\n\n#### client/src/App.css\n\n```css\nclient/src/App.css\n<<<<<<< SEARCH\n.a {}\n=======\n.a { gap: 4px; }\n>>>>>>> REPLACE\n```\n\n" +
+		"#### client/src/App.js\n\n```js\nclient/src/App.js\n<<<<<<< SEARCH\nconst a = 1;\n=======\nconst a = 2;\n>>>>>>> REPLACE\n```\n\n" +
+		"> Tokens: 2k sent, 120 received.  \n> Applied edit to client/src/App.css  \n> Applied edit to client/src/App.js  \n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	users, calls := 0, tr.Agents[0].Calls()
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser {
+			users++
+		}
+	}
+	if users != 1 || len(calls) != 1 || calls[0].Failed {
+		t.Errorf("%d user turns and calls %v; want the one user turn and one edit that applied", users, calls)
+	}
+}
