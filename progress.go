@@ -427,6 +427,11 @@ type refailChain struct {
 	epoch                 uint32
 	noticed               bool
 	turn                  uint64 // the reply that made its last failure (observedCall.turn), 0 for none
+	// the exact result of its latest failure, and how many failures in a row ended with it:
+	// a chain that began with a slightly different failure (another file listed as dirty)
+	// still tells the same failure repeated after it
+	last uint64
+	same int32
 }
 
 type progressState struct {

@@ -316,7 +316,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	before := len(out)
 	// A call failing in earnest: the tool said so, or its answer opens with the failure (a
 	// listing of code that holds "Error" is not one).
-	repeatsFirst := rf != nil && rf.result == dg.exact && (c.failed || opensWithFailure(c.result))
+	repeatsLast := rf != nil && rf.last == dg.exact && (c.failed || opensWithFailure(c.result))
 	// While the quiet calls last, no notice is looked for at all: a chain due now keeps its
 	// count and speaks when they are over, rather than being marked as told by a notice the
 	// model never saw (six rejected edits in a row went untold, their chain due at the fourth,
@@ -324,7 +324,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if s.quiet(noProgress && int(s.stuck) > d.thresholds[0] && slices.Contains(d.thresholds, int(s.stuck))) {
 		return out
 	}
-	out = s.callNotice(c, cls, ch, rf, repeatsFirst, noProgress, dist, again, out)
+	out = s.callNotice(c, cls, ch, rf, repeatsLast, noProgress, dist, again, out)
 	if len(out) > before {
 		s.callSaid = true
 		s.saidAt = s.calls
@@ -373,9 +373,9 @@ func (s *progressState) quiet(escalation bool) bool {
 // callNotice appends the notice the call is due, if any: one at most, the most specific
 // first.
 //
-// repeatsFirst says that the call failed in earnest with the very result that started its
-// failure chain rf.
-func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsFirst, noProgress bool, dist, again int, out []Notice) []Notice {
+// repeatsLast says that the call failed in earnest with the very result of its failure
+// chain's latest failure (rf.same failures in a row ended so).
+func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
 	d := s.d
 	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
 		return append(out, s.stuckNotice(c, int(s.stuck)))
@@ -418,15 +418,17 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
 			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))
 	}
-	if r := rf; r != nil && !r.noticed && r.epochs == 0 && !r.weak && repeatsFirst && int(r.count) == d.thresholds[0] && int(s.stuck) < int(r.count) && s.lastWait <= r.start {
+	if r := rf; r != nil && !r.noticed && r.epochs == 0 && !r.weak && repeatsLast && int(r.same) == d.thresholds[0] && int(s.stuck) < int(r.same) && s.lastWait <= r.start {
 		// The same call failing the same way with nothing changed since its first run is
 		// stuck, however far apart the runs: the reads and probes between them (further
 		// back than the window stuck looks over) changed nothing the call depends on. Said
-		// once, at the count stuck would first speak at, and only when stuck did not see the
-		// runs itself; the chain stays open for a failure that outlasts later edits. A wait
-		// since the first run makes the runs a poll (a check that a slow install has
-		// finished), as it does for stuck.
-		return append(out, s.stuckNotice(c, int(r.count)))
+		// once, at the count stuck would first speak at (of failures ending exactly alike:
+		// a chain that began with a slightly different failure, another file listed as
+		// dirty, still speaks at the third identical one after it), and only when stuck did
+		// not see the runs itself; the chain stays open for a failure that outlasts later
+		// edits. A wait since the first run makes the runs a poll (a check that a slow
+		// install has finished), as it does for stuck.
+		return append(out, s.stuckNotice(c, int(r.same)))
 	}
 	// A poll is noted once past its budget. One whose answer has not changed since (a job
 	// that hung, a server that never came up, a build log that moved and then stopped) is a

@@ -525,6 +525,11 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig, tu
 	}
 	if r = s.refailStep(r, id, failed, dg, sig); r != nil {
 		r.turn = turn
+		if r.count == 1 || r.last != dg.exact {
+			r.last, r.same = dg.exact, 1
+		} else {
+			r.same++
+		}
 	}
 	return r
 }

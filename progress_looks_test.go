@@ -308,3 +308,27 @@ func TestASuccessVerdictLastIsNoFailure(t *testing.T) {
 		t.Errorf("five migrations applied, each ending Done.: got %q, want no notice", got)
 	}
 }
+
+// The same command failing exactly alike, the user answering between the runs and nothing
+// changing, is stuck at the third identical failure even when the chain began with a slightly
+// different one (another file listed as dirty): a real Codex run switched branch six times,
+// its own session log under .codex/ dirtying the tree each time (validation round r42b).
+func TestTheSameFailureAfterASlightlyDifferentOneIsStuck(t *testing.T) {
+	dirty := func(file string) string {
+		return "error: Your local changes to the following files would be overwritten by checkout:\n\t" + file +
+			"\n\t.codex/sessions/2025/12/25/rollout-2025-12-25T22-45-23.jsonl\nPlease commit your changes or stash them before you switch branches.\nAborting\n"
+	}
+	steps := []step{fail("shell_command", `{"command":"git switch main"}`, dirty(".codex/rules/default.rules"))}
+	for i := range 5 {
+		steps = append(steps, userSays("2"),
+			ok("shell_command", `{"command":"git add .codex"}`, ""),
+			ok("shell_command", fmt.Sprintf(`{"command":"git commit -m \"chore: logs %d\""}`, i), "[codex 000] chore: logs\n 2 files changed"),
+			userSays("OK"),
+			fail("shell_command", `{"command":"git switch main"}`, dirty(".codex/history.jsonl")))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	// the failures are steps 0, 5, 10, 15, ...: the third identical one (after the first) is 15
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "15:stuck:") }) {
+		t.Errorf("got %q, want stuck at the third identical failure (step 15)", got)
+	}
+}

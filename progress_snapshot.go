@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 15
+const progressSnapFormat = 16
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -93,6 +93,8 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(f.epoch))
 		b = appendBool(b, f.noticed)
 		b = binary.LittleEndian.AppendUint64(b, f.turn)
+		b = binary.LittleEndian.AppendUint64(b, f.last)
+		b = binary.AppendUvarint(b, uint64(f.same))
 	}
 	for i := range s.recent {
 		r := &s.recent[i]
@@ -210,6 +212,10 @@ func (s *progressState) restore(r *snapReader) error {
 		f.count, f.epochs, f.epoch = i32(), i32(), u32()
 		f.noticed = boolean()
 		f.turn = r.u64()
+		f.last, f.same = r.u64(), i32()
+		if f.same < 0 {
+			return errors.New("negative count")
+		}
 	}
 	for i := range s.recent {
 		rc := &s.recent[i]
