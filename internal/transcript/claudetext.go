@@ -22,28 +22,48 @@ import (
 //	     … +12 lines (ctrl+o to expand)
 //
 //	⏺ Update(src/app.ts)
-//	  ⎿  Updated src/app.ts with 2 additions and 1 removal
+//	  ⎿  Updated src/app.ts with 1 addition and 1 removal
+//	       10 -  return x
+//	       10 +  return y
 //
-// A line that opens with "> " is the user's (the lines after it indented by two spaces go
-// on with it); one that opens with "⏺ " is the model's: a call when it reads Name(arguments)
-// (the arguments may go on over the next lines, indented, until their parenthesis closes),
-// else its words. The "⎿" block under a call is its result, the lines after the first
-// indented by five spaces. A result that opens with "Error" failed. Claude Code shortens long
-// results on screen ("… +12 lines (ctrl+o to expand)"): what such a result said is not all
-// there, so it is left unknown, never compared with another shortened one. The banner, the
-// status lines ("✻ Thinking…") and the rest are passed over.
+// A line that opens with "> " (Claude Code 2.1: "❯ ") is the user's, with the lines after it
+// indented by two spaces; one that opens with "⏺ " ("● " on terminals without that glyph) is
+// the model's. It is a call when a "⎿" block follows it (a result: the call's name alone, as
+// "Update Todos", or Name(arguments)), or when it reads Name(arguments) and nothing of the
+// model's words follows (a call interrupted before it answered); else it is the model's words.
+// Arguments may go on over the next lines, indented, until their parenthesis closes; the
+// "timeout: 30s" column drawn beside a Bash call is no part of them. A "⎿" block is the
+// call's result, its lines after the first indented to where the first one's text starts;
+// a second block under the same call (an interruption) joins it. A result that opens with
+// "Error", "User rejected", "Interrupted" or "No (tell Claude" failed. Claude Code shortens
+// long results on screen ("… +12 lines (ctrl+o to expand)", "(ctrl+r to see all)"): what
+// such a result said is not all there, so it is left unknown, never compared with another
+// shortened one. An edit's arguments show only its file: the diff of its result is added to
+// them, since it is what was asked. The banner, status lines ("✻ Thinking…") and the rest are
+// passed over.
 
 // isClaudeTextHead says whether the start of a file reads as Claude Code's text export: a
-// line that opens with "⏺ " and one that opens with "  ⎿".
+// line that opens with the model's bullet and one that opens with "  ⎿".
 func isClaudeTextHead(head []byte) bool {
-	return (bytes.HasPrefix(head, []byte("⏺ ")) || bytes.Contains(head, []byte("\n⏺ "))) &&
-		bytes.Contains(head, []byte("\n  ⎿"))
+	hasBullet := false
+	for _, b := range claudeTextBullets {
+		if bytes.HasPrefix(head, []byte(b)) || bytes.Contains(head, []byte("\n"+b)) {
+			hasBullet = true
+		}
+	}
+	return hasBullet && (bytes.Contains(head, []byte("\n  ⎿")) || bytes.Contains(head, []byte("\n\u00a0\u00a0⎿")))
 }
 
+// claudeTextBullets open the model's lines; claudeTextPrompts the user's.
+var (
+	claudeTextBullets = []string{"⏺ ", "● "}
+	claudeTextPrompts = []string{"> ", "❯ "}
+)
+
 // claudeTextTools are the names Claude Code shows for its tools where they are not the
-// tools' own.
+// tools' own (two-word names are joined first: "Web Search" is WebSearch).
 var claudeTextTools = map[string]string{
-	"Update": "Edit", "Web Search": "WebSearch", "Fetch": "WebFetch", "Search": "Grep", "List": "LS",
+	"Update": "Edit", "Fetch": "WebFetch", "Search": "Grep", "List": "LS", "UpdateTodos": "TodoWrite",
 }
 
 func readClaudeText(name string, br *bufio.Reader) (*built, error) {
@@ -51,39 +71,51 @@ func readClaudeText(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
-	lines := strings.Split(string(lfLines(data)), "\n")
+	text := strings.ReplaceAll(string(lfLines(data)), "\u00a0", " ")
+	lines := strings.Split(text, "\n")
 	b := newBuilder(FormatClaudeText)
 	a := b.agent(MainAgent)
 	for i := 0; i < len(lines); {
 		line := strings.TrimRight(lines[i], " \t")
-		switch {
-		case strings.HasPrefix(line, "> "):
-			text, next := claudeTextBlock(lines, i, strings.TrimPrefix(line, "> "), "  ")
-			a.user(text, 0)
+		if rest, ok := cutAny(line, claudeTextPrompts); ok {
+			said, next := claudeTextBlock(lines, i, rest, "  ")
+			a.user(said, 0)
 			i = next
-		case strings.HasPrefix(line, "⏺ "):
-			rest := strings.TrimPrefix(line, "⏺ ")
-			if tool, args, next, ok := claudeTextCall(lines, i, rest); ok {
-				call := loopguard.Call("", tool, []byte(args))
-				i = next
-				if i < len(lines) && strings.HasPrefix(lines[i], "  ⎿") {
-					result, after := claudeTextBlock(lines, i, strings.TrimLeft(strings.TrimPrefix(lines[i], "  ⎿"), " "), "     ")
-					i = after
-					if !claudeTextShortened(result) {
-						call = call.WithResult(result, strings.HasPrefix(result, "Error"))
-					}
-				}
-				a.add(call)
-				continue
-			}
-			text, next := claudeTextBlock(lines, i, rest, "  ")
-			a.text("model", text, "", 0)
-			i = next
-		default:
-			i++
+			continue
 		}
+		rest, ok := cutAny(line, claudeTextBullets)
+		if !ok {
+			i++
+			continue
+		}
+		if call, next, ok := claudeTextCall(lines, i, rest); ok {
+			a.add(call)
+			i = next
+			continue
+		}
+		said, next := claudeTextBlock(lines, i, rest, "  ")
+		a.text("model", said, "", 0)
+		i = next
 	}
 	return b.done(), nil
+}
+
+// lineAt is lines[i], or "" past the end.
+func lineAt(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return ""
+}
+
+// cutAny returns s without the first of prefixes it opens with.
+func cutAny(s string, prefixes []string) (string, bool) {
+	for _, p := range prefixes {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest, true
+		}
+	}
+	return "", false
 }
 
 // claudeTextBlock reads a block that opens with first at lines[i] and goes on over the lines
@@ -96,11 +128,8 @@ func claudeTextBlock(lines []string, i int, first, indent string) (string, int) 
 		l := strings.TrimRight(lines[j], " \t")
 		if l == "" {
 			// a blank line goes on with the block only when the block goes on after it
-			k := j + 1
-			for k < len(lines) && strings.TrimSpace(lines[k]) == "" {
-				k++
-			}
-			if k < len(lines) && strings.HasPrefix(lines[k], indent) {
+			k := nextFilled(lines, j)
+			if k < len(lines) && strings.HasPrefix(lines[k], indent) && !isResultLine(lines[k]) {
 				for ; j < k; j++ {
 					parts = append(parts, "")
 				}
@@ -108,7 +137,7 @@ func claudeTextBlock(lines []string, i int, first, indent string) (string, int) 
 			}
 			break
 		}
-		if !strings.HasPrefix(l, indent) {
+		if !strings.HasPrefix(l, indent) || isResultLine(l) {
 			break
 		}
 		parts = append(parts, strings.TrimPrefix(l, indent))
@@ -117,57 +146,170 @@ func claudeTextBlock(lines []string, i int, first, indent string) (string, int) 
 	return strings.TrimSpace(strings.Join(parts, "\n")), j
 }
 
-// claudeTextCall reads the call that rest, a "⏺ " line's text, opens: a tool's name (a word,
-// or two as "Web Search", or an MCP tool's "server - tool (MCP)"), then its arguments in
-// parentheses, which may go on over the lines after it. ok is false for the model's words.
-func claudeTextCall(lines []string, i int, rest string) (tool, args string, next int, ok bool) {
+// nextFilled is the index of the first line at or after j that is not blank, or len(lines).
+func nextFilled(lines []string, j int) int {
+	for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+		j++
+	}
+	return j
+}
+
+// isResultLine says whether a line opens a call's result block ("  ⎿  ...").
+func isResultLine(l string) bool {
+	return strings.HasPrefix(strings.TrimLeft(l, " "), "⎿") && len(l)-len(strings.TrimLeft(l, " ")) <= 4
+}
+
+// claudeTextCall reads the call that rest, the text of a model's line at lines[i], opens, with
+// its result, and says where the next block starts. ok is false for the model's words.
+func claudeTextCall(lines []string, i int, rest string) (call loopguard.Event, next int, ok bool) {
+	name, args, next, paren := claudeTextHead(lines, i, rest)
+	if name == "" {
+		return call, 0, false
+	}
+	r := nextFilled(lines, next)
+	hasResult := r < len(lines) && isResultLine(lines[r])
+	if !hasResult {
+		// A call that never answered is drawn Name(arguments), and then the user's turn or
+		// the end of the text: a line of the model's words that looks like one ("Fixed(see
+		// the diff above)") is followed by more of its words.
+		if _, prompt := cutAny(lineAt(lines, r), claudeTextPrompts); !paren || r < len(lines) && !prompt {
+			return call, 0, false
+		}
+	}
+	tool := claudeTextToolAlias(name)
+	var results []string
+	for hasResult {
+		block, after := claudeTextResult(lines, r)
+		results = append(results, block)
+		next = after
+		r = nextFilled(lines, after)
+		hasResult = r < len(lines) && isResultLine(lines[r])
+	}
+	result := strings.Join(results, "\n")
+	subagent := strings.HasPrefix(result, "Done (") && strings.Contains(result, "tool use")
+	if subagent {
+		// A subagent, drawn under its own name ("Explore(Find config loaders)"), with the
+		// count of the tools it used: Claude Code's Task tool. What it found is not shown,
+		// only that tally: its result is unknown.
+		args, tool = name+": "+args, "Task"
+	}
+	switch tool {
+	case "Edit", "MultiEdit", "Write":
+		// What changed is in the result's diff, not in the arguments, which name the file.
+		if _, diff, found := strings.Cut(result, "\n"); found && len(results) > 0 && !claudeTextShortened(result) {
+			args += "\n" + diff
+		}
+	}
+	call = loopguard.Call("", tool, []byte(args))
+	if len(results) > 0 && !claudeTextShortened(result) && !subagent {
+		call = call.WithResult(result, claudeTextFailed(results))
+	}
+	return call, next, true
+}
+
+// claudeTextFailed says whether the result blocks of a call report a failure or a refusal.
+func claudeTextFailed(blocks []string) bool {
+	for _, b := range blocks {
+		for _, p := range [...]string{"Error", "User rejected", "Interrupted", "No (tell Claude"} {
+			if strings.HasPrefix(b, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// claudeTextResult reads the result block at lines[r]: its first line after "⎿", then the
+// lines indented to where that line's text starts.
+func claudeTextResult(lines []string, r int) (string, int) {
+	l := strings.TrimLeft(lines[r], " ")
+	lead := len(lines[r]) - len(l)
+	l = strings.TrimPrefix(l, "⎿")
+	text := strings.TrimLeft(l, " ")
+	indent := strings.Repeat(" ", lead+1+len(l)-len(text)) // "⎿" is one column wide
+	if text == "" {
+		indent = strings.Repeat(" ", lead+3)
+	}
+	return claudeTextBlock(lines, r, strings.TrimRight(text, " "), indent)
+}
+
+// claudeTextHead reads a call's name and arguments from rest, the model's line at lines[i]:
+// a name alone (a word, two or three starting with a capital: "Update Todos", "Read agent
+// output", or an MCP tool's "server - tool (MCP)") or a name and its arguments in parentheses,
+// which may go on over the indented lines after it. next is the line after them.
+func claudeTextHead(lines []string, i int, rest string) (name, args string, next int, paren bool) {
+	rest = strings.TrimSpace(rest)
 	open := strings.IndexByte(rest, '(')
-	if mcp := strings.Index(rest, " (MCP)("); mcp > 0 {
-		open = mcp + len(" (MCP)") // "context7 - resolve-library-id (MCP)(libraryName: ...)"
+	if mcp := strings.Index(rest, " (MCP)"); mcp > 0 && (open < 0 || open > mcp) {
+		open = strings.IndexByte(rest[mcp+len(" (MCP)"):], '(')
+		if open >= 0 {
+			open += mcp + len(" (MCP)")
+		}
+		name = rest[:mcp]
 	}
-	if open <= 0 || !strings.HasSuffix(strings.TrimSpace(rest), ")") && !claudeTextGoesOn(lines, i) {
-		return "", "", 0, false
+	if open < 0 {
+		if name == "" && !claudeTextToolName(rest, 3) {
+			return "", "", 0, false
+		}
+		if name == "" {
+			name = rest
+		}
+		return name, "", i + 1, false
 	}
-	tool = rest[:open]
-	if strings.HasSuffix(tool, " (MCP)") {
-		tool = strings.TrimSuffix(tool, " (MCP)")
-	} else if !claudeTextToolName(tool) {
-		return "", "", 0, false
-	} else if alias, found := claudeTextTools[tool]; found {
-		tool = alias
+	if name == "" {
+		name = rest[:open]
+		if !claudeTextToolName(name, 2) {
+			return "", "", 0, false
+		}
 	}
-	// The arguments: up to the parenthesis that closes the first, over more lines if need be.
-	text := rest[open+1:]
+	text := withoutTimeoutColumn(rest[open+1:])
 	next = i + 1
-	for depth := claudeTextDepth(text, 1); depth > 0 && next < len(lines) && strings.HasPrefix(lines[next], "  ") &&
-		!strings.HasPrefix(lines[next], "  ⎿"); next++ {
-		more := strings.TrimSpace(lines[next])
+	for depth := claudeTextDepth(text, 1); depth > 0 && next < len(lines) && strings.HasPrefix(lines[next], "   ") &&
+		!isResultLine(lines[next]); next++ {
+		more := withoutTimeoutColumn(strings.TrimSpace(lines[next]))
 		text += "\n" + more
 		depth = claudeTextDepth(more, depth)
 	}
 	text = strings.TrimSpace(text)
-	text = strings.TrimSuffix(text, ")")
-	return tool, text, next, true
+	if !strings.HasSuffix(text, ")") {
+		return "", "", 0, false // no closing parenthesis: the model's words
+	}
+	return name, strings.TrimSuffix(text, ")"), next, true
 }
 
-// claudeTextGoesOn says whether the call line at lines[i] goes on over the next line (its
-// arguments are long): the next line is indented and is no result.
-func claudeTextGoesOn(lines []string, i int) bool {
-	return i+1 < len(lines) && strings.HasPrefix(lines[i+1], "   ") && !strings.HasPrefix(lines[i+1], "  ⎿")
+// withoutTimeoutColumn takes off a call line the timeout Claude Code draws beside a Bash
+// call: "Bash(npm test) timeout: 30s", or, when the command wraps, "timeout:" at the end of its
+// first line and "30s" after the closing parenthesis.
+func withoutTimeoutColumn(l string) string {
+	l = strings.TrimRight(l, " ")
+	if k := strings.LastIndex(l, ") timeout: "); k >= 0 && !strings.Contains(l[k+len(") timeout: "):], " ") {
+		return l[:k+1]
+	}
+	if t, ok := strings.CutSuffix(l, " timeout:"); ok {
+		return strings.TrimRight(t, " ")
+	}
+	if k := strings.LastIndex(l, ")"); k >= 0 && k < len(l)-1 {
+		tail := strings.TrimSpace(l[k+1:])
+		if tail != "" && !strings.ContainsAny(tail, " ()") && tail[0] >= '0' && tail[0] <= '9' {
+			return l[:k+1] // ")      30s"
+		}
+	}
+	return l
 }
 
-// claudeTextToolName says whether s is a tool's name as Claude Code shows it: one word, or
-// two that both start with a capital ("Web Search"); a sentence of the model is not.
-func claudeTextToolName(s string) bool {
+// claudeTextToolName says whether s is a tool's name as Claude Code shows it: one word, or up
+// to max words the first of which starts with a capital ("Web Search", "Kill Shell", "Read
+// agent output"); a sentence of the model is not.
+func claudeTextToolName(s string, max int) bool {
 	words := strings.Split(s, " ")
-	if len(words) > 2 || s == "" {
+	if len(words) > max || s == "" {
 		return false
 	}
 	for k, w := range words {
 		if w == "" {
 			return false
 		}
-		if len(words) == 2 && (w[0] < 'A' || w[0] > 'Z') {
+		if len(words) > 1 && k == 0 && (w[0] < 'A' || w[0] > 'Z') {
 			return false
 		}
 		for _, c := range []byte(w) {
@@ -177,6 +319,19 @@ func claudeTextToolName(s string) bool {
 		}
 	}
 	return true
+}
+
+// claudeTextToolAlias is the tool a name Claude Code shows stands for: words joined
+// ("Kill Shell" is KillShell), then claudeTextTools.
+func claudeTextToolAlias(name string) string {
+	if strings.Contains(name, " - ") {
+		return name // an MCP tool: "server - tool"
+	}
+	joined := strings.ReplaceAll(name, " ", "")
+	if alias, ok := claudeTextTools[joined]; ok {
+		return alias
+	}
+	return joined
 }
 
 // claudeTextDepth returns how many parentheses are open after s, depth being open before it.
@@ -192,7 +347,8 @@ func claudeTextDepth(s string, depth int) int {
 	return depth
 }
 
-// claudeTextShortened says whether a result is Claude Code's shortened view of a longer one.
+// claudeTextShortened says whether a result is Claude Code's shortened view of a longer one:
+// "… +12 lines (ctrl+o to expand)", "+1 line (ctrl+r to expand)", "(ctrl+r to see all)".
 func claudeTextShortened(result string) bool {
-	return strings.Contains(result, "to expand)") && strings.Contains(result, " lines (ctrl+")
+	return strings.Contains(result, " (ctrl+") && (strings.Contains(result, " line (ctrl+") || strings.Contains(result, " lines (ctrl+"))
 }

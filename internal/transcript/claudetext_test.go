@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // Claude Code's text export, written from the layout its /export and its terminal show: the
@@ -73,5 +75,112 @@ func TestClaudeCodeTextExportRepeatedFailure(t *testing.T) {
 	}
 	if _, got := defaultNotices(t, tr.Agents[0]); len(got) == 0 {
 		t.Error("four identical failing runs: no notice")
+	}
+}
+
+// The layouts real exports use (validation round r42a): "●" for "⏺" and "❯" for ">", the
+// timeout column beside a Bash call (also when the command wraps), a blank line before a
+// result, a result whose text starts one space after "⎿", shortened results in every wording,
+// a refused or interrupted call, a second result block, calls drawn without parentheses, a
+// subagent under its own name, an edit known by its diff, and the model's words that look
+// like a call.
+func TestClaudeCodeTextLayouts(t *testing.T) {
+	const export = `❯ run the checks
+
+● Bash(python main.py 2>&1 | head -50) timeout: 30s
+  ⎿  Error: Exit code 1
+     ModuleNotFoundError: No module named x
+
+● Bash(log show --predicate 'subsystem == "launchd"' --info timeout:
+      --last 2h | grep -A 5 "notifier")                    30s
+
+  ⎿  (eval):log:1: too many arguments
+
+● Bash(git status)
+  ⎿ On branch main
+    Changes not staged for commit:
+      modified:   src/a.ts
+
+● Bash(tail -3 deploy.log)
+  ⎿  building image
+     … +1 line (ctrl+r to expand)
+
+● Bash(tail -9 deploy.log)
+  ⎿  building image
+     … +3 lines (ctrl+r to see all)
+
+● Update(src/a.ts)
+  ⎿  User rejected update to src/a.ts
+       10 -  return x
+       10 +  return y
+
+● Bash(rm -rf build)
+  ⎿  (No content)
+  ⎿  Interrupted by user
+
+● Update Todos
+  ⎿  ☐ Find the config loader
+
+● Explore(Find config loaders)
+  ⎿  Done (3 tool uses · 10.0k tokens · 20s)
+
+● Kill Shell(Kill shell: 3a4df6)
+  ⎿  Shell 3a4df6 killed
+
+● Update(src/b.ts)
+  ⎿  Updated src/b.ts with 1 addition and 1 removal
+       3 -  limit = 10
+       3 +  limit = 20
+
+● useEffect(() => {...}) runs twice in development because of:
+    - React StrictMode double-invoking effects
+
+● Fixed(see the diff above)
+
+● Done.
+`
+	tr, err := ReadFrom("session.txt", strings.NewReader(export))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatClaudeText {
+		t.Fatalf("read as %s", tr.Format)
+	}
+	type want struct {
+		tool, args, result string
+		known, failed      bool
+	}
+	wants := []want{
+		{"Bash", "python main.py 2>&1 | head -50", "Error: Exit code 1\nModuleNotFoundError: No module named x", true, true},
+		{"Bash", "log show --predicate 'subsystem == \"launchd\"' --info\n--last 2h | grep -A 5 \"notifier\"", "(eval):log:1: too many arguments", true, false},
+		{"Bash", "git status", "On branch main\nChanges not staged for commit:\n  modified:   src/a.ts", true, false},
+		{"Bash", "tail -3 deploy.log", "", false, false},
+		{"Bash", "tail -9 deploy.log", "", false, false},
+		{"Edit", "src/a.ts\n  10 -  return x\n  10 +  return y", "User rejected update to src/a.ts\n  10 -  return x\n  10 +  return y", true, true},
+		{"Bash", "rm -rf build", "(No content)\nInterrupted by user", true, true},
+		{"TodoWrite", "", "☐ Find the config loader", true, false},
+		{"Task", "Explore: Find config loaders", "", false, false},
+		{"KillShell", "Kill shell: 3a4df6", "Shell 3a4df6 killed", true, false},
+		{"Edit", "src/b.ts\n  3 -  limit = 10\n  3 +  limit = 20", "Updated src/b.ts with 1 addition and 1 removal\n  3 -  limit = 10\n  3 +  limit = 20", true, false},
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != len(wants) {
+		t.Fatalf("%d calls, want %d: %s", len(calls), len(wants), strings.Join(describe(tr.Agents[0].Events), "\n"))
+	}
+	for i, w := range wants {
+		c := calls[i]
+		if c.Tool != w.tool || string(c.Args) != w.args || c.HasResult != w.known || c.Failed != w.failed || w.known && c.Result != w.result {
+			t.Errorf("call %d: %s %q => %q (known %v, failed %v)\n want %s %q => %q (known %v, failed %v)",
+				i, c.Tool, c.Args, c.Result, c.HasResult, c.Failed, w.tool, w.args, w.result, w.known, w.failed)
+		}
+	}
+	users := 0
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser {
+			users++
+		}
+	}
+	if users != 1 {
+		t.Errorf("%d user turns, want the ❯ prompt's", users)
 	}
 }
