@@ -452,6 +452,9 @@ func editFileKey(args []byte) (key uint64, ok bool) {
 
 var patchUpdate = []byte("*** Update File: ")
 
+// patchBegin opens a patch in Codex's format, which its apply_patch reads.
+var patchBegin = []byte("*** Begin Patch")
+
 var editFileKeys = [...]string{`"path"`, `"file_path"`, `"filePath"`, `"absolutePath"`, `"target_file"`}
 
 // stringSpan finds the string value of the first member key of a JSON object by a search of

@@ -209,7 +209,11 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// changes are two runs: a view of the file between two rejected replacements is not the
 	// replacement succeeding. A shell's are one: a script written and run, then run again,
 	// fails as one command.
-	if mut && cls.mutating {
+	// A command that sends a patch (Codex's shell tool ran ["apply_patch", "*** Begin
+	// Patch..."] before apply_patch was a tool of its own) is an editor's change, as that
+	// tool's is: six rejections of one file went untold where the tool's were told.
+	editor := mut && (cls.mutating || bytes.Contains(c.args, patchBegin))
+	if editor {
 		toolHash = combine(toolHash, mutatingChain)
 	}
 	ch := s.chain(toolHash)
@@ -249,7 +253,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// extends such a chain. A chain that has merged rejections by their file alone goes on
 	// only on that file.
 	var file uint64 // the file this rejected edit targets; 0 when unknown, or not such an edit
-	if mut && cls.mutating && failed && !declinedByUser(c.result) {
+	if editor && failed && !declinedByUser(c.result) {
 		file, _ = editFileKey(c.args)
 	}
 	sameFile := file != 0 && ch != nil && ch.failed && file == ch.file && !sameLead

@@ -332,3 +332,18 @@ func TestTheSameFailureAfterASlightlyDifferentOneIsStuck(t *testing.T) {
 		t.Errorf("got %q, want stuck at the third identical failure (step 15)", got)
 	}
 }
+
+// Codex's shell tool ran its patches before apply_patch was a tool of its own
+// (["apply_patch", "*** Begin Patch..."]): rejections of one file are an edit loop as the
+// tool's are, however each is worded (validation round r43a).
+func TestPatchesSentThroughTheShellAreEdits(t *testing.T) {
+	var steps []step
+	for i := range 6 {
+		args := fmt.Sprintf(`{"command": ["apply_patch", "*** Begin Patch\n*** Update File: gen/gen.py\n@@\n-    old %d\n+    new %d\n*** End Patch"]}`, i, i)
+		steps = append(steps, ok("shell", args, fmt.Sprintf("error: Failed to find expected lines [\"    old %d\"] in /w/gen/gen.py", i)))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, ":errors:") }) {
+		t.Errorf("six patches of one file rejected through the shell: got %q, want an errors notice", got)
+	}
+}
