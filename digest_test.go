@@ -405,9 +405,6 @@ func looksFailedByContains(result string) bool {
 	if nonzeroExitPattern.MatchString(head) || nonzeroExitPattern.MatchString(tail) {
 		return true
 	}
-	if successVerdictPattern.MatchString(tail) {
-		return false
-	}
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
@@ -418,10 +415,6 @@ func looksFailedByContains(result string) bool {
 	}
 	return reportsErrorFieldByDecoding(full) || opensWithFailure(full)
 }
-
-// successVerdictPattern is endsWithSuccess's plain statement: the last line, after what
-// precedes its first letter, is a verdict of success.
-var successVerdictPattern = regexp.MustCompile(`(?:^|\n)[^A-Za-z\n]*(?:Done|Done\.|Done!|OK|Build succeeded\.?|(?:Done in |BUILD SUCCESSFUL|OK \().*?)[ \t]*[\r\n \t]*$`)
 
 // emptyFieldPattern is what follows a mark's colon when the field says there was none
 // (Gemini CLI's "Error: (none)").

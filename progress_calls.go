@@ -232,6 +232,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			failed = looksFailed(c.result)
 		}
 	}
+	if failed && !c.failed && endsWithSuccess(c.result, c.args) && !reportsNonzeroExit(c.result[:min(len(c.result), exitWindow)]) &&
+		!reportsNonzeroExit(c.result[max(0, len(c.result)-exitWindow):]) {
+		failed = false // the program's own last word is success (see endsWithSuccess)
+	}
 	if failed && strings.Contains(markWindow(c.result), "command not found") {
 		if said = withoutForeignNotFound(c.result, c.args); !c.failed && len(said) != len(c.result) {
 			failed = looksFailed(said)
@@ -422,7 +426,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
 			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))
 	}
-	if r := rf; r != nil && !r.noticed && r.epochs == 0 && !r.weak && repeatsLast && int(r.same) == d.thresholds[0] && int(s.stuck) < int(r.same) && s.lastWait <= r.start {
+	if r := rf; r != nil && !r.noticed && r.epochs == 0 && repeatsLast && int(r.same) == d.thresholds[0] && int(s.stuck) < int(r.same) && s.lastWait <= r.start {
 		// The same call failing the same way with nothing changed since its first run is
 		// stuck, however far apart the runs: the reads and probes between them (further
 		// back than the window stuck looks over) changed nothing the call depends on. Said

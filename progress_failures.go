@@ -38,38 +38,36 @@ func looksFailed(result string) bool {
 	if reportsNonzeroExit(head) || len(result) > exitWindow && reportsNonzeroExit(tail) {
 		return true
 	}
-	if endsWithSuccess(tail) {
-		return false
-	}
 	return hasFailureMark(markWindow(result)) || reportsErrorField(result) || opensWithFailure(result)
 }
 
 // endsWithSuccess says whether a result's last line is a program's own verdict that it
-// finished well: "Done." (EF Core's tools, many scripts), yarn's "Done in 3.2s.", Gradle's
-// "BUILD SUCCESSFUL in 3s", MSBuild's "Build succeeded.", unittest's and JUnit's "OK",
-// "OK (12 tests)". Such a program logged an error it got over (EF Core's design-time host
-// prints a fatal HostAbortedException and its stack on every `dotnet ef database update`, then
-// "Done."): the marks above the verdict are not its failure. A program that fails says so
-// last, and an exit status, where the text has one, decides first.
-func endsWithSuccess(tail string) bool {
-	tail = strings.TrimRight(tail, " \t\r\n")
-	last := tail[strings.LastIndexByte(tail, '\n')+1:]
+// finished well, and the call did not print that line itself: "Done." (EF Core's tools, many
+// scripts), yarn's "Done in 3.2s.", Gradle's "BUILD SUCCESSFUL in 3s", MSBuild's "Build
+// succeeded.", unittest's and JUnit's "OK", "OK (12 tests)". Such a program logged an error
+// it got over (EF Core's design-time host prints a fatal HostAbortedException and its stack on
+// every `dotnet ef database update`, then "Done."): the marks above the verdict are not its
+// failure. A program that fails says so last; a verdict the call's own command echoes (`python
+// x.py; echo Done`) says nothing of the program; and an exit status, where the text has one,
+// decides before any of this (looksFailed).
+func endsWithSuccess(result string, args []byte) bool {
+	body := strings.TrimRight(result, " \t\r\n")
+	last := body[strings.LastIndexByte(body, '\n')+1:]
 	// What opens the line before its words: spaces, a tick, yarn's sparkles.
 	i := 0
 	for i < len(last) && !('A' <= last[i] && last[i] <= 'Z' || 'a' <= last[i] && last[i] <= 'z') {
 		i++
 	}
 	last = strings.TrimSpace(last[i:])
+	verdict := false
 	switch last {
 	case "Done", "Done.", "Done!", "OK", "Build succeeded", "Build succeeded.":
-		return true
+		verdict = true
 	}
 	for _, p := range [...]string{"Done in ", "BUILD SUCCESSFUL", "OK ("} {
-		if strings.HasPrefix(last, p) {
-			return true
-		}
+		verdict = verdict || strings.HasPrefix(last, p)
 	}
-	return false
+	return verdict && !namedIn(args, strings.TrimRight(last, ".!"))
 }
 
 // maxErrorEnvelope is the largest JSON answer reportsErrorField reads: an error envelope is

@@ -282,20 +282,21 @@ func TestASuccessVerdictLastIsNoFailure(t *testing.T) {
 	const ef = "Build started...\nBuild succeeded.\n[14:02:11 FTL] Application terminated unexpectedly\n" +
 		"Microsoft.Extensions.Hosting.HostAbortedException: The host was aborted.\n   at Program.<Main>$(String[] args) in Program.cs:line 98\nDone.\n"
 	tests := []struct {
-		text string
-		want bool
+		text, args string
+		want       bool
 	}{
-		{ef, false},
-		{"Error: connection refused\n✨  Done in 3.21s.", false},
-		{"FAILED (failures=1)", true},
-		{"Error: 1 failed\nDone with errors", true}, // not a verdict of success
-		{"Done.\nError: migration failed", true},    // the failure comes last
-		{"Done.\nProcess exited with code 1", true}, // an exit status decides
-		{"Ran 4 tests in 0.01s\n\nOK", false},
+		{ef, "dotnet ef database update", true},
+		{"Error: connection refused\n✨  Done in 3.21s.", "yarn build", true},
+		{"Ran 4 tests in 0.01s\n\nOK", "python -m unittest", true},
+		{"FAILED (failures=1)", "python -m unittest", false},
+		{"Error: 1 failed\nDone with errors", "make", false},                                         // not a verdict of success
+		{"Done.\nError: migration failed", "make", false},                                            // the failure comes last
+		{"Traceback (most recent call last):\nValueError: x\nDone", "python x.py; echo Done", false}, // echoed by the call
+		{"FAILED test_api.py::test_health - AssertionError: expected " + strings.Repeat("x", 300) + " OK (200), got 500", "pytest", false},
 	}
 	for _, tt := range tests {
-		if got := looksFailed(tt.text); got != tt.want {
-			t.Errorf("looksFailed(%q) = %v, want %v", tt.text, got, tt.want)
+		if got := endsWithSuccess(tt.text, []byte(tt.args)); got != tt.want {
+			t.Errorf("endsWithSuccess(%q, %q) = %v, want %v", tt.text, tt.args, got, tt.want)
 		}
 	}
 	var steps []step

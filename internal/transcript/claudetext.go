@@ -210,7 +210,10 @@ func claudeTextCall(lines []string, i int, rest string) (call loopguard.Event, n
 // claudeTextFailed says whether the result blocks of a call report a failure or a refusal.
 func claudeTextFailed(blocks []string) bool {
 	for _, b := range blocks {
-		for _, p := range [...]string{"Error", "User rejected", "Interrupted", "No (tell Claude"} {
+		if b == "Error" || strings.HasPrefix(b, "Error:") || strings.HasPrefix(b, "Error ") || strings.HasPrefix(b, "Error\n") {
+			return true // not "ErrorBoundary.tsx", "Errors: 0"
+		}
+		for _, p := range [...]string{"User rejected", "Interrupted", "No (tell Claude"} {
 			if strings.HasPrefix(b, p) {
 				return true
 			}
@@ -262,15 +265,15 @@ func claudeTextHead(lines []string, i int, rest string) (name, args string, next
 			return "", "", 0, false
 		}
 	}
-	text := withoutTimeoutColumn(rest[open+1:])
+	// The arguments go on over the lines indented under the name (a long command wraps): by
+	// their indentation, not by counting parentheses, which a command holds of its own (a
+	// shell's "prod)" case pattern).
+	parts := []string{withoutTimeoutColumn(rest[open+1:])}
 	next = i + 1
-	for depth := claudeTextDepth(text, 1); depth > 0 && next < len(lines) && strings.HasPrefix(lines[next], "   ") &&
-		!isResultLine(lines[next]); next++ {
-		more := withoutTimeoutColumn(strings.TrimSpace(lines[next]))
-		text += "\n" + more
-		depth = claudeTextDepth(more, depth)
+	for ; next < len(lines) && strings.HasPrefix(lines[next], "   ") && !isResultLine(lines[next]); next++ {
+		parts = append(parts, withoutTimeoutColumn(strings.TrimSpace(lines[next])))
 	}
-	text = strings.TrimSpace(text)
+	text := strings.TrimSpace(strings.Join(parts, "\n"))
 	if !strings.HasSuffix(text, ")") {
 		return "", "", 0, false // no closing parenthesis: the model's words
 	}
@@ -332,19 +335,6 @@ func claudeTextToolAlias(name string) string {
 		return alias
 	}
 	return joined
-}
-
-// claudeTextDepth returns how many parentheses are open after s, depth being open before it.
-func claudeTextDepth(s string, depth int) int {
-	for _, c := range []byte(s) {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		}
-	}
-	return depth
 }
 
 // claudeTextShortened says whether a result is Claude Code's shortened view of a longer one:

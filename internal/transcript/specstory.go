@@ -469,13 +469,32 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 	if tool == "" {
 		tool = "tool"
 	}
-	args, status := specStatus(strings.TrimSpace(args))
+	args = strings.TrimSpace(args)
+	status := ""
+	copilot := answered && strings.Contains(args, `"vscodeToolId"`)
+	if copilot {
+		args, status = specStatus(args)
+	}
 	if answered {
 		args = strings.TrimSpace(strings.TrimSuffix(args, lastLineOf(args, specOutputLabels)))
 	}
 	result = strings.TrimSpace(result)
-	if answered && strings.Contains(args, `"vscodeToolId"`) {
-		args = strings.TrimSpace(withoutCopilotData(args) + "\n" + copilotAsked(result))
+	if copilot {
+		var exit int
+		args, exit = copilotParameters(withoutCopilotData(args))
+		args = strings.TrimSpace(args + "\n" + copilotAsked(result))
+		if exit != 0 {
+			status = "failed" // the terminal's own exit code; the status says only that it ran
+		}
+		if copilotSilent(result) {
+			// VS Code's record of the call keeps nothing it answered (a terminal's output is
+			// not saved): the outcome is unknown but for a failing exit code, and two runs of
+			// one command are not known to have answered alike.
+			call := loopguard.Call("", tool, []byte(strings.TrimSpace(summary+"\n"+args)))
+			call.Failed = status == "failed" || status == "error" || status == "cancelled" || status == "canceled"
+			a.add(call)
+			return
+		}
 	}
 	call := loopguard.Call("", tool, []byte(strings.TrimSpace(summary+"\n"+args)))
 	failed := rejected || strings.HasPrefix(result, "Error")
@@ -502,16 +521,72 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 	a.add(call.WithResult(result, failed))
 }
 
-// specStatus takes the "Status: **completed**" line an export writes after a VS Code
-// Copilot call's result out of its arguments, and returns the status.
+// specStatus takes the "Status: **completed**" line an export writes last in a VS Code
+// Copilot call's block out of its arguments, and returns the status.
 func specStatus(args string) (rest, status string) {
-	i := strings.LastIndex(args, "Status: **")
-	if i < 0 || i > 0 && args[i-1] != '\n' {
+	start := strings.LastIndexByte(args, '\n') + 1
+	line := strings.TrimSpace(args[start:])
+	if !strings.HasPrefix(line, "Status: **") || !strings.HasSuffix(line, "**") {
 		return args, ""
 	}
-	line, after, _ := strings.Cut(args[i:], "\n")
 	status = strings.TrimSuffix(strings.TrimPrefix(line, "Status: **"), "**")
-	return strings.TrimSpace(args[:i] + after), strings.ToLower(strings.TrimSpace(status))
+	return strings.TrimSpace(args[:start]), strings.ToLower(strings.TrimSpace(status))
+}
+
+// copilotSilent says whether VS Code's record of a call holds nothing the call answered: no
+// content and no tool result.
+func copilotSilent(result string) bool {
+	var inv struct {
+		Content         *string         `json:"content"`
+		ToolCallResult  json.RawMessage `json:"toolCallResult"`
+		TextEditContent string          `json:"textEditContent"`
+	}
+	if json.Unmarshal([]byte(result), &inv) != nil {
+		return false
+	}
+	res := strings.TrimSpace(string(inv.ToolCallResult))
+	return (inv.Content == nil || strings.TrimSpace(*inv.Content) == "") && (res == "" || res == "null") && inv.TextEditContent == ""
+}
+
+// copilotParameters reads the "Parameters" a VS Code Copilot terminal call is saved with:
+// its command line is what it was asked (the ids, timestamp and duration beside it change
+// every run, and would make the same command a new call each time), and its terminal's exit
+// code whether it failed. Other parameters are left as they are.
+func copilotParameters(args string) (string, int) {
+	i := strings.Index(args, "Parameters:")
+	if i < 0 {
+		return args, 0
+	}
+	open := strings.Index(args[i:], "```")
+	if open < 0 {
+		return args, 0
+	}
+	open += i
+	nl := strings.IndexByte(args[open:], '\n')
+	if nl < 0 {
+		return args, 0
+	}
+	end := strings.Index(args[open+nl:], "\n```")
+	if end < 0 {
+		return args, 0
+	}
+	var p struct {
+		CommandLine *struct {
+			Original string `json:"original"`
+		} `json:"commandLine"`
+		State *struct {
+			ExitCode *int `json:"exitCode"`
+		} `json:"terminalCommandState"`
+	}
+	if json.Unmarshal([]byte(args[open+nl:open+nl+end]), &p) != nil || p.CommandLine == nil || p.CommandLine.Original == "" {
+		return args, 0
+	}
+	exit := 0
+	if p.State != nil && p.State.ExitCode != nil {
+		exit = *p.State.ExitCode
+	}
+	end += open + nl + len("\n```")
+	return strings.TrimSpace(args[:i] + p.CommandLine.Original + "\n" + args[end:]), exit
 }
 
 // withoutCopilotData takes out of a VS Code Copilot call's arguments the "Additional data"

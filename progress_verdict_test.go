@@ -1,0 +1,70 @@
+package loopguard
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A verdict the model's own command line prints after the program ran
+// (`; echo Done`) is not the program's verdict: four identical tracebacks across
+// edits are a real errors loop, hidden by endsWithSuccess.
+func TestEchoedVerdictHidesAFailureLoop(t *testing.T) {
+	const tb = "Traceback (most recent call last):\n  File \"/repo/repro.py\", line 3, in <module>\n    main()\nValueError: bad input\nDone\n"
+	if !looksFailed(tb) {
+		t.Errorf("looksFailed(traceback + the model's `echo Done`) = false, want true")
+	}
+	var steps []step
+	for i := range 5 {
+		steps = append(steps,
+			ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/repo/a.py","old_str":"x%d","new_str":"y%d"}`, i, i), "The file /repo/a.py has been edited."),
+			ok("bash", `{"command":"python repro.py; echo Done"}`, tb))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, ":errors:") }) {
+		t.Errorf("five identical tracebacks across edits, each followed by the command's own `echo Done`: got %q, want an errors notice", got)
+	}
+}
+
+// endsWithSuccess judges the last exitWindow (256) bytes, not the last line: a last
+// line longer than that is judged from wherever the window cuts it, and a pytest FAILED line
+// whose last 256 bytes begin with " OK (" reads as a verdict of success. (The plain statement
+// in digest_test.go, successVerdictPattern applied to the same tail, shares the mistake.)
+func TestLongLastLineIsJudgedByAFragment(t *testing.T) {
+	tail := " OK (200), got 500 Internal Server Error from /health"
+	for len(tail) < exitWindow {
+		tail += "."
+	}
+	text := "collected 1 item\n\nFAILED tests/test_api.py::test_health - AssertionError: " + strings.Repeat("a", 80) + " expected" + tail
+	if !looksFailed(text) {
+		t.Errorf("looksFailed(%q) = false: a pytest FAILED line read as a verdict of success", text)
+	}
+}
+
+// The stuck-across-turns rule is documented (and committed) as speaking at the third
+// identical failure "however its chain began"; a chain that began with a failure matched
+// only by its failing line (weak) never speaks, however many identical failures follow.
+func TestThirdIdenticalFailureAfterAWeakStartIsStuck(t *testing.T) {
+	same := "Compiling app v0.1.0 (/repo)\nerror: could not compile `app` due to previous error\n"
+	var long strings.Builder
+	for _, w := range []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa"} {
+		long.WriteString("Compiling " + w + " crate with features " + w + "-std " + w + "-alloc\n")
+	}
+	// the first failure: a long build log ending with the same failing line (a weak match)
+	first := long.String() + "error: could not compile `app` due to previous error\n"
+	steps := []step{fail("bash", `{"command":"cargo build"}`, first)}
+	for i := range 4 {
+		steps = append(steps, userSays("2"),
+			ok("bash", `{"command":"git add .codex"}`, ""),
+			ok("bash", fmt.Sprintf(`{"command":"git commit -m \"chore: logs %d\""}`, i), "[codex 000] chore: logs\n 2 files changed"),
+			userSays("OK"),
+			fail("bash", `{"command":"cargo build"}`, same))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	t.Logf("notices: %q", got)
+	// failures at steps 0, 5, 10, 15, 20: the third identical one is step 15
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "15:stuck:") }) {
+		t.Errorf("got %q, want stuck at the third identical failure (step 15)", got)
+	}
+}
