@@ -586,6 +586,7 @@ func argKeysByIndex(args []byte) argKeys {
 				case "poll", "wait", "status", "log", "logs":
 					k.asksToPoll = true
 				}
+				k.onScreen = screenActions[string(rest[1:1+end])]
 			}
 		}
 	}

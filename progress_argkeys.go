@@ -17,6 +17,7 @@ type argKeys struct {
 	commandLine bool // one of commandLineKeys
 	sendsNoKeys bool // the first typing key's value is "" (or code that only waits on a command)
 	asksToPoll  bool // the first "action" (else "Action") asks to poll, wait or read a status or log
+	onScreen    bool // that action is a computer-use action (screenActions): see actsOnScreen
 }
 
 // Key kinds by the letter after a quote: most quotes in a call's arguments (values, other
@@ -95,27 +96,28 @@ func readArgKeys(args []byte) argKeys {
 		action = actionTitle
 	}
 	if action >= 0 {
-		k.asksToPoll = pollsAction(args[action+len(actionKey):])
+		k.asksToPoll, k.onScreen = actionKinds(args[action+len(actionKey):])
 	}
 	return k
 }
 
-// pollsAction says whether the value after an action key ("action": "poll") asks to look at
-// something running: poll, wait, status, log or logs, as OpenClaw's process tool polls a
-// background command and reads its log. The tool's name need not say so: one tool often
-// starts, polls and kills.
-func pollsAction(afterKey []byte) bool {
+// actionKinds says what the value after an action key asks. polls: to look at something
+// running (poll, wait, status, log or logs), as OpenClaw's process tool polls a background
+// command and reads its log; the tool's name need not say so, one tool often starts, polls
+// and kills. onScreen: a computer-use action (screenActions), whose outcome is on the screen.
+func actionKinds(afterKey []byte) (polls, onScreen bool) {
 	rest := bytes.TrimLeft(afterKey, " \t\r\n:")
 	if len(rest) < 2 || rest[0] != '"' {
-		return false
+		return false, false
 	}
 	end := bytes.IndexByte(rest[1:], '"')
 	if end < 0 {
-		return false
+		return false, false
 	}
-	switch string(rest[1 : 1+end]) {
+	v := rest[1 : 1+end]
+	switch string(v) {
 	case "poll", "wait", "status", "log", "logs":
-		return true
+		return true, false
 	}
-	return false
+	return false, screenActions[string(v)]
 }

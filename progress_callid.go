@@ -6,6 +6,7 @@ package loopguard
 import (
 	"bytes"
 	"strings"
+	"unsafe"
 
 	"github.com/loopguard/loopguard/internal/canon"
 	"github.com/loopguard/loopguard/internal/jsonscan"
@@ -491,10 +492,7 @@ var screenActions = map[string]bool{
 // one of screenActions): its outcome is not in its text, and three clicks on a date picker's
 // "previous month", each answered "Clicked at (500, 414)", are three months back, not one
 // click repeated. A page read as text (a snapshot, the page's content) still tells.
-func actsOnScreen(args []byte) bool {
-	start, end, ok := stringSpan(args, `"action"`)
-	return ok && screenActions[string(args[start:end])]
-}
+func actsOnScreen(args []byte) bool { return readArgKeys(args).onScreen }
 
 // maxIdleAnswer is the longest answer of a command that does nothing (doesNothing): an echo's
 // text. Longer answers are not looked at.
@@ -512,10 +510,15 @@ func doesNothing(args []byte) bool {
 	if !ok {
 		return false
 	}
-	inJSON := len(args) > 0 && bytes.TrimLeft(args, " \t\r\n")[0] == '{'
 	for len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
 		line = line[1:]
 	}
+	// Most commands are let go by their first byte, before their whole line is read.
+	if len(line) == 0 || !bytes.HasPrefix(line, []byte("true")) && line[0] != ':' && !bytes.HasPrefix(line, []byte("exit")) &&
+		line[0] != '#' && !bytes.HasPrefix(line, []byte("echo ")) && !bytes.HasPrefix(line, []byte("printf ")) {
+		return false
+	}
+	inJSON := bytes.TrimLeft(args, " \t\r\n")[0] == '{'
 	for len(line) > 0 && (line[len(line)-1] == ' ' || line[len(line)-1] == '\t' || line[len(line)-1] == '\n') {
 		line = line[:len(line)-1]
 	}
@@ -556,6 +559,20 @@ func fixedText(line []byte) bool {
 		}
 	}
 	return true
+}
+
+// printsItsOwnText says whether a result is empty or its first line is written in the call's
+// arguments, as a command that does nothing answers (nothing, or the text it echoes): most
+// calls are let go by it before their command is read.
+func printsItsOwnText(result string, args []byte) bool {
+	r := strings.TrimSpace(result)
+	if r == "" {
+		return true
+	}
+	if nl := strings.IndexByte(r, '\n'); nl >= 0 {
+		r = strings.TrimSpace(r[:nl])
+	}
+	return strings.Contains(unsafe.String(unsafe.SliceData(args), len(args)), r)
 }
 
 // hasEscapedNewline says whether a string as JSON writes it holds a newline (\n, its

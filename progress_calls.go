@@ -38,7 +38,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	s.tools.push(cls.name)
 	dg := s.digestResult(c)
-	if !c.hasRes || actsOnScreen(c.args) {
+	if !c.hasRes || keys.onScreen {
 		// What the call brought is not known (a transcript that kept the call and not its
 		// answer, or a computer-use action whose answer is an acknowledgement and whose
 		// outcome is on the screen: see actsOnScreen): it cannot be said to have brought
@@ -314,7 +314,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	s.last, s.hasLast = rec, true
 	// (Arguments that are a JSON object without a command-line key hold no command: most
 	// calls are let go by what readArgKeys already found.)
-	if len(c.result) <= maxIdleAnswer && (keys.commandLine || len(c.args) == 0 || c.args[0] != '{') && doesNothing(c.args) {
+	if len(c.result) <= maxIdleAnswer && (keys.commandLine || len(c.args) == 0 || c.args[0] != '{') && printsItsOwnText(c.result, c.args) && doesNothing(c.args) {
 		s.idle++
 	} else {
 		s.idle = 0

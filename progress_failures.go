@@ -281,6 +281,14 @@ var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", 
 	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments",
 	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error"}
 
+// openingFirsts flags the first bytes of failureOpenings.
+var openingFirsts = func() (t [256]bool) {
+	for _, m := range failureOpenings {
+		t[m[0]] = true
+	}
+	return t
+}()
+
 // opensWithFailure says whether result opens with one of failureOpenings, white space aside.
 // Unlike looksFailed it does not search the text: a successful edit shows what it wrote, and
 // code often holds "Error:".
@@ -288,6 +296,9 @@ func opensWithFailure(result string) bool {
 	i := execHeaderEnd(result) // the output's opening, not the harness's header over it
 	for i < len(result) && (result[i] == ' ' || result[i] == '\n' || result[i] == '\r' || result[i] == '\t') {
 		i++
+	}
+	if i >= len(result) || !openingFirsts[result[i]] {
+		return false // most answers open with no opening's first byte: one look
 	}
 	for _, m := range failureOpenings {
 		if strings.HasPrefix(result[i:], m) {
