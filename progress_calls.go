@@ -232,14 +232,15 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			failed = looksFailed(c.result)
 		}
 	}
-	if failed && !c.failed && endsWithSuccess(c.result, c.args) && !reportsNonzeroExit(c.result[:min(len(c.result), exitWindow)]) &&
-		!reportsNonzeroExit(c.result[max(0, len(c.result)-exitWindow):]) {
-		failed = false // the program's own last word is success (see endsWithSuccess)
-	}
 	if failed && strings.Contains(markWindow(c.result), "command not found") {
 		if said = withoutForeignNotFound(c.result, c.args); !c.failed && len(said) != len(c.result) {
 			failed = looksFailed(said)
 		}
+	}
+	// (After the hook's line is off: the program's last word is the line before it.)
+	if failed && !c.failed && endsWithSuccess(said, c.args) && !reportsNonzeroExit(said[:min(len(said), exitWindow)]) &&
+		!reportsNonzeroExit(said[max(0, len(said)-exitWindow):]) {
+		failed = false // the program's own last word is success (see endsWithSuccess)
 	}
 	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"

@@ -59,15 +59,40 @@ func endsWithSuccess(result string, args []byte) bool {
 		i++
 	}
 	last = strings.TrimSpace(last[i:])
-	verdict := false
+	word := "" // the verdict's fixed word, which a command that echoes it must hold
 	switch last {
-	case "Done", "Done.", "Done!", "OK", "Build succeeded", "Build succeeded.":
-		verdict = true
+	case "Done", "Done.", "Done!":
+		word = "Done"
+	case "OK":
+		word = "OK"
+	case "Build succeeded", "Build succeeded.":
+		word = "succeeded"
 	}
-	for _, p := range [...]string{"Done in ", "BUILD SUCCESSFUL", "OK ("} {
-		verdict = verdict || strings.HasPrefix(last, p)
+	for _, p := range [...]struct{ prefix, word string }{{"Done in ", "Done"}, {"BUILD SUCCESSFUL", "SUCCESSFUL"}, {"OK (", "OK"}} {
+		if word == "" && strings.HasPrefix(last, p.prefix) {
+			word = p.word
+		}
 	}
-	return verdict && !namedIn(args, strings.TrimRight(last, ".!"))
+	return word != "" && !holdsWord(args, word)
+}
+
+// holdsWord says whether the arguments hold word as a word of its own (not "OK" inside
+// "WEBHOOK"), as a command that prints the verdict itself does (`echo Done`, `echo "Done in
+// ${SECONDS}s"`).
+func holdsWord(args []byte, word string) bool {
+	s := unsafe.String(unsafe.SliceData(args), len(args))
+	for i := 0; ; {
+		k := strings.Index(s[i:], word)
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		end := at + len(word)
+		if (at == 0 || !isAlnum(s[at-1])) && (end == len(s) || !isAlnum(s[end])) {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 // maxErrorEnvelope is the largest JSON answer reportsErrorField reads: an error envelope is

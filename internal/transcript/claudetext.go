@@ -270,8 +270,25 @@ func claudeTextHead(lines []string, i int, rest string) (name, args string, next
 	// shell's "prod)" case pattern).
 	parts := []string{withoutTimeoutColumn(rest[open+1:])}
 	next = i + 1
-	for ; next < len(lines) && strings.HasPrefix(lines[next], "   ") && !isResultLine(lines[next]); next++ {
-		parts = append(parts, withoutTimeoutColumn(strings.TrimSpace(lines[next])))
+	for next < len(lines) {
+		l := lines[next]
+		if strings.TrimSpace(l) == "" {
+			// a blank line inside the command (a heredoc's): it goes on when the line after
+			// it is indented as the command is
+			k := nextFilled(lines, next)
+			if k >= len(lines) || !strings.HasPrefix(lines[k], "   ") || isResultLine(lines[k]) {
+				break
+			}
+			for ; next < k; next++ {
+				parts = append(parts, "")
+			}
+			continue
+		}
+		if !strings.HasPrefix(l, "   ") || isResultLine(l) {
+			break
+		}
+		parts = append(parts, withoutTimeoutColumn(strings.TrimSpace(l)))
+		next++
 	}
 	text := strings.TrimSpace(strings.Join(parts, "\n"))
 	if !strings.HasSuffix(text, ")") {

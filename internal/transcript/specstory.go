@@ -371,18 +371,21 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 }
 
 // specToolEnd is where the "</tool-use>" that closes a block starts in body, or -1: at the
-// start of a line ("</details></tool-use>" as Markdown v2.1 writes it), so that what a call
-// printed (a Read of another export, "117\t...</details></tool-use>") does not close it.
+// start of a line ("</details></tool-use>" as Markdown v2.1 writes it) and outside code
+// fences, so that what a call printed (a Read of another export, "117\t...</details></tool-use>";
+// a `cat` of one, fenced) does not close it.
 func specToolEnd(body string) int {
+	inFence := false // what a call printed, fenced, may quote another export whole (`cat`)
 	for i := 0; i < len(body); {
 		line := body[i:]
 		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
 			line = line[:nl]
 		}
 		t := strings.TrimPrefix(line, "</details>")
-		if strings.HasPrefix(t, "</tool-use>") {
+		if !inFence && strings.HasPrefix(t, "</tool-use>") {
 			return i + len(line) - len(t)
 		}
+		inFence = fenceAfter(inFence, strings.TrimSpace(line))
 		i += len(line) + 1
 	}
 	return -1
