@@ -325,7 +325,7 @@ func waitsByName(lower string) bool {
 func showsByName(tool string) bool {
 	start := 0
 	for i := 0; i <= len(tool); i++ {
-		boundary := i == len(tool) || !isAlnum(tool[i]) ||
+		boundary := i == len(tool) || !isWordByte(tool[i]) ||
 			i > 0 && 'a' <= tool[i-1] && tool[i-1] <= 'z' && 'A' <= tool[i] && tool[i] <= 'Z'
 		if !boundary {
 			continue
@@ -335,7 +335,7 @@ func showsByName(tool string) bool {
 			return true
 		}
 		start = i
-		if i < len(tool) && !isAlnum(tool[i]) {
+		if i < len(tool) && !isWordByte(tool[i]) {
 			start = i + 1
 		}
 	}
@@ -352,10 +352,6 @@ func namesAFile(args []byte) bool {
 	}
 	_, ok := editFileKey(args)
 	return ok
-}
-
-func isAlnum(b byte) bool {
-	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 var waitWords = []string{"sleep", "wait", "status", "monitor", "wakeup", "notification", "schedule"}

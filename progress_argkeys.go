@@ -17,7 +17,7 @@ type argKeys struct {
 	commandLine bool // one of commandLineKeys
 	sendsNoKeys bool // the first typing key's value is "" (or code that only waits on a command)
 	asksToPoll  bool // the first "action" (else "Action") asks to poll, wait or read a status or log
-	onScreen    bool // that action is a computer-use action (screenActions): see actsOnScreen
+	onScreen    bool // that action is a computer-use action (screenActions)
 }
 
 // Key kinds by the letter after a quote: most quotes in a call's arguments (values, other

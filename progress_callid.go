@@ -478,21 +478,17 @@ func stringSpan(args []byte, key string) (start, end int, ok bool) {
 }
 
 // screenActions are the actions of a computer-use tool (Anthropic's computer tool, Claude in
-// Chrome's): what each did, or what the screen showed, is in an image the transcript's text
-// does not hold. Its text is an acknowledgement ("Clicked at (500, 414)", "Successfully
-// captured screenshot ... ID: ss_x"), the same whether the click moved a calendar on a month
-// or did nothing.
+// Chrome's), as its "action" argument names them (argKeys.onScreen): what each did, or what
+// the screen showed, is in an image the transcript's text does not hold. Its text is an
+// acknowledgement ("Clicked at (500, 414)", "Successfully captured screenshot ... ID: ss_x"),
+// the same whether the click moved a calendar on a month or did nothing: three clicks on a
+// date picker's "previous month" are three months back, not one click repeated. A page read as
+// text (a snapshot, the page's content) still tells.
 var screenActions = map[string]bool{
 	"left_click": true, "right_click": true, "middle_click": true, "double_click": true, "triple_click": true,
 	"left_click_drag": true, "left_mouse_down": true, "left_mouse_up": true, "mouse_move": true,
 	"type": true, "key": true, "hold_key": true, "scroll": true, "screenshot": true, "zoom": true,
 }
-
-// actsOnScreen says whether a call is a computer-use action (an "action" argument that is
-// one of screenActions): its outcome is not in its text, and three clicks on a date picker's
-// "previous month", each answered "Clicked at (500, 414)", are three months back, not one
-// click repeated. A page read as text (a snapshot, the page's content) still tells.
-func actsOnScreen(args []byte) bool { return readArgKeys(args).onScreen }
 
 // maxIdleAnswer is the longest answer of a command that does nothing (doesNothing): an echo's
 // text. Longer answers are not looked at.

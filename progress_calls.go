@@ -41,7 +41,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if !c.hasRes || keys.onScreen {
 		// What the call brought is not known (a transcript that kept the call and not its
 		// answer, or a computer-use action whose answer is an acknowledgement and whose
-		// outcome is on the screen: see actsOnScreen): it cannot be said to have brought
+		// outcome is on the screen: see screenActions): it cannot be said to have brought
 		// nothing new, so it is taken as new, and an edit whose outcome is unknown as having
 		// landed.
 		dg.exact = combine(dg.exact, uint64(s.calls)+1)
@@ -238,8 +238,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		}
 	}
 	// (After the hook's line is off: the program's last word is the line before it.)
-	if failed && !c.failed && endsWithSuccess(said, c.args) && !reportsNonzeroExit(said[:min(len(said), exitWindow)]) &&
-		!reportsNonzeroExit(said[max(0, len(said)-exitWindow):]) {
+	if failed && !c.failed && endsWithSuccess(said, c.args) && !reportsExitFailure(said) {
 		failed = false // the program's own last word is success (see endsWithSuccess)
 	}
 	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) {

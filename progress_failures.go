@@ -31,14 +31,19 @@ var failureMarks = []string{"Traceback (most recent call last)", "Error:", "erro
 // report it in the first or the last lines, so only the first and last exitWindow bytes are
 // looked at. So does a small JSON answer whose own fields report an error (reportsErrorField).
 func looksFailed(result string) bool {
-	head, tail := result, result
-	if len(result) > exitWindow {
-		head, tail = result[:exitWindow], result[len(result)-exitWindow:]
-	}
-	if reportsNonzeroExit(head) || len(result) > exitWindow && reportsNonzeroExit(tail) {
+	if reportsExitFailure(result) {
 		return true
 	}
 	return hasFailureMark(markWindow(result)) || reportsErrorField(result) || opensWithFailure(result)
+}
+
+// reportsExitFailure says whether the first or the last exitWindow bytes of a result report a
+// nonzero exit status (see looksFailed).
+func reportsExitFailure(result string) bool {
+	if len(result) <= exitWindow {
+		return reportsNonzeroExit(result)
+	}
+	return reportsNonzeroExit(result[:exitWindow]) || reportsNonzeroExit(result[len(result)-exitWindow:])
 }
 
 // endsWithSuccess says whether a result's last line is a program's own verdict that it
@@ -88,7 +93,7 @@ func holdsWord(args []byte, word string) bool {
 		}
 		at := i + k
 		end := at + len(word)
-		if (at == 0 || !isAlnum(s[at-1])) && (end == len(s) || !isAlnum(s[end])) {
+		if (at == 0 || !isWordByte(s[at-1])) && (end == len(s) || !isWordByte(s[end])) {
 			return true
 		}
 		i = at + 1

@@ -211,8 +211,8 @@ func TestComputerUseActionsAreNotComparedByTheirAcknowledgement(t *testing.T) {
 		`{"action":"left_click","coordinate":[1,2]}`: true, `{"action": "screenshot"}`: true, `{"action":"type","text":"kale"}`: true,
 		`{"action":"wait","duration":2}`: false, `{"action":"view","path":"/x"}`: false, `{"command":"left_click"}`: false,
 	} {
-		if got := actsOnScreen([]byte(args)); got != want {
-			t.Errorf("actsOnScreen(%s) = %v, want %v", args, got, want)
+		if got := readArgKeys([]byte(args)).onScreen; got != want {
+			t.Errorf("readArgKeys(%s).onScreen = %v, want %v", args, got, want)
 		}
 	}
 }
