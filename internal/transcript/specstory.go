@@ -574,21 +574,8 @@ func copilotSilent(result string) bool {
 // every run, and would make the same command a new call each time), and its terminal's exit
 // code whether it failed. Other parameters are left as they are.
 func copilotParameters(args string) (string, int) {
-	i := strings.Index(args, "Parameters:")
-	if i < 0 {
-		return args, 0
-	}
-	open := strings.Index(args[i:], "```")
-	if open < 0 {
-		return args, 0
-	}
-	open += i
-	nl := strings.IndexByte(args[open:], '\n')
-	if nl < 0 {
-		return args, 0
-	}
-	end := strings.Index(args[open+nl:], "\n```")
-	if end < 0 {
+	start, end, body, ok := labelledBlock(args, "Parameters:")
+	if !ok {
 		return args, 0
 	}
 	var p struct {
@@ -599,40 +586,49 @@ func copilotParameters(args string) (string, int) {
 			ExitCode *int `json:"exitCode"`
 		} `json:"terminalCommandState"`
 	}
-	if json.Unmarshal([]byte(args[open+nl:open+nl+end]), &p) != nil || p.CommandLine == nil || p.CommandLine.Original == "" {
+	if json.Unmarshal([]byte(body), &p) != nil || p.CommandLine == nil || p.CommandLine.Original == "" {
 		return args, 0
 	}
 	exit := 0
 	if p.State != nil && p.State.ExitCode != nil {
 		exit = *p.State.ExitCode
 	}
-	end += open + nl + len("\n```")
-	return strings.TrimSpace(args[:i] + p.CommandLine.Original + "\n" + args[end:]), exit
+	return strings.TrimSpace(args[:start] + p.CommandLine.Original + "\n" + args[end:]), exit
+}
+
+// labelledBlock finds in args the fenced block under a label ("Parameters:", then a ```json
+// block): where the label starts, where the block's closing fence ends, and the block's body.
+func labelledBlock(args, label string) (start, end int, body string, ok bool) {
+	start = strings.Index(args, label)
+	if start < 0 {
+		return 0, 0, "", false
+	}
+	open := strings.Index(args[start:], "```")
+	if open < 0 {
+		return 0, 0, "", false
+	}
+	open += start
+	nl := strings.IndexByte(args[open:], '\n')
+	if nl < 0 {
+		return 0, 0, "", false
+	}
+	fence := strings.Index(args[open+nl:], "\n```")
+	if fence < 0 {
+		return 0, 0, "", false
+	}
+	body = args[open+nl : open+nl+fence]
+	return start, open + nl + fence + len("\n```"), body, true
 }
 
 // withoutCopilotData takes out of a VS Code Copilot call's arguments the "Additional data"
 // block: the tool's id and whether it is hidden, the same for every call of the tool.
 // What else they hold ("Parameters": a terminal's command line) stays.
 func withoutCopilotData(args string) string {
-	i := strings.Index(args, "Additional data:")
-	if i < 0 {
+	start, end, body, ok := labelledBlock(args, "Additional data:")
+	if !ok || !strings.Contains(body, `"vscodeToolId"`) {
 		return args
 	}
-	open := strings.Index(args[i:], "```")
-	if open < 0 {
-		return args
-	}
-	open += i
-	nl := strings.IndexByte(args[open:], '\n')
-	if nl < 0 {
-		return args
-	}
-	end := strings.Index(args[open+nl:], "\n```")
-	if end < 0 || !strings.Contains(args[open:open+nl+end], `"vscodeToolId"`) {
-		return args
-	}
-	end += open + nl + len("\n```")
-	return strings.TrimSpace(args[:i] + args[end:])
+	return strings.TrimSpace(args[:start] + args[end:])
 }
 
 // copilotAsked is what a VS Code Copilot call saved by SpecStory was asked. Such a block holds
