@@ -5,30 +5,19 @@ import (
 	"testing"
 )
 
-// endsWithSuccess moved out of looksFailed into observeCall, before the command-not-found
-// step; that step re-judges the output without the foreign zsh line by looksFailed alone, so
-// under Cursor's terminal (every output ends "zsh:1: command not found: dump_zsh_state") the
-// program's own verdict is never honoured: the EF Core run of TestASuccessVerdictLastIsNoFailure
-// is an errors loop again. (Before eb3af04 looksFailed(said) held the verdict rule.)
+// The program's verdict is read from its last line once Cursor's hook line after it is off
+// (every output of Cursor's terminal ends "zsh:1: command not found: dump_zsh_state"): EF
+// Core's migrations, each ending "Done.", are no errors loop there either (review r45).
 func TestVerdictBeforeCursorsHookLine(t *testing.T) {
-	const ef = "Build started...\nBuild succeeded.\n[14:02:11 FTL] Application terminated unexpectedly\n" +
-		"Microsoft.Extensions.Hosting.HostAbortedException: The host was aborted.\n   at Program.<Main>$(String[] args) in Program.cs:line 98\nDone.\n" +
-		"zsh:1: command not found: dump_zsh_state"
-	var steps []step
-	for i := range 5 {
-		steps = append(steps,
-			ok("edit_file", fmt.Sprintf(`{"target_file":"Migrations/M%d.cs","code_edit":"x"}`, i), "The edit was applied."),
-			ok("run_terminal_cmd", `{"command":"dotnet ef database update"}`, ef))
-	}
+	steps := migrationsAfterEdits(efMigration + "zsh:1: command not found: dump_zsh_state")
 	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
 		t.Errorf("five migrations applied, each ending Done. then Cursor's hook line: got %q, want no notice", got)
 	}
 }
 
-// The "echoed by the call" test is a byte-substring search (namedIn): "OK" is in
-// GITHUB_TOKEN, WEBHOOK_URL, BOOKS...; "Done" in isDone, markDone. A unittest run that logs a
-// handled traceback and ends with its own "OK" is read as failed when its command line holds
-// any of these.
+// A command echoes the verdict only when it holds the verdict's word as a word of its own:
+// "OK" inside GITHUB_TOKEN or WEBHOOK_URL, "Done" inside isDone, are not it, and a unittest run
+// that logs a handled traceback and ends with its own "OK" did not fail (review r45).
 func TestVerdictInsideAnotherWordIsNotEchoed(t *testing.T) {
 	const out = "test_retry (tests.test_client.ClientTest) ... ERROR:root:upload failed\nTraceback (most recent call last):\n" +
 		"  File \"/repo/client.py\", line 40, in upload\nConnectionError: refused\nok\n\n" +
@@ -43,8 +32,8 @@ func TestVerdictInsideAnotherWordIsNotEchoed(t *testing.T) {
 	}
 }
 
-// An echoed verdict with a variable in it (`echo "Done in ${SECONDS}s"`) is compared
-// whole against the arguments, so it is taken for the program's and hides the traceback.
+// An echoed verdict with a variable in it (`echo "Done in ${SECONDS}s"`) is the command's,
+// found by its word: the traceback above it is the program's failure (review r45).
 func TestEchoedVerdictWithAVariable(t *testing.T) {
 	const out = "Traceback (most recent call last):\n  File \"/repo/repro.py\", line 3, in <module>\n    main()\nValueError: bad input\nDone in 2s\n"
 	if endsWithSuccess(out, []byte(`{"command":"python repro.py; echo \"Done in ${SECONDS}s\""}`)) {
@@ -52,10 +41,8 @@ func TestEchoedVerdictWithAVariable(t *testing.T) {
 	}
 }
 
-// endsWithSuccess runs in observeCall for every result that reads as failed, and
-// namedIn converts the verdict line to []byte: a verdict line longer than 32 bytes (unittest's
-// "OK (skipped=3, expected failures=2)", "Build succeeded with 3 warning(s)"-style text after
-// "OK (") allocates on every such call.
+// Reading the verdict allocates nothing, however long its line (unittest's "OK (skipped=3,
+// expected failures=2)"): it runs for every result that reads as failed (review r45).
 func TestObserveAllocatesNothingOnAVerdictLastLine(t *testing.T) {
 	cfg, _ := Preset(PresetDefault)
 	eng, _ := New(cfg)

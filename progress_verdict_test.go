@@ -7,9 +7,8 @@ import (
 	"testing"
 )
 
-// A verdict the model's own command line prints after the program ran
-// (`; echo Done`) is not the program's verdict: four identical tracebacks across
-// edits are a real errors loop, hidden by endsWithSuccess.
+// A verdict the model's own command line prints after the program ran (`; echo Done`) is not
+// the program's: four identical tracebacks across edits are an errors loop (review r43).
 func TestEchoedVerdictHidesAFailureLoop(t *testing.T) {
 	const tb = "Traceback (most recent call last):\n  File \"/repo/repro.py\", line 3, in <module>\n    main()\nValueError: bad input\nDone\n"
 	if !looksFailed(tb) {
@@ -27,10 +26,8 @@ func TestEchoedVerdictHidesAFailureLoop(t *testing.T) {
 	}
 }
 
-// endsWithSuccess judges the last exitWindow (256) bytes, not the last line: a last
-// line longer than that is judged from wherever the window cuts it, and a pytest FAILED line
-// whose last 256 bytes begin with " OK (" reads as a verdict of success. (The plain statement
-// in digest_test.go, successVerdictPattern applied to the same tail, shares the mistake.)
+// The verdict is read from the whole last line, not from a window of its end: a long pytest
+// FAILED line whose last 256 bytes begin with " OK (" is no verdict of success (review r43).
 func TestLongLastLineIsJudgedByAFragment(t *testing.T) {
 	tail := " OK (200), got 500 Internal Server Error from /health"
 	for len(tail) < exitWindow {
@@ -42,9 +39,8 @@ func TestLongLastLineIsJudgedByAFragment(t *testing.T) {
 	}
 }
 
-// The stuck-across-turns rule is documented (and committed) as speaking at the third
-// identical failure "however its chain began"; a chain that began with a failure matched
-// only by its failing line (weak) never speaks, however many identical failures follow.
+// The stuck-across-turns rule speaks at the third identical failure however its chain
+// began, also when the chain's first failures matched only by their failing line (review r43).
 func TestThirdIdenticalFailureAfterAWeakStartIsStuck(t *testing.T) {
 	same := "Compiling app v0.1.0 (/repo)\nerror: could not compile `app` due to previous error\n"
 	var long strings.Builder
