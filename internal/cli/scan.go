@@ -111,7 +111,7 @@ is described in docs/scan.md.
 			status = exitFail
 		}
 		for _, d := range f.Damaged {
-			fmt.Fprintf(env.Stderr, "loopguard scan: %s (line passed over, the rest of the file read)\n", d)
+			fmt.Fprintf(env.Stderr, "loopguard scan: %s (passed over, the rest of the file read)\n", d)
 		}
 		if *verbose && f.Scanned() {
 			fmt.Fprintf(env.Stderr, "loopguard scan: %s\n", describeFile(f))

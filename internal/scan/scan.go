@@ -58,7 +58,8 @@ type File struct {
 	Sessions int
 	// Note says how the file was read when it could have been read another way (--verbose).
 	Note string
-	// Damaged names the lines that were not JSON and were passed over ("path:LINE: problem");
+	// Damaged names the lines that were not JSON and were passed over ("path:LINE: problem",
+	// or "path:FIRST-LAST: problem (N lines)" for consecutive lines with the same problem);
 	// the rest of the file was read.
 	Damaged []string
 	// Parts lists the files read as this one session, when it is a folder of OpenHands
@@ -458,9 +459,7 @@ func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine) 
 	f.Format = t.Format
 	f.Sessions = max(t.Sessions, 1)
 	f.Note = t.Note
-	for _, d := range t.Damaged {
-		f.Damaged = append(f.Damaged, d.Error())
-	}
+	f.Damaged = damagedRuns(t.Damaged)
 	f.Usage = t.Usage
 	f.Usage.Model = strings.Clone(f.Usage.Model)
 	intern := map[string]string{}
@@ -535,4 +534,27 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 	if key != "" {
 		eng.Forget(key)
 	}
+}
+
+// damagedRuns names the damaged lines of a file, one entry for each run of consecutive lines
+// with the same problem: a CLI that printed a stack trace into its JSON stream leaves ten lines
+// of it, and ten warnings that say one thing bury the rest of stderr. The range keeps every
+// line's place.
+func damagedRuns(damaged []*transcript.Error) []string {
+	var out []string
+	for i := 0; i < len(damaged); {
+		d := damaged[i]
+		j := i + 1
+		for j < len(damaged) && damaged[j].Path == d.Path && damaged[j].Line == damaged[j-1].Line+1 &&
+			d.Line > 0 && damaged[j].Err.Error() == d.Err.Error() {
+			j++
+		}
+		if j-i == 1 {
+			out = append(out, d.Error())
+		} else {
+			out = append(out, fmt.Sprintf("%s:%d-%d: %v (%d lines)", d.Path, d.Line, damaged[j-1].Line, d.Err, j-i))
+		}
+		i = j
+	}
+	return out
 }
