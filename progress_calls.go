@@ -109,9 +109,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	// An editor that reports its failure only in the text (OpenHands' "ERROR:", Claude Code's
 	// <tool_use_error>) changed nothing. Only the result's opening is read: a successful edit
-	// shows the code it wrote, which may well hold "Error:" or a traceback.
+	// shows the code it wrote, which may well hold "Error:" or a traceback. Nor did a command
+	// its shell would not parse (refusedByShell).
 	again := 0 // this call made the same change as the call that last changed the workspace
-	if mut && !c.failed && !sameResult && !opensWithFailure(c.result) {
+	if mut && !c.failed && !sameResult && !opensWithFailure(c.result) && !refusedByShell(c.result) {
 		// the answer's shape, worked out once: compared when the change may be the same one
 		// made again, and kept as the last change's otherwise
 		var shape sketch

@@ -653,3 +653,45 @@ func (r *refailChain) extend(epoch uint32, seq *uint32) {
 		r.epoch = epoch
 	}
 }
+
+// shellPrefixes open the lines a shell writes about its own input, not a program's output.
+var shellPrefixes = [...]string{"/bin/bash: ", "/usr/bin/bash: ", "bash: ", "-bash: ", "/bin/sh: ", "sh: ", "/bin/zsh: ", "zsh: "}
+
+// refusedByShell says whether a command's whole answer is its shell refusing to parse it:
+// every line the shell's own ("/bin/bash: line 2: unexpected EOF while looking for matching
+// `''", "bash: -c: line 3: syntax error: unexpected end of file", dash's "sh: 1: Syntax
+// error: ..."), one of them a syntax error.
+// A harness that checks a command's syntax before running it (SWE-agent does) ran none of it,
+// and a shell running it ran at most the complete lines above the error, which printed
+// nothing; either way the command did not do what it was written for, so a write word in it
+// (a model's prose sent as a command: "let's use the tee command") changed nothing. An
+// answer with any other line may come from commands that ran (`sed -i ... && pytest` that
+// fails) and is not read so.
+func refusedByShell(result string) bool {
+	body := result[execHeaderEnd(result):]
+	syntax := false
+	for len(body) > 0 {
+		line := body
+		if i := strings.IndexByte(body, '\n'); i >= 0 {
+			line, body = body[:i], body[i+1:]
+		} else {
+			body = ""
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		own := false
+		for _, p := range shellPrefixes {
+			if strings.HasPrefix(line, p) {
+				own = true
+				break
+			}
+		}
+		if !own {
+			return false
+		}
+		syntax = syntax || strings.Contains(line, "yntax error") || strings.Contains(line, "unexpected EOF while looking for matching")
+	}
+	return syntax
+}

@@ -1,0 +1,52 @@
+package loopguard
+
+// A command its shell would not parse: validation round r46a's weak models sent their prose
+// as the command, and a write word in the prose made each refused command a change of the
+// workspace.
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+func TestRefusedByShellReadsOnlyTheShellsOwnSyntaxErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		result string
+		want   bool
+	}{
+		{"a syntax check's two lines", "/bin/bash: line 2: unexpected EOF while looking for matching `''\n/bin/bash: line 4: syntax error: unexpected end of file", true},
+		{"bash -c's own wording", "bash: -c: line 3: syntax error: unexpected end of file\n", true},
+		{"dash's wording", "sh: 1: Syntax error: \"(\" unexpected\n", true},
+		{"a near-token error", "bash: syntax error near unexpected token `)'", true},
+		{"behind a harness's header", "Command executed successfully (exit code 0).\nOutput:\n/bin/bash: line 1: syntax error near unexpected token `newline'", true},
+		{"a command not found is no syntax error", "/bin/bash: line 13657: DISCUSSION: command not found", false},
+		{"output of commands that ran", "patched 3 files\n/bin/bash: line 4: syntax error: unexpected end of file", false},
+		{"a test's failure", "FAILED tests/test_a.py::test_b - SyntaxError: invalid syntax", false},
+		{"nothing", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := refusedByShell(tt.result); got != tt.want {
+				t.Errorf("refusedByShell(%q) = %v, want %v", tt.result, got, tt.want)
+			}
+		})
+	}
+}
+
+// Prose sent as a command, each time saying it will "use the tee command", each time refused
+// by the shell's syntax check alike: four failures of one tool in a row, nothing written.
+func TestProseTheShellRefusesIsNoChangeOfTheWorkspace(t *testing.T) {
+	const refused = "/bin/bash: line 2: unexpected EOF while looking for matching `''\n/bin/bash: line 4: syntax error: unexpected end of file"
+	for _, prose := range []string{"Let's use the tee command to create the file", "Let's mv the old file aside and write it again"} {
+		var steps []step
+		for i := range 6 {
+			steps = append(steps, ok("bash", fmt.Sprintf(`{"command":"DISCUSSION\nThe create command failed again. %s, attempt %d.\n"}`, prose, i), refused))
+		}
+		got := progressRun(t, defaultProgress(nil), steps)
+		if !slices.Contains(got, "3:errors:bash failed × 4") {
+			t.Errorf("%q refused six times: got %q, want the errors notice at the fourth", prose, got)
+		}
+	}
+}
