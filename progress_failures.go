@@ -659,7 +659,7 @@ var shellPrefixes = [...]string{"/bin/bash: ", "/usr/bin/bash: ", "bash: ", "-ba
 
 // refusedByShell says whether a command's whole answer is its shell refusing to parse it:
 // every line the shell's own ("/bin/bash: line 2: unexpected EOF while looking for matching
-// `''", "bash: -c: line 3: syntax error: unexpected end of file", dash's "sh: 1: Syntax
+// ...", "bash: -c: line 3: syntax error: unexpected end of file", dash's "sh: 1: Syntax
 // error: ..."), one of them a syntax error.
 // A harness that checks a command's syntax before running it (SWE-agent does) ran none of it,
 // and a shell running it ran at most the complete lines above the error, which printed
