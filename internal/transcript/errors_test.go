@@ -291,3 +291,30 @@ func TestUTF16TranscriptReadsAsUTF8(t *testing.T) {
 		}
 	}
 }
+
+// A transcript that opens with UTF-8's byte-order mark (PowerShell's `Out-File -Encoding
+// utf8`, Notepad) reads as the same transcript without it, whatever its format: a document,
+// one record a line, Markdown.
+func TestUTF8ByteOrderMarkIsPassedOver(t *testing.T) {
+	docs := map[string]string{
+		"s.json": `[{"role":"user","content":"list"},{"role":"assistant","content":"","tool_calls":[{"id":"a","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]},{"role":"tool","tool_call_id":"a","content":"a.py"}]`,
+		"s.jsonl": `{"role":"user","content":"list"}
+{"role":"assistant","content":"","tool_calls":[{"id":"a","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]}
+{"role":"tool","tool_call_id":"a","content":"a.py"}
+`,
+		".aider.chat.history.md": "\n# aider chat started at 2025-05-10 11:04:57\n\n#### fix the bug  \n\nI will run the tests.\n\n```bash\npytest -q\n```\n\n> Run shell command? (Y)es/(N)o [Yes]: y\n> Running pytest -q\n> 1 passed\n",
+	}
+	for name, doc := range docs {
+		want, err := ReadFrom(name, strings.NewReader(doc))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := ReadFrom(name, strings.NewReader("\xef\xbb\xbf"+doc))
+		if err != nil {
+			t.Fatalf("%s with a byte-order mark: %v", name, err)
+		}
+		if g, w := strings.Join(describe(got.Agents[0].Events), "\n"), strings.Join(describe(want.Agents[0].Events), "\n"); g != w || got.Format != want.Format || w == "" {
+			t.Errorf("%s with a byte-order mark: read as %s:\n%s\nwant %s:\n%s", name, got.Format, g, want.Format, w)
+		}
+	}
+}

@@ -373,11 +373,18 @@ func readFrom(name string, r io.Reader, hint int64) (t *Transcript, err error) {
 	return readText(name, br, hint)
 }
 
-// readText reads content that may be UTF-16 with a byte-order mark, as Windows PowerShell
-// writes what it redirects to a file (`opencode export … > session.json`): it is decoded to
-// UTF-8 whole first (such files are rare and small), and any other content is read as it is.
+// readText reads content that may open with a byte-order mark. UTF-8's is dropped. UTF-16
+// with its mark, what Windows PowerShell writes when it redirects to a file (`opencode export
+// … > session.json`), is decoded to UTF-8 whole first (such files are rare and small). Any
+// other content is read as it is.
 func readText(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
-	bom, _ := br.Peek(2)
+	bom, _ := br.Peek(3)
+	if len(bom) == 3 && bom[0] == 0xef && bom[1] == 0xbb && bom[2] == 0xbf {
+		// UTF-8's mark, which Windows tools (PowerShell's Out-File -Encoding utf8, Notepad)
+		// put first: no format opens with it, and a real chat so saved read as no transcript.
+		br.Discard(3)
+		return readPlain(name, br, max(hint-3, 0))
+	}
 	if len(bom) < 2 || !(bom[0] == 0xff && bom[1] == 0xfe || bom[0] == 0xfe && bom[1] == 0xff) {
 		return readPlain(name, br, hint)
 	}
