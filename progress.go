@@ -466,6 +466,7 @@ type progressState struct {
 	thought     digest // the model's current repeated text
 	thoughtN    int32  // how many turns said it
 	thoughtSeen bool   // a model text since the last call
+	callTurn    uint64 // the reply that made the last call (observedCall.turn), 0 for none
 	stale       int32  // calls in the thought chain that brought nothing new
 	paging      bool   // every call of the thought chain was the same call
 	pagingID    uint64

@@ -176,7 +176,14 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			s.stale++
 		}
 	}
-	s.thoughtSeen = false
+	// A call ends the model's turn, unless its reply is the last call's: a reply of text, a
+	// call, more text and another call (Anthropic's content blocks) is one turn, whose first
+	// text stands for it. Taking the second text for the next turn, a reply made 22 times
+	// over alternated the thought between its two texts and was never told.
+	if c.turn == 0 || c.turn != s.callTurn {
+		s.thoughtSeen = false
+	}
+	s.callTurn = c.turn
 
 	// Cycles: keys of call and result. A call that waits makes each round new (time passed
 	// in it): a round of "wait, list the tasks, read the status" is polling, left to the

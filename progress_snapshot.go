@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 16
+const progressSnapFormat = 17
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -115,6 +115,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = appendSketch(b, &s.thought.sketch)
 	b = binary.AppendUvarint(b, uint64(s.thoughtN))
 	b = appendBool(b, s.thoughtSeen)
+	b = binary.LittleEndian.AppendUint64(b, s.callTurn)
 	b = binary.AppendUvarint(b, uint64(s.stale))
 	b = appendBool(b, s.paging)
 	b = binary.LittleEndian.AppendUint64(b, s.pagingID)
@@ -234,6 +235,7 @@ func (s *progressState) restore(r *snapReader) error {
 	readSketch(r, &s.thought.sketch)
 	s.thoughtN = i32()
 	s.thoughtSeen = boolean()
+	s.callTurn = r.u64()
 	s.stale = i32()
 	s.paging = boolean()
 	s.pagingID = r.u64()

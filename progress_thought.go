@@ -15,7 +15,17 @@ func isModelText(source string) bool {
 }
 
 func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
-	if !isModelText(t.source) || strings.TrimSpace(t.text) == "" {
+	if strings.TrimSpace(t.text) == "" {
+		return out
+	}
+	if !isModelText(t.source) {
+		if t.source == "harness" {
+			// The harness spoke: the model's reply is over, and its next words are a new
+			// turn. SWE-agent answers a reply without a call with "Your last output did not
+			// use any tool calls!"; a model answering it five times with the same "I have
+			// completed the task" is a monologue, which a turn that never ended hid.
+			s.thoughtSeen = false
+		}
 		return out
 	}
 	if t.id != "" {

@@ -84,3 +84,37 @@ func TestCallsOfOneReplyShareATurn(t *testing.T) {
 		})
 	}
 }
+
+// A SWE-agent run saved with function calls answers a reply without a call with its own
+// message ("Your last output did not use any tool calls!"), read as the harness's text: the
+// model's replies on either side of it are turns of one chain, and the same reply five times
+// with no call between is a monologue, told.
+func TestSWEAgentRepliesToAFormatRepromptAreTurnsOfOneMonologue(t *testing.T) {
+	hist := []string{
+		`{"role":"system","content":"SYSTEM","agent":"main"}`,
+		`{"role":"user","content":"Fix the bug","agent":"main"}`,
+		`{"role":"assistant","content":"Look.","agent":"main","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]}`,
+		`{"role":"tool","content":"a.py","agent":"main","tool_call_id":"c1"}`,
+	}
+	for i := 0; i < 5; i++ {
+		hist = append(hist,
+			`{"role":"assistant","content":"I have completed the task and the fix is in place.","agent":"main"}`,
+			`{"role":"user","content":"Your last output did not use any tool calls!\nPlease make sure your output includes exactly _ONE_ function call!","agent":"main"}`)
+	}
+	doc := `{"trajectory":[],"history":[` + strings.Join(hist, ",") + `],"info":{"exit_status":"exit_format"}}`
+	tr, err := ReadFrom("run.traj", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	eng, _ := loopguard.New(cfg)
+	told := false
+	for _, e := range tr.Agents[0].Events {
+		for _, n := range eng.Observe(e) {
+			told = told || n.Kind == loopguard.KindThought
+		}
+	}
+	if !told {
+		t.Errorf("the same reply five times, the harness reprompting between, no call: no thought notice; events %v", describe(tr.Agents[0].Events))
+	}
+}

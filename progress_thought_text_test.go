@@ -1,0 +1,90 @@
+package loopguard
+
+// The thought rules on text and calls fed in the order a host sees them: turns, replies,
+// stale calls.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// textRun feeds one agent's events to an engine with the default preset and keeps every
+// notice as "index:kind:summary".
+type textRun struct {
+	e   *Engine
+	n   int
+	got []string
+}
+
+func newTextRun(t *testing.T) *textRun {
+	t.Helper()
+	e, err := New(defaultProgress(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &textRun{e: e}
+}
+
+func (r *textRun) feed(ev Event) {
+	ev.Agent = "a"
+	for _, n := range r.e.Observe(ev) {
+		r.got = append(r.got, fmt.Sprintf("%d:%s:%s", r.n, n.Kind, n.Summary))
+	}
+	r.n++
+}
+
+func (r *textRun) say(id, s string) {
+	r.feed(Event{Type: EventText, Source: "model", ID: id, Text: s})
+}
+
+func (r *textRun) call(tool, args, result string) {
+	r.feed(Call("a", tool, []byte(args)).WithResult(result, false))
+}
+
+func (r *textRun) thoughts() []string {
+	var out []string
+	for _, g := range r.got {
+		if strings.Contains(g, ":"+KindThought+":") {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// sameLinesSeen is what every call of the stale tests answers: lines the model has seen already
+// after the first call.
+const sameLinesSeen = "def parse(tokens):\n    return grammar.apply(tokens)\nclass Grammar:\n    pass"
+
+// staleRun says text(i) eight times, each turn followed by a call of its own (new arguments,
+// so no same-call rule speaks) that brings back only lines already seen.
+func staleRun(t *testing.T, text func(i int) string) []string {
+	r := newTextRun(t)
+	for i := 0; i < 8; i++ {
+		r.say(fmt.Sprint("m", i), text(i))
+		r.call("view", fmt.Sprintf(`{"path":"a.py","view_range":[%d,%d]}`, 10+i, 30+i), sameLinesSeen)
+	}
+	return r.thoughts()
+}
+
+// A reply that writes a line before each of its calls (Anthropic's content blocks: text,
+// tool_use, text, tool_use) is one turn, its calls one reply (Event.Turn), and its first text
+// stands for it: the same reply made 22 times over, every call bringing nothing new, is the
+// same thought 22 times, not two thoughts taking turns.
+func TestTextAfterAReplysFirstCallIsNotANewTurn(t *testing.T) {
+	r := newTextRun(t)
+	res := "a.py:3: x = load()\nb.py:4: y = load()"
+	for i := 0; i < 22; i++ {
+		r.say(fmt.Sprint("m", i, "a"), "Let me look for where load is defined.")
+		c := Call("a", "grep", []byte(fmt.Sprintf(`{"pattern":"load%d"}`, i))).WithResult(res, false)
+		c.Turn = fmt.Sprint("r", i)
+		r.feed(c)
+		r.say(fmt.Sprint("m", i, "b"), "And also check the tests.")
+		c = Call("a", "grep", []byte(fmt.Sprintf(`{"pattern":"test_load%d"}`, i))).WithResult(res, false)
+		c.Turn = fmt.Sprint("r", i)
+		r.feed(c)
+	}
+	if len(r.thoughts()) == 0 {
+		t.Errorf("the same reply 22 times, its calls bringing nothing new: no thought notice (%v)", r.got)
+	}
+}
