@@ -273,8 +273,19 @@ func hashLineByBytes(line string) uint64 {
 				for ps > 0 && line[ps-1] > ' ' {
 					ps--
 				}
-				if pe-ps <= 7 {
-					prev = countWord(line[ps:pe])
+				last := byte(0)
+				if pe > ps {
+					last = line[pe-1]
+				}
+				switch word := line[ps:pe]; {
+				case !('a' <= last|0x20 && last|0x20 <= 'z' || last == ':' || last == '='):
+					// a count word ends in a letter, ':' or '=' ("pid": 1, pid=1; not "pid" 1)
+				case len(word) <= 7:
+					prev = countWord(word)
+				case handleLabel(word): // a label longer than a count word: "shellId:"
+					prev = prevHandle
+				case timeLabel(word): // "elapsed_ms", "createdAt"
+					prev = prevCount
 				}
 				if prev == prevCount && !isDigits(f) {
 					prev = prevNone // a count word speaks for a bare number only
@@ -797,6 +808,16 @@ func TestLooksFailedReadsAJSONAnswersErrorFields(t *testing.T) {
 		}
 		if got := reportsErrorFieldByDecoding(tt.result); got != tt.want {
 			t.Errorf("the plain statement says %v for %.80s, want %v", got, tt.result, tt.want)
+		}
+	}
+}
+
+// The oracle reads the word before a number as hashLine does, labels longer than a count
+// word included (a time's, a handle's), and the lines FuzzDigest once found it wrong on agree.
+func TestHashLineAgreesWithItsByteByByteOracle(t *testing.T) {
+	for _, line := range []string{"elapsed_ms 120", "createdAt 1712", "wall_time 3", "00000aAT 0", "pid\" 0", "\"pid\": 4242"} {
+		if hashLine(line) != hashLineByBytes(line) {
+			t.Errorf("hashLine(%q) differs from hashLineByBytes: FuzzDigest fails on it", line)
 		}
 	}
 }
