@@ -282,8 +282,28 @@ func (d *digester) digest(text string, echo, lines bool) digest {
 	if len(text) >= longTextBytes && strings.IndexByte(text, 0x1b) < 0 {
 		return d.digestLong(text, lines)
 	}
+	return d.digestFields(text, echo, lines, len(text) >= longTextBytes)
+}
+
+// maxThoughtBytes bounds the text digestThought reads: a thought's first 16 KB say what it
+// is, and a model's thinking may run to many times that.
+const maxThoughtBytes = 16 << 10
+
+// digestThought digests a model's text word by word whatever its length: digestLong's line
+// shingles suit a long tool result, where a changed line is news, but a thought of a
+// kilobyte or more is often one paragraph, a line, and the same thinking said again with one
+// word changed would be another thought. One text a turn is cheap to read word by word.
+func (d *digester) digestThought(text string) digest {
+	if len(text) > maxThoughtBytes {
+		text = text[:maxThoughtBytes]
+	}
+	return d.digestFields(text, false, false, false)
+}
+
+// digestFields is digest's pass over fields, for any length of text. A long text (a tool's
+// long answer with ANSI escapes) is sketched by its lines, as digestLong sketches it.
+func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 	var out digest
-	long := len(text) >= longTextBytes
 	// Echo masking is for short answers that restate the request ("The path /x does not
 	// exist"); a long result is content, and checking each of its words would cost more than
 	// the rest of the pass.

@@ -52,7 +52,7 @@ func selfRepeats(text string, sc *lineScratch) (rounds, period int) {
 	if len(text) < selfRepeatRounds*selfRepeatMinBlock {
 		return 0, 0 // too short to hold ten rounds of a block long enough
 	}
-	fenced := false // inside a code block: code and quoted output repeat lines by nature
+	var fence byte // '`' or '~' inside a code block: code and quoted output repeat lines by nature
 	for off := 0; off < len(text); {
 		start := off
 		line := text[off:]
@@ -63,11 +63,17 @@ func selfRepeats(text string, sc *lineScratch) (rounds, period int) {
 		}
 		lead := len(line) - len(strings.TrimLeft(line, " \t\r"))
 		line = strings.Trim(line, " \t\r")
-		if len(line) >= 3 && line[:3] == "```" {
-			fenced = !fenced
+		if len(line) >= 3 && (line[:3] == "```" || line[:3] == "~~~") {
+			// A block closes with the fence it opened with: "~~~" inside "```" is code.
+			switch fence {
+			case 0:
+				fence = line[0]
+			case line[0]:
+				fence = 0
+			}
 			continue
 		}
-		if fenced || line == "" || line[0] == '|' {
+		if fence != 0 || line == "" || line[0] == '|' {
 			continue
 		}
 		var th textHasher

@@ -44,7 +44,7 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		out = append(out, s.notice(t.agent, KindThought, "text repeats itself × "+itoa(rounds),
 			fill(s.d.cat.progressSelfRepeat, "count", itoa(rounds), "lines", itoa(period))))
 	}
-	dg := s.dg.digest(t.text, false, false)
+	dg := s.dg.digestThought(t.text)
 	if s.thoughtSeen {
 		// Several blocks in one turn: the turn's first block stands for it.
 		return out

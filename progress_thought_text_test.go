@@ -88,3 +88,48 @@ func TestTextAfterAReplysFirstCallIsNotANewTurn(t *testing.T) {
 		t.Errorf("the same reply 22 times, its calls bringing nothing new: no thought notice (%v)", r.got)
 	}
 }
+
+// Code fenced with tildes is code as much as code fenced with backticks, and a block closes
+// only with the fence it opened with: twelve rows of a seed script are no reply repeating
+// itself.
+func TestTildeFencedCodeIsNotAReplyRepeatingItself(t *testing.T) {
+	var rows strings.Builder
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&rows, "INSERT INTO users (id, name, email) VALUES (%d, 'user%d', 'user%d@example.com');\n", i, i, i)
+	}
+	for _, fence := range [][2]string{{"```", "```"}, {"~~~", "~~~"}, {"````", "````"}, {"```", "~~~\n```"}} {
+		t.Run(fence[0], func(t *testing.T) {
+			r := newTextRun(t)
+			r.say("m1", "Here is the seed script:\n\n"+fence[0]+"sql\n"+rows.String()+fence[1]+"\n\nRun it with psql.")
+			if got := r.thoughts(); len(got) > 0 {
+				t.Errorf("a fenced code block told as a reply repeating itself: %v", got)
+			}
+		})
+	}
+}
+
+// A thought of a kilobyte or more (thinking blocks are) said again with one word changed is
+// the same thought, as a short one is: long texts are compared word by word too, not line by
+// line, where one paragraph is one line.
+func TestALongThoughtSaidAgainNearlyIsTheSameThought(t *testing.T) {
+	para := "The failing test still expects the parser to accept trailing commas in the config so I should look at how the tokenizer treats a comma before the closing brace and whether the grammar allows it there. "
+	adverbs := []string{"apparently", "clearly", "evidently", "seemingly", "obviously", "certainly", "plainly", "surely"}
+	vary := func(s string, i int) string { return strings.Replace(s, "still", adverbs[i%len(adverbs)], 1) }
+	for _, tt := range []struct {
+		name string
+		text func(i int) string
+	}{
+		{"600 bytes, one paragraph (control)", func(i int) string { return vary(strings.Repeat(para, 6), i)[:600] }},
+		{"1,200 bytes, one paragraph", func(i int) string { return vary(strings.Repeat(para, 6), i) }},
+		{"1,200 bytes, three paragraphs", func(i int) string {
+			p := strings.Repeat(para, 2)
+			return vary(p, i) + "\n\n" + p + "\n\n" + p
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := staleRun(t, tt.text); len(got) == 0 {
+				t.Errorf("the same thought said 8 times, one word changed each time, every call bringing nothing new: no thought notice")
+			}
+		})
+	}
+}
