@@ -439,6 +439,10 @@ type progressState struct {
 	changedAt    int32  // its index
 	reapplied    int32  // how many times in a row it made its change, nothing else changing between
 	idle         int32  // calls in a row whose command does nothing (doesNothing)
+
+	// A reply that repeated itself while the quiet calls lasted (rounds, lines a round): told
+	// at the first call after them.
+	selfHeld, selfHeldLines int32
 	changedShape sketch // the shape of its first run's answer (shapeSketch)
 	calls        int32  // watched calls since the last reset
 

@@ -337,8 +337,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// count and speaks when they are over, rather than being marked as told by a notice the
 	// model never saw (six rejected edits in a row went untold, their chain due at the fourth,
 	// two calls after a notice on another loop).
-	if s.quiet(noProgress && int(s.stuck) > d.thresholds[0] && slices.Contains(d.thresholds, int(s.stuck))) {
+	if s.quiet(s.escalates(noProgress, again)) {
 		return out
+	}
+	if s.selfHeld > 0 {
+		// A reply that repeated itself while the quiet calls lasted (observeText).
+		s.saidAt = s.calls
+		return append(out, s.selfRepeatNotice(c.agent))
 	}
 	out = s.callNotice(c, cls, ch, rf, repeatsLast, noProgress, dist, again, out)
 	if len(out) > before {
@@ -374,6 +379,16 @@ func (s *progressState) failureKey(c *observedCall, cls classEntry, id uint64, a
 		return id
 	}
 	return key
+}
+
+// escalates says whether a reminder due now is an escalation (a later threshold of the
+// same-call, made-again or idle counts: the detailed notice), which speaks through the quiet
+// calls. The made-again count's too: an edit sent again and again, told at the third two
+// calls after another notice, lost its detailed sixth.
+func (s *progressState) escalates(noProgress bool, again int) bool {
+	th := s.d.thresholds
+	later := func(n int) bool { return n > th[0] && slices.Contains(th, n) }
+	return noProgress && later(int(s.stuck)) || s.idle > 0 && later(int(s.idle)) || again > 0 && later(again)
 }
 
 // quiet says whether a notice due now is held back because the model was told about a loop

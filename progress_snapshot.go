@@ -161,6 +161,9 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(r.epoch))
 	}
 	b = binary.AppendUvarint(b, uint64(s.idle))
+	for _, n := range [...]int32{s.selfHeld, s.selfHeldLines} {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
 	return b
 }
 
@@ -277,6 +280,11 @@ func (s *progressState) restore(r *snapReader) error {
 		s.refused = append(s.refused, refusal{id: r.u64(), epoch: u32()})
 	}
 	s.idle = i32()
+	for _, n := range [...]*int32{&s.selfHeld, &s.selfHeldLines} {
+		if *n = i32(); *n < 0 {
+			return errors.New("negative count")
+		}
+	}
 	if s.idle < 0 || s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}

@@ -37,12 +37,12 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		}
 		s.lastTextID = h
 	}
-	var rounds, period int
-	rounds, period = selfRepeats(t.text, &s.lines)
-	if rounds >= selfRepeatRounds && !s.quiet(false) {
-		s.saidAt = s.calls
-		out = append(out, s.notice(t.agent, KindThought, "text repeats itself × "+itoa(rounds),
-			fill(s.d.cat.progressSelfRepeat, "count", itoa(rounds), "lines", itoa(period))))
+	if rounds, period := selfRepeats(t.text, &s.lines); rounds >= selfRepeatRounds {
+		s.selfHeld, s.selfHeldLines = int32(rounds), int32(period)
+		if !s.quiet(false) {
+			s.saidAt = s.calls
+			out = append(out, s.selfRepeatNotice(t.agent))
+		} // else told at the first call after the quiet calls (observeCall)
 	}
 	dg := s.dg.digestThought(t.text)
 	if s.thoughtSeen {
@@ -163,4 +163,13 @@ func pageOf(tool string, args []byte) (shape uint64, at pagePlace) {
 		}
 	}
 	return combine(hashString(tool), h.sum()), at
+}
+
+// selfRepeatNotice tells the reply that repeated itself (selfHeld rounds of selfHeldLines
+// lines), and clears it.
+func (s *progressState) selfRepeatNotice(agent string) Notice {
+	rounds, lines := itoa(int(s.selfHeld)), itoa(int(s.selfHeldLines))
+	s.selfHeld, s.selfHeldLines = 0, 0
+	return s.notice(agent, KindThought, "text repeats itself × "+rounds,
+		fill(s.d.cat.progressSelfRepeat, "count", rounds, "lines", lines))
 }

@@ -133,3 +133,24 @@ func TestALongThoughtSaidAgainNearlyIsTheSameThought(t *testing.T) {
 		})
 	}
 }
+
+// A reply that repeats a block 50 times, written just after a notice on another loop, is
+// told once the quiet calls are over, not dropped.
+func TestAReplyRepeatingItselfIsToldAfterTheQuietCalls(t *testing.T) {
+	block := "Wait, I am confused.\nIs it `msubsup` or `msubsup`?\n`msubsup` -> m s u b s u p.\n"
+	r := newTextRun(t)
+	for i := 0; i < 3; i++ { // a stuck notice at the third
+		r.call("grep", `{"pattern":"msubsup"}`, "a.py:3: msubsup\nb.py:9: msubsup here")
+	}
+	r.say("m1", strings.Repeat(block, 50))
+	for i := 0; i < 12; i++ {
+		r.call("view", fmt.Sprintf(`{"path":"x%d.py"}`, i), fmt.Sprintf("content of file %d\nline two of %d", i, i))
+	}
+	told := false
+	for _, g := range r.got {
+		told = told || strings.Contains(g, "text repeats itself")
+	}
+	if !told {
+		t.Errorf("a reply repeating a block 50 times, written two calls after a notice, never told: %v", r.got)
+	}
+}
