@@ -435,16 +435,16 @@ type progressState struct {
 
 	epoch uint32 // bumped by every successful mutating call
 
-	changedBy    uint64 // the call that last changed the workspace
-	changedAt    int32  // its index
-	reapplied    int32  // how many times in a row it made its change, nothing else changing between
-	idle         int32  // calls in a row whose command does nothing (doesNothing)
+	changedBy uint64 // the call that last changed the workspace
+	changedAt int32  // its index
+	reapplied int32  // how many times in a row it made its change, nothing else changing between
+	idle      int32  // calls in a row whose command does nothing (doesNothing)
 
 	// A reply that repeated itself while the quiet calls lasted (rounds, lines a round): told
 	// at the first call after them.
 	selfHeld, selfHeldLines int32
-	changedShape sketch // the shape of its first run's answer (shapeSketch)
-	calls        int32  // watched calls since the last reset
+	changedShape            sketch // the shape of its first run's answer (shapeSketch)
+	calls                   int32  // watched calls since the last reset
 
 	last       callRecord // the last watched call
 	hasLast    bool
