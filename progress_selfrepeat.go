@@ -109,28 +109,30 @@ func selfRepeats(text string, sc *lineScratch) (rounds, period int) {
 	}
 	hashes, sizes := sc.hashes, sc.sizes
 	n := len(hashes)
-	end := 0 // the last line of the best run
 	for p := 1; p <= selfRepeatMaxPeriod && 2*p <= n; p++ {
 		run := 0
-		for i := p; i < n; i++ {
-			if hashes[i] != hashes[i-p] {
-				run = 0
+		for i := p; i <= n; i++ {
+			if i < n && hashes[i] == hashes[i-p] {
+				run++
 				continue
 			}
-			run++
-			r := run/p + 1
-			if r <= rounds {
+			// A run of copies of the block of p lines before it ended at line i-1; end is the
+			// last line of its last whole round.
+			r, end := run/p+1, i-1-run%p
+			run = 0
+			if r <= rounds || r < 2 {
 				continue
 			}
-			if d := smallestPeriod(hashes[i-p+1 : i+1]); sizes[i]-sizes[i-d] >= selfRepeatMinBlock {
-				// what repeats is the block's own smallest unit: three copies of a short list
-				// item make a block long enough, but the item is what is said again
-				rounds, period, end = r, p, i
+			// What repeats is the block's own smallest unit: three copies of a short list
+			// item make a block long enough, but the item is what is said again. A block
+			// whose numbers move unevenly is data (a list of dividends); it does not count,
+			// and it hides no loop said elsewhere in the text.
+			// (Data is judged by that unit's rounds: two rounds of five dividends are ten.)
+			d := smallestPeriod(hashes[end-p+1 : end+1])
+			if ru := r * p / d; sizes[end]-sizes[end-d] >= selfRepeatMinBlock && (ru < 3 || !numbersMoveUnevenly(text, sc.starts, end, ru, d)) {
+				rounds, period = r, p
 			}
 		}
-	}
-	if rounds >= 3 && numbersMoveUnevenly(text, sc.starts, end, rounds, period) {
-		return 0, 0
 	}
 	return rounds, period
 }

@@ -103,3 +103,22 @@ func FuzzSelfRepeats(f *testing.F) {
 		}
 	})
 }
+
+// Data in a reply (a list of dividends, its numbers moving unevenly) is passed over, and a
+// loop later in the same reply is told as it would be alone.
+func TestDataInAReplyDoesNotHideItsLoop(t *testing.T) {
+	loop := strings.Repeat("Wait, I am confused.\nIs it `msubsup` or `msubsup`?\n`msubsup` -> m s u b s u p.\n", 12)
+	var data strings.Builder
+	for i, v := range []int{3, 7, 12, 20, 21, 35, 36, 50, 61, 70, 88, 90, 97, 120, 131, 140, 171, 180, 199, 230} {
+		fmt.Fprintf(&data, "%d. On 2023-05-%02d, $0.%d was paid to the holders of record\n", i+1, i+1, v)
+	}
+	for _, tt := range []struct{ name, text string }{{"the loop alone (control)", loop}, {"the data, then the loop", data.String() + "\n" + loop}} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newTextRun(t)
+			r.say("m1", tt.text)
+			if got := r.thoughts(); len(got) != 1 || !strings.Contains(got[0], "text repeats itself × 12") {
+				t.Errorf("a reply going round its loop 12 times: %v, want one notice", got)
+			}
+		})
+	}
+}
