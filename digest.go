@@ -318,6 +318,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 	// (wordKind) is worked out only when a number follows, which few fields are.
 	prevWord := ""
 	inEcho := false
+	lineLong := false // the line holds a field of minLineField bytes or more
 	// The lead is the first line that says something: a bare label ("ERROR:", OpenHands'
 	// editor's first line for every failure) stands for the text only when no line follows.
 	leadSaid := false
@@ -354,6 +355,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 		fieldDone:
 			f := text[i:j]
 			i = j
+			lineLong = lineLong || len(f) >= minLineField
 			var h uint64
 			isEcho := false
 			if acc != 0 && (prevWord == shellLineWord && isShellLineCount(f) ||
@@ -398,11 +400,11 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 				if long {
 					out.sketch.add(mix64(lineM))
 				}
-				if lines && lineW >= 2 && len(d.lines) < maxLines {
+				if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
 					d.lines = append(d.lines, lh)
 				}
 			}
-			lineH, lineM, lineW, inEcho = 0, 0, 0, false
+			lineH, lineM, lineW, inEcho, lineLong = 0, 0, 0, false, false
 			i++
 		case cls&bCR != 0:
 			if i+1 < n && text[i+1] == '\n' {
@@ -426,7 +428,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 		if long {
 			out.sketch.add(mix64(lineM))
 		}
-		if lines && lineW >= 2 && len(d.lines) < maxLines {
+		if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
 			d.lines = append(d.lines, mix64(lineH))
 		}
 	}
@@ -481,7 +483,7 @@ func (d *digester) digestLong(text string, lines bool) digest {
 		}
 		out.sketch.add(lh)
 		nlines++
-		if keep && two {
+		if keep && (two || len(line) >= minLineField && len(strings.TrimLeft(line, " \t")) >= minLineField) {
 			d.lines = append(d.lines, lh)
 		}
 	}
@@ -490,6 +492,13 @@ func (d *digester) digestLong(text string, lines bool) digest {
 	out.words = nlines * 2 // not counted word by word; a long text has words enough
 	return out
 }
+
+// minLineField is how long a line's one field must be for the line to count in what a result
+// brought (digest's lines): a path ("./src/config.py"), a long name. A brace, "pass", "fi" or
+// "return;" recur in every listing of code and say nothing of where it is; a list of files
+// (find, ls, grep -l) is all one-field lines, and brought nothing new when it lists the same
+// files again.
+const minLineField = 8
 
 // hasTwoFields says whether a line holds at least two space-separated fields.
 func hasTwoFields(line string) bool {

@@ -154,3 +154,18 @@ func TestAReplyRepeatingItselfIsToldAfterTheQuietCalls(t *testing.T) {
 		t.Errorf("a reply repeating a block 50 times, written two calls after a notice, never told: %v", r.got)
 	}
 }
+
+// A result of one-field lines (the paths find, ls or grep -l print) brought nothing new when
+// it lists the same files again: the same plan said 8 times while eight find commands return
+// the same four paths is a thought whose calls bring nothing new.
+func TestLinesOfOneFieldAlreadySeenMakeTheThoughtStale(t *testing.T) {
+	r := newTextRun(t)
+	list := "./src/config.py\n./src/config_test.py\n./docs/config.md\n./tests/test_config.py"
+	for i, args := range []string{"-name config*", "-name *config*", "-iname config*", "-path *config*", "-name *.py -path *conf*", "-name conf*", "-regex .*config.*", "-iname *CONFIG*"} {
+		r.say(fmt.Sprint("m", i), "I need to find where the config file is loaded.")
+		r.call("bash", fmt.Sprintf(`{"command":"find . %s"}`, args), list)
+	}
+	if len(r.thoughts()) == 0 {
+		t.Errorf("the same thought 8 times, every find answering the same four paths: no thought notice (%v)", r.got)
+	}
+}

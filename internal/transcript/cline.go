@@ -139,12 +139,12 @@ func buildCline(list []msg) *built {
 				case "text":
 					t, _ := mb["text"].(string)
 					if native {
-						a.text("model", t, "", 0)
+						clineText(a, t)
 						continue
 					}
 					for _, seg := range clineXMLCalls(t) {
 						if seg.tool == "" {
-							a.text("model", seg.text, "", 0)
+							clineText(a, seg.text)
 						} else {
 							pending.add("", a.add(loopguard.Call("", seg.tool, seg.args)))
 						}
@@ -315,4 +315,25 @@ func jsonString(s string) []byte {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
+}
+
+// clineText adds a text of an assistant message: the model's words, but for the note Cline
+// writes into them when it cut the reply short ("[Response interrupted by a tool use result.
+// Only one tool may be used at a time ...]", "[Response interrupted by user]"), which is the
+// extension's, the same at every turn it happens.
+func clineText(a *agentBuf, t string) {
+	for {
+		i := strings.Index(t, "[Response interrupted by ")
+		if i < 0 {
+			break
+		}
+		end := strings.IndexByte(t[i:], ']')
+		if end < 0 {
+			break
+		}
+		a.text("model", strings.TrimSpace(t[:i]), "", 0)
+		a.text("harness", t[i:i+end+1], "", 0)
+		t = t[i+end+1:]
+	}
+	a.text("model", strings.TrimSpace(t), "", 0)
 }

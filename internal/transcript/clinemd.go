@@ -48,9 +48,9 @@ func readClineMarkdown(name string, br *bufio.Reader) (*built, error) {
 		body := strings.TrimLeft(part, " \t\r\n")
 		switch {
 		case strings.HasPrefix(body, clineMarkdownUser):
-			list = append(list, msg{Role: "user", Content: clineUserBlocks(strings.TrimPrefix(body, clineMarkdownUser))})
+			list = append(list, msg{Role: "user", Content: clineUserBlocks(withoutUnrendered(strings.TrimPrefix(body, clineMarkdownUser)))})
 		case strings.HasPrefix(body, "**Assistant:**"):
-			list = append(list, msg{Role: "assistant", Content: clineAssistantBlocks(strings.TrimPrefix(body, "**Assistant:**"))})
+			list = append(list, msg{Role: "assistant", Content: clineAssistantBlocks(withoutUnrendered(strings.TrimPrefix(body, "**Assistant:**")))})
 		default:
 			// A "---" inside a message (a Markdown rule in the model's text, a YAML front
 			// matter in a file): it belongs to the message before.
@@ -101,7 +101,29 @@ func clineNativeResult(line string) bool {
 		return false
 	}
 	name := strings.TrimSuffix(line[1:len(line)-1], " (Error)")
-	return clineTools[name]
+	// Roo Code and its forks head a result by the tool's name when the block keeps it and by
+	// "Tool" when not (its exporter writes `[${toolName || "Tool"}]`).
+	return clineTools[name] || name == "Tool"
+}
+
+// clineUnrendered is what Cline's and Roo's exporters write for a content block they cannot
+// render (a reasoning block among them): a placeholder, not the model's words. Kept as text, it
+// was the same "thought" at every turn of a real export.
+const clineUnrendered = "[Unexpected content type]"
+
+// withoutUnrendered drops the exporters' placeholder lines from a message's text.
+func withoutUnrendered(text string) string {
+	if !strings.Contains(text, clineUnrendered) {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if strings.TrimSpace(l) != clineUnrendered {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // clineAssistantBlocks turns "[Tool Use: name]" sections into tool_use blocks; the rest is

@@ -46,3 +46,32 @@ func TestClineMarkdownRuleInsideAMessage(t *testing.T) {
 		t.Errorf("events %q, want %q", got, want)
 	}
 }
+
+// What the exporters write that is not the model's: the placeholder for a block they cannot
+// render (a reasoning block) is dropped, and Cline's note that it cut a reply short is the
+// harness's. Roo Code heads a result whose block lost its tool's name "[Tool]": it answers the
+// call before it.
+func TestClineMarkdownKeepsOnlyTheModelsWordsAndReadsRoosUnnamedResults(t *testing.T) {
+	doc := "**User:**\n\n<task>\nbuild it\n</task>\n\n---\n\n**Assistant:**\n\n[Unexpected content type]\n\nLet me run the build.\n" +
+		"<execute_command>\n<command>npm run build</command>\n</execute_command>\n\n" +
+		"[Response interrupted by a tool use result. Only one tool may be used at a time and should be placed at the end of the message.]\n\n---\n\n" +
+		"**User:**\n\n[execute_command for 'npm run build'] Result:\nExit code: 1\nerror TS2307\n\n---\n\n" +
+		"**Assistant:**\n\n[Unexpected content type]\n[Tool Use: execute_command]\nCommand: npm run build\n\n---\n\n" +
+		"**User:**\n\n[Tool (Error)]\nCommand failed. Exit code: 1\nerror TS2307\n\n---\n\n" +
+		"**Assistant:**\n\n[Tool Use: read_file]\nPath: a.ts\n\n---\n\n**User:**\n\n[Tool]\nexport const a = 1\n"
+	tr, err := ReadFrom("task.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`user "build it"`,
+		`text[model] "Let me run the build."`,
+		`call execute_command "{\"command\":\"npm run build\"}" => "Exit code: 1\nerror TS2307"`, // the engine reads the exit code
+		`text[harness] "[Response interrupted by a tool …"`,
+		`call execute_command "{\"input\":\"Command: npm run build…" => "Command failed. Exit code: 1\nerr…" FAILED`,
+		`call read_file "{\"input\":\"Path: a.ts\"}" => "export const a = 1"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
