@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -33,5 +34,34 @@ func TestClaudeCodeBashNotificationIsNotTheUser(t *testing.T) {
 	}
 	if tr.Format != FormatClaudeCode || users != 1 || notes != 1 {
 		t.Errorf("read as %s with %d user turns and %d notifications, want claude-code, 1 and 1", tr.Format, users, notes)
+	}
+}
+
+// A session resumed or forked is written into its file again from the start, new line uuids
+// over the same message and tool_use ids: the copy is read once, and what follows it is read.
+func TestClaudeCodeResumedSessionsCopyIsReadOnce(t *testing.T) {
+	conv := func(u string) string {
+		return `{"type":"user","uuid":"` + u + `1","sessionId":"s","message":{"role":"user","content":"look at the last commit"}}
+{"type":"assistant","uuid":"` + u + `2","parentUuid":"` + u + `1","sessionId":"s","message":{"id":"msg_1","role":"assistant","content":[{"type":"text","text":"I'll read it."}]}}
+{"type":"assistant","uuid":"` + u + `3","parentUuid":"` + u + `2","sessionId":"s","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"git show"}}]}}
+{"type":"user","uuid":"` + u + `4","parentUuid":"` + u + `3","sessionId":"s","message":{"role":"user","content":[{"tool_use_id":"toolu_1","type":"tool_result","content":"commit 5f6641a"}]}}
+`
+	}
+	doc := conv("a") + conv("b") + `{"type":"assistant","uuid":"c1","parentUuid":"b4","sessionId":"s","message":{"id":"msg_2","role":"assistant","content":[{"type":"tool_use","id":"toolu_2","name":"Bash","input":{"command":"git show"}}]}}
+{"type":"user","uuid":"c2","parentUuid":"c1","sessionId":"s","message":{"role":"user","content":[{"tool_use_id":"toolu_2","type":"tool_result","content":"commit 5f6641a"}]}}
+`
+	tr, err := ReadFrom("s.jsonl", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`user "look at the last commit"`,
+		`text[model] "I'll read it."`,
+		`call Bash "{\"command\":\"git show\"}" => "commit 5f6641a"`,
+		`user "look at the last commit"`, // the person's words: a prompt typed again is news
+		`call Bash "{\"command\":\"git show\"}" => "commit 5f6641a"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
