@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf16"
 
+	"github.com/loopguard/loopguard"
 	"github.com/loopguard/loopguard/internal/testenv"
 )
 
@@ -190,6 +192,49 @@ func TestBrokenSessionLineIsPassedOverAndNamed(t *testing.T) {
 	if _, lines := damagedLines(t, "s1.jsonl", data); len(lines) != 1 || lines[0] != bytes.Count(data, []byte("\n"))+1 {
 		t.Errorf("cut last line: damaged lines %v", lines)
 	}
+}
+
+// A session line whose strings are JSON only as written (a bad escape such as \* in a tool's
+// output, a raw tab) is read, not passed over: its text kept as written, the calls all there.
+func TestSessionLineWithABadEscapeIsRead(t *testing.T) {
+	for _, file := range []string{"pi/session.jsonl", "codex/rollout-2025-10-03T12-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl", "gemini/session-2025-09-18T11-00-7c9e6679.jsonl"} {
+		whole, err := Read(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := fixture(t, file)
+		// Damage the last string value of the file's middle line that has one.
+		lines := bytes.Split(data, []byte("\n"))
+		n := len(lines) / 2
+		for n < len(lines) && !bytes.Contains(lines[n], []byte(`": "`)) && !bytes.Contains(lines[n], []byte(`":"`)) {
+			n++
+		}
+		line := lines[n]
+		k := bytes.LastIndex(line, []byte(`":"`)) + 3
+		if k < 3 {
+			k = bytes.LastIndex(line, []byte(`": "`)) + 4
+		}
+		lines[n] = slices.Concat(line[:k], []byte("grep \\* \t"), line[k:])
+		tr, damaged := damagedLines(t, filepath.Base(file), bytes.Join(lines, []byte("\n")))
+		if len(damaged) != 0 {
+			t.Errorf("%s: line %d passed over as damaged, want it read", file, n+1)
+		}
+		if got, want := countCalls(tr), countCalls(whole); got != want || got == 0 {
+			t.Errorf("%s: %d calls read, want %d", file, got, want)
+		}
+	}
+}
+
+func countCalls(tr *Transcript) int {
+	n := 0
+	for _, a := range tr.Agents {
+		for _, e := range a.Events {
+			if e.Type == loopguard.EventCall {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // Our own event format is a contract: a broken line fails the file, naming the line; so does

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/loopguard/loopguard/internal/jsonscan"
 	"io"
 	"strings"
 	"time"
@@ -65,8 +66,9 @@ func eachLine(name string, br *bufio.Reader, fn func(line []byte) error) error {
 
 // eachSessionLine is eachLine for an agent's session log, which a crash, a copy or a
 // redaction script can leave with a damaged line (cut short, a bad escape such as \*, a line
-// split in two). With damaged set, a line that is not JSON at all is passed over and named
-// there, and the rest of the session is read; a line that is JSON but not what the format
+// split in two). With damaged set, a line whose strings are JSON only as written is read as
+// jsonscan.Repair writes it, a line that is not JSON at all is passed over and named there,
+// and the rest of the session is read; a line that is JSON but not what the format
 // expects is still an error, and so is a file whose lines are mostly not JSON (it is not
 // this format). With damaged nil it is eachLine: the first bad line fails the file.
 func eachSessionLine(name string, br *bufio.Reader, damaged *[]*Error, fn func(line []byte) error) error {
@@ -86,6 +88,14 @@ func eachSessionLine(name string, br *bufio.Reader, damaged *[]*Error, fn func(l
 		}
 		read++
 		if err := fn(line); err != nil {
+			if damaged != nil && !json.Valid(line) {
+				// A string that is JSON only as written (a bad escape such as \*, a raw
+				// control byte) is read as written, as the walker reads it, rather than the
+				// line lost.
+				if fixed, ok := jsonscan.Repair(line); ok && json.Valid(fixed) && fn(fixed) == nil {
+					continue
+				}
+			}
 			e := &Error{Path: name, Line: lr.line, Err: err}
 			if damaged == nil || json.Valid(line) {
 				return e

@@ -180,7 +180,7 @@ type Transcript struct {
 	// Opencode is set for a message or part file of opencode's storage: what MergeOpencode
 	// needs to join it with the other files of its session (OpencodePart.Session).
 	Opencode *OpencodePart
-	// Damaged lists the lines of a session log that are not JSON (cut short, a bad escape)
+	// Damaged lists the lines of a session log that are not JSON (cut short, split in two)
 	// and were passed over, each naming its place; the rest of the file was read.
 	Damaged []*Error
 }
@@ -278,7 +278,7 @@ const (
 // problem"): an empty, binary or unrecognised file, a truncated or damaged gzip stream, a
 // malformed JSON document, a line of our event format that is malformed, or a line of an
 // agent's session log that is JSON but not what its format expects. A line of a session log
-// that is not JSON at all (cut short, a bad escape, a record split in two) is passed over and
+// that is not JSON at all (cut short, a record split in two) is passed over and
 // named in Transcript.Damaged, and the rest is read; a log whose lines are mostly not JSON
 // fails as a whole. Read never panics: a panic in a reader would be turned into an error for
 // that file.
