@@ -199,6 +199,13 @@ func TestMutatingCalls(t *testing.T) {
 		{"apply_diff", `{"path":"src/app.ts","diff":"<<<<<<< SEARCH"}`, true},
 		{"update_file", `{"path":"a.py","content":"x"}`, true},
 		{"read_file", `{"path":"a.py"}`, false},
+		// the environment a harness's shell keeps between calls
+		{"bash", `{"command":"export JAVA_HOME=/usr/lib/jvm/java-17"}`, true},
+		{"bash", `{"command":"unset PYTHONPATH && pytest -q"}`, true},
+		{"bash", `{"command":"apt-get update"}`, true},
+		{"bash", `{"command":"conda activate testbed"}`, true},
+		{"bash", `{"command":"python - <<'PY'\nimport inspect\nsource = inspect.getsource(mod)\nPY"}`, false},
+		{"bash", `{"command":"env | grep JAVA"}`, false},
 	}
 	for _, tt := range tests {
 		c := d.classify(tt.tool)

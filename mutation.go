@@ -16,7 +16,8 @@ import (
 //   - shell calls (a "command", "cmd", "script", "keystrokes" or "code" argument, or a command
 //     line as the arguments) change it
 //     when the command line writes: a redirection to a file, sed -i, tee, mv, cp, rm, touch,
-//     mkdir, patch, git apply/checkout/reset/commit/stash, package installs, or a script
+//     mkdir, patch, git apply/checkout/reset/commit/stash, package installs and updates, a
+//     change of the shell's environment (export, unset, conda activate), or a script
 //     that opens a file for writing.
 //
 // A false "mutating" only makes the guard quieter (the repeat counts as progress); a missed
@@ -93,6 +94,10 @@ var writeCommands = map[string]uint8{
 	// cmd.exe's (Cline, Copilot and Claude Code on Windows run them).
 	"del": 1, "erase": 1, "copy": 1, "xcopy": 1, "robocopy": 1, "move": 1, "ren": 1, "rename": 1,
 	"md": 1, "rd": 1,
+	// The shell's environment, which a harness's shell keeps from one call to the next: a
+	// command re-run after `export PATH=...` runs elsewhere. (Not `source`: a word of code as
+	// often, `source = inspect.getsource(mod)`, and a script's run looked like a change.)
+	"export": 1, "unset": 1,
 }
 
 // powershellWrites are PowerShell's cmdlets that change files, lower-cased (PowerShell does not
@@ -119,6 +124,7 @@ var writeSubcommands = map[string]bool{
 	"apply": true, "am": true, "checkout": true, "reset": true, "commit": true, "stash": true,
 	"restore": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "add": true,
 	"install": true, "i": true, "get": true, "mod": true, "remove": true, "uninstall": true,
+	"update": true, "upgrade": true, "activate": true, "create": true, "sync": true,
 	"-x": true, "-xf": true, "-xzf": true, "-xvf": true, "-xzvf": true, "x": true, "xf": true, "xzf": true,
 }
 
