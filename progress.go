@@ -475,8 +475,8 @@ type progressState struct {
 	paging      bool   // every call of the thought chain was the same call
 	pagingID    uint64
 	backs       int32     // calls of the thought chain that went back to an earlier place (see pageOf)
-	pageShape   uint64    // the last call's pageOf shape
-	pageAt      pagePlace // and its place
+	pages       [pageMemory]pageMark // the last places of the recent calls' shapes (pageOf)
+	pageNext    uint8                // the mark pages' next new shape replaces
 	thoughtSaid int32     // the thoughtN at the last notice
 	saidAt      int32     // calls at the last notice, 0 before the first
 	lastWait    int32     // 1 + the index of the latest call that waited, 0 before the first

@@ -165,11 +165,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			if id != s.pagingID {
 				s.paging = false
 			}
-			if shape == s.pageShape && at.before(s.pageAt) {
-				s.backs++
-			}
 		}
-		s.pageShape, s.pageAt = shape, at
+		if s.wentBack(shape, at) && s.thoughtN > 1 {
+			s.backs++
+		}
 		// A wait, or a poll after one, is expected to bring nothing new yet: it does not make
 		// the thought stale ("waiting for the install to finish" said at each look).
 		if !polled && !waiting && (noProgress || (total > 0 && novel*2 < total) || (total == 0 && sameResult)) {

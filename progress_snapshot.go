@@ -120,10 +120,13 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = appendBool(b, s.paging)
 	b = binary.LittleEndian.AppendUint64(b, s.pagingID)
 	b = binary.AppendUvarint(b, uint64(s.backs))
-	b = binary.LittleEndian.AppendUint64(b, s.pageShape)
-	for _, v := range s.pageAt {
-		b = binary.AppendUvarint(b, v)
+	for _, m := range s.pages {
+		b = binary.LittleEndian.AppendUint64(b, m.shape)
+		for _, v := range m.at {
+			b = binary.AppendUvarint(b, v)
+		}
 	}
+	b = append(b, s.pageNext)
 	b = binary.AppendUvarint(b, uint64(s.thoughtSaid))
 	b = binary.LittleEndian.AppendUint64(b, s.lastTextID)
 	b = appendBool(b, s.callSaid)
@@ -243,9 +246,14 @@ func (s *progressState) restore(r *snapReader) error {
 	s.paging = boolean()
 	s.pagingID = r.u64()
 	s.backs = i32()
-	s.pageShape = r.u64()
-	for i := range s.pageAt {
-		s.pageAt[i] = r.uvarint()
+	for i := range s.pages {
+		s.pages[i].shape = r.u64()
+		for j := range s.pages[i].at {
+			s.pages[i].at[j] = r.uvarint()
+		}
+	}
+	if s.pageNext = r.byte(); s.pageNext >= pageMemory {
+		return errors.New("page mark out of range")
 	}
 	s.thoughtSaid = i32()
 	s.lastTextID = r.u64()

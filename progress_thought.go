@@ -125,6 +125,31 @@ func (s *progressState) thoughtCheck() (n, why int) {
 // arguments, in order (a line range, an offset, a page).
 type pagePlace [3]uint64
 
+// pageMemory is how many shapes of call the thought rule remembers the last place of: a view
+// going back and forth with a grep between its windows goes back all the same.
+const pageMemory = 4
+
+// pageMark is the last place a call of one shape looked at.
+type pageMark struct {
+	shape uint64
+	at    pagePlace
+}
+
+// wentBack says whether a call of shape looking at at goes back to an earlier place than the
+// last call of its shape, and remembers at as that shape's last place.
+func (s *progressState) wentBack(shape uint64, at pagePlace) bool {
+	for i := range s.pages {
+		if m := &s.pages[i]; m.shape == shape {
+			back := at.before(m.at)
+			m.at = at
+			return back
+		}
+	}
+	s.pages[s.pageNext] = pageMark{shape, at}
+	s.pageNext = (s.pageNext + 1) % pageMemory
+	return false
+}
+
 // before says whether p comes before q, comparing their numbers in order.
 func (p pagePlace) before(q pagePlace) bool {
 	for i := range p {

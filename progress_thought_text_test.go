@@ -169,3 +169,29 @@ func TestLinesOfOneFieldAlreadySeenMakeTheThoughtStale(t *testing.T) {
 		t.Errorf("the same thought 8 times, every find answering the same four paths: no thought notice (%v)", r.got)
 	}
 }
+
+// A view going back and forth while the model says the same thing wanders, and is told at
+// the tenth turn, whether or not another call (a grep each turn) sits between its windows.
+func TestGoingBackWithAnotherCallBetweenIsWandering(t *testing.T) {
+	places := []int{500, 450, 520, 430, 540, 410, 560, 390, 580, 370, 600, 350, 620, 330, 640, 310, 660, 290, 680, 270, 700, 250}
+	for _, withGrep := range []bool{false, true} {
+		t.Run(fmt.Sprint("grep between: ", withGrep), func(t *testing.T) {
+			r := newTextRun(t)
+			for i, p := range places {
+				r.say(fmt.Sprint("m", i), "The handler must be somewhere around here.")
+				var b strings.Builder
+				for l := p; l < p+20; l++ {
+					fmt.Fprintf(&b, "%d\tline_%d = handle(%d)\n", l, l, l)
+				}
+				r.call("view", fmt.Sprintf(`{"path":"a.py","view_range":[%d,%d]}`, p, p+19), b.String())
+				if withGrep {
+					r.call("grep", fmt.Sprintf(`{"pattern":"handler_%d"}`, i), fmt.Sprintf("src/h%d.py:%d: def handler_%d(req):", i, i, i))
+				}
+			}
+			got := r.thoughts()
+			if len(got) == 0 || !strings.HasSuffix(got[0], "same thought × 10") {
+				t.Errorf("a view going back and forth, the same thought each turn: %v, want the first at × 10", got)
+			}
+		})
+	}
+}
