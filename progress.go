@@ -474,13 +474,13 @@ type progressState struct {
 	stale       int32  // calls in the thought chain that brought nothing new
 	paging      bool   // every call of the thought chain was the same call
 	pagingID    uint64
-	backs       int32     // calls of the thought chain that went back to an earlier place (see pageOf)
+	backs       int32                // calls of the thought chain that went back to an earlier place (see pageOf)
 	pages       [pageMemory]pageMark // the last places of the recent calls' shapes (pageOf)
 	pageNext    uint8                // the mark pages' next new shape replaces
-	thoughtSaid int32     // the thoughtN at the last notice
-	saidAt      int32     // calls at the last notice, 0 before the first
-	lastWait    int32     // 1 + the index of the latest call that waited, 0 before the first
-	callSaid    bool      // a call notice was given since the thought began
+	thoughtSaid int32                // the thoughtN at the last notice
+	saidAt      int32                // calls at the last notice, 0 before the first
+	lastWait    int32                // 1 + the index of the latest call that waited, 0 before the first
+	callSaid    bool                 // a call notice was given since the thought began
 	lastTextID  uint64
 	thoughtAt   int32  // calls when the thought began: none since then is a monologue
 	lastUser    uint64 // digest of the last user message's text, 0 when it had none
