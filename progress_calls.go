@@ -78,6 +78,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// of a poll that has not moved worth making (IdlePollBudget).
 	pauses := sleeps || cls.pauses || keys.sendsNoKeys || waiting && argsWait(c.args, cls.blocks)
 	polled := false // a repeat answered the same after waiting: nothing new is expected yet
+	mut := cls.mutating
+	if !cls.decided {
+		mut = mutates(cls.mutating, c.tool, c.args, keys.commandLine)
+	}
 	switch {
 	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1):
 		// A call that waits, or any call when the model waited since its earlier run (a
@@ -92,7 +96,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	case noProgress:
 		s.stuck = prevCount + 1
 		s.polls, s.pollMoved, s.pollPaused = 0, false, false
-	case sameCall && s.last.epochAfter == s.epoch && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
+	case sameCall && !mut && s.last.epochAfter == s.epoch && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
+		// (A call that writes is not looking at something that moves: an edit made again,
+		// its file growing each time, is the same change made again, not a poll.)
 		s.stuck = 1
 		s.polls++
 		s.pollMoved = true
@@ -103,10 +109,6 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// The workspace: a successful mutating call changes it, unless it repeats itself exactly
 	// (writing the same thing twice changes nothing the second time).
-	mut := cls.mutating
-	if !cls.decided {
-		mut = mutates(cls.mutating, c.tool, c.args, keys.commandLine)
-	}
 	// An editor that reports its failure only in the text (OpenHands' "ERROR:", Claude Code's
 	// <tool_use_error>) changed nothing. Only the result's opening is read: a successful edit
 	// shows the code it wrote, which may well hold "Error:" or a traceback. Nor did a command

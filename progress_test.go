@@ -846,6 +846,18 @@ func TestProgressRules(t *testing.T) {
 		{"the same change made again speaks its detailed sixth, three calls after its third, as a same call does",
 			nil, times(7, func(i int) step { return ok("edit", "edit 74:74\n    def deserialize(self):", grownView(i)) }),
 			[]string{"2:stuck:edit × 3", "5:stuck:edit × 6"}},
+		{"an edit made again and again, its file growing each time, is never a poll however long it goes on",
+			nil, times(33, func(i int) step {
+				// SWE-agent shows the same window after each insertion, only the file's length moving
+				var b strings.Builder
+				fmt.Fprintf(&b, "[File: /repo/Main.java (%d lines total)]\n", 341+13*i)
+				for k := 1; k <= 20; k++ {
+					fmt.Fprintf(&b, "%d:    import com.fasterxml.jackson.databind.Type%d;\n", k, k)
+				}
+				b.WriteString("File updated. Please review the changes and make sure they are correct.")
+				return ok("edit", "edit 1:1\nimport com.fasterxml.jackson.databind.ObjectMapper;", b.String())
+			}),
+			[]string{"2:stuck:edit × 3", "5:stuck:edit × 6", "15:stuck:edit × 16", "25:stuck:edit × 26"}},
 		{"a failing build re-run after each change of the shell's environment is a new experiment each time",
 			nil, []step{fail("bash", `{"command":"./mvnw compile"}`, "Error: JAVA_HOME is not defined correctly."),
 				ok("bash", `{"command":"export JAVA_HOME=/usr/lib/jvm/java-11"}`, ""),
