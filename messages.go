@@ -89,9 +89,10 @@ var catalogues = map[string]*catalogue{
 		progressReapplied: "[loopguard] You have made the same change with {tool} {count} times, with the same " +
 			"arguments. Each run applied it again (what it changed may now hold it {count} times over), but it has " +
 			"not brought you further. Look at the result as it is now, and undo the extra copies, before you change it again.",
-		progressPoll: "[loopguard] You have checked {tool} {count} times. It is still changing, so this is fine if " +
-			"you are waiting for it; but consider waiting longer between checks, or checking once for the final " +
-			"result instead of following every step.",
+		progressPoll: "[loopguard] You have checked {tool} {count} times. Its answer is still changing, so this is " +
+			"fine if what changes is the progress you are waiting for; make sure it is not a count of retries, " +
+			"restarts or errors. Consider waiting longer between checks, or checking once for the final result " +
+			"instead of following every step.",
 		progressPollStalled: "[loopguard] You have checked {tool} {count} times and its answer has not changed once. " +
 			"What you are waiting for may be stuck: if it should not take this long, look at it another way (its log, " +
 			"the process list, a direct test) or stop it; if it should, wait much longer between checks.",
@@ -156,8 +157,8 @@ var catalogues = map[string]*catalogue{
 			"改参数没有帮助，原因在别处：请检查这些调用背后的假设，或换一种方法。",
 		progressReapplied: "[loopguard] 你已经用 {tool} 以完全相同的参数做了 {count} 次同样的修改。每次都会再应用一遍" +
 			"（被修改的内容里可能已经有 {count} 份同样的修改），但并没有让你更进一步。请先查看现在的结果，去掉多余的副本，再决定下一步修改。",
-		progressPoll: "[loopguard] 你已经查看 {tool} {count} 次。结果仍在变化，如果你是在等待它完成，这没有问题；" +
-			"但可以考虑拉长每次检查的间隔，或者一次性检查最终结果，而不是跟踪每一步。",
+		progressPoll: "[loopguard] 你已经查看 {tool} {count} 次。结果仍在变化：如果变化的正是你在等待的进展，这没有问题；" +
+			"请确认变化的不是重试、重启或错误的次数。可以考虑拉长每次检查的间隔，或者一次性检查最终结果，而不是跟踪每一步。",
 		progressPollStalled: "[loopguard] 你已经查看 {tool} {count} 次，结果一次都没有变化。你等待的东西可能卡住了：" +
 			"如果它本不该这么久，请换一种方式查看（它的日志、进程列表、直接测试）或者停止它；如果确实需要这么久，请把检查间隔拉长很多。",
 		progressPollIdle: "[loopguard] 你已经连续 {count} 次立即查看 {tool}，结果没有任何变化。马上再查看不会带来新内容：" +
