@@ -90,6 +90,51 @@ type otlpDoc struct {
 	Batches []otlpResourceSpans `json:"batches"`
 }
 
+// otlpConsoleSpan is a span as OpenTelemetry Python's ConsoleSpanExporter prints it
+// (ReadableSpan.to_json): one indented JSON object a span, its ids in "context", its
+// attributes a plain object. Agent frameworks' samples (Microsoft Agent Framework's) trace to
+// the console this way, and people keep what it printed.
+type otlpConsoleSpan struct {
+	Name    string `json:"name"`
+	Context *struct {
+		TraceID string `json:"trace_id"`
+		SpanID  string `json:"span_id"`
+	} `json:"context"`
+	ParentID   *string                    `json:"parent_id"`
+	StartTime  string                     `json:"start_time"`
+	Attributes map[string]json.RawMessage `json:"attributes"`
+	Status     *struct {
+		StatusCode  string `json:"status_code"`
+		Description string `json:"description"`
+	} `json:"status"`
+}
+
+// span converts a console span to an OTLP one: string attributes as they are, others as
+// their JSON text.
+func (c *otlpConsoleSpan) span() *otlpSpan {
+	s := &otlpSpan{TraceID: c.Context.TraceID, SpanID: c.Context.SpanID, Name: c.Name}
+	if c.ParentID != nil {
+		s.ParentSpanID = *c.ParentID
+	}
+	if ms := parseTime(c.StartTime); ms > 0 {
+		s.Start = json.RawMessage(strconv.FormatInt(ms*1e6, 10))
+	}
+	for k, raw := range c.Attributes {
+		var text string
+		if json.Unmarshal(raw, &text) != nil {
+			text = string(raw)
+		}
+		s.Attributes = append(s.Attributes, otlpAttr{Key: k, Value: otlpValue{StringValue: &text}})
+	}
+	if c.Status != nil {
+		s.Status = &struct {
+			Code    any    `json:"code"`
+			Message string `json:"message"`
+		}{Code: c.Status.StatusCode, Message: c.Status.Description}
+	}
+	return s
+}
+
 // text renders an attribute value as a string: strings as they are, other scalars as JSON,
 // arrays and lists as JSON.
 func (v *otlpValue) text() string {
@@ -124,7 +169,7 @@ func parseNanos(raw json.RawMessage) uint64 {
 }
 
 // readOTLP reads OTLP JSON: one or more {"resourceSpans": ...} (or Tempo's {"batches": ...})
-// documents.
+// documents, or the spans a console exporter printed one after another (otlpConsoleSpan).
 func readOTLP(name string, br *bufio.Reader) (*built, error) {
 	data, err := io.ReadAll(br)
 	if err != nil {
@@ -134,7 +179,10 @@ func readOTLP(name string, br *bufio.Reader) (*built, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	for {
 		start := dec.InputOffset()
-		var doc otlpDoc
+		var doc struct {
+			otlpDoc
+			otlpConsoleSpan
+		}
 		err := dec.Decode(&doc)
 		if err == io.EOF {
 			break
@@ -153,6 +201,9 @@ func readOTLP(name string, br *bufio.Reader) (*built, error) {
 		}
 		for _, rs := range [][]otlpResourceSpans{doc.ResourceSpans, doc.Batches} {
 			spans = appendOTLPSpans(spans, rs)
+		}
+		if doc.Context != nil && doc.Context.SpanID != "" {
+			spans = append(spans, doc.otlpConsoleSpan.span())
 		}
 	}
 	return buildOTLP(spans), nil

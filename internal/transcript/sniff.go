@@ -153,7 +153,8 @@ func sniff(head []byte, eof bool) sniffed {
 	has := func(k string) bool { _, ok := top.keys[k]; return ok }
 	typ := top.keys["type"]
 	switch {
-	case has("resourceSpans"), has("batches") && isTempoHead(head[i:]):
+	case has("resourceSpans"), has("batches") && isTempoHead(head[i:]),
+		has("context") && has("parent_id") && has("start_time") && has("attributes"): // a console exporter's spans
 		return sniffed{kind: kindOTLP}
 	case isATIFHead(top.keys) && !multi:
 		return sniffed{kind: kindATIF}
