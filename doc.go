@@ -44,7 +44,9 @@
 //
 // Paging, batches of distinct arguments, ping-pong whose outcomes progress and test re-runs
 // after edits are left alone. In deny mode it refuses only a confirmed no-progress repeat.
-// docs/detection.md has each rule's reason, defaults and scores.
+// docs/detection.md has each rule's reason, defaults and scores. A call failed when its host
+// says so (Event.Failed) or its result reads as a failure; [Engine.CallFailed] gives a host
+// that shows calls the same reading.
 //
 // Two plugins of the DeepSeek Harness, with their exact semantics, are presets of their own
 // ("repeat-tool-reminder", "dsh-brake", and "seeds" for both):

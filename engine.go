@@ -315,3 +315,32 @@ func (e *Engine) Step(ev Event) Outcome {
 	a.scratch = observedCall{}
 	return out
 }
+
+// CallFailed says whether the engine reads the call ev, with its result, as failed: its host
+// said so (ev.Failed), or its result reads as a failure the way the progress detector reads
+// results (a traceback, "Error:", a nonzero exit code in the text, a JSON answer's error
+// field; a look at a file only by its opening; not when the program's own last word is
+// success, nor a search that found nothing: docs/detection.md). A host that shows calls
+// (the scan's HTML report) marks them as the guard judged them. Without the progress
+// detector (the seed presets) it is ev.Failed. It keeps no state and may be called at any
+// time.
+func (e *Engine) CallFailed(ev Event) bool {
+	for _, d := range e.detectors {
+		p, ok := d.(*progressDetector)
+		if !ok {
+			continue
+		}
+		c := newCall(&ev)
+		cls := classEntry{p.classify(ev.Tool), ev.Tool}
+		if cls.ignored {
+			return ev.Failed
+		}
+		mut := cls.mutating
+		if !cls.decided {
+			mut = mutates(cls.mutating, c.tool, c.args, readArgKeys(c.args).commandLine)
+		}
+		failed, _ := callOutcome(&c, cls, mut)
+		return failed
+	}
+	return ev.Failed
+}

@@ -252,3 +252,32 @@ func TestObserveAllocatesNothingInSteadyState(t *testing.T) {
 		})
 	}
 }
+
+func TestCallFailedReadsResultsAsTheGuardDoes(t *testing.T) {
+	tests := []struct {
+		name   string
+		preset string
+		ev     Event
+		want   bool
+	}{
+		{"the host's flag", PresetDefault, Call("a", "bash", []byte(`{"command":"make"}`)).WithResult("", true), true},
+		{"an error in the text", PresetDefault, Call("a", "book", []byte(`{"f":"HAT030"}`)).WithResult("Error: flight HAT030 not available", false), true},
+		{"a nonzero exit code", PresetDefault, Call("a", "shell", []byte(`{"command":["make"]}`)).WithResult("Process exited with code 2", false), true},
+		{"a search that found nothing", PresetDefault, Call("a", "bash", []byte(`{"command":"grep -rn x src"}`)).WithResult("Exit code: 1", false), false},
+		{"a file's text holding a mark", PresetDefault, Call("a", "Read", []byte(`{"file_path":"a.go"}`)).WithResult("func f() error {\n\treturn errors.New(\"Error: x\")\n}", false), false},
+		{"the program's last word is success", PresetDefault, Call("a", "bash", []byte(`{"command":"dotnet ef database update"}`)).WithResult("fail: HostAbortedException\nDone.", false), false},
+		{"the seed presets read the flag alone", PresetDSHBrake, Call("a", "book", []byte(`{"f":"HAT030"}`)).WithResult("Error: flight HAT030 not available", false), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, _ := Preset(tt.preset)
+			e, err := New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.CallFailed(tt.ev); got != tt.want {
+				t.Errorf("CallFailed = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -228,36 +228,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	ch := s.chain(toolHash)
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure.
-	said := c.result // what the call's own program said: see withoutForeignNotFound
-	failed := c.failed
-	if !failed {
-		if !mut && (cls.mutating || cls.shows && namesAFile(c.args)) {
-			// A look at a file (a Read, an editor's view) answers with the file's text, which
-			// may hold any failure mark: it failed only if its answer opens with the failure.
-			// Four reads of a source file holding `"Error: " + msg`, an edit between each,
-			// were told as one command failing the same way across changes.
-			failed = opensWithFailure(c.result)
-		} else {
-			failed = looksFailed(c.result)
-		}
-	}
-	if failed && strings.Contains(markWindow(c.result), "command not found") {
-		if said = withoutForeignNotFound(c.result, c.args); !c.failed && len(said) != len(c.result) {
-			failed = looksFailed(said)
-		}
-	}
-	// (After the hook's line is off: the program's last word is the line before it.)
-	if failed && !c.failed && endsWithSuccess(said, c.args) && !reportsExitFailure(said) {
-		failed = false // the program's own last word is success (see endsWithSuccess)
-	}
-	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) {
-		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
-		// has not failed unless it says what went wrong ("grep: x: No such file or
-		// directory", a search API's {"error": "rate limit exceeded"}). Three existence
-		// checks that found nothing, each printing only a shell's banner, were told as one
-		// command failing alike.
-		failed = false
-	}
+	failed, said := callOutcome(c, cls, mut)
 	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
 	// An editor's changes to one file rejected again and again, nothing landing between, are
 	// one loop however the rejections are worded ("did not appear verbatim", then "multiple
@@ -967,4 +938,43 @@ type toolRing struct {
 func (r *toolRing) push(tool string) {
 	r.names[int(r.n)%len(r.names)] = tool
 	r.n++
+}
+
+// callOutcome is how the progress detector reads a call's outcome: failed when its host says
+// so or its answer reads as a failure (looksFailed, for a look at a file only its opening),
+// unless the program's own last word is success or a search found nothing; and what the
+// call's own program said (its answer without a foreign shell hook's line). mut says whether
+// the call writes. Engine.CallFailed gives hosts the same reading.
+func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said string) {
+	said = c.result // what the call's own program said: see withoutForeignNotFound
+	failed = c.failed
+	if !failed {
+		if !mut && (cls.mutating || cls.shows && namesAFile(c.args)) {
+			// A look at a file (a Read, an editor's view) answers with the file's text, which
+			// may hold any failure mark: it failed only if its answer opens with the failure.
+			// Four reads of a source file holding `"Error: " + msg`, an edit between each,
+			// were told as one command failing the same way across changes.
+			failed = opensWithFailure(c.result)
+		} else {
+			failed = looksFailed(c.result)
+		}
+	}
+	if failed && strings.Contains(markWindow(c.result), "command not found") {
+		if said = withoutForeignNotFound(c.result, c.args); !c.failed && len(said) != len(c.result) {
+			failed = looksFailed(said)
+		}
+	}
+	// (After the hook's line is off: the program's last word is the line before it.)
+	if failed && !c.failed && endsWithSuccess(said, c.args) && !reportsExitFailure(said) {
+		failed = false // the program's own last word is success (see endsWithSuccess)
+	}
+	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) {
+		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
+		// has not failed unless it says what went wrong ("grep: x: No such file or
+		// directory", a search API's {"error": "rate limit exceeded"}). Three existence
+		// checks that found nothing, each printing only a shell's banner, were told as one
+		// command failing alike.
+		failed = false
+	}
+	return failed, said
 }

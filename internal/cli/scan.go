@@ -92,7 +92,7 @@ is described in docs/scan.md.
 	defer tuneGC(env.Getenv)()
 	targets := scan.Collect(paths)
 	bar := newProgress(env.Stderr, len(targets))
-	rep, err := scan.Run(targets, scan.Options{Config: r.Config, Workers: *jobs, Done: bar.done})
+	rep, err := scan.Run(targets, scan.Options{Config: r.Config, Workers: *jobs, Done: bar.done, Outcomes: *htmlOut != ""})
 	bar.stop()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "loopguard scan: %v\n", err)

@@ -30,6 +30,16 @@ type Options struct {
 	Workers int
 	// Done, when set, is called once per file as it finishes, from any worker goroutine.
 	Done func(f *File)
+	// Outcomes reads each call's outcome as the guard does (Engine.CallFailed: its result's
+	// text as well as the transcript's flag) for Mark.Failed, at the cost of another look at
+	// every result: the HTML report, which marks failed calls, asks for it.
+	Outcomes bool
+}
+
+// replay is what every file is replayed with.
+type replay struct {
+	cfg      loopguard.Config
+	outcomes bool // see Options.Outcomes
 }
 
 // Report is the result of a scan. Files are sorted by path.
@@ -202,6 +212,7 @@ func Run(targets []Target, opt Options) (*Report, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, max(len(targets), 1))
+	rp := replay{cfg: opt.Config, outcomes: opt.Outcomes}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
@@ -212,7 +223,7 @@ func Run(targets []Target, opt Options) (*Report, error) {
 					return
 				}
 				i := order[k]
-				f := scanFileSafely(targets[i], opt.Config)
+				f := scanFileSafely(targets[i], rp)
 				files[i] = f
 				if opt.Done != nil {
 					opt.Done(f)
@@ -221,7 +232,7 @@ func Run(targets []Target, opt Options) (*Report, error) {
 		})
 	}
 	wg.Wait()
-	files = groupCompletions(files, opt.Config)
+	files = groupCompletions(files, rp)
 	var passed []string
 	files = slices.DeleteFunc(files, func(f *File) bool {
 		if isOtherMarkdown(f) {
@@ -268,17 +279,17 @@ func total(files []*File) Totals {
 
 // scanFileSafely is scanFile, with a panic (a bug) turned into an error for that file, so
 // that one file never takes a whole scan down.
-func scanFileSafely(tg Target, cfg loopguard.Config) (f *File) {
+func scanFileSafely(tg Target, rp replay) (f *File) {
 	defer func() {
 		if p := recover(); p != nil {
 			f = &File{Path: tg.Path, Size: tg.Size, Err: fmt.Errorf("%s: internal error while scanning: %v", tg.Path, p)}
 		}
 	}()
-	return scanFile(tg, cfg)
+	return scanFile(tg, rp)
 }
 
 // scanFile reads one file and replays it through a fresh engine.
-func scanFile(tg Target, cfg loopguard.Config) *File {
+func scanFile(tg Target, rp replay) *File {
 	f := &File{Path: tg.Path, Size: tg.Size}
 	if tg.Err != nil {
 		f.Err = tg.Err
@@ -290,12 +301,12 @@ func scanFile(tg Target, cfg loopguard.Config) *File {
 		f.NotTranscript = tg.Walked && errors.Is(err, transcript.ErrUnknownFormat)
 		return f
 	}
-	eng, err := loopguard.New(cfg)
+	eng, err := loopguard.New(rp.cfg)
 	if err != nil {
 		f.Err = err // cannot happen: Run validated the configuration
 		return f
 	}
-	replayTranscript(f, t, eng)
+	replayTranscript(f, t, eng, rp.outcomes)
 	if t.Completion != nil {
 		f.part = t.Completion
 		f.part.Trim() // what a merge needs is small; a dump's history is not
@@ -330,7 +341,7 @@ var companionFiles = map[string]bool{
 // repeats the conversation so far: transcript.MergeCompletions) and the files of an event
 // folder (one event each: transcript.MergeEvents). The folder, not the file, is the session.
 // The folder's file takes the place of its first part; the others leave the list.
-func groupCompletions(files []*File, cfg loopguard.Config) []*File {
+func groupCompletions(files []*File, rp replay) []*File {
 	type group struct {
 		dir  string // the folder; for opencode, the session's folder of messages
 		kind int    // 0: dumps, 1: events, 2: opencode
@@ -380,9 +391,9 @@ func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 			if convs[g.dir] > 1 {
 				name = g.dir + "#" + filepath.Base(files[idx[0]].Path)
 			}
-			merged = mergeDumps(name, files, idx, cfg)
+			merged = mergeDumps(name, files, idx, rp)
 		case 1:
-			merged = mergeEvents(g.dir, files, idx, cfg)
+			merged = mergeEvents(g.dir, files, idx, rp)
 		default:
 			m := &File{Path: g.dir}
 			parts := make([]*transcript.OpencodePart, len(idx))
@@ -391,7 +402,7 @@ func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 				m.Size += files[i].Size
 				parts[k] = files[i].opencode
 			}
-			merged = replayMerged(m, transcript.MergeOpencode(g.dir, parts), cfg)
+			merged = replayMerged(m, transcript.MergeOpencode(g.dir, parts), rp)
 		}
 		files[idx[0]] = merged
 		for _, i := range idx[1:] {
@@ -410,7 +421,7 @@ func groupCompletions(files []*File, cfg loopguard.Config) []*File {
 	return out
 }
 
-func mergeEvents(dir string, files []*File, idx []int, cfg loopguard.Config) *File {
+func mergeEvents(dir string, files []*File, idx []int, rp replay) *File {
 	m := &File{Path: dir}
 	parts := make([]*transcript.EventPart, len(idx))
 	for k, i := range idx {
@@ -418,20 +429,20 @@ func mergeEvents(dir string, files []*File, idx []int, cfg loopguard.Config) *Fi
 		m.Size += files[i].Size
 		parts[k] = files[i].event
 	}
-	return replayMerged(m, transcript.MergeEvents(dir, parts), cfg)
+	return replayMerged(m, transcript.MergeEvents(dir, parts), rp)
 }
 
-func replayMerged(m *File, t *transcript.Transcript, cfg loopguard.Config) *File {
-	eng, err := loopguard.New(cfg)
+func replayMerged(m *File, t *transcript.Transcript, rp replay) *File {
+	eng, err := loopguard.New(rp.cfg)
 	if err != nil {
 		m.Err = err // cannot happen: Run validated the configuration
 		return m
 	}
-	replayTranscript(m, t, eng)
+	replayTranscript(m, t, eng, rp.outcomes)
 	return m
 }
 
-func mergeDumps(dir string, files []*File, idx []int, cfg loopguard.Config) *File {
+func mergeDumps(dir string, files []*File, idx []int, rp replay) *File {
 	m := &File{Path: dir}
 	parts := make([]*transcript.CompletionPart, len(idx))
 	first := 0
@@ -451,11 +462,11 @@ func mergeDumps(dir string, files []*File, idx []int, cfg loopguard.Config) *Fil
 			parts[first] = t.Completion
 		}
 	}
-	return replayMerged(m, transcript.MergeCompletions(dir, parts), cfg)
+	return replayMerged(m, transcript.MergeCompletions(dir, parts), rp)
 }
 
 // replayTranscript replays every agent of t into f.
-func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine) {
+func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine, outcomes bool) {
 	f.Format = t.Format
 	f.Sessions = max(t.Sessions, 1)
 	f.Note = t.Note
@@ -475,7 +486,7 @@ func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine) 
 		ta := &t.Agents[ai]
 		a := &Agent{ID: clone(ta.ID), Session: ta.Session, Usage: ta.Usage}
 		a.Usage.Model = clone(a.Usage.Model)
-		replayAgent(f, a, ta, eng, clone)
+		replayAgent(f, a, ta, eng, outcomes, clone)
 		f.Agents = append(f.Agents, a)
 		f.Calls += a.Calls()
 	}
@@ -488,7 +499,7 @@ func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine) 
 
 // replayAgent steps the agent's events through the engine in order, under an engine agent id
 // that is unique to the file ("path#agent"), and records calls and notices.
-func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine, clone func(string) string) {
+func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine, outcomes bool, clone func(string) string) {
 	key := "" // a call with no agent is never counted, as in replay
 	if ta.ID != "" {
 		key = f.Path + "#" + ta.ID
@@ -507,7 +518,11 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 		case loopguard.EventCall:
 			callIndex++
 			evName = "call"
-			a.Marks = append(a.Marks, Mark{Tool: clone(ev.Tool), Failed: ev.Failed, seg: seg, args: canon.Fingerprint(ev.Args)})
+			failed := ev.Failed
+			if outcomes {
+				failed = eng.CallFailed(ev)
+			}
+			a.Marks = append(a.Marks, Mark{Tool: clone(ev.Tool), Failed: failed, seg: seg, args: canon.Fingerprint(ev.Args)})
 		case loopguard.EventText:
 			evName = "text"
 		case loopguard.EventUser, loopguard.EventEnd:
