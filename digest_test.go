@@ -201,7 +201,12 @@ func TestMutatingCalls(t *testing.T) {
 		{"read_file", `{"path":"a.py"}`, false},
 		// the environment a harness's shell keeps between calls
 		{"bash", `{"command":"export JAVA_HOME=/usr/lib/jvm/java-17"}`, true},
-		{"bash", `{"command":"unset PYTHONPATH && pytest -q"}`, true},
+		{"bash", `{"command":"unset PYTHONPATH"}`, true},
+		{"bash", `{"command":"source .venv/bin/activate"}`, true},
+		{"shell", `{"command":["bash","-lc","export PATH=$HOME/go/bin:$PATH"]}`, true},
+		{"bash", `{"command":"unset PYTHONPATH && pytest -q"}`, false}, // a line that runs something is that something
+		{"bash", `{"command":"export KUBECONFIG=/k/config && kubectl get pods"}`, false},
+		{"bash", `{"command":"grep -rn "export default Button" src/"}`, false},
 		{"bash", `{"command":"apt-get update"}`, true},
 		{"bash", `{"command":"conda activate testbed"}`, true},
 		{"bash", `{"command":"python - <<'PY'\nimport inspect\nsource = inspect.getsource(mod)\nPY"}`, false},

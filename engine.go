@@ -125,6 +125,7 @@ type textEvent struct {
 	source string
 	text   string
 	time   int64
+	turn   uint64 // the reply that wrote it (Event.Turn) hashed; 0 when the host does not say
 }
 
 // New returns an engine for cfg, or the first problem in cfg.
@@ -199,7 +200,7 @@ func (e *Engine) ObserveAppend(dst []Notice, ev Event) []Notice {
 		a.scratch = observedCall{} // drop references to the caller's buffers
 		a.mu.Unlock()
 	case EventText:
-		t := textEvent{agent: ev.Agent, id: ev.ID, source: ev.Source, text: ev.Text, time: ev.Time}
+		t := textEvent{agent: ev.Agent, id: ev.ID, source: ev.Source, text: ev.Text, time: ev.Time, turn: turnHash(ev.Turn)}
 		a := e.agent(ev.Agent, true)
 		a.mu.Lock()
 		for _, s := range a.states {

@@ -68,6 +68,8 @@ type Event struct {
 	// message's id. Calls of one reply were made together, before the model saw any of their
 	// results (parallel tool calls): four reads that fail alike in one reply are one decision,
 	// not a model failing four times in a row. Empty means the call is a reply of its own.
+	// On a model's text (EventText) it names the reply that wrote the text: a text written
+	// after a call of its own reply is no new turn, the reply's first text standing for it.
 	Turn string
 
 	// ID is the message id of a text block (EventText). A block seen again with the same id is

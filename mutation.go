@@ -2,6 +2,7 @@ package loopguard
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 )
 
@@ -17,7 +18,8 @@ import (
 //     line as the arguments) change it
 //     when the command line writes: a redirection to a file, sed -i, tee, mv, cp, rm, touch,
 //     mkdir, patch, git apply/checkout/reset/commit/stash, package installs and updates, a
-//     change of the shell's environment (export, unset, conda activate), or a script
+//     command line that only changes the shell's environment (export, unset, an activation:
+//     setsEnvironment), or a script
 //     that opens a file for writing.
 //
 // A false "mutating" only makes the guard quieter (the repeat counts as progress); a missed
@@ -53,7 +55,64 @@ func mutates(named bool, tool string, args []byte, commandLine bool) bool {
 	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !commandLine {
 		return false
 	}
-	return shellWritesFiles(args)
+	return shellWritesFiles(args) || setsEnvironment(args)
+}
+
+// setsEnvironment says whether a command line does nothing but change the environment that a
+// harness's shell keeps from one call to the next: each of its statements an `export`, an
+// `unset` or an activation of an environment (`conda activate env`, `source venv/bin/activate`).
+// A failing build re-run after `export JAVA_HOME=...` runs in another environment. A line that
+// also runs something (`export KUBECONFIG=k && kubectl get pods`) is that something, and a word
+// "export" elsewhere (`grep -rn "export default"`) is no statement.
+func setsEnvironment(args []byte) bool {
+	if !bytes.Contains(args, []byte("export")) && !bytes.Contains(args, []byte("unset")) && !bytes.Contains(args, []byte("activate")) {
+		return false // most calls: one look
+	}
+	cmd := commandText(args)
+	statements := 0
+	for _, line := range strings.FieldsFunc(cmd, func(r rune) bool { return r == '\n' || r == ';' }) {
+		for _, st := range strings.Split(line, "&&") {
+			words := strings.Fields(st)
+			if len(words) == 0 {
+				continue
+			}
+			switch {
+			case words[0] == "export" || words[0] == "unset":
+			case len(words) >= 2 && words[0] == "conda" && words[1] == "activate":
+			case len(words) >= 2 && (words[0] == "source" || words[0] == ".") && strings.HasSuffix(words[1], "activate"):
+			default:
+				return false
+			}
+			statements++
+		}
+	}
+	return statements > 0
+}
+
+// commandText is the command line a call's arguments hold: the arguments themselves when they
+// are a command line, else the string (or, for Codex's `["bash", "-lc", "..."]`, the last
+// string) of their first command-line key.
+func commandText(args []byte) string {
+	a := bytes.TrimSpace(args)
+	if len(a) == 0 || a[0] != '{' {
+		return string(a)
+	}
+	var m map[string]any
+	if json.Unmarshal(a, &m) != nil {
+		return ""
+	}
+	for _, k := range commandLineKeys {
+		switch v := m[strings.Trim(k, `"`)].(type) {
+		case string:
+			return v
+		case []any:
+			if len(v) > 0 {
+				s, _ := v[len(v)-1].(string)
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 // commandLineKeys are the argument names that hold a command line (see mutates).
@@ -94,10 +153,6 @@ var writeCommands = map[string]uint8{
 	// cmd.exe's (Cline, Copilot and Claude Code on Windows run them).
 	"del": 1, "erase": 1, "copy": 1, "xcopy": 1, "robocopy": 1, "move": 1, "ren": 1, "rename": 1,
 	"md": 1, "rd": 1,
-	// The shell's environment, which a harness's shell keeps from one call to the next: a
-	// command re-run after `export PATH=...` runs elsewhere. (Not `source`: a word of code as
-	// often, `source = inspect.getsource(mod)`, and a script's run looked like a change.)
-	"export": 1, "unset": 1,
 }
 
 // powershellWrites are PowerShell's cmdlets that change files, lower-cased (PowerShell does not
@@ -124,7 +179,7 @@ var writeSubcommands = map[string]bool{
 	"apply": true, "am": true, "checkout": true, "reset": true, "commit": true, "stash": true,
 	"restore": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "add": true,
 	"install": true, "i": true, "get": true, "mod": true, "remove": true, "uninstall": true,
-	"update": true, "upgrade": true, "activate": true, "create": true, "sync": true,
+	"update": true, "upgrade": true, "create": true, "sync": true,
 	"-x": true, "-xf": true, "-xzf": true, "-xvf": true, "-xzvf": true, "x": true, "xf": true, "xzf": true,
 }
 

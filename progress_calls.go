@@ -83,10 +83,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		mut = mutates(cls.mutating, c.tool, c.args, keys.commandLine)
 	}
 	switch {
-	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1):
+	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1 || reportsUnfinished(c.result)):
 		// A call that waits, or any call when the model waited since its earlier run (a
 		// sleep, a timer, a background job's output read): time passed, so the same answer
-		// is a poll that has not advanced yet.
+		// is a poll that has not advanced yet. So is an answer that says what it reports is
+		// not finished ("status": "in_progress"): asking again later is what it asks for (a
+		// CI run checked with `gh run list` every ten seconds was told at its third check,
+		// eight times in one session, each time finishing at the next).
 		s.stuck = 1
 		s.polls++
 		noProgress, polled = false, true
@@ -312,16 +315,17 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if s.quiet(s.escalates(noProgress, again)) {
 		return out
 	}
-	if s.selfHeld > 0 {
-		// A reply that repeated itself while the quiet calls lasted (observeText).
-		s.saidAt = s.calls
-		return append(out, s.selfRepeatNotice(c.agent))
-	}
 	out = s.callNotice(c, cls, ch, rf, repeatsLast, noProgress, dist, again, out)
 	if len(out) > before {
 		s.callSaid = true
 		s.saidAt = s.calls
 		return out
+	}
+	if s.selfHeld > 0 {
+		// A reply that repeated itself while the quiet calls lasted (observeText), told when
+		// this call is due no notice of its own.
+		s.saidAt = s.calls
+		return append(out, s.selfRepeatNotice(c.agent))
 	}
 	if n, why := s.thoughtCheck(); n > 0 {
 		s.saidAt = s.calls

@@ -695,3 +695,71 @@ func refusedByShell(result string) bool {
 	}
 	return syntax
 }
+
+// unfinishedStates are the values of a status field that say the thing reported has not
+// finished and will move by itself: a CI run's, a job's, a deployment's, a container's. Not
+// "pending", which is as often a state that waits for someone (an order, a review).
+var unfinishedStates = [...]string{"in_progress", "in progress", "queued", "running", "starting", "waiting",
+	"creating", "provisioning", "scheduled", "initializing", "containercreating"}
+
+// unfinishedWindow is how much of an answer reportsUnfinished reads: status answers are short.
+const unfinishedWindow = 4096
+
+// reportsUnfinished says whether an answer holds a status field (status, state or phase: a
+// JSON member or a "Status:" line) whose value is an unfinished state (unfinishedStates).
+func reportsUnfinished(result string) bool {
+	text := result[:min(len(result), unfinishedWindow)]
+	for i := 0; i < len(text); {
+		k := indexFold3(text[i:])
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		i = at + 1
+		// the key: status, state or phase, whole (not "statuses", "estate")
+		var key string
+		for _, w := range [...]string{"status", "state", "phase"} {
+			if len(text)-at >= len(w) && strings.EqualFold(text[at:at+len(w)], w) {
+				key = w
+				break
+			}
+		}
+		if key == "" || at > 0 && isWordByte(text[at-1]) {
+			continue
+		}
+		rest := text[at+len(key):]
+		j := 0
+		if j < len(rest) && rest[j] == '"' {
+			j++ // a JSON key's closing quote
+		}
+		for j < len(rest) && rest[j] == ' ' {
+			j++
+		}
+		if j >= len(rest) || rest[j] != ':' && rest[j] != '=' {
+			continue
+		}
+		j++
+		for j < len(rest) && (rest[j] == ' ' || rest[j] == '"' || rest[j] == '\'') {
+			j++
+		}
+		val := rest[j:]
+		for _, st := range unfinishedStates {
+			if len(val) >= len(st) && strings.EqualFold(val[:len(st)], st) && (len(val) == len(st) || !isWordByte(val[len(st)])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// indexFold3 finds the next "sta" or "pha" (any case) in s, where a status, state or phase key
+// may begin; -1 when there is none.
+func indexFold3(s string) int {
+	for i := 0; i+3 <= len(s); i++ {
+		c := s[i] | 0x20
+		if (c == 's' && s[i+1]|0x20 == 't' && s[i+2]|0x20 == 'a') || (c == 'p' && s[i+1]|0x20 == 'h' && s[i+2]|0x20 == 'a') {
+			return i
+		}
+	}
+	return -1
+}

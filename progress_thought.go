@@ -44,6 +44,11 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 			out = append(out, s.selfRepeatNotice(t.agent))
 		} // else told at the first call after the quiet calls (observeCall)
 	}
+	if t.turn != 0 && t.turn == s.callTurn {
+		// Written by the reply that made the last call, after it (text, call, text, call):
+		// the reply's first text stands for its turn.
+		return out
+	}
 	dg := s.dg.digestThought(t.text)
 	if s.thoughtSeen {
 		// Several blocks in one turn: the turn's first block stands for it.

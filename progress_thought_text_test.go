@@ -38,6 +38,11 @@ func (r *textRun) say(id, s string) {
 	r.feed(Event{Type: EventText, Source: "model", ID: id, Text: s})
 }
 
+// sayIn is say for a host that names the reply that wrote the text (Event.Turn).
+func (r *textRun) sayIn(turn, id, s string) {
+	r.feed(Event{Type: EventText, Source: "model", ID: id, Text: s, Turn: turn})
+}
+
 func (r *textRun) call(tool, args, result string) {
 	r.feed(Call("a", tool, []byte(args)).WithResult(result, false))
 }
@@ -193,5 +198,102 @@ func TestGoingBackWithAnotherCallBetweenIsWandering(t *testing.T) {
 				t.Errorf("a view going back and forth, the same thought each turn: %v, want the first at × 10", got)
 			}
 		})
+	}
+}
+
+// A reply of text, call, text, call is one turn whose FIRST text stands for it
+// (CHANGELOG, docs/detection.md "thought"). The same opening sentence said in 22 replies,
+// each reply's calls bringing nothing new, is the same thought 22 times, whatever the
+// second text of each reply says.
+func TestAReplysFirstTextStandsForItsTurn(t *testing.T) {
+	r := newTextRun(t)
+	res := "a.py:3: x = load()\nb.py:4: y = load()"
+	seconds := []string{"And also check the tests.", "Now the fixtures as well.", "Next the settings module.",
+		"Then the command line entry.", "Also the plugin registry.", "Maybe the cache layer too.",
+		"Perhaps the migrations folder.", "What about the docs examples?", "Try the vendored copy.",
+		"Look under scripts next.", "Check the benchmarks directory.", "See the integration suite.",
+		"Inspect the templates folder.", "Review the notebooks quickly.", "Scan the deploy manifests.",
+		"Open the legacy package.", "Search the generated stubs.", "Glance at the examples dir.",
+		"Peek into the tools folder.", "Query the contrib modules.", "Walk the samples tree.", "Grep the archive."}
+	for i := 0; i < 22; i++ {
+		r.sayIn(fmt.Sprint("r", i), fmt.Sprint("m", i, "a"), "Let me look for where load is defined.")
+		c := Call("a", "grep", []byte(fmt.Sprintf(`{"pattern":"load%d"}`, i))).WithResult(res, false)
+		c.Turn = fmt.Sprint("r", i)
+		r.feed(c)
+		r.sayIn(fmt.Sprint("r", i), fmt.Sprint("m", i, "b"), seconds[i])
+		c = Call("a", "grep", []byte(fmt.Sprintf(`{"pattern":"test_load%d"}`, i))).WithResult(res, false)
+		c.Turn = fmt.Sprint("r", i)
+		r.feed(c)
+	}
+	if len(r.thoughts()) == 0 {
+		t.Errorf("the same first text in 22 replies, every call bringing nothing new: no thought notice (%v)", r.got)
+	}
+}
+
+// The detailed 6th of a no-progress chain speaks through the quiet calls
+// (docs/detection.md: "A no-progress chain reaching a later threshold (the detailed 6th of
+// the same-call, made-again and idle counts) still speaks, so a loop that goes on is not
+// silenced"). A reply that repeated itself during the quiet calls must not take its place.
+func TestHeldSelfRepeatDoesNotSwallowTheDetailedSixth(t *testing.T) {
+	block := "Wait, I am confused.\nIs it `msubsup` or `msubsup`?\n`msubsup` -> m s u b s u p.\n"
+	r := newTextRun(t)
+	for i := 0; i < 3; i++ { // the stuck notice at the third
+		r.call("grep", `{"pattern":"msubsup"}`, "a.py:3: msubsup\nb.py:9: msubsup here")
+	}
+	r.say("m1", strings.Repeat(block, 50)) // held: the quiet calls after the notice last
+	for i := 0; i < 3; i++ {               // the 4th, 5th (quiet) and the 6th (an escalation)
+		r.call("grep", `{"pattern":"msubsup"}`, "a.py:3: msubsup\nb.py:9: msubsup here")
+	}
+	sixth := false
+	for _, g := range r.got {
+		sixth = sixth || strings.HasPrefix(g, "6:") && strings.Contains(g, "× 6")
+	}
+	if !sixth {
+		t.Errorf("the same grep 6 times in a row: no detailed notice at the 6th; got %v", r.got)
+	}
+}
+
+// The held notice of a reply that repeated itself takes the place of the
+// first notice due after the quiet calls: a call repeated a third time with the same answer
+// (the 3rd, due then) goes untold until its 6th.
+func TestHeldSelfRepeatDoesNotSwallowTheNextLoopsFirstNotice(t *testing.T) {
+	block := "Wait, I am confused.\nIs it `msubsup` or `msubsup`?\n`msubsup` -> m s u b s u p.\n"
+	r := newTextRun(t)
+	for i := 0; i < 3; i++ { // a stuck notice at the third (event 2)
+		r.call("grep", `{"pattern":"msubsup"}`, "a.py:3: msubsup\nb.py:9: msubsup here")
+	}
+	r.say("m1", strings.Repeat(block, 50)) // held: the quiet calls after the notice last
+	for i := 0; i < 2; i++ {
+		r.call("view", fmt.Sprintf(`{"path":"x%d.py"}`, i), fmt.Sprintf("content of file %d\nline two of %d", i, i))
+	}
+	for i := 0; i < 5; i++ { // the same read five times: due at its 3rd, the first call after the quiet ones
+		r.call("cat", `{"path":"render.py"}`, "def render(node):\n    return mathml(node)")
+	}
+	stuck := 0
+	for _, g := range r.got[1:] {
+		if strings.Contains(g, ":stuck:cat") {
+			stuck++
+		}
+	}
+	if stuck == 0 {
+		t.Errorf("the same read 5 times in a row, its 3rd after the quiet calls: never told; got %v", r.got)
+	}
+}
+
+// A search for the word "export" (the commonest search in a JavaScript or TypeScript
+// code base) reads; it changes nothing. docs/detection.md counts as a change of the
+// environment `export`, `unset`, `conda activate`, commands of the shell; a grep whose
+// pattern holds the word is no such command. The same plan said 8 times while eight greps
+// bring back the same lines is a thought whose calls bring nothing new.
+func TestGrepForTheWordExportChangesNothing(t *testing.T) {
+	r := newTextRun(t)
+	res := "src/components/Button.tsx:12:export default function Button(props: Props) {\nsrc/index.ts:3:export { default as Button } from './components/Button'"
+	for i, pat := range []string{"export.*Button", "export default Button", "export { Button", "export const Button",
+		"export function Button", "export.*as Button", "export \\* from.*Button", "export type Button"} {
+		r.say(fmt.Sprint("m", i), "I need to find where the Button component is exported.")
+		r.call("bash", fmt.Sprintf(`{"command":"grep -rn \"%s\" src/"}`, strings.ReplaceAll(pat, `\`, `\\`)), res)
+	}
+	if len(r.thoughts()) == 0 {
+		t.Errorf("the same thought 8 times, every grep answering the same two lines: no thought notice (%v)", r.got)
 	}
 }

@@ -217,3 +217,69 @@ func TestIdlePollRemindersAsDocumented(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// Polling a job's status with a command that sets its shell's environment first
+// (`export KUBECONFIG=... && kubectl get pods`, as models write it for a harness's shell) is
+// a poll whose answer moves: it stays quiet until the poll budget (30), as the same poll
+// without the export does. It is not "the same change made again".
+func TestAPollThatExportsFirstIsNotAChangeMadeAgain(t *testing.T) {
+	phases := []string{"Pending", "ContainerCreating", "PodInitializing", "Running", "Succeeded", "Completed"}
+	for _, prefix := range []string{"", "export KUBECONFIG=/tmp/kc && "} {
+		t.Run(prefix, func(t *testing.T) {
+			r := newTextRun(t)
+			for _, ph := range phases {
+				res := "NAME READY STATUS RESTARTS AGE\ndb-5c2a 1/1 Running 0 3m\ncache-8k1 1/1 Running 0 3m\nmigrate-7d9f 0/1 " + ph + " 0 20s"
+				r.call("bash", `{"command":"`+prefix+`kubectl get pods"}`, res)
+			}
+			if len(r.got) > 0 {
+				t.Errorf("six looks at a job's pods, its phase moving each time: %v, want no notice", r.got)
+			}
+		})
+	}
+}
+
+// A status check whose answer says the thing is not finished ("status": "in_progress") is a
+// poll, however alike its answers: a CI run checked with `gh run list` every ten seconds was
+// told at its third check, and finished at the next.
+func TestAnAnswerSayingItIsUnfinishedIsAPoll(t *testing.T) {
+	r := newTextRun(t)
+	running := "[\n  {\n    \"conclusion\": \"\",\n    \"name\": \"CI\",\n    \"status\": \"in_progress\"\n  }\n]"
+	for range 6 {
+		r.call("run_shell_command", `{"command":"gh run list --branch dev --json status,conclusion,name"}`, running)
+	}
+	if len(r.got) > 0 {
+		t.Errorf("a CI run checked six times while in progress: %v, want no notice before the poll budget", r.got)
+	}
+	// A finished answer read again and again is a repeat, as before.
+	r = newTextRun(t)
+	done := strings.ReplaceAll(strings.ReplaceAll(running, "in_progress", "completed"), `"conclusion\": \"\"`, `"conclusion\": \"failure\"`)
+	for range 3 {
+		r.call("run_shell_command", `{"command":"gh run list --branch dev --json status,conclusion,name"}`, done)
+	}
+	if len(r.got) != 1 {
+		t.Errorf("a finished run read three times: %v, want the stuck notice", r.got)
+	}
+}
+
+func TestReportsUnfinishedReadsAStatusFieldsValue(t *testing.T) {
+	tests := []struct {
+		answer string
+		want   bool
+	}{
+		{`{"status": "in_progress", "conclusion": null}`, true},
+		{`{"state":"queued"}`, true},
+		{"Status: Running\nReady: 0/1", true},
+		{`"phase": "ContainerCreating"`, true},
+		{`{"status": "completed", "conclusion": "success"}`, false},
+		{`{"status": "pending"}`, false}, // an order's or a review's: waits for someone
+		{"running 5 tests\ntest result: FAILED. 4 passed; 1 failed", false},
+		{`{"statuses": ["in_progress"]}`, false},
+		{`{"real_estate": "running"}`, false},
+		{`{"status": "in_progressive"}`, false},
+	}
+	for _, tt := range tests {
+		if got := reportsUnfinished(tt.answer); got != tt.want {
+			t.Errorf("reportsUnfinished(%q) = %v, want %v", tt.answer, got, tt.want)
+		}
+	}
+}

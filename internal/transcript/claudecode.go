@@ -299,7 +299,9 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 						}
 						saidBlocks[key] = true
 					}
+					a.turn = l.Message.ID // the reply's, as its calls' Turn
 					a.text(from, text, blockID(l.UUID, i, len(content.Blocks)), ms)
+					a.turn = ""
 				case "tool_use", "server_tool_use":
 					if _, copied := calls[bl.ID]; copied && bl.ID != "" {
 						continue

@@ -120,3 +120,70 @@ func TestOTLPConsoleExporterSpans(t *testing.T) {
 		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
+
+func consoleSpan(id, start, args, result string) string {
+	return `{
+    "name": "execute_tool get_weather",
+    "context": {
+        "trace_id": "0xe0c0afbab54efdfe2be82c2b68c1b96e",
+        "span_id": "` + id + `",
+        "trace_state": "[]"
+    },
+    "kind": "SpanKind.INTERNAL",
+    "parent_id": "0xdf8466eeefd28bd5",
+    "start_time": "` + start + `",
+    "end_time": "` + start + `",
+    "status": {
+        "status_code": "UNSET"
+    },
+    "attributes": {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": "get_weather",
+        "gen_ai.tool.call.arguments": ` + strconv.Quote(args) + `,
+        "gen_ai.tool.call.result": ` + strconv.Quote(result) + `
+    },
+    "events": [],
+    "links": [],
+    "resource": {
+        "attributes": {
+            "service.name": "agent_framework"
+        },
+        "schema_url": ""
+    }
+}
+`
+}
+
+// OpenTelemetry Python's console exporters print a log record the same way as a span, an
+// indented JSON object, into the same stream (an agent framework's sample that traces to the
+// console logs there too). Spans read when the log record sits between them must read when it
+// comes first: the same records in another order are the same trace.
+func TestConsoleSpansAfterALogRecordAreRead(t *testing.T) {
+	logRec := `{
+    "body": "Function get_weather invoked",
+    "severity_number": 9,
+    "severity_text": "INFO",
+    "attributes": {"code.function": "invoke"},
+    "dropped_attributes": 0,
+    "timestamp": "2026-03-01T20:47:19.000000Z",
+    "observed_timestamp": "2026-03-01T20:47:19.000000Z",
+    "trace_id": "0xe0c0afbab54efdfe2be82c2b68c1b96e",
+    "span_id": "0x01",
+    "trace_flags": 1,
+    "resource": {"attributes": {"service.name": "agent_framework"}, "schema_url": ""}
+}
+`
+	s1 := consoleSpan("0x01", "2026-03-01T20:47:19.000000Z", `{"location":"Paris"}`, "sunny")
+	s2 := consoleSpan("0x02", "2026-03-01T20:47:20.000000Z", `{"location":"Rome"}`, "rain")
+	for name, doc := range map[string]string{"log between": s1 + logRec + s2, "log first": logRec + s1 + s2} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := ReadFrom("console.txt", strings.NewReader(doc))
+			if err != nil {
+				t.Fatalf("two console spans and a log record: %v", err)
+			}
+			if tr.Format != FormatOTLP || len(tr.Agents) != 1 || len(tr.Agents[0].Events) != 2 {
+				t.Fatalf("read as %s with %d agents, want otlp with the two calls", tr.Format, len(tr.Agents))
+			}
+		})
+	}
+}

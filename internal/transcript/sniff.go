@@ -154,7 +154,8 @@ func sniff(head []byte, eof bool) sniffed {
 	typ := top.keys["type"]
 	switch {
 	case has("resourceSpans"), has("batches") && isTempoHead(head[i:]),
-		has("context") && has("parent_id") && has("start_time") && has("attributes"): // a console exporter's spans
+		has("context") && has("parent_id") && has("start_time") && has("attributes"),     // a console exporter's spans
+		has("body") && has("severity_number") && has("span_id"), has("resource_metrics"): // its logs and metrics, spans after them
 		return sniffed{kind: kindOTLP}
 	case isATIFHead(top.keys) && !multi:
 		return sniffed{kind: kindATIF}

@@ -623,8 +623,8 @@ type agentBuf struct {
 	usage   Usage
 	// userSeen says whether the agent's task (first user message) was emitted.
 	userSeen bool
-	// turn, when not empty, is the reply the calls added now belong to (Event.Turn): a
-	// reader sets it around the calls of one model message.
+	// turn, when not empty, is the reply the calls and texts added now belong to
+	// (Event.Turn): a reader sets it around one model message.
 	turn string
 }
 
@@ -652,8 +652,8 @@ func (b *builder) sessionAgent(session int, id string) *agentBuf {
 // add appends an event for the agent and returns its index in the agent's events.
 func (a *agentBuf) add(e loopguard.Event) int {
 	e.Agent = a.id
-	if e.Type == loopguard.EventCall && e.Turn == "" {
-		e.Turn = a.turn
+	if (e.Type == loopguard.EventCall || e.Type == loopguard.EventText) && e.Turn == "" {
+		e.Turn = a.turn // a text of the open reply is that reply's, as its calls are
 	}
 	a.events = append(a.events, e)
 	return len(a.events) - 1
