@@ -55,7 +55,8 @@ func mutates(named bool, tool string, args []byte, commandLine bool) bool {
 	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !commandLine {
 		return false
 	}
-	return shellWritesFiles(args) || setsEnvironment(args)
+	writes, envWord := shellWritesFiles(args)
+	return writes || envWord && setsEnvironment(args)
 }
 
 // setsEnvironment says whether a command line does nothing but change the environment that a
@@ -64,10 +65,8 @@ func mutates(named bool, tool string, args []byte, commandLine bool) bool {
 // A failing build re-run after `export JAVA_HOME=...` runs in another environment. A line that
 // also runs something (`export KUBECONFIG=k && kubectl get pods`) is that something, and a word
 // "export" elsewhere (`grep -rn "export default"`) is no statement.
+// It decodes the arguments: mutates asks only when shellWritesFiles met one of those words.
 func setsEnvironment(args []byte) bool {
-	if !bytes.Contains(args, []byte("export")) && !bytes.Contains(args, []byte("unset")) && !bytes.Contains(args, []byte("activate")) {
-		return false // most calls: one look
-	}
 	cmd := commandText(args)
 	statements := 0
 	for _, line := range strings.FieldsFunc(cmd, func(r rune) bool { return r == '\n' || r == ';' }) {
@@ -184,9 +183,11 @@ var writeSubcommands = map[string]bool{
 }
 
 // shellWritesFiles reports whether a command line (or arguments holding one) writes: a command
-// word from writeCommands, a redirection of output to a file, or a script that writes a file.
+// word from writeCommands, a redirection of output to a file, or a script that writes a file;
+// and, when it does not, whether a word that may change the environment (export, unset,
+// activate) was met on the way (setsEnvironment).
 // One pass over the words; JSON escapes (\n, \t, \") separate words as white space does.
-func shellWritesFiles(cmd []byte) bool {
+func shellWritesFiles(cmd []byte) (writes, envWord bool) {
 	kind := uint8(0) // what the last command word needs after it
 	n := len(cmd)
 	for i := 0; i < n; {
@@ -206,21 +207,24 @@ func shellWritesFiles(cmd []byte) bool {
 		switch kind {
 		case 2:
 			if writeSubcommands[string(w)] {
-				return true
+				return true, envWord
 			}
 		case 3:
 			if len(w) >= 2 && w[0] == '-' && (w[1] == 'i' || bytes.HasPrefix(w, []byte("-pi"))) {
-				return true
+				return true, envWord
 			}
 			if len(w) > 0 && w[0] == '-' {
 				continue // sed -n -i: the in-place flag may come after other options
 			}
 		}
 		if len(w) > 2 && w[0] == '-' && w[1] == '-' && writeFlags[string(w)] {
-			return true
+			return true, envWord
 		}
 		if 'A' <= w[0] && w[0] <= 'Z' && len(w) <= 16 && bytes.IndexByte(w, '-') > 0 && powershellWrites[strings.ToLower(string(w))] {
-			return true
+			return true, envWord
+		}
+		if !envWord && (len(w) == 6 && string(w) == "export" || len(w) == 5 && string(w) == "unset" || len(w) >= 8 && string(w[len(w)-8:]) == "activate") {
+			envWord = true // setsEnvironment decides
 		}
 		if len(w) > 11 || w[0] < 'a' || w[0] > 'z' || commandWordLens[w[0]-'a']&(1<<len(w)) == 0 {
 			kind = 0 // no command word is that long, or starts otherwise
@@ -228,25 +232,25 @@ func shellWritesFiles(cmd []byte) bool {
 		}
 		switch k := writeCommands[string(w)]; k {
 		case 1:
-			return true
+			return true, envWord
 		default:
 			kind = k
 		}
 	}
 	if redirectsToFile(cmd) {
-		return true
+		return true, envWord
 	}
 	if bytes.IndexByte(cmd, '(') >= 0 {
 		if bytes.Contains(cmd, []byte(".write(")) || bytes.Contains(cmd, []byte("write_text(")) ||
 			bytes.Contains(cmd, []byte("write_bytes(")) || bytes.Contains(cmd, []byte("os.remove(")) {
-			return true
+			return true, envWord
 		}
 		if bytes.Contains(cmd, []byte("open(")) && (bytes.Contains(cmd, []byte("'w")) ||
 			bytes.Contains(cmd, []byte(`"w`)) || bytes.Contains(cmd, []byte(`\"w`)) || bytes.Contains(cmd, []byte("'a'"))) {
-			return true
+			return true, envWord
 		}
 	}
-	return false
+	return false, envWord
 }
 
 func isShellSep(c byte) bool { return shellSeps[c] }
