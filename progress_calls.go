@@ -460,6 +460,9 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 // use was cancelled by the user". Only the result's opening is read.
 func declinedByUser(result string) bool {
 	head := result[:min(len(result), 256)]
+	if strings.HasPrefix(strings.TrimSpace(head), "[Operation Cancelled]") {
+		return true // Gemini CLI's answer to a call its user cancelled or declined
+	}
 	if !containsFold(head, "user") {
 		return false
 	}

@@ -208,6 +208,24 @@ func TestEditsTheUserDeclinedAreNotAnEditLoop(t *testing.T) {
 	}
 }
 
+// Gemini CLI answers a call its user cancelled or declined "[Operation Cancelled]": no
+// rejection of the edit, so it neither extends nor starts a chain of rejected edits.
+func TestAnEditCancelledInGeminiCLIIsNoRejection(t *testing.T) {
+	notFound := "Failed to edit, could not find the string to replace."
+	edit := func(old string) string {
+		return `{"file_path":"/w/.github/workflows/ci.yml","old_string":"` + old + `","new_string":"x"}`
+	}
+	steps := []step{
+		fail("replace", edit("runs-on: ubuntu-20.04"), notFound),
+		fail("replace", edit("runs-on: ubuntu-22.04"), notFound),
+		fail("replace", edit("runs-on: [ubuntu]"), "[Operation Cancelled] Reason: Operation cancelled"),
+		fail("replace", edit("runs-on: ubuntu"), notFound),
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
+		t.Errorf("three rejected edits and one the user cancelled: got %q, want no notice before the fourth rejection", got)
+	}
+}
+
 // detection.md: an idle poll is told "at the 11th …, then at each doubling (21st, 41st, …)".
 func TestIdlePollRemindersAsDocumented(t *testing.T) {
 	steps := times(45, func(int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") })
