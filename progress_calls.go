@@ -37,7 +37,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return out
 	}
 	s.tools.push(cls.name)
-	dg := s.digestResult(c)
+	dg := s.digestResult(c, args)
 	if !c.hasRes || keys.onScreen {
 		// What the call brought is not known (a transcript that kept the call and not its
 		// answer, or a computer-use action whose answer is an acknowledgement and whose
@@ -622,7 +622,11 @@ const nothingWindow = 256
 // changes is a changed result) but not in what the answer says, so that six commands printing
 // six different one-word answers under the same header are not "the same answer", an empty
 // output is too short to compare, and a failure's first line is its own.
-func (s *progressState) digestResult(c *observedCall) digest {
+// args are the call's arguments without their captions (callID): what the model asked of the
+// tool, which its answer may restate. A caption ("description": why the model runs it) is
+// for people; masking its words in the answer made two alike failures of one command, their
+// captions worded apart, look different.
+func (s *progressState) digestResult(c *observedCall, args []byte) digest {
 	result, header := c.result, ""
 	if n := execHeaderEnd(result); n > 0 {
 		header, result = result[:n], result[n:]
@@ -633,7 +637,7 @@ func (s *progressState) digestResult(c *observedCall) digest {
 	}
 	echo := len(result) > 0 && len(result) < longTextBytes // see digest: short answers only
 	if echo {
-		s.dg.setEcho(c.args)
+		s.dg.setEcho(args)
 	}
 	dg := s.dg.digest(result, echo, true)
 	if header != "" {

@@ -301,3 +301,26 @@ func TestReportsUnfinishedReadsAStatusFieldsValue(t *testing.T) {
 		}
 	}
 }
+
+// A caption (a "description" of why the model runs the command) is no part of what the tool
+// was asked: its words in the answer are not masked as the answer restating the request. Four
+// deploys failing alike, each captioned in other words, fail alike.
+func TestACaptionsWordsInTheAnswerAreNotMasked(t *testing.T) {
+	captions := []string{"Deploy the functions after updating firebase.json.", "Deploy again now that the project is on the Blaze plan.",
+		"Retry the deploy: the Blaze plan should be active.", "Deploy once more, assuming the plan upgrade has landed."}
+	// The CLI prints its warnings in another order each run, so no two answers are the same.
+	warnings := []string{"!  functions: missing required API cloudbuild.googleapis.com. Enabling now...\n",
+		"!  artifactregistry: missing required API artifactregistry.googleapis.com. Enabling now...\n"}
+	var steps []step
+	for i, c := range captions {
+		answer := "=== Deploying to 'dashboard-v1'...\ni  deploying functions\n" + warnings[i%2] + warnings[(i+1)%2] +
+			"Error: Your project dashboard-v1 must be on the Blaze (pay-as-you-go) plan to complete this command. Required API cloudbuild.googleapis.com can't be enabled until the upgrade is complete.\n"
+		if i == 3 {
+			answer += "Having trouble? Try firebase [command] --help\n"
+		}
+		steps = append(steps, fail("run_shell_command", `{"command":"firebase deploy --only functions","description":"`+c+`"}`, answer))
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); !slices.Equal(got, []string{"3:errors:run_shell_command failed × 4"}) {
+		t.Errorf("the same deploy failing alike four times, captioned apart: got %q, want the errors notice at the fourth", got)
+	}
+}
