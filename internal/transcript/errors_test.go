@@ -363,3 +363,21 @@ func TestUTF8ByteOrderMarkIsPassedOver(t *testing.T) {
 		}
 	}
 }
+
+// A UTF-16 byte-order mark over UTF-8 text (with stray NULs, as an editor's bad save leaves
+// them) reads as the UTF-8 text: the content decides, not the mark.
+func TestUTF16MarkOverUTF8TextReadsAsUTF8(t *testing.T) {
+	doc := `[{"role":"user","content":"list"},{"role":"assistant","content":"","tool_calls":[{"id":"a","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]},{"role":"tool","tool_call_id":"a","content":"a.py"}]`
+	want, err := ReadFrom("s.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := "\xff\xfe" + doc[:40] + "\x00\x00" + doc[40:] + "\x00"
+	got, err := ReadFrom("s.json", strings.NewReader(damaged))
+	if err != nil {
+		t.Fatalf("a UTF-16 mark over UTF-8: %v", err)
+	}
+	if g, w := strings.Join(describe(got.Agents[0].Events), "\n"), strings.Join(describe(want.Agents[0].Events), "\n"); g != w || got.Format != want.Format {
+		t.Errorf("read as %s:\n%s\nwant %s:\n%s", got.Format, g, want.Format, w)
+	}
+}

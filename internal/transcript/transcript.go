@@ -392,6 +392,14 @@ func readText(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	if err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
+	if !looksUTF16(raw[2:]) {
+		// A UTF-16 mark over UTF-8 text (an editor's save gone wrong, with a few stray NULs):
+		// the content decides, and the NULs are no text.
+		text := strings.ReplaceAll(string(raw[2:]), "\x00", "")
+		tbr := getContentReader(strings.NewReader(text))
+		defer putContentReader(tbr)
+		return readPlain(name, tbr, int64(len(text)))
+	}
 	text := decodeUTF16(raw)
 	tbr := getContentReader(strings.NewReader(text))
 	defer putContentReader(tbr)
@@ -406,6 +414,13 @@ func lfLines(data []byte) []byte {
 		return data
 	}
 	return bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+}
+
+// looksUTF16 says whether b reads as UTF-16: text in it, mostly ASCII in the transcripts
+// agents write, has a NUL in about every other byte; UTF-8 text has none, or a few strays.
+func looksUTF16(b []byte) bool {
+	n := min(len(b), 4096)
+	return n < 2 || bytes.Count(b[:n], []byte{0})*4 >= n
 }
 
 // decodeUTF16 decodes UTF-16 that opens with its byte-order mark (dropped) to UTF-8; a
