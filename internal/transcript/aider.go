@@ -102,6 +102,7 @@ func aiderMessages(run string) []aiderMessage {
 		out = append(out, aiderMessage{role: role, text: line})
 	}
 	lines := strings.Split(run, "\n")
+	oldLayout := aiderOldLayout(lines)
 	inHarness := false // inside an aider message of several lines
 	for i, line := range lines {
 		if i == 0 && strings.HasPrefix(line, aiderTitle) {
@@ -113,7 +114,7 @@ func aiderMessages(run string) []aiderMessage {
 			continue
 		}
 		switch {
-		case strings.HasPrefix(line, "#### ") && strings.HasSuffix(line, "  "):
+		case strings.HasPrefix(line, "#### ") && (oldLayout || strings.HasSuffix(line, "  ")):
 			// Aider ends every line it writes of the user's input with two spaces (a
 			// Markdown line break); a "#### " line without them is a heading of the model's
 			// own reply (`#### client/src/App.js` over a file's edit block), which read as a
@@ -121,7 +122,7 @@ func aiderMessages(run string) []aiderMessage {
 			add("user", strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, "####"), " "), " "))
 		case strings.HasPrefix(line, "> ") || strings.TrimRight(line, " ") == ">":
 			out = append(out, aiderMessage{role: "harness", text: strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, ">"), " "), " ")})
-			inHarness = !endsAiderMessage(line)
+			inHarness = !oldLayout && !endsAiderMessage(line)
 		default:
 			if n := len(out); strings.TrimSpace(line) == "" && (n == 0 || out[n-1].role != "model") {
 				continue // the blank lines around messages
@@ -133,6 +134,29 @@ func aiderMessages(run string) []aiderMessage {
 		out[i].text = strings.TrimSpace(out[i].text)
 	}
 	return out
+}
+
+// aiderOldLayout says whether a run was written by an aider that ended no line with
+// Markdown's line break (v0.50 and before on Windows wrote some lines so): its user lines
+// ("#### ...") end without the two spaces today's aider writes, and so may its messages
+// ("> ..."), each of them one line. Read the new way, one message swallowed every model reply
+// after it (a real history read 2 calls where 24 replies held edits). A run is of the old
+// layout when none of its "#### " lines ends with the two spaces but some "> " line ends
+// without them.
+func aiderOldLayout(lines []string) bool {
+	users, unended := 0, 0
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "#### "):
+			if strings.HasSuffix(l, "  ") {
+				return false
+			}
+			users++
+		case strings.HasPrefix(l, "> ") && !endsAiderMessage(l):
+			unended++
+		}
+	}
+	return users > 0 && unended > 0
 }
 
 // endsAiderMessage says whether a line ends one of aider's messages: aider strips a message

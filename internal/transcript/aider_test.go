@@ -284,3 +284,37 @@ func TestAiderModelHeadingsAreTheModels(t *testing.T) {
 		t.Errorf("%d user turns and calls %v; want the one user turn and one edit that applied", users, calls)
 	}
 }
+
+// An aider that ended no line with Markdown's line break (v0.50 on Windows): user lines and
+// messages without the two trailing spaces, each message one line. Its replies and their
+// edits are read, not swallowed by the message before them.
+func TestAiderOldLayoutWithoutLineBreaks(t *testing.T) {
+	doc := "# aider chat started at 2024-08-20 14:08:19\n\n" +
+		"> Aider v0.50.1\n> Git repo: .git with 116 files\n\n" +
+		"#### /add app.css\n\n> Added app.css to the chat\n\n" +
+		"#### make the accent purple\n\n" +
+		"I will change the accent colour.\n\napp.css\n```css\n<<<<<<< SEARCH\n  --color-accent: #e22120;\n=======\n  --color-accent: #8A2BE2;\n>>>>>>> REPLACE\n```\n\n" +
+		"> Applied edit to app.css\n> Commit 1a2b3c4 feat: purple accent\n\n" +
+		"#### and the heading font\n\n" +
+		"Now the heading font.\n\napp.css\n```css\n<<<<<<< SEARCH\nh1 { font-family: serif; }\n=======\nh1 { font-family: 'Oswald', sans-serif; }\n>>>>>>> REPLACE\n```\n\n" +
+		"> Applied edit to app.css\n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls, users int
+	for _, e := range tr.Agents[0].Events {
+		switch e.Type {
+		case loopguard.EventCall:
+			calls++
+			if !strings.Contains(e.Result, "Applied edit to app.css") {
+				t.Errorf("call %s answered %q, want aider's applied edit", e.Args, e.Result)
+			}
+		case loopguard.EventUser:
+			users++
+		}
+	}
+	if calls != 2 || users != 3 {
+		t.Errorf("read %d calls and %d user messages, want 2 and 3: %v", calls, users, describe(tr.Agents[0].Events))
+	}
+}
