@@ -336,11 +336,7 @@ func (e *Engine) CallFailed(ev Event) bool {
 		if cls.ignored {
 			return ev.Failed
 		}
-		mut := cls.mutating
-		if !cls.decided {
-			mut = mutates(cls.mutating, c.tool, c.args, readArgKeys(c.args).commandLine)
-		}
-		failed, _ := callOutcome(&c, cls, mut)
+		failed, _ := callOutcome(&c, cls, cls.writes(&c, readArgKeys(c.args).commandLine))
 		return failed
 	}
 	return ev.Failed

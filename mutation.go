@@ -59,6 +59,16 @@ func mutates(named bool, tool string, args []byte, commandLine bool) bool {
 	return writes || envWord && setsEnvironment(args)
 }
 
+// writes says whether call c of a tool of class t changes the workspace: as its class says
+// when a configuration decided it, else by its arguments (mutates). commandLine says whether
+// they name a command-line key (argKeys.commandLine).
+func (t toolClass) writes(c *observedCall, commandLine bool) bool {
+	if t.decided {
+		return t.mutating
+	}
+	return mutates(t.mutating, c.tool, c.args, commandLine)
+}
+
 // setsEnvironment says whether a command line does nothing but change the environment that a
 // harness's shell keeps from one call to the next: each of its statements an `export`, an
 // `unset` or an activation of an environment (`conda activate env`, `source venv/bin/activate`).
