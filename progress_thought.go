@@ -49,12 +49,12 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		// the reply's first text stands for its turn.
 		return out
 	}
-	dg := s.dg.digestThought(t.text)
 	if s.thoughtSeen {
 		// Several blocks in one turn: the turn's first block stands for it.
 		return out
 	}
 	s.thoughtSeen = true
+	dg := s.dg.digestThought(t.text)
 	same := s.thoughtN > 0 && (dg.exact == s.thought.exact ||
 		(dg.words >= 8 && s.thought.words >= 8 && similarity(&dg.sketch, &s.thought.sketch) >= s.d.similar))
 	if same {
