@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/loopguard/loopguard/internal/jsonscan"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // lineReader reads JSONL lines of any length, counting them. The returned slice is valid
