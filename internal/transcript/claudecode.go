@@ -3,6 +3,8 @@ package transcript
 import (
 	"bufio"
 	"encoding/json"
+	"hash/fnv"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -397,11 +399,9 @@ type ccBlockKey struct {
 
 // hashText is a 64-bit FNV-1a hash of s.
 func hashText(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint64(s[i])) * 1099511628211
-	}
-	return h
+	h := fnv.New64a()
+	io.WriteString(h, s)
+	return h.Sum64()
 }
 
 func blockID(uuid string, i, n int) string {
