@@ -65,13 +65,16 @@ type otlpSpan struct {
 	Name         string          `json:"name"`
 	Start        json.RawMessage `json:"startTimeUnixNano"`
 	Attributes   []otlpAttr      `json:"attributes"`
-	Status       *struct {
-		Code    any    `json:"code"`
-		Message string `json:"message"`
-	} `json:"status"`
+	Status       *otlpStatus     `json:"status"`
 
 	attrs map[string]string
 	start uint64
+}
+
+// otlpStatus is a span's status: its code (a number or a name) and message.
+type otlpStatus struct {
+	Code    any    `json:"code"`
+	Message string `json:"message"`
 }
 
 type otlpResourceSpans struct {
@@ -127,10 +130,7 @@ func (c *otlpConsoleSpan) span() *otlpSpan {
 		s.Attributes = append(s.Attributes, otlpAttr{Key: k, Value: otlpValue{StringValue: &text}})
 	}
 	if c.Status != nil {
-		s.Status = &struct {
-			Code    any    `json:"code"`
-			Message string `json:"message"`
-		}{Code: c.Status.StatusCode, Message: c.Status.Description}
+		s.Status = &otlpStatus{Code: c.Status.StatusCode, Message: c.Status.Description}
 	}
 	return s
 }
