@@ -70,8 +70,27 @@ func TestOTLPTempoBatches(t *testing.T) {
 // OpenTelemetry Python's console exporter prints each span as an indented JSON object, one
 // after another, its ids under "context" and its attributes a plain object: read as OTLP.
 func TestOTLPConsoleExporterSpans(t *testing.T) {
-	span := func(id, start, args, result, status string) string {
-		return `{
+	doc := consoleSpan("0x01", "2026-03-01T20:47:19.000000Z", `{"location":"Paris"}`, "sunny", "UNSET") +
+		consoleSpan("0x02", "2026-03-01T20:47:20.000000Z", `{"location":"Atlantis"}`, "no such place", "ERROR")
+	tr, err := ReadFrom("traces.jsonl", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatOTLP {
+		t.Fatalf("read as %q, want otlp", tr.Format)
+	}
+	want := []string{
+		`call get_weather "{\"location\":\"Paris\"}" => "sunny"`,
+		`call get_weather "{\"location\":\"Atlantis\"}" => "no such place" FAILED`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// consoleSpan is a tool's span as OpenTelemetry Python's console exporter prints it.
+func consoleSpan(id, start, args, result, status string) string {
+	return `{
     "name": "execute_tool get_weather",
     "context": {
         "trace_id": "0xe0c0afbab54efdfe2be82c2b68c1b96e",
@@ -91,56 +110,6 @@ func TestOTLPConsoleExporterSpans(t *testing.T) {
         "gen_ai.tool.call.arguments": ` + strconv.Quote(args) + `,
         "gen_ai.tool.call.result": ` + strconv.Quote(result) + `,
         "agent_framework.function.invocation.duration": 1.5e-05
-    },
-    "events": [],
-    "links": [],
-    "resource": {
-        "attributes": {
-            "service.name": "agent_framework"
-        },
-        "schema_url": ""
-    }
-}
-`
-	}
-	doc := span("0x01", "2026-03-01T20:47:19.000000Z", `{"location":"Paris"}`, "sunny", "UNSET") +
-		span("0x02", "2026-03-01T20:47:20.000000Z", `{"location":"Atlantis"}`, "no such place", "ERROR")
-	tr, err := ReadFrom("traces.jsonl", strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Format != FormatOTLP {
-		t.Fatalf("read as %q, want otlp", tr.Format)
-	}
-	want := []string{
-		`call get_weather "{\"location\":\"Paris\"}" => "sunny"`,
-		`call get_weather "{\"location\":\"Atlantis\"}" => "no such place" FAILED`,
-	}
-	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
-		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
-	}
-}
-
-func consoleSpan(id, start, args, result string) string {
-	return `{
-    "name": "execute_tool get_weather",
-    "context": {
-        "trace_id": "0xe0c0afbab54efdfe2be82c2b68c1b96e",
-        "span_id": "` + id + `",
-        "trace_state": "[]"
-    },
-    "kind": "SpanKind.INTERNAL",
-    "parent_id": "0xdf8466eeefd28bd5",
-    "start_time": "` + start + `",
-    "end_time": "` + start + `",
-    "status": {
-        "status_code": "UNSET"
-    },
-    "attributes": {
-        "gen_ai.operation.name": "execute_tool",
-        "gen_ai.tool.name": "get_weather",
-        "gen_ai.tool.call.arguments": ` + strconv.Quote(args) + `,
-        "gen_ai.tool.call.result": ` + strconv.Quote(result) + `
     },
     "events": [],
     "links": [],
@@ -173,8 +142,8 @@ func TestConsoleSpansAfterALogRecordAreRead(t *testing.T) {
     "resource": {"attributes": {"service.name": "agent_framework"}, "schema_url": ""}
 }
 `
-	s1 := consoleSpan("0x01", "2026-03-01T20:47:19.000000Z", `{"location":"Paris"}`, "sunny")
-	s2 := consoleSpan("0x02", "2026-03-01T20:47:20.000000Z", `{"location":"Rome"}`, "rain")
+	s1 := consoleSpan("0x01", "2026-03-01T20:47:19.000000Z", `{"location":"Paris"}`, "sunny", "UNSET")
+	s2 := consoleSpan("0x02", "2026-03-01T20:47:20.000000Z", `{"location":"Rome"}`, "rain", "UNSET")
 	for name, doc := range map[string]string{"log between": s1 + logRec + s2, "log first": logRec + s1 + s2} {
 		t.Run(name, func(t *testing.T) {
 			tr, err := ReadFrom("console.txt", strings.NewReader(doc))
