@@ -87,6 +87,8 @@ type observedCall struct {
 	failed bool
 	time   int64
 	turn   uint64 // hash of Event.Turn; 0 when it is empty
+	// the harness refused the reply for its form and ran nothing (Event.Source "harness")
+	refusedForm bool
 
 	canonical     string
 	haveCanonical bool
@@ -162,6 +164,8 @@ func newCall(ev *Event) observedCall {
 		failed: ev.Failed,
 		time:   ev.Time,
 		turn:   turnHash(ev.Turn),
+
+		refusedForm: ev.Source == SourceHarness,
 	}
 }
 

@@ -18,6 +18,10 @@ const (
 	EventEnd
 )
 
+// SourceHarness is the Source of what an agent's harness said or did by itself: a reprompt
+// it sent (EventUser), a reply it refused for its form (EventCall).
+const SourceHarness = "harness"
+
 // String returns the name used for the type in the replay format.
 func (t EventType) String() string {
 	switch t {
@@ -78,7 +82,9 @@ type Event struct {
 
 	// Source labels where a text block came from (EventText), e.g. the injector's name. For
 	// EventUser, "harness" marks a message the agent's harness sent by itself (a canned
-	// reprompt after a reply without a call), not a person's.
+	// reprompt after a reply without a call), not a person's. For EventCall, "harness" says
+	// the harness answered in the tool's place: it refused the reply for its form (no
+	// action, or several where it runs one) and ran nothing, and Result is its reprompt.
 	Source string
 
 	// Text is the text block's content (EventText), or what the user said (EventUser,

@@ -383,6 +383,7 @@ type callRecord struct {
 type toolChain struct {
 	tool     uint64 // the tool's name hashed, combined with mutatingChain for its changes
 	head     uint64 // masked result of the chain's first call
+	exact    uint64 // its normalised result, unmasked
 	lead     uint64 // its first line
 	sketch   sketch
 	epoch    uint32
@@ -571,7 +572,7 @@ func (s *progressState) observeUser(u *userEvent) {
 		// a date or a path ("wait 5 seconds", "wait 90 seconds") are two messages.
 		h = spacedHash([]byte(strings.ToLower(u.text))) | 1 // never 0: 0 is "no text"
 	}
-	if u.source == "harness" || h != 0 && h == s.lastUser {
+	if u.source == SourceHarness || h != 0 && h == s.lastUser {
 		s.thoughtSeen = false // the model's next words are a new turn
 		return
 	}

@@ -214,83 +214,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	ring[cur%ringSize] = key
 
-	// errors and churn: this tool's run of near-identical outcomes. An editor's looks and its
-	// changes are two runs: a view of the file between two rejected replacements is not the
-	// replacement succeeding. A shell's are one: a script written and run, then run again,
-	// fails as one command.
-	// A command that sends a patch (Codex's shell tool ran ["apply_patch", "*** Begin
-	// Patch..."] before apply_patch was a tool of its own) is an editor's change, as that
-	// tool's is: six rejections of one file went untold where the tool's were told.
-	editor := mut && (cls.mutating || bytes.Contains(c.args, patchBegin))
-	if editor {
-		toolHash = combine(toolHash, mutatingChain)
-	}
-	ch := s.chain(toolHash)
-	// A failing edit restates the attempted change after its error, so for a mutating tool
-	// the error's first line decides what counts as the same failure.
-	failed, said := callOutcome(c, cls, mut)
-	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
-	// An editor's changes to one file rejected again and again, nothing landing between, are
-	// one loop however the rejections are worded ("did not appear verbatim", then "multiple
-	// occurrences", then not found again): each says the model's picture of the file is not
-	// the file. An edit the user declined says nothing of the kind: it neither starts nor
-	// extends such a chain. A chain that has merged rejections by their file alone goes on
-	// only on that file.
-	var file uint64 // the file this rejected edit targets; 0 when unknown, or not such an edit
-	if editor && failed && !declinedByUser(c.result) {
-		file, _ = editFileKey(c.args)
-	}
-	sameFile := file != 0 && ch != nil && ch.failed && file == ch.file && !sameLead
-	oneFile := ch == nil || !ch.mixed || file == ch.file
-	// An empty or one-word answer says too little to call two answers the same, but for a
-	// search: nothing found is its answer (find / -name "<guess>*" sent 36 times, every one
-	// empty).
-	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && c.searches()
-	says := dg.words >= 3 || foundNothing
-	if ch != nil && ch.epoch == s.epoch && says && oneFile && (ch.head == dg.masked || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
-		// Calls of the reply that made the chain's last call were made before the model saw
-		// its result: the same answer to them is one step, not a repeat.
-		// What the call looked for, read only for a call that extends a chain (most calls
-		// start one): the chain's first call counts as unknown.
-		q := queryOf(c.args)
-		if c.turn == 0 || c.turn != ch.turn {
-			ch.count++
-			if ch.lastID != id {
-				ch.variants++
-				if q == 0 || q != ch.query {
-					ch.guesses++
-				}
-			}
-		}
-		ch.lastID, ch.turn = id, c.turn
-		ch.query = q
-		ch.failed = ch.failed && failed
-		if sameFile && ch.head != dg.masked && similarity(&ch.sketch, &dg.sketch) < d.similar {
-			ch.mixed = true
-		}
-		if file != ch.file {
-			ch.file = 0 // the chain's rejections are not all of one file
-		}
-	} else {
-		nc := toolChain{tool: toolHash, head: dg.masked, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed, file: file}
-		if ch != nil {
-			*ch = nc
-		} else {
-			s.addChain(nc)
-			ch = &s.chains[len(s.chains)-1]
-		}
-	}
-	if !says || waiting {
-		// A call that waits is polling (a backoff's "connection refused" after each longer
-		// sleep), counted against the poll budget, not as an error or churn.
-		ch.count = 0
-	}
-
-	var sig uint64
-	if failed {
-		sig = failureSignature(said)
-	}
-	rf := s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, &dg, sig, c.turn)
+	// errors and churn: this tool's run of near-identical outcomes, and the command's run of
+	// failures across changes of the workspace.
+	ch, rf := s.followOutcome(c, cls, toolHash, &dg, id, args, mut, waiting, sleeps)
 	s.last, s.hasLast = rec, true
 	// (Arguments that are a JSON object without a command-line key hold no command: most
 	// calls are let go by what readArgKeys already found.)
@@ -329,6 +255,97 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return append(out, s.thoughtNotice(c.agent, n, why))
 	}
 	return out
+}
+
+// followOutcome extends or starts the call's tool chain (errors, churn: the tool's run of
+// near-identical outcomes) and its failure chain across edits (updateRefail), and returns
+// both.
+func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash uint64, dg *digest, id uint64, args []byte, mut, waiting, sleeps bool) (*toolChain, *refailChain) {
+	d := s.d
+	// An editor's looks and its changes are two runs: a view of the file between two
+	// rejected replacements is not the replacement succeeding. A shell's are one: a script
+	// written and run, then run again, fails as one command.
+	// A command that sends a patch (Codex's shell tool ran ["apply_patch", "*** Begin
+	// Patch..."] before apply_patch was a tool of its own) is an editor's change, as that
+	// tool's is: six rejections of one file went untold where the tool's were told.
+	editor := mut && (cls.mutating || bytes.Contains(c.args, patchBegin))
+	if editor {
+		toolHash = combine(toolHash, mutatingChain)
+	}
+	ch := s.chain(toolHash)
+	// A failing edit restates the attempted change after its error, so for a mutating tool
+	// the error's first line decides what counts as the same failure.
+	failed, said := callOutcome(c, cls, mut)
+	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
+	// An editor's changes to one file rejected again and again, nothing landing between, are
+	// one loop however the rejections are worded ("did not appear verbatim", then "multiple
+	// occurrences", then not found again): each says the model's picture of the file is not
+	// the file. An edit the user declined says nothing of the kind: it neither starts nor
+	// extends such a chain. A chain that has merged rejections by their file alone goes on
+	// only on that file.
+	var file uint64 // the file this rejected edit targets; 0 when unknown, or not such an edit
+	if editor && failed && !declinedByUser(c.result) {
+		file, _ = editFileKey(c.args)
+	}
+	sameFile := file != 0 && ch != nil && ch.failed && file == ch.file && !sameLead
+	oneFile := ch == nil || !ch.mixed || file == ch.file
+	// An empty or one-word answer says too little to call two answers the same, but for a
+	// search: nothing found is its answer (find / -name "<guess>*" sent 36 times, every one
+	// empty).
+	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && c.searches()
+	says := dg.words >= 3 || foundNothing
+	// Masking the words an answer echoes from its call makes two answers more alike ("The
+	// path X does not exist" for every X), never less: two answers the same before masking
+	// are the same answer, whatever words of them each call's arguments hold (a weak model
+	// whose prose was run as the command got ten identical "unexpected EOF" failures, each
+	// masked apart by the words its prose shared with the error, and was never told). Not
+	// so a harness's refusal of a reply's form, one template for whatever was refused: its
+	// sameness says nothing of the attempts, which are compared masked as before.
+	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
+	if ch != nil && ch.epoch == s.epoch && says && oneFile && (ch.head == dg.masked || sameExact || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
+		// Calls of the reply that made the chain's last call were made before the model saw
+		// its result: the same answer to them is one step, not a repeat.
+		// What the call looked for, read only for a call that extends a chain (most calls
+		// start one): the chain's first call counts as unknown.
+		q := queryOf(c.args)
+		if c.turn == 0 || c.turn != ch.turn {
+			ch.count++
+			if ch.lastID != id {
+				ch.variants++
+				if q == 0 || q != ch.query {
+					ch.guesses++
+				}
+			}
+		}
+		ch.lastID, ch.turn = id, c.turn
+		ch.query = q
+		ch.failed = ch.failed && failed
+		if sameFile && ch.head != dg.masked && similarity(&ch.sketch, &dg.sketch) < d.similar {
+			ch.mixed = true
+		}
+		if file != ch.file {
+			ch.file = 0 // the chain's rejections are not all of one file
+		}
+	} else {
+		nc := toolChain{tool: toolHash, head: dg.masked, exact: dg.exact, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed, file: file}
+		if ch != nil {
+			*ch = nc
+		} else {
+			s.addChain(nc)
+			ch = &s.chains[len(s.chains)-1]
+		}
+	}
+	if !says || waiting {
+		// A call that waits is polling (a backoff's "connection refused" after each longer
+		// sleep), counted against the poll budget, not as an error or churn.
+		ch.count = 0
+	}
+
+	var sig uint64
+	if failed {
+		sig = failureSignature(said)
+	}
+	return ch, s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
 }
 
 // failureKey is what a call is known by in the same-failure chains (updateRefail): a command

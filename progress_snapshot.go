@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 17
+const progressSnapFormat = 18
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -59,6 +59,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		c := &s.chains[i]
 		b = binary.LittleEndian.AppendUint64(b, c.tool)
 		b = binary.LittleEndian.AppendUint64(b, c.head)
+		b = binary.LittleEndian.AppendUint64(b, c.exact)
 		b = binary.LittleEndian.AppendUint64(b, c.lead)
 		b = appendSketch(b, &c.sketch)
 		b = binary.AppendUvarint(b, uint64(c.epoch))
@@ -192,7 +193,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.chains = s.chains[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		var c toolChain
-		c.tool, c.head, c.lead = r.u64(), r.u64(), r.u64()
+		c.tool, c.head, c.exact, c.lead = r.u64(), r.u64(), r.u64(), r.u64()
 		readSketch(r, &c.sketch)
 		c.epoch, c.count, c.variants = u32(), i32(), i32()
 		c.guesses, c.query = i32(), r.u32()

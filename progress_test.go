@@ -81,7 +81,7 @@ func progressRun(t *testing.T, cfg Config, steps []step) []string {
 			if !s.unanswered {
 				ev = ev.WithResult(s.result, s.failed)
 			}
-			ev.Turn = s.turn
+			ev.Turn, ev.Source = s.turn, s.source
 		}
 		out := e.Step(ev)
 		if out.Denied {

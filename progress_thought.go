@@ -19,7 +19,7 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		return out
 	}
 	if !isModelText(t.source) {
-		if t.source == "harness" {
+		if t.source == SourceHarness {
 			// The harness spoke: the model's reply is over, and its next words are a new
 			// turn. SWE-agent answers a reply without a call with "Your last output did not
 			// use any tool calls!"; a model answering it five times with the same "I have

@@ -195,6 +195,10 @@ func buildMini(d *docObject) *built {
 			} else if len(blocks) != 1 {
 				call.Failed = true
 			}
+			if len(blocks) != 1 {
+				// The harness refused the reply for its form and ran nothing.
+				call.Source = loopguard.SourceHarness
+			}
 			a.add(call)
 			if x := m.Extra; x != nil && x.Response != nil {
 				if u := x.Response.Usage; u != nil {

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // miniRun is a mini-swe-agent trajectory of replies, each answered by the harness: a reply
@@ -54,8 +56,13 @@ func TestMiniSWEAgentRepliesWithoutAnAction(t *testing.T) {
 				t.Fatalf("read as %q", tr.Format)
 			}
 			for i, c := range tr.Agents[0].Calls() {
-				if !strings.Contains(tt.replies[i], "```bash") && string(c.Args) != tt.replies[i] {
+				refused := !strings.Contains(tt.replies[i], "```bash")
+				if refused && string(c.Args) != tt.replies[i] {
 					t.Errorf("call %d: args %q, want the reply", i+1, c.Args)
+				}
+				// A reply the harness refused for its form ran nothing: the call says so.
+				if got := c.Source == loopguard.SourceHarness; got != refused {
+					t.Errorf("call %d: source %q, want the harness's: %v", i+1, c.Source, refused)
 				}
 			}
 			_, got := defaultNotices(t, tr.Agents[0])
@@ -82,9 +89,10 @@ func TestSWEAgentStepsWithoutAnAction(t *testing.T) {
 	}
 	var got []string
 	for _, c := range tr.Agents[0].Calls() {
-		got = append(got, c.Tool+" "+string(c.Args))
+		got = append(got, c.Tool+" "+string(c.Args)+" ["+c.Source+"]")
 	}
-	want := []string{"ls ls -la", "(no action) Now I understand the issue.", "(no action) Exit due to context window"}
+	// A step without an action was answered by SWE-agent itself, which ran nothing.
+	want := []string{"ls ls -la []", "(no action) Now I understand the issue. [harness]", "(no action) Exit due to context window [harness]"}
 	if tr.Format != FormatSWEAgent || !reflect.DeepEqual(got, want) {
 		t.Errorf("read as %s: %q, want %q", tr.Format, got, want)
 	}

@@ -104,14 +104,20 @@ func addSWEStep(a *agentBuf, s *sweStep) {
 		// different replies without a command are not one call repeated.
 		tool, args = noActionTool, []byte(strings.TrimSpace(s.Thought))
 	}
-	a.add(loopguard.Event{
+	ev := loopguard.Event{
 		Type:      loopguard.EventCall,
 		Tool:      tool,
 		Args:      args,
 		Result:    s.Observation,
 		HasResult: true,
 		Failed:    sweRefused(s.Observation),
-	})
+	}
+	if tool == noActionTool {
+		// SWE-agent answered the reply itself (its format error, or the run's end): it ran
+		// nothing.
+		ev.Source = loopguard.SourceHarness
+	}
+	a.add(ev)
 }
 
 // noActionTool names a SWE-agent step whose reply held no command.
