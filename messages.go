@@ -20,6 +20,7 @@ type catalogue struct {
 	progressCycle         string // {seq} {period} {rounds}
 	progressErrors        string // {tool} {count}
 	progressErrorsSame    string // {tool} {count}: the same arguments each time
+	progressErrorsBetween string // {tool} {count}: the same error, other errors between, nothing succeeding
 	progressEditsRejected string // {tool} {count}: edits of one file rejected, for changing reasons
 	progressRefail        string // {tool} {count} {edits}
 	progressReapplied     string // {tool} {count}: the same change made again and again
@@ -73,6 +74,9 @@ var catalogues = map[string]*catalogue{
 		progressErrors: "[loopguard] {tool} has failed {count} times in a row with the same error, although the " +
 			"arguments changed. The error message names the problem: fix that cause first (or use a different " +
 			"tool) instead of retrying variations.",
+		progressErrorsBetween: "[loopguard] {tool} has failed {count} times with the same error, with another error " +
+			"between them and no success since it first appeared. Moving between two failing attempts is not getting " +
+			"closer: the error message names the problem, so fix that cause first (or use a different tool).",
 		progressEditsRejected: "[loopguard] {tool} has rejected {count} edits of the same file in a row, each time for " +
 			"a reason of its own (text not found, found more than once, ...). You are editing from a picture of the file " +
 			"that no longer matches it: view the lines you want to change as they are now, then make one edit that " +
@@ -147,6 +151,8 @@ var catalogues = map[string]*catalogue{
 			"再绕一圈看到的还是同样的内容。请想清楚还缺什么信息是这些调用给不了的，然后换一种做法。",
 		progressErrors: "[loopguard] {tool} 已连续失败 {count} 次，报错相同，尽管参数每次都有变化。" +
 			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再尝试参数的各种变体。",
+		progressErrorsBetween: "[loopguard] {tool} 已失败 {count} 次，报错相同，中间夹着另一种报错，自它第一次出现以来没有一次成功。" +
+			"在两种都失败的做法之间来回切换不会更接近目标：错误信息已经指出了问题所在，请先解决这个原因（或换一个工具）。",
 		progressEditsRejected: "[loopguard] {tool} 已连续 {count} 次拒绝你对同一个文件的修改，每次原因各不相同（找不到文本、匹配到多处……）。" +
 			"你是按一个与文件现状不符的印象在修改：请先查看你要改的那几行现在的样子，再做一次与之完全一致的修改。",
 		progressErrorsSame: "[loopguard] {tool} 已失败 {count} 次，报错相同，每次的调用方式都一样。" +

@@ -380,20 +380,32 @@ type callRecord struct {
 }
 
 // toolChain follows one tool's run of near-identical outcomes (errors, churn).
+//
+// A tool failing one way, then another, then the first way again, nothing of it succeeding
+// between, was never rid of the first failure: its chain takes up that failure's count where
+// it was left (other), as a command's failure that comes back across edits does (refail).
 type toolChain struct {
-	tool     uint64 // the tool's name hashed, combined with mutatingChain for its changes
+	tool uint64 // the tool's name hashed, combined with mutatingChain for its changes
+	chainShape
+	other      chainShape // the failure before the current one, in an unbroken failing stretch
+	hasOther   bool
+	alternated bool // the current failure came back after the other one
+	epoch      uint32
+	lastID     uint64
+	turn       uint64 // the turn of the chain's last call (observedCall.turn)
+	failed     bool   // every call of the chain failed
+}
+
+// chainShape is one outcome a tool chain follows, and its count.
+type chainShape struct {
 	head     uint64 // masked result of the chain's first call
 	exact    uint64 // its normalised result, unmasked
 	lead     uint64 // its first line
 	sketch   sketch
-	epoch    uint32
 	count    int32
 	variants int32  // calls whose arguments differ from the call before them
 	guesses  int32  // of those, the ones that changed what was looked for (queryOf)
 	query    uint32 // what the chain's last call looked for (queryOf), 0 when it says not
-	lastID   uint64
-	turn     uint64 // the turn of the chain's last call (observedCall.turn)
-	failed   bool   // every call of the chain failed
 	saidAt   int32  // count at the chain's last notice, 0 before the first
 	file     uint64 // the file its edits target (editFileKey), 0 when not known
 	mixed    bool   // some of its rejected edits failed otherwise than the others

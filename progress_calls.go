@@ -302,7 +302,18 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// so a harness's refusal of a reply's form, one template for whatever was refused: its
 	// sameness says nothing of the attempts, which are compared masked as before.
 	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
-	if ch != nil && ch.epoch == s.epoch && says && oneFile && (ch.head == dg.masked || sameExact || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar) {
+	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (ch.head == dg.masked || sameExact || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar)
+	// A failure that comes back after another one, the tool failing every time between and
+	// nothing changed, takes up its count where it was left: a model whose prose was run as
+	// the command failed one of two ways at every call ("unexpected EOF", "DISCUSSION: command
+	// not found"), irregularly, and neither way ever came four times in a row. A harness's
+	// refusals of a reply's form are left out: their one template is no failure of a tool.
+	stretch := !extends && ch != nil && ch.epoch == s.epoch && says && ch.failed && failed && !c.refusedForm && file == 0
+	if stretch && ch.hasOther && (ch.other.head == dg.masked || ch.other.exact == dg.exact || similarity(&ch.other.sketch, &dg.sketch) >= d.similar) {
+		ch.chainShape, ch.other = ch.other, ch.chainShape
+		ch.alternated, extends = true, true
+	}
+	if extends {
 		// Calls of the reply that made the chain's last call were made before the model saw
 		// its result: the same answer to them is one step, not a repeat.
 		// What the call looked for, read only for a call that extends a chain (most calls
@@ -327,7 +338,11 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 			ch.file = 0 // the chain's rejections are not all of one file
 		}
 	} else {
-		nc := toolChain{tool: toolHash, head: dg.masked, exact: dg.exact, lead: dg.lead, sketch: dg.sketch, epoch: s.epoch, count: 1, lastID: id, turn: c.turn, failed: failed, file: file}
+		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
+			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: dg.lead, sketch: dg.sketch, count: 1, file: file}}
+		if stretch {
+			nc.other, nc.hasOther = ch.chainShape, true
+		}
 		if ch != nil {
 			*ch = nc
 		} else {
@@ -418,8 +433,14 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// A tool failing alike is told at ErrorRepeats, and again each time the count doubles: a
 	// model that goes on past the first notice (a real run had its edit rejected 18 more times
 	// after it) is told once more, not at every call.
+	// (Two calls failing in turn, each its own way, are the same calls answered the same:
+	// stuck counts them, and the cycle rule tells them, not this one.)
 	if ch.failed && (ch.saidAt == 0 && int(ch.count) >= d.cfg.ErrorRepeats || ch.saidAt > 0 && ch.count >= 2*ch.saidAt) && int(s.stuck) < d.thresholds[0] {
 		ch.saidAt = ch.count
+		if ch.alternated {
+			return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(ch.count)),
+				fill(s.d.cat.progressErrorsBetween, "tool", c.tool, "count", itoa(int(ch.count)))))
+		}
 		if ch.mixed {
 			return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(ch.count)),
 				fill(s.d.cat.progressEditsRejected, "tool", c.tool, "count", itoa(int(ch.count)))))

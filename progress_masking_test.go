@@ -1,6 +1,7 @@
 package loopguard
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -65,5 +66,66 @@ func TestIdenticalAnswersAreTheSameWhateverTheirMasks(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// notFound is bash's answer to a reply's prose run line by line as commands.
+const notFound = "/bin/bash: line 18943: DISCUSSION: command not found\n/bin/bash: line 18944: The: command not found"
+
+func TestAFailureThatComesBackTakesUpItsCount(t *testing.T) {
+	// e and c are prose run as the command, failing one way or the other; i makes each
+	// reply its own.
+	e := func(i int) step {
+		return fail("DISCUSSION", fmt.Sprintf("DISCUSSION attempt %d: let me create the file", i), unexpectedEOF)
+	}
+	c := func(i int) step {
+		return fail("DISCUSSION", fmt.Sprintf("DISCUSSION The create failed again (%d)", i), notFound)
+	}
+	x := func(i int) step {
+		return fail("DISCUSSION", fmt.Sprintf("DISCUSSION try %d", i), "Traceback (most recent call last):\nValueError: invalid literal for int() with base 10")
+	}
+	done := func(i int) step {
+		return ok("DISCUSSION", fmt.Sprintf("DISCUSSION ls %d", i), "JsonParserImpl.java README.md pom.xml")
+	}
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"two failures taking turns irregularly, nothing succeeding, are told when one has come four times",
+			[]step{e(0), c(1), e(2), e(3), c(4), e(5)},
+			[]string{"5:errors:DISCUSSION failed × 4"}},
+		{"a success between ends the stretch: the failure that comes back starts afresh",
+			[]step{e(0), c(1), e(2), done(3), e(4), c(5), e(6)},
+			nil},
+		{"only the failure just before is taken up: a third one in between starts afresh",
+			[]step{e(0), c(1), x(2), e(3), e(4), c(5)},
+			nil},
+		{"a failure that comes back after one other goes on where it was left",
+			[]step{e(0), c(1), e(2), x(3), e(4), e(5)},
+			[]string{"5:errors:DISCUSSION failed × 4"}},
+		{"one failure after another, each repeated, is told as before: at the fourth of the second",
+			[]step{e(0), c(1), c(2), c(3), c(4)},
+			[]string{"4:errors:DISCUSSION failed × 4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := progressRun(t, defaultProgress(nil), tt.steps)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// Two calls that fail each its own way, made in turn, are a cycle: the cycle rule tells it,
+// and the failures' count does not tell the same loop again.
+func TestAFailingCycleOfTwoCallsIsToldOnceAsACycle(t *testing.T) {
+	a := fail("bash", `{"command":"python3 repro.py"}`, unexpectedEOF)
+	b := fail("bash", `{"command":"bash build.sh"}`, notFound)
+	got := progressRun(t, defaultProgress(nil), []step{a, b, a, b, a, b, a, b, a, b, a, b})
+	want := []string{"5:cycle:cycle of 2 × 3", "11:cycle:cycle of 2 × 6"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -58,21 +58,16 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	for i := range s.chains {
 		c := &s.chains[i]
 		b = binary.LittleEndian.AppendUint64(b, c.tool)
-		b = binary.LittleEndian.AppendUint64(b, c.head)
-		b = binary.LittleEndian.AppendUint64(b, c.exact)
-		b = binary.LittleEndian.AppendUint64(b, c.lead)
-		b = appendSketch(b, &c.sketch)
+		b = appendShape(b, &c.chainShape)
+		b = appendBool(b, c.hasOther)
+		if c.hasOther {
+			b = appendShape(b, &c.other)
+		}
+		b = appendBool(b, c.alternated)
 		b = binary.AppendUvarint(b, uint64(c.epoch))
-		b = binary.AppendUvarint(b, uint64(c.count))
-		b = binary.AppendUvarint(b, uint64(c.variants))
-		b = binary.AppendUvarint(b, uint64(c.guesses))
-		b = binary.LittleEndian.AppendUint32(b, c.query)
 		b = binary.LittleEndian.AppendUint64(b, c.lastID)
 		b = binary.LittleEndian.AppendUint64(b, c.turn)
 		b = appendBool(b, c.failed)
-		b = binary.AppendUvarint(b, uint64(c.saidAt))
-		b = binary.LittleEndian.AppendUint64(b, c.file)
-		b = appendBool(b, c.mixed)
 	}
 	b = binary.AppendUvarint(b, uint64(s.refailSeq))
 	for i := range s.refail {
@@ -171,6 +166,36 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	return b
 }
 
+// appendShape appends one outcome of a tool chain (readShape reads it).
+func appendShape(b []byte, c *chainShape) []byte {
+	b = binary.LittleEndian.AppendUint64(b, c.head)
+	b = binary.LittleEndian.AppendUint64(b, c.exact)
+	b = binary.LittleEndian.AppendUint64(b, c.lead)
+	b = appendSketch(b, &c.sketch)
+	for _, n := range [...]int32{c.count, c.variants, c.guesses, c.saidAt} {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
+	b = binary.LittleEndian.AppendUint32(b, c.query)
+	b = binary.LittleEndian.AppendUint64(b, c.file)
+	return appendBool(b, c.mixed)
+}
+
+func readShape(r *snapReader, c *chainShape) error {
+	c.head, c.exact, c.lead = r.u64(), r.u64(), r.u64()
+	readSketch(r, &c.sketch)
+	for _, n := range [...]*int32{&c.count, &c.variants, &c.guesses, &c.saidAt} {
+		v := r.uvarint()
+		if v > 1<<31-1 {
+			return errors.New("count out of range")
+		}
+		*n = int32(v)
+	}
+	c.query = r.u32()
+	c.file = r.u64()
+	c.mixed = r.byte() == 1
+	return r.err
+}
+
 func (s *progressState) restore(r *snapReader) error {
 	if f := r.byte(); r.err == nil && f != progressSnapFormat {
 		return fmt.Errorf("progress state format %d, want %d", f, progressSnapFormat)
@@ -193,16 +218,19 @@ func (s *progressState) restore(r *snapReader) error {
 	s.chains = s.chains[:0]
 	for i := 0; i < n && r.err == nil; i++ {
 		var c toolChain
-		c.tool, c.head, c.exact, c.lead = r.u64(), r.u64(), r.u64(), r.u64()
-		readSketch(r, &c.sketch)
-		c.epoch, c.count, c.variants = u32(), i32(), i32()
-		c.guesses, c.query = i32(), r.u32()
+		c.tool = r.u64()
+		if err := readShape(r, &c.chainShape); err != nil {
+			return err
+		}
+		if c.hasOther = boolean(); c.hasOther {
+			if err := readShape(r, &c.other); err != nil {
+				return err
+			}
+		}
+		c.alternated = boolean()
+		c.epoch = u32()
 		c.lastID, c.turn = r.u64(), r.u64()
 		c.failed = boolean()
-		if c.saidAt = i32(); c.saidAt < 0 {
-			return errors.New("negative count")
-		}
-		c.file, c.mixed = r.u64(), boolean()
 		s.chains = append(s.chains, c)
 	}
 	s.refailSeq = u32()
