@@ -610,19 +610,34 @@ func searches(tool string, args []byte) bool {
 		return false
 	}
 	// The program that answers: the first of the line, or the last of a pipeline ("git branch
-	// | rg -e X" exits as rg does).
-	if p := bytes.LastIndexByte(line, '|'); p >= 0 && (p == 0 || line[p-1] != '|') {
-		line = line[p+1:]
+	// | rg -e X" exits as rg does), passing over the stages after it that only pass on, cut
+	// or reorder what it wrote: "curl ... | grep -o X | head -5" answers nothing when grep
+	// found nothing.
+	for {
+		p := bytes.LastIndexByte(line, '|')
+		if p < 0 || p > 0 && line[p-1] == '|' {
+			return slices.Contains(searchPrograms[:], programOf(line))
+		}
+		program := programOf(line[p+1:])
+		if !slices.Contains(passOnPrograms[:], program) {
+			return slices.Contains(searchPrograms[:], program)
+		}
+		line = line[:p]
 	}
+}
+
+// programOf is the first word of a command line.
+func programOf(line []byte) string {
 	i := skipCommandSpace(line, 0)
-	program := string(line[i:wordEnd(line, i)])
-	return slices.Contains(searchPrograms[:], program)
+	return string(line[i:wordEnd(line, i)])
 }
 
 // searchToolWords name tools that search; searchPrograms, shell programs that do.
 var (
 	searchToolWords = [...]string{"grep", "find", "search", "glob", "locate"}
 	searchPrograms  = [...]string{"find", "grep", "egrep", "fgrep", "rg", "ag", "ack", "locate", "fd", "which", "whereis"}
+	// passOnPrograms write nothing when given nothing (wc, which prints 0, is not one)
+	passOnPrograms = [...]string{"head", "tail", "sort", "uniq", "cut", "tr", "cat"}
 )
 
 // containsFold says whether s holds word, ASCII letters compared without case.

@@ -17,10 +17,13 @@ import (
 //
 // Windows shells have their own: PowerShell places a parse or run error "At line:1 char:9",
 // and both it and cmd.exe say a command "is not recognized as" one; Codex's apply_patch says
-// "apply_patch verification failed:" when the patch does not fit the file.
+// "apply_patch verification failed:" when the patch does not fit the file. Python refuses to
+// start a module it cannot find in one line of its own ("/usr/bin/python: No module named
+// pytest", no traceback, no exit code in the text), as a shell does a command.
 var failureMarks = []string{"Traceback (most recent call last)", "Error:", "error:", "ERROR", "FAILED",
 	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory", "<tool_use_error>",
-	"At line:", "not recognized as", "verification failed:", "failed to parse function arguments:"}
+	"At line:", "not recognized as", "verification failed:", "failed to parse function arguments:",
+	": No module named "}
 
 // looksFailed says whether a result reads as a failure: one of failureMarks in its last 2 KB,
 // where a traceback or a test summary ends.

@@ -1,6 +1,7 @@
 package loopguard
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -127,5 +128,52 @@ func TestAFailingCycleOfTwoCallsIsToldOnceAsACycle(t *testing.T) {
 	want := []string{"5:cycle:cycle of 2 × 3", "11:cycle:cycle of 2 × 6"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestPythonRefusingAMissingModuleFailed(t *testing.T) {
+	tests := []struct {
+		result string
+		want   bool
+	}{
+		{"/sandbox/agent_deps_runtime/bin/python: No module named pytest", true},
+		{"python3: No module named venv", true},
+		{"Traceback (most recent call last):\n  File \"x.py\", line 1\nModuleNotFoundError: No module named 'yaml'", true},
+		{"Checked 12 modules. No module named in the report was out of date.", false},
+	}
+	for _, tt := range tests {
+		if got := looksFailed(tt.result); got != tt.want {
+			t.Errorf("looksFailed(%q) = %v, want %v", tt.result, got, tt.want)
+		}
+	}
+	// Installs between the runs that do not change the answer are not reaching the cause.
+	run := ok("bash", `{"command":"cd /testbed && python -m pytest tests/test_separable.py -v"}`, "/sandbox/bin/python: No module named pytest")
+	install := func(i int) step {
+		return ok("bash", fmt.Sprintf(`{"command":"pip install %s"}`, []string{"pytest", "astropy", "-U pytest"}[i]), "Requirement already satisfied: pytest in /workspace/venv/lib/python3.12/site-packages")
+	}
+	got := progressRun(t, defaultProgress(nil), []step{run, install(0), run, install(1), run, install(2), run})
+	if want := []string{"6:errors:bash failed × 4"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestSearchesReadsThePipelineStageThatAnswers(t *testing.T) {
+	tests := []struct {
+		command string
+		want    bool
+	}{
+		{"grep -rn TODO src", true},
+		{"git branch | rg -e feature", true},
+		{"curl -s https://hub.docker.com/v2/repositories/x/tags | grep -o 'name\":\"[^\"]*' | head -5", true},
+		{"find . -name '*.go' | sort | uniq | cut -c3- | tail -20", true},
+		{"grep -c x a.txt | wc -l", false}, // wc prints 0: its answer is never empty
+		{"cat notes.txt | head -5", false},
+		{"sed -i s/a/b/ x.py", false},
+	}
+	for _, tt := range tests {
+		args, _ := json.Marshal(map[string]string{"command": tt.command})
+		if got := searches("Bash", args); got != tt.want {
+			t.Errorf("searches(%q) = %v, want %v", tt.command, got, tt.want)
+		}
 	}
 }
