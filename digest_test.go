@@ -211,6 +211,21 @@ func TestMutatingCalls(t *testing.T) {
 		{"bash", `{"command":"conda activate testbed"}`, true},
 		{"bash", `{"command":"python - <<'PY'\nimport inspect\nsource = inspect.getsource(mod)\nPY"}`, false},
 		{"bash", `{"command":"env | grep JAVA"}`, false},
+		// a '>' the shell reads as data: quoted, escaped, or code of another language
+		{"bash", `{"command":"curl -s -X POST -d \"text=<b>hi</b>\" http://victim:1337/"}`, false},
+		{"bash", `{"command":"curl -s http://victim:1337/ | sed -e 's/>/>\n/g'"}`, false},
+		{"bash", `{"command":"python3 -c \"print(len(xs) > 3)\""}`, false},
+		{"bash", `{"command":"echo \\> x"}`, false},
+		{"bash", `{"command":"echo \"it's done\" > status.txt"}`, true},
+		{"bash", `{"command":"printf '%s' \"a\\\"b\" > out.txt"}`, true},
+		{"bash", `{"command":"echo hi \u003e\u003e log.txt"}`, true},
+		{"bash", `grep -n "a > b" x.py`, false},
+		{"bash", `echo "<p>" > page.html`, true},
+		{"execute_ipython_cell", `{"code":"if len(xs) > 3:\n    print(xs)"}`, false},
+		{"python", `{"code":"with open('out.txt', 'w') as f:\n    f.write(str(a > b))"}`, true},
+		{"execute_ipython_cell", `{"code":"edit_file_by_replace(\n'/workspace/src/App.tsx',\nto_replace=\"<App />\",\nnew_content=\"<App dark />\")"}`, true},
+		{"execute_ipython_cell", `{"code":"insert_content_at_line('a.py', 3, 'x = 1')"}`, true},
+		{"execute_ipython_cell", `{"code":"open_file('/workspace/src/App.tsx')"}`, false},
 	}
 	for _, tt := range tests {
 		c := d.classify(tt.tool)

@@ -55,7 +55,7 @@ func mutates(named bool, tool string, args []byte, commandLine bool) bool {
 	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !commandLine {
 		return false
 	}
-	writes, envWord := shellWritesFiles(args)
+	writes, envWord := shellWritesFiles(args, !runsCode(args))
 	return writes || envWord && setsEnvironment(args)
 }
 
@@ -192,12 +192,30 @@ var writeSubcommands = map[string]bool{
 	"-x": true, "-xf": true, "-xzf": true, "-xvf": true, "-xzvf": true, "x": true, "xf": true, "xzf": true,
 }
 
+var agentSkillWriters = [...][]byte{[]byte("edit_file_by_replace("), []byte("insert_content_at_line("),
+	[]byte("append_file("), []byte("create_file("), []byte("edit_file(")}
+
+// runsCode says whether the arguments are code of a language that is no shell: a "code" key
+// (OpenHands' execute_ipython_cell, Inspect's python tool, smolagents) and no key of a command
+// line. Its '>' compares (`if len(xs) > 3:`); it writes by its own calls (open(..., 'w')).
+func runsCode(args []byte) bool {
+	if !bytes.Contains(args, []byte(`"code"`)) {
+		return false
+	}
+	for _, k := range commandLineKeys {
+		if k != `"code"` && bytes.Contains(args, []byte(k)) {
+			return false
+		}
+	}
+	return true
+}
+
 // shellWritesFiles reports whether a command line (or arguments holding one) writes: a command
-// word from writeCommands, a redirection of output to a file, or a script that writes a file;
-// and, when it does not, whether a word that may change the environment (export, unset,
-// activate) was met on the way (setsEnvironment).
+// word from writeCommands, a redirection of output to a file (when redirects: the text is a
+// shell's), or a script that writes a file; and, when it does not, whether a word that may
+// change the environment (export, unset, activate) was met on the way (setsEnvironment).
 // One pass over the words; JSON escapes (\n, \t, \") separate words as white space does.
-func shellWritesFiles(cmd []byte) (writes, envWord bool) {
+func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord bool) {
 	kind := uint8(0) // what the last command word needs after it
 	n := len(cmd)
 	for i := 0; i < n; {
@@ -247,13 +265,20 @@ func shellWritesFiles(cmd []byte) (writes, envWord bool) {
 			kind = k
 		}
 	}
-	if redirectsToFile(cmd) {
+	if redirects && redirectsToFile(cmd) {
 		return true, envWord
 	}
 	if bytes.IndexByte(cmd, '(') >= 0 {
 		if bytes.Contains(cmd, []byte(".write(")) || bytes.Contains(cmd, []byte("write_text(")) ||
 			bytes.Contains(cmd, []byte("write_bytes(")) || bytes.Contains(cmd, []byte("os.remove(")) {
 			return true, envWord
+		}
+		// The file editors OpenHands gives the code it runs (agentskills): edit_file_by_replace,
+		// insert_content_at_line, append_file, create_file, edit_file.
+		for _, f := range agentSkillWriters {
+			if bytes.Contains(cmd, f) {
+				return true, envWord
+			}
 		}
 		if bytes.Contains(cmd, []byte("open(")) && (bytes.Contains(cmd, []byte("'w")) ||
 			bytes.Contains(cmd, []byte(`"w`)) || bytes.Contains(cmd, []byte(`\"w`)) || bytes.Contains(cmd, []byte("'a'"))) {
@@ -290,35 +315,105 @@ func wordByte(b byte) bool {
 
 // redirectsToFile finds an output redirection to a file: '>' or '>>' (or '\u003e', as some
 // JSON encoders write it) not followed by '&' or a device that is no file (/dev/null and the
-// other /dev/ streams; Windows' nul, PowerShell's $null), and not part of '->', '=>', '>='.
+// other /dev/ streams; Windows' nul, PowerShell's $null), and not part of '->', '=>', '<>',
+// '>='. A '>' the shell would not read as one is data: inside quotes (HTML posted with `curl
+// -d "text=<b>hi</b>"`, a sed pattern 's/>/>\n/g', `python -c "print(a > b)"`) or escaped.
+// Taken for writes, such commands reset every chain they ran in (a broken curl sent three
+// times went untold).
+//
+// Arguments in JSON are read as the shell would get them: their escapes decoded (\" is a
+// quote to the shell, \\ a backslash), each JSON string a command line of its own.
 func redirectsToFile(cmd []byte) bool {
-	escaped := bytes.Contains(cmd, []byte(`\u003e`))
-	for i := 0; i < len(cmd); i++ {
-		width := 0
-		switch {
-		case cmd[i] == '>':
-			width = 1
-		case escaped && cmd[i] == '\\' && bytes.HasPrefix(cmd[i:], []byte(`\u003e`)):
-			width = 6
-		case !escaped:
-			k := bytes.IndexByte(cmd[i:], '>')
-			if k < 0 {
-				return false
+	if bytes.IndexByte(cmd, '>') < 0 && !bytes.Contains(cmd, []byte(`\u003e`)) {
+		return false
+	}
+	a := bytes.TrimLeft(cmd, " \t\r\n")
+	inJSON := len(a) > 0 && (a[0] == '{' || a[0] == '[')
+	var single, double, escaped bool // the shell's state
+	prev := byte(0)                  // the shell's character before
+	for i := 0; i < len(cmd); {
+		c, w := cmd[i], 1
+		if inJSON {
+			if c == '"' {
+				// a JSON string starts or ends: the shell's state starts afresh
+				single, double, escaped, prev = false, false, false, 0
+				i++
+				continue
 			}
-			i += k - 1
-			continue
-		default:
-			continue
+			if c == '\\' {
+				c, w = jsonEscape(cmd[i:])
+			}
 		}
-		if i > 0 && (cmd[i-1] == '-' || cmd[i-1] == '=' || cmd[i-1] == '<' || cmd[i-1] == '>') {
-			continue // ->, =>, <>, the second '>' of >>
+		switch {
+		case escaped:
+			escaped = false
+		case c == '\\' && !single:
+			escaped = true
+		case c == '\'' && !double:
+			single = !single
+		case c == '"' && !single:
+			double = !double
+		case c == '>' && !single && !double && prev != '-' && prev != '=' && prev != '<':
+			if redirectTarget(cmd[i+w:]) {
+				return true
+			}
 		}
-		rest := bytes.TrimLeft(cmd[i+width:], "> \t")
-		if len(rest) == 0 || rest[0] == '&' || rest[0] == '=' || rest[0] == '"' ||
-			bytes.HasPrefix(rest, []byte("/dev/")) || nullDevice(rest) || bytes.HasPrefix(rest, []byte(`\u003e`)) {
-			continue // 2>&1, >=, > /dev/null, 2>nul, the end of a string
-		}
-		return true
+		prev = c
+		i += w
 	}
 	return false
+}
+
+// redirectTarget says whether what follows a redirection's '>' names a file (see
+// redirectsToFile): not '&' (2>&1), '=' (>=), a device, or the end of the line or string.
+func redirectTarget(rest []byte) bool {
+	for {
+		r := bytes.TrimLeft(rest, "> \t")
+		if !bytes.HasPrefix(r, []byte(`\u003e`)) {
+			rest = r
+			break
+		}
+		rest = r[6:] // the second '>' of '>>', escaped
+	}
+	return !(len(rest) == 0 || rest[0] == '&' || rest[0] == '=' || rest[0] == '"' ||
+		bytes.HasPrefix(rest, []byte("/dev/")) || nullDevice(rest))
+}
+
+// jsonEscape decodes the JSON escape at the start of b (b[0] is a backslash): the byte it
+// stands for (0 for a character outside ASCII) and its length.
+func jsonEscape(b []byte) (c byte, width int) {
+	if len(b) < 2 {
+		return b[0], 1
+	}
+	switch b[1] {
+	case 'n':
+		return '\n', 2
+	case 't':
+		return '\t', 2
+	case 'r':
+		return '\r', 2
+	case 'b', 'f':
+		return ' ', 2
+	case 'u':
+		if len(b) >= 6 {
+			v := 0
+			for _, h := range b[2:6] {
+				switch {
+				case '0' <= h && h <= '9':
+					v = v<<4 | int(h-'0')
+				case 'a' <= h && h <= 'f':
+					v = v<<4 | int(h-'a'+10)
+				case 'A' <= h && h <= 'F':
+					v = v<<4 | int(h-'A'+10)
+				default:
+					return 0, 6
+				}
+			}
+			if v < 0x80 {
+				return byte(v), 6
+			}
+			return 0, 6
+		}
+	}
+	return b[1], 2 // \" \\ \/ and anything else: the byte escaped
 }
