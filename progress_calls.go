@@ -70,8 +70,17 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// counted against the poll budget, not a stuck call. An editor's arguments are the text
 	// it writes: a sleep there is code, not a wait.
 	// A result that is nothing but a time or an id (`date +%T`, a pid) reads a clock: two of
-	// them alike after normalising say only that time passed, and the call is a wait.
+	// them alike after normalising say only that time passed, and the call is a wait. Only
+	// when the text itself moved since the same call's last run: a token that stays what it
+	// was is content (a hex value a script computes, a flag read from a file, an answer
+	// echoed back), and the same call answered it again is a repeat (a value computed four
+	// times over went untold as polls).
+	var raw uint64 // the answer as written, for a clock read
 	readsClock := dg.words > 0 && dg.marks == dg.words
+	if readsClock {
+		raw = hashString(c.result) | 1
+		readsClock = dist > 0 && s.recent[(int(s.calls)-dist)%len(s.recent)].raw != raw
+	}
 	waiting := cls.waits || sleeps || readsClock || !cls.mutating && (keys.sendsNoKeys || keys.asksToPoll)
 	// A call that lets time pass itself (a sleep, a wait, a read that blocks or is given a
 	// delay), as opposed to a check that answers at once: only a pause makes the next check
@@ -150,7 +159,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		}
 	}
 	rec.epochAfter = s.epoch
-	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, epochAfter: s.epoch, count: s.stuck, failed: c.failed}
+	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, count: s.stuck, failed: c.failed}
 	if !mut && !c.failed && movesRelatively(c.args) && !looksFailed(c.result) {
 		// "cd .." run three times climbs three levels: each run that went through leaves the
 		// next one, the same call, somewhere else. The move counts after the call, so that
@@ -758,6 +767,7 @@ var typingKeys = [][]byte{[]byte(`"keystrokes"`), []byte(`"chars"`), []byte(`"co
 // recentCall is what the window of recent calls keeps of each.
 type recentCall struct {
 	id, result uint64
+	raw        uint64 // the answer's text hashed, when it reads a clock (see observeCall); else 0
 	epochAfter uint32
 	count      int32 // the length of the no-progress chain this call ended
 	failed     bool

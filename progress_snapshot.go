@@ -96,6 +96,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		r := &s.recent[i]
 		b = binary.LittleEndian.AppendUint64(b, r.id)
 		b = binary.LittleEndian.AppendUint64(b, r.result)
+		b = binary.LittleEndian.AppendUint64(b, r.raw)
 		b = binary.AppendUvarint(b, uint64(r.epochAfter))
 		b = binary.AppendUvarint(b, uint64(r.count))
 		b = appendBool(b, r.failed)
@@ -255,7 +256,7 @@ func (s *progressState) restore(r *snapReader) error {
 	}
 	for i := range s.recent {
 		rc := &s.recent[i]
-		rc.id, rc.result = r.u64(), r.u64()
+		rc.id, rc.result, rc.raw = r.u64(), r.u64(), r.u64()
 		rc.epochAfter, rc.count = u32(), i32()
 		rc.failed = boolean()
 	}

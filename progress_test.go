@@ -390,6 +390,16 @@ func TestProgressRules(t *testing.T) {
 			nil, times(5, func(i int) step {
 				return ok("Bash", `{"command":"date '+%H:%M:%S'","description":"Time check"}`, fmt.Sprintf("15:3%d:%02d", i, 7*i))
 			}), nil},
+		{"a value worked out again and again, the same every time, is a repeat, not a clock read",
+			nil, times(3, func(int) step {
+				return ok("python_exec", `{"code":"print(hex(0x1C0204060C080C00 >> 5))"}`, "0xe0102030604060")
+			}), []string{"2:stuck:python_exec × 3"}},
+		{"a flag read from a file between two identical looks is content, not a wait",
+			nil, []step{ok("bash", `{"command":"curl -s victim:1337/api/v1/flag"}`, `{"message":"JWT token is missing or invalid."}`),
+				ok("bash", `{"command":"cat /root/flag.txt"}`, "gctf{d0nt_w4it_4r0und}"),
+				ok("bash", `{"command":"curl -s victim:1337/api/v1/flag"}`, `{"message":"JWT token is missing or invalid."}`),
+				ok("bash", `{"command":"curl -s victim:1337/api/v1/flag"}`, `{"message":"JWT token is missing or invalid."}`)},
+			[]string{"3:stuck:bash × 3"}},
 		{"the same command answering the same words and a new time is stuck",
 			nil, times(3, func(i int) step {
 				return ok("Bash", `{"command":"./deploy status"}`, fmt.Sprintf("15:3%d:%02d deploy failed: quota exceeded", i, 7*i))
