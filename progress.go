@@ -504,9 +504,10 @@ type progressState struct {
 	seen    bloom // lines of results seen since the current thought began (and the workspace last changed)
 	refused []refusal
 
-	classes map[string]classEntry
-	dg      digester
-	argBuf  []byte // scratch for a call's arguments without their captions (see callID)
+	classes  map[string]classEntry
+	dg       digester
+	argBuf   []byte // scratch for a call's arguments without their captions (see callID)
+	meterBuf []byte // scratch for a result without its transfer meter (withoutTransferMeter)
 
 	lines lineScratch // scratch for a text's lines (see selfRepeats)
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
@@ -694,6 +695,7 @@ func (s *progressState) digestResult(c *observedCall, args []byte) digest {
 	if header != "" {
 		head = s.dg.digest(header, false, false)
 	}
+	result, s.meterBuf = withoutTransferMeter(result, s.meterBuf)
 	echo := len(result) > 0 && len(result) < longTextBytes // see digest: short answers only
 	if echo {
 		s.dg.setEcho(args)
@@ -703,6 +705,60 @@ func (s *progressState) digestResult(c *observedCall, args []byte) digest {
 		dg.exact, dg.masked = combine(dg.exact, head.exact), combine(dg.masked, head.exact)
 	}
 	return dg
+}
+
+// curlMeterHead is in the first line of the progress meter curl writes to its error output
+// while a transfer runs.
+const curlMeterHead = "% Total    % Received % Xferd"
+
+// withoutTransferMeter returns result without curl's progress meter: its two heading lines
+// and the rows of byte counts, speeds and times under them. The meter says how the transfer
+// went (the speed differs at every run, "151k", then "189k"), not what came back: kept, the
+// same answer fetched again was new each time (a locked API asked the same thing three times
+// went untold). buf is scratch space for the text around a meter; the result is returned as
+// it is when it has none, as almost every result has not.
+func withoutTransferMeter(result string, buf []byte) (string, []byte) {
+	at := strings.Index(result, curlMeterHead)
+	if at < 0 {
+		return result, buf
+	}
+	start := strings.LastIndexByte(result[:at], '\n') + 1
+	if strings.Trim(result[start:at], " \r") != "" {
+		return result, buf // the heading's words inside a line of something else
+	}
+	end := len(result)
+	rest := result[at:]
+	for k := 0; rest != ""; k++ {
+		line, next := rest, ""
+		if nl := strings.IndexByte(rest, '\n'); nl >= 0 {
+			line, next = rest[:nl], rest[nl+1:]
+		}
+		// the heading, its second line (Dload, Upload, ...), then rows of figures
+		if k == 1 && !strings.Contains(line, "Dload") {
+			return result, buf
+		}
+		if k > 1 && !meterRow(line) {
+			end = len(result) - len(rest)
+			break
+		}
+		rest = next
+	}
+	buf = append(append(buf[:0], result[:start]...), result[end:]...)
+	return unsafe.String(unsafe.SliceData(buf), len(buf)), buf
+}
+
+// meterRow says whether a line is a row of curl's meter (or blank): figures, their units,
+// times (--:--:--, 0:00:01) and the carriage returns between updates.
+func meterRow(line string) bool {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case '0' <= c && c <= '9', c == ' ', c == '\t', c == '\r', c == '-', c == ':', c == '.',
+			c == 'k', c == 'M', c == 'G', c == 'T':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // execHeaderEnd returns where the output starts in a result headed the way Codex heads a

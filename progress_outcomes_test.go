@@ -177,3 +177,59 @@ func TestSearchesReadsThePipelineStageThatAnswers(t *testing.T) {
 		}
 	}
 }
+
+// meter is curl's progress meter as a captured error output holds it, the speed of the
+// transfer in it.
+func meter(speed string) string {
+	return "  % Total    % Received % Xferd  Average Speed   Time    Time     Time  Current\n" +
+		"                                 Dload  Upload   Total   Spent    Left  Speed\n" +
+		"\r  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0\r100    62  100    62    0     0   " + speed + "      0 --:--:-- --:--:-- --:--:--  " + speed + "\n\n"
+}
+
+func TestWithoutTransferMeter(t *testing.T) {
+	const body = `{"message":"JWT token is missing or invalid."}`
+	tests := []struct{ name, result, want string }{
+		{"a meter before the body", meter("2896") + body, body},
+		{"a meter after the body", body + "\n" + meter("151k"), body + "\n"},
+		{"no meter", body, body},
+		{"a meter whose rows end in another line", meter("2.9M") + "curl: (22) The requested URL returned error: 403", "curl: (22) The requested URL returned error: 403"},
+		{"the heading's words in a line of something else", "see % Total    % Received % Xferd in curl's manual\nnext line", "see % Total    % Received % Xferd in curl's manual\nnext line"},
+		{"a heading without its second line", "  % Total    % Received % Xferd\n100 62", "  % Total    % Received % Xferd\n100 62"},
+	}
+	var buf []byte
+	for _, tt := range tests {
+		var got string
+		got, buf = withoutTransferMeter(tt.result, buf)
+		if got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	// The same look answered the same, but for the transfer's speed, is the same answer.
+	steps := times(3, func(i int) step {
+		return ok("bash", `{"command":"curl -X GET http://victim:1337/api/v1/flag"}`, meter([]string{"2896", "2940", "2703"}[i])+body)
+	})
+	if got, want := progressRun(t, defaultProgress(nil), steps), []string{"2:stuck:bash × 3"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A meter is cut out as one span: what is left is the text before it and the text after it,
+// as they were.
+func FuzzWithoutTransferMeter(f *testing.F) {
+	f.Add(meter("2896") + "body")
+	f.Add("x\n" + meter("151k"))
+	f.Add("  % Total    % Received % Xferd\n Dload\n1 2 3\rabc")
+	f.Fuzz(func(t *testing.T, result string) {
+		got, _ := withoutTransferMeter(result, nil)
+		if len(got) > len(result) {
+			t.Fatalf("grew: %q from %q", got, result)
+		}
+		cut := len(result) - len(got)
+		for i := 0; i <= len(got); i++ {
+			if got[:i] == result[:i] && got[i:] == result[i+cut:] {
+				return
+			}
+		}
+		t.Fatalf("%q is not %q with one span cut", got, result)
+	})
+}
