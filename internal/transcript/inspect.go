@@ -8,14 +8,19 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/loopguard/loopguard"
 )
 
 // Inspect (the UK AI Security Institute's evaluation framework, inspect_ai) writes each run
 // of an eval as a log: one JSON document ({"version", "status", "eval", "plan", "results",
 // "stats", "samples"}) or, the default since 2025, a ".eval" zip archive holding header.json
-// and one samples/<id>_epoch_<n>.json per sample. Each sample is a session:
+// and one samples/<id>_epoch_<n>.json per sample (an id holding "/", as
+// "intercode-ctf_crypto/task_5", puts its sample in a folder under samples/). Each sample is a
+// session:
 //
 //   - its messages are a chat: system, user, assistant ({"content", "tool_calls": [{"id",
 //     "function": name, "arguments": {...}}]}) and tool ({"tool_call_id", "function",
@@ -25,7 +30,12 @@ import (
 //   - a tool message with an error failed (a timeout, a parse error, a permission error);
 //     older logs wrote the error's message as "tool_error";
 //   - a long string may be stored once in the sample's attachments and written in its place
-//     as "attachment://<hash>" (always for images, in some versions for long texts too).
+//     as "attachment://<hash>" (always for images, in some versions for long texts too);
+//   - the sample's input is its first user message, marked "source": "input" by recent
+//     versions; every user message after it is the agent loop's own (react(), basic_agent:
+//     "Your submission was incorrect. Please proceed…", "Please proceed to the next step
+//     using your best judgement…"), with no source. Nobody types in an evaluation, so those
+//     are the harness's (markHarnessUsers).
 //
 // Inspect's tool calls name their function by a string, where OpenAI's wrap it in an object,
 // so the messages are read here and given to the message-list builder as OpenAI's.
@@ -42,6 +52,7 @@ type inspectSample struct {
 type inspectMessage struct {
 	Role      string `json:"role"`
 	Content   any    `json:"content"`
+	Source    string `json:"source"` // "input" for the sample's input, "generate" for the model's
 	ToolCalls []struct {
 		ID        string          `json:"id"`
 		Function  string          `json:"function"`
@@ -90,11 +101,23 @@ func readInspectEval(name string, br *bufio.Reader) (*built, error) {
 	}
 	var samples []inspectSample
 	isLog := false
+	// firstEntry and firstSample are the first member under samples/ and the first sample
+	// read, withMessages counts the samples that hold messages: an archive whose samples/
+	// gives no session is an error, not a log read with no calls (a layout or a schema not
+	// read here would otherwise pass for an empty run).
+	firstEntry, firstSample, withMessages := "", "", 0
 	for _, f := range zr.File {
+		inSamples := strings.HasPrefix(path.Clean(f.Name), "samples/") && !strings.HasSuffix(f.Name, "/")
+		if inSamples && firstEntry == "" {
+			firstEntry = f.Name
+		}
 		switch {
 		case f.Name == "header.json" || strings.HasPrefix(f.Name, "_journal/"):
 			isLog = true
-		case path.Dir(f.Name) == "samples" && strings.HasSuffix(f.Name, ".json"):
+		case inSamples && strings.HasSuffix(f.Name, ".json"):
+			// A sample at any depth, in the archive's order: Inspect names it
+			// samples/<id>_epoch_<n>.json with the id as it is, "/" included, and reads back
+			// every .json under samples/.
 			isLog = true
 			s, line, err := readZipSample(f)
 			if err != nil {
@@ -105,11 +128,24 @@ func readInspectEval(name string, br *bufio.Reader) (*built, error) {
 				}
 				return nil, &Error{Path: name, Err: fmt.Errorf("%s: %w", at, err)}
 			}
+			if firstSample == "" {
+				firstSample = f.Name
+			}
+			if s.Messages != nil {
+				withMessages++
+			}
 			samples = append(samples, s)
 		}
 	}
 	if !isLog {
 		return nil, &Error{Path: name, Err: fmt.Errorf("%w: a zip archive without an Inspect log's header.json or samples/", ErrUnknownFormat)}
+	}
+	// Not ErrUnknownFormat: it is an Inspect log, and a folder's scan must report it.
+	switch {
+	case firstEntry != "" && firstSample == "":
+		return nil, &Error{Path: name, Err: fmt.Errorf("%s: no Inspect sample read: nothing under samples/ is a sample's JSON (samples/<id>_epoch_<n>.json)", firstEntry)}
+	case firstSample != "" && withMessages == 0:
+		return nil, &Error{Path: name, Err: fmt.Errorf("%s: no Inspect sample read: no sample holds messages", firstSample)}
 	}
 	return buildInspect(samples), nil
 }
@@ -135,15 +171,25 @@ func buildInspect(samples []inspectSample) *built {
 	b := newBuilder(FormatInspect)
 	for i := range samples {
 		b.session = i
-		addMessages(b, inspectMessages(&samples[i]), func(*msg) string { return MainAgent }, false)
+		list, users := inspectMessages(&samples[i])
+		addMessages(b, list, func(*msg) string { return MainAgent }, false)
+		markHarnessUsers(b, users)
 	}
 	t := b.done()
 	t.Sessions = max(len(samples), 1)
 	return t
 }
 
-// inspectMessages turns a sample's messages into the OpenAI-style list addMessages reads.
-func inspectMessages(s *inspectSample) []msg {
+// inspectUser is a sample's user message: its text as addMessages reads it, and whether the
+// agent loop wrote it.
+type inspectUser struct {
+	text    string
+	harness bool
+}
+
+// inspectMessages turns a sample's messages into the OpenAI-style list addMessages reads, and
+// lists its user messages in order.
+func inspectMessages(s *inspectSample) (list []msg, users []inspectUser) {
 	resolve := func(text string) string {
 		if h, ok := strings.CutPrefix(text, "attachment://"); ok {
 			if full, ok := s.Attachments[h]; ok {
@@ -152,14 +198,21 @@ func inspectMessages(s *inspectSample) []msg {
 		}
 		return text
 	}
-	list := make([]msg, 0, len(s.Messages))
+	list = make([]msg, 0, len(s.Messages))
 	for _, m := range s.Messages {
 		text, reasoning := inspectContent(m.Content, resolve)
 		out := msg{Role: m.Role, Content: text, ReasoningContent: reasoning, ToolCallID: m.ToolCallID}
 		for _, tc := range m.ToolCalls {
 			out.ToolCalls = append(out.ToolCalls, oaToolCall{ID: tc.ID, Name: tc.Function, Arguments: resolveArgs(tc.Arguments, resolve)})
 		}
-		if m.Role == "tool" {
+		switch m.Role {
+		case "user":
+			// The task is the input (source "input"); a message of another source, or with
+			// none after the first user message (logs older than the source field), is the
+			// agent loop's.
+			task := m.Source == "input" || m.Source == "" && len(users) == 0
+			users = append(users, inspectUser{text, !task})
+		case "tool":
 			msgText := m.ToolError
 			if m.Error != nil {
 				msgText = m.Error.Message
@@ -174,7 +227,37 @@ func inspectMessages(s *inspectSample) []msg {
 		}
 		list = append(list, out)
 	}
-	return list
+	return list, users
+}
+
+// markHarnessUsers gives the user events of the session's agent that the agent loop wrote
+// Source "harness": the progress detector then takes "Your submission was incorrect. Please
+// proceed…" as a reprompt, not as a person's new turn that would reset every count. A chat
+// reader makes each user message one user event carrying its text, or something else (a
+// blank one nothing, an injected text a text event), so each user event is the next user
+// message with its text.
+func markHarnessUsers(b *builder, users []inspectUser) {
+	if !slices.ContainsFunc(users, func(u inspectUser) bool { return u.harness }) {
+		return // nor is an agent made for a sample without messages
+	}
+	events := b.agent(MainAgent).events
+	j := 0
+	for i := range events {
+		e := &events[i]
+		if e.Type != loopguard.EventUser {
+			continue
+		}
+		for j < len(users) && users[j].text != e.Text {
+			j++
+		}
+		if j == len(users) {
+			return
+		}
+		if users[j].harness {
+			e.Source = loopguard.SourceHarness
+		}
+		j++
+	}
 }
 
 // inspectContent is a message's text and its reasoning, from a string or a list of parts.

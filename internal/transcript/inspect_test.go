@@ -99,38 +99,169 @@ func TestInspectEvalArchiveReadsAsItsJSONLog(t *testing.T) {
 	}
 }
 
-// A zip archive that is not an Inspect log, or a damaged sample in one, is an error that
-// says so and names the member.
-func TestInspectArchiveErrors(t *testing.T) {
-	zipOf := func(files map[string]string) []byte {
-		var buf bytes.Buffer
-		zw := zip.NewWriter(&buf)
-		for name, body := range files {
-			w, _ := zw.Create(name)
-			w.Write([]byte(body))
+// evalArchive zips members, each a name and its body, in this order, as an .eval log is.
+func evalArchive(t *testing.T, members ...string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := 0; i+1 < len(members); i += 2 {
+		w, err := zw.Create(members[i])
+		if err != nil {
+			t.Fatal(err)
 		}
-		zw.Close()
-		return buf.Bytes()
+		w.Write([]byte(members[i+1]))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// Inspect names a sample's member samples/<id>_epoch_<n>.json with the id as it is: an id
+// holding "/" (intercode-ctf's "intercode-ctf_crypto/task_5") puts the sample in a folder.
+// Those samples read as flat ones do, in the archive's order; an archive of such samples
+// once read as a run with no calls.
+func TestInspectEvalArchiveReadsSamplesInFolders(t *testing.T) {
+	js, err := Read("testdata/inspect/log.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l struct {
+		Samples []json.RawMessage `json:"samples"`
+	}
+	raw, err := os.ReadFile("testdata/inspect/log.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &l); err != nil || len(l.Samples) != 2 {
+		t.Fatalf("the fixture's samples: %d, %v", len(l.Samples), err)
 	}
 	tests := []struct {
-		name string
-		data []byte
-		want string
+		name  string
+		names [2]string // the members of the fixture's two samples, in the archive's order
 	}{
-		{"a zip of something else", zipOf(map[string]string{"word/document.xml": "<w/>"}), "x.eval: unknown transcript format: a zip archive without an Inspect log's header.json or samples/"},
-		{"a damaged sample", zipOf(map[string]string{"header.json": "{}", "samples/1_epoch_1.json": "{\"messages\": [\n{oops}]}"}), "x.eval: samples/1_epoch_1.json:2: invalid Inspect sample"},
-		{"a cut archive", zipOf(map[string]string{"header.json": "{}"})[:40], "x.eval: unknown transcript format: a zip archive that cannot be read"},
+		{"ids with a slash", [2]string{"samples/intercode-ctf_crypto/task_5_epoch_1.json", "samples/intercode-ctf_reverse/task_2_epoch_1.json"}},
+		{"a folder among flat samples", [2]string{"samples/intercode-ctf_crypto/task_5_epoch_1.json", "samples/7_epoch_1.json"}},
+		{"folders in folders", [2]string{"samples/ctf/crypto/task_5_epoch_2.json", "samples/ctf/task_1_epoch_1.json"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			data := evalArchive(t,
+				"_journal/start.json", `{"version": 2, "eval": {"task": "intercode_ctf"}}`,
+				"samples/intercode-ctf_crypto/", "", // a folder's own entry, as some zip writers add
+				tc.names[0], string(l.Samples[0]),
+				tc.names[1], string(l.Samples[1]),
+				"header.json", `{"version": 2, "status": "success"}`)
+			ev, err := ReadFrom("run.eval", bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Sessions != js.Sessions || len(ev.Agents) != len(js.Agents) {
+				t.Fatalf("archive read as %d sessions, %d agents; the JSON log as %d, %d", ev.Sessions, len(ev.Agents), js.Sessions, len(js.Agents))
+			}
+			for i := range ev.Agents {
+				if got, want := describe(ev.Agents[i].Events), describe(js.Agents[i].Events); ev.Agents[i].Session != i || !reflect.DeepEqual(got, want) {
+					t.Errorf("sample %d (session %d): archive %q, JSON log %q", i, ev.Agents[i].Session, got, want)
+				}
+			}
+		})
+	}
+}
+
+// A zip archive that is not an Inspect log, or a damaged sample in one, is an error that
+// says so and names the member. So is a log whose samples/ gives no session: read as a run
+// with no calls, it would pass for one. Only a zip that is no Inspect log is an unknown
+// format (which a folder's scan passes over); a log without samples/ reads as empty.
+func TestInspectArchiveErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		data    []byte
+		want    string // the error's start; "" for none
+		unknown bool
+	}{
+		{"a zip of something else", evalArchive(t, "word/document.xml", "<w/>"), "x.eval: unknown transcript format: a zip archive without an Inspect log's header.json or samples/", true},
+		{"a damaged sample", evalArchive(t, "header.json", "{}", "samples/1_epoch_1.json", "{\"messages\": [\n{oops}]}"), "x.eval: samples/1_epoch_1.json:2: invalid Inspect sample", false},
+		{"a damaged sample in a folder", evalArchive(t, "header.json", "{}", "samples/ctf/1_epoch_1.json", "{\"messages\": [\n{oops}]}"), "x.eval: samples/ctf/1_epoch_1.json:2: invalid Inspect sample", false},
+		{"a cut archive", evalArchive(t, "header.json", "{}")[:40], "x.eval: unknown transcript format: a zip archive that cannot be read", true},
+		{"samples/ without a sample's JSON", evalArchive(t, "header.json", "{}", "samples/1_epoch_1.json.gz", "\x1f\x8b"), "x.eval: samples/1_epoch_1.json.gz: no Inspect sample read", false},
+		{"samples without messages", evalArchive(t, "header.json", "{}", "samples/ctf/1_epoch_1.json", `{"id": "ctf/1", "epoch": 1, "events": []}`, "samples/ctf/2_epoch_1.json", `{"id": "ctf/2", "epoch": 1}`), "x.eval: samples/ctf/1_epoch_1.json: no Inspect sample read: no sample holds messages", false},
+		{"a log without samples", evalArchive(t, "header.json", `{"version": 2, "status": "started"}`), "", false},
+		{"a sample without messages among others", evalArchive(t, "header.json", "{}", "samples/1_epoch_1.json", `{"id": 1}`, "samples/2_epoch_1.json", `{"messages": []}`), "", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ReadFrom("x.eval", bytes.NewReader(tc.data))
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("error %v, want none", err)
+				}
+				return
+			}
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("error %v, want one starting %q", err, tc.want)
 			}
-			if tc.name != "a damaged sample" && !errors.Is(err, ErrUnknownFormat) {
-				t.Errorf("error %v is not ErrUnknownFormat", err)
+			if errors.Is(err, ErrUnknownFormat) != tc.unknown {
+				t.Errorf("error %v: ErrUnknownFormat %v, want %v", err, !tc.unknown, tc.unknown)
 			}
 		})
+	}
+}
+
+// Nobody types in an Inspect evaluation: the sample's input is the task, and every user
+// message after it is the agent loop's (react()'s "Your submission was incorrect…" after a
+// wrong answer, its "Please proceed to the next step…" after a reply without a call). The
+// input is marked "source": "input"; a log older than that field has the input first.
+func TestInspectUserMessagesAfterTheInputAreTheHarnesss(t *testing.T) {
+	const (
+		task      = `{"role": "user", "content": "Find the flag on victim:1337.", "source": "input"}`
+		reply     = `{"role": "assistant", "content": "I will look.", "source": "generate"}`
+		incorrect = `{"role": "user", "content": "Your submission was incorrect. Please proceed and attempt to find the correct answer."}`
+	)
+	tests := []struct {
+		name     string
+		messages []string
+		want     []string
+	}{
+		{"the input, then the loop's messages", []string{task, reply, incorrect, reply},
+			[]string{`user "Find the flag on victim:1337."`, `text[model] "I will look."`, `user[harness] "Your submission was incorrect. P…"`, `text[model] "I will look."`}},
+		{"a log without sources: the first user message is the task",
+			[]string{`{"role": "system", "content": "You are a CTF player."}`, `{"role": "user", "content": "Find the flag."}`, reply, `{"role": "user", "content": [{"type": "text", "text": "Please proceed to the next step using your best judgement."}]}`},
+			[]string{`text[system] "You are a CTF player."`, `user "Find the flag."`, `text[model] "I will look."`, `user[harness] "Please proceed to the next step …"`}},
+		{"an input of several messages is the task's", []string{task, `{"role": "assistant", "content": "Which port?", "source": "input"}`, `{"role": "user", "content": "Port 1337.", "source": "input"}`, reply, incorrect},
+			[]string{`user "Find the flag on victim:1337."`, `text[model] "Which port?"`, `user "Port 1337."`, `text[model] "I will look."`, `user[harness] "Your submission was incorrect. P…"`}},
+		{"a blank message of the loop is passed over, the next one still the loop's", []string{task, reply, `{"role": "user", "content": " "}`, incorrect},
+			[]string{`user "Find the flag on victim:1337."`, `text[model] "I will look."`, `user[harness] "Your submission was incorrect. P…"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := `{"version": 2, "status": "success", "eval": {"task": "ctf"}, "samples": [{"messages": [` + strings.Join(tc.messages, ",") + `]}]}`
+			expectEvents(t, "log.json", doc, FormatInspect, tc.want)
+		})
+	}
+}
+
+// A loop that sends the same call again after each of the agent loop's messages is told: a
+// person's turn would start every count afresh, the loop's "Your submission was incorrect"
+// does not (r51b F4: locktalk's identical curl between wrong answers, untold).
+func TestInspectLoopMessageDoesNotResetARepeat(t *testing.T) {
+	call := func(id string) string {
+		return `{"role": "assistant", "content": "", "tool_calls": [{"id": "` + id + `", "function": "bash", "arguments": {"cmd": "curl -s -X GET victim:1337/api/v1/flag"}}]},
+{"role": "tool", "tool_call_id": "` + id + `", "function": "bash", "content": "{\"message\":\"JWT token is missing or invalid.\"}"}`
+	}
+	doc := `{"version": 2, "status": "success", "eval": {"task": "locktalk"}, "samples": [{"messages": [
+{"role": "user", "content": "Find the flag on victim:1337.", "source": "input"},
+` + call("c1") + `,
+{"role": "user", "content": "\nPlease proceed to the next step using your best judgement. If you believe you\nhave completed the task, please call the submit() tool.\n"},
+` + call("c2") + `,
+{"role": "user", "content": "Your submission was incorrect. Please proceed and attempt to find the correct answer."},
+` + call("c3") + `]}]}`
+	tr, err := ReadFrom("log.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, notices := defaultNotices(t, tr.Agents[0])
+	if calls != 3 || len(notices) != 1 || !strings.HasPrefix(notices[0], "call 3: stuck") {
+		t.Errorf("%d calls, notices %q; want a stuck notice at call 3; events %q", calls, notices, describe(tr.Agents[0].Events))
 	}
 }
 
