@@ -407,6 +407,7 @@ type chainShape struct {
 	guesses  int32  // of those, the ones that changed what was looked for (queryOf)
 	query    uint32 // what the chain's last call looked for (queryOf), 0 when it says not
 	saidAt   int32  // count at the chain's last notice, 0 before the first
+	nothing  int32  // the calls after the first in a row whose answers say nothing (saysNothing)
 	file     uint64 // the file its edits target (editFileKey), 0 when not known
 	mixed    bool   // some of its rejected edits failed otherwise than the others
 }

@@ -337,6 +337,14 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 					ch.guesses++
 				}
 			}
+			// Churn is the same non-answer to every variant: an answer alike but for saying
+			// something (a jail's banner, then "input:" with nothing refused, where the others
+			// end "Denied!") is an answer, and the non-answers count afresh after it.
+			if saysNothing(c.result) {
+				ch.nothing++
+			} else {
+				ch.nothing = 0
+			}
 		}
 		ch.lastID, ch.turn = id, c.turn
 		ch.query = q
@@ -461,7 +469,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// file after another (a check that no "//" comment is left, file by file) is a sweep
 	// whose every "No matches found" is the answer wanted.
 	if ch.saidAt == 0 && int(ch.guesses) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats &&
-		(saysNothing(c.result) || strings.TrimSpace(c.result) == "" && c.searches()) {
+		(int(ch.nothing) >= d.cfg.ChurnRepeats-1 || strings.TrimSpace(c.result) == "" && c.searches()) {
 		ch.saidAt = ch.count
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}

@@ -233,3 +233,33 @@ func FuzzWithoutTransferMeter(f *testing.F) {
 		t.Fatalf("%q is not %q with one span cut", got, result)
 	})
 }
+
+func TestChurnCountsOnlyTheNonAnswersInARow(t *testing.T) {
+	const banner = "You get one chance to awaken from the ice prison.\nThe guard looks at what you hand him, weighs every character of it against the rules of the jail,\nand says what he thinks of it.\ninput: "
+	payload := func(i int, answer string) step {
+		return ok("bash", fmt.Sprintf(`{"command":"echo 'payload %d' | nc victim 1337"}`, i), banner+answer)
+	}
+	tests := []struct {
+		name    string
+		answers []string
+		want    []string
+	}{
+		{"six variants all refused alike are churn",
+			[]string{"Denied!", "Denied!", "Denied!", "Denied!", "Denied!", "Denied!"},
+			[]string{"5:churn:bash same result × 6"}},
+		{"variants of which some got through are a batch of tries, each answered",
+			[]string{"", "Denied!", "Denied!", "Denied!", "", "", "Denied!"},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var steps []step
+			for i, a := range tt.answers {
+				steps = append(steps, payload(i, a))
+			}
+			if got := progressRun(t, defaultProgress(nil), steps); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -173,7 +173,7 @@ func appendShape(b []byte, c *chainShape) []byte {
 	b = binary.LittleEndian.AppendUint64(b, c.exact)
 	b = binary.LittleEndian.AppendUint64(b, c.lead)
 	b = appendSketch(b, &c.sketch)
-	for _, n := range [...]int32{c.count, c.variants, c.guesses, c.saidAt} {
+	for _, n := range [...]int32{c.count, c.variants, c.guesses, c.saidAt, c.nothing} {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
 	b = binary.LittleEndian.AppendUint32(b, c.query)
@@ -184,7 +184,7 @@ func appendShape(b []byte, c *chainShape) []byte {
 func readShape(r *snapReader, c *chainShape) error {
 	c.head, c.exact, c.lead = r.u64(), r.u64(), r.u64()
 	readSketch(r, &c.sketch)
-	for _, n := range [...]*int32{&c.count, &c.variants, &c.guesses, &c.saidAt} {
+	for _, n := range [...]*int32{&c.count, &c.variants, &c.guesses, &c.saidAt, &c.nothing} {
 		v := r.uvarint()
 		if v > 1<<31-1 {
 			return errors.New("count out of range")
