@@ -276,6 +276,14 @@ func textCalls(m msg) msg {
 		} else {
 			rest = ""
 		}
+		if name == "" {
+			// A block that names no function is an attempt that calls nothing: a model writing
+			// its calls in another syntax (DeepSeek's own tool-call tokens) ended each reply
+			// with an empty "<function=>" block, and the harness answered every one "You forgot
+			// to use a function call". Named for what it is, as SWE-agent's steps without a
+			// command are, not "".
+			name = noActionTool
+		}
 		out.ToolCalls = append(out.ToolCalls, oaToolCall{Function: oaFunction{Name: name, Arguments: textParams(body)}})
 	}
 	return out

@@ -87,6 +87,18 @@ func TestTextCallsCutAtTheStopWordStillCount(t *testing.T) {
 	}
 }
 
+func TestTextCallBlockWithoutAFunctionNameIsAnAttemptThatCallsNothing(t *testing.T) {
+	content := "Let me run the script:<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>execute_bash\n" +
+		"<parameter=cmd>python reproduce_issue.py</parameter>\n</function><｜tool▁call▁end｜><｜tool▁calls▁end｜>\n<function=>\n</function>"
+	m := textCalls(msg{Role: "assistant", Content: content})
+	if len(m.ToolCalls) != 1 || m.ToolCalls[0].Function.Name != noActionTool {
+		t.Errorf("calls %+v, want one named %q", m.ToolCalls, noActionTool)
+	}
+	if !strings.HasPrefix(contentText(m.Content), "Let me run the script:") {
+		t.Errorf("content %q lost the reply's words", m.Content)
+	}
+}
+
 func TestDumpsOfOneConversationMergeIntoOneSession(t *testing.T) {
 	files := ohDumps(t)
 	var parts []*CompletionPart

@@ -120,7 +120,8 @@ func addSWEStep(a *agentBuf, s *sweStep) {
 	a.add(ev)
 }
 
-// noActionTool names a SWE-agent step whose reply held no command.
+// noActionTool names a SWE-agent step whose reply held no command, and a text call that names
+// no function (openhands.go, textCalls).
 const noActionTool = "(no action)"
 
 // sweRefused recognises the observations with which SWE-agent's tools refuse or fail a
