@@ -229,7 +229,7 @@ func TestMutatingCalls(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := d.classify(tt.tool)
-		if got := mutates(c.mutating, tt.tool, []byte(tt.args), readArgKeys([]byte(tt.args)).commandLine); got != tt.want {
+		if got := mutates(c.mutating, tt.tool, []byte(tt.args), readArgKeys([]byte(tt.args))); got != tt.want {
 			t.Errorf("%s %s: mutating %v, want %v", tt.tool, tt.args, got, tt.want)
 		}
 	}
@@ -596,9 +596,12 @@ func argKeysByIndex(args []byte) argKeys {
 	for _, key := range captionKeys {
 		k.caption = k.caption || bytes.Contains(args, key)
 	}
+	shell := false
 	for _, key := range commandLineKeys {
 		k.commandLine = k.commandLine || bytes.Contains(args, []byte(key))
+		shell = shell || key != `"code"` && bytes.Contains(args, []byte(key))
 	}
+	k.code = k.commandLine && !shell
 	// the first of the typing keys decides
 	i, key := -1, ""
 	for _, t := range []string{`"keystrokes"`, `"chars"`, `"command"`, `"cmd"`} {
@@ -641,7 +644,8 @@ func TestReadArgKeysMatchesASearchPerKey(t *testing.T) {
 		`{"command":"ls","description":"List"}`, `{"a":{"explanation":"x"}}`, `{"task_progress":"- [x]"}`, `{"justification":1}`,
 		`{"describe":"x"}`, `{"action":"poll"}`, `{"Action":"wait"}`, `{"action":"kill","Action":"poll"}`, `{"Action":"poll","action":"kill"}`,
 		`{"action": "logs"}`, `{"action":"`, `{"a":"action","action":"status"}`,
-		`await tools.write_stdin({session_id: 4, chars: ""})`} {
+		`await tools.write_stdin({session_id: 4, chars: ""})`, `{"code":"x","command":"ls"}`, `{"command":"ls","code":"a > b"}`, `{"code":"if a > b: pass"}`,
+		`{"x":"\"code\"","cmd":"y"}`} {
 		if got, want := readArgKeys([]byte(a)), argKeysByIndex([]byte(a)); got != want {
 			t.Errorf("readArgKeys(%q) = %+v, want %+v", a, got, want)
 		}

@@ -340,7 +340,7 @@ func (e *Engine) CallFailed(ev Event) bool {
 		if cls.ignored {
 			return ev.Failed
 		}
-		failed, _ := callOutcome(&c, cls, cls.writes(&c, readArgKeys(c.args).commandLine))
+		failed, _ := callOutcome(&c, cls, cls.writes(&c, readArgKeys(c.args)))
 		return failed
 	}
 	return ev.Failed

@@ -40,8 +40,9 @@ var readOnlySubcommands = map[string]bool{
 // per tool) and its raw arguments. It reads the arguments as bytes, without decoding them, so
 // it allocates nothing: JSON escaping leaves the ASCII it looks for alone, but for '>' written
 // as \u003e, which it also accepts.
-// commandLine says whether the arguments name one of commandLineKeys (argKeys.commandLine).
-func mutates(named bool, tool string, args []byte, commandLine bool) bool {
+// keys is what readArgKeys found of the arguments: whether they name one of commandLineKeys,
+// and whether that is only "code".
+func mutates(named bool, tool string, args []byte, keys argKeys) bool {
 	if named {
 		// An editor tool: its sub-command may say it only looks.
 		if w := subcommand(tool, args); w != nil && readOnlySubcommands[string(w)] {
@@ -52,21 +53,20 @@ func mutates(named bool, tool string, args []byte, commandLine bool) bool {
 	// Only a command line can write by shell; a Read or a Grep with JSON options cannot. A
 	// terminal agent types its commands ("keystrokes", Terminus), a notebook tool runs "code"
 	// (OpenHands' execute_ipython_cell): both are command lines too.
-	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !commandLine {
+	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !keys.commandLine {
 		return false
 	}
-	writes, envWord := shellWritesFiles(args, !runsCode(args))
+	writes, envWord := shellWritesFiles(args, !keys.code)
 	return writes || envWord && setsEnvironment(args)
 }
 
 // writes says whether call c of a tool of class t changes the workspace: as its class says
-// when a configuration decided it, else by its arguments (mutates). commandLine says whether
-// they name a command-line key (argKeys.commandLine).
-func (t toolClass) writes(c *observedCall, commandLine bool) bool {
+// when a configuration decided it, else by its arguments (mutates), whose keys are keys.
+func (t toolClass) writes(c *observedCall, keys argKeys) bool {
 	if t.decided {
 		return t.mutating
 	}
-	return mutates(t.mutating, c.tool, c.args, commandLine)
+	return mutates(t.mutating, c.tool, c.args, keys)
 }
 
 // setsEnvironment says whether a command line does nothing but change the environment that a
@@ -195,20 +195,11 @@ var writeSubcommands = map[string]bool{
 var agentSkillWriters = [...][]byte{[]byte("edit_file_by_replace("), []byte("insert_content_at_line("),
 	[]byte("append_file("), []byte("create_file("), []byte("edit_file(")}
 
-// runsCode says whether the arguments are code of a language that is no shell: a "code" key
-// (OpenHands' execute_ipython_cell, Inspect's python tool, smolagents) and no key of a command
-// line. Its '>' compares (`if len(xs) > 3:`); it writes by its own calls (open(..., 'w')).
-func runsCode(args []byte) bool {
-	if !bytes.Contains(args, []byte(`"code"`)) {
-		return false
-	}
-	for _, k := range commandLineKeys {
-		if k != `"code"` && bytes.Contains(args, []byte(k)) {
-			return false
-		}
-	}
-	return true
-}
+// codeKey names the code a notebook tool runs (OpenHands' execute_ipython_cell, Inspect's
+// python tool, smolagents): arguments whose only command-line key it is are code of a language
+// that is no shell (argKeys.code). Its '>' compares (`if len(xs) > 3:`); it writes by its own
+// calls (open(..., 'w')).
+const codeKey = `"code"`
 
 // shellWritesFiles reports whether a command line (or arguments holding one) writes: a command
 // word from writeCommands, a redirection of output to a file (when redirects: the text is a

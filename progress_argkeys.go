@@ -15,6 +15,7 @@ import "bytes"
 type argKeys struct {
 	caption     bool // one of captionKeys, anywhere
 	commandLine bool // one of commandLineKeys
+	code        bool // of them, only "code": code of a language that is no shell (see runsCode)
 	sendsNoKeys bool // the first typing key's value is "" (or code that only waits on a command)
 	asksToPoll  bool // the first "action" (else "Action") asks to poll, wait or read a status or log
 	onScreen    bool // that action is a computer-use action (screenActions)
@@ -48,6 +49,7 @@ func readArgKeys(args []byte) argKeys {
 	var k argKeys
 	typing, action, actionTitle := -1, -1, -1 // where the first typing key and action keys are
 	typingLen := 0
+	shell, code := false, false // a command-line key of a shell's, and "code"
 	for i := bytes.IndexByte(args, '"'); i >= 0 && i+1 < len(args); {
 		if kind := keyKinds[args[i+1]]; kind != 0 {
 			at := args[i:]
@@ -55,10 +57,14 @@ func readArgKeys(args []byte) argKeys {
 				k.caption = isCaption(at)
 			}
 			if kind&keyCommand != 0 {
-				if !k.commandLine {
+				if !shell {
 					for _, key := range commandLineKeys {
 						if len(at) >= len(key) && string(at[:len(key)]) == key {
-							k.commandLine = true
+							if key == codeKey {
+								code = true
+							} else {
+								shell = true
+							}
 							break
 						}
 					}
@@ -86,6 +92,7 @@ func readArgKeys(args []byte) argKeys {
 		}
 		i += 1 + next
 	}
+	k.commandLine, k.code = shell || code, code && !shell
 	if typing >= 0 {
 		rest := bytes.TrimLeft(args[typing+typingLen:], " \t\r\n:")
 		k.sendsNoKeys = bytes.HasPrefix(rest, []byte(`""`))

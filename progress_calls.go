@@ -88,7 +88,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// of a poll that has not moved worth making (IdlePollBudget).
 	pauses := sleeps || cls.pauses || keys.sendsNoKeys || waiting && argsWait(c.args, cls.blocks)
 	polled := false // a repeat answered the same after waiting: nothing new is expected yet
-	mut := cls.writes(c, keys.commandLine)
+	mut := cls.writes(c, keys)
 	switch {
 	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1 || reportsUnfinished(c.result)):
 		// A call that waits, or any call when the model waited since its earlier run (a
