@@ -601,7 +601,7 @@ func (s *progressState) observeUser(u *userEvent) {
 // in between. A simulated customer answering between every retry of a refused booking, or a
 // user saying "try again" to a build that fails alike, would otherwise hide the loop for good.
 func (s *progressState) reset() {
-	d, classes, dg, argBuf := s.d, s.classes, s.dg, s.argBuf[:0]
+	d, classes, dg, argBuf, meterBuf := s.d, s.classes, s.dg, s.argBuf[:0], s.meterBuf[:0]
 	// A tool failing alike, whatever its arguments, is kept too (the errors rule): four
 	// rebookings refused with the same error are one loop, however the customer rephrases.
 	chains := s.chains[:0]
@@ -626,7 +626,7 @@ func (s *progressState) reset() {
 		refail[i].start, refail[i].epoch = 0, 0
 	}
 	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf,
-		lines: lines, refail: refail, refailSeq: refailSeq}
+		meterBuf: meterBuf, lines: lines, refail: refail, refailSeq: refailSeq}
 }
 
 // changed records a change of the workspace: every chain that assumed an unchanged world ends.
@@ -634,7 +634,6 @@ func (s *progressState) changed() {
 	s.epoch++
 	s.changedBy, s.reapplied = 0, 0
 	s.chains = s.chains[:0]
-	s.runs = [maxPeriod + 1]int32{}
 	s.thoughtN, s.stale, s.thoughtSaid = 0, 0, 0
 	s.seen.reset()
 	s.refused = s.refused[:0]

@@ -263,3 +263,30 @@ func TestChurnCountsOnlyTheNonAnswersInARow(t *testing.T) {
 		})
 	}
 }
+
+func TestARoundMadeAgainWithItsChangesIsACycle(t *testing.T) {
+	const traceback = "Traceback (most recent call last):\n  File \"/testbed/sympy/printing/printer.py\", line 2\nIndentationError: expected an indented block"
+	round := []step{
+		ok("bash", `{"command":"sed -i 's/^\"\"\"/\\/\\/\\/ /' sympy/printing/printer.py"}`, "<returncode>0</returncode><output></output>"),
+		ok("bash", `{"command":"sed -i 's/\\bdef _print_Symbol/    def _print_Symbol/' sympy/printing/printer.py"}`, "<returncode>0</returncode><output></output>"),
+		fail("bash", `{"command":"python3 test_pprint.py"}`, traceback),
+	}
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"the same edits and the same failing check, answered the same each round, are told at the third round",
+			slices.Concat(round, round, round), []string{"8:cycle:cycle of 3 × 3"}},
+		{"rounds whose edits differ are experiments",
+			slices.Concat(round, []step{ok("bash", `{"command":"sed -i 's/^    if/        if/' sympy/printing/printer.py"}`, "<returncode>0</returncode><output></output>"), round[1], round[2]}, round),
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
