@@ -22,7 +22,13 @@ import (
 //     the one with its call_id: what it printed and its error output, failed when success
 //     is false;
 //   - a reflection is the agent's own note on failed calls, not the model's words: it is not
-//     read as text.
+//     read as text;
+//   - a step's llm_messages are what it adds to the conversation: its calls' results, then
+//     what the harness says after them, as a user message of its own ("ERROR! Your Patch is
+//     empty. Please provide a patch that fixes the problem." after a task_done its check
+//     rejected). That is the harness answering the step's last call, and is read as part of
+//     that call's result, not as a person's turn (a run whose 27 task_done calls were each
+//     rejected so read as 27 successes).
 //
 // The task is the run's user turn.
 
@@ -40,6 +46,13 @@ type traeTrajectory struct {
 			Result  string `json:"result"`
 			Error   string `json:"error"`
 		} `json:"tool_results"`
+		LLMMessages []struct {
+			Role       string `json:"role"`
+			Content    any    `json:"content"`
+			ToolResult *struct {
+				CallID string `json:"call_id"`
+			} `json:"tool_result"`
+		} `json:"llm_messages"`
 	} `json:"agent_steps"`
 }
 
@@ -94,6 +107,24 @@ func readTrae(name string, br *bufio.Reader, hint int64) (*built, error) {
 			}
 			e.Result, e.HasResult = strings.Join(parts, "\n"), true
 			e.Failed = r.Success != nil && !*r.Success
+		}
+		// The harness's words after the step's results answer its last call.
+		last := ""
+		for _, m := range st.LLMMessages {
+			if m.ToolResult != nil {
+				last = m.ToolResult.CallID
+				continue
+			}
+			text, _ := m.Content.(string)
+			idx, ok := byID[last]
+			if m.Role != "user" || strings.TrimSpace(text) == "" || !ok {
+				continue
+			}
+			e := &a.events[idx]
+			if e.Result != "" {
+				e.Result += "\n"
+			}
+			e.Result, e.HasResult = e.Result+text, true
 		}
 	}
 	return b.done(), nil

@@ -41,3 +41,35 @@ func TestTraeDamagedTrajectoryNamesItsLine(t *testing.T) {
 		t.Errorf("error %v, want one at trajectory.json:3", err)
 	}
 }
+
+// What the harness says after a step's results (a task_done its patch check rejected) is its
+// answer to the step's last call, read into that call's result; the results themselves are
+// in the step's llm_messages too, and are not read twice.
+func TestTraeHarnessReplyAfterAStepAnswersItsLastCall(t *testing.T) {
+	doc := `{"task": "Make the kernel faster.", "provider": "anthropic", "model": "claude", "max_steps": 9,
+"llm_interactions": [],
+"agent_steps": [
+ {"step_number": 1, "llm_response": {"content": "Done.", "tool_calls": [{"call_id": "c1", "name": "task_done", "arguments": {"message": "Patch ready"}}]},
+  "tool_calls": [{"call_id": "c1", "name": "task_done", "arguments": {"message": "Patch ready"}}],
+  "tool_results": [{"call_id": "c1", "success": true, "result": "Patch ready", "error": ""}],
+  "llm_messages": [{"role": "user", "content": null, "tool_result": {"call_id": "c1", "success": true, "result": "Patch ready"}},
+                   {"role": "user", "content": "ERROR! Your Patch is empty. Please provide a patch that fixes the problem."}]},
+ {"step_number": 2, "llm_response": {"content": "Check.", "tool_calls": [{"call_id": "c2", "name": "bash", "arguments": {"command": "git diff | wc -l"}}]},
+  "tool_calls": [{"call_id": "c2", "name": "bash", "arguments": {"command": "git diff | wc -l"}}],
+  "tool_results": [{"call_id": "c2", "success": true, "result": "0", "error": ""}],
+  "llm_messages": [{"role": "user", "content": null, "tool_result": {"call_id": "c2", "success": true, "result": "0"}}]}]}`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`user "Make the kernel faster."`,
+		`text[model] "Done."`,
+		`call task_done "{\"message\":\"Patch ready\"}" => "Patch ready\nERROR! Your Patch is…"`,
+		`text[model] "Check."`,
+		`call bash "{\"command\":\"git diff | wc -l\"}" => "0"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
