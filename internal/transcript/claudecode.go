@@ -413,13 +413,30 @@ func blockID(uuid string, i, n int) string {
 
 // ccUserText files a user message's text: a user turn when a person typed it, else injected
 // text labelled with its origin.
+//
+// An injected block in tags (`<system-reminder>...</system-reminder>`) is only that block:
+// what follows its closing tag is read on its own, and words of a person's after it are a
+// user turn (a memory agent handed each new slice of conversation under a reminder was taken
+// never to have been spoken to, and its one answer per slice for a call repeated).
 func ccUserText(a *agentBuf, text, id string, ms int64) {
 	t := strings.TrimLeft(text, " \t\r\n")
 	for _, p := range ccInjected {
-		if strings.HasPrefix(t, p.prefix) {
-			a.text(p.source, text, id, ms)
-			return
+		if !strings.HasPrefix(t, p.prefix) {
+			continue
 		}
+		if strings.HasSuffix(p.prefix, ">") {
+			closing := "</" + p.prefix[1:]
+			if end := strings.Index(t, closing); end >= 0 {
+				end += len(closing)
+				if rest := t[end:]; !isBlank(rest) {
+					a.text(p.source, t[:end], id, ms)
+					ccUserText(a, strings.TrimLeft(rest, " \t\r\n"), "", ms)
+					return
+				}
+			}
+		}
+		a.text(p.source, text, id, ms)
+		return
 	}
 	if isBlank(text) {
 		return

@@ -260,6 +260,24 @@ func TestInjectedTextsInAMessageListAreNotUserTurns(t *testing.T) {
 	})
 }
 
+// An injected block is only itself: a person's words after its closing tag are the user's
+// turn (a memory agent handed each new slice of conversation under a system reminder).
+func TestWordsAfterAnInjectedBlockAreTheUsersTurn(t *testing.T) {
+	file := `[{"role":"user","content":"<system-reminder>\nYou are a sleeptime agent. Update memory.\n</system-reminder>\n\nMessages:\nassistant: PR #282 merged"},
+{"role":"assistant","content":"Noted."},
+{"role":"user","content":"<system-reminder>Only a reminder.</system-reminder>\n  \n"},
+{"role":"user","content":"<system-reminder>a</system-reminder><system-reminder>b</system-reminder>next task"}]`
+	expectEvents(t, "develop-1.json", file, FormatMessages, []string{
+		`text[system-reminder] "<system-reminder>\nYou are a slee…"`,
+		`user "Messages:\nassistant: PR #282 mer…"`,
+		`text[model] "Noted."`,
+		`text[system-reminder] "<system-reminder>Only a reminder…"`,
+		`text[system-reminder] "<system-reminder>a</system-remin…"`,
+		`text[system-reminder] "<system-reminder>b</system-remin…"`,
+		`user "next task"`,
+	})
+}
+
 // An export that writes each of a reply's parallel calls as a message of its own, the results
 // after them all: the calls were made together, before the model saw any result, and share
 // their reply's Turn. A call after the results is a new reply.
