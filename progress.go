@@ -457,8 +457,10 @@ type progressState struct {
 	// A reply that repeated itself while the quiet calls lasted (rounds, lines a round): told
 	// at the first call after them.
 	selfHeld, selfHeldLines int32
-	changedShape            sketch // the shape of its first run's answer (shapeSketch)
-	calls                   int32  // watched calls since the last reset
+	// A call whose first stuck reminder fell in the quiet calls: told at its next repeat.
+	stuckHeld    uint64
+	changedShape sketch // the shape of its first run's answer (shapeSketch)
+	calls        int32  // watched calls since the last reset
 
 	last       callRecord // the last watched call
 	hasLast    bool

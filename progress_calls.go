@@ -246,6 +246,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// model never saw (six rejected edits in a row went untold, their chain due at the fourth,
 	// two calls after a notice on another loop).
 	if s.quiet(s.escalates(noProgress, again)) {
+		if noProgress && int(s.stuck) == d.thresholds[0] && !s.cycleForming(dist) {
+			// Its first reminder, due now, is held for the call's next repeat after the
+			// quiet calls: the escalation that speaks through them may be far off (a lookup
+			// answered alike a third time two calls after a notice on another loop was told
+			// at its sixth, nine calls later).
+			s.stuckHeld = id
+		}
 		return out
 	}
 	out = s.callNotice(c, cls, ch, rf, repeatsLast, noProgress, dist, again, out)
@@ -431,7 +438,11 @@ func (s *progressState) quiet(escalation bool) bool {
 // chain's latest failure (rf.same failures in a row ended so).
 func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
 	d := s.d
-	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
+	// (A reminder held through the quiet calls waits for its escalation when that is due at
+	// the next repeat: two notices in a row on one loop are one too many.)
+	held := s.stuckHeld == s.last.id && int(s.stuck) > d.thresholds[0] && !s.remindAt(int(s.stuck)+1)
+	if noProgress && (s.remindAt(int(s.stuck)) || held) && !s.cycleForming(dist) {
+		s.stuckHeld = 0
 		return append(out, s.stuckNotice(c, int(s.stuck)))
 	}
 	if s.idle > 0 && s.remindAt(int(s.idle)) {

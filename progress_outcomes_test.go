@@ -290,3 +290,31 @@ func TestARoundMadeAgainWithItsChangesIsACycle(t *testing.T) {
 		})
 	}
 }
+
+func TestAFirstReminderDueInTheQuietCallsIsToldAtTheNextRepeat(t *testing.T) {
+	grep := ok("grep", `{"pattern":"foo"}`, "a.go:12: foo()")
+	lookup := ok("companies_for_kargom_nerede", `{}`, `{"error":"","response":"[]"}`)
+	other := func(i int) step { return ok("cat", fmt.Sprintf(`{"path":"n%d"}`, i), fmt.Sprintf("note %d of the plan", i)) }
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"a third repeat two calls after a notice on another loop is told at its next repeat past the quiet calls",
+			[]step{grep, grep, grep, lookup, lookup, lookup, other(0), other(1), other(2), lookup},
+			[]string{"2:stuck:grep × 3", "9:stuck:companies_for_kargom_nerede × 4"}},
+		{"nor when its escalation is due at that repeat: told once, in detail",
+			[]step{grep, grep, grep, lookup, lookup, lookup, lookup, lookup, lookup},
+			[]string{"2:stuck:grep × 3", "8:stuck:companies_for_kargom_nerede × 6"}},
+		{"a loop that ends in the quiet calls is not told after them",
+			[]step{grep, grep, grep, lookup, lookup, lookup, other(0), other(1), other(2), other(3)},
+			[]string{"2:stuck:grep × 3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

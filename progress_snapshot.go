@@ -164,6 +164,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	for _, n := range [...]int32{s.selfHeld, s.selfHeldLines} {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
+	b = binary.LittleEndian.AppendUint64(b, s.stuckHeld)
 	return b
 }
 
@@ -323,6 +324,7 @@ func (s *progressState) restore(r *snapReader) error {
 			return errors.New("negative count")
 		}
 	}
+	s.stuckHeld = r.u64()
 	if s.idle < 0 || s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
