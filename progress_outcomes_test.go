@@ -294,7 +294,9 @@ func TestARoundMadeAgainWithItsChangesIsACycle(t *testing.T) {
 func TestAFirstReminderDueInTheQuietCallsIsToldAtTheNextRepeat(t *testing.T) {
 	grep := ok("grep", `{"pattern":"foo"}`, "a.go:12: foo()")
 	lookup := ok("companies_for_kargom_nerede", `{}`, `{"error":"","response":"[]"}`)
-	other := func(i int) step { return ok("cat", fmt.Sprintf(`{"path":"n%d"}`, i), fmt.Sprintf("note %d of the plan", i)) }
+	other := func(i int) step {
+		return ok("cat", fmt.Sprintf(`{"path":"n%d"}`, i), fmt.Sprintf("note %d of the plan", i))
+	}
 	tests := []struct {
 		name  string
 		steps []step
