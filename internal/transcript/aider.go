@@ -339,7 +339,10 @@ func aiderEditBlocks(text string) (blocks, words string) {
 				rest = rest[:k]
 				continue
 			}
-			blk = append(blk, t)
+			// A path, however its separators are spelled: aider takes Assets\Core\Item.cs
+			// and Assets/Core/Item.cs for the same file, and a model on Windows writes
+			// either (one failing edit sent three times, once with '/', was three edits).
+			blk = append(blk, strings.ReplaceAll(t, "\\", "/"))
 			rest = rest[:k]
 			break
 		}

@@ -82,6 +82,25 @@ func TestAiderLoopOfFailedEditsIsCaught(t *testing.T) {
 	}
 }
 
+// A file name is a path whatever its separators: the same failing edit sent with
+// Assets/Core/Item.cs once and Assets\Core\Item.cs twice is one edit sent three times.
+func TestAiderEditOfOneFileSpelledWithEitherSeparatorIsOneEdit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# aider chat started at 2026-11-30 10:00:00\n\n#### fix the item  \n\n")
+	for _, name := range []string{`Assets/Core/Item.cs`, `Assets\Core\Item.cs`, `Assets\Core\Item.cs`} {
+		b.WriteString(name + "\n```csharp\n<<<<<<< SEARCH\n    int price;\n=======\n    public int price;\n>>>>>>> REPLACE\n```\n\n")
+		b.WriteString("> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in Assets\\Core\\Item.cs  \n\n")
+	}
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, got := defaultNotices(t, tr.Agents[0])
+	if want := []string{"call 3: stuck edit × 3"}; calls != 3 || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d calls, notices %q; want 3 calls and %q", calls, got, want)
+	}
+}
+
 // One of aider's messages runs to its line that ends in exactly two spaces: the shell commands
 // it offers to run are printed in aligned columns, their lines ending in longer runs.
 func TestAiderMessageEndsAtItsLineBreak(t *testing.T) {
