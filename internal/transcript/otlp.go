@@ -12,25 +12,35 @@ import (
 	"strings"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // OpenTelemetry traces of agents, exported as OTLP JSON: the OTLP file exporter and the
 // collector's file exporter write one {"resourceSpans": [...]} object per line (a batch);
 // a single, possibly indented, document is read too, and so is Grafana Tempo's trace API
-// answer, which holds the same resource spans under "batches". Spans are read under two
-// conventions:
+// answer, which holds the same resource spans under "batches". So are spans written as
+// OpenTelemetry Python's ReadableSpan.to_json writes them (otlpConsoleSpan): one after another
+// as the console exporter prints them, in a bare JSON list, or in any-agent's trace document
+// {"spans": [...]}. Spans are read under two conventions:
 //
 //   - OpenTelemetry GenAI semantic conventions: a span with gen_ai.operation.name
 //     "execute_tool" (or a gen_ai.tool.name without another operation) is a tool call:
 //     gen_ai.tool.name, arguments gen_ai.tool.call.arguments, result gen_ai.tool.call.result
 //     (older drafts: gen_ai.tool.arguments, gen_ai.tool.result; Google ADK without them:
-//     gcp.vertex.agent.tool_call_args, gcp.vertex.agent.tool_response). A chat span's
+//     gcp.vertex.agent.tool_call_args, gcp.vertex.agent.tool_response; any-agent:
+//     gen_ai.tool.args, gen_ai.output). A chat span's
 //     gen_ai.output.messages text parts are model text. The session is gen_ai.conversation.id;
 //     the agent is the gen_ai.agent.name of the span or of its nearest ancestor.
 //   - OpenInference: a span with openinference.span.kind "TOOL" is a call: tool.name,
 //     arguments input.value, result output.value. An LLM span's
 //     llm.output_messages.N.message.content is model text. The session is session.id; the
 //     agent is agent.name, or the name of the nearest AGENT span.
+//
+// A tool span that holds none of its convention's argument attributes (the GenAI conventions
+// make them opt-in: they may hold secrets) gets its span id as arguments, {"span_id": "..."}:
+// arguments that were not recorded are unknown, not empty, and two calls whose arguments
+// nobody saw are not the same call. (Read as {}, every call of a tool was the same call: six
+// look-ups of six time zones, each failing alike, were told as stuck.)
 //
 // A call failed when its span's status is an error (code 2 or "STATUS_CODE_ERROR") or it has
 // an error.type. Sessions: one per conversation or session id; spans of a trace without one
@@ -96,15 +106,22 @@ type otlpDoc struct {
 // otlpConsoleSpan is a span as OpenTelemetry Python's ConsoleSpanExporter prints it
 // (ReadableSpan.to_json): one indented JSON object a span, its ids in "context", its
 // attributes a plain object. Agent frameworks' samples (Microsoft Agent Framework's) trace to
-// the console this way, and people keep what it printed.
+// the console this way, and people keep what it printed. any-agent (mozilla-ai) keeps its
+// spans (AgentSpan) in the same shape, but for three things: ids are integers, not "0x" hex
+// strings; the parent is named by its context, "parent": {"trace_id", "span_id", ...} (ids
+// null on the root), not by a "parent_id"; and the start is an integer of nanoseconds, not an
+// RFC 3339 time. Both are read.
 type otlpConsoleSpan struct {
 	Name    string `json:"name"`
 	Context *struct {
-		TraceID string `json:"trace_id"`
-		SpanID  string `json:"span_id"`
+		TraceID json.RawMessage `json:"trace_id"`
+		SpanID  json.RawMessage `json:"span_id"`
 	} `json:"context"`
-	ParentID   *string                    `json:"parent_id"`
-	StartTime  string                     `json:"start_time"`
+	ParentID json.RawMessage `json:"parent_id"`
+	Parent   *struct {
+		SpanID json.RawMessage `json:"span_id"`
+	} `json:"parent"`
+	StartTime  json.RawMessage            `json:"start_time"`
 	Attributes map[string]json.RawMessage `json:"attributes"`
 	Status     *struct {
 		StatusCode  string `json:"status_code"`
@@ -113,14 +130,27 @@ type otlpConsoleSpan struct {
 }
 
 // span converts a console span to an OTLP one: string attributes as they are, others as
-// their JSON text.
+// their JSON text. It is nil when the object names no span (no context with a span id: a log
+// record the console exporter printed among the spans, any other object).
 func (c *otlpConsoleSpan) span() *otlpSpan {
-	s := &otlpSpan{TraceID: c.Context.TraceID, SpanID: c.Context.SpanID, Name: c.Name}
-	if c.ParentID != nil {
-		s.ParentSpanID = *c.ParentID
+	if c.Context == nil {
+		return nil
 	}
-	if ms := parseTime(c.StartTime); ms > 0 {
-		s.Start = json.RawMessage(strconv.FormatInt(ms*1e6, 10))
+	s := &otlpSpan{TraceID: otlpID(c.Context.TraceID), SpanID: otlpID(c.Context.SpanID), Name: c.Name}
+	if s.SpanID == "" {
+		return nil
+	}
+	s.ParentSpanID = otlpID(c.ParentID)
+	if s.ParentSpanID == "" && c.Parent != nil {
+		s.ParentSpanID = otlpID(c.Parent.SpanID)
+	}
+	s.Start = c.StartTime // nanoseconds (any-agent), as parseNanos reads them
+	if len(c.StartTime) > 0 && c.StartTime[0] == '"' {
+		var t string
+		_ = json.Unmarshal(c.StartTime, &t)
+		if ms := parseTime(t); ms > 0 {
+			s.Start = json.RawMessage(strconv.FormatInt(ms*1e6, 10))
+		}
 	}
 	for k, raw := range c.Attributes {
 		var text string
@@ -162,14 +192,42 @@ func (v *otlpValue) text() string {
 	return ""
 }
 
+// otlpID is a trace or span id of a console span as written: a string (the console
+// exporter's "0x..." hex) as it is, an integer (any-agent's, up to 128 bits: kept as its
+// digits, never converted) as its digits; null or absent is "". Ids are only compared with
+// each other, and a producer writes all of its ids one way.
+func otlpID(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	if raw[0] == '"' {
+		if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
+			return string(raw[1 : len(raw)-1]) // hex digits: no escapes to decode
+		}
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		return s
+	}
+	return string(raw)
+}
+
 func parseNanos(raw json.RawMessage) uint64 {
 	s := strings.Trim(string(raw), `"`)
 	n, _ := strconv.ParseUint(s, 10, 64)
 	return n
 }
 
+// otlpFileDoc is a JSON value of an OTLP file: an OTLP document, a console span, or
+// any-agent's trace document (AgentTrace: {"spans": [...], "final_output": ...}).
+type otlpFileDoc struct {
+	otlpDoc
+	otlpConsoleSpan
+	Spans []otlpConsoleSpan `json:"spans"`
+}
+
 // readOTLP reads OTLP JSON: one or more {"resourceSpans": ...} (or Tempo's {"batches": ...})
-// documents, or the spans a console exporter printed one after another (otlpConsoleSpan).
+// documents, or spans as ReadableSpan.to_json writes them (otlpConsoleSpan): one after another
+// as a console exporter prints them, in any-agent's {"spans": [...]}, or in a bare JSON list.
 func readOTLP(name string, br *bufio.Reader) (*built, error) {
 	data, err := io.ReadAll(br)
 	if err != nil {
@@ -179,11 +237,13 @@ func readOTLP(name string, br *bufio.Reader) (*built, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	for {
 		start := dec.InputOffset()
-		var doc struct {
-			otlpDoc
-			otlpConsoleSpan
+		var doc otlpFileDoc
+		var list []otlpFileDoc // a bare list of spans (or documents)
+		if i := jsonscan.SkipSpace(data, int(start)); i < len(data) && data[i] == '[' {
+			err = dec.Decode(&list)
+		} else {
+			err = dec.Decode(&doc)
 		}
-		err := dec.Decode(&doc)
 		if err == io.EOF {
 			break
 		}
@@ -199,14 +259,30 @@ func readOTLP(name string, br *bufio.Reader) (*built, error) {
 			}
 			return nil, &Error{Path: name, Line: lineOf(data, int(min(max(off, 0), int64(len(data))))), Err: fmt.Errorf("invalid OTLP JSON: %w", err)}
 		}
-		for _, rs := range [][]otlpResourceSpans{doc.ResourceSpans, doc.Batches} {
-			spans = appendOTLPSpans(spans, rs)
+		if list == nil {
+			spans = appendFileDoc(spans, &doc)
 		}
-		if doc.Context != nil && doc.Context.SpanID != "" {
-			spans = append(spans, doc.otlpConsoleSpan.span())
+		for i := range list {
+			spans = appendFileDoc(spans, &list[i])
 		}
 	}
 	return buildOTLP(spans), nil
+}
+
+// appendFileDoc appends the spans of one JSON value of an OTLP file.
+func appendFileDoc(spans []*otlpSpan, doc *otlpFileDoc) []*otlpSpan {
+	for _, rs := range [][]otlpResourceSpans{doc.ResourceSpans, doc.Batches} {
+		spans = appendOTLPSpans(spans, rs)
+	}
+	if s := doc.otlpConsoleSpan.span(); s != nil {
+		spans = append(spans, s)
+	}
+	for i := range doc.Spans {
+		if s := doc.Spans[i].span(); s != nil {
+			spans = append(spans, s)
+		}
+	}
+	return spans
 }
 
 func appendOTLPSpans(spans []*otlpSpan, resourceSpans []otlpResourceSpans) []*otlpSpan {
@@ -245,8 +321,8 @@ func buildOTLP(spans []*otlpSpan) *built {
 
 	b := newBuilder(FormatOTLP)
 	sessions := map[string]int{}
-	for _, s := range spans {
-		isCall, tool, args, result := otlpCall(s)
+	for n, s := range spans {
+		isCall, tool, args, hasArgs, result := otlpCall(s)
 		text := otlpModelText(s)
 		if !isCall && text == "" {
 			continue
@@ -258,19 +334,25 @@ func buildOTLP(spans []*otlpSpan) *built {
 		if key == "" {
 			key = "trace:" + s.TraceID
 		}
-		n, ok := sessions[key]
+		sn, ok := sessions[key]
 		if !ok {
-			n = len(sessions)
-			sessions[key] = n
+			sn = len(sessions)
+			sessions[key] = sn
 		}
-		b.session = n
+		b.session = sn
 		a := b.agent(otlpAgent(s, byID))
 		ms := int64(s.start / 1e6)
 		if text != "" {
 			a.text("model", text, "", ms)
 		}
 		if isCall {
-			e := loopguard.Call("", tool, rawArgs(json.RawMessage(jsonOrString(args))))
+			var raw []byte
+			if hasArgs {
+				raw = rawArgs(json.RawMessage(jsonOrString(args)))
+			} else {
+				raw = otlpUnrecordedArgs(s, n)
+			}
+			e := loopguard.Call("", tool, raw)
 			e.Time = ms
 			failed := otlpFailed(s)
 			if result != "" || failed {
@@ -304,7 +386,9 @@ func otlpSessionID(s *otlpSpan) string {
 	return s.attrs["session.id"]
 }
 
-func otlpCall(s *otlpSpan) (ok bool, tool, args, result string) {
+// otlpCall reads a tool span: whether it is one, the tool, its arguments (hasArgs says
+// whether the span holds an argument attribute at all, even an empty one) and its result.
+func otlpCall(s *otlpSpan) (ok bool, tool, args string, hasArgs bool, result string) {
 	a := s.attrs
 	op := a["gen_ai.operation.name"]
 	if strings.EqualFold(a["openinference.span.kind"], "TOOL") {
@@ -312,24 +396,40 @@ func otlpCall(s *otlpSpan) (ok bool, tool, args, result string) {
 		if tool == "" {
 			tool = s.Name
 		}
-		return true, tool, a["input.value"], a["output.value"]
+		args, hasArgs = a["input.value"]
+		return true, tool, args, hasArgs, a["output.value"]
 	}
 	if name, has := a["gen_ai.tool.name"]; has && (op == "execute_tool" || op == "") {
-		args = firstAttr(a, "gen_ai.tool.call.arguments", "gen_ai.tool.arguments", "gcp.vertex.agent.tool_call_args")
-		result = firstAttr(a, "gen_ai.tool.call.result", "gen_ai.tool.result", "gcp.vertex.agent.tool_response")
-		return true, name, args, result
+		// any-agent's own names (gen_ai.tool.args, and gen_ai.output, which it writes on LLM
+		// spans too) come after the conventions' names.
+		args, hasArgs = firstAttr(a, "gen_ai.tool.call.arguments", "gen_ai.tool.arguments", "gcp.vertex.agent.tool_call_args", "gen_ai.tool.args")
+		result, _ = firstAttr(a, "gen_ai.tool.call.result", "gen_ai.tool.result", "gcp.vertex.agent.tool_response", "gen_ai.output")
+		return true, name, args, hasArgs, result
 	}
-	return false, "", "", ""
+	return false, "", "", false, ""
 }
 
-// firstAttr is the first of the keys with a value.
-func firstAttr(a map[string]string, keys ...string) string {
+// firstAttr is the first of the keys with a value; found says whether any of them is there,
+// empty or not.
+func firstAttr(a map[string]string, keys ...string) (v string, found bool) {
 	for _, k := range keys {
-		if v := a[k]; v != "" {
-			return v
+		val, ok := a[k]
+		if val != "" {
+			return val, true
 		}
+		found = found || ok
 	}
-	return ""
+	return "", found
+}
+
+// otlpUnrecordedArgs are the arguments of a tool span that holds none: its span id, so that
+// it is the same call as no other (see the top of this file). A span without an id (OTLP
+// JSON missing its spanId) is named by its place n among the file's spans in start order.
+func otlpUnrecordedArgs(s *otlpSpan, n int) []byte {
+	if s.SpanID == "" {
+		return []byte(`{"span":` + strconv.Itoa(n) + `}`)
+	}
+	return append(append([]byte(`{"span_id":`), jsonString(s.SpanID)...), '}')
 }
 
 func otlpFailed(s *otlpSpan) bool {
@@ -399,4 +499,66 @@ func otlpAgent(s *otlpSpan, byID map[string]*otlpSpan) string {
 		s = byID[s.TraceID+"/"+s.ParentSpanID]
 	}
 	return MainAgent
+}
+
+// isSpanListHead says whether a file's head opens a list of spans written as
+// ReadableSpan.to_json writes them (isSpanHead): any-agent's trace document, {"spans":
+// [span, ...], "final_output": ...}, or a bare JSON list of them. Only the list's first
+// element is looked at, and it must be a span: a document with a list of "spans" of another
+// kind (annotated text, a profiler's) is not a trace, nor is an empty list.
+func isSpanListHead(head []byte) bool {
+	i := jsonscan.SkipSpace(head, 0)
+	if i >= len(head) {
+		return false
+	}
+	if head[i] == '{' {
+		list := -1
+		_, _ = jsonscan.Object(head, i, jsonscan.AsWritten, func(key []byte, _ jsonscan.Flags, v int) (int, error) {
+			if string(key) == "spans" {
+				list = v
+				return v, errSpanListFound
+			}
+			return jsonscan.Skip(head, v, jsonscan.AsWritten, 0)
+		})
+		if list < 0 {
+			return false
+		}
+		i = list
+	}
+	if head[i] != '[' {
+		return false
+	}
+	i = jsonscan.SkipSpace(head, i+1)
+	return i < len(head) && head[i] == '{' && isSpanHead(head[i:])
+}
+
+// errSpanListFound stops isSpanListHead's walk of a document's members at its "spans".
+var errSpanListFound = errors.New("found the spans")
+
+// isSpanHead says whether the JSON object at b[0] (cut short, maybe, where a file's head ends)
+// is a span as ReadableSpan.to_json (the console exporter) or any-agent writes it: a context
+// that names the span, a parent (parent_id, or any-agent's parent object), a start time and
+// attributes. The members are looked for where they are: both writers put the context, the
+// parent and the start before the attributes, whose value may run past the head.
+func isSpanHead(b []byte) bool {
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	var context, parent, start, attributes bool
+	_, _ = jsonscan.Object(b, 0, jsonscan.AsWritten, func(key []byte, _ jsonscan.Flags, v int) (int, error) {
+		switch string(key) {
+		case "context":
+			if b[v] == '{' {
+				_, context = scanTopObject(b[v:]).keys["span_id"]
+			}
+		case "parent", "parent_id":
+			parent = true
+		case "start_time":
+			start = true
+		case "attributes":
+			attributes = b[v] == '{'
+		}
+		return jsonscan.Skip(b, v, jsonscan.AsWritten, 0)
+	})
+	return context && parent && start && attributes
 }

@@ -128,6 +128,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	switch head[i] {
 	case '[':
+		if isSpanListHead(head[i:]) {
+			return sniffed{kind: kindOTLP} // a bare list of spans
+		}
 		return sniffed{kind: kindArray}
 	case '{':
 	default:
@@ -154,7 +157,8 @@ func sniff(head []byte, eof bool) sniffed {
 	typ := top.keys["type"]
 	switch {
 	case has("resourceSpans"), has("batches") && isTempoHead(head[i:]),
-		has("context") && has("parent_id") && has("start_time") && has("attributes"),     // a console exporter's spans
+		has("context") && isSpanHead(head[i:]),                                           // a console exporter's spans, or any-agent's
+		has("spans") && isSpanListHead(head[i:]),                                         // any-agent's trace, {"spans": [...]}
 		has("body") && has("severity_number") && has("span_id"), has("resource_metrics"): // its logs and metrics, spans after them
 		return sniffed{kind: kindOTLP}
 	case isATIFHead(top.keys) && !multi:
