@@ -414,17 +414,18 @@ func blockID(uuid string, i, n int) string {
 // ccUserText files a user message's text: a user turn when a person typed it, else injected
 // text labelled with its origin.
 //
-// An injected block in tags (`<system-reminder>...</system-reminder>`) is only that block:
-// what follows its closing tag is read on its own, and words of a person's after it are a
-// user turn (a memory agent handed each new slice of conversation under a reminder was taken
-// never to have been spoken to, and its one answer per slice for a call repeated).
+// A system reminder is a preface: what follows its closing tag is read on its own, and words
+// of a person's after it are a user turn (a memory agent handed each new slice of
+// conversation under a reminder was taken never to have been spoken to, and its one answer
+// per slice for a call repeated). The other blocks are whole messages of Claude Code's, what
+// follows them its own ("Full transcript available at: ..." after a task's notification).
 func ccUserText(a *agentBuf, text, id string, ms int64) {
 	t := strings.TrimLeft(text, " \t\r\n")
 	for _, p := range ccInjected {
 		if !strings.HasPrefix(t, p.prefix) {
 			continue
 		}
-		if strings.HasSuffix(p.prefix, ">") {
+		if p.prefix == systemReminder {
 			closing := "</" + p.prefix[1:]
 			if end := strings.Index(t, closing); end >= 0 {
 				end += len(closing)
@@ -444,6 +445,8 @@ func ccUserText(a *agentBuf, text, id string, ms int64) {
 	a.user(text, ms)
 }
 
+const systemReminder = "<system-reminder>"
+
 var ccInjected = []struct{ prefix, source string }{
 	{"<local-command-stdout>", "local-command"},
 	{"<local-command-stderr>", "local-command"},
@@ -453,7 +456,7 @@ var ccInjected = []struct{ prefix, source string }{
 	{"<bash-stderr>", "local-command"},
 	{"<task-notification>", "task-notification"},
 	{"<bash-notification>", "task-notification"}, // a background command finished (older Claude Code)
-	{"<system-reminder>", "system-reminder"},
+	{systemReminder, "system-reminder"},
 	{"<user-prompt-submit-hook>", "hook"},
 	{"[Request interrupted by user", "interrupt"},
 	{"This session is being continued from a previous conversation", "compact-summary"},

@@ -260,13 +260,15 @@ func TestInjectedTextsInAMessageListAreNotUserTurns(t *testing.T) {
 	})
 }
 
-// An injected block is only itself: a person's words after its closing tag are the user's
-// turn (a memory agent handed each new slice of conversation under a system reminder).
+// A system reminder is only itself: a person's words after its closing tag are the user's
+// turn (a memory agent handed each new slice of conversation under a system reminder). A
+// task's notification is a whole message of Claude Code's, the line after it its own.
 func TestWordsAfterAnInjectedBlockAreTheUsersTurn(t *testing.T) {
 	file := `[{"role":"user","content":"<system-reminder>\nYou are a sleeptime agent. Update memory.\n</system-reminder>\n\nMessages:\nassistant: PR #282 merged"},
 {"role":"assistant","content":"Noted."},
 {"role":"user","content":"<system-reminder>Only a reminder.</system-reminder>\n  \n"},
-{"role":"user","content":"<system-reminder>a</system-reminder><system-reminder>b</system-reminder>next task"}]`
+{"role":"user","content":"<system-reminder>a</system-reminder><system-reminder>b</system-reminder>next task"},
+{"role":"user","content":"<task-notification>\n<status>completed</status>\n</task-notification>\nFull transcript available at: /tmp/tasks/ac27727.output"}]`
 	expectEvents(t, "develop-1.json", file, FormatMessages, []string{
 		`text[system-reminder] "<system-reminder>\nYou are a slee…"`,
 		`user "Messages:\nassistant: PR #282 mer…"`,
@@ -275,6 +277,7 @@ func TestWordsAfterAnInjectedBlockAreTheUsersTurn(t *testing.T) {
 		`text[system-reminder] "<system-reminder>a</system-remin…"`,
 		`text[system-reminder] "<system-reminder>b</system-remin…"`,
 		`user "next task"`,
+		`text[task-notification] "<task-notification>\n<status>comp…"`,
 	})
 }
 
