@@ -226,6 +226,15 @@ func TestMutatingCalls(t *testing.T) {
 		{"execute_ipython_cell", `{"code":"edit_file_by_replace(\n'/workspace/src/App.tsx',\nto_replace=\"<App />\",\nnew_content=\"<App dark />\")"}`, true},
 		{"execute_ipython_cell", `{"code":"insert_content_at_line('a.py', 3, 'x = 1')"}`, true},
 		{"execute_ipython_cell", `{"code":"open_file('/workspace/src/App.tsx')"}`, false},
+		{"bash", `{"command":"# Let's write the config\ncat config.yml > config.bak"}`, true},
+		{"bash", `{"command":"echo 'a' # it's a note > not.txt"}`, false},
+		{"bash", `{"command":"echo a#b > f.txt"}`, true},
+		{"bash", "# Let's look\ncat x > y.txt", true},
+		{"execute_ipython_cell", `{"code":"!ls -la > files.txt"}`, true},
+		{"execute_ipython_cell", `{"code":"import os\n!grep -rn TODO src > todo.txt"}`, true},
+		{"execute_ipython_cell", `{"code":"%%bash\necho hi > greeting.txt"}`, true},
+		{"execute_ipython_cell", `{"code":"%%writefile fix.py\nprint(1)"}`, true},
+		{"execute_ipython_cell", `{"code":"x = 3\nprint(x > 2)  # !not shell"}`, false},
 	}
 	for _, tt := range tests {
 		c := d.classify(tt.tool)

@@ -56,7 +56,10 @@ func mutates(named bool, tool string, args []byte, keys argKeys) bool {
 	if a := bytes.TrimSpace(args); len(a) > 0 && (a[0] == '{' || a[0] == '[') && !keys.commandLine {
 		return false
 	}
-	writes, envWord := shellWritesFiles(args, !keys.code)
+	if keys.code && bytes.Contains(args, []byte("%%writefile")) {
+		return true // IPython's cell magic that writes the cell to a file
+	}
+	writes, envWord := shellWritesFiles(args, !keys.code || codeRunsShell(args))
 	return writes || envWord && setsEnvironment(args)
 }
 
@@ -201,6 +204,18 @@ var agentSkillWriters = [...][]byte{[]byte("edit_file_by_replace("), []byte("ins
 // calls (open(..., 'w')).
 const codeKey = `"code"`
 
+// codeRunsShell says whether notebook code (argKeys.code) hands some of itself to a shell: a
+// line IPython runs in one ("!ls > files.txt"), or a cell magic that runs the cell in one
+// (%%bash, %%sh, %%script). Its '>' then redirects as a shell's does.
+func codeRunsShell(args []byte) bool {
+	for _, m := range [...]string{"%%bash", "%%sh", "%%script", `\n!`, `"code":"!`, `"code": "!`} {
+		if bytes.Contains(args, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
 // shellWritesFiles reports whether a command line (or arguments holding one) writes: a command
 // word from writeCommands, a redirection of output to a file (when redirects: the text is a
 // shell's), or a script that writes a file; and, when it does not, whether a word that may
@@ -338,6 +353,12 @@ func redirectsToFile(cmd []byte) bool {
 		switch {
 		case escaped:
 			escaped = false
+		case c == '#' && !single && !double && (prev == 0 || prev == ' ' || prev == '\t' || prev == '\n' || prev == ';' || prev == '&' || prev == '|'):
+			// A comment runs to the line's end: its apostrophe opens no quote ("# Let's
+			// write the config" read so hid the "> config.yml" of the next line).
+			i = commentEnd(cmd, i, inJSON)
+			prev = '\n'
+			continue
 		case c == '\\' && !single:
 			escaped = true
 		case c == '\'' && !double:
@@ -353,6 +374,25 @@ func redirectsToFile(cmd []byte) bool {
 		i += w
 	}
 	return false
+}
+
+// commentEnd is where the shell comment that starts at i ends: at the line's end, a newline
+// or, in JSON, an escaped one ("\n"), which is left for the caller to read.
+func commentEnd(cmd []byte, i int, inJSON bool) int {
+	for ; i < len(cmd); i++ {
+		switch {
+		case cmd[i] == '\n':
+			return i
+		case inJSON && cmd[i] == '"':
+			return i // the string's end
+		case inJSON && cmd[i] == '\\' && i+1 < len(cmd):
+			if cmd[i+1] == 'n' {
+				return i
+			}
+			i++ // an escaped byte: \" does not end the string
+		}
+	}
+	return i
 }
 
 // redirectTarget says whether what follows a redirection's '>' names a file (see
