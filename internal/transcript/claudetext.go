@@ -291,6 +291,10 @@ func claudeTextHead(lines []string, i int, rest string) (name, args string, next
 		next++
 	}
 	text := strings.TrimSpace(strings.Join(parts, "\n"))
+	// Early releases (the research preview) drew a call still running with an ellipsis after
+	// it, "⏺ Bash(gh --version)…", and left it there: read without it, most calls of such a
+	// session were taken for the model's words.
+	text = strings.TrimSuffix(text, "…")
 	if !strings.HasSuffix(text, ")") {
 		return "", "", 0, false // no closing parenthesis: the model's words
 	}

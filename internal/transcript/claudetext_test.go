@@ -84,6 +84,33 @@ func TestClaudeCodeTextExportRepeatedFailure(t *testing.T) {
 // a refused or interrupted call, a second result block, calls drawn without parentheses, a
 // subagent under its own name, an edit known by its diff, and the model's words that look
 // like a call.
+// The research preview drew a call with an ellipsis after it ("⏺ Bash(gh --version)…") and
+// left it there in what it exported: still a call, its command without the ellipsis.
+func TestClaudeCodeTextCallHeadsWithAnEllipsis(t *testing.T) {
+	const export = `> publish the project
+
+⏺ Task(Create GitHub repository)…
+  ⎿  No (tell Claude what to do differently)
+
+⏺ Bash(gh --version || echo "GitHub CLI not installed")…
+  ⎿  gh version 2.72.0 (2025-04-30)
+
+⏺ I'll check the remote…
+`
+	tr, err := ReadFrom("2025-05-20-publish.txt", strings.NewReader(export))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, c.Tool+" "+string(c.Args))
+	}
+	want := []string{`Task Create GitHub repository`, `Bash gh --version || echo "GitHub CLI not installed"`}
+	if tr.Format != FormatClaudeText || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s: %q, want %q", tr.Format, got, want)
+	}
+}
+
 func TestClaudeCodeTextLayouts(t *testing.T) {
 	const export = `❯ run the checks
 
