@@ -661,6 +661,31 @@ func programOf(line []byte) string {
 	return string(line[i:wordEnd(line, i)])
 }
 
+// searchDiagnostic says whether s holds a line that a search's pipeline wrote about itself:
+// its name and a colon ("find: paths must precede expression", "sort: invalid field
+// specification", "grep: invalid option"), as the programs report their usage errors. Such a
+// search failed; it did not find nothing (a weak model's find with a bad expression, piped
+// through sort, failed the same way eight times untold).
+func searchDiagnostic(s string) bool {
+	for len(s) > 0 {
+		line := s
+		if nl := strings.IndexByte(s, '\n'); nl >= 0 {
+			line, s = s[:nl], s[nl+1:]
+		} else {
+			s = ""
+		}
+		colon := strings.IndexByte(line, ':')
+		if colon <= 0 || colon > 8 {
+			continue
+		}
+		name := line[:colon]
+		if slices.Contains(searchPrograms[:], name) || slices.Contains(passOnPrograms[:], name) {
+			return true
+		}
+	}
+	return false
+}
+
 // searchToolWords name tools that search; searchPrograms, shell programs that do.
 var (
 	searchToolWords = [...]string{"grep", "find", "search", "glob", "locate"}
@@ -1114,7 +1139,7 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 	if failed && !c.failed && endsWithSuccess(said, c.args) && !reportsExitFailure(said) {
 		failed = false // the program's own last word is success (see endsWithSuccess)
 	}
-	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) {
+	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) && !searchDiagnostic(markWindow(said)) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or
 		// directory", a search API's {"error": "rate limit exceeded"}). Three existence

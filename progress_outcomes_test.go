@@ -320,3 +320,38 @@ func TestAFirstReminderDueInTheQuietCallsIsToldAtTheNextRepeat(t *testing.T) {
 		})
 	}
 }
+
+func TestASearchThatReportsItsOwnErrorFailed(t *testing.T) {
+	find := func(i int) step {
+		return fail("bash", fmt.Sprintf(`{"command":"find /testbed -type f -name \"*%d\" -exec bash -c 'x' boot | sort -u -k 2,1"}`, i),
+			"find: paths must precede expression: `boot'\nsort: invalid field specification '2,1'")
+	}
+	nothing := func(i int) step {
+		return fail("bash", fmt.Sprintf(`{"command":"grep -rn 'guess%d' src | sort"}`, i), "")
+	}
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"a search whose programs report their own usage errors failed, and failing alike is told",
+			times(5, find), []string{"3:errors:bash failed × 4"}},
+		{"a search that printed nothing found nothing: no failure",
+			times(5, nothing), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{{"find: paths must precede expression", true}, {"grep: invalid option -- 'k'", true}, {"./a.go:12: found: x", false}, {"refind: x", false}, {"", false}} {
+		if got := searchDiagnostic(tt.text); got != tt.want {
+			t.Errorf("searchDiagnostic(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
