@@ -400,6 +400,7 @@ type toolChain struct {
 type chainShape struct {
 	head     uint64 // masked result of the chain's first call
 	exact    uint64 // its normalised result, unmasked
+	joined   uint64 // the masked result of a call that joined by its unmasked one, 0 for none
 	lead     uint64 // its first line
 	sketch   sketch
 	count    int32

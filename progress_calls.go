@@ -319,7 +319,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// so a harness's refusal of a reply's form, one template for whatever was refused: its
 	// sameness says nothing of the attempts, which are compared masked as before.
 	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
-	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (ch.head == dg.masked || sameExact || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar)
+	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (ch.head == dg.masked || ch.joined == dg.masked || sameExact || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar)
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
 	// the command failed one of two ways at every call ("unexpected EOF", "DISCUSSION: command
@@ -352,6 +352,12 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 			} else {
 				ch.nothing = 0
 			}
+		}
+		if sameExact && ch.head != dg.masked {
+			// The same answer, masked otherwise by this call's words (a table named "asia",
+			// then "world_1.asia"): the calls after it that echo it the same way answer alike
+			// too.
+			ch.joined = dg.masked
 		}
 		ch.lastID, ch.turn = id, c.turn
 		ch.query = q

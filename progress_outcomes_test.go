@@ -355,3 +355,15 @@ func TestASearchThatReportsItsOwnErrorFailed(t *testing.T) {
 		}
 	}
 }
+
+// A call that joins a chain by its unmasked answer, masked otherwise by its own words, is
+// what the calls after it echo alike: they go on with the chain.
+func TestAnAnswerJoinedUnmaskedCarriesItsMaskOn(t *testing.T) {
+	query := func(column, table string) step {
+		return fail("execute_sql", fmt.Sprintf(`{"query":"SELECT %s FROM %s"}`, column, table), "Error: no such table: asia near "+column)
+	}
+	got := progressRun(t, defaultProgress(nil), []step{query("pop", "asia"), query("pop", "world_1.asia"), query("area", "world_1.asia"), query("name", "world_1.asia")})
+	if want := []string{"3:errors:execute_sql failed × 4"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
