@@ -259,6 +259,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if len(out) > before {
 		s.callSaid = true
 		s.saidAt = s.calls
+		s.stuckHeld = 0 // the model was just told of a loop: the held reminder is not owed
 		return out
 	}
 	if s.selfHeld > 0 {
@@ -444,10 +445,7 @@ func (s *progressState) quiet(escalation bool) bool {
 // chain's latest failure (rf.same failures in a row ended so).
 func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
 	d := s.d
-	// (A reminder held through the quiet calls waits for its escalation when that is due at
-	// the next repeat: two notices in a row on one loop are one too many.)
-	held := s.stuckHeld == s.last.id && int(s.stuck) > d.thresholds[0] && !s.remindAt(int(s.stuck)+1)
-	if noProgress && (s.remindAt(int(s.stuck)) || held) && !s.cycleForming(dist) {
+	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
 		s.stuckHeld = 0
 		return append(out, s.stuckNotice(c, int(s.stuck)))
 	}
@@ -458,6 +456,13 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	if again > 0 && s.remindAt(again) {
 		return append(out, s.notice(c.agent, KindStuck, c.tool+" × "+itoa(again),
 			fill(s.d.cat.progressReapplied, "tool", c.tool, "count", itoa(again))))
+	}
+	// A reminder held through the quiet calls, after the counts due now of their own (a
+	// command that does nothing is better told so), and waiting for its escalation when that
+	// is due at the next repeat: two notices in a row on one loop are one too many.
+	if noProgress && s.stuckHeld == s.last.id && int(s.stuck) > d.thresholds[0] && !s.remindAt(int(s.stuck)+1) && !s.cycleForming(dist) {
+		s.stuckHeld = 0
+		return append(out, s.stuckNotice(c, int(s.stuck)))
 	}
 	if k := s.cyclePeriod(); k > 0 {
 		rounds := int(s.runs[k])/k + 1

@@ -367,3 +367,18 @@ func TestAnAnswerJoinedUnmaskedCarriesItsMaskOn(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A held reminder gives way to a count due at the same call that says more (a command that
+// does nothing), and once that is told it is not owed any more.
+func TestAHeldReminderGivesWayToACountDueOfItsOwn(t *testing.T) {
+	grep := ok("grep", `{"pattern":"foo"}`, "a.go:12: foo()")
+	echo := func(w string) step { return ok("bash", `{"command":"echo `+w+`"}`, w) }
+	x, y := echo("waiting"), echo("still")
+	got := progressRun(t, defaultProgress(nil), []step{grep, grep, grep, x, x, x, y, y, x, x, x})
+	// x's third run (5) falls in the quiet calls; at 8, its fourth, six commands in a row
+	// have done nothing, which says more; x's sixth (10) is its escalation, which speaks.
+	want := []string{"2:stuck:grep × 3", "8:stuck:bash does nothing × 6", "10:stuck:bash × 6"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
