@@ -8,7 +8,8 @@
 //
 //   - a tool call, after it ran: [EventCall] with the agent, tool name, raw arguments and the
 //     result (failed or refused calls too), and, when the model made several calls in one
-//     reply, the reply's id in Event.Turn;
+//     reply, the reply's id in Event.Turn; a reply the harness refused for its form (no
+//     action, or several where it runs one) is a call with Source [SourceHarness];
 //   - a user message: [EventUser], which resets that agent's counters (the progress detector
 //     keeps its chains of calls failing the same way, and takes a harness's reprompt, the
 //     same message again, as no turn at all);
@@ -35,7 +36,8 @@
 //     (a failing call however far apart its runs);
 //   - cycle: a cycle of 2 to 16 calls whose results do not change, once it has come round 3 times;
 //   - errors: one tool failing again and again with near-identical errors while its arguments
-//     change, or the same failure returning across edits that do not alter it;
+//     change (a failure that comes back after one other failure takes up its count), or the
+//     same failure returning across edits that do not alter it;
 //   - churn: one tool called with many arguments and answering the same every time;
 //   - poll: polling that advances, past its budget (one gentle note);
 //   - thought: the model repeating itself (text events with source "model") while its calls
