@@ -407,6 +407,7 @@ func redirectTarget(rest []byte) bool {
 		rest = r[6:] // the second '>' of '>>', escaped
 	}
 	return !(len(rest) == 0 || rest[0] == '&' || rest[0] == '=' || rest[0] == '"' ||
+		bytes.HasPrefix(rest, []byte(`\u0026`)) || // '&' as Go's JSON encoder writes it: 2\u003e\u00261
 		bytes.HasPrefix(rest, []byte("/dev/")) || nullDevice(rest))
 }
 

@@ -212,8 +212,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// runs[k] grows while each call equals the one k before (a cycle of k going round) and
 	// starts again at 0 when one does not; written without branches, since it runs for every
 	// period at every call. Periods of n calls or more have no call k before yet: their runs
-	// are still 0 (they only grow once k calls have been seen, and reset and changed clear
-	// them all).
+	// are still 0 (they only grow once k calls have been seen, and a user's turn clears them
+	// all; a change of the workspace does not: a round that repeats its changes answered
+	// alike is the cycle going round).
 	ring, runs, cur := &s.ring, &s.runs, uint(n-1)
 	for k := 2; k <= min(d.cfg.MaxCyclePeriod, maxPeriod, n-1); k++ {
 		r := runs[k] + 1
@@ -259,7 +260,6 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if len(out) > before {
 		s.callSaid = true
 		s.saidAt = s.calls
-		s.stuckHeld = 0 // the model was just told of a loop: the held reminder is not owed
 		return out
 	}
 	if s.selfHeld > 0 {
@@ -446,7 +446,6 @@ func (s *progressState) quiet(escalation bool) bool {
 func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
 	d := s.d
 	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
-		s.stuckHeld = 0
 		return append(out, s.stuckNotice(c, int(s.stuck)))
 	}
 	if s.idle > 0 && s.remindAt(int(s.idle)) {
@@ -461,7 +460,6 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// command that does nothing is better told so), and waiting for its escalation when that
 	// is due at the next repeat: two notices in a row on one loop are one too many.
 	if noProgress && s.stuckHeld == s.last.id && int(s.stuck) > d.thresholds[0] && !s.remindAt(int(s.stuck)+1) && !s.cycleForming(dist) {
-		s.stuckHeld = 0
 		return append(out, s.stuckNotice(c, int(s.stuck)))
 	}
 	if k := s.cyclePeriod(); k > 0 {
@@ -656,20 +654,31 @@ func searches(tool string, args []byte) bool {
 	for {
 		p := bytes.LastIndexByte(line, '|')
 		if p < 0 || p > 0 && line[p-1] == '|' {
-			return slices.Contains(searchPrograms[:], programOf(line))
+			return isOneOf(programOf(line), searchPrograms[:])
 		}
 		program := programOf(line[p+1:])
-		if !slices.Contains(passOnPrograms[:], program) {
-			return slices.Contains(searchPrograms[:], program)
+		if !isOneOf(program, passOnPrograms[:]) {
+			return isOneOf(program, searchPrograms[:])
 		}
 		line = line[:p]
 	}
 }
 
 // programOf is the first word of a command line.
-func programOf(line []byte) string {
+func programOf(line []byte) []byte {
 	i := skipCommandSpace(line, 0)
-	return string(line[i:wordEnd(line, i)])
+	return line[i:wordEnd(line, i)]
+}
+
+// isOneOf says whether word is one of names, without converting it (searches runs for many
+// calls; a string of it would be allocated each time).
+func isOneOf(word []byte, names []string) bool {
+	for _, n := range names {
+		if string(word) == n {
+			return true
+		}
+	}
+	return false
 }
 
 // searchDiagnostic says whether s holds a line that a search's pipeline wrote about itself:
@@ -690,6 +699,9 @@ func searchDiagnostic(s string) bool {
 			continue
 		}
 		name := line[:colon]
+		if strings.HasPrefix(line[colon+1:], " no ") {
+			continue // which's answer that it found nothing: "which: no python3.11 in (...)"
+		}
 		if slices.Contains(searchPrograms[:], name) || slices.Contains(passOnPrograms[:], name) {
 			return true
 		}
@@ -1004,7 +1016,10 @@ func (s *progressState) refuse(c *observedCall) (string, bool) {
 	return fill(s.d.cat.progressDeny, "tool", c.tool, "count", itoa(s.d.cfg.DenyAfter-1)), true
 }
 
+// notice builds every notice the detector tells. A notice told, on whatever loop, leaves a
+// same-call reminder held through the quiet calls owed no more (stuckHeld).
 func (s *progressState) notice(agent, kind, summary, text string) Notice {
+	s.stuckHeld = 0
 	return Notice{Agent: agent, Plugin: PluginProgress, Kind: kind, Summary: summary, Text: text}
 }
 

@@ -143,7 +143,7 @@ func readEvents(name string, br *bufio.Reader) (*built, error) {
 			if !l.haveTool {
 				return errors.New(`a call needs a string "tool"`)
 			}
-			e.Type, e.Tool = loopguard.EventCall, l.tool
+			e.Type, e.Tool, e.Source = loopguard.EventCall, l.tool, l.source
 			if len(l.args) > 0 {
 				e.Args = l.args
 			}

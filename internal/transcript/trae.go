@@ -108,8 +108,12 @@ func readTrae(name string, br *bufio.Reader, hint int64) (*built, error) {
 			e.Result, e.HasResult = strings.Join(parts, "\n"), true
 			e.Failed = r.Success != nil && !*r.Success
 		}
-		// The harness's words after the step's results answer its last call.
+		// The harness's words after the step's results answer its last call (also when the
+		// call has no result of its own: Trae records a task_done its check rejected so).
 		last := ""
+		if len(calls) > 0 {
+			last = calls[len(calls)-1].CallID
+		}
 		for _, m := range st.LLMMessages {
 			if m.ToolResult != nil {
 				last = m.ToolResult.CallID
