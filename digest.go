@@ -656,13 +656,19 @@ func idLabelBefore(line string, fs int) bool {
 		pe--
 	}
 	e := pe
-	for e > 0 && (line[e-1] == ':' || line[e-1] == '=') {
+	for e > 0 && (line[e-1] == ':' || line[e-1] == '=' || isWrap(line[e-1])) {
 		e--
 	}
 	if e < 2 || pe-e > 5 || line[e-1]|0x20 != 'd' || line[e-2]|0x20 != 'i' {
 		return false
 	}
-	if e == 2 || line[e-3] <= ' ' {
+	// The word is "id" with its wrapping ("(id", "[ID]:"), as labelWord reads it, of at
+	// most 7 bytes, as wordKind reads a count's label.
+	b := e - 2
+	for b > 0 && isWrap(line[b-1]) {
+		b--
+	}
+	if (b == 0 || line[b-1] <= ' ') && pe-b <= 7 {
 		return true
 	}
 	ps := e
