@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 // Whether a call changes the workspace matters because a call repeated after a change is
@@ -412,40 +414,23 @@ func redirectTarget(rest []byte) bool {
 }
 
 // jsonEscape decodes the JSON escape at the start of b (b[0] is a backslash): the byte it
-// stands for (0 for a character outside ASCII) and its length.
+// stands for (0 for a character outside ASCII, a space for \b and \f) and its length.
 func jsonEscape(b []byte) (c byte, width int) {
 	if len(b) < 2 {
 		return b[0], 1
 	}
-	switch b[1] {
-	case 'n':
-		return '\n', 2
-	case 't':
-		return '\t', 2
-	case 'r':
-		return '\r', 2
-	case 'b', 'f':
-		return ' ', 2
-	case 'u':
-		if len(b) >= 6 {
-			v := 0
-			for _, h := range b[2:6] {
-				switch {
-				case '0' <= h && h <= '9':
-					v = v<<4 | int(h-'0')
-				case 'a' <= h && h <= 'f':
-					v = v<<4 | int(h-'a'+10)
-				case 'A' <= h && h <= 'F':
-					v = v<<4 | int(h-'A'+10)
-				default:
-					return 0, 6
-				}
-			}
-			if v < 0x80 {
-				return byte(v), 6
-			}
-			return 0, 6
+	if b[1] == 'u' && len(b) >= 6 {
+		if r := jsonscan.Hex4(b, 2); r >= 0 && r < 0x80 {
+			return byte(r), 6
 		}
+		return 0, 6
 	}
-	return b[1], 2 // \" \\ \/ and anything else: the byte escaped
+	switch e := jsonscan.ShortEscape[b[1]]; e {
+	case 0:
+		return b[1], 2 // not an escape JSON knows: the byte escaped
+	case '\b', '\f':
+		return ' ', 2
+	default:
+		return e, 2
+	}
 }
