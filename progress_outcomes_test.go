@@ -41,12 +41,28 @@ var attempts = []string{
 	"sed -i 's/please/consult/' first.py",
 }
 
+// progressCase is a run of steps and the notices the default preset gives on it
+// ("i:kind:summary", as progressRun writes them).
+type progressCase struct {
+	name  string
+	steps []step
+	want  []string
+}
+
+// runProgressCases runs each case as a subtest named for it.
+func runProgressCases(t *testing.T, cases []progressCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestIdenticalAnswersAreTheSameWhateverTheirMasks(t *testing.T) {
-	tests := []struct {
-		name  string
-		steps []step
-		want  []string
-	}{
+	tests := []progressCase{
 		{"identical failures of prose run as commands are one failure, whatever words each prose shares with it",
 			times(5, func(i int) step { return fail("DISCUSSION", proseAbout[i], unexpectedEOF) }),
 			[]string{"3:errors:DISCUSSION failed × 4"}},
@@ -60,14 +76,7 @@ func TestIdenticalAnswersAreTheSameWhateverTheirMasks(t *testing.T) {
 			slices.Concat(times(3, func(int) step { return refusedForm(attempts[0]) })),
 			[]string{"2:stuck:bash × 3"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := progressRun(t, defaultProgress(nil), tt.steps)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
+	runProgressCases(t, tests)
 }
 
 // notFound is bash's answer to a reply's prose run line by line as commands.
@@ -88,11 +97,7 @@ func TestAFailureThatComesBackTakesUpItsCount(t *testing.T) {
 	done := func(i int) step {
 		return ok("DISCUSSION", fmt.Sprintf("DISCUSSION ls %d", i), "JsonParserImpl.java README.md pom.xml")
 	}
-	tests := []struct {
-		name  string
-		steps []step
-		want  []string
-	}{
+	tests := []progressCase{
 		{"two failures taking turns irregularly, nothing succeeding, are told when one has come four times",
 			[]step{e(0), c(1), e(2), e(3), c(4), e(5)},
 			[]string{"5:errors:DISCUSSION failed × 4"}},
@@ -109,14 +114,7 @@ func TestAFailureThatComesBackTakesUpItsCount(t *testing.T) {
 			[]step{e(0), c(1), c(2), c(3), c(4)},
 			[]string{"4:errors:DISCUSSION failed × 4"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := progressRun(t, defaultProgress(nil), tt.steps)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
+	runProgressCases(t, tests)
 }
 
 // Two calls that fail each its own way, made in turn, are a cycle: the cycle rule tells it,
@@ -271,24 +269,14 @@ func TestARoundMadeAgainWithItsChangesIsACycle(t *testing.T) {
 		ok("bash", `{"command":"sed -i 's/\\bdef _print_Symbol/    def _print_Symbol/' sympy/printing/printer.py"}`, "<returncode>0</returncode><output></output>"),
 		fail("bash", `{"command":"python3 test_pprint.py"}`, traceback),
 	}
-	tests := []struct {
-		name  string
-		steps []step
-		want  []string
-	}{
+	tests := []progressCase{
 		{"the same edits and the same failing check, answered the same each round, are told at the third round",
 			slices.Concat(round, round, round), []string{"8:cycle:cycle of 3 × 3"}},
 		{"rounds whose edits differ are experiments",
 			slices.Concat(round, []step{ok("bash", `{"command":"sed -i 's/^    if/        if/' sympy/printing/printer.py"}`, "<returncode>0</returncode><output></output>"), round[1], round[2]}, round),
 			nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
+	runProgressCases(t, tests)
 }
 
 func TestAFirstReminderDueInTheQuietCallsIsToldAtTheNextRepeat(t *testing.T) {
@@ -297,11 +285,7 @@ func TestAFirstReminderDueInTheQuietCallsIsToldAtTheNextRepeat(t *testing.T) {
 	other := func(i int) step {
 		return ok("cat", fmt.Sprintf(`{"path":"n%d"}`, i), fmt.Sprintf("note %d of the plan", i))
 	}
-	tests := []struct {
-		name  string
-		steps []step
-		want  []string
-	}{
+	tests := []progressCase{
 		{"a third repeat two calls after a notice on another loop is told at its next repeat past the quiet calls",
 			[]step{grep, grep, grep, lookup, lookup, lookup, other(0), other(1), other(2), lookup},
 			[]string{"2:stuck:grep × 3", "9:stuck:companies_for_kargom_nerede × 4"}},
@@ -312,13 +296,7 @@ func TestAFirstReminderDueInTheQuietCallsIsToldAtTheNextRepeat(t *testing.T) {
 			[]step{grep, grep, grep, lookup, lookup, lookup, other(0), other(1), other(2), other(3)},
 			[]string{"2:stuck:grep × 3"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
+	runProgressCases(t, tests)
 }
 
 func TestASearchThatReportsItsOwnErrorFailed(t *testing.T) {
@@ -329,23 +307,13 @@ func TestASearchThatReportsItsOwnErrorFailed(t *testing.T) {
 	nothing := func(i int) step {
 		return fail("bash", fmt.Sprintf(`{"command":"grep -rn 'guess%d' src | sort"}`, i), "")
 	}
-	tests := []struct {
-		name  string
-		steps []step
-		want  []string
-	}{
+	tests := []progressCase{
 		{"a search whose programs report their own usage errors failed, and failing alike is told",
 			times(5, find), []string{"3:errors:bash failed × 4"}},
 		{"a search that printed nothing found nothing: no failure",
 			times(5, nothing), nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
+	runProgressCases(t, tests)
 	for _, tt := range []struct {
 		text string
 		want bool

@@ -61,43 +61,43 @@ func TestAiderHistoryFixture(t *testing.T) {
 }
 
 // The default preset reminds the model at the third re-submission of a block that keeps
-// failing to match, as it does a tool call that keeps failing.
+// failing to match, as it does a tool call that keeps failing. A file name is a path
+// whatever its separators: the same failing edit sent with Assets/Core/Item.cs once and
+// Assets\Core\Item.cs twice is one edit sent three times.
 func TestAiderLoopOfFailedEditsIsCaught(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("# aider chat started at 2026-11-30 10:00:00\n\n#### fix the parser  \n\n")
-	for i := 0; i < 3; i++ {
-		b.WriteString("parser.py\n```python\n<<<<<<< SEARCH\n    return tokens[:-1]\n=======\n    return tokens\n>>>>>>> REPLACE\n```\n\n")
-		b.WriteString("> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in parser.py  \n\n")
+	tests := []struct {
+		name, block, failure string
+		files                []string
+		trailer              string
+	}{
+		{"one block sent three times, aider giving up after the third",
+			"```python\n<<<<<<< SEARCH\n    return tokens[:-1]\n=======\n    return tokens\n>>>>>>> REPLACE\n```\n\n",
+			"parser.py", []string{"parser.py", "parser.py", "parser.py"},
+			// Aider giving up after the third attempt is not part of that attempt's result,
+			// which is the same failure as the two before.
+			"> Only 3 reflections allowed, stopping.  \n> You can use /undo to undo and discard each aider commit.  \n\n"},
+		{"one file named with either separator",
+			"```csharp\n<<<<<<< SEARCH\n    int price;\n=======\n    public int price;\n>>>>>>> REPLACE\n```\n\n",
+			`Assets\Core\Item.cs`, []string{`Assets/Core/Item.cs`, `Assets\Core\Item.cs`, `Assets\Core\Item.cs`}, ""},
 	}
-	// Aider giving up after the third attempt is not part of that attempt's result, which is
-	// the same failure as the two before.
-	b.WriteString("> Only 3 reflections allowed, stopping.  \n> You can use /undo to undo and discard each aider commit.  \n\n")
-	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls, got := defaultNotices(t, tr.Agents[0])
-	if want := []string{"call 3: stuck edit × 3"}; calls != 3 || !reflect.DeepEqual(got, want) {
-		t.Errorf("%d calls, notices %q; want 3 calls and %q", calls, got, want)
-	}
-}
-
-// A file name is a path whatever its separators: the same failing edit sent with
-// Assets/Core/Item.cs once and Assets\Core\Item.cs twice is one edit sent three times.
-func TestAiderEditOfOneFileSpelledWithEitherSeparatorIsOneEdit(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("# aider chat started at 2026-11-30 10:00:00\n\n#### fix the item  \n\n")
-	for _, name := range []string{`Assets/Core/Item.cs`, `Assets\Core\Item.cs`, `Assets\Core\Item.cs`} {
-		b.WriteString(name + "\n```csharp\n<<<<<<< SEARCH\n    int price;\n=======\n    public int price;\n>>>>>>> REPLACE\n```\n\n")
-		b.WriteString("> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in Assets\\Core\\Item.cs  \n\n")
-	}
-	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(b.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	calls, got := defaultNotices(t, tr.Agents[0])
-	if want := []string{"call 3: stuck edit × 3"}; calls != 3 || !reflect.DeepEqual(got, want) {
-		t.Errorf("%d calls, notices %q; want 3 calls and %q", calls, got, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString("# aider chat started at 2026-11-30 10:00:00\n\n#### fix it  \n\n")
+			for _, name := range tt.files {
+				b.WriteString(name + "\n" + tt.block)
+				b.WriteString("> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!\n\n## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in " + tt.failure + "  \n\n")
+			}
+			b.WriteString(tt.trailer)
+			tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(b.String()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls, got := defaultNotices(t, tr.Agents[0])
+			if want := []string{"call 3: stuck edit × 3"}; calls != 3 || !reflect.DeepEqual(got, want) {
+				t.Errorf("%d calls, notices %q; want 3 calls and %q", calls, got, want)
+			}
+		})
 	}
 }
 

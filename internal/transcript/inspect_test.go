@@ -52,8 +52,9 @@ func TestInspectLogFixture(t *testing.T) {
 	}
 }
 
-// An .eval log is a zip archive of the same samples, one file each: it reads as the JSON log.
-func TestInspectEvalArchiveReadsAsItsJSONLog(t *testing.T) {
+// inspectFixture reads testdata/inspect/log.json as a log, and its two samples as written.
+func inspectFixture(t *testing.T) (*Transcript, []json.RawMessage) {
+	t.Helper()
 	js, err := Read("testdata/inspect/log.json")
 	if err != nil {
 		t.Fatal(err)
@@ -65,27 +66,17 @@ func TestInspectEvalArchiveReadsAsItsJSONLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(raw, &l); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(raw, &l); err != nil || len(l.Samples) != 2 {
+		t.Fatalf("the fixture's samples: %d, %v", len(l.Samples), err)
 	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	add := func(name string, data []byte) {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(data)
-	}
-	add("_journal/start.json", []byte(`{"version": 2, "eval": {"task": "swe_bench_verified"}}`))
-	for i, s := range l.Samples {
-		add(fmt.Sprintf("samples/%d_epoch_1.json", i+1), s)
-	}
-	add("header.json", []byte(`{"version": 2, "status": "success"}`))
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	ev, err := ReadFrom("run.eval", bytes.NewReader(buf.Bytes()))
+	return js, l.Samples
+}
+
+// readsAsLog checks that an archive reads as the JSON log js: the same format, sessions and
+// agents, each sample in its own session with the same events.
+func readsAsLog(t *testing.T, data []byte, js *Transcript) {
+	t.Helper()
+	ev, err := ReadFrom("run.eval", bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,10 +84,21 @@ func TestInspectEvalArchiveReadsAsItsJSONLog(t *testing.T) {
 		t.Fatalf("archive read as %s, %d sessions, %d agents; the JSON log as %s, %d, %d", ev.Format, ev.Sessions, len(ev.Agents), js.Format, js.Sessions, len(js.Agents))
 	}
 	for i := range ev.Agents {
-		if got, want := describe(ev.Agents[i].Events), describe(js.Agents[i].Events); !reflect.DeepEqual(got, want) {
-			t.Errorf("sample %d: archive %q, JSON log %q", i, got, want)
+		if got, want := describe(ev.Agents[i].Events), describe(js.Agents[i].Events); ev.Agents[i].Session != i || !reflect.DeepEqual(got, want) {
+			t.Errorf("sample %d (session %d): archive %q, JSON log %q", i, ev.Agents[i].Session, got, want)
 		}
 	}
+}
+
+// An .eval log is a zip archive of the same samples, one file each: it reads as the JSON log.
+func TestInspectEvalArchiveReadsAsItsJSONLog(t *testing.T) {
+	js, samples := inspectFixture(t)
+	members := []string{"_journal/start.json", `{"version": 2, "eval": {"task": "swe_bench_verified"}}`}
+	for i, s := range samples {
+		members = append(members, fmt.Sprintf("samples/%d_epoch_1.json", i+1), string(s))
+	}
+	members = append(members, "header.json", `{"version": 2, "status": "success"}`)
+	readsAsLog(t, evalArchive(t, members...), js)
 }
 
 // evalArchive zips members, each a name and its body, in this order, as an .eval log is.
@@ -122,20 +124,7 @@ func evalArchive(t *testing.T, members ...string) []byte {
 // Those samples read as flat ones do, in the archive's order; an archive of such samples
 // once read as a run with no calls.
 func TestInspectEvalArchiveReadsSamplesInFolders(t *testing.T) {
-	js, err := Read("testdata/inspect/log.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var l struct {
-		Samples []json.RawMessage `json:"samples"`
-	}
-	raw, err := os.ReadFile("testdata/inspect/log.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &l); err != nil || len(l.Samples) != 2 {
-		t.Fatalf("the fixture's samples: %d, %v", len(l.Samples), err)
-	}
+	js, samples := inspectFixture(t)
 	tests := []struct {
 		name  string
 		names [2]string // the members of the fixture's two samples, in the archive's order
@@ -146,24 +135,12 @@ func TestInspectEvalArchiveReadsSamplesInFolders(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			data := evalArchive(t,
+			readsAsLog(t, evalArchive(t,
 				"_journal/start.json", `{"version": 2, "eval": {"task": "intercode_ctf"}}`,
 				"samples/intercode-ctf_crypto/", "", // a folder's own entry, as some zip writers add
-				tc.names[0], string(l.Samples[0]),
-				tc.names[1], string(l.Samples[1]),
-				"header.json", `{"version": 2, "status": "success"}`)
-			ev, err := ReadFrom("run.eval", bytes.NewReader(data))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ev.Sessions != js.Sessions || len(ev.Agents) != len(js.Agents) {
-				t.Fatalf("archive read as %d sessions, %d agents; the JSON log as %d, %d", ev.Sessions, len(ev.Agents), js.Sessions, len(js.Agents))
-			}
-			for i := range ev.Agents {
-				if got, want := describe(ev.Agents[i].Events), describe(js.Agents[i].Events); ev.Agents[i].Session != i || !reflect.DeepEqual(got, want) {
-					t.Errorf("sample %d (session %d): archive %q, JSON log %q", i, ev.Agents[i].Session, got, want)
-				}
-			}
+				tc.names[0], string(samples[0]),
+				tc.names[1], string(samples[1]),
+				"header.json", `{"version": 2, "status": "success"}`), js)
 		})
 	}
 }

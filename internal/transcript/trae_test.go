@@ -44,11 +44,19 @@ func TestTraeDamagedTrajectoryNamesItsLine(t *testing.T) {
 
 // What the harness says after a step's results (a task_done its patch check rejected) is its
 // answer to the step's last call, read into that call's result; the results themselves are
-// in the step's llm_messages too, and are not read twice.
+// in the step's llm_messages too, and are not read twice. Trae Agent (bytedance/trae-agent,
+// trae_agent/agent/base_agent.py, _run_llm_step) may also record the rejection without
+// running the tool: the step has no tool results, only that message, and it answers the
+// step's last call all the same.
 func TestTraeHarnessReplyAfterAStepAnswersItsLastCall(t *testing.T) {
-	doc := `{"task": "Make the kernel faster.", "provider": "anthropic", "model": "claude", "max_steps": 9,
+	const head = `{"task": "Make the kernel faster.", "provider": "anthropic", "model": "claude", "max_steps": 9,
 "llm_interactions": [],
-"agent_steps": [
+"agent_steps": [`
+	tests := []struct {
+		name, steps string
+		want        []string
+	}{
+		{"after the call's result", `
  {"step_number": 1, "llm_response": {"content": "Done.", "tool_calls": [{"call_id": "c1", "name": "task_done", "arguments": {"message": "Patch ready"}}]},
   "tool_calls": [{"call_id": "c1", "name": "task_done", "arguments": {"message": "Patch ready"}}],
   "tool_results": [{"call_id": "c1", "success": true, "result": "Patch ready", "error": ""}],
@@ -57,19 +65,34 @@ func TestTraeHarnessReplyAfterAStepAnswersItsLastCall(t *testing.T) {
  {"step_number": 2, "llm_response": {"content": "Check.", "tool_calls": [{"call_id": "c2", "name": "bash", "arguments": {"command": "git diff | wc -l"}}]},
   "tool_calls": [{"call_id": "c2", "name": "bash", "arguments": {"command": "git diff | wc -l"}}],
   "tool_results": [{"call_id": "c2", "success": true, "result": "0", "error": ""}],
-  "llm_messages": [{"role": "user", "content": null, "tool_result": {"call_id": "c2", "success": true, "result": "0"}}]}]}`
-	tr, err := ReadFrom("trajectory.json", strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
+  "llm_messages": [{"role": "user", "content": null, "tool_result": {"call_id": "c2", "success": true, "result": "0"}}]}]}`,
+			[]string{
+				`user "Make the kernel faster."`,
+				`text[model] "Done."`,
+				`call task_done "{\"message\":\"Patch ready\"}" => "Patch ready\nERROR! Your Patch is…"`,
+				`text[model] "Check."`,
+				`call bash "{\"command\":\"git diff | wc -l\"}" => "0"`,
+			}},
+		{"with no result of the call's own", `
+ {"step_number": 1, "state": "completed",
+  "llm_response": {"content": "Done.", "tool_calls": [{"call_id": "c1", "name": "task_done", "arguments": {}}]},
+  "tool_calls": null, "tool_results": null,
+  "llm_messages": [{"role": "user", "content": "ERROR! Your Patch is empty. Please provide a patch that fixes the problem."}]}]}`,
+			[]string{
+				`user "Make the kernel faster."`,
+				`text[model] "Done."`,
+				`call task_done "{}" => "ERROR! Your Patch is empty. Plea…"`,
+			}},
 	}
-	want := []string{
-		`user "Make the kernel faster."`,
-		`text[model] "Done."`,
-		`call task_done "{\"message\":\"Patch ready\"}" => "Patch ready\nERROR! Your Patch is…"`,
-		`text[model] "Check."`,
-		`call bash "{\"command\":\"git diff | wc -l\"}" => "0"`,
-	}
-	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
-		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := ReadFrom("trajectory.json", strings.NewReader(head+tt.steps))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(tt.want, "\n     "))
+			}
+		})
 	}
 }
