@@ -8,11 +8,8 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/loopguard/loopguard"
 )
 
 // Inspect (the UK AI Security Institute's evaluation framework, inspect_ai) writes each run
@@ -35,7 +32,7 @@ import (
 //     versions; every user message after it is the agent loop's own (react(), basic_agent:
 //     "Your submission was incorrect. Please proceed…", "Please proceed to the next step
 //     using your best judgement…"), with no source. Nobody types in an evaluation, so those
-//     are the harness's (markHarnessUsers).
+//     are the harness's (msg.FromHarness: user events with Source "harness").
 //
 // Inspect's tool calls name their function by a string, where OpenAI's wrap it in an object,
 // so the messages are read here and given to the message-list builder as OpenAI's.
@@ -171,25 +168,15 @@ func buildInspect(samples []inspectSample) *built {
 	b := newBuilder(FormatInspect)
 	for i := range samples {
 		b.session = i
-		list, users := inspectMessages(&samples[i])
-		addMessages(b, list, func(*msg) string { return MainAgent }, false)
-		markHarnessUsers(b, users)
+		addMessages(b, inspectMessages(&samples[i]), func(*msg) string { return MainAgent }, false)
 	}
 	t := b.done()
 	t.Sessions = max(len(samples), 1)
 	return t
 }
 
-// inspectUser is a sample's user message: its text as addMessages reads it, and whether the
-// agent loop wrote it.
-type inspectUser struct {
-	text    string
-	harness bool
-}
-
-// inspectMessages turns a sample's messages into the OpenAI-style list addMessages reads, and
-// lists its user messages in order.
-func inspectMessages(s *inspectSample) (list []msg, users []inspectUser) {
+// inspectMessages turns a sample's messages into the OpenAI-style list addMessages reads.
+func inspectMessages(s *inspectSample) []msg {
 	resolve := func(text string) string {
 		if h, ok := strings.CutPrefix(text, "attachment://"); ok {
 			if full, ok := s.Attachments[h]; ok {
@@ -198,7 +185,8 @@ func inspectMessages(s *inspectSample) (list []msg, users []inspectUser) {
 		}
 		return text
 	}
-	list = make([]msg, 0, len(s.Messages))
+	list := make([]msg, 0, len(s.Messages))
+	users := 0
 	for _, m := range s.Messages {
 		text, reasoning := inspectContent(m.Content, resolve)
 		out := msg{Role: m.Role, Content: text, ReasoningContent: reasoning, ToolCallID: m.ToolCallID}
@@ -210,8 +198,8 @@ func inspectMessages(s *inspectSample) (list []msg, users []inspectUser) {
 			// The task is the input (source "input"); a message of another source, or with
 			// none after the first user message (logs older than the source field), is the
 			// agent loop's.
-			task := m.Source == "input" || m.Source == "" && len(users) == 0
-			users = append(users, inspectUser{text, !task})
+			out.FromHarness = !(m.Source == "input" || m.Source == "" && users == 0)
+			users++
 		case "tool":
 			msgText := m.ToolError
 			if m.Error != nil {
@@ -227,37 +215,7 @@ func inspectMessages(s *inspectSample) (list []msg, users []inspectUser) {
 		}
 		list = append(list, out)
 	}
-	return list, users
-}
-
-// markHarnessUsers gives the user events of the session's agent that the agent loop wrote
-// Source "harness": the progress detector then takes "Your submission was incorrect. Please
-// proceed…" as a reprompt, not as a person's new turn that would reset every count. A chat
-// reader makes each user message one user event carrying its text, or something else (a
-// blank one nothing, an injected text a text event), so each user event is the next user
-// message with its text.
-func markHarnessUsers(b *builder, users []inspectUser) {
-	if !slices.ContainsFunc(users, func(u inspectUser) bool { return u.harness }) {
-		return // nor is an agent made for a sample without messages
-	}
-	events := b.agent(MainAgent).events
-	j := 0
-	for i := range events {
-		e := &events[i]
-		if e.Type != loopguard.EventUser {
-			continue
-		}
-		for j < len(users) && users[j].text != e.Text {
-			j++
-		}
-		if j == len(users) {
-			return
-		}
-		if users[j].harness {
-			e.Source = loopguard.SourceHarness
-		}
-		j++
-	}
+	return list
 }
 
 // inspectContent is a message's text and its reasoning, from a string or a list of parts.

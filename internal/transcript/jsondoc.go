@@ -135,6 +135,9 @@ type msg struct {
 	Status string `json:"status"`
 	// A tool message's own failure flag: tau2-bench's "error": true, AutoGen's "is_error".
 	Failed bool `json:"-"`
+	// A user message the harness wrote, not a person (Inspect's agent loop: "Your submission
+	// was incorrect. Please proceed…"), set by readers that know it: a reprompt, not a new turn.
+	FromHarness bool `json:"-"`
 
 	// Gemini CLI message records
 	ID           string        `json:"id"`

@@ -268,9 +268,12 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 				a.text("harness", text, "", 0)
 				continue
 			}
-			if laterUsersAreHarness {
+			switch {
+			case m.FromHarness:
+				a.harnessUser(text)
+			case laterUsersAreHarness:
 				a.taskOrHarness(text)
-			} else {
+			default:
 				ccUserText(a, text, "", 0) // a Claude Code export keeps its injected texts in user messages
 			}
 

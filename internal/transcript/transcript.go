@@ -728,9 +728,20 @@ func (a *agentBuf) user(text string, ms int64) {
 	a.userSeen = true
 	ev := loopguard.Event{Type: loopguard.EventUser, Text: text, Time: ms}
 	if isReprompt(text) {
-		ev.Source = "harness"
+		ev.Source = loopguard.SourceHarness
 	}
 	a.add(ev)
+}
+
+// harnessUser adds a user message the harness wrote (Source "harness"): the progress detector
+// takes it as a reprompt, not as a person's new turn that would reset every count. A blank
+// one says nothing and is left out, as a person's is.
+func (a *agentBuf) harnessUser(text string) {
+	if isBlank(text) {
+		return
+	}
+	a.userSeen = true
+	a.add(loopguard.Event{Type: loopguard.EventUser, Text: text, Source: loopguard.SourceHarness})
 }
 
 // isReprompt says whether a user message is a harness's canned reprompt, sent by itself when
