@@ -48,15 +48,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		dg.exact = combine(dg.exact, uint64(s.calls)+1)
 		dg.masked = dg.exact
 	}
-	novel, total := 0, len(s.dg.lines)
-	for _, h := range s.dg.lines {
-		if !s.seen.test(h) {
-			novel++
-		}
-	}
-	for _, h := range s.dg.lines {
-		s.seen.add(h)
-	}
+	novel, total := s.noteLines()
 	rec := callRecord{id: id, result: dg.exact, sketch: dg.sketch}
 	toolHash := hashString(c.tool)
 
@@ -117,48 +109,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	sameResult := noProgress || (sameCall && s.last.result == dg.exact)
 
-	// The workspace: a successful mutating call changes it, unless it repeats itself exactly
-	// (writing the same thing twice changes nothing the second time).
-	// An editor that reports its failure only in the text (OpenHands' "ERROR:", Claude Code's
-	// <tool_use_error>) changed nothing. Only the result's opening is read: a successful edit
-	// shows the code it wrote, which may well hold "Error:" or a traceback. Nor did a command
-	// its shell would not parse (refusedByShell).
-	again := 0 // this call made the same change as the call that last changed the workspace
-	if mut && !c.failed && !sameResult && !opensWithFailure(c.result) && !refusedByShell(c.result) {
-		// the answer's shape, worked out once: compared when the change may be the same one
-		// made again, and kept as the last change's otherwise
-		var shape sketch
-		shaped := false
-		if s.changedBy == id && int(s.lastWait) <= int(s.changedAt)+1 && !waiting && c.hasRes &&
-			!stepsThroughHistory(c.args) && s.changedShape.n >= 3 {
-			shape, shaped = shapeSketch(c.result), true
-		}
-		if shaped && similarity(&s.changedShape, &shape) >= 0.5 {
-			// The same change made again, and nothing else changed since it was first made:
-			// the model did not see what its first run did. A line-numbered edit sent again
-			// inserts its text again (a real run sent `edit 74:74` 28 times, the file growing
-			// by four lines each time, its answer new each time), so its result is no sign
-			// of progress and the workspace is not taken as changed anew: the calls and the
-			// thought around it stay the same step repeated.
-			//
-			// It must answer alike, its lines the same but for their numbers: an exporter
-			// that keeps only a summary of each edit ("Edit file: a.py, 2 lines added") makes
-			// different edits look the same call, whose answers (their diffs) differ. The
-			// answer must show three lines or more, the same place of a file shown again: a
-			// move in a game answered "(3,1)", then "(3,2)", is a step, not a file. An undo, a
-			// stash pop, a step back through history is meant to be repeated, each run going
-			// one step further; an edit whose outcome is not known is taken as having landed,
-			// as always.
-			s.reapplied++
-			again = int(s.reapplied)
-		} else {
-			if !shaped {
-				shape = shapeSketch(c.result)
-			}
-			s.changed()
-			s.changedBy, s.changedAt, s.reapplied, s.changedShape = id, s.calls, 1, shape
-		}
-	}
+	// The workspace (noteChange); again counts the same change made again.
+	again := s.noteChange(c, id, mut && !c.failed && !sameResult, waiting)
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, count: s.stuck, failed: c.failed}
 	if !mut && !c.failed && movesRelatively(c.args) && !looksFailed(c.result) {
@@ -208,22 +160,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.lastPause = s.calls + 1
 	}
 	s.calls++
-	n := int(s.calls)
-	// runs[k] grows while each call equals the one k before (a cycle of k going round) and
-	// starts again at 0 when one does not; written without branches, since it runs for every
-	// period at every call. Periods of n calls or more have no call k before yet: their runs
-	// are still 0 (they only grow once k calls have been seen, and a user's turn clears them
-	// all; a change of the workspace does not: a round that repeats its changes answered
-	// alike is the cycle going round).
-	ring, runs, cur := &s.ring, &s.runs, uint(n-1)
-	for k := 2; k <= min(d.cfg.MaxCyclePeriod, maxPeriod, n-1); k++ {
-		r := runs[k] + 1
-		if ring[(cur-uint(k))%ringSize] != key {
-			r = 0
-		}
-		runs[k] = r
-	}
-	ring[cur%ringSize] = key
+	s.followCycles(key)
 
 	// errors and churn: this tool's run of near-identical outcomes, and the command's run of
 	// failures across changes of the workspace.
@@ -273,6 +210,90 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return append(out, s.thoughtNotice(c.agent, n, why))
 	}
 	return out
+}
+
+// noteLines counts the substantial lines of the result just digested that no result since the
+// current thought began (and the workspace last changed) showed, out of all of them, and
+// remembers them: a result mostly of lines seen before brought the thought little new,
+// whatever call it answered.
+func (s *progressState) noteLines() (novel, total int) {
+	for _, h := range s.dg.lines {
+		if !s.seen.test(h) {
+			novel++
+		}
+	}
+	for _, h := range s.dg.lines {
+		s.seen.add(h)
+	}
+	return novel, len(s.dg.lines)
+}
+
+// followCycles records the key (call and result) of the call just counted: runs[k] grows
+// while each call equals the one k before (a cycle of k going round) and starts again at 0
+// when one does not; written without branches, since it runs for every period at every call.
+// Periods of n calls or more have no call k before yet: their runs are still 0 (they only
+// grow once k calls have been seen, and a user's turn clears them all; a change of the
+// workspace does not: a round that repeats its changes answered alike is the cycle going
+// round).
+func (s *progressState) followCycles(key uint64) {
+	n := int(s.calls)
+	ring, runs, cur := &s.ring, &s.runs, uint(n-1)
+	for k := 2; k <= min(s.d.cfg.MaxCyclePeriod, maxPeriod, n-1); k++ {
+		r := runs[k] + 1
+		if ring[(cur-uint(k))%ringSize] != key {
+			r = 0
+		}
+		runs[k] = r
+	}
+	ring[cur%ringSize] = key
+}
+
+// noteChange moves the workspace's epoch for a call that changed it: a mutating call that
+// went through, unless it repeats itself exactly (writing the same thing twice changes
+// nothing the second time: mayChange is false then, as for a failed call). An editor that
+// reports its failure only in its text (OpenHands' "ERROR:", Claude Code's <tool_use_error>)
+// changed nothing; only the answer's opening is read, since a successful edit shows the code
+// it wrote, which may well hold "Error:" or a traceback. Nor did a command its shell would
+// not parse (refusedByShell).
+// It returns how many times in a row the call has made the same change as the call that
+// last changed the workspace, or 0 when it made another.
+func (s *progressState) noteChange(c *observedCall, id uint64, mayChange, waiting bool) int {
+	if !mayChange || opensWithFailure(c.result) || refusedByShell(c.result) {
+		return 0
+	}
+	// The answer's shape, worked out once: compared when the change may be the same one made
+	// again, and kept as the last change's otherwise.
+	//
+	// The same change made again, with nothing else changed since it was first made: the
+	// model did not see what its first run did. A line-numbered edit sent again inserts its
+	// text again (a real run sent `edit 74:74` 28 times, the file growing by four lines each
+	// time, its answer new each time), so its result is no sign of progress and the workspace
+	// is not taken as changed anew: the calls and the thought around it stay the same step
+	// repeated.
+	//
+	// It must answer alike, its lines the same but for their numbers: an exporter that keeps
+	// only a summary of each edit ("Edit file: a.py, 2 lines added") makes different edits
+	// look the same call, whose answers (their diffs) differ. The answer must show three
+	// lines or more, the same place of a file shown again: a move in a game answered "(3,1)",
+	// then "(3,2)", is a step, not a file. An undo, a stash pop, a step back through history
+	// is meant to be repeated, each run going one step further; an edit whose outcome is not
+	// known is taken as having landed, as always.
+	var shape sketch
+	shaped := false
+	if s.changedBy == id && int(s.lastWait) <= int(s.changedAt)+1 && !waiting && c.hasRes &&
+		!stepsThroughHistory(c.args) && s.changedShape.n >= 3 {
+		shape, shaped = shapeSketch(c.result), true
+		if similarity(&s.changedShape, &shape) >= 0.5 {
+			s.reapplied++
+			return int(s.reapplied)
+		}
+	}
+	if !shaped {
+		shape = shapeSketch(c.result)
+	}
+	s.changed()
+	s.changedBy, s.changedAt, s.reapplied, s.changedShape = id, s.calls, 1, shape
+	return 0
 }
 
 // followOutcome extends or starts the call's tool chain (errors, churn: the tool's run of
