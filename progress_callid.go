@@ -422,8 +422,8 @@ func editTargetKey(tool string, args []byte) (key uint64, ok bool) {
 
 // editFileKey is the file an editor's call changes, by the string value of its path argument
 // (path, file_path, filePath, absolutePath, target_file), or, for a patch in Codex's format,
-// the first file it updates ("*** Update File: a.py"); false when it names none (an edit of
-// the file open in the harness).
+// the first file it adds, deletes or updates ("*** Update File: a.py", patchFileName); false
+// when it names none (an edit of the file open in the harness).
 func editFileKey(args []byte) (key uint64, ok bool) {
 	var h textHasher
 	// Arguments that are a JSON object name the file in a member; a patch sent as raw text
@@ -436,22 +436,45 @@ func editFileKey(args []byte) (key uint64, ok bool) {
 			}
 		}
 	}
-	if i := bytes.Index(args, patchUpdate); i >= 0 {
-		name := args[i+len(patchUpdate):]
-		// The name ends at the line's end: a newline, or one escaped in a JSON string.
-		end := 0
-		for end < len(name) && name[end] != '\n' && name[end] != '\r' && name[end] != '\\' && name[end] != '"' {
-			end++
-		}
-		if name = bytes.TrimSpace(name[:end]); len(name) > 0 {
-			h.writeBytes(name)
-			return h.sum() | 1, true
-		}
+	if name := patchFileName(args); len(name) > 0 {
+		h.writeBytes(name)
+		return h.sum() | 1, true
 	}
 	return 0, false
 }
 
-var patchUpdate = []byte("*** Update File: ")
+// patchFileHeaders open the sections of a patch in Codex's format, each naming the file it
+// adds, deletes or updates. A file written anew and then updated is one file: a patch adding
+// it rejected four times in a row is the same edit rejected, as an update's is.
+var patchFileHeaders = [...][]byte{[]byte("Update File: "), []byte("Add File: "), []byte("Delete File: ")}
+
+// patchFileName is the file named by the first section header of a patch in Codex's format
+// ("*** Update File: a.py"), or nil.
+func patchFileName(args []byte) []byte {
+	for rest := args; ; {
+		i := bytes.Index(rest, patchHeader)
+		if i < 0 {
+			return nil
+		}
+		rest = rest[i+len(patchHeader):]
+		for _, h := range patchFileHeaders {
+			if !bytes.HasPrefix(rest, h) {
+				continue
+			}
+			name := rest[len(h):]
+			// The name ends at the line's end: a newline, or one escaped in a JSON string.
+			end := 0
+			for end < len(name) && name[end] != '\n' && name[end] != '\r' && name[end] != '\\' && name[end] != '"' {
+				end++
+			}
+			if name = bytes.TrimSpace(name[:end]); len(name) > 0 {
+				return name
+			}
+		}
+	}
+}
+
+var patchHeader = []byte("*** ")
 
 // patchBegin opens a patch in Codex's format, which its apply_patch reads.
 var patchBegin = []byte("*** Begin Patch")

@@ -1622,6 +1622,11 @@ func TestEditFileKeyNamesTheFileAnEditChanges(t *testing.T) {
 		{"a Codex patch, as JSON", `{"input":"*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n*** End Patch"}`,
 			"*** Begin Patch\n*** Update File: src/a.py\n@@\n-z\n+w\n*** End Patch", true, false},
 		{"Codex patches of two files", "*** Begin Patch\n*** Update File: src/a.py\n", "*** Begin Patch\n*** Update File: src/b.py\n", false, false},
+		{"a Codex patch adding a file and one updating it", `{"command":["apply_patch","*** Begin Patch\n*** Add File: docs/s.md\n+x\n*** End Patch"]}`,
+			"*** Begin Patch\n*** Update File: docs/s.md\n@@\n-x\n+y\n*** End Patch", true, false},
+		{"a Codex patch deleting a file", "*** Begin Patch\n*** Delete File: docs/s.md\n*** End Patch", "*** Begin Patch\n*** Add File: docs/s.md\n+x\n", true, false},
+		{"Codex patches adding two files", "*** Begin Patch\n*** Add File: a.md\n+x\n", "*** Begin Patch\n*** Add File: b.md\n+x\n", false, false},
+		{"a line of stars that is no section header", "*** Begin Patch\n*** End Patch", "*** Begin Patch\n*** End Patch", true, true},
 		{"no file named", `{"command":"edit 12:14","text":"x"}`, `{"command":"edit 12:14","text":"x"}`, true, true},
 	}
 	for _, tt := range tests {

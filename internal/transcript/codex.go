@@ -382,11 +382,27 @@ func cxOutput(raw json.RawMessage) (text string, failed bool) {
 	return string(raw), false
 }
 
+// cxVerdicts open the outputs Codex writes itself, instead of the command's, when a command
+// did not run through: its sandbox stopped it or it failed inside it ("failed in sandbox
+// LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: ,
+// stderr: ..."), it timed out, it could not be started, or the user or the policy refused
+// it. The rollout keeps only the text, not the failure flag Codex gave the model with it:
+// read as text, four rejected patches in a row were compared by their last lines, which
+// differed, and went untold.
+var cxVerdicts = []string{"failed in sandbox ", "command timed out after ", "execution error: ",
+	"exec command rejected", "retry failed: "}
+
 // cxShellOutput unwraps a shell tool's output and reads its exit code. "aborted" is what
-// Codex records for a call cut short by an interrupted turn.
+// Codex records for a call cut short by an interrupted turn; an output opening with one of
+// cxVerdicts is Codex's own word that the command did not run through.
 func cxShellOutput(s string) (string, bool) {
 	if s == "aborted" {
 		return s, true
+	}
+	for _, v := range cxVerdicts {
+		if strings.HasPrefix(s, v) {
+			return s, true
+		}
 	}
 	if strings.HasPrefix(s, "{") {
 		var o struct {

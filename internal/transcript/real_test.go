@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // Tests on real public files (testdata/real, sources and trimming in testdata/real/SOURCES).
@@ -435,6 +438,48 @@ func TestRealCompletionFoldersMatchTheirLastDump(t *testing.T) {
 			merged := MergeCompletions(dir, parts)
 			if got := readerCalls(merged); !reflect.DeepEqual(got, want) {
 				t.Errorf("calls of the joined dumps: reader %v, the last dump's walk %v", got, want)
+			}
+		})
+	}
+}
+
+// Codex writes its own verdict in place of a command's output when the command did not run
+// through ("failed in sandbox LinuxSeccomp with execution error: ..."); the rollout keeps only
+// that text. A real session's patches refused by the sandbox are failed calls, the one that
+// went through between them and the write after them are not.
+func TestRealCodexSandboxRefusalsAreFailedCalls(t *testing.T) {
+	tr := mustRead(t, "testdata/real/codex/openprintkit-patches-refused.jsonl.gz")
+	var failed []bool
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventCall {
+			failed = append(failed, e.Failed)
+		}
+	}
+	want := []bool{true, true, false, true, true, true, true, false}
+	if !slices.Equal(failed, want) {
+		t.Errorf("failed flags of the calls %v, want %v", failed, want)
+	}
+}
+
+func TestCodexVerdictsMarkTheCallFailed(t *testing.T) {
+	tests := []struct {
+		name, output string
+		failed       bool
+	}{
+		{"refused by the sandbox", "failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: x", true},
+		{"timed out", "command timed out after 10000 milliseconds", true},
+		{"not started", "execution error: Io(Os { code: 2, kind: NotFound })", true},
+		{"refused by the user", "exec command rejected by user", true},
+		{"refused by the policy", "exec command rejected: dangerous command", true},
+		{"the retry outside the sandbox failed", "retry failed: timeout", true},
+		{"a program's own words", "error: failed in sandbox test\n", false},
+		{"a wrapped output of exit code 0", `{"output":"failed in sandbox? no\n","metadata":{"exit_code":0}}`, false},
+		{"a plain output", "README.md\nmain.go\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, failed := cxShellOutput(tt.output); failed != tt.failed {
+				t.Errorf("cxShellOutput(%q) failed = %v, want %v", tt.output, failed, tt.failed)
 			}
 		})
 	}
