@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -349,5 +350,38 @@ func TestAFolderWalkReadsAnAmazonQSaveWithoutExtension(t *testing.T) {
 	}
 	if f := files[other]; f == nil || !f.NotTranscript || f.Failed() {
 		t.Errorf("the settings: %+v, want passed over as no transcript", f)
+	}
+}
+
+// A text file met in a walk is read only for a CLI's JSON output: one whose first line is no
+// JSON, though it opens with '[' (Terminal-Bench's commands.txt of Python lists), is passed
+// over; a JSON output damaged further down is read and its damaged line named, and a file
+// named on the command line is an error naming its line.
+func TestAFolderWalkPassesOverTextThatIsNoJSON(t *testing.T) {
+	dir := t.TempDir()
+	commands := writeFile(t, dir, "commands.txt", "['ls', 'Enter']\n['cat README.md', 'Enter']\n")
+	damaged := writeFile(t, dir, "agent.log", `{"type":"system","subtype":"init","session_id":"s1"}`+"\n"+
+		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},"session_id":"s1"}`+"\n"+
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a`+"\n")
+	walked, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named, err := Run(Collect([]string{commands}), Options{Config: preset(t, "default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*File{}
+	for _, f := range walked.Files {
+		files[f.Path] = f
+	}
+	if files[commands] != nil || !slices.Contains(walked.PassedOver, commands) {
+		t.Errorf("commands.txt in a walk: %+v, passed over %v; want it passed over", files[commands], walked.PassedOver)
+	}
+	if f := files[damaged]; f == nil || f.Failed() || f.Calls != 1 || len(f.Damaged) != 1 || !strings.Contains(f.Damaged[0], "agent.log:3:") {
+		t.Errorf("a damaged JSON output in a walk: %+v, want read, its line 3 named as damaged", f)
+	}
+	if len(named.Files) != 1 || !named.Files[0].Failed() || !strings.Contains(named.Files[0].Err.Error(), "commands.txt:1:") {
+		t.Errorf("commands.txt named: %+v, want an error at its line 1", named.Files)
 	}
 }
