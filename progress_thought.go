@@ -55,6 +55,13 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	}
 	s.thoughtSeen = true
 	dg := s.dg.digestThought(t.text)
+	if dg.words > 0 && dg.marks == dg.words {
+		// A text that is nothing but volatile fields (a flag guessed, an id, a time) says
+		// nothing once they are masked, and every such text would be the same thought: three
+		// different flags submitted in turn were told as one thought said three times. Its
+		// words themselves are what it says.
+		dg.exact = combine(dg.exact, hashString(strings.TrimSpace(t.text)))
+	}
 	same := s.thoughtN > 0 && (dg.exact == s.thought.exact ||
 		(dg.words >= 8 && s.thought.words >= 8 && similarity(&dg.sketch, &s.thought.sketch) >= s.d.similar))
 	if same {
@@ -62,7 +69,15 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	} else {
 		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging, s.backs = dg, 1, 0, 0, false, 0
 		s.thoughtAt = s.calls
-		s.seen.reset() // "new" means new since the model began saying this
+		// "New" means new since the model began saying this, and it began after reading the
+		// last call's answer: a call that brings that answer back brings it nothing new (a
+		// search answered with the snippet that made the model say "still not found, try
+		// another search" was counted new once more, and the thought rule spoke a call late
+		// or not at all).
+		s.seen.reset()
+		for _, h := range s.dg.lines {
+			s.seen.add(h)
+		}
 		s.callSaid = false
 	}
 	if s.thoughtN == 2 {

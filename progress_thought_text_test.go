@@ -297,3 +297,65 @@ func TestGrepForTheWordExportChangesNothing(t *testing.T) {
 		t.Errorf("the same thought 8 times, every grep answering the same two lines: no thought notice (%v)", r.got)
 	}
 }
+
+// The model began saying its thought after reading the last call's answer: a search answered
+// with that snippet again brings the thought nothing new. A small model said "still not
+// found, I should try a different search" before four searches, the first three answered
+// with the snippet it had just read, and was told a call late or not at all while that first
+// repeat counted as new.
+func TestTheAnswerAThoughtBeganOnIsNotNewToIt(t *testing.T) {
+	snippet := "A. T. Stewart Era Buildings are a set of department store buildings in Manhattan.\nThey were built between 1846 and 1862 for the merchant Alexander Turney Stewart."
+	tests := []struct {
+		name      string
+		answers   []string // of the calls after the first one, each after the thought
+		wantAt    int      // index of the event told, -1 for none
+		wantCount string
+	}{
+		{"every search brings back the snippet the thought began on", []string{snippet, snippet, snippet}, 7, "same thought × 3"},
+		{"each search brings something new", []string{"Stewart was born in Lisburn, Ireland.\nHe emigrated to New York in 1818.", "The Marble Palace opened in 1846 on Broadway.\nIt was the first department store.", "The Sun Building later housed the New York Sun.\nIt was designated a landmark in 1986."}, -1, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newTextRun(t)
+			r.say("m0", "I need to search for the A. T. Stewart buildings.")
+			r.call("search", `{"query":"A. T. Stewart"}`, snippet)
+			for i, a := range tt.answers {
+				r.say(fmt.Sprint("m", i+1), "The search result still doesn't provide the information I need. I should try a different search.")
+				r.call("search", fmt.Sprintf(`{"query":"Stewart building %d"}`, i), a)
+			}
+			got := r.thoughts()
+			switch {
+			case tt.wantAt < 0 && len(got) > 0:
+				t.Errorf("thought notices %v, want none", got)
+			case tt.wantAt >= 0 && (len(got) != 1 || got[0] != fmt.Sprintf("%d:%s:%s", tt.wantAt, KindThought, tt.wantCount)):
+				t.Errorf("thought notices %v, want one at event %d (%s); all: %v", got, tt.wantAt, tt.wantCount, r.got)
+			}
+		})
+	}
+}
+
+// A text that is nothing but volatile fields (a flag, an id) says what its words say: three
+// different flags submitted in turn are three thoughts, the same flag said three times one.
+func TestAThoughtOfOnlyVolatileFieldsIsItsWords(t *testing.T) {
+	tests := []struct {
+		name    string
+		flags   []string
+		wantOne bool
+	}{
+		{"three different flags", []string{"4nd_y0uR_Gr0uNd!!}", "tS_u0y_ll1w{4nd_y0uR_Gr0uNd!!}BTH", "tS_u0y_ll1w{4nd_y0uR_Gr0uNd!!}"}, false},
+		{"the same flag three times", []string{"HTB{s4m3_fl4g_4g41n}", "HTB{s4m3_fl4g_4g41n}", "HTB{s4m3_fl4g_4g41n}"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newTextRun(t)
+			r.call("python", `{"code":"print(decode())"}`, tt.flags[0])
+			for i, f := range tt.flags {
+				r.say(fmt.Sprint("m", i), f)
+				r.call("submit", fmt.Sprintf(`{"answer":%q}`, f+fmt.Sprint(i)), f)
+			}
+			if got := r.thoughts(); (len(got) == 1) != tt.wantOne {
+				t.Errorf("thought notices %v, want one: %v", got, tt.wantOne)
+			}
+		})
+	}
+}
