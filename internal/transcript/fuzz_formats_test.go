@@ -395,3 +395,9 @@ func FuzzAmazonQ(f *testing.F) {
 	f.Add([]byte(`{"conversation_id": 1, "next_message": {"content": {"CancelledToolUses": null}}, "history": [[], [null, {"ToolUse": {"tool_uses": [{"id": "a", "args": "x"}, null]}}], [{"content": {"ToolUseResults": {"tool_use_results": [{"tool_use_id": "a", "content": [{"Json": 3}, {"Json": {"exit_status": null}}, null, {"Image": {}}]}]}}}], 7, {"user": 3, "assistant": []}], "model": {"id": 1}}`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readAmazonQ(name, br, 0) })
 }
+
+func FuzzMiniConsole(f *testing.F) {
+	f.Add([]byte(miniPasted))
+	f.Add(gunzip(f, "testdata/real/mini-swe-agent-console/create-bucket-agent.log.gz"))
+	fuzzReader(f, readMiniConsole)
+}

@@ -305,6 +305,7 @@ func TestRealFilesMatchAnIndependentWalk(t *testing.T) {
 		{"otlp/tempo_export_with_batches.json.gz", FormatOTLP, walkOTLP},
 		{"zed/2025-07-20-wasm-bindgen.md.gz", FormatZed, walkZed},
 		{"cline-ui/ui_messages.json.gz", FormatClineUI, walkClineUI},
+		{"mini-swe-agent-console/create-bucket-agent.log.gz", FormatMiniConsole, walkMiniConsole},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
@@ -482,5 +483,33 @@ func TestCodexVerdictsMarkTheCallFailed(t *testing.T) {
 				t.Errorf("cxShellOutput(%q) failed = %v, want %v", tt.output, failed, tt.failed)
 			}
 		})
+	}
+}
+
+// walkMiniConsole counts the step headers of a mini-swe-agent console recording, its escape
+// sequences taken out by a regular expression: each step is one reply, one call.
+func walkMiniConsole(t *testing.T, raw []byte, _ string) (agentCalls, int) {
+	plain := regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`).ReplaceAll(raw, nil)
+	n := len(regexp.MustCompile(`(?m)^mini-swe-agent \(step [0-9]+, \$[0-9.]+\):\r?$`).FindAll(plain, -1))
+	return agentCalls{"0/main": n}, 1
+}
+
+// The failed calls of a real mini-swe-agent console recording are those whose answer printed
+// a return code other than 0, counted apart from the reader.
+func TestRealMiniConsoleFailuresAreItsReturnCodes(t *testing.T) {
+	path := "testdata/real/mini-swe-agent-console/create-bucket-agent.log.gz"
+	plain := regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`).ReplaceAll(gunzip(t, path), nil)
+	var want []bool
+	for _, m := range regexp.MustCompile(`<returncode>([0-9]+)</returncode>`).FindAllSubmatch(plain, -1) {
+		want = append(want, string(m[1]) != "0")
+	}
+	var got []bool
+	for _, e := range mustRead(t, path).Agents[0].Events {
+		if e.Type == loopguard.EventCall && e.HasResult && e.Result != "" {
+			got = append(got, e.Failed)
+		}
+	}
+	if len(want) == 0 || !slices.Contains(want, true) || !slices.Equal(got, want) {
+		t.Errorf("failed flags of the calls answered %v, return codes say %v", got, want)
 	}
 }

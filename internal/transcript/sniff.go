@@ -41,6 +41,7 @@ const (
 	kindAntigravity       // a Google Antigravity trajectory, one step a line
 	kindSessionEvents     // a managed agent session's events (Anthropic), one a line
 	kindAider             // Aider's chat history (Markdown)
+	kindMiniConsole       // mini-swe-agent's console output (a terminal recording, or pasted)
 	kindClineMarkdown     // a Cline or Roo Code task exported as Markdown
 	kindSpecStory         // a chat saved by SpecStory (Markdown)
 	kindClaudeText        // Claude Code's conversation as its terminal shows it (/export)
@@ -141,6 +142,11 @@ func sniff(head []byte, eof bool) sniffed {
 			if s := sniff(head[i+nl+1:], eof); s.err == nil && isStreamKind(s.kind) {
 				return s
 			}
+		}
+		if bytes.Contains(head, []byte("mini-swe-agent")) {
+			// Perhaps mini-swe-agent's console, whose first message may come after more than
+			// the head of a harness installing it: its reader looks at the whole text.
+			return sniffed{kind: kindMiniConsole}
 		}
 		return sniffed{err: fmt.Errorf("%w: not JSON", ErrUnknownFormat), errLine: lineOf(head, i)}
 	}

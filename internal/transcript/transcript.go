@@ -122,6 +122,9 @@ const (
 	FormatSessionEvents = "session-events"
 	// FormatAider is Aider's chat history (.aider.chat.history.md): one session per run.
 	FormatAider = "aider"
+	// FormatMiniConsole is mini-swe-agent's console output, as a terminal recording keeps it
+	// (Terminal-Bench's sessions/agent.log) or as it is pasted.
+	FormatMiniConsole = "mini-swe-agent-console"
 	// FormatClineMarkdown is a Cline or Roo Code task exported as Markdown.
 	FormatClineMarkdown = "cline-markdown"
 	// FormatSpecStory is a chat saved by SpecStory (.specstory/history/*.md), of Cursor, Claude
@@ -555,6 +558,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readSessionEvents(name, br)
 	case kindAider:
 		t, err = readAider(name, br)
+	case kindMiniConsole:
+		t, err = readMiniConsole(name, br)
 	case kindClineMarkdown:
 		t, err = readClineMarkdown(name, br)
 	case kindSpecStory:
