@@ -26,12 +26,13 @@ type Target struct {
 
 // transcriptSuffixes are the file names a folder walk picks up: the formats the transcript
 // readers know are JSON or JSONL documents, or Markdown (Claude Code exports), possibly
-// gzip-compressed; and .txt and .log, where benchmark harnesses keep a CLI's headless output
-// (agent/claude-code.txt, agent/codex.txt).
-var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".eval"}
+// gzip-compressed; .txt and .log, where benchmark harnesses keep a CLI's headless output
+// (agent/claude-code.txt, agent/codex.txt) and terminal recordings; Inspect's .eval archives;
+// and Letta's agent files (.af, a JSON document holding the agent's messages).
+var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".eval", ".af"}
 
-// IsCandidate says whether a file met in a folder walk is read: a name ending in .jsonl,
-// .json, .traj, .md, .txt or .log, optionally followed by .gz; and opencode.db, which is
+// IsCandidate says whether a file met in a folder walk is read: a name ending in one of
+// transcriptSuffixes, optionally followed by .gz; and opencode.db, which is
 // reported as what it is (a database that `opencode export` reads) rather than passed over.
 func IsCandidate(name string) bool {
 	name = strings.TrimSuffix(strings.ToLower(name), ".gz")

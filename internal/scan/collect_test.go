@@ -142,3 +142,25 @@ func TestCollectPassesOverCompletionDumpsBesideTheirEvaluationOutput(t *testing.
 		t.Errorf("named by the user, %s is left out", dump)
 	}
 }
+
+// A folder walk picks up the names the readers know and no others: Letta's agent files (.af)
+// among them, compressed or not.
+func TestCollectPicksUpTheNamesOfTranscripts(t *testing.T) {
+	dir := t.TempDir()
+	var want []string
+	for _, name := range []string{"a.jsonl", "b.json.gz", "c.traj", "d.md", "e.txt", "f.log", "g.eval", "letta/agent.af", "letta/old.AF.gz"} {
+		want = append(want, writeFile(t, dir, name, "{}"))
+	}
+	for _, name := range []string{"notes.csv", "photo.png", "agent.afx"} {
+		writeFile(t, dir, name, "{}")
+	}
+	var got []string
+	for _, tg := range Collect([]string{dir}) {
+		got = append(got, tg.Path)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("walk: %q, want %q", got, want)
+	}
+}
