@@ -44,6 +44,33 @@ type inspectLog struct {
 type inspectSample struct {
 	Messages    []inspectMessage  `json:"messages"`
 	Attachments map[string]string `json:"attachments"`
+	// Events are read for the tool calls that Inspect ran and messages no longer hold:
+	// react() removes its submit calls and their answers from the conversation it keeps.
+	Events []inspectEvent `json:"events"`
+}
+
+// inspectEvent is what is read of a sample's event: a tool event's call and answer, a model
+// event's reply (its text, to find the message it became). The rest (a model event's whole
+// input, above all) is skipped.
+type inspectEvent struct {
+	Event     string          `json:"event"`
+	ID        string          `json:"id"`
+	Function  string          `json:"function"`
+	Arguments json.RawMessage `json:"arguments"`
+	Result    any             `json:"result"`
+	Error     *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+	Output *struct {
+		Choices []struct {
+			Message struct {
+				Content   any `json:"content"`
+				ToolCalls []struct {
+					ID string `json:"id"`
+				} `json:"tool_calls"`
+			} `json:"message"`
+		} `json:"choices"`
+	} `json:"output"`
 }
 
 type inspectMessage struct {
@@ -186,6 +213,7 @@ func inspectMessages(s *inspectSample) []msg {
 		return text
 	}
 	list := make([]msg, 0, len(s.Messages))
+	removed := removedCallsOf(s, resolve)
 	users := 0
 	for _, m := range s.Messages {
 		text, reasoning := inspectContent(m.Content, resolve)
@@ -213,9 +241,126 @@ func inspectMessages(s *inspectSample) []msg {
 				}
 			}
 		}
+		var answers []msg
+		if m.Role == "assistant" {
+			// The calls Inspect ran for this reply that the conversation no longer holds.
+			out.ToolCalls, answers = removed.after(text, out.ToolCalls)
+		}
 		list = append(list, out)
+		list = append(list, answers...)
 	}
-	return list
+	return append(list, removed.rest()...)
+}
+
+// removedCalls are the tool calls Inspect ran whose messages the sample's conversation no
+// longer holds (react() drops its submit calls and their answers: a CTF agent submitting
+// the same wrong flag again and again was invisible). Each is put back after the assistant
+// message of the model's reply that made it: a message holding calls is the reply whose
+// output named its first call, a message of text alone the next reply that said that text.
+type removedCalls struct {
+	calls   []removedCall
+	turnOf  map[string]int // the model event (counted from 1) whose output named each call
+	replies []string       // the text of each model event's reply, by its count - 1
+	next    int            // the first removed call not yet put back
+	turn    int            // the reply of the last assistant message placed
+}
+
+type removedCall struct {
+	turn   int        // the model event that made the call, counted from 1
+	call   oaToolCall // the call
+	answer msg        // the tool's answer
+}
+
+// removedCallsOf lists the tool events of s whose call no message holds, in order, with
+// the model events' replies.
+func removedCallsOf(s *inspectSample, resolve func(string) string) removedCalls {
+	held := map[string]bool{}
+	for _, m := range s.Messages {
+		for _, tc := range m.ToolCalls {
+			held[tc.ID] = true
+		}
+	}
+	r := removedCalls{turnOf: map[string]int{}}
+	for _, e := range s.Events {
+		switch e.Event {
+		case "model":
+			reply := ""
+			if e.Output != nil && len(e.Output.Choices) > 0 {
+				m := &e.Output.Choices[0].Message
+				reply, _ = inspectContent(m.Content, resolve)
+				for _, tc := range m.ToolCalls {
+					r.turnOf[tc.ID] = len(r.replies) + 1
+				}
+			}
+			r.replies = append(r.replies, reply)
+		case "tool":
+			if e.ID == "" || held[e.ID] {
+				continue
+			}
+			result, _ := inspectContent(e.Result, resolve)
+			answer := msg{Role: "tool", ToolCallID: e.ID, Content: result}
+			if e.Error != nil {
+				answer.Status = "error"
+				if !strings.Contains(result, e.Error.Message) {
+					answer.Content = strings.TrimSpace(result + "\n" + e.Error.Message)
+				}
+			}
+			turn := r.turnOf[e.ID]
+			if turn == 0 {
+				turn = len(r.replies) // the call names no reply: the last one made it
+			}
+			r.calls = append(r.calls, removedCall{turn: turn,
+				call:   oaToolCall{ID: e.ID, Name: e.Function, Arguments: resolveArgs(e.Arguments, resolve)},
+				answer: answer})
+		}
+	}
+	return r
+}
+
+// after adds to calls, those of an assistant message that says text, the removed calls of
+// its reply and of the replies before it that no message kept, and returns their answers:
+// the tool messages to follow it.
+func (r *removedCalls) after(text string, calls []oaToolCall) ([]oaToolCall, []msg) {
+	if r.next == len(r.calls) {
+		return calls, nil
+	}
+	turn := 0
+	if len(calls) > 0 {
+		turn = r.turnOf[calls[0].ID]
+	} else {
+		for t := r.turn + 1; t <= len(r.replies); t++ {
+			if r.replies[t-1] == text {
+				turn = t
+				break
+			}
+		}
+	}
+	if turn <= r.turn {
+		return calls, nil // a message no reply is known to have made: nothing to put back
+	}
+	r.turn = turn
+	var answers []msg
+	for ; r.next < len(r.calls) && r.calls[r.next].turn <= turn; r.next++ {
+		calls = append(calls, r.calls[r.next].call)
+		answers = append(answers, r.calls[r.next].answer)
+	}
+	return calls, answers
+}
+
+// rest returns the removed calls no message was found for, as an assistant message and its
+// answers: put last rather than lost.
+func (r *removedCalls) rest() []msg {
+	if r.next == len(r.calls) {
+		return nil
+	}
+	reply := msg{Role: "assistant"}
+	var answers []msg
+	for _, c := range r.calls[r.next:] {
+		reply.ToolCalls = append(reply.ToolCalls, c.call)
+		answers = append(answers, c.answer)
+	}
+	r.next = len(r.calls)
+	return append([]msg{reply}, answers...)
 }
 
 // inspectContent is a message's text and its reasoning, from a string or a list of parts.

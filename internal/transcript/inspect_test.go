@@ -249,3 +249,65 @@ func TestInspectDamagedLogNamesItsLine(t *testing.T) {
 		t.Errorf("error %v, want one at log.json:3", err)
 	}
 }
+
+// Inspect's react() agent removes its submit calls and their answers from the conversation it
+// keeps (sample.messages); they are still in sample.events. Each is put back after the
+// assistant message of the reply that made it: a message holding calls is the reply whose
+// output named them, a message of text alone the next reply that said that text. A CTF agent
+// submitting the same wrong flag again and again was invisible (r51b F2). A call the
+// messages hold is read once, from them; a removed call no message is found for is read last.
+func TestInspectCallsRemovedFromTheConversationAreReadFromItsEvents(t *testing.T) {
+	const (
+		task    = `{"role": "user", "content": "Find the flag.", "source": "input"}`
+		look    = `{"role": "assistant", "content": "", "source": "generate", "tool_calls": [{"id": "c1", "function": "bash", "arguments": {"cmd": "cat flag.txt"}}]}`
+		lookAns = `{"role": "tool", "tool_call_id": "c1", "content": "ZmxhZ3t4fQ=="}`
+		said    = `{"role": "assistant", "content": "The flag is flag{x}.", "source": "generate"}`
+		silent  = `{"role": "assistant", "content": "", "source": "generate"}`
+		wrong   = `{"role": "user", "content": "Your submission was incorrect. Please proceed and attempt to find the correct answer."}`
+	)
+	model := func(text string, ids ...string) string {
+		calls := []string{}
+		for _, id := range ids {
+			calls = append(calls, fmt.Sprintf(`{"id": %q, "function": "f", "arguments": {}}`, id))
+		}
+		return fmt.Sprintf(`{"event": "model", "input": [{"role": "user", "content": "long history"}], "output": {"choices": [{"message": {"role": "assistant", "content": %q, "tool_calls": [%s]}}]}}`, text, strings.Join(calls, ","))
+	}
+	tool := func(id, fn, args, result string) string {
+		return fmt.Sprintf(`{"event": "tool", "id": %q, "function": %q, "arguments": %s, "result": %q}`, id, fn, args, result)
+	}
+	const (
+		lookCall   = `call bash "{\"cmd\":\"cat flag.txt\"}" => "ZmxhZ3t4fQ=="`
+		submitCall = `call submit "{\"answer\":\"flag{x}\"}" => "flag{x}"`
+		saidText   = `text[model] "The flag is flag{x}."`
+		wrongUser  = `user[harness] "Your submission was incorrect. P…"`
+	)
+	tests := []struct {
+		name             string
+		messages, events []string
+		want             []string
+	}{
+		{"the same wrong flag submitted twice, each reply saying it",
+			[]string{task, look, lookAns, said, wrong, said, wrong},
+			[]string{model("", "c1"), tool("c1", "bash", `{"cmd": "cat flag.txt"}`, "ZmxhZ3t4fQ=="),
+				model("The flag is flag{x}.", "s1"), tool("s1", "submit", `{"answer": "flag{x}"}`, "flag{x}"),
+				model("The flag is flag{x}.", "s2"), tool("s2", "submit", `{"answer": "flag{x}"}`, "flag{x}")},
+			[]string{`user "Find the flag."`, lookCall, saidText, submitCall, wrongUser, saidText, submitCall, wrongUser}},
+		{"replies without text: the submit follows its own reply, not the look before it",
+			[]string{task, look, lookAns, silent, wrong},
+			[]string{model("", "c1"), tool("c1", "bash", `{"cmd": "cat flag.txt"}`, "ZmxhZ3t4fQ=="),
+				model("", "s1"), tool("s1", "submit", `{"answer": "flag{x}"}`, "flag{x}")},
+			[]string{`user "Find the flag."`, lookCall, submitCall, wrongUser}},
+		{"a removed call whose reply no message says is read last",
+			[]string{task, look, lookAns},
+			[]string{model("", "c1"), tool("c1", "bash", `{"cmd": "cat flag.txt"}`, "ZmxhZ3t4fQ=="),
+				model("Submitting.", "s1"), tool("s1", "submit", `{"answer": "flag{x}"}`, "flag{x}")},
+			[]string{`user "Find the flag."`, lookCall, submitCall}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := `{"version": 2, "status": "success", "eval": {"task": "ctf"}, "samples": [{"messages": [` + strings.Join(tc.messages, ",") +
+				`], "events": [` + strings.Join(tc.events, ",") + `]}]}`
+			expectEvents(t, "log.json", doc, FormatInspect, tc.want)
+		})
+	}
+}
