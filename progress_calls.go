@@ -466,8 +466,18 @@ func (s *progressState) quiet(escalation bool) bool {
 // chain's latest failure (rf.same failures in a row ended so).
 func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
 	d := s.d
-	if noProgress && s.remindAt(int(s.stuck)) && !s.cycleForming(dist) {
-		return append(out, s.stuckNotice(c, int(s.stuck)))
+	if noProgress && s.remindAt(int(s.stuck)) {
+		if !s.cycleForming(dist) {
+			return append(out, s.stuckNotice(c, int(s.stuck)))
+		}
+		if int(s.stuck) == d.thresholds[0] {
+			// A repeat in a cycle in the making is the cycle rule's to tell. Should the cycle
+			// break before its third round, the call's first reminder is held for its next
+			// repeat, as through the quiet calls: a failing query sent again between two
+			// refusals of the model's form (A B A B A A) was never told, its third run deferred
+			// to a cycle that did not come round and its fourth no threshold.
+			s.stuckHeld = s.last.id
+		}
 	}
 	if s.idle > 0 && s.remindAt(int(s.idle)) {
 		return append(out, s.notice(c.agent, KindStuck, c.tool+" does nothing × "+itoa(int(s.idle)),

@@ -31,3 +31,27 @@ func TestAHeldReminderIsOwedNoMoreOnceAnyNoticeIsTold(t *testing.T) {
 		t.Fatalf("setup: no one-reply notice at 8: %q", got)
 	}
 }
+
+// A repeat in a cycle in the making is the cycle rule's to tell; when the cycle breaks before
+// its third round, the call's first reminder is held for its next repeat instead of lost: a
+// failing query sent again between two refusals of the model's form (A B A B A A) was never
+// told. A cycle that comes round is told once, as a cycle.
+func TestAReminderDeferredToACycleThatBreaksIsToldAtTheNextRepeat(t *testing.T) {
+	query := fail("action", "SELECT count(*) FROM flights WHERE departure_airport = 'Aberdeen'", "Error executing query: Unknown column 'departure_airport' in 'where clause'")
+	refused := fail("action", "SELECT count(*) FROM flights\nMySQL Database Output:", "No SQL code was found in your last response.")
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"the cycle breaks: the query's fourth run is told", []step{query, refused, query, refused, query, query}, []string{"5:stuck:action × 4"}},
+		{"the cycle comes round: told once, as a cycle", []step{query, refused, query, refused, query, refused}, []string{"5:cycle:cycle of 2 × 3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
+				t.Errorf("notices %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
