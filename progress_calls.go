@@ -669,10 +669,8 @@ func saysNothing(result string) bool {
 // An empty answer to another command (mkdir, cp, sed -i) says it succeeded, and a batch of
 // them is not churn.
 func searches(tool string, args []byte) bool {
-	for _, w := range searchToolWords {
-		if containsFold(tool, w) {
-			return true
-		}
+	if namedForSearching(tool) {
+		return true
 	}
 	_, line, _, ok := commandLine(args)
 	if !ok {
@@ -693,6 +691,18 @@ func searches(tool string, args []byte) bool {
 		}
 		line = line[:p]
 	}
+}
+
+// namedForSearching says whether a tool's name says it searches (grep, find_file, search_dir,
+// Glob): a tool of its own, whose host answers "nothing found" as an answer, not a shell
+// command's exit status.
+func namedForSearching(tool string) bool {
+	for _, w := range searchToolWords {
+		if containsFold(tool, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // programOf is the first word of a command line.
@@ -1192,16 +1202,29 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 			failed = looksFailed(said)
 		}
 	}
+	if failed && hasStartupFileError(markWindow(said)) {
+		// The shell's complaints about its own startup files come before every command.
+		if s := withoutStartupFileErrors(said, c.args); len(s) != len(said) {
+			said = s
+			if !c.failed {
+				failed = looksFailed(said)
+			}
+		}
+	}
 	// (After the hook's line is off: the program's last word is the line before it.)
 	if failed && !c.failed && endsWithSuccess(said, c.args) && !reportsExitFailure(said) {
 		failed = false // the program's own last word is success (see endsWithSuccess)
 	}
-	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) && !searchDiagnostic(markWindow(said)) {
+	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) && !searchDiagnostic(markWindow(said)) &&
+		!(c.failed && namedForSearching(c.tool) && strings.TrimSpace(said) != "" && !saysNothing(said)) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or
 		// directory", a search API's {"error": "rate limit exceeded"}). Three existence
 		// checks that found nothing, each printing only a shell's banner, were told as one
-		// command failing alike.
+		// command failing alike. A search tool of its own that its host says failed, and
+		// whose answer is not that nothing was found, did fail: its host answers no match as
+		// an answer ("Path is not within workspace" from a grep tool was read as a search
+		// that found nothing).
 		failed = false
 	}
 	return failed, said

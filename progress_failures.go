@@ -252,6 +252,77 @@ func withoutForeignNotFound(result string, args []byte) string {
 	return result[:start]
 }
 
+// startupFiles are the files a shell reads as it starts (login and interactive shells, bash
+// and zsh): a line of one of them that fails is reported with the file's path ("/home/u/
+// .bash_profile: line 1: souce: command not found", "/root/.bashrc: line 9: /opt/ros/setup.bash:
+// No such file or directory", "/home/u/.zshrc:12: command not found: nvm") before every
+// command the shell runs.
+var startupFiles = [...]string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
+	".zshenv", ".zlogin", "/etc/profile", "/etc/bash.bashrc", "/etc/zshrc"}
+
+// withoutStartupFileErrors returns result without the lines in which the shell reports a
+// failing line of its own startup files (startupFiles): the environment's complaint, the same
+// before whatever command runs, not the command's. A user profile's typo made four runs of a
+// program, each after an edit, one command failing the same way. A call that names the file
+// (`source ~/.bashrc`, an edit of it) is answered by its own errors, and keeps them.
+func withoutStartupFileErrors(result string, args []byte) string {
+	var out strings.Builder
+	kept := 0 // the end of what is written to out, or copied: result[:kept] is settled
+	for start := 0; start < len(result); {
+		end := strings.IndexByte(result[start:], '\n')
+		if end < 0 {
+			end = len(result)
+		} else {
+			end += start + 1
+		}
+		if file := startupFileOf(result[start:end]); file != "" && !bytes.Contains(args, []byte(file)) {
+			if out.Len() == 0 {
+				out.Grow(len(result))
+			}
+			out.WriteString(result[kept:start])
+			kept = end
+		}
+		start = end
+	}
+	if kept == 0 {
+		return result
+	}
+	out.WriteString(result[kept:])
+	return out.String()
+}
+
+// startupFileOf returns the startup file (its name as in startupFiles) whose failing line the
+// shell reports in line ("<path>: line N: ..." for bash, "<path>:N: ..." for zsh), or "".
+func startupFileOf(line string) string {
+	colon := strings.IndexByte(line, ':')
+	if colon <= 0 {
+		return ""
+	}
+	path, rest := line[:colon], line[colon+1:]
+	if !strings.HasPrefix(rest, " line ") && (rest == "" || rest[0] < '0' || rest[0] > '9') {
+		return ""
+	}
+	for _, f := range startupFiles {
+		// a dotfile wherever the home folder is ("/home/u/.bashrc", "~/.bashrc"); a system
+		// file at its place
+		if path == f || f[0] == '.' && strings.HasSuffix(path, "/"+f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// hasStartupFileError says whether a window of a result may hold a line of startupFileOf: one
+// look for each file's name followed by the colon of a report.
+func hasStartupFileError(window string) bool {
+	for _, f := range startupFiles {
+		if strings.Contains(window, f+":") {
+			return true
+		}
+	}
+	return false
+}
+
 // namedIn says whether the arguments hold name, as written or with their backslashes left
 // out: `echo -e "...bash\ndocker..."` run where -e is not understood makes the shell look for
 // a command "bashndocker", which is the call's own text.
@@ -309,10 +380,14 @@ func markWindow(result string) string {
 
 // failureOpenings are how a tool's result opens when the tool reports its own failure in the
 // text: OpenHands' editor ("ERROR:" on a line of its own), Claude Code's <tool_use_error>, a
-// script's traceback, git's "fatal:", Codex refusing a patch or a call's arguments.
+// script's traceback, git's "fatal:", Codex refusing a patch or a call's arguments, a shell
+// tool saying it stopped a command that ran out of time (Qwen Code: "Command timed out after
+// 30000ms before it could complete. Below is the output before it timed out:", recorded with
+// a status of success and no exit code; Codex: "command timed out after 10000 milliseconds").
 var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>",
 	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments",
-	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error"}
+	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error",
+	"Command timed out after ", "command timed out after "}
 
 // openingFirsts flags the first bytes of failureOpenings.
 var openingFirsts = func() (t [256]bool) {

@@ -358,3 +358,92 @@ func TestPatchesSentThroughTheShellAreEdits(t *testing.T) {
 		t.Errorf("six patches of one file rejected through the shell: got %q, want an errors notice", got)
 	}
 }
+
+func TestStartupFileErrorsAreTheEnvironmentsNotTheCommands(t *testing.T) {
+	tests := []struct {
+		name, result, args, want string
+	}{
+		{"a profile's typo before a program's output goes", "/home/unitree/.bash_profile: line 1: souce: command not found\n[sudo] password for unitree: ",
+			`{"cmd":"sudo ./example_walk"}`, "[sudo] password for unitree: "},
+		{"a bashrc sourcing a missing file, in the middle", "building\n/root/.bashrc: line 9: /opt/ros/setup.bash: No such file or directory\ndone\n",
+			`{"command":"make"}`, "building\ndone\n"},
+		{"zsh's form", "~/.zshrc:12: command not found: nvm\nv20.1.0\n", `{"command":"node --version"}`, "v20.1.0\n"},
+		{"a system file", "/etc/profile: line 3: x: unbound variable\nok", `{"command":"ls"}`, "ok"},
+		{"the call that sources the file keeps its errors", "/root/.bashrc: line 9: /opt/ros/setup.bash: No such file or directory\n",
+			`{"command":"source ~/.bashrc"}`, "/root/.bashrc: line 9: /opt/ros/setup.bash: No such file or directory\n"},
+		{"a script's own line stays", "run_tests.sh: line 4: pytest: command not found\n", `{"command":"bash run_tests.sh"}`, "run_tests.sh: line 4: pytest: command not found\n"},
+		{"a file named like one, not a report", "/home/u/.bashrc is 2 KB\n", `{"command":"ls -l ~/.bashrc"}`, "/home/u/.bashrc is 2 KB\n"},
+		{"a file ending in the name is not it", "/home/u/my.profile: line 2: x: command not found\n", `{"command":"sh my.profile"}`, "/home/u/my.profile: line 2: x: command not found\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := withoutStartupFileErrors(tt.result, []byte(tt.args)); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// A user profile's typo is reported before every command the shell runs: four runs of a
+// program, an edit before each, are no command failing the same way (r54b N1).
+func TestAProfilesTypoIsNoFailureOfEveryCommand(t *testing.T) {
+	var steps []step
+	for i := range 5 {
+		steps = append(steps,
+			ok("apply_patch", fmt.Sprintf("*** Begin Patch\n*** Update File: walk.cpp\n@@\n-v%d\n+v%d\n*** End Patch", i, i+1), "Success. Updated the following files:\nM walk.cpp"),
+			ok("exec_command", `{"cmd":"sudo ./example_walk"}`, "Process running with session ID 26120\nOutput:\n/home/unitree/.bash_profile: line 1: souce: command not found\n[sudo] password for unitree: "))
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
+		t.Errorf("got %q, want no notice", got)
+	}
+}
+
+// A shell tool that stopped a command for running out of time says so as the answer's
+// opening; the host may record the call as a success (Qwen Code, r54b F1), and ten attempts
+// with changing arguments, each timing out, were no failure at all.
+func TestAnAnswerOpeningWithATimeoutFailed(t *testing.T) {
+	tests := []struct {
+		result string
+		failed bool
+	}{
+		{"Command timed out after 30000ms before it could complete. Below is the output before it timed out:\nroot@10.93.25.49's password:", true},
+		{"command timed out after 10000 milliseconds", true},
+		{"Tests passed.\nNote: one test's command timed out after 5s and was retried.", false},
+	}
+	for _, tt := range tests {
+		if got := looksFailed(tt.result); got != tt.failed {
+			t.Errorf("looksFailed(%q) = %v, want %v", tt.result, got, tt.failed)
+		}
+	}
+	var steps []step
+	for i := range 6 {
+		steps = append(steps, ok("run_shell_command", fmt.Sprintf(`{"command":"ssh -o ConnectTimeout=%d root@10.93.25.49 uptime"}`, 5+i),
+			"Command timed out after 30000ms before it could complete. Below is the output before it timed out:\nroot@10.93.25.49's password:"))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, "3:errors:") }) {
+		t.Errorf("six ssh attempts, each timing out at the password prompt: %q, want errors at the 4th", got)
+	}
+}
+
+// A search tool of its own (not a shell's grep, whose exit status 1 means it found nothing)
+// that its host says failed did fail, unless its answer is that nothing was found (r54b F2: a
+// grep tool's "Path is not within workspace" was read as a search that found nothing).
+func TestAHostFlaggedSearchToolFailedUnlessItFoundNothing(t *testing.T) {
+	run := func(result string) []string {
+		var steps []step
+		for i := range 5 {
+			steps = append(steps, fail("grep_search", fmt.Sprintf(`{"pattern":"rule%d","path":"C:\\Users\\x\\docs"}`, i), result))
+		}
+		return progressRun(t, defaultProgress(nil), steps)
+	}
+	if got := run("Path is not within workspace: C:\\Users\\x\\docs"); !slices.ContainsFunc(got, func(g string) bool { return strings.Contains(g, ":errors:") }) {
+		t.Errorf("five searches its host says failed, each refused the same way: %q, want an errors notice", got)
+	}
+	if got := run("No matches found for pattern in C:\\Users\\x\\docs"); slices.ContainsFunc(got, func(g string) bool { return strings.Contains(g, ":errors:") }) {
+		t.Errorf("five searches that found nothing: %q, want no errors notice", got)
+	}
+	if got := run(""); slices.ContainsFunc(got, func(g string) bool { return strings.Contains(g, ":errors:") }) {
+		t.Errorf("five searches answered with nothing: %q, want no errors notice", got)
+	}
+}
