@@ -55,15 +55,18 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	}
 	s.thoughtSeen = true
 	dg := s.dg.digestThought(t.text)
-	if dg.words > 0 && dg.marks == dg.words {
+	volatile := dg.words > 0 && dg.marks == dg.words
+	if volatile {
 		// A text that is nothing but volatile fields (a flag guessed, an id, a time) says
 		// nothing once they are masked, and every such text would be the same thought: three
 		// different flags submitted in turn were told as one thought said three times. Its
-		// words themselves are what it says.
+		// words themselves are what it says, and it is compared by them alone: the sketch of
+		// its masked words is every such text's.
 		dg.exact = combine(dg.exact, hashString(strings.TrimSpace(t.text)))
 	}
 	same := s.thoughtN > 0 && (dg.exact == s.thought.exact ||
-		(dg.words >= 8 && s.thought.words >= 8 && similarity(&dg.sketch, &s.thought.sketch) >= s.d.similar))
+		!volatile && s.thought.marks < s.thought.words &&
+			dg.words >= 8 && s.thought.words >= 8 && similarity(&dg.sketch, &s.thought.sketch) >= s.d.similar)
 	if same {
 		s.thoughtN++
 	} else {

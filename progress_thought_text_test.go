@@ -344,6 +344,10 @@ func TestAThoughtOfOnlyVolatileFieldsIsItsWords(t *testing.T) {
 	}{
 		{"three different flags", []string{"4nd_y0uR_Gr0uNd!!}", "tS_u0y_ll1w{4nd_y0uR_Gr0uNd!!}BTH", "tS_u0y_ll1w{4nd_y0uR_Gr0uNd!!}"}, false},
 		{"the same flag three times", []string{"HTB{s4m3_fl4g_4g41n}", "HTB{s4m3_fl4g_4g41n}", "HTB{s4m3_fl4g_4g41n}"}, true},
+		{"three lists of eight different hashes", []string{
+			"3f2a9c1d 7b4e0a22 91cc03fe 0d5e7a41 c4b2e913 5a7f0c3b e81d22a4 6c09b7f5",
+			"a41c7e02 2be9f310 7d0c55a1 f3a8e6b4 19d7c0e2 8e2f4b6d 04c1a9f7 bb3e5d20",
+			"5e0b9d3c c7a2f148 3d91e6b0 a0f4c7e9 62e8b1d5 f9c3a07e 1b5d8e42 d7e0f6a3"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
