@@ -505,8 +505,13 @@ type progressState struct {
 	tools          toolRing // names of the recent calls, for naming a cycle
 	thoughtPreview string   // the repeated thought, shortened, for the notice
 
-	seen    bloom // lines of results seen since the current thought began (and the workspace last changed)
-	refused []refusal
+	seen bloom // lines of results seen since the current thought began (and the workspace last changed)
+	// The lines of the answers since the model last spoke (answered), and of those the current
+	// thought began on (began): "new" is new since the model began saying it, having read
+	// them. Kept here, not taken from the digester's scratch, so that a restored engine
+	// reads as a long-lived one.
+	answered, began lineFilter
+	refused         []refusal
 
 	classes  map[string]classEntry
 	dg       digester
@@ -552,6 +557,26 @@ func (b *bloom) reset() {
 		b.n = 0
 	}
 }
+
+// lineFilter is a small Bloom filter of line hashes, for the lines of a few answers: 4,096
+// bits with two probes keep false positives near 1% at 200 lines, more than most answers
+// hold (a result contributes at most maxLines).
+type lineFilter struct {
+	bits [64]uint64
+}
+
+func (f *lineFilter) add(h uint64) {
+	h1, h2 := h&4095, (h>>23)&4095
+	f.bits[h1>>6] |= 1 << (h1 & 63)
+	f.bits[h2>>6] |= 1 << (h2 & 63)
+}
+
+func (f *lineFilter) test(h uint64) bool {
+	h1, h2 := h&4095, (h>>23)&4095
+	return f.bits[h1>>6]&(1<<(h1&63)) != 0 && f.bits[h2>>6]&(1<<(h2&63)) != 0
+}
+
+func (f *lineFilter) reset() { f.bits = [64]uint64{} }
 
 // classEntry is a tool's class with its name interned, so that keeping the name of a recent
 // call costs no allocation.
@@ -639,5 +664,7 @@ func (s *progressState) changed() {
 	s.chains = s.chains[:0]
 	s.thoughtN, s.stale, s.thoughtSaid = 0, 0, 0
 	s.seen.reset()
+	s.answered.reset()
+	s.began.reset()
 	s.refused = s.refused[:0]
 }

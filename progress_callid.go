@@ -436,8 +436,8 @@ func editFileKey(args []byte) (key uint64, ok bool) {
 			}
 		}
 	}
-	if name := patchFileName(args); len(name) > 0 {
-		h.writeBytes(name)
+	if name, escaped := patchFileName(args); len(name) > 0 {
+		writePatchFileName(&h, name, escaped)
 		return h.sum() | 1, true
 	}
 	return 0, false
@@ -449,12 +449,16 @@ func editFileKey(args []byte) (key uint64, ok bool) {
 var patchFileHeaders = [...][]byte{[]byte("Update File: "), []byte("Add File: "), []byte("Delete File: ")}
 
 // patchFileName is the file named by the first section header of a patch in Codex's format
-// ("*** Update File: a.py"), or nil.
-func patchFileName(args []byte) []byte {
+// ("*** Update File: a.py"), as written, or nil; escaped says it is written in a JSON string
+// (the arguments are a JSON object or array), where "\\" is a Windows path's separator and
+// "\n" the line's end.
+func patchFileName(args []byte) (name []byte, escaped bool) {
+	a := bytes.TrimLeft(args, " \t\r\n")
+	escaped = len(a) > 0 && (a[0] == '{' || a[0] == '[')
 	for rest := args; ; {
 		i := bytes.Index(rest, patchHeader)
 		if i < 0 {
-			return nil
+			return nil, escaped
 		}
 		rest = rest[i+len(patchHeader):]
 		for _, h := range patchFileHeaders {
@@ -462,15 +466,43 @@ func patchFileName(args []byte) []byte {
 				continue
 			}
 			name := rest[len(h):]
-			// The name ends at the line's end: a newline, or one escaped in a JSON string.
 			end := 0
-			for end < len(name) && name[end] != '\n' && name[end] != '\r' && name[end] != '\\' && name[end] != '"' {
+			for end < len(name) && name[end] != '\n' && name[end] != '\r' {
+				if escaped && name[end] == '"' {
+					break // the JSON string ends
+				}
+				if escaped && name[end] == '\\' {
+					if end+1 < len(name) && (name[end+1] == 'n' || name[end+1] == 'r') {
+						break // an escaped line end
+					}
+					end++ // an escaped character: "\\", "\""
+				}
 				end++
 			}
-			if name = bytes.TrimSpace(name[:end]); len(name) > 0 {
-				return name
+			if name = bytes.TrimSpace(name[:min(end, len(name))]); len(name) > 0 {
+				return name, escaped
 			}
 		}
+	}
+}
+
+// writePatchFileName hashes a patch's file name as it reads once its JSON escapes, if it is
+// escaped, are decoded: "C:\\repo\\a.py" in a JSON string and C:\repo\a.py in raw text are one
+// file.
+func writePatchFileName(h *textHasher, name []byte, escaped bool) {
+	if !escaped {
+		h.writeBytes(name)
+		return
+	}
+	for len(name) > 0 {
+		i := bytes.IndexByte(name, '\\')
+		if i < 0 || i+1 == len(name) {
+			h.writeBytes(name)
+			return
+		}
+		h.writeBytes(name[:i])
+		h.writeByte(name[i+1]) // "\\" is a backslash, "\"" a quote
+		name = name[i+2:]
 	}
 }
 

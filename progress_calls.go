@@ -213,17 +213,18 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 }
 
 // noteLines counts the substantial lines of the result just digested that no result since the
-// current thought began (and the workspace last changed) showed, out of all of them, and
-// remembers them: a result mostly of lines seen before brought the thought little new,
-// whatever call it answered.
+// current thought began (and the workspace last changed) showed, nor the answers it began on,
+// out of all of them, and remembers them: a result mostly of lines seen before brought the
+// thought little new, whatever call it answered.
 func (s *progressState) noteLines() (novel, total int) {
 	for _, h := range s.dg.lines {
-		if !s.seen.test(h) {
+		if !s.seen.test(h) && !s.began.test(h) {
 			novel++
 		}
 	}
 	for _, h := range s.dg.lines {
 		s.seen.add(h)
+		s.answered.add(h)
 	}
 	return novel, len(s.dg.lines)
 }

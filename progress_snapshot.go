@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 18
+const progressSnapFormat = 19
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -29,6 +29,41 @@ func readSketch(r *snapReader, s *sketch) {
 	s.n = uint8(n)
 	for i := 0; i < n; i++ {
 		s.h[i] = r.u64()
+	}
+}
+
+// appendLineFilter writes a line filter's non-empty words, as (index, word).
+func appendLineFilter(b []byte, f *lineFilter) []byte {
+	n := 0
+	for _, w := range f.bits {
+		if w != 0 {
+			n++
+		}
+	}
+	b = append(b, byte(n))
+	for i, w := range f.bits {
+		if w != 0 {
+			b = append(b, byte(i))
+			b = binary.LittleEndian.AppendUint64(b, w)
+		}
+	}
+	return b
+}
+
+func readLineFilter(r *snapReader, f *lineFilter) {
+	f.reset()
+	n := int(r.byte())
+	if n > len(f.bits) {
+		r.err = fmt.Errorf("line filter of %d words", n)
+		return
+	}
+	for i := 0; i < n && r.err == nil; i++ {
+		idx := int(r.byte())
+		if idx >= len(f.bits) {
+			r.err = fmt.Errorf("line filter word %d", idx)
+			return
+		}
+		f.bits[idx] = r.u64()
 	}
 }
 
@@ -148,6 +183,8 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 			b = binary.LittleEndian.AppendUint64(b, w)
 		}
 	}
+	b = appendLineFilter(b, &s.answered)
+	b = appendLineFilter(b, &s.began)
 	b = binary.AppendUvarint(b, uint64(s.lastWait))
 	b = binary.AppendUvarint(b, uint64(s.thoughtAt))
 	b = binary.LittleEndian.AppendUint64(b, s.changedBy)
@@ -308,6 +345,8 @@ func (s *progressState) restore(r *snapReader) error {
 		}
 		s.seen.bits[idx] = r.u64()
 	}
+	readLineFilter(r, &s.answered)
+	readLineFilter(r, &s.began)
 	s.lastWait = i32()
 	s.thoughtAt = i32()
 	s.changedBy = r.u64()

@@ -1627,6 +1627,10 @@ func TestEditFileKeyNamesTheFileAnEditChanges(t *testing.T) {
 		{"a Codex patch deleting a file", "*** Begin Patch\n*** Delete File: docs/s.md\n*** End Patch", "*** Begin Patch\n*** Add File: docs/s.md\n+x\n", true, false},
 		{"Codex patches adding two files", "*** Begin Patch\n*** Add File: a.md\n+x\n", "*** Begin Patch\n*** Add File: b.md\n+x\n", false, false},
 		{"a line of stars that is no section header", "*** Begin Patch\n*** End Patch", "*** Begin Patch\n*** End Patch", true, true},
+		{"two files of one Windows drive, as JSON", `{"input":"*** Begin Patch\n*** Update File: C:\\repo\\a.py\n@@\n-x\n+y\n*** End Patch"}`,
+			`{"input":"*** Begin Patch\n*** Update File: C:\\repo\\b.py\n@@\n-x\n+y\n*** End Patch"}`, false, false},
+		{"two files added on one Windows drive, raw", "*** Begin Patch\n*** Add File: C:\\repo\\a.py\n+x\n", "*** Begin Patch\n*** Add File: C:\\repo\\b.py\n+x\n", false, false},
+		{"one Windows file, as JSON and raw", `{"input":"*** Begin Patch\n*** Update File: C:\\repo\\new.py\n"}`, "*** Begin Patch\n*** Update File: C:\\repo\\new.py\n", true, false},
 		{"no file named", `{"command":"edit 12:14","text":"x"}`, `{"command":"edit 12:14","text":"x"}`, true, true},
 	}
 	for _, tt := range tests {

@@ -73,16 +73,15 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging, s.backs = dg, 1, 0, 0, false, 0
 		s.thoughtAt = s.calls
 		// "New" means new since the model began saying this, and it began after reading the
-		// last call's answer: a call that brings that answer back brings it nothing new (a
-		// search answered with the snippet that made the model say "still not found, try
-		// another search" was counted new once more, and the thought rule spoke a call late
-		// or not at all).
+		// answers since it last spoke: a call that brings one of them back brings it nothing
+		// new (a search answered with the snippet that made the model say "still not found,
+		// try another search" was counted new once more, and the thought rule spoke a call
+		// late or not at all).
 		s.seen.reset()
-		for _, h := range s.dg.lines {
-			s.seen.add(h)
-		}
+		s.began = s.answered
 		s.callSaid = false
 	}
+	s.answered.reset() // the model has spoken: the answers it reads next are the next ones
 	if s.thoughtN == 2 {
 		s.thoughtPreview = textPreview(t.text, 120) // only repeated thoughts are ever quoted
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,6 +16,9 @@ func randomEvents(seed uint64, n int) []Event {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e37))
 	agents := []string{"a", "b"}
 	texts := []string{longText, longText + "!", "short", "日本語のテキストが繰り返される。" + longText}
+	// Results of many lines too: the thought rule reads an answer line by line (what lines the
+	// answers a thought began on brought is state a snapshot keeps).
+	results := append(slices.Clip(texts), lines(0, 12), lines(5, 20), lines(0, 12)+"done\n")
 	var evs []Event
 	ts := int64(0)
 	for len(evs) < n {
@@ -26,7 +30,7 @@ func randomEvents(seed uint64, n int) []Event {
 			tool := [...]string{"t0", "t1", "t2", "edit_file"}[r.IntN(4)]
 			ev := call(agent, tool, fmt.Sprintf(`{"x":%d}`, r.IntN(3)))
 			if r.IntN(2) == 0 {
-				ev = ev.WithResult(texts[r.IntN(len(texts))], r.IntN(4) == 0)
+				ev = ev.WithResult(results[r.IntN(len(results))], r.IntN(4) == 0)
 			}
 			ev.Time = ts
 			evs = append(evs, ev)
@@ -292,5 +296,54 @@ func TestProgressSnapshotIsBounded(t *testing.T) {
 		t.Errorf("progress snapshot is %d bytes", n)
 	} else {
 		t.Logf("progress snapshot: %d bytes", n)
+	}
+}
+
+// A hook restores the agent's snapshot for every event: what the thought rule knows of the
+// answers a thought began on must be in it, for a hook to tell what a long-lived engine
+// tells (review r19 H1: it was read from the digester's scratch, empty after a restore).
+func TestTheAnswerAThoughtBeganOnSurvivesASnapshot(t *testing.T) {
+	snippet := "A. T. Stewart Era Buildings are a set of department store buildings in Manhattan.\nThey were built between 1846 and 1862 for the merchant Alexander Turney Stewart."
+	say := func(id, s string) Event { return Event{Type: EventText, Agent: "a", Source: "model", ID: id, Text: s} }
+	search := func(q, result string) Event { return Call("a", "search", []byte(q)).WithResult(result, false) }
+	tests := []struct {
+		name string
+		evs  []Event
+	}{
+		{"every search brings back the snippet the thought began on", func() []Event {
+			evs := []Event{say("m0", "I need to search for the A. T. Stewart buildings."), search(`{"query":"A. T. Stewart"}`, snippet)}
+			for i := range 3 {
+				evs = append(evs, say(fmt.Sprint("m", i+1), "The search result still doesn't provide the information I need. I should try a different search."),
+					search(fmt.Sprintf(`{"query":"Stewart building %d"}`, i), snippet))
+			}
+			return evs
+		}()},
+	}
+	cfg := defaultProgress(nil)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			live, _ := New(cfg)
+			var want, got []string
+			var saved []byte
+			for i, ev := range tt.evs {
+				for _, n := range live.Observe(ev) {
+					want = append(want, fmt.Sprintf("%d:%s:%s", i, n.Kind, n.Summary))
+				}
+				fresh, _ := New(cfg)
+				if err := fresh.Restore("a", saved); err != nil {
+					t.Fatal(err)
+				}
+				for _, n := range fresh.Observe(ev) {
+					got = append(got, fmt.Sprintf("%d:%s:%s", i, n.Kind, n.Summary))
+				}
+				saved = fresh.Snapshot("a")
+			}
+			if len(want) == 0 {
+				t.Fatalf("the live engine told nothing; the scenario no longer exercises the rule")
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("restored for every event: %v; live engine: %v", got, want)
+			}
+		})
 	}
 }
