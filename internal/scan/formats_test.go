@@ -385,3 +385,71 @@ func TestAFolderWalkPassesOverTextThatIsNoJSON(t *testing.T) {
 		t.Errorf("commands.txt named: %+v, want an error at its line 1", named.Files)
 	}
 }
+
+// A walked text or log file that holds a CLI's JSON output on one line (claude -p
+// --output-format json writes its whole run as one JSON array on one line) and is cut short
+// or damaged on that line is a damaged transcript, not a file of another kind: it is reported
+// as a read error, not passed over without a word (review r19 H3). Only a file that is no
+// JSON from its first value on (['ls', 'Enter']) is passed over.
+func TestAFolderWalkReportsADamagedOneLineJSONOutput(t *testing.T) {
+	tests := []struct {
+		name, file, content string
+	}{
+		{"a one-line JSON array cut short", "claude-code.txt",
+			`[{"type":"system","subtype":"init","session_id":"s1"},{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},"session_id":"s1"},{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a`},
+		{"a one-line JSON array with a damaged value", "claude-code.log",
+			`[{"type":"system","subtype":"init","session_id":"s1"},{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},"session_id":"s1"}, nul]` + "\n"},
+		{"a one-line JSON object cut short", "codex.txt",
+			`{"type":"result","subtype":"success","is_error":false,"result":"don`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := writeFile(t, dir, tt.file, tt.content)
+			r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(r.PassedOver, path) {
+				t.Errorf("%s was passed over as a file of another kind; want it reported as damaged (a read error naming its line)", tt.file)
+			}
+			var found bool
+			for _, f := range r.Files {
+				if f.Path == path {
+					found = true
+					if !f.Failed() {
+						t.Errorf("%s read without error: %+v", tt.file, f)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s is not in the report", tt.file)
+			}
+		})
+	}
+}
+
+// The first line that holds anything decides: a commands.txt that opens with a blank line
+// (or white space) is the same file of Python lists as one that does not.
+func TestAFolderWalkPassesOverTextWhoseFirstNonBlankLineIsNoJSON(t *testing.T) {
+	tests := []struct{ name, file, content string }{
+		{"a blank line first", "commands.txt", "\n['ls', 'Enter']\n['cat README.md', 'Enter']\n"},
+		{"white space first", "commands.log", "  \n{ls -la}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := writeFile(t, dir, tt.file, tt.content)
+			r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(r.PassedOver, path) {
+				for _, f := range r.Files {
+					t.Logf("%s: %v", f.Path, f.Err)
+				}
+				t.Errorf("%s not passed over", tt.file)
+			}
+		})
+	}
+}

@@ -298,7 +298,7 @@ func scanFile(tg Target, rp replay) *File {
 	t, err := readTranscript(tg.Path)
 	if err != nil {
 		f.Err = err
-		f.NotTranscript = tg.Walked && (errors.Is(err, transcript.ErrUnknownFormat) || textNotJSON(tg.Path, err))
+		f.NotTranscript = tg.Walked && errors.Is(err, transcript.ErrUnknownFormat)
 		return f
 	}
 	eng, err := loopguard.New(rp.cfg)
@@ -313,20 +313,6 @@ func scanFile(tg Target, rp replay) *File {
 	}
 	f.event, f.opencode = t.Event, t.Opencode
 	return f
-}
-
-// textNotJSON says a text or log file failed to read as JSON at its first line: it is read
-// only for a CLI's JSON output (see isOtherMarkdown), and one whose first line is no JSON at
-// all (a harness's commands.txt of Python lists, ['ls', 'Enter']) holds none, though its
-// first byte made it look like a JSON document. A damaged JSON output, fine at its first
-// line, is still an error naming its line.
-func textNotJSON(path string, err error) bool {
-	name := strings.TrimSuffix(strings.ToLower(path), ".gz")
-	if !strings.HasSuffix(name, ".txt") && !strings.HasSuffix(name, ".log") {
-		return false
-	}
-	var te *transcript.Error
-	return errors.As(err, &te) && te.Line <= 1 && errors.Is(err, transcript.ErrJSONSyntax)
 }
 
 // isOtherMarkdown says f is a file met in a folder walk that is no transcript and that is

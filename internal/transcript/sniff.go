@@ -127,6 +127,12 @@ func sniff(head []byte, eof bool) sniffed {
 	if head[i] != '{' && head[i] != '[' && isClaudeTextHead(head) {
 		return sniffed{kind: kindClaudeText}
 	}
+	if (head[i] == '[' || head[i] == '{') && !opensAValue(head[i:]) {
+		// '[' or '{' and then what no JSON has there (a harness's commands.txt of Python
+		// lists, ['ls', 'Enter']): text, not a JSON document damaged further on, which is
+		// read and reported where it is damaged.
+		return sniffed{err: fmt.Errorf("%w: not JSON", ErrUnknownFormat), errLine: lineOf(head, i)}
+	}
 	switch head[i] {
 	case '[':
 		if isSpanListHead(head[i:]) {
@@ -403,3 +409,20 @@ func mayHoldRuns(head []byte) bool {
 
 var runKeys = [][]byte{[]byte(`"role"`), []byte(`"tool_calls"`), []byte(`"tool"`), []byte(`"tool_name"`),
 	[]byte(`"action"`), []byte(`"observation"`), []byte(`"observations"`)}
+
+// opensAValue says whether b, which opens with '[' or '{', goes on as JSON does: an array's
+// first element or its end, an object's first key or its end.
+func opensAValue(b []byte) bool {
+	j := 1
+	for j < len(b) && jsonscan.IsSpace(b[j]) {
+		j++
+	}
+	if j == len(b) {
+		return true // nothing more in the head: nothing against it
+	}
+	c := b[j]
+	if b[0] == '{' {
+		return c == '"' || c == '}'
+	}
+	return c == ']' || c == '{' || c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9' || c == 't' || c == 'f' || c == 'n'
+}

@@ -267,16 +267,7 @@ var (
 	ErrEmpty         = errors.New("empty file")
 	ErrBinary        = errors.New("binary content, not a transcript")
 	ErrUnknownFormat = errors.New("unknown transcript format")
-	// ErrJSONSyntax is matched by the errors of data that is not well-formed JSON where a
-	// JSON value was expected (the message says what was found, and the *Error where).
-	ErrJSONSyntax = errors.New("JSON syntax error")
 )
-
-// jsonSyntaxError is the message of an error of ErrJSONSyntax.
-type jsonSyntaxError struct{ msg string }
-
-func (e *jsonSyntaxError) Error() string        { return e.msg }
-func (e *jsonSyntaxError) Is(target error) bool { return target == ErrJSONSyntax }
 
 const (
 	sniffSize   = 256 << 10 // buffer on the content; also the window the format is sniffed from

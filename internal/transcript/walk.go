@@ -69,7 +69,7 @@ func (w *walker) lineError(name string, err error) error {
 		if we.Offset >= len(w.data) {
 			msg = truncated
 		}
-		return &Error{Path: name, Line: lineOf(w.data, min(we.Offset, len(w.data))), Err: &jsonSyntaxError{msg}}
+		return &Error{Path: name, Line: lineOf(w.data, min(we.Offset, len(w.data))), Err: errors.New(msg)}
 	}
 	return &Error{Path: name, Err: err}
 }
