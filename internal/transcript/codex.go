@@ -386,9 +386,10 @@ func cxOutput(raw json.RawMessage) (text string, failed bool) {
 // did not run through: its sandbox stopped it or it failed inside it ("failed in sandbox
 // LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: ,
 // stderr: ..."), it timed out, it could not be started, or the user or the policy refused
-// it (a command, or a patch: "patch rejected by user", "patch rejected: {reason}"). The rollout keeps only the text, not the failure flag Codex gave the model with it:
-// read as text, four rejected patches in a row were compared by their last lines, which
-// differed, and went untold.
+// it (a command, or a patch: "patch rejected by user", "patch rejected: {reason}"). The
+// rollout keeps only the text, not the failure flag Codex gave the model with it: read as
+// text, four rejected patches in a row were compared by their last lines, which differed,
+// and went untold.
 var cxVerdicts = []string{"failed in sandbox ", "command timed out after ", "execution error: ",
 	"exec command rejected", "retry failed: ", "patch rejected"}
 
