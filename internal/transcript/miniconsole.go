@@ -73,57 +73,192 @@ func readMiniConsole(name string, br *bufio.Reader) (*built, error) {
 }
 
 // miniConsoleMessages renders a console recording and splits it into the messages printed
-// under their speakers' lines, from the run's banner or its first step's header on (ok false
-// when there is neither: the text is not mini's console).
+// under their speakers' lines, from the run's banner on, or without one from the speaker line
+// before its first step (ok false when there is no banner and no step: the text is not mini's
+// console).
+//
+// What mini prints itself is told from what a message holds: in a recording, mini's speaker
+// lines and rules are coloured and a message's text never is (it is printed without markup);
+// in pasted text, a line inside a message's fenced block or a command's <output> is the
+// message's. mini-swe-agent 2 speaks the same way with tool calls: the command in a plain
+// fence, its answer under "Tool:" as "<returncode>", the code, "<output>" and the output, and
+// an "Exit:" message last; such a run is read as the 1.x run it stands for.
 func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
+	raws := bytes.Split(data, []byte("\n"))
+	recording := bytes.IndexByte(data, 0x1b) >= 0
+	rendered := make([]string, len(raws))
+	for i := range raws {
+		rendered[i] = renderTerminalLine(raws[i])
+	}
+	start, firstStep := -1, -1
+	for i := range raws {
+		if strings.Contains(rendered[i], miniConsoleBanner) {
+			start = i
+			break
+		}
+		if miniStepHeader().MatchString(rendered[i]) {
+			firstStep = i
+			break
+		}
+	}
+	if start < 0 && firstStep < 0 {
+		return nil, false
+	}
+	if start < 0 {
+		// Pasted from a message before the first step, the task's: the speaker lines just
+		// above the step belong to the run.
+		start = firstStep
+		for i := firstStep - 1; i >= 0; i-- {
+			if r := rendered[i]; r == "System:" || r == "User:" {
+				start = i
+			}
+		}
+	}
+	v2 := strings.Contains(rendered[start], miniConsoleBanner+" 2.")
+
 	var body []string
 	role := ""
 	closed := false // the message's closing rule was printed: what follows is the program's
+	inFence, inOutput := false, false
 	flush := func() {
 		if role != "" {
-			msgs = append(msgs, msg{Role: role, Content: strings.Trim(strings.Join(body, "\n"), "\n")})
-		}
-		role, body, closed = "", body[:0], false
-	}
-	for _, raw := range bytes.Split(data, []byte("\n")) {
-		line := renderTerminalLine(raw)
-		if !ok {
-			// Before the run: a harness installing it, the shell's command line. A message's
-			// speaker line there ("User:") is not mini's yet.
-			ok = strings.Contains(line, miniConsoleBanner) || miniStepHeader().MatchString(line)
-			if !ok {
-				continue
+			content := strings.Trim(strings.Join(body, "\n"), "\n")
+			switch {
+			case role == "tool":
+				role, content = "user", miniToolObservation(content)
+			case role == "assistant" && v2:
+				content = miniPlainFenceAsBash(content)
 			}
+			msgs = append(msgs, msg{Role: role, Content: content})
 		}
+		role, body, closed, inFence, inOutput = "", body[:0], false, false, false
+	}
+	prompted := false // the last line was one of mini's prompts: its answer line follows
+	for i := start; i < len(raws); i++ {
+		line := rendered[i]
+		// A line mini printed itself: coloured in a recording; in pasted text, outside what a
+		// message holds.
+		own := bytes.IndexByte(raws[i], 0x1b) >= 0 || !recording && !inFence && !inOutput
 		switch {
-		case line == "System:":
+		case own && (line == "System:" || line == "User:" || line == "Tool:"):
 			flush()
-			role = "system"
+			role = strings.ToLower(strings.TrimSuffix(line, ":"))
 			continue
-		case line == "User:":
-			flush()
-			role = "user"
-			continue
-		case miniStepHeader().MatchString(line):
+		case own && miniStepHeader().MatchString(line):
 			flush()
 			role = "assistant"
 			continue
-		case strings.HasPrefix(line, "Saved trajectory to "):
+		case own && line == "Exit:",
+			(recording || !inFence && !inOutput) && strings.HasPrefix(line, "Saved trajectory to ") && !miniMessageGoesOn(rendered, i+1):
 			// The run is over; what follows is the shell's.
 			flush()
-			return msgs, true
+			return miniCutOff(msgs), true
 		}
 		if role == "" || closed || isSpinnerLine(line) {
 			continue
 		}
-		if isRule(line) {
+		if own && isRule(line) {
 			closed = true
 			continue
+		}
+		if role == "assistant" && !inFence {
+			if prompted && strings.HasPrefix(line, ">") {
+				prompted = false
+				continue // what was typed at mini's prompt
+			}
+			if prompted = isMiniPrompt(line); prompted {
+				continue
+			}
+		}
+		switch t := strings.TrimSpace(line); {
+		case strings.HasPrefix(t, "```"):
+			inFence = !inFence
+		case t == "<output>" && !v2: // 2.x prints no closing tag
+			inOutput = true
+		case t == "</output>":
+			inOutput = false
 		}
 		body = append(body, line)
 	}
 	flush()
-	return msgs, ok
+	return miniCutOff(msgs), true
+}
+
+// miniMessageGoesOn says whether a message of mini's follows line i: "Saved trajectory to"
+// ends the run only as mini's last words, not printed by a command whose answer goes on.
+func miniMessageGoesOn(rendered []string, i int) bool {
+	for ; i < len(rendered); i++ {
+		line := rendered[i]
+		if line == "System:" || line == "User:" || line == "Tool:" || miniStepHeader().MatchString(line) || isRule(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// isMiniPrompt says whether a line is one of the questions mini asks its user between a
+// reply and its run (confirm mode: "Execute? Enter to confirm, or Type a comment/command",
+// "Execute 2 action(s)? ...", "Agent wants to finish. ...", after an interrupt
+// "Interrupted. Type a comment/command ..."): the program's words, not the model's.
+func isMiniPrompt(line string) bool {
+	if strings.HasPrefix(line, "Execute?") || strings.HasPrefix(line, "Agent wants to finish") ||
+		strings.HasPrefix(line, "Interrupted.") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(line, "Execute ")
+	return ok && rest != "" && '0' <= rest[0] && rest[0] <= '9'
+}
+
+// miniCutOff reads the last reply when the recording ends inside it (a harness killed the
+// session at its timeout), nothing after it: an open bash block is closed, a call made and
+// not answered; with no block, its words are the model's, and no call was made.
+func miniCutOff(msgs []msg) []msg {
+	n := len(msgs)
+	if n == 0 || msgs[n-1].Role != "assistant" {
+		return msgs
+	}
+	text, _ := msgs[n-1].Content.(string)
+	fences := 0
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fences++
+		}
+	}
+	switch {
+	case fences%2 == 1:
+		msgs[n-1].Content = text + "\n```"
+	case len(miniDefaultBlocks(text)) == 0:
+		msgs[n-1].Role = "model"
+	}
+	return msgs
+}
+
+// miniToolObservation turns mini-swe-agent 2's answer of a tool call, its observation's
+// fields printed as lines ("<returncode>", "1", "<output>", the output), into the 1.x form
+// buildMini reads ("<returncode>1</returncode>", "<output>", the output, "</output>").
+func miniToolObservation(content string) string {
+	rest, ok := strings.CutPrefix(content, "<returncode>\n")
+	if !ok {
+		return content
+	}
+	code, rest, _ := strings.Cut(rest, "\n")
+	out, ok := strings.CutPrefix(rest, "<output>\n")
+	if !ok {
+		out = rest
+	}
+	return "<returncode>" + strings.TrimSpace(code) + "</returncode>\n<output>\n" + strings.TrimRight(out, "\n") + "\n</output>"
+}
+
+// miniPlainFenceAsBash makes the first fence of a mini-swe-agent 2 reply, plain (a tool
+// call's command, as the console prints it) or mswea_bash_command (its text-based mode), the
+// bash block buildMini reads.
+func miniPlainFenceAsBash(content string) string {
+	for _, open := range []string{"```mswea_bash_command\n", "```\n"} {
+		if i := strings.Index(content, open); i >= 0 && (i == 0 || content[i-1] == '\n') {
+			return content[:i] + "```bash\n" + content[i+len(open):]
+		}
+	}
+	return content
 }
 
 // renderTerminalLine is a recorded line as the screen shows it last: the text after its last
@@ -154,8 +289,8 @@ func renderTerminalLine(line []byte) string {
 }
 
 // escapeEnd returns the index just past the escape sequence at line[i] (ESC): a control
-// sequence (ESC [ parameters, a final letter), an operating system command (ESC ] ... BEL or
-// ESC \), or ESC and one character.
+// sequence (ESC [ parameters, a final letter), a string (ESC ] ... BEL or ESC \), a character
+// set designation (ESC ( B), or ESC and one character.
 func escapeEnd(line []byte, i int) int {
 	i++
 	if i >= len(line) {
@@ -169,16 +304,26 @@ func escapeEnd(line []byte, i int) int {
 			}
 		}
 		return i
-	case ']':
+	case ']', 'P', 'X', '^', '_':
+		// an operating system command, a device control string (tmux's passthrough), a
+		// privacy or application string: up to BEL or the string terminator ESC \ (an ESC
+		// inside is doubled)
 		for i++; i < len(line); i++ {
 			if line[i] == 0x07 {
 				return i + 1
 			}
-			if line[i] == 0x1b && i+1 < len(line) && line[i+1] == '\\' {
-				return i + 2
+			if line[i] == 0x1b && i+1 < len(line) {
+				if line[i+1] == '\\' {
+					return i + 2
+				}
+				i++
 			}
 		}
 		return i
+	case '(', ')', '*', '+', '-', '.', '/', '#', '%':
+		// a character set designation ("ESC ( B", as tput sgr0 prints), and the like: one
+		// more character
+		return min(i+2, len(line))
 	}
 	return i + 1
 }

@@ -122,3 +122,221 @@ func TestTextNamingMiniSWEAgentIsNotItsConsole(t *testing.T) {
 		}
 	}
 }
+
+// Colours as a terminal recording keeps mini-swe-agent's speaker lines and rules (rich's
+// markup "[bold green]User[/bold green]:" and Rule()); the messages themselves are printed
+// with markup=False, so a line the model or a command wrote is never coloured.
+const (
+	recUser   = "\x1b[1;32mUser\x1b[0m:\r"
+	recSystem = "\x1b[1;32mSystem\x1b[0m:\r"
+	recRule   = "\x1b[92m────────────────────────────────────────────────────────────\x1b[0m\r"
+	recBanner = "\xf0\x9f\x91\x8b This is \x1b[1;32mmini-swe-agent\x1b[0m version \x1b[1;32m1.8.1\x1b[0m.\r"
+)
+
+func recStep(n int) string {
+	return "\x1b[1;31mmini-swe-agent\x1b[0m\x1b[31m (step \x1b[0m\x1b[1;31m" + string(rune('0'+n)) + "\x1b[0m\x1b[31m, \x1b[0m\x1b[1;31m$0.0" + string(rune('0'+n)) + "\x1b[0m\x1b[31m):\x1b[0m\r"
+}
+
+// recordedRun is a 1.x run as Terminal-Bench's agent.log keeps it: a step whose reply is
+// reply1 and whose command printed output1, then a second step running `git status`.
+func recordedRun(reply1, output1 string) string {
+	lines := []string{
+		recBanner, "", recSystem, "You are a helpful assistant that can interact with a computer.\r", "",
+		recUser, "Please solve this issue: the tests fail.\r", "", recRule, "",
+		recStep(1), reply1, "", recUser, "<returncode>0</returncode>\r", "<output>\r", output1, "</output>\r", recRule, "",
+		recStep(2), "THOUGHT: Check the tree.\r", "", "```bash\r", "git status\r", "```\r", "",
+		recUser, "<returncode>0</returncode>\r", "<output>\r", "nothing to commit\r", "</output>\r", recRule, "",
+		"Saved trajectory to '/root/.config/mini-swe-agent/last_mini_run.traj.json'\r",
+	}
+	return strings.Join(lines, "\n")
+}
+
+func callsOf(tr *Transcript) []loopguard.Event {
+	var calls []loopguard.Event
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventCall {
+			calls = append(calls, e)
+		}
+	}
+	return calls
+}
+
+// A line the model or a command printed is content, whatever it says: only mini's own
+// speaker lines (coloured in a recording), its rule and its last line end a message or the
+// run. Each case must read as two calls, `cat notes.txt` answered with its whole output (the
+// line "END" included) and `git status`.
+func TestMiniConsoleContentThatLooksLikeMinisOwnLinesIsContent(t *testing.T) {
+	reply := "THOUGHT: Read the notes.\r\n\r\n```bash\r\ncat notes.txt\r\n```\r"
+	tests := []struct {
+		name, reply, output string
+	}{
+		{"the model writes a line User: in its reply",
+			"THOUGHT: The log reads\r\nUser:\r\nhello\r\nso the chat works. Read the notes.\r\n\r\n```bash\r\ncat notes.txt\r\n```\r", "END\r"},
+		{"a command prints a line User:", reply, "User:\r\nhi there\r\nEND\r"},
+		{"a command prints a line System:", reply, "System:\r\nboot\r\nEND\r"},
+		{"a command prints a rule of box-drawing lines", reply, "Results\r\n────────────────────────────────────────\r\nEND\r"},
+		{"a command prints mini's last line", reply, "Saved trajectory to '/tmp/t.traj.json'\r\nEND\r"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := mustRead(t, writeTemp(t, "agent.log", recordedRun(tt.reply, tt.output)))
+			calls := callsOf(tr)
+			if len(calls) != 2 {
+				t.Fatalf("%d calls, want 2 (one a step): %q", len(calls), describe(tr.Agents[0].Events))
+			}
+			if string(calls[0].Args) != "cat notes.txt" || calls[0].Source != "" {
+				t.Errorf("first call %q (source %q), want `cat notes.txt` run: %q", calls[0].Args, calls[0].Source, describe(tr.Agents[0].Events))
+			}
+			if !strings.Contains(calls[0].Result, "END") {
+				t.Errorf("first call's result %q lost the end of the output", calls[0].Result)
+			}
+			if string(calls[1].Args) != "git status" {
+				t.Errorf("second call %q, want `git status`", calls[1].Args)
+			}
+		})
+	}
+}
+
+// mini-swe-agent 2 (its default mini.yaml) has the model call a bash tool: the console prints
+// the call's command in a plain ``` fence, and its answer under "Tool:", as a JSON
+// observation turned into lines (<returncode>, the code, <output>, the output). The run
+// ends with an "Exit:" message. Each step is one call, answered by the Tool message after it.
+func TestMiniConsoleReadsAMiniSWEAgent2ToolCallingRun(t *testing.T) {
+	run := strings.Join([]string{
+		"This is mini-swe-agent version 2.0.0.",
+		"Building agent config from specs: ['mini.yaml']",
+		"",
+		"System:",
+		"You are a helpful assistant that can interact with a computer.",
+		"",
+		"User:",
+		"Please solve this issue: the tests fail.",
+		"────────────────────────────────────────────────────────────",
+		"",
+		"mini-swe-agent (step 1, $0.01):",
+		"Let me run the tests first.",
+		"",
+		"```",
+		"pytest -q",
+		"```",
+		"",
+		"Tool:",
+		"<returncode>",
+		"1",
+		"<output>",
+		"FAILED test_a.py::test_one - assert 1 == 2",
+		"",
+		"────────────────────────────────────────────────────────────",
+		"",
+		"mini-swe-agent (step 2, $0.02):",
+		"Done.",
+		"",
+		"```",
+		"echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
+		"```",
+		"",
+		"Exit:",
+		"",
+		"Saved trajectory to '/root/.config/mini-swe-agent/last_mini_run.traj.json'",
+	}, "\n")
+	tr := mustRead(t, writeTemp(t, "agent.log", run))
+	calls := callsOf(tr)
+	var args []string
+	for _, c := range calls {
+		args = append(args, string(c.Args))
+	}
+	if len(calls) != 2 || args[0] != "pytest -q" || args[1] != "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" {
+		t.Fatalf("calls %q, want `pytest -q` and the submission: %q", args, describe(tr.Agents[0].Events))
+	}
+	if calls[0].Source == loopguard.SourceHarness || !strings.Contains(calls[0].Result, "FAILED test_a.py") || !calls[0].Failed {
+		t.Errorf("first call: source %q, result %q, failed %v; want run, answered by the Tool message, failed (return code 1)",
+			calls[0].Source, calls[0].Result, calls[0].Failed)
+	}
+	if strings.Contains(calls[0].Result+string(calls[0].Args), "Let me run") {
+		t.Errorf("the reply's words are in the call: %q", describe(tr.Agents[0].Events))
+	}
+}
+
+// In mini's default confirm mode it asks before each command ("Execute? Enter to confirm, ...")
+// under the model's reply. The prompt is the program's, not the model's: the model's text is
+// its THOUGHT alone (the same 15 words of prompt in every reply would make different short
+// thoughts alike for the thought rule).
+func TestMiniConsoleConfirmPromptIsNotTheModelsText(t *testing.T) {
+	run := strings.Join([]string{
+		"👋 This is mini-swe-agent version 1.17.5.",
+		"System:", "You are a helpful assistant.", "",
+		"User:", "Please solve this issue: x", "",
+		"────────────────────────────────────────────────────────────",
+		"mini-swe-agent (step 1, $0.00):",
+		"THOUGHT: List the files.", "", "```bash", "ls", "```",
+		"Execute? Enter to confirm, or Type a comment/command (/h for available commands)",
+		"> ",
+		"",
+		"User:", "<returncode>0</returncode>", "<output>", "a.py", "</output>",
+		"────────────────────────────────────────────────────────────",
+	}, "\n")
+	tr := mustRead(t, writeTemp(t, "agent.log", run))
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventText && e.Source == "model" && e.Text != "THOUGHT: List the files." {
+			t.Errorf("model text %q, want the THOUGHT alone", e.Text)
+		}
+	}
+}
+
+// A run pasted from its first message on, without the banner (people paste the part that
+// matters), keeps its task: the System and User messages before the first step are mini's.
+func TestMiniConsolePastedFromItsFirstMessageKeepsTheTask(t *testing.T) {
+	run := strings.Join([]string{
+		"System:", "You are a helpful assistant that can interact with a computer.", "",
+		"User:", "Please solve this issue: the tests fail.", "",
+		"mini-swe-agent (step 1, $0.00):", "THOUGHT: Run them.", "", "```bash", "pytest -q", "```", "",
+		"User:", "<returncode>0</returncode>", "<output>", "1 passed", "</output>",
+	}, "\r\n")
+	tr := mustRead(t, writeTemp(t, "pasted.txt", "mini-swe-agent run\r\n"+run))
+	var task bool
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser && strings.HasPrefix(e.Text, "Please solve this issue") {
+			task = true
+		}
+	}
+	if !task {
+		t.Errorf("the task was dropped: %q", describe(tr.Agents[0].Events))
+	}
+}
+
+// Escape sequences of more than one character after ESC that are not CSI or OSC are dropped
+// whole: a character set designation (tput sgr0 prints "\x1b(B\x1b[m"), a device control
+// string (tmux's passthrough, ESC P ... ESC \).
+func TestRenderTerminalLineDropsEveryEscapeSequence(t *testing.T) {
+	tests := []struct{ name, raw, want string }{
+		{"a character set designation", "\x1b(B\x1b[mok", "ok"},
+		{"a device control string", "\x1bPtmux;\x1b\x1b]0;x\x07\x1b\\ok", "ok"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := renderTerminalLine([]byte(tt.raw)); got != tt.want {
+				t.Errorf("renderTerminalLine(%q) = %q, want %q", tt.raw, got, tt.want)
+			}
+		})
+	}
+}
+
+// A recording cut off while mini printed a reply (the harness killed the session at its
+// timeout) ends inside the reply: nothing says the harness refused it, so its last call is
+// not a refusal of the reply's form, nor failed.
+func TestMiniConsoleCutOffInAReplyIsNoRefusal(t *testing.T) {
+	run := strings.Join([]string{
+		"👋 This is mini-swe-agent version 1.17.5.",
+		"User:", "Please solve this issue: x", "",
+		"mini-swe-agent (step 1, $0.00):",
+		"THOUGHT: Build it.", "", "```bash", "make -j8 2>&1 | tail -",
+	}, "\n")
+	tr := mustRead(t, writeTemp(t, "agent.log", run))
+	calls := callsOf(tr)
+	if len(calls) != 1 {
+		t.Fatalf("calls: %q", describe(tr.Agents[0].Events))
+	}
+	if calls[0].Source == loopguard.SourceHarness || calls[0].Failed {
+		t.Errorf("the cut-off reply read as source %q, failed %v: %q", calls[0].Source, calls[0].Failed, describe(tr.Agents[0].Events))
+	}
+}
