@@ -662,6 +662,9 @@ func idLabelBefore(line string, fs int) bool {
 	if e < 2 || pe-e > 5 || line[e-1]|0x20 != 'd' || line[e-2]|0x20 != 'i' {
 		return false
 	}
+	if c := line[pe-1]; c != ':' && c != '=' && pe != e {
+		return false // a label ends in a letter, ':' or '=' ("id: 4f3a", [ID]:; not "id" 4f3a)
+	}
 	// The word is "id" with its wrapping ("(id", "[ID]:"), as labelWord reads it, of at
 	// most 7 bytes, as wordKind reads a count's label.
 	b := e - 2
