@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -27,5 +28,23 @@ func TestGeminiJSONLSetThenAppend(t *testing.T) {
 	}
 	if c := main.Calls()[0]; c.Tool != "run_shell_command" || c.Result != "a.txt" {
 		t.Errorf("call %s → %q", c.Tool, c.Result)
+	}
+}
+
+// A chat recording whose metadata line is missing (Gemini CLI went on appending message
+// records to a new file after the session's folder was moved: r54b R1) is read from its
+// records as the same recording with the line is.
+func TestAGeminiRecordingWithoutItsMetadataLineIsRead(t *testing.T) {
+	const (
+		meta  = `{"sessionId": "s1", "projectHash": "p", "startTime": "2026-06-11T03:50:00.000Z", "lastUpdated": "2026-06-11T04:31:43.685Z", "kind": "main"}`
+		user  = `{"id":"u1","timestamp":"2026-06-11T04:30:00.000Z","type":"user","content":[{"text":"move the repo"}]}`
+		model = `{"id":"g1","timestamp":"2026-06-11T04:31:43.685Z","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"git mv a b"},"status":"success","result":[{"functionResponse":{"id":"c1","name":"run_shell_command","response":{"output":"ok"}}}]}]}`
+	)
+	for _, lines := range [][]string{{model}, {user, model}} {
+		with := mustRead(t, writeTemp(t, "with.jsonl", strings.Join(append([]string{meta}, lines...), "\n")+"\n"))
+		without := mustRead(t, writeTemp(t, "without.jsonl", strings.Join(lines, "\n")+"\n"))
+		if without.Format != FormatGeminiCLI || !slices.Equal(describe(without.Agents[0].Events), describe(with.Agents[0].Events)) {
+			t.Errorf("without its metadata line: %s %q; with it: %q", without.Format, describe(without.Agents[0].Events), describe(with.Agents[0].Events))
+		}
 	}
 }

@@ -226,6 +226,10 @@ func sniff(head []byte, eof bool) sniffed {
 			return sniffed{kind: kindObject} // Gemini CLI session, single JSON document
 		}
 		return sniffed{kind: kindGeminiJSONL}
+	case isGeminiRecordHead(has, typ, head[i:]):
+		// A Gemini CLI chat recording whose metadata line is missing (the CLI went on
+		// appending to a new file after its folder was moved): its message records.
+		return sniffed{kind: kindGeminiJSONL}
 	case typ != "" && (has("uuid") || has("sessionId") || has("leafUuid") || has("messageId") || has("parentUuid")):
 		if has("sessionId") && isQwenHead(head[i:]) {
 			return sniffed{kind: kindQwen}
@@ -425,4 +429,14 @@ func opensAValue(b []byte) bool {
 		return c == '"' || c == '}'
 	}
 	return c == ']' || c == '{' || c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9' || c == 't' || c == 'f' || c == 'n'
+}
+
+// isGeminiRecordHead says whether a JSONL head opens with a Gemini CLI chat recording's message
+// record, {id, timestamp, type, content}, with no session of its own: type "gemini" (the
+// model's message), or a user message with a "gemini" record after it in the head.
+func isGeminiRecordHead(has func(string) bool, typ string, head []byte) bool {
+	if !has("id") || !has("timestamp") || !has("content") || has("uuid") || has("sessionId") || has("role") {
+		return false
+	}
+	return typ == "gemini" || typ == "user" && bytes.Contains(head, []byte(`"type":"gemini"`))
 }
