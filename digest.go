@@ -322,6 +322,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 	// The lead is the first line that says something: a bare label ("ERROR:", OpenHands'
 	// editor's first line for every failure) stands for the text only when no line follows.
 	leadSaid := false
+	lineStart := 0 // where the line's text starts: its hash for novelty is hashLine's
 	n := len(text)
 	i := 0
 	for i < n {
@@ -396,16 +397,16 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 				if !leadSaid {
 					out.lead, leadSaid = mix64(lineM)|1, lineW >= 2
 				}
-				lh := mix64(lineH)
 				if long {
 					out.sketch.add(mix64(lineM))
 				}
 				if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
-					d.lines = append(d.lines, lh)
+					d.lines = append(d.lines, novelLineHash(text[lineStart:i]))
 				}
 			}
 			lineH, lineM, lineW, inEcho, lineLong = 0, 0, 0, false, false
 			i++
+			lineStart = i
 		case cls&bCR != 0:
 			if i+1 < n && text[i+1] == '\n' {
 				i++
@@ -414,6 +415,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			// A bare carriage return: what follows overwrites the line (a progress bar).
 			lineH, lineM, lineW = 0, 0, 0
 			i++
+			lineStart = i
 		case cls&bEsc != 0:
 			i = skipEscape(text, i)
 		default:
@@ -429,7 +431,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			out.sketch.add(mix64(lineM))
 		}
 		if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
-			d.lines = append(d.lines, mix64(lineH))
+			d.lines = append(d.lines, novelLineHash(text[lineStart:]))
 		}
 	}
 	if out.sketch.n == 0 && out.words > 0 {
@@ -491,6 +493,17 @@ func (d *digester) digestLong(text string, lines bool) digest {
 	out.masked = out.exact
 	out.words = nlines * 2 // not counted word by word; a long text has words enough
 	return out
+}
+
+// novelLineHash is the hash of a line as what a result brought (digest's lines): the same
+// for a line of a short answer (digestFields) as of a long one (digestLong), so that a line a
+// long listing showed is not new when a short look shows it again. line is the line as
+// written: a carriage return before its end and the spaces after it are no part of it.
+func novelLineHash(line string) uint64 {
+	for len(line) > 0 && (line[len(line)-1] == ' ' || line[len(line)-1] == '\t' || line[len(line)-1] == '\r') {
+		line = line[:len(line)-1]
+	}
+	return mix64(hashLine(line))
 }
 
 // minLineField is how long a line's one field must be for the line to count in what a result

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/bits"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -858,6 +859,28 @@ func TestHashLineAgreesWithItsByteByByteOracle(t *testing.T) {
 	for _, line := range []string{"elapsed_ms 120", "createdAt 1712", "wall_time 3", "00000aAT 0", "pid\" 0", "\"pid\": 4242"} {
 		if hashLine(line) != hashLineByBytes(line) {
 			t.Errorf("hashLine(%q) differs from hashLineByBytes: FuzzDigest fails on it", line)
+		}
+	}
+}
+
+// A line is the same line for what a result brought whether the result is short (read field
+// by field) or long (read line by line): a listing's lines shown again by a short look at
+// them are not new (validation round r54a P1).
+func TestALinesNoveltyHashIsTheSameInShortAndLongResults(t *testing.T) {
+	shown := []string{"    12\tvalue_12 = compute(value_11, 84)", "src/app/config.py: settings loaded at 2026-12-01T10:00:00Z", "  Tests  12 passed (12)  "}
+	short := strings.Join(shown, "\n")
+	long := strings.Repeat("filler line of a long listing, number one\n", 40) + strings.Join(shown, "\r\n")
+	var d digester
+	d.digest(short, false, true)
+	a := slices.Clone(d.lines)
+	d.digest(long, false, true)
+	b := d.lines
+	if len(long) < longTextBytes || len(a) != len(shown) {
+		t.Fatalf("setup: %d bytes, %d lines kept of the short text", len(long), len(a))
+	}
+	for _, h := range a {
+		if !slices.Contains(b, h) {
+			t.Errorf("a line of the short result has no equal among the long one's lines (%x)", h)
 		}
 	}
 }

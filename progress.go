@@ -498,9 +498,13 @@ type progressState struct {
 	saidAt      int32                // calls at the last notice, 0 before the first
 	lastWait    int32                // 1 + the index of the latest call that waited, 0 before the first
 	callSaid    bool                 // a call notice was given since the thought began
-	lastTextID  uint64
-	thoughtAt   int32  // calls when the thought began: none since then is a monologue
-	lastUser    uint64 // digest of the last user message's text, 0 when it had none
+	// spoke: the host has fed the model's text at least once. Until it does, no thought can
+	// repeat, and the lines a result brought (digest's lines), which only the thought rule
+	// reads, are not gathered: a host that feeds calls alone pays nothing for them.
+	spoke      bool
+	lastTextID uint64
+	thoughtAt  int32  // calls when the thought began: none since then is a monologue
+	lastUser   uint64 // digest of the last user message's text, 0 when it had none
 
 	tools          toolRing // names of the recent calls, for naming a cycle
 	thoughtPreview string   // the repeated thought, shortened, for the notice
@@ -641,7 +645,7 @@ func (s *progressState) reset() {
 	}
 	refused := s.refused[:0]
 	lines := s.lines.reset()
-	refail, refailSeq := s.refail, s.refailSeq
+	refail, refailSeq, spoke := s.refail, s.refailSeq, s.spoke
 	for i := range refail {
 		if s.lastWait > refail[i].start {
 			// A wait since the chain's first failure made its runs a poll: the user's turn
@@ -654,7 +658,7 @@ func (s *progressState) reset() {
 		refail[i].start, refail[i].epoch = 0, 0
 	}
 	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf,
-		meterBuf: meterBuf, lines: lines, refail: refail, refailSeq: refailSeq}
+		meterBuf: meterBuf, lines: lines, refail: refail, refailSeq: refailSeq, spoke: spoke}
 }
 
 // changed records a change of the workspace: every chain that assumed an unchanged world ends.

@@ -217,6 +217,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 // out of all of them, and remembers them: a result mostly of lines seen before brought the
 // thought little new, whatever call it answered.
 func (s *progressState) noteLines() (novel, total int) {
+	if !s.spoke {
+		return 0, 0 // not gathered (see spoke)
+	}
 	for _, h := range s.dg.lines {
 		if !s.seen.test(h) && !s.began.test(h) {
 			novel++
@@ -809,7 +812,7 @@ func (s *progressState) digestResult(c *observedCall, args []byte) digest {
 	if echo {
 		s.dg.setEcho(args)
 	}
-	dg := s.dg.digest(result, echo, true)
+	dg := s.dg.digest(result, echo, s.spoke)
 	if header != "" {
 		dg.exact, dg.masked = combine(dg.exact, head.exact), combine(dg.masked, head.exact)
 	}

@@ -800,12 +800,22 @@ func TestProgressRules(t *testing.T) {
 			nil, slices.Concat(times(2, grep), []step{userSpeaks()}, times(2, grep), []step{userSpeaks()}, times(2, grep)), nil},
 		{"a thought repeated while the calls bring nothing new is a loop",
 			nil, slices.Concat(
-				[]step{ok("view", `{"range":[1,40]}`, lines(1, 40))},
+				[]step{thought("Let me look at the whole file first."), ok("view", `{"range":[1,40]}`, lines(1, 40))},
 				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[1,20]}`, lines(1, 20))},
 				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[10,30]}`, lines(10, 30))},
 				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[20,40]}`, lines(20, 40))},
 				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[5,25]}`, lines(5, 25))},
-			), []string{"8:thought:same thought × 4"}},
+				// (The first look, lines 1 to 40, is what the thought began on: every window
+				// after it shows its lines again, and the third restating is told.)
+			), []string{"7:thought:same thought × 3"}},
+		{"what the model read after the user spoke and before it spoke again is what its next thought began on",
+			nil, slices.Concat(
+				[]step{thought("Let me look around first."), ok("ls", `{"path":"."}`, "src/app/config.py\nsrc/app/main.py"), userSpeaks()},
+				[]step{ok("view", `{"range":[1,40]}`, lines(1, 40))},
+				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[1,20]}`, lines(1, 20))},
+				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[10,30]}`, lines(10, 30))},
+				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[20,40]}`, lines(20, 40))},
+			), []string{"9:thought:same thought × 3"}},
 		{"a thought repeated while paging through new content is not",
 			nil, slices.Concat(times(25, func(i int) step {
 				if i%2 == 0 {

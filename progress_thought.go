@@ -28,6 +28,7 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		}
 		return out
 	}
+	s.spoke = true
 	if t.id != "" {
 		// The same message observed again (one per call of a turn, or a history replayed)
 		// is one turn.

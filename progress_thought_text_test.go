@@ -352,6 +352,9 @@ func TestAThoughtOfOnlyVolatileFieldsIsItsWords(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newTextRun(t)
+			// (The model speaks before its first call: until a host has fed any model text
+			// the lines results bring are not gathered, see progressState.spoke.)
+			r.say("m-", "Let me decode the captured bytes.")
 			r.call("python", `{"code":"print(decode())"}`, tt.flags[0])
 			for i, f := range tt.flags {
 				r.say(fmt.Sprint("m", i), f)
