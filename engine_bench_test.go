@@ -138,9 +138,19 @@ func progressResult(i int) string {
 // preset, for an agent that has been running a while: no notice is due. Target: <= 4 µs
 // (1 GB/s of result), 0 allocs. The anchor is the seed's duplicate-text hash of the same
 // bytes, BenchmarkSeedTextHash4KB.
-func BenchmarkObserveProgress4KB(b *testing.B) {
+func BenchmarkObserveProgress4KB(b *testing.B) { benchmarkObserveProgress4KB(b, false) }
+
+// BenchmarkObserveProgress4KBAfterText is BenchmarkObserveProgress4KB for a host that feeds
+// the model's text too: the agent has spoken once, so every result's lines are also gathered
+// for the thought rule (progressState.spoke).
+func BenchmarkObserveProgress4KBAfterText(b *testing.B) { benchmarkObserveProgress4KB(b, true) }
+
+func benchmarkObserveProgress4KB(b *testing.B, spoke bool) {
 	cfg, _ := Preset(PresetDefault)
 	eng, _ := New(cfg)
+	if spoke {
+		eng.Observe(Event{Type: EventText, Agent: "agent-1", Source: "model", Text: "Let me read the package's modules one by one."})
+	}
 	const distinct = 256
 	events := make([]Event, distinct)
 	for i := range events {

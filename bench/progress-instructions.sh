@@ -31,9 +31,11 @@ count() { # count FUNCTION BENCHMARK: instructions per call inside FUNCTION (and
   echo $((ir / (calls + 1)))
 }
 observe=$(count 'github.com/loopguard/loopguard.(*Engine).ObserveAppend' 'ObserveProgress4KB$')
+spoke=$(count 'github.com/loopguard/loopguard.(*Engine).ObserveAppend' 'ObserveProgress4KBAfterText$')
 digest=$(count 'github.com/loopguard/loopguard.(*digester).digest' 'Digest4KB$')
 anchor=$(count 'github.com/loopguard/loopguard.textFingerprint' 'SeedTextHash4KB$')
 echo "Engine.Observe, 4 KB result, default preset: $observe instructions per call"
+echo "the same after the model spoke (lines kept): $spoke instructions per call"
 echo "digest (normalise and hash) of 4 KB:          $digest instructions per call"
 echo "anchor, the seed's text hash of 4 KB:         $anchor instructions per call"
-echo "ratio observe/anchor: $(echo "scale=2; $observe / $anchor" | bc)"
+echo "ratio observe/anchor: $(echo "scale=2; $observe / $anchor" | bc), after the model spoke $(echo "scale=2; $spoke / $anchor" | bc)"
