@@ -5,6 +5,37 @@ package loopguard
 
 import "strings"
 
+// withoutEmptyThinking returns text without the empty thinking blocks some models open every
+// reply with ("<think></think>", "<think>\n\n</think>": GLM-4.6 through OpenHands, Qwen3 with
+// its thinking turned off): an empty block says nothing, and a reply that is only one beside
+// its call was the same thought at every turn (validation round r56c F1: nine notices on
+// ordinary exploration). A block with thinking in it is the model's words and stays.
+func withoutEmptyThinking(text string) string {
+	if !strings.Contains(text, "</think") {
+		return text
+	}
+	for _, tag := range [...]struct{ open, close string }{{"<think>", "</think>"}, {"<thinking>", "</thinking>"}} {
+		for from := 0; ; {
+			i := strings.Index(text[from:], tag.open)
+			if i < 0 {
+				break
+			}
+			i += from
+			j := i + len(tag.open)
+			for j < len(text) && (text[j] == ' ' || text[j] == '\n' || text[j] == '\r' || text[j] == '\t') {
+				j++
+			}
+			if !strings.HasPrefix(text[j:], tag.close) {
+				from = j
+				continue
+			}
+			text = text[:i] + text[j+len(tag.close):]
+			from = i
+		}
+	}
+	return text
+}
+
 // isModelText says whether a text block is the model's own words.
 func isModelText(source string) bool {
 	switch source {
@@ -15,8 +46,14 @@ func isModelText(source string) bool {
 }
 
 func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
-	if strings.TrimSpace(t.text) == "" {
+	text := withoutEmptyThinking(t.text)
+	if strings.TrimSpace(text) == "" {
 		return out
+	}
+	if len(text) != len(t.text) {
+		tt := *t
+		tt.text = text
+		t = &tt
 	}
 	if !isModelText(t.source) {
 		if t.source == SourceHarness {

@@ -366,3 +366,53 @@ func TestAThoughtOfOnlyVolatileFieldsIsItsWords(t *testing.T) {
 		})
 	}
 }
+
+// An empty thinking block ("<think></think>", which GLM-4.6 opens every reply with) says
+// nothing: replies that are only one beside their calls are no thought repeated, however the
+// calls wander (validation round r56c F1). The words beside one are the thought, as without it.
+func TestAnEmptyThinkingBlockIsNoThought(t *testing.T) {
+	tests := []struct {
+		name    string
+		text    string
+		wantAny bool
+	}{
+		{"only an empty block", "<think></think>", false},
+		{"an empty block with blank lines in it", "<think>\n\n</think>\n", false},
+		{"an empty thinking tag", "<thinking> </thinking>", false},
+		{"an empty block before words", "<think></think>\nLet me look at the colors module again.", true},
+		{"a block with thinking in it", "<think>The norm is wrong here, look again.</think>", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newTextRun(t)
+			for i := 0; i < 14; i++ {
+				r.say(fmt.Sprint("m", i), tt.text)
+				// Views that go back and forth over a file whose lines were all seen by the
+				// second: a thought restated over them is wandering.
+				from := []int{1690, 1650, 1775, 1580}[i%4]
+				r.call("view", fmt.Sprintf(`{"path":"colors.py","view_range":[%d,%d]}`, from, from+20), sameLinesSeen)
+			}
+			if got := r.thoughts(); (len(got) > 0) != tt.wantAny {
+				t.Errorf("thought notices %v, want some: %v", got, tt.wantAny)
+			}
+		})
+	}
+}
+
+func TestWithoutEmptyThinking(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"<think></think>", ""},
+		{"<think>\n \t\r\n</think>Reading the file.", "Reading the file."},
+		{"<thinking></thinking>a<think></think>b", "ab"},
+		{"<think>x</think>", "<think>x</think>"},
+		{"<think> <think></think>", "<think> "},
+		{"no tags at all", "no tags at all"},
+		{"</think> closing only", "</think> closing only"},
+		{"<think>", "<think>"},
+	}
+	for _, tt := range tests {
+		if got := withoutEmptyThinking(tt.in); got != tt.want {
+			t.Errorf("withoutEmptyThinking(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
