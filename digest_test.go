@@ -565,19 +565,29 @@ func failureSignatureByLastIndex(result string) uint64 {
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}
-	at := -1
-	for _, m := range failureMarks {
-		if idx := markIndexes(result, m); len(idx) > 0 {
-			at = max(at, idx[len(idx)-1])
+	// The last mark whose line is not a bare tally (isFailureTally) names the failure.
+	var at, start, end int
+	for limit := len(result) + 1; ; {
+		at = -1
+		for _, m := range failureMarks {
+			for _, i := range markIndexes(result, m) {
+				if i < limit {
+					at = max(at, i)
+				}
+			}
 		}
-	}
-	if at < 0 {
-		return 0
-	}
-	start := strings.LastIndexByte(result[:at], '\n') + 1
-	end := len(result)
-	if i := strings.IndexByte(result[at:], '\n'); i >= 0 {
-		end = at + i
+		if at < 0 {
+			return 0
+		}
+		start = strings.LastIndexByte(result[:at], '\n') + 1
+		end = len(result)
+		if i := strings.IndexByte(result[at:], '\n'); i >= 0 {
+			end = at + i
+		}
+		if !isFailureTally(result[start:end]) {
+			break
+		}
+		limit = start
 	}
 	line := strings.TrimSpace(result[start:end])
 	var after uint64 // the lines after the mark's that hold "fail" in any case, last first

@@ -957,6 +957,20 @@ func debugRun(i int) string {
 	return b.String()
 }
 
+// unittestRun is what Python's unittest prints for a suite with failures failing tests, the
+// last of them failing with assertion.
+func unittestRun(assertion string, failures int) string {
+	return "Creating test database for alias 'default'...\n" +
+		"======================================================================\n" +
+		"FAIL: test_change_view (admin_views.tests.AdminViewTests.test_change_view)\n" +
+		"----------------------------------------------------------------------\n" +
+		"Traceback (most recent call last):\n  File \"/testbed/tests/admin_views/tests.py\", line 412, in test_change_view\n" +
+		"    self.assertEqual(response.status_code, 200)\n" + assertion + "\n\n" +
+		"----------------------------------------------------------------------\n" +
+		fmt.Sprintf("Ran %d tests in 0.214s\n\nFAILED (failures=%d)\n", failures+4, failures) +
+		"Destroying test database for alias 'default'...\n"
+}
+
 func TestFailureSignature(t *testing.T) {
 	tb := func(frame, last string) string {
 		return "Traceback (most recent call last):\n  File \"r.py\", line " + frame + ", in <module>\n    main()\n" + last + "\n"
@@ -978,6 +992,12 @@ func TestFailureSignature(t *testing.T) {
 			"FAILED t.py::test_a - Failed: nomatch", "FAILED t.py::test_b - Failed: nomatch", false},
 		{"volatile fields in the line are masked",
 			"Error: connect to 10.0.0.1 timed out after 1500ms", "Error: connect to 10.0.0.1 timed out after 1712ms", true},
+		{"unittest's closing count names no failure: the assertion above it does",
+			unittestRun("AssertionError: 302 != 200", 1), unittestRun("AssertionError: User should have change permission", 1), false},
+		{"the same assertion failing under unittest's closing count is the same failure",
+			unittestRun("AssertionError: 302 != 200", 1), unittestRun("AssertionError: 302 != 200", 1), true},
+		{"a closing count that moved under the same assertion is progress",
+			unittestRun("AssertionError: 302 != 200", 3), unittestRun("AssertionError: 302 != 200", 1), false},
 		{"a count of failures that moved after the failing line is progress",
 			"FAILED t.py::test_a - Failed: nomatch\n=== 3 failed, 2 passed in 0.1s ===", "FAILED t.py::test_a - Failed: nomatch\n=== 1 failed, 4 passed in 0.1s ===", false},
 	}
@@ -1656,5 +1676,26 @@ func TestEditFileKeyNamesTheFileAnEditChanges(t *testing.T) {
 				t.Errorf("keys %x %x, same %v", a, b, tt.same)
 			}
 		})
+	}
+}
+
+func TestIsFailureTally(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"FAILED (failures=1)", true},
+		{"  FAILED (errors=2, failures=1, skipped=3)\r", true},
+		{"FAILED (expected failures=1, errors=1)", true},
+		{"FAILED t.py::test_a - Failed: nomatch", false},
+		{"FAILED (see the log above)", false},
+		{"FAILED ()", false},
+		{"FAILED (failures=)", false},
+		{"Build FAILED (failures=1)", false},
+	}
+	for _, tt := range tests {
+		if got := isFailureTally(tt.line); got != tt.want {
+			t.Errorf("isFailureTally(%q) = %v, want %v", tt.line, got, tt.want)
+		}
 	}
 }
