@@ -204,13 +204,38 @@ func MergeCompletions(name string, parts []*CompletionPart) *Transcript {
 
 func buildOpenHandsMessages(msgs []msg, textForm bool, u Usage) *built {
 	conv := make([]msg, 0, len(msgs))
+	refused := 0 // refused calls whose replies the dump did not keep
 	for _, m := range msgs {
 		switch m.Role {
 		case "user":
-			if text := contentText(m.Content); textForm && strings.HasPrefix(text, "EXECUTION RESULT of [") {
+			text := contentText(m.Content)
+			if textForm && strings.HasPrefix(text, "EXECUTION RESULT of [") {
 				_, rest, _ := strings.Cut(text, "\n")
 				conv = append(conv, msg{Role: "tool", Content: rest})
 				continue
+			}
+			if body, ok := strings.CutSuffix(strings.TrimSpace(text), actionErrorSuffix); ok {
+				body = strings.TrimSpace(body)
+				if tool := refusedCallTool(body); tool != "" {
+					// The harness refused a call before it ran, and the dump kept its refusal
+					// alone: the reply that made it is not in the history. It stands for the
+					// call, failed, so that ten refusals in a row are ten failed attempts and
+					// not ten silent user turns (validation round r56c M1). A refusal after a
+					// reply whose call is still unanswered answers that call.
+					// Its arguments are not kept: each attempt is told apart by its number, so that
+					// refusals far apart are not one call made again (the errors rule still sees
+					// refusals in a row as one tool failing alike).
+					if n := len(conv); n == 0 || conv[n-1].Role != "assistant" || len(conv[n-1].ToolCalls) == 0 {
+						refused++
+						args := json.RawMessage(`{"refused_attempt":` + strconv.Itoa(refused) + `}`)
+						conv = append(conv, msg{Role: "assistant", ToolCalls: []oaToolCall{{Function: oaFunction{Name: tool, Arguments: args}}}})
+					}
+					conv = append(conv, msg{Role: "tool", Content: body, Failed: true})
+					continue
+				}
+				// Another error the harness reports on the model's last action: the harness
+				// speaking, not a person's new turn.
+				m.FromHarness = true
 			}
 		case "assistant":
 			if textForm && len(m.ToolCalls) == 0 {
@@ -226,6 +251,47 @@ func buildOpenHandsMessages(msgs []msg, textForm bool, u Usage) *built {
 		t.Agents[0].Usage = u
 	}
 	return t
+}
+
+// actionErrorSuffix ends the user message in which OpenHands reports an error on the model's
+// last action (an ErrorObservation with no call to answer: a call it could not validate, a
+// runtime that failed).
+const actionErrorSuffix = "[Error occurred in processing last action]"
+
+// refusedCallTool returns the tool an OpenHands refusal of a call names ("Missing required
+// parameters for function 'str_replace_editor': {'security_risk'}", "Tool foo is not
+// registered", "Missing required argument \"command\" in tool call execute_bash"), or ""
+// when it names none.
+func refusedCallTool(body string) string {
+	if _, rest, ok := strings.Cut(body, "for function '"); ok {
+		if name, _, ok := strings.Cut(rest, "'"); ok {
+			return toolName(name)
+		}
+	}
+	if _, rest, ok := strings.Cut(body, "in tool call "); ok {
+		return toolName(strings.TrimRight(strings.Fields(rest + " x")[0], ".:,"))
+	}
+	if rest, ok := strings.CutPrefix(body, "Tool "); ok {
+		if name, _, ok := strings.Cut(rest, " is not registered"); ok {
+			return toolName(name)
+		}
+	}
+	return ""
+}
+
+// toolName returns name when it can be a tool's name (a word of letters, digits, '_', '-' and
+// '.'), else "".
+func toolName(name string) string {
+	if name == "" || len(name) > 64 {
+		return ""
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return ""
+		}
+	}
+	return name
 }
 
 func hasToolCalls(msgs []msg) bool {

@@ -252,3 +252,52 @@ func TestOpenHandsFlatBrowseGetsItsObservation(t *testing.T) {
 		t.Errorf("calls %+v, want browse_interactive answered \"404 Not Found\"", calls)
 	}
 }
+
+// OpenHands reports a call it refused before it ran (a required parameter missing) in a user
+// message ending "[Error occurred in processing last action]", and its dump keeps that message
+// alone: each stands for a failed attempt at the tool it names, not a person's turn; an error
+// that names no tool is the harness speaking (validation round r56c M1).
+func TestOpenHandsRefusedCallsAreFailedAttempts(t *testing.T) {
+	refusal := `"\n\nMissing required parameters for function 'str_replace_editor': {'security_risk'}\n[Error occurred in processing last action]"`
+	doc := `{"messages": [
+	  {"role": "system", "content": "You are OpenHands agent."},
+	  {"role": "user", "content": "Fix the bug in query.py"},
+	  {"role": "assistant", "content": "Let me look.", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "execute_bash", "arguments": "{\"command\": \"ls\"}"}}]},
+	  {"role": "tool", "tool_call_id": "c1", "content": "query.py"},
+	  {"role": "user", "content": ` + refusal + `},
+	  {"role": "user", "content": ` + refusal + `},
+	  {"role": "user", "content": "Tool browse_web is not registered. Please check the tool name.\n[Error occurred in processing last action]"},
+	  {"role": "user", "content": "The runtime restarted.\n[Error occurred in processing last action]"},
+	  {"role": "assistant", "content": "Editing again.", "tool_calls": [{"id": "c2", "type": "function", "function": {"name": "str_replace_editor", "arguments": "{\"command\": \"view\"}"}}]},
+	  {"role": "user", "content": ` + refusal + `}
+	], "response": {"choices": [{"message": {"role": "assistant", "content": "Done."}}]}, "timestamp": 1767715183.29}`
+	expectEvents(t, "dump.json", doc, FormatOpenHandsCompletion, []string{
+		`text[system] "You are OpenHands agent."`,
+		`user "Fix the bug in query.py"`,
+		`text[model] "Let me look."`,
+		`call execute_bash "{\"command\": \"ls\"}" => "query.py"`,
+		`call str_replace_editor "{\"refused_attempt\":1}" => "Missing required parameters for …" FAILED`,
+		`call str_replace_editor "{\"refused_attempt\":2}" => "Missing required parameters for …" FAILED`,
+		`call browse_web "{\"refused_attempt\":3}" => "Tool browse_web is not registere…" FAILED`,
+		`user[harness] "The runtime restarted.\n[Error oc…"`,
+		`text[model] "Editing again."`,
+		`call str_replace_editor "{\"command\": \"view\"}" => "Missing required parameters for …" FAILED`,
+		`text[model] "Done."`,
+	})
+}
+
+func TestRefusedCallTool(t *testing.T) {
+	tests := []struct{ body, want string }{
+		{"Missing required parameters for function 'str_replace_editor': {'security_risk'}", "str_replace_editor"},
+		{`Missing required argument "command" in tool call execute_bash`, "execute_bash"},
+		{"Tool think is not registered. (arguments: {}). Please check the tool name.", "think"},
+		{"Missing required parameters for function 'bad name': {}", ""},
+		{"The runtime restarted.", ""},
+		{"Tool  is not registered", ""},
+	}
+	for _, tt := range tests {
+		if got := refusedCallTool(tt.body); got != tt.want {
+			t.Errorf("refusedCallTool(%q) = %q, want %q", tt.body, got, tt.want)
+		}
+	}
+}
