@@ -501,10 +501,13 @@ type progressState struct {
 	// spoke: the host has fed the model's text at least once. Until it does, no thought can
 	// repeat, and the lines a result brought (digest's lines), which only the thought rule
 	// reads, are not gathered: a host that feeds calls alone pays nothing for them.
-	spoke      bool
-	lastTextID uint64
-	thoughtAt  int32  // calls when the thought began: none since then is a monologue
-	lastUser   uint64 // digest of the last user message's text, 0 when it had none
+	spoke bool
+	// The chains of the last call when the user declined it (its tool chain's key and its
+	// failure chain's), 0 otherwise: a user's turn right after a decline ends them (reset).
+	declinedTool, declinedKey uint64
+	lastTextID                uint64
+	thoughtAt                 int32  // calls when the thought began: none since then is a monologue
+	lastUser                  uint64 // digest of the last user message's text, 0 when it had none
 
 	tools          toolRing // names of the recent calls, for naming a cycle
 	thoughtPreview string   // the repeated thought, shortened, for the notice
@@ -638,7 +641,7 @@ func (s *progressState) reset() {
 	// rebookings refused with the same error are one loop, however the customer rephrases.
 	chains := s.chains[:0]
 	for _, c := range s.chains {
-		if c.failed && c.epoch == s.epoch {
+		if c.failed && c.epoch == s.epoch && (s.declinedTool == 0 || c.tool != s.declinedTool) {
 			c.epoch = 0
 			chains = append(chains, c)
 		}
@@ -647,6 +650,14 @@ func (s *progressState) reset() {
 	lines := s.lines.reset()
 	refail, refailSeq, spoke := s.refail, s.refailSeq, s.spoke
 	for i := range refail {
+		if s.declinedKey != 0 && refail[i].id == s.declinedKey {
+			// The user declined the chain's last call and then spoke: the failure was their
+			// answer, given with their reasons, not the tool's. The model asking again after
+			// hearing them (an edit declined three times, the user correcting its text each
+			// time) is a conversation, not a loop (validation round r56a F1).
+			refail[i] = refailChain{}
+			continue
+		}
 		if s.lastWait > refail[i].start {
 			// A wait since the chain's first failure made its runs a poll: the user's turn
 			// ends it, as it ends every other chain.

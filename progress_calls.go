@@ -417,7 +417,17 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	if failed {
 		sig = failureSignature(said)
 	}
-	return ch, s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
+	rf := s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
+	s.declinedTool, s.declinedKey = 0, 0
+	if failed && declinedByUser(c.result) {
+		// Should the user speak next, their decline and their words are one answer, and
+		// these chains end with the turn (see reset).
+		s.declinedTool = ch.tool
+		if rf != nil {
+			s.declinedKey = rf.id
+		}
+	}
+	return ch, rf
 }
 
 // failureKey is what a call is known by in the same-failure chains (updateRefail): a command

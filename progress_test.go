@@ -816,6 +816,18 @@ func TestProgressRules(t *testing.T) {
 				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[10,30]}`, lines(10, 30))},
 				[]step{thought("Let's check the _expand_files method:"), ok("view", `{"range":[20,40]}`, lines(20, 40))},
 			), []string{"9:thought:same thought × 3"}},
+		{"an edit the user declines, corrected by the user each time, is a conversation, not a loop",
+			nil, func() []step {
+				declined := "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+				edit := func(n int) step {
+					return fail("Edit", fmt.Sprintf(`{"file_path":"/src/CLAUDE.md","old_string":"#### Checkpoints","new_string":"#### Checkpoints\\nversion %d of the section"}`, n), declined)
+				}
+				return []step{edit(1), userSays("the first part is not correct, for manual commits we use git hooks"),
+					ok("Read", `{"file_path":"/src/hooks.go"}`, "func prepareCommitMsg() {\n\taddTrailer()\n}"),
+					edit(2), userSays("there is also the approach to search the commit by its trailer"),
+					edit(3), userSays("again, this is not correct: the link goes both ways"),
+					ok("Edit", `{"file_path":"/src/CLAUDE.md","old_string":"#### Checkpoints","new_string":"#### Checkpoints\\nversion 4"}`, "The file /src/CLAUDE.md has been updated.")}
+			}(), nil},
 		{"a thought repeated while paging through new content is not",
 			nil, slices.Concat(times(25, func(i int) step {
 				if i%2 == 0 {

@@ -347,3 +347,42 @@ func TestTheAnswerAThoughtBeganOnSurvivesASnapshot(t *testing.T) {
 		})
 	}
 }
+
+// The user's decline of the last call, then their words, end its failure chains; an engine
+// restored at every event knows that the last call was declined (progressState.declinedTool,
+// declinedKey) as a long-lived one does. The control is the same run with the edit rejected
+// by the tool instead: a failure the user's words do not answer, told at its third alike.
+func TestADeclineSurvivesASnapshot(t *testing.T) {
+	run := func(result string) []Event {
+		var evs []Event
+		for i := range 3 {
+			args := fmt.Sprintf(`{"file_path":"/src/CLAUDE.md","old_string":"#### Checkpoints","new_string":"version %d"}`, i)
+			evs = append(evs, Call("a", "Edit", []byte(args)).WithResult(result, true),
+				Event{Type: EventUser, Agent: "a", Text: fmt.Sprintf("not right yet, try version %d", i+1)})
+		}
+		return evs
+	}
+	restoredEachTime := func(evs []Event) []string {
+		cfg := defaultProgress(nil)
+		var got []string
+		var saved []byte
+		for i, ev := range evs {
+			e, _ := New(cfg)
+			if err := e.Restore("a", saved); err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range e.Observe(ev) {
+				got = append(got, fmt.Sprintf("%d:%s:%s", i, n.Kind, n.Summary))
+			}
+			saved = e.Snapshot("a")
+		}
+		return got
+	}
+	declined := "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file)."
+	if got := restoredEachTime(run(declined)); len(got) != 0 {
+		t.Errorf("declined edits, the user speaking after each: %v, want no notice", got)
+	}
+	if got := restoredEachTime(run("<tool_use_error>String to replace not found in file.</tool_use_error>")); len(got) == 0 {
+		t.Errorf("edits rejected by the tool, the user speaking after each: no notice; the control no longer exercises the chain")
+	}
+}
