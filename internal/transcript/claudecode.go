@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"hash/fnv"
 	"io"
@@ -194,7 +195,11 @@ type ccUsageKey struct {
 func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatClaudeCode)
 	fileAgent := subagentFromFileName(name)
-	seen := map[string]bool{}       // line uuids, to drop lines written twice
+	// Lines written twice (a line's uuid and its bytes), to drop the copy. By uuid alone, the
+	// lines `claude -p --output-format stream-json` 2.0 printed for one message, a text and
+	// five calls each on a line of its own under one uuid, were read as one line and its calls
+	// lost (validation round r56a U1).
+	seen := map[ccLineKey]bool{}
 	chain := map[string]*agentBuf{} // line uuid -> agent, for sidechains without agentId
 	calls := map[string]ccCallRef{} // tool_use id -> call
 	// A session resumed or forked is written again into its file from the start: new line
@@ -228,10 +233,11 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 			return nil
 		}
 		if l.UUID != "" {
-			if seen[l.UUID] {
+			key := ccLineKey{l.UUID, hashBytes(line)}
+			if seen[key] {
 				return nil
 			}
-			seen[l.UUID] = true
+			seen[key] = true
 		}
 
 		var a *agentBuf
@@ -305,12 +311,17 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 					a.text(from, text, blockID(l.UUID, i, len(content.Blocks)), ms)
 					a.turn = ""
 				case "tool_use", "server_tool_use":
-					if _, copied := calls[bl.ID]; copied && bl.ID != "" {
-						continue
-					}
 					var args []byte
 					if in := bytesTrimSpace(bl.Input); len(in) > 0 && string(in) != "null" {
 						args = in
+					}
+					if ref, ok := calls[bl.ID]; ok && bl.ID != "" {
+						// A resumed session's copy of the call: its id, tool and input. Another
+						// call under the same id is a call of its own: a log whose ids were all
+						// redacted to one placeholder held 39 calls, read as one.
+						if e := &ref.agent.events[ref.idx]; e.Tool == bl.Name && bytes.Equal(e.Args, args) {
+							continue
+						}
 					}
 					// The blocks of one message (its lines share the message id) are one
 					// reply: parallel calls.
@@ -391,6 +402,18 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 
 // ccBlockKey names a model's content block by its message, its place in the line, and its
 // text's hash.
+// ccLineKey is a line by its uuid and a hash of its bytes (see seen in readClaudeCode).
+type ccLineKey struct {
+	uuid string
+	line uint64
+}
+
+func hashBytes(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
+}
+
 type ccBlockKey struct {
 	msgID string
 	i     int

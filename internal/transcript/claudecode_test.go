@@ -65,3 +65,39 @@ func TestClaudeCodeResumedSessionsCopyIsReadOnce(t *testing.T) {
 		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
+
+// A line is dropped as written twice only when its uuid and its bytes are both those of a line
+// read before: `claude -p --output-format stream-json` 2.0 printed a message's text and each of
+// its calls on lines of their own, all under one uuid (validation round r56a U1); and a call
+// is a resumed session's copy only when its id, tool and input are the copy's, not when a log
+// whose ids were redacted gives every call the same placeholder (r56a U2).
+func TestClaudeCodeLinesSharingAUUIDAreEachRead(t *testing.T) {
+	line := func(uuid, typ, content string) string {
+		return `{"type":"` + typ + `","uuid":"` + uuid + `","sessionId":"s1","message":{"id":"msg_1","role":"` + typ + `","content":` + content + `}}` + "\n"
+	}
+	call := func(id, pattern string) string {
+		return `[{"type":"tool_use","id":"` + id + `","name":"Glob","input":{"pattern":"` + pattern + `"}}]`
+	}
+	result := func(id, text string) string {
+		return `[{"type":"tool_result","tool_use_id":"` + id + `","content":"` + text + `"}]`
+	}
+	doc := line("u0", "user", `"Find the test files"`) +
+		line("u1", "assistant", `[{"type":"text","text":"Let me look for them."}]`) +
+		line("u1", "assistant", call("toolu_1", "**/*_test.go")) +
+		line("u1", "assistant", call("toolu_2", "**/*.spec.ts")) +
+		line("u1", "assistant", call("toolu_2", "**/*.spec.ts")) + // written twice
+		line("u2", "user", result("toolu_1", "a_test.go")) +
+		line("u3", "user", result("toolu_2", "b.spec.ts")) +
+		line("u4", "assistant", call("[REDACTED_TOKEN]", "docs/**")) +
+		line("u5", "user", result("[REDACTED_TOKEN]", "docs/a.md")) +
+		line("u6", "assistant", call("[REDACTED_TOKEN]", "src/**")) +
+		line("u7", "user", result("[REDACTED_TOKEN]", "src/a.go"))
+	expectEvents(t, "session.jsonl", doc, FormatClaudeCode, []string{
+		`user "Find the test files"`,
+		`text[model] "Let me look for them."`,
+		`call Glob "{\"pattern\":\"**/*_test.go\"}" => "a_test.go"`,
+		`call Glob "{\"pattern\":\"**/*.spec.ts\"}" => "b.spec.ts"`,
+		`call Glob "{\"pattern\":\"docs/**\"}" => "docs/a.md"`,
+		`call Glob "{\"pattern\":\"src/**\"}" => "src/a.go"`,
+	})
+}
