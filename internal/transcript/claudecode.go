@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"hash/fnv"
+	"hash/maphash"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -200,6 +201,7 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 	// five calls each on a line of its own under one uuid, were read as one line and its calls
 	// lost (validation round r56a U1).
 	seen := map[ccLineKey]bool{}
+	lineSeed := maphash.MakeSeed()  // maphash, not fnv: every line is hashed, some of them long
 	chain := map[string]*agentBuf{} // line uuid -> agent, for sidechains without agentId
 	calls := map[string]ccCallRef{} // tool_use id -> call
 	// A session resumed or forked is written again into its file from the start: new line
@@ -233,7 +235,7 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 			return nil
 		}
 		if l.UUID != "" {
-			key := ccLineKey{l.UUID, hashBytes(line)}
+			key := ccLineKey{l.UUID, maphash.Bytes(lineSeed, line)}
 			if seen[key] {
 				return nil
 			}
@@ -406,12 +408,6 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 type ccLineKey struct {
 	uuid string
 	line uint64
-}
-
-func hashBytes(b []byte) uint64 {
-	h := fnv.New64a()
-	h.Write(b)
-	return h.Sum64()
 }
 
 type ccBlockKey struct {
