@@ -242,6 +242,15 @@ func claudeTextResult(lines []string, r int) (string, int) {
 // which may go on over the indented lines after it. next is the line after them.
 func claudeTextHead(lines []string, i int, rest string) (name, args string, next int, paren bool) {
 	rest = strings.TrimSpace(rest)
+	if id, blocks, ok := taskOutputHead(rest); ok {
+		// The arguments as the tool takes them, so that the check reads as the same call in
+		// a JSONL transcript: it waits for the task unless drawn "(non-blocking)".
+		args = `{"task_id":"` + id + `"`
+		if !blocks {
+			args += `,"block":false`
+		}
+		return "TaskOutput", args + "}", i + 1, true
+	}
 	open := strings.IndexByte(rest, '(')
 	if mcp := strings.Index(rest, " (MCP)"); mcp > 0 && (open < 0 || open > mcp) {
 		open = strings.IndexByte(rest[mcp+len(" (MCP)"):], '(')
@@ -301,24 +310,73 @@ func claudeTextHead(lines []string, i int, rest string) (name, args string, next
 	return name, strings.TrimSuffix(text, ")"), next, true
 }
 
+// taskOutputHead reads Claude Code's check on a background task, drawn "Task Output b647610"
+// or "Task Output(non-blocking) b647610": the task's id after the name, not in parentheses
+// (validation round r57a U2: six polls of a build were read as the model's words, and the
+// plain form as a tool named with the id).
+func taskOutputHead(rest string) (id string, blocks, ok bool) {
+	after, found := strings.CutPrefix(rest, "Task Output")
+	if !found {
+		return "", false, false
+	}
+	blocks = true
+	if a, nb := strings.CutPrefix(after, "(non-blocking)"); nb {
+		after, blocks = a, false
+	} else if a, b := strings.CutPrefix(after, "(blocking)"); b {
+		after = a
+	}
+	if !strings.HasPrefix(after, " ") {
+		return "", false, false
+	}
+	id = strings.TrimSpace(after)
+	if len(id) < 4 || len(id) > 64 {
+		return "", false, false
+	}
+	for j := 0; j < len(id); j++ {
+		c := id[j]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return "", false, false
+		}
+	}
+	return id, blocks, true
+}
+
 // withoutTimeoutColumn takes off a call line the timeout Claude Code draws beside a Bash
 // call: "Bash(npm test) timeout: 30s", or, when the command wraps, "timeout:" at the end of its
 // first line and "30s" after the closing parenthesis.
 func withoutTimeoutColumn(l string) string {
 	l = strings.TrimRight(l, " ")
-	if k := strings.LastIndex(l, ") timeout: "); k >= 0 && !strings.Contains(l[k+len(") timeout: "):], " ") {
-		return l[:k+1]
+	if k := strings.LastIndex(l, ") timeout: "); k >= 0 && isDrawnDuration(l[k+len(") timeout: "):]) {
+		return l[:k+1] // "Bash(npm test) timeout: 10m 0s"
 	}
 	if t, ok := strings.CutSuffix(l, " timeout:"); ok {
 		return strings.TrimRight(t, " ")
 	}
-	if k := strings.LastIndex(l, ")"); k >= 0 && k < len(l)-1 {
-		tail := strings.TrimSpace(l[k+1:])
-		if tail != "" && !strings.ContainsAny(tail, " ()") && tail[0] >= '0' && tail[0] <= '9' {
-			return l[:k+1] // ")      30s"
-		}
+	if k := strings.LastIndex(l, ")"); k >= 0 && k < len(l)-1 && isDrawnDuration(l[k+1:]) {
+		return l[:k+1] // ")      30s", ")  10m 0s"
 	}
 	return l
+}
+
+// isDrawnDuration says whether s is a duration as Claude Code draws a timeout: "30s", "2m",
+// "10m 0s", "1h 5m 0s", "500ms": one to three numbers, each with its unit.
+func isDrawnDuration(s string) bool {
+	parts := strings.Fields(s)
+	if len(parts) == 0 || len(parts) > 3 {
+		return false
+	}
+	for _, p := range parts {
+		digits := len(p) - len(strings.TrimLeft(p, "0123456789"))
+		switch p[digits:] {
+		case "ms", "s", "m", "h":
+		default:
+			return false
+		}
+		if digits == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // claudeTextToolName says whether s is a tool's name as Claude Code shows it: one word, or up

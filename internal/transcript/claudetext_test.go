@@ -159,6 +159,19 @@ func TestClaudeCodeTextLayouts(t *testing.T) {
        3 -  limit = 10
        3 +  limit = 20
 
+● Bash(sleep 300 && wc -l build.output) timeout: 10m 0s
+  ⎿  47 build.output
+
+● Bash(guardkit autobuild feature FEAT-1D98 --max-turns 5 timeout:
+      --resume 2>&1)                                      10m 0s
+  ⎿  Feature resumed
+
+● Task Output(non-blocking) b647610
+  ⎿  INFO: design phase in progress... (2520s elapsed)
+
+● Task Output ba81a0e
+  ⎿  INFO: task-work implementation in progress... (1170s elapsed)
+
 ● useEffect(() => {...}) runs twice in development because of:
     - React StrictMode double-invoking effects
 
@@ -189,6 +202,10 @@ func TestClaudeCodeTextLayouts(t *testing.T) {
 		{"Task", "Explore: Find config loaders", "", false, false},
 		{"KillShell", "Kill shell: 3a4df6", "Shell 3a4df6 killed", true, false},
 		{"Edit", "src/b.ts\n  3 -  limit = 10\n  3 +  limit = 20", "Updated src/b.ts with 1 addition and 1 removal\n  3 -  limit = 10\n  3 +  limit = 20", true, false},
+		{"Bash", "sleep 300 && wc -l build.output", "47 build.output", true, false},
+		{"Bash", "guardkit autobuild feature FEAT-1D98 --max-turns 5\n--resume 2>&1", "Feature resumed", true, false},
+		{"TaskOutput", `{"task_id":"b647610","block":false}`, "INFO: design phase in progress... (2520s elapsed)", true, false},
+		{"TaskOutput", `{"task_id":"ba81a0e"}`, "INFO: task-work implementation in progress... (1170s elapsed)", true, false},
 	}
 	calls := tr.Agents[0].Calls()
 	if len(calls) != len(wants) {
