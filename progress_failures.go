@@ -450,6 +450,55 @@ func nonzeroExitAfter(s, stem string) bool {
 	return false
 }
 
+// headerReportsExitZero says whether result opens with a host's header (execHeaderEnd: Codex's
+// "Exit code: 0", "Process exited with code 0"; "Command executed successfully") that reports
+// the command exited with status 0.
+func headerReportsExitZero(result string) bool {
+	n := execHeaderEnd(result)
+	if n == 0 {
+		return false
+	}
+	header := result[:n]
+	if strings.HasPrefix(header, "Command executed successfully") {
+		return true
+	}
+	for _, stem := range [...]string{"Exit code: ", "Process exited with code "} {
+		if i := strings.Index(header, stem); i >= 0 {
+			rest := header[i+len(stem):]
+			return len(rest) > 0 && rest[0] == '0' && (len(rest) == 1 || rest[1] < '0' || rest[1] > '9')
+		}
+	}
+	return false
+}
+
+// oneProgramDecides says whether the exit status of the command in args is its programs' own:
+// no pipe, "||", ";", line break or background "&" (whose status is another program's, or
+// none), while "&&" (every step must succeed) and redirections ("2>&1", "&>log") keep it.
+// The arguments are read as bytes: a JSON-escaped line break is "\n".
+func oneProgramDecides(args []byte) bool {
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case '|', ';':
+			return false
+		case '\\':
+			if i+1 < len(args) && args[i+1] == 'n' {
+				return false
+			}
+			i++ // an escaped character: \" or \\ is no operator
+		case '&':
+			switch {
+			case i+1 < len(args) && args[i+1] == '&':
+				i++ // "&&"
+			case i > 0 && args[i-1] == '>', i+1 < len(args) && args[i+1] == '>':
+				// a redirection: "2>&1", "&>log"
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // nonzeroNumberAt says whether s starts with an optional ':', spaces, and a number other than 0.
 func nonzeroNumberAt(s string) bool {
 	i := 0

@@ -1,0 +1,91 @@
+package loopguard
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A host's header that says the command exited with 0 is the verdict of a command whose exit
+// status is its program's own: a test runner that logs a browser's certificate noise at every
+// run, green or red, passes (validation round r58a F1, F2). Behind a pipe the status is the
+// last stage's, and the failure marks in the output still count.
+func TestAnExitZeroInTheHostsHeaderIsTheVerdictOfOneProgram(t *testing.T) {
+	noise := "[12:ERROR:net/cert/internal/trust_store_mac.cc:807] Error parsing certificate:\nERROR: Failed parsing extensions\n"
+	tests := []struct {
+		name, command, exit string
+		wantErrors         bool
+	}{
+		{"a passing suite that logs errors", "pnpm test", "0", false},
+		{"a passing suite, its output redirected", "cd /src && pnpm test 2>&1", "0", false},
+		{"a suite behind a pipe", "pnpm test 2>&1 | tail -40", "0", true},
+		{"a suite whose failure is forgiven", "pnpm test || true", "0", true},
+		{"a failing suite", "pnpm test", "1", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := New(defaultProgress(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for i := range 5 {
+				edit := Call("a", "apply_patch", fmt.Appendf(nil, `{"input":"*** Begin Patch\n*** Update File: src/x.ts\n+line %d\n*** End Patch"}`, i)).
+					WithResult("Success. Updated the following files:\nM src/x.ts", false)
+				run := Call("a", "shell_command", fmt.Appendf(nil, `{"command":%q,"workdir":"/src"}`, tt.command)).
+					WithResult(fmt.Sprintf("Exit code: %s\nWall time: 17 seconds\nOutput:\n\n> pretest\n%s  %d passing (3s)\n", tt.exit, noise, 46+i), false)
+				for _, ev := range []Event{edit, run} {
+					for _, n := range e.Observe(ev) {
+						got = append(got, string(n.Kind)+":"+n.Summary)
+					}
+				}
+			}
+			told := strings.Contains(strings.Join(got, " "), string(KindErrors)+":")
+			if told != tt.wantErrors {
+				t.Errorf("notices %v; an errors notice wanted: %v", got, tt.wantErrors)
+			}
+		})
+	}
+}
+
+func TestOneProgramDecides(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{`{"command":"pnpm test"}`, true},
+		{`{"command":"cd /src && go test ./... 2>&1"}`, true},
+		{`{"command":"make &> build.log"}`, true},
+		{`{"command":["bash","-lc","npm test"]}`, true},
+		{`{"command":"echo \"a\\\\b\""}`, true},
+		{`{"command":"pytest | tail -5"}`, false},
+		{`{"command":"pytest || true"}`, false},
+		{`{"command":"pytest; echo done"}`, false},
+		{`{"command":"server & sleep 1"}`, false},
+		{`{"command":"pytest\nexit 0"}`, false},
+	}
+	for _, tt := range tests {
+		if got := oneProgramDecides([]byte(tt.args)); got != tt.want {
+			t.Errorf("oneProgramDecides(%s) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestHeaderReportsExitZero(t *testing.T) {
+	tests := []struct {
+		result string
+		want   bool
+	}{
+		{"Exit code: 0\nWall time: 1 seconds\nOutput:\nok", true},
+		{"Chunk ID: ab12\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nok", true},
+		{"Exit code: 1\nWall time: 1 seconds\nOutput:\nfail", false},
+		{"Exit code: 01\nWall time: 1 seconds\nOutput:\n", false},
+		{"Exit code: 0", false}, // no header end: not a header
+		{"ok\nExit code: 0", false},
+	}
+	for _, tt := range tests {
+		if got := headerReportsExitZero(tt.result); got != tt.want {
+			t.Errorf("headerReportsExitZero(%q) = %v, want %v", tt.result, got, tt.want)
+		}
+	}
+}
