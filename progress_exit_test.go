@@ -14,7 +14,7 @@ func TestAnExitZeroInTheHostsHeaderIsTheVerdictOfOneProgram(t *testing.T) {
 	noise := "[12:ERROR:net/cert/internal/trust_store_mac.cc:807] Error parsing certificate:\nERROR: Failed parsing extensions\n"
 	tests := []struct {
 		name, command, exit string
-		wantErrors         bool
+		wantErrors          bool
 	}{
 		{"a passing suite that logs errors", "pnpm test", "0", false},
 		{"a passing suite, its output redirected", "cd /src && pnpm test 2>&1", "0", false},
