@@ -513,13 +513,14 @@ func novelLineHash(line string) uint64 {
 // files again.
 const minLineField = 8
 
-// hasTwoFields says whether a line holds at least two space-separated fields.
+// hasTwoFields says whether a line holds at least two fields, separated by spaces or tabs as
+// digestFields separates them: "    27\t}" of a `cat -n` listing is two fields in both.
 func hasTwoFields(line string) bool {
 	i := 0
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
-	return strings.IndexByte(line[i:], ' ') > 0
+	return strings.IndexAny(line[i:], " \t") > 0
 }
 
 // hashLine hashes one line, replacing its volatile fields by a marker. A field is a run of

@@ -874,23 +874,36 @@ func TestHashLineAgreesWithItsByteByByteOracle(t *testing.T) {
 }
 
 // A line is the same line for what a result brought whether the result is short (read field
-// by field) or long (read line by line): a listing's lines shown again by a short look at
-// them are not new (validation round r54a P1).
-func TestALinesNoveltyHashIsTheSameInShortAndLongResults(t *testing.T) {
-	shown := []string{"    12\tvalue_12 = compute(value_11, 84)", "src/app/config.py: settings loaded at 2026-12-01T10:00:00Z", "  Tests  12 passed (12)  "}
-	short := strings.Join(shown, "\n")
-	long := strings.Repeat("filler line of a long listing, number one\n", 40) + strings.Join(shown, "\r\n")
-	var d digester
-	d.digest(short, false, true)
-	a := slices.Clone(d.lines)
-	d.digest(long, false, true)
-	b := d.lines
-	if len(long) < longTextBytes || len(a) != len(shown) {
-		t.Fatalf("setup: %d bytes, %d lines kept of the short text", len(long), len(a))
+// by field) or long (read line by line): the same lines are kept, under the same hashes, so a
+// listing's lines shown again by a short look at them are not new (validation round r54a P1;
+// review r20 M3: a tab-indented line of a `cat -n` view was kept by one path only).
+func TestALineIsKeptAlikeInShortAndLongResults(t *testing.T) {
+	lines := []string{
+		"    12\tvalue_12 = compute(value_11, 84)",
+		"    27\t}",
+		"\t}",
+		"    28\t\treturn nil",
+		"src/app/config.py: settings loaded at 2026-12-01T10:00:00Z",
+		"src/app/config.py",
+		"  Tests  12 passed (12)  ",
+		"fi",
+		"return;",
 	}
-	for _, h := range a {
-		if !slices.Contains(b, h) {
-			t.Errorf("a line of the short result has no equal among the long one's lines (%x)", h)
+	filler := strings.Repeat("filler line of a long listing, number one\n", 40)
+	var d digester
+	for _, line := range lines {
+		d.digest(line, false, true)
+		short := slices.Clone(d.lines)
+		d.digest(filler+line+"\r\n", false, true)
+		if len(filler) < longTextBytes {
+			t.Fatalf("setup: the long text is %d bytes", len(filler))
+		}
+		keptLong := slices.Contains(d.lines, novelLineHash(line))
+		if keptShort := len(short) == 1; keptShort != keptLong {
+			t.Errorf("%q: kept by the short path %v, by the long path %v", line, keptShort, keptLong)
+		}
+		if len(short) == 1 && short[0] != novelLineHash(line) {
+			t.Errorf("%q: the short path's hash is not the line's", line)
 		}
 	}
 }

@@ -575,7 +575,9 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 // prompt answered no, a call cancelled), as the agents word it: Claude Code's "The user
 // doesn't want to proceed with this tool use", Cline's "The user denied this operation",
 // Copilot's "The user cancelled the tool call", Codex's "rejected by user", Amazon Q's "Tool
-// use was cancelled by the user". Only the result's opening is read.
+// use was cancelled by the user". Only the result's opening is read, and only for the user
+// named next to the refusal: "Permission denied" under /home/user, or MySQL's "Access denied
+// for user 'root'", is a failure like any other (review r20 M2).
 func declinedByUser(result string) bool {
 	head := result[:min(len(result), 256)]
 	if strings.HasPrefix(strings.TrimSpace(head), "[Operation Cancelled]") {
@@ -584,16 +586,21 @@ func declinedByUser(result string) bool {
 	if !containsFold(head, "user") {
 		return false
 	}
-	for _, w := range declineWords {
-		if containsFold(head, w) {
+	for _, p := range declinePhrases {
+		if containsFold(head, p) {
 			return true
 		}
 	}
 	return false
 }
 
-var declineWords = []string{"doesn't want to", "does not want to", "denied", "rejected", "cancelled", "canceled",
-	"declined", "did not allow", "didn't allow", "interrupted"}
+var declinePhrases = []string{"user doesn't want to", "user does not want to",
+	"user denied", "denied by the user", "denied by user",
+	"user rejected", "rejected by the user", "rejected by user",
+	"user cancelled", "user canceled", "cancelled by the user", "canceled by the user", "cancelled by user", "canceled by user",
+	"user declined", "declined by the user", "declined by user",
+	"user did not allow", "user didn't allow",
+	"user interrupted", "interrupted by the user", "interrupted by user"}
 
 // argsWait says whether a check's arguments ask it to wait before it answers. "block" decides
 // when it is given (true waits; false answers at once, whatever timeout is named beside it,

@@ -89,3 +89,66 @@ func TestHeaderReportsExitZero(t *testing.T) {
 		}
 	}
 }
+
+func TestDeclinedByUser(t *testing.T) {
+	tests := []struct {
+		result string
+		want   bool
+	}{
+		{"The user doesn't want to proceed with this tool use. The tool use was rejected.", true},
+		{"The user denied this operation.", true},
+		{"The user cancelled the tool call.", true},
+		{"exec command rejected by user", true},
+		{"Tool use was cancelled by the user", true},
+		{"User rejected update to src/a.ts", true},
+		{"[Operation Cancelled] Reason: Operation cancelled", true},
+		{"ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)", false},
+		{"bash: /home/user/bin/deploy.sh: Permission denied", false},
+		{"psql: error: relation \"users\" does not exist; the request was rejected", false},
+		{"Error: build interrupted (signal 2) in /Users/dev/app", false},
+	}
+	for _, tt := range tests {
+		if got := declinedByUser(tt.result); got != tt.want {
+			t.Errorf("declinedByUser(%q) = %v, want %v", tt.result, got, tt.want)
+		}
+	}
+}
+
+// Only the user's own decline, then their words, ends a failure chain at the user's turn: a
+// command that fails the same way after each "try again" is still a loop when its error
+// happens to name a user (MySQL's "Access denied for user"), and declines of edits to
+// different files, one tool's chain, end with each turn too (review r20 M2, L2).
+func TestOnlyTheUsersDeclineEndsAChainAtTheirTurn(t *testing.T) {
+	tests := []struct {
+		name     string
+		call     func(i int) Event
+		wantTold bool
+	}{
+		{"a login refused for a user, retried after each user message",
+			func(int) Event {
+				return Call("a", "Bash", []byte(`{"command":"mysql -u root -p$PW shop"}`)).
+					WithResult("ERROR 1045 (28000): Access denied for user 'root'@'localhost' (using password: YES)", true)
+			}, true},
+		{"writes to different files, each declined by the user",
+			func(i int) Event {
+				return Call("a", "Write", fmt.Appendf(nil, `{"file_path":"/src/f%d.go","content":"package f"}`, i)).
+					WithResult("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).", true)
+			}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			var got []string
+			for i := range 6 {
+				for _, ev := range []Event{tt.call(i), {Type: EventUser, Agent: "a", Text: fmt.Sprintf("try again, attempt %d", i+2)}} {
+					for _, n := range e.Observe(ev) {
+						got = append(got, string(n.Kind)+":"+n.Summary)
+					}
+				}
+			}
+			if (len(got) > 0) != tt.wantTold {
+				t.Errorf("notices %v; some wanted: %v", got, tt.wantTold)
+			}
+		})
+	}
+}

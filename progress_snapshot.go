@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 19
+const progressSnapFormat = 20
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)

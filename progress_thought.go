@@ -14,26 +14,48 @@ func withoutEmptyThinking(text string) string {
 	if !strings.Contains(text, "</think") {
 		return text
 	}
-	for _, tag := range [...]struct{ open, close string }{{"<think>", "</think>"}, {"<thinking>", "</thinking>"}} {
-		for from := 0; ; {
-			i := strings.Index(text[from:], tag.open)
-			if i < 0 {
+	// One pass, copying what stays: a text of many empty blocks must not cost their square.
+	var b strings.Builder
+	kept := 0 // text[kept:] is not copied yet
+	for i := strings.IndexByte(text, '<'); i >= 0 && i < len(text); {
+		end := emptyThinkingAt(text, i)
+		if end < 0 {
+			next := strings.IndexByte(text[i+1:], '<')
+			if next < 0 {
 				break
 			}
-			i += from
-			j := i + len(tag.open)
-			for j < len(text) && (text[j] == ' ' || text[j] == '\n' || text[j] == '\r' || text[j] == '\t') {
-				j++
-			}
-			if !strings.HasPrefix(text[j:], tag.close) {
-				from = j
-				continue
-			}
-			text = text[:i] + text[j+len(tag.close):]
-			from = i
+			i += 1 + next
+			continue
+		}
+		if b.Cap() == 0 {
+			b.Grow(len(text))
+		}
+		b.WriteString(text[kept:i])
+		kept, i = end, end
+	}
+	if kept == 0 {
+		return text
+	}
+	b.WriteString(text[kept:])
+	return b.String()
+}
+
+// emptyThinkingAt returns where the empty thinking block that opens at text[i] ends
+// ("<think>", blanks, "</think>"; or the same with "thinking"), or -1 when none opens there.
+func emptyThinkingAt(text string, i int) int {
+	for _, tag := range [...]struct{ open, close string }{{"<think>", "</think>"}, {"<thinking>", "</thinking>"}} {
+		if !strings.HasPrefix(text[i:], tag.open) {
+			continue
+		}
+		j := i + len(tag.open)
+		for j < len(text) && (text[j] == ' ' || text[j] == '\n' || text[j] == '\r' || text[j] == '\t') {
+			j++
+		}
+		if strings.HasPrefix(text[j:], tag.close) {
+			return j + len(tag.close)
 		}
 	}
-	return text
+	return -1
 }
 
 // isModelText says whether a text block is the model's own words.

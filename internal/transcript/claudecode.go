@@ -188,6 +188,21 @@ type ccCallRef struct {
 	idx   int
 }
 
+// ccCopied says whether a call read under an id already seen is a resumed session's copy of
+// one of the calls made under it: the same reply (message id), tool and input. Another call
+// under the same id is a call of its own: a log whose ids were all redacted to one
+// placeholder held 39 calls, read as one (validation round r56a U2), and five runs of the
+// same command, each its own reply, are five calls. (Where the message ids were redacted
+// too, the same call made again under them cannot be told from a copy, and is read once.)
+func ccCopied(made []ccCallRef, tool string, args []byte, msgID string) bool {
+	for _, ref := range made {
+		if e := &ref.agent.events[ref.idx]; e.Tool == tool && bytes.Equal(e.Args, args) && e.Turn == msgID {
+			return true
+		}
+	}
+	return false
+}
+
 type ccUsageKey struct {
 	agent *agentBuf
 	msgID string
@@ -201,9 +216,9 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 	// five calls each on a line of its own under one uuid, were read as one line and its calls
 	// lost (validation round r56a U1).
 	seen := map[ccLineKey]bool{}
-	lineSeed := maphash.MakeSeed()  // maphash, not fnv: every line is hashed, some of them long
-	chain := map[string]*agentBuf{} // line uuid -> agent, for sidechains without agentId
-	calls := map[string]ccCallRef{} // tool_use id -> call
+	lineSeed := maphash.MakeSeed()    // maphash, not fnv: every line is hashed, some of them long
+	chain := map[string]*agentBuf{}   // line uuid -> agent, for sidechains without agentId
+	calls := map[string][]ccCallRef{} // tool_use id -> the calls made under it, in order
 	// A session resumed or forked is written again into its file from the start: new line
 	// uuids, the same message and tool_use ids. The copy is not the model doing it all again
 	// (two real files read 23% and 31% more calls than they hold): a model block already read
@@ -317,19 +332,14 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 					if in := bytesTrimSpace(bl.Input); len(in) > 0 && string(in) != "null" {
 						args = in
 					}
-					if ref, ok := calls[bl.ID]; ok && bl.ID != "" {
-						// A resumed session's copy of the call: its id, tool and input. Another
-						// call under the same id is a call of its own: a log whose ids were all
-						// redacted to one placeholder held 39 calls, read as one.
-						if e := &ref.agent.events[ref.idx]; e.Tool == bl.Name && bytes.Equal(e.Args, args) {
-							continue
-						}
+					if bl.ID != "" && ccCopied(calls[bl.ID], bl.Name, args, l.Message.ID) {
+						continue // a resumed session's copy of the call
 					}
 					// The blocks of one message (its lines share the message id) are one
 					// reply: parallel calls.
 					idx := a.add(loopguard.Event{Type: loopguard.EventCall, Tool: bl.Name, Args: args, Time: ms, Turn: l.Message.ID})
 					if bl.ID != "" {
-						calls[bl.ID] = ccCallRef{a, idx}
+						calls[bl.ID] = append(calls[bl.ID], ccCallRef{a, idx})
 					}
 				}
 			}
@@ -362,9 +372,14 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 			switch bl.Type {
 			case "tool_result", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result":
 				hasResults = true
-				if ref, ok := calls[bl.ToolUseID]; ok && !ref.agent.events[ref.idx].HasResult {
-					e := &ref.agent.events[ref.idx]
-					e.Result, e.HasResult, e.Failed = ccResultText(bl.Content), true, bl.IsError
+				// The first call under the id still unanswered (ids are unique but in a log whose
+				// ids were redacted to one placeholder); a result to calls all answered is a
+				// resumed session's copy.
+				for _, ref := range calls[bl.ToolUseID] {
+					if e := &ref.agent.events[ref.idx]; !e.HasResult {
+						e.Result, e.HasResult, e.Failed = ccResultText(bl.Content), true, bl.IsError
+						break
+					}
 				}
 			case "text":
 				rest = append(rest, bl.Text)
@@ -402,14 +417,14 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 	return withDamaged(t, damaged), nil
 }
 
-// ccBlockKey names a model's content block by its message, its place in the line, and its
-// text's hash.
 // ccLineKey is a line by its uuid and a hash of its bytes (see seen in readClaudeCode).
 type ccLineKey struct {
 	uuid string
 	line uint64
 }
 
+// ccBlockKey names a model's content block by its message, its place in the line, and its
+// text's hash.
 type ccBlockKey struct {
 	msgID string
 	i     int

@@ -91,7 +91,17 @@ func TestClaudeCodeLinesSharingAUUIDAreEachRead(t *testing.T) {
 		line("u4", "assistant", call("[REDACTED_TOKEN]", "docs/**")) +
 		line("u5", "user", result("[REDACTED_TOKEN]", "docs/a.md")) +
 		line("u6", "assistant", call("[REDACTED_TOKEN]", "src/**")) +
-		line("u7", "user", result("[REDACTED_TOKEN]", "src/a.go"))
+		line("u7", "user", result("[REDACTED_TOKEN]", "src/a.go")) +
+		// the same call made again in replies of their own, under the placeholder
+		strings.ReplaceAll(line("u8", "assistant", call("[REDACTED_TOKEN]", "src/**")), "msg_1", "msg_2") +
+		line("u9", "user", result("[REDACTED_TOKEN]", "src/a.go")) +
+		strings.ReplaceAll(line("u10", "assistant", call("[REDACTED_TOKEN]", "src/**")), "msg_1", "msg_3") +
+		line("u11", "user", result("[REDACTED_TOKEN]", "src/a.go")) +
+		// two calls of one reply under the placeholder, answered in order
+		strings.ReplaceAll(line("u12", "assistant", call("[REDACTED_TOKEN]", "lib/**")), "msg_1", "msg_4") +
+		strings.ReplaceAll(line("u13", "assistant", call("[REDACTED_TOKEN]", "bin/**")), "msg_1", "msg_4") +
+		line("u14", "user", result("[REDACTED_TOKEN]", "lib/x.go")) +
+		line("u15", "user", result("[REDACTED_TOKEN]", "bin/run"))
 	expectEvents(t, "session.jsonl", doc, FormatClaudeCode, []string{
 		`user "Find the test files"`,
 		`text[model] "Let me look for them."`,
@@ -99,5 +109,9 @@ func TestClaudeCodeLinesSharingAUUIDAreEachRead(t *testing.T) {
 		`call Glob "{\"pattern\":\"**/*.spec.ts\"}" => "b.spec.ts"`,
 		`call Glob "{\"pattern\":\"docs/**\"}" => "docs/a.md"`,
 		`call Glob "{\"pattern\":\"src/**\"}" => "src/a.go"`,
+		`call Glob "{\"pattern\":\"src/**\"}" => "src/a.go"`,
+		`call Glob "{\"pattern\":\"src/**\"}" => "src/a.go"`,
+		`call Glob "{\"pattern\":\"lib/**\"}" => "lib/x.go"`,
+		`call Glob "{\"pattern\":\"bin/**\"}" => "bin/run"`,
 	})
 }

@@ -249,7 +249,7 @@ func claudeTextHead(lines []string, i int, rest string) (name, args string, next
 		if !blocks {
 			args += `,"block":false`
 		}
-		return "TaskOutput", args + "}", i + 1, true
+		return "TaskOutput", args + "}", i + 1, false // read as a call only with its result
 	}
 	open := strings.IndexByte(rest, '(')
 	if mcp := strings.Index(rest, " (MCP)"); mcp > 0 && (open < 0 || open > mcp) {

@@ -220,17 +220,21 @@ func buildOpenHandsMessages(msgs []msg, textForm bool, u Usage) *built {
 					// The harness refused a call before it ran, and the dump kept its refusal
 					// alone: the reply that made it is not in the history. It stands for the
 					// call, failed, so that ten refusals in a row are ten failed attempts and
-					// not ten silent user turns (validation round r56c M1). A refusal after a
-					// reply whose call is still unanswered answers that call.
-					// Its arguments are not kept: each attempt is told apart by its number, so that
-					// refusals far apart are not one call made again (the errors rule still sees
-					// refusals in a row as one tool failing alike).
-					if n := len(conv); n == 0 || conv[n-1].Role != "assistant" || len(conv[n-1].ToolCalls) == 0 {
+					// not ten silent user turns (validation round r56c M1). Its arguments are
+					// not kept: each attempt is told apart by its number, so that refusals far
+					// apart are not one call made again (the errors rule still sees refusals
+					// in a row as one tool failing alike). A refusal right after a reply whose
+					// one call is of the tool it names answers that call.
+					id := ""
+					if n := len(conv); n > 0 && conv[n-1].Role == "assistant" && len(conv[n-1].ToolCalls) == 1 && callName(&conv[n-1].ToolCalls[0]) == tool {
+						id = conv[n-1].ToolCalls[0].ID
+					} else {
 						refused++
+						id = "loopguard-refused-" + strconv.Itoa(refused)
 						args := json.RawMessage(`{"refused_attempt":` + strconv.Itoa(refused) + `}`)
-						conv = append(conv, msg{Role: "assistant", ToolCalls: []oaToolCall{{Function: oaFunction{Name: tool, Arguments: args}}}})
+						conv = append(conv, msg{Role: "assistant", ToolCalls: []oaToolCall{{ID: id, Function: oaFunction{Name: tool, Arguments: args}}}})
 					}
-					conv = append(conv, msg{Role: "tool", Content: body, Failed: true})
+					conv = append(conv, msg{Role: "tool", ToolCallID: id, Content: body, Failed: true})
 					continue
 				}
 				// Another error the harness reports on the model's last action: the harness
@@ -277,6 +281,14 @@ func refusedCallTool(body string) string {
 		}
 	}
 	return ""
+}
+
+// callName is the name of a structured call, wherever its dump put it.
+func callName(tc *oaToolCall) string {
+	if tc.Function.Name != "" {
+		return tc.Function.Name
+	}
+	return tc.Name
 }
 
 // toolName returns name when it can be a tool's name (a word of letters, digits, '_', '-' and

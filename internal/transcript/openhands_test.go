@@ -301,3 +301,22 @@ func TestRefusedCallTool(t *testing.T) {
 		}
 	}
 }
+
+// A refusal answers only the call it stands for: not an older call still unanswered, nor a
+// call of another tool the reply before it made (review r20 L1).
+func TestOpenHandsRefusalAnswersOnlyItsOwnCall(t *testing.T) {
+	refusal := `"Missing required parameters for function 'str_replace_editor': {'security_risk'}\n[Error occurred in processing last action]"`
+	doc := `{"messages": [
+	  {"role": "user", "content": "Fix the bug"},
+	  {"role": "assistant", "content": "Start the server.", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "execute_bash", "arguments": "{\"command\": \"serve\"}"}}]},
+	  {"role": "user", "content": ` + refusal + `},
+	  {"role": "tool", "tool_call_id": "c1", "content": "listening on :8000"}
+	], "response": {"choices": [{"message": {"role": "assistant", "content": "Done."}}]}, "timestamp": 1767715183.29}`
+	expectEvents(t, "dump.json", doc, FormatOpenHandsCompletion, []string{
+		`user "Fix the bug"`,
+		`text[model] "Start the server."`,
+		`call execute_bash "{\"command\": \"serve\"}" => "listening on :8000"`,
+		`call str_replace_editor "{\"refused_attempt\":1}" => "Missing required parameters for …" FAILED`,
+		`text[model] "Done."`,
+	})
+}
