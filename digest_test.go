@@ -213,7 +213,13 @@ func TestMutatingCalls(t *testing.T) {
 		{"bash", `{"command":"python - <<'PY'\nimport inspect\nsource = inspect.getsource(mod)\nPY"}`, false},
 		{"bash", `{"command":"env | grep JAVA"}`, false},
 		// a '>' the shell reads as data: quoted, escaped, or code of another language
-		{"bash", `{"command":"curl -s -X POST -d \"text=<b>hi</b>\" http://victim:1337/"}`, false},
+		{"bash", `{"command":"curl -s -G --data-urlencode \"text=<b>hi</b>\" http://victim:1337/"}`, false},
+		// a request that sends data changes the server's state (sendsData); a query does not
+		{"bash", `{"command":"curl -s -X POST -d \"text=<b>hi</b>\" http://victim:1337/"}`, true},
+		{"bash", `{"command":"curl -s -H 'Content-Type: application/json' --data '{\"amount\":-1000}' http://victim:8080/api/wallet/transaction"}`, true},
+		{"bash", `{"command":"wget --post-data 'a=1' http://host/form"}`, true},
+		{"bash", `{"command":"curl -s http://victim:8080/api/wallet/balances"}`, false},
+		{"bash", `{"command":"curl -sI -X GET http://host/health"}`, false},
 		{"bash", `{"command":"curl -s http://victim:1337/ | sed -e 's/>/>\n/g'"}`, false},
 		{"bash", `{"command":"python3 -c \"print(len(xs) > 3)\""}`, false},
 		{"bash", `{"command":"echo \\> x"}`, false},

@@ -62,8 +62,40 @@ func mutates(named bool, tool string, args []byte, keys argKeys) bool {
 		return true // IPython's cell magic that writes the cell to a file
 	}
 	writes, envWord := shellWritesFiles(args, !keys.code || codeRunsShell(args))
-	return writes || envWord && setsEnvironment(args)
+	return writes || envWord && setsEnvironment(args) || sendsData(args)
 }
+
+// sendsData says whether a command line sends data to a server with curl or wget (a POST,
+// PUT, PATCH or DELETE, or a body given with -d, --data*, -F, --form, --json, --post-data):
+// the server's state is the agent's workspace too, and a look at it after such a request is
+// a check of what the request did, not the same look made again. An agent posting three
+// different bodies to an API, reading the unchanged balance after each, was told the
+// balance call was stuck (validation round r58c F1). A query sent with -G or --get is a GET.
+func sendsData(args []byte) bool {
+	if !bytes.Contains(args, []byte("curl ")) && !bytes.Contains(args, []byte("wget ")) {
+		return false
+	}
+	if bytes.Contains(args, []byte(" -G")) || bytes.Contains(args, []byte(" --get")) {
+		return false
+	}
+	for _, flag := range sendFlags {
+		if bytes.Contains(args, flag) {
+			return true
+		}
+	}
+	return false
+}
+
+var sendFlags = func() [][]byte {
+	var out [][]byte
+	for _, f := range []string{" -X POST", " -X PUT", " -X PATCH", " -X DELETE", " -XPOST", " -XPUT", " -XPATCH", " -XDELETE",
+		" --request POST", " --request PUT", " --request PATCH", " --request DELETE",
+		" -d ", " -d'", ` -d\"`, " --data", " -F ", " --form ", " --json ", " --upload-file ", " -T ",
+		" --post-data", " --post-file", " --method=POST", " --method=PUT", " --method=PATCH", " --method=DELETE"} {
+		out = append(out, []byte(f))
+	}
+	return out
+}()
 
 // writes says whether call c of a tool of class t changes the workspace: as its class says
 // when a configuration decided it, else by its arguments (mutates), whose keys are keys.

@@ -152,3 +152,39 @@ func TestOnlyTheUsersDeclineEndsAChainAtTheirTurn(t *testing.T) {
 		})
 	}
 }
+
+// A look at a server's state after each request that sends it data is a check of what the
+// request did: the balance read unchanged after three different transfers is no stuck call
+// (validation round r58c F1). The same look three times with nothing sent between is.
+func TestALookAfterARequestThatSendsDataIsACheck(t *testing.T) {
+	balance := func() Event {
+		return Call("a", "bash", []byte(`{"cmd":"curl -s http://victim:8080/api/wallet/balances"}`)).
+			WithResult(`[{"name":"cashout","value":1000},{"name":"glaciercoin","value":0}]`, false)
+	}
+	transfer := func(body string) Event {
+		return Call("a", "bash", fmt.Appendf(nil, `{"cmd":"curl -s -X POST -H 'Content-Type: application/json' -d '%s' http://victim:8080/api/wallet/transaction"}`, body)).
+			WithResult(`{"result":1}`, false)
+	}
+	tests := []struct {
+		name     string
+		evs      []Event
+		wantTold bool
+	}{
+		{"a transfer before each look", []Event{balance(), transfer(`{"balance":1000}`), balance(), transfer(`{"balance":"1000"}`), balance(), transfer(`{"balance":-1000}`), balance()}, false},
+		{"the same look three times", []Event{balance(), balance(), balance()}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			var got []string
+			for _, ev := range tt.evs {
+				for _, n := range e.Observe(ev) {
+					got = append(got, string(n.Kind)+":"+n.Summary)
+				}
+			}
+			if (len(got) > 0) != tt.wantTold {
+				t.Errorf("notices %v; some wanted: %v", got, tt.wantTold)
+			}
+		})
+	}
+}
