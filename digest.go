@@ -520,7 +520,12 @@ func hasTwoFields(line string) bool {
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
-	return strings.IndexAny(line[i:], " \t") > 0
+	for j := i + 1; j < len(line); j++ {
+		if line[j] == ' ' || line[j] == '\t' {
+			return true
+		}
+	}
+	return false
 }
 
 // hashLine hashes one line, replacing its volatile fields by a marker. A field is a run of

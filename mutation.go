@@ -61,8 +61,8 @@ func mutates(named bool, tool string, args []byte, keys argKeys) bool {
 	if keys.code && bytes.Contains(args, []byte("%%writefile")) {
 		return true // IPython's cell magic that writes the cell to a file
 	}
-	writes, envWord := shellWritesFiles(args, !keys.code || codeRunsShell(args))
-	return writes || envWord && setsEnvironment(args) || sendsData(args)
+	writes, envWord, netWord := shellWritesFiles(args, !keys.code || codeRunsShell(args))
+	return writes || envWord && setsEnvironment(args) || netWord && sendsData(args)
 }
 
 // sendsData says whether a command line sends data to a server with curl or wget (a POST,
@@ -72,9 +72,6 @@ func mutates(named bool, tool string, args []byte, keys argKeys) bool {
 // different bodies to an API, reading the unchanged balance after each, was told the
 // balance call was stuck (validation round r58c F1). A query sent with -G or --get is a GET.
 func sendsData(args []byte) bool {
-	if !bytes.Contains(args, []byte("curl ")) && !bytes.Contains(args, []byte("wget ")) {
-		return false
-	}
 	if bytes.Contains(args, []byte(" -G")) || bytes.Contains(args, []byte(" --get")) {
 		return false
 	}
@@ -253,9 +250,10 @@ func codeRunsShell(args []byte) bool {
 // shellWritesFiles reports whether a command line (or arguments holding one) writes: a command
 // word from writeCommands, a redirection of output to a file (when redirects: the text is a
 // shell's), or a script that writes a file; and, when it does not, whether a word that may
-// change the environment (export, unset, activate) was met on the way (setsEnvironment).
+// change the environment (export, unset, activate) was met on the way (setsEnvironment), and
+// whether curl or wget was (sendsData): the flags that decide those are looked for only then.
 // One pass over the words; JSON escapes (\n, \t, \") separate words as white space does.
-func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord bool) {
+func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord, netWord bool) {
 	kind := uint8(0) // what the last command word needs after it
 	n := len(cmd)
 	for i := 0; i < n; {
@@ -275,24 +273,27 @@ func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord bool) {
 		switch kind {
 		case 2:
 			if writeSubcommands[string(w)] {
-				return true, envWord
+				return true, envWord, netWord
 			}
 		case 3:
 			if len(w) >= 2 && w[0] == '-' && (w[1] == 'i' || bytes.HasPrefix(w, []byte("-pi"))) {
-				return true, envWord
+				return true, envWord, netWord
 			}
 			if len(w) > 0 && w[0] == '-' {
 				continue // sed -n -i: the in-place flag may come after other options
 			}
 		}
 		if len(w) > 2 && w[0] == '-' && w[1] == '-' && writeFlags[string(w)] {
-			return true, envWord
+			return true, envWord, netWord
 		}
 		if 'A' <= w[0] && w[0] <= 'Z' && len(w) <= 16 && bytes.IndexByte(w, '-') > 0 && powershellWrites[strings.ToLower(string(w))] {
-			return true, envWord
+			return true, envWord, netWord
 		}
 		if !envWord && (len(w) == 6 && string(w) == "export" || len(w) == 5 && string(w) == "unset" || len(w) >= 8 && string(w[len(w)-8:]) == "activate") {
 			envWord = true // setsEnvironment decides
+		}
+		if len(w) == 4 && (string(w) == "curl" || string(w) == "wget") {
+			netWord = true // sendsData decides
 		}
 		if len(w) > 11 || w[0] < 'a' || w[0] > 'z' || commandWordLens[w[0]-'a']&(1<<len(w)) == 0 {
 			kind = 0 // no command word is that long, or starts otherwise
@@ -300,32 +301,32 @@ func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord bool) {
 		}
 		switch k := writeCommands[string(w)]; k {
 		case 1:
-			return true, envWord
+			return true, envWord, netWord
 		default:
 			kind = k
 		}
 	}
 	if redirects && redirectsToFile(cmd) {
-		return true, envWord
+		return true, envWord, netWord
 	}
 	if bytes.IndexByte(cmd, '(') >= 0 {
 		if bytes.Contains(cmd, []byte(".write(")) || bytes.Contains(cmd, []byte("write_text(")) ||
 			bytes.Contains(cmd, []byte("write_bytes(")) || bytes.Contains(cmd, []byte("os.remove(")) {
-			return true, envWord
+			return true, envWord, netWord
 		}
 		// The file editors OpenHands gives the code it runs (agentskills): edit_file_by_replace,
 		// insert_content_at_line, append_file, create_file, edit_file.
 		for _, f := range agentSkillWriters {
 			if bytes.Contains(cmd, f) {
-				return true, envWord
+				return true, envWord, netWord
 			}
 		}
 		if bytes.Contains(cmd, []byte("open(")) && (bytes.Contains(cmd, []byte("'w")) ||
 			bytes.Contains(cmd, []byte(`"w`)) || bytes.Contains(cmd, []byte(`\"w`)) || bytes.Contains(cmd, []byte("'a'"))) {
-			return true, envWord
+			return true, envWord, netWord
 		}
 	}
-	return false, envWord
+	return false, envWord, netWord
 }
 
 func isShellSep(c byte) bool { return shellSeps[c] }
