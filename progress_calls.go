@@ -98,7 +98,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	case noProgress:
 		s.stuck = prevCount + 1
 		s.polls, s.pollMoved, s.pollPaused = 0, false, false
-	case sameCall && !mut && s.last.epochAfter == s.epoch && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
+	case sameCall && !mut && s.last.epochAfter == s.epoch && !s.flips(id, dg.exact) && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
 		// (A call that writes is not looking at something that moves: an edit made again,
 		// its file growing each time, is the same change made again, not a poll.)
 		s.stuck = 1
@@ -956,6 +956,20 @@ type recentCall struct {
 	epochAfter uint32
 	count      int32 // the length of the no-progress chain this call ended
 	failed     bool
+}
+
+// flips says whether the call, made three times in a row, answers as it did two calls ago:
+// an answer that flips between two states (a dropdown clicked open, then shut, then open) is
+// not a poll that advances, whose notice would call the flipping progress; the cycle rule
+// tells it (validation round r58c M2: 42 clicks on one element, told at 10 and 17, then
+// reassured as a poll at 36).
+func (s *progressState) flips(id, result uint64) bool {
+	n := int(s.calls)
+	if n < 2 {
+		return false
+	}
+	r := &s.recent[(n-2)%len(s.recent)]
+	return r.id == id && r.result == result && r.epochAfter == s.epoch
 }
 
 // recentWindow is how far back the same call is looked for: long enough for a short cycle

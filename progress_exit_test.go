@@ -188,3 +188,43 @@ func TestALookAfterARequestThatSendsDataIsACheck(t *testing.T) {
 		})
 	}
 }
+
+// The same call answered in turn with one of two states (a dropdown clicked open, then shut) is
+// a cycle, not a poll that advances: no poll notice calls the flipping progress, while the
+// cycle rule tells it (validation round r58c M2). An answer that keeps moving is a poll.
+func TestAnAnswerThatFlipsIsNoPoll(t *testing.T) {
+	page := func(state string) string {
+		return "[2407] combobox 'Select year' expanded: " + state + "\n[2410] option '2019'\n[2411] option '2020'\n[2412] option '2021'\n[2413] link 'Download the report'"
+	}
+	tests := []struct {
+		name       string
+		answer     func(i int) string
+		wantKinds  []string
+		wantAbsent string
+	}{
+		{"an answer flipping between two states", func(i int) string { return page([]string{"True", "False"}[i%2]) },
+			[]string{KindCycle}, KindPoll},
+		{"an answer that moves on", func(i int) string { return page(fmt.Sprintf("True, %d results loaded", i)) },
+			[]string{KindPoll}, KindCycle},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			kinds := map[string]int{}
+			for i := range 40 {
+				ev := Call("a", "web_browser_click", []byte(`{"element_id":2407}`)).WithResult(tt.answer(i), false)
+				for _, n := range e.Observe(ev) {
+					kinds[n.Kind]++
+				}
+			}
+			for _, k := range tt.wantKinds {
+				if kinds[k] == 0 {
+					t.Errorf("no %s notice; got %v", k, kinds)
+				}
+			}
+			if kinds[tt.wantAbsent] > 0 {
+				t.Errorf("%d %s notices; got %v", kinds[tt.wantAbsent], tt.wantAbsent, kinds)
+			}
+		})
+	}
+}
