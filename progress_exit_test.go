@@ -63,6 +63,11 @@ func TestOneProgramDecides(t *testing.T) {
 		{`{"command":"pytest; echo done"}`, false},
 		{`{"command":"server & sleep 1"}`, false},
 		{`{"command":"pytest\nexit 0"}`, false},
+		// as Go's JSON encoder writes '&' and '>'
+		{`{"command":"go test ./... 2\u003e\u00261"}`, true},
+		{`{"command":"make \u0026\u0026 ./run"}`, true},
+		{`{"command":"server \u0026 sleep 1"}`, false},
+		{`{"command":"echo \\n"}`, true}, // an escaped backslash, then the letter n
 	}
 	for _, tt := range tests {
 		if got := oneProgramDecides([]byte(tt.args)); got != tt.want {

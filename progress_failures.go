@@ -474,27 +474,37 @@ func headerReportsExitZero(result string) bool {
 // oneProgramDecides says whether the exit status of the command in args is its programs' own:
 // no pipe, "||", ";", line break or background "&" (whose status is another program's, or
 // none), while "&&" (every step must succeed) and redirections ("2>&1", "&>log") keep it.
-// The arguments are read as bytes: a JSON-escaped line break is "\n".
+// The arguments are read as bytes, their JSON escapes decoded (jsonEscape): "\n" is a line
+// break, and "\u0026" the '&' Go's encoder writes.
 func oneProgramDecides(args []byte) bool {
-	for i := 0; i < len(args); i++ {
-		switch args[i] {
-		case '|', ';':
+	at := func(i int) (byte, int) { // the byte args[i:] stands for, and its width
+		if i >= len(args) {
+			return 0, 0
+		}
+		if args[i] == '\\' {
+			return jsonEscape(args[i:])
+		}
+		return args[i], 1
+	}
+	var prev byte
+	for i := 0; i < len(args); {
+		c, w := at(i)
+		switch c {
+		case '|', ';', '\n':
 			return false
-		case '\\':
-			if i+1 < len(args) && args[i+1] == 'n' {
-				return false
-			}
-			i++ // an escaped character: \" or \\ is no operator
 		case '&':
+			next, nw := at(i + w)
 			switch {
-			case i+1 < len(args) && args[i+1] == '&':
-				i++ // "&&"
-			case i > 0 && args[i-1] == '>', i+1 < len(args) && args[i+1] == '>':
+			case next == '&':
+				w += nw // "&&"
+			case prev == '>' || next == '>':
 				// a redirection: "2>&1", "&>log"
 			default:
 				return false
 			}
 		}
+		prev = c
+		i += w
 	}
 	return true
 }
