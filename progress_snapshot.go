@@ -144,6 +144,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	}
 	b = binary.LittleEndian.AppendUint64(b, s.thought.exact)
 	b = binary.AppendUvarint(b, uint64(s.thought.words))
+	b = binary.AppendUvarint(b, uint64(s.thought.marks)) // a thought of only volatile fields is compared by its words
 	b = appendSketch(b, &s.thought.sketch)
 	b = binary.AppendUvarint(b, uint64(s.thoughtN))
 	b = appendBool(b, s.thoughtSeen)
@@ -310,6 +311,7 @@ func (s *progressState) restore(r *snapReader) error {
 	}
 	s.thought.exact = r.u64()
 	s.thought.words = int(r.uvarint())
+	s.thought.marks = int(r.uvarint())
 	readSketch(r, &s.thought.sketch)
 	s.thoughtN = i32()
 	s.thoughtSeen = boolean()

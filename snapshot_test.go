@@ -386,3 +386,29 @@ func TestADeclineSurvivesASnapshot(t *testing.T) {
 		t.Errorf("edits rejected by the tool, the user speaking after each: no notice; the control no longer exercises the chain")
 	}
 }
+
+// A thought of only volatile fields (a list of hashes) is compared by its words alone, never
+// by similarity, in a restored engine as in a long-lived one: the snapshot keeps how many of
+// its words were volatile.
+func TestAVolatileThoughtStaysVolatileAcrossASnapshot(t *testing.T) {
+	e, _ := New(defaultProgress(nil))
+	e.Observe(Event{Type: EventText, Agent: "a", Source: "model", ID: "m0",
+		Text: "3f2a9c1d 7b4e0a22 91cc03fe 0d5e7a41 c4b2e913 5a7f0c3b e81d22a4 6c09b7f5"})
+	fresh, _ := New(defaultProgress(nil))
+	if err := fresh.Restore("a", e.Snapshot("a")); err != nil {
+		t.Fatal(err)
+	}
+	thought := func(e *Engine) digest {
+		for _, st := range e.agents["a"].states {
+			if p, ok := st.(*progressState); ok {
+				return p.thought
+			}
+		}
+		t.Fatal("no progress detector")
+		return digest{}
+	}
+	live, restored := thought(e), thought(fresh)
+	if live.marks == 0 || restored.marks != live.marks {
+		t.Errorf("volatile words: live %d, restored %d", live.marks, restored.marks)
+	}
+}
