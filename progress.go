@@ -402,6 +402,7 @@ type chainShape struct {
 	exact    uint64 // its normalised result, unmasked
 	joined   uint64 // the masked result of a call that joined by its unmasked one, 0 for none
 	lead     uint64 // its first line
+	kind     uint64 // the kind of failure it names (failureKind), 0 when none or it did not fail
 	sketch   sketch
 	count    int32
 	variants int32  // calls whose arguments differ from the call before them

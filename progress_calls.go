@@ -316,10 +316,18 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		toolHash = combine(toolHash, mutatingChain)
 	}
 	ch := s.chain(toolHash)
-	// A failing edit restates the attempted change after its error, so for a mutating tool
-	// the error's first line decides what counts as the same failure.
 	failed, said := callOutcome(c, cls, mut)
-	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead
+	// Failures of different kinds are different failures, alike as the rest of their text
+	// may be once masked (failureKind).
+	var sig, kind uint64
+	if failed {
+		line, after := failureLine(said)
+		sig, kind = signatureOf(line, after), failureKind(line)
+	}
+	// A failing edit restates the attempted change after its error, so for a mutating tool
+	// the error's first line decides what counts as the same failure, unless the failures are
+	// of different kinds: a traceback's first line is its header, whatever was raised.
+	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead && !ch.otherKind(kind)
 	// An editor's changes to one file rejected again and again, nothing landing between, are
 	// one loop however the rejections are worded ("did not appear verbatim", then "multiple
 	// occurrences", then not found again): each says the model's picture of the file is not
@@ -345,14 +353,14 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// so a harness's refusal of a reply's form, one template for whatever was refused: its
 	// sameness says nothing of the attempts, which are compared masked as before.
 	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
-	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (ch.head == dg.masked || ch.joined == dg.masked || sameExact || sameLead || sameFile || similarity(&ch.sketch, &dg.sketch) >= d.similar)
+	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || !ch.otherKind(kind) && ch.alike(dg, d.similar))
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
 	// the command failed one of two ways at every call ("unexpected EOF", "DISCUSSION: command
 	// not found"), irregularly, and neither way ever came four times in a row. A harness's
 	// refusals of a reply's form are left out: their one template is no failure of a tool.
 	stretch := !extends && ch != nil && ch.epoch == s.epoch && says && ch.failed && failed && !c.refusedForm && file == 0
-	if stretch && ch.hasOther && (ch.other.head == dg.masked || ch.other.exact == dg.exact || similarity(&ch.other.sketch, &dg.sketch) >= d.similar) {
+	if stretch && ch.hasOther && (ch.other.exact == dg.exact || !ch.other.otherKind(kind) && ch.other.alike(dg, d.similar)) {
 		ch.chainShape, ch.other = ch.other, ch.chainShape
 		ch.alternated, extends = true, true
 	}
@@ -396,7 +404,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	} else {
 		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
-			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: dg.lead, sketch: dg.sketch, count: 1, file: file}}
+			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: dg.lead, kind: kind, sketch: dg.sketch, count: 1, file: file}}
 		if stretch {
 			nc.other, nc.hasOther = ch.chainShape, true
 		}
@@ -413,10 +421,6 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		ch.count = 0
 	}
 
-	var sig uint64
-	if failed {
-		sig = failureSignature(said)
-	}
 	rf := s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
 	s.declinedTool, s.declinedKey = 0, 0
 	if failed && declinedByUser(c.result) {
@@ -428,6 +432,16 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	}
 	return ch, rf
+}
+
+// alike says whether a call's answer dg is the chain's: the same once masked, or near it.
+func (cs *chainShape) alike(dg *digest, similar float64) bool {
+	return cs.head == dg.masked || cs.joined == dg.masked || similarity(&cs.sketch, &dg.sketch) >= similar
+}
+
+// otherKind says whether a failure of kind (failureKind) is of another kind than the chain's.
+func (cs *chainShape) otherKind(kind uint64) bool {
+	return kind != 0 && cs.kind != 0 && kind != cs.kind
 }
 
 // failureKey is what a call is known by in the same-failure chains (updateRefail): a command

@@ -623,10 +623,28 @@ var otherMarkRare = func() (t []struct {
 // count of failures that moved is progress. Debug prints moved between two runs change the
 // output around a failure, not the lines that name it. 0 when no line names one.
 func failureSignature(result string) uint64 {
+	return signatureOf(failureLine(result))
+}
+
+// signatureOf is failureSignature's hash of a failure's line and the lines after it.
+func signatureOf(line string, after uint64) uint64 {
+	if line == "" {
+		return 0
+	}
+	h := hashLine(line)
+	if after != 0 {
+		h = combine(h, after)
+	}
+	return mix64(h) | 1
+}
+
+// failureLine returns the line of result that names its failure (see failureSignature),
+// trimmed, and the hash of the lines after it that speak of a failure; "" when no line names
+// one.
+func failureLine(result string) (line string, after uint64) {
 	result = markWindow(result)
 	// No mark holds a newline, so the line holding the last mark is the last line holding
 	// any: the lines are read from the end, and the first with a mark is the one.
-	var after uint64 // the lines after it that speak of a failure, last first
 	for end := len(result); ; {
 		start := strings.LastIndexByte(result[:end], '\n') + 1
 		line := result[start:end]
@@ -636,23 +654,45 @@ func failureSignature(result string) uint64 {
 				// The header says only that something was raised; the exception is the last line.
 				line = lastLine(result[end:])
 			}
-			if line == "" {
-				return 0
-			}
-			h := hashLine(line)
-			if after != 0 {
-				h = combine(h, after)
-			}
-			return mix64(h) | 1
+			return line, after
 		}
 		if containsFold(line, "fail") {
 			after = combine(after, hashLine(strings.TrimSpace(line)))
 		}
 		if start == 0 {
-			return 0
+			return "", 0
 		}
 		end = start - 1
 	}
+}
+
+// failureKind hashes the kind of failure a failure's line names: the word before its first
+// colon when that is a name ("IndexError", "json.decoder.JSONDecodeError", "panic",
+// "error[E0308]"), not a path or a phrase; 0 when the line names none. Two failures of
+// different kinds are two failures, however alike the rest of their text: a script's
+// IndexError, then a NameError after it was rewritten, then a FileNotFoundError, is a script
+// moving on, and the words that tell their messages apart are often ones its own code holds,
+// masked as echoes (validation round r58c F2: four attack scripts failing four ways, told as
+// one error repeated).
+func failureKind(line string) uint64 {
+	name, _, ok := strings.Cut(line, ":")
+	if !ok || len(name) < 2 || len(name) > 64 {
+		return 0
+	}
+	letters := false
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			letters = true
+		case c >= '0' && c <= '9', c == '_', c == '.', c == '[', c == ']', c == '-':
+		default:
+			return 0 // a path, a phrase, a quoted name: no kind
+		}
+	}
+	if !letters {
+		return 0
+	}
+	return wordHash(name) | 1
 }
 
 // isFailureTally says whether line is unittest's closing count, "FAILED (failures=1)" or

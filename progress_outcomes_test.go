@@ -350,3 +350,69 @@ func TestAHeldReminderGivesWayToACountDueOfItsOwn(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// traceback is what Python prints when a script read from stdin raises kind with message at
+// line.
+func traceback(line int, kind, message string) string {
+	return fmt.Sprintf("Traceback (most recent call last):\n  File \"<stdin>\", line %d, in <module>\n%s: %s\n", line, kind, message)
+}
+
+// script is a different script each time that writes a file (so its tool changes the
+// workspace, and a failure's first line is its lead), its words holding those of any
+// exception's message, as a long attack script's do (validation round r58c F2).
+func script(i int) string {
+	return fmt.Sprintf(`{"code":"import sys\n# attempt %d: read the list, index it, name n, or raise\nitems = list(range(%d))\nopen('out.txt', 'w').write(str(items[n]))\n"}`, i, i)
+}
+
+func TestFailuresOfDifferentKindsAreDifferentFailures(t *testing.T) {
+	tests := []progressCase{
+		{"a script rewritten after each failure, failing a different way each time, is moving on",
+			[]step{
+				fail("python", script(1), traceback(27, "IndexError", "list index out of range")),
+				fail("python", script(2), traceback(19, "IndexError", "list index out of range")),
+				fail("python", script(3), traceback(27, "NameError", "name 'n' is not defined")),
+				fail("python", script(4), traceback(91, "FileNotFoundError", "[Errno 2] No such file or directory: '<stdin>'")),
+			},
+			nil},
+		{"rewritten scripts that raise the same exception every time are one failure",
+			times(4, func(i int) step {
+				return fail("python", script(i), traceback(27, "IndexError", "list index out of range"))
+			}),
+			[]string{"3:errors:python failed × 4"}},
+		{"two kinds of failure in turn are still one loop: each takes up its count where it was left",
+			times(8, func(i int) step {
+				if i%2 == 0 {
+					return fail("python", script(i), traceback(27, "IndexError", "list index out of range"))
+				}
+				return fail("python", script(i), traceback(3, "NameError", "name 'n' is not defined"))
+			}),
+			[]string{"6:errors:python failed × 4"}},
+	}
+	runProgressCases(t, tests)
+}
+
+func TestFailureKindIsTheNameBeforeTheFirstColon(t *testing.T) {
+	tests := []struct {
+		line string
+		kind string // "" for none
+	}{
+		{"IndexError: list index out of range", "IndexError"},
+		{"json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)", "json.decoder.JSONDecodeError"},
+		{"panic: runtime error: index out of range [3] with length 0", "panic"},
+		{"error[E0308]: mismatched types", "error[E0308]"},
+		{"src/main.rs:3:5: error: expected one of", ""},            // a path
+		{"FAILED tests/test_a.py::test_b - AssertionError: x", ""}, // a phrase
+		{"No such file or directory", ""},                          // no colon
+		{"404: not found", ""},                                     // no letters
+		{": nothing before the colon", ""},
+	}
+	for _, tt := range tests {
+		want := uint64(0)
+		if tt.kind != "" {
+			want = wordHash(tt.kind) | 1
+		}
+		if got := failureKind(tt.line); got != want {
+			t.Errorf("failureKind(%q) = %x, want the hash of %q (%x)", tt.line, got, tt.kind, want)
+		}
+	}
+}
