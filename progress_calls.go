@@ -421,7 +421,16 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		ch.count = 0
 	}
 
-	rf := s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
+	// A call the harness refused for its reply's form never ran: its refusal is no outcome of
+	// the command that edits could have reached, nor its success. Cline runs one tool a
+	// message and refuses the others ("Tool [read_file] was not executed because a tool has
+	// already been used in this message"): a model that sent each edit with a read of one file
+	// had the read refused four times, each edit landing, and was told the read failed alike
+	// across its changes (validation round r59c F1).
+	var rf *refailChain
+	if !c.refusedForm {
+		rf = s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
+	}
 	s.declinedTool, s.declinedKey = 0, 0
 	if failed && declinedByUser(c.result) {
 		// Should the user speak next, their decline and their words are one answer, and

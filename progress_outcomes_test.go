@@ -416,3 +416,35 @@ func TestFailureKindIsTheNameBeforeTheFirstColon(t *testing.T) {
 		}
 	}
 }
+
+// notExecuted is Cline's answer to a call of a reply that held several: it runs the first and
+// refuses the others for the reply's form.
+func notExecuted(tool, args string) step {
+	return step{tool: tool, args: args, result: "Tool [" + tool + "] was not executed because a tool has already been used in this message. Only one tool may be used per message.",
+		failed: true, source: SourceHarness}
+}
+
+func TestCallsRefusedForTheReplysFormAreNoFailureEditsCouldReach(t *testing.T) {
+	tests := []progressCase{
+		{"a read sent with each edit, refused each time while the edits land, is no command failing alike across changes (validation round r59c F1)",
+			times(8, func(i int) step {
+				if i%2 == 0 {
+					return ok("write_to_file", fmt.Sprintf(`{"path":"types.d.ts","content":"v%d"}`, i), "The content was successfully saved to types.d.ts.")
+				}
+				return notExecuted("read_file", `{"path":"categoryController.ts"}`)
+			}),
+			nil},
+		{"the same refused call sent again and again, nothing between, is still the same call answered the same",
+			times(3, func(int) step { return notExecuted("read_file", `{"path":"categoryController.ts"}`) }),
+			[]string{"2:stuck:read_file × 3"}},
+		{"the same read failing by itself across the edits is still told",
+			times(8, func(i int) step {
+				if i%2 == 0 {
+					return ok("write_to_file", fmt.Sprintf(`{"path":"types.d.ts","content":"v%d"}`, i), "The content was successfully saved to types.d.ts.")
+				}
+				return fail("read_file", `{"path":"categoryController.ts"}`, "Error: EACCES: permission denied, open 'categoryController.ts'")
+			}),
+			[]string{"7:errors:read_file failed × 4"}},
+	}
+	runProgressCases(t, tests)
+}

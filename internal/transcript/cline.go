@@ -104,11 +104,13 @@ func buildCline(list []msg) *built {
 	b := newBuilder(FormatCline)
 	a := b.agent(MainAgent)
 	pending := &pendingCalls{}
-	setResult := func(id, text string, failed bool) {
+	setResult := func(id, text string, failed bool) *loopguard.Event {
 		if idx := pending.take(id); idx >= 0 {
 			e := &a.events[idx]
 			e.Result, e.HasResult, e.Failed = text, true, failed || clineFailed(text)
+			return e
 		}
+		return nil
 	}
 	for i := range list {
 		m := &list[i]
@@ -178,11 +180,14 @@ func buildCline(list []msg) *built {
 						flush()
 						res = &strings.Builder{}
 						res.WriteString(trimmed[len(clineResultRe.FindString(trimmed)):])
-					case strings.HasPrefix(trimmed, "Tool [") && strings.Contains(trimmed, "] was not executed"):
+					case clineNotExecuted(trimmed):
 						// Cline runs one tool a message and answers each other call so: the
-						// call did not run (it failed), and this is not the user speaking.
+						// harness refused the call for the reply's form (it did not run, and
+						// failed), and this is not the user speaking.
 						flush()
-						setResult("", strings.TrimSpace(t), true)
+						if e := setResult("", strings.TrimSpace(t), true); e != nil {
+							e.Source = loopguard.SourceHarness
+						}
 					case clineInjected(t):
 						flush()
 						notes = append(notes, note{"context", t})

@@ -58,7 +58,8 @@ func TestClineFailedCommand(t *testing.T) {
 }
 
 // Cline runs one tool a message: it answers the first call and says of each other one that it
-// "was not executed". Those calls failed, and the notes are not the user speaking.
+// "was not executed". Those calls failed, refused by the harness for the reply's form (as
+// mini-swe-agent refuses a reply with two actions), and the notes are not the user speaking.
 func TestClineCallsNotExecutedFailAndAreNotUserTurns(t *testing.T) {
 	const task = `[
 {"role":"user","content":[{"type":"text","text":"<task>\nreview the actions\n</task>"}]},
@@ -78,7 +79,7 @@ func TestClineCallsNotExecutedFailAndAreNotUserTurns(t *testing.T) {
 		`user "review the actions"`,
 		`text[model] "Let me read the key files."`,
 		`call read_file "{\"path\":\"ActionSystem.cs\"}" => "using System;"`,
-		`call read_file "{\"path\":\"GameAction.cs\"}" => "Tool [read_file] was not execute…" FAILED`,
+		`call[harness] read_file "{\"path\":\"GameAction.cs\"}" => "Tool [read_file] was not execute…" FAILED`,
 		`text[context] "<environment_details>\n# Visible …"`,
 	}
 	if tr.Format != FormatCline || !reflect.DeepEqual(got, want) {

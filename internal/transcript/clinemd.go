@@ -76,7 +76,7 @@ func clineUserBlocks(text string) []any {
 	}
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimLeft(line, " \t")
-		if clineResultRe.MatchString(t) || strings.HasPrefix(t, "<environment_details>") || clineNativeResult(t) {
+		if clineResultRe.MatchString(t) || strings.HasPrefix(t, "<environment_details>") || clineNativeResult(t) || clineNotExecuted(t) {
 			flush()
 		}
 		cur = append(cur, line)
@@ -91,6 +91,14 @@ func clineUserBlocks(text string) []any {
 		}
 	}
 	return blocks
+}
+
+// clineNotExecuted says whether a line is Cline's answer to a call it did not run, one tool
+// having run in the message already ("Tool [read_file] was not executed because a tool has
+// already been used in this message."): the answer of that call, written straight after the
+// result of the one that ran. Left in that result, it took the place of neither.
+func clineNotExecuted(line string) bool {
+	return strings.HasPrefix(line, "Tool [") && strings.Contains(line, "] was not executed")
 }
 
 // clineNativeResult says whether a line heads a native tool result in an export: "[name]" or

@@ -75,3 +75,28 @@ func TestClineMarkdownKeepsOnlyTheModelsWordsAndReadsRoosUnnamedResults(t *testi
 		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
+
+// Cline's answer to a call it did not run, one tool having run in the message already, is
+// written in an export straight after the result of the call that ran, on a line of its own:
+// it answers the refused call, not the one before it.
+func TestClineMarkdownAnswersACallNotExecutedWithItsRefusal(t *testing.T) {
+	doc := "**User:**\n\n<task>\nfix the schema\n</task>\n\n---\n\n**Assistant:**\n\n" +
+		"<write_to_file>\n<path>schema.prisma</path>\n<content>model A {}</content>\n</write_to_file>\n\n" +
+		"<execute_command>\n<command>npx prisma generate</command>\n</execute_command>\n\n---\n\n" +
+		"**User:**\n\n[write_to_file for 'schema.prisma'] Result:\nThe content was successfully saved to schema.prisma.\n" +
+		"Tool [execute_command] was not executed because a tool has already been used in this message. Only one tool may be used per message.\n" +
+		"<environment_details>\n# VSCode Visible Files\n</environment_details>\n"
+	tr, err := ReadFrom("task.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`user "fix the schema"`,
+		`call write_to_file "{\"path\":\"schema.prisma\",\"content…" => "The content was successfully sav…"`,
+		`call[harness] execute_command "{\"command\":\"npx prisma generate\"…" => "Tool [execute_command] was not e…" FAILED`,
+		`text[context] "<environment_details>\n# VSCode V…"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}

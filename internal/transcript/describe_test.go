@@ -24,6 +24,9 @@ func describe(events []loopguard.Event) []string {
 				res += " FAILED"
 			}
 			s = fmt.Sprintf("call %s %s => %s", e.Tool, short(string(e.Args)), res)
+			if e.Source != "" {
+				s = fmt.Sprintf("call[%s] %s %s => %s", e.Source, e.Tool, short(string(e.Args)), res)
+			}
 		case loopguard.EventUser:
 			s = "user " + short(e.Text)
 			if e.Source != "" {
