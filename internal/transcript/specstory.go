@@ -94,8 +94,11 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 //   - a <details> block whose summary says "Searched codebase", "Grep search", "Listed
 //     directory", "Searched files" or "Searched web": a search, the summary its arguments
 //     and the body its result;
-//   - "Model provided invalid arguments to terminal tool." or "Could not find file ...": a
-//     call that failed.
+//   - "Model provided invalid arguments to terminal tool.", "Could not find file ..." or
+//     "Could not resolve URI: ..." (VS Code's file service finding no such path): a call that
+//     failed;
+//   - "Cancelled" and nothing else: a call the user cancelled before it ran, its tool not
+//     named (cancelled_call).
 //
 // Any other section is the model's words.
 func addSpecSections(a *agentBuf, lines []string) {
@@ -199,8 +202,12 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 		return false
 	case strings.HasPrefix(first, "Model provided invalid arguments to "):
 		a.add(loopguard.Call("", "run_terminal_cmd", nil).WithResult(text, true))
-	case strings.HasPrefix(first, "Could not find file "):
+	case strings.HasPrefix(first, "Could not find file "), strings.HasPrefix(first, "Could not resolve URI: "):
 		a.add(loopguard.Call("", "read_file", []byte(first)).WithResult(text, true))
+	case text == "Cancelled":
+		// Read as the model's words, an edit the user stopped was lost, and with it the
+		// failure it is (validation round r59c U1).
+		a.add(loopguard.Call("", "cancelled_call", nil).WithResult(text, true))
 	default:
 		return false
 	}
