@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 20
+const progressSnapFormat = 21
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -153,6 +153,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = appendBool(b, s.paging)
 	b = binary.LittleEndian.AppendUint64(b, s.pagingID)
 	b = binary.AppendUvarint(b, uint64(s.backs))
+	b = binary.AppendUvarint(b, uint64(s.backsSaid))
 	for _, m := range s.pages {
 		b = binary.LittleEndian.AppendUint64(b, m.shape)
 		for _, v := range m.at {
@@ -320,6 +321,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.paging = boolean()
 	s.pagingID = r.u64()
 	s.backs = i32()
+	s.backsSaid = i32()
 	for i := range s.pages {
 		s.pages[i].shape = r.u64()
 		for j := range s.pages[i].at {

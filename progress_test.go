@@ -842,14 +842,31 @@ func TestProgressRules(t *testing.T) {
 				}
 				return ok("view", fmt.Sprintf(`{"range":[%d,%d]}`, i*30, i*30+20), lines(i*30, i*30+20))
 			}), []string{"38:thought:same thought × 20"}},
-		{"a thought repeated while the view goes back and forth is a loop at half the limit",
+		{"a thought said again after the view went back twice is a loop",
 			nil, times(24, func(i int) step {
 				if i%2 == 0 {
 					return thought("Let's check the _expand_files method:")
 				}
 				start := []int{620, 650, 500, 450, 400, 350, 300, 250, 200, 150, 100, 50}[i/2]
 				return ok("view", fmt.Sprintf(`{"path":"/testbed/pylinter.py","range":[%d,%d]}`, start, start+20), lines(start, start+20))
-			}), []string{"18:thought:same thought × 10"}},
+			}), []string{"8:thought:same thought × 5"}},
+		{"a thought said while the view steps back over a file, told at its fourth saying",
+			nil, times(12, func(i int) step {
+				if i%2 == 0 {
+					return thought("Let's check the _expand_files method:")
+				}
+				start := 650 - 50*(i/2)
+				return ok("view", fmt.Sprintf(`{"path":"/testbed/pylinter.py","range":[%d,%d]}`, start, start+20), lines(start, start+20))
+			}), []string{"6:thought:same thought × 4"}},
+		{"three windows back to a class's header, found at the third, are a look-up, not a loop",
+			nil, slices.Concat(times(6, func(i int) step {
+				if i%2 == 0 {
+					return thought("Let's look at the FileSystemStorage class initialization:")
+				}
+				start := []int{300, 200, 150}[i/2]
+				return ok("view", fmt.Sprintf(`{"path":"/testbed/storage.py","range":[%d,%d]}`, start, start+50), lines(start, start+50))
+			}), []step{thought("Now I understand the issue better: the class keeps a file_permissions_mode."),
+				ok("view", `{"path":"/testbed/storage.py","range":[220,240]}`, lines(220, 240))}), nil},
 		{"a thought repeated while reading a file on in order is not a loop before the limit, and one step back is a correction",
 			nil, slices.Concat(times(24, func(i int) step {
 				if i%2 == 0 {

@@ -129,7 +129,9 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 			dg.words >= 8 && s.thought.words >= 8 && similarity(&dg.sketch, &s.thought.sketch) >= s.d.similar)
 	if same {
 		s.thoughtN++
+		s.backsSaid = s.backs
 	} else {
+		s.backsSaid = 0
 		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging, s.backs = dg, 1, 0, 0, false, 0
 		s.thoughtAt = s.calls
 		// "New" means new since the model began saying this, and it began after reading the
@@ -171,11 +173,15 @@ const (
 // itself to a harness that reprompts it, OpenHands' "Please continue working on the task"
 // answered with the same "I have completed the task" turn after turn), or ThoughtLimit times
 // whatever the calls brought, unless they were all the same call paging on. A search that
-// wanders (calls went back to an earlier place in what they page through twice, see pageOf) is
-// due at half the limit: reading on in order is how a model learns a long file, and one step
-// back is a correction (a window clipped to the file's end, a second look at the last page),
-// but going back and forth while saying the same thing is looking for something it does not
-// find. It speaks once, and again every ThoughtLimit turns.
+// wanders is due as soon as the model, having seen its calls go back to an earlier place in
+// what they page through twice (see pageOf), says the same thing again (at the 4th saying at
+// the earliest): reading on in order is how a
+// model learns a long file, and one step back is a correction (a window clipped to the file's
+// end, a second look at the last page), but going back and forth while saying the same thing
+// is looking for something it does not find, and saying it again after two steps back is
+// going on with that search (a model scrolled back 65 windows through one file saying "Let's
+// check the _expand_files method:", told at the 9th). Three windows back to a class's header,
+// found at the third, stay quiet. It speaks once, and again every ThoughtLimit turns.
 func (s *progressState) thoughtCheck() (n, why int) {
 	d := s.d
 	n = int(s.thoughtN)
@@ -187,8 +193,10 @@ func (s *progressState) thoughtCheck() (n, why int) {
 		return n, thoughtIdle
 	}
 	limit := d.cfg.ThoughtLimit
-	if s.backs >= 2 {
-		limit = max(d.cfg.ThoughtRepeats, limit/2)
+	if s.backsSaid >= 2 {
+		// The model saw its calls go back twice and says the same thing again: it is
+		// sweeping back over what it pages through for something it does not find.
+		limit = d.cfg.ThoughtRepeats
 	}
 	// Calls that brought nothing new were already reminded as such: the thought adds nothing
 	// to that notice until the limit.

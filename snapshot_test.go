@@ -412,3 +412,43 @@ func TestAVolatileThoughtStaysVolatileAcrossASnapshot(t *testing.T) {
 		t.Errorf("volatile words: live %d, restored %d", live.marks, restored.marks)
 	}
 }
+
+// How far back the calls had gone when the model last said its thought decides when a sweep
+// back over a file is told (thoughtCheck reads it at each call), so it is in the snapshot; and
+// an engine restored mid-sweep tells it at the same saying as one that never stopped.
+func TestABackwardSweepSurvivesASnapshot(t *testing.T) {
+	say := func(e *Engine, i int) []Notice {
+		return e.Observe(Event{Type: EventText, Agent: "a", Source: "model", ID: fmt.Sprint("m", i), Text: "Let's check the _expand_files method:"})
+	}
+	view := func(e *Engine, i int) []Notice {
+		start := 650 - 50*i
+		return e.Observe(Call("a", "view", fmt.Appendf(nil, `{"path":"/testbed/pylinter.py","range":[%d,%d]}`, start, start+20)).
+			WithResult(lines(start, start+20), false))
+	}
+	progress := func(e *Engine) *progressState {
+		for _, st := range e.agents["a"].states {
+			if p, ok := st.(*progressState); ok {
+				return p
+			}
+		}
+		t.Fatal("no progress detector")
+		return nil
+	}
+	live, _ := New(defaultProgress(nil))
+	for i := 0; i < 3; i++ {
+		say(live, i)
+		view(live, i)
+	}
+	restored, _ := New(defaultProgress(nil))
+	if err := restored.Restore("a", live.Snapshot("a")); err != nil {
+		t.Fatal(err)
+	}
+	if l, r := progress(live).backsSaid, progress(restored).backsSaid; l == 0 || r != l {
+		t.Errorf("steps back when the thought was last said: live %d, restored %d", l, r)
+	}
+	for name, e := range map[string]*Engine{"live": live, "restored": restored} {
+		if got := append(say(e, 3), view(e, 3)...); len(got) != 1 || got[0].Kind != KindThought {
+			t.Errorf("%s: the fourth saying after three windows back: notices %+v, want one thought notice", name, got)
+		}
+	}
+}
