@@ -566,8 +566,14 @@ func reportsErrorFieldByDecoding(text string) bool {
 }
 
 // failureSignatureByLastIndex is failureSignature's plain statement: the line around the last
-// occurrence of any mark in the last 2 KB (a traceback's header gives way to its last line).
+// occurrence of any mark in the last 2 KB (a traceback's header gives way to its last line), or
+// the last line of a JSON answer's error.
 func failureSignatureByLastIndex(result string) uint64 {
+	if msg := jsonErrorMessage(result); msg != "" {
+		// A JSON answer's error field says the failure (jsonErrorMessage).
+		lines := strings.Split(strings.TrimRight(msg, " \t\r\n"), "\n")
+		return mix64(hashLine(strings.TrimSpace(lines[len(lines)-1]))) | 1
+	}
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}

@@ -327,7 +327,14 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure, unless the failures are
 	// of different kinds: a traceback's first line is its header, whatever was raised.
-	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == dg.lead && !ch.otherKind(kind)
+	lead := dg.lead
+	if failed && mut {
+		if msg := jsonErrorMessage(c.result); msg != "" {
+			// What a JSON answer's error says first, not the envelope's first line.
+			lead = mix64(hashLine(firstLine(msg))) | 1
+		}
+	}
+	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == lead && !ch.otherKind(kind)
 	// An editor's changes to one file rejected again and again, nothing landing between, are
 	// one loop however the rejections are worded ("did not appear verbatim", then "multiple
 	// occurrences", then not found again): each says the model's picture of the file is not
@@ -404,7 +411,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	} else {
 		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
-			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: dg.lead, kind: kind, sketch: dg.sketch, count: 1, file: file}}
+			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, kind: kind, sketch: dg.sketch, count: 1, file: file}}
 		if stretch {
 			nc.other, nc.hasOther = ch.chainShape, true
 		}

@@ -143,6 +143,50 @@ func reportsErrorField(result string) bool {
 	return err == nil && jsonscan.SkipSpace(b, end) == len(b) && f.failed()
 }
 
+// jsonErrorMessage returns what a JSON answer's error says: its "error", "error_message" or
+// "errorMessage" string, else the "message", "detail" or "reason" string beside a failure
+// ({"error": {"message": ...}} read one level down); "" for any other answer. A tool that
+// wraps every failure in one envelope ({"status": "error", "tool": "apply_patch", "error":
+// "No files were modified."}) says its failures in that field: its first lines are the
+// envelope's, the same for every failure, and four different rejections of a patch were
+// taken for one failure by them (validation round r59d F1).
+func jsonErrorMessage(result string) string {
+	result = strings.Trim(result, " \t\r\n")
+	if len(result) < 2 || len(result) > maxErrorEnvelope || result[0] != '{' || result[len(result)-1] != '}' {
+		return ""
+	}
+	b := unsafe.Slice(unsafe.StringData(result), len(result))
+	var errText, other string
+	_, err := jsonscan.Object(b, 0, jsonscan.Strict, func(key []byte, _ jsonscan.Flags, v int) (int, error) {
+		end, err := jsonscan.Skip(b, v, jsonscan.Strict, 0)
+		if err != nil {
+			return end, err
+		}
+		val := b[v:end]
+		switch unescaped(key) {
+		case "error", "error_message", "errorMessage":
+			if errText == "" {
+				errText = jsonString(val)
+				if errText == "" && val[0] == '{' {
+					errText = jsonErrorMessage(string(val))
+				}
+			}
+		case "message", "detail", "reason":
+			if other == "" {
+				other = jsonString(val)
+			}
+		}
+		return end, nil
+	})
+	if err != nil {
+		return ""
+	}
+	if t := strings.TrimSpace(errText); t != "" {
+		return t
+	}
+	return strings.TrimSpace(other)
+}
+
 // answerFields is what the members of a JSON answer say of its outcome (reportsErrorField).
 type answerFields struct {
 	errFlag, okFlag     int8 // isError/is_error, success/ok: 0 absent, 1 true, -1 false
@@ -642,6 +686,13 @@ func signatureOf(line string, after uint64) uint64 {
 // trimmed, and the hash of the lines after it that speak of a failure; "" when no line names
 // one.
 func failureLine(result string) (line string, after uint64) {
+	if t := strings.TrimLeft(result, " \t\r\n"); t != "" && t[0] == '{' {
+		if msg := jsonErrorMessage(t); msg != "" {
+			// A JSON answer's error says the failure: its last line names it, as a
+			// traceback's does (an error field holding one).
+			return lastLine(msg), 0
+		}
+	}
 	result = markWindow(result)
 	// No mark holds a newline, so the line holding the last mark is the last line holding
 	// any: the lines are read from the end, and the first with a mark is the one.
@@ -727,6 +778,13 @@ func (r *refailChain) reached(repeats int) bool {
 		repeats++
 	}
 	return int(r.count) >= repeats
+}
+
+// firstLine returns the first non-blank line of s, trimmed.
+func firstLine(s string) string {
+	s = strings.TrimLeft(s, " \t\r\n")
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line)
 }
 
 // lastLine returns the last non-blank line of s, trimmed.

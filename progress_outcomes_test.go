@@ -448,3 +448,52 @@ func TestCallsRefusedForTheReplysFormAreNoFailureEditsCouldReach(t *testing.T) {
 	}
 	runProgressCases(t, tests)
 }
+
+// envelope is how OpenClaw answers every failing tool: one JSON envelope, the error last.
+func envelope(tool, message string) string {
+	m, _ := json.Marshal(message)
+	return fmt.Sprintf("{\n  \"status\": \"error\",\n  \"tool\": %q,\n  \"error\": %s\n}", tool, m)
+}
+
+func TestFailuresInOneJSONEnvelopeAreComparedByTheirErrors(t *testing.T) {
+	patch := func(i int) string {
+		return fmt.Sprintf(`{"input":"*** Begin Patch\n*** Update File: src/settings_%d.cpp\n*** End Patch"}`, i)
+	}
+	tests := []progressCase{
+		{"four different rejections of a patch, each in the tool's envelope, are four failures (validation round r59d F1)",
+			[]step{
+				fail("apply_patch", patch(0), envelope("apply_patch", "No files were modified.")),
+				fail("apply_patch", patch(1), envelope("apply_patch", "Invalid patch hunk at line 2: '--- a/src/settings.cpp' is not a valid hunk header.")),
+				fail("apply_patch", patch(2), envelope("apply_patch", "The first line of the patch must be '*** Begin Patch'")),
+				fail("apply_patch", patch(3), envelope("apply_patch", "Path escapes sandbox root (/workspace): /app/src/settings.cpp")),
+			},
+			nil},
+		{"the same rejection in the envelope, whatever the patch, is one failure",
+			times(4, func(i int) step {
+				return fail("apply_patch", patch(i), envelope("apply_patch", "Path escapes sandbox root (/workspace): /app/src/settings.cpp"))
+			}),
+			[]string{"3:errors:apply_patch failed × 4"}},
+	}
+	runProgressCases(t, tests)
+}
+
+func TestJSONErrorMessageIsWhatTheErrorFieldSays(t *testing.T) {
+	tests := []struct{ result, want string }{
+		{`{"status": "error", "tool": "edit", "error": "No files were modified."}`, "No files were modified."},
+		{"  {\n  \"error\": {\"code\": 400, \"message\": \"old_str not found\"}\n}\n", "old_str not found"},
+		{`{"status": "failed", "message": "quota exceeded"}`, "quota exceeded"},
+		{`{"error": "", "detail": "not found"}`, "not found"},
+		{`{"result": "ok"}`, ""},
+		{`["error", "x"]`, ""},
+		{`{"error": "unterminated`, ""},
+		{`plain text error: x`, ""},
+	}
+	for _, tt := range tests {
+		if got := jsonErrorMessage(tt.result); got != tt.want {
+			t.Errorf("jsonErrorMessage(%q) = %q, want %q", tt.result, got, tt.want)
+		}
+	}
+	if l, _ := failureLine(`{"error": "Traceback (most recent call last):\n  File \"x.py\", line 3\nIndexError: list index out of range"}`); l != "IndexError: list index out of range" {
+		t.Errorf("failureLine of an error field holding a traceback = %q, want its exception's line", l)
+	}
+}
