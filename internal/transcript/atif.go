@@ -162,6 +162,15 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 	mainAgent := b.agent(MainAgent)
 	mainAgent.usage.Model = d.Agent.ModelName
 	calls := map[string]int{} // the calls by id, for the steps that answer one later
+	// A trajectory joined from a checkpoint and its session holds steps twice (the same call
+	// ids, the same prompts at the same times, the answers cut short the second time): a
+	// step whose calls were all made already is that copy, not the calls made again, and so
+	// is a user message already seen at the same time. A real run of 79 calls was read as 140.
+	type userAt struct {
+		text string
+		ms   int64
+	}
+	usersSeen := map[userAt]bool{}
 	for i := range d.Steps {
 		s := &d.Steps[i]
 		ms := parseTime(s.Timestamp)
@@ -172,16 +181,27 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 		}
 		if id := s.answers(); id != "" {
 			// calls holds the main agent's calls: the answer goes to the call it names there,
-			// whatever agent its own step is marked as.
-			if idx, ok := calls[id]; ok && idx < len(mainAgent.events) && mainAgent.events[idx].Type == loopguard.EventCall {
+			// whatever agent its own step is marked as; the first answer stands (a copy's is
+			// cut short).
+			if idx, ok := calls[id]; ok && idx < len(mainAgent.events) && mainAgent.events[idx].Type == loopguard.EventCall && !mainAgent.events[idx].HasResult {
 				e := &mainAgent.events[idx]
 				e.Result, e.HasResult, e.Failed = s.answerText(), true, s.failed()
 			}
 			continue // a tool's answer, not the model's words
 		}
+		if s.copied(calls) {
+			continue
+		}
 		switch s.Source {
 		case "user":
-			a.user(contentText(anyJSON(s.Message)), ms)
+			text := contentText(anyJSON(s.Message))
+			if ms != 0 {
+				if usersSeen[userAt{text, ms}] {
+					continue
+				}
+				usersSeen[userAt{text, ms}] = true
+			}
+			a.user(text, ms)
 			continue
 		case "agent":
 		default:
@@ -245,6 +265,17 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 		}
 	}
 	return t, nil
+}
+
+// copied says whether every call of the step was made already (calls holds them by id): the
+// step is a copy of one read before.
+func (s *atifStep) copied(calls map[string]int) bool {
+	for _, c := range s.ToolCalls {
+		if _, ok := calls[c.ID]; c.ID == "" || !ok {
+			return false
+		}
+	}
+	return len(s.ToolCalls) > 0
 }
 
 // atifStepBatch says whether a step is several calls of one tool answered by a single result

@@ -83,3 +83,28 @@ func TestATIFAnswerStepOfAnotherAgent(t *testing.T) {
 ]}`
 	expectEvents(t, "trajectory.json", doc, FormatATIF, []string{`call exec "{\"command\":\"ls\"}" => "a.py"`})
 }
+
+// A trajectory joined from a checkpoint and its session holds its steps twice: the same call
+// ids, the same prompt at the same time, the answers cut short the second time. The copies
+// are not calls made again, and the first answer of a call stands (validation round r59d U1:
+// a run of 79 calls read as 140).
+func TestATIFStepsCopiedFromACheckpointAreReadOnce(t *testing.T) {
+	doc := `{"schema_version": "ATIF-v1.6", "steps": [
+  {"step_id": 1, "source": "user", "timestamp": "2026-04-11T11:17:00Z", "message": "fix the registry"},
+  {"step_id": 2, "source": "agent", "timestamp": "2026-04-11T11:17:33Z", "message": "Looking.", "tool_calls": [{"tool_call_id": "t1", "function_name": "exec", "arguments": {"command": "ls"}}]},
+  {"step_id": 3, "source": "agent", "timestamp": "2026-04-11T11:17:47Z", "message": "a.go\nb.go", "extra": {"tool_call_id": "t1", "exec_exit_code": 0}},
+  {"step_id": 4, "source": "user", "timestamp": "2026-04-11T11:17:00Z", "message": "fix the registry"},
+  {"step_id": 5, "source": "agent", "timestamp": "2026-04-11T11:17:33Z", "message": "Looking.", "tool_calls": [{"tool_call_id": "t1", "function_name": "exec", "arguments": {"command": "ls"}}]},
+  {"step_id": 6, "source": "agent", "timestamp": "2026-04-11T11:17:47Z", "message": "a.go [... 4 more characters truncated]", "extra": {"tool_call_id": "t1", "exec_exit_code": 0}},
+  {"step_id": 7, "source": "agent", "timestamp": "2026-04-11T11:18:02Z", "message": "", "tool_calls": [{"tool_call_id": "t2", "function_name": "exec", "arguments": {"command": "ls"}}]},
+  {"step_id": 8, "source": "agent", "timestamp": "2026-04-11T11:18:03Z", "message": "a.go\nb.go", "extra": {"tool_call_id": "t2", "exec_exit_code": 0}},
+  {"step_id": 9, "source": "user", "timestamp": "2026-04-11T11:19:00Z", "message": "fix the registry"}
+]}`
+	expectEvents(t, "trajectory.json", doc, FormatATIF, []string{
+		`user "fix the registry"`,
+		`text[model] "Looking."`,
+		`call exec "{\"command\":\"ls\"}" => "a.go\nb.go"`,
+		`call exec "{\"command\":\"ls\"}" => "a.go\nb.go"`, // a new call: the same command, its own id
+		`user "fix the registry"`,                         // the same words at another time: said again
+	})
+}
