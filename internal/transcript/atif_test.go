@@ -105,6 +105,6 @@ func TestATIFStepsCopiedFromACheckpointAreReadOnce(t *testing.T) {
 		`text[model] "Looking."`,
 		`call exec "{\"command\":\"ls\"}" => "a.go\nb.go"`,
 		`call exec "{\"command\":\"ls\"}" => "a.go\nb.go"`, // a new call: the same command, its own id
-		`user "fix the registry"`,                         // the same words at another time: said again
+		`user "fix the registry"`,                          // the same words at another time: said again
 	})
 }
