@@ -216,6 +216,7 @@ func appendShape(b []byte, c *chainShape) []byte {
 	b = binary.LittleEndian.AppendUint64(b, c.exact)
 	b = binary.LittleEndian.AppendUint64(b, c.joined)
 	b = binary.LittleEndian.AppendUint64(b, c.lead)
+	b = binary.LittleEndian.AppendUint64(b, c.kind)
 	b = appendSketch(b, &c.sketch)
 	for _, n := range [...]int32{c.count, c.variants, c.guesses, c.saidAt, c.nothing} {
 		b = binary.AppendUvarint(b, uint64(n))
@@ -226,7 +227,7 @@ func appendShape(b []byte, c *chainShape) []byte {
 }
 
 func readShape(r *snapReader, c *chainShape) error {
-	c.head, c.exact, c.joined, c.lead = r.u64(), r.u64(), r.u64(), r.u64()
+	c.head, c.exact, c.joined, c.lead, c.kind = r.u64(), r.u64(), r.u64(), r.u64(), r.u64()
 	readSketch(r, &c.sketch)
 	for _, n := range [...]*int32{&c.count, &c.variants, &c.guesses, &c.saidAt, &c.nothing} {
 		v := r.uvarint()

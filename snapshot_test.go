@@ -126,12 +126,18 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 		ev.Turn = "reply-1"
 		batch = append(batch, ev)
 	}
+	var fourWays []Event
+	for i, raised := range []string{traceback(27, "IndexError", "list index out of range"), traceback(19, "IndexError", "list index out of range"),
+		traceback(27, "NameError", "name 'n' is not defined"), traceback(91, "FileNotFoundError", "[Errno 2] No such file or directory: '<stdin>'")} {
+		fourWays = append(fourWays, call("a", "python", script(i)).WithResult(raised, true))
+	}
 	tests := []struct {
 		name string
 		evs  []Event
 		want string // "" for no notice
 	}{
 		{"a monologue between reprompts", monologue, "same thought × 3"},
+		{"a rewritten script failing a different way each time", fourWays, ""},
 		{"the same edit made again", reapplied, "edit × 3"},
 		{"one reply's calls failing alike", batch, ""},
 	}
