@@ -51,7 +51,65 @@ func isClaudeTextHead(head []byte) bool {
 			hasBullet = true
 		}
 	}
-	return hasBullet && (bytes.Contains(head, []byte("\n  ⎿")) || bytes.Contains(head, []byte("\n\u00a0\u00a0⎿")))
+	return hasBullet && (bytes.Contains(head, []byte("\n  ⎿")) || bytes.Contains(head, []byte("\n\u00a0\u00a0⎿")) ||
+		bytes.Contains(head, []byte("\n⎿ ")))
+}
+
+// flattened says whether the text is a paste of the screen whose indentation was lost (a
+// Markdown editor's or a chat's copy): results open with "⎿" at the line's start, and no
+// result is indented as Claude Code draws it.
+func flattened(lines []string) bool {
+	flat := false
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "⎿"):
+			flat = true
+		case strings.HasPrefix(l, "  ⎿"):
+			return false
+		}
+	}
+	return flat
+}
+
+// indented gives a flattened paste its indentation back: a "⎿" line is drawn under its call
+// ("  ⎿  "), and every other line that opens with neither a bullet, a prompt nor "⎿" goes on
+// with the block above it (a call's arguments wrapped over lines, a result's lines, the
+// model's or the user's words), indented as that block's lines are (a call's arguments are
+// drawn deeper than the model's words, and the deeper indent reads as either); a prompt line straight
+// after another is the same message going on (pastes quote each line of it: "> ").
+func indented(lines []string) []string {
+	out := make([]string, 0, len(lines))
+	indent, prompt := "", false
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			out = append(out, l)
+			prompt = false
+			continue
+		}
+		if rest, ok := strings.CutPrefix(l, "⎿"); ok {
+			out = append(out, "  ⎿  "+strings.TrimLeft(rest, " "))
+			indent, prompt = "     ", false
+			continue
+		}
+		if rest, ok := cutAny(l, claudeTextPrompts); ok {
+			if prompt {
+				out = append(out, "  "+rest)
+			} else {
+				out = append(out, l)
+			}
+			indent, prompt = "  ", true
+			continue
+		}
+		if _, ok := cutAny(l, claudeTextBullets); ok {
+			// Under a call, its wrapped arguments are drawn deeper than the model's words go
+			// on under a text; the deeper indent reads as either.
+			out = append(out, l)
+			indent, prompt = "      ", false
+			continue
+		}
+		out = append(out, indent+strings.TrimLeft(l, " "))
+	}
+	return out
 }
 
 // claudeTextBullets open the model's lines; claudeTextPrompts the user's.
@@ -73,6 +131,9 @@ func readClaudeText(name string, br *bufio.Reader) (*built, error) {
 	}
 	text := strings.ReplaceAll(string(lfLines(data)), "\u00a0", " ")
 	lines := strings.Split(text, "\n")
+	if flattened(lines) {
+		lines = indented(lines)
+	}
 	b := newBuilder(FormatClaudeText)
 	a := b.agent(MainAgent)
 	for i := 0; i < len(lines); {

@@ -228,3 +228,42 @@ func TestClaudeCodeTextLayouts(t *testing.T) {
 		t.Errorf("%d user turns, want the ❯ prompt's", users)
 	}
 }
+
+// A paste of the screen whose indentation was lost (a Markdown editor's copy: every line at
+// the left edge, the user's lines quoted one by one) is read as the screen it was: results
+// open with "⎿" at the line's start, wrapped arguments and result lines go on with the block
+// above them (validation round r59f U1: five such files, 271 calls, were not read at all).
+func TestClaudeCodeTextPasteWithoutIndentation(t *testing.T) {
+	const paste = "> There are now 13 documents prefixed PAY-004, might this cause\n" +
+		"> confusion for the developer?\n\n" +
+		"⏺ Bash(ls -la docs/stories/PAY-004\\* | awk '{print $9}' |\n" +
+		"xargs -I {} basename {})\n" +
+		"⎿ PAY-004-analysis.md\n" +
+		"PAY-004-api-contracts.md\n\n" +
+		"⏺ github - Get file or directory contents (MCP)(owner: \"deafjoe\", repo: \"expo-push-supa\", path:\n" +
+		"\"/app/_layout.tsx\")\n" +
+		"⎿ Error: failed to resolve git reference: 404 Not Found []\n\n" +
+		"⏺ Read(docs/stories/PAY-004-deployment-guide.md)\n" +
+		"⎿ Read 119 lines (ctrl+r to expand)\n\n" +
+		"⏺ Yes, two of them overlap.\n"
+	tr, err := ReadFrom("story4-mistakes.md", strings.NewReader(paste))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatClaudeText {
+		t.Fatalf("read as %q, want %q", tr.Format, FormatClaudeText)
+	}
+	want := []string{
+		`user "There are now 13 documents prefi…"`,
+		`call Bash "ls -la docs/stories/PAY-004\\* | …" => "PAY-004-analysis.md\nPAY-004-api-…"`,
+		`call github - Get file or directory contents "owner: \"deafjoe\", repo: \"expo-pu…" => "Error: failed to resolve git ref…" FAILED`,
+		`call Read "docs/stories/PAY-004-deployment-…" => -`, // shortened on screen: unknown
+		`text[model] "Yes, two of them overlap."`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+	if u := tr.Agents[0].Events[0].Text; !strings.Contains(u, "\nconfusion for the developer?") {
+		t.Errorf("the user's quoted lines: %q, want one message", u)
+	}
+}
