@@ -314,6 +314,7 @@ func FuzzSpecStory(f *testing.F) {
 func FuzzClaudeText(f *testing.F) {
 	f.Add([]byte("> a\n  b\n\n⏺ Bash(x |\n      y)\n  ⎿  Error: z\n     … +3 lines (ctrl+o to expand)\n\n⏺ t (MCP)(q)\n  ⎿  r\n⏺ (\n⏺ A B(\n  ⎿\n"))
 	f.Add([]byte("⏺ Read(\n  ⎿  \n\n\n     x\n> \n⏺ Web Search(\"a\")\n"))
+	f.Add([]byte("> a\n> b\n\n⏺ Bash(x |\ny)\n⎿ Error: z\n … +3 lines\n\n⏺ s - t (MCP)(q:\n\"r\")\n⎿\n⎿ ⎿\n"))
 	fuzzReader(f, readClaudeText)
 }
 
