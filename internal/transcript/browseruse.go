@@ -29,6 +29,18 @@ import (
 // The model's words: the next goal it states (else its thinking), one text a step.
 // model_output is null for a step whose reply could not be parsed: its results (the
 // harness's error) are the failed call "(no action)".
+//
+// browser-use runs a reply's actions in order and stops early: when the page changes under
+// them, its result for the first action left says so ("Page changed after action: actions
+// click_element_by_index are not yet executed"; "Something new appeared after action 2 / 3"
+// in early releases), and when an action fails, the actions after it get no result at all.
+// Neither ran. The first are the harness refusing them, and the model reads the note: each is
+// a failed call answered by the note (Source "harness"), so that a reply cut short the same
+// way step after step is not replayed as the same action succeeding again and again. The
+// second are left out: nothing ran and nothing was said of them, and a call without a result
+// would be one whose answer is merely unknown; the model sends such an action again in its
+// next reply, where it is a call of its own. The page the step leaves the browser on ends the
+// result of its last action that ran.
 
 type browserUseHistory struct {
 	History []struct {
@@ -40,15 +52,17 @@ type browserUseHistory struct {
 			} `json:"current_state"`
 			Action []map[string]json.RawMessage `json:"action"`
 		} `json:"model_output"`
-		Result []struct {
-			Error            *string `json:"error"`
-			ExtractedContent *string `json:"extracted_content"`
-		} `json:"result"`
-		State struct {
+		Result []browserUseResult `json:"result"`
+		State  struct {
 			URL   string `json:"url"`
 			Title string `json:"title"`
 		} `json:"state"`
 	} `json:"history"`
+}
+
+type browserUseResult struct {
+	Error            *string `json:"error"`
+	ExtractedContent *string `json:"extracted_content"`
 }
 
 // isBrowserUseHead says whether a document opens as a browser-use history: a "history" list
@@ -95,10 +109,19 @@ func readBrowserUse(name string, br *bufio.Reader, hint int64) (*built, error) {
 				landed = "\n[page: " + next.URL + " " + next.Title + "]"
 			}
 		}
+		ran := min(len(calls), len(st.Result)) // the actions browser-use ran or refused
+		notRun := ran
+		for k := 0; k < ran; k++ {
+			if r := st.Result[k]; r.ExtractedContent != nil && browserUseNotRun(*r.ExtractedContent) {
+				notRun = k
+				break
+			}
+		}
 		for k, c := range calls {
 			call := loopguard.Call("", c.tool, c.args)
 			call.Turn = turn
-			if k < len(st.Result) {
+			switch {
+			case k < notRun:
 				r := st.Result[k]
 				text, failed := "", false
 				switch {
@@ -107,13 +130,37 @@ func readBrowserUse(name string, br *bufio.Reader, hint int64) (*built, error) {
 				case r.ExtractedContent != nil:
 					text = *r.ExtractedContent
 				}
-				if k == len(calls)-1 {
+				if k == notRun-1 {
 					text = strings.TrimSpace(text + landed)
 				}
 				call = call.WithResult(text, failed)
+			case notRun < ran:
+				// Not run: the page changed before it (see above).
+				call = call.WithResult(*st.Result[notRun].ExtractedContent, true)
+				call.Source = loopguard.SourceHarness
+			case browserUseFailed(st.Result):
+				continue // not run after a failed action, and nothing said of it (see above)
 			}
 			a.add(call)
 		}
 	}
 	return b.done(), nil
+}
+
+// browserUseNotRun says whether an action's result is browser-use's note that the action was
+// not run because the page changed after the one before it.
+func browserUseNotRun(text string) bool {
+	return strings.Contains(text, "not yet executed") || strings.Contains(text, "were not executed") ||
+		strings.Contains(text, "NOT executed") || strings.HasPrefix(text, "Something new appeared after action")
+}
+
+// browserUseFailed says whether one of a step's results is an error: the actions after the
+// last result were not run because of it.
+func browserUseFailed(results []browserUseResult) bool {
+	for _, r := range results {
+		if r.Error != nil && *r.Error != "" {
+			return true
+		}
+	}
+	return false
 }

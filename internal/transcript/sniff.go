@@ -56,6 +56,8 @@ const (
 	kindVSCodeReplay      // a Copilot chat replay export
 	kindAmazonQ           // a conversation saved by Amazon Q Developer CLI or Kiro CLI
 	kindVSCodeJournal     // a VS Code chat session kept as an operation log (chatSessions/<id>.jsonl)
+	kindOSWorld           // an OSWorld run's traj.jsonl, one executed action a line
+	kindMind2Web          // an Online-Mind2Web result.json document
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -200,6 +202,10 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindVSCodeReplay}
 	case isBrowserUseHead(has, head[i:]) && !multi:
 		return sniffed{kind: kindBrowserUse}
+	case isMind2WebHead(has) && !multi:
+		return sniffed{kind: kindMind2Web}
+	case isOSWorldHead(has):
+		return sniffed{kind: kindOSWorld}
 	case has("instance_id") && has("history") && !has("trajectory"),
 		has("issue") && has("instruction") && has("history") && !has("trajectory"):
 		// An evaluation's output, or the resolver's (OpenHands' GitHub issue resolver), whose

@@ -25,6 +25,8 @@
 //   - "cursor": Cursor CLI's stream-json output
 //   - "goose": Goose session files, JSON exports and stream-json output
 //   - "browser-use": a browser-use agent's history document
+//   - "osworld": an OSWorld run's traj.jsonl (a computer-use agent's executed actions)
+//   - "online-mind2web": an Online-Mind2Web result.json (a web agent's actions and thoughts)
 //   - "kimi": a Kimi Code CLI session's records
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
@@ -133,6 +135,12 @@ const (
 	// FormatBrowserUse is a browser-use agent's history (agent.save_history): one JSON
 	// document of steps, each the model's actions and their results.
 	FormatBrowserUse = "browser-use"
+	// FormatOSWorld is an OSWorld run's traj.jsonl: the actions a computer-use agent's steps
+	// executed, one a line.
+	FormatOSWorld = "osworld"
+	// FormatMind2Web is an Online-Mind2Web result.json: a web agent's task, its actions as
+	// text and the thoughts beside them.
+	FormatMind2Web = "online-mind2web"
 	// FormatKimi is a Kimi Code CLI session's records, one a line (the agent loop's events).
 	FormatKimi = "kimi"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
@@ -559,6 +567,10 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readClaudeText(name, br)
 	case kindBrowserUse:
 		t, err = readBrowserUse(name, br, hint)
+	case kindOSWorld:
+		t, err = readOSWorld(name, br)
+	case kindMind2Web:
+		t, err = readMind2Web(name, br, hint)
 	case kindCCTrace:
 		t, err = readCCTrace(name, br)
 	case kindKimiWire:

@@ -1,0 +1,199 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// OSWorld (the computer-use benchmark) keeps each task's run as
+// results/<action space>/<observation>/<model>/<domain>/<task id>/traj.jsonl, one executed
+// action a line:
+//
+//	{"step_num": 7, "action_timestamp": "20250828@211742", "action": "WAIT",
+//	 "response": "click(failed):1: Image menu", "reward": 0, "done": false, "info": {},
+//	 "screenshot_file": "step_7_20250828@211742.png"}
+//
+//   - action is what ran: pyautogui code (the call "pyautogui", its arguments the code as
+//     written), one of the special actions WAIT, FAIL and DONE (the call of that name, with
+//     no arguments), or an object (the computer_13 action space's {"action_type", ...}, the
+//     Claude agent's {"action_type", "command", "raw_response"}: the call named by its
+//     action_type, its arguments the object as written without raw_response, which is the
+//     model's reply);
+//   - the actions of one prediction share its step_num and its response: they are one reply,
+//     and the response is the model's words once for them;
+//   - the result is what the step recorded: reward, done and info (DesktopEnv's {"fail":
+//     true} after FAIL is the agent's own verdict, not a failure of the call), and the
+//     screenshot the agent was shown next, named: what the action did is in that image, which
+//     the file does not hold, so two alike steps are not known to have left the screen alike
+//     (the answer of a computer-use action is no acknowledgement to compare either);
+//   - a step is failed when it says so: an "error" (or "Error") field, or a response that is
+//     the agent's note that its action could not be carried out, "<action>(failed):<target>"
+//     (an agent that could not find "File menu" on the screen records
+//     "click(failed):File menu" and runs WAIT in its place). Such a step is the agent's failed
+//     action, the call <action> with the target as its arguments, and the note its result:
+//     the WAIT is the harness standing in, and read as a wait it would make ten failing
+//     clicks on one menu a poll;
+//   - a line with an "Error" and no action ({"Error": "Time limit exceeded in gimp/<id>"},
+//     which OSWorld's runner appends when a run raises) is the harness ending the run:
+//     harness text, not a call.
+//
+// The task's instruction is not in the file (it is in the benchmark's task file).
+
+type osworldStep struct {
+	StepNum        json.RawMessage `json:"step_num"`
+	Action         json.RawMessage `json:"action"`
+	Response       json.RawMessage `json:"response"`
+	Reward         json.RawMessage `json:"reward"`
+	Done           json.RawMessage `json:"done"`
+	Info           json.RawMessage `json:"info"`
+	ScreenshotFile string          `json:"screenshot_file"`
+	Error          json.RawMessage `json:"error"`
+	ErrorCap       json.RawMessage `json:"Error"`
+}
+
+// isOSWorldHead says whether a JSONL line's top-level keys are an OSWorld step's: its number,
+// the action and the timestamp or screenshot OSWorld names each step by.
+func isOSWorldHead(has func(string) bool) bool {
+	return has("step_num") && has("action") && (has("action_timestamp") || has("screenshot_file"))
+}
+
+func readOSWorld(name string, br *bufio.Reader) (*built, error) {
+	b := newBuilder(FormatOSWorld)
+	a := b.agent(MainAgent)
+	lastStep, lastSaid := "", ""
+	line := 0
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(raw []byte) error {
+		line++
+		if raw[0] != '{' {
+			return errors.New("not an OSWorld step: not a JSON object")
+		}
+		var s osworldStep
+		if err := json.Unmarshal(raw, &s); err != nil && !tolerable(err) {
+			return err
+		}
+		errText := osworldError(s)
+		if act := bytesTrimSpace(s.Action); len(act) == 0 || string(act) == "null" {
+			// No action: the runner's note that it stopped the run, or a line of another
+			// kind (a human run's instruction); only the note says anything.
+			a.text(loopguard.SourceHarness, errText, "", 0)
+			return nil
+		}
+		step := string(bytesTrimSpace(s.StepNum))
+		if step == "" {
+			step = "line " + strconv.Itoa(line)
+		}
+		said := rawString(s.Response)
+		tool, args, rawResponse := osworldAction(s.Action)
+		if said == "" {
+			said = rawResponse
+		}
+		failedNote := ""
+		if verb, target, ok := osworldFailedAction(said); ok {
+			failedNote, tool, args = said, verb, []byte(target)
+			if target == "" {
+				args = nil
+			}
+		} else if step != lastStep || said != lastSaid {
+			// The prediction's words, once for all its actions.
+			a.text("model", said, "", 0)
+		}
+		lastStep, lastSaid = step, said
+		call := loopguard.Call("", tool, args)
+		call.Turn = "step " + step
+		switch {
+		case errText != "":
+			call = call.WithResult(errText, true)
+		case failedNote != "":
+			call = call.WithResult(failedNote, true)
+		default:
+			if out := osworldOutcome(s); out != "" {
+				call = call.WithResult(out, false) // else nothing recorded: the answer is unknown
+			}
+		}
+		a.add(call)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return withDamaged(b.done(), damaged), nil
+}
+
+// osworldAction names the call an action line holds: its tool, its arguments as written, and
+// the model's reply when the action object carries it (raw_response).
+func osworldAction(action json.RawMessage) (tool string, args []byte, response string) {
+	action = bytesTrimSpace(action)
+	if len(action) > 0 && action[0] == '{' {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(action, &obj) != nil {
+			return "action", rawArgs(action), ""
+		}
+		tool = rawString(obj["action_type"])
+		if tool == "" {
+			tool = "action"
+		}
+		response = rawString(obj["raw_response"])
+		if _, ok := obj["raw_response"]; ok {
+			delete(obj, "raw_response")
+			return tool, marshalArgs(obj), response
+		}
+		return tool, rawArgs(action), response
+	}
+	code := strings.TrimSpace(jsonText(action))
+	switch code {
+	case "WAIT", "FAIL", "DONE":
+		return code, nil, ""
+	}
+	return "pyautogui", []byte(code), ""
+}
+
+// osworldFailedAction reads an agent's note that its action could not be carried out,
+// "click(failed):File menu": the action and its target as written.
+func osworldFailedAction(response string) (verb, target string, ok bool) {
+	verb, target, ok = strings.Cut(strings.TrimSpace(response), "(failed)")
+	if !ok || verb == "" || strings.ContainsAny(verb, " \t\n(") {
+		return "", "", false
+	}
+	return verb, strings.TrimSpace(strings.TrimPrefix(target, ":")), true
+}
+
+// osworldError is what a step's error field says, "" when it has none.
+func osworldError(s osworldStep) string {
+	for _, v := range []json.RawMessage{s.Error, s.ErrorCap} {
+		v = bytesTrimSpace(v)
+		if len(v) == 0 || string(v) == "null" || string(v) == "false" {
+			continue
+		}
+		if t := strings.TrimSpace(jsonText(v)); t != "" && t != "{}" {
+			return t
+		}
+	}
+	return ""
+}
+
+// osworldOutcome is what a step recorded after its action: reward, done, info when it says
+// anything, and the screenshot the agent was shown next.
+func osworldOutcome(s osworldStep) string {
+	var parts []string
+	if r := bytesTrimSpace(s.Reward); len(r) > 0 {
+		parts = append(parts, "reward: "+string(r))
+	}
+	if d := bytesTrimSpace(s.Done); len(d) > 0 {
+		parts = append(parts, "done: "+string(d))
+	}
+	if info := rawArgs(s.Info); len(info) > 0 && !bytes.Equal(info, []byte("{}")) {
+		parts = append(parts, "info: "+string(info))
+	}
+	text := strings.Join(parts, ", ")
+	if s.ScreenshotFile != "" {
+		text = strings.TrimSpace(text + "\n[screenshot: " + s.ScreenshotFile + "]")
+	}
+	return text
+}

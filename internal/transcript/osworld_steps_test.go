@@ -1,0 +1,137 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+)
+
+// OSWorld's traj.jsonl, in the layout its runner writes (lib_run_single.py), written for these
+// tests: one executed action a line, what ran as pyautogui code, a special action or an
+// object, and the step's record after it.
+func TestOSWorldStepsAreCallsWithWhatTheStepRecorded(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{
+			name: "pyautogui code and the special actions",
+			doc: `{"step_num": 1, "action_timestamp": "20250828@211645", "action": "pyautogui.hotkey(\"ctrl\",\"l\"); pyautogui.press(\"enter\")", "response": "goto_url:gimp", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_1_20250828@211645.png"}
+{"step_num": 2, "action_timestamp": "20250828@211650", "action": "FAIL", "response": "The task cannot be done.", "reward": 0, "done": true, "info": {"fail": true}, "screenshot_file": "step_2_20250828@211650.png"}
+`,
+			want: []string{
+				`text[model] "goto_url:gimp"`,
+				`call pyautogui "pyautogui.hotkey(\"ctrl\",\"l\"); py…" => "reward: 0, done: false\n[screensh…"`,
+				`text[model] "The task cannot be done."`,
+				// FAIL is the agent's verdict on the task: the call ran.
+				`call FAIL "" => "reward: 0, done: true, info: {\"f…"`,
+			},
+		},
+		{
+			name: "the agent's note that its click failed, WAIT run in its place",
+			doc: `{"step_num": 7, "action_timestamp": "20250828@211742", "action": "WAIT", "response": "click(failed):1: Image menu", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_7_20250828@211742.png"}
+{"step_num": 8, "action_timestamp": "20250828@211744", "action": "WAIT", "response": "click(failed):Image menu", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_8_20250828@211744.png"}
+{"step_num": 9, "action_timestamp": "20250828@211746", "action": "WAIT", "response": "The page is loading.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_9_20250828@211746.png"}
+`,
+			want: []string{
+				`call click "1: Image menu" => "click(failed):1: Image menu" FAILED`,
+				`call click "Image menu" => "click(failed):Image menu" FAILED`,
+				`text[model] "The page is loading."`,
+				`call WAIT "" => "reward: 0, done: false\n[screensh…"`,
+			},
+		},
+		{
+			name: "an error field, and the runner's error line ending the run",
+			doc: `{"step_num": 1, "action_timestamp": "20250828@211645", "action": "pyautogui.click(10, 20)", "response": "click the icon", "reward": 0, "done": false, "info": {}, "error": "VM not responding", "screenshot_file": "step_1_20250828@211645.png"}
+{"Error": "Time limit exceeded in gimp/045bf3ff"}
+`,
+			want: []string{
+				`text[model] "click the icon"`,
+				`call pyautogui "pyautogui.click(10, 20)" => "VM not responding" FAILED`,
+				`text[harness] "Time limit exceeded in gimp/045b…"`,
+			},
+		},
+		{
+			name: "an action object: its action_type, its raw_response the model's words",
+			doc: `{"step_num": 1, "action_timestamp": "20250901@101010", "action": {"action_type": "left_click", "command": "computer.left_click(512, 384)", "raw_response": "I will open the menu."}, "reward": 0, "done": false, "info": {}, "screenshot_file": "step_1_20250901@101010.png"}
+{"step_num": 2, "action_timestamp": "20250901@101012", "action": {"action_type": "CLICK", "x": 512, "y": 384}, "response": "", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_2_20250901@101012.png"}
+`,
+			want: []string{
+				`text[model] "I will open the menu."`,
+				`call left_click "{\"action_type\":\"left_click\",\"com…" => "reward: 0, done: false\n[screensh…"`,
+				`call CLICK "{\"action_type\":\"CLICK\",\"x\":512,\"…" => "reward: 0, done: false\n[screensh…"`,
+			},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			expectEvents(t, "traj.jsonl", tt.doc, FormatOSWorld, tt.want)
+		})
+	}
+}
+
+// The actions of one prediction share its step_num and its response: one reply, its words
+// given once.
+func TestOSWorldActionsOfOnePredictionAreOneReply(t *testing.T) {
+	doc := `{"step_num": 3, "action_timestamp": "20250828@211700", "action": "pyautogui.click(100, 200)", "response": "Open File, then Save.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_3_20250828@211700.png"}
+{"step_num": 3, "action_timestamp": "20250828@211702", "action": "pyautogui.click(100, 260)", "response": "Open File, then Save.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_3_20250828@211702.png"}
+{"step_num": 4, "action_timestamp": "20250828@211704", "action": "DONE", "response": "Open File, then Save.", "reward": 1, "done": true, "info": {"done": true}, "screenshot_file": "step_4_20250828@211704.png"}
+`
+	tr := expectEvents(t, "run.jsonl", doc, FormatOSWorld, []string{
+		`text[model] "Open File, then Save."`,
+		`call pyautogui "pyautogui.click(100, 200)" => "reward: 0, done: false\n[screensh…"`,
+		`call pyautogui "pyautogui.click(100, 260)" => "reward: 0, done: false\n[screensh…"`,
+		`text[model] "Open File, then Save."`,
+		`call DONE "" => "reward: 1, done: true, info: {\"d…"`,
+	})
+	calls := tr.Agents[0].Calls()
+	if calls[0].Turn == "" || calls[0].Turn != calls[1].Turn || calls[1].Turn == calls[2].Turn {
+		t.Errorf("turns %q %q %q: want the first two in one reply", calls[0].Turn, calls[1].Turn, calls[2].Turn)
+	}
+}
+
+// OSWorld's steps are recognised by their fields whatever the file's name, and a JSONL file
+// of other records with an "action" is not taken for them.
+func TestOSWorldRecognisedByItsFields(t *testing.T) {
+	step := `{"step_num": 1, "action_timestamp": "20250828@211645", "action": "WAIT", "response": "", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_1_20250828@211645.png"}` + "\n"
+	for _, tt := range []struct {
+		name, doc string
+		osworld   bool
+	}{
+		{"traj.jsonl", step + step, true},
+		{"copy-of-run.txt", step, true},
+		{"metrics.jsonl", `{"step": 1, "action": "click", "loss": 0.1}` + "\n" + `{"step": 2, "action": "type", "loss": 0.2}` + "\n", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := ReadFrom(tt.name, strings.NewReader(tt.doc))
+			if got := err == nil && tr.Format == FormatOSWorld; got != tt.osworld {
+				t.Errorf("read as OSWorld: %v (err %v), want %v", got, err, tt.osworld)
+			}
+		})
+	}
+}
+
+// The same click failing again and again, as a GIMP run's agent failed to find the Image
+// menu, is told; the same WAIT read as a wait would have been a poll.
+func TestOSWorldFailingClicksAreTold(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 5; i++ {
+		b.WriteString(`{"step_num": ` + string(rune('0'+i)) + `, "action_timestamp": "20250828@21174` + string(rune('0'+i)) + `", "action": "WAIT", "response": "click(failed):1: Image menu", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_` + string(rune('0'+i)) + `.png"}` + "\n")
+	}
+	tr, err := ReadFrom("traj.jsonl", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls, notices := defaultNotices(t, tr.Agents[0]); calls != 5 || len(notices) == 0 {
+		t.Errorf("%d calls, notices %q: want 5 calls and a notice", calls, notices)
+	}
+}
+
+// A line that is JSON but not an object of the format fails the file, naming its line.
+func TestOSWorldBadLineNamed(t *testing.T) {
+	doc := `{"step_num": 1, "action_timestamp": "t", "action": "WAIT", "screenshot_file": "s.png"}
+[1, 2]
+`
+	_, err := ReadFrom("traj.jsonl", strings.NewReader(doc))
+	if err == nil || !strings.HasPrefix(err.Error(), "traj.jsonl:2:") {
+		t.Errorf("error %v, want one naming traj.jsonl:2", err)
+	}
+}
