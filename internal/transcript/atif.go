@@ -67,6 +67,9 @@ type atifStep struct {
 		ID        string          `json:"tool_call_id"`
 		Name      string          `json:"function_name"`
 		Arguments json.RawMessage `json:"arguments"`
+		// Some writers name a call as a chat API does ({"id", "name", "arguments"}).
+		ChatID   string `json:"id"`
+		ChatName string `json:"name"`
 	} `json:"tool_calls"`
 	Observation *struct {
 		Results []struct {
@@ -158,6 +161,35 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if err := json.Unmarshal(data, &d); err != nil && !tolerable(err) {
 		return nil, &Error{Path: name, Line: jsonErrorLine(data, err), Err: fmt.Errorf("invalid ATIF trajectory: %w", err)}
 	}
+	return buildATIF(&d), nil
+}
+
+// readATIFList reads a JSON list of ATIF trajectories (rows of a dataset dumped together):
+// each is a session.
+func readATIFList(name string, data []byte) (*built, error) {
+	var docs []atifDoc
+	if err := json.Unmarshal(data, &docs); err != nil && !tolerable(err) {
+		return nil, &Error{Path: name, Line: jsonErrorLine(data, err), Err: fmt.Errorf("invalid list of ATIF trajectories: %w", err)}
+	}
+	if len(docs) == 0 {
+		return nil, &Error{Path: name, Err: ErrUnknownFormat}
+	}
+	all := make([]*built, len(docs))
+	for i := range docs {
+		all[i] = buildATIF(&docs[i])
+	}
+	return joinSessions(all), nil
+}
+
+// buildATIF reads one trajectory's steps.
+func buildATIF(d *atifDoc) *built {
+	for i := range d.Steps {
+		for j := range d.Steps[i].ToolCalls {
+			if c := &d.Steps[i].ToolCalls[j]; c.ID == "" && c.Name == "" {
+				c.ID, c.Name = c.ChatID, c.ChatName
+			}
+		}
+	}
 	b := newBuilder(FormatATIF)
 	mainAgent := b.agent(MainAgent)
 	mainAgent.usage.Model = d.Agent.ModelName
@@ -171,6 +203,7 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 		ms   int64
 	}
 	usersSeen := map[userAt]bool{}
+	screen := -1 // the Terminus turn read from the model's text that the next user step answers
 	for i := range d.Steps {
 		s := &d.Steps[i]
 		ms := parseTime(s.Timestamp)
@@ -195,6 +228,14 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 		switch s.Source {
 		case "user":
 			text := contentText(anyJSON(s.Message))
+			if screen >= 0 && screen < len(a.events) && a.events[screen].Type == loopguard.EventCall {
+				// The terminal after a Terminus turn that the trajectory kept as text: the
+				// screen its commands left, their result, not the user speaking.
+				e := &a.events[screen]
+				e.Result, e.HasResult = text, true
+				screen = -1
+				continue
+			}
 			if ms != 0 {
 				if usersSeen[userAt{text, ms}] {
 					continue
@@ -211,8 +252,20 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 			a.usage.Model = s.ModelName
 		}
 		a.text("reasoning", contentText(anyJSON(s.ReasoningContent)), "", ms)
-		if msg := contentText(anyJSON(s.Message)); !s.placeholder(msg) {
+		msg := contentText(anyJSON(s.Message))
+		if !s.placeholder(msg) {
 			a.text("model", msg, "", ms)
+		}
+		screen = -1
+		if len(s.ToolCalls) == 0 && s.Observation == nil {
+			// A Terminus turn that the trajectory kept only as the model's text (its JSON
+			// answer, commands and all), the next screen as the user's step (OpenThoughts'
+			// exports of Terminus-2 runs): the turn is the one call its answer makes, as in a
+			// chat transcript (terminusCall), and the screen after it its result.
+			if c, ok := terminusCall(msg); ok {
+				screen = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: c.name, Args: c.args, Time: ms, Turn: "s" + strconv.Itoa(i)})
+			}
+			continue
 		}
 		if atifStepBatch(s) {
 			// One screen for several commands (Terminus: the keystrokes of one turn, then the
@@ -264,7 +317,7 @@ func readATIF(name string, br *bufio.Reader, hint int64) (*built, error) {
 			t.runUsage.InputTokens = m.PromptTokens
 		}
 	}
-	return t, nil
+	return t
 }
 
 // copied says whether every call of the step was made already (calls holds them by id): the

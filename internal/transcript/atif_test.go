@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -106,5 +107,49 @@ func TestATIFStepsCopiedFromACheckpointAreReadOnce(t *testing.T) {
 		`call exec "{\"command\":\"ls\"}" => "a.go\nb.go"`,
 		`call exec "{\"command\":\"ls\"}" => "a.go\nb.go"`, // a new call: the same command, its own id
 		`user "fix the registry"`,                          // the same words at another time: said again
+	})
+}
+
+// A Terminus turn kept only as the model's text (its JSON answer), the screen after it as the
+// user's step, is the one call its answer makes, answered by that screen, as in a chat
+// transcript; and a JSON list of such trajectories (a dataset's rows dumped together) is one
+// session each (validation round r60a U2, U3: five Terminus-2 runs, 34 turns, read as none).
+func TestATIFTerminusTurnsInTheModelsTextAndAListOfTrajectories(t *testing.T) {
+	run := func(id, cmd string) string {
+		return `{"schema_version": "ATIF-v1.4", "session_id": "` + id + `", "agent": {"name": "terminus-2", "model_name": "GLM-4.6"}, "steps": [
+  {"step_id": 1, "source": "user", "message": "Count the files in /data."},
+  {"step_id": 2, "source": "agent", "message": "{\"analysis\": \"Nothing done yet.\", \"plan\": \"List it.\", \"commands\": [{\"keystrokes\": \"` + cmd + `\\n\", \"duration\": 0.1}], \"task_complete\": false}"},
+  {"step_id": 3, "source": "user", "message": "New Terminal Output:\nroot@box:/data# ` + cmd + `\n3\n"},
+  {"step_id": 4, "source": "agent", "message": "{\"analysis\": \"Three files.\", \"plan\": \"Done.\", \"commands\": [], \"task_complete\": true}"}
+]}`
+	}
+	tr, err := ReadFrom("sample-trajectories.json", strings.NewReader("["+run("a", "ls | wc -l")+",\n"+run("b", "find . -type f | wc -l")+"]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatATIF || len(tr.Agents) != 2 {
+		t.Fatalf("read as %q with %d agents, want atif with one agent in each of 2 sessions", tr.Format, len(tr.Agents))
+	}
+	want := []string{
+		`user "Count the files in /data."`,
+		`text[model] "{\"analysis\": \"Nothing done yet.\"…"`,
+		`call bash_command "[{\"keystrokes\":\"ls | wc -l\\n\",\"d…" => "New Terminal Output:\nroot@box:/d…"`,
+		`text[model] "{\"analysis\": \"Three files.\", \"pl…"`,
+		`call mark_task_complete "{}" => -`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// A writer that names its calls as a chat API does ({"id", "name", "arguments"}) names them
+// all the same (validation round r60a U1).
+func TestATIFCallsNamedAsInAChatAPI(t *testing.T) {
+	doc := `{"schema_version": "1.4", "steps": [
+  {"step_id": 1, "source": "agent", "message": "", "tool_calls": [{"id": "toolu_1", "name": "Bash", "arguments": {"command": "mkdir /app"}}],
+   "observation": {"results": [{"source_call_id": "toolu_1", "content": "mkdir: cannot create directory '/app': Permission denied", "is_error": true}]}}
+]}`
+	expectEvents(t, "trajectory.json", doc, FormatATIF, []string{
+		`call Bash "{\"command\":\"mkdir /app\"}" => "mkdir: cannot create directory '…" FAILED`,
 	})
 }

@@ -462,6 +462,9 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isOHEvent(scanTopObject(w.data[first:]).keys) {
 		return readOpenHandsList(name, w, start)
 	}
+	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isATIFHead(scanTopObject(w.data[first:]).keys) {
+		return readATIFList(name, w.data[start:])
+	}
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' {
 		if keys := scanTopObject(w.data[first:]).keys; isClineUIHead(func(k string) bool { _, ok := keys[k]; return ok }) {
 			var entries []clineUIEntry
