@@ -567,13 +567,21 @@ func reportsErrorFieldByDecoding(text string) bool {
 
 // failureSignatureByLastIndex is failureSignature's plain statement: the line around the last
 // occurrence of any mark in the last 2 KB (a traceback's header gives way to its last line), or
-// the last line of a JSON answer's error.
+// for a JSON answer's error, that line of the error's text, else the whole text.
 func failureSignatureByLastIndex(result string) uint64 {
 	if msg := jsonErrorMessage(result); msg != "" {
-		// A JSON answer's error field says the failure (jsonErrorMessage).
-		lines := strings.Split(strings.TrimRight(msg, " \t\r\n"), "\n")
-		return mix64(hashLine(strings.TrimSpace(lines[len(lines)-1]))) | 1
+		// A JSON answer's error field says the failure (jsonErrorMessage): the line in it
+		// that names one, else the whole message.
+		if h := markSignatureByLastIndex(msg); h != 0 {
+			return h
+		}
+		return mix64(hashLine(msg)) | 1
 	}
+	return markSignatureByLastIndex(result)
+}
+
+// markSignatureByLastIndex is failureSignatureByLastIndex for text.
+func markSignatureByLastIndex(result string) uint64 {
 	if len(result) > 2048 {
 		result = result[len(result)-2048:]
 	}

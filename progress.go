@@ -494,6 +494,7 @@ type progressState struct {
 	pagingID    uint64
 	backs       int32                // calls of the thought chain that went back to an earlier place (see pageOf)
 	backsSaid   int32                // backs when the model last said the thought
+	backTurn    uint64               // the reply of the last call that went back (observedCall.turn)
 	pages       [pageMemory]pageMark // the last places of the recent calls' shapes (pageOf)
 	pageNext    uint8                // the mark pages' next new shape replaces
 	thoughtSaid int32                // the thoughtN at the last notice

@@ -130,8 +130,11 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 				s.paging = false
 			}
 		}
-		if s.wentBack(shape, at) && s.thoughtN > 1 {
+		if s.wentBack(shape, at) && s.thoughtN > 1 && (c.turn == 0 || c.turn != s.backTurn) {
+			// The calls of one reply go back once however many of them do: the model
+			// decided on them together.
 			s.backs++
+			s.backTurn = c.turn
 		}
 		// A wait, or a poll after one, is expected to bring nothing new yet: it does not make
 		// the thought stale ("waiting for the install to finish" said at each look).
@@ -320,21 +323,19 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// Failures of different kinds are different failures, alike as the rest of their text
 	// may be once masked (failureKind).
 	var sig, kind uint64
-	if failed {
-		line, after := failureLine(said)
-		sig, kind = signatureOf(line, after), failureKind(line)
-	}
-	// A failing edit restates the attempted change after its error, so for a mutating tool
-	// the error's first line decides what counts as the same failure, unless the failures are
-	// of different kinds: a traceback's first line is its header, whatever was raised.
 	lead := dg.lead
-	if failed && mut {
-		if msg := jsonErrorMessage(c.result); msg != "" {
+	if failed {
+		line, after, msg := failureLineOf(said)
+		sig, kind = signatureOf(line, after), failureKind(line)
+		if msg != "" {
 			// What a JSON answer's error says first, not the envelope's first line.
 			lead = mix64(hashLine(firstLine(msg))) | 1
 		}
 	}
-	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == lead && !ch.otherKind(kind)
+	// A failing edit restates the attempted change after its error, so for a mutating tool
+	// the error's first line decides what counts as the same failure, unless the failures are
+	// of different kinds: a traceback's first line is its header, whatever was raised.
+	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == lead && !ch.kindDiffers(kind)
 	// An editor's changes to one file rejected again and again, nothing landing between, are
 	// one loop however the rejections are worded ("did not appear verbatim", then "multiple
 	// occurrences", then not found again): each says the model's picture of the file is not
@@ -360,14 +361,14 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// so a harness's refusal of a reply's form, one template for whatever was refused: its
 	// sameness says nothing of the attempts, which are compared masked as before.
 	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
-	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || !ch.otherKind(kind) && ch.alike(dg, d.similar))
+	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || !ch.kindDiffers(kind) && ch.alike(dg, d.similar))
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
 	// the command failed one of two ways at every call ("unexpected EOF", "DISCUSSION: command
 	// not found"), irregularly, and neither way ever came four times in a row. A harness's
 	// refusals of a reply's form are left out: their one template is no failure of a tool.
 	stretch := !extends && ch != nil && ch.epoch == s.epoch && says && ch.failed && failed && !c.refusedForm && file == 0
-	if stretch && ch.hasOther && (ch.other.exact == dg.exact || !ch.other.otherKind(kind) && ch.other.alike(dg, d.similar)) {
+	if stretch && ch.hasOther && (ch.other.exact == dg.exact || !ch.other.kindDiffers(kind) && ch.other.alike(dg, d.similar)) {
 		ch.chainShape, ch.other = ch.other, ch.chainShape
 		ch.alternated, extends = true, true
 	}
@@ -455,8 +456,8 @@ func (cs *chainShape) alike(dg *digest, similar float64) bool {
 	return cs.head == dg.masked || cs.joined == dg.masked || similarity(&cs.sketch, &dg.sketch) >= similar
 }
 
-// otherKind says whether a failure of kind (failureKind) is of another kind than the chain's.
-func (cs *chainShape) otherKind(kind uint64) bool {
+// kindDiffers says whether a failure of kind (failureKind) is of another kind than the chain's.
+func (cs *chainShape) kindDiffers(kind uint64) bool {
 	return kind != 0 && cs.kind != 0 && kind != cs.kind
 }
 

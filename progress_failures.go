@@ -5,6 +5,7 @@ package loopguard
 
 import (
 	"bytes"
+	"cmp"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -144,47 +145,75 @@ func reportsErrorField(result string) bool {
 }
 
 // jsonErrorMessage returns what a JSON answer's error says: its "error", "error_message" or
-// "errorMessage" string, else the "message", "detail" or "reason" string beside a failure
-// ({"error": {"message": ...}} read one level down); "" for any other answer. A tool that
-// wraps every failure in one envelope ({"status": "error", "tool": "apply_patch", "error":
-// "No files were modified."}) says its failures in that field: its first lines are the
+// "errorMessage" string (an "error" object's own such string, or its "message", "detail" or
+// "reason", one level down), else the "message", "detail" or "reason" string beside it; ""
+// for any other answer, and for one of more than maxErrorEnvelope bytes. A tool that wraps
+// every failure in one envelope ({"status": "error", "tool": "apply_patch", "error": "No
+// files were modified."}) says its failures in that field: its first lines are the
 // envelope's, the same for every failure, and four different rejections of a patch were
-// taken for one failure by them (validation round r59d F1).
+// taken for one failure by them (validation round r59d F1). The text returned is read in
+// place when it holds no escape: a failing call allocates nothing for it.
 func jsonErrorMessage(result string) string {
 	result = strings.Trim(result, " \t\r\n")
 	if len(result) < 2 || len(result) > maxErrorEnvelope || result[0] != '{' || result[len(result)-1] != '}' {
 		return ""
 	}
 	b := unsafe.Slice(unsafe.StringData(result), len(result))
-	var errText, other string
-	_, err := jsonscan.Object(b, 0, jsonscan.Strict, func(key []byte, _ jsonscan.Flags, v int) (int, error) {
-		end, err := jsonscan.Skip(b, v, jsonscan.Strict, 0)
-		if err != nil {
-			return end, err
-		}
-		val := b[v:end]
-		switch unescaped(key) {
-		case "error", "error_message", "errorMessage":
-			if errText == "" {
-				errText = jsonString(val)
-				if errText == "" && val[0] == '{' {
-					errText = jsonErrorMessage(string(val))
-				}
-			}
-		case "message", "detail", "reason":
-			if other == "" {
-				other = jsonString(val)
-			}
-		}
-		return end, nil
-	})
-	if err != nil {
+	errText, other, end, err := errorFields(b, 0, true)
+	if err != nil || jsonscan.SkipSpace(b, end) != len(b) {
 		return ""
 	}
 	if t := strings.TrimSpace(errText); t != "" {
 		return t
 	}
 	return strings.TrimSpace(other)
+}
+
+// errorFields reads the object at b[i] for jsonErrorMessage: its error string, its message
+// (detail, reason) string, and where the object ends. nested says whether an "error" object
+// is read for its own strings; the one inside it is not.
+func errorFields(b []byte, i int, nested bool) (errText, other string, end int, err error) {
+	end, err = jsonscan.Object(b, i, jsonscan.Strict, func(key []byte, f jsonscan.Flags, v int) (int, error) {
+		end, err := jsonscan.Skip(b, v, jsonscan.Strict, 0)
+		if err != nil {
+			return end, err
+		}
+		name := unsafe.String(unsafe.SliceData(key), len(key))
+		if f&jsonscan.Escaped != 0 {
+			name = unescaped(key)
+		}
+		switch name {
+		case "error", "error_message", "errorMessage":
+			switch {
+			case errText != "":
+			case b[v] == '"':
+				errText = jsonStringView(b[v:end])
+			case b[v] == '{' && nested:
+				if e, o, _, err := errorFields(b, v, false); err == nil {
+					errText = cmp.Or(strings.TrimSpace(e), o)
+				}
+			}
+		case "message", "detail", "reason":
+			if other == "" && b[v] == '"' {
+				other = jsonStringView(b[v:end])
+			}
+		}
+		return end, nil
+	})
+	return errText, other, end, err
+}
+
+// jsonStringView is jsonString read in place: the string value's body itself when it holds
+// no escape (no copy), else its decoded text.
+func jsonStringView(val []byte) string {
+	if len(val) < 2 || val[0] != '"' {
+		return ""
+	}
+	body := val[1 : len(val)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return unsafe.String(unsafe.SliceData(body), len(body))
+	}
+	return unescaped(body)
 }
 
 // answerFields is what the members of a JSON answer say of its outcome (reportsErrorField).
@@ -684,15 +713,33 @@ func signatureOf(line string, after uint64) uint64 {
 
 // failureLine returns the line of result that names its failure (see failureSignature),
 // trimmed, and the hash of the lines after it that speak of a failure; "" when no line names
-// one.
+// one. A JSON answer's error (jsonErrorMessage) says the failure: the line in it that names
+// one (a traceback's exception), else the whole message, and not its last line alone, which
+// may be a hint the same for every failure ("See the test log for details.").
 func failureLine(result string) (line string, after uint64) {
+	line, after, _ = failureLineOf(result)
+	return line, after
+}
+
+// failureLineOf is failureLine, also returning the JSON answer's error message it read, ""
+// for an answer that is no JSON error.
+func failureLineOf(result string) (line string, after uint64, msg string) {
 	if t := strings.TrimLeft(result, " \t\r\n"); t != "" && t[0] == '{' {
-		if msg := jsonErrorMessage(t); msg != "" {
-			// A JSON answer's error says the failure: its last line names it, as a
-			// traceback's does (an error field holding one).
-			return lastLine(msg), 0
+		if msg = jsonErrorMessage(t); msg != "" {
+			if line, after = markedLine(msg); line == "" {
+				line, after = msg, 0
+			}
+			return line, after, msg
 		}
 	}
+	line, after = markedLine(result)
+	return line, after, ""
+}
+
+// markedLine is failureLine for text: the last line of its last 2 KB that holds one of
+// failureMarks (a traceback's header gives way to its last line), and the lines after it
+// that speak of a failure.
+func markedLine(result string) (line string, after uint64) {
 	result = markWindow(result)
 	// No mark holds a newline, so the line holding the last mark is the last line holding
 	// any: the lines are read from the end, and the first with a mark is the one.
@@ -718,13 +765,16 @@ func failureLine(result string) (line string, after uint64) {
 }
 
 // failureKind hashes the kind of failure a failure's line names: the word before its first
-// colon when that is a name ("IndexError", "json.decoder.JSONDecodeError", "panic",
-// "error[E0308]"), not a path or a phrase; 0 when the line names none. Two failures of
-// different kinds are two failures, however alike the rest of their text: a script's
-// IndexError, then a NameError after it was rewritten, then a FileNotFoundError, is a script
-// moving on, and the words that tell their messages apart are often ones its own code holds,
-// masked as echoes (validation round r58c F2: four attack scripts failing four ways, told as
-// one error repeated).
+// colon when that is the name of a kind of failure ("IndexError",
+// "json.decoder.JSONDecodeError", "panic", "fatal", "error[E0308]": a name that says error,
+// exception, panic, fatal or fault), not the program that reported it ("cat:", "grep:"), a
+// path, a time or a phrase; 0 when the line names none. Two failures of different kinds are
+// two failures, however alike the rest of their text: a script's IndexError, then a
+// NameError after it was rewritten, then a FileNotFoundError, is a script moving on, and the
+// words that tell their messages apart are often ones its own code holds, masked as echoes
+// (validation round r58c F2: four attack scripts failing four ways, told as one error
+// repeated). One missing file read by cat, then grep, then wc is one failure, whatever
+// program says so.
 func failureKind(line string) uint64 {
 	name, _, ok := strings.Cut(line, ":")
 	if !ok || len(name) < 2 || len(name) > 64 {
@@ -740,10 +790,21 @@ func failureKind(line string) uint64 {
 			return 0 // a path, a phrase, a quoted name: no kind
 		}
 	}
-	if !letters {
+	if !letters || !namesFailureKind(name) {
 		return 0
 	}
 	return wordHash(name) | 1
+}
+
+// namesFailureKind says whether a name is that of a kind of failure: it holds error,
+// exception, panic, fatal or fault, in any case.
+func namesFailureKind(name string) bool {
+	for _, w := range [...]string{"error", "exception", "panic", "fatal", "fault"} {
+		if containsFold(name, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // isFailureTally says whether line is unittest's closing count, "FAILED (failures=1)" or

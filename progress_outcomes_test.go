@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -379,6 +380,14 @@ func TestFailuresOfDifferentKindsAreDifferentFailures(t *testing.T) {
 				return fail("python", script(i), traceback(27, "IndexError", "list index out of range"))
 			}),
 			[]string{"3:errors:python failed × 4"}},
+		{"one missing file read by four programs is one failure, whatever program says so",
+			[]step{
+				fail("bash", `{"command":"cat notes.txt"}`, "cat: notes.txt: No such file or directory"),
+				fail("bash", `{"command":"grep -n TODO notes.txt"}`, "grep: notes.txt: No such file or directory"),
+				fail("bash", `{"command":"wc -l notes.txt"}`, "wc: notes.txt: No such file or directory"),
+				fail("bash", `{"command":"md5sum notes.txt"}`, "md5sum: notes.txt: No such file or directory"),
+			},
+			[]string{"3:errors:bash failed × 4"}},
 		{"two kinds of failure in turn are still one loop: each takes up its count where it was left",
 			times(8, func(i int) step {
 				if i%2 == 0 {
@@ -405,6 +414,10 @@ func TestFailureKindIsTheNameBeforeTheFirstColon(t *testing.T) {
 		{"No such file or directory", ""},                          // no colon
 		{"404: not found", ""},                                     // no letters
 		{": nothing before the colon", ""},
+		{"cat: notes.txt: No such file or directory", ""},        // the program that reported it
+		{"grep: notes.txt: No such file or directory", ""},       // the same failure, another program
+		{"fatal: not a git repository (or any parent)", "fatal"}, // git's kind
+		{"2026-12-01T10:00:00Z ERROR something", ""},             // a time
 	}
 	for _, tt := range tests {
 		want := uint64(0)
@@ -468,6 +481,15 @@ func TestFailuresInOneJSONEnvelopeAreComparedByTheirErrors(t *testing.T) {
 				fail("apply_patch", patch(3), envelope("apply_patch", "Path escapes sandbox root (/workspace): /app/src/settings.cpp")),
 			},
 			nil},
+		{"different failures whose messages end with one hint are different failures (review r21 M2)",
+			times(12, func(i int) step {
+				if i%2 == 0 {
+					return ok("edit", fmt.Sprintf(`{"path":"calc.py","new":"v%d"}`, i), "The file calc.py has been edited.")
+				}
+				msg, _ := json.Marshal(fmt.Sprintf("test_case_%c failed: expected %d, got %d\nSee the test log for details.", 'a'+i/2, i, i+1))
+				return fail("run_tests", `{"path":"tests"}`, `{"status": "error", "error": `+string(msg)+`}`)
+			}),
+			nil},
 		{"the same rejection in the envelope, whatever the patch, is one failure",
 			times(4, func(i int) step {
 				return fail("apply_patch", patch(i), envelope("apply_patch", "Path escapes sandbox root (/workspace): /app/src/settings.cpp"))
@@ -495,5 +517,25 @@ func TestJSONErrorMessageIsWhatTheErrorFieldSays(t *testing.T) {
 	}
 	if l, _ := failureLine(`{"error": "Traceback (most recent call last):\n  File \"x.py\", line 3\nIndexError: list index out of range"}`); l != "IndexError: list index out of range" {
 		t.Errorf("failureLine of an error field holding a traceback = %q, want its exception's line", l)
+	}
+	if l, _ := failureLine(`{"error": "test_a failed: expected 1, got 2\nSee the test log for details."}`); l != "test_a failed: expected 1, got 2\nSee the test log for details." {
+		t.Errorf("failureLine of an error that names no failure in a line of its own = %q, want the whole message", l)
+	}
+}
+
+// An error object is read one level down, no further: a deeply nested answer costs one pass
+// (review r21 H1: 16 KB of nested errors took 124 ms, each level read again), and an envelope
+// without escapes is read in place.
+func TestJSONErrorMessageReadsOneLevelInPlace(t *testing.T) {
+	deep := strings.Repeat(`{"error":`, 2000) + `"x"` + strings.Repeat("}", 2000)
+	if got := jsonErrorMessage(deep); got != "" {
+		t.Errorf("an error nested 2,000 deep: %q, want none (one level down is read)", got)
+	}
+	if got := jsonErrorMessage(`{"error": {"code": 400, "message": "bad"}} trailing`); got != "" {
+		t.Errorf("an object with text after it: %q, want none", got)
+	}
+	env := `{"status": "error", "tool": "apply_patch", "error": "No files were modified."}`
+	if n := testing.AllocsPerRun(100, func() { _ = jsonErrorMessage(env) }); n != 0 {
+		t.Errorf("jsonErrorMessage of an envelope without escapes: %v allocations, want 0", n)
 	}
 }

@@ -154,6 +154,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, s.pagingID)
 	b = binary.AppendUvarint(b, uint64(s.backs))
 	b = binary.AppendUvarint(b, uint64(s.backsSaid))
+	b = binary.LittleEndian.AppendUint64(b, s.backTurn)
 	for _, m := range s.pages {
 		b = binary.LittleEndian.AppendUint64(b, m.shape)
 		for _, v := range m.at {
@@ -323,6 +324,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.pagingID = r.u64()
 	s.backs = i32()
 	s.backsSaid = i32()
+	s.backTurn = r.u64()
 	for i := range s.pages {
 		s.pages[i].shape = r.u64()
 		for j := range s.pages[i].at {

@@ -858,6 +858,14 @@ func TestProgressRules(t *testing.T) {
 				start := 650 - 50*(i/2)
 				return ok("view", fmt.Sprintf(`{"path":"/testbed/pylinter.py","range":[%d,%d]}`, start, start+20), lines(start, start+20))
 			}), []string{"6:thought:same thought × 4"}},
+		{"two windows back in one reply are one step back: said a third time, the thought is not yet a sweep (review r21 M4)",
+			nil, []step{
+				thought("Let's check the _expand_files method:"), ok("view", `{"path":"/testbed/pylinter.py","range":[650,670]}`, lines(650, 670)),
+				thought("Let's check the _expand_files method:"),
+				{tool: "view", args: `{"path":"/testbed/pylinter.py","range":[600,620]}`, result: lines(600, 620), turn: "r2"},
+				{tool: "view", args: `{"path":"/testbed/pylinter.py","range":[550,570]}`, result: lines(550, 570), turn: "r2"},
+				thought("Let's check the _expand_files method:"), ok("view", `{"path":"/testbed/pylinter.py","range":[700,720]}`, lines(700, 720)),
+			}, nil},
 		{"three windows back to a class's header, found at the third, are a look-up, not a loop",
 			nil, slices.Concat(times(6, func(i int) step {
 				if i%2 == 0 {

@@ -428,8 +428,10 @@ func TestABackwardSweepSurvivesASnapshot(t *testing.T) {
 	}
 	view := func(e *Engine, i int) []Notice {
 		start := 650 - 50*i
-		return e.Observe(Call("a", "view", fmt.Appendf(nil, `{"path":"/testbed/pylinter.py","range":[%d,%d]}`, start, start+20)).
-			WithResult(lines(start, start+20), false))
+		ev := Call("a", "view", fmt.Appendf(nil, `{"path":"/testbed/pylinter.py","range":[%d,%d]}`, start, start+20)).
+			WithResult(lines(start, start+20), false)
+		ev.Turn = fmt.Sprint("reply-", i)
+		return e.Observe(ev)
 	}
 	progress := func(e *Engine) *progressState {
 		for _, st := range e.agents["a"].states {
@@ -451,6 +453,9 @@ func TestABackwardSweepSurvivesASnapshot(t *testing.T) {
 	}
 	if l, r := progress(live).backsSaid, progress(restored).backsSaid; l == 0 || r != l {
 		t.Errorf("steps back when the thought was last said: live %d, restored %d", l, r)
+	}
+	if l, r := progress(live).backTurn, progress(restored).backTurn; l == 0 || r != l {
+		t.Errorf("the reply of the last step back: live %x, restored %x", l, r)
 	}
 	for name, e := range map[string]*Engine{"live": live, "restored": restored} {
 		if got := append(say(e, 3), view(e, 3)...); len(got) != 1 || got[0].Kind != KindThought {
