@@ -148,10 +148,13 @@ func readBrowserUse(name string, br *bufio.Reader, hint int64) (*built, error) {
 }
 
 // browserUseNotRun says whether an action's result is browser-use's note that the action was
-// not run because the page changed after the one before it.
+// not run because the page changed after the one before it: the note opens so ("Page changed
+// after action: actions click_element_by_index are not yet executed"; early releases:
+// "Something new appeared after action 2 / 3"). Only its opening is taken: an action's
+// extracted page text may say anything, "not yet executed" included (review r21 L2).
 func browserUseNotRun(text string) bool {
-	return strings.Contains(text, "not yet executed") || strings.Contains(text, "were not executed") ||
-		strings.Contains(text, "NOT executed") || strings.HasPrefix(text, "Something new appeared after action")
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, "Page changed after action") || strings.HasPrefix(t, "Something new appeared after action")
 }
 
 // browserUseFailed says whether one of a step's results is an error: the actions after the

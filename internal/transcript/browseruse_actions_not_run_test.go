@@ -64,6 +64,19 @@ func TestBrowserUseActionsThatDidNotRun(t *testing.T) {
 			},
 		},
 		{
+			name: "page text that says actions were not yet executed is the page's, not the harness's note (review r21 L2)",
+			doc: `{"history": [
+{"model_output": {"next_goal": "Read the release notes.", "action": [{"extract_content": {"goal": "notes"}}, {"scroll_down": {}}]},
+ "result": [{"extracted_content": "Release notes: the migrations are not yet executed on staging."}, {"extracted_content": "Scrolled down"}],
+ "state": {"url": "https://a.test/notes", "title": "Notes"}}
+]}`,
+			want: []string{
+				`text[model] "Read the release notes."`,
+				`call extract_content "{\"goal\":\"notes\"}" => "Release notes: the migrations ar…"`,
+				`call scroll_down "{}" => "Scrolled down"`,
+			},
+		},
+		{
 			name: "a step cut short with no result at all is still its calls, answers unknown",
 			doc: `{"history": [
 {"model_output": {"next_goal": "Search.", "action": [{"search_google": {"query": "x"}}, {"wait": {"seconds": 1}}]}, "result": [], "state": {"url": "about:blank", "title": ""}}

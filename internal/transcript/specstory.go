@@ -6,6 +6,7 @@ import (
 	"html"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -206,8 +207,16 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 		a.add(loopguard.Call("", "read_file", []byte(first)).WithResult(text, true))
 	case text == "Cancelled":
 		// Read as the model's words, an edit the user stopped was lost, and with it the
-		// failure it is (validation round r59c U1).
-		a.add(loopguard.Call("", "cancelled_call", nil).WithResult(text, true))
+		// failure it is (validation round r59c U1). What it would have done is not written:
+		// each is numbered, so that the user stopping three different edits is not the same
+		// call made three times (review r21 L1).
+		n := 1
+		for _, e := range a.events {
+			if e.Type == loopguard.EventCall && e.Tool == "cancelled_call" {
+				n++
+			}
+		}
+		a.add(loopguard.Call("", "cancelled_call", []byte(`{"cancelled":`+strconv.Itoa(n)+`}`)).WithResult(text, true))
 	default:
 		return false
 	}

@@ -135,7 +135,7 @@ func TestSpecStoryUnmarkedSectionsAreCallsByTheirShape(t *testing.T) {
 		`call run_terminal_cmd "" => "Model provided invalid arguments…" FAILED`,
 		`text[model] "Let me list the task folder:"`,
 		`call read_file "Could not resolve URI: Error: Un…" => "Could not resolve URI: Error: Un…" FAILED`,
-		`call cancelled_call "" => "Cancelled" FAILED`,
+		`call cancelled_call "{\"cancelled\":1}" => "Cancelled" FAILED`,
 		"text[model] \"```diff\\n+ const x = 1\\n```\\n\\nThis …\"",
 		`user "thanks"`,
 		`text[model] "Done."`,
