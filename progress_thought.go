@@ -131,8 +131,7 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		s.thoughtN++
 		s.backsSaid = s.backs
 	} else {
-		s.backsSaid = 0
-		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging, s.backs = dg, 1, 0, 0, false, 0
+		s.thought, s.thoughtN, s.stale, s.thoughtSaid, s.paging, s.backs, s.backsSaid = dg, 1, 0, 0, false, 0, 0
 		s.thoughtAt = s.calls
 		// "New" means new since the model began saying this, and it began after reading the
 		// answers since it last spoke: a call that brings one of them back brings it nothing
