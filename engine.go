@@ -119,6 +119,7 @@ func (c *observedCall) canonicalArgs() string {
 type userEvent struct {
 	text   string
 	source string
+	time   int64 // Unix milliseconds, 0 when not known
 }
 
 type textEvent struct {
@@ -215,7 +216,7 @@ func (e *Engine) ObserveAppend(dst []Notice, ev Event) []Notice {
 		// A message with text opens the agent: the progress detector remembers it, to know
 		// a reprompt repeating it. Without text there is nothing to remember.
 		if a := e.agent(ev.Agent, ev.Text != ""); a != nil {
-			u := userEvent{text: ev.Text, source: ev.Source}
+			u := userEvent{text: ev.Text, source: ev.Source, time: ev.Time}
 			a.mu.Lock()
 			for _, s := range a.states {
 				s.observeUser(&u)

@@ -495,6 +495,7 @@ type progressState struct {
 	backs       int32                // calls of the thought chain that went back to an earlier place (see pageOf)
 	backsSaid   int32                // backs when the model last said the thought
 	backTurn    uint64               // the reply of the last call that went back (observedCall.turn)
+	lastAt      int64                // Unix milliseconds of the agent's latest event that had a time
 	pages       [pageMemory]pageMark // the last places of the recent calls' shapes (pageOf)
 	pageNext    uint8                // the mark pages' next new shape replaces
 	thoughtSaid int32                // the thoughtN at the last notice
@@ -624,12 +625,29 @@ func (s *progressState) observeUser(u *userEvent) {
 		// a date or a path ("wait 5 seconds", "wait 90 seconds") are two messages.
 		h = spacedHash([]byte(strings.ToLower(u.text))) | 1 // never 0: 0 is "no text"
 	}
-	if u.source == SourceHarness || h != 0 && h == s.lastUser {
+	// A message that comes long after the agent last did anything was sent by no harness
+	// answering a reply: a scheduler fires the same prompt every quarter of an hour (a Claude
+	// Code cron job checking two pull requests), and what it asks about may have changed
+	// meanwhile. It is a new turn, whatever its words.
+	late := u.time > 0 && s.lastAt > 0 && u.time-s.lastAt >= scheduledPromptGap
+	if s.noteTime(u.time); !late && (u.source == SourceHarness || h != 0 && h == s.lastUser) {
 		s.thoughtSeen = false // the model's next words are a new turn
 		return
 	}
 	s.reset()
 	s.lastUser = h
+}
+
+// scheduledPromptGap is how long after the agent's last event a user message is no reprompt
+// (observeUser), in milliseconds. A harness reprompts as soon as the model's reply comes in;
+// a minute is far beyond that, and far below the least a scheduler waits between firings.
+const scheduledPromptGap = 60_000
+
+// noteTime remembers the time of the agent's latest event that had one.
+func (s *progressState) noteTime(ms int64) {
+	if ms > s.lastAt {
+		s.lastAt = ms
+	}
 }
 
 // reset starts the detector afresh at a user message: what the user says may change what the
@@ -651,7 +669,7 @@ func (s *progressState) reset() {
 	}
 	refused := s.refused[:0]
 	lines := s.lines.reset()
-	refail, refailSeq, spoke := s.refail, s.refailSeq, s.spoke
+	refail, refailSeq, spoke, lastAt := s.refail, s.refailSeq, s.spoke, s.lastAt
 	for i := range refail {
 		if s.declinedKey != 0 && refail[i].id == s.declinedKey {
 			// The user declined the chain's last call and then spoke: the failure was their
@@ -672,7 +690,7 @@ func (s *progressState) reset() {
 		refail[i].start, refail[i].epoch = 0, 0
 	}
 	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf,
-		meterBuf: meterBuf, lines: lines, refail: refail, refailSeq: refailSeq, spoke: spoke}
+		meterBuf: meterBuf, lines: lines, refail: refail, refailSeq: refailSeq, spoke: spoke, lastAt: lastAt}
 }
 
 // changed records a change of the workspace: every chain that assumed an unchanged world ends.

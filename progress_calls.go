@@ -12,6 +12,7 @@ import (
 
 func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	d := s.d
+	s.noteTime(c.time)
 	cls := s.class(c.tool)
 	if cls.ignored {
 		return out

@@ -155,6 +155,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.backs))
 	b = binary.AppendUvarint(b, uint64(s.backsSaid))
 	b = binary.LittleEndian.AppendUint64(b, s.backTurn)
+	b = binary.LittleEndian.AppendUint64(b, uint64(s.lastAt))
 	for _, m := range s.pages {
 		b = binary.LittleEndian.AppendUint64(b, m.shape)
 		for _, v := range m.at {
@@ -325,6 +326,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.backs = i32()
 	s.backsSaid = i32()
 	s.backTurn = r.u64()
+	s.lastAt = int64(r.u64())
 	for i := range s.pages {
 		s.pages[i].shape = r.u64()
 		for j := range s.pages[i].at {

@@ -16,6 +16,7 @@ type step struct {
 	userText, source   string // what the user said, and who sent it ("harness" for a reprompt)
 	turn               string // the reply that made the call (Event.Turn)
 	unanswered         bool   // a call whose result is not known (Event.HasResult false)
+	at                 int64  // Event.Time, Unix milliseconds; 0 for none
 }
 
 // grownView is an editor's answer after an insertion made i+1 times: the file's view with the
@@ -83,6 +84,7 @@ func progressRun(t *testing.T, cfg Config, steps []step) []string {
 			}
 			ev.Turn, ev.Source = s.turn, s.source
 		}
+		ev.Time = s.at
 		out := e.Step(ev)
 		if out.Denied {
 			got = append(got, fmt.Sprintf("%d:deny", i))
@@ -959,6 +961,28 @@ func TestProgressRules(t *testing.T) {
 		{"the same answer to three different requests of a person is not a monologue",
 			nil, []step{userSays("is the build green?"), thought("Done."), userSays("and the linter?"), thought("Done."), userSays("and the docs?"), thought("Done.")},
 			nil},
+		{"a scheduled prompt fired every quarter of an hour is a new turn each time, its words the same (validation round r60c F1)",
+			nil, times(9, func(i int) step {
+				at := int64(i/3) * 15 * 60_000
+				switch i % 3 {
+				case 0:
+					return step{user: true, userText: "Check PRs #135 and #140 for new commits and review them.", at: at}
+				case 1:
+					return step{tool: "Bash", args: `{"command":"gh pr view 135 --json commits"}`, result: `{"commits":[{"oid":"a1b2c3"}]}`, at: at + 4_000}
+				}
+				return step{text: "No new commits on either PR.", at: at + 9_000}
+			}), nil},
+		{"the same prompt sent again at once is a reprompt: the check repeated after it is stuck",
+			nil, times(9, func(i int) step {
+				at := int64(i) * 2_000
+				switch i % 3 {
+				case 0:
+					return step{user: true, userText: "Check PRs #135 and #140 for new commits and review them.", at: at}
+				case 1:
+					return step{tool: "Bash", args: `{"command":"gh pr view 135 --json commits"}`, result: `{"commits":[{"oid":"a1b2c3"}]}`, at: at}
+				}
+				return step{text: "No new commits on either PR.", at: at}
+			}), []string{"7:stuck:Bash × 3"}},
 		{"a reprompt is not a user turn: a call repeated across reprompts with the same result is stuck",
 			nil, []step{ok("run_tests", "", "1 failed"), thought("The task is complete."), reprompt(),
 				ok("run_tests", "", "1 failed"), thought("The task is complete now."), reprompt(), ok("run_tests", "", "1 failed")},

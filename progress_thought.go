@@ -68,6 +68,7 @@ func isModelText(source string) bool {
 }
 
 func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
+	s.noteTime(t.time)
 	text := withoutEmptyThinking(t.text)
 	if strings.TrimSpace(text) == "" {
 		return out

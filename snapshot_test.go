@@ -131,12 +131,20 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 		traceback(27, "NameError", "name 'n' is not defined"), traceback(91, "FileNotFoundError", "[Errno 2] No such file or directory: '<stdin>'")} {
 		fourWays = append(fourWays, call("a", "python", script(i)).WithResult(raised, true))
 	}
+	var scheduled []Event
+	for i := int64(0); i < 3; i++ {
+		at := i * 15 * 60_000
+		check := call("a", "Bash", `{"command":"gh pr view 135 --json commits"}`).WithResult(`{"commits":[{"oid":"a1b2c3"}]}`, false)
+		check.Time = at + 4_000
+		scheduled = append(scheduled, Event{Type: EventUser, Agent: "a", Text: "Check PR #135 for new commits.", Time: at}, check)
+	}
 	tests := []struct {
 		name string
 		evs  []Event
 		want string // "" for no notice
 	}{
 		{"a monologue between reprompts", monologue, "same thought × 3"},
+		{"a check a scheduler fires every quarter of an hour", scheduled, ""},
 		{"a rewritten script failing a different way each time", fourWays, ""},
 		{"the same edit made again", reapplied, "edit × 3"},
 		{"one reply's calls failing alike", batch, ""},
