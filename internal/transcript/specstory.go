@@ -95,9 +95,10 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 //   - a <details> block whose summary says "Searched codebase", "Grep search", "Listed
 //     directory", "Searched files" or "Searched web": a search, the summary its arguments
 //     and the body its result;
-//   - "Model provided invalid arguments to terminal tool.", "Could not find file ..." or
-//     "Could not resolve URI: ..." (VS Code's file service finding no such path): a call that
-//     failed;
+//   - "Model provided invalid arguments to terminal tool." (run_terminal_cmd), "Model
+//     provided invalid arguments for tool call." (invalid_tool_call: its tool is not named),
+//     "Could not find file ..." or "Could not resolve URI: ..." (VS Code's file service
+//     finding no such path): a call that failed;
 //   - "Cancelled" and nothing else: a call the user cancelled before it ran, its tool not
 //     named (cancelled_call).
 //
@@ -201,8 +202,11 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 			}
 		}
 		return false
-	case strings.HasPrefix(first, "Model provided invalid arguments to "):
+	case strings.HasPrefix(first, "Model provided invalid arguments to terminal tool"):
 		a.add(loopguard.Call("", "run_terminal_cmd", nil).WithResult(text, true))
+	case strings.HasPrefix(first, "Model provided invalid arguments"):
+		// "... for tool call.": the tool is not named (validation round r60b U3).
+		a.add(loopguard.Call("", "invalid_tool_call", nil).WithResult(text, true))
 	case strings.HasPrefix(first, "Could not find file "), strings.HasPrefix(first, "Could not resolve URI: "):
 		a.add(loopguard.Call("", "read_file", []byte(first)).WithResult(text, true))
 	case text == "Cancelled":

@@ -114,6 +114,7 @@ func TestSpecStoryUnmarkedSectionsAreCallsByTheirShape(t *testing.T) {
 		"```diff\n-  return n + 1\n+  return n\n```\n\n---\n\n" +
 		"<details>\n            <summary>Grep search for \"normalize\" • **2** files</summary>\n\n| File | Line |\n|---|---|\n| `src/a.ts` | 3 |\n\n</details>\n\n---\n\n" +
 		"Model provided invalid arguments to terminal tool.\n\n---\n\n" +
+		"Model provided invalid arguments for tool call.\n\n---\n\n" +
 		"Let me list the task folder:\n\n---\n\n" +
 		"Could not resolve URI: Error: Unable to resolve nonexistent file '/p/tasks/027'\n\n---\n\n" +
 		"Cancelled\n\n---\n\n" +
@@ -133,6 +134,7 @@ func TestSpecStoryUnmarkedSectionsAreCallsByTheirShape(t *testing.T) {
 		`call edit_file "-  return n + 1\n+  return n" => -`,
 		`call grep_search "Grep search for \"normalize\" • …" => "| File | Line |\n|---|---|\n| ` + "`" + `src…"`,
 		`call run_terminal_cmd "" => "Model provided invalid arguments…" FAILED`,
+		`call invalid_tool_call "" => "Model provided invalid arguments…" FAILED`,
 		`text[model] "Let me list the task folder:"`,
 		`call read_file "Could not resolve URI: Error: Un…" => "Could not resolve URI: Error: Un…" FAILED`,
 		`call cancelled_call "{\"cancelled\":1}" => "Cancelled" FAILED`,
