@@ -402,3 +402,15 @@ func FuzzMiniConsole(f *testing.F) {
 	f.Add(gunzip(f, "testdata/real/mini-swe-agent-console/create-bucket-agent.log.gz"))
 	fuzzReader(f, readMiniConsole)
 }
+
+func FuzzCodexMarkdown(f *testing.F) {
+	f.Add([]byte(codexMDHead + "#### Tool: exec_command\n\n```sh\nls\n```\n\nOutput:\n\n```text\nProcess exited with code 2\nOutput:\nx\n```\n"))
+	f.Add([]byte("# Codex Conversation Export\n#### Tool: \n````\nOutput:\n"))
+	fuzzReader(f, readCodexMarkdown)
+}
+
+func FuzzCopilotMarkdown(f *testing.F) {
+	f.Add([]byte(copilotMDHead + "<sub>⏱️ 9s</sub>\n\n### 📦 task\n\n### ❌ `edit`\n\n/a\n\n```\nno\n"))
+	f.Add([]byte("# 🤖 Copilot CLI Session\n### ✅ `\n<summary>Arguments</summary>\n```\n{\n```\n"))
+	fuzzReader(f, readCopilotMarkdown)
+}

@@ -58,6 +58,8 @@ const (
 	kindVSCodeJournal     // a VS Code chat session kept as an operation log (chatSessions/<id>.jsonl)
 	kindOSWorld           // an OSWorld run's traj.jsonl, one executed action a line
 	kindMind2Web          // an Online-Mind2Web result.json document
+	kindCodexMarkdown     // a Codex thread exported as Markdown
+	kindCopilotMarkdown   // a Copilot CLI session shared as Markdown
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -119,6 +121,12 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if bytes.HasPrefix(head[i:], []byte(clineMarkdownUser)) {
 		return sniffed{kind: kindClineMarkdown}
+	}
+	if isExportHead(head[i:], codexMarkdownTitle, "\n#### ") {
+		return sniffed{kind: kindCodexMarkdown}
+	}
+	if isExportHead(head[i:], copilotMarkdownTitle, "\n### ") {
+		return sniffed{kind: kindCopilotMarkdown}
 	}
 	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) {
 		return sniffed{kind: kindSpecStory}
@@ -445,4 +453,15 @@ func isGeminiRecordHead(has func(string) bool, typ string, head []byte) bool {
 		return false
 	}
 	return typ == "gemini" || typ == "user" && bytes.Contains(head, []byte(`"type":"gemini"`))
+}
+
+// isExportHead says whether head opens with an exporter's title line and, when more of the
+// file than the title is in head, holds its entries' headings (mark): a note that merely
+// starts with the same words is not taken for an export.
+func isExportHead(head []byte, title, mark string) bool {
+	rest, ok := bytes.CutPrefix(head, []byte(title))
+	if !ok || (len(rest) > 0 && rest[0] != '\n' && rest[0] != '\r') {
+		return false
+	}
+	return len(rest) < 2048 || bytes.Contains(rest, []byte(mark))
 }

@@ -35,6 +35,8 @@
 //     chatSessions/*.json and the operation logs of chatSessions/*.jsonl), or a Copilot chat
 //     replay (*.chatreplay.json)
 //   - "amazon-q": a conversation saved by Amazon Q Developer CLI or Kiro CLI (`/save`)
+//   - "codex-markdown": a Codex thread exported as Markdown ("# Codex Conversation Export")
+//   - "copilot-markdown": a Copilot CLI session shared as Markdown ("# 🤖 Copilot CLI Session")
 //   - "events": loopguard's own events JSONL
 //
 // Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
@@ -162,6 +164,12 @@ const (
 	// FormatAmazonQ is a conversation saved with `/save` by Amazon Q Developer CLI (`q chat`)
 	// or Kiro CLI, its successor.
 	FormatAmazonQ = "amazon-q"
+	// FormatCodexMarkdown is a Codex thread exported as Markdown ("# Codex Conversation
+	// Export").
+	FormatCodexMarkdown = "codex-markdown"
+	// FormatCopilotMarkdown is a GitHub Copilot CLI session shared as Markdown ("# 🤖 Copilot
+	// CLI Session").
+	FormatCopilotMarkdown = "copilot-markdown"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -579,6 +587,10 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readACP(name, br)
 	case kindZed:
 		t, err = readZed(name, br)
+	case kindCodexMarkdown:
+		t, err = readCodexMarkdown(name, br)
+	case kindCopilotMarkdown:
+		t, err = readCopilotMarkdown(name, br)
 	case kindVSCodeChat:
 		t, err = readVSCodeChat(name, br, hint)
 	case kindVSCodeJournal:
