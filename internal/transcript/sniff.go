@@ -128,7 +128,7 @@ func sniff(head []byte, eof bool) sniffed {
 	if isExportHead(head[i:], copilotMarkdownTitle, "\n### ") {
 		return sniffed{kind: kindCopilotMarkdown}
 	}
-	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) {
+	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) || isEarlySpecStoryHead(head[i:]) {
 		return sniffed{kind: kindSpecStory}
 	}
 	if isZedThread(head[i:], eof) {
