@@ -2,8 +2,6 @@ package transcript
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"io"
 	"regexp"
 	"strconv"
@@ -151,10 +149,7 @@ func codexMarkdownArgs(text string) []byte {
 	inner, lang := unfence(text)
 	switch lang {
 	case "json":
-		var buf bytes.Buffer
-		if json.Compact(&buf, []byte(inner)) == nil && buf.Len() > 0 {
-			return buf.Bytes()
-		}
+		return jsonOrInput(inner)
 	case "sh", "bash", "shell":
 		return marshalArgs(map[string]string{"cmd": inner})
 	}

@@ -230,11 +230,7 @@ func isCopilotChrome(line string) bool {
 // "input".
 func copilotArgs(argJSON string, lines []string) []byte {
 	if argJSON != "" {
-		var buf bytes.Buffer
-		if json.Compact(&buf, []byte(argJSON)) == nil {
-			return buf.Bytes()
-		}
-		return marshalArgs(map[string]string{"input": argJSON})
+		return jsonOrInput(argJSON)
 	}
 	text := strings.TrimSpace(strings.Join(lines, "\n"))
 	if cmd, ok := strings.CutPrefix(text, "$ "); ok {

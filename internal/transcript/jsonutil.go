@@ -143,6 +143,16 @@ func parseTime(s string) int64 {
 	return t.UnixMilli()
 }
 
+// jsonOrInput returns arguments an export wrote as text: compact JSON when the text is JSON,
+// else the text whole under "input".
+func jsonOrInput(text string) []byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, []byte(text)) == nil && buf.Len() > 0 {
+		return buf.Bytes()
+	}
+	return marshalArgs(map[string]string{"input": text})
+}
+
 // rawArgs turns a JSON value holding call arguments into the bytes the model produced: the
 // content of a JSON string (arguments that are a JSON-encoded string, as in the OpenAI APIs),
 // or for any other JSON value its bytes without insignificant white space (files written

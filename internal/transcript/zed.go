@@ -3,7 +3,6 @@ package transcript
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"io"
 	"strconv"
 	"strings"
@@ -122,7 +121,7 @@ func (r *zedReader) line(lines []string, i int) int {
 		for end < len(lines) && lines[end] != "```" {
 			end++
 		}
-		e := loopguard.Call("", tool, zedArgs(strings.Join(lines[i+2:min(end, len(lines))], "\n")))
+		e := loopguard.Call("", tool, jsonOrInput(strings.Join(lines[i+2:min(end, len(lines))], "\n")))
 		e.Turn = "m" + strconv.Itoa(r.message)
 		r.pending[id] = append(r.pending[id], r.a.add(e))
 		r.waiting++
@@ -224,14 +223,4 @@ func zedResult(line string) (id string, failed, ok bool) {
 	}
 	id, failed = strings.CutSuffix(rest, " (Error)")
 	return id, failed, true
-}
-
-// zedArgs returns a call's arguments as compact JSON; text that is not JSON is kept whole
-// under "input".
-func zedArgs(text string) []byte {
-	var buf bytes.Buffer
-	if json.Compact(&buf, []byte(text)) == nil && buf.Len() > 0 {
-		return buf.Bytes()
-	}
-	return marshalArgs(map[string]string{"input": text})
 }

@@ -68,7 +68,7 @@ func TestZedThreadNeedsTheModelsHeading(t *testing.T) {
 	if !isZedThread([]byte("## User\n\nhi\n\n## Assistant\n\nhello\n"), true) {
 		t.Error("a thread without a title is not recognised")
 	}
-	if got, want := zedArgs("not json"), []byte(`{"input":"not json"}`); !reflect.DeepEqual(got, want) {
+	if got, want := jsonOrInput("not json"), []byte(`{"input":"not json"}`); !reflect.DeepEqual(got, want) {
 		t.Errorf("arguments that are not JSON: %s, want %s", got, want)
 	}
 }
