@@ -575,7 +575,7 @@ func failureSignatureByLastIndex(result string) uint64 {
 		if h := markSignatureByLastIndex(msg); h != 0 {
 			return h
 		}
-		return mix64(hashLine(msg)) | 1
+		return signatureOf(msg, 0)
 	}
 	return markSignatureByLastIndex(result)
 }
@@ -620,14 +620,7 @@ func markSignatureByLastIndex(result string) uint64 {
 	if strings.HasPrefix(line, "Traceback (most recent call last)") {
 		line = lastLine(result[end:])
 	}
-	if line == "" {
-		return 0
-	}
-	h := hashLine(line)
-	if after != 0 {
-		h = combine(h, after)
-	}
-	return mix64(h) | 1
+	return signatureOf(line, after) // the hash of what was found; finding it is what is checked
 }
 
 // argKeysByIndex is readArgKeys' plain statement: a search for each key.

@@ -343,8 +343,9 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// the file. An edit the user declined says nothing of the kind: it neither starts nor
 	// extends such a chain. A chain that has merged rejections by their file alone goes on
 	// only on that file.
+	declined := failed && declinedByUser(c.result)
 	var file uint64 // the file this rejected edit targets; 0 when unknown, or not such an edit
-	if editor && failed && !declinedByUser(c.result) {
+	if editor && failed && !declined {
 		file, _ = editFileKey(c.args)
 	}
 	sameFile := file != 0 && ch != nil && ch.failed && file == ch.file && !sameLead
@@ -441,7 +442,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		rf = s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
 	}
 	s.declinedTool, s.declinedKey = 0, 0
-	if failed && declinedByUser(c.result) {
+	if declined {
 		// Should the user speak next, their decline and their words are one answer, and
 		// these chains end with the turn (see reset).
 		s.declinedTool = ch.tool
