@@ -807,14 +807,19 @@ func namesFailureKind(name string) bool {
 	return false
 }
 
-// isFailureTally says whether line is unittest's closing count, "FAILED (failures=1)" or
-// "FAILED (errors=2, skipped=1)": it holds a failure mark but names no failure, and every run
-// of a suite that still fails one test ends with it, so taken for the failure's line it made
-// five different assertion failures, one after each edit, one failure (validation round r56c
-// F2). Like pytest's closing count it is read as a line that speaks of a failure after the one
-// that names it: a count that moved is progress.
+// isFailureTally says whether line is a closing count or verdict that names no failure:
+// unittest's "FAILED (failures=1)" or "FAILED (errors=2, skipped=1)", or a build's "BUILD
+// FAILED" (isBuildVerdict). It holds a failure mark, and every run of a suite that still fails
+// one test ends with it, so taken for the failure's line it made five different assertion
+// failures, one after each edit, one failure (validation round r56c F2). Like pytest's closing
+// count it is read as a line that speaks of a failure after the one that names it: a count
+// that moved is progress.
 func isFailureTally(line string) bool {
-	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "FAILED (")
+	line = strings.TrimSpace(line)
+	if isBuildVerdict(line) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(line, "FAILED (")
 	if !ok {
 		return false
 	}
@@ -830,6 +835,24 @@ func isFailureTally(line string) bool {
 		}
 	}
 	return true
+}
+
+// isBuildVerdict says whether a trimmed line is a build tool's closing verdict, Gradle's and
+// Ant's "BUILD FAILED" (Gradle adds " in 55s"): every failing build ends with it, whatever
+// failed, so taken for the failure's line it made a test suite that went from 28 failures to
+// 18 one failure repeated (validation round r61c F1). What failed is named above it ("> Task
+// :test FAILED", a compiler's "error:"), and the lines between speak of it ("28 tests
+// completed, 18 failed"), as after a tally.
+func isBuildVerdict(line string) bool {
+	rest, ok := strings.CutPrefix(line, "BUILD FAILED")
+	if !ok {
+		return false
+	}
+	if rest == "" {
+		return true
+	}
+	rest, ok = strings.CutPrefix(rest, " in ")
+	return ok && rest != "" && strings.Trim(rest, "0123456789.hms ") == ""
 }
 
 // reached says whether the chain has failed the same way repeats times, one more when some of

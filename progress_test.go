@@ -530,6 +530,13 @@ func TestProgressRules(t *testing.T) {
 				return fail("bash", `{"command":"LD_LIBRARY_PATH=/opt/libs /opt/qemu-native/usr/bin/qemu-system-x86_64 --version"}`,
 					"/opt/qemu-native/usr/bin/qemu-system-x86_64: error while loading shared libraries: "+lib+": cannot open shared object file: No such file or directory\n\nCommand not found")
 			}), nil},
+		{"a build whose failing tests fall across edits is progress, though every failing build ends alike",
+			nil, times(9, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"AuthConfig.java","old":"a%d","new":"b%d"}`, i, i), "edited AuthConfig.java")
+				}
+				return fail("bash", `{"command":"./gradlew clean test"}`, gradleRun(28, []int{28, 20, 12, 5, 2}[i/2], 30+i))
+			}), nil},
 		{"an editor's sub-command is not a command line: different rejected edits are not one command failing",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
@@ -1032,6 +1039,19 @@ func unittestRun(assertion string, failures int) string {
 		"Destroying test database for alias 'default'...\n"
 }
 
+// gradleRun is what Gradle prints for a test task with failed of completed tests failing,
+// taking seconds: its last line, the build's verdict, is the same for every failing build.
+func gradleRun(completed, failed, seconds int) string {
+	return "> Task :compileJava\n" +
+		"AuthControllerTest > testLoginWithWrongPassword() FAILED\n    java.lang.AssertionError at AuthControllerTest.java:110\n\n" +
+		"> Task :test FAILED\n\n" +
+		fmt.Sprintf("%d tests completed, %d failed\n\n", completed, failed) +
+		"FAILURE: Build failed with an exception.\n\n* What went wrong:\nExecution failed for task ':test'.\n" +
+		"> There were failing tests. See the report at: file:///work/app/build/reports/tests/test/index.html\n\n" +
+		"* Try:\n> Run with --scan to get full insights.\n\n" +
+		fmt.Sprintf("BUILD FAILED in %ds\n6 actionable tasks: 6 executed\n", seconds)
+}
+
 func TestFailureSignature(t *testing.T) {
 	tb := func(frame, last string) string {
 		return "Traceback (most recent call last):\n  File \"r.py\", line " + frame + ", in <module>\n    main()\n" + last + "\n"
@@ -1059,6 +1079,10 @@ func TestFailureSignature(t *testing.T) {
 			unittestRun("AssertionError: 302 != 200", 1), unittestRun("AssertionError: 302 != 200", 1), true},
 		{"a closing count that moved under the same assertion is progress",
 			unittestRun("AssertionError: 302 != 200", 3), unittestRun("AssertionError: 302 != 200", 1), false},
+		{"a build's closing verdict names no failure: a count of failures that moved above it is progress",
+			gradleRun(28, 28, 71), gradleRun(28, 18, 55), false},
+		{"the same build failing the same way is the same failure, whatever it took",
+			gradleRun(4, 1, 56), gradleRun(4, 1, 28), true},
 		{"a count of failures that moved after the failing line is progress",
 			"FAILED t.py::test_a - Failed: nomatch\n=== 3 failed, 2 passed in 0.1s ===", "FAILED t.py::test_a - Failed: nomatch\n=== 1 failed, 4 passed in 0.1s ===", false},
 	}
@@ -1740,7 +1764,7 @@ func TestEditFileKeyNamesTheFileAnEditChanges(t *testing.T) {
 	}
 }
 
-func TestIsFailureTally(t *testing.T) {
+func TestIsFailureTallyKnowsClosingCountsAndVerdicts(t *testing.T) {
 	tests := []struct {
 		line string
 		want bool
@@ -1753,6 +1777,13 @@ func TestIsFailureTally(t *testing.T) {
 		{"FAILED ()", false},
 		{"FAILED (failures=)", false},
 		{"Build FAILED (failures=1)", false},
+		{"BUILD FAILED", true},
+		{"BUILD FAILED in 55s", true},
+		{"BUILD FAILED in 1m 11s", true},
+		{"BUILD FAILED in 2.5s", true},
+		{"BUILD FAILED: see the log", false},
+		{"BUILD FAILED in module core", false},
+		{"BUILD FAILED in ", false},
 	}
 	for _, tt := range tests {
 		if got := isFailureTally(tt.line); got != tt.want {

@@ -97,6 +97,11 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 	return b.done(), nil
 }
 
+// specNoMessage is SpecStory's placeholder for a section in which the model said nothing
+// between two calls. It is no words: read as the model's, a batch of silent calls was one
+// sentence said again and again (validation round r61c U1).
+const specNoMessage = "<no message>"
+
 // addSpecSections reads an agent turn of the first exports of Cursor's chats (before 2025-06),
 // which mark no call: the turn is sections between "---" rules, and a section is a call by
 // its shape alone:
@@ -116,11 +121,11 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 //   - "Cancelled" and nothing else: a call the user cancelled before it ran, its tool not
 //     named (cancelled_call).
 //
-// Any other section is the model's words.
+// Any other section is the model's words, but for specNoMessage.
 func addSpecSections(a *agentBuf, lines []string) {
 	for _, sec := range specSections(lines) {
 		text := strings.TrimSpace(sec)
-		if text == "" {
+		if text == "" || text == specNoMessage {
 			continue
 		}
 		if !addSpecSectionCall(a, text) {
@@ -305,7 +310,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 	words := func(s string) {
 		var kept []string
 		for _, l := range strings.Split(s, "\n") {
-			if t := strings.TrimSpace(l); t != "---" && !strings.HasPrefix(t, "<!--") {
+			if t := strings.TrimSpace(l); t != "---" && t != specNoMessage && !strings.HasPrefix(t, "<!--") {
 				kept = append(kept, l)
 			}
 		}
