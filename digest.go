@@ -1263,6 +1263,8 @@ func volatileKind(f string, prev int, after string) int {
 		return fieldVolatile // 0x7ffd5e8c, deadbeef01, UUIDs, git hashes
 	case len(f) >= 12 && digits >= 3 && letters >= 3 && transitions >= 4:
 		return fieldVolatile // msg_01HZX9K2QW7, nonces
+	case len(f) >= 12 && transitions == 1 && isSerialID(f):
+		return fieldVolatile // certificate_3221322, order-1000457: a record the call made
 	}
 	if eq := indexByte(f, '='); eq > 0 && eq+1 < len(f) {
 		// key=value: pid=4242, id=9f86d081884c
@@ -1271,6 +1273,28 @@ func volatileKind(f string, prev int, after string) int {
 		}
 	}
 	return fieldPlain
+}
+
+// isSerialID says whether f is a name and a serial number, joined by '_' or '-' (at least 6
+// digits: "certificate_3221322", "order-1000457"), as a tool names a record it has just made. Such
+// a number says which copy it made, not what happened: three calls that each issued the same
+// voucher ("Certificate certificate_3221322 added to user ... with amount 200", then _3221323,
+// _3221324) were one write repeated, not three answers (validation round r61b M1). A name
+// with fewer digits ("result_12", "python3-11") is no serial; f is trimmed of its wrapping.
+func isSerialID(f string) bool {
+	i := len(f)
+	for i > 0 && f[i-1] >= '0' && f[i-1] <= '9' {
+		i--
+	}
+	if len(f)-i < 6 || i < 2 || (f[i-1] != '_' && f[i-1] != '-') {
+		return false
+	}
+	for j := 0; j < i-1; j++ {
+		if c := f[j] | 0x20; (c < 'a' || c > 'z') && f[j] != '_' && f[j] != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // isIDValue says whether f looks like a generated identifier: 4 or more hex characters (digits

@@ -31,6 +31,11 @@ func TestDigestNormalises(t *testing.T) {
 		{"0x addresses", "<Foo at 0x7f3a2b4c>", "<Foo at 0x55d0e1f2>", true},
 		{"UUIDs", "request 123e4567-e89b-42d3-a456-426614174000 failed", "request 9f0c1d2e-0000-4111-8abc-0123456789ab failed", true},
 		{"message ids and nonces", "msg_01HZX9K2QW7TBC3 queued", "msg_01J3MZ0A8P5VQ7R queued", true},
+		{"a serial number a tool gave the record it made", "Certificate certificate_3221322 added to user mei_brown_7075 with amount 200.",
+			"Certificate certificate_3221324 added to user mei_brown_7075 with amount 200.", true},
+		{"a serial number joined by a hyphen", "created order-1000457 (pending)", "created order-1000458 (pending)", true},
+		{"a name numbered with fewer digits stays", "wrote result_12345 and a few more words", "wrote result_12346 and a few more words", false},
+		{"a serial of a name with digits in it stays", "created user_mei7075_100234 now", "created user_mei7075_100235 now", false},
 		{"temporary paths", "wrote /tmp/pytest-of-root/pytest-3/test_a0/out.txt", "wrote /tmp/pytest-of-root/pytest-9/test_a0/out.txt", true},
 		{"generated ids after an id label (Codex's chunk header)",
 			"Chunk ID: b19e45\nWall time: 0.0005 seconds\nProcess exited with code 0\nOutput:\nno matches",
@@ -349,7 +354,7 @@ func hashLineByBytes(line string) uint64 {
 // and punctuation that surround them.
 var fieldSamples = []string{
 	"1", "12", "4242", "123456789012", "3)", "7],", "(12)", "[3]", "\"42\"", "12:", "1.", "3.11.7",
-	"result_12", "items[3],", "transform(items[1],", "module_12.py", "x1", "a1", "v2", "abc123",
+	"result_12", "certificate_3221322", "order-1000457.", "result_12345", "ab_123456", "x_1234567", "items[3],", "transform(items[1],", "module_12.py", "x1", "a1", "v2", "abc123",
 	"deadbeef", "deadbeef01", "dead-beef-0123", "3f2a9c1b7e8d", "0x7f3a2b4c", "0X1F", "<0x1f>",
 	"123e4567-e89b-42d3-a456-426614174000", "msg_01HZX9K2QW7TBC3", "abcdefghijk1", "abcdefghij123",
 	"2026-12-01", "2026-12-01T10:00:00.123Z", "10:04:55", "01/02/2024", "12ms", "1.5s", "2m30s",

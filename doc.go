@@ -28,7 +28,7 @@
 //
 // The default preset runs the progress-aware detector ([ProgressConfig], plugin "progress").
 // It asks whether a call brought anything new: each result is compared, after normalising
-// away timestamps, durations, process ids, hex ids, UUIDs, nonces, temporary paths and
+// away timestamps, durations, process ids, hex ids, UUIDs, nonces, serial numbers, temporary paths and
 // terminal noise, with the results of earlier calls, and a call repeated after a successful
 // mutating call (an edit, a write, a shell command that writes) is progress. It reminds:
 //
