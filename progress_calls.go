@@ -807,7 +807,11 @@ func searchDiagnostic(s string) bool {
 // searchToolWords name tools that search; searchPrograms, shell programs that do.
 var (
 	searchToolWords = [...]string{"grep", "find", "search", "glob", "locate"}
-	searchPrograms  = [...]string{"find", "grep", "egrep", "fgrep", "rg", "ag", "ack", "locate", "fd", "which", "whereis"}
+	// Windows' findstr and where exit 1 when they find nothing, as grep and which do
+	// (validation round r61a: `npm run build | findstr /i "error"` finding nothing after clean
+	// builds).
+	searchPrograms = [...]string{"find", "grep", "egrep", "fgrep", "rg", "ag", "ack", "locate", "fd", "which", "whereis",
+		"findstr", "where"}
 	// passOnPrograms write nothing when given nothing (wc, which prints 0, is not one)
 	passOnPrograms = [...]string{"head", "tail", "sort", "uniq", "cut", "tr", "cat"}
 )

@@ -168,6 +168,8 @@ func TestSearchesReadsThePipelineStageThatAnswers(t *testing.T) {
 		{"grep -c x a.txt | wc -l", false}, // wc prints 0: its answer is never empty
 		{"cat notes.txt | head -5", false},
 		{"sed -i s/a/b/ x.py", false},
+		{`npm run build 2>&1 | findstr /i "error"`, true}, // Windows' grep: exits 1 when it finds nothing
+		{"where python", true},                            // Windows' which
 	}
 	for _, tt := range tests {
 		args, _ := json.Marshal(map[string]string{"command": tt.command})
