@@ -16,6 +16,8 @@ import (
 //     rename, move, mkdir, update_file, modify_file, save_file, overwrite (and those the
 //     configuration adds) change it, unless their
 //     sub-command says they only look ("str_replace_editor view", {"command": "view"});
+//   - so do tools whose name opens with a verb that changes something (changesByVerb:
+//     toggle_wifi_calling, cancel_reservation, mcp__github__close_issue);
 //   - shell calls (a "command", "cmd", "script", "keystrokes" or "code" argument, or a command
 //     line as the arguments) change it
 //     when the command line writes: a redirection to a file, sed -i, tee, mv, cp, rm, touch,

@@ -267,7 +267,7 @@ func (d *progressDetector) classify(tool string) toolClass {
 	lower := strings.ToLower(tool)
 	// What a tool writes to a process's input (Codex's write_stdin) is judged by what it types,
 	// as a terminal's keystrokes are (see mutates), not by the "write" in its name.
-	c.mutating = matchAny(d.mutating, lower) && !strings.Contains(lower, "stdin")
+	c.mutating = (matchAny(d.mutating, lower) || changesByVerb(tool)) && !strings.Contains(lower, "stdin")
 	c.waits = waitsByName(lower)
 	c.pauses = pausesByName(lower)
 	c.blocks = lower == "taskoutput" // Claude Code's: "block" defaults to true, "timeout" to 30 s
@@ -290,6 +290,48 @@ func (d *progressDetector) classify(tool string) toolClass {
 		break
 	}
 	return c
+}
+
+// changesByVerb says whether a tool's name opens with a verb that changes the state of
+// something: a domain's own tools (a phone's toggle_wifi_calling, grant_app_permission,
+// reset_apn_settings, reboot_device; an airline's book_reservation, cancel_reservation,
+// send_certificate; an MCP server's set_, add_, close_ tools) act on the world as an edit acts
+// on files, and a check made again after one is how an agent learns whether it worked: told
+// "nothing changed in between" after each of a technician's fixes, a run that was solved by
+// them was called stuck (validation round r61b F1). The verb is the name's first word (split
+// as showsByName splits), after an MCP server's prefix (mcp__server__) or a namespace's dot.
+// The same call made again with the same answer is still a repeat (a change made again is
+// no change).
+func changesByVerb(tool string) bool {
+	if i := strings.LastIndex(tool, "__"); i >= 0 {
+		tool = tool[i+2:]
+	}
+	if i := strings.LastIndexByte(tool, '.'); i >= 0 {
+		tool = tool[i+1:]
+	}
+	end := 0
+	for end < len(tool) && isWordByte(tool[end]) && !(end > 0 && 'a' <= tool[end-1] && tool[end-1] <= 'z' && 'A' <= tool[end] && tool[end] <= 'Z') {
+		end++
+	}
+	if end == len(tool) {
+		return false // one word: the verb alone names no object ("Add", "Stop", a calculator's add)
+	}
+	return stateVerbs[strings.ToLower(tool[:end])]
+}
+
+// stateVerbs open the names of tools that change something (changesByVerb). Verbs that only
+// look (get, list, check, can, run_speed_test's run) are not among them, nor run and execute,
+// whose command lines are judged by what they do (mutates).
+var stateVerbs = map[string]bool{
+	"set": true, "update": true, "toggle": true, "enable": true, "disable": true, "grant": true, "revoke": true,
+	"reset": true, "reboot": true, "restart": true, "install": true, "uninstall": true, "cancel": true,
+	"book": true, "send": true, "add": true, "assign": true, "unassign": true, "connect": true,
+	"disconnect": true, "refuel": true, "submit": true, "approve": true, "reject": true, "activate": true,
+	"deactivate": true, "register": true, "upload": true, "deploy": true, "merge": true, "push": true,
+	"commit": true, "post": true, "put": true, "exchange": true, "return": true, "modify": true,
+	"turn": true, "mark": true, "attach": true, "detach": true, "mount": true, "unmount": true,
+	"suspend": true, "resume": true, "start": true, "stop": true, "kill": true, "close": true,
+	"lock": true, "unlock": true, "pay": true, "purchase": true, "buy": true, "change": true,
 }
 
 // waitsByName says whether a tool's (lower-case) name says it waits or reads what something

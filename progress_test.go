@@ -530,6 +530,19 @@ func TestProgressRules(t *testing.T) {
 				return fail("bash", `{"command":"LD_LIBRARY_PATH=/opt/libs /opt/qemu-native/usr/bin/qemu-system-x86_64 --version"}`,
 					"/opt/qemu-native/usr/bin/qemu-system-x86_64: error while loading shared libraries: "+lib+": cannot open shared object file: No such file or directory\n\nCommand not found")
 			}), nil},
+		{"a check made again after each fix a domain's own tool applies is progress (act, then verify)",
+			nil, []step{
+				ok("toggle_wifi_calling", `{}`, "Wi-Fi Calling is now OFF."),
+				ok("can_send_mms", `{}`, "Your messaging app cannot send MMS messages."),
+				ok("grant_app_permission", `{"app_name":"messaging","permission":"sms"}`, "Success"),
+				ok("can_send_mms", `{}`, "Your messaging app cannot send MMS messages."),
+				ok("reset_apn_settings", `{}`, "APN settings will reset at reboot."),
+				ok("can_send_mms", `{}`, "Your messaging app cannot send MMS messages."),
+			}, nil},
+		{"the same domain action made again with the same answer is still a repeat",
+			nil, times(3, func(int) step {
+				return ok("send_certificate", `{"amount":200,"user_id":"mei_brown_7075"}`, "Certificate added to user mei_brown_7075 with amount 200.")
+			}), []string{"2:stuck:send_certificate × 3"}},
 		{"a build whose failing tests fall across edits is progress, though every failing build ends alike",
 			nil, times(9, func(i int) step {
 				if i%2 == 1 {
@@ -1761,6 +1774,32 @@ func TestEditFileKeyNamesTheFileAnEditChanges(t *testing.T) {
 				t.Errorf("keys %x %x, same %v", a, b, tt.same)
 			}
 		})
+	}
+}
+
+func TestChangesByVerb(t *testing.T) {
+	tests := []struct {
+		tool string
+		want bool
+	}{
+		{"toggle_wifi_calling", true},
+		{"grant_app_permission", true},
+		{"reboot_device", true},
+		{"cancel_reservation", true},
+		{"setApnSettings", true},
+		{"mcp__github__close_issue", true},
+		{"github.merge_pull_request", true},
+		{"can_send_mms", false},        // a check: "can" looks
+		{"run_speed_test", false},      // run is judged by its command line, when it has one
+		{"get_details_by_id", false},   // a look-up
+		{"settings_get", false},        // "settings" is no verb
+		{"Add", false},                 // a verb alone names nothing it changes
+		{"startup_diagnostics", false}, // "startup" is not "start"
+	}
+	for _, tt := range tests {
+		if got := changesByVerb(tt.tool); got != tt.want {
+			t.Errorf("changesByVerb(%q) = %v, want %v", tt.tool, got, tt.want)
+		}
 	}
 }
 
