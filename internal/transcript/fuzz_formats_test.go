@@ -414,3 +414,10 @@ func FuzzCopilotMarkdown(f *testing.F) {
 	f.Add([]byte("# 🤖 Copilot CLI Session\n### ✅ `\n<summary>Arguments</summary>\n```\n{\n```\n"))
 	fuzzReader(f, readCopilotMarkdown)
 }
+
+func FuzzAmpMarkdown(f *testing.F) {
+	f.Add([]byte(ampMDHead + ampCall("edit_file", `{"old_str": "[... old_str omitted in markdown version ...]"}`) + "## User\n\n" +
+		ampResult("toolu_1", `{"diff": "x", "lineRange": [1, 2]}`) + "**Tool Error:** `toolu_2`\n\n**Error:** {}\n\n**Tool:** `toolu_3` (\n\n## Todos\n- [ ] a\n"))
+	f.Add([]byte("---\nthreadId: T-1\n---\n## Assistant\n**Tool Use:** `\n```\n## User\n**Tool Result:** `a`\n```\n[{\"type\": 1}]\n*(interrupted)*\n<attached_files>\n"))
+	fuzzReader(f, readAmpMarkdown)
+}

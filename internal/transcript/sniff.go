@@ -60,6 +60,7 @@ const (
 	kindMind2Web          // an Online-Mind2Web result.json document
 	kindCodexMarkdown     // a Codex thread exported as Markdown
 	kindCopilotMarkdown   // a Copilot CLI session shared as Markdown
+	kindAmpMarkdown       // an Amp thread exported as Markdown
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -127,6 +128,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if isExportHead(head[i:], copilotMarkdownTitle, "\n### ") {
 		return sniffed{kind: kindCopilotMarkdown}
+	}
+	if isAmpHead(head[i:]) {
+		return sniffed{kind: kindAmpMarkdown}
 	}
 	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) || isEarlySpecStoryHead(head[i:]) {
 		return sniffed{kind: kindSpecStory}

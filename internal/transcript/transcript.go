@@ -37,6 +37,7 @@
 //   - "amazon-q": a conversation saved by Amazon Q Developer CLI or Kiro CLI (`/save`)
 //   - "codex-markdown": a Codex thread exported as Markdown ("# Codex Conversation Export")
 //   - "copilot-markdown": a Copilot CLI session shared as Markdown ("# 🤖 Copilot CLI Session")
+//   - "amp-markdown": an Amp thread exported as Markdown (front matter with "threadId: T-…")
 //   - "events": loopguard's own events JSONL
 //
 // Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
@@ -170,6 +171,9 @@ const (
 	// FormatCopilotMarkdown is a GitHub Copilot CLI session shared as Markdown ("# 🤖 Copilot
 	// CLI Session").
 	FormatCopilotMarkdown = "copilot-markdown"
+	// FormatAmpMarkdown is a thread of Amp (Sourcegraph's coding agent) exported as Markdown
+	// (a front matter with its threadId, then "## User" and "## Assistant" messages).
+	FormatAmpMarkdown = "amp-markdown"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -591,6 +595,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCodexMarkdown(name, br)
 	case kindCopilotMarkdown:
 		t, err = readCopilotMarkdown(name, br)
+	case kindAmpMarkdown:
+		t, err = readAmpMarkdown(name, br)
 	case kindVSCodeChat:
 		t, err = readVSCodeChat(name, br, hint)
 	case kindVSCodeJournal:
