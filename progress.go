@@ -543,6 +543,7 @@ type progressState struct {
 	thoughtSaid int32                // the thoughtN at the last notice
 	saidAt      int32                // calls at the last notice, 0 before the first
 	lastWait    int32                // 1 + the index of the latest call that waited, 0 before the first
+	lastMoved   int32                // 1 + the index of the latest call that found a look it made before answered otherwise (movedOnItsOwn)
 	callSaid    bool                 // a call notice was given since the thought began
 	// spoke: the host has fed the model's text at least once. Until it does, no thought can
 	// repeat, and the lines a result brought (digest's lines), which only the thought rule

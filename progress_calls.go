@@ -82,8 +82,11 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	pauses := sleeps || cls.pauses || keys.sendsNoKeys || waiting && argsWait(c.args, cls.blocks)
 	polled := false // a repeat answered the same after waiting: nothing new is expected yet
 	mut := cls.writes(c, keys)
+	if s.movedOnItsOwn(c, id, dg.exact, mut, dist, prevCount, keys.onScreen) {
+		s.lastMoved = s.calls + 1
+	}
 	switch {
-	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1 || reportsUnfinished(c.result)):
+	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1 || int(s.lastMoved) > int(s.calls)-dist+1 || reportsUnfinished(c.result)):
 		// A call that waits, or any call when the model waited since its earlier run (a
 		// sleep, a timer, a background job's output read): time passed, so the same answer
 		// is a poll that has not advanced yet. So is an answer that says what it reports is
@@ -1030,6 +1033,23 @@ func (s *progressState) recentRepeat(id, result uint64, failed bool) (count int3
 		return 0, d
 	}
 	return 0, 0
+}
+
+// movedOnItsOwn says whether this call, a look the agent made before (the same call, dist calls
+// back, in the same workspace) answered otherwise than then, with nothing the agent did in
+// between to change it: what it looks at moves by itself (a worker writing to its worktree, a
+// job's log, a queue), so the agent is watching, and its other looks that answer the same as
+// before are the checks of a watch that has not moved yet, not calls that cannot tell it
+// anything new. Codex watching a background worker, its worktree's `git diff --name-only`
+// answering the same three times while the worker's status and screen moved at each round,
+// was told "stuck" three calls before the diff grew (validation round r62a F1). A call whose
+// answer is not known, a failing one, and a call that writes are no such look.
+func (s *progressState) movedOnItsOwn(c *observedCall, id, result uint64, mut bool, dist int, prevCount int32, onScreen bool) bool {
+	if dist == 0 || prevCount > 0 || mut || c.failed || !c.hasRes || onScreen {
+		return false
+	}
+	r := &s.recent[(int(s.calls)-dist)%len(s.recent)]
+	return r.id == id && r.epochAfter == s.epoch && !r.failed && r.result != result
 }
 
 // cycleForming says whether a repeat dist calls back belongs to a cycle in the making: the

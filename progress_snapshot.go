@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 21
+const progressSnapFormat = 22
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -193,6 +193,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = appendLineFilter(b, &s.answered)
 	b = appendLineFilter(b, &s.began)
 	b = binary.AppendUvarint(b, uint64(s.lastWait))
+	b = binary.AppendUvarint(b, uint64(s.lastMoved))
 	b = binary.AppendUvarint(b, uint64(s.thoughtAt))
 	b = binary.LittleEndian.AppendUint64(b, s.changedBy)
 	b = binary.AppendUvarint(b, uint64(s.changedAt))
@@ -363,6 +364,7 @@ func (s *progressState) restore(r *snapReader) error {
 	readLineFilter(r, &s.answered)
 	readLineFilter(r, &s.began)
 	s.lastWait = i32()
+	s.lastMoved = i32()
 	s.thoughtAt = i32()
 	s.changedBy = r.u64()
 	s.changedAt, s.reapplied = i32(), i32()
@@ -380,7 +382,7 @@ func (s *progressState) restore(r *snapReader) error {
 		}
 	}
 	s.stuckHeld = r.u64()
-	if s.idle < 0 || s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
+	if s.idle < 0 || s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
 	return r.err

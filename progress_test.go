@@ -1777,6 +1777,49 @@ func TestEditFileKeyNamesTheFileAnEditChanges(t *testing.T) {
 	}
 }
 
+// watchRounds is an agent watching a background worker: each round reads the worker's
+// status, then the files it has changed so far. The status moves at each round when moving;
+// the list of files stays the same.
+func watchRounds(rounds int, moving bool) []Event {
+	var evs []Event
+	for i := range rounds {
+		status := "worker fix-yaml: running, step 4 of 9"
+		if moving {
+			status = fmt.Sprintf("worker fix-yaml: running, step %d of 9", i+2)
+		}
+		evs = append(evs,
+			call("a", "exec_command", `{"cmd":"workmux status"}`).WithResult(status, false),
+			call("a", "exec_command", `{"cmd":"git -C ../fix-yaml diff --name-only"}`).WithResult("src/a.ts\nsrc/b.ts\nsrc/workers.yaml", false))
+	}
+	return evs
+}
+
+func TestAWatchWhoseOtherLookMovesIsNotStuck(t *testing.T) {
+	tests := []struct {
+		name   string
+		moving bool
+		want   string
+	}{
+		{"the worker's status moves at each round: the unchanged diff is a watch not yet moved", true, ""},
+		{"nothing moves: the rounds are a cycle", false, "cycle of 2 × 3"},
+	}
+	cfg, _ := Preset(PresetDefault)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			eng, _ := New(cfg)
+			var got []string
+			for _, ev := range watchRounds(4, tt.moving) {
+				for _, n := range eng.Observe(ev) {
+					got = append(got, n.Summary)
+				}
+			}
+			if tt.want == "" && len(got) != 0 || tt.want != "" && (len(got) == 0 || got[0] != tt.want) {
+				t.Errorf("notices %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestChangesByVerb(t *testing.T) {
 	tests := []struct {
 		tool string

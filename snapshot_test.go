@@ -143,6 +143,7 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 		evs  []Event
 		want string // "" for no notice
 	}{
+		{"a watch whose other look moves by itself", watchRounds(3, true), ""},
 		{"a monologue between reprompts", monologue, "same thought × 3"},
 		{"a check a scheduler fires every quarter of an hour", scheduled, ""},
 		{"a rewritten script failing a different way each time", fourWays, ""},
