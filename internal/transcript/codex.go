@@ -19,7 +19,9 @@ import (
 //   - response_item function_call{name, arguments, call_id}: a call, Args = the arguments
 //     string as the model produced it; custom_tool_call{name, input}: a call, Args = input
 //     (e.g. an apply_patch patch); local_shell_call{action}: tool "local_shell", Args = the
-//     action JSON; web_search_call{action}: tool "web_search", no result.
+//     action JSON; web_search_call{action}: tool "web_search", no result;
+//     tool_search_call{arguments, call_id}: tool "tool_search" (the model looking for tools to
+//     load), answered by tool_search_output{call_id, tools}, the tools it found.
 //   - function_call_output / custom_tool_call_output {call_id, output}: the call's result.
 //     Shell outputs wrapped as {"output": ..., "metadata": {"exit_code": N}} are unwrapped;
 //     Failed when the exit code (there, or in an "Exit code: N" / "Process exited with code N"
@@ -49,6 +51,7 @@ type cxItem struct {
 	ID        string
 	Output    json.RawMessage
 	Action    json.RawMessage
+	Tools     json.RawMessage // tool_search_output: the tools found
 
 	// event_msg, compacted, turn_context
 	Message string
@@ -89,7 +92,7 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 
 	item := func(p *cxItem, ms int64) {
 		switch p.Type {
-		case "function_call_output", "custom_tool_call_output", "message":
+		case "function_call_output", "custom_tool_call_output", "tool_search_output", "message":
 			if p.Type != "message" || p.Role == "user" {
 				replies.end()
 			}
@@ -123,12 +126,14 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 				text = cxText(p.Content)
 			}
 			a.text("model", text, "", ms)
-		case "function_call", "custom_tool_call", "local_shell_call":
+		case "function_call", "custom_tool_call", "local_shell_call", "tool_search_call":
 			var args []byte
 			tool := p.Name
 			switch p.Type {
 			case "function_call":
 				args = rawArgs(p.Arguments)
+			case "tool_search_call":
+				tool, args = "tool_search", rawArgs(p.Arguments)
 			case "custom_tool_call":
 				args = rawArgs(p.Input)
 			default:
@@ -144,13 +149,16 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 			}
 		case "web_search_call":
 			a.add(loopguard.Event{Type: loopguard.EventCall, Tool: "web_search", Args: rawArgs(p.Action), Time: ms, Turn: replies.call()})
-		case "function_call_output", "custom_tool_call_output":
+		case "function_call_output", "custom_tool_call_output", "tool_search_output":
 			idx, ok := calls[p.CallID]
 			if !ok {
 				return
 			}
 			delete(calls, p.CallID)
 			text, failed := cxOutput(p.Output)
+			if p.Type == "tool_search_output" {
+				text, failed = string(bytesTrimSpace(p.Tools)), false // the tools it found
+			}
 			e := &a.events[idx]
 			e.Result, e.HasResult, e.Failed = text, true, failed
 		}
@@ -256,6 +264,8 @@ func (p *cxItem) member(w *walker) memberFunc {
 			return w.raw(v, &p.Output)
 		case "action":
 			return w.raw(v, &p.Action)
+		case "tools":
+			return w.raw(v, &p.Tools)
 		case "message":
 			return w.str(v, &p.Message)
 		case "info":

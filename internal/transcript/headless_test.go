@@ -176,6 +176,24 @@ func TestCodexPromptAfterTheContextIsTheUsersTurn(t *testing.T) {
 	}
 }
 
+// The model's search for tools to load (tool_search_call) is a call, answered by the tools it
+// found (validation round r62a U1: 6 such calls were not read).
+func TestCodexToolSearchIsACall(t *testing.T) {
+	const rollout = `{"timestamp":"2026-06-18T07:41:50.000Z","type":"session_meta","payload":{"id":"t1","cwd":"/tmp/p"}}
+{"timestamp":"2026-06-18T07:41:56.282Z","type":"response_item","payload":{"type":"tool_search_call","call_id":"call_A","status":"completed","execution":"client","arguments":{"query":"GitHub issues","limit":8}}}
+{"timestamp":"2026-06-18T07:41:56.297Z","type":"response_item","payload":{"type":"tool_search_output","call_id":"call_A","status":"completed","execution":"client","tools":[{"type":"namespace","name":"mcp__github"}]}}
+`
+	tr, err := ReadFrom("rollout.jsonl", strings.NewReader(rollout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{`call tool_search "{\"query\":\"GitHub issues\",\"limit\"…" => "[{\"type\":\"namespace\",\"name\":\"mcp…"`}
+	if tr.Format != FormatCodex || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // A harness that runs `gemini -p` again appends its output to the same file: each run is a
 // session of its own, so the second run's first calls are not the first run's repeated.
 func TestGeminiStreamRunsAppendedAreSessions(t *testing.T) {

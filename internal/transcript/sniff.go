@@ -80,7 +80,7 @@ var (
 	codexItemTypes = map[string]bool{
 		"message": true, "reasoning": true, "function_call": true, "function_call_output": true,
 		"custom_tool_call": true, "custom_tool_call_output": true, "local_shell_call": true,
-		"web_search_call": true,
+		"web_search_call": true, "tool_search_call": true, "tool_search_output": true,
 	}
 	eventTypes = map[string]bool{"call": true, "user": true, "text": true, "end": true}
 )
