@@ -28,9 +28,10 @@
 //
 // The default preset runs the progress-aware detector ([ProgressConfig], plugin "progress").
 // It asks whether a call brought anything new: each result is compared, after normalising
-// away timestamps, durations, process ids, hex ids, UUIDs, nonces, serial numbers, temporary paths and
-// terminal noise, with the results of earlier calls, and a call repeated after a successful
-// mutating call (an edit, a write, a shell command that writes) is progress. It reminds:
+// away timestamps, durations, process ids, hex ids, UUIDs, nonces, serial numbers, temporary
+// paths and terminal noise, with the results of earlier calls, and a call repeated after a
+// successful mutating call (an edit, a write, a shell command that writes, a tool named for
+// an action such as toggle_wifi or cancel_order) is progress. It reminds:
 //
 //   - stuck: the same call returning the same result with nothing changed, at the 3rd and 6th
 //     (a failing call however far apart its runs);
