@@ -185,10 +185,15 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 		}
 		// The model's reply, and what aider said after it.
 		var said []string
+		var chore aiderChore
 		j := i + 1
 		for ; j < len(msgs) && msgs[j].role == "harness"; j++ {
 			if aiderUsage(&a.usage, msgs[j].text) {
 				continue // the model call's accounting, not what the edit did
+			}
+			if chore.takes(msgs[j].text) {
+				a.text("harness", msgs[j].text, "", 0)
+				continue // aider's own bookkeeping in git, not what the edit did
 			}
 			if aiderStops(msgs[j].text) {
 				a.text("harness", msgs[j].text, "", 0)
@@ -464,6 +469,39 @@ func aiderCount(s string) int64 {
 // aiderStops says whether a message is aider giving up on its retries after an edit ("Only 3
 // reflections allowed, stopping.", and its advice to /undo): said after the last failed
 // attempt only, it would make that attempt's result differ from the same failure before it.
+// aiderChore follows aider reporting on its own git bookkeeping: the commit it makes after
+// each edit ("Unable to commit: Cmd('git') failed due to: exit code(1)", then git's command
+// line and output, quoted over several lines) and the files it lists ("Unable to list files in
+// git repo: BadObject: ...", "Is your git repo corrupted?"). The edit was applied or not
+// whatever git said after it: a repository git could not read made four edits, two of them
+// applied, one edit failing four times (validation round r63b F1).
+type aiderChore struct {
+	commit bool // an "Unable to commit:" was read: git's command line and output follow
+	quoted bool // inside git's quoted output ("stdout: '...", up to the line ending in "'")
+}
+
+// takes says whether message text is part of aider's git bookkeeping.
+func (c *aiderChore) takes(text string) bool {
+	switch {
+	case c.quoted:
+		c.quoted = !strings.HasSuffix(strings.TrimSpace(text), "'")
+		return true
+	case strings.HasPrefix(text, "Unable to commit:"):
+		c.commit = true
+		return true
+	case strings.HasPrefix(text, "Unable to list files in git repo"), strings.HasPrefix(text, "Is your git repo corrupted?"):
+		return true
+	case c.commit && (strings.HasPrefix(text, "cmdline: git ") || strings.HasPrefix(text, "Co-authored-by: aider") || strings.TrimSpace(text) == ""):
+		return true // the command line, its commit message running on to aider's trailer
+	case c.commit && (strings.HasPrefix(text, "stdout: '") || strings.HasPrefix(text, "stderr: '")):
+		body := strings.TrimSpace(text[len("stdout: '"):])
+		c.quoted = !strings.HasSuffix(body, "'")
+		return true
+	}
+	c.commit = false
+	return false
+}
+
 func aiderStops(text string) bool {
 	return strings.HasPrefix(text, "Only ") && strings.Contains(text, "reflections allowed, stopping") ||
 		strings.HasPrefix(text, "You can use /undo to undo and discard each aider commit")

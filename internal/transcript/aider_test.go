@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -115,6 +116,42 @@ func TestAiderMessageEndsAtItsLineBreak(t *testing.T) {
 		`text[harness] "Run shell commands? (Y)es/(N)o […"`, `text[model] "I left the script as it is."`}
 	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
 		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+// Aider's reports on its own commit after an edit (git failing to commit, or to list the
+// repository's files) say nothing of the edit: an applied edit stays applied, and the report
+// is the harness's text.
+func TestAiderGitChoresAreNotTheEditsOutcome(t *testing.T) {
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n#### fix the f-strings  \n\n" +
+		"gen.py\n```python\n<<<<<<< SEARCH\nx = f\"{a}\"\n=======\nx = f\"{{a}}\"\n>>>>>>> REPLACE\n```\n\n" +
+		"> Applied edit to gen.py  \n" +
+		"> Unable to list files in git repo: BadObject: b'0f14010aa32d'  \n" +
+		"> Is your git repo corrupted?  \n" +
+		"> Unable to commit: Cmd('git') failed due to: exit code(1)  \n" +
+		"> cmdline: git commit -m chore: run the linter  \n" +
+		">  \n" +
+		"> Co-authored-by: aider (claude-sonnet-4-5) <aider@aider.chat> --no-verify -- /w/gen.py  \n" +
+		"> stdout: 'On branch master  \n" +
+		"> nothing added to commit'  \n" +
+		"> Commit ed72cac fix: escape the braces  \n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	harness := 0
+	for _, e := range tr.Agents[0].Events {
+		switch {
+		case e.Type == loopguard.EventCall:
+			calls = append(calls, fmt.Sprintf("%s failed=%v: %q", e.Tool, e.Failed, e.Result))
+		case e.Type == loopguard.EventText && e.Source == "harness":
+			harness++
+		}
+	}
+	want := []string{`edit failed=false: "Applied edit to gen.py\nCommit ed72cac fix: escape the braces"`}
+	if !reflect.DeepEqual(calls, want) || harness != 7 { // the seven reports; the blank line is no text
+		t.Errorf("calls %q with %d harness texts, want %q with the 7 reports on git", calls, harness, want)
 	}
 }
 
