@@ -97,6 +97,42 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 	return b.done(), nil
 }
 
+// specToolRejection says whether a line is Cursor's word that one of its tools refused a call,
+// as Markdown v2.1 writes it in a section of its own, with no call block: "Error: StrReplace
+// failed: old_string not found" for an edit whose text is not in the file. It returns the
+// tool the line names.
+func specToolRejection(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(line, "Error: ")
+	if !ok {
+		return "", false
+	}
+	tool, reason, ok := strings.Cut(rest, " failed: ")
+	if !ok || tool == "" || strings.TrimSpace(reason) == "" || tool[0] < 'A' || tool[0] > 'Z' {
+		return "", false
+	}
+	for i := 0; i < len(tool); i++ {
+		if c := tool[i] | 0x20; c < 'a' || c > 'z' {
+			return "", false // one word, as Cursor names its tools (StrReplace)
+		}
+	}
+	return tool, true
+}
+
+// addSpecRejection adds a call a tool refused (specToolRejection): read as the model's words,
+// 265 edits Cursor rejected in 22 chats were no calls, and an agent sending six edits of one
+// file, each refused, was never told (validation round r63a U1). The export keeps nothing of
+// what the call asked, so each refusal is numbered: two different edits refused are not read
+// as one edit made twice, and refusals in a row are one tool failing alike (the errors rule).
+func addSpecRejection(a *agentBuf, tool, line string) {
+	n := 1
+	for _, e := range a.events {
+		if e.Type == loopguard.EventCall && e.Tool == tool {
+			n++
+		}
+	}
+	a.add(loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(n)+`}`)).WithResult(line, true))
+}
+
 // specNoMessage is SpecStory's placeholder for a section in which the model said nothing
 // between two calls. It is no words: read as the model's, a batch of silent calls was one
 // sentence said again and again (validation round r61c U1).
@@ -309,16 +345,27 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 	lastTool := ""
 	words := func(s string) {
 		var kept []string
+		flush := func() {
+			said := strings.TrimSpace(strings.Join(kept, "\n"))
+			if said != "" {
+				lastTool = ""
+			}
+			a.text("model", said, "", 0)
+			kept = nil
+		}
 		for _, l := range strings.Split(s, "\n") {
-			if t := strings.TrimSpace(l); t != "---" && t != specNoMessage && !strings.HasPrefix(t, "<!--") {
+			t := strings.TrimSpace(l)
+			if tool, ok := specToolRejection(t); ok {
+				flush()
+				addSpecRejection(a, tool, t)
+				lastTool = ""
+				continue
+			}
+			if t != "---" && t != specNoMessage && !strings.HasPrefix(t, "<!--") {
 				kept = append(kept, l)
 			}
 		}
-		said := strings.TrimSpace(strings.Join(kept, "\n"))
-		if said != "" {
-			lastTool = ""
-		}
-		a.text("model", said, "", 0)
+		flush()
 	}
 	// Where the next block of each kind starts, relative to text, or -1 when there is none:
 	// found once and moved as text is consumed, so that a long turn is searched once.
