@@ -278,7 +278,7 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return doc.t, nil
 	case doc.plain:
 		return buildMessages(FormatMessages, doc.chats[0]), nil
-	case len(doc.chats) > 0:
+	case hasChat(doc.chats):
 		return buildChats(doc.chats), nil
 	}
 	return nil, &Error{Path: name, Err: ErrUnknownFormat}
@@ -305,7 +305,7 @@ func (w *walker) documents(name string, chats [][]msg, i int) (*built, error) {
 		chats = append(chats, doc.chats...)
 		i = w.ws(end)
 	}
-	if len(chats) == 0 {
+	if !hasChat(chats) {
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
 	return buildChats(chats), nil
@@ -521,7 +521,7 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if _, err := w.chatsIn(start, 0, &chats); err != nil {
 		return nil, w.lineError(name, err)
 	}
-	if len(chats) > 0 {
+	if hasChat(chats) {
 		return buildChats(chats), nil
 	}
 	return nil, &Error{Path: name, Err: ErrUnknownFormat}

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -119,6 +120,32 @@ func TestMessagesToolErrorFlagFailsTheCall(t *testing.T) {
 				t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 		})
+	}
+}
+
+// A run that made no message (a simulation tau2-bench's infrastructure failed, "messages": [])
+// is still a session: the runs after it keep their places, as session_index numbers them. A
+// document whose runs are all empty is no transcript.
+func TestAnEmptyRunKeepsItsPlaceInTheList(t *testing.T) {
+	run := func(id, res string) string {
+		return `{"id":"` + id + `","messages":[{"role":"user","content":"look up ` + res + `"},` +
+			`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","name":"get_reservation_details","arguments":{"reservation_id":"` + res + `"}}]},` +
+			`{"id":"c1","role":"tool","content":"Reservation ` + res + ` found"}]}`
+	}
+	doc := `{"info":{"domain":"airline"},"simulations":[` + run("s0", "A1") + `,{"id":"s1","termination_reason":"infrastructure_error","messages":[]},` + run("s2", "C3") + `]}`
+	tr, err := ReadFrom("results.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sessions []int
+	for _, a := range tr.Agents {
+		sessions = append(sessions, a.Session)
+	}
+	if tr.Sessions != 3 || !reflect.DeepEqual(sessions, []int{0, 2}) {
+		t.Errorf("%d sessions, agents in sessions %v; want 3 sessions, agents in 0 and 2", tr.Sessions, sessions)
+	}
+	if _, err := ReadFrom("results.json", strings.NewReader(`{"simulations":[{"id":"s1","messages":[]}]}`)); !errors.Is(err, ErrUnknownFormat) {
+		t.Errorf("a document of empty runs: err %v, want ErrUnknownFormat", err)
 	}
 }
 

@@ -84,7 +84,9 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		untasked := -1    // where a run read from such lists is in *out while no task was read for it
 		searched := false // a ToolBench search tree was read: the answer's chain is part of it
 		answered := -1    // where the chats of an answer_generation read before the tree start
-		return w.object(i, func(key []byte, v int) (int, error) {
+		emptyRun := false // a run's list of messages was empty
+		before := len(*out)
+		end, err := w.object(i, func(key []byte, v int) (int, error) {
 			if v = w.ws(v); v >= len(w.data) {
 				return w.chatsIn(v, depth+1, out)
 			}
@@ -134,6 +136,14 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 						untasked = len(*out) // appended below; its task may come after it
 					}
 				}
+			case (k == "messages" || k == "traj") && c == '[' && isEmptyList(w.data, v):
+				// A run that made no message (tau2-bench keeps a simulation its infrastructure
+				// failed as "messages": []): still a session, so that the runs after it keep
+				// their places in the list, as session_index numbers them; passed over, the
+				// runs after it were named one place early (validation rounds r61b U1, r62c U1).
+				// (Kept once the object is read, and only if it held no other run.)
+				emptyRun = true
+				return w.skip(v)
 			case k == "traj" && c == '"':
 				// a ReAct run kept as one text (FireAct's runs of fine-tuned models)
 				var text string
@@ -151,8 +161,40 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			*out = append(*out, list)
 			return end, nil
 		})
+		if err == nil && emptyRun && len(*out) == before {
+			*out = append(*out, []msg{})
+		}
+		return end, err
 	}
 	return w.skip(i)
+}
+
+// isEmptyList says whether the JSON value at data[i] is a list with nothing in it.
+func isEmptyList(data []byte, i int) bool {
+	if i >= len(data) || data[i] != '[' {
+		return false
+	}
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case ' ', '\t', '\n', '\r':
+		case ']':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// hasChat says whether any of chats holds a message: a document whose only runs are empty
+// is no transcript.
+func hasChat(chats [][]msg) bool {
+	for _, c := range chats {
+		if len(c) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // turnHistoryChat reads a run kept as parallel lists, InterCode's "turn_history": the model's
@@ -964,6 +1006,10 @@ func dropRepeatedHistories(chats [][]msg) [][]msg {
 	}
 	out := chats[:0:0]
 	for i := range chats {
+		if len(chats[i]) == 0 {
+			out = append(out, chats[i]) // an empty run keeps its place (see chatsIn)
+			continue
+		}
 		repeated := false
 		for j := i + 1; j < len(chats) && !repeated; j++ {
 			repeated = len(keys[i]) <= len(keys[j]) && slices.Equal(keys[i], keys[j][:len(keys[i])])
