@@ -281,3 +281,33 @@ func jsonText(v json.RawMessage) string {
 	}
 	return string(v)
 }
+
+// mcpResult reads a tool's answer kept as an MCP server returned it, as some harnesses store
+// it in their logs: a CallToolResult ({"content": [...], "isError": true}), perhaps wrapped in
+// the one content item that carried it ({"type": "text", "text": "<the CallToolResult>"},
+// MCPMark's logs). It returns the text of the result's content and whether the server said the
+// call failed; ok is false for any other text, which is then the answer as written. Read as
+// written, 193 of 502 answers that said isError were no failures, and a server failing
+// thirteen times in a row went untold (validation round r64a U2, M1).
+func mcpResult(text string) (result string, failed, ok bool) {
+	t := strings.TrimSpace(text)
+	if len(t) < 2 || t[0] != '{' || !strings.Contains(t, "isError") { // (escaped, when wrapped)
+		return text, false, false
+	}
+	var v map[string]any
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return text, false, false
+	}
+	if inner, isText := v["text"].(string); isText && v["type"] == "text" {
+		// the content item that carried the result: the result is its text
+		if json.Unmarshal([]byte(strings.TrimSpace(inner)), &v) != nil {
+			return text, false, false
+		}
+	}
+	list, hasContent := v["content"].([]any)
+	isError, hasFlag := v["isError"].(bool)
+	if !hasContent || !hasFlag {
+		return text, false, false
+	}
+	return contentText(list), isError, true
+}

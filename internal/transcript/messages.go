@@ -215,7 +215,9 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			pend(a).add(m.CallID, a.add(call))
 			continue
 		case "function_call_output", "custom_tool_call_output":
-			if text := contentText(m.Output); !setResult(a, m.CallID, text, false) {
+			text := contentText(m.Output)
+			result, failed, _ := mcpResult(text)
+			if !setResult(a, m.CallID, result, failed) {
 				a.text("tool", text, "", 0)
 			}
 			continue

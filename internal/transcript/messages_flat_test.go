@@ -123,6 +123,41 @@ func TestMessagesToolErrorFlagFailsTheCall(t *testing.T) {
 	}
 }
 
+// An answer kept as the MCP server returned it, a CallToolResult, perhaps inside the content
+// item that carried it (MCPMark's logs), is the text of its content, failed when the server
+// said isError; any other answer is as written.
+func TestMCPCallToolResultsAreReadForTheirTextAndFlag(t *testing.T) {
+	inner := `{"meta": null, "content": [{"type": "text", "text": "{\"error\":{\"message\":\"HTTP status 500\"}}"}], "structuredContent": null, "isError": true}`
+	wrapped, _ := json.Marshal(map[string]any{"type": "text", "text": inner, "annotations": nil})
+	ok := `{"content": [{"type": "text", "text": "3 rows"}], "isError": false}`
+	tests := []struct{ name, output, want string }{
+		{"wrapped in its content item, failed", string(wrapped), `call execute_sql "{\"query\":\"SELECT 1\"}" => "{\"error\":{\"message\":\"HTTP status…" FAILED`},
+		{"bare, succeeded", ok, `call execute_sql "{\"query\":\"SELECT 1\"}" => "3 rows"`},
+		{"any other JSON as written", `{"isError_count": 2}`, `call execute_sql "{\"query\":\"SELECT 1\"}" => "{\"isError_count\": 2}"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _ := json.Marshal(tt.output)
+			doc := `[{"type":"message","role":"user","content":"count the rows"},` +
+				`{"type":"function_call","name":"execute_sql","arguments":"{\"query\":\"SELECT 1\"}","call_id":"c1"},` +
+				`{"type":"function_call_output","call_id":"c1","output":` + string(out) + `}]`
+			tr, err := ReadFrom("messages.json", strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var calls []string
+			for _, d := range describe(tr.Agents[0].Events) {
+				if strings.HasPrefix(d, "call ") {
+					calls = append(calls, d)
+				}
+			}
+			if len(calls) != 1 || calls[0] != tt.want {
+				t.Errorf("calls %q, want %q", calls, tt.want)
+			}
+		})
+	}
+}
+
 // A run that made no message (a simulation tau2-bench's infrastructure failed, "messages": [])
 // is still a session: the runs after it keep their places, as session_index numbers them. A
 // document whose runs are all empty is no transcript.
