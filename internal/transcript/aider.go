@@ -466,9 +466,6 @@ func aiderCount(s string) int64 {
 	return int64(f * mult)
 }
 
-// aiderStops says whether a message is aider giving up on its retries after an edit ("Only 3
-// reflections allowed, stopping.", and its advice to /undo): said after the last failed
-// attempt only, it would make that attempt's result differ from the same failure before it.
 // aiderChore follows aider reporting on its own git bookkeeping: the commit it makes after
 // each edit ("Unable to commit: Cmd('git') failed due to: exit code(1)", then git's command
 // line and output, quoted over several lines) and the files it lists ("Unable to list files in
@@ -502,6 +499,9 @@ func (c *aiderChore) takes(text string) bool {
 	return false
 }
 
+// aiderStops says whether a message is aider giving up on its retries after an edit ("Only 3
+// reflections allowed, stopping.", and its advice to /undo): said after the last failed
+// attempt only, it would make that attempt's result differ from the same failure before it.
 func aiderStops(text string) bool {
 	return strings.HasPrefix(text, "Only ") && strings.Contains(text, "reflections allowed, stopping") ||
 		strings.HasPrefix(text, "You can use /undo to undo and discard each aider commit")

@@ -124,12 +124,7 @@ func specToolRejection(line string) (string, bool) {
 // what the call asked, so each refusal is numbered: two different edits refused are not read
 // as one edit made twice, and refusals in a row are one tool failing alike (the errors rule).
 func addSpecRejection(a *agentBuf, tool, line string) {
-	n := 1
-	for _, e := range a.events {
-		if e.Type == loopguard.EventCall && e.Tool == tool {
-			n++
-		}
-	}
+	n := a.nextNumber(tool)
 	a.add(loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(n)+`}`)).WithResult(line, true))
 }
 
@@ -269,12 +264,7 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 		// failure it is (validation round r59c U1). What it would have done is not written:
 		// each is numbered, so that the user stopping three different edits is not the same
 		// call made three times (review r21 L1).
-		n := 1
-		for _, e := range a.events {
-			if e.Type == loopguard.EventCall && e.Tool == "cancelled_call" {
-				n++
-			}
-		}
+		n := a.nextNumber("cancelled_call")
 		a.add(loopguard.Call("", "cancelled_call", []byte(`{"cancelled":`+strconv.Itoa(n)+`}`)).WithResult(text, true))
 	default:
 		return false

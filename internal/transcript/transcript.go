@@ -676,6 +676,20 @@ type agentBuf struct {
 	// turn, when not empty, is the reply the calls and texts added now belong to
 	// (Event.Turn): a reader sets it around one model message.
 	turn string
+	// numbered counts the calls of each tool a reader numbered because their export keeps
+	// nothing of what they asked (nextNumber).
+	numbered map[string]int
+}
+
+// nextNumber returns the number of the next such call of tool, from 1: calls an export keeps
+// nothing of (a cancelled call, a refused edit) are numbered, so that two of them are not read
+// as one call made twice.
+func (a *agentBuf) nextNumber(tool string) int {
+	if a.numbered == nil {
+		a.numbered = map[string]int{}
+	}
+	a.numbered[tool]++
+	return a.numbered[tool]
 }
 
 func newBuilder(format string) *builder {
