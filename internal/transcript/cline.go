@@ -322,11 +322,22 @@ func jsonString(s string) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'})
 }
 
-// clineText adds a text of an assistant message: the model's words, but for the note Cline
-// writes into them when it cut the reply short ("[Response interrupted by a tool use result.
+// clineNoResponse is what Cline writes into the history for a reply the model left empty.
+const clineNoResponse = "Failure: I did not provide a response."
+
+// clineText adds a text of an assistant message: the model's words, but for Cline's stand-in
+// for an empty reply (clineNoResponse) and the note Cline writes into them when it cut the
+// reply short ("[Response interrupted by a tool use result.
 // Only one tool may be used at a time ...]", "[Response interrupted by user]"), which is the
 // extension's, the same at every turn it happens.
 func clineText(a *agentBuf, t string) {
+	if strings.TrimSpace(t) == clineNoResponse {
+		// Cline's stand-in for a reply the model left empty: the extension's words, not the
+		// model's. Three empty replies in a row, each answered "You did not use a tool", were
+		// told as one thought said three times (validation round r66a F1, F2).
+		a.text("harness", clineNoResponse, "", 0)
+		return
+	}
 	for {
 		i := strings.Index(t, "[Response interrupted by ")
 		if i < 0 {

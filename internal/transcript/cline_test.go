@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 func TestClineXMLToolUse(t *testing.T) {
@@ -54,6 +56,31 @@ func TestClineFailedCommand(t *testing.T) {
 		if got := clineFailed(tt.result); got != tt.failed {
 			t.Errorf("clineFailed(%q) = %v, want %v", tt.result, got, tt.failed)
 		}
+	}
+}
+
+// Cline writes "Failure: I did not provide a response." into the history for a reply the model
+// left empty: the extension's words, not the model's.
+func TestClineStandInForAnEmptyReplyIsTheHarnesss(t *testing.T) {
+	list := `[{"role":"user","content":[{"type":"text","text":"<task>add the test</task>"}]},
+{"role":"assistant","content":[{"type":"text","text":"Failure: I did not provide a response."}]},
+{"role":"user","content":[{"type":"text","text":"[ERROR] You did not use a tool in your previous response! Please retry with a tool use."}]},
+{"role":"assistant","content":[{"type":"text","text":"I will read the file.\n<read_file>\n<path>a.ts</path>\n</read_file>"}]}]`
+	tr, err := ReadFrom("api_conversation_history.json", strings.NewReader(list))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var model, harness []string
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventText && e.Source == "model" {
+			model = append(model, e.Text)
+		}
+		if e.Type == loopguard.EventText && e.Source == "harness" && strings.HasPrefix(e.Text, "Failure:") {
+			harness = append(harness, e.Text)
+		}
+	}
+	if !reflect.DeepEqual(model, []string{"I will read the file."}) || len(harness) != 1 {
+		t.Errorf("model texts %q, harness stand-ins %q; want only the model's sentence, and the stand-in as the harness's", model, harness)
 	}
 }
 
