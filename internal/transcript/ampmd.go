@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"strconv"
 	"strings"
 
@@ -104,11 +103,10 @@ func isAmpHead(head []byte) bool {
 }
 
 func readAmpMarkdown(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := readMarkdownLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
-	lines := strings.Split(string(lfLines(data)), "\n")
 	b := newBuilder(FormatAmpMarkdown)
 	r := ampReader{a: b.agent(MainAgent)}
 	todos := ampTodosAt(lines)

@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bufio"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -62,11 +61,10 @@ const codexMarkdownTitle = "# Codex Conversation Export"
 var codexExitRe = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)$`)
 
 func readCodexMarkdown(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := readMarkdownLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
-	lines := strings.Split(string(lfLines(data)), "\n")
 	b := newBuilder(FormatCodexMarkdown)
 	a := b.agent(MainAgent)
 	head, fence := "", 0

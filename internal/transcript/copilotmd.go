@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -62,11 +61,10 @@ var copilotExitRe = regexp.MustCompile(`(?m)^<exited with exit code (-?\d+)>$`)
 var copilotHeadings = []string{"### ✅ `", "### ❌ `", "### 💬 ", "### 💭 ", "### 👤 ", "### ℹ️ ", "### ❌ ", "### 📦 ", "### ◌ ", "### ✓ "}
 
 func readCopilotMarkdown(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := readMarkdownLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
-	lines := strings.Split(string(lfLines(data)), "\n")
 	b := newBuilder(FormatCopilotMarkdown)
 	r := copilotMDReader{b: b, a: b.agent(MainAgent)}
 	fence := 0

@@ -429,6 +429,16 @@ func readText(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	return readPlain(name, tbr, int64(len(text)))
 }
 
+// readMarkdownLines reads a whole Markdown export and returns its lines, Windows line ends
+// turned into "\n" (lfLines): the start of every reader that walks an export line by line.
+func readMarkdownLines(name string, br *bufio.Reader) ([]string, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	return strings.Split(string(lfLines(data)), "\n"), nil
+}
+
 // lfLines returns Markdown with Windows line ends ("\r\n", as a history written on Windows
 // keeps them) turned into "\n": the Markdown readers match whole lines ("```", "#### ", "---"),
 // and a line ending in "\r" matches none of them (an Aider history read 0 calls).

@@ -3,7 +3,6 @@ package transcript
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"strconv"
 	"strings"
 
@@ -69,11 +68,10 @@ func isZedThread(head []byte, eof bool) bool {
 }
 
 func readZed(path string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := readMarkdownLines(path, br)
 	if err != nil {
-		return nil, &Error{Path: path, Err: readErr(err)}
+		return nil, err
 	}
-	lines := strings.Split(string(lfLines(data)), "\n")
 	b := newBuilder(FormatZed)
 	r := zedReader{a: b.agent(MainAgent), pending: map[string][]int{}, result: -1}
 	for i := 0; i < len(lines); i++ {
