@@ -158,29 +158,54 @@ func TestMCPCallToolResultsAreReadForTheirTextAndFlag(t *testing.T) {
 	}
 }
 
-// A run that made no message (a simulation tau2-bench's infrastructure failed, "messages": [])
-// is still a session: the runs after it keep their places, as session_index numbers them. A
-// document whose runs are all empty is no transcript.
+// A run that made no message (a simulation tau2-bench's infrastructure failed, "messages": [];
+// a BFCL entry whose inference failed, kept as its error and traceback or with "inference_log":
+// null) is still a session: the runs
+// after it keep their places, as session_index numbers them. A document whose runs are all
+// empty is no transcript.
 func TestAnEmptyRunKeepsItsPlaceInTheList(t *testing.T) {
-	run := func(id, res string) string {
+	tau2Run := func(id, res string) string {
 		return `{"id":"` + id + `","messages":[{"role":"user","content":"look up ` + res + `"},` +
 			`{"role":"assistant","content":null,"tool_calls":[{"id":"c1","name":"get_reservation_details","arguments":{"reservation_id":"` + res + `"}}]},` +
 			`{"id":"c1","role":"tool","content":"Reservation ` + res + ` found"}]}`
 	}
-	doc := `{"info":{"domain":"airline"},"simulations":[` + run("s0", "A1") + `,{"id":"s1","termination_reason":"infrastructure_error","messages":[]},` + run("s2", "C3") + `]}`
-	tr, err := ReadFrom("results.json", strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
+	bfclRun := func(id, folder string) string {
+		return `{"id":"` + id + `","result":[[[{"cd":"{}"}]]],"inference_log":[[{"role":"state_info","content":{}}],` +
+			`{"begin_of_turn_query":[{"role":"user","content":"go to ` + folder + `"}],` +
+			`"step_0":[{"role":"assistant","content":[{"cd":"{\"folder\": \"` + folder + `\"}"}]},{"role":"tool","content":"{}"}]}]}`
 	}
-	var sessions []int
-	for _, a := range tr.Agents {
-		sessions = append(sessions, a.Session)
+	tests := []struct{ name, file, doc, allEmpty string }{
+		{"tau2-bench: a simulation with an empty list of messages", "results.json",
+			`{"info":{"domain":"airline"},"simulations":[` + tau2Run("s0", "A1") + `,{"id":"s1","termination_reason":"infrastructure_error","messages":[]},` + tau2Run("s2", "C3") + `]}`,
+			`{"simulations":[{"id":"s1","messages":[]}]}`},
+		{"BFCL: an entry whose inference failed, its error and traceback kept instead of a log", "BFCL_v4_multi_turn_base_result.json",
+			bfclRun("multi_turn_base_0", "docs") + "\n" +
+				`{"id":"multi_turn_base_1","result":"Error during inference: Error code: 500 - {'error': {'message': 'unexpected tokens'}}","traceback":"Traceback (most recent call last):\n  File \"x.py\""}` + "\n" +
+				bfclRun("multi_turn_base_2", "src") + "\n",
+			`{"id":"multi_turn_base_1","result":"Error during inference: Error code: 500","traceback":"Traceback"}` + "\n"},
+		{"BFCL: an entry whose inference log is null", "BFCL_v4_multi_turn_base_result.json",
+			bfclRun("multi_turn_base_0", "docs") + "\n" +
+				`{"id":"multi_turn_base_1","result":"Error during inference: Error code: 500","traceback":"Traceback ...","inference_log":null}` + "\n" +
+				bfclRun("multi_turn_base_2", "src") + "\n",
+			`{"id":"multi_turn_base_1","result":"Error during inference","inference_log":null}` + "\n"},
 	}
-	if tr.Sessions != 3 || !reflect.DeepEqual(sessions, []int{0, 2}) {
-		t.Errorf("%d sessions, agents in sessions %v; want 3 sessions, agents in 0 and 2", tr.Sessions, sessions)
-	}
-	if _, err := ReadFrom("results.json", strings.NewReader(`{"simulations":[{"id":"s1","messages":[]}]}`)); !errors.Is(err, ErrUnknownFormat) {
-		t.Errorf("a document of empty runs: err %v, want ErrUnknownFormat", err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := ReadFrom(tt.file, strings.NewReader(tt.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sessions []int
+			for _, a := range tr.Agents {
+				sessions = append(sessions, a.Session)
+			}
+			if tr.Sessions != 3 || !reflect.DeepEqual(sessions, []int{0, 2}) {
+				t.Errorf("%d sessions, agents in sessions %v; want 3 sessions, agents in 0 and 2", tr.Sessions, sessions)
+			}
+			if _, err := ReadFrom(tt.file, strings.NewReader(tt.allEmpty)); !errors.Is(err, ErrUnknownFormat) {
+				t.Errorf("a document of empty runs: err %v, want ErrUnknownFormat", err)
+			}
+		})
 	}
 }
 

@@ -80,11 +80,12 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		if depth >= maxNestedDepth {
 			return w.skip(i)
 		}
-		var query string  // the task of a run kept as parallel lists, which comes before them
-		untasked := -1    // where a run read from such lists is in *out while no task was read for it
-		searched := false // a ToolBench search tree was read: the answer's chain is part of it
-		answered := -1    // where the chats of an answer_generation read before the tree start
-		emptyRun := false // a run's list of messages was empty
+		var query string     // the task of a run kept as parallel lists, which comes before them
+		untasked := -1       // where a run read from such lists is in *out while no task was read for it
+		searched := false    // a ToolBench search tree was read: the answer's chain is part of it
+		answered := -1       // where the chats of an answer_generation read before the tree start
+		emptyRun := false    // a run's list of messages was empty
+		failedInference := 0 // BFCL's failed entry: a "result" saying so, and a "traceback" (see below)
 		before := len(*out)
 		end, err := w.object(i, func(key []byte, v int) (int, error) {
 			if v = w.ws(v); v >= len(w.data) {
@@ -122,6 +123,31 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 						*out = (*out)[:answered]
 					}
 				}
+			case (k == "messages" || k == "traj" || k == "inference_log") && isEmptyRunValue(w.data, v):
+				// A run that made no message (tau2-bench keeps a simulation its infrastructure
+				// failed as "messages": [], the Berkeley Function Calling Leaderboard an entry
+				// whose inference failed as "inference_log": null): still a session, so that the
+				// runs after it keep their places in the list, as session_index numbers them;
+				// passed over, the runs after it were named one place early (validation rounds
+				// r61b U1, r62c U1, r64a U1). (Kept once the object is read, and only if it held
+				// no other run.)
+				emptyRun = true
+				return w.skip(v)
+			case (k == "result" || k == "traceback") && c == '"':
+				// The Berkeley Function Calling Leaderboard writes an entry whose inference
+				// failed as its id, a "result" that says "Error during inference: ..." and the
+				// "traceback", with no inference_log: a run that made nothing, kept in its place
+				// as an empty one is (r64a U1). Both are needed: a traceback alone is any
+				// record's.
+				var text string
+				end, err := w.str(v, &text)
+				if k == "traceback" || strings.HasPrefix(text, "Error during inference") {
+					failedInference++
+				}
+				if failedInference == 2 {
+					emptyRun = true
+				}
+				return end, err
 			case k == "inference_log" && c == '[':
 				// the Berkeley Function Calling Leaderboard's multi-turn log
 				end, err = w.skip(v)
@@ -136,14 +162,6 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 						untasked = len(*out) // appended below; its task may come after it
 					}
 				}
-			case (k == "messages" || k == "traj") && c == '[' && isEmptyList(w.data, v):
-				// A run that made no message (tau2-bench keeps a simulation its infrastructure
-				// failed as "messages": []): still a session, so that the runs after it keep
-				// their places in the list, as session_index numbers them; passed over, the
-				// runs after it were named one place early (validation rounds r61b U1, r62c U1).
-				// (Kept once the object is read, and only if it held no other run.)
-				emptyRun = true
-				return w.skip(v)
 			case k == "traj" && c == '"':
 				// a ReAct run kept as one text (FireAct's runs of fine-tuned models)
 				var text string
@@ -167,6 +185,12 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		return end, err
 	}
 	return w.skip(i)
+}
+
+// isEmptyRunValue says whether the JSON value at data[i], under a key that holds a run, holds
+// none: an empty list, or null.
+func isEmptyRunValue(data []byte, i int) bool {
+	return isEmptyList(data, i) || i+4 <= len(data) && string(data[i:i+4]) == "null"
 }
 
 // isEmptyList says whether the JSON value at data[i] is a list with nothing in it.
