@@ -3,6 +3,7 @@ package loopguard
 import (
 	"math/bits"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -214,8 +215,9 @@ var (
 
 // digester computes digests. It lives in a detector state so its buffers are reused.
 type digester struct {
-	echo  echoSet
-	lines []uint64 // hashes of the text's substantial lines, for novelty; capped
+	echo   echoSet
+	lines  []uint64 // hashes of the text's substantial lines, for novelty; capped
+	spaced []byte   // a thought with its ideographs set apart (spaceIdeographs); small ones reused
 }
 
 // maxLines caps the line hashes one result contributes to novelty.
@@ -297,7 +299,76 @@ func (d *digester) digestThought(text string) digest {
 	if len(text) > maxThoughtBytes {
 		text = text[:maxThoughtBytes]
 	}
-	return d.digestFields(text, false, false, false)
+	return d.digestFields(d.spaceIdeographs(text), false, false, false)
+}
+
+// maxSpacedReuse is the largest buffer spaceIdeographs keeps for the next thought: a long
+// thought in Chinese is rare, and an agent's state should not hold its copy.
+const maxSpacedReuse = 4 << 10
+
+// spaceIdeographs returns text with every character of a script written without spaces
+// between its words (Chinese, Japanese kana) set apart as a word of its own, and the
+// punctuation of those scripts (、，。：) as a space. Thoughts are compared word by word, as
+// shingles of two words: "我需要检查配置文件" had been one word, so two sentences with one
+// character changed had nothing in common and only an exact repeat was told, while the same
+// sentence in English, a word changed, was. Characters are the words of such a text as far
+// as likeness goes (shingles of two characters are how near-duplicate Chinese text is
+// usually found), and need no dictionary. Text with none is returned as it is, unread past a
+// first look for the lead bytes of U+3000 to U+FFFF.
+func (d *digester) spaceIdeographs(text string) string {
+	first := -1
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0xe3 && text[i] <= 0xef {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return text
+	}
+	buf := append(d.spaced[:0], text[:first]...)
+	for i := first; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case isIdeograph(r):
+			buf = append(buf, ' ')
+			buf = append(buf, text[i:i+size]...)
+			buf = append(buf, ' ')
+		case isIdeographicPunct(r):
+			buf = append(buf, ' ')
+		default:
+			buf = append(buf, text[i:i+size]...)
+		}
+		i += size
+	}
+	if cap(buf) <= maxSpacedReuse {
+		d.spaced = buf
+	} else {
+		d.spaced = nil
+	}
+	// The digest reads the text and keeps none of it, and buf is not written again before
+	// the next thought.
+	return unsafe.String(unsafe.SliceData(buf), len(buf))
+}
+
+// isIdeograph says whether r is a character of a script written without spaces between
+// words: Han (CJK unified ideographs, extension A, compatibility ideographs), hiragana and
+// katakana. Hangul is written with spaces between words, and stays as it is.
+func isIdeograph(r rune) bool {
+	return r >= 0x4e00 && r <= 0x9fff || r >= 0x3400 && r <= 0x4dbf || r >= 0xf900 && r <= 0xfaff ||
+		r >= 0x3040 && r <= 0x30ff
+}
+
+// isIdeographicPunct says whether r is punctuation of those scripts: the CJK symbols and
+// punctuation block (、。「」) and the full-width forms of ASCII punctuation (，：（）！？).
+func isIdeographicPunct(r rune) bool {
+	if r >= 0x3000 && r <= 0x303f {
+		return true
+	}
+	if r < 0xff01 || r > 0xff65 {
+		return false
+	}
+	return r <= 0xff0f || r >= 0xff1a && r <= 0xff20 || r >= 0xff3b && r <= 0xff40 || r >= 0xff5b
 }
 
 // digestFields is digest's pass over fields, for any length of text. A long text (a tool's

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The same answer dressed differently must digest the same; a different answer must not.
@@ -286,6 +287,19 @@ func FuzzDigest(f *testing.F) {
 		}
 		if got, want := readArgKeys([]byte(args)), argKeysByIndex([]byte(args)); got != want {
 			t.Fatalf("readArgKeys(%q) = %+v, want %+v", args, got, want)
+		}
+		// Setting ideographs apart only adds spaces and turns their punctuation into one.
+		spaced := d.spaceIdeographs(text)
+		if utf8.ValidString(text) && strings.ReplaceAll(spaced, " ", "") != strings.Map(func(r rune) rune {
+			if r == ' ' || isIdeographicPunct(r) {
+				return -1
+			}
+			return r
+		}, text) {
+			t.Fatalf("spaceIdeographs(%q) = %q: more than spaces changed", text, spaced)
+		}
+		if a, b := d.digestThought(text), d.digestThought(strings.Clone(text)); a != b {
+			t.Fatalf("two thought digests of the same text differ")
 		}
 	})
 }
@@ -923,5 +937,24 @@ func TestALineIsKeptAlikeInShortAndLongResults(t *testing.T) {
 		if len(short) == 1 && short[0] != novelLineHash(line) {
 			t.Errorf("%q: the short path's hash is not the line's", line)
 		}
+	}
+}
+
+func TestSpaceIdeographsSetsApartCharactersOfScriptsWithoutSpaces(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"ASCII is returned as it is", "go test ./... failed", "go test ./... failed"},
+		{"Han characters are words, full-width punctuation a space", "检查配置，再测试。", " 检  查  配  置   再  测  试  "},
+		{"kana are words", "確認します", " 確  認  し  ま  す "},
+		{"Latin words and numbers among them stay whole", "运行pytest 3次", " 运  行 pytest 3 次 "},
+		{"Hangul is written with spaces and stays", "설정 파일을 확인합니다", "설정 파일을 확인합니다"},
+		{"other non-ASCII letters stay", "café über naïve", "café über naïve"},
+	}
+	var d digester
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := d.spaceIdeographs(tt.in); got != tt.want {
+				t.Errorf("spaceIdeographs(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 }

@@ -417,3 +417,56 @@ func TestWithoutEmptyThinking(t *testing.T) {
 		}
 	}
 }
+
+// Chinese and Japanese are written without spaces between words: a sentence is one field. Its
+// characters are its words as far as likeness goes, so the same sentence with a character or
+// two changed each turn is the same thought, as it is in English, while different sentences
+// on the same subject are not.
+func TestAThoughtInAScriptWithoutSpacesSaidAgainNearly(t *testing.T) {
+	zh := []string{
+		"我需要检查配置文件中的数据库连接设置，然后修复导致测试失败的问题。",
+		"我需要检查配置文件里的数据库连接设置，然后修复导致测试失败的问题。",
+		"我需要再次检查配置文件中的数据库连接设置，然后修复导致测试失败的问题。",
+		"我需要检查配置文件中的数据库连接设置，然后修复导致这个测试失败的问题。",
+		"我需要检查配置文件中的数据库连接配置，然后修复导致测试失败的问题。",
+		"我需要检查配置文件中的数据库连接设置，然后修复导致测试失败的错误。",
+		"我需要检查配置文件中的数据库的连接设置，然后修复导致测试失败的问题。",
+		"我需要检查配置文件中的数据库连接设置，然后去修复导致测试失败的问题。",
+	}
+	ja := []string{
+		"設定ファイルのデータベース接続を確認してから、テストが失敗する原因を修正します。",
+		"設定ファイルのデータベース接続をもう一度確認してから、テストが失敗する原因を修正します。",
+		"設定ファイルのデータベース接続を確認して、テストが失敗する原因を修正します。",
+		"設定ファイルのデータベースの接続を確認してから、テストが失敗する原因を修正します。",
+		"設定ファイルのデータベース接続を確認してから、テストが失敗した原因を修正します。",
+		"設定ファイルのデータベース接続を確認してから、テストが失敗する理由を修正します。",
+		"設定ファイルのデータベース接続を確認してから、このテストが失敗する原因を修正します。",
+		"設定ファイルのデータベース接続を確かめてから、テストが失敗する原因を修正します。",
+	}
+	differentZH := []string{
+		"我需要检查配置文件中的数据库连接设置。",
+		"测试失败是因为连接超时，我来看看超时的默认值。",
+		"默认值定义在常量模块里，先读一下这个模块。",
+		"常量模块把超时设为三秒，这对集成测试太短了。",
+		"我把超时改成三十秒，然后重新运行失败的测试。",
+		"测试通过了，再运行整个测试套件确认没有回归。",
+		"整个套件都通过了，现在更新变更日志。",
+		"变更日志已更新，任务完成。",
+	}
+	for _, tt := range []struct {
+		name  string
+		texts []string
+		told  bool
+	}{
+		{"Chinese, a character or two changed each turn", zh, true},
+		{"Japanese, a word changed each turn", ja, true},
+		{"Chinese, a different sentence each turn", differentZH, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := staleRun(t, func(i int) string { return tt.texts[i] })
+			if told := len(got) > 0; told != tt.told {
+				t.Errorf("thought notices %q; want told = %v", got, tt.told)
+			}
+		})
+	}
+}
