@@ -43,7 +43,7 @@
 //   - poll: polling that advances, past its budget (one gentle note);
 //   - thought: the model repeating itself (text events with source "model") while its calls
 //     bring back nothing it has not already seen, or one reply writing the same lines ten
-//     times over.
+//     times over (or one line, every few lines, what lies between changing).
 //
 // Paging, batches of distinct arguments, ping-pong whose outcomes progress and test re-runs
 // after edits are left alone. In deny mode it refuses only a confirmed no-progress repeat.

@@ -15,25 +15,26 @@ type catalogue struct {
 	moreChars      string // {n}: the tail of a cut preview
 
 	// The progress detector's texts. Each says what was seen and what to try instead.
-	progressStuck         string // {tool} {count}
-	progressStuckDetailed string // {tool} {count} {arguments}
-	progressCycle         string // {seq} {period} {rounds}
-	progressErrors        string // {tool} {count}
-	progressErrorsSame    string // {tool} {count}: the same arguments each time
-	progressErrorsBetween string // {tool} {count}: the same error, other errors between, nothing succeeding
-	progressEditsRejected string // {tool} {count}: edits of one file rejected, for changing reasons
-	progressRefail        string // {tool} {count} {edits}
-	progressReapplied     string // {tool} {count}: the same change made again and again
-	progressChurn         string // {tool} {count}
-	progressPoll          string // {tool} {count}: the answer keeps changing
-	progressPollStalled   string // {tool} {count}: the same answer every time
-	progressPollIdle      string // {tool} {count}: the same answer every time, checked at once every time
-	progressIdle          string // {tool} {count}: calls in a row whose commands do nothing
-	progressThought       string // {count} {preview}: the calls brought nothing new
-	progressThoughtSweep  string // {count} {preview}: the calls kept moving to other places
-	progressThoughtIdle   string // {count} {preview}: no call in between
-	progressSelfRepeat    string // {count} {lines}: one text repeating a block of lines
-	progressDeny          string // {tool} {count}; starts with "loopguard:" in every locale
+	progressStuck          string // {tool} {count}
+	progressStuckDetailed  string // {tool} {count} {arguments}
+	progressCycle          string // {seq} {period} {rounds}
+	progressErrors         string // {tool} {count}
+	progressErrorsSame     string // {tool} {count}: the same arguments each time
+	progressErrorsBetween  string // {tool} {count}: the same error, other errors between, nothing succeeding
+	progressEditsRejected  string // {tool} {count}: edits of one file rejected, for changing reasons
+	progressRefail         string // {tool} {count} {edits}
+	progressReapplied      string // {tool} {count}: the same change made again and again
+	progressChurn          string // {tool} {count}
+	progressPoll           string // {tool} {count}: the answer keeps changing
+	progressPollStalled    string // {tool} {count}: the same answer every time
+	progressPollIdle       string // {tool} {count}: the same answer every time, checked at once every time
+	progressIdle           string // {tool} {count}: calls in a row whose commands do nothing
+	progressThought        string // {count} {preview}: the calls brought nothing new
+	progressThoughtSweep   string // {count} {preview}: the calls kept moving to other places
+	progressThoughtIdle    string // {count} {preview}: no call in between
+	progressSelfRepeat     string // {count} {lines}: one text repeating a block of lines
+	progressSelfRepeatLine string // {count} {lines}: one text saying a line again every {lines} lines
+	progressDeny           string // {tool} {count}; starts with "loopguard:" in every locale
 }
 
 var catalogues = map[string]*catalogue{
@@ -119,6 +120,9 @@ var catalogues = map[string]*catalogue{
 		progressSelfRepeat: "[loopguard] Your last message repeats the same {lines} line(s) {count} times in a row: " +
 			"your writing is going round in a loop. Stop here. Say in two or three sentences what you know " +
 			"and the one thing you will do next, then do it.",
+		progressSelfRepeatLine: "[loopguard] Your last message writes the same line {count} times, once every {lines} lines, " +
+			"only what lies between them changing: your writing is going round in a loop. Stop here. Say in two or " +
+			"three sentences what you know and the one thing you will do next, then do it.",
 		progressDeny: "loopguard: the same call ({tool}, same arguments) has already returned the same result {count} " +
 			"times with nothing changed since, so it was not run again. Change the arguments or the approach, " +
 			"or report to the user.",
@@ -181,6 +185,8 @@ var catalogues = map[string]*catalogue{
 			"再说一遍不会让任务前进：如果工作已经完成，请直接结束（使用结束任务的工具），不要重复陈述；" +
 			"如果还没有完成，请用工具执行下一个具体步骤。",
 		progressSelfRepeat: "[loopguard] 你上一条消息把同样的 {lines} 行连续重复了 {count} 次：输出陷入了循环。" +
+			"请停下来，用两三句话说明你已经知道什么、下一步要做的一件事，然后去做。",
+		progressSelfRepeatLine: "[loopguard] 你上一条消息把同一行写了 {count} 次，每 {lines} 行一次，只有其间的内容在变：输出陷入了循环。" +
 			"请停下来，用两三句话说明你已经知道什么、下一步要做的一件事，然后去做。",
 		progressDeny: "loopguard: 同一调用（{tool}，相同参数）已 {count} 次返回相同结果，且此后没有任何改动，因此未再执行。" +
 			"请换一组参数或换一种方法，或向用户报告。",

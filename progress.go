@@ -501,6 +501,7 @@ type progressState struct {
 	// A reply that repeated itself while the quiet calls lasted (rounds, lines a round): told
 	// at the first call after them.
 	selfHeld, selfHeldLines int32
+	selfHeldSpread          bool // the reply said one line again every selfHeldLines lines (recurringLine)
 	// A call whose first stuck reminder fell in the quiet calls: told at its next repeat.
 	stuckHeld    uint64
 	changedShape sketch // the shape of its first run's answer (shapeSketch)

@@ -47,10 +47,13 @@ func (l lineScratch) reset() lineScratch {
 // block, repeat lines by nature. A block whose numbers move unevenly from one round to the
 // next is data, not a loop (a list of dividends paid on ten dates, "1. On 2023-05-12, $0.23
 // was paid", "2. On 2023-02-10, ..."): a loop's numbers stay or count on by the same step.
-func selfRepeats(text string, sc *lineScratch) (rounds, period int) {
+// When no block repeats ten times, a line said again every period lines up to the text's
+// end, ten times or more, is such a loop too (recurringLine): spread is then true, and period
+// is how many lines apart its sayings are.
+func selfRepeats(text string, sc *lineScratch) (rounds, period int, spread bool) {
 	*sc = sc.reset()
 	if len(text) < selfRepeatRounds*selfRepeatMinBlock {
-		return 0, 0 // too short to hold ten rounds of a block long enough
+		return 0, 0, false // too short to hold ten rounds of a block long enough
 	}
 	var fence byte // '`' or '~' inside a code block: code and quoted output repeat lines by nature
 	for off := 0; off < len(text); {
@@ -129,7 +132,55 @@ func selfRepeats(text string, sc *lineScratch) (rounds, period int) {
 			// and it hides no loop said elsewhere in the text.
 			// (Data is judged by that unit's rounds: two rounds of five dividends are ten.)
 			d := smallestPeriod(hashes[end-p+1 : end+1])
-			if ru := r * p / d; sizes[end]-sizes[end-d] >= selfRepeatMinBlock && (ru < 3 || !numbersMoveUnevenly(text, sc.starts, end, ru, d)) {
+			if ru := r * p / d; sizes[end]-sizes[end-d] >= selfRepeatMinBlock && (ru < 3 || !numbersMoveUnevenly(text, sc.starts, end, ru, d, d)) {
+				rounds, period = r, p
+			}
+		}
+	}
+	if rounds < selfRepeatRounds {
+		if r, p := recurringLine(text, sc); r > 0 {
+			return r, p, true
+		}
+	}
+	return rounds, period, false
+}
+
+// recurringLine finds a line the text says again every period lines, the lines between
+// changing, ten times or more in a row up to its end: a generation caught in a loop that
+// varies one part of what it repeats. A fine-tuned model wrote "Thought: The search result
+// still does not provide the specific information I need. I should try a different
+// search." before each of 28 made-up searches, each a new query, until its output ran out:
+// no block of lines followed itself, and the back-to-back rule saw nothing. The line must
+// hold 40 bytes or more of words (a heading, a label or a rule says too little), and its
+// numbers may only count on by an even step. The rounds must run to the text's end, the lines
+// after the last saying opening as the lines of the round before did (the last one perhaps
+// cut short): a looping generation goes on until its output is cut, while a template filled
+// in for each of a list of things (a verdict under each file's name) ends, and is followed by
+// what it was for.
+func recurringLine(text string, sc *lineScratch) (rounds, period int) {
+	hashes, sizes, n := sc.hashes, sc.sizes, len(sc.hashes)
+	for p := 2; p <= selfRepeatMaxPeriod && (selfRepeatRounds-1)*p < n; p++ {
+		// the last saying, with at most one round after it, perhaps cut short
+		for last := max(n-1-p, 0); last < n; last++ {
+			size := sizes[last]
+			if last > 0 {
+				size -= sizes[last-1]
+			}
+			if size < selfRepeatMinBlock {
+				continue
+			}
+			r := 1
+			for k := last - p; k >= 0 && hashes[k] == hashes[last]; k -= p {
+				r++
+			}
+			if r <= rounds || r < selfRepeatRounds {
+				continue
+			}
+			ends := true
+			for later := last + 1; later < n && ends; later++ {
+				ends = opensAsBefore(text, sc.starts, later, later-p)
+			}
+			if ends && !numbersMoveUnevenly(text, sc.starts, last+p-1, r, p, 1) {
 				rounds, period = r, p
 			}
 		}
@@ -137,12 +188,26 @@ func selfRepeats(text string, sc *lineScratch) (rounds, period int) {
 	return rounds, period
 }
 
+// opensAsBefore says whether the kept line later opens as the kept line earlier does: its
+// first word is the other's, or the start of it (a line cut short where the output ran out).
+func opensAsBefore(text string, starts []int, later, earlier int) bool {
+	firstWord := func(i int) string {
+		line := text[starts[i]:]
+		if k := strings.IndexAny(line, " \t\r\n"); k >= 0 {
+			line = line[:k]
+		}
+		return line
+	}
+	w := firstWord(later)
+	return w != "" && strings.HasPrefix(firstWord(earlier), w)
+}
+
 // numbersMoveUnevenly says whether, in the run of rounds copies of a block of period lines
 // ending at line end, some number of a line moves by different steps from one round to the
 // next: the block is a template filled with data, not a loop.
-func numbersMoveUnevenly(text string, starts []int, end, rounds, period int) bool {
+func numbersMoveUnevenly(text string, starts []int, end, rounds, period, lines int) bool {
 	first := end - rounds*period + 1
-	for o := 0; o < period; o++ {
+	for o := 0; o < lines; o++ {
 		var prev, step [8]int64
 		for r := 0; r < rounds; r++ {
 			line := text[starts[first+r*period+o]:]

@@ -15,19 +15,42 @@ func TestSelfRepeatsFindsAReplyGoingRoundInALoop(t *testing.T) {
 		}
 		return b.String()
 	}
+	// A fine-tuned model's made-up ReAct steps: the same thought before each new search,
+	// until its output is cut (FireAct, validation round r67a M1).
+	madeUp := func(n int, tail string) string {
+		var b strings.Builder
+		b.WriteString("Thought: I need to find the journal first.\nAction: search[journal Bronx]\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "Thought: The search result still does not provide the specific information I need. I should try a different search.\nAction: search[journal Bronx %s]\n", strings.Repeat("wiki ", i%7)+[]string{"history", "timeline", "list", "first issue", "archive"}[i%5])
+		}
+		return b.String() + tail
+	}
+	// A template filled in for each of a list of files, then what it was for.
+	verdicts := func(tail string) string {
+		var b strings.Builder
+		for _, f := range []string{"app", "cli", "config", "db", "http", "log", "parse", "queue", "store", "text", "util", "web"} {
+			fmt.Fprintf(&b, "File: src/%s.py\nVerdict: follows the style guide already and needs no change at all.\n", f)
+		}
+		return b.String() + tail
+	}
 	tests := []struct {
 		name   string
 		text   string
 		rounds int
 		period int
+		spread bool
 	}{
-		{"a block of lines written over and over", "Okay, the variable is fixed.\n\n" + strings.Repeat(confused, 30), 30, 3},
-		{"a numbered list whose items say the same thing", "Steps to check:\n\n" + numbered(21), 21, 1},
-		{"a block repeated nine times is short of the ten", strings.Repeat(confused, 9), 9, 3},
+		{"a line said again before each new made-up step, until the output is cut", madeUp(27, "Thought: The search result still does not"), 27, 2, true},
+		{"a line said again before each new made-up step, up to the text's end", madeUp(12, ""), 12, 2, true},
+		{"a line said again nine times is short of the ten", madeUp(9, ""), 0, 0, false},
+		{"a template filled in for each file, then what it was for", verdicts("\nSo none of the twelve files needs an edit; the bug is in the tests."), 0, 0, false},
+		{"a block of lines written over and over", "Okay, the variable is fixed.\n\n" + strings.Repeat(confused, 30), 30, 3, false},
+		{"a numbered list whose items say the same thing", "Steps to check:\n\n" + numbered(21), 21, 1, false},
+		{"a block repeated nine times is short of the ten", strings.Repeat(confused, 9), 9, 3, false},
 		{"a code block of the same line is code, not a loop",
-			"Here is the test:\n```python\n" + strings.Repeat("    assert parse('x') == Token('x', kind='name')\n", 20) + "```\nDone.", 0, 0},
+			"Here is the test:\n```python\n" + strings.Repeat("    assert parse('x') == Token('x', kind='name')\n", 20) + "```\nDone.", 0, 0, false},
 		{"a quoted output block is output, not a loop",
-			"```\n" + strings.Repeat("src/domain/workspace.test.ts:<<<<<<< HEAD\n", 15) + "```", 0, 0},
+			"```\n" + strings.Repeat("src/domain/workspace.test.ts:<<<<<<< HEAD\n", 15) + "```", 0, 0, false},
 		{"a numbered list of data, each item the same sentence with other values, is data",
 			"The dividend history:\n\n" + func() string {
 				var b strings.Builder
@@ -35,7 +58,7 @@ func TestSelfRepeatsFindsAReplyGoingRoundInALoop(t *testing.T) {
 					fmt.Fprintf(&b, "%d. On 2023-%02d-1%d, a dividend of $0.2%d was paid per share.\n", i, i, i%10, i%4)
 				}
 				return b.String()
-			}(), 0, 0},
+			}(), 0, 0, false},
 		{"a loop's counters count on by the same step, however many a line holds",
 			func() string {
 				var b strings.Builder
@@ -43,24 +66,24 @@ func TestSelfRepeatsFindsAReplyGoingRoundInALoop(t *testing.T) {
 					fmt.Fprintf(&b, "Step %d: retry the edit (attempt %d of 20), using Python 3.\n", i, i)
 				}
 				return b.String()
-			}(), 15, 1},
-		{"table rows are passed over", "| a | b |\n" + strings.Repeat("| 2024-01-01 | 0.00 | 0.00 | 0.00 | 0.00 | 0.00 |\n", 20), 0, 0},
-		{"short lines repeated say too little", strings.Repeat("}\n", 30), 0, 0},
-		{"rows of a grid of numbers are data, not prose", "The output grid:\n" + strings.Repeat("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", 13), 0, 0},
-		{"ordinary prose does not repeat", "I read the parser. The bug is in the tokenizer: it drops the last byte.\nI will fix it and run the tests.", 0, 0},
+			}(), 15, 1, false},
+		{"table rows are passed over", "| a | b |\n" + strings.Repeat("| 2024-01-01 | 0.00 | 0.00 | 0.00 | 0.00 | 0.00 |\n", 20), 0, 0, false},
+		{"short lines repeated say too little", strings.Repeat("}\n", 30), 0, 0, false},
+		{"rows of a grid of numbers are data, not prose", "The output grid:\n" + strings.Repeat("0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n", 13), 0, 0, false},
+		{"ordinary prose does not repeat", "I read the parser. The bug is in the tokenizer: it drops the last byte.\nI will fix it and run the tests.", 0, 0, false},
 		{"the same paragraph said twice is not a loop", strings.Repeat("The test still fails with the same assertion error in test_parse, "+
 			"so the fix to the tokenizer did not reach the case of an empty input; the next step is to read how the "+
-			"tokenizer treats the end of its input and where the empty token comes from.\n", 2), 2, 1},
-		{"a text too short to hold ten rounds of a long enough block is passed over", strings.Repeat("Retrying the build now.\n", 12), 0, 0},
+			"tokenizer treats the end of its input and where the empty token comes from.\n", 2), 2, 1, false},
+		{"a text too short to hold ten rounds of a long enough block is passed over", strings.Repeat("Retrying the build now.\n", 12), 0, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rounds, period := selfRepeats(tt.text, &lineScratch{})
+			rounds, period, spread := selfRepeats(tt.text, &lineScratch{})
 			if rounds < 2 {
 				rounds, period = 0, 0
 			}
-			if rounds != tt.rounds || period != tt.period {
-				t.Errorf("selfRepeats = %d rounds of %d lines, want %d of %d", rounds, period, tt.rounds, tt.period)
+			if rounds != tt.rounds || period != tt.period || spread != tt.spread {
+				t.Errorf("selfRepeats = %d rounds of %d lines (spread %v), want %d of %d (spread %v)", rounds, period, spread, tt.rounds, tt.period, tt.spread)
 			}
 		})
 	}
@@ -97,9 +120,13 @@ func FuzzSelfRepeats(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		rounds, period := selfRepeats(text, &lineScratch{})
-		if lines := strings.Count(text, "\n") + 1; rounds*period > lines {
-			t.Errorf("%d rounds of %d lines in a text of %d lines", rounds, period, lines)
+		rounds, period, spread := selfRepeats(text, &lineScratch{})
+		span := rounds * period // blocks back to back
+		if spread && rounds > 0 {
+			span = (rounds-1)*period + 1 // a line every period lines
+		}
+		if lines := strings.Count(text, "\n") + 1; span > lines {
+			t.Errorf("%d rounds of %d lines (spread %v) in a text of %d lines", rounds, period, spread, lines)
 		}
 	})
 }
@@ -121,4 +148,60 @@ func TestDataInAReplyDoesNotHideItsLoop(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A reply saying one line again every few lines, the lines between changing, is told with
+// the words for it (not "the same lines in a row"), in every locale, and also when it is
+// held over the quiet calls after another notice and the engine is restored from a snapshot
+// at every event, as a hook is.
+func TestProgressTellsAReplySayingALineAgainEveryFewLines(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 14; i++ {
+		fmt.Fprintf(&b, "Thought: I still haven't found the answer. I should try a different search.\nAction: search[Kevin Durant award %d %s]\n", 2007+i*3, strings.Repeat("list ", i%4))
+	}
+	reply := b.String()
+	for _, locale := range Locales() {
+		t.Run(locale, func(t *testing.T) {
+			cfg := defaultProgress(nil)
+			cfg.Locale = locale
+			e, _ := New(cfg)
+			e.Observe(Call("a", "search", []byte(`{"q":"Kevin Durant"}`)).WithResult("Kevin Wayne Durant is an American basketball player.", false))
+			got := e.Observe(Event{Type: EventText, Agent: "a", Source: "model", ID: "m1", Text: reply})
+			if len(got) != 1 || got[0].Summary != "text repeats itself × 14" {
+				t.Fatalf("notices %+v, want one for the line said 14 times", got)
+			}
+			if want := catalogueFor(locale).progressSelfRepeatLine; !strings.Contains(got[0].Text, strings.SplitN(want, "{count}", 2)[0]) ||
+				!strings.Contains(got[0].Text, "14") || !strings.Contains(got[0].Text, "2") {
+				t.Errorf("the notice does not say a line was said again every 2 lines, 14 times: %s", got[0].Text)
+			}
+		})
+	}
+	t.Run("held over the quiet calls, across snapshots", func(t *testing.T) {
+		cfg, _ := Preset(PresetDefault)
+		var evs []Event
+		for range 3 { // a stuck notice at the third
+			evs = append(evs, Call("a", "grep", []byte(`{"pattern":"Durant"}`)).WithResult("a.txt:3: Durant", false))
+		}
+		evs = append(evs, Event{Type: EventText, Agent: "a", Source: "model", ID: "m1", Text: reply})
+		for i := range 8 {
+			evs = append(evs, Call("a", "view", fmt.Appendf(nil, `{"path":"x%d.txt"}`, i)).WithResult(fmt.Sprintf("file %d\nline two of %d", i, i), false))
+		}
+		var saved []byte
+		var told []Notice
+		for i, ev := range evs {
+			fresh, _ := New(cfg)
+			if err := fresh.Restore("a", saved); err != nil {
+				t.Fatalf("event %d: restore: %v", i, err)
+			}
+			for _, n := range fresh.Observe(ev) {
+				if n.Kind == KindThought {
+					told = append(told, n)
+				}
+			}
+			saved = fresh.Snapshot("a")
+		}
+		if len(told) != 1 || !strings.Contains(told[0].Text, "once every 2 lines") {
+			t.Fatalf("thought notices %+v, want one saying the line came once every 2 lines", told)
+		}
+	})
 }

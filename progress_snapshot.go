@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 22
+const progressSnapFormat = 23
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -209,6 +209,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	for _, n := range [...]int32{s.selfHeld, s.selfHeldLines} {
 		b = binary.AppendUvarint(b, uint64(n))
 	}
+	b = appendBool(b, s.selfHeldSpread)
 	b = binary.LittleEndian.AppendUint64(b, s.stuckHeld)
 	return b
 }
@@ -381,6 +382,7 @@ func (s *progressState) restore(r *snapReader) error {
 			return errors.New("negative count")
 		}
 	}
+	s.selfHeldSpread = boolean()
 	s.stuckHeld = r.u64()
 	if s.idle < 0 || s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")

@@ -98,8 +98,8 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		}
 		s.lastTextID = h
 	}
-	if rounds, period := selfRepeats(t.text, &s.lines); rounds >= selfRepeatRounds {
-		s.selfHeld, s.selfHeldLines = int32(rounds), int32(period)
+	if rounds, period, spread := selfRepeats(t.text, &s.lines); rounds >= selfRepeatRounds {
+		s.selfHeld, s.selfHeldLines, s.selfHeldSpread = int32(rounds), int32(period), spread
 		if !s.quiet(false) {
 			s.saidAt = s.calls
 			out = append(out, s.selfRepeatNotice(t.agent))
@@ -284,7 +284,10 @@ func pageOf(tool string, args []byte) (shape uint64, at pagePlace) {
 // lines), and clears it.
 func (s *progressState) selfRepeatNotice(agent string) Notice {
 	rounds, lines := itoa(int(s.selfHeld)), itoa(int(s.selfHeldLines))
-	s.selfHeld, s.selfHeldLines = 0, 0
-	return s.notice(agent, KindThought, "text repeats itself × "+rounds,
-		fill(s.d.cat.progressSelfRepeat, "count", rounds, "lines", lines))
+	text := s.d.cat.progressSelfRepeat
+	if s.selfHeldSpread {
+		text = s.d.cat.progressSelfRepeatLine
+	}
+	s.selfHeld, s.selfHeldLines, s.selfHeldSpread = 0, 0, false
+	return s.notice(agent, KindThought, "text repeats itself × "+rounds, fill(text, "count", rounds, "lines", lines))
 }
