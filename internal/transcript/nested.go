@@ -86,6 +86,7 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		answered := -1       // where the chats of an answer_generation read before the tree start
 		emptyRun := false    // a run's list of messages was empty
 		failedInference := 0 // BFCL's failed entry: a "result" saying so, and a "traceback" (see below)
+		var tried []msg      // a ToolBench run's tries (triesChat): the run when nothing else holds it
 		before := len(*out)
 		end, err := w.object(i, func(key []byte, v int) (int, error) {
 			if v = w.ws(v); v >= len(w.data) {
@@ -113,6 +114,16 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			case k == "answer_generation" && answered < 0:
 				answered = len(*out)
 				return w.chatsIn(v, depth+1, out)
+			case k == "trys" && c == '[':
+				// the tries of a ToolBench run, read only when nothing else holds the run
+				end, err := w.skip(v)
+				if err == nil {
+					tried = triesChat(w.data[v:end])
+				}
+				return end, err
+			case k == "answer_details" && c == '[':
+				end, err = w.skip(v)
+				list = answerDetailsChat(w.data[v:end])
 			case k == "tree" && c == '{':
 				// ToolBench's DFS search tree: every call the run made, in the order made; the
 				// answer's chain, if read already, is part of it
@@ -179,6 +190,9 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			*out = append(*out, list)
 			return end, nil
 		})
+		if err == nil && len(tried) > 0 && len(*out) == before {
+			*out = append(*out, tried)
+		}
 		if err == nil && emptyRun && len(*out) == before {
 			*out = append(*out, []msg{})
 		}
@@ -349,10 +363,36 @@ func searchTreeChat(raw []byte) []msg {
 	if json.Unmarshal(raw, &t) != nil || t.Tree == nil {
 		return nil
 	}
+	return toolBenchChat([]toolBenchNode{*t.Tree})
+}
+
+// triesChat reads the tries of a ToolBench run that did not finish (StableToolBench's CoT
+// answers: {"trys": [{"chain": [nodes]}]}, its answer's train_messages left empty): each try's
+// chain is its steps in order, an "Action" node followed by its "Action Input" (validation
+// round r67a U1). The tries are one run, one after the other.
+func triesChat(raw []byte) []msg {
+	var tries []struct {
+		Chain []toolBenchNode `json:"chain"`
+	}
+	if json.Unmarshal(raw, &tries) != nil {
+		return nil
+	}
+	var nodes []toolBenchNode
+	for _, t := range tries {
+		nodes = append(nodes, t.Chain...)
+	}
+	return toolBenchChat(nodes)
+}
+
+// toolBenchChat reads ToolBench nodes, each followed by its children (the branches of a
+// search tree, each taking its parent's action); a node after another in the list takes the
+// action the one before left pending, as in a try's chain. Nil when no call was made.
+func toolBenchChat(nodes []toolBenchNode) []msg {
 	var list []msg
 	calls := 0
-	var walk func(n *toolBenchNode, tool string)
-	walk = func(n *toolBenchNode, tool string) {
+	// walk reads n and its children, and returns the action n leaves pending.
+	var walk func(n *toolBenchNode, tool string) string
+	walk = func(n *toolBenchNode, tool string) string {
 		switch n.NodeType {
 		case "Thought":
 			if strings.TrimSpace(n.Description) != "" {
@@ -371,12 +411,66 @@ func searchTreeChat(raw []byte) []msg {
 		for i := range n.Children {
 			walk(&n.Children[i], tool)
 		}
+		return tool
 	}
-	walk(t.Tree, "")
+	tool := ""
+	for i := range nodes {
+		tool = walk(&nodes[i], tool)
+	}
 	if calls == 0 {
 		return nil
 	}
 	return list
+}
+
+// answerDetailsChat reads ToolEval's converted predictions (StableToolBench's
+// model_predictions_converted, the layout its leaderboard is scored on): a run is a chain of
+// {"role", "message", "next": [...]} nodes, a "tool" node's message the call ({"name",
+// "arguments", "response"}), an "assistant" node's the model's words (validation round r67a
+// U2). Nodes are read in preorder. Nil when no call was made.
+func answerDetailsChat(raw []byte) []msg {
+	var roots []answerDetail
+	if json.Unmarshal(raw, &roots) != nil {
+		return nil
+	}
+	var list []msg
+	calls := 0
+	var walk func(n *answerDetail)
+	walk = func(n *answerDetail) {
+		switch n.Role {
+		case "tool":
+			var call struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+				Response  string `json:"response"`
+			}
+			if json.Unmarshal(n.Message, &call) == nil && call.Name != "" {
+				calls++
+				list = append(list, answeredCall("", "d"+strconv.Itoa(calls), call.Name, call.Arguments, call.Response, false)...)
+			}
+		case "assistant", "user":
+			if text := jsonText(n.Message); strings.TrimSpace(text) != "" {
+				list = append(list, msg{Role: n.Role, Content: text})
+			}
+		}
+		for i := range n.Next {
+			walk(&n.Next[i])
+		}
+	}
+	for i := range roots {
+		walk(&roots[i])
+	}
+	if calls == 0 {
+		return nil
+	}
+	return list
+}
+
+// answerDetail is a node of ToolEval's converted chain (answerDetailsChat).
+type answerDetail struct {
+	Role    string          `json:"role"`
+	Message json.RawMessage `json:"message"`
+	Next    []answerDetail  `json:"next"`
 }
 
 // answeredCall is a call kept as data in a run of another shape (parallel lists, a search

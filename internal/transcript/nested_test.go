@@ -97,6 +97,30 @@ func TestChatsInsideOtherDocuments(t *testing.T) {
 			[][]string{{`user "Rate SPY and QQQ."`, `call Ratings "{\"symbol\":\"SPY\"}" => "{\"rating\": 4.5, \"symbol\": \"SPY\"}"`,
 				`call Ratings "{\"symbol\":\"QQQ\"}" => "{\"rating\": 4.3, \"symbol\": \"QQQ\"}"`,
 				`call Calendar "{\"year\":2023}" => "{\"holidays\": []}"`, `text[model] "SPY 4.5, QQQ 4.3."`}}},
+		{"a ToolBench run that did not finish: its try's chain of actions, its answer left empty", "588_CoT@1.json",
+			`{"win": false, "try_count": 1, "trys": [{"chain": [
+			  {"node_type": "Action", "description": "search_player", "depth": 1},
+			  {"node_type": "Action Input", "description": "{\"name\": \"Messi\"}", "observation": "{\"error\": \"\", \"response\": \"born 1987\"}", "observation_code": 0, "depth": 2},
+			  {"node_type": "Action", "description": "player_details", "depth": 3},
+			  {"node_type": "Action Input", "description": "{\"id\": \"28003\"}", "observation": "{\"error\": \"timeout\"}", "observation_code": 11, "depth": 4}], "win": false}],
+			  "answer_generation": {"valid_data": false, "final_answer": "", "train_messages": [], "chain": []}}`,
+			[][]string{{`call search_player "{\"name\": \"Messi\"}" => "{\"error\": \"\", \"response\": \"born …"`,
+				`call player_details "{\"id\": \"28003\"}" => "{\"error\": \"timeout\"}" FAILED`}}},
+		{"a finished ToolBench run is read from its answer, its tries not again", "608_CoT@1.json",
+			`{"win": true, "trys": [{"chain": [{"node_type": "Action", "description": "search_player"},
+			  {"node_type": "Action Input", "description": "{}", "observation": "x", "observation_code": 0}]}],
+			  "answer_generation": {"valid_data": true, "train_messages": [[{"role": "user", "content": "find it"}, {"role": "assistant", "content": "", "function_call": {"name": "search_player", "arguments": "{}"}}, {"role": "function", "name": "search_player", "content": "x"}]]}}`,
+			[][]string{{`user "find it"`, `call search_player "{}" => "x"`}}},
+		{"ToolEval's converted predictions: each run a chain of role, message and next nodes", "G1_instruction.json",
+			`{"588": {"query": "Tell me about Messi.", "answer": {"method": "CoT@1", "final_answer": "", "answer_details": [{"role": "system", "message": "", "next": [
+			  {"role": "user", "message": "", "next": [
+			    {"role": "tool", "message": {"name": "search_player", "arguments": "{\"name\": \"Messi\"}", "response": "{\"error\": \"\", \"response\": \"born 1987\"}"}, "next": [
+			      {"role": "assistant", "message": "Not enough yet.", "next": [
+			        {"role": "tool", "message": {"name": "Finish", "arguments": "{\"return_type\": \"give_answer\"}", "response": ""}, "next": []}]}]}]}]}]}},
+			  "608": {"query": "Concerts?", "answer": {"answer_details": [{"role": "system", "message": "", "next": [
+			    {"role": "tool", "message": {"name": "list_concerts", "arguments": "{}", "response": "none"}, "next": []}]}]}}}`,
+			[][]string{{`call search_player "{\"name\": \"Messi\"}" => "{\"error\": \"\", \"response\": \"born …"`, `text[model] "Not enough yet."`,
+				`call Finish "{\"return_type\": \"give_answer\"}" => ""`}, {`call list_concerts "{}" => "none"`}}},
 		{"ToolBench's search tree: its calls in the order a depth-first search makes them, the answer's chain not read again", "G2_answer_10_DFS.json",
 			`{"win": false, "tree": {"size": 9, "max_length": 9, "tree": {"node_type": "Action Input", "description": "", "observation": "", "children": [
 			  {"node_type": "Thought", "description": "Look the zip code up.", "children": [
