@@ -203,8 +203,10 @@ func opensAsBefore(text string, starts []int, later, earlier int) bool {
 }
 
 // numbersMoveUnevenly says whether, in the run of rounds copies of a block of period lines
-// ending at line end, some number of a line moves by different steps from one round to the
-// next: the block is a template filled with data, not a loop.
+// ending at line end, some number of one of each round's first lines lines moves by
+// different steps from one round to the next: the block is a template filled with data, not
+// a loop. (For a block repeated whole every line is looked at; for a line said again every
+// period lines, that line alone.)
 func numbersMoveUnevenly(text string, starts []int, end, rounds, period, lines int) bool {
 	first := end - rounds*period + 1
 	for o := 0; o < lines; o++ {
