@@ -165,29 +165,49 @@ func addSpecSections(a *agentBuf, lines []string) {
 	}
 }
 
-// fenceAfter says whether a code fence is open after the trimmed line t, given whether one was
-// open before it: a line of backticks opens one (an info string may follow), and only a bare
-// line of backticks closes it, as in CommonMark ("```bash" inside a block is its text, as in
-// the rule files these exports quote, whose ```markdown block holds indented ```bash blocks).
-func fenceAfter(open bool, t string) bool {
+// codeFence follows the code fences of an export line by line, as CommonMark reads them, but
+// for one thing. A line of backticks opens a block (an info string may follow), and only a
+// bare line of backticks closes it ("```bash" inside a block is its text, as in the rule files
+// these exports quote, whose ```markdown block holds indented ```bash blocks). But a diff's
+// every line opens with the character that marks it (' ', '+', '-'), so inside a ```diff
+// block only a bare fence no more indented than the one that opened it closes it: a diff of
+// a Markdown file shows that file's fences as context lines ("  ```"), which closed the diff,
+// and the fence that did close it then opened a block that hid the edits after it
+// (validation round r67c U2: 10 of 50 edits lost).
+type codeFence struct {
+	isOpen bool
+	diff   bool // the open block is a diff
+	indent int  // how far a diff's opening fence was indented
+}
+
+// open says whether a block is open after the lines read so far.
+func (f *codeFence) open() bool { return f.isOpen }
+
+// step reads one line (as written, not trimmed).
+func (f *codeFence) step(line string) {
+	t := strings.TrimLeft(line, " \t")
 	if !strings.HasPrefix(t, "```") {
-		return open
+		return
 	}
-	if open {
-		return strings.Trim(t, "`") != ""
+	indent := len(line) - len(t)
+	bare := strings.Trim(strings.TrimSpace(t), "`") == ""
+	switch {
+	case !f.isOpen:
+		f.isOpen, f.diff, f.indent = true, strings.TrimSpace(strings.TrimLeft(t, "`")) == "diff", indent
+	case bare && (!f.diff || indent <= f.indent):
+		f.isOpen = false
 	}
-	return true
 }
 
 // specSections splits lines at "---" rules outside code fences.
 func specSections(lines []string) []string {
 	var out []string
 	var cur []string
-	inFence := false
+	var fence codeFence
 	for _, line := range lines {
 		t := strings.TrimSpace(line)
-		inFence = fenceAfter(inFence, t)
-		if !inFence && t == "---" {
+		fence.step(line)
+		if !fence.open() && t == "---" {
 			out = append(out, strings.Join(cur, "\n"))
 			cur = cur[:0]
 			continue
@@ -295,18 +315,19 @@ func splitFenced(s string) (blocks []string, outside string) {
 	return blocks, strings.Join(kept, "\n")
 }
 
-// specTurns splits an export into its turns, fences respected (fenceAfter). A turn's line
+// specTurns splits an export into its turns, fences respected (codeFence). A turn's line
 // that follows a rule ("---") opens a turn even where a fence seems open: fences that a quoted
 // document leaves unbalanced must not hide the rest of the chat, and the exporter always
 // writes a rule before a turn.
 func specTurns(s string) []specTurn {
 	var turns []specTurn
-	inFence, afterRule := false, false
+	var fence codeFence
+	afterRule := false
 	for _, line := range strings.Split(s, "\n") {
 		t := strings.TrimSpace(line)
-		inFence = fenceAfter(inFence, t)
-		if m := specTurnRe.FindStringSubmatch(line); m != nil && (!inFence || afterRule) {
-			inFence, afterRule = false, false
+		fence.step(line)
+		if m := specTurnRe.FindStringSubmatch(line); m != nil && (!fence.open() || afterRule) {
+			fence, afterRule = codeFence{}, false
 			role := "user"
 			if m[1] != "User" {
 				role = MainAgent
@@ -451,17 +472,17 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 // fences, so that what a call printed (a Read of another export, "117\t...</details></tool-use>";
 // a `cat` of one, fenced) does not close it.
 func specToolEnd(body string) int {
-	inFence := false // what a call printed, fenced, may quote another export whole (`cat`)
+	var fence codeFence // what a call printed, fenced, may quote another export whole (`cat`)
 	for i := 0; i < len(body); {
 		line := body[i:]
 		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
 			line = line[:nl]
 		}
 		t := strings.TrimPrefix(line, "</details>")
-		if !inFence && strings.HasPrefix(t, "</tool-use>") {
+		if !fence.open() && strings.HasPrefix(t, "</tool-use>") {
 			return i + len(line) - len(t)
 		}
-		inFence = fenceAfter(inFence, strings.TrimSpace(line))
+		fence.step(line)
 		i += len(line) + 1
 	}
 	return -1
@@ -472,7 +493,7 @@ func specToolEnd(body string) int {
 // report's "---------- coverage ----------") and a rule of its own inside its fence; neither
 // ends the call.
 func specRuleAt(s string) int {
-	inFence := false
+	var fence codeFence
 	for i := 0; i < len(s); {
 		nl := strings.IndexByte(s[i:], '\n')
 		if nl < 0 {
@@ -483,11 +504,7 @@ func specRuleAt(s string) int {
 		if e := strings.IndexByte(line, '\n'); e >= 0 {
 			line = line[:e]
 		}
-		t := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(t, "```"):
-			inFence = !inFence
-		case !inFence && t == "---":
+		if fence.step(line); !fence.open() && strings.TrimSpace(line) == "---" {
 			return i - 1
 		}
 	}
