@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,6 +103,9 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 // failed: old_string not found" for an edit whose text is not in the file. It returns the
 // tool the line names.
 func specToolRejection(line string) (string, bool) {
+	if tool, ok := cursorBareRefusal(line); ok {
+		return tool, true
+	}
 	rest, ok := strings.CutPrefix(line, "Error: ")
 	if !ok {
 		return "", false
@@ -118,6 +122,47 @@ func specToolRejection(line string) (string, bool) {
 	return tool, true
 }
 
+// specIsRefusal says whether a line is Cursor's word that a call was refused
+// (specToolRejection).
+func specIsRefusal(line string) bool {
+	_, ok := specToolRejection(line)
+	return ok
+}
+
+// cursorBareRefusals are Cursor's words that its string-replacing edit tool (search_replace,
+// whose arguments are old_string and new_string) refused an edit, as the exports of Markdown
+// 1.x write them: alone, in a section of their own, with no call block (validation round r67c
+// U5: 32 refused edits in three chats were the model's words, and four refusals alike in nine
+// calls went untold).
+var cursorBareRefusals = []string{
+	"The string to replace was not found in the file.",
+	"Invalid: old_string and new_string are exactly the same.",
+	"The model provided an ambiguous search string to replace.",
+}
+
+// cursorBareRefusal says whether a line is one of Cursor's words that a call was refused,
+// written alone (cursorBareRefusals; "Tool apply_patch not found.", which names the tool;
+// "Edit failed because of a diff timeout"; "Model failed to call the tool with correct
+// arguments.", which names none), and returns the tool.
+func cursorBareRefusal(line string) (string, bool) {
+	if slices.Contains(cursorBareRefusals, line) {
+		return "search_replace", true
+	}
+	if tool, ok := strings.CutPrefix(line, "Tool "); ok {
+		if tool, ok = strings.CutSuffix(tool, " not found."); ok && tool != "" && strings.Trim(tool, "abcdefghijklmnopqrstuvwxyz_") == "" {
+			return tool, true
+		}
+		return "", false
+	}
+	switch {
+	case strings.HasPrefix(line, "Edit failed because of a diff timeout"):
+		return "edit_file", true
+	case line == "Model failed to call the tool with correct arguments.":
+		return "invalid_tool_call", true
+	}
+	return "", false
+}
+
 // addSpecRejection adds a call a tool refused (specToolRejection): read as the model's words,
 // 265 edits Cursor rejected in 22 chats were no calls, and an agent sending six edits of one
 // file, each refused, was never told (validation round r63a U1). The export keeps nothing of
@@ -127,6 +172,11 @@ func addSpecRejection(a *agentBuf, tool, line string) {
 	n := a.nextNumber(tool)
 	a.add(loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(n)+`}`)).WithResult(line, true))
 }
+
+// refusedEcho stands for the tool of a call just read in addSpecAgentTurn when that call was
+// a refusal (specToolRejection), which names the tool its own way ("StrReplace" for
+// edit_file_v2): an empty block of any tool after it is its echo.
+const refusedEcho = "\x00refused"
 
 // specNoMessage is SpecStory's placeholder for a section in which the model said nothing
 // between two calls. It is no words: read as the model's, a batch of silent calls was one
@@ -279,6 +329,9 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 		a.add(loopguard.Call("", "invalid_tool_call", nil).WithResult(text, true))
 	case strings.HasPrefix(first, "Could not find file "), strings.HasPrefix(first, "Could not resolve URI: "):
 		a.add(loopguard.Call("", "read_file", []byte(first)).WithResult(text, true))
+	case text == first && specIsRefusal(first):
+		tool, _ := specToolRejection(first)
+		addSpecRejection(a, tool, first)
 	case text == "Cancelled":
 		// Read as the model's words, an edit the user stopped was lost, and with it the
 		// failure it is (validation round r59c U1). What it would have done is not written:
@@ -369,7 +422,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			if tool, ok := specToolRejection(t); ok {
 				flush()
 				addSpecRejection(a, tool, t)
-				lastTool = ""
+				lastTool = refusedEcho
 				continue
 			}
 			if t != "---" && t != specNoMessage && !strings.HasPrefix(t, "<!--") {
@@ -442,7 +495,11 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			if m := specToolName.FindStringSubmatch(attrs); m != nil {
 				toolName = m[1]
 			}
-			if toolName != lastTool || !specEmptyUse(body, toolName) {
+			// An empty block right after a refusal is the refused call's echo (validation
+			// round r67c U4: "Error: StrReplace failed" and an empty edit_file_v2 block were
+			// read as two calls).
+			echo := specEmptyUse(body, toolName) && (toolName == lastTool || lastTool == refusedEcho)
+			if !echo {
 				addSpecCall(a, toolName, body, strings.Contains(attrs, `data-edit-status="rejected"`))
 			}
 			lastTool = toolName
