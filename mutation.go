@@ -23,8 +23,8 @@ import (
 //     when the command line writes: a redirection to a file, sed -i, tee, mv, cp, rm, touch,
 //     mkdir, patch, git apply/checkout/reset/commit/stash, package installs and updates, a
 //     command line that only changes the shell's environment (export, unset, an activation:
-//     setsEnvironment), or a script
-//     that opens a file for writing.
+//     setsEnvironment), a script that opens a file for writing, or one of SWE-agent's own
+//     editors (sweAgentEdits).
 //
 // A false "mutating" only makes the guard quieter (the repeat counts as progress); a missed
 // one makes a re-run after an unseen change look like a repeat, so the shell rules lean
@@ -63,8 +63,51 @@ func mutates(named bool, tool string, args []byte, keys argKeys) bool {
 	if keys.code && bytes.Contains(args, []byte("%%writefile")) {
 		return true // IPython's cell magic that writes the cell to a file
 	}
+	if sweAgentEdits(args) {
+		return true
+	}
 	writes, envWord, netWord := shellWritesFiles(args, !keys.code || codeRunsShell(args))
 	return writes || envWord && setsEnvironment(args) || netWord && sendsData(args)
+}
+
+// sweAgentEdits says whether a command line is one of SWE-agent's own file editors, which its
+// shell runs as commands of their own: `edit 145:145` followed by the new lines, `create
+// <file>`, `insert <line>`, `str_replace_editor` with any sub-command but `view`. Datasets
+// of SWE-agent's runs (nebius' SWE-agent trajectories) give every such command as a call of
+// one shell tool: read as no change, eleven edits the editor rejected in thirteen calls were
+// one command failing each its own way, and went untold (validation round r67d M1). Only the
+// command line's first word is looked at: SWE-agent's commands are never part of a pipeline,
+// and the word "edit" elsewhere (`grep -n "def edit"`) is an argument.
+func sweAgentEdits(args []byte) bool {
+	switch w := subcommand("", args); string(w) {
+	case "edit", "create", "insert":
+		// the word alone: "edit_file.py" or "editor" is another program
+		rest := firstCommandRest(args, len(w))
+		return len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\\' || rest[0] == '\n')
+	case "str_replace_editor":
+		sub := subcommand("", firstCommandRest(args, len(w)))
+		return len(sub) > 0 && !readOnlySubcommands[string(sub)]
+	}
+	return false
+}
+
+// firstCommandRest returns what follows the first n bytes of the command line that args hold
+// (as subcommand finds it): args itself, or the string of its "command" argument, still
+// JSON-escaped.
+func firstCommandRest(args []byte, n int) []byte {
+	a := bytes.TrimSpace(args)
+	if len(a) > 0 && a[0] == '{' {
+		i := bytes.Index(a, []byte(`"command"`))
+		if i < 0 {
+			return nil
+		}
+		a = bytes.TrimLeft(a[i+len(`"command"`):], " \t\r\n:")
+		a = bytes.TrimPrefix(a, []byte{'"'})
+	}
+	if n > len(a) {
+		return nil
+	}
+	return a[n:]
 }
 
 // sendsData says whether a command line sends data to a server with curl or wget (a POST,
