@@ -931,8 +931,16 @@ func meterRow(line string) bool {
 }
 
 // execHeaderEnd returns where the output starts in a result headed the way Codex heads a
-// command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"), or 0.
+// command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"), as Cline
+// does ("Command executed successfully …"), or labelled the way OpenHands' trajectories and
+// the datasets made from them label every answer ("OBSERVATION:" on a line of its own, or
+// ReAct's "Observation:" before the text), or 0. The label is the harness's, the same over
+// every answer: read as the answer's opening, it hid an editor's "ERROR:" under it, and six
+// replacements rejected in seven calls went untold (validation round r67d M2).
 func execHeaderEnd(result string) int {
+	if n := observationLabelEnd(result); n > 0 {
+		return n
+	}
 	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") &&
 		!strings.HasPrefix(result, "Command executed successfully") && !strings.HasPrefix(result, "Command failed with exit code") {
 		return 0
@@ -945,6 +953,22 @@ func execHeaderEnd(result string) int {
 		return len(result)
 	}
 	return 0
+}
+
+// observationLabelEnd returns where the text starts after an "OBSERVATION:" or "Observation:"
+// label that opens a result (and the spaces and line end after it), or 0.
+func observationLabelEnd(result string) int {
+	if !strings.HasPrefix(result, "OBSERVATION:") && !strings.HasPrefix(result, "Observation:") {
+		return 0
+	}
+	i := len("OBSERVATION:")
+	for i < len(result) && (result[i] == ' ' || result[i] == '\t' || result[i] == '\r') {
+		i++
+	}
+	if i < len(result) && result[i] == '\n' {
+		i++
+	}
+	return i
 }
 
 // codeSendsNoKeys says whether a cell of code that calls the agent's tools (Codex's code

@@ -271,6 +271,10 @@ func TestProgressRules(t *testing.T) {
 			nil, times(4, func(i int) step {
 				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i), "ERROR:\n"+rejections[i])
 			}), []string{"3:errors:str_replace_editor failed × 4"}},
+		{"edits rejected four times under the harness's OBSERVATION: label are an edit loop, as without it",
+			nil, times(4, func(i int) step {
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i), "OBSERVATION:\nERROR:\n"+rejections[i])
+			}), []string{"3:errors:str_replace_editor failed × 4"}},
 		{"looking at the file between rejected edits of it does not end the edit loop",
 			nil, times(8, func(i int) step {
 				if i%2 == 1 {
@@ -1398,6 +1402,12 @@ func TestExecHeaderEnd(t *testing.T) {
 		{"Command executed successfully (exit code 0).\nOutput:\nError: read ECONNRESET", "Error: read ECONNRESET"},
 		{"Command failed with exit code 1.\nOutput:\nThe system cannot find the file specified.", "The system cannot find the file specified."},
 		{"Command executed successfully (exit code 0).", "Command executed successfully (exit code 0)."}, // nothing printed
+		// the label OpenHands' trajectories put over every answer, and ReAct's
+		{"OBSERVATION:\nERROR:\nNo replacement was performed.", "ERROR:\nNo replacement was performed."},
+		{"OBSERVATION:  \r\nHere's the result of running `cat -n`", "Here's the result of running `cat -n`"},
+		{"Observation: Error: page not found", "Error: page not found"},
+		{"OBSERVATIONS: none", "OBSERVATIONS: none"}, // another word
+		{"An observation: fine", "An observation: fine"},
 	}
 	for _, tt := range tests {
 		if got := tt.result[execHeaderEnd(tt.result):]; got != tt.output {
