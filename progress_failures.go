@@ -808,7 +808,8 @@ func namesFailureKind(name string) bool {
 }
 
 // isFailureTally says whether line is a closing count or verdict that names no failure:
-// unittest's "FAILED (failures=1)" or "FAILED (errors=2, skipped=1)", or a build's "BUILD
+// unittest's "FAILED (failures=1)" or "FAILED (errors=2, skipped=1)" (a harness's bracketed
+// note glued after it aside), or a build's "BUILD
 // FAILED" (isBuildVerdict). It holds a failure mark, and every run of a suite that still fails
 // one test ends with it, so taken for the failure's line it made five different assertion
 // failures, one after each edit, one failure (validation round r56c F2). Like pytest's closing
@@ -823,8 +824,12 @@ func isFailureTally(line string) bool {
 	if !ok {
 		return false
 	}
-	rest, ok = strings.CutSuffix(rest, ")")
-	if !ok || rest == "" {
+	rest, note, ok := strings.Cut(rest, ")")
+	if !ok || rest == "" || note != "" && note[0] != '[' {
+		// A harness may glue a bracketed note of its own to the output's last line:
+		// OpenHands' "FAILED (failures=1)[Python Interpreter: /opt/conda/bin/python]"
+		// (validation round r67d F1: five runs of a test, each failing its own way after
+		// an edit, were one failure by that line).
 		return false
 	}
 	for item := range strings.SplitSeq(rest, ",") {

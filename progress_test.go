@@ -1866,6 +1866,8 @@ func TestIsFailureTallyKnowsClosingCountsAndVerdicts(t *testing.T) {
 		{"FAILED (expected failures=1, errors=1)", true},
 		{"FAILED t.py::test_a - Failed: nomatch", false},
 		{"FAILED (see the log above)", false},
+		{"FAILED (failures=1)[Python Interpreter: /opt/miniconda3/envs/testbed/bin/python]", true}, // OpenHands' note glued on
+		{"FAILED (failures=1) and then some words", false},
 		{"FAILED ()", false},
 		{"FAILED (failures=)", false},
 		{"Build FAILED (failures=1)", false},
