@@ -48,6 +48,7 @@ const (
 	kindBrowserUse        // a browser-use agent history document
 	kindCCTrace           // a Claude Code session exported by cctrace (Markdown)
 	kindKimiWire          // a Kimi Code CLI session's records, one a line
+	kindCraft             // a Craft Agents session: a header line, then its messages
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
 	kindResponsesRollouts // Responses API requests and responses, one run a line (NeMo Gym)
@@ -271,6 +272,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindCopilot}
 	case isKimiWireHead(typ, has):
 		return sniffed{kind: kindKimiWire}
+	case multi && isCraftHead(typ, has):
+		return sniffed{kind: kindCraft}
 	case isACPHead(typ, has):
 		return sniffed{kind: kindACP}
 	case isAntigravityHead(has):

@@ -28,6 +28,7 @@
 //   - "osworld": an OSWorld run's traj.jsonl (a computer-use agent's executed actions)
 //   - "online-mind2web": an Online-Mind2Web result.json (a web agent's actions and thoughts)
 //   - "kimi": a Kimi Code CLI session's records
+//   - "craft-agents": a Craft Agents session (a header line, then its messages)
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
 //   - "zed": a thread of Zed's agent panel saved as Markdown
@@ -146,6 +147,9 @@ const (
 	FormatMind2Web = "online-mind2web"
 	// FormatKimi is a Kimi Code CLI session's records, one a line (the agent loop's events).
 	FormatKimi = "kimi"
+	// FormatCraft is a Craft Agents session: a header line, then one message a line (a
+	// call and its answer on one).
+	FormatCraft = "craft-agents"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
 	// (acp_trajectory.jsonl): the session's updates, one a line.
 	FormatACP = "acp"
@@ -597,6 +601,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCCTrace(name, br)
 	case kindKimiWire:
 		t, err = readKimiWire(name, br)
+	case kindCraft:
+		t, err = readCraft(name, br)
 	case kindACP:
 		t, err = readACP(name, br)
 	case kindZed:
