@@ -1453,8 +1453,14 @@ func isDuration(f string, after string) bool {
 		return false
 	}
 	unit := f[i:]
+	if unit != "" && unit[0] >= 0xe0 {
+		return cjkTimeUnits(unit) // 1.5秒, 14时30分05秒, 2025年3月1日
+	}
 	if unit == "" {
 		// The unit may be the next word.
+		if len(after) > 3 && after[0] == ' ' && after[1] >= 0xe0 {
+			return spelledCJKDuration(after[1:]) // 3 秒; not 3 分, which may be a score
+		}
 		if len(after) > 1 && after[0] == ' ' {
 			k := 1
 			for k < len(after) && k < 14 && 'a' <= after[k] && after[k] <= 'z' {
@@ -1481,6 +1487,40 @@ func isDuration(f string, after string) bool {
 		unit = unit[k:]
 	}
 	return true
+}
+
+// spelledCJKDuration says whether w opens with a Chinese unit of time written apart from its
+// number ("3 秒", "10 分钟", "2 小时"), the unit a word of its own: what follows it is no
+// other character of the script ("秒，服务仍未就绪" is a second, then a comma).
+func spelledCJKDuration(w string) bool {
+	for _, u := range [...]string{"毫秒", "秒钟", "秒", "分钟", "小时"} {
+		if rest, ok := strings.CutPrefix(w, u); ok {
+			r, _ := utf8.DecodeRuneInString(rest)
+			return rest == "" || !isIdeograph(r)
+		}
+	}
+	return false
+}
+
+// cjkTimeUnits says whether s, what follows a number, is a Chinese or Japanese date, time or
+// duration's units and the numbers between them: "秒" (1.5秒), "时30分05秒", "年3月1日",
+// "毫秒". It must name a second, an hour, a day or a year (秒, 钟, 时, 日, 年): "分" or "点"
+// alone may be a score, "月" alone a count of months. Tools that speak Chinese write times so,
+// and a time that moved made two same answers differ (validation round r67c P2).
+func cjkTimeUnits(s string) bool {
+	strong := false
+	for _, r := range s {
+		switch r {
+		case '秒', '钟', '時', '时', '日', '年':
+			strong = true
+		case '分', '毫', '月', '点', '小', '天', '.', ':':
+		default:
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+	}
+	return strong
 }
 
 func isTimeUnit(u string, spelled bool) bool {

@@ -24,6 +24,12 @@ func TestDigestNormalises(t *testing.T) {
 		{"clock times", "started 10:04:55 finished 10:05:01", "started 11:00:00 finished 11:00:07", true},
 		{"durations", "3 passed in 0.12s", "3 passed in 1.5s", true},
 		{"spelled durations", "took 12 seconds", "took 7 seconds", true},
+		// times and durations written in Chinese (validation round r67c P2)
+		{"a Chinese date and time", "构建成功 2025年3月1日 14时30分05秒", "构建成功 2025年3月2日 9时05分41秒", true},
+		{"a Chinese duration", "任务完成，耗时 1.5秒", "任务完成，耗时 12毫秒", true},
+		{"a spelled Chinese duration", "已等待 3 秒，服务仍未就绪", "已等待 10 秒，服务仍未就绪", true},
+		{"a score in points stays", "本轮得分 3 分", "本轮得分 5 分", false},
+		{"a month alone stays", "共 3月 的数据", "共 4月 的数据", false},
 		{"process ids", "server pid 4242 listening", "server pid 977 listening", true},
 		{"pid=N", "worker pid=4242 ready", "worker pid=31 ready", true},
 		{"process group ids", "Output: no matches found\nProcess Group PGID: 23520", "Output: no matches found\nProcess Group PGID: 24518", true},
@@ -387,13 +393,14 @@ var fieldSamples = []string{
 	"x\\Temp\\1/", "\\", "a\\b1", "12%", "v1.2.3", "1st", "2nd", "e1", "E10", "0", "00000000",
 	"ffffffff", "fffffff1", "-", "--1", "=1", "1=", "/", "1/", "ab/1", "(1", "1(", "((1))", "{1}",
 	"'1'", "`1`", ";1;", "<1>", "a" + "\x80" + "1", "\xc2\xb5" + "1", "1\xc2\xb5s", "éé12",
+	"2025年3月1日", "14时30分05秒", "1.5秒", "12毫秒", "3分", "3月", "第3次", "3次",
 }
 
 // The glance never calls a field plain that volatileKind calls volatile, and finds the same
 // field bounds as a byte-by-byte walk, whatever the words before and after the field say.
 func TestSortFieldAgreesWithVolatileKind(t *testing.T) {
 	befores := []string{"", " ", "pid ", "PGID: ", "attempt\t", "took  ", "x ", "\t", "longerword "}
-	afters := []string{"", " ", " seconds", " s", " ms", " sec ago", "\tx", " 12", ",", " and more text here"}
+	afters := []string{"", " ", " seconds", " s", " ms", " sec ago", "\tx", " 12", ",", " and more text here", " 秒", " 分"}
 	fields := append([]string(nil), fieldSamples...)
 	// and every pair of samples run together, for the fields of other lengths and shapes
 	for _, a := range fieldSamples {
