@@ -264,7 +264,8 @@ func wordKind(w string) int {
 	switch {
 	case w == "":
 		return prevNone
-	case len(w) <= 7:
+	case len(labelWord(w)) <= 7:
+		// the count words are short; their wrapping does not count ("(attempt 2)")
 		return countWord(w)
 	case handleLabel(w):
 		return prevHandle
@@ -724,7 +725,7 @@ func prevWordKind(line string, fs int) int {
 	for ps > 0 && line[ps-1] > ' ' {
 		ps--
 	}
-	if pe-ps > 7 {
+	if len(labelWord(line[ps:pe])) > 7 { // as wordKind judges it
 		if handleLabel(line[ps:pe]) {
 			return prevHandle
 		}
@@ -749,19 +750,18 @@ func idLabelBefore(line string, fs int) bool {
 	for e > 0 && (line[e-1] == ':' || line[e-1] == '=' || isWrap(line[e-1])) {
 		e--
 	}
-	if e < 2 || pe-e > 5 || line[e-1]|0x20 != 'd' || line[e-2]|0x20 != 'i' {
+	if e < 2 || line[e-1]|0x20 != 'd' || line[e-2]|0x20 != 'i' {
 		return false
 	}
 	if c := line[pe-1]; c != ':' && c != '=' && pe != e {
 		return false // a label ends in a letter, ':' or '=' ("id: 4f3a", [ID]:; not "id" 4f3a)
 	}
-	// The word is "id" with its wrapping ("(id", "[ID]:"), as labelWord reads it, of at
-	// most 7 bytes, as wordKind reads a count's label.
+	// The word is "id" with its wrapping ("(id", "[ID]:"), as labelWord reads it.
 	b := e - 2
 	for b > 0 && isWrap(line[b-1]) {
 		b--
 	}
-	if (b == 0 || line[b-1] <= ' ') && pe-b <= 7 {
+	if b == 0 || line[b-1] <= ' ' {
 		return true
 	}
 	ps := e
@@ -1324,6 +1324,8 @@ func volatileKind(f string, prev int, after string) int {
 		return fieldPlain
 	case letters == 0 && seps >= 2 && digits >= 4:
 		return fieldVolatile // 2024-01-02, 12:34:56, 01/02/2024
+	case len(f) == 5 && f[2] == ':' && isClockMinutes(f):
+		return fieldVolatile // 14:30, a clock time without its seconds
 	case len(f) >= 15 && isTimestamp(f):
 		return fieldVolatile // 2024-01-02T03:04:05.678Z
 	case isDuration(f, after):
@@ -1344,6 +1346,19 @@ func volatileKind(f string, prev int, after string) int {
 		}
 	}
 	return fieldPlain
+}
+
+// isClockMinutes says whether f, of 5 bytes with a ':' in the middle, is a time of day to the
+// minute ("14:30", "09:05"): two digits of hours below 24 and two of minutes below 60. Logs
+// and prompts write such times ("Last login: Tue Dec  3 14:30"); a ratio or a position is
+// seldom written with two digits on each side.
+func isClockMinutes(f string) bool {
+	for _, i := range [...]int{0, 1, 3, 4} {
+		if f[i] < '0' || f[i] > '9' {
+			return false
+		}
+	}
+	return (f[0]-'0')*10+(f[1]-'0') < 24 && f[3] < '6'
 }
 
 // isSerialID says whether f is a name and a serial number, joined by '_' or '-' (at least 6

@@ -30,6 +30,9 @@ func TestDigestNormalises(t *testing.T) {
 		{"a spelled Chinese duration", "已等待 3 秒，服务仍未就绪", "已等待 10 秒，服务仍未就绪", true},
 		{"a score in points stays", "本轮得分 3 分", "本轮得分 5 分", false},
 		{"a month alone stays", "共 3月 的数据", "共 4月 的数据", false},
+		{"a clock time to the minute", "Last login: Tue Dec  3 14:30 from 10.0.0.7", "Last login: Tue Dec  3 09:05 from 10.0.0.7", true},
+		{"a ratio or a position is no clock time", "aspect 16:9 kept", "aspect 4:3 kept", false},
+		{"a counter in parentheses after its word", "connection refused, retrying (attempt 2)", "connection refused, retrying (attempt 3)", true},
 		{"process ids", "server pid 4242 listening", "server pid 977 listening", true},
 		{"pid=N", "worker pid=4242 ready", "worker pid=31 ready", true},
 		{"process group ids", "Output: no matches found\nProcess Group PGID: 23520", "Output: no matches found\nProcess Group PGID: 24518", true},
@@ -358,7 +361,7 @@ func hashLineByBytes(line string) uint64 {
 				switch word := line[ps:pe]; {
 				case !('a' <= last|0x20 && last|0x20 <= 'z' || last == ':' || last == '='):
 					// a count word ends in a letter, ':' or '=' ("pid": 1, pid=1; not "pid" 1)
-				case len(word) <= 7:
+				case len(labelWord(word)) <= 7: // its wrapping aside: "(attempt 2)"
 					prev = countWord(word)
 				case handleLabel(word): // a label longer than a count word: "shellId:"
 					prev = prevHandle
@@ -393,13 +396,13 @@ var fieldSamples = []string{
 	"x\\Temp\\1/", "\\", "a\\b1", "12%", "v1.2.3", "1st", "2nd", "e1", "E10", "0", "00000000",
 	"ffffffff", "fffffff1", "-", "--1", "=1", "1=", "/", "1/", "ab/1", "(1", "1(", "((1))", "{1}",
 	"'1'", "`1`", ";1;", "<1>", "a" + "\x80" + "1", "\xc2\xb5" + "1", "1\xc2\xb5s", "éé12",
-	"2025年3月1日", "14时30分05秒", "1.5秒", "12毫秒", "3分", "3月", "第3次", "3次",
+	"14:30", "09:05", "24:00", "16:9", "12:60", "(attempt", "2025年3月1日", "14时30分05秒", "1.5秒", "12毫秒", "3分", "3月", "第3次", "3次",
 }
 
 // The glance never calls a field plain that volatileKind calls volatile, and finds the same
 // field bounds as a byte-by-byte walk, whatever the words before and after the field say.
 func TestSortFieldAgreesWithVolatileKind(t *testing.T) {
-	befores := []string{"", " ", "pid ", "PGID: ", "attempt\t", "took  ", "x ", "\t", "longerword "}
+	befores := []string{"", " ", "pid ", "PGID: ", "attempt\t", "took  ", "x ", "\t", "longerword ", "(attempt ", "[pid: "}
 	afters := []string{"", " ", " seconds", " s", " ms", " sec ago", "\tx", " 12", ",", " and more text here", " 秒", " 分"}
 	fields := append([]string(nil), fieldSamples...)
 	// and every pair of samples run together, for the fields of other lengths and shapes
