@@ -87,6 +87,7 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 		emptyRun := false    // a run's list of messages was empty
 		failedInference := 0 // BFCL's failed entry: a "result" saying so, and a "traceback" (see below)
 		var tried []msg      // a ToolBench run's tries (triesChat): the run when nothing else holds it
+		initialObs := ""     // the run's first observation, before any step (see seenBeforeActing)
 		before := len(*out)
 		end, err := w.object(i, func(key []byte, v int) (int, error) {
 			if v = w.ws(v); v >= len(w.data) {
@@ -96,6 +97,8 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			end := v
 			var err error
 			switch k, c := string(key), w.data[v]; {
+			case (k == "initial_observation" || k == "initial_obs") && c == '"':
+				return w.str(v, &initialObs)
 			case k == "initial_state":
 				// A task's starting point (tau2-bench's tasks: the history a simulation opens
 				// with), not a run: where a run began from it, the run holds it; where none
@@ -190,6 +193,11 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			*out = append(*out, list)
 			return end, nil
 		})
+		if err == nil && initialObs != "" {
+			for r := before; r < len(*out); r++ {
+				(*out)[r] = seenBeforeActing((*out)[r], initialObs)
+			}
+		}
 		if err == nil && len(tried) > 0 && len(*out) == before {
 			*out = append(*out, tried)
 		}
@@ -1315,6 +1323,35 @@ func decodeSteps(arr []byte) []msg {
 		}
 	}
 	return list
+}
+
+// seenBeforeActing moves a step list's observations one step on when they are what each step
+// was chosen in rather than what its action brought: a harness that logs its run as
+// {"initial_observation", "steps": [{"action", "observation"}, ...]} may write the
+// observation the model acted on beside its action, so that the first step's is the initial
+// one (an ALFWorld runner: "go to shelf 1" beside the room's description, every answer a
+// step late, and every loop told a call late; validation round r68b U1). That first
+// observation, equal to the initial one, is the evidence: without it the steps are read as
+// they stand. Each step's first call then gets the next step's observation, and the last
+// step's, whose answer the log does not keep, none.
+func seenBeforeActing(run []msg, initial string) []msg {
+	var outcomes []int // the tool messages that carry a step's observation
+	for i, m := range run {
+		if m.Role == "tool" && strings.HasPrefix(m.ToolCallID, "step") && strings.HasSuffix(m.ToolCallID, ".0") {
+			outcomes = append(outcomes, i)
+		}
+	}
+	if len(outcomes) == 0 {
+		return run
+	}
+	if first, _ := run[outcomes[0]].Content.(string); strings.TrimSpace(first) != strings.TrimSpace(initial) {
+		return run
+	}
+	for j := 0; j+1 < len(outcomes); j++ {
+		run[outcomes[j]].Content, run[outcomes[j]].Status = run[outcomes[j+1]].Content, run[outcomes[j+1]].Status
+	}
+	last := outcomes[len(outcomes)-1]
+	return slices.Delete(run, last, last+1)
 }
 
 // stepCall reads a step's call from its tool/tool_name and input keys, or from its action: a

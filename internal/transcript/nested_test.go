@@ -97,6 +97,18 @@ func TestChatsInsideOtherDocuments(t *testing.T) {
 			[][]string{{`user "Rate SPY and QQQ."`, `call Ratings "{\"symbol\":\"SPY\"}" => "{\"rating\": 4.5, \"symbol\": \"SPY\"}"`,
 				`call Ratings "{\"symbol\":\"QQQ\"}" => "{\"rating\": 4.3, \"symbol\": \"QQQ\"}"`,
 				`call Calendar "{\"year\":2023}" => "{\"holidays\": []}"`, `text[model] "SPY 4.5, QQQ 4.3."`}}},
+		{"steps logged beside the observation they were chosen in (the first is the initial one): each answer is the next step's", "trajectory.jsonl",
+			`{"trajectory_id": "t1", "initial_observation": "You are in the middle of a room.", "steps": [
+			  {"index": 0, "action": "go to shelf 1", "observation": "You are in the middle of a room.", "done": false},
+			  {"index": 1, "action": "examine shelf 1", "observation": "You arrive at shelf 1.", "done": false},
+			  {"index": 2, "action": "take book 1 from shelf 1", "observation": "You see a book 1.", "done": false}]}` + "\n",
+			[][]string{{`call go "go to shelf 1" => "You arrive at shelf 1."`, `call examine "examine shelf 1" => "You see a book 1."`,
+				`call take "take book 1 from shelf 1" => -`}}},
+		{"steps whose first observation is not the initial one are read as they stand", "trajectory.jsonl",
+			`{"trajectory_id": "t2", "initial_observation": "You are in the middle of a room.", "steps": [
+			  {"index": 0, "action": "go to shelf 1", "observation": "You arrive at shelf 1.", "done": false},
+			  {"index": 1, "action": "examine shelf 1", "observation": "You see a book 1.", "done": false}]}` + "\n",
+			[][]string{{`call go "go to shelf 1" => "You arrive at shelf 1."`, `call examine "examine shelf 1" => "You see a book 1."`}}},
 		{"a ToolBench run that did not finish: its try's chain of actions, its answer left empty", "588_CoT@1.json",
 			`{"win": false, "try_count": 1, "trys": [{"chain": [
 			  {"node_type": "Action", "description": "search_player", "depth": 1},
