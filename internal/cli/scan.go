@@ -30,7 +30,7 @@ func runScan(env *Env, args []string) int {
   loopguard scan --labels labels.jsonl ../shared/data/trajectories
   loopguard scan --labels labels.jsonl --labels more.jsonl runs/   # the labels of both files
 
-PATHs are transcript files or folders (walked for *.jsonl, *.json, *.traj, *.md, *.txt, *.log, *.eval, *.af,
+PATHs are transcript files or folders (walked for *.jsonl, *.json, *.traj, *.md, *.txt, *.log, *.out, *.eval, *.af,
 optionally .gz). Without PATH: where the agents on this machine keep their transcripts (docs/scan.md).
 Exit status: 0, or 1 when a file could not be read (it is reported and skipped) or, with
 --strict, was read with no tool calls; 2 for bad flags, configuration or labels. The output

@@ -27,9 +27,11 @@ type Target struct {
 // transcriptSuffixes are the file names a folder walk picks up: the formats the transcript
 // readers know are JSON or JSONL documents, or Markdown (Claude Code exports), possibly
 // gzip-compressed; .txt and .log, where benchmark harnesses keep a CLI's headless output
-// (agent/claude-code.txt, agent/codex.txt) and terminal recordings; Inspect's .eval archives;
+// (agent/claude-code.txt, agent/codex.txt) and terminal recordings, and .out, where a cluster
+// job's output goes (Slurm's slurm-<id>.out: ReAct's runs print their steps); Inspect's .eval
+// archives;
 // and Letta's agent files (.af, a JSON document holding the agent's messages).
-var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".eval", ".af"}
+var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".out", ".eval", ".af"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in one of
 // transcriptSuffixes, optionally followed by .gz; and opencode.db, which is

@@ -144,11 +144,11 @@ func TestCollectPassesOverCompletionDumpsBesideTheirEvaluationOutput(t *testing.
 }
 
 // A folder walk picks up the names the readers know and no others: Letta's agent files (.af)
-// among them, compressed or not.
+// among them, compressed or not, and a cluster job's output (Slurm's slurm-<id>.out).
 func TestCollectPicksUpTheNamesOfTranscripts(t *testing.T) {
 	dir := t.TempDir()
 	var want []string
-	for _, name := range []string{"a.jsonl", "b.json.gz", "c.traj", "d.md", "e.txt", "f.log", "g.eval", "letta/agent.af", "letta/old.AF.gz"} {
+	for _, name := range []string{"a.jsonl", "b.json.gz", "c.traj", "d.md", "e.txt", "f.log", "g.eval", "letta/agent.af", "letta/old.AF.gz", "slurm-8522213.out"} {
 		want = append(want, writeFile(t, dir, name, "{}"))
 	}
 	for _, name := range []string{"notes.csv", "photo.png", "agent.afx"} {

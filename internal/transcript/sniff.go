@@ -49,6 +49,7 @@ const (
 	kindCCTrace           // a Claude Code session exported by cctrace (Markdown)
 	kindKimiWire          // a Kimi Code CLI session's records, one a line
 	kindCraft             // a Craft Agents session: a header line, then its messages
+	kindReactLog          // what ReAct's runner prints of its steps ("Act 1: ...", "Obs 1: ...")
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
 	kindResponsesRollouts // Responses API requests and responses, one run a line (NeMo Gym)
@@ -163,6 +164,9 @@ func sniff(head []byte, eof bool) sniffed {
 			if s := sniff(head[i+nl+1:], eof); s.err == nil && isStreamKind(s.kind) {
 				return s
 			}
+		}
+		if isReactLogHead(head[i:]) {
+			return sniffed{kind: kindReactLog}
 		}
 		if bytes.Contains(head, []byte("mini-swe-agent")) {
 			// Perhaps mini-swe-agent's console, whose first message may come after more than

@@ -29,6 +29,7 @@
 //   - "online-mind2web": an Online-Mind2Web result.json (a web agent's actions and thoughts)
 //   - "kimi": a Kimi Code CLI session's records
 //   - "craft-agents": a Craft Agents session (a header line, then its messages)
+//   - "react-log": what ReAct's runner prints of its steps (Act N / Obs N lines)
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
 //   - "zed": a thread of Zed's agent panel saved as Markdown
@@ -150,6 +151,9 @@ const (
 	// FormatCraft is a Craft Agents session: a header line, then one message a line (a
 	// call and its answer on one).
 	FormatCraft = "craft-agents"
+	// FormatReactLog is what ReAct's runner for text games prints of an episode's steps
+	// ("Act N: ...", "Obs N: ..."), among the rest of a job's output.
+	FormatReactLog = "react-log"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
 	// (acp_trajectory.jsonl): the session's updates, one a line.
 	FormatACP = "acp"
@@ -603,6 +607,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readKimiWire(name, br)
 	case kindCraft:
 		t, err = readCraft(name, br)
+	case kindReactLog:
+		t, err = readReactLog(name, br)
 	case kindACP:
 		t, err = readACP(name, br)
 	case kindZed:
