@@ -79,35 +79,61 @@ func mutates(named bool, tool string, args []byte, keys argKeys) bool {
 // command line's first word is looked at: SWE-agent's commands are never part of a pipeline,
 // and the word "edit" elsewhere (`grep -n "def edit"`) is an argument.
 func sweAgentEdits(args []byte) bool {
-	switch w := subcommand("", args); string(w) {
-	case "edit", "create", "insert":
-		// the word alone: "edit_file.py" or "editor" is another program
-		rest := firstCommandRest(args, len(w))
-		return len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\\' || rest[0] == '\n')
-	case "str_replace_editor":
-		sub := subcommand("", firstCommandRest(args, len(w)))
-		return len(sub) > 0 && !readOnlySubcommands[string(sub)]
+	line := firstCommandRest(args, 0)
+	line = line[skipArgSpace(line, 0, false):]
+	if len(line) < 6 {
+		return false
+	}
+	switch line[0] { // most command lines are ruled out by their first byte
+	case 'e', 'c', 'i':
+		for _, w := range [...]string{"edit", "create", "insert"} {
+			// the word alone: "edit_file.py" or "editor" is another program
+			if len(line) > len(w) && string(line[:len(w)]) == w && (line[len(w)] == ' ' || line[len(w)] == '\\') {
+				return true
+			}
+		}
+	case 's':
+		if rest, ok := bytes.CutPrefix(line, []byte("str_replace_editor ")); ok {
+			sub := subcommand("", rest)
+			return len(sub) > 0 && !readOnlySubcommands[string(sub)]
+		}
 	}
 	return false
 }
 
 // firstCommandRest returns what follows the first n bytes of the command line that args hold
 // (as subcommand finds it): args itself, or the string of its "command" argument, still
-// JSON-escaped.
+// JSON-escaped. It runs for every call, so it skips white space by hand: bytes.TrimLeft with
+// a cutset builds the set at each call.
 func firstCommandRest(args []byte, n int) []byte {
-	a := bytes.TrimSpace(args)
+	i := skipArgSpace(args, 0, false)
+	a := args[i:]
 	if len(a) > 0 && a[0] == '{' {
-		i := bytes.Index(a, []byte(`"command"`))
-		if i < 0 {
+		if rest, ok := bytes.CutPrefix(a, []byte(`{"command":"`)); ok {
+			return rest[min(n, len(rest)):] // most shell tools' arguments: no search
+		}
+		k := bytes.Index(a, []byte(`"command"`))
+		if k < 0 {
 			return nil
 		}
-		a = bytes.TrimLeft(a[i+len(`"command"`):], " \t\r\n:")
-		a = bytes.TrimPrefix(a, []byte{'"'})
+		a = a[skipArgSpace(a, k+len(`"command"`), true):]
+		if len(a) > 0 && a[0] == '"' {
+			a = a[1:]
+		}
 	}
 	if n > len(a) {
 		return nil
 	}
 	return a[n:]
+}
+
+// skipArgSpace returns the index of the first byte of a at or after i that is no white space
+// (nor ':' when colon is true).
+func skipArgSpace(a []byte, i int, colon bool) int {
+	for i < len(a) && (a[i] == ' ' || a[i] == '\t' || a[i] == '\r' || a[i] == '\n' || colon && a[i] == ':') {
+		i++
+	}
+	return i
 }
 
 // sendsData says whether a command line sends data to a server with curl or wget (a POST,

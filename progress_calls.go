@@ -958,7 +958,8 @@ func execHeaderEnd(result string) int {
 // observationLabelEnd returns where the text starts after an "OBSERVATION:" or "Observation:"
 // label that opens a result (and the spaces and line end after it), or 0.
 func observationLabelEnd(result string) int {
-	if !strings.HasPrefix(result, "OBSERVATION:") && !strings.HasPrefix(result, "Observation:") {
+	if len(result) < len("OBSERVATION:") || result[0] != 'O' || // most answers: one look
+		!strings.HasPrefix(result, "OBSERVATION:") && !strings.HasPrefix(result, "Observation:") {
 		return 0
 	}
 	i := len("OBSERVATION:")
