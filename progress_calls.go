@@ -355,9 +355,12 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	oneFile := ch == nil || !ch.mixed || file == ch.file
 	// An empty or one-word answer says too little to call two answers the same, but for a
 	// search: nothing found is its answer (find / -name "<guess>*" sent 36 times, every one
-	// empty).
+	// empty). A short answer that says nothing came of the call says so plainly: a text
+	// game's "Nothing happens." to 25 different "take cd 3 from <place>" in a row, "Not
+	// found.", "Permission denied" (validation round r68c M1-M10: ten such runs of small
+	// models, 7 to 32 calls each, untold).
 	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && c.searches()
-	says := dg.words >= 3 || foundNothing
+	says := dg.words >= 3 || foundNothing || dg.words == 2 && saysNothing(c.result)
 	// Masking the words an answer echoes from its call makes two answers more alike ("The
 	// path X does not exist" for every X), never less: two answers the same before masking
 	// are the same answer, whatever words of them each call's arguments hold (a weak model

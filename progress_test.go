@@ -748,6 +748,14 @@ func TestProgressRules(t *testing.T) {
 				return ok("Grep", fmt.Sprintf(`{"pattern":"%s","path":"/repo/tests/mail/tests.py"}`, []string{"dns_name", "DNS", "unicode_dns", "msgid", "make_msgid", "domain"}[i]),
 					"No matches found\n\nFound 0 total occurrences across 0 files.")
 			}), []string{"5:churn:Grep same result × 6"}},
+		{"a text game's 'Nothing happens.' to action after action is churn: two words that say nothing came of it",
+			nil, times(6, func(i int) step {
+				return ok("take", fmt.Sprintf("take cd 3 from %s", []string{"drawer 1", "drawer 2", "shelf 1", "desk 1", "bed 1", "safe 1"}[i]), "Nothing happens.")
+			}), []string{"5:churn:take same result × 6"}},
+		{"a walk from place to place, each answered in two words of its own, is not churn",
+			nil, times(6, func(i int) step {
+				return ok("go", fmt.Sprintf("go to drawer %d", i+1), []string{"Drawer open.", "Drawer closed.", "Shelf empty.", "Lamp on.", "Bed made.", "Safe locked."}[i])
+			}), nil},
 		{"a batch of commands that answer nothing when they succeed is not churn",
 			nil, times(6, func(i int) step { return ok("Bash", fmt.Sprintf(`{"command":"mkdir -p /app/pkg%d"}`, i), "") }), nil},
 		{"argument churn: many variants of one call, the same answer, is no progress",
