@@ -50,6 +50,7 @@ const (
 	kindKimiWire          // a Kimi Code CLI session's records, one a line
 	kindCraft             // a Craft Agents session: a header line, then its messages
 	kindReactLog          // what ReAct's runner prints of its steps ("Act 1: ...", "Obs 1: ...")
+	kindCascadeMarkdown   // Windsurf Cascade's (and Antigravity's) Markdown export of a conversation
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
 	kindResponsesRollouts // Responses API requests and responses, one run a line (NeMo Gym)
@@ -133,6 +134,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if isAmpHead(head[i:]) {
 		return sniffed{kind: kindAmpMarkdown}
+	}
+	if isCascadeHead(head[i:]) {
+		return sniffed{kind: kindCascadeMarkdown}
 	}
 	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) || isEarlySpecStoryHead(head[i:]) {
 		return sniffed{kind: kindSpecStory}

@@ -30,6 +30,7 @@
 //   - "kimi": a Kimi Code CLI session's records
 //   - "craft-agents": a Craft Agents session (a header line, then its messages)
 //   - "react-log": what ReAct's runner prints of its steps (Act N / Obs N lines)
+//   - "cascade-markdown": a Windsurf Cascade or Antigravity conversation exported as Markdown
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
 //   - "zed": a thread of Zed's agent panel saved as Markdown
@@ -154,6 +155,9 @@ const (
 	// FormatReactLog is what ReAct's runner for text games prints of an episode's steps
 	// ("Act N: ...", "Obs N: ..."), among the rest of a job's output.
 	FormatReactLog = "react-log"
+	// FormatCascadeMarkdown is a conversation of Windsurf's Cascade, or of Google Antigravity,
+	// exported as Markdown ("# Cascade Chat Conversation"): calls without their answers.
+	FormatCascadeMarkdown = "cascade-markdown"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
 	// (acp_trajectory.jsonl): the session's updates, one a line.
 	FormatACP = "acp"
@@ -609,6 +613,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCraft(name, br)
 	case kindReactLog:
 		t, err = readReactLog(name, br)
+	case kindCascadeMarkdown:
+		t, err = readCascadeMarkdown(name, br)
 	case kindACP:
 		t, err = readACP(name, br)
 	case kindZed:
