@@ -51,6 +51,7 @@ const (
 	kindCraft             // a Craft Agents session: a header line, then its messages
 	kindReactLog          // what ReAct's runner prints of its steps ("Act 1: ...", "Obs 1: ...")
 	kindCascadeMarkdown   // Windsurf Cascade's (and Antigravity's) Markdown export of a conversation
+	kindCrewAILog         // CrewAI's verbose console output (# Agent: / ## Using tool: sections)
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
 	kindResponsesRollouts // Responses API requests and responses, one run a line (NeMo Gym)
@@ -171,6 +172,9 @@ func sniff(head []byte, eof bool) sniffed {
 		}
 		if isReactLogHead(head[i:]) {
 			return sniffed{kind: kindReactLog}
+		}
+		if isCrewAIHead(head[i:]) {
+			return sniffed{kind: kindCrewAILog}
 		}
 		if bytes.Contains(head, []byte("mini-swe-agent")) {
 			// Perhaps mini-swe-agent's console, whose first message may come after more than

@@ -31,6 +31,7 @@
 //   - "craft-agents": a Craft Agents session (a header line, then its messages)
 //   - "react-log": what ReAct's runner prints of its steps (Act N / Obs N lines)
 //   - "cascade-markdown": a Windsurf Cascade or Antigravity conversation exported as Markdown
+//   - "crewai-log": CrewAI's verbose console output of a crew's run
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
 //   - "zed": a thread of Zed's agent panel saved as Markdown
@@ -158,6 +159,8 @@ const (
 	// FormatCascadeMarkdown is a conversation of Windsurf's Cascade, or of Google Antigravity,
 	// exported as Markdown ("# Cascade Chat Conversation"): calls without their answers.
 	FormatCascadeMarkdown = "cascade-markdown"
+	// FormatCrewAILog is CrewAI's verbose console output of a crew's run.
+	FormatCrewAILog = "crewai-log"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
 	// (acp_trajectory.jsonl): the session's updates, one a line.
 	FormatACP = "acp"
@@ -615,6 +618,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readReactLog(name, br)
 	case kindCascadeMarkdown:
 		t, err = readCascadeMarkdown(name, br)
+	case kindCrewAILog:
+		t, err = readCrewAILog(name, br)
 	case kindACP:
 		t, err = readACP(name, br)
 	case kindZed:

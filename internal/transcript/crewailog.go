@@ -1,0 +1,150 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// CrewAI prints a crew's run with verbose=True as sections under each agent's steps, and
+// people save that console output (colours and all):
+//
+//	# Agent: Client Profiling Specialist
+//	## Task: Calculate the years until retirement ...
+//	## Thought: I need the client's current age first.
+//	## Using tool: FinancialAnalysisMCPTool
+//	## Tool Input:
+//	"{\"operation_name\": \"calculate_current_age\", \"arguments\": {...}}"
+//	## Tool Output:
+//	TOOL_ERROR:DIRECT_ASYNCIO_RUN_ERROR ...
+//	## Final Answer: ...
+//
+// between the status trees of its live display (🚀 Crew:, 📋 Task:, 🤖 Agent:, Status:,
+// boxes of ╭│╰), which end a section and are passed over. Session: the file; each agent a
+// role of its own (its name, as "# Agent:" gives it). A task is the agent's user turn, a
+// thought and a final answer its words, a tool used a call whose arguments are the tool
+// input (a JSON string holding the JSON the model wrote) and whose result is the tool output.
+// A failure shows only in the output's text (TOOL_ERROR:, Error:), which the progress
+// detector reads. A coworker's steps are printed before the delegating call that made them,
+// as they come.
+//
+// Written from real crews' output committed to GitHub (validation round r68a U3).
+
+// crewAIMarks open the sections of CrewAI's verbose output.
+var crewAIMarks = []string{"# Agent: ", "## Task:", "## Thought:", "## Using tool:", "## Tool Input:", "## Tool Output:", "## Final Answer:"}
+
+// isCrewAIHead says whether a text's head is CrewAI's verbose output: an agent's section
+// and, after it, a section of its step.
+func isCrewAIHead(head []byte) bool {
+	i := bytes.Index(head, []byte("# Agent:"))                   // a colour code may come before the space
+	if i < 0 || i > 0 && head[i-1] != '\n' && head[i-1] != 'm' { // 'm' ends a colour code
+		return false
+	}
+	rest := head[i:]
+	return bytes.Contains(rest, []byte("## Task:")) || bytes.Contains(rest, []byte("## Using tool:")) ||
+		bytes.Contains(rest, []byte("## Final Answer:"))
+}
+
+func readCrewAILog(name string, br *bufio.Reader) (*built, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	b := newBuilder(FormatCrewAILog)
+	var a *agentBuf
+	section := ""    // the open section's mark, "" for none
+	var buf []string // its lines
+	tool, args := "", []byte(nil)
+	pendingCall := false // a tool used whose output has not come yet
+	addCall := func(result string, answered bool) {
+		if !pendingCall || a == nil {
+			return
+		}
+		call := loopguard.Call("", tool, args)
+		if answered {
+			call = call.WithResult(result, false)
+		}
+		a.add(call)
+		pendingCall = false
+	}
+	flush := func() {
+		text := strings.TrimSpace(strings.Join(buf, "\n"))
+		switch {
+		case a == nil:
+		case section == "## Task:":
+			a.user(text, 0)
+		case section == "## Thought:" || section == "## Final Answer:":
+			a.text("model", strings.TrimSpace(strings.TrimPrefix(text, "Thought:")), "", 0)
+		case section == "## Tool Input:":
+			args = crewAIToolInput(text)
+		case section == "## Tool Output:":
+			addCall(text, true)
+		}
+		section, buf = "", buf[:0]
+	}
+	seen := false
+	for raw := range bytes.SplitSeq(data, []byte("\n")) {
+		line := renderTerminalLine(raw)
+		t := strings.TrimSpace(line)
+		mark := ""
+		for _, m := range crewAIMarks {
+			if strings.HasPrefix(t, m) {
+				mark = m
+				break
+			}
+		}
+		switch {
+		case mark == "# Agent: ":
+			flush()
+			addCall("", false)
+			a, seen = b.agent(strings.TrimSpace(t[len(mark):])), true
+		case mark != "":
+			flush()
+			if mark == "## Using tool:" {
+				addCall("", false)
+				tool, args, pendingCall = strings.TrimSpace(t[len(mark):]), nil, true
+				continue
+			}
+			section = mark
+			if rest := strings.TrimSpace(t[len(mark):]); rest != "" {
+				buf = append(buf, rest)
+			}
+		case crewAIStatusLine(t):
+			flush() // the live display's status tree ends a section
+		case section != "":
+			buf = append(buf, line)
+		}
+	}
+	flush()
+	addCall("", false)
+	if !seen {
+		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no CrewAI agent", ErrUnknownFormat)}
+	}
+	return b.done(), nil
+}
+
+// crewAIStatusLine says whether a trimmed line belongs to CrewAI's live display: its status
+// tree and the boxes of its panels.
+func crewAIStatusLine(t string) bool {
+	for _, p := range []string{"🚀 Crew:", "📋 Task:", "🤖 Agent:", "🔧 ", "✅ ", "└──", "├──", "│", "╭", "╰", "Status:", "🧠 Thinking"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// crewAIToolInput is the tool input as the model wrote it: CrewAI prints it as a JSON string
+// that holds the JSON, or as the JSON itself.
+func crewAIToolInput(text string) []byte {
+	var s string
+	if json.Unmarshal([]byte(text), &s) == nil {
+		return []byte(s)
+	}
+	return []byte(text)
+}

@@ -1,0 +1,59 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// CrewAI's verbose output, written for this test in the layout of real crews' saved output:
+// colour codes around the marks, the live display's status tree between the sections, the
+// tool input a JSON string holding the JSON, each agent a role of its own.
+func TestCrewAILogAgentsTasksAndCalls(t *testing.T) {
+	const esc = "\x1b"
+	const out = "Running the Crew\n" +
+		"╭──────── Crew Execution Started ────────╮\n│  Name: crew  │\n╰────────────────────────────────────────╯\n" +
+		"🚀 Crew: crew\n└── 📋 Task: 5f1c\n    Status: Executing Task...\n" +
+		esc + "[1m" + esc + "[95m# Agent:" + esc + "[00m " + esc + "[1m" + esc + "[92mClient Profiling Specialist" + esc + "[00m\n" +
+		esc + "[95m## Task:" + esc + "[00m " + esc + "[92mCalculate the years until retirement." + esc + "[00m\n" +
+		"🤖 Agent: Client Profiling Specialist\n    Status: In Progress\n" +
+		"# Agent: Client Profiling Specialist\n" +
+		"## Thought: Thought: I need the client's current age first.\n" +
+		"## Using tool: FinancialAnalysisMCPTool\n" +
+		"## Tool Input: \n" +
+		`"{\"operation_name\": \"calculate_current_age\", \"arguments\": {\"dob\": \"1985-04-12\"}}"` + "\n" +
+		"## Tool Output: \n" +
+		"TOOL_ERROR:DIRECT_ASYNCIO_RUN_ERROR: asyncio.run() cannot be called from a running event loop\n" +
+		"\n" +
+		"🤖 Agent: Client Profiling Specialist\n    Status: In Progress\n" +
+		"# Agent: Client Profiling Specialist\n" +
+		"## Final Answer: \nThe client's age could not be computed.\n" +
+		"# Agent: Chief Financial Planning Orchestrator\n" +
+		"## Using tool: Delegate work to coworker\n" +
+		"## Tool Input: \n" +
+		`{"task": "profile the client", "coworker": "Client Profiling Specialist"}` + "\n" +
+		"## Tool Output: \nThe client's age could not be computed.\n"
+	tr, err := ReadFrom("verbose_crew_log.md", strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatCrewAILog || len(tr.Agents) != 2 {
+		t.Fatalf("read as %s with %d agents, want %s with two", tr.Format, len(tr.Agents), FormatCrewAILog)
+	}
+	want := map[string][]string{
+		"Client Profiling Specialist": {
+			`user "Calculate the years until retire…"`,
+			`text[model] "I need the client's current age …"`,
+			`call FinancialAnalysisMCPTool "{\"operation_name\": \"calculate_cu…" => "TOOL_ERROR:DIRECT_ASYNCIO_RUN_ER…"`,
+			`text[model] "The client's age could not be co…"`,
+		},
+		"Chief Financial Planning Orchestrator": {
+			`call Delegate work to coworker "{\"task\": \"profile the client\", \"…" => "The client's age could not be co…"`,
+		},
+	}
+	for _, a := range tr.Agents {
+		if got := describe(a.Events); !reflect.DeepEqual(got, want[a.ID]) {
+			t.Errorf("agent %q:\n%s\nwant:\n%s", a.ID, strings.Join(got, "\n"), strings.Join(want[a.ID], "\n"))
+		}
+	}
+}
