@@ -60,13 +60,22 @@ func readCrewAILog(name string, br *bufio.Reader) (*built, error) {
 	section := ""    // the open section's mark, "" for none
 	var buf []string // its lines
 	tool, args := "", []byte(nil)
-	pendingCall := false // a tool used whose output has not come yet
+	pendingCall := false           // a tool used whose output has not come yet
+	answers := map[string]string{} // each agent's last answer to each call (agent, tool, input)
 	addCall := func(result string, answered bool) {
 		if !pendingCall || a == nil {
 			return
 		}
 		call := loopguard.Call("", tool, args)
+		key := a.id + "\x00" + tool + "\x00" + string(args)
 		if answered {
+			if prev, ok := answers[key]; ok && strings.HasPrefix(result, crewAIReuseRefusal) {
+				// CrewAI does not run a call made again with the same input, and says so: the
+				// call was made again, and its answer is the one it had (validation round r68a
+				// M1: the same failing call three times in a row, told as nothing).
+				result = prev
+			}
+			answers[key] = result
 			call = call.WithResult(result, false)
 		}
 		a.add(call)
@@ -127,6 +136,10 @@ func readCrewAILog(name string, br *bufio.Reader) (*built, error) {
 	}
 	return b.done(), nil
 }
+
+// crewAIReuseRefusal opens what CrewAI answers in a tool's place when the agent uses it again
+// with the same input.
+const crewAIReuseRefusal = "I tried reusing the same input"
 
 // crewAIStatusLine says whether a trimmed line belongs to CrewAI's live display: its status
 // tree and the boxes of its panels.

@@ -57,3 +57,31 @@ func TestCrewAILogAgentsTasksAndCalls(t *testing.T) {
 		}
 	}
 }
+
+// CrewAI does not run a tool used again with the same input, and answers in its place that it
+// will not: the call was made again, and its answer is the one it had, so three uses in a
+// row are the same call answered alike three times.
+func TestCrewAIReusedInputKeepsTheAnswerItHad(t *testing.T) {
+	use := func(input, output string) string {
+		return "# Agent: Client Profiling Specialist\n## Thought: Thought: Try it.\n## Using tool: FinancialAnalysisMCPTool\n## Tool Input: \n" +
+			input + "\n## Tool Output: \n" + output + "\n"
+	}
+	same := `"{\"operation_name\": \"calculate_current_age\"}"`
+	out := "# Agent: Client Profiling Specialist\n## Task: Compute the age.\n" +
+		use(same, "TOOL_ERROR:DIRECT_ASYNCIO_RUN_ERROR") +
+		use(same, "I tried reusing the same input, I must stop using this action input. I'll try something else instead.") +
+		use(`"{\"operation_name\": \"calculate_child_age\"}"`, "I tried reusing the same input, I must stop using this action input.")
+	tr, err := ReadFrom("verbose_crew_log.md", strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []string
+	for _, c := range tr.Agents[0].Calls() {
+		results = append(results, c.Result)
+	}
+	want := []string{"TOOL_ERROR:DIRECT_ASYNCIO_RUN_ERROR", "TOOL_ERROR:DIRECT_ASYNCIO_RUN_ERROR",
+		"I tried reusing the same input, I must stop using this action input."}
+	if !reflect.DeepEqual(results, want) {
+		t.Errorf("results %q, want %q", results, want)
+	}
+}
