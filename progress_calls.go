@@ -360,7 +360,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// found.", "Permission denied" (validation round r68c M1-M10: ten such runs of small
 	// models, 7 to 32 calls each, untold).
 	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && c.searches()
-	says := dg.words >= 3 || foundNothing || dg.words == 2 && saysNothing(c.result)
+	says := dg.words >= 3 || foundNothing || dg.words == 2 && shortNonAnswer(c.result)
 	// Masking the words an answer echoes from its call makes two answers more alike ("The
 	// path X does not exist" for every X), never less: two answers the same before masking
 	// are the same answer, whatever words of them each call's arguments hold (a weak model
@@ -821,6 +821,18 @@ var (
 	// passOnPrograms write nothing when given nothing (wc, which prints 0, is not one)
 	passOnPrograms = [...]string{"head", "tail", "sort", "uniq", "cut", "tr", "cat"}
 )
+
+// shortNonAnswer is saysNothing for an answer of two words ("Nothing happens.", "Not
+// found."), which every short answer of a call is asked: every phrase of nothingPhrases holds
+// an 'n' but "0 results", and most short answers ("12: ok") are ruled out by a look or two.
+func shortNonAnswer(result string) bool {
+	for i := 0; i < len(result); i++ {
+		if c := result[i]; c|0x20 == 'n' || c == '0' && i+2 < len(result) && result[i+1] == ' ' && result[i+2]|0x20 == 'r' {
+			return saysNothing(result)
+		}
+	}
+	return false
+}
 
 // containsFold says whether s holds word, ASCII letters compared without case.
 func containsFold(s, word string) bool {

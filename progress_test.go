@@ -1893,3 +1893,20 @@ func TestIsFailureTallyKnowsClosingCountsAndVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// shortNonAnswer's quick look never passes over an answer saysNothing would call a
+// non-answer: every phrase, in any case, at the start or after other words.
+func TestShortNonAnswerAgreesWithSaysNothing(t *testing.T) {
+	for _, p := range nothingPhrases {
+		for _, answer := range []string{string(p), strings.ToUpper(string(p)), "Sorry, " + string(p) + ".", strings.ToUpper(string(p[:1])) + string(p[1:])} {
+			if got, want := shortNonAnswer(answer), saysNothing(answer); got != want {
+				t.Errorf("shortNonAnswer(%q) = %v, saysNothing says %v", answer, got, want)
+			}
+		}
+	}
+	for _, answer := range []string{"12: ok", "Done.", "Drawer open.", "0 rows"} {
+		if shortNonAnswer(answer) != saysNothing(answer) {
+			t.Errorf("shortNonAnswer(%q) differs from saysNothing", answer)
+		}
+	}
+}
