@@ -48,7 +48,8 @@ var cascadeActions = []struct{ opening, tool string }{
 	{"Searched filesystem", "find_by_name"}, {"Listed directory ", "list_dir"},
 	{"Found code context", "code_search"}, {"Searched web for ", "search_web"},
 	{"Read URL content", "read_url_content"}, {"Read resource from ", "read_resource"},
-	{"Running MCP tool", "mcp_tool"}, {"Asked user a question", "ask_user"},
+	{"Running MCP tool", "mcp_tool"}, {"Listed resources from ", "list_resources"},
+	{"Proposed code", "propose_code"}, {"Asked user a question", "ask_user"},
 	{"Analyzed ", "analyze_file"}, {"Ran preview", "browser_preview"},
 }
 

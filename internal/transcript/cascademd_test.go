@@ -26,6 +26,7 @@ func TestCascadeMarkdownCallsAndWords(t *testing.T) {
 		"*Checked command status*\n" +
 		"## Results\n\n```\nError: session in use\n\n" +
 		"*Grep searched codebase*\n\n" +
+		"*Proposed code*\n\n*Listed resources from supabase-mcp*\n\n" +
 		"### Planner Response\n\nDone.\n"
 	tr, err := ReadFrom("Fixing Tests.md", strings.NewReader(export))
 	if err != nil {
@@ -47,6 +48,8 @@ func TestCascadeMarkdownCallsAndWords(t *testing.T) {
 		`call command_status "" => -`,
 		"text[model] \"## Results\\n\\n```\\nError: session i…\"",
 		`call grep_search "" => -`,
+		`call propose_code "" => -`,
+		`call list_resources "{\"query\":\"supabase-mcp\"}" => -`,
 		`text[model] "Done."`,
 	}
 	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
