@@ -38,6 +38,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("x\nAct 1: think: a\nObs 1: OK.\nAct 2: go to b\nObs 2: c\nAct 1: d\nObs 9: e\nAct 0: f\nObs x: g\nAct 2:"))
 	f.Add([]byte("# Cascade Chat Conversation\n\nNote: _This is purely the output of the chat conversation x_\n\n### User Input\n\n*User accepted the command `a\n\n*Viewed [x](file://) *\n```\n*Edited relevant file*\n### Planner Response\n*"))
 	f.Add([]byte("\x1b[95m# Agent:\x1b[00m a\n## Task: t\n## Using tool: x\n## Tool Input: \n\"{\\\"a\\\": 1\"\n## Tool Output: \nError: y\n\u2502 box\n## Using tool: z\n# Agent: b\n## Final Answer: f"))
+	f.Add([]byte("### Environment Interaction 1\n---\n```python\nx\n```\n\n```\nExecution failed.\n```\n### Environment Interaction 2\n```python\n```\n"))
 	f.Add([]byte(`{"trys": [{"chain": [{"node_type": "Action", "description": "t"}, {"node_type": "Action Input", "description": "{}", "observation": 1}]}, 2], "answer_generation": {"train_messages": []}}`))
 	f.Add([]byte(`{"1": {"answer": {"answer_details": [{"role": "tool", "message": {"name": "t", "arguments": 1}, "next": [{"role": "assistant", "message": ["x"], "next": null}]}]}}}`))
 	f.Add([]byte(`{"id": "b", "result": "Error during inference: 500", "traceback": "T"}` + "\n" + `{"id": "c", "inference_log": null}`))

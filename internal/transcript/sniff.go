@@ -52,6 +52,7 @@ const (
 	kindReactLog          // what ReAct's runner prints of its steps ("Act 1: ...", "Obs 1: ...")
 	kindCascadeMarkdown   // Windsurf Cascade's (and Antigravity's) Markdown export of a conversation
 	kindCrewAILog         // CrewAI's verbose console output (# Agent: / ## Using tool: sections)
+	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
 	kindResponsesRollouts // Responses API requests and responses, one run a line (NeMo Gym)
@@ -138,6 +139,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if isCascadeHead(head[i:]) {
 		return sniffed{kind: kindCascadeMarkdown}
+	}
+	if isAppWorldIOHead(head[i:]) {
+		return sniffed{kind: kindAppWorldIO}
 	}
 	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) || isEarlySpecStoryHead(head[i:]) {
 		return sniffed{kind: kindSpecStory}

@@ -32,6 +32,7 @@
 //   - "react-log": what ReAct's runner prints of its steps (Act N / Obs N lines)
 //   - "cascade-markdown": a Windsurf Cascade or Antigravity conversation exported as Markdown
 //   - "crewai-log": CrewAI's verbose console output of a crew's run
+//   - "appworld-io": AppWorld's log of the cells an agent ran and their outputs
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
 //   - "zed": a thread of Zed's agent panel saved as Markdown
@@ -161,6 +162,8 @@ const (
 	FormatCascadeMarkdown = "cascade-markdown"
 	// FormatCrewAILog is CrewAI's verbose console output of a crew's run.
 	FormatCrewAILog = "crewai-log"
+	// FormatAppWorldIO is AppWorld's log of the cells an agent ran (logs/environment_io.md).
+	FormatAppWorldIO = "appworld-io"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
 	// (acp_trajectory.jsonl): the session's updates, one a line.
 	FormatACP = "acp"
@@ -620,6 +623,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCascadeMarkdown(name, br)
 	case kindCrewAILog:
 		t, err = readCrewAILog(name, br)
+	case kindAppWorldIO:
+		t, err = readAppWorldIO(name, br)
 	case kindACP:
 		t, err = readACP(name, br)
 	case kindZed:
