@@ -870,6 +870,9 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 					// OpenHands' header of an answer to a call written in its text (textCalls)
 					_, answer, _ = strings.Cut(answer, "\n")
 				}
+				if calls[0].react {
+					answer = reactAnswer(answer)
+				}
 				if results = tagged(answer, "<tool_response>", "</tool_response>"); len(results) != len(calls) {
 					results = []string{answer} // one answer: the first call's
 				}
@@ -878,7 +881,7 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 				call := loopguard.Call("", c.name, c.args)
 				if k < len(results) && !omittedAnswer(results[k]) {
 					r := toolResponseContent(strings.TrimSpace(results[k]))
-					call = call.WithResult(r, miniFailed(r))
+					call = call.WithResult(r, miniFailed(r) || webVoyagerRefusal(r))
 				}
 				a.add(call)
 			}
@@ -925,9 +928,34 @@ func toolResponseContent(body string) string {
 	return jsonText(r["content"])
 }
 
-// observes says whether m answers a ReAct action: a harness's message opening "Observation".
+// observes says whether m answers a ReAct action: a harness's message opening "Observation",
+// or holding one after the harness's own advice (WebVoyager's forks write "Please do not
+// repeat the same action if the webpage remains unchanged ... Observation: ..."), or
+// WebVoyager's answer that it could not run the action.
 func observes(m *msg) bool {
-	return isAnswer(m) && strings.HasPrefix(strings.TrimSpace(contentText(m.Content)), "Observation")
+	if !isAnswer(m) {
+		return false
+	}
+	t := strings.TrimSpace(contentText(m.Content))
+	return strings.HasPrefix(t, "Observation") || strings.Contains(t, "Observation:") || webVoyagerRefusal(t)
+}
+
+// webVoyagerRefusal says whether an answer is WebVoyager's word that it could not run the
+// action the model chose (its own spelling: "cannot be exected").
+func webVoyagerRefusal(answer string) bool {
+	return strings.HasPrefix(answer, "The action you have chosen cannot be exe")
+}
+
+// reactAnswer is the observation a ReAct harness's answer holds: the text from its last
+// "Observation:" on, where the harness put its own advice first (validation round r70a U1).
+func reactAnswer(answer string) string {
+	if strings.HasPrefix(strings.TrimSpace(answer), "Observation") {
+		return answer
+	}
+	if k := strings.LastIndex(answer, "Observation:"); k > 0 {
+		return answer[k:]
+	}
+	return answer
 }
 
 // reactCall reads the last "Action:" of a ReAct agent's text (ETO's and AgentBench's WebShop and
@@ -941,11 +969,17 @@ func reactCall(text string) (textCall, bool) {
 	if upper > i {
 		i = upper // AgentBench's ALFWorld and OS tasks write THOUGHT: and ACTION:
 	}
-	if i < 0 || i > 0 && text[i-1] != '\n' {
+	// The label in Markdown bold ("**Action:** Click [22]", as some models write it, and
+	// WebVoyager's parser takes) is the label.
+	bold := i >= 2 && text[i-2:i] == "**" && (i == 2 || text[i-3] == '\n') && strings.HasPrefix(text[i+len("Action:"):], "**")
+	if i < 0 || i > 0 && text[i-1] != '\n' && !bold {
 		return textCall{}, false
 	}
-	block := text[i:]
-	rest := strings.TrimSpace(block[len("Action:"):])
+	block, rest := text[i:], text[i+len("Action:"):]
+	if bold {
+		block, rest = text[i-2:], rest[len("**"):]
+	}
+	rest = strings.TrimSpace(rest)
 	line, after, _ := strings.Cut(rest, "\n")
 	line = strings.TrimSpace(line)
 	c := textCall{block: block, react: true, tagged: i == upper}
