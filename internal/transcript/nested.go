@@ -821,7 +821,7 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 			continue
 		}
 		calls := writtenCalls(contentText(list[i].Content))
-		if len(calls) > 0 && calls[0].react && !(i+1 < len(list) && (observes(&list[i+1]) || calls[0].tagged && isAnswer(&list[i+1]))) {
+		if len(calls) > 0 && calls[0].react && !(i+1 < len(list) && (observes(&list[i+1]) || calls[0].tagged && isAnswer(&list[i+1])) || promptedFirst(list, i)) {
 			continue // an "Action:" no "Observation" answers is prose (one in a tool's syntax, answered at all, is not)
 		}
 		written[i] = calls
@@ -863,6 +863,11 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 			}
 			a.text("model", strings.TrimSpace(said), "", 0)
 			var results []string
+			prompt := -1 // the harness's own prompt before the observation (see promptedFirst)
+			if calls[0].react && promptedFirst(list, i) {
+				i++
+				prompt = i
+			}
 			if i+1 < len(list) && isAnswer(&list[i+1]) {
 				i++
 				answer := contentText(list[i].Content)
@@ -884,6 +889,9 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 					call = call.WithResult(r, miniFailed(r) || webVoyagerRefusal(r))
 				}
 				a.add(call)
+			}
+			if prompt >= 0 {
+				a.harnessUser(contentText(list[prompt].Content)) // written after the action ran
 			}
 		default:
 			a.text(m.Role, text, "", 0)
@@ -938,6 +946,14 @@ func observes(m *msg) bool {
 	}
 	t := strings.TrimSpace(contentText(m.Content))
 	return strings.HasPrefix(t, "Observation") || strings.Contains(t, "Observation:") || webVoyagerRefusal(t)
+}
+
+// promptedFirst says whether the ReAct action of list[i] is answered by an observation that
+// comes after a user message of the harness's own, not before it: a WebVoyager fork asks the
+// model to reflect on its strategy in a message of its own after every step, then gives the
+// observation (validation round r70a U1: 37 actions of 17 runs unread).
+func promptedFirst(list []msg, i int) bool {
+	return i+2 < len(list) && list[i+1].Role == "user" && !observes(&list[i+1]) && observes(&list[i+2])
 }
 
 // webVoyagerRefusal says whether an answer is WebVoyager's word that it could not run the
