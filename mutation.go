@@ -79,8 +79,12 @@ func mutates(named bool, tool string, args []byte, keys argKeys) bool {
 // command line's first word is looked at: SWE-agent's commands are never part of a pipeline,
 // and the word "edit" elsewhere (`grep -n "def edit"`) is an argument.
 func sweAgentEdits(args []byte) bool {
-	line := firstCommandRest(args, 0)
-	line = line[skipArgSpace(line, 0, false):]
+	line, _ := commandStart(args)
+	i := 0
+	for i < len(line) && commandSpaceAt(line, i) {
+		i += escapeLen(line, i)
+	}
+	line = line[i:]
 	if len(line) < 6 {
 		return false
 	}
@@ -88,7 +92,7 @@ func sweAgentEdits(args []byte) bool {
 	case 'e', 'c', 'i':
 		for _, w := range [...]string{"edit", "create", "insert"} {
 			// the word alone: "edit_file.py" or "editor" is another program
-			if len(line) > len(w) && string(line[:len(w)]) == w && (line[len(w)] == ' ' || line[len(w)] == '\\') {
+			if len(line) > len(w) && string(line[:len(w)]) == w && commandSpaceAt(line, len(w)) {
 				return true
 			}
 		}
@@ -101,30 +105,25 @@ func sweAgentEdits(args []byte) bool {
 	return false
 }
 
-// firstCommandRest returns what follows the first n bytes of the command line that args hold
-// (as subcommand finds it): args itself, or the string of its "command" argument, still
-// JSON-escaped. It runs for every call, so it skips white space by hand: bytes.TrimLeft with
-// a cutset builds the set at each call.
-func firstCommandRest(args []byte, n int) []byte {
-	i := skipArgSpace(args, 0, false)
-	a := args[i:]
-	if len(a) > 0 && a[0] == '{' {
-		if rest, ok := bytes.CutPrefix(a, []byte(`{"command":"`)); ok {
-			return rest[min(n, len(rest)):] // most shell tools' arguments: no search
-		}
-		k := bytes.Index(a, []byte(`"command"`))
-		if k < 0 {
-			return nil
-		}
-		a = a[skipArgSpace(a, k+len(`"command"`), true):]
-		if len(a) > 0 && a[0] == '"' {
-			a = a[1:]
-		}
+// commandStart returns the command line that args hold, from its start and still
+// JSON-escaped: the string of their "command" argument (inJSON true; nil when they have none),
+// or the arguments themselves. It runs for every call, so it only finds where the line starts
+// (commandLine, which commandKey needs, also reads to its end) and skips white space by hand:
+// bytes.TrimLeft with a cutset builds the set at each call.
+func commandStart(args []byte) (line []byte, inJSON bool) {
+	a := args[skipArgSpace(args, 0, false):]
+	if len(a) == 0 || a[0] != '{' {
+		return a, false
 	}
-	if n > len(a) {
-		return nil
+	if rest, ok := bytes.CutPrefix(a, []byte(`{"command":"`)); ok {
+		return rest, true // most shell tools' arguments: no search
 	}
-	return a[n:]
+	k := bytes.Index(a, []byte(`"command"`))
+	if k < 0 {
+		return nil, true
+	}
+	a = a[skipArgSpace(a, k+len(`"command"`), true):]
+	return bytes.TrimPrefix(a, []byte{'"'}), true
 }
 
 // skipArgSpace returns the index of the first byte of a at or after i that is no white space
@@ -235,17 +234,10 @@ var commandLineKeys = []string{`"command"`, `"commands"`, `"cmd"`, `"script"`, `
 // subcommand returns the first word of the "command" argument of a JSON object, or the word
 // after the tool's name in a command line ("str_replace_editor view /x" gives "view").
 func subcommand(tool string, args []byte) []byte {
-	a := bytes.TrimSpace(args)
-	if len(a) > 0 && a[0] == '{' {
-		i := bytes.Index(a, []byte(`"command"`))
-		if i < 0 {
-			return nil
-		}
-		a = bytes.TrimLeft(a[i+len(`"command"`):], " \t\r\n:")
-		a = bytes.TrimPrefix(a, []byte{'"'})
-	} else {
+	a, inJSON := commandStart(args)
+	if !inJSON {
 		a = bytes.TrimPrefix(a, []byte(tool))
-		a = bytes.TrimLeft(a, " \t\r\n")
+		a = a[skipArgSpace(a, 0, false):]
 	}
 	end := 0
 	for end < len(a) && ('a' <= a[end] && a[end] <= 'z' || a[end] == '_') {
