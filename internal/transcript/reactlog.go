@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -38,15 +37,15 @@ func isReactLogHead(head []byte) bool {
 }
 
 func readReactLog(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := readMarkdownLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
 	b := newBuilder(FormatReactLog)
 	var a *agentBuf
 	session, last, pending := -1, 0, -1
-	for raw := range bytes.SplitSeq(data, []byte("\n")) {
-		line := strings.TrimRight(string(raw), "\r")
+	for _, line := range lines {
+		line = strings.TrimRight(line, "\r")
 		kind, n, text, ok := reactLogStep(line)
 		if !ok {
 			continue
