@@ -20,3 +20,10 @@ func FuzzMind2Web(f *testing.F) {
 	f.Add([]byte(`{"action_history": [], "thoughts": [1, null]}`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readMind2Web(name, br, 0) })
 }
+
+func FuzzAndroidWorld(f *testing.F) {
+	f.Add([]byte(`{"task_name": "T", "goal": "g", "prompts": [], "step_records": [{"agent_data": {"action_output": "Reason: r\nAction: {\"action_type\": \"click\", \"index\": 1}", "after_element_list": [{"text": "a", "class_name": "x.y.Z", "resource_name": "com.android.systemui:id/clock", "bbox_pixels": {"x_min": 0, "x_max": 1, "y_min": 2, "y_max": 3}}], "summary": "s"}}]}`))
+	f.Add([]byte(`{"task_name": 1, "goal": null, "step_records": [{"agent_data": {"action_output": "Action: {\"action_type\": 3}", "after_element_list": {"a": 1}}}, {"agent_data": {"action_output": "Action:", "after_element_list": null, "summary": ""}}, {}, null]}`))
+	f.Add([]byte(`{"task_name": "T", "goal": "g", "step_records": [{"agent_data": {"action_output": "no action", "after_element_list": [{"bbox_pixels": {"x_min": "a"}}, 1]}}]}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readAndroidWorld(name, br, 0) })
+}

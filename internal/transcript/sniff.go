@@ -63,6 +63,7 @@ const (
 	kindVSCodeJournal     // a VS Code chat session kept as an operation log (chatSessions/<id>.jsonl)
 	kindOSWorld           // an OSWorld run's traj.jsonl, one executed action a line
 	kindMind2Web          // an Online-Mind2Web result.json document
+	kindAndroidWorld      // an AndroidWorld episode (its steps' agent data) as one JSON document
 	kindCodexMarkdown     // a Codex thread exported as Markdown
 	kindCopilotMarkdown   // a Copilot CLI session shared as Markdown
 	kindAmpMarkdown       // an Amp thread exported as Markdown
@@ -235,6 +236,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindMind2Web}
 	case isOSWorldHead(has):
 		return sniffed{kind: kindOSWorld}
+	case isAndroidWorldHead(has) && !multi:
+		return sniffed{kind: kindAndroidWorld}
 	case has("instance_id") && has("history") && !has("trajectory"),
 		has("issue") && has("instruction") && has("history") && !has("trajectory"):
 		// An evaluation's output, or the resolver's (OpenHands' GitHub issue resolver), whose

@@ -27,6 +27,8 @@
 //   - "browser-use": a browser-use agent's history document
 //   - "osworld": an OSWorld run's traj.jsonl (a computer-use agent's executed actions)
 //   - "online-mind2web": an Online-Mind2Web result.json (a web agent's actions and thoughts)
+//   - "android-world": an AndroidWorld episode's steps (a phone agent's actions and the
+//     screens they left)
 //   - "kimi": a Kimi Code CLI session's records
 //   - "craft-agents": a Craft Agents session (a header line, then its messages)
 //   - "react-log": what ReAct's runner prints of its steps (Act N / Obs N lines)
@@ -149,6 +151,9 @@ const (
 	// FormatMind2Web is an Online-Mind2Web result.json: a web agent's task, its actions as
 	// text and the thoughts beside them.
 	FormatMind2Web = "online-mind2web"
+	// FormatAndroidWorld is an AndroidWorld episode saved as JSON: the goal, and each step's
+	// agent data (the model's reply, the UI element list after its action).
+	FormatAndroidWorld = "android-world"
 	// FormatKimi is a Kimi Code CLI session's records, one a line (the agent loop's events).
 	FormatKimi = "kimi"
 	// FormatCraft is a Craft Agents session: a header line, then one message a line (a
@@ -611,6 +616,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readOSWorld(name, br)
 	case kindMind2Web:
 		t, err = readMind2Web(name, br, hint)
+	case kindAndroidWorld:
+		t, err = readAndroidWorld(name, br, hint)
 	case kindCCTrace:
 		t, err = readCCTrace(name, br)
 	case kindKimiWire:
