@@ -136,7 +136,14 @@ func Collect(paths []string) []Target {
 //     raw_messages.jsonl beside session/main.jsonl, the Claude Code session itself, which
 //     cctrace 2 copies in with its subagents' files;
 //   - an OpenHands evaluation's llm_completions/<instance>/ dumps beside its output.jsonl,
-//     whose event streams hold the same conversations, with every call's result.
+//     whose event streams hold the same conversations, with every call's result;
+//   - Claude Code's forks of a conversation that it runs for itself, beside the session's
+//     file: <session>/subagents/agent-acompact-<id>.jsonl (a compaction) and
+//     agent-aside_question-<id>.jsonl (a side question asked with /btw) hold the whole
+//     conversation so far, every call with its id, then one request of their own that makes
+//     no call. Read as agents, they told every loop of the session again (validation round
+//     r71d U1: 735 calls of 2,220 read twice). The subagents the model starts
+//     (agent-a<id>.jsonl) are their own work, and are read.
 //
 // Alone, or named by the user, each is read.
 func dropMirrors(targets []Target) []Target {
@@ -153,6 +160,11 @@ func dropMirrors(targets []Target) []Target {
 			has[filepath.Join(filepath.FromSlash(dir), "output.jsonl")] {
 			return true
 		}
+		if isClaudeCodeFork(t.Path) {
+			// <project>/<session>/subagents/agent-acompact-<id>.jsonl beside <project>/<session>.jsonl
+			session := filepath.Dir(filepath.Dir(t.Path))
+			return has[filepath.Join(filepath.Dir(session), strings.ToLower(filepath.Base(session))+".jsonl")]
+		}
 		switch base(t.Path) {
 		case "ui_messages.json":
 			return beside(t, "api_conversation_history.json")
@@ -163,6 +175,15 @@ func dropMirrors(targets []Target) []Target {
 		}
 		return false
 	})
+}
+
+// isClaudeCodeFork says whether a path is that of a fork of a Claude Code conversation (see
+// dropMirrors): a compaction's or a side question's file in a session's subagents folder.
+func isClaudeCodeFork(p string) bool {
+	name := base(p)
+	return strings.EqualFold(filepath.Base(filepath.Dir(p)), "subagents") &&
+		strings.HasSuffix(name, ".jsonl") &&
+		(strings.HasPrefix(name, "agent-acompact-") || strings.HasPrefix(name, "agent-aside_question-"))
 }
 
 // base is a path's file name in lower case, without a ".gz".

@@ -164,3 +164,35 @@ func TestCollectPicksUpTheNamesOfTranscripts(t *testing.T) {
 		t.Errorf("walk: %q, want %q", got, want)
 	}
 }
+
+// Claude Code writes the forks of a conversation it runs for itself (a compaction, a /btw side
+// question) beside the subagents the model starts: each holds the whole conversation so far.
+// A walk passes over them beside their session's file; alone or named, they are read.
+func TestCollectPassesOverClaudeCodeForksBesideTheirSession(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	session := write("proj/cd12a960.jsonl")
+	subagent := write("proj/cd12a960/subagents/agent-a4fed87a6dab77dba.jsonl")
+	compaction := write("proj/cd12a960/subagents/agent-acompact-afb1adadf16dc577.jsonl")
+	write("proj/cd12a960/subagents/agent-aside_question-01cf1d29f160c73d.jsonl.gz")
+	orphan := write("copied/subagents/agent-acompact-8d29248259aa9c0e.jsonl")
+	var got []string
+	for _, tg := range Collect([]string{dir}) {
+		got = append(got, tg.Path)
+	}
+	if want := []string{orphan, session, subagent}; !slices.Equal(got, want) {
+		t.Errorf("walk: %q, want %q", got, want)
+	}
+	if got := Collect([]string{dir, compaction}); !slices.ContainsFunc(got, func(tg Target) bool { return tg.Path == compaction }) {
+		t.Errorf("named by the user, %s is left out", compaction)
+	}
+}
