@@ -421,3 +421,12 @@ func FuzzAmpMarkdown(f *testing.F) {
 	f.Add([]byte("---\nthreadId: T-1\n---\n## Assistant\n**Tool Use:** `\n```\n## User\n**Tool Result:** `a`\n```\n[{\"type\": 1}]\n*(interrupted)*\n<attached_files>\n"))
 	fuzzReader(f, readAmpMarkdown)
 }
+
+func FuzzHookTranscript(f *testing.F) {
+	f.Add([]byte(`{"type":"user","timestamp":"2026-04-18T09:09:17.678Z","content":"go"}` + "\n" +
+		`{"type":"tool_use","timestamp":"t","tool_name":"bash","tool_input":{"command":"ls"}}` + "\n" +
+		`{"type":"tool_result","timestamp":"t","tool_name":"bash","tool_input":{"command":"ls","x":1},"tool_output":{"output":"a"}}` + "\n" +
+		`{"type":"tool_result","tool_name":"edit","tool_input":null,"tool_output":["x"]}` + "\n"))
+	f.Add([]byte(`{"type":"tool_use","tool_name":"","tool_input":1}` + "\n" + `{"type":"tool_result","tool_name":3}` + "\n[]\n{}\n"))
+	fuzzReader(f, readHookTranscript)
+}

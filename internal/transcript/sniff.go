@@ -64,6 +64,7 @@ const (
 	kindOSWorld           // an OSWorld run's traj.jsonl, one executed action a line
 	kindMind2Web          // an Online-Mind2Web result.json document
 	kindAndroidWorld      // an AndroidWorld episode (its steps' agent data) as one JSON document
+	kindHookTranscript    // the transcript oh-my-opencode keeps for Claude Code's hooks
 	kindCodexMarkdown     // a Codex thread exported as Markdown
 	kindCopilotMarkdown   // a Copilot CLI session shared as Markdown
 	kindAmpMarkdown       // an Amp thread exported as Markdown
@@ -302,6 +303,9 @@ func sniff(head []byte, eof bool) sniffed {
 	case multi && typ == "session_start" && has("cwd") && !has("role"):
 		// Factory's Droid session store: a header, then {"type": "message", "message": {...}}.
 		return sniffed{kind: kindMessagesJSONL}
+	case multi && (typ == "user" || typ == "tool_use" || typ == "tool_result") && !has("role") &&
+		!has("message") && isHookTranscriptHead(head[i:]):
+		return sniffed{kind: kindHookTranscript}
 	case multi && typedRoles[typ] != "" && has("content") && !has("role") && !has("uuid") &&
 		!has("session_id") && !has("sessionId") && !has("payload"):
 		// A chat logged one message a line with its role as the type (Grok CLI).

@@ -27,6 +27,8 @@
 //   - "browser-use": a browser-use agent's history document
 //   - "osworld": an OSWorld run's traj.jsonl (a computer-use agent's executed actions)
 //   - "online-mind2web": an Online-Mind2Web result.json (a web agent's actions and thoughts)
+//   - "hook-transcript": the transcript oh-my-opencode keeps for Claude Code's hooks
+//     (~/.claude/transcripts/*.jsonl: the user's prompts, the calls and their answers)
 //   - "android-world": an AndroidWorld episode's steps (a phone agent's actions and the
 //     screens they left)
 //   - "kimi": a Kimi Code CLI session's records
@@ -151,6 +153,10 @@ const (
 	// FormatMind2Web is an Online-Mind2Web result.json: a web agent's task, its actions as
 	// text and the thoughts beside them.
 	FormatMind2Web = "online-mind2web"
+	// FormatHookTranscript is the transcript oh-my-opencode (an opencode plugin) keeps for
+	// Claude Code's hooks: one flat record a line, the user's prompts, the calls (tool_use)
+	// and their answers (tool_result).
+	FormatHookTranscript = "hook-transcript"
 	// FormatAndroidWorld is an AndroidWorld episode saved as JSON: the goal, and each step's
 	// agent data (the model's reply, the UI element list after its action).
 	FormatAndroidWorld = "android-world"
@@ -618,6 +624,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readMind2Web(name, br, hint)
 	case kindAndroidWorld:
 		t, err = readAndroidWorld(name, br, hint)
+	case kindHookTranscript:
+		t, err = readHookTranscript(name, br)
 	case kindCCTrace:
 		t, err = readCCTrace(name, br)
 	case kindKimiWire:
