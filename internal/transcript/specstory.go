@@ -122,6 +122,26 @@ func specToolRejection(line string) (string, bool) {
 	return tool, true
 }
 
+// isSpecSearchFailure says whether a line is Cursor's word that a search it ran failed
+// ("Search failed: rg: .\\nul: Incorrect function. (os error 1) (exit 2, root: ...)", ripgrep
+// on Windows), which it writes alone after the search's empty block.
+func isSpecSearchFailure(line string) bool { return strings.HasPrefix(line, "Search failed: ") }
+
+// addSpecSearchFailure gives a search failure to the call before it when that call is a search
+// with no answer (the search's empty block), else adds it as a failed search of its own
+// (Cursor may write no block for the search at all): read as the
+// model's words, seven failed searches in three real chats were not failures (validation
+// round r71e U1).
+func addSpecSearchFailure(a *agentBuf, line string) {
+	if n := len(a.events); n > 0 && a.events[n-1].Type == loopguard.EventCall && !a.events[n-1].HasResult {
+		if tool := strings.ToLower(a.events[n-1].Tool); strings.Contains(tool, "search") || strings.Contains(tool, "grep") {
+			a.events[n-1] = a.events[n-1].WithResult(line, true)
+			return
+		}
+	}
+	a.add(loopguard.Call("", "codebase_search", nil).WithResult(line, true))
+}
+
 // specIsRefusal says whether a line is Cursor's word that a call was refused
 // (specToolRejection).
 func specIsRefusal(line string) bool {
@@ -200,7 +220,10 @@ const specNoMessage = "<no message>"
 //     "Could not find file ..." or "Could not resolve URI: ..." (VS Code's file service
 //     finding no such path): a call that failed;
 //   - "Cancelled" and nothing else: a call the user cancelled before it ran, its tool not
-//     named (cancelled_call).
+//     named (cancelled_call); "Tool call errored or timed out" and nothing else: a call that
+//     failed, its tool not named (errored_call);
+//   - "Search failed: ..." alone: the failed answer of the search before it that has none
+//     (an empty search block), else a failed search of its own (codebase_search).
 //
 // Any other section is the model's words, but for specNoMessage.
 func addSpecSections(a *agentBuf, lines []string) {
@@ -332,6 +355,13 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 	case text == first && specIsRefusal(first):
 		tool, _ := specToolRejection(first)
 		addSpecRejection(a, tool, first)
+	case isSpecSearchFailure(first) && text == first:
+		addSpecSearchFailure(a, text)
+	case text == "Tool call errored or timed out":
+		// Cursor's record of a call that failed, its tool not named (validation round r71e
+		// U2), numbered as a cancelled call is.
+		n := a.nextNumber("errored_call")
+		a.add(loopguard.Call("", "errored_call", []byte(`{"errored":`+strconv.Itoa(n)+`}`)).WithResult(text, true))
 	case text == "Cancelled":
 		// Read as the model's words, an edit the user stopped was lost, and with it the
 		// failure it is (validation round r59c U1). What it would have done is not written:
@@ -417,12 +447,22 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			a.text("model", said, "", 0)
 			kept = nil
 		}
+		fenced := false // inside a fence: a command's output may print the same words
 		for _, l := range strings.Split(s, "\n") {
 			t := strings.TrimSpace(l)
+			if strings.HasPrefix(t, "```") {
+				fenced = !fenced
+			}
 			if tool, ok := specToolRejection(t); ok {
 				flush()
 				addSpecRejection(a, tool, t)
 				lastTool = refusedEcho
+				continue
+			}
+			if !fenced && isSpecSearchFailure(l) {
+				flush()
+				addSpecSearchFailure(a, t)
+				lastTool = ""
 				continue
 			}
 			if t != "---" && t != specNoMessage && !strings.HasPrefix(t, "<!--") {
