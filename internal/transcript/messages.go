@@ -236,8 +236,9 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 		case "system", "developer", "_system_prompt":
 			a.text("system", contentText(m.Content), "", 0)
 
-		case "_checkpoint", "_usage":
-			// Kimi CLI's markers between messages
+		case "_checkpoint", "_usage", "meta":
+			// Kimi CLI's markers between messages, and the version its print mode's JSON
+			// output opens with ({"role": "meta", "type": "system.version"})
 
 		case "user", "human":
 			text := contentText(m.Content)

@@ -209,10 +209,11 @@ func TestAnEmptyRunKeepsItsPlaceInTheList(t *testing.T) {
 	}
 }
 
-// Two more ways of logging a chat one message a line, written for this test in their
-// layouts: the role as the record's type (Grok CLI's chat_history.jsonl, results as
-// "tool_result" records by tool_call_id) and the message wrapped in a record under a
-// session header (Factory's Droid session store).
+// More ways of logging a chat one message a line, written for this test in their layouts:
+// the role as the record's type (Grok CLI's chat_history.jsonl, results as "tool_result"
+// records by tool_call_id), OpenAI messages after a version line (Kimi CLI's print mode,
+// `--output-format stream-json`; validation round r72c U1) and the message wrapped in a
+// record under a session header (Factory's Droid session store).
 func TestMessagesLoggedAsTypedOrWrappedRecords(t *testing.T) {
 	tests := []struct{ name, log string }{
 		{"the role as the record's type", `{"type":"system","content":"You are a CLI coding agent."}
@@ -220,6 +221,11 @@ func TestMessagesLoggedAsTypedOrWrappedRecords(t *testing.T) {
 {"type":"reasoning","id":"rs_1","summary":[{"type":"summary_text","text":"Run them."}]}
 {"type":"assistant","content":"Running them.","tool_calls":[{"id":"call-1","name":"run_terminal_cmd","arguments":"{\"command\":\"go test ./...\"}"}]}
 {"type":"tool_result","tool_call_id":"call-1","content":"FAIL ./parser"}
+`},
+		{"Kimi CLI's print mode, its version first", `{"role":"meta","type":"system.version","version":"0.41.0"}
+{"role":"user","content":"run the tests"}
+{"role":"assistant","content":"Running them.","tool_calls":[{"type":"function","id":"tool_1","function":{"name":"run_terminal_cmd","arguments":"{\"command\":\"go test ./...\"}"}}]}
+{"role":"tool","tool_call_id":"tool_1","content":"FAIL ./parser"}
 `},
 		{"the message wrapped under a session header", `{"type":"session_start","id":"s1","title":"tests","cwd":"/tmp/p","version":"0.81.0"}
 {"type":"message","id":"m1","parentId":"s1","message":{"role":"user","content":[{"type":"text","text":"run the tests"}]}}

@@ -306,6 +306,14 @@ func sniff(head []byte, eof bool) sniffed {
 	case multi && (typ == "user" || typ == "tool_use" || typ == "tool_result") && !has("role") &&
 		!has("message") && isHookTranscriptHead(head[i:]):
 		return sniffed{kind: kindHookTranscript}
+	case multi && top.keys["role"] == "meta" && strings.HasPrefix(typ, "system."):
+		// Kimi CLI's print mode (`--output-format stream-json`) opens with its version,
+		// {"role": "meta", "type": "system.version"}, then the chat one message a line
+		// (validation round r72c U1: the file was no transcript).
+		if next := sniff(head[i+top.end:], eof); next.err == nil && next.kind == kindMessagesJSONL {
+			return next
+		}
+		return sniffed{err: ErrUnknownFormat, errLine: 1}
 	case multi && typedRoles[typ] != "" && has("content") && !has("role") && !has("uuid") &&
 		!has("session_id") && !has("sessionId") && !has("payload"):
 		// A chat logged one message a line with its role as the type (Grok CLI).
