@@ -430,3 +430,9 @@ func FuzzHookTranscript(f *testing.F) {
 	f.Add([]byte(`{"type":"tool_use","tool_name":"","tool_input":1}` + "\n" + `{"type":"tool_result","tool_name":3}` + "\n[]\n{}\n"))
 	fuzzReader(f, readHookTranscript)
 }
+
+func FuzzGeminiMarkdown(f *testing.F) {
+	f.Add([]byte(geminiShared))
+	f.Add([]byte("✨ ## MODEL\n\n**Tool Command**:\n```json\n{\"name\": 3}\n```**Tool Command**:\n```json\n{\"name\": \"x\", \"args\": [1]\n\n---\n\n🧑‍💻 ## USER\n\n**Tool Response**:\n```json\nnot json\n```**Tool Response**:\n```json\n{\"response\": {\"error\": null, \"output\": {\"a\": 1}}}\n```"))
+	fuzzReader(f, readGeminiMarkdown)
+}

@@ -65,6 +65,7 @@ const (
 	kindMind2Web          // an Online-Mind2Web result.json document
 	kindAndroidWorld      // an AndroidWorld episode (its steps' agent data) as one JSON document
 	kindHookTranscript    // the transcript oh-my-opencode keeps for Claude Code's hooks
+	kindGeminiMarkdown    // a Gemini CLI chat shared as Markdown (/chat share)
 	kindCodexMarkdown     // a Codex thread exported as Markdown
 	kindCopilotMarkdown   // a Copilot CLI session shared as Markdown
 	kindAmpMarkdown       // an Amp thread exported as Markdown
@@ -147,6 +148,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) || isEarlySpecStoryHead(head[i:]) {
 		return sniffed{kind: kindSpecStory}
+	}
+	if isGeminiMarkdownHead(head[i:]) {
+		return sniffed{kind: kindGeminiMarkdown}
 	}
 	if isZedThread(head[i:], eof) {
 		return sniffed{kind: kindZed}

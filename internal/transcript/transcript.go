@@ -27,6 +27,7 @@
 //   - "browser-use": a browser-use agent's history document
 //   - "osworld": an OSWorld run's traj.jsonl (a computer-use agent's executed actions)
 //   - "online-mind2web": an Online-Mind2Web result.json (a web agent's actions and thoughts)
+//   - "gemini-markdown": a Gemini CLI chat shared as Markdown (/chat share)
 //   - "hook-transcript": the transcript oh-my-opencode keeps for Claude Code's hooks
 //     (~/.claude/transcripts/*.jsonl: the user's prompts, the calls and their answers)
 //   - "android-world": an AndroidWorld episode's steps (a phone agent's actions and the
@@ -153,6 +154,10 @@ const (
 	// FormatMind2Web is an Online-Mind2Web result.json: a web agent's task, its actions as
 	// text and the thoughts beside them.
 	FormatMind2Web = "online-mind2web"
+	// FormatGeminiMarkdown is a Gemini CLI chat shared as Markdown (`/chat share file.md`):
+	// turns under "## USER" and "## MODEL" headings, calls as "**Tool Command**:" JSON
+	// blocks, their answers as "**Tool Response**:" blocks.
+	FormatGeminiMarkdown = "gemini-markdown"
 	// FormatHookTranscript is the transcript oh-my-opencode (an opencode plugin) keeps for
 	// Claude Code's hooks: one flat record a line, the user's prompts, the calls (tool_use)
 	// and their answers (tool_result).
@@ -626,6 +631,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readAndroidWorld(name, br, hint)
 	case kindHookTranscript:
 		t, err = readHookTranscript(name, br)
+	case kindGeminiMarkdown:
+		t, err = readGeminiMarkdown(name, br)
 	case kindCCTrace:
 		t, err = readCCTrace(name, br)
 	case kindKimiWire:
