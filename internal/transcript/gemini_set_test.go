@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // Gemini CLI 0.61 starts a JSONL session with a header, then a $set of the message list
@@ -46,5 +48,31 @@ func TestAGeminiRecordingWithoutItsMetadataLineIsRead(t *testing.T) {
 		if without.Format != FormatGeminiCLI || !slices.Equal(describe(without.Agents[0].Events), describe(with.Agents[0].Events)) {
 			t.Errorf("without its metadata line: %s %q; with it: %q", without.Format, describe(without.Agents[0].Events), describe(with.Agents[0].Events))
 		}
+	}
+}
+
+// Gemini CLI sends "System: Please continue." itself when the model's reply stops without
+// handing the turn back: the harness's reprompt, not the person's turn (validation round r72a
+// U3), while the person's words stay theirs.
+func TestGeminiPleaseContinueIsTheHarnesss(t *testing.T) {
+	doc := `{"sessionId": "s1", "projectHash": "p", "startTime": "2026-01-26T15:45:00.000Z", "lastUpdated": "2026-01-26T16:00:00.000Z", "messages": [
+{"id": "u1", "timestamp": "2026-01-26T15:45:27.706Z", "type": "user", "content": "make the cards collapse together"},
+{"id": "g1", "timestamp": "2026-01-26T15:45:40.000Z", "type": "gemini", "content": "I will read Card.jsx.", "toolCalls": [{"id": "c1", "name": "read_file", "args": {"file_path": "Card.jsx"}, "result": [{"functionResponse": {"id": "c1", "name": "read_file", "response": {"output": "export default Card"}}}], "status": "success"}]},
+{"id": "u2", "timestamp": "2026-01-26T15:45:52.000Z", "type": "user", "content": "System: Please continue."},
+{"id": "u3", "timestamp": "2026-01-26T15:47:00.000Z", "type": "user", "content": "Please continue."}
+]}`
+	tr, err := ReadFrom("session-2026-01-26T15-45-1359fca9.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var users []string
+	for _, e := range tr.Agent(MainAgent).Events {
+		if e.Type == loopguard.EventUser {
+			users = append(users, e.Source+": "+e.Text)
+		}
+	}
+	want := []string{": make the cards collapse together", "harness: System: Please continue.", ": Please continue."}
+	if !slices.Equal(users, want) {
+		t.Errorf("user turns %q, want %q", users, want)
 	}
 }
