@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -89,7 +88,7 @@ func ruleFiles(tg Target, rules []Rule) []*File {
 	}
 	t, err := readTranscript(tg.Path)
 	if err != nil {
-		notTranscript := tg.Walked && errors.Is(err, transcript.ErrUnknownFormat)
+		notTranscript := passedOver(tg, err)
 		for i := range out {
 			out[i] = &File{Path: tg.Path, Size: tg.Size, Err: err, NotTranscript: notTranscript}
 		}

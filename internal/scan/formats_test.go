@@ -453,3 +453,37 @@ func TestAFolderWalkPassesOverTextWhoseFirstNonBlankLineIsNoJSON(t *testing.T) {
 		})
 	}
 }
+
+// An empty file met in a folder walk (a tool's output Gemini CLI left empty in a home folder:
+// validation round r72a) is passed over, not a failure of the scan; named by the user, it is
+// an error.
+func TestAnEmptyFileIsPassedOverInAWalk(t *testing.T) {
+	for _, ext := range []string{"txt", "json", "jsonl"} {
+		t.Run(ext, func(t *testing.T) {
+			dir := t.TempDir()
+			empty := writeFile(t, dir, "read_file_255."+ext, "")
+			for _, tt := range []struct {
+				name    string
+				paths   []string
+				failure bool
+			}{
+				{"walked", []string{dir}, false},
+				{"named", []string{empty}, true},
+			} {
+				r, err := Run(Collect(tt.paths), Options{Config: preset(t, "default")})
+				if err != nil {
+					t.Fatal(err)
+				}
+				failed := 0
+				for _, f := range r.Files {
+					if f.Failed() {
+						failed++
+					}
+				}
+				if (failed == 1) != tt.failure || failed > 1 {
+					t.Errorf("%s: %d of %d files failed, want a failure: %v", tt.name, failed, len(r.Files), tt.failure)
+				}
+			}
+		})
+	}
+}

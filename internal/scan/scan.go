@@ -298,7 +298,7 @@ func scanFile(tg Target, rp replay) *File {
 	t, err := readTranscript(tg.Path)
 	if err != nil {
 		f.Err = err
-		f.NotTranscript = tg.Walked && errors.Is(err, transcript.ErrUnknownFormat)
+		f.NotTranscript = passedOver(tg, err)
 		return f
 	}
 	eng, err := loopguard.New(rp.cfg)
@@ -313,6 +313,14 @@ func scanFile(tg Target, rp replay) *File {
 	}
 	f.event, f.opencode = t.Event, t.Opencode
 	return f
+}
+
+// passedOver says whether a file that could not be read as a transcript is no failure of the
+// scan: one met in a folder walk whose content is no transcript, or is nothing at all (a tool's
+// output Gemini CLI left empty: validation round r72a, where one empty file in a home folder
+// made the whole scan exit with status 1). Named by the user, each is an error.
+func passedOver(tg Target, err error) bool {
+	return tg.Walked && (errors.Is(err, transcript.ErrUnknownFormat) || errors.Is(err, transcript.ErrEmpty))
 }
 
 // isOtherMarkdown says f is a file met in a folder walk that is no transcript and that is
