@@ -636,7 +636,15 @@ func markSignatureByLastIndex(result string) uint64 {
 			}
 		}
 		if at < 0 {
-			return 0
+			// No line names a failure: the lines that count problems, last first, do.
+			var counts uint64
+			lines := strings.Split(result, "\n")
+			for i := len(lines) - 1; i >= 0; i-- {
+				if !strings.Contains(strings.ToLower(lines[i]), "fail") && problemCountPattern.MatchString(lines[i]) {
+					counts = combine(counts, hashLine(strings.TrimSpace(lines[i])))
+				}
+			}
+			return signatureOf("", counts)
 		}
 		start = strings.LastIndexByte(result[:at], '\n') + 1
 		end = len(result)
@@ -649,10 +657,10 @@ func markSignatureByLastIndex(result string) uint64 {
 		limit = start
 	}
 	line := strings.TrimSpace(result[start:end])
-	var after uint64 // the lines after the mark's that hold "fail" in any case, last first
+	var after uint64 // the lines after the mark's that hold "fail" in any case or count problems, last first
 	rest := strings.Split(result[end:], "\n")
 	for i := len(rest) - 1; i >= 0; i-- {
-		if strings.Contains(strings.ToLower(rest[i]), "fail") {
+		if strings.Contains(strings.ToLower(rest[i]), "fail") || problemCountPattern.MatchString(rest[i]) {
 			after = combine(after, hashLine(strings.TrimSpace(rest[i])))
 		}
 	}
@@ -660,6 +668,21 @@ func markSignatureByLastIndex(result string) uint64 {
 		line = lastLine(result[end:])
 	}
 	return signatureOf(line, after) // the hash of what was found; finding it is what is checked
+}
+
+// problemCountPattern is countsProblems' plain statement.
+var problemCountPattern = regexp.MustCompile(`[0-9] (?i:error|problem|warning)(?i:s)?(?:[^A-Za-z0-9]|$)`)
+
+func TestCountsProblems(t *testing.T) {
+	for _, line := range []string{
+		"✖ 13 problems (10 errors, 3 warnings)", "Found 3 errors in 2 files.", "1 error", "2 WARNINGS",
+		"3 errors generated.", "error: could not compile `x` due to 2 previous errors", "13 problemsets", "errors: 3",
+		"3 warningless builds", "0 errors_total", "3 error_codes", "7 problem.", "", "9", " 9 errors", "x 9 Errors!",
+	} {
+		if got, want := countsProblems(line), problemCountPattern.MatchString(line); got != want {
+			t.Errorf("countsProblems(%q) = %v, want %v", line, got, want)
+		}
+	}
 }
 
 // argKeysByIndex is readArgKeys' plain statement: a search for each key.
@@ -732,7 +755,9 @@ func TestFailureSignatureMatchesItsPlainStatement(t *testing.T) {
 		"Traceback (most recent call last):", "Traceback (most recent call last):\n\n  \n",
 		"E   AssertionError: 1 != 2\nFAILED test_x.py::t - AssertionError\n== 1 failed in 0.2s ==\n",
 		"ERROR one\nERROR two", "   Error: padded   \r\n",
-		"FAILED t::a - boom\n== 2 failed, 5 passed in 0.4s ==\n", "FAILED t::a - boom\n== 1 failed, 6 passed in 0.4s ==\nFAILURES: none left\n"}
+		"FAILED t::a - boom\n== 2 failed, 5 passed in 0.4s ==\n", "FAILED t::a - boom\n== 1 failed, 6 passed in 0.4s ==\nFAILURES: none left\n",
+		"src/a.jsx\n  3:1  error  'x' is unused\n\n✖ 13 problems (10 errors, 3 warnings)\nExit Code: 1\n",
+		"Found 3 errors in 2 files.\n", "error: boom\nFound 3 errors in 2 files.\n1 warning\n"}
 	for _, m := range failureMarks {
 		texts = append(texts, m, filler+m, m+"\n"+filler, filler[:2048-len(m)]+m, m+filler[:2048], filler+m+"\n"+m[:len(m)-1])
 	}

@@ -702,7 +702,10 @@ func failureSignature(result string) uint64 {
 // signatureOf is failureSignature's hash of a failure's line and the lines after it.
 func signatureOf(line string, after uint64) uint64 {
 	if line == "" {
-		return 0
+		if after == 0 {
+			return 0
+		}
+		return mix64(after) | 1 // the problems a text without a failure's line counts
 	}
 	h := hashLine(line)
 	if after != 0 {
@@ -739,8 +742,15 @@ func failureLineOf(result string) (line string, after uint64, msg string) {
 // markedLine is failureLine for text: the last line of its last 2 KB that holds one of
 // failureMarks (a traceback's header gives way to its last line), and the lines after it
 // that speak of a failure.
+//
+// A text where no line names a failure may still count its problems, as a linter's closing
+// line does ("✖ 13 problems (10 errors, 3 warnings)", "Found 3 errors in 2 files."): then
+// after is the hash of those counts, and line is "". Two runs whose counts differ are two
+// failures: edits that took a lint from 13 problems to 8 reached it (validation round r72a F1:
+// four lint runs across three tasks, told as one failure no change altered).
 func markedLine(result string) (line string, after uint64) {
 	result = markWindow(result)
+	var counts uint64 // the problem counts read on the way
 	// No mark holds a newline, so the line holding the last mark is the last line holding
 	// any: the lines are read from the end, and the first with a mark is the one.
 	for end := len(result); ; {
@@ -756,12 +766,43 @@ func markedLine(result string) (line string, after uint64) {
 		}
 		if containsFold(line, "fail") {
 			after = combine(after, hashLine(strings.TrimSpace(line)))
+		} else if countsProblems(line) {
+			h := hashLine(strings.TrimSpace(line))
+			after, counts = combine(after, h), combine(counts, h)
 		}
 		if start == 0 {
-			return "", 0
+			return "", counts
 		}
 		end = start - 1
 	}
+}
+
+// problemWords are the words a tool counts its findings in: a number before one of them
+// makes a line a count of problems.
+var problemWords = [...]string{"error", "problem", "warning"}
+
+// countsProblems says whether a line counts problems: a number, a space, then "error",
+// "problem" or "warning" (any case, plural or not) as a word ("13 problems", "3 errors",
+// "1 warning").
+func countsProblems(line string) bool {
+	for i := 1; i+2 < len(line); i++ {
+		if line[i] != ' ' || line[i-1] < '0' || line[i-1] > '9' {
+			continue
+		}
+		rest := line[i+1:]
+		for _, w := range problemWords {
+			if len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) {
+				tail := rest[len(w):]
+				if tail != "" && (tail[0] == 's' || tail[0] == 'S') {
+					tail = tail[1:]
+				}
+				if tail == "" || !isWordByte(tail[0]) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // failureKind hashes the kind of failure a failure's line names: the word before its first

@@ -554,6 +554,20 @@ func TestProgressRules(t *testing.T) {
 				}
 				return fail("bash", `{"command":"./gradlew clean test"}`, gradleRun(28, []int{28, 20, 12, 5, 2}[i/2], 30+i))
 			}), nil},
+		{"a lint whose count of problems falls across edits is progress, though most of its findings stay (r72a F1)",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"Manual.jsx","old":"a%d","new":"b%d"}`, i, i), "edited Manual.jsx")
+				}
+				return fail("run_shell_command", `{"command":"npm run lint"}`, eslintRun([]int{13, 8, 9, 9}[i/2]))
+			}), nil},
+		{"a lint that counts the same problems after every edit is reminded: the edits did not reach them",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"Inventory.jsx","old":"a%d","new":"b%d"}`, i, i), "edited Inventory.jsx")
+				}
+				return fail("run_shell_command", `{"command":"npm run lint"}`, eslintRun(9))
+			}), []string{"6:errors:run_shell_command failed × 4"}},
 		{"an editor's sub-command is not a command line: different rejected edits are not one command failing",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
@@ -1066,6 +1080,28 @@ func unittestRun(assertion string, failures int) string {
 
 // gradleRun is what Gradle prints for a test task with failed of completed tests failing,
 // taking seconds: its last line, the build's verdict, is the same for every failing build.
+// eslintRun is what Gemini CLI's shell tool answers for `npm run lint` finding problems: the
+// findings of files the task did not touch, the ones it did, ESLint's closing count, then the
+// tool's own fields.
+func eslintRun(problems int) string {
+	var b strings.Builder
+	b.WriteString("Command: npm run lint\nDirectory: (root)\nOutput: \n> dashboard@0.0.0 lint\n> eslint .\n\n")
+	b.WriteString("src/App.jsx\n  31:10  error  'isCollapsed' is assigned a value but never used     no-unused-vars\n")
+	b.WriteString("  31:23  error  'setIsCollapsed' is assigned a value but never used  no-unused-vars\n\n")
+	b.WriteString("src/components/Card.jsx\n  1:8  error  'React' is defined but never used  no-unused-vars\n\n")
+	b.WriteString("src/components/TableGrid.jsx\n    6:10  error  'updateTableSettings' is defined but never used  no-unused-vars\n\n")
+	for i := 0; i < 24; i++ { // warnings of files no task touched
+		fmt.Fprintf(&b, "src/components/Widget%d.jsx\n  5:14  warning  Fast refresh only works when a file only exports components  react-refresh/only-export-components\n", i)
+	}
+	b.WriteString("src/components/Manual.jsx\n")
+	for i := 5; i < problems; i++ {
+		fmt.Fprintf(&b, "  %d:91  error  `'` can be escaped with `&apos;`  react/no-unescaped-entities\n", 100+i)
+	}
+	fmt.Fprintf(&b, "\n✖ %d problems (%d errors, 24 warnings)\n", problems+24, problems)
+	b.WriteString("Error: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 5564")
+	return b.String()
+}
+
 func gradleRun(completed, failed, seconds int) string {
 	return "> Task :compileJava\n" +
 		"AuthControllerTest > testLoginWithWrongPassword() FAILED\n    java.lang.AssertionError at AuthControllerTest.java:110\n\n" +
