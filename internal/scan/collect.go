@@ -143,7 +143,13 @@ func Collect(paths []string) []Target {
 //     conversation so far, every call with its id, then one request of their own that makes
 //     no call. Read as agents, they told every loop of the session again (validation round
 //     r71d U1: 735 calls of 2,220 read twice). The subagents the model starts
-//     (agent-a<id>.jsonl) are their own work, and are read.
+//     (agent-a<id>.jsonl) are their own work, and are read;
+//   - a Gemini CLI session kept in two of its project folders: releases since late 2025 name a
+//     project's folder under ~/.gemini/tmp after the project, where earlier ones named it by
+//     a hash of its path, and the old folder stays with copies of the sessions both held
+//     (validation round r72a U1: 40 sessions, 1,427 calls and 12 notices read twice). Of the
+//     files of one name in two such folders' chats/, the larger is read (the same session
+//     written on for longer).
 //
 // Alone, or named by the user, each is read.
 func dropMirrors(targets []Target) []Target {
@@ -152,12 +158,24 @@ func dropMirrors(targets []Target) []Target {
 		has[filepath.Join(filepath.Dir(t.Path), base(t.Path))] = true
 	}
 	beside := func(t Target, rel string) bool { return has[filepath.Join(filepath.Dir(t.Path), rel)] }
+	// Gemini CLI's sessions by <tmp folder>/<file name>: the largest copy, the first of equals.
+	geminiCopy := map[string]Target{}
+	for _, t := range targets {
+		if key, ok := geminiSessionKey(t); ok {
+			if kept, seen := geminiCopy[key]; !seen || t.Size > kept.Size {
+				geminiCopy[key] = t
+			}
+		}
+	}
 	return slices.DeleteFunc(targets, func(t Target) bool {
 		if !t.Walked {
 			return false
 		}
 		if dir, _, ok := strings.Cut(filepath.ToSlash(t.Path), "/llm_completions/"); ok &&
 			has[filepath.Join(filepath.FromSlash(dir), "output.jsonl")] {
+			return true
+		}
+		if key, ok := geminiSessionKey(t); ok && geminiCopy[key].Path != t.Path {
 			return true
 		}
 		if isClaudeCodeFork(t.Path) {
@@ -184,6 +202,20 @@ func isClaudeCodeFork(p string) bool {
 	return strings.EqualFold(filepath.Base(filepath.Dir(p)), "subagents") &&
 		strings.HasSuffix(name, ".jsonl") &&
 		(strings.HasPrefix(name, "agent-acompact-") || strings.HasPrefix(name, "agent-aside_question-"))
+}
+
+// geminiSessionKey names a Gemini CLI session file met in a walk by its tmp folder and its
+// file name (<...>/tmp/<project>/chats/session-*.json[l] gives "<...>/tmp" and the name), so
+// that its copies in two project folders share it; ok is false for any other file.
+func geminiSessionKey(t Target) (string, bool) {
+	name := base(t.Path)
+	chats := filepath.Dir(t.Path)
+	tmp := filepath.Dir(filepath.Dir(chats))
+	if !t.Walked || !strings.HasPrefix(name, "session-") || filepath.Base(chats) != "chats" || filepath.Base(tmp) != "tmp" ||
+		!(strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".jsonl")) {
+		return "", false
+	}
+	return filepath.Join(tmp, name), true
 }
 
 // base is a path's file name in lower case, without a ".gz".

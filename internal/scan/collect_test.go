@@ -196,3 +196,36 @@ func TestCollectPassesOverClaudeCodeForksBesideTheirSession(t *testing.T) {
 		t.Errorf("named by the user, %s is left out", compaction)
 	}
 }
+
+// Gemini CLI names a project's folder under ~/.gemini/tmp after the project since late 2025,
+// and after a hash of its path before: the old folder keeps copies of the sessions both hold.
+// A walk reads each session once, the larger copy; sessions in one folder only, and files of
+// other folders with the same name, are all read.
+func TestCollectReadsAGeminiSessionKeptInTwoProjectFoldersOnce(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, content string) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write(".gemini/tmp/56cfacee/chats/session-2026-01-26T15-45-1359fca9.json", "{}")
+	longer := write(".gemini/tmp/dashboard/chats/session-2026-01-26T15-45-1359fca9.json", "{ }")
+	older := write(".gemini/tmp/56cfacee/chats/session-2026-01-20T09-00-0a0b0c0d.json", "{}")
+	copyA := write(".gemini/tmp/56cfacee/chats/session-2026-02-19T16-11-3c3fa9bf.json", "{}")
+	write(".gemini/tmp/dashboard/chats/session-2026-02-19T16-11-3c3fa9bf.json", "{}")
+	other := write("backup/chats/session-2026-01-26T15-45-1359fca9.json", "{}")
+	var got []string
+	for _, tg := range Collect([]string{dir}) {
+		got = append(got, tg.Path)
+	}
+	want := []string{older, copyA, longer, other}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("walk:\n%q\nwant:\n%q", got, want)
+	}
+}
