@@ -454,23 +454,33 @@ func TestAFolderWalkPassesOverTextWhoseFirstNonBlankLineIsNoJSON(t *testing.T) {
 	}
 }
 
-// An empty file met in a folder walk (a tool's output Gemini CLI left empty in a home folder:
-// validation round r72a) is passed over, not a failure of the scan; named by the user, it is
-// an error.
-func TestAnEmptyFileIsPassedOverInAWalk(t *testing.T) {
-	for _, ext := range []string{"txt", "json", "jsonl"} {
-		t.Run(ext, func(t *testing.T) {
+// An empty text file met in a folder walk (a tool's output Gemini CLI left empty in a home
+// folder: validation round r72a) is passed over, not a failure of the scan; an empty .json or
+// .jsonl file may be a session lost to a crash and is reported; named by the user, each is an
+// error.
+func TestAnEmptyTextFileIsPassedOverInAWalk(t *testing.T) {
+	for _, tt := range []struct {
+		ext          string
+		walkFailure  bool
+		namedFailure bool
+	}{
+		{"txt", false, true},
+		{"log", false, true},
+		{"json", true, true},
+		{"jsonl", true, true},
+	} {
+		t.Run(tt.ext, func(t *testing.T) {
 			dir := t.TempDir()
-			empty := writeFile(t, dir, "read_file_255."+ext, "")
-			for _, tt := range []struct {
+			empty := writeFile(t, dir, "read_file_255."+tt.ext, "")
+			for _, run := range []struct {
 				name    string
 				paths   []string
 				failure bool
 			}{
-				{"walked", []string{dir}, false},
-				{"named", []string{empty}, true},
+				{"walked", []string{dir}, tt.walkFailure},
+				{"named", []string{empty}, tt.namedFailure},
 			} {
-				r, err := Run(Collect(tt.paths), Options{Config: preset(t, "default")})
+				r, err := Run(Collect(run.paths), Options{Config: preset(t, "default")})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -480,8 +490,8 @@ func TestAnEmptyFileIsPassedOverInAWalk(t *testing.T) {
 						failed++
 					}
 				}
-				if (failed == 1) != tt.failure || failed > 1 {
-					t.Errorf("%s: %d of %d files failed, want a failure: %v", tt.name, failed, len(r.Files), tt.failure)
+				if (failed == 1) != run.failure || failed > 1 {
+					t.Errorf("%s: %d of %d files failed, want a failure: %v", run.name, failed, len(r.Files), run.failure)
 				}
 			}
 		})

@@ -316,11 +316,21 @@ func scanFile(tg Target, rp replay) *File {
 }
 
 // passedOver says whether a file that could not be read as a transcript is no failure of the
-// scan: one met in a folder walk whose content is no transcript, or is nothing at all (a tool's
-// output Gemini CLI left empty: validation round r72a, where one empty file in a home folder
-// made the whole scan exit with status 1). Named by the user, each is an error.
+// scan: one met in a folder walk whose content is no transcript, or a text file of the kinds a
+// walk opens only to look for a CLI's output (.txt, .log, .md, .out) that is empty (a tool's
+// output Gemini CLI left empty: validation round r72a, where one such file in a home folder
+// made the whole scan exit with status 1). An empty .json or .jsonl file in a walk may be a
+// session lost to a crash, and is still reported; named by the user, each is an error.
 func passedOver(tg Target, err error) bool {
-	return tg.Walked && (errors.Is(err, transcript.ErrUnknownFormat) || errors.Is(err, transcript.ErrEmpty))
+	if !tg.Walked {
+		return false
+	}
+	if errors.Is(err, transcript.ErrUnknownFormat) {
+		return true
+	}
+	name := strings.TrimSuffix(strings.ToLower(tg.Path), ".gz")
+	return errors.Is(err, transcript.ErrEmpty) && (strings.HasSuffix(name, ".txt") || strings.HasSuffix(name, ".log") ||
+		strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".out"))
 }
 
 // isOtherMarkdown says f is a file met in a folder walk that is no transcript and that is
