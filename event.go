@@ -1,5 +1,7 @@
 package loopguard
 
+import "strings"
+
 // EventType says what happened in an agent's run.
 type EventType uint8
 
@@ -8,8 +10,8 @@ const (
 	EventCall EventType = iota + 1
 	// EventUser is a new message from the user: a prompt, or steering mid-turn.
 	// It resets every counter of that agent, except a harness's reprompt (Source "harness",
-	// or a Text repeating the previous user message), which the progress detector does not
-	// take as a turn of the user's.
+	// a Text repeating the previous user message, or one IsKnownReprompt knows), which the
+	// progress detector does not take as a turn of the user's.
 	EventUser
 	// EventText is a block of text shown to the model that is not a tool result:
 	// injected context, a plugin's message, the model's own text.
@@ -21,6 +23,18 @@ const (
 // SourceHarness is the Source of what an agent's harness said or did by itself: a reprompt
 // it sent (EventUser), a reply it refused for its form (EventCall).
 const SourceHarness = "harness"
+
+// IsKnownReprompt says whether a user message's text is one a harness is known to send by
+// itself when the model's reply ends without a call: OpenHands' evaluation harness's "Please
+// continue working on the task on whatever approach you think is suitable…", Gemini CLI's
+// "System: Please continue.". The progress detector takes such a message as the harness's
+// whatever its Source says, so that a host that cannot tell who sent a message (a proxy
+// reading a request's messages) does not take it for a person's new turn; a transcript
+// reader marks it with SourceHarness.
+func IsKnownReprompt(text string) bool {
+	t := strings.TrimSpace(text)
+	return strings.HasPrefix(t, "Please continue working on the task") || t == "System: Please continue."
+}
 
 // String returns the name used for the type in the replay format.
 func (t EventType) String() string {

@@ -659,7 +659,8 @@ func (s *progressState) class(tool string) classEntry {
 // stops without a call (OpenHands' "Please continue working on the task…") tells the model
 // nothing new, so the calls after it are compared with the calls before, and the model's
 // replies on either side of it are two turns of one chain. A reprompt is a user message
-// whose source is "harness", or one that repeats the previous user message word for word
+// whose source is "harness", one a harness is known to send (IsKnownReprompt), or one that
+// repeats the previous user message word for word
 // (case and spacing aside): a person rarely sends the same words twice in a row, and when one
 // does ("continue", "continue") they bring no more news than a harness would.
 func (s *progressState) observeUser(u *userEvent) {
@@ -674,7 +675,7 @@ func (s *progressState) observeUser(u *userEvent) {
 	// Code cron job checking two pull requests), and what it asks about may have changed
 	// meanwhile. It is a new turn, whatever its words.
 	late := u.time > 0 && s.lastAt > 0 && u.time-s.lastAt >= scheduledPromptGap
-	if s.noteTime(u.time); !late && (u.source == SourceHarness || h != 0 && h == s.lastUser) {
+	if s.noteTime(u.time); !late && (u.source == SourceHarness || h != 0 && h == s.lastUser || IsKnownReprompt(u.text)) {
 		s.thoughtSeen = false // the model's next words are a new turn
 		return
 	}

@@ -854,18 +854,12 @@ func (a *agentBuf) harnessUser(text string) {
 }
 
 // isReprompt says whether a user message is a harness's canned reprompt, sent by itself when
-// the model replies without a call: OpenHands' evaluation harness answers every such reply
-// with "Please continue working on the task on whatever approach you think is suitable…" in
-// the user's role (its fake user); Gemini CLI its "System: Please continue.". The engine also
-// takes a user message repeating the one before as a reprompt; naming the known ones catches
-// their first occurrence too.
-func isReprompt(text string) bool {
-	t := strings.TrimSpace(text)
-	// Gemini CLI sends "System: Please continue." itself when the model's reply stops without
-	// handing the turn back (validation round r72a U3: 80 of them in one user's chats, each
-	// read as the person's turn, which reset every count).
-	return strings.HasPrefix(t, "Please continue working on the task") || t == "System: Please continue."
-}
+// the model replies without a call (loopguard.IsKnownReprompt: OpenHands' "Please continue
+// working on the task…", Gemini CLI's "System: Please continue.", which read as the person's
+// turn reset every count: validation round r72a U3). The engine also takes a user message
+// repeating the one before as a reprompt; naming the known ones catches their first
+// occurrence too.
+func isReprompt(text string) bool { return loopguard.IsKnownReprompt(text) }
 
 // taskOrHarness adds a user message of a run whose harness speaks as the user: the first is
 // the agent's task (a user turn), the later ones the harness answering (an action's output,
