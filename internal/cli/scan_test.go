@@ -260,15 +260,18 @@ func TestScanSkipsNonTranscriptsOnlyInFolders(t *testing.T) {
 	}
 }
 
-// opencode keeps its sessions in a SQLite database now: a folder walk names it and says how to
-// read it, instead of passing it over in silence.
+// opencode keeps its sessions in a SQLite database now, and Crush in one of its own: a folder
+// walk names them and says how to read them, or that scan cannot, instead of passing them over
+// in silence.
 func TestScanSaysHowToReadOpencodesDatabase(t *testing.T) {
 	dir := t.TempDir()
 	put(t, filepath.Join(dir, "run.jsonl"), []byte(stuck("probe")))
 	db := put(t, filepath.Join(dir, "opencode", "opencode.db"), append([]byte("SQLite format 3\x00"), make([]byte, 4080)...))
+	crush := put(t, filepath.Join(dir, ".crush", "crush.db"), append([]byte("SQLite format 3\x00"), make([]byte, 4080)...))
 	put(t, filepath.Join(dir, "other.db"), []byte("SQLite format 3\x00"))
 	_, stderr, code := scanCLI(t, nil, dir)
-	if code != 0 || !strings.Contains(stderr, "skipped "+db+": not a transcript (a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`; if Goose's, of `goose session export --format json`)") {
+	why := ": not a transcript (a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`; if Goose's, of `goose session export --format json`; Crush's sessions (.crush/crush.db) are kept only there, and scan does not read databases)"
+	if code != 0 || !strings.Contains(stderr, "skipped "+db+why) || !strings.Contains(stderr, "skipped "+crush+why) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if strings.Contains(stderr, "other.db") {

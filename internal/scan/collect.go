@@ -34,12 +34,13 @@ type Target struct {
 var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".out", ".eval", ".af"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in one of
-// transcriptSuffixes, optionally followed by .gz; and opencode.db, which is
-// reported as what it is (a database that `opencode export` reads) rather than passed over.
+// transcriptSuffixes, optionally followed by .gz; and opencode.db and crush.db, which are
+// reported as what they are (databases: opencode's, which `opencode export` reads; Crush's,
+// which scan cannot read) rather than passed over in silence.
 func IsCandidate(name string) bool {
 	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
-	if name == "opencode.db" {
-		return true // to say how to read it: opencode's sessions are in this database now
+	if name == "opencode.db" || name == "crush.db" {
+		return true // to say what it is: these agents keep their sessions in a database
 	}
 	for _, s := range transcriptSuffixes {
 		if strings.HasSuffix(name, s) {

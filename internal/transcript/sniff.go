@@ -111,7 +111,9 @@ func sniff(head []byte, eof bool) sniffed {
 	if bytes.HasPrefix(head, []byte("SQLite format 3\x00")) {
 		// opencode keeps its sessions in one (opencode.db) since it left its JSON storage, and
 		// Goose in sessions.db since it left its JSONL files; both export a session as JSON.
-		return sniffed{err: fmt.Errorf("%w: a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`; if Goose's, of `goose session export --format json`", ErrUnknownFormat)}
+		// Crush keeps its own in .crush/crush.db, with no export (validation rounds r71d U3,
+		// r73c U1: a folder walk passed over it without a word).
+		return sniffed{err: fmt.Errorf("%w: a SQLite database; if it is opencode's, scan the output of `opencode export <session id>`; if Goose's, of `goose session export --format json`; Crush's sessions (.crush/crush.db) are kept only there, and scan does not read databases", ErrUnknownFormat)}
 	}
 	if bytes.HasPrefix(head, zipMagic) {
 		return sniffed{kind: kindInspectEval} // the only zip archive read; its reader checks
