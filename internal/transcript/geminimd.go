@@ -30,7 +30,9 @@ import (
 //     "output" is the answer (the response as written when it has neither);
 //   - a USER turn's text is the user's, but for the context Gemini CLI sends first ("This is
 //     the Gemini CLI. We are setting up the context for our chat.", a <session_context>),
-//     which is the harness's.
+//     which is the harness's; the files a user message includes with @ ("--- Content from
+//     referenced files ---" to "--- End of content ---") are its text, whatever headings or
+//     blocks they hold (an earlier chat's export, included so, is not this chat).
 //
 // JSON.stringify writes no line break inside a string, so a block's JSON ends at the first
 // line that is its fence: a command's text holding backticks does not end it early.
@@ -38,6 +40,11 @@ import (
 const (
 	geminiMDCommand  = "**Tool Command**:\n```json\n"
 	geminiMDResponse = "**Tool Response**:\n```json\n"
+	// Gemini CLI writes the files a user message names with @ into it between these lines:
+	// an earlier chat's export included so (validation round r73a U1) is text, its headings
+	// and blocks none of this chat's.
+	geminiMDQuoteStart = "--- Content from referenced files ---"
+	geminiMDQuoteEnd   = "--- End of content ---"
 )
 
 // geminiMDHeading returns the role of a turn's heading line ("user" or "model"), or "".
@@ -96,9 +103,16 @@ func geminiMDTurns(lines []string) []geminiMDTurn {
 		buf = buf[:0]
 	}
 	afterRule := true // the file's start counts as one
+	quoted := false   // inside the files a user message includes (@file): their text as is
 	for _, line := range lines {
 		t := strings.TrimSpace(line)
-		if r := geminiMDHeading(line); r != "" && afterRule {
+		switch t {
+		case geminiMDQuoteStart:
+			quoted = true
+		case geminiMDQuoteEnd:
+			quoted = false
+		}
+		if r := geminiMDHeading(line); r != "" && afterRule && !quoted {
 			flush()
 			role = r
 			afterRule = false
@@ -174,7 +188,8 @@ func readGeminiMarkdown(name string, br *bufio.Reader) (*built, error) {
 			a.text("model", strings.TrimSpace(rest), "", 0)
 			continue
 		}
-		texts, blocks, rest := geminiMDBlocks(turn.text, geminiMDResponse)
+		own, included := geminiMDIncluded(turn.text)
+		texts, blocks, rest := geminiMDBlocks(own, geminiMDResponse)
 		var said []string
 		for k, block := range blocks {
 			said = append(said, texts[k])
@@ -208,7 +223,7 @@ func readGeminiMarkdown(name string, br *bufio.Reader) (*built, error) {
 			e.Result, e.HasResult, e.Failed = result, true, failed
 			pending = append(pending[:at], pending[at+1:]...)
 		}
-		said = append(said, rest)
+		said = append(said, rest, included)
 		text := strings.TrimSpace(strings.Join(said, ""))
 		if strings.HasPrefix(text, "This is the Gemini CLI. We are setting up the context") ||
 			strings.HasPrefix(text, "<session_context>") {
@@ -220,6 +235,30 @@ func readGeminiMarkdown(name string, br *bufio.Reader) (*built, error) {
 		}
 	}
 	return b.done(), nil
+}
+
+// geminiMDIncluded takes out of a user turn's text the files it includes (between
+// geminiMDQuoteStart and geminiMDQuoteEnd, or to the end when the last is not closed): own
+// is the rest, whose blocks are answers, and included the files' text.
+func geminiMDIncluded(text string) (own, included string) {
+	var o, in strings.Builder
+	for {
+		i := strings.Index(text, geminiMDQuoteStart)
+		if i < 0 {
+			o.WriteString(text)
+			return o.String(), in.String()
+		}
+		o.WriteString(text[:i])
+		rest := text[i:]
+		end := strings.Index(rest, geminiMDQuoteEnd)
+		if end < 0 {
+			in.WriteString(rest)
+			return o.String(), in.String()
+		}
+		end += len(geminiMDQuoteEnd)
+		in.WriteString(rest[:end])
+		text = rest[end:]
+	}
 }
 
 // geminiMDResult is what a function's response says: its error (failed) or output as text,

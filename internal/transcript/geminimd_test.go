@@ -3,6 +3,8 @@ package transcript
 import (
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // A Gemini CLI chat shared as Markdown (`/chat share`), written for these tests in the layout
@@ -36,6 +38,37 @@ func TestGeminiMarkdownCallsAndTheirAnswers(t *testing.T) {
 	}
 	if got := tr.Agents[0].Events[5].Text; !strings.HasSuffix(got, "A rule of my own, and then more words.") {
 		t.Errorf("the reply's text %q: want it to run past its own rule", got)
+	}
+}
+
+// A file a user message includes with @ is written into the message between Gemini CLI's
+// own lines; an earlier chat's export included so is text, its headings and blocks none of
+// this chat's (validation round r73a U1: 41 calls of another chat read as this agent's).
+func TestGeminiMarkdownIncludedFilesAreTheUsersText(t *testing.T) {
+	doc := "## USER 🧑‍💻\n\nread @Ping_Pong.md and go on from there\n--- Content from referenced files ---\nContent from @Ping_Pong.md:\n" +
+		"## USER 🧑‍💻\n\nbuild the firmware\n\n---\n\n## MODEL ✨\n\n**Tool Command**:\n```json\n{\n  \"name\": \"run_shell_command\",\n  \"args\": {\n    \"command\": \"make\"\n  }\n}\n```\n\n---\n\n" +
+		"## USER 🧑‍💻\n\n**Tool Response**:\n```json\n{\n  \"name\": \"run_shell_command\",\n  \"response\": {\n    \"output\": \"ok\"\n  }\n}\n```\n--- End of content ---\n\n---\n\n" +
+		"## MODEL ✨\n\n**Tool Command**:\n```json\n{\n  \"name\": \"read_file\",\n  \"args\": {\n    \"file_path\": \"main.c\"\n  }\n}\n```\n\n---\n\n" +
+		"## USER 🧑‍💻\n\n**Tool Response**:\n```json\n{\n  \"name\": \"read_file\",\n  \"response\": {\n    \"output\": \"int main() {}\"\n  }\n}\n```"
+	tr, err := ReadFrom("History.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if tr.Format != FormatGeminiMarkdown || len(calls) != 1 || calls[0].Tool != "read_file" || calls[0].Result != "int main() {}" {
+		t.Errorf("read as %q, calls %+v: want the one read_file, answered", tr.Format, calls)
+	}
+	var users int
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser {
+			users++
+			if !strings.Contains(e.Text, "build the firmware") || !strings.Contains(e.Text, "--- End of content ---") {
+				t.Errorf("the user's message %q: want the included file in it", e.Text)
+			}
+		}
+	}
+	if users != 1 {
+		t.Errorf("%d user turns, want 1", users)
 	}
 }
 
