@@ -90,7 +90,7 @@ is described in docs/scan.md.
 	}
 
 	defer tuneGC(env.Getenv)()
-	targets := scan.Collect(paths)
+	targets, mirrors := scan.CollectMirrors(paths)
 	bar := newProgress(env.Stderr, len(targets))
 	rep, err := scan.Run(targets, scan.Options{Config: r.Config, Workers: *jobs, Done: bar.done, Outcomes: *htmlOut != ""})
 	bar.stop()
@@ -121,6 +121,9 @@ is described in docs/scan.md.
 	if *verbose {
 		for _, p := range rep.PassedOver {
 			fmt.Fprintf(env.Stderr, "loopguard scan: %s: passed over, not a transcript (a folder's file of another kind)\n", p)
+		}
+		for _, m := range mirrors {
+			fmt.Fprintf(env.Stderr, "loopguard scan: %s: passed over, %s: %s is read\n", m.Path, m.Why, m.Of)
 		}
 	}
 

@@ -441,3 +441,20 @@ func TestScanSaysWhatItPassedOver(t *testing.T) {
 		t.Errorf("--verbose does not name %s:\n%s", notes, stderr)
 	}
 }
+
+// With --verbose, a file a folder walk leaves out as a copy of another (Claude Code's fork of a
+// conversation beside its session) is named, with the file read in its place (validation
+// rounds r72a, r73b: such files were passed over without a word).
+func TestScanVerboseNamesTheCopiesItPassesOver(t *testing.T) {
+	dir := t.TempDir()
+	session := put(t, filepath.Join(dir, "proj", "cd12a960.jsonl"), []byte(stuck("probe")))
+	fork := put(t, filepath.Join(dir, "proj", "cd12a960", "subagents", "agent-acompact-afb1adadf16dc577.jsonl"), []byte(stuck("probe")))
+	_, stderr, code := scanCLI(t, nil, "--verbose", dir)
+	want := fork + ": passed over, Claude Code's fork of the conversation (a compaction or a side question): " + session + " is read"
+	if code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q: want %q", code, stderr, want)
+	}
+	if _, stderr, _ = scanCLI(t, nil, dir); strings.Contains(stderr, fork) {
+		t.Errorf("without --verbose the copy is named: %q", stderr)
+	}
+}

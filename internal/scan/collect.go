@@ -82,6 +82,11 @@ func savedWithoutExtension(root, path, name string) bool {
 // (savedWithoutExtension). A path that does not exist, or a folder that cannot be listed, becomes
 // a target with its Err set.
 func Collect(paths []string) []Target {
+	return dropMirrors(collect(paths))
+}
+
+// collect is Collect before the mirrors are left out.
+func collect(paths []string) []Target {
 	seen := map[string]int{} // index in out
 	var out []Target
 	add := func(t Target) {
@@ -124,7 +129,7 @@ func Collect(paths []string) []Target {
 		})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return dropMirrors(out)
+	return out
 }
 
 // dropMirrors leaves out of a folder walk the files that record a session another file of
@@ -154,11 +159,31 @@ func Collect(paths []string) []Target {
 //
 // Alone, or named by the user, each is read.
 func dropMirrors(targets []Target) []Target {
-	has := map[string]bool{} // paths, lower case, without .gz
+	kept, _ := splitMirrors(targets)
+	return kept
+}
+
+// A Mirror is a file a folder walk left out (dropMirrors): the session it records is read
+// from Of, which records it better.
+type Mirror struct {
+	Path string
+	Of   string // the file read instead
+	Why  string // what the left-out file is, in a few words
+}
+
+// CollectMirrors is Collect that also returns the files the walks left out as mirrors of
+// others, for a report that names what it passed over.
+func CollectMirrors(paths []string) ([]Target, []Mirror) {
+	return splitMirrors(collect(paths))
+}
+
+// splitMirrors is dropMirrors, with the files it leaves out and why.
+func splitMirrors(targets []Target) ([]Target, []Mirror) {
+	has := map[string]string{} // paths, lower case, without .gz -> the path as found
 	for _, t := range targets {
-		has[filepath.Join(filepath.Dir(t.Path), base(t.Path))] = true
+		has[filepath.Join(filepath.Dir(t.Path), base(t.Path))] = t.Path
 	}
-	beside := func(t Target, rel string) bool { return has[filepath.Join(filepath.Dir(t.Path), rel)] }
+	beside := func(t Target, rel string) string { return has[filepath.Join(filepath.Dir(t.Path), rel)] }
 	// Gemini CLI's sessions by <tmp folder>/<file name>: the largest copy, the first of equals.
 	geminiCopy := map[string]Target{}
 	for _, t := range targets {
@@ -168,32 +193,48 @@ func dropMirrors(targets []Target) []Target {
 			}
 		}
 	}
-	return slices.DeleteFunc(targets, func(t Target) bool {
-		if !t.Walked {
-			return false
-		}
-		if dir, _, ok := strings.Cut(filepath.ToSlash(t.Path), "/llm_completions/"); ok &&
-			has[filepath.Join(filepath.FromSlash(dir), "output.jsonl")] {
-			return true
+	mirrorOf := func(t Target) (of, why string) {
+		if dir, _, ok := strings.Cut(filepath.ToSlash(t.Path), "/llm_completions/"); ok {
+			if of := has[filepath.Join(filepath.FromSlash(dir), "output.jsonl")]; of != "" {
+				return of, "OpenHands' completion dumps of the evaluation's conversations"
+			}
 		}
 		if key, ok := geminiSessionKey(t); ok && geminiCopy[key].Path != t.Path {
-			return true
+			return geminiCopy[key].Path, "Gemini CLI's copy of the session in another project folder"
 		}
 		if isClaudeCodeFork(t.Path) {
 			// <project>/<session>/subagents/agent-acompact-<id>.jsonl beside <project>/<session>.jsonl
 			session := filepath.Dir(filepath.Dir(t.Path))
-			return has[filepath.Join(filepath.Dir(session), strings.ToLower(filepath.Base(session))+".jsonl")]
+			if of := has[filepath.Join(filepath.Dir(session), strings.ToLower(filepath.Base(session))+".jsonl")]; of != "" {
+				return of, "Claude Code's fork of the conversation (a compaction or a side question)"
+			}
+			return "", ""
 		}
 		switch base(t.Path) {
 		case "ui_messages.json":
-			return beside(t, "api_conversation_history.json")
+			return beside(t, "api_conversation_history.json"), "the task's view in the UI"
 		case "conversation_full.md":
-			return beside(t, "raw_messages.jsonl") || beside(t, filepath.Join("session", "main.jsonl"))
+			if of := beside(t, filepath.Join("session", "main.jsonl")); of != "" {
+				return of, "cctrace's Markdown of the session"
+			}
+			return beside(t, "raw_messages.jsonl"), "cctrace's Markdown of the session"
 		case "raw_messages.jsonl":
-			return beside(t, filepath.Join("session", "main.jsonl"))
+			return beside(t, filepath.Join("session", "main.jsonl")), "cctrace's copy of the session's messages"
+		}
+		return "", ""
+	}
+	var mirrors []Mirror
+	kept := slices.DeleteFunc(targets, func(t Target) bool {
+		if !t.Walked {
+			return false
+		}
+		if of, why := mirrorOf(t); of != "" {
+			mirrors = append(mirrors, Mirror{Path: t.Path, Of: of, Why: why})
+			return true
 		}
 		return false
 	})
+	return kept, mirrors
 }
 
 // isClaudeCodeFork says whether a path is that of a fork of a Claude Code conversation (see
