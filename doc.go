@@ -12,7 +12,7 @@
 //     action, or several where it runs one) is a call with Source [SourceHarness];
 //   - a user message: [EventUser], which resets that agent's counters (the progress detector
 //     keeps its chains of calls failing the same way, and takes a harness's reprompt, the
-//     same message again, as no turn at all);
+//     same message again or one [IsKnownReprompt] knows, as no turn at all);
 //   - a text block shown to the model that is not a tool result: [EventText];
 //   - the end of an agent: [EventEnd]; the same id then names a new agent.
 //
