@@ -31,7 +31,9 @@ import (
 //     text, and the <environment_details> it appends to every message, and its reminders, are
 //     context.
 
-// clineTools are the tools of Cline and Roo Code, whose XML blocks are calls.
+// clineTools are the tools of Cline and Roo Code, whose XML blocks are calls, and Kilo Code's
+// edit_file, its fast-apply edit (validation round r74a U1: two failed edits of a Kilo Code
+// export were the model's words).
 var clineTools = map[string]bool{}
 
 func init() {
@@ -41,7 +43,7 @@ func init() {
 		act_mode_respond load_mcp_documentation web_fetch web_search condense summarize_task
 		report_bug new_rule focus_chain apply_diff insert_content search_and_replace switch_mode
 		fetch_instructions codebase_search update_todo_list run_slash_command generate_image
-		apply_patch use_subagents`) {
+		apply_patch use_subagents edit_file`) {
 		clineTools[t] = true
 	}
 }

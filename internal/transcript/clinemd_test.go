@@ -100,3 +100,20 @@ func TestClineMarkdownAnswersACallNotExecutedWithItsRefusal(t *testing.T) {
 		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
+
+// Kilo Code's edit_file, its fast-apply edit ({target_file, instructions, code_edit}), is a
+// call like Cline's and Roo Code's tools (validation round r74a U1).
+func TestClineMarkdownReadsKiloCodesEditFile(t *testing.T) {
+	doc := "**User:**\n\n<task>\nfix the playback\n</task>\n\n---\n\n**Assistant:**\n\nLet me start fixing these:\n\n" +
+		"<edit_file>\n<target_file>components/Tracker.tsx</target_file>\n<instructions>Use rAF for playback</instructions>\n<code_edit>// ... existing code ...\nrequestAnimationFrame(animate)\n</code_edit>\n</edit_file>\n\n---\n\n" +
+		"**User:**\n\n[edit_file for 'components/Tracker.tsx'] Result:\nThe tool execution failed with the following error:\n<error>\n429 Too Many Requests\n</error>\n"
+	tr, err := ReadFrom("kilo_code_task_oct-9-2025_6-47-09-am.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if tr.Format != FormatClineMarkdown || len(calls) != 1 || calls[0].Tool != "edit_file" || !calls[0].Failed ||
+		!strings.Contains(string(calls[0].Args), `"target_file":"components/Tracker.tsx"`) {
+		t.Errorf("read as %q, calls %+v: want the one failed edit_file", tr.Format, calls)
+	}
+}
