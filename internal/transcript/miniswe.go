@@ -125,8 +125,18 @@ func (x *miniExtra) member(w *walker) memberFunc {
 func buildMini(d *docObject) *built {
 	msgs := d.Messages
 	if historyHasToolCalls(msgs) {
-		// mini-swe-agent 2 keeps tool calls as structured calls.
+		// mini-swe-agent 2 keeps tool calls as structured calls, each answered as 1.x answers
+		// an action: a non-zero <returncode> is the call failing (validation round r75b: a
+		// harness's "[policy error]" refusals, each with return code 1, were successes, and
+		// nine of them in ten calls went untold).
 		out := buildMessages(FormatMiniSWEAgent, msgs)
+		for ai := range out.Agents {
+			for ei := range out.Agents[ai].Events {
+				if e := &out.Agents[ai].Events[ei]; e.Type == loopguard.EventCall && e.HasResult && !e.Failed && miniFailed(e.Result) {
+					e.Failed = true
+				}
+			}
+		}
 		miniUsage(d, out)
 		return out
 	}

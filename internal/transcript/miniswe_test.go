@@ -130,3 +130,37 @@ func TestMiniSWEAgentPythonDictObservations(t *testing.T) {
 		t.Errorf("call 3: a dict without a return code was decoded: %q", calls[2].Result)
 	}
 }
+
+// mini-swe-agent 2 keeps its calls as tool calls, each answered as 1.x answers an action: a
+// non-zero <returncode> is the call failing (validation round r75b: a harness's "[policy
+// error]" refusals, each with return code 1, were read as successes, nine in ten calls untold).
+func TestMiniSWEAgentToolCallsFailOnTheirReturnCode(t *testing.T) {
+	msgs := []map[string]any{
+		{"role": "system", "content": "You are a helpful assistant."},
+		{"role": "user", "content": "Fix the model checks."},
+	}
+	answers := []string{
+		"<returncode>0</returncode>\n<output>\n12:    db_table_models = defaultdict(list)\n</output>",
+		"<returncode>1</returncode>\n<output>\n[policy error] The direct error-emitting location has already been found.\n</output>",
+		"<returncode>2</returncode>\n<output>\ngrep: django/db/x.py: No such file or directory\n</output>",
+	}
+	for i, ans := range answers {
+		id := "call_" + string(rune('a'+i))
+		msgs = append(msgs,
+			map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": id, "type": "function",
+				"function": map[string]any{"name": "bash", "arguments": `{"command": "grep -rn allow_migrate django/db"}`}}}},
+			map[string]any{"role": "tool", "tool_call_id": id, "content": ans})
+	}
+	b, _ := json.Marshal(map[string]any{"info": map[string]any{"mini_version": "2.2.8"}, "messages": msgs, "trajectory_format": "mini-swe-agent-1.1"})
+	tr, err := ReadFrom("django__django-11630.traj.json", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []bool
+	for _, c := range tr.Agents[0].Calls() {
+		failed = append(failed, c.Failed)
+	}
+	if want := []bool{false, true, true}; tr.Format != FormatMiniSWEAgent || !reflect.DeepEqual(failed, want) {
+		t.Errorf("read as %q, failed %v, want %v", tr.Format, failed, want)
+	}
+}
