@@ -93,6 +93,27 @@ func TestOTLPConsoleExporterSpans(t *testing.T) {
 	}
 }
 
+// A span written twice, when it starts (no end time, no result yet) and when it ends, or
+// printed twice alike, is one span: its last record is read (validation round r75c U1: every
+// call of an agent was read twice).
+func TestOTLPSpanWrittenTwiceIsOneCall(t *testing.T) {
+	started := strings.Replace(strings.Replace(consoleSpan("0x01", "2026-03-01T20:47:19.000000Z", `{"location":"Paris"}`, "", "UNSET"),
+		`"end_time": "2026-03-01T20:47:19.000000Z"`, `"end_time": null`, 1), `"gen_ai.tool.call.result": "",`, "", 1)
+	ended := consoleSpan("0x01", "2026-03-01T20:47:19.000000Z", `{"location":"Paris"}`, "sunny", "UNSET")
+	again := consoleSpan("0x02", "2026-03-01T20:47:20.000000Z", `{"location":"Rome"}`, "rain", "UNSET")
+	tr, err := ReadFrom("traces.jsonl", strings.NewReader(started+ended+again+again))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`call get_weather "{\"location\":\"Paris\"}" => "sunny"`,
+		`call get_weather "{\"location\":\"Rome\"}" => "rain"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
 // consoleSpan is a tool's span as OpenTelemetry Python's console exporter prints it.
 func consoleSpan(id, start, args, result, status string) string {
 	return `{
