@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -70,12 +71,16 @@ func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigi
 // isGeminiMarkdownHead says whether a text opens as a Gemini CLI chat shared as Markdown: a
 // turn's heading first, and a MODEL turn or a function call in the head.
 func isGeminiMarkdownHead(head []byte) bool {
-	first, _, _ := strings.Cut(string(head), "\n")
-	if geminiMDHeading(first) == "" {
+	// Every file's head is sniffed: a heading opens with '#', or with an emoji (a byte above
+	// 0x7f) in earlier releases, which rules most files out at the first byte.
+	if len(head) == 0 || head[0] != '#' && head[0] < 0x80 {
 		return false
 	}
-	s := string(head)
-	return strings.Contains(s, geminiMDCommand) || strings.Contains(s, "## MODEL")
+	first, _, _ := bytes.Cut(head, []byte("\n"))
+	if geminiMDHeading(string(first)) == "" {
+		return false
+	}
+	return bytes.Contains(head, []byte(geminiMDCommand)) || bytes.Contains(head, []byte("## MODEL"))
 }
 
 type geminiMDTurn struct {
