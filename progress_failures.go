@@ -858,7 +858,7 @@ func namesFailureKind(name string) bool {
 // that moved is progress.
 func isFailureTally(line string) bool {
 	line = strings.TrimSpace(line)
-	if isBuildVerdict(line) {
+	if isBuildVerdict(line) || isRunnerVerdict(line) {
 		return true
 	}
 	rest, ok := strings.CutPrefix(line, "FAILED (")
@@ -881,6 +881,41 @@ func isFailureTally(line string) bool {
 		}
 	}
 	return true
+}
+
+// isRunnerVerdict says whether a trimmed line is a package runner's word that the command it
+// ran failed, naming the script, the package or the exit code but not what failed: pnpm's
+// "ELIFECYCLE Command failed with exit code 2.", yarn's "error Command failed with exit code
+// 1.", turbo's "ERROR run failed: command exited (2)" and "<task>: command (<dir>) ... exited
+// (2)", npm's "npm ERR! code ELIFECYCLE", "npm ERR! Exit status 2", "npm error Lifecycle script
+// `build` failed". Every failing run ends with them, whatever failed above: taken for the
+// failure's line, a monorepo build failing in one package, then another, then a third, each
+// after the edits that fixed the one before, was one failure the edits did not alter
+// (validation round r76a F1, F2).
+func isRunnerVerdict(line string) bool {
+	switch {
+	case strings.Contains(line, "Command failed with exit code "),
+		strings.Contains(line, "ELIFECYCLE") && strings.Contains(line, "Command failed"),
+		strings.Contains(line, "run failed: command") && strings.Contains(line, "exited ("),
+		strings.Contains(line, "command finished with error: command ("),
+		strings.Contains(line, ": command (") && strings.Contains(line, " exited ("):
+		return true
+	}
+	rest, ok := strings.CutPrefix(line, "npm ERR!")
+	if !ok {
+		if rest, ok = strings.CutPrefix(line, "npm error"); !ok {
+			return false
+		}
+	}
+	rest = strings.TrimSpace(rest)
+	for _, p := range [...]string{"code ELIFECYCLE", "errno ", "Exit status ", "Failed at the ", "A complete log of this run",
+		"Lifecycle script ", "command failed", "This is probably not a problem with npm"} {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	code, ok := strings.CutPrefix(rest, "code ")
+	return ok && code != "" && strings.Trim(code, "0123456789") == ""
 }
 
 // isBuildVerdict says whether a trimmed line is a build tool's closing verdict, Gradle's and

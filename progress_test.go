@@ -561,6 +561,27 @@ func TestProgressRules(t *testing.T) {
 				}
 				return fail("run_shell_command", `{"command":"npm run lint"}`, eslintRun([]int{13, 8, 9, 9}[i/2]))
 			}), nil},
+		{"a monorepo build failing in one package after another, each after the edits that fixed the one before, is progress, though the runner's closing lines stay (r76a F1)",
+			nil, times(9, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"src/m%d.ts","old":"a","new":"b"}`, i), "edited")
+				}
+				return fail("run_terminal_cmd", `{"command":"pnpm build"}`, []string{
+					turboRun("design", "src/tailwind-preset.ts(32,7): error TS1117: An object literal cannot have multiple properties with the same name."),
+					turboRun("core", "src/commands.ts(115,7): error TS2531: Object is possibly 'null'."),
+					turboRun("core", "src/model.ts(253,7): error TS2322: Type 'MindNode | null' is not assignable to type 'MindNode'."),
+					turboRun("ui", "../core/src/index.ts(8,15): error TS6059: File '/Users/moi/bigmind/packages/core/src/index.ts' is not under 'rootDir'."),
+					turboRun("web", "src/App.tsx(3,10): error TS2305: Module '@bigmind/ui' has no exported member 'Canvas'."),
+				}[i/2])
+			}), nil},
+		{"the same package failing the same way after every edit is reminded, the runner's lines aside",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"src/model.ts","old":"a%d","new":"b%d"}`, i, i), "edited")
+				}
+				return fail("run_terminal_cmd", `{"command":"pnpm build"}`,
+					turboRun("core", "src/model.ts(253,7): error TS2322: Type 'MindNode | null' is not assignable to type 'MindNode'."))
+			}), []string{"6:errors:run_terminal_cmd failed × 4"}},
 		{"a lint that counts the same problems after every edit is reminded: the edits did not reach them",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
@@ -1086,6 +1107,18 @@ func unittestRun(assertion string, failures int) string {
 
 // gradleRun is what Gradle prints for a test task with failed of completed tests failing,
 // taking seconds: its last line, the build's verdict, is the same for every failing build.
+// turboRun is what `pnpm build` prints when turbo's build of one package of a monorepo fails
+// on a TypeScript error: the compiler's line, turbo's and pnpm's closing lines.
+func turboRun(pkg, tsError string) string {
+	dir := "/Users/moi/bigmind/packages/" + pkg
+	return "@bigmind/" + pkg + ":build: > tsc && vite build\n@bigmind/" + pkg + ":build: " + tsError + "\n" +
+		"@bigmind/" + pkg + ":build: \u2009ELIFECYCLE\u2009 Command failed.\n\n Tasks:    1 successful, 2 total\nCached:    0 cached, 2 total\n  Time:    555ms\n" +
+		"Failed:    @bigmind/" + pkg + "#build\n\n" +
+		"@bigmind/" + pkg + ":build: ERROR: command finished with error: command (" + dir + ") /opt/homebrew/bin/pnpm run build exited (2)\n" +
+		"@bigmind/" + pkg + "#build: command (" + dir + ") /opt/homebrew/bin/pnpm run build exited (2)\n" +
+		" ERROR  run failed: command  exited (2)\n\u2009ELIFECYCLE\u2009 Command failed with exit code 2."
+}
+
 // eslintRun is what Gemini CLI's shell tool answers for `npm run lint` finding problems: the
 // findings of files the task did not touch, the ones it did, ESLint's closing count, then the
 // tool's own fields.
@@ -1150,6 +1183,9 @@ func TestFailureSignature(t *testing.T) {
 			gradleRun(28, 28, 71), gradleRun(28, 18, 55), false},
 		{"the same build failing the same way is the same failure, whatever it took",
 			gradleRun(4, 1, 56), gradleRun(4, 1, 28), true},
+		{"npm's closing lines name no failure either",
+			"Error: Cannot find module './config'\nnpm ERR! code ELIFECYCLE\nnpm ERR! errno 1\nnpm ERR! app@1.0.0 build: `node build.js`\nnpm ERR! Exit status 1\nnpm ERR! Failed at the app@1.0.0 build script.",
+			"Error: Cannot find module './routes'\nnpm ERR! code ELIFECYCLE\nnpm ERR! errno 1\nnpm ERR! app@1.0.0 build: `node build.js`\nnpm ERR! Exit status 1\nnpm ERR! Failed at the app@1.0.0 build script.", false},
 		{"a count of failures that moved after the failing line is progress",
 			"FAILED t.py::test_a - Failed: nomatch\n=== 3 failed, 2 passed in 0.1s ===", "FAILED t.py::test_a - Failed: nomatch\n=== 1 failed, 4 passed in 0.1s ===", false},
 	}
