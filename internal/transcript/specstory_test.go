@@ -256,7 +256,8 @@ func TestSpecStorySearchFailuresAreFailedSearches(t *testing.T) {
 
 // Markdown 1.x writes a call Cursor refused as Cursor's bare words in a section of their own
 // ("The string to replace was not found in the file.", "Invalid: old_string and new_string
-// are exactly the same.", "Tool apply_patch not found."): each is a failed call, numbered,
+// are exactly the same.", "Tool apply_patch not found.", "Model provided invalid arguments to
+// find/replace tool." (r76a U1)): each is a failed call, numbered,
 // of the tool the words are about (validation round r67c U5, M1). The same words inside the
 // model's sentence are its words.
 func TestSpecStoryBareRefusalsAreFailedCalls(t *testing.T) {
@@ -267,6 +268,7 @@ func TestSpecStoryBareRefusalsAreFailedCalls(t *testing.T) {
 		"Tool use: **read_file**\n\nRead file: StorageManager.kt\n\n---\n\n" +
 		"The string to replace was not found in the file.\n\n---\n\n" +
 		"Tool apply_patch not found.\n\n---\n\n" +
+		"Model provided invalid arguments to find/replace tool.\n\n---\n\n" +
 		"I saw: The string to replace was not found in the file. Let me read it again.\n\n---\n\n" +
 		"_**User (2025-09-12 10:20Z)**_\n\nthanks\n"
 	tr, err := ReadFrom("2025-09-12_10-07Z-fix-it.md", strings.NewReader(chat))
@@ -281,6 +283,7 @@ func TestSpecStoryBareRefusalsAreFailedCalls(t *testing.T) {
 		`call read_file "Read file: StorageManager.kt" => -`,
 		`call search_replace "{\"refused\":2}" => "The string to replace was not fo…" FAILED`,
 		`call apply_patch "{\"refused\":1}" => "Tool apply_patch not found." FAILED`,
+		`call search_replace "{\"refused\":3}" => "Model provided invalid arguments…" FAILED`,
 		`text[model] "I saw: The string to replace was…"`,
 		`user "thanks"`,
 	}
