@@ -695,6 +695,15 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 		args = strings.TrimSpace(strings.TrimSuffix(args, lastLineOf(args, specOutputLabels)))
 	}
 	result = strings.TrimSpace(result)
+	if answered && isCodeblockPointer(result) {
+		// Cursor keeps an edit as the file's path and the id of the code block that holds the
+		// change, which the export does not: the id names the change (each edit has its own),
+		// and nothing of its outcome is kept (validation round r76b F1: several edits of one
+		// file, each with its own id, masked alike as ids, read as one edit made again and
+		// again, 13 notices in one chat).
+		args = strings.TrimSpace(args + "\n" + result)
+		answered = false
+	}
 	if copilot {
 		var exit int
 		args, exit = copilotParameters(withoutCopilotData(args))
@@ -735,6 +744,28 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 		return
 	}
 	a.add(call.WithResult(result, failed))
+}
+
+// isCodeblockPointer says whether a call's answer is only Cursor's pointer to the code block of
+// an edit, {"codeblockId": "<id>"}, with at most the state of its review in the editor
+// ("reviewData": {"status", "selectedOption": "accept", ...}).
+func isCodeblockPointer(result string) bool {
+	if !strings.HasPrefix(result, "{") || !strings.Contains(result, `"codeblockId"`) {
+		return false
+	}
+	var v map[string]json.RawMessage
+	if json.Unmarshal([]byte(result), &v) != nil {
+		return false
+	}
+	if _, ok := v["codeblockId"]; !ok {
+		return false
+	}
+	for k := range v {
+		if k != "codeblockId" && k != "reviewData" {
+			return false
+		}
+	}
+	return true
 }
 
 // specStatus takes the "Status: **completed**" line an export writes last in a VS Code
