@@ -158,6 +158,7 @@ var cursorBareRefusals = []string{
 	"The string to replace was not found in the file.",
 	"Invalid: old_string and new_string are exactly the same.",
 	"The model provided an ambiguous search string to replace.",
+	"Model supplied an ambiguous edit", // Markdown v2.1, Cursor 2.x (validation round r76b M1)
 }
 
 // cursorBareRefusal says whether a line is one of Cursor's words that a call was refused,

@@ -269,6 +269,7 @@ func TestSpecStoryBareRefusalsAreFailedCalls(t *testing.T) {
 		"The string to replace was not found in the file.\n\n---\n\n" +
 		"Tool apply_patch not found.\n\n---\n\n" +
 		"Model provided invalid arguments to find/replace tool.\n\n---\n\n" +
+		"Model supplied an ambiguous edit\n\n---\n\n" +
 		"I saw: The string to replace was not found in the file. Let me read it again.\n\n---\n\n" +
 		"_**User (2025-09-12 10:20Z)**_\n\nthanks\n"
 	tr, err := ReadFrom("2025-09-12_10-07Z-fix-it.md", strings.NewReader(chat))
@@ -284,6 +285,7 @@ func TestSpecStoryBareRefusalsAreFailedCalls(t *testing.T) {
 		`call search_replace "{\"refused\":2}" => "The string to replace was not fo…" FAILED`,
 		`call apply_patch "{\"refused\":1}" => "Tool apply_patch not found." FAILED`,
 		`call search_replace "{\"refused\":3}" => "Model provided invalid arguments…" FAILED`,
+		`call search_replace "{\"refused\":4}" => "Model supplied an ambiguous edit" FAILED`,
 		`text[model] "I saw: The string to replace was…"`,
 		`user "thanks"`,
 	}
