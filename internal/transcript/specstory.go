@@ -164,8 +164,8 @@ var cursorBareRefusals = []string{
 // cursorBareRefusal says whether a line is one of Cursor's words that a call was refused,
 // written alone (cursorBareRefusals; "Tool apply_patch not found.", which names the tool;
 // "Edit failed because of a diff timeout"; "Model failed to call the tool with correct
-// arguments.", which names none; "Model provided invalid arguments to find/replace tool."),
-// and returns the tool.
+// arguments.", which names none; "Model provided invalid arguments to find/replace tool.",
+// to grep tool, to terminal tool), and returns the tool.
 func cursorBareRefusal(line string) (string, bool) {
 	if slices.Contains(cursorBareRefusals, line) {
 		return "search_replace", true
@@ -181,10 +181,21 @@ func cursorBareRefusal(line string) (string, bool) {
 		return "edit_file", true
 	case line == "Model failed to call the tool with correct arguments.":
 		return "invalid_tool_call", true
-	case line == "Model provided invalid arguments to find/replace tool.":
-		// In the layout that marks calls with "Tool use: **name**" lines too (validation round
-		// r76a U1: nine refused edits of one chat were the model's words there).
-		return "search_replace", true
+	}
+	if name, ok := strings.CutPrefix(line, "Model provided invalid arguments to "); ok {
+		// "... to find/replace tool.", "... to grep tool.", "... to terminal tool.", in the
+		// layouts that mark calls with "Tool use: **name**" lines or <tool-use> blocks too
+		// (validation rounds r76a U1, r77a U1: refused edits and greps were the model's words
+		// there): a refused call of the tool it names.
+		if name, ok = strings.CutSuffix(name, " tool."); ok && name != "" && !strings.ContainsAny(name, " \t") {
+			switch name {
+			case "find/replace":
+				return "search_replace", true
+			case "terminal":
+				return "run_terminal_cmd", true
+			}
+			return name, true
+		}
 	}
 	return "", false
 }

@@ -270,6 +270,7 @@ func TestSpecStoryBareRefusalsAreFailedCalls(t *testing.T) {
 		"Tool apply_patch not found.\n\n---\n\n" +
 		"Model provided invalid arguments to find/replace tool.\n\n---\n\n" +
 		"Model supplied an ambiguous edit\n\n---\n\n" +
+		"Model provided invalid arguments to grep tool.\n\n---\n\n" +
 		"I saw: The string to replace was not found in the file. Let me read it again.\n\n---\n\n" +
 		"_**User (2025-09-12 10:20Z)**_\n\nthanks\n"
 	tr, err := ReadFrom("2025-09-12_10-07Z-fix-it.md", strings.NewReader(chat))
@@ -286,6 +287,7 @@ func TestSpecStoryBareRefusalsAreFailedCalls(t *testing.T) {
 		`call apply_patch "{\"refused\":1}" => "Tool apply_patch not found." FAILED`,
 		`call search_replace "{\"refused\":3}" => "Model provided invalid arguments…" FAILED`,
 		`call search_replace "{\"refused\":4}" => "Model supplied an ambiguous edit" FAILED`,
+		`call grep "{\"refused\":1}" => "Model provided invalid arguments…" FAILED`,
 		`text[model] "I saw: The string to replace was…"`,
 		`user "thanks"`,
 	}
