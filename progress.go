@@ -100,7 +100,7 @@ type ToolOverride struct {
 // (TaskCreate, TaskUpdate, TaskList, TaskGet) is its newer todo list, and Copilot CLI's
 // report_intent only tells the user what comes next.
 var DefaultTransparent = []string{"think", "Think", "*todo*", "*Todo*", "update_plan", "plan",
-	"task_tracker", "sequentialthinking", "*__sequentialthinking", "EnterPlanMode", "ExitPlanMode",
+	"task_tracker", "sequentialthinking", "*_sequentialthinking", "EnterPlanMode", "ExitPlanMode",
 	"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "report_intent", "save_memory", "store_memory"}
 
 // DefaultProgress returns the progress detector's defaults.

@@ -723,6 +723,14 @@ func TestProgressRules(t *testing.T) {
 		{"bookkeeping calls are transparent: they neither count nor break a chain",
 			nil, []step{grep(0), ok("TodoWrite", `{"todos":[1]}`, "ok"), grep(0), ok("think", `{"t":"hmm"}`, "ok"), grep(0)},
 			[]string{"4:stuck:grep × 3"}},
+		{"a sequential-thinking MCP tool is transparent under Cursor's name for it too (mcp_<server>_<tool>, r77a): \"Continuing...\" between its steps is no loop",
+			nil, times(9, func(i int) step {
+				if i%2 == 0 {
+					return thought("Continuando...")
+				}
+				return ok("mcp_Sequential_Thinking_sequentialthinking", fmt.Sprintf(`{"thought":"step %d of the plan","thoughtNumber":%d}`, i, i),
+					`{"nextThoughtNeeded": true, "branches": [], "thoughtHistoryLength": 3}`)
+			}), nil},
 		{"todo lists under any agent's name, Claude Code's task list and Copilot CLI's intents are transparent",
 			nil, times(9, func(i int) step {
 				switch i % 3 {

@@ -693,6 +693,12 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 		// removed, and the diff alone; without the diff in the arguments, one change made
 		// at three places of a file (each "Lines added: 1, lines removed: 1") read as the
 		// same edit made three times.
+	} else if at := strings.Index(body, "\n*Result*:"); at >= 0 && open < 0 {
+		// An MCP call of Cursor 2.x, written without fences: "*Called tool*:", its
+		// "*Parameters*:" as a list, then "*Result*:" and the answer as text (validation round
+		// r77a U2: 374 calls of four chats had no answer, so none could be told).
+		answered = true
+		args, result = body[:at], body[at+len("\n*Result*:"):]
 	}
 	if tool == "" {
 		tool = "tool"
