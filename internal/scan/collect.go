@@ -82,7 +82,8 @@ func savedWithoutExtension(root, path, name string) bool {
 // (savedWithoutExtension). A path that does not exist, or a folder that cannot be listed, becomes
 // a target with its Err set.
 func Collect(paths []string) []Target {
-	return dropMirrors(collect(paths))
+	kept, _ := splitMirrors(collect(paths))
+	return kept
 }
 
 // collect is Collect before the mirrors are left out.
@@ -132,7 +133,21 @@ func collect(paths []string) []Target {
 	return out
 }
 
-// dropMirrors leaves out of a folder walk the files that record a session another file of
+// A Mirror is a file a folder walk left out (splitMirrors): the session it records is read
+// from Of, which records it better.
+type Mirror struct {
+	Path string
+	Of   string // the file read instead
+	Why  string // what the left-out file is, in a few words
+}
+
+// CollectMirrors is Collect that also returns the files the walks left out as mirrors of
+// others, for a report that names what it passed over.
+func CollectMirrors(paths []string) ([]Target, []Mirror) {
+	return splitMirrors(collect(paths))
+}
+
+// splitMirrors leaves out of a folder walk the files that record a session another file of
 // the walk records better, so that one session is not read (and told) twice or three times:
 //
 //   - Cline's and Roo Code's ui_messages.json beside their task's api_conversation_history.json
@@ -157,27 +172,8 @@ func collect(paths []string) []Target {
 //     files of one name in two such folders' chats/, the larger is read (the same session
 //     written on for longer).
 //
-// Alone, or named by the user, each is read.
-func dropMirrors(targets []Target) []Target {
-	kept, _ := splitMirrors(targets)
-	return kept
-}
-
-// A Mirror is a file a folder walk left out (dropMirrors): the session it records is read
-// from Of, which records it better.
-type Mirror struct {
-	Path string
-	Of   string // the file read instead
-	Why  string // what the left-out file is, in a few words
-}
-
-// CollectMirrors is Collect that also returns the files the walks left out as mirrors of
-// others, for a report that names what it passed over.
-func CollectMirrors(paths []string) ([]Target, []Mirror) {
-	return splitMirrors(collect(paths))
-}
-
-// splitMirrors is dropMirrors, with the files it leaves out and why.
+// Alone, or named by the user, each is read. It returns the files kept, and those left out
+// with the file read instead and why.
 func splitMirrors(targets []Target) ([]Target, []Mirror) {
 	has := map[string]string{} // paths, lower case, without .gz -> the path as found
 	for _, t := range targets {
@@ -238,7 +234,7 @@ func splitMirrors(targets []Target) ([]Target, []Mirror) {
 }
 
 // isClaudeCodeFork says whether a path is that of a fork of a Claude Code conversation (see
-// dropMirrors): a compaction's or a side question's file in a session's subagents folder.
+// splitMirrors): a compaction's or a side question's file in a session's subagents folder.
 func isClaudeCodeFork(p string) bool {
 	name := base(p)
 	return strings.EqualFold(filepath.Base(filepath.Dir(p)), "subagents") &&
