@@ -37,7 +37,7 @@ import (
 // keeps the calls from before a condensation (OpenHands shortens the history it sends).
 //
 // Within a dump, every user message is a user turn; the evaluation harness's "Please continue
-// working on the task" reprompt is marked as the harness's (see isReprompt).
+// working on the task" reprompt is marked as the harness's (see loopguard.IsKnownReprompt).
 
 // CompletionPart is what MergeCompletions needs of one dump: its new part and response.
 type CompletionPart struct {

@@ -831,12 +831,15 @@ func (a *agentBuf) said(text string) {
 	a.text("model", text, "", 0)
 }
 
-// user appends a user message, its text in Event.Text. A harness's known reprompt (see
-// isReprompt) is marked as the harness's (Source "harness"): it is not a person's turn.
+// user appends a user message, its text in Event.Text. A harness's known reprompt
+// (loopguard.IsKnownReprompt: OpenHands' "Please continue working on the task…", Gemini CLI's
+// "System: Please continue.", which read as the person's turn reset every count: validation
+// round r72a U3) is marked as the harness's (Source "harness"), so that the events say who
+// sent it: it is not a person's turn.
 func (a *agentBuf) user(text string, ms int64) {
 	a.userSeen = true
 	ev := loopguard.Event{Type: loopguard.EventUser, Text: text, Time: ms}
-	if isReprompt(text) {
+	if loopguard.IsKnownReprompt(text) {
 		ev.Source = loopguard.SourceHarness
 	}
 	a.add(ev)
@@ -853,19 +856,11 @@ func (a *agentBuf) harnessUser(text string) {
 	a.add(loopguard.Event{Type: loopguard.EventUser, Text: text, Source: loopguard.SourceHarness})
 }
 
-// isReprompt says whether a user message is a harness's canned reprompt, sent by itself when
-// the model replies without a call (loopguard.IsKnownReprompt: OpenHands' "Please continue
-// working on the task…", Gemini CLI's "System: Please continue.", which read as the person's
-// turn reset every count: validation round r72a U3). The engine also takes a user message
-// repeating the one before as a reprompt; naming the known ones catches their first
-// occurrence too.
-func isReprompt(text string) bool { return loopguard.IsKnownReprompt(text) }
-
 // taskOrHarness adds a user message of a run whose harness speaks as the user: the first is
 // the agent's task (a user turn), the later ones the harness answering (an action's output,
 // a format reminder).
 func (a *agentBuf) taskOrHarness(text string) {
-	if !a.userSeen || isReprompt(text) {
+	if !a.userSeen || loopguard.IsKnownReprompt(text) {
 		// The task, or a known reprompt: a user message (the reprompt marked as the
 		// harness's), so that the model's replies on either side of it are two turns.
 		a.user(text, 0)
