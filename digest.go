@@ -432,7 +432,8 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			var h uint64
 			isEcho := false
 			if acc != 0 && (prevWord == shellLineWord && isShellLineCount(f) ||
-				volatileKind(f, wordKind(prevWord), text[j:]) != fieldPlain) {
+				volatileKind(f, wordKind(prevWord), text[j:]) != fieldPlain) ||
+				acc == 0 && len(f) >= 6 && letterIDAfter(prevWord, f) {
 				h, prevWord = markVolatile, ""
 				out.marks++
 			} else {
@@ -607,6 +608,11 @@ func hasTwoFields(line string) bool {
 func hashLine(line string) uint64 {
 	h := uint64(mixK2)
 	seg, j, n := 0, 0, len(line)
+	if fs, fe := leadingLetterID(line); fe > 0 {
+		h = hashChunk(h, line[:fs])
+		h = mixWord(h, markVolatile)
+		seg, j = fe, fe
+	}
 	for j < n {
 		var k int
 		if j+8 <= n {
@@ -1383,13 +1389,59 @@ func isSerialID(f string) bool {
 	return true
 }
 
-// isIDValue says whether f looks like a generated identifier: 4 or more hex characters (digits
-// and a-f), at least one a digit.
+// letterIDAfter says whether f, a field without a digit, is a generated id all the same: hex
+// letters only (see isIDValue), right after an id label that ends in ':' or '=' ("Chunk ID:
+// cbdcbe"). Without the ':' a word is more likely ("the id added").
+func letterIDAfter(label, f string) bool {
+	if len(label) < 3 {
+		return false
+	}
+	if c := label[len(label)-1]; c != ':' && c != '=' {
+		return false
+	}
+	if k := wordKind(label); k != prevID && k != prevHandle {
+		return false
+	}
+	return isIDValue(f)
+}
+
+// leadingLetterID finds, in a line that opens with an id label ("Chunk ID: cbdcbe", Codex's
+// header above every command's output), a value of hex letters only that letterIDAfter would
+// mask: hashLine looks only at fields with a digit or '/', and a header is where tools print
+// such ids. It answers fe == 0 when there is none; the label must end within the line's first
+// 32 bytes, so most lines cost one short vectorised look.
+func leadingLetterID(line string) (fs, fe int) {
+	if len(line) < 9 || line[0] <= ' ' {
+		return 0, 0
+	}
+	c := strings.IndexByte(line[:min(len(line), 32)], ':')
+	if c < 2 || line[c-1]|0x20 != 'd' || line[c-2]|0x20 != 'i' {
+		return 0, 0
+	}
+	fs = c + 1
+	for fs < len(line) && (line[fs] == ' ' || line[fs] == '\t') {
+		fs++
+	}
+	fe = fs
+	for fe < len(line) && line[fe] > ' ' {
+		fe++
+	}
+	if fe-fs < 6 || fs == c+1 || !idLabelBefore(line, fs) || !isIDValue(line[fs:fe]) || countDigits(line[fs:fe]) > 0 {
+		return 0, 0 // a value with a digit is hashLine's own work
+	}
+	return fs, fe
+}
+
+// isIDValue says whether f, named by an id label, looks like a generated identifier: 4 or
+// more hex characters (digits and a-f), at least one a digit, or 6 and more without one. A
+// random hex id has no digit often enough to matter (Codex's six-character chunk ids: about 1
+// in 360, "Chunk ID: cbdcbe"), while a word of a-f letters after an id label is rare, the more
+// the longer it is ("ID: face", "ID: added").
 func isIDValue(f string) bool {
 	if len(f) < 4 {
 		return false
 	}
-	digit := false
+	digit := len(f) >= 6
 	for i := 0; i < len(f); i++ {
 		c := f[i]
 		switch {

@@ -51,6 +51,12 @@ func TestDigestNormalises(t *testing.T) {
 			"Chunk ID: b19e45\nWall time: 0.0005 seconds\nProcess exited with code 0\nOutput:\nno matches",
 			"Chunk ID: 469389\nWall time: 0.0102 seconds\nProcess exited with code 0\nOutput:\nno matches", true},
 		{"a background job's id", "Command running in background with ID: 7f3a2b", "Command running in background with ID: c41d09", true},
+		{"a generated id with no digit in it (1 in 360 of Codex's chunk ids)",
+			"Chunk ID: cbdcbe\nWall time: 0.0000 seconds\nProcess exited with code 0\nOutput:\ne2e-proxy-loop\n",
+			"Chunk ID: 2ea7f0\nWall time: 0.0000 seconds\nProcess exited with code 0\nOutput:\ne2e-proxy-loop\n", true},
+		{"a short word of hex letters after an id label stays", "user ID: face", "user ID: fade", false},
+		{"a generated id of letters in a long result's header", long("Chunk ID: cbdcbe\nOutput: x"), long("Chunk ID: 0a7f31\nOutput: x"), true},
+		{"a word of hex letters without the label's colon stays", "the id decade here", "the id facade here", false},
 		{"id=value", "job id=48213 queued", "job id=51007 queued", true},
 		{"the same header over a long result", long("Chunk ID: b19e45\nOutput: x"), long("Chunk ID: 0a7f31\nOutput: x"), true},
 		{"a shell's count of the lines it has read (SWE-agent's shell)",
@@ -330,7 +336,13 @@ func FuzzDigest(f *testing.F) {
 func hashLineByBytes(line string) uint64 {
 	h := uint64(mixK2)
 	seg := 0
-	for fs := 0; fs < len(line); {
+	start := 0
+	if fs, fe := leadingLetterID(line); fe > 0 {
+		h = hashChunk(h, line[:fs])
+		h = mixWord(h, markVolatile)
+		seg, start = fe, fe
+	}
+	for fs := start; fs < len(line); {
 		if line[fs] <= ' ' {
 			fs++
 			continue
