@@ -24,7 +24,8 @@ import (
 //
 //   - command_execution: a call of tool "shell" with {"command": ...}; the result is the
 //     aggregated output, failed when the exit code is not 0 or the status is failed/declined;
-//   - file_change: a call of "apply_patch" with the changed paths, failed when its status is;
+//   - file_change: a call of "apply_patch" with the changed paths and the item's id (the patch
+//     itself is not written), failed when its status is;
 //   - mcp_tool_call: a call of "mcp__<server>__<tool>" with its arguments and result or error;
 //   - web_search: a call of "web_search" with the query;
 //   - todo_list: a call of "update_plan" (bookkeeping, transparent to the progress detector);
@@ -130,7 +131,17 @@ func codexExecItemEvent(a *agentBuf, it *codexExecItem) {
 		failed := it.Status == "failed" || it.Status == "declined" || (it.ExitCode != nil && *it.ExitCode != 0)
 		call("shell", args, it.AggregatedOutput, failed)
 	case "file_change":
-		args, _ := json.Marshal(map[string]json.RawMessage{"changes": orNull(it.Changes)})
+		// The item names the files a patch changed and how ("update"), never the patch: two
+		// patches of one file are not known to be one patch made again. The item's id, its own
+		// for each patch, stands for what the record leaves out, as a Cursor edit's code block
+		// id does (validation round r78a F1: patches to different places of one document, read
+		// as one patch made six times). The status stays the answer: a patch that applied
+		// changed the workspace, so a test run after it is a new look.
+		fields := map[string]json.RawMessage{"changes": orNull(it.Changes)}
+		if it.ID != "" {
+			fields["item"], _ = json.Marshal(it.ID)
+		}
+		args, _ := json.Marshal(fields)
 		call("apply_patch", args, it.Status, it.Status == "failed")
 	case "mcp_tool_call":
 		result := contentText(anyJSON(it.Result))

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -247,5 +248,48 @@ func TestGeminiStreamEmptyDisplayIsAnUnknownResult(t *testing.T) {
 	}
 	if !calls[2].Failed || calls[2].Result != "File not found: nope.tsx" {
 		t.Errorf("a failed read: result %q failed %v", calls[2].Result, calls[2].Failed)
+	}
+}
+
+// Codex's file_change items name the files a patch changed, never the patch: several patches
+// to one document, each after a look at another part of it, are not one patch made again
+// (validation round r78a F1), while a patch that failed stays a failure.
+func TestCodexExecPatchesOfOneFileAreNotOneCall(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"thread.started","thread_id":"0199"}` + "\n")
+	b.WriteString(`{"type":"turn.started"}` + "\n")
+	for i, item := range []int{9, 10, 13, 14, 15, 17} {
+		fmt.Fprintf(&b, `{"type":"item.completed","item":{"id":"item_%d","type":"command_execution","command":"sed -n '%d,%dp' design.md","aggregated_output":"part %d\n","exit_code":0,"status":"completed"}}`+"\n", 100+item, 40*i, 40*i+40, i)
+		fmt.Fprintf(&b, `{"type":"item.completed","item":{"id":"item_%d","type":"file_change","changes":[{"path":"/tmp/w/design.md","kind":"update"}],"status":"completed"}}`+"\n", item)
+	}
+	b.WriteString(`{"type":"item.completed","item":{"id":"item_30","type":"file_change","changes":[{"path":"/tmp/w/design.md","kind":"update"}],"status":"failed"}}` + "\n")
+	tr, err := ReadFrom("agent_log_raw.txt", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatCodexExec {
+		t.Fatalf("read as %s", tr.Format)
+	}
+	var patches []loopguard.Event
+	for _, e := range tr.Agents[0].Calls() {
+		if e.Tool == "apply_patch" {
+			patches = append(patches, e)
+		}
+	}
+	if len(patches) != 7 {
+		t.Fatalf("%d patches, want 7", len(patches))
+	}
+	seen := map[string]bool{}
+	for _, p := range patches {
+		if seen[string(p.Args)] {
+			t.Errorf("two patches read with the same arguments %s", p.Args)
+		}
+		seen[string(p.Args)] = true
+	}
+	if last := patches[6]; !last.Failed || !strings.Contains(string(last.Args), `"item":"item_30"`) {
+		t.Errorf("the failed patch: %s failed=%v", last.Args, last.Failed)
+	}
+	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) != 0 {
+		t.Errorf("notices on six patches of one file between reads: %q", notices)
 	}
 }
