@@ -365,6 +365,11 @@ func claudeTextHead(lines []string, i int, rest string) (name, args string, next
 	// it, "⏺ Bash(gh --version)…", and left it there: read without it, most calls of such a
 	// session were taken for the model's words.
 	text = strings.TrimSuffix(text, "…")
+	// A screen redrawn while it was copied can leave the input box's rule glued after a call's
+	// closing parenthesis ("⏺ Bash(kubectl get pods -n logging 2>&1)──────"): no command ends
+	// in box-drawing lines, so they are the screen's, not the call's (validation round r78c
+	// U1: a complete call with its result was taken for the model's words).
+	text = strings.TrimRight(text, "─ ")
 	if !strings.HasSuffix(text, ")") {
 		return "", "", 0, false // no closing parenthesis: the model's words
 	}

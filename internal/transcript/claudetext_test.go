@@ -111,6 +111,28 @@ func TestClaudeCodeTextCallHeadsWithAnEllipsis(t *testing.T) {
 	}
 }
 
+// A screen redrawn while it was copied left the input box's rule after a call's closing
+// parenthesis (validation round r78c U1): the call is still read, with its result.
+func TestClaudeCodeTextCallHeadWithTheInputRuleGluedOn(t *testing.T) {
+	const export = `> check the pods
+
+⏺ Bash(kubectl get pods -n logging 2>&1)────────────────────────────────
+  ⎿  NAME                 READY   STATUS    RESTARTS   AGE
+     fluent-bit-2fb4p     1/1     Running   0          11m
+
+⏺ The pods are running.
+`
+	tr, err := ReadFrom("2026-03-01-upgrade.txt", strings.NewReader(export))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || calls[0].Tool != "Bash" || string(calls[0].Args) != "kubectl get pods -n logging 2>&1" ||
+		!strings.Contains(calls[0].Result, "fluent-bit-2fb4p") {
+		t.Errorf("read %+v, want the one Bash call with its result", calls)
+	}
+}
+
 func TestClaudeCodeTextLayouts(t *testing.T) {
 	const export = `❯ run the checks
 
