@@ -21,7 +21,8 @@ import (
 //   - "tool.execution_start": a call about to run (data.toolCallId, toolName, arguments), the
 //     same call as its tool request when there was one;
 //   - "tool.execution_complete": its result (data.success; data.result.content, or
-//     data.error.message when it failed);
+//     data.error.message when it failed); one with neither a result nor an error leaves the
+//     result unknown;
 //   - session, turn, permission and other events, and every event marked ephemeral (streamed
 //     pieces), are skipped.
 
@@ -107,7 +108,12 @@ func readCopilot(name string, br *bufio.Reader) (*built, error) {
 			idx := addCall(d.ToolCallID, d.ToolName, nil)
 			text, failed := copilotResult(d)
 			e := &a.events[idx]
-			e.Result, e.HasResult, e.Failed = text, true, failed
+			// A completion that keeps neither a result nor an error (what a VS Code hook
+			// writes: {"toolCallId", "success": true}) says the call ended, not what it
+			// answered: its result is unknown, not empty (validation round r78d U2: six
+			// different searches, all read as answered alike, told as churn).
+			known := len(d.Result) > 0 && string(d.Result) != "null" || len(d.Error) > 0 && string(d.Error) != "null"
+			e.Result, e.HasResult, e.Failed = text, known, failed
 		}
 		return nil
 	})

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -47,5 +48,38 @@ func TestCopilotExecutionWithoutRequest(t *testing.T) {
 	got := describe(tr.Agents[0].Events)
 	if want := []string{`user "go"`, `call view "{\"path\":\"README.md\"}" => "# Readme"`}; !reflect.DeepEqual(got, want) {
 		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+// A completion that keeps only whether the call succeeded (a VS Code hook's transcript) leaves
+// the result unknown, not empty: six different searches were read as answered alike and told
+// as churn (validation round r78d U2). A failure stays one.
+func TestCopilotCompletionWithoutResultIsUnknown(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"user.message","data":{"content":"why does the count not update?"}}` + "\n")
+	for i, q := range []string{"playerCount", "joinGame", "PlayerSession", "broadcast", "lobby_update", "useGameState"} {
+		fmt.Fprintf(&b, `{"type":"tool.execution_start","data":{"toolCallId":"s%d","toolName":"grep_search","arguments":{"query":%q,"isRegexp":false}}}`+"\n", i, q)
+		fmt.Fprintf(&b, `{"type":"tool.execution_complete","data":{"toolCallId":"s%d","success":true}}`+"\n", i)
+	}
+	b.WriteString(`{"type":"tool.execution_start","data":{"toolCallId":"r1","toolName":"run_in_terminal","arguments":{"command":"npm test"}}}` + "\n")
+	b.WriteString(`{"type":"tool.execution_complete","data":{"toolCallId":"r1","success":false}}` + "\n")
+	tr, err := ReadFrom("2026-02-16-count.json", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 7 {
+		t.Fatalf("%d calls, want 7", len(calls))
+	}
+	for _, c := range calls {
+		if c.HasResult {
+			t.Errorf("%s %s: read with a result %q, want none known", c.Tool, c.Args, c.Result)
+		}
+	}
+	if !calls[6].Failed {
+		t.Errorf("the failed run was read as a success")
+	}
+	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) != 0 {
+		t.Errorf("notices on six different searches: %q", notices)
 	}
 }
