@@ -32,8 +32,8 @@ import (
 //     from the rounds, never twice; the view is read only for what the rounds do not say: an
 //     MCP tool's error (resultDetails.isError) and a terminal command's exit code, matched to
 //     the calls by position when the view shows as many calls as the rounds hold (the view
-//     also shows a subagent's calls, fromSubAgent, which the rounds do not; they are passed
-//     over). A request without rounds (ask mode, older releases) is read from the view:
+//     also shows a subagent's calls, marked fromSubAgent or, in newer releases, with the
+//     subagent's subAgentInvocationId, which the rounds do not; they are passed over). A request without rounds (ask mode, older releases) is read from the view:
 //     markdown is the model's words, each tool invocation a call.
 //
 // A call failed when Copilot reports it so in its result: "ERROR while calling tool: ...",
@@ -99,7 +99,8 @@ type vscodePart struct {
 	Value             json.RawMessage `json:"value"`
 	ToolID            string          `json:"toolId"`
 	FromSubAgent      bool            `json:"fromSubAgent"`
-	InvocationMessage json.RawMessage `json:"invocationMessage"` // a text or {"value"}
+	SubAgentID        string          `json:"subAgentInvocationId"` // newer releases' mark
+	InvocationMessage json.RawMessage `json:"invocationMessage"`    // a text or {"value"}
 	PastTenseMessage  json.RawMessage `json:"pastTenseMessage"`
 	// ResultDetails is {"input", "output": [{"value"}], "isError"} for most tools, a list of
 	// the places found for a search.
@@ -118,6 +119,12 @@ type vscodePart struct {
 		} `json:"terminalCommandOutput"`
 	} `json:"toolSpecificData"`
 }
+
+// bySubagent says whether the panel shows the part for a subagent the request started
+// (runSubagent): its calls are not among the request's rounds (validation round r78d U1: 20
+// of a request's 36 parts, marked only with subAgentInvocationId, kept the panel's view from
+// being matched to the rounds' 16 calls).
+func (p *vscodePart) bySubagent() bool { return p.FromSubAgent || p.SubAgentID != "" }
 
 type vscodeResultDetails struct {
 	Input  json.RawMessage `json:"input"`
@@ -188,7 +195,7 @@ func vscodeChatEvents(s *vscodeChatSession) *built {
 		}
 		var invocations []*vscodePart
 		for k := range r.Response {
-			if p := &r.Response[k]; p.Kind == "toolInvocationSerialized" && !p.FromSubAgent {
+			if p := &r.Response[k]; p.Kind == "toolInvocationSerialized" && !p.bySubagent() {
 				invocations = append(invocations, p)
 			}
 		}
@@ -413,7 +420,7 @@ func vscodeFromView(a *agentBuf, parts []vscodePart, turn string) {
 			flush()
 			a.text("reasoning", contentText(anyJSON(p.Value)), "", 0)
 		case "toolInvocationSerialized":
-			if p.FromSubAgent {
+			if p.bySubagent() {
 				continue
 			}
 			flush()

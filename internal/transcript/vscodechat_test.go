@@ -51,6 +51,7 @@ const vscodeAgentSession = `{
          "resultDetails": {"input": "{\"url\": \"http://localhost\"}", "output": [{"value": "net::ERR_CONNECTION_REFUSED"}], "isError": true}},
         {"kind": "toolInvocationSerialized", "toolId": "copilot_findFiles", "toolCallId": "u5", "fromSubAgent": true,
          "resultDetails": [{"uri": {"path": "/w/x"}}]},
+        {"kind": "toolInvocationSerialized", "toolId": "copilot_readFile", "toolCallId": "u7", "subAgentInvocationId": "ccef6636"},
         {"kind": "toolInvocationSerialized", "toolId": "copilot_readFile", "toolCallId": "u6"}
       ],
       "result": {"metadata": {
@@ -83,7 +84,8 @@ func TestVSCodeChatSession(t *testing.T) {
 				`text[model] "The build script is missing."`,
 				`user "Add it and open the page"`,
 				// a call the user cancelled; an MCP error the panel alone shows (its subagent's
-				// call left out, the two views hold as many calls); a call without its result
+				// calls, marked either way, left out, the two views hold as many calls); a call
+				// without its result
 				`call run_in_terminal "{\"command\": \"touch build.sh\"}" => "The user cancelled the tool call…" FAILED`,
 				`call mcp_browser_navigate "{\"url\": \"http://localhost\"}" => "net::ERR_CONNECTION_REFUSED\n[ima…" FAILED`,
 				`call read_file "{\"filePath\": \"/w/b\"}" => -`,
