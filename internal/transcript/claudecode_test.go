@@ -115,3 +115,34 @@ func TestClaudeCodeLinesSharingAUUIDAreEachRead(t *testing.T) {
 		`call Glob "{\"pattern\":\"bin/**\"}" => "bin/run"`,
 	})
 }
+
+// ToolSearch answers with references to the tools it loaded, not with text: searches that
+// load different tools are different answers, so six of them in a row are no churn.
+func TestClaudeCodeToolSearchAnswersNameTheToolsLoaded(t *testing.T) {
+	line := func(typ, uuid, content string) string {
+		return `{"type":"` + typ + `","uuid":"` + uuid + `","sessionId":"s","timestamp":"2026-05-11T09:00:00.000Z","message":{"role":"` + typ + `","content":` + content + `}}` + "\n"
+	}
+	file := line("user", "u0", `"Plan the change, then fetch the docs"`)
+	tools := []string{"WebFetch", "TodoWrite", "ExitPlanMode", "NotebookEdit", "WebSearch", "mcp__github__get_issue"}
+	for i, tool := range tools {
+		id := string(rune('a' + i))
+		file += line("assistant", "a"+id, `[{"type":"tool_use","id":"t`+id+`","name":"ToolSearch","input":{"query":"select:`+tool+`","max_results":1}}]`) +
+			line("user", "u"+id, `[{"type":"tool_result","tool_use_id":"t`+id+`","content":[{"type":"tool_reference","tool_name":"`+tool+`"}]}]`)
+	}
+	tr, err := ReadFrom("s.jsonl", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != len(tools) {
+		t.Fatalf("%d calls, want %d", len(calls), len(tools))
+	}
+	for i, c := range calls {
+		if !strings.Contains(c.Result, tools[i]) {
+			t.Errorf("ToolSearch %d answered %q, want the tool it loaded, %s", i, c.Result, tools[i])
+		}
+	}
+	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) != 0 {
+		t.Errorf("notices on six searches loading six tools: %q", notices)
+	}
+}

@@ -27,8 +27,10 @@ import (
 //   - file_change: a call of "apply_patch" with the changed paths and the item's id (the patch
 //     itself is not written), failed when its status is;
 //   - mcp_tool_call: a call of "mcp__<server>__<tool>" with its arguments and result or error;
-//   - web_search: a call of "web_search" with the query;
-//   - todo_list: a call of "update_plan" (bookkeeping, transparent to the progress detector);
+//   - web_search: a call of "web_search" with the query, its answer unknown (the item keeps
+//     none);
+//   - todo_list: a call of "update_plan" (bookkeeping, transparent to the progress detector),
+//     without an answer;
 //   - agent_message and reasoning: model text;
 //   - error: a text event with source "error".
 //
@@ -121,6 +123,12 @@ func codexExecItemEvent(a *agentBuf, it *codexExecItem) {
 	call := func(tool string, args []byte, result string, failed bool) {
 		a.add(loopguard.Event{Type: loopguard.EventCall, Tool: tool, Args: args, Result: result, HasResult: true, Failed: failed})
 	}
+	// unanswered is a call whose item keeps no answer: what it brought is unknown, not
+	// empty (seven different web searches, read as seven empty answers, were one search's
+	// churn).
+	unanswered := func(tool string, args []byte) {
+		a.add(loopguard.Event{Type: loopguard.EventCall, Tool: tool, Args: args})
+	}
 	switch kind {
 	case "agent_message", "assistant_message":
 		a.text("model", it.Text, it.ID, 0)
@@ -152,9 +160,9 @@ func codexExecItemEvent(a *agentBuf, it *codexExecItem) {
 		call("mcp__"+it.Server+"__"+it.Tool, rawArgs(it.Arguments), result, failed)
 	case "web_search":
 		args, _ := json.Marshal(map[string]string{"query": it.Query})
-		call("web_search", args, "", false)
+		unanswered("web_search", args)
 	case "todo_list":
-		call("update_plan", rawArgs(it.Items), "", false)
+		unanswered("update_plan", rawArgs(it.Items))
 	case "error":
 		a.text("error", it.Message, it.ID, 0)
 	}

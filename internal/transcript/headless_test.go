@@ -24,8 +24,8 @@ func TestHeadlessAndATIFFixtures(t *testing.T) {
 			`text[model] "The test fails; I will fix the o…"`,
 			`call apply_patch "{\"changes\":[{\"path\":\"/work/proj/…" => "completed"`,
 			`call mcp__docs__search "{\"q\":\"Parse\"}" => "server not connected" FAILED`,
-			`call web_search "{\"query\":\"go strings.Cut\"}" => ""`,
-			`call update_plan "[{\"text\":\"fix parser\",\"completed…" => ""`,
+			`call web_search "{\"query\":\"go strings.Cut\"}" => -`,
+			`call update_plan "[{\"text\":\"fix parser\",\"completed…" => -`,
 			`user ""`,
 			`call shell "{\"command\":[\"bash\",\"-lc\",\"go tes…" => "ok  \tparser\t0.01s\n"`,
 			`text[model] "Fixed."`,
@@ -291,5 +291,24 @@ func TestCodexExecPatchesOfOneFileAreNotOneCall(t *testing.T) {
 	}
 	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) != 0 {
 		t.Errorf("notices on six patches of one file between reads: %q", notices)
+	}
+}
+
+// A web search item keeps the query and no answer: searches for different things are not
+// one search answered alike again and again.
+func TestCodexExecWebSearchesAreNotAnsweredAlike(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"thread.started","thread_id":"0199"}` + "\n" + `{"type":"turn.started"}` + "\n")
+	for i, q := range []string{"go strings.Cut", "go strings.CutPrefix example", "golang bytes.Cut performance",
+		"go 1.20 release notes cut", "strings.Cut vs SplitN", "strings.Cut allocation", "go vet strings.Cut"} {
+		fmt.Fprintf(&b, `{"type":"item.completed","item":{"id":"item_%d","type":"web_search","query":%q}}`+"\n", i, q)
+	}
+	tr, err := ReadFrom("codex.txt", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, notices := defaultNotices(t, tr.Agents[0])
+	if calls != 7 || len(notices) != 0 {
+		t.Errorf("%d calls, notices %q; want 7 calls and no notice", calls, notices)
 	}
 }

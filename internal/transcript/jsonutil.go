@@ -226,6 +226,12 @@ func partText(p any) string {
 			return "[image]"
 		case "tool_result":
 			return contentText(v["content"])
+		case "tool_reference":
+			// Claude Code's ToolSearch answers with the tools it loaded, by name: searches
+			// that load different tools are different answers, not one empty one.
+			if name, ok := v["tool_name"].(string); ok {
+				return "[tool_reference " + name + "]"
+			}
 		}
 		if _, ok := v["inlineData"]; ok {
 			return "[image]"
