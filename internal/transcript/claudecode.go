@@ -31,7 +31,9 @@ import (
 //
 // The same lines, with snake_case session_id and a parent_tool_use_id, are what
 // `claude -p --output-format stream-json --verbose` prints (benchmark harnesses keep it as
-// agent/claude-code.txt); its "system" and "result" lines are skipped.
+// agent/claude-code.txt); its "system" and "result" lines are skipped, except that a run's
+// "init" line with another session_id than the run before, after that run's messages, opens
+// a session of its own: scripts that run `claude -p` in a loop append every run to one file.
 //
 // Agents: lines that are not sidechain belong to "main"; stream-json lines with a
 // parent_tool_use_id belong to "task-<that id>". Sidechain lines (subagents) belong to
@@ -50,6 +52,8 @@ type ccLine struct {
 	IsCompactSummary bool
 	AgentID          string
 	ParentToolUseID  string // stream-json: the Task call whose subagent wrote the line
+	Subtype          string // stream-json's system lines: "init" begins a run
+	SessionID        string // stream-json's session_id
 	Timestamp        string
 	CostUSD          float64
 	TotalCostUSD     float64 // stream-json's closing "result" line: what the whole run cost
@@ -106,6 +110,10 @@ func (l *ccLine) member(w *walker) memberFunc {
 			return w.boolean(v, &l.IsCompactSummary)
 		case "agentId":
 			return w.str(v, &l.AgentID)
+		case "subtype":
+			return w.str(v, &l.Subtype)
+		case "session_id":
+			return w.str(v, &l.SessionID)
 		case "parent_tool_use_id":
 			if w.data[v] != '"' {
 				return w.skip(v) // null: the main agent
@@ -231,6 +239,7 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 
 	jsonSeen := false
 	runCost := 0.0
+	runSession, runRead := "", false // stream-json: the run's session id, and whether it said anything
 	var damaged []*Error
 	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		if !jsonSeen && line[0] != '{' {
@@ -246,9 +255,20 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 		if l.Type == "result" && l.TotalCostUSD > 0 {
 			runCost += l.TotalCostUSD
 		}
+		if l.Type == "system" && l.Subtype == "init" && l.SessionID != "" {
+			// A run of `claude -p` begins; another conversation than the run before is a
+			// session of its own (validation round r79a U1: seven runs a script appended
+			// to one file were read as one session). A resumed run keeps its session id.
+			if runSession != "" && l.SessionID != runSession && runRead {
+				b.session++
+				runRead = false
+			}
+			runSession = l.SessionID
+		}
 		if (l.Type != "user" && l.Type != "assistant") || l.Message == nil {
 			return nil
 		}
+		runRead = true
 		if l.UUID != "" {
 			key := ccLineKey{l.UUID, maphash.Bytes(lineSeed, line)}
 			if seen[key] {
@@ -403,6 +423,7 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 		key.agent.usage.add(usage[key])
 	}
 	t := b.done()
+	t.Sessions = b.session + 1
 	if runCost > 0 {
 		// The tokens are the assistant lines'; the cost, which they do not carry in
 		// stream-json, is the run's, all agents together.

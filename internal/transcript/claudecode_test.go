@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -144,5 +145,30 @@ func TestClaudeCodeToolSearchAnswersNameTheToolsLoaded(t *testing.T) {
 	}
 	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) != 0 {
 		t.Errorf("notices on six searches loading six tools: %q", notices)
+	}
+}
+
+// A script that runs `claude -p --output-format stream-json` in a loop appends every run to
+// one file: each run with its own session id is a session of its own, a resumed run (the same
+// session id) goes on with its session.
+func TestClaudeCodeStreamJSONRunsAppendedToOneFile(t *testing.T) {
+	run := func(session, prompt, tool string) string {
+		return `{"type":"system","subtype":"init","cwd":"/w","session_id":"` + session + `","tools":["Bash"],"model":"claude-opus-4-5"}` + "\n" +
+			`{"type":"user","message":{"role":"user","content":"` + prompt + `"},"parent_tool_use_id":null,"session_id":"` + session + `"}` + "\n" +
+			`{"type":"assistant","message":{"id":"msg_` + tool + `","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"toolu_` + tool + `","name":"Bash","input":{"command":"cat .agent/status.md"}}]},"parent_tool_use_id":null,"session_id":"` + session + `"}` + "\n" +
+			`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_` + tool + `","content":"status: working"}]},"parent_tool_use_id":null,"session_id":"` + session + `"}` + "\n" +
+			`{"type":"result","subtype":"success","is_error":false,"session_id":"` + session + `","total_cost_usd":0.01}` + "\n"
+	}
+	file := run("fe5b2ac9", "next task", "a") + run("2a5fa841", "next task", "b") + run("2a5fa841", "go on", "c") + run("0dc9ee5b", "next task", "d")
+	tr, err := ReadFrom("claude_output.jsonl", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range tr.Agents {
+		got = append(got, fmt.Sprintf("%s@%d:%d", a.ID, a.Session, len(a.Calls())))
+	}
+	if want := []string{"main@0:1", "main@1:2", "main@2:1"}; tr.Sessions != 3 || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d sessions, agents %q; want 3 sessions, %q", tr.Sessions, got, want)
 	}
 }
