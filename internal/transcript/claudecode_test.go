@@ -172,3 +172,29 @@ func TestClaudeCodeStreamJSONRunsAppendedToOneFile(t *testing.T) {
 		t.Errorf("%d sessions, agents %q; want 3 sessions, %q", tr.Sessions, got, want)
 	}
 }
+
+// claude-code-action keeps a run's stream-json lines as one JSON list
+// (claude-execution-output.json): read as the lines are, calls, results and all.
+func TestClaudeCodeStreamJSONKeptAsOneList(t *testing.T) {
+	doc := `[
+  {"type": "system", "subtype": "init", "cwd": "/home/runner/work/app", "session_id": "9d2c", "tools": ["Bash", "Write"], "model": "claude-sonnet-4-5"},
+  {"type": "assistant", "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4-5", "content": [
+    {"type": "tool_use", "id": "toolu_1", "name": "Write", "input": {"file_path": "/home/runner/work/app/.agent/status.md", "content": "done"}}]},
+   "parent_tool_use_id": null, "session_id": "9d2c", "caller": {"type": "direct"}},
+  {"type": "user", "message": {"role": "user", "content": [
+    {"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true, "content": "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"}]},
+   "parent_tool_use_id": null, "session_id": "9d2c"},
+  {"type": "result", "subtype": "success", "is_error": false, "num_turns": 2, "session_id": "9d2c", "total_cost_usd": 0.05}
+]`
+	tr, err := ReadFrom("claude-execution-output.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatClaudeCode || len(tr.Agents) != 1 {
+		t.Fatalf("read as %s with %d agents, want claude-code with 1", tr.Format, len(tr.Agents))
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || calls[0].Tool != "Write" || !calls[0].Failed || !strings.Contains(calls[0].Result, "has not been read yet") {
+		t.Errorf("calls %+v, want the one failed Write", calls)
+	}
+}

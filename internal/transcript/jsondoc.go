@@ -474,6 +474,9 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 			return buildClineUI(entries), nil
 		}
 	}
+	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isClaudeStreamRecord(scanTopObject(w.data[first:]).keys) {
+		return readClaudeStreamList(name, w.data[start:])
+	}
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '[' {
 		// [[action, observation], ...]: a trajectory of OpenHands' releases of 2024
 		if inner := w.ws(first + 1); inner < len(w.data) && w.data[inner] == '{' && isOHPairHead(scanTopObject(w.data[inner:]).keys) {
@@ -819,4 +822,43 @@ func hasRoles(msgs []msg) bool {
 		}
 	}
 	return false
+}
+
+// isClaudeStreamRecord says whether the first element of a JSON list is a line of what
+// `claude -p --output-format stream-json` prints: its init line, or a message line with the
+// run's session_id. claude-code-action keeps a run's lines so, as one list
+// (claude-execution-output.json).
+func isClaudeStreamRecord(keys map[string]string) bool {
+	_, session := keys["session_id"]
+	_, message := keys["message"]
+	switch keys["type"] {
+	case "system":
+		_, subtype := keys["subtype"]
+		_, tools := keys["tools"]
+		return session && (subtype || tools)
+	case "user", "assistant":
+		return session && message
+	}
+	return false
+}
+
+// readClaudeStreamList reads a list of stream-json lines as the lines themselves: one a line,
+// read by readClaudeCode (validation round r79a: claude-code-action's execution output was
+// read as a message list with no call).
+func readClaudeStreamList(name string, data []byte) (*built, error) {
+	var records []json.RawMessage
+	if err := json.Unmarshal(data, &records); err != nil {
+		return nil, &Error{Path: name, Line: max(jsonErrorLine(data, err), 1), Err: fmt.Errorf("list of Claude Code stream-json lines: %w", err)}
+	}
+	var lines bytes.Buffer
+	for _, r := range records {
+		if len(r) == 0 || r[0] != '{' {
+			continue // not a line of the stream
+		}
+		if err := json.Compact(&lines, r); err != nil {
+			continue // cannot happen: the list parsed
+		}
+		lines.WriteByte('\n')
+	}
+	return readClaudeCode(name, bufio.NewReader(&lines))
 }
