@@ -17,6 +17,10 @@ import (
 type docObject struct {
 	// SWE-agent
 	Trajectory []sweStep
+	// OHTrajectory is a "trajectory" of OpenHands events, as OpenHands Cloud downloads a
+	// conversation ({"trajectory": [event, ...]}): the list as written.
+	OHTrajectory   []byte
+	ohTrajectoryAt int // where it starts in the file
 	// History's string contents are decoded when asked for (historyContent): SWE-agent reads
 	// only the first few, and the observations repeated there are a tenth of a scan's bytes.
 	History      []msg
@@ -391,6 +395,12 @@ func (w *walker) objectDocument(name string, start int) (readDoc, int, error) {
 		return readDoc{}, end, w.lineError(name, err)
 	}
 	switch {
+	case d.OHTrajectory != nil:
+		var events []json.RawMessage
+		if err := json.Unmarshal(d.OHTrajectory, &events); err != nil && !tolerable(err) {
+			return readDoc{}, end, w.lineError(name, w.errAt(d.ohTrajectoryAt, "invalid JSON value: %v", err))
+		}
+		return readDoc{t: buildOpenHandsEvents(events)}, end, nil
 	case d.ClientHistory != nil:
 		// A /restore checkpoint: clientHistory is the model's view; history is the UI's.
 		return readDoc{t: buildGeminiContents(d.ClientHistory)}, end, nil
@@ -587,6 +597,16 @@ func (d *docObject) member(w *walker) memberFunc {
 	return func(key []byte, v int) (int, error) {
 		switch string(key) {
 		case "trajectory":
+			if first := w.ws(v + 1); w.data[v] == '[' && first < len(w.data) && w.data[first] == '{' && isOHEvent(scanTopObject(w.data[first:]).keys) {
+				// OpenHands' events, not SWE-agent's steps (validation round r79c U1: every
+				// event of a downloaded conversation read as a step, an action and its own
+				// observation as two calls, 74 calls as 297 and 13 false cycles).
+				end, err := w.skip(v)
+				if err == nil {
+					d.OHTrajectory, d.ohTrajectoryAt = w.data[v:end], v
+				}
+				return end, err
+			}
 			return w.array(v, func(e int) (int, error) {
 				d.Trajectory = append(d.Trajectory, sweStep{})
 				return w.object(e, d.Trajectory[len(d.Trajectory)-1].member(w))

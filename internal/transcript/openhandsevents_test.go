@@ -160,3 +160,25 @@ func TestOpenHandsSDKObservations(t *testing.T) {
 		})
 	}
 }
+
+// OpenHands Cloud downloads a conversation as {"trajectory": [event, ...]}: read as the list
+// of events is, not as SWE-agent's steps (validation round r79c U1: an action and its own
+// observation were two calls, 74 calls read as 297).
+func TestOpenHandsTrajectoryDownloadReadsAsItsEvents(t *testing.T) {
+	list := fixture(t, "real/openhands/basic.json")
+	wrapped := append(append([]byte(`{"trajectory": `), list...), '}')
+	tr, err := ReadFrom("issue_10730_complete_trajectory.json", strings.NewReader(string(wrapped)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := Read(filepath.Join("testdata", "real", "openhands", "basic.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatOpenHands {
+		t.Fatalf("read as %s, want openhands", tr.Format)
+	}
+	if got, want := describe(tr.Agents[0].Events), describe(whole.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("download:\n%s\nlist:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
