@@ -43,20 +43,32 @@ func readClineMarkdown(name string, br *bufio.Reader) (*built, error) {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
 	data = lfLines(data)
-	var list []msg
+	type message struct{ role, body string }
+	var messages []message
 	for _, part := range strings.Split("\n"+string(data), "\n---\n") {
 		body := strings.TrimLeft(part, " \t\r\n")
 		switch {
 		case strings.HasPrefix(body, clineMarkdownUser):
-			list = append(list, msg{Role: "user", Content: clineUserBlocks(withoutUnrendered(strings.TrimPrefix(body, clineMarkdownUser)))})
+			messages = append(messages, message{"user", strings.TrimPrefix(body, clineMarkdownUser)})
 		case strings.HasPrefix(body, "**Assistant:**"):
-			list = append(list, msg{Role: "assistant", Content: clineAssistantBlocks(withoutUnrendered(strings.TrimPrefix(body, "**Assistant:**")))})
+			messages = append(messages, message{"assistant", strings.TrimPrefix(body, "**Assistant:**")})
 		default:
 			// A "---" inside a message (a Markdown rule in the model's text, a YAML front
-			// matter in a file): it belongs to the message before.
-			if n := len(list); n > 0 && strings.TrimSpace(part) != "" {
-				list[n-1].Content = append(list[n-1].Content.([]any), map[string]any{"type": "text", "text": "---\n" + part})
+			// matter in a file, the rule Roo Code writes between the files of one read):
+			// the message before goes on, as written. Cut off as blocks of their own, the
+			// files after the first of a read were the person's words, a turn of theirs
+			// after every such read (validation round r79d U1).
+			if n := len(messages); n > 0 && strings.TrimSpace(part) != "" {
+				messages[n-1].body += "\n---\n" + part
 			}
+		}
+	}
+	list := make([]msg, 0, len(messages))
+	for _, m := range messages {
+		if m.role == "user" {
+			list = append(list, msg{Role: "user", Content: clineUserBlocks(withoutUnrendered(m.body))})
+		} else {
+			list = append(list, msg{Role: "assistant", Content: clineAssistantBlocks(withoutUnrendered(m.body))})
 		}
 	}
 	t := buildCline(list)

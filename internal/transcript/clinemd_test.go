@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"github.com/loopguard/loopguard"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,9 +42,36 @@ func TestClineMarkdownRuleInsideAMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`user "write notes"`, `text[model] "Part one."`, `text[model] "---\n\nPart two."`, `user "thanks"`}
+	want := []string{`user "write notes"`, `text[model] "Part one.\n\n---\n\nPart two."`, `user "thanks"`}
 	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
 		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
+// Roo Code answers a read of several files with one "[Tool]" block, a rule between the files:
+// the files after a rule are the same answer, not the person's words (validation round r79d
+// U1: a person's turn after every such read kept three identical reads from being told).
+func TestClineMarkdownRulesInsideOneReadsAnswer(t *testing.T) {
+	read := "**Assistant:**\n\n[Tool Use: read_file]\nFiles: [\n  {\n    \"path\": \"backend/settings.py\"\n  },\n  {\n    \"path\": \"backend/urls.py\"\n  }\n]\n\n---\n\n" +
+		"**User:**\n\n[Tool]\nFile: backend/settings.py\nLines 1-2:\n1 | DEBUG = True\n2 | ROOT_URLCONF = \"urls\"\n\n---\n\nFile: backend/urls.py\nLines 1-1:\n1 | urlpatterns = []\n" +
+		"<environment_details>\n# Current Time\n2026-03-24T16:22:16.546Z\n</environment_details>\n\n---\n\n"
+	doc := "**User:**\n\n<task>\nmap the project\n</task>\n\n---\n\n" + strings.Repeat(read, 3)
+	tr, err := ReadFrom("kilo_code_task.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := 0
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser {
+			users++
+		}
+	}
+	calls := tr.Agents[0].Calls()
+	if users != 1 || len(calls) != 3 || !strings.Contains(calls[0].Result, "urlpatterns") {
+		t.Errorf("%d user turns, calls %+v; want 1 turn and 3 reads answered with both files", users, calls)
+	}
+	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) == 0 {
+		t.Errorf("no notice on the same read answered alike three times")
 	}
 }
 
