@@ -202,7 +202,7 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			said = append(said, msgs[j].text)
 		}
 		result := strings.Join(said, "\n")
-		blocks, words := aiderEditBlocks(m.text)
+		blocks, words, file := aiderEditBlocks(m.text)
 		applied := strings.Contains(result, "Applied edit to")
 		failed := false
 		for _, f := range aiderFailures {
@@ -220,7 +220,15 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			continue
 		}
 		a.text("model", words, "", 0)
-		a.add(loopguard.Call("", "edit", marshalArgs(map[string]string{"blocks": blocks})).WithResult(result, failed))
+		args := map[string]string{"blocks": blocks}
+		if file != "" {
+			// The file the reply edits, as an editor names it: edits of one file rejected
+			// again and again are one failure whatever each rejection says (validation round
+			// r79b M3: one wrong SEARCH line sent four times, the last time with the lines
+			// after it, went untold).
+			args["path"] = file
+		}
+		a.add(loopguard.Call("", "edit", marshalArgs(args)).WithResult(result, failed))
 		i = j - 1
 	}
 }
@@ -322,10 +330,12 @@ func sameLinesTrimmed(a, b string) bool {
 }
 
 // aiderEditBlocks splits a reply into its edit blocks (the SEARCH/REPLACE blocks with the
-// file name before each, else the fenced blocks with the line before each) and its words.
-func aiderEditBlocks(text string) (blocks, words string) {
+// file name before each, else the fenced blocks with the line before each) and its words, and
+// names the file the blocks edit when they all edit one.
+func aiderEditBlocks(text string) (blocks, words, file string) {
 	lines := strings.Split(text, "\n")
 	var blk, rest []string
+	files := 0 // blocks whose file is named; file is "" once two name different files
 	sr := strings.Contains(text, "<<<<<<< SEARCH")
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
@@ -347,7 +357,14 @@ func aiderEditBlocks(text string) (blocks, words string) {
 			// A path, however its separators are spelled: aider takes Assets\Core\Item.cs
 			// and Assets/Core/Item.cs for the same file, and a model on Windows writes
 			// either (one failing edit sent three times, once with '/', was three edits).
-			blk = append(blk, strings.ReplaceAll(t, "\\", "/"))
+			name := strings.ReplaceAll(t, "\\", "/")
+			blk = append(blk, name)
+			if files == 0 {
+				file = name
+			} else if name != file {
+				file = ""
+			}
+			files++
 			rest = rest[:k]
 			break
 		}
@@ -366,9 +383,12 @@ func aiderEditBlocks(text string) (blocks, words string) {
 		}
 	}
 	if len(blk) == 0 {
-		return "", text
+		return "", text, ""
 	}
-	return strings.Join(blk, "\n"), strings.TrimSpace(strings.Join(rest, "\n"))
+	if !sr {
+		file = "" // the line before a fenced block may be words, not a file's name
+	}
+	return strings.Join(blk, "\n"), strings.TrimSpace(strings.Join(rest, "\n")), file
 }
 
 // aiderTagFences are the fences aider sets code in besides backticks, opening and closing

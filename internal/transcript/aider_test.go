@@ -102,6 +102,54 @@ func TestAiderLoopOfFailedEditsIsCaught(t *testing.T) {
 	}
 }
 
+// Replies that edit one file whose SEARCH keeps failing, the block growing and aider's answer
+// changing with it ("Did you mean to match some of these actual lines"), are one failure
+// however each rejection reads: told at the 4th, as an editor's rejected edits of one file
+// are (validation round r79b M3: deepseek-coder sent one wrong line four times, untold).
+func TestAiderEditsOfOneFileRejectedAgainAndAgain(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# aider chat started at 2024-07-28 10:00:00\n\n#### show the counts as -N/M  \n\n")
+	line := "      text = \"#{owned_number}/#{material['number']}\"\n"
+	blocks := []string{line, line, line, line + "      if owned_number < material['number']\n        self.contents.font.color = crisis_color\n"}
+	for i, search := range blocks {
+		if i == 0 { // the first reply also changes a label, which applies
+			b.WriteString("window_craftstatus.rb\n```ruby\n<<<<<<< SEARCH\n    draw_text(4, 0, \"Need\")\n=======\n    draw_text(4, 0, \"Uses\")\n>>>>>>> REPLACE\n```\n\n")
+		}
+		b.WriteString("window_craftstatus.rb\n```ruby\n<<<<<<< SEARCH\n" + search + "=======\n" + strings.Replace(search, `"#{owned`, `"-#{owned`, 1) + ">>>>>>> REPLACE\n```\n\n")
+		b.WriteString("> The LLM did not conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!  \n> ## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in window_craftstatus.rb  \n")
+		if i == 0 {
+			b.WriteString("> # The other 1 SEARCH/REPLACE block were applied successfully.  \n")
+		}
+		if i == 3 {
+			b.WriteString("> Did you mean to match some of these actual lines from window_craftstatus.rb?  \n> text = \"#{owned_number}/#{material[\"number\"]}\"  \n")
+		}
+		b.WriteString("> The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc  \n\n")
+	}
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 4 || !strings.Contains(string(calls[0].Args), `"path":"window_craftstatus.rb"`) {
+		t.Fatalf("calls %+v; want 4 edits of window_craftstatus.rb", calls)
+	}
+	if _, got := defaultNotices(t, tr.Agents[0]); len(got) != 1 || !strings.HasPrefix(got[0], "call 4: errors") {
+		t.Errorf("notices %q; want one, the errors notice at the 4th rejected edit", got)
+	}
+}
+
+// A reply that edits several files names none: its rejections are not one file's.
+func TestAiderEditOfSeveralFilesNamesNoFile(t *testing.T) {
+	reply := "a.py\n```python\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n```\n\nb.py\n```python\n<<<<<<< SEARCH\ny = 1\n=======\ny = 2\n>>>>>>> REPLACE\n```\n"
+	_, _, file := aiderEditBlocks(reply)
+	if file != "" {
+		t.Errorf("file %q, want none for a reply editing a.py and b.py", file)
+	}
+	if _, _, one := aiderEditBlocks(strings.ReplaceAll(reply, "b.py", "a.py")); one != "a.py" {
+		t.Errorf("file %q, want a.py for a reply whose blocks all edit it", one)
+	}
+}
+
 // One of aider's messages runs to its line that ends in exactly two spaces: the shell commands
 // it offers to run are printed in aligned columns, their lines ending in longer runs.
 func TestAiderMessageEndsAtItsLineBreak(t *testing.T) {
