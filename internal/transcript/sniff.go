@@ -69,6 +69,7 @@ const (
 	kindCodexMarkdown     // a Codex thread exported as Markdown
 	kindCopilotMarkdown   // a Copilot CLI session shared as Markdown
 	kindAmpMarkdown       // an Amp thread exported as Markdown
+	kindLoggedRecords     // a harness's log whose lines carry a stream format's records
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -163,7 +164,11 @@ func sniff(head []byte, eof bool) sniffed {
 	if (head[i] == '[' || head[i] == '{') && !opensAValue(head[i:]) {
 		// '[' or '{' and then what no JSON has there (a harness's commands.txt of Python
 		// lists, ['ls', 'Enter']): text, not a JSON document damaged further on, which is
-		// read and reported where it is damaged.
+		// read and reported where it is damaged. A log whose lines open with a bracketed time
+		// may carry a stream format's records.
+		if loggedRecordsHead(head[i:]) {
+			return sniffed{kind: kindLoggedRecords}
+		}
 		return sniffed{err: fmt.Errorf("%w: not JSON", ErrUnknownFormat), errLine: lineOf(head, i)}
 	}
 	switch head[i] {
@@ -181,6 +186,9 @@ func sniff(head []byte, eof bool) sniffed {
 			if s := sniff(head[i+nl+1:], eof); s.err == nil && isStreamKind(s.kind) {
 				return s
 			}
+		}
+		if loggedRecordsHead(head[i:]) {
+			return sniffed{kind: kindLoggedRecords}
 		}
 		if isReactLogHead(head[i:]) {
 			return sniffed{kind: kindReactLog}
@@ -486,7 +494,50 @@ func opensAValue(b []byte) bool {
 	if b[0] == '{' {
 		return c == '"' || c == '}'
 	}
-	return c == ']' || c == '{' || c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9' || c == 't' || c == 'f' || c == 'n'
+	if c == '-' || '0' <= c && c <= '9' {
+		// A number, then what follows a list's item: "[12:00:01] [INFO]" and "[2025-11-05T05:28:05Z]"
+		// open a log's lines, not a list of numbers.
+		k := jsonNumberEnd(b, j)
+		for k < len(b) && jsonscan.IsSpace(b[k]) {
+			k++
+		}
+		return k > j && (k == len(b) || b[k] == ',' || b[k] == ']')
+	}
+	return c == ']' || c == '{' || c == '[' || c == '"' || c == 't' || c == 'f' || c == 'n'
+}
+
+// jsonNumberEnd is where the JSON number that starts at b[i] ends: i when none starts there.
+func jsonNumberEnd(b []byte, i int) int {
+	j := i
+	if j < len(b) && b[j] == '-' {
+		j++
+	}
+	digits := func() int {
+		k := j
+		for j < len(b) && '0' <= b[j] && b[j] <= '9' {
+			j++
+		}
+		return j - k
+	}
+	if digits() == 0 {
+		return i
+	}
+	if j < len(b) && b[j] == '.' {
+		j++
+		if digits() == 0 {
+			return i
+		}
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		if digits() == 0 {
+			return i
+		}
+	}
+	return j
 }
 
 // isGeminiRecordHead says whether a JSONL head opens with a Gemini CLI chat recording's message

@@ -554,6 +554,9 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	if s.err != nil {
 		return nil, &Error{Path: name, Line: s.errLine, Err: s.err}
 	}
+	if s.kind == kindLoggedRecords {
+		return readLoggedRecords(name, br, hint)
+	}
 	var t *built
 	var err error
 	switch s.kind {

@@ -1,0 +1,140 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// A harness that runs a headless CLI often logs each record the CLI prints among its own lines,
+// behind its log's prefix, a pretty-printed record running on over the lines after it:
+//
+//	[2025-11-05T05:28:05.809Z] [INFO] 📁 Log file: /home/hive/solve.log
+//	[2025-11-05T05:28:05.809Z] [INFO] {
+//	  "type": "system",
+//	  "subtype": "init",
+//	  ...
+//	}
+//
+// Such a log is read as the records it carries, one a line, by the reader of their format (a
+// stream format only: claude-code's stream-json, codex-exec, gemini-stream, ...). A record is
+// a JSON object that starts a line or follows a prefix without quotes or braces (a time, a
+// level); one whose line ends at its opening brace runs to the first line that is a closing
+// brace alone. The harness's own lines are passed over. Validation round r80c U1: an issue
+// solver's published logs of `claude -p --output-format stream-json`, 593 calls in 11 runs,
+// were "not a transcript".
+
+// maxLogPrefix is how long a log line's prefix before a record may be: a time and a level,
+// a logger's name.
+const maxLogPrefix = 120
+
+// loggedRecordsHead says whether the head of a text file holds, behind log prefixes, records
+// of a stream format: the first few objects found are tried until one is.
+func loggedRecordsHead(head []byte) bool {
+	tried := 0
+	found := false
+	eachLoggedRecord(head, func(rec []byte) bool {
+		tried++
+		if s := sniff(rec, true); s.err == nil && isStreamKind(s.kind) {
+			found = true
+			return false
+		}
+		return tried < 8
+	})
+	return found
+}
+
+// eachLoggedRecord calls fn with each record of a log, compacted to one line, until fn says to
+// stop. A record cut off by the end of text (the head of a big file) is not given.
+func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
+	var buf bytes.Buffer
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		text = rest
+		open := recordStart(line)
+		if open < 0 {
+			continue
+		}
+		rec := bytes.TrimRight(line[open:], " \t\r")
+		if len(rec) == 1 {
+			// "{" ends the line: the record runs to a line that is "}" alone.
+			end := -1
+			for k := 0; k < len(text); {
+				l, _, _ := bytes.Cut(text[k:], []byte("\n"))
+				if t := bytes.TrimRight(l, " \t\r"); len(t) == 1 && t[0] == '}' {
+					end = k + len(l)
+					break
+				}
+				k += len(l) + 1
+			}
+			if end < 0 {
+				return
+			}
+			rec = append(append([]byte(nil), '{', '\n'), text[:end]...)
+			text = text[min(end+1, len(text)):]
+		}
+		buf.Reset()
+		if json.Compact(&buf, rec) != nil {
+			continue // braces in a line of text, not a record
+		}
+		if !fn(buf.Bytes()) {
+			return
+		}
+	}
+}
+
+// recordStart is where a record starts in a log line: its first '{', at the line's start or
+// after a log's prefix of at most maxLogPrefix bytes that holds a time of day and no quote or
+// brace ("[2025-11-05T05:28:05.809Z] [INFO] "); -1 when the line holds none. The time tells a
+// log from a tool's output that quotes a transcript's lines ("479:{...}", grep's line numbers
+// before a session's lines: those lines are read from the session itself).
+func recordStart(line []byte) int {
+	open := bytes.IndexByte(line[:min(len(line), maxLogPrefix+1)], '{')
+	if open < 0 || open > 0 && (bytes.ContainsAny(line[:open], "\"'}") || !holdsClockTime(line[:open])) {
+		return -1
+	}
+	return open
+}
+
+// holdsClockTime says whether p holds a time of day, two digits, ':', two digits.
+func holdsClockTime(p []byte) bool {
+	for i := 0; i+5 <= len(p); i++ {
+		if p[i+2] == ':' && isDigit(p[i]) && isDigit(p[i+1]) && isDigit(p[i+3]) && isDigit(p[i+4]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// readLoggedRecords reads a log by the records it carries (see loggedRecordsHead).
+func readLoggedRecords(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	var lines bytes.Buffer
+	eachLoggedRecord(data, func(rec []byte) bool {
+		lines.Write(rec)
+		lines.WriteByte('\n')
+		return true
+	})
+	s := sniff(lines.Bytes(), true)
+	if s.err != nil || !isStreamKind(s.kind) {
+		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
+	}
+	t, err := readPlain(name, bufio.NewReaderSize(bytes.NewReader(lines.Bytes()), sniffSize), int64(lines.Len()))
+	if err != nil {
+		if e := (*Error)(nil); errors.As(err, &e) && e.Line > 0 {
+			// A line of the records is no line of the log: say which record it was.
+			e.Err = fmt.Errorf("record %d of those the log carries: %w", e.Line, e.Err)
+			e.Line = 0
+		}
+		return nil, err
+	}
+	return t, nil
+}

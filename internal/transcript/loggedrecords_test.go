@@ -1,0 +1,95 @@
+package transcript
+
+import (
+	"bufio"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// An issue solver's log: its own lines behind a time and a level, and the stream-json records
+// of the `claude -p` runs it started, pretty-printed or on one line, among them.
+const solverLog = `Solution draft log for https://github.com/o/r/pull/52
+
+# Solve.mjs Log - 2025-11-05T05:27:16.131Z
+
+[2025-11-05T05:27:16.143Z] [INFO] 📁 Log file: /home/hive/solve.log
+[2025-11-05T05:27:18.257Z] [WARNING] ⚠️  config {dry-run: false}
+[2025-11-05T05:28:05.809Z] [INFO] {
+  "type": "system",
+  "subtype": "init",
+  "cwd": "/tmp/gh-issue-solver",
+  "session_id": "edfac8ca",
+  "tools": ["Bash", "Read"],
+  "model": "claude-sonnet-4-5-20250929"
+}
+[2025-11-05T05:28:09.239Z] [INFO] {"type":"assistant","message":{"id":"msg_1","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"gh pr view 52"}}]},"parent_tool_use_id":null,"session_id":"edfac8ca"}
+[2025-11-05T05:28:10.848Z] [INFO] {
+  "type": "user",
+  "message": {
+    "role": "user",
+    "content": [
+      {
+        "tool_use_id": "toolu_1",
+        "type": "tool_result",
+        "content": "title:\tfix the parser\nstate:\tDRAFT",
+        "is_error": false
+      }
+    ]
+  },
+  "parent_tool_use_id": null,
+  "session_id": "edfac8ca"
+}
+[2025-11-05T05:28:11.000Z] [INFO] 💬 Claude is working...
+[2025-11-05T05:29:11.000Z] [INFO] {"type":"result","subtype":"success","is_error":false,"session_id":"edfac8ca","total_cost_usd":0.12}
+`
+
+func TestLogCarryingStreamRecordsIsReadByThem(t *testing.T) {
+	for name, log := range map[string]string{
+		"after a title": solverLog,
+		"from its first line, a time in brackets": solverLog[strings.Index(solverLog, "[2025-"):],
+	} {
+		t.Run(name, func(t *testing.T) {
+			tr, err := ReadFrom("pr-52-log.txt", strings.NewReader(log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Format != FormatClaudeCode || len(tr.Agents) != 1 {
+				t.Fatalf("read as %s with %d agents, want claude-code with 1", tr.Format, len(tr.Agents))
+			}
+			calls := tr.Agents[0].Calls()
+			if len(calls) != 1 || calls[0].Tool != "Bash" || !strings.Contains(calls[0].Result, "fix the parser") {
+				t.Errorf("calls %+v, want the Bash call with its result", calls)
+			}
+		})
+	}
+}
+
+func TestLogWithoutStreamRecordsIsNoTranscript(t *testing.T) {
+	for name, log := range map[string]string{
+		"JSON of no stream format":                  "[12:00:01] [INFO] starting\n[12:00:02] [INFO] {\"port\": 8080, \"debug\": true}\n[12:00:03] [INFO] {\n  \"ready\": true\n}\n",
+		"braces in words":                           "[12:00:01] [INFO] config {dry-run: false}\n[12:00:02] [INFO] {\n",
+		"a tool's output quoting a session's lines": "479:{\"parentUuid\":\"d\",\"isSidechain\":false,\"sessionId\":\"c\",\"type\":\"assistant\",\"uuid\":\"u\",\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"Bash\",\"input\":{}}]}}\n588:{\"x\":1}\n",
+		"a record behind a quote":                   "[12:00:02] [INFO] \"{\\\"type\\\":\\\"system\\\",\\\"subtype\\\":\\\"init\\\",\\\"session_id\\\":\\\"s\\\",\\\"tools\\\":[]}\"\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := ReadFrom("run.log", strings.NewReader(log))
+			if !errors.Is(err, ErrUnknownFormat) {
+				t.Errorf("error %v, want an unknown format", err)
+			}
+		})
+	}
+}
+
+func FuzzLoggedRecords(f *testing.F) {
+	f.Add([]byte(solverLog))
+	f.Add([]byte("[1] {\n\"type\": \"system\", \"subtype\": \"init\", \"session_id\": \"s\", \"tools\": []\n}\n[2] {\"type\":\"assistant\"\n}\n"))
+	f.Add([]byte("x {\n"))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) {
+		t, err := readLoggedRecords(name, br, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &built{Transcript: t}, nil
+	})
+}
