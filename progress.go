@@ -256,6 +256,7 @@ type toolClass struct {
 	ignored    bool // transparent or exempt
 	mutating   bool // changes the workspace by name
 	shows      bool // its name says it shows a file's content (Read, read_file, view, open)
+	typesInput bool // it writes to a running command's input (Codex's write_stdin)
 	decided    bool // mutating was set by an override: no argument check
 	pollBudget int
 	idleBudget int // polls answered the same and checked again at once (IdlePollBudget)
@@ -267,7 +268,8 @@ func (d *progressDetector) classify(tool string) toolClass {
 	lower := strings.ToLower(tool)
 	// What a tool writes to a process's input (Codex's write_stdin) is judged by what it types,
 	// as a terminal's keystrokes are (see mutates), not by the "write" in its name.
-	c.mutating = (matchAny(d.mutating, lower) || changesByVerb(tool)) && !strings.Contains(lower, "stdin")
+	c.typesInput = strings.Contains(lower, "stdin")
+	c.mutating = (matchAny(d.mutating, lower) || changesByVerb(tool)) && !c.typesInput
 	c.waits = waitsByName(lower)
 	c.pauses = pausesByName(lower)
 	c.blocks = lower == "taskoutput" // Claude Code's: "block" defaults to true, "timeout" to 30 s

@@ -19,6 +19,12 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	sleeps := sleepsFirst(cls.toolClass, c.args)
 	keys := readArgKeys(c.args)
+	if cls.typesInput && !keys.sendsNoKeys && !namesTypingKey(c.args) {
+		// Typing into a running command with nothing to type: Codex leaves "chars" out of a
+		// write_stdin that only waits for more output as often as it writes it empty
+		// (validation round r80b F1: three such waits on a test run told "stuck").
+		keys.sendsNoKeys = true
+	}
 	id, args, buf := callID(c, keys.caption, sleeps, s.argBuf)
 	s.argBuf = buf
 	refused := s.d.cfg.Mode == ModeDeny && s.refuses(id)
@@ -1010,6 +1016,16 @@ func codeSendsNoKeys(code []byte) bool {
 	}
 	rest = bytes.TrimLeft(rest[1:], " \t")
 	return bytes.HasPrefix(rest, []byte(`""`)) || bytes.HasPrefix(rest, []byte(`''`))
+}
+
+// namesTypingKey says whether a call's arguments name one of typingKeys.
+func namesTypingKey(args []byte) bool {
+	for _, k := range typingKeys {
+		if bytes.Contains(args, k) {
+			return true
+		}
+	}
+	return false
 }
 
 var (

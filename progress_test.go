@@ -354,6 +354,15 @@ func TestProgressRules(t *testing.T) {
 				return ok("write_stdin", `{"session_id":42,"chars":"","yield_time_ms":10000}`,
 					fmt.Sprintf("Chunk ID: %06x\nWall time: 10.%04d seconds\nProcess running with session ID 42\nOriginal token count: 0\nOutput:\n", 0x3f2a91*(i+1)&0xffffff, i*37))
 			}), nil},
+		{"Codex polling with write_stdin that leaves chars out (typing nothing) is polling too",
+			nil, times(8, func(i int) step {
+				return ok("write_stdin", `{"session_id":42,"yield_time_ms":5000}`,
+					fmt.Sprintf("Chunk ID: %06x\nWall time: 5.%04d seconds\nProcess running with session ID 42\nOriginal token count: 0\nOutput:\n", 0x3f2a91*(i+1)&0xffffff, i*37))
+			}), nil},
+		{"write_stdin typing the same line into a command thrice, answered alike, is stuck",
+			nil, times(3, func(i int) step {
+				return ok("write_stdin", `{"session_id":42,"chars":"y\n"}`, "Process running with session ID 42\nOutput:\nContinue? [y/N]")
+			}), []string{"2:stuck:write_stdin × 3"}},
 		{"Codex's code mode polling a running command (a cell that only writes nothing to it) is polling",
 			nil, times(8, func(i int) step {
 				return ok("exec", `const r = await tools.write_stdin({session_id:36178,chars:"",yield_time_ms:1000,max_output_tokens:12000}); text(r.output)`,
