@@ -59,6 +59,10 @@ type cxItem struct {
 	Model   string
 }
 
+// codexSpawnedNote opens Codex's answer to the spawn_agent call that forked a subagent with
+// its parent's context, as the subagent's rollout keeps it: the end of the copied history.
+const codexSpawnedNote = "You are the newly spawned agent."
+
 type cxContent struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
@@ -89,6 +93,12 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 	// Replies: the model's items (reasoning, text, calls) up to the next output or user
 	// message are one reply, its calls made together.
 	var replies replyCounter
+	// A subagent's rollout forked with its parent's context opens with its own session_meta,
+	// then its parent's, then the parent's history up to the call that spawned it: the
+	// parent's calls, read in the parent's file (validation round r80b U1: 150 of them in each
+	// of three children). metas counts the head's session_meta lines; inCopy is set by a
+	// second one and ends at the spawn's answer, where all read so far is dropped.
+	metas, inCopy := 0, false
 
 	item := func(p *cxItem, ms int64) {
 		switch p.Type {
@@ -161,6 +171,11 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 			}
 			e := &a.events[idx]
 			e.Result, e.HasResult, e.Failed = text, true, failed
+			if inCopy && strings.HasPrefix(text, codexSpawnedNote) {
+				a.events, itemUsers, inCopy = a.events[:0], itemUsers[:0], false
+				clear(calls)
+				replies = replyCounter{}
+			}
 		}
 	}
 
@@ -203,6 +218,9 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 				a.text("compaction", l.Payload.Message, "", ms)
 			}
 		case "session_meta":
+			if metas++; metas == 2 && len(a.events) == 0 {
+				inCopy = true
+			}
 		default:
 			if l.Payload == nil && codexItemTypes[l.Type] {
 				item(&l.cxItem, ms)

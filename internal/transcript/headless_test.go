@@ -312,3 +312,39 @@ func TestCodexExecWebSearchesAreNotAnsweredAlike(t *testing.T) {
 		t.Errorf("%d calls, notices %q; want 7 calls and no notice", calls, notices)
 	}
 }
+
+// A subagent forked with its parent's context keeps the parent's history at the head of its
+// rollout, up to the spawn's answer: the parent's calls, not the subagent's (validation round
+// r80b U1: 150 of them read as each of three children's first calls).
+func TestCodexForkedSubagentLeavesItsParentsHistoryOut(t *testing.T) {
+	const head = `{"timestamp":"2026-03-12T22:09:38.510Z","type":"session_meta","payload":{"id":"child","forked_from_id":"parent","cwd":"/w","source":{"subagent":{"thread_spawn":{"parent_thread_id":"parent","depth":1}}}}}
+{"timestamp":"2026-03-12T22:09:38.510Z","type":"session_meta","payload":{"id":"parent","cwd":"/w","source":"cli"}}
+{"timestamp":"2026-03-12T22:09:38.511Z","type":"event_msg","payload":{"type":"user_message","message":"improve the coverage"}}
+{"timestamp":"2026-03-12T22:09:38.512Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"pnpm test\"}","call_id":"p1"}}
+{"timestamp":"2026-03-12T22:09:38.512Z","type":"response_item","payload":{"type":"function_call_output","call_id":"p1","output":"Process exited with code 1\nOutput:\n1 failed"}}
+{"timestamp":"2026-03-12T22:09:38.518Z","type":"response_item","payload":{"type":"function_call","name":"spawn_agent","arguments":"{\"agent_type\":\"worker\",\"fork_context\":true,\"message\":\"Implement batch 2\"}","call_id":"p2"}}
+{"timestamp":"2026-03-12T22:09:38.519Z","type":"response_item","payload":{"type":"function_call_output","call_id":"p2","output":"You are the newly spawned agent. The prior conversation history was forked from your parent agent."}}
+`
+	const own = `{"timestamp":"2026-03-12T22:09:39.175Z","type":"event_msg","payload":{"type":"task_started","turn_id":"t9"}}
+{"timestamp":"2026-03-12T22:09:39.177Z","type":"event_msg","payload":{"type":"user_message","message":"Implement batch 2"}}
+{"timestamp":"2026-03-12T22:09:40.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"pnpm test api\"}","call_id":"c1"}}
+{"timestamp":"2026-03-12T22:09:41.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"Process exited with code 0\nOutput:\nok"}}
+`
+	tr, err := ReadFrom("rollout-2026-03-12T17-09-38-child.jsonl", strings.NewReader(head+own))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`user "Implement batch 2"`, `call exec_command "{\"cmd\":\"pnpm test api\"}" => "Process exited with code 0\nOutpu…"`}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// A rollout that is no fork keeps its spawn calls and what came before them.
+	parent := strings.Replace(head, `{"timestamp":"2026-03-12T22:09:38.510Z","type":"session_meta","payload":{"id":"child","forked_from_id":"parent","cwd":"/w","source":{"subagent":{"thread_spawn":{"parent_thread_id":"parent","depth":1}}}}}`+"\n", "", 1)
+	tr, err = ReadFrom("rollout-parent.jsonl", strings.NewReader(parent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(tr.Agents[0].Calls()); n != 2 {
+		t.Errorf("the parent's own rollout: %d calls, want 2", n)
+	}
+}
