@@ -47,6 +47,10 @@ func loggedRecordsHead(head []byte) bool {
 	return found
 }
 
+// maxLoggedRecord bounds how far a record whose line ends at its opening brace is followed for
+// its closing one: a brace that opens no record (words ending in "{") costs at most that much.
+const maxLoggedRecord = 4 << 20
+
 // eachLoggedRecord calls fn with each record of a log, compacted to one line, until fn says to
 // stop. A record cut off by the end of text (the head of a big file) is not given.
 func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
@@ -59,10 +63,11 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 			continue
 		}
 		rec := bytes.TrimRight(line[open:], " \t\r")
+		after := text // where to go on when the lines below are no record
 		if len(rec) == 1 {
 			// "{" ends the line: the record runs to a line that is "}" alone.
 			end := -1
-			for k := 0; k < len(text); {
+			for k := 0; k < min(len(text), maxLoggedRecord); {
 				l, _, _ := bytes.Cut(text[k:], []byte("\n"))
 				if t := bytes.TrimRight(l, " \t\r"); len(t) == 1 && t[0] == '}' {
 					end = k + len(l)
@@ -71,14 +76,15 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 				k += len(l) + 1
 			}
 			if end < 0 {
-				return
+				continue
 			}
 			rec = append(append([]byte(nil), '{', '\n'), text[:end]...)
 			text = text[min(end+1, len(text)):]
 		}
 		buf.Reset()
 		if json.Compact(&buf, rec) != nil {
-			continue // braces in a line of text, not a record
+			text = after // braces in a line of text, not a record
+			continue
 		}
 		if !fn(buf.Bytes()) {
 			return

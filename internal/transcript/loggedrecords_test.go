@@ -93,3 +93,16 @@ func FuzzLoggedRecords(f *testing.F) {
 		return &built{Transcript: t}, nil
 	})
 }
+
+// A line of the harness's own that ends in a brace opens no record, and costs none of the
+// records after it.
+func TestLoggedRecordsAfterABraceOfWords(t *testing.T) {
+	log := "[2025-11-05T05:28:00.000Z] [INFO] settings {\n[2025-11-05T05:28:01.000Z] [INFO]   retries: 3\n" + solverLog[strings.Index(solverLog, "[2025-"):]
+	tr, err := ReadFrom("solve.log", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls := tr.Agents[0].Calls(); len(calls) != 1 || !strings.Contains(calls[0].Result, "fix the parser") {
+		t.Errorf("calls %+v, want the Bash call with its result", calls)
+	}
+}
