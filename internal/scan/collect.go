@@ -289,7 +289,8 @@ func (e *pathErr) Unwrap() error { return e.err }
 // GitHub Copilot CLI (~/.copilot/session-state), VS Code's chat panel (see vscodeChatSessions),
 // Continue (~/.continue/sessions), Cline CLI
 // (~/.cline/data/sessions), Goose ($XDG_DATA_HOME/goose/sessions or
-// ~/.local/share/goose/sessions) and Kimi CLI (~/.kimi/sessions). Two agents keep their
+// ~/.local/share/goose/sessions), Kimi CLI (~/.kimi/sessions) and Cursor's agent
+// (~/.cursor/projects/<project>/agent-transcripts). Two agents keep their
 // chats in the repository they work in rather than in the home folder: Aider
 // (.aider.chat.history.md) and SpecStory (.specstory/history); those of the current folder
 // are scanned too.
@@ -339,6 +340,17 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 	chats, patterns := vscodeChatSessions(home)
 	found = append(found, chats...)
 	looked = append(looked, patterns...)
+	if home != "" {
+		// Cursor keeps its agent's chats per project (cursor-transcript, and JSON lines).
+		pattern := filepath.Join(home, ".cursor", "projects", "*", "agent-transcripts")
+		looked = append(looked, pattern)
+		dirs, _ := filepath.Glob(pattern)
+		for _, d := range dirs {
+			if st, err := os.Stat(d); err == nil && st.IsDir() {
+				found = append(found, d)
+			}
+		}
+	}
 	if cwd, err := os.Getwd(); err == nil {
 		for _, p := range []string{filepath.Join(cwd, ".aider.chat.history.md"), filepath.Join(cwd, ".specstory", "history")} {
 			looked = append(looked, p)

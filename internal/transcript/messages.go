@@ -90,16 +90,27 @@ func encodedContentText(text string) string {
 var typedRoles = map[string]string{"system": "system", "user": "user", "assistant": "assistant", "tool_result": "tool"}
 
 // wrappedMessage returns the message a log line wraps as {"type": "message", "message":
-// {"role", "content"}, ...} (Factory's Droid session store), or nil.
+// {"role", "content"}, ...} (Factory's Droid session store), or as {"role", "message":
+// {"content"}} (Cursor's agent transcripts, the role outside), or nil.
 func wrappedMessage(line []byte) []byte {
 	if !bytes.Contains(line, []byte(`"message":{`)) && !bytes.Contains(line, []byte(`"message": {`)) {
 		return nil
 	}
 	var w struct {
+		Role    string          `json:"role"`
 		Message json.RawMessage `json:"message"`
 	}
 	if json.Unmarshal(line, &w) != nil || len(w.Message) == 0 || w.Message[0] != '{' {
 		return nil
+	}
+	if w.Role != "" && !bytes.Contains(w.Message, []byte(`"role"`)) {
+		role, _ := json.Marshal(w.Role)
+		inner := bytes.TrimSpace(w.Message[1:])
+		sep := ","
+		if len(inner) > 0 && inner[0] == '}' {
+			sep = ""
+		}
+		return append(append(append([]byte(`{"role":`), role...), sep...), inner...)
 	}
 	return w.Message
 }

@@ -70,6 +70,7 @@ const (
 	kindCopilotMarkdown   // a Copilot CLI session shared as Markdown
 	kindAmpMarkdown       // an Amp thread exported as Markdown
 	kindLoggedRecords     // a harness's log whose lines carry a stream format's records
+	kindCursorText        // a Cursor agent transcript kept as text (agent-transcripts/*.txt)
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -157,6 +158,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if isZedThread(head[i:], eof) {
 		return sniffed{kind: kindZed}
+	}
+	if isCursorTextHead(head[i:]) {
+		return sniffed{kind: kindCursorText}
 	}
 	if head[i] != '{' && head[i] != '[' && isClaudeTextHead(head) {
 		return sniffed{kind: kindClaudeText}
@@ -334,6 +338,10 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindMessagesJSONL}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
+	case typ == "" && has("message") && !has("content") && (top.keys["role"] == "user" || top.keys["role"] == "assistant"):
+		// Cursor's agent transcripts (~/.cursor/projects/<p>/agent-transcripts/*.jsonl): the
+		// role outside, the message's content inside, {"role": "user", "message": {...}}.
+		return sniffed{kind: kindMessagesJSONL}
 	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")),
 		typ == "" && multi && strings.HasPrefix(top.keys["role"], "_"):
 		// A chat logged one message a line. The formats whose lines also carry a role (Codex

@@ -208,6 +208,10 @@ const (
 	// FormatAmpMarkdown is a thread of Amp (Sourcegraph's coding agent) exported as Markdown
 	// (a front matter with its threadId, then "## User" and "## Assistant" messages).
 	FormatAmpMarkdown = "amp-markdown"
+	// FormatCursorText is a chat of Cursor's agent as Cursor keeps it in text
+	// (~/.cursor/projects/<project>/agent-transcripts/<id>.txt): "user:" and "assistant:"
+	// turns, "[Tool call] <name>" with its parameters, "[Tool result] <name>".
+	FormatCursorText = "cursor-transcript"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -672,6 +676,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readLoglines(name, br)
 	case kindResponsesRollouts:
 		t, err = readResponsesRollouts(name, br)
+	case kindCursorText:
+		t, err = readCursorText(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
