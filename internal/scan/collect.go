@@ -34,13 +34,21 @@ type Target struct {
 var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".out", ".eval", ".af"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in one of
-// transcriptSuffixes, optionally followed by .gz; and opencode.db and crush.db, which are
+// transcriptSuffixes, optionally followed by .gz; OpenClaw's sessions set aside when the user
+// reset or deleted them (<id>.jsonl.reset.<time>, <id>.jsonl.deleted.<time>: real sessions,
+// 39% of one user's calls); and opencode.db and crush.db, which are
 // reported as what they are (databases: opencode's, which `opencode export` reads; Crush's,
 // which scan cannot read) rather than passed over in silence.
 func IsCandidate(name string) bool {
 	name = strings.TrimSuffix(strings.ToLower(name), ".gz")
 	if name == "opencode.db" || name == "crush.db" {
 		return true // to say what it is: these agents keep their sessions in a database
+	}
+	if base, _, ok := strings.Cut(name, ".jsonl.reset."); ok && base != "" {
+		return true // OpenClaw keeps a session the user reset as <id>.jsonl.reset.<time>
+	}
+	if base, _, ok := strings.Cut(name, ".jsonl.deleted."); ok && base != "" {
+		return true // and one deleted as <id>.jsonl.deleted.<time> (validation round r81b U1)
 	}
 	for _, s := range transcriptSuffixes {
 		if strings.HasSuffix(name, s) {

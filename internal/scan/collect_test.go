@@ -148,10 +148,11 @@ func TestCollectPassesOverCompletionDumpsBesideTheirEvaluationOutput(t *testing.
 func TestCollectPicksUpTheNamesOfTranscripts(t *testing.T) {
 	dir := t.TempDir()
 	var want []string
-	for _, name := range []string{"a.jsonl", "b.json.gz", "c.traj", "d.md", "e.txt", "f.log", "g.eval", "letta/agent.af", "letta/old.AF.gz", "slurm-8522213.out"} {
+	for _, name := range []string{"a.jsonl", "b.json.gz", "c.traj", "d.md", "e.txt", "f.log", "g.eval", "letta/agent.af", "letta/old.AF.gz", "slurm-8522213.out",
+		"openclaw/0ff7b343.jsonl.reset.2026-05-03T15-56-41.244Z", "openclaw/21596f48.jsonl.deleted.2026-02-27T18-42-28Z"} {
 		want = append(want, writeFile(t, dir, name, "{}"))
 	}
-	for _, name := range []string{"notes.csv", "photo.png", "agent.afx"} {
+	for _, name := range []string{"notes.csv", "photo.png", "agent.afx", "openclaw/.jsonl.reset.x"} {
 		writeFile(t, dir, name, "{}")
 	}
 	var got []string

@@ -179,7 +179,27 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 	}
 
 	copies := subagentCopies(msgs)
+	// Each message's time, when it has one, is that of the events read from it: a prompt that
+	// comes long after the agent's last step is a new turn, not a harness's reprompt (see
+	// loopguard's progress detector; validation round r81b U2: an assistant's heartbeat
+	// prompts, half an hour apart, were read as one turn reprompted, its "HEARTBEAT_OK" answers
+	// a thought said 83 times). stamp dates the events the message before added.
+	var stampAgent *agentBuf
+	stampFrom, stampMs := 0, int64(0)
+	stamp := func() {
+		if stampAgent == nil || stampMs == 0 {
+			return
+		}
+		for k := stampFrom; k < len(stampAgent.events); k++ {
+			if stampAgent.events[k].Time == 0 {
+				stampAgent.events[k].Time = stampMs
+			}
+		}
+	}
+	defer stamp()
 	for i := range msgs {
+		stamp()
+		stampAgent = nil
 		m := &msgs[i]
 		agent := agentOf(m)
 		if role, id, ok := strings.Cut(m.Role, "-subagent-"); ok && id != "" {
@@ -201,6 +221,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			m, agent = &c, "agent-"+id
 		}
 		a := b.agent(agent)
+		stampAgent, stampFrom, stampMs = a, len(a.events), parseTime(m.Timestamp)
 		if m.Data != nil && m.Role == "" {
 			// LangChain's messages_to_dict: the message is the data, its kind the type.
 			d := *m.Data

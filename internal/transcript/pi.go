@@ -26,8 +26,9 @@ import (
 // order. `pi --mode json` prints the same messages inside "message_end" events.
 
 type piLine struct {
-	Type    string          `json:"type"`
-	Message json.RawMessage `json:"message"`
+	Type      string          `json:"type"`
+	Timestamp string          `json:"timestamp"`
+	Message   json.RawMessage `json:"message"`
 	// Some pi setups move old content out of the session file when they compact it, leaving
 	// a placeholder in its place and naming each moved value by its path in the entry and a
 	// content hash ("message.content.0.text": {"ref": "blob:sha256:…"}).
@@ -119,14 +120,14 @@ func readPi(name string, br *bufio.Reader) (*built, error) {
 			if m.failed() {
 				status = "error"
 			}
-			list = append(list, msg{Role: "tool", ToolCallID: m.ToolCallID, Content: m.Content, Status: status})
+			list = append(list, msg{Role: "tool", ToolCallID: m.ToolCallID, Content: m.Content, Status: status, Timestamp: l.Timestamp})
 		case "assistant":
 			if m.Model != "" {
 				model = m.Model
 			}
-			list = append(list, msg{Role: m.Role, Content: m.Content})
+			list = append(list, msg{Role: m.Role, Content: m.Content, Timestamp: l.Timestamp})
 		default:
-			list = append(list, msg{Role: m.Role, Content: m.Content})
+			list = append(list, msg{Role: m.Role, Content: m.Content, Timestamp: l.Timestamp})
 		}
 		return nil
 	})

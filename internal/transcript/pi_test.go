@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/loopguard/loopguard"
 )
@@ -148,4 +149,41 @@ func TestPiToolResultDetailsOfAnyShape(t *testing.T) {
 		`call exec "{\"command\":\"c\"}" => "out" FAILED`,
 		`call exec "{\"command\":\"d\"}" => "out"`,
 	})
+}
+
+// OpenClaw's heartbeat sends the same prompt every half hour, and the assistant answers
+// "HEARTBEAT_OK" when nothing needs it: each prompt, long after the last step, is a new turn
+// (its time is read), not a harness reprompting one turn (validation round r81b U2, F1: the
+// answers were told as one thought said 83 times). The same prompt sent back at once is still
+// a reprompt.
+func TestOpenClawHeartbeatsHalfAnHourApartAreTurns(t *testing.T) {
+	var b strings.Builder
+	start := time.Date(2026, 5, 3, 15, 56, 41, 0, time.UTC)
+	heartbeats := func(gap time.Duration) string {
+		b.Reset()
+		for i := 0; i < 8; i++ {
+			at := start.Add(time.Duration(i) * gap)
+			fmt.Fprintf(&b, `{"type":"message","id":"u%d","parentId":"a%d","timestamp":%q,"message":{"role":"user","content":[{"type":"text","text":"[OpenClaw heartbeat poll]"}]}}`+"\n", i, i-1, at.Format(time.RFC3339Nano))
+			fmt.Fprintf(&b, `{"type":"message","id":"a%d","parentId":"u%d","timestamp":%q,"message":{"role":"assistant","content":[{"type":"text","text":"HEARTBEAT_OK"}]}}`+"\n", i, i, at.Add(2*time.Second).Format(time.RFC3339Nano))
+		}
+		return b.String()
+	}
+	for _, tt := range []struct {
+		name   string
+		gap    time.Duration
+		notice bool
+	}{
+		{"half an hour apart: turns", 30 * time.Minute, false},
+		{"sent back at once: reprompts of one turn", 3 * time.Second, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := ReadFrom("1d9efd24.jsonl", strings.NewReader(heartbeats(tt.gap)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, notices := defaultNotices(t, tr.Agents[0]); (len(notices) > 0) != tt.notice {
+				t.Errorf("notices %q, want some: %v", notices, tt.notice)
+			}
+		})
+	}
 }
