@@ -608,10 +608,14 @@ func hasTwoFields(line string) bool {
 func hashLine(line string) uint64 {
 	h := uint64(mixK2)
 	seg, j, n := 0, 0, len(line)
-	if fs, fe := leadingLetterID(line); fe > 0 {
-		h = hashChunk(h, line[:fs])
-		h = mixWord(h, markVolatile)
-		seg, j = fe, fe
+	// A header's id of letters (leadingLetterID) is looked for only in a line that opens with
+	// a word: most lines of a long result open with spaces (code, listings), and cost one test.
+	if n >= 9 && line[0] > ' ' {
+		if fs, fe := leadingLetterID(line); fe > 0 {
+			h = hashChunk(h, line[:fs])
+			h = mixWord(h, markVolatile)
+			seg, j = fe, fe
+		}
 	}
 	for j < n {
 		var k int
