@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -104,5 +105,32 @@ func TestLoggedRecordsAfterABraceOfWords(t *testing.T) {
 	}
 	if calls := tr.Agents[0].Calls(); len(calls) != 1 || !strings.Contains(calls[0].Result, "fix the parser") {
 		t.Errorf("calls %+v, want the Bash call with its result", calls)
+	}
+}
+
+// A harness that writes the CLI's output in chunks, each behind a prefix of its own, splits a
+// long record over several lines; a chunk may itself open with a brace. The record is read
+// whole (validation round r82b U1).
+func TestLoggedRecordWrittenInChunks(t *testing.T) {
+	call := `{"type":"assistant","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"Implement help display","status":"pending"}]}}]},"parent_tool_use_id":null,"session_id":"s1"}`
+	result := `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"Todos have been modified successfully. Ensure that you continue to use the todo list"}]},"parent_tool_use_id":null,"session_id":"s1"}`
+	chunk := func(rec string, at ...int) string {
+		var b strings.Builder
+		last := 0
+		for i, cut := range append(at, len(rec)) {
+			fmt.Fprintf(&b, "[2025-12-20T09:36:49.9%02dZ] [INFO] %s\n", 40+i, rec[last:cut])
+			last = cut
+		}
+		return b.String()
+	}
+	log := "[2025-12-20T09:36:40.000Z] [INFO] {\n  \"type\": \"system\",\n  \"subtype\": \"init\",\n  \"session_id\": \"s1\",\n  \"tools\": [\"TodoWrite\"]\n}\n" +
+		chunk(call, strings.Index(call, `{"content"`)) + chunk(result, 60, 140)
+	tr, err := ReadFrom("solution-draft-log.txt", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || calls[0].Tool != "TodoWrite" || !strings.HasPrefix(calls[0].Result, "Todos have been modified") {
+		t.Errorf("calls %+v, want the TodoWrite with its whole result", calls)
 	}
 }
