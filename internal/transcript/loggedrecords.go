@@ -31,6 +31,10 @@ import (
 // a logger's name.
 const maxLogPrefix = 120
 
+// maxHeadRecords is how many records of a log's head are tried for a stream format: a server's
+// own events may come first (opencode's "log" and bus events before its run's).
+const maxHeadRecords = 64
+
 // loggedRecordsHead says whether the head of a text file holds, behind log prefixes, records
 // of a stream format: the first few objects found are tried until one is.
 func loggedRecordsHead(head []byte) bool {
@@ -42,7 +46,7 @@ func loggedRecordsHead(head []byte) bool {
 			found = true
 			return false
 		}
-		return tried < 8
+		return tried < maxHeadRecords
 	})
 	return found
 }
@@ -64,7 +68,15 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 		}
 		rec := bytes.TrimRight(line[open:], " \t\r")
 		after := text // where to go on when the lines below are no record
-		if len(rec) == 1 {
+		if len(rec) == 1 && open > 0 && len(text) > open && samePrefixShape(text[:open], line[:open]) && holdsClockTime(text[:open]) {
+			// "{" ends the line and the next line has the same prefix: the harness logged the
+			// record's every line behind it, to a line that is "}" alone after it.
+			joined, rest, ok := prefixedLines(line[:open], text)
+			if !ok {
+				continue
+			}
+			rec, text = joined, rest
+		} else if len(rec) == 1 {
 			// "{" ends the line: the record runs to a line that is "}" alone.
 			end := -1
 			for k := 0; k < min(len(text), maxLoggedRecord); {
@@ -97,6 +109,25 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 			return
 		}
 	}
+}
+
+// prefixedLines gathers a pretty-printed record whose lines all stand behind prefixes of the
+// shape of the first one's, up to the line that is "}" alone after its prefix.
+func prefixedLines(prefix, text []byte) (rec, rest []byte, ok bool) {
+	rec = append([]byte(nil), '{', '\n')
+	for n := 0; len(text) > 0 && len(rec) < maxLoggedRecord; n++ {
+		l, after, _ := bytes.Cut(text, []byte("\n"))
+		if len(l) < len(prefix) || !samePrefixShape(l[:len(prefix)], prefix) {
+			return nil, nil, false
+		}
+		body := bytes.TrimRight(l[len(prefix):], "\r")
+		rec = append(append(rec, body...), '\n')
+		text = after
+		if t := bytes.TrimRight(body, " \t"); len(t) == 1 && t[0] == '}' {
+			return rec, text, true
+		}
+	}
+	return nil, nil, false
 }
 
 // maxRecordChunks bounds how many prefixed lines one record written in chunks may run over.
@@ -163,8 +194,17 @@ func readLoggedRecords(name string, br *bufio.Reader, hint int64) (*Transcript, 
 	if err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
+	// The records from the first of a stream format on: records of no format before it (a
+	// server's log events) would stop its reader from being chosen.
 	var lines bytes.Buffer
+	started := false
 	eachLoggedRecord(data, func(rec []byte) bool {
+		if !started {
+			if s := sniff(rec, true); s.err != nil || !isStreamKind(s.kind) {
+				return true
+			}
+			started = true
+		}
 		lines.Write(rec)
 		lines.WriteByte('\n')
 		return true

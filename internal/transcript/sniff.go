@@ -71,6 +71,7 @@ const (
 	kindAmpMarkdown       // an Amp thread exported as Markdown
 	kindLoggedRecords     // a harness's log whose lines carry a stream format's records
 	kindCursorText        // a Cursor agent transcript kept as text (agent-transcripts/*.txt)
+	kindOpencodeRun       // what `opencode run --format json` prints
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -298,6 +299,8 @@ func sniff(head []byte, eof bool) sniffed {
 		// `claude -p --output-format stream-json` opens with its init line; releases before
 		// 2.x wrote it without a uuid.
 		return sniffed{kind: kindClaudeCode}
+	case isOpencodeRunHead(typ, has):
+		return sniffed{kind: kindOpencodeRun}
 	case isCodexExecType(typ) && !has("payload"):
 		return sniffed{kind: kindCodexExec}
 	case isGeminiStreamHead(typ, has):
@@ -363,7 +366,7 @@ func sniff(head []byte, eof bool) sniffed {
 // lines of plain text a captured terminal puts before it ("bash: no job control in this
 // shell"); the codex-exec and gemini-stream readers skip such lines anywhere.
 func isStreamKind(k kind) bool {
-	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode || k == kindGoose || k == kindPi || k == kindCursor
+	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode || k == kindGoose || k == kindPi || k == kindCursor || k == kindOpencodeRun
 }
 
 // looksBinary reports NUL bytes, or more than a few invalid UTF-8 bytes, near the start.

@@ -678,6 +678,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readResponsesRollouts(name, br)
 	case kindCursorText:
 		t, err = readCursorText(name, br)
+	case kindOpencodeRun:
+		t, err = readOpencodeRun(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}

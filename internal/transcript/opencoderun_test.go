@@ -1,0 +1,67 @@
+package transcript
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const opencodeRun = `{"type":"step_start","timestamp":1769187680000,"sessionID":"ses_4143","part":{"id":"prt_1","sessionID":"ses_4143","messageID":"msg_1","type":"step-start"}}
+{"type":"text","timestamp":1769187681000,"sessionID":"ses_4143","part":{"id":"prt_2","sessionID":"ses_4143","messageID":"msg_1","type":"text","text":"I'll check the branch first."}}
+{"type":"tool_use","timestamp":1769187682000,"sessionID":"ses_4143","part":{"id":"prt_3","sessionID":"ses_4143","messageID":"msg_1","type":"tool","callID":"call_1","tool":"bash","state":{"status":"running","input":{"command":"git branch --show-current"}}}}
+{"type":"tool_use","timestamp":1769187682133,"sessionID":"ses_4143","part":{"id":"prt_3","sessionID":"ses_4143","messageID":"msg_1","type":"tool","callID":"call_1","tool":"bash","state":{"status":"completed","input":{"command":"git branch --show-current"},"output":"issue-262\n"}}}
+{"type":"tool_use","timestamp":1769187683000,"sessionID":"ses_4143","part":{"id":"prt_4","sessionID":"ses_4143","messageID":"msg_1","type":"tool","callID":"call_2","tool":"read","state":{"status":"error","input":{"filePath":"/w/missing.go"},"error":"File not found: /w/missing.go"}}}
+{"type":"step_finish","timestamp":1769187684000,"sessionID":"ses_4143","part":{"id":"prt_5","sessionID":"ses_4143","messageID":"msg_1","type":"step-finish","tokens":{"input":10,"output":2},"cost":0}}
+`
+
+// What ` + "`opencode run --format json`" + ` prints: a tool part comes once for each state it passes
+// through, and is one call, in its last state, where it first came.
+func TestOpencodeRunEvents(t *testing.T) {
+	tr, err := ReadFrom("run.jsonl", strings.NewReader(opencodeRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`text[model] "I'll check the branch first."`,
+		`call bash "{\"command\":\"git branch --show-cu…" => "issue-262\n"`,
+		`call read "{\"filePath\":\"/w/missing.go\"}" => "File not found: /w/missing.go" FAILED`,
+	}
+	if got := describe(tr.Agents[0].Events); tr.Format != FormatOpencode || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A harness that logs each line of the run's pretty-printed events behind its prefix, its own
+// bus events first, is read as the run's events (validation round r82b U2).
+func TestOpencodeRunLoggedLineByLine(t *testing.T) {
+	var b strings.Builder
+	prefix := func(i int) string { return fmt.Sprintf("[2026-01-23T17:01:22.%03dZ] [INFO] ", i%1000) }
+	n := 0
+	logRecord := func(rec string) {
+		for _, l := range strings.Split(rec, "\n") {
+			b.WriteString(prefix(n) + l + "\n")
+			n++
+		}
+	}
+	for i := 0; i < 10; i++ {
+		logRecord(fmt.Sprintf("{\n  \"type\": \"log\",\n  \"level\": \"info\",\n  \"message\": \"bus event %d\"\n}", i))
+	}
+	for _, line := range strings.Split(strings.TrimSpace(opencodeRun), "\n") {
+		body := strings.TrimSuffix(strings.TrimPrefix(line, "{"), "}") // the record's members
+		logRecord("{\n  " + strings.Replace(body, `,"part":`, ",\n  \"part\":", 1) + "\n}")
+	}
+	tr, err := ReadFrom("solution-draft-log.txt", strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatOpencode || len(tr.Agents[0].Calls()) != 2 {
+		t.Errorf("read as %s with %d calls, want opencode with 2", tr.Format, len(tr.Agents[0].Calls()))
+	}
+}
+
+func FuzzOpencodeRun(f *testing.F) {
+	f.Add([]byte(opencodeRun))
+	f.Add([]byte(`{"type":"tool_use","sessionID":"s","part":{"type":"tool","callID":7,"state":{"input":[1]}}}` + "\n"))
+	fuzzReader(f, readOpencodeRun)
+}
