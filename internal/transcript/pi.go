@@ -46,6 +46,7 @@ type piMessage struct {
 	Role       string `json:"role"`
 	Content    any    `json:"content"`
 	ToolCallID string `json:"toolCallId"`
+	ToolName   string `json:"toolName"`
 	IsError    bool   `json:"isError"`
 	Model      string `json:"model"`
 	// OpenClaw's exec tool says how its command ended here, and leaves isError false. Other
@@ -56,10 +57,18 @@ type piMessage struct {
 
 // failed says whether a tool result reports a failure: isError, or an exec whose command
 // exited with a non-zero code ({"exitCode": 1}, as a number or its text) or whose status is
-// an error.
+// an error; never the details of a result of the process tool, which describe the process
+// it manages.
 func (m *piMessage) failed() bool {
 	if m.IsError {
 		return true
+	}
+	if m.ToolName == "process" {
+		// OpenClaw's process tool manages background commands: its details are the target's
+		// (a job killed, or polled after it failed, is "failed"), not the call's, which did
+		// what it was asked (validation round r82c F1: four jobs killed one after another,
+		// each "Termination requested", were one tool failing four times).
+		return false
 	}
 	var d map[string]any
 	if len(m.Details) == 0 || m.Details[0] != '{' || json.Unmarshal(m.Details, &d) != nil {

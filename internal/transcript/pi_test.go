@@ -187,3 +187,29 @@ func TestOpenClawHeartbeatsHalfAnHourApartAreTurns(t *testing.T) {
 		})
 	}
 }
+
+// OpenClaw's process tool reports the job it manages in its details: a kill of a job that ends
+// "failed" did what it was asked (validation round r82c F1).
+func TestOpenClawProcessDetailsAreTheJobs(t *testing.T) {
+	line := func(id, parent, msg string) string {
+		return `{"type":"message","id":"` + id + `","parentId":"` + parent + `","timestamp":"2026-04-16T00:01:00.000Z","message":` + msg + "}\n"
+	}
+	file := line("u1", "", `{"role":"user","content":[{"type":"text","text":"[cron:da45] run the screen"}]}`)
+	for i, job := range []string{"rapid-ember", "tide-zephyr", "mellow-fjord", "vivid-pine"} {
+		id := fmt.Sprint(i)
+		file += line("a"+id, "u1", `{"role":"assistant","content":[{"type":"toolCall","id":"k`+id+`","name":"process","arguments":{"action":"kill","sessionId":"`+job+`"}}]}`) +
+			line("r"+id, "a"+id, `{"role":"toolResult","toolCallId":"k`+id+`","toolName":"process","content":[{"type":"text","text":"Termination requested for session `+job+`."}],"details":{"status":"failed","name":"sleep 240"},"isError":false}`)
+	}
+	tr, err := ReadFrom("5783303d.jsonl", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range tr.Agents[0].Calls() {
+		if c.Failed {
+			t.Errorf("%s %s read as failed", c.Tool, c.Args)
+		}
+	}
+	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) != 0 {
+		t.Errorf("notices on four jobs killed: %q", notices)
+	}
+}
