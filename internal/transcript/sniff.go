@@ -72,6 +72,7 @@ const (
 	kindLoggedRecords     // a harness's log whose lines carry a stream format's records
 	kindCursorText        // a Cursor agent transcript kept as text (agent-transcripts/*.txt)
 	kindOpencodeRun       // what `opencode run --format json` prints
+	kindKiro              // a Kiro CLI session: v1 log records, or its session export
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -299,6 +300,8 @@ func sniff(head []byte, eof bool) sniffed {
 		// `claude -p --output-format stream-json` opens with its init line; releases before
 		// 2.x wrote it without a uuid.
 		return sniffed{kind: kindClaudeCode}
+	case top.keys["format"] == kiroExportFormat, isKiroRecordHead(top.keys):
+		return sniffed{kind: kindKiro}
 	case isOpencodeRunHead(typ, has):
 		return sniffed{kind: kindOpencodeRun}
 	case isCodexExecType(typ) && !has("payload"):

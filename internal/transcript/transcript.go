@@ -212,6 +212,9 @@ const (
 	// (~/.cursor/projects/<project>/agent-transcripts/<id>.txt): "user:" and "assistant:"
 	// turns, "[Tool call] <name>" with its parameters, "[Tool result] <name>".
 	FormatCursorText = "cursor-transcript"
+	// FormatKiro is a Kiro CLI session: its v1 log records, one a line, or its session
+	// export ("kiro-session-export-v1").
+	FormatKiro = "kiro"
 )
 
 // MainAgent is the id of an agent that is not a subagent or a named role.
@@ -680,6 +683,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCursorText(name, br)
 	case kindOpencodeRun:
 		t, err = readOpencodeRun(name, br)
+	case kindKiro:
+		t, err = readKiro(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
