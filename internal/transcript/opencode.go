@@ -175,6 +175,12 @@ func mergeOpencodeParts(parts []*OpencodePart) []ocMessage {
 // buildOpencode reads a session's messages, in order.
 func buildOpencode(msgs []ocMessage) *built {
 	b := newBuilder(FormatOpencode)
+	addOpencode(b, msgs)
+	return b.done()
+}
+
+// addOpencode reads a session's messages into b's current session.
+func addOpencode(b *builder, msgs []ocMessage) {
 	a := b.agent(MainAgent)
 	for i := range msgs {
 		m := &msgs[i]
@@ -238,7 +244,6 @@ func buildOpencode(msgs []ocMessage) *built {
 			a.user(strings.Join(typed, "\n"), ms)
 		}
 	}
-	return b.done()
 }
 
 func ocErrorText(v any) string {

@@ -13,7 +13,8 @@ import "bufio"
 //
 // A tool part may come once for each state it passes through (pending, running, then completed
 // or error); its last state is the call, where it first came. The parts are read as one
-// assistant message's, by buildOpencode. Events of other types (the server's bus events some
+// assistant message's, by buildOpencode; a new session id opens a session of its own. Events of
+// other types (the server's bus events some
 // builds print too: "message.part.updated", "session.status", "log") are passed over.
 // Validation round r82b U2: an issue solver's logs of such runs, 114 calls, were not read.
 
@@ -33,7 +34,11 @@ func isOpencodeRunHead(typ string, has func(string) bool) bool {
 }
 
 func readOpencodeRun(name string, br *bufio.Reader) (*built, error) {
+	// Runs appended to one file (a pipeline running opencode again) are sessions of their own,
+	// told apart by their session ids (validation round r83a U2: three runs read as one).
+	var runs [][]ocPart
 	var parts []ocPart
+	session := ""
 	byCall := map[string]int{} // callID -> index in parts
 	var damaged []*Error
 	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
@@ -43,6 +48,13 @@ func readOpencodeRun(name string, br *bufio.Reader) (*built, error) {
 		}
 		if ev.Part == nil {
 			return nil
+		}
+		if ev.SessionID != "" && ev.SessionID != session {
+			if session != "" && len(parts) > 0 {
+				runs, parts = append(runs, parts), nil
+				clear(byCall)
+			}
+			session = ev.SessionID
 		}
 		switch ev.Type {
 		case "tool_use":
@@ -60,6 +72,13 @@ func readOpencodeRun(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := buildOpencode([]ocMessage{{Info: ocMessageInfo{Role: "assistant"}, Parts: parts}})
-	return withDamaged(b, damaged), nil
+	runs = append(runs, parts)
+	b := newBuilder(FormatOpencode)
+	for i, run := range runs {
+		b.session = i
+		addOpencode(b, []ocMessage{{Info: ocMessageInfo{Role: "assistant"}, Parts: run}})
+	}
+	t := b.done()
+	t.Sessions = len(runs)
+	return withDamaged(t, damaged), nil
 }

@@ -65,3 +65,20 @@ func FuzzOpencodeRun(f *testing.F) {
 	f.Add([]byte(`{"type":"tool_use","sessionID":"s","part":{"type":"tool","callID":7,"state":{"input":[1]}}}` + "\n"))
 	fuzzReader(f, readOpencodeRun)
 }
+
+// Runs a pipeline appended to one file are sessions of their own, by their session ids
+// (validation round r83a U2).
+func TestOpencodeRunsAppendedAreSessions(t *testing.T) {
+	second := strings.ReplaceAll(opencodeRun, "ses_4143", "ses_5a01")
+	tr, err := ReadFrom("kubernetes.log.txt", strings.NewReader(opencodeRun+second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range tr.Agents {
+		got = append(got, fmt.Sprintf("%s@%d:%d", a.ID, a.Session, len(a.Calls())))
+	}
+	if want := []string{"main@0:2", "main@1:2"}; tr.Sessions != 2 || !reflect.DeepEqual(got, want) {
+		t.Errorf("%d sessions, agents %q; want 2, %q", tr.Sessions, got, want)
+	}
+}
