@@ -82,3 +82,20 @@ func TestOpencodeRunsAppendedAreSessions(t *testing.T) {
 		t.Errorf("%d sessions, agents %q; want 2, %q", tr.Sessions, got, want)
 	}
 }
+
+// opencode 1.15 writes a line of its own before an export it sends to a file: the document
+// after it is read (validation round r83a U1).
+func TestOpencodeExportAfterItsNote(t *testing.T) {
+	doc := fixture(t, "opencode/export.json")
+	whole, err := ReadFrom("export.json", strings.NewReader(string(doc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noted, err := ReadFrom("session-export.json", strings.NewReader("Exporting session: ses_1be58628dffeUlqtrOC0XgUH2I\n"+string(doc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := describe(noted.Agents[0].Events), describe(whole.Agents[0].Events); noted.Format != FormatOpencode || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s:\n%s\nwant:\n%s", noted.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -557,6 +557,13 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	if perr != nil && perr != io.EOF && perr != bufio.ErrBufferFull && len(head) == 0 {
 		return nil, &Error{Path: name, Err: readErr(perr)}
 	}
+	if n := opencodeExportNote(head); n > 0 {
+		// opencode 1.15 writes "Exporting session: ses_…" into an export sent to a file, on
+		// the line before the document (validation round r83a U1: 489 calls "not JSON").
+		if _, err := br.Discard(n); err == nil {
+			return readPlain(name, br, hint)
+		}
+	}
 	s := sniff(head, perr == io.EOF)
 	if s.err != nil {
 		return nil, &Error{Path: name, Line: s.errLine, Err: s.err}
@@ -906,3 +913,17 @@ func isBlank(s string) bool {
 
 // bytesTrimSpace trims JSON white space.
 func bytesTrimSpace(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }
+
+// opencodeExportNote is the length of the line opencode writes before an export it sends to a
+// file ("Exporting session: ses_…"), when head opens with it and a JSON document follows; else 0.
+func opencodeExportNote(head []byte) int {
+	const note = "Exporting session: "
+	if !bytes.HasPrefix(head, []byte(note)) {
+		return 0
+	}
+	nl := bytes.IndexByte(head, '\n')
+	if nl < 0 || nl+1 >= len(head) || bytes.ContainsAny(head[len(note):nl], " {") || head[nl+1] != '{' {
+		return 0
+	}
+	return nl + 1
+}
