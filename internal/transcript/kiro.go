@@ -67,7 +67,7 @@ func readKiro(name string, br *bufio.Reader) (*built, error) {
 			Entries []kiroRecord `json:"log_entries"`
 		}
 		if err := json.Unmarshal(data, &doc); err != nil {
-			return nil, &Error{Path: name, Line: max(jsonErrorLine(data, err), 1), Err: fmt.Errorf("Kiro session export: %w", err)}
+			return nil, &Error{Path: name, Line: max(jsonErrorLine(data, err), 1), Err: fmt.Errorf("session export of Kiro CLI: %w", err)}
 		}
 		records = doc.Entries
 	} else {
