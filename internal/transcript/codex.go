@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -391,9 +392,25 @@ func cxOutput(raw json.RawMessage) (text string, failed bool) {
 		}
 		return cxShellOutput(s)
 	case '[':
-		var items []cxContent
+		var items []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			ImageURL string `json:"image_url"`
+		}
 		_ = json.Unmarshal(raw, &items)
-		return cxText(items), false
+		var parts []string
+		for _, it := range items {
+			switch {
+			case it.Text != "":
+				parts = append(parts, it.Text)
+			case it.ImageURL != "":
+				// An image the tool answered with (view_image): named by its bytes, so two
+				// looks at different images are different answers and a look at the same one
+				// is the same; read as empty, every image was one answer.
+				parts = append(parts, fmt.Sprintf("[image %016x]", hashText(it.ImageURL)))
+			}
+		}
+		return strings.Join(parts, "\n"), false
 	case '{':
 		var o struct {
 			Content string `json:"content"`

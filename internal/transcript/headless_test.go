@@ -348,3 +348,22 @@ func TestCodexForkedSubagentLeavesItsParentsHistoryOut(t *testing.T) {
 		t.Errorf("the parent's own rollout: %d calls, want 2", n)
 	}
 }
+
+// view_image answers with the image: two looks at different images are different answers,
+// two at the same image the same; read as empty, every image was one answer.
+func TestCodexImageAnswersAreNamedByTheirBytes(t *testing.T) {
+	look := func(id, path, data string) string {
+		return `{"timestamp":"2026-07-06T12:12:17.474Z","type":"response_item","payload":{"type":"function_call","name":"view_image","arguments":"{\"path\":\"` + path + `\"}","call_id":"` + id + `"}}` + "\n" +
+			`{"timestamp":"2026-07-06T12:12:17.611Z","type":"response_item","payload":{"type":"function_call_output","call_id":"` + id + `","output":[{"type":"input_image","image_url":"data:image/png;base64,` + data + `"}]}}` + "\n"
+	}
+	rollout := `{"timestamp":"2026-07-06T12:00:00.000Z","type":"session_meta","payload":{"id":"t1","cwd":"/w"}}` + "\n" +
+		look("c1", "/tmp/a.png", "iVBORw0KGgoAAAANSUhEUgAAAAE") + look("c2", "/tmp/b.png", "iVBORw0KGgoAAAANSUhEUgAAAAI") + look("c3", "/tmp/a.png", "iVBORw0KGgoAAAANSUhEUgAAAAE")
+	tr, err := ReadFrom("rollout.jsonl", strings.NewReader(rollout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 3 || !strings.HasPrefix(calls[0].Result, "[image ") || calls[0].Result == calls[1].Result || calls[0].Result != calls[2].Result {
+		t.Errorf("answers %q, want the two images told apart and the same image alike", []string{calls[0].Result, calls[1].Result, calls[2].Result})
+	}
+}
