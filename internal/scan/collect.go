@@ -44,11 +44,12 @@ func IsCandidate(name string) bool {
 	if name == "opencode.db" || name == "crush.db" {
 		return true // to say what it is: these agents keep their sessions in a database
 	}
-	if base, _, ok := strings.Cut(name, ".jsonl.reset."); ok && base != "" {
-		return true // OpenClaw keeps a session the user reset as <id>.jsonl.reset.<time>
-	}
-	if base, _, ok := strings.Cut(name, ".jsonl.deleted."); ok && base != "" {
-		return true // and one deleted as <id>.jsonl.deleted.<time> (validation round r81b U1)
+	// OpenClaw keeps a session the user reset or deleted as <id>.jsonl.reset.<time> or
+	// <id>.jsonl.deleted.<time> (validation round r81b U1).
+	for _, setAside := range [...]string{".jsonl.reset.", ".jsonl.deleted."} {
+		if base, _, ok := strings.Cut(name, setAside); ok && base != "" {
+			return true
+		}
 	}
 	for _, s := range transcriptSuffixes {
 		if strings.HasSuffix(name, s) {
@@ -352,12 +353,7 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		// Cursor keeps its agent's chats per project (cursor-transcript, and JSON lines).
 		pattern := filepath.Join(home, ".cursor", "projects", "*", "agent-transcripts")
 		looked = append(looked, pattern)
-		dirs, _ := filepath.Glob(pattern)
-		for _, d := range dirs {
-			if st, err := os.Stat(d); err == nil && st.IsDir() {
-				found = append(found, d)
-			}
-		}
+		found = append(found, globDirs(pattern)...)
 	}
 	if cwd, err := os.Getwd(); err == nil {
 		for _, p := range []string{filepath.Join(cwd, ".aider.chat.history.md"), filepath.Join(cwd, ".specstory", "history")} {
@@ -407,15 +403,22 @@ func vscodeChatSessions(home string) (found, looked []string) {
 	for _, user := range vscodeUserDirs(home) {
 		for _, pattern := range []string{filepath.Join(user, "workspaceStorage", "*", "chatSessions"), filepath.Join(user, "globalStorage", "emptyWindowChatSessions")} {
 			looked = append(looked, pattern)
-			dirs, _ := filepath.Glob(pattern)
-			for _, d := range dirs {
-				if st, err := os.Stat(d); err == nil && st.IsDir() {
-					found = append(found, d)
-				}
-			}
+			found = append(found, globDirs(pattern)...)
 		}
 	}
 	return found, looked
+}
+
+// globDirs lists the folders that match pattern.
+func globDirs(pattern string) []string {
+	var dirs []string
+	matches, _ := filepath.Glob(pattern)
+	for _, d := range matches {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
 }
 
 // gooseSessions is Goose's session folder: $XDG_DATA_HOME/goose/sessions, or

@@ -870,15 +870,11 @@ func readClaudeStreamList(name string, data []byte) (*built, error) {
 	if err := json.Unmarshal(data, &records); err != nil {
 		return nil, &Error{Path: name, Line: max(jsonErrorLine(data, err), 1), Err: fmt.Errorf("list of Claude Code stream-json lines: %w", err)}
 	}
-	var lines bytes.Buffer
+	objects := records[:0]
 	for _, r := range records {
-		if len(r) == 0 || r[0] != '{' {
-			continue // not a line of the stream
+		if len(r) > 0 && r[0] == '{' {
+			objects = append(objects, r) // anything else is no line of the stream
 		}
-		if err := json.Compact(&lines, r); err != nil {
-			continue // cannot happen: the list parsed
-		}
-		lines.WriteByte('\n')
 	}
-	return readClaudeCode(name, bufio.NewReader(&lines))
+	return readClaudeCodeRecords(name, objects)
 }

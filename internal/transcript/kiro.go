@@ -62,6 +62,7 @@ func readKiro(name string, br *bufio.Reader) (*built, error) {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
 	var records []kiroRecord
+	var damaged []*Error
 	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' && bytes.Contains(data[:min(len(data), 4096)], []byte(kiroExportFormat)) {
 		var doc struct {
 			Entries []kiroRecord `json:"log_entries"`
@@ -71,7 +72,6 @@ func readKiro(name string, br *bufio.Reader) (*built, error) {
 		}
 		records = doc.Entries
 	} else {
-		var damaged []*Error
 		err := eachSessionLine(name, bufio.NewReader(bytes.NewReader(data)), &damaged, func(line []byte) error {
 			var r kiroRecord
 			if ok, err := decodeEventLine(line, &r); ok && err == nil {
@@ -84,11 +84,8 @@ func readKiro(name string, br *bufio.Reader) (*built, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(damaged) > 0 {
-			return withDamaged(buildKiro(records), damaged), nil
-		}
 	}
-	return buildKiro(records), nil
+	return withDamaged(buildKiro(records), damaged), nil
 }
 
 func buildKiro(records []kiroRecord) *built {

@@ -28,17 +28,19 @@ func readLoglines(name string, br *bufio.Reader) (*built, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, &Error{Path: name, Line: jsonErrorLine(data, err), Err: fmt.Errorf("claude-code-transcripts session: %w", err)}
 	}
-	// One session line a line, as Claude Code writes them.
+	return readClaudeCodeRecords(name, doc.Loglines)
+}
+
+// readClaudeCodeRecords reads the values of a JSON document that are the lines of a Claude
+// Code session (claude-code-transcripts' loglines, claude-code-action's list of stream-json
+// lines) as the session file they came from: one a line, read by readClaudeCode.
+func readClaudeCodeRecords(name string, records []json.RawMessage) (*built, error) {
 	var lines bytes.Buffer
-	for _, l := range doc.Loglines {
-		if err := json.Compact(&lines, l); err != nil {
-			continue // a line that is not JSON cannot be in a document that parsed
+	for _, r := range records {
+		if err := json.Compact(&lines, r); err != nil {
+			continue // a value that is not JSON cannot be in a document that parsed
 		}
 		lines.WriteByte('\n')
 	}
-	t, err := readClaudeCode(name, bufio.NewReader(&lines))
-	if err != nil {
-		return nil, err
-	}
-	return t, nil
+	return readClaudeCode(name, bufio.NewReader(&lines))
 }

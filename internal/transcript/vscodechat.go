@@ -33,8 +33,9 @@ import (
 //     MCP tool's error (resultDetails.isError) and a terminal command's exit code, matched to
 //     the calls by position when the view shows as many calls as the rounds hold (the view
 //     also shows a subagent's calls, marked fromSubAgent or, in newer releases, with the
-//     subagent's subAgentInvocationId, which the rounds do not; they are passed over). A request without rounds (ask mode, older releases) is read from the view:
-//     markdown is the model's words, each tool invocation a call.
+//     subagent's subAgentInvocationId, which the rounds do not; they are passed over). A
+//     request without rounds (ask mode, older releases) is read from the view: markdown is
+//     the model's words, each tool invocation a call.
 //
 // A call failed when Copilot reports it so in its result: "ERROR while calling tool: ...",
 // an input that did not validate ("ERROR: Your input to the tool was invalid (...)"), both
