@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -365,5 +366,54 @@ func TestCodexImageAnswersAreNamedByTheirBytes(t *testing.T) {
 	calls := tr.Agents[0].Calls()
 	if len(calls) != 3 || !strings.HasPrefix(calls[0].Result, "[image ") || calls[0].Result == calls[1].Result || calls[0].Result != calls[2].Result {
 		t.Errorf("answers %q, want the two images told apart and the same image alike", []string{calls[0].Result, calls[1].Result, calls[2].Result})
+	}
+}
+
+// Codex's code mode runs each call as a JavaScript cell ("exec") that calls the real tools:
+// a cell that makes one call is that call, its header taken off its answer; a script of two
+// calls stays a cell.
+func TestCodexCodeModeCellsAreTheCallsTheyMake(t *testing.T) {
+	line := func(payload string) string {
+		return `{"timestamp":"2026-11-20T10:00:00.000Z","type":"response_item","payload":` + payload + "}\n"
+	}
+	cell := func(id, code string) string {
+		q, _ := json.Marshal(code)
+		return line(`{"type":"custom_tool_call","status":"completed","call_id":"` + id + `","name":"exec","input":` + string(q) + `}`)
+	}
+	answer := func(id, head, printed string) string {
+		h, _ := json.Marshal(head)
+		p, _ := json.Marshal(printed)
+		return line(`{"type":"custom_tool_call_output","call_id":"` + id + `","output":[{"type":"input_text","text":` + string(h) + `},{"type":"input_text","text":` + string(p) + `}]}`)
+	}
+	rollout := `{"timestamp":"2026-11-20T10:00:00.000Z","type":"session_meta","payload":{"id":"t1","cwd":"/w"}}` + "\n" +
+		cell("c1", `const r = await tools.exec_command({"cmd":"sed -n '1,80p' src/replay.rs","workdir":"/w","yield_time_ms":10000});`+"\ntext(r.output);") +
+		answer("c1", "Script completed\nWall time 0.1 seconds\nOutput:\n", "use std::error::Error;") +
+		cell("c2", `const patch = "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n*** End Patch";`+"\ntext(await tools.apply_patch(patch));") +
+		answer("c2", "Script failed\nWall time 0.0 seconds\nOutput:\n", "Script error:\napply_patch verification failed: invalid hunk") +
+		cell("c3", "const a = await tools.exec_command({cmd: \"cargo test\"}); const b = await tools.exec_command({cmd: \"cargo test\"});\ntext(a.output + b.output);") +
+		line(`{"type":"custom_tool_call_output","call_id":"c3","output":"Script running with cell ID 3\nWall time 10.0 seconds\nOutput:\n"}`) +
+		cell("c4", "text(await tools.update_plan({plan: []}));") +
+		answer("c4", "Script completed\nWall time 0.0 seconds\nOutput:\n", "Plan updated")
+	type call struct {
+		tool, args, result string
+		failed             bool
+	}
+	want := []call{
+		{"exec_command", `{"cmd":"sed -n '1,80p' src/replay.rs","workdir":"/w","yield_time_ms":10000}`, "use std::error::Error;", false},
+		{"apply_patch", "*** Begin Patch\n*** Update File: a.rs\n@@\n-x\n+y\n*** End Patch", "Script error:\napply_patch verification failed: invalid hunk", true},
+		{"exec", "const a = await tools.exec_command({cmd: \"cargo test\"}); const b = await tools.exec_command({cmd: \"cargo test\"});\ntext(a.output + b.output);",
+			"Script running with cell ID 3\nWall time 10.0 seconds\nOutput:\n", false},
+		{"update_plan", "text(await tools.update_plan({plan: []}));", "Plan updated", false},
+	}
+	tr, err := ReadFrom("rollout.jsonl", strings.NewReader(rollout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []call
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, call{c.Tool, string(c.Args), c.Result, c.Failed})
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls:\n%+v\nwant:\n%+v", got, want)
 	}
 }
