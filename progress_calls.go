@@ -1341,8 +1341,16 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 			// Four reads of a source file holding `"Error: " + msg`, an edit between each,
 			// were told as one command failing the same way across changes.
 			failed = opensWithFailure(c.result)
-		} else {
-			failed = looksFailed(c.result)
+		} else if failed = looksFailed(c.result); failed && !mut {
+			if prog, ok := printsFiles(c.args); ok {
+				// A command that only prints files (cat, head, sed -n) answers with their text,
+				// as a Read does: it failed if its answer opens with the failure, or with its
+				// program's own complaint ("cat: x.py: No such file or directory"). Codex's
+				// code mode keeps no exit status: four prints of a Rust source holding
+				// "std::error::Error", patches to other files between, were told as one
+				// command failing across edits (validation round r85a U1).
+				failed = opensWithFailure(c.result) || complainsFirst(c.result, prog)
+			}
 		}
 	}
 	if failed && strings.Contains(markWindow(c.result), "command not found") {

@@ -1188,3 +1188,79 @@ func indexFold3(s string) int {
 	}
 	return -1
 }
+
+// filePrinters are the programs that print files' text and nothing of their own unless they
+// fail (see printsFiles). sed counts only with -n and without -i (see printsFiles).
+var filePrinters = []string{"cat", "head", "tail", "nl", "bat", "batcat", "sed", "type", "Get-Content", "gc"}
+
+// printsFiles says whether a call's command line only prints files: each step one of
+// filePrinters with at least one argument, perhaps after a `cd DIR &&`, with no pipe,
+// sequence, background job, substitution or redirection into a file (2>&1 and 2>/dev/null
+// aside). It gives the printing program's name. It reads the line as written, JSON escapes
+// and all, and allocates nothing: it runs for every answer that reads as failed.
+func printsFiles(args []byte) (prog string, ok bool) {
+	_, line, _, found := commandLine(args)
+	if !found || bytes.ContainsAny(line, "|;`$<\n") || bytes.Contains(line, []byte(`\n`)) {
+		return "", false
+	}
+	var first []byte // the step's program
+	words, sedN, sedI := 0, false, false
+	step := func() bool { // a step ends: was it a cd or a print?
+		switch {
+		case len(first) == 0:
+			return false
+		case string(first) == "cd":
+			return words <= 2
+		case words < 2:
+			return false
+		case string(first) == "sed" && (!sedN || sedI):
+			return false
+		}
+		for _, p := range filePrinters {
+			if string(first) == p {
+				prog = p
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i <= len(line); {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		w := line[i:j]
+		switch {
+		case len(w) == 0 || string(w) == "&&":
+			if !step() {
+				return "", false
+			}
+			if len(w) == 0 {
+				return prog, prog != ""
+			}
+			first, words, sedN, sedI = nil, 0, false, false
+		case string(w) == "2>&1" || string(w) == "2>/dev/null":
+		case bytes.ContainsAny(w, ">&"):
+			return "", false
+		default:
+			if words == 0 {
+				first = w
+			}
+			words++
+			sedN = sedN || string(w) == "-n"
+			sedI = sedI || bytes.HasPrefix(w, []byte("-i"))
+		}
+		i = j // at the line's end, the next word is empty and ends the last step
+	}
+	return "", false
+}
+
+// complainsFirst says whether a result's first line is prog's own complaint: "cat: x: No such
+// file or directory", "sed: can't read x: No such file or directory", "head: cannot open".
+func complainsFirst(result, prog string) bool {
+	result = strings.TrimLeft(result, " \t\r\n")
+	return strings.HasPrefix(result, prog+": ")
+}

@@ -84,6 +84,66 @@ func TestReadsOfAFileHoldingAnErrorMessageAreNotFailures(t *testing.T) {
 	}
 }
 
+// A command that only prints a file (cat, head, sed -n) answers with the file's text as a Read
+// does, when its host keeps no exit status (Codex's code mode, a proxy): a source that
+// formats an error, printed again after each edit elsewhere, is no command failing alike.
+// The printing program's own complaint is still its failure.
+func TestPrintsOfAFileHoldingAnErrorMessageAreNotFailures(t *testing.T) {
+	source := "use std::error::Error;\n\npub fn load(p: &Path) -> Result<(), Box<dyn std::error::Error>> {\n    Err(\"Error: cannot load\".into())\n}\n"
+	for _, cmd := range []string{"sed -n '1,80p' src/replay.rs", "cat src/replay.rs", "cd /w && head -n 80 src/replay.rs"} {
+		args := `{"cmd":"` + cmd + `"}`
+		var steps []step
+		for i := range 5 {
+			steps = append(steps,
+				ok("apply_patch", fmt.Sprintf("*** Begin Patch\n*** Update File: src/main.rs\n@@\n-a%d\n+a%d\n*** End Patch", i, i+1), "Success. Updated the following files:\nM src/main.rs"),
+				ok("exec_command", args, source))
+		}
+		if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
+			t.Errorf("%s: five prints of a file that formats an error, an edit before each: got %q, want no notice", cmd, got)
+		}
+	}
+}
+
+func TestPrintsFilesKnowsAPrintFromOtherCommands(t *testing.T) {
+	tests := []struct {
+		args, prog string
+	}{
+		{`{"cmd":"cat src/a.rs"}`, "cat"},
+		{`{"command":"sed -n '1,80p' src/a.rs"}`, "sed"},
+		{`{"command":"cd /testbed && tail -n 20 log.txt 2>&1"}`, "tail"},
+		{`head -50 setup.py`, "head"},
+		{`{"cmd":"sed -i 's/a/b/' -n src/a.rs"}`, ""}, // sed -i writes
+		{`{"cmd":"sed 's/a/b/' src/a.rs"}`, ""},       // sed without -n prints an edited text
+		{`{"cmd":"cat a.rs | grep Error"}`, ""},       // a pipe: grep's answer
+		{`{"cmd":"cat a.rs > b.rs"}`, ""},             // writes a file
+		{`{"cmd":"cat a.rs; cargo build"}`, ""},       // a sequence: cargo's answer too
+		{`{"cmd":"cargo test"}`, ""},
+		{`{"cmd":"cat"}`, ""}, // no file
+		{`{"cmd":"cd /w && python repro.py"}`, ""},
+	}
+	for _, tt := range tests {
+		prog, ok := printsFiles([]byte(tt.args))
+		if ok != (tt.prog != "") || prog != tt.prog {
+			t.Errorf("printsFiles(%s) = %q, %v; want %q", tt.args, prog, ok, tt.prog)
+		}
+	}
+}
+
+// A print whose program complains first ("cat: x: No such file or directory") failed.
+func TestAPrintOfAMissingFileFails(t *testing.T) {
+	var steps []step
+	for range 4 {
+		steps = append(steps, ok("exec_command", `{"cmd":"cat src/missing.rs"}`, "cat: src/missing.rs: No such file or directory"))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	if len(got) == 0 {
+		t.Fatal("four prints of a missing file: no notice, want one")
+	}
+	if ok, _ := callOutcome(&observedCall{tool: "exec_command", args: []byte(`{"cmd":"cat src/missing.rs"}`), result: "cat: src/missing.rs: No such file or directory"}, classEntry{}, false); !ok {
+		t.Error("callOutcome: a print of a missing file read as succeeded")
+	}
+}
+
 func TestShowsByNameReadsTheToolsWords(t *testing.T) {
 	tests := []struct {
 		tool string
