@@ -76,3 +76,29 @@ func TestGeminiPleaseContinueIsTheHarnesss(t *testing.T) {
 		t.Errorf("user turns %q, want %q", users, want)
 	}
 }
+
+// The report Gemini CLI writes when a request fails holds the chat so far as API contents under
+// "context", with the error beside it: read as the checkpoint it is (validation round r85c U2),
+// an entry that is no content (a bare string) passed over.
+func TestAGeminiErrorReportIsReadAsItsChat(t *testing.T) {
+	doc := `{"error": {"message": "got status: UNAVAILABLE. The model is overloaded.", "stack": "ApiError: ..."}, "context": [
+{"role": "user", "parts": [{"text": "This is the Gemini CLI. We are setting up the context for our chat."}]},
+{"role": "user", "parts": [{"text": "add validation to the form"}]},
+{"role": "model", "parts": [{"text": "I will read the form."}, {"functionCall": {"name": "read_file", "args": {"absolute_path": "/w/form.ts"}}}]},
+{"role": "user", "parts": [{"functionResponse": {"name": "read_file", "response": {"output": "export const form = {}"}}}]},
+{"role": "model", "parts": [{"functionCall": {"name": "replace", "args": {"file_path": "/w/form.ts", "old_string": "{}", "new_string": "{ valid: true }"}}}]},
+{"role": "user", "parts": [{"functionResponse": {"name": "replace", "response": {"output": "Successfully modified file: /w/form.ts (1 replacements)."}}}]},
+"Please continue."
+]}`
+	tr, err := ReadFrom("gemini-client-error-Turn.run-sendMessageStream-2025-07-21T10-00-00-000Z.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatGeminiCLI {
+		t.Fatalf("read as %s, want %s", tr.Format, FormatGeminiCLI)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 2 || calls[0].Tool != "read_file" || calls[0].Result != "export const form = {}" || calls[1].Tool != "replace" || !calls[1].HasResult {
+		t.Errorf("calls %q, want read_file and replace with their answers", describe(calls))
+	}
+}

@@ -282,6 +282,11 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return doc.t, nil
 	case doc.plain:
 		return buildMessages(FormatMessages, doc.chats[0]), nil
+	case len(doc.chats) == 1 && isGeminiContents(doc.chats[0]):
+		// Gemini API contents under a key of their own: the report Gemini CLI writes when a
+		// request fails ({"error", "context": [contents]}) holds the chat as a checkpoint
+		// does (validation round r85c U2: read as a message list, 65 calls were none).
+		return buildGeminiContents(doc.chats[0]), nil
 	case hasChat(doc.chats):
 		return buildChats(doc.chats), nil
 	}
