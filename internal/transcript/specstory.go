@@ -419,14 +419,20 @@ func splitFenced(s string) (blocks []string, outside string) {
 // that follows a rule ("---") opens a turn even where a fence seems open: fences that a quoted
 // document leaves unbalanced must not hide the rest of the chat, and the exporter always
 // writes a rule before a turn.
+//
+// A turn's line inside a <tool-use> block is what the call carried: Cursor writes an MCP call's
+// parameters unfenced, and one that pushed an export somewhere holds its turns and its blocks
+// (see specToolBlocks).
 func specTurns(s string) []specTurn {
 	var turns []specTurn
 	var fence codeFence
 	afterRule := false
-	for _, line := range strings.Split(s, "\n") {
+	lines := strings.Split(s, "\n")
+	quoted := specToolBlocks(lines)
+	for i, line := range lines {
 		t := strings.TrimSpace(line)
 		fence.step(line)
-		if m := specTurnRe.FindStringSubmatch(line); m != nil && (!fence.open() || afterRule) {
+		if m := specTurnRe.FindStringSubmatch(line); m != nil && (!fence.open() || afterRule) && !quoted[i] {
 			fence, afterRule = codeFence{}, false
 			role := "user"
 			if m[1] != "User" {
@@ -584,22 +590,66 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 // specToolEnd is where the "</tool-use>" that closes a block starts in body, or -1: at the
 // start of a line ("</details></tool-use>" as Markdown v2.1 writes it) and outside code
 // fences, so that what a call printed (a Read of another export, "117\t...</details></tool-use>";
-// a `cat` of one, fenced) does not close it.
+// a `cat` of one, fenced) does not close it. Blocks opened and closed inside the body are
+// what the call carried (an MCP call's unfenced parameters quoting an export, validation
+// round r85c U1) and are passed over; when the body's blocks never balance, the first close
+// ends it, as a quote cut short must not take the rest of the chat with it.
 func specToolEnd(body string) int {
 	var fence codeFence // what a call printed, fenced, may quote another export whole (`cat`)
+	depth, first := 0, -1
 	for i := 0; i < len(body); {
 		line := body[i:]
 		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
 			line = line[:nl]
 		}
-		t := strings.TrimPrefix(line, "</details>")
-		if !fence.open() && strings.HasPrefix(t, "</tool-use>") {
-			return i + len(line) - len(t)
+		if !fence.open() {
+			if close, ok := specCloseAt(line); ok {
+				if first < 0 {
+					first = i + close
+				}
+				if depth == 0 {
+					return i + close
+				}
+				depth--
+			} else if strings.HasPrefix(line, "<tool-use") {
+				depth++
+			}
 		}
 		fence.step(line)
 		i += len(line) + 1
 	}
-	return -1
+	return first
+}
+
+// specCloseAt says whether a line closes a <tool-use> block, and where its "</tool-use>" starts.
+func specCloseAt(line string) (int, bool) {
+	t := strings.TrimPrefix(line, "</details>")
+	return len(line) - len(t), strings.HasPrefix(t, "</tool-use>")
+}
+
+// specToolBlocks marks the lines of <tool-use> blocks, from each outermost block's opening to
+// its close, fences respected: the exporter writes turns between blocks, so a turn's line
+// inside one is what the call carried. A block that never closes marks nothing.
+func specToolBlocks(lines []string) []bool {
+	marked := make([]bool, len(lines))
+	var fence codeFence
+	var open []int // the lines of the blocks open, outermost first
+	for i, line := range lines {
+		if !fence.open() {
+			if _, ok := specCloseAt(line); ok && len(open) > 0 {
+				if len(open) == 1 {
+					for k := open[0]; k <= i; k++ {
+						marked[k] = true
+					}
+				}
+				open = open[:len(open)-1]
+			} else if strings.HasPrefix(line, "<tool-use") {
+				open = append(open, i)
+			}
+		}
+		fence.step(line)
+	}
+	return marked
 }
 
 // specRuleAt is where the first "---" rule of s starts (the newline before it), outside code
