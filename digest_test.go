@@ -912,6 +912,27 @@ func TestLooksFailedReadsWindowsShellsAndApplyPatch(t *testing.T) {
 	}
 }
 
+// A cell of Codex's code mode that threw failed, whatever it printed; one that completed is
+// read by what it printed under its header, as Codex's command header is: a printed source
+// that formats an error is no failure of a look at a file.
+func TestCodeModeCellHeadersAreTheHosts(t *testing.T) {
+	tests := []struct {
+		result string
+		opens  bool
+	}{
+		{"Script failed\nWall time 0.0 seconds\nOutput:\nScript error:\nTypeError: x is not a function", true},
+		{"Script failed\nWall time 0.0 seconds\nOutput:\n", true},
+		{"Script completed\nWall time 0.1 seconds\nOutput:\nError: cannot load config", true},
+		{"Script completed\nWall time 0.1 seconds\nOutput:\nuse std::error::Error;\nfn main() {}", false},
+		{"Script running with cell ID 4\nWall time 10.0 seconds\nOutput:\n", false},
+	}
+	for _, tt := range tests {
+		if got := opensWithFailure(tt.result); got != tt.opens {
+			t.Errorf("opensWithFailure(%q) = %v, want %v", tt.result, got, tt.opens)
+		}
+	}
+}
+
 // A tool's JSON answer that reports a failure in its own fields failed; one whose error fields
 // are empty, or that is not one JSON object, did not.
 func TestLooksFailedReadsAJSONAnswersErrorFields(t *testing.T) {

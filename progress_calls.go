@@ -951,8 +951,16 @@ func meterRow(line string) bool {
 	return true
 }
 
+// The headers of a cell of Codex's code mode (a call of its "exec" tool running JavaScript
+// that calls the real tools): the cell ran through, or it threw.
+const (
+	cellCompleted = "Script completed\nWall time "
+	cellFailed    = "Script failed\nWall time "
+)
+
 // execHeaderEnd returns where the output starts in a result headed the way Codex heads a
-// command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"), as Cline
+// command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"; a code-mode
+// cell's "Script completed" or "Script failed", the wall time, "Output:"), as Cline
 // does ("Command executed successfully …"), or labelled the way OpenHands' trajectories and
 // the datasets made from them label every answer ("OBSERVATION:" on a line of its own, or
 // ReAct's "Observation:" before the text), or 0. The label is the harness's, the same over
@@ -963,7 +971,8 @@ func execHeaderEnd(result string) int {
 		return n
 	}
 	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") &&
-		!strings.HasPrefix(result, "Command executed successfully") && !strings.HasPrefix(result, "Command failed with exit code") {
+		!strings.HasPrefix(result, "Command executed successfully") && !strings.HasPrefix(result, "Command failed with exit code") &&
+		!strings.HasPrefix(result, cellCompleted) && !strings.HasPrefix(result, cellFailed) {
 		return 0
 	}
 	const mark = "\nOutput:\n"

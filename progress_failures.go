@@ -474,6 +474,9 @@ var openingFirsts = func() (t [256]bool) {
 // Unlike looksFailed it does not search the text: a successful edit shows what it wrote, and
 // code often holds "Error:".
 func opensWithFailure(result string) bool {
+	if strings.HasPrefix(result, cellFailed) {
+		return true // a code-mode cell that threw: its host's own word
+	}
 	i := execHeaderEnd(result) // the output's opening, not the harness's header over it
 	for i < len(result) && (result[i] == ' ' || result[i] == '\n' || result[i] == '\r' || result[i] == '\t') {
 		i++

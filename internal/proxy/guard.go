@@ -207,7 +207,7 @@ func (r *Rewritten) After(resp []byte) (id string, st *State, ok bool) {
 		case "function_call":
 			calls[item.CallID] = call{Name: item.Name, Args: []byte(item.Arguments)}
 		case "custom_tool_call":
-			calls[item.CallID] = call{Name: item.Name, Args: []byte(item.Input)}
+			calls[item.CallID] = customCall(item.Name, item.Input, "")
 		}
 	}
 	return id, &State{Snapshot: r.g.eng.Snapshot(r.agent), Calls: calls}, true

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/codexcell"
 )
 
 // API names a model API the proxy understands.
@@ -288,7 +289,7 @@ func parseResponses(data []byte, root *node, known map[string]call) *conversatio
 		case typ == "function_call":
 			c.open[it.str(data, "call_id")] = call{Name: it.str(data, "name"), Args: []byte(it.str(data, "arguments")), Turn: turn}
 		case typ == "custom_tool_call":
-			c.open[it.str(data, "call_id")] = call{Name: it.str(data, "name"), Args: []byte(it.str(data, "input")), Turn: turn}
+			c.open[it.str(data, "call_id")] = customCall(it.str(data, "name"), it.str(data, "input"), turn)
 		case typ == "function_call_output" || typ == "custom_tool_call_output":
 			id := it.str(data, "call_id")
 			cl, ok := c.open[id]
@@ -430,4 +431,16 @@ func textOrRaw(data []byte, n *node) string {
 		return stringValue(data, n)
 	}
 	return string(n.raw(data))
+}
+
+// customCall is a Responses API custom tool's call. A cell of Codex's code mode that makes one
+// call is that call (see codexcell), as the rollout reader takes it: the guard compares the
+// commands the cells run, not the cells.
+func customCall(name, input, turn string) call {
+	if name == codexcell.Tool {
+		if tool, args, ok := codexcell.Call(input); ok {
+			return call{Name: tool, Args: args, Turn: turn}
+		}
+	}
+	return call{Name: name, Args: []byte(input), Turn: turn}
 }

@@ -157,3 +157,28 @@ func TestCallsOfOneMessageAreOneReply(t *testing.T) {
 		})
 	}
 }
+
+// Codex's code mode sends every call as a cell of its "exec" tool: a cell that makes one call is
+// that call, as the rollout reader reads it; a script of two calls stays a cell.
+func TestResponsesCodeModeCellsAreTheCallsTheyMake(t *testing.T) {
+	body := `{"input":[
+{"type":"message","role":"user","content":[{"type":"input_text","text":"run the tests"}]},
+{"type":"custom_tool_call","call_id":"c1","name":"exec","input":"const r = await tools.exec_command({\"cmd\":\"cargo test\"});\ntext(r.output);"},
+{"type":"custom_tool_call_output","call_id":"c1","output":"Script completed\nWall time 1.0 seconds\nOutput:\nok"},
+{"type":"custom_tool_call","call_id":"c2","name":"exec","input":"await tools.exec_command({\"cmd\":\"ls\"}); await tools.exec_command({\"cmd\":\"pwd\"});"},
+{"type":"custom_tool_call_output","call_id":"c2","output":"Script completed\nWall time 0.1 seconds\nOutput:\n"}]}`
+	conv, err := parse(Responses, []byte(body), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range conv.steps {
+		if s.ev.Tool != "" {
+			got = append(got, s.ev.Tool+" "+string(s.ev.Args))
+		}
+	}
+	want := []string{`exec_command {"cmd":"cargo test"}`, `exec await tools.exec_command({"cmd":"ls"}); await tools.exec_command({"cmd":"pwd"});`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("calls = %q, want %q", got, want)
+	}
+}

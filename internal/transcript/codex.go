@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/codexcell"
 )
 
 // Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
@@ -25,9 +26,9 @@ import (
 //     load), answered by tool_search_output{call_id, tools}, the tools it found.
 //   - code mode (Codex 0.14x): custom_tool_call "exec" whose input is a JavaScript cell that
 //     calls the real tools (`await tools.exec_command({...})`, `tools.apply_patch(patch)`):
-//     a cell that makes one call is that call (see cxCodeCell); its output opens with the
+//     a cell that makes one call is that call (see codexcell.Call); its output opens with the
 //     cell's own header ("Script completed" / "Script failed", the wall time), which is
-//     taken off, a failed script being a failed call (see cxCellOutput). "wait" {cell_id}
+//     taken off, a failed script being a failed call (see codexcell.Answer). "wait" {cell_id}
 //     is a call of its own, as write_stdin is for a command still running.
 //   - function_call_output / custom_tool_call_output {call_id, output}: the call's result.
 //     Shell outputs wrapped as {"output": ..., "metadata": {"exit_code": N}} are unwrapped;
@@ -153,8 +154,8 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 				tool, args = "tool_search", rawArgs(p.Arguments)
 			case "custom_tool_call":
 				args = rawArgs(p.Input)
-				if tool == "exec" {
-					if inner, innerArgs, ok := cxCodeCell(string(args)); ok {
+				if tool == codexcell.Tool {
+					if inner, innerArgs, ok := codexcell.Call(string(args)); ok {
 						tool, args = inner, innerArgs
 					}
 				}
@@ -178,7 +179,7 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 			}
 			delete(calls, p.CallID)
 			text, failed := cxOutput(p.Output)
-			text, failed = cxCellOutput(text, failed)
+			text, failed = codexcell.Answer(text, failed)
 			if p.Type == "tool_search_output" {
 				text, failed = string(bytesTrimSpace(p.Tools)), false // the tools it found
 			}
@@ -493,110 +494,4 @@ func cxShellOutput(s string) (string, bool) {
 		}
 	}
 	return s, false
-}
-
-// cxCodeCell reads a code-mode cell (Codex's "exec" custom tool, whose input is JavaScript
-// that calls the agent's real tools) that makes exactly one tool call as that call: the
-// tool's name, and its arguments when they are written as JSON (`tools.exec_command({"cmd":
-// ...})`) or, for a patch, the patch's text (`const patch = "*** Begin Patch..."`).
-// Read as one tool "exec" with the cell as its argument, a file read inside it was no view
-// (its source's "std::error::Error" was taken for a failure, validation round r85a U1) and
-// two runs of one command differed by a timeout in the cell. A cell that calls two tools or
-// more, or none, is a script and stays a call of "exec"; a call whose arguments are
-// JavaScript rather than JSON keeps the cell as its arguments, under the tool's name.
-func cxCodeCell(cell string) (tool string, args []byte, ok bool) {
-	const prefix = "tools."
-	at := -1
-	for i := 0; ; {
-		k := strings.Index(cell[i:], prefix)
-		if k < 0 {
-			break
-		}
-		k += i
-		i = k + len(prefix)
-		if k > 0 && isIdentByte(cell[k-1]) {
-			continue // another object's tools ("mytools.x(")
-		}
-		j := i
-		for j < len(cell) && isIdentByte(cell[j]) {
-			j++
-		}
-		if j == i || !strings.HasPrefix(strings.TrimLeft(cell[j:], " \t"), "(") {
-			continue // a property read, not a call
-		}
-		if at >= 0 {
-			return "", nil, false // two calls: a script
-		}
-		at = k
-	}
-	if at < 0 {
-		return "", nil, false
-	}
-	rest := cell[at+len(prefix):]
-	j := 0
-	for j < len(rest) && isIdentByte(rest[j]) {
-		j++
-	}
-	tool = rest[:j]
-	arg := strings.TrimLeft(strings.TrimLeft(rest[j:], " \t")[1:], " \t\n")
-	if strings.HasPrefix(arg, "{") {
-		var raw json.RawMessage
-		if json.NewDecoder(strings.NewReader(arg)).Decode(&raw) == nil {
-			return tool, rawArgs(raw), true
-		}
-	}
-	if patch, found := cxCellPatch(cell); found {
-		return tool, []byte(patch), true
-	}
-	return tool, []byte(cell), true
-}
-
-// cxCellPatch finds the patch a cell spells out as a string ("*** Begin Patch\n..."), in
-// double quotes (read as a JSON string) or back quotes (as written).
-func cxCellPatch(cell string) (string, bool) {
-	k := strings.Index(cell, "*** Begin Patch")
-	if k < 1 {
-		return "", false
-	}
-	switch cell[k-1] {
-	case '"':
-		var s string
-		if json.NewDecoder(strings.NewReader(cell[k-1:])).Decode(&s) == nil {
-			return s, true
-		}
-	case '`':
-		if end := strings.IndexByte(cell[k:], '`'); end >= 0 {
-			return cell[k : k+end], true
-		}
-	}
-	return "", false
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// cxCellOutput takes the header a code-mode cell's output opens with off it ("Script
-// completed\nWall time 0.1 seconds\nOutput:\n"): what is left is what the cell printed. A
-// cell that failed ("Script failed", then "Script error:" and the error) is a failed call. A
-// cell still running ("Script running with cell ID 4") is answered as it is; what it prints
-// later is the answer to a "wait".
-func cxCellOutput(text string, failed bool) (string, bool) {
-	var rest string
-	switch {
-	case strings.HasPrefix(text, "Script completed\n"):
-		rest = text[len("Script completed\n"):]
-	case strings.HasPrefix(text, "Script failed\n"):
-		rest, failed = text[len("Script failed\n"):], true
-	default:
-		return text, failed
-	}
-	if !strings.HasPrefix(rest, "Wall time ") {
-		return text, failed
-	}
-	if k := strings.Index(rest, "\nOutput:\n"); k >= 0 && !strings.Contains(rest[:k], "\n") {
-		// (the parts of a list are joined by a line break: the header's own is enough)
-		return strings.TrimPrefix(rest[k+len("\nOutput:\n"):], "\n"), failed
-	}
-	return text, failed
 }
