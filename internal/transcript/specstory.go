@@ -471,10 +471,21 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			kept = nil
 		}
 		fenced := false // inside a fence: a command's output may print the same words
-		for _, l := range strings.Split(s, "\n") {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
 			t := strings.TrimSpace(l)
 			if strings.HasPrefix(t, "```") {
 				fenced = !fenced
+			}
+			if !fenced && (t == "Cancelled" || t == "Tool call errored or timed out") && sectionAlone(lines, i) {
+				// A call Cursor records without a block: stopped by the user, or failed (a
+				// wait on a long migration timed out), as the first exports write them
+				// (addSpecSectionCall; validation round r86c U1: 24 such calls in three chats
+				// were the model's words).
+				flush()
+				addSpecSectionCall(a, t)
+				lastTool = ""
+				continue
 			}
 			if tool, ok := specToolRejection(t); ok {
 				flush()
@@ -585,6 +596,25 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			text = rest
 		}
 	}
+}
+
+// sectionAlone says whether lines[i] is alone between two "---" rules (or the text's ends),
+// blank lines aside.
+func sectionAlone(lines []string, i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		if t := strings.TrimSpace(lines[k]); t != "" {
+			if t != "---" {
+				return false
+			}
+			break
+		}
+	}
+	for k := i + 1; k < len(lines); k++ {
+		if t := strings.TrimSpace(lines[k]); t != "" {
+			return t == "---"
+		}
+	}
+	return true
 }
 
 // specToolEnd is where the "</tool-use>" that closes a block starts in body, or -1: at the
