@@ -68,6 +68,22 @@ func TestOneProgramDecides(t *testing.T) {
 		{`{"command":"make \u0026\u0026 ./run"}`, true},
 		{`{"command":"server \u0026 sleep 1"}`, false},
 		{`{"command":"echo \\n"}`, true}, // an escaped backslash, then the letter n
+		// what the shell quotes is no separator
+		{`{"cmd":"rg -n \"STRK|Starknet|Generate failed\" components app","workdir":"/w"}`, true},
+		{`{"command":"grep -E 'a|b;c' src"}`, true},
+		{`{"command":"grep -E 'a|b' src | head"}`, false},
+		{`{"command":"echo \"it's\" | tee x"}`, false},
+		{`{"command":"ls","description":"list; then | look"}`, true}, // only the command line
+		{`rg "a|b" src`, true}, // a command line as is
+		{`rg "a|b" src | wc -l`, false},
+		// code given in the line: its status is whatever the script ends with
+		{`{"command":"node -e \"require('pg').connect().catch(e => console.error(e.message))\""}`, false},
+		{`{"command":"python3 -c 'import app'"}`, false},
+		{`{"command":"/usr/bin/python3 -c 'print(1)'"}`, false},
+		{`{"command":"python3 - <<'EOF'\nprint(1)\nEOF"}`, false},
+		{`{"command":"python3 repro.py"}`, true},
+		{`{"command":"node --version"}`, true},
+		{`{"command":"grep -e foo -c src/a.py"}`, true}, // grep's -e is a pattern, not code
 	}
 	for _, tt := range tests {
 		if got := oneProgramDecides([]byte(tt.args)); got != tt.want {
