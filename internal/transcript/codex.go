@@ -455,8 +455,8 @@ var cxVerdicts = []string{"failed in sandbox ", "command timed out after ", "exe
 // Codex records for a call cut short by an interrupted turn; an output opening with one of
 // cxVerdicts is Codex's own word that the command did not run through.
 func cxShellOutput(s string) (string, bool) {
-	if s == "aborted" {
-		return s, true
+	if s == "aborted" || cxAbortedAfter(s) {
+		return s, true // a call cut short by an interrupted turn (later releases say how long it ran)
 	}
 	for _, v := range cxVerdicts {
 		if strings.HasPrefix(s, v) {
@@ -494,4 +494,19 @@ func cxShellOutput(s string) (string, bool) {
 		}
 	}
 	return s, false
+}
+
+// cxAbortedAfter says whether a call's whole output is Codex's word that the user interrupted
+// it, with how long it had run: "aborted by user after 31.2s".
+func cxAbortedAfter(s string) bool {
+	d, ok := strings.CutPrefix(s, "aborted by user after ")
+	if !ok {
+		return false
+	}
+	d, ok = strings.CutSuffix(d, "s")
+	if !ok || d == "" {
+		return false
+	}
+	_, err := strconv.ParseFloat(d, 64)
+	return err == nil
 }

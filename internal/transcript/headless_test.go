@@ -417,3 +417,22 @@ func TestCodexCodeModeCellsAreTheCallsTheyMake(t *testing.T) {
 		t.Errorf("calls:\n%+v\nwant:\n%+v", got, want)
 	}
 }
+
+// A call cut short by an interrupted turn is a failed call: Codex writes "aborted", and later
+// releases "aborted by user after 31.2s" (validation round r86a U2).
+func TestCodexAbortedCallsFailed(t *testing.T) {
+	call := func(id, output string) string {
+		return `{"timestamp":"2026-11-20T10:00:00.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"lsof -i :3000\"}","call_id":"` + id + `"}}` + "\n" +
+			`{"timestamp":"2026-11-20T10:00:31.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"` + id + `","output":"` + output + `"}}` + "\n"
+	}
+	rollout := `{"timestamp":"2026-11-20T10:00:00.000Z","type":"session_meta","payload":{"id":"t1","cwd":"/w"}}` + "\n" +
+		call("c1", "aborted") + call("c2", "aborted by user after 31.2s") + call("c3", "aborted by user after the meeting? no: an answer")
+	tr, err := ReadFrom("rollout.jsonl", strings.NewReader(rollout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 3 || !calls[0].Failed || !calls[1].Failed || calls[2].Failed {
+		t.Errorf("failed %v %v %v, want true true false", calls[0].Failed, calls[1].Failed, calls[2].Failed)
+	}
+}
