@@ -184,7 +184,7 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			continue
 		}
 		// The model's reply, and what aider said after it.
-		var said []string
+		var said, asked []string // what aider said after the reply; what it asked its user
 		var chore aiderChore
 		j := i + 1
 		for ; j < len(msgs) && msgs[j].role == "harness"; j++ {
@@ -198,6 +198,19 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			if aiderStops(msgs[j].text) {
 				a.text("harness", msgs[j].text, "", 0)
 				continue // aider ending its retries: not what this edit did
+			}
+			if strings.Contains(msgs[j].text, "(Y)es/(N)o") {
+				// Aider asking its user ("Create new file? (Y)es/(N)o [Yes]: y", after the
+				// file's name alone; "Attempt to fix lint errors?"): the answer lets the edit
+				// go on, and is not what it did. Kept in the result, the first edit of a
+				// file answered otherwise than the edits after it, and four edits leaving
+				// one lint error were three alike (validation round r86b M1).
+				if n := len(said); n > 0 && !strings.ContainsAny(strings.TrimSpace(said[n-1]), " \t\n") {
+					asked = append(asked, said[n-1])
+					said = said[:n-1]
+				}
+				asked = append(asked, msgs[j].text)
+				continue
 			}
 			said = append(said, msgs[j].text)
 		}
@@ -213,7 +226,7 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 		}
 		if blocks == "" || !(applied || failed || strings.Contains(m.text, "<<<<<<< SEARCH")) {
 			a.text("model", m.text, "", 0)
-			for _, s := range said {
+			for _, s := range append(said, asked...) {
 				a.text("harness", s, "", 0)
 			}
 			i = j - 1
@@ -229,6 +242,9 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			args["path"] = file
 		}
 		a.add(loopguard.Call("", "edit", marshalArgs(args)).WithResult(result, failed))
+		for _, s := range asked {
+			a.text("harness", s, "", 0)
+		}
 		i = j - 1
 	}
 }

@@ -40,6 +40,7 @@ func TestAiderHistoryFixture(t *testing.T) {
 		`text[harness] "Added app.py to the chat"`,
 		`user "Print the version at startup"`,
 		`call edit "{\"blocks\":\"app.py\\n` + "```" + `python\\nim…" => "Applied edit to app.py\n# Fix any…" FAILED`,
+		`text[harness] "Attempt to fix lint errors? (Y)e…"`,
 		`text[model] "The function is missing; I will …"`,
 	}}
 	for i, a := range tr.Agents {
@@ -420,5 +421,33 @@ func TestAiderOldLayoutWithoutLineBreaks(t *testing.T) {
 	}
 	if calls != 2 || users != 3 {
 		t.Errorf("read %d calls and %d user messages, want 2 and 3: %v", calls, users, describe(tr.Agents[0].Events))
+	}
+}
+
+// What aider asks its user after an edit ("Create new file? (Y)es/(N)o [Yes]: y", after the
+// file's name) is no part of what the edit did: four whole-file edits each leaving the same
+// lint error answer alike, the first one too, and are told (validation round r86b M1).
+func TestAiderQuestionsAreNotTheEditsOutcome(t *testing.T) {
+	lint := "> Applied edit to kepler.py  \n>  \n> # Fix any errors below, if possible.  \n>  \n" +
+		"> ## Running: python -m flake8 --select=E9,F821 --show-source --isolated kepler.py  \n>  \n" +
+		"> kepler.py:23:43: F821 undefined name 'k'  \n> return tuple(y0[i] + dt / 6 * sum(k[j][i] for j in range(4)))  \n> ^  \n>  \n" +
+		"> Attempt to fix lint errors? (Y)es/(N)o [Yes]: y  \n\n"
+	reply := func(n int) string {
+		return fmt.Sprintf("kepler.py\n```\nimport math\n\ndef simulate(dt):\n    k1 = %d\n    return tuple(sum(k[j] for j in range(4)))\n```\n\n", n)
+	}
+	doc := "\n# aider chat started at 2026-05-10 07:55:00\n\n#### Write kepler.py  \n\n" +
+		reply(1) + "> kepler.py  \n> Create new file? (Y)es/(N)o [Yes]: y  \n" + lint +
+		reply(2) + lint + reply(3) + lint + reply(3) + lint + "> Only 3 reflections allowed, stopping.  \n"
+	tr, err := ReadFrom("chat.history.md", strings.NewReader("# aider chat started at 2026-05-10 07:54:00\n"+doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := tr.Agents[len(tr.Agents)-1]
+	calls := a.Calls()
+	if len(calls) != 4 || !strings.HasPrefix(calls[0].Result, "Applied edit to kepler.py") || calls[0].Result != calls[1].Result {
+		t.Fatalf("calls %q: want four edits, the first answered as the others", describe(calls))
+	}
+	if _, notices := defaultNotices(t, a); len(notices) == 0 {
+		t.Error("four edits leaving one lint error: no notice")
 	}
 }
