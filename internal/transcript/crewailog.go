@@ -76,7 +76,7 @@ func readCrewAILog(name string, br *bufio.Reader) (*built, error) {
 				result = prev
 			}
 			answers[key] = result
-			call = call.WithResult(result, false)
+			call = call.WithResult(result, crewAIFailed(result))
 		}
 		a.add(call)
 		pendingCall = false
@@ -160,4 +160,22 @@ func crewAIToolInput(text string) []byte {
 		return []byte(s)
 	}
 	return []byte(text)
+}
+
+// crewAIFailures open the outputs CrewAI writes itself when a tool call failed: a tool that
+// raised ("I encountered an error while trying to use the tool. This was the error: ..."),
+// a call it could not run ("Error executing tool. coworker mentioned not found, it must be
+// one of the following options: ..."). Read by the progress detector alone, the second was
+// no failure: 18 delegations to a coworker of a wrong name were told once, late (validation
+// round r86b U1).
+var crewAIFailures = []string{"Error executing tool", "I encountered an error while trying to use the tool"}
+
+func crewAIFailed(result string) bool {
+	result = strings.TrimSpace(result)
+	for _, f := range crewAIFailures {
+		if strings.HasPrefix(result, f) {
+			return true
+		}
+	}
+	return false
 }

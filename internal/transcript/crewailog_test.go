@@ -85,3 +85,30 @@ func TestCrewAIReusedInputKeepsTheAnswerItHad(t *testing.T) {
 		t.Errorf("results %q, want %q", results, want)
 	}
 }
+
+// CrewAI's own words for a call that failed are a failure: a delegation to a coworker of no
+// such name, a tool that raised; an answer that only mentions an error is not (validation
+// round r86b U1).
+func TestCrewAIsOwnErrorWordsAreFailures(t *testing.T) {
+	use := func(tool, input, output string) string {
+		return "# Agent: Conversation Orchestrator\n## Thought: Thought: Ask the analyst.\n## Using tool: " + tool + "\n## Tool Input: \n" +
+			input + "\n## Tool Output: \n" + output + "\n"
+	}
+	out := "# Agent: Conversation Orchestrator\n## Task: Answer the user.\n" +
+		use("Delegate work to coworker", `"{\"task\": \"summarise\", \"coworker\": \"Analyst\"}"`,
+			"Error executing tool. coworker mentioned not found, it must be one of the following options:\n- data analyst") +
+		use("Search the internet", `"{\"query\": \"rates\"}"`,
+			"I encountered an error while trying to use the tool. This was the error: 401 Unauthorized.") +
+		use("Search the internet", `"{\"query\": \"error codes\"}"`, "Error codes of the API: 401, 403, 429.")
+	tr, err := ReadFrom("crew_output.md", strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []bool
+	for _, c := range tr.Agents[0].Calls() {
+		failed = append(failed, c.Failed)
+	}
+	if want := []bool{true, true, false}; !reflect.DeepEqual(failed, want) {
+		t.Errorf("failed %v, want %v", failed, want)
+	}
+}
