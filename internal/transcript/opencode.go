@@ -22,8 +22,9 @@ import (
 // [{info, parts}]}, read as one file.
 //
 // Parts: a "tool" part {tool, callID, state{status, input, output, error}} is a call (Args =
-// input), with its result when the status is completed, failed when it is error; "text" and
-// "reasoning" parts of an assistant message are model text; the text parts of a user message
+// input), with its result when the status is completed (failed when metadata.exit is not 0),
+// failed when it is error; "text" and "reasoning" parts of an assistant message are model
+// text; the text parts of a user message
 // are a user turn, except the ones opencode adds itself (synthetic: true), which are harness
 // text. Other parts (step-start, step-finish, snapshot, patch, file, agent) are ignored; the
 // tokens and cost of the messages are the usage. Message and part ids sort in time order.
@@ -63,6 +64,11 @@ type ocPart struct {
 		Input  json.RawMessage `json:"input"`
 		Output any             `json:"output"`
 		Error  any             `json:"error"`
+		// Metadata.Exit is a shell call's exit code: opencode marks a command that ran
+		// "completed" whatever it exited with.
+		Metadata *struct {
+			Exit any `json:"exit"`
+		} `json:"metadata"`
 	} `json:"state"`
 }
 
@@ -232,7 +238,9 @@ func addOpencode(b *builder, msgs []ocMessage) {
 				if st != nil {
 					switch st.Status {
 					case "completed":
-						e = e.WithResult(ohText(st.Output), false)
+						// A command that exited with another code than 0 failed (validation
+						// round r87b U1: failing `cargo check` runs, exit 101, were successes).
+						e = e.WithResult(ohText(st.Output), st.Metadata != nil && nonzeroExit(st.Metadata.Exit))
 					case "error":
 						e = e.WithResult(ocErrorText(st.Error), true)
 					}
@@ -284,4 +292,10 @@ func buildOpencodeExport(data []byte) (*built, error) {
 		return nil, err
 	}
 	return buildOpencode(doc.Messages), nil
+}
+
+// nonzeroExit says whether an exit code decoded from JSON is a number other than 0.
+func nonzeroExit(v any) bool {
+	n, ok := v.(float64)
+	return ok && n != 0
 }

@@ -99,3 +99,28 @@ func TestOpencodeExportAfterItsNote(t *testing.T) {
 		t.Errorf("read as %s:\n%s\nwant:\n%s", noted.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// opencode marks a command that ran "completed" whatever it exited with, and keeps its exit
+// code in the state's metadata: one that exited with another code than 0 failed (validation
+// round r87b U1: failing `cargo check` runs, exit 101, read as successes).
+func TestOpencodeCommandsFailByTheirExitCode(t *testing.T) {
+	bash := func(id, cmd, metadata string) string {
+		return `{"type":"tool_use","timestamp":1769187682133,"sessionID":"ses_1","part":{"id":"prt_` + id + `","sessionID":"ses_1","messageID":"msg_1","type":"tool","callID":"call_` + id +
+			`","tool":"bash","state":{"status":"completed","input":{"command":"` + cmd + `"},"output":"out\n","metadata":` + metadata + `}}}` + "\n"
+	}
+	run := bash("1", "cargo check", `{"output":"out\n","exit":101,"description":"Check"}`) +
+		bash("2", "cargo build", `{"output":"out\n","exit":0}`) +
+		bash("3", "ls", `{"exit":null}`) +
+		bash("4", "pwd", `{}`)
+	tr, err := ReadFrom("run.jsonl", strings.NewReader(run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []bool
+	for _, c := range tr.Agents[0].Calls() {
+		failed = append(failed, c.Failed)
+	}
+	if want := []bool{true, false, false, false}; !reflect.DeepEqual(failed, want) {
+		t.Errorf("failed %v, want %v", failed, want)
+	}
+}
