@@ -409,6 +409,12 @@ func FuzzCodexMarkdown(f *testing.F) {
 	fuzzReader(f, readCodexMarkdown)
 }
 
+func FuzzOpencodeMarkdown(f *testing.F) {
+	f.Add([]byte(opencodeMDHead + "## Assistant (Build · m · 1s)\n\n" + opencodeMDCall("bash", `{"command": "ls"}`, "Output", "```\nx")))
+	f.Add([]byte("# t\n**Session ID:** ses_1\n## Assistant (\n**Tool: **\n**Input:**\n```\n**Error:**\n"))
+	fuzzReader(f, readOpencodeMarkdown)
+}
+
 func FuzzCopilotMarkdown(f *testing.F) {
 	f.Add([]byte(copilotMDHead + "<sub>⏱️ 9s</sub>\n\n### 📦 task\n\n### ❌ `edit`\n\n/a\n\n```\nno\n"))
 	f.Add([]byte("# 🤖 Copilot CLI Session\n### ✅ `\n<summary>Arguments</summary>\n```\n{\n```\n"))

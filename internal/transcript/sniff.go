@@ -73,6 +73,7 @@ const (
 	kindCursorText        // a Cursor agent transcript kept as text (agent-transcripts/*.txt)
 	kindOpencodeRun       // what `opencode run --format json` prints
 	kindKiro              // a Kiro CLI session: v1 log records, or its session export
+	kindOpencodeMarkdown  // an opencode session exported as Markdown
 )
 
 // claudeMarkdownTitle opens a Claude Code session exported as Markdown.
@@ -142,6 +143,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if isExportHead(head[i:], copilotMarkdownTitle, "\n### ") {
 		return sniffed{kind: kindCopilotMarkdown}
+	}
+	if isOpencodeMarkdownHead(head[i:]) {
+		return sniffed{kind: kindOpencodeMarkdown}
 	}
 	if isAmpHead(head[i:]) {
 		return sniffed{kind: kindAmpMarkdown}

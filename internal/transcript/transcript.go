@@ -48,6 +48,7 @@
 //   - "codex-markdown": a Codex thread exported as Markdown ("# Codex Conversation Export")
 //   - "copilot-markdown": a Copilot CLI session shared as Markdown ("# 🤖 Copilot CLI Session")
 //   - "amp-markdown": an Amp thread exported as Markdown (front matter with "threadId: T-…")
+//   - "opencode-markdown": an opencode session exported as Markdown ("**Session ID:** ses_…")
 //   - "events": loopguard's own events JSONL
 //
 // Call index convention: within an agent, the n-th EventCall (0-based, in file order) is the
@@ -212,6 +213,9 @@ const (
 	// (~/.cursor/projects/<project>/agent-transcripts/<id>.txt): "user:" and "assistant:"
 	// turns, "[Tool call] <name>" with its parameters, "[Tool result] <name>".
 	FormatCursorText = "cursor-transcript"
+	// FormatOpencodeMarkdown is an opencode session exported as Markdown (its /export): "## User"
+	// and "## Assistant (…)" messages, "**Tool: name**" calls with their Input and Output blocks.
+	FormatOpencodeMarkdown = "opencode-markdown"
 	// FormatKiro is a Kiro CLI session: its v1 log records, one a line, or its session
 	// export ("kiro-session-export-v1").
 	FormatKiro = "kiro"
@@ -692,6 +696,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readOpencodeRun(name, br)
 	case kindKiro:
 		t, err = readKiro(name, br)
+	case kindOpencodeMarkdown:
+		t, err = readOpencodeMarkdown(name, br)
 	default:
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}

@@ -1,0 +1,76 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/loopguard/loopguard"
+)
+
+// opencodeMDHead opens an opencode export as opencode writes it.
+const opencodeMDHead = "# Fix the build\n\n**Session ID:** ses_3000fae98ffeTjW15WKtIa6Dx3\n**Created:** 3/18/2026, 9:54:25 AM\n**Updated:** 3/18/2026, 10:27:35 AM\n\n---\n\n"
+
+// opencodeMDCall is a call as the export writes it; block is "Output" or "Error".
+func opencodeMDCall(tool, input, block, result string) string {
+	return "**Tool: " + tool + "**\n\n**Input:**\n```json\n" + input + "\n```\n\n**" + block + ":**\n```\n" + result + "\n```\n\n"
+}
+
+// An opencode export's messages and calls: a user's words, the model's (its own headings
+// among them), each call with its input and its output, or its error (a failed call); an
+// output that holds a fence of its own ends at its own close, and the call after it is read.
+func TestOpencodeMarkdownMessagesAndCalls(t *testing.T) {
+	doc := opencodeMDHead + "## User\n\nthe build fails\n\n---\n\n" +
+		"## Assistant (Build · claude-opus-4-6 · 14.2s)\n\n_Thinking:_\n\nLook at the error first.\n\n## Plan\n\nRun it.\n\n" +
+		opencodeMDCall("bash", `{"command": "npm run build", "description": "Build"}`, "Output", "error TS2304: Cannot find name 'x'.") +
+		"---\n\n## Assistant (Build · claude-opus-4-6 · 7.4s)\n\n" +
+		opencodeMDCall("edit", `{"filePath": "/w/a.ts", "oldString": "x", "newString": "y"}`, "Error", "You must read file /w/a.ts before overwriting it. Use the Read tool first") +
+		opencodeMDCall("task", `{"description": "map the audio path"}`, "Output", "<task_result>\n```\nAudioPlayer\n  └─ track.write\n```\n</task_result>") +
+		opencodeMDCall("read", `{"filePath": "/w/a.ts"}`, "Output", "<file>\n00001| const x = 1\n</file>") +
+		"Done.\n\n---\n\n## User\n\nthanks\n"
+	tr, err := ReadFrom("session-ses_3000.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatOpencodeMarkdown || len(tr.Agents) != 1 || tr.Usage.Model != "claude-opus-4-6" {
+		t.Fatalf("read as %s, %d agents, model %q", tr.Format, len(tr.Agents), tr.Usage.Model)
+	}
+	want := []string{
+		`user "the build fails"`,
+		`text[model] "_Thinking:_\n\nLook at the error f…"`,
+		`call bash "{\"command\":\"npm run build\",\"desc…" => "error TS2304: Cannot find name '…"`,
+		`call edit "{\"filePath\":\"/w/a.ts\",\"oldString…" => "You must read file /w/a.ts befor…" FAILED`,
+		`call task "{\"description\":\"map the audio pa…" => "<task_result>\n` + "```" + `\nAudioPlayer\n  …"`,
+		`call read "{\"filePath\":\"/w/a.ts\"}" => "<file>\n00001| const x = 1\n</file…"`,
+		`text[model] "Done."`,
+		`user "thanks"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var words string
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventText && strings.Contains(e.Text, "Look at") {
+			words = e.Text
+		}
+	}
+	if !strings.Contains(words, "## Plan") {
+		t.Errorf("the model's own heading left its words: %q", words)
+	}
+}
+
+// A document that only looks like one (a title and a message heading, no session line) is not
+// an opencode export.
+func TestOpencodeMarkdownIsKnownByItsSessionLine(t *testing.T) {
+	for _, doc := range []string{
+		"# Notes\n\n## User\n\nhello\n",
+		"# Notes\n\n**Session ID:** 42\n\n## User\n\nhello\n",
+	} {
+		if isOpencodeMarkdownHead([]byte(doc)) {
+			t.Errorf("isOpencodeMarkdownHead(%q) = true", doc)
+		}
+	}
+	if !isOpencodeMarkdownHead([]byte(opencodeMDHead + "## User\n\nhi\n")) {
+		t.Error("an export's head not known")
+	}
+}
