@@ -109,7 +109,7 @@ func buildGeminiSession(sessionID, kind string, msgs []msg) *built {
 					e.HasResult = true
 				}
 				if tc.Result != nil {
-					text, failed := gemResultText(tc.Result)
+					text, failed := gemResultText(tc.Result, tc.ID)
 					e.Result, e.HasResult, e.Failed = text, true, failed
 				}
 				if tc.Status == "error" || tc.Status == "cancelled" || gemShellFailed(tc.Name, e.Result) {
@@ -149,8 +149,11 @@ func gemShellFailed(tool, result string) bool {
 }
 
 // gemResultText reads a tool call's result: a list of parts with a functionResponse (whose
-// response is {output} or {error}) and possibly text.
-func gemResultText(r any) (string, bool) {
+// response is {output} or {error}) and possibly text. When one of the responses carries the
+// call's own id, the responses that carry another id are other calls': a session may copy a
+// parallel batch's responses onto each of its calls, and read whole, every call of the batch
+// answered alike.
+func gemResultText(r any, id string) (string, bool) {
 	var parts []any
 	switch v := r.(type) {
 	case string:
@@ -160,11 +163,22 @@ func gemResultText(r any) (string, bool) {
 	case map[string]any:
 		parts = []any{v}
 	}
+	own := false // one of the responses is the call's own, by its id
+	for _, p := range parts {
+		mp, _ := p.(map[string]any)
+		if fr, ok := mp["functionResponse"].(map[string]any); ok && id != "" && fr["id"] == id {
+			own = true
+			break
+		}
+	}
 	var texts []string
 	failed := false
 	for _, p := range parts {
 		mp, _ := p.(map[string]any)
 		if fr, ok := mp["functionResponse"].(map[string]any); ok {
+			if other, _ := fr["id"].(string); own && other != "" && other != id {
+				continue
+			}
 			t, f := gemResponseText(fr["response"])
 			texts = append(texts, t)
 			failed = failed || f

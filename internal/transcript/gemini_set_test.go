@@ -102,3 +102,28 @@ func TestAGeminiErrorReportIsReadAsItsChat(t *testing.T) {
 		t.Errorf("calls %q, want read_file and replace with their answers", describe(calls))
 	}
 }
+
+// A session may keep a parallel batch's responses under each of its calls: a call's answer is
+// its own response, found by its id, not the batch's joined (validation round r88b: every
+// call of the batch would have answered alike).
+func TestGeminiCallsOfABatchKeepTheirOwnAnswers(t *testing.T) {
+	batch := `[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"alpha"}}},{"functionResponse":{"id":"c2","name":"read_file","response":{"output":"beta"}}}]`
+	doc := `{"sessionId": "s1", "projectHash": "p", "startTime": "2026-01-26T15:45:00.000Z", "lastUpdated": "2026-01-26T16:00:00.000Z", "messages": [
+{"id": "u1", "timestamp": "2026-01-26T15:45:27.706Z", "type": "user", "content": "read both"},
+{"id": "g1", "timestamp": "2026-01-26T15:45:40.000Z", "type": "gemini", "content": "", "toolCalls": [
+ {"id": "c1", "name": "read_file", "args": {"file_path": "a.txt"}, "result": ` + batch + `, "status": "success"},
+ {"id": "c2", "name": "read_file", "args": {"file_path": "b.txt"}, "result": ` + batch + `, "status": "success"},
+ {"id": "c3", "name": "read_file", "args": {"file_path": "c.txt"}, "result": [{"functionResponse":{"name":"read_file","response":{"output":"gamma"}}}], "status": "success"}]}
+]}`
+	tr, err := ReadFrom("session-2026-01-26T15-45-1359fca9.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []string
+	for _, c := range tr.Agent(MainAgent).Calls() {
+		results = append(results, c.Result)
+	}
+	if want := []string{"alpha", "beta", "gamma"}; !slices.Equal(results, want) {
+		t.Errorf("results %q, want %q", results, want)
+	}
+}
