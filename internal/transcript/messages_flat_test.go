@@ -212,8 +212,9 @@ func TestAnEmptyRunKeepsItsPlaceInTheList(t *testing.T) {
 // More ways of logging a chat one message a line, written for this test in their layouts:
 // the role as the record's type (Grok CLI's chat_history.jsonl, results as "tool_result"
 // records by tool_call_id), OpenAI messages after a version line (Kimi CLI's print mode,
-// `--output-format stream-json`; validation round r72c U1) and the message wrapped in a
-// record under a session header (Factory's Droid session store).
+// `--output-format stream-json`; validation round r72c U1), OpenAI messages after a metadata
+// record (nanobot's session files) and the message wrapped in a record under a session header
+// (Factory's Droid session store).
 func TestMessagesLoggedAsTypedOrWrappedRecords(t *testing.T) {
 	tests := []struct{ name, log string }{
 		{"the role as the record's type", `{"type":"system","content":"You are a CLI coding agent."}
@@ -226,6 +227,11 @@ func TestMessagesLoggedAsTypedOrWrappedRecords(t *testing.T) {
 {"role":"user","content":"run the tests"}
 {"role":"assistant","content":"Running them.","tool_calls":[{"type":"function","id":"tool_1","function":{"name":"run_terminal_cmd","arguments":"{\"command\":\"go test ./...\"}"}}]}
 {"role":"tool","tool_call_id":"tool_1","content":"FAIL ./parser"}
+`},
+		{"nanobot's session, its metadata record first (validation round r88a U1)", `{"_type": "metadata", "key": "session", "created_at": "2026-05-27T15:49:31.362388", "metadata": {}, "last_consolidated": 0}
+{"role": "user", "content": "run the tests", "timestamp": "2026-05-27T15:51:44.360339"}
+{"role": "assistant", "content": "Running them.", "timestamp": "2026-05-27T15:51:44.360364", "tool_calls": [{"name": "run_terminal_cmd", "args": {"command": "go test ./..."}, "id": "call_1"}]}
+{"role": "tool", "content": "FAIL ./parser", "tool_call_id": "call_1", "timestamp": "2026-05-27T15:51:44.360375", "name": "run_terminal_cmd"}
 `},
 		{"the message wrapped under a session header", `{"type":"session_start","id":"s1","title":"tests","cwd":"/tmp/p","version":"0.81.0"}
 {"type":"message","id":"m1","parentId":"s1","message":{"role":"user","content":[{"type":"text","text":"run the tests"}]}}

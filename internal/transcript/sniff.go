@@ -342,6 +342,14 @@ func sniff(head []byte, eof bool) sniffed {
 			return next
 		}
 		return sniffed{err: ErrUnknownFormat, errLine: 1}
+	case multi && top.keys["_type"] == "metadata" && !has("role"):
+		// nanobot's session file opens with its metadata record ({"_type": "metadata", "key":
+		// "session", "last_consolidated": 0}), then the chat one message a line (validation
+		// round r88a U1: such files were no transcript).
+		if next := sniff(head[i+top.end:], eof); next.err == nil && next.kind == kindMessagesJSONL {
+			return next
+		}
+		return sniffed{err: ErrUnknownFormat, errLine: 1}
 	case multi && typedRoles[typ] != "" && has("content") && !has("role") && !has("uuid") &&
 		!has("session_id") && !has("sessionId") && !has("payload"):
 		// A chat logged one message a line with its role as the type (Grok CLI).
