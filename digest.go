@@ -439,7 +439,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			} else {
 				h = wordHash(f)
 				if echo {
-					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f)))
+					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f))) || isUnderline(f)
 				}
 				if f == "line" && strings.HasSuffix(prevWord, "sh:") {
 					f = shellLineWord // "bash: line 11301:": see shellLineBefore
@@ -1044,8 +1044,12 @@ func (d *digester) setEcho(raw []byte) {
 			i++
 			continue
 		}
+		if escapedSpace(args, i) {
+			i += 2
+			continue
+		}
 		j := i
-		for j < n && !isArgSep(args[j]) {
+		for j < n && !isArgSep(args[j]) && !escapedSpace(args, j) {
 			j++
 		}
 		if j-i >= 2 {
@@ -1054,12 +1058,66 @@ func (d *digester) setEcho(raw []byte) {
 			if t := trimWrap(tok); len(t) != len(tok) && len(t) >= 2 {
 				d.echo.add(wordHash(t))
 			}
+			d.echoParts(tok)
 		}
 		i = j
 	}
 }
 
 func isArgSep(c byte) bool { return argSeps[c] }
+
+// echoParts adds to the echo the names of a dotted path in code (apis.supervisor.main_user):
+// an error names the part it could not resolve ("No API named 'main_user'"), which the call's
+// code holds only inside the path. Only a path of three parts or more, each a name, counts: a
+// file's name ("main.py") or a version ("1.2") is said as it is written.
+func (d *digester) echoParts(tok string) {
+	if strings.Count(tok, ".") < 2 {
+		return
+	}
+	for pass := 0; pass < 2; pass++ { // look, then add: nothing is added of a path that is none
+		rest := tok
+		for {
+			part, after, more := strings.Cut(rest, ".")
+			part = strings.TrimRight(part, "()[]:;")
+			if pass == 0 && (len(part) < 3 || !isName(part)) {
+				return
+			}
+			if pass == 1 {
+				d.echo.add(wordHash(part))
+			}
+			if !more {
+				break
+			}
+			rest = after
+		}
+	}
+}
+
+// isName says whether s is a name in code: letters, digits and '_', not starting with a digit.
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// escapedSpace says whether args[i] starts a JSON escape that stands for white space or a quote
+// (\n, \t, \r, \"): code sent as a JSON string has its lines joined by "\n", and read as
+// part of the word before it, the last word of each line was echoed by no answer that quotes
+// the line (validation round r88c M1).
+func escapedSpace(args string, i int) bool {
+	if args[i] != '\\' || i+1 >= len(args) {
+		return false
+	}
+	switch args[i+1] {
+	case 'n', 't', 'r', '"':
+		return true
+	}
+	return false
+}
 
 var argSeps = func() (t [256]bool) {
 	for _, c := range " \t\n\r\"'{}[],=`" {
@@ -1638,4 +1696,26 @@ func allHex(s string) bool {
 
 func isHexByte(c byte) bool {
 	return ('0' <= c && c <= '9') || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F')
+}
+
+// isUnderline says whether a field only underlines the code above it ("^^^^^^^^", "~~~^^^"):
+// Python's tracebacks and many compilers mark the expression at fault so, under the line that
+// quotes it, and the marks are as long as the expression. When the quoted line echoes the
+// call's own code, so do its marks: seven attempts at one failing lookup, each naming another
+// attribute, failed alike but for the length of the marks (validation round r88c M1).
+func isUnderline(f string) bool {
+	if len(f) < 2 || f[0] != '^' && f[0] != '~' {
+		return false // most fields: one look
+	}
+	caret := false
+	for i := 0; i < len(f); i++ {
+		switch f[i] {
+		case '^':
+			caret = true
+		case '~':
+		default:
+			return false
+		}
+	}
+	return caret
 }

@@ -130,6 +130,40 @@ func TestDigestMasksTheEcho(t *testing.T) {
 	}
 }
 
+// A traceback that quotes the call's own code echoes it: the code's last word on each line
+// (JSON joins the lines with "\n"), the name a dotted path could not resolve, and the marks
+// under the quoted line, as long as the expression, are all the call's own.
+func TestDigestMasksEchoedCode(t *testing.T) {
+	answer := func(expr, name string) string {
+		return "Execution failed. Traceback:\n  File \"<python-input>\", line 3, in <module>\n    email = " + expr + "\n            " +
+			strings.Repeat("^", len(expr)) + "\nException: No API named '" + name + "' found in the supervisor app."
+	}
+	var d digester
+	d.setEcho([]byte(`{"code":"creds = apis.supervisor.show_account_passwords()\nif creds:\n    email = apis.supervisor.main_user.email\n    print(email)"}`))
+	a := d.digest(answer("apis.supervisor.main_user.email", "main_user"), true, false)
+	d.setEcho([]byte(`{"code":"creds = apis.supervisor.show_account_passwords()\nif creds:\n    email = apis.supervisor.profile.email\n    print(email)"}`))
+	b := d.digest(answer("apis.supervisor.profile.email", "profile"), true, false)
+	if a.masked != b.masked {
+		t.Error("two tracebacks of one failing lookup differ once the code they quote is masked")
+	}
+	c := d.digest("Execution failed. Traceback:\n  File \"<python-input>\", line 3, in <module>\n    email = apis.supervisor.profile.email\n"+
+		"            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nKeyError: 'email'", true, false)
+	if c.masked == b.masked {
+		t.Error("another exception agrees once masked")
+	}
+}
+
+func TestIsUnderline(t *testing.T) {
+	for f, want := range map[string]bool{
+		"^^^^^": true, "~~~~^^^^": true, "^^": true, "^": false, "~~~": false, "~": false,
+		"^x^": false, "a^^": false, "~/src": false, "": false,
+	} {
+		if got := isUnderline(f); got != want {
+			t.Errorf("isUnderline(%q) = %v, want %v", f, got, want)
+		}
+	}
+}
+
 func TestSimilarity(t *testing.T) {
 	var d digester
 	base := "Your proposed edit has introduced new syntax error(s). Please read the error and retry. ERRORS: E999 IndentationError: unexpected indent at line 90 of manpage.py"

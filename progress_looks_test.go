@@ -507,3 +507,20 @@ func TestAHostFlaggedSearchToolFailedUnlessItFoundNothing(t *testing.T) {
 		t.Errorf("five searches answered with nothing: %q, want no errors notice", got)
 	}
 }
+
+// One lookup tried under four names, each failing with a traceback that quotes the call's own
+// code, is one tool failing alike (validation round r88c M1: seven guesses at an API's name,
+// untold): the quoted code and the name it could not find are the call's echo.
+func TestGuessesAtANameFailingAlikeAreErrors(t *testing.T) {
+	var steps []step
+	for _, name := range []string{"main_user", "email", "MainUser", "profile"} {
+		expr := "apis.supervisor." + name + ".email"
+		code := `{"code":"creds = next(c for c in apis.supervisor.show_account_passwords() if c['account_name'] == 'gmail')\nif creds:\n    email = ` + expr + `\n    print(email)"}`
+		steps = append(steps, fail("python", code, "Execution failed. Traceback:\n  File \"<python-input>\", line 3, in <module>\n    email = "+expr+
+			"\n            "+strings.Repeat("^", len(expr))+"\nException: No API named '"+name+"' found in the supervisor app."))
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	if len(got) != 1 || !strings.Contains(got[0], "errors:python failed × 4") {
+		t.Errorf("four guesses failing alike: got %q, want one errors notice", got)
+	}
+}
