@@ -439,7 +439,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			} else {
 				h = wordHash(f)
 				if echo {
-					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f))) || isUnderline(f)
+					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f))) || (f[0] == '^' || f[0] == '~') && isUnderline(f)
 				}
 				if f == "line" && strings.HasSuffix(prevWord, "sh:") {
 					f = shellLineWord // "bash: line 11301:": see shellLineBefore
@@ -1040,16 +1040,27 @@ func (d *digester) setEcho(raw []byte) {
 	args := unsafe.String(unsafe.SliceData(raw), len(raw))
 	n := len(args)
 	for i := 0; i < n; {
-		if isArgSep(args[i]) {
+		if c := args[i]; argSeps[c] {
 			i++
 			continue
-		}
-		if escapedSpace(args, i) {
+		} else if c == '\\' && escapedSpace(args, i) {
 			i += 2
 			continue
 		}
-		j := i
-		for j < n && !isArgSep(args[j]) && !escapedSpace(args, j) {
+		// One pass over the word: its end (a separator, or an escape that stands for one:
+		// see escapedSpace), and its dots, for echoParts.
+		j, dots := i+1, 0
+		for j < n {
+			c := args[j]
+			if !echoStops[c] {
+				j++
+				continue
+			}
+			if c == '.' {
+				dots++
+			} else if c != '\\' || escapedSpace(args, j) {
+				break
+			}
 			j++
 		}
 		if j-i >= 2 {
@@ -1058,11 +1069,21 @@ func (d *digester) setEcho(raw []byte) {
 			if t := trimWrap(tok); len(t) != len(tok) && len(t) >= 2 {
 				d.echo.add(wordHash(t))
 			}
-			d.echoParts(tok)
+			if dots >= 2 {
+				d.echoParts(tok)
+			}
 		}
 		i = j
 	}
 }
+
+// echoStops flags the bytes setEcho looks at twice in a word: the separators, a backslash (an
+// escape may stand for one) and a dot (a dotted path's parts are words too).
+var echoStops = func() (t [256]bool) {
+	t = argSeps
+	t['\\'], t['.'] = true, true
+	return t
+}()
 
 func isArgSep(c byte) bool { return argSeps[c] }
 
@@ -1071,9 +1092,6 @@ func isArgSep(c byte) bool { return argSeps[c] }
 // code holds only inside the path. Only a path of three parts or more, each a name, counts: a
 // file's name ("main.py") or a version ("1.2") is said as it is written.
 func (d *digester) echoParts(tok string) {
-	if strings.Count(tok, ".") < 2 {
-		return
-	}
 	for pass := 0; pass < 2; pass++ { // look, then add: nothing is added of a path that is none
 		rest := tok
 		for {
