@@ -1085,8 +1085,6 @@ var echoStops = func() (t [256]bool) {
 	return t
 }()
 
-func isArgSep(c byte) bool { return argSeps[c] }
-
 // echoParts adds to the echo the names of a dotted path in code (apis.supervisor.main_user):
 // an error names the part it could not resolve ("No API named 'main_user'"), which the call's
 // code holds only inside the path. Only a path of three parts or more, each a name, counts: a
