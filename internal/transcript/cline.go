@@ -99,7 +99,20 @@ func clineFailed(result string) bool {
 	return strings.HasPrefix(r, "The tool execution failed") || strings.HasPrefix(r, "[ERROR]") ||
 		strings.HasPrefix(r, "Command failed with exit code") || // execute_command's own report
 		strings.HasPrefix(head, "Command executed in terminal") && strings.Contains(head, "Command execution was not successful") || // Roo Code's
-		strings.Contains(r, "The user denied this operation")
+		strings.Contains(r, "The user denied this operation") ||
+		readFailedEveryFile(r)
+}
+
+// readFailedEveryFile says whether a result is Roo Code's answer to a read of files
+// (`<file><path>…</path><content>…</content></file>`, several under `<files>`) in which every
+// file holds an `<error>` in place of its content: "File not found" was a success, and a read
+// of a missing file made again read as a read that worked (validation round r89b U1).
+func readFailedEveryFile(r string) bool {
+	if !strings.HasPrefix(r, "<file>") && !strings.HasPrefix(r, "<files>") {
+		return false
+	}
+	files := strings.Count(r, "<file>")
+	return files > 0 && strings.Count(r, "<error>") >= files && !strings.Contains(r, "<content")
 }
 
 func buildCline(list []msg) *built {

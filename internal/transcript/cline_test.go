@@ -52,6 +52,11 @@ func TestClineFailedCommand(t *testing.T) {
 		// Roo Code and its forks (IBM Bob): the exit code on the line after
 		{"Command executed in terminal  within working directory 'c:/p'. Command execution was not successful, inspect the cause and adjust as needed.\nExit code: 1\nOutput:\nAt line:1 char:13", true},
 		{"Command executed in terminal  within working directory 'd:/p'. Exit code: 0\nOutput:\nTarget: bob", false},
+		// Roo Code's reads: every file an error is a failed read (validation round r89b U1)
+		{"<file><path>docs/a.md</path><error>Error reading file: File not found: /w/docs/a.md</error></file>", true},
+		{"<files>\n<file><path>a.md</path><error>File not found</error></file>\n<file><path>b.md</path><error>File not found</error></file>\n</files>", true},
+		{"<files>\n<file><path>a.md</path><error>File not found</error></file>\n<file><path>b.md</path>\n<content lines=\"1-2\">\n1 | # B\n</content>\n</file>\n</files>", false},
+		{"<file><path>src/err.ts</path>\n<content lines=\"1-3\">\n1 | const e = '<error>'\n</content>\n</file>", false},
 	} {
 		if got := clineFailed(tt.result); got != tt.failed {
 			t.Errorf("clineFailed(%q) = %v, want %v", tt.result, got, tt.failed)
