@@ -86,10 +86,23 @@ func clineUserBlocks(text string) []any {
 		}
 		cur = nil
 	}
+	head := "" // the heading of the result being read, "" when none is
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimLeft(line, " \t")
-		if clineResultRe.MatchString(t) || strings.HasPrefix(t, "<environment_details>") || clineNativeResult(t) || clineNotExecuted(t) {
+		result := clineResultRe.MatchString(t)
+		if result && t == head {
+			// The same heading again at once: one call's answer in two blocks (Roo Code writes
+			// a read's error, then "The tool execution failed" with its details). Read as two
+			// answers, the second went to the next call (validation round r89b U1).
+			cur = append(cur, line)
+			continue
+		}
+		if result || strings.HasPrefix(t, "<environment_details>") || clineNativeResult(t) || clineNotExecuted(t) {
 			flush()
+			head = ""
+			if result {
+				head = t
+			}
 		}
 		cur = append(cur, line)
 	}

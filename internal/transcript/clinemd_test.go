@@ -129,6 +129,27 @@ func TestClineMarkdownAnswersACallNotExecutedWithItsRefusal(t *testing.T) {
 	}
 }
 
+// Roo Code answers a read that failed in two blocks under one heading (the file's error, then
+// "The tool execution failed" with its details): both are the read's answer, a failed one, and
+// the call after it keeps its own (validation round r89b U1).
+func TestClineMarkdownOneCallsAnswerInTwoBlocks(t *testing.T) {
+	doc := "**User:**\n\n<task>\nfix the rule\n</task>\n\n---\n\n**Assistant:**\n\n" +
+		"<read_file>\n<path>docs/kb.md</path>\n</read_file>\n\n" +
+		"<ask_followup_question>\n<question>Apply it?</question>\n</ask_followup_question>\n\n---\n\n" +
+		"**User:**\n\n[read_file for 'docs/kb.md'] Result:\n<file><path>docs/kb.md</path><error>Error reading file: File not found: /w/docs/kb.md</error></file>\n" +
+		"[read_file for 'docs/kb.md'] Result:\nThe tool execution failed with the following error:\n<error>\nError reading file: File not found: /w/docs/kb.md\n</error>\n" +
+		"Tool [ask_followup_question] was not executed because a tool has already been used in this message.\n"
+	tr, err := ReadFrom("task.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 2 || !calls[0].Failed || !strings.Contains(calls[0].Result, "The tool execution failed") ||
+		!strings.HasPrefix(calls[1].Result, "Tool [ask_followup_question] was not executed") {
+		t.Errorf("calls %q: want the read failed with both blocks, the question answered by its refusal", describe(calls))
+	}
+}
+
 // Kilo Code's edit_file, its fast-apply edit ({target_file, instructions, code_edit}), is a
 // call like Cline's and Roo Code's tools (validation round r74a U1).
 func TestClineMarkdownReadsKiloCodesEditFile(t *testing.T) {
