@@ -180,6 +180,9 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 			delete(calls, p.CallID)
 			text, failed := cxOutput(p.Output)
 			text, failed = codexcell.Answer(text, failed)
+			if text == cxRemoved {
+				return // the answer was stripped: not known
+			}
 			if p.Type == "tool_search_output" {
 				text, failed = string(bytesTrimSpace(p.Tools)), false // the tools it found
 			}
@@ -449,7 +452,15 @@ func cxOutput(raw json.RawMessage) (text string, failed bool) {
 // text, four rejected patches in a row were compared by their last lines, which differed,
 // and went untold.
 var cxVerdicts = []string{"failed in sandbox ", "command timed out after ", "execution error: ",
-	"exec command rejected", "retry failed: ", "patch rejected"}
+	"exec command rejected", "retry failed: ", "patch rejected",
+	// a patch that did not fit, a poll of a closed session, a command that could not start
+	// (validation round r90b U2-U4), and apply_patch's words in 2025's rollouts
+	"apply_patch verification failed", "write_stdin failed: ", "exec_command failed: ",
+	"error: Failed to find expected lines", "error: invalid hunk at line "}
+
+// cxRemoved is what an exporter that strips a rollout's outputs writes in their place: no
+// answer (validation round r90b U1: 23 calls, each answered so, were one call stuck).
+const cxRemoved = "Function output removed"
 
 // cxShellOutput unwraps a shell tool's output and reads its exit code. "aborted" is what
 // Codex records for a call cut short by an interrupted turn; an output opening with one of

@@ -436,3 +436,32 @@ func TestCodexAbortedCallsFailed(t *testing.T) {
 		t.Errorf("failed %v %v %v, want true true false", calls[0].Failed, calls[1].Failed, calls[2].Failed)
 	}
 }
+
+// Codex's own words for a call it could not make are a failure: a patch that did not fit, a
+// poll of a closed session, a command that could not start (validation round r90b U2-U4). An
+// answer an exporter stripped ("Function output removed") is no answer: read as one, every
+// stripped call answered alike and was stuck (r90b U1).
+func TestCodexVerdictsFailAndStrippedAnswersAreUnknown(t *testing.T) {
+	call := func(id, name, output string) string {
+		return `{"timestamp":"2026-02-13T10:00:00.000Z","type":"response_item","payload":{"type":"function_call","name":"` + name + `","arguments":"{\"redacted\":true}","call_id":"` + id + `"}}` + "\n" +
+			`{"timestamp":"2026-02-13T10:00:01.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"` + id + `","output":"` + output + `"}}` + "\n"
+	}
+	rollout := `{"timestamp":"2026-02-13T10:00:00.000Z","type":"session_meta","payload":{"id":"t1","cwd":"/w"}}` + "\n" +
+		call("c1", "apply_patch", `apply_patch verification failed: Failed to find expected lines in /w/a.go`) +
+		call("c2", "write_stdin", `write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true`) +
+		call("c3", "exec_command", `exec_command failed: CreateProcess { message: \"Sandbox(Denied)\" }`) +
+		call("c4", "exec_command", `Function output removed`) +
+		call("c5", "exec_command", `error: the build failed`)
+	tr, err := ReadFrom("rollout.jsonl", strings.NewReader(rollout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, fmt.Sprintf("%s %v %v", c.Tool, c.HasResult, c.Failed))
+	}
+	want := []string{"apply_patch true true", "write_stdin true true", "exec_command true true", "exec_command false false", "exec_command true false"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+}
