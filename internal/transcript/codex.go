@@ -60,6 +60,7 @@ type cxItem struct {
 	Output    json.RawMessage
 	Action    json.RawMessage
 	Tools     json.RawMessage // tool_search_output: the tools found
+	MCPResult json.RawMessage // event_msg mcp_tool_call_end: {"Ok": {..., "isError"}} or {"Err": ...}
 
 	// event_msg, compacted, turn_context
 	Message string
@@ -95,7 +96,8 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatCodex)
 	a := b.agent(MainAgent)
 	calls := map[string]int{}
-	var itemUsers []int // user turns taken from response items
+	mcpFailed := map[string]bool{} // calls an MCP server said failed (mcp_tool_call_end), by call id
+	var itemUsers []int            // user turns taken from response items
 	eventUsers := false
 	var usage Usage
 	// Replies: the model's items (reasoning, text, calls) up to the next output or user
@@ -187,7 +189,7 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 				text, failed = string(bytesTrimSpace(p.Tools)), false // the tools it found
 			}
 			e := &a.events[idx]
-			e.Result, e.HasResult, e.Failed = text, true, failed
+			e.Result, e.HasResult, e.Failed = text, true, failed || mcpFailed[p.CallID]
 			if inCopy && strings.HasPrefix(text, codexSpawnedNote) {
 				a.events, itemUsers, inCopy = a.events[:0], itemUsers[:0], false
 				clear(calls)
@@ -218,6 +220,13 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 				eventUsers = true
 				replies.end()
 				a.user(p.Message, ms)
+			case "mcp_tool_call_end":
+				// The MCP server's own word that the call failed, which the call's output
+				// item does not carry (validation round r90b U5: "Browser is not available"
+				// read as an answer).
+				if p.CallID != "" && cxMCPFailed(p.MCPResult) {
+					mcpFailed[p.CallID] = true
+				}
 			case "token_count":
 				if p.Info != nil && p.Info.Total != nil {
 					t := p.Info.Total
@@ -307,6 +316,8 @@ func (p *cxItem) member(w *walker) memberFunc {
 			return w.std(v, &p.Info)
 		case "model":
 			return w.str(v, &p.Model)
+		case "result":
+			return w.raw(v, &p.MCPResult)
 		}
 		return w.skip(v)
 	}
@@ -520,4 +531,19 @@ func cxAbortedAfter(s string) bool {
 	}
 	_, err := strconv.ParseFloat(d, 64)
 	return err == nil
+}
+
+// cxMCPFailed says whether an mcp_tool_call_end event's result is a failure: an "Err", or an
+// "Ok" whose content the server marked as an error.
+func cxMCPFailed(raw json.RawMessage) bool {
+	var r struct {
+		Ok *struct {
+			IsError bool `json:"isError"`
+		}
+		Err json.RawMessage
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &r) != nil {
+		return false
+	}
+	return len(r.Err) > 0 && string(r.Err) != "null" || r.Ok != nil && r.Ok.IsError
 }

@@ -465,3 +465,26 @@ func TestCodexVerdictsFailAndStrippedAnswersAreUnknown(t *testing.T) {
 		t.Errorf("calls %q, want %q", got, want)
 	}
 }
+
+// An MCP call the server answered with an error is failed: the rollout's mcp_tool_call_end
+// event says so ("isError", or an "Err"), which the call's output item does not (validation
+// round r90b U5).
+func TestCodexMCPErrorsFailTheirCalls(t *testing.T) {
+	call := func(id, end string) string {
+		return `{"timestamp":"2026-05-01T10:00:00.000Z","type":"response_item","payload":{"type":"function_call","name":"js","namespace":"mcp__node_repl","arguments":"{\"code\":\"open()\"}","call_id":"` + id + `"}}` + "\n" +
+			`{"timestamp":"2026-05-01T10:00:01.000Z","type":"event_msg","payload":{"type":"mcp_tool_call_end","call_id":"` + id + `","invocation":{"server":"node_repl","tool":"js"},"result":` + end + `}}` + "\n" +
+			`{"timestamp":"2026-05-01T10:00:01.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"` + id + `","output":"Browser is not available: iab"}}` + "\n"
+	}
+	rollout := `{"timestamp":"2026-05-01T10:00:00.000Z","type":"session_meta","payload":{"id":"t1","cwd":"/w"}}` + "\n" +
+		call("c1", `{"Ok":{"content":[{"type":"text","text":"Browser is not available: iab"}],"isError":true}}`) +
+		call("c2", `{"Err":"tool call failed: timeout"}`) +
+		call("c3", `{"Ok":{"content":[{"type":"text","text":"ok"}]}}`)
+	tr, err := ReadFrom("rollout.jsonl", strings.NewReader(rollout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 3 || !calls[0].Failed || !calls[1].Failed || calls[2].Failed {
+		t.Errorf("calls %q: want the first two failed", describe(calls))
+	}
+}
