@@ -198,3 +198,36 @@ func TestClaudeCodeStreamJSONKeptAsOneList(t *testing.T) {
 		t.Errorf("calls %+v, want the one failed Write", calls)
 	}
 }
+
+// A hook that saves the session at every stop (claude-code-hooks-mastery's logs/chat.json)
+// writes its records as one JSON list, opening with any of them: a summary, a file checkpoint,
+// a system line, a message. Read as the session's lines are (validation round r90a U1: 16
+// sessions, 904 calls, were message lists with no call).
+func TestClaudeCodeSessionRecordsKeptAsOneList(t *testing.T) {
+	records := []string{
+		`{"parentUuid": "u1", "isSidechain": false, "cwd": "/w", "sessionId": "fafb", "version": "1.0.69", "type": "assistant", "uuid": "u2", "timestamp": "2025-08-06T09:39:00.000Z",
+  "message": {"id": "msg_1", "role": "assistant", "model": "claude-sonnet-4", "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "npm test"}}]}}`,
+		`{"parentUuid": "u2", "isSidechain": false, "cwd": "/w", "sessionId": "fafb", "version": "1.0.69", "type": "user", "uuid": "u3", "timestamp": "2025-08-06T09:39:05.000Z",
+  "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "is_error": true, "content": "1 failing"}]}}`,
+	}
+	for _, opening := range []string{
+		`{"type": "summary", "summary": "Fix the tests", "leafUuid": "u3"}`,
+		`{"type": "file-history-snapshot", "messageId": "m1", "snapshot": {"messageId": "m1", "trackedFileBackups": {}}, "isSnapshotUpdate": false}`,
+		`{"parentUuid": null, "sessionId": "fafb", "type": "system", "content": "SessionStart:clear completed", "uuid": "u0", "timestamp": "2025-08-06T09:38:33.687Z", "level": "info"}`,
+		`{"parentUuid": null, "sessionId": "fafb", "type": "user", "uuid": "u1", "timestamp": "2025-08-06T09:38:40.000Z", "message": {"role": "user", "content": "run the tests"}}`,
+	} {
+		doc := "[\n  " + strings.Join(append([]string{opening}, records...), ",\n  ") + "\n]"
+		tr, err := ReadFrom("chat.json", strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Format != FormatClaudeCode {
+			t.Errorf("opening with %.40s: read as %s, want claude-code", opening, tr.Format)
+			continue
+		}
+		calls := tr.Agents[0].Calls()
+		if len(calls) != 1 || calls[0].Tool != "Bash" || !calls[0].Failed || calls[0].Result != "1 failing" {
+			t.Errorf("opening with %.40s: calls %q, want the failed npm test", opening, describe(calls))
+		}
+	}
+}

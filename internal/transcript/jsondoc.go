@@ -489,8 +489,10 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 			return buildClineUI(entries), nil
 		}
 	}
-	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isClaudeStreamRecord(scanTopObject(w.data[first:]).keys) {
-		return readClaudeStreamList(name, w.data[start:])
+	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' {
+		if keys := scanTopObject(w.data[first:]).keys; isClaudeStreamRecord(keys) || isClaudeSessionRecord(keys) {
+			return readClaudeStreamList(name, w.data[start:])
+		}
 	}
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '[' {
 		// [[action, observation], ...]: a trajectory of OpenHands' releases of 2024
@@ -863,6 +865,24 @@ func isClaudeStreamRecord(keys map[string]string) bool {
 		return session && (subtype || tools)
 	case "user", "assistant":
 		return session && message
+	}
+	return false
+}
+
+// isClaudeSessionRecord says whether the first element of a JSON list is a record of a
+// Claude Code session as ~/.claude/projects keeps them, one a line: its type, session id and
+// uuid. A hook that saves the session at every stop (claude-code-hooks-mastery's `stop.py
+// --chat`, logs/chat.json) writes the records as one list (validation round r90a U1: 16
+// sessions, 904 calls, were read as message lists with no call).
+func isClaudeSessionRecord(keys map[string]string) bool {
+	has := func(k string) bool { _, ok := keys[k]; return ok }
+	switch keys["type"] {
+	case "user", "assistant", "system":
+		return has("sessionId") && has("uuid")
+	case "summary":
+		return has("summary") && has("leafUuid") // a session's file may open with its summaries
+	case "file-history-snapshot":
+		return has("messageId") && has("snapshot") // or with the file checkpoints of a turn
 	}
 	return false
 }
