@@ -1112,8 +1112,7 @@ func (d *digester) echoParts(tok string) {
 // isName says whether s is a name in code: letters, digits and '_', not starting with a digit.
 func isName(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+		if c := s[i]; c != '_' && !isWordByte(c) || i == 0 && '0' <= c && c <= '9' {
 			return false
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
+
+	"github.com/loopguard/loopguard/internal/codexcell"
 )
 
 func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
@@ -951,13 +953,6 @@ func meterRow(line string) bool {
 	return true
 }
 
-// The headers of a cell of Codex's code mode (a call of its "exec" tool running JavaScript
-// that calls the real tools): the cell ran through, or it threw.
-const (
-	cellCompleted = "Script completed\nWall time "
-	cellFailed    = "Script failed\nWall time "
-)
-
 // execHeaderEnd returns where the output starts in a result headed the way Codex heads a
 // command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"; a code-mode
 // cell's "Script completed" or "Script failed", the wall time, "Output:"), as Cline
@@ -972,7 +967,7 @@ func execHeaderEnd(result string) int {
 	}
 	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") &&
 		!strings.HasPrefix(result, "Command executed successfully") && !strings.HasPrefix(result, "Command failed with exit code") &&
-		!strings.HasPrefix(result, cellCompleted) && !strings.HasPrefix(result, cellFailed) {
+		!strings.HasPrefix(result, codexcell.Completed) && !strings.HasPrefix(result, codexcell.Failed) {
 		return 0
 	}
 	const mark = "\nOutput:\n"

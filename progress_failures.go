@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/loopguard/loopguard/internal/codexcell"
 	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
@@ -474,7 +475,7 @@ var openingFirsts = func() (t [256]bool) {
 // Unlike looksFailed it does not search the text: a successful edit shows what it wrote, and
 // code often holds "Error:".
 func opensWithFailure(result string) bool {
-	if strings.HasPrefix(result, cellFailed) {
+	if strings.HasPrefix(result, codexcell.Failed) {
 		return true // a code-mode cell that threw: its host's own word
 	}
 	i := execHeaderEnd(result) // the output's opening, not the harness's header over it
@@ -629,12 +630,11 @@ func runsInlineCode(line []byte) bool {
 		return true
 	}
 	prevInterpreter := false
-	for len(line) > 0 {
-		k := 0
-		for k < len(line) && line[k] != ' ' && line[k] != '\t' {
-			k++
+	for i := 0; ; {
+		var w []byte
+		if w, i = spaceWord(line, i); len(w) == 0 {
+			return false
 		}
-		w := line[:k]
 		if prevInterpreter {
 			for _, f := range inlineCodeFlags {
 				if string(w) == f {
@@ -653,12 +653,21 @@ func runsInlineCode(line []byte) bool {
 				break
 			}
 		}
-		for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-			k++
-		}
-		line = line[k:]
 	}
-	return false
+}
+
+// spaceWord returns the word of line that starts at i or after the spaces and tabs there, and
+// the index after it; the word is empty at the line's end. Unlike wordEnd, it reads JSON
+// escapes as written: an escaped tab is part of a word.
+func spaceWord(line []byte, i int) (w []byte, next int) {
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+		j++
+	}
+	return line[i:j], j
 }
 
 // nonzeroNumberAt says whether s starts with an optional ':', spaces, and a number other than 0.
@@ -1303,15 +1312,9 @@ func printsFiles(args []byte) (prog string, ok bool) {
 		}
 		return false
 	}
-	for i := 0; i <= len(line); {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
-		j := i
-		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
-			j++
-		}
-		w := line[i:j]
+	for i := 0; ; {
+		var w []byte
+		w, i = spaceWord(line, i) // at the line's end, the word is empty and ends the last step
 		switch {
 		case len(w) == 0 || string(w) == "&&":
 			if !step() {
@@ -1332,9 +1335,7 @@ func printsFiles(args []byte) (prog string, ok bool) {
 			sedN = sedN || string(w) == "-n"
 			sedI = sedI || bytes.HasPrefix(w, []byte("-i"))
 		}
-		i = j // at the line's end, the next word is empty and ends the last step
 	}
-	return "", false
 }
 
 // complainsFirst says whether a result's first line is prog's own complaint: "cat: x: No such

@@ -15,6 +15,18 @@ import (
 // Tool is the name of the tool code mode runs cells with.
 const Tool = "exec"
 
+// The header a cell's answer opens with: the cell ran through, or it threw; the wall time on
+// the line after.
+const (
+	completedLine = "Script completed\n"
+	failedLine    = "Script failed\n"
+	wallTime      = "Wall time "
+
+	// Completed and Failed open the answer of a cell that ran through and of one that threw.
+	Completed = completedLine + wallTime
+	Failed    = failedLine + wallTime
+)
+
 // Call reads a code-mode cell (Codex's "exec" custom tool, whose input is JavaScript
 // that calls the agent's real tools) that makes exactly one tool call as that call: the
 // tool's name, and its arguments when they are written as JSON (`tools.exec_command({"cmd":
@@ -104,14 +116,14 @@ func isIdentByte(c byte) bool {
 func Answer(text string, failed bool) (string, bool) {
 	var rest string
 	switch {
-	case strings.HasPrefix(text, "Script completed\n"):
-		rest = text[len("Script completed\n"):]
-	case strings.HasPrefix(text, "Script failed\n"):
-		rest, failed = text[len("Script failed\n"):], true
+	case strings.HasPrefix(text, completedLine):
+		rest = text[len(completedLine):]
+	case strings.HasPrefix(text, failedLine):
+		rest, failed = text[len(failedLine):], true
 	default:
 		return text, failed
 	}
-	if !strings.HasPrefix(rest, "Wall time ") {
+	if !strings.HasPrefix(rest, wallTime) {
 		return text, failed
 	}
 	if k := strings.Index(rest, "\nOutput:\n"); k >= 0 && !strings.Contains(rest[:k], "\n") {
