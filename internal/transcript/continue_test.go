@@ -57,3 +57,36 @@ func TestClineCLISessionMessages(t *testing.T) {
 		t.Errorf("read as %s: %q, want messages: %q", tr.Format, got, want)
 	}
 }
+
+// Continue's IDE extension keeps a call's result twice, in the item's toolCallStates and as a
+// tool message, and says a terminal command failed only in its output's own status (the
+// state is "done"). The tool message is the result, read once, and that status fails it
+// (validation round r91b U1: three failing PowerShell commands read as successes, and every
+// result read a second time as the model's words).
+func TestContinueOutputStatusFailsTheCallAndTheResultIsReadOnce(t *testing.T) {
+	doc := `{"sessionId": "s", "title": "t", "workspaceDirectory": "/w", "history": [
+  {"message": {"role": "user", "content": "clean up"}},
+  {"message": {"role": "assistant", "content": "", "toolCalls": [
+      {"id": "c1", "type": "function", "function": {"name": "run_terminal_command", "arguments": "{\"command\":\"git diff --stat\"}"}},
+      {"id": "c2", "type": "function", "function": {"name": "run_terminal_command", "arguments": "{\"command\":\"$x = ; ls\"}"}}]},
+   "toolCallStates": [
+      {"toolCallId": "c1", "status": "done", "output": [{"name": "Terminal", "status": "Command completed", "content": "2 files changed"}]},
+      {"toolCallId": "c2", "status": "done", "output": [{"name": "Terminal", "status": "Command failed with exit code 1", "content": "At line:1 char:6"}]}]},
+  {"message": {"role": "tool", "toolCallId": "c1", "content": "2 files changed"}},
+  {"message": {"role": "tool", "toolCallId": "c2", "content": "At line:1 char:6"}},
+  {"message": {"role": "assistant", "content": "The second command failed."}}
+]}`
+	tr, err := ReadFrom("s.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`user "clean up"`,
+		`call run_terminal_command "{\"command\":\"git diff --stat\"}" => "2 files changed"`,
+		`call run_terminal_command "{\"command\":\"$x = ; ls\"}" => "At line:1 char:6" FAILED`,
+		`text[model] "The second command failed."`,
+	}
+	if got := describe(tr.Agents[0].Events); tr.Format != FormatContinue || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s:\n got %s\nwant %s", tr.Format, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
