@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -32,10 +33,23 @@ import (
 //
 //	what the tool answered, to the next such line or message heading
 //
-// A message's calls are one reply; a result answers the call of its id. Zed's newer threads
-// (driven over the Agent Client Protocol) write "**Tool Call: <title>**" and a status line
-// instead, with no arguments apart from the title: not read here (no file of that kind was
-// found to check a reading against).
+// A message's calls are one reply; a result answers the call of its id.
+//
+// A thread of an agent that Zed drives over the Agent Client Protocol (an external agent, and
+// Zed's own newer threads) writes each call as a title and a status line instead, its
+// content after them, to the next heading or call:
+//
+//	**Tool Call: Read file `src/app.ts`**
+//	Status: Completed
+//
+//	Terminal:            (a command: the title is the command line)
+//	```
+//	what it printed
+//	```
+//
+// The title is all the arguments there are (see acpCall). A status of Failed, Rejected,
+// Canceled or Error (older Zed) fails the call; Pending, In Progress, Running or Waiting for
+// confirmation leaves it without a result. Nothing groups such calls into replies.
 
 // zedRoles maps the message headings of a Zed thread to roles.
 var zedRoles = map[string]string{"## User": "user", "## Agent": "assistant", "## Assistant": "assistant", "## System": "system"}
@@ -92,6 +106,8 @@ type zedReader struct {
 	result  int              // the call whose result the lines in buf are, or -1
 	fence   int              // the backticks of the fenced block of the words in buf that is open, or 0
 	buf     []string
+	acp     string // the title of the ACP call whose content buf gathers ("" for none: see zedToolCall)
+	acpN    int    // ACP calls read, for the arguments of a title that names no input
 }
 
 // line reads lines[i] (and, for a call, the fenced arguments after it) and returns the index
@@ -106,12 +122,29 @@ type zedReader struct {
 func (r *zedReader) line(lines []string, i int) int {
 	line := lines[i]
 	if r.result < 0 {
+		// (Not in a result: what a tool answers quotes code and search hits whose fences
+		// need not pair up, as a search's hits cut from a Markdown file.)
 		r.fence = nextFence(r.fence, line)
 	}
 	if role, ok := zedRoles[strings.TrimRight(line, " ")]; ok && r.fence == 0 && !(r.result >= 0 && r.waiting > 0) {
 		r.flush()
-		r.role, r.message, r.results, r.result = role, r.message+1, false, -1
+		r.role, r.message, r.results, r.result, r.acp = role, r.message+1, false, -1, ""
 		return i
+	}
+	if title, status, ok := zedToolCall(lines, i); ok && r.fence == 0 && r.waiting == 0 {
+		r.flush()
+		e := loopguard.Call("", "", nil)
+		switch status {
+		case "Pending", "In Progress", "Running", "Waiting for confirmation":
+			// not finished when the thread was saved: what it would have answered is unknown
+		case "Failed", "Rejected", "Canceled", "Error":
+			e.HasResult, e.Failed = true, true
+		default:
+			e.HasResult = true
+		}
+		r.result, r.acp = r.a.add(e), title
+		r.acpN++
+		return i + 1
 	}
 	if tool, id, ok := zedUseTool(line); ok && r.fence == 0 && !r.results && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "```") {
 		r.flush()
@@ -145,6 +178,13 @@ func (r *zedReader) flush() {
 	text := strings.TrimSpace(strings.Join(r.buf, "\n"))
 	r.buf, r.fence = r.buf[:0], 0
 	switch {
+	case r.result >= 0 && r.acp != "":
+		e := &r.a.events[r.result]
+		e.Tool, e.Args, e.Result = acpCall(r.acp, text, r.acpN)
+		if !e.HasResult {
+			e.Result = ""
+		}
+		r.acp = ""
 	case r.result >= 0:
 		r.a.events[r.result].Result = text
 	case text == "" || r.role == "":
@@ -221,4 +261,113 @@ func zedResult(line string) (id string, failed, ok bool) {
 	}
 	id, failed = strings.CutSuffix(rest, " (Error)")
 	return id, failed, true
+}
+
+// zedToolCall reads an ACP call's "**Tool Call: title**" line at lines[i] and the
+// "Status: ..." line after it.
+func zedToolCall(lines []string, i int) (title, status string, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimRight(lines[i], " "), "**Tool Call: ")
+	if !found || i+1 >= len(lines) {
+		return "", "", false
+	}
+	if title, found = strings.CutSuffix(rest, "**"); !found || title == "" {
+		return "", "", false
+	}
+	if status, found = strings.CutPrefix(strings.TrimRight(lines[i+1], " "), "Status: "); !found {
+		return "", "", false
+	}
+	return unescapeMarkdown(title), status, true
+}
+
+// acpCall makes an ACP call of its title and content: the tool, the arguments and the result.
+// The title is what the agent showed of the call, and the only arguments the thread keeps:
+//   - a command (its content is "Terminal:" and a fenced block) is the terminal tool run on
+//     the title as its command line, answered by what the block holds;
+//   - a change of a file (its content is "Diff: <path>" and the diff) is an edit of that path;
+//   - a read ("Read file `x`"), a listing ("List the `x` directory's contents") or a search
+//     ("Search files for regex `x`") is that tool with the title as its arguments (and the
+//     file or folder it names as its path);
+//   - a title that reports what a search found ("No matches", "Found 3 matches") names no
+//     input: its arguments are the call's number, so that different searches that found
+//     nothing are not taken for one search made again.
+func acpCall(title, content string, n int) (tool string, args []byte, result string) {
+	obj := func(kv ...string) []byte {
+		m := map[string]string{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		b, _ := json.Marshal(m)
+		return b
+	}
+	if body, ok := strings.CutPrefix(content, "Terminal:"); ok {
+		return "terminal", obj("command", title), fencedBody(strings.TrimSpace(body))
+	}
+	if rest, ok := strings.CutPrefix(content, "Diff: "); ok {
+		path, _, _ := strings.Cut(rest, "\n")
+		return "edit_file", obj("path", strings.TrimSpace(path)), content
+	}
+	switch {
+	case strings.HasPrefix(title, "Read file "):
+		return "read_file", obj("path", quotedPart(title), "title", title), content
+	case strings.HasPrefix(title, "List the "):
+		return "list_directory", obj("path", quotedPart(title), "title", title), content
+	case strings.HasPrefix(title, "Search files for "):
+		return "grep", obj("title", title), content
+	case reportsMatches(title):
+		return "grep", obj("title", title, "call", strconv.Itoa(n)), content
+	}
+	return "tool", obj("title", title), content
+}
+
+// quotedPart returns the first part of a title in backquotes ("Read file `a.ts` (lines 1-40)":
+// a.ts), or "".
+func quotedPart(title string) string {
+	_, rest, ok := strings.Cut(title, "`")
+	if !ok {
+		return ""
+	}
+	part, _, _ := strings.Cut(rest, "`")
+	return part
+}
+
+// reportsMatches says whether an ACP call's title reports what a search found: "No matches",
+// "1 match", "Found 12 matches".
+func reportsMatches(title string) bool {
+	t := strings.TrimPrefix(strings.ToLower(title), "found ")
+	if t == "no matches" {
+		return true
+	}
+	num, word, ok := strings.Cut(t, " ")
+	return ok && num != "" && strings.Trim(num, "0123456789") == "" && (word == "match" || word == "matches")
+}
+
+// fencedBody returns what the fenced block that text is holds, or text when it is none.
+func fencedBody(text string) string {
+	if !strings.HasPrefix(text, "```") {
+		return text
+	}
+	_, body, ok := strings.Cut(text, "\n")
+	if !ok {
+		return ""
+	}
+	if k := strings.LastIndex(body, "```"); k >= 0 && strings.TrimSpace(body[k+3:]) == "" {
+		body = body[:k]
+	}
+	return strings.TrimSpace(body)
+}
+
+// unescapeMarkdown removes the backslashes Markdown escapes punctuation with
+// ("Simplenote\_Clone\_App/app\-x.tsx").
+func unescapeMarkdown(s string) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\\`*_{}[]()#+-.!<>|~", s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -98,3 +98,46 @@ func TestZedThreadQuotingItsOwnMarks(t *testing.T) {
 		t.Errorf("a thread with a large first message: %v", err)
 	}
 }
+
+// zedACPThread is written for TestZedACPThread from Zed's Markdown writer for threads of
+// agents it drives over the Agent Client Protocol: "**Tool Call: <title>**", a "Status:" line,
+// then the call's content ("Terminal:" and a fenced block for a command, "Diff: <path>" for an
+// edit, a fenced file for a read); the title is Markdown, escaped.
+const zedACPThread = "## User\n\nThe install fails.\n\n" +
+	"## Assistant\n\nI will read the manifest.\n\n" +
+	"**Tool Call: Read file `app/package.json` (lines 1-20)**\nStatus: Completed\n\n```app/package.json\n     1\t{\n     2\t  \"name\": \"app\"\n```\n\n" +
+	"**Tool Call: npm install jszip**\nStatus: Completed\n\nTerminal:\n```\nnpm error code ERESOLVE\nnpm error ERESOLVE could not resolve\n\n```\n\n" +
+	"## Assistant\n\nSearching for the export.\n\n" +
+	"**Tool Call: No matches**\nStatus: Completed\n\n```json\n{\n  \"all_matches_len\": 0\n}\n```\n\n" +
+	"**Tool Call: No matches**\nStatus: Completed\n\n```json\n{\n  \"all_matches_len\": 0\n}\n```\n\n" +
+	"**Tool Call: Search files for regex `export`**\nStatus: Completed\n\nFound 1 match:\n\n## Matches in app/a.md\n\n```\n```\nexport x\n```\n\n" +
+	"## Assistant\n\nNow the fix.\n\n" +
+	"**Tool Call: app\\_src/page\\-x.tsx**\nStatus: Failed\n\nDiff: app_src/page-x.tsx\n```\n-a\n+b\n```\n\n" +
+	"**Tool Call: cargo build**\nStatus: In Progress\n\n"
+
+// An ACP thread's calls are read from their titles, status lines and contents: a command is
+// the terminal run on its title (a failing npm install is a command that failed, read from its
+// output); a read or a search keeps its title; a title that only reports what a search found
+// names no input, so two of them are two calls; a Failed status fails the call; an unfinished
+// one has no result; fences that do not pair up inside a call's content do not hide the next
+// heading (validation round r91c U1: a real thread of 26 such calls was read with none).
+func TestZedACPThread(t *testing.T) {
+	tr := expectEvents(t, "acp-thread.md", zedACPThread, FormatZed, []string{
+		`user "The install fails."`,
+		`text[model] "I will read the manifest."`,
+		`call read_file "{\"path\":\"app/package.json\",\"titl…" => "` + "```" + `app/package.json\n     1\t{\n   …"`,
+		`call terminal "{\"command\":\"npm install jszip\"}" => "npm error code ERESOLVE\nnpm erro…"`,
+		`text[model] "Searching for the export."`,
+		`call grep "{\"call\":\"3\",\"title\":\"No matches\"…" => "` + "```" + `json\n{\n  \"all_matches_len\": 0…"`,
+		`call grep "{\"call\":\"4\",\"title\":\"No matches\"…" => "` + "```" + `json\n{\n  \"all_matches_len\": 0…"`,
+		`call grep "{\"title\":\"Search files for regex…" => "Found 1 match:\n\n## Matches in ap…"`,
+		`text[model] "Now the fix."`,
+		`call edit_file "{\"path\":\"app_src/page-x.tsx\"}" => "Diff: app_src/page-x.tsx\n` + "```" + `\n-a\n…" FAILED`,
+		`call tool "{\"title\":\"cargo build\"}" => -`,
+	})
+	for _, c := range tr.Agents[0].Calls() {
+		if c.Turn != "" {
+			t.Errorf("call %s has turn %q; an ACP thread does not say which calls one reply made", c.Tool, c.Turn)
+		}
+	}
+}
