@@ -25,10 +25,14 @@ const Period = 4
 //  3. A notice opens a loop around its call: the loop extends back from that call over the
 //     calls before it that are repeats-ahead, and forward over the calls after it that are
 //     repeats-back. So a loop is the maximal run of repeats around the notice: the whole of a
-//     stuck run, or of a cycle of up to Period calls.
-//  4. The next notice of the same key joins the loop when it falls within Period calls after
-//     the loop's end, with no user message in between; the loop then extends forward from
-//     it. Otherwise it opens a new loop.
+//     stuck run, or of a cycle of up to Period calls. A notice of a tool failing alike
+//     (errors) or of its arguments churning (churn) counts calls whose arguments differ, so
+//     its loop is that tool's calls instead: back over as many of them as the notice counts
+//     (its failed calls, for errors), and, for errors, forward over its failed calls after it;
+//     each no more than Period calls from the next, with no user message in between.
+//  4. The next notice of the same key joins the loop when it (or, for errors and churn, the
+//     start of its chain) falls within Period calls after the loop's end, with no user message
+//     in between; the loop then extends forward from it. Otherwise it opens a new loop.
 //
 // Start and End are the loop's first and last call indices. The calls wasted are those made
 // after the guard would first have spoken, up to the end of the loop: End − FirstNotice. A
@@ -54,12 +58,37 @@ type loopKey struct{ plugin, kind, tool string }
 // keyOf returns a notice's loop key.
 func keyOf(n *Notice) loopKey {
 	k := loopKey{plugin: n.Plugin, kind: n.Kind}
-	if n.Kind == loopguard.KindRepeat || n.Kind == loopguard.KindCall {
+	switch n.Kind {
+	case loopguard.KindRepeat, loopguard.KindCall:
 		if i := strings.LastIndex(n.Summary, " × "); i >= 0 {
 			k.tool = n.Summary[:i]
 		}
+	case loopguard.KindErrors, loopguard.KindChurn:
+		k.tool, _ = chainOf(n)
 	}
 	return k
+}
+
+// chainOf reads the tool and the count of an errors or churn notice's summary ("edit failed ×
+// 4", "grep same result × 6"); "" when the summary names no tool.
+func chainOf(n *Notice) (tool string, count int) {
+	i := strings.LastIndex(n.Summary, " × ")
+	if i < 0 {
+		return "", 0
+	}
+	for _, c := range n.Summary[i+len(" × "):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		count = count*10 + int(c-'0')
+	}
+	head := n.Summary[:i]
+	for _, tail := range []string{" failed", " same result"} {
+		if t, ok := strings.CutSuffix(head, tail); ok && t != "" {
+			return t, count
+		}
+	}
+	return "", 0
 }
 
 // agentKey names an agent within a file: agent ids are unique per session.
@@ -108,8 +137,18 @@ func agentLoops(a *Agent, ns []*Notice) []Loop {
 		var cur *Loop
 		for _, n := range groups[k] {
 			i := n.CallIndex
-			if cur != nil && i <= cur.End+Period && m[i].seg == m[cur.End].seg {
-				cur.End = forward(m, max(cur.End, i))
+			start, end, joinAt := backward(m, i), forward(m, i), i
+			if tool, count := chainOf(n); tool != "" && (n.Kind == loopguard.KindErrors || n.Kind == loopguard.KindChurn) {
+				failed := n.Kind == loopguard.KindErrors
+				start = min(start, chainStart(m, i, tool, count, failed))
+				if failed {
+					end = max(end, chainEnd(m, i, tool))
+				}
+				// A chain's loop that reaches back to the loop before it is that loop going on.
+				joinAt = start
+			}
+			if cur != nil && joinAt <= cur.End+Period && m[i].seg == m[cur.End].seg {
+				cur.End = max(forward(m, max(cur.End, i)), end)
 				cur.Notices++
 				continue
 			}
@@ -118,7 +157,7 @@ func agentLoops(a *Agent, ns []*Notice) []Loop {
 			}
 			cur = &Loop{
 				Agent: a.ID, Session: a.Session, Plugin: k.plugin, Kind: k.kind, Tool: k.tool,
-				Start: backward(m, i), End: forward(m, i), FirstNotice: i, Notices: 1,
+				Start: start, End: end, FirstNotice: i, Notices: 1,
 			}
 		}
 		loops = append(loops, *cur)
@@ -171,6 +210,39 @@ func backward(m []Mark, i int) int {
 		i--
 	}
 	return i
+}
+
+// chainStart returns the first call of the chain an errors or churn notice at call i counts:
+// the count-th call of tool back from i (i itself the first of them), its failed calls only
+// when failed; each within Period calls of the one after it, with no user message between.
+// Fewer calls found than counted (the detector's chain outlives a user's turn, or bridges more
+// calls than Period) end the walk where the last one was.
+func chainStart(m []Mark, i int, tool string, count int, failed bool) int {
+	start, found := i, 1
+	for j := i - 1; j >= 0 && found < count && start-j <= Period && m[j].seg == m[i].seg; j-- {
+		if m[j].Tool == tool && (!failed || m[j].Failed) {
+			start = j
+			found++
+		}
+	}
+	return start
+}
+
+// chainEnd returns the last of tool's failed calls after i that follow each other within
+// Period calls, with no user message between: the failures an errors notice at i went on to.
+// A call of tool that went through ends the chain.
+func chainEnd(m []Mark, i int, tool string) int {
+	end := i
+	for j := i + 1; j < len(m) && j-end <= Period && m[j].seg == m[i].seg; j++ {
+		if m[j].Tool != tool {
+			continue
+		}
+		if !m[j].Failed {
+			break
+		}
+		end = j
+	}
+	return end
 }
 
 // toolsIn lists the distinct tools of some calls, in order of first appearance, at most four.

@@ -13,7 +13,9 @@ import (
 
 // events builds a loopguard events JSONL transcript from a compact script: each word is one
 // event of agent a1: a tool name is a call with arguments {"q":"<word>"} ("probe" and
-// "probe" are the same call), "user" is a user message, "text:<x>" a text block of 100 x's.
+// "probe" are the same call), "tool=arg" a call of tool with arguments {"q":"arg"} that fails
+// alike whatever arg when it ends in "!", "user" is a user message, "text:<x>" a text block
+// of 100 x's.
 func events(script string) string {
 	var b strings.Builder
 	for _, w := range strings.Fields(script) {
@@ -22,6 +24,15 @@ func events(script string) string {
 			b.WriteString(`{"type":"user","agent":"a1"}` + "\n")
 		case strings.HasPrefix(w, "text:"):
 			fmt.Fprintf(&b, `{"type":"text","agent":"a1","text":%q}`+"\n", strings.Repeat(w[5:], 100))
+		case strings.Contains(w, "="):
+			// tool=arg, failing alike whatever its argument when it ends in "!"
+			tool, arg, _ := strings.Cut(w, "=")
+			arg, failed := strings.CutSuffix(arg, "!")
+			answer := tool + " " + arg + " answered"
+			if failed {
+				answer = "Error: " + tool + " could not find the text to replace in the file"
+			}
+			fmt.Fprintf(&b, `{"type":"call","agent":"a1","tool":%q,"args":{"q":%q},"result":{"text":%q,"error":%t}}`+"\n", tool, arg, answer, failed)
 		default:
 			// Each call answered the same way every time: a repeat with an unknown result
 			// would be new to the progress detector.
@@ -151,6 +162,43 @@ func TestLoops(t *testing.T) {
 			preset: "dsh-brake",
 			script: "text:x text:x text:x a b",
 			want:   nil,
+		},
+		{
+			name:   "a tool failing alike with other arguments each time: its failed calls, other calls between",
+			preset: "default",
+			script: "a edit=1! b edit=2! edit=3! c edit=4! edit=5! d edit=6 e",
+			// errors at the 4th failure (call 6); the chain runs from the first failure (1) to
+			// the last (7); the edit that goes through (9) is no part of it
+			want:   []string{"progress/errors edit 1-7 first 6 notices 1 wasted 1"},
+			wasted: 1, runs: 1,
+		},
+		{
+			name:   "a failure chain that reaches back to the loop before it joins it",
+			preset: "default",
+			script: "edit=1! edit=2! edit=3! edit=4! edit=ok edit=5! edit=6! edit=7! edit=8!",
+			// the first chain's loop is 0-3 (the edit at 4 goes through); the second chain's
+			// notice (call 8) is 5 calls after it, but its chain starts at 5, within 4: one loop
+			want:   []string{"progress/errors edit 0-8 first 3 notices 2 wasted 5"},
+			wasted: 5, runs: 1,
+		},
+		{
+			name:   "a failure chain's loop stops at a user message",
+			preset: "default",
+			script: "edit=1! edit=2! user edit=3! edit=4! edit=5!",
+			// the notice at the 4th failure (call 3) counts the two before the user spoke;
+			// the loop does not reach back over the user's turn
+			want:   []string{"progress/errors edit 2-4 first 3 notices 1 wasted 1"},
+			wasted: 1, runs: 1,
+		},
+		{
+			name:   "a failure chain's loop stops at a gap longer than Period",
+			preset: "default",
+			script: "edit=0! user edit=1! a b c d e edit=2! edit=3! edit=4! edit=5!",
+			// the detector's chain outlives the user's turn, so the notice comes at the 4th
+			// failure in all (call 8); the loop is only what follows each other: the failures
+			// before the gap (calls 0 and 1) are left out
+			want:   []string{"progress/errors edit 7-10 first 8 notices 1 wasted 2"},
+			wasted: 2, runs: 1,
 		},
 		{
 			name:   "different tools and arguments make no loop",
