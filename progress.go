@@ -558,6 +558,13 @@ type progressState struct {
 	lastTextID                uint64
 	thoughtAt                 int32  // calls when the thought began: none since then is a monologue
 	lastUser                  uint64 // digest of the last user message's text, 0 when it had none
+	// The same message coming again and again, the model answering each time in words and
+	// making no call: a stop hook or a harness that its words do not satisfy (see resend).
+	resent         uint64 // the message's digest (as lastUser), 0 for none
+	resentN        int32  // times in a row it came, each answered with no call since
+	resentAnswered bool   // the model has answered its latest coming
+	resentSaidAt   int32  // resentN at the last notice, 0 before the first
+	resentPreview  string // the message, shortened, for the notice
 
 	tools          toolRing // names of the recent calls, for naming a cycle
 	thoughtPreview string   // the repeated thought, shortened, for the notice
@@ -677,12 +684,34 @@ func (s *progressState) observeUser(u *userEvent) {
 	// Code cron job checking two pull requests), and what it asks about may have changed
 	// meanwhile. It is a new turn, whatever its words.
 	late := u.time > 0 && s.lastAt > 0 && u.time-s.lastAt >= scheduledPromptGap
+	s.resend(h, u.text, late)
 	if s.noteTime(u.time); !late && (u.source == SourceHarness || h != 0 && h == s.lastUser || IsKnownReprompt(u.text)) {
 		s.thoughtSeen = false // the model's next words are a new turn
 		return
 	}
+	resent, resentN, resentSaidAt, preview := s.resent, s.resentN, s.resentSaidAt, s.resentPreview
 	s.reset()
 	s.lastUser = h
+	s.resent, s.resentN, s.resentSaidAt, s.resentPreview = resent, resentN, resentSaidAt, preview
+}
+
+// resend follows a message (digest h) that comes again and again, the model answering each
+// time in words alone: a Claude Code stop hook that blocks every stop with the same feedback
+// was answered eleven times with eleven rewordings of one explanation, and no call (validation
+// round r90a M2). Reworded, the answers are no repeated thought; the message repeated, each
+// answer made in vain, is the loop. A call ends it (the model did something), and so does a
+// message that is another, empty, or sent long after (a scheduler's).
+func (s *progressState) resend(h uint64, text string, late bool) {
+	if h != 0 && h == s.resent && s.resentAnswered && !late {
+		s.resentN++
+	} else {
+		s.resent, s.resentN, s.resentSaidAt = h, 1, 0
+		if h == 0 {
+			s.resentN = 0
+		}
+		s.resentPreview = textPreview(text, 120)
+	}
+	s.resentAnswered = false
 }
 
 // scheduledPromptGap is how long after the agent's last event a user message is no reprompt

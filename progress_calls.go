@@ -19,6 +19,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if cls.ignored {
 		return out
 	}
+	s.resent, s.resentN = 0, 0 // the model did something (resend)
 	sleeps := sleepsFirst(cls.toolClass, c.args)
 	keys := readArgKeys(c.args)
 	if cls.typesInput && !keys.sendsNoKeys && !namesTypingKey(c.args) {

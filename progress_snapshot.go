@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 23
+const progressSnapFormat = 24
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -211,6 +211,11 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	}
 	b = appendBool(b, s.selfHeldSpread)
 	b = binary.LittleEndian.AppendUint64(b, s.stuckHeld)
+	b = binary.LittleEndian.AppendUint64(b, s.resent)
+	b = binary.AppendUvarint(b, uint64(s.resentN))
+	b = binary.AppendUvarint(b, uint64(s.resentSaidAt))
+	b = appendBool(b, s.resentAnswered)
+	b = appendString(b, s.resentPreview)
 	return b
 }
 
@@ -384,7 +389,11 @@ func (s *progressState) restore(r *snapReader) error {
 	}
 	s.selfHeldSpread = boolean()
 	s.stuckHeld = r.u64()
-	if s.idle < 0 || s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
+	s.resent = r.u64()
+	s.resentN, s.resentSaidAt = i32(), i32()
+	s.resentAnswered = boolean()
+	s.resentPreview = r.string()
+	if s.resentN < 0 || s.resentSaidAt < 0 || s.idle < 0 || s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
 	return r.err

@@ -114,6 +114,9 @@ var rejections = []string{
 	"Invalid `new_str` parameter: z. No replacement was performed. `new_str` and `old_str` must be different.",
 }
 
+// stopHook is what Claude Code sends the model when a stop hook blocks it from stopping.
+const stopHook = "Stop hook feedback:\n- [uv run .claude/hooks/stop.py --chat]: error: Failed to spawn: `.claude/hooks/stop.py`"
+
 func TestProgressRules(t *testing.T) {
 	grep := func(int) step { return ok("grep", `{"pattern":"foo"}`, "a.go:12: foo()") }
 	book := fail("update_reservation", `{"id":"XEWRD9","flights":["HAT030","HAT223"]}`, "Error: flight HAT030 not available on date 2024-05-13")
@@ -1033,6 +1036,23 @@ func TestProgressRules(t *testing.T) {
 				thought("I have completed the task: the fix is in place and the tests pass."), reprompt(),
 				thought("I have completed the task: the fix is in place and the tests pass."), reprompt()},
 			[]string{"5:thought:same thought × 3"}},
+		{"the same message answered in words again and again, reworded each time, is told at the third answer (a stop hook, r90a M2)",
+			nil, []step{userSays(stopHook), thought("The hook script is missing, so the stop hook fails."),
+				userSays(stopHook), thought("The error persists because settings.json names a hook file that does not exist."),
+				userSays(stopHook), thought("This keeps firing: the configured stop.py was never created.")},
+			[]string{"5:thought:same message answered × 3"}},
+		{"the same message answered by a call in between is not answered in words alone",
+			nil, []step{userSays(stopHook), thought("The hook script is missing."), userSays(stopHook), grep(0),
+				thought("Let me look for the hook."), userSays(stopHook), thought("The configured stop.py was never created.")},
+			nil},
+		{"the same message answered in words alone is told again when the count doubles, not at every answer",
+			nil, times(14, func(i int) step {
+				if i%2 == 0 {
+					return userSays(stopHook)
+				}
+				return thought(fmt.Sprintf("Explanation number %d of why the hook fails.", i))
+			}),
+			[]string{"5:thought:same message answered × 3", "11:thought:same message answered × 6"}},
 		{"a user message that repeats the previous one word for word is a reprompt too",
 			nil, []step{userSays("continue"), thought("Done."), userSays("continue"), thought("Done."), userSays("continue"), thought("Done.")},
 			[]string{"5:thought:same thought × 3"}},

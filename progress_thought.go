@@ -98,6 +98,8 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		}
 		s.lastTextID = h
 	}
+	resent := s.answerResent() // the same message answered again in words: told last (below)
+	before := len(out)
 	if rounds, period, spread := selfRepeats(t.text, &s.lines); rounds >= selfRepeatRounds {
 		s.selfHeld, s.selfHeldLines, s.selfHeldSpread = int32(rounds), int32(period), spread
 		if !s.quiet(false) {
@@ -156,7 +158,30 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		s.saidAt = s.calls
 		return append(out, s.thoughtNotice(t.agent, n, why))
 	}
+	if resent > 0 && len(out) == before && s.thoughtSaid == 0 {
+		// Answered in words the same thing again is a repeated thought, told above (and
+		// once told, not told again as this); reworded, it is this.
+		s.saidAt = s.calls
+		return append(out, s.notice(t.agent, KindThought, "same message answered × "+itoa(resent),
+			fill(s.d.cat.progressResent, "count", itoa(resent), "preview", s.resentPreview)))
+	}
 	return out
+}
+
+// answerResent notes that the model answered the message resend follows, and returns how many
+// times in a row it has answered it when a notice is due: at ThoughtRepeats, and again each
+// time the count doubles.
+func (s *progressState) answerResent() int {
+	if s.resentN == 0 || s.resentAnswered {
+		return 0
+	}
+	s.resentAnswered = true
+	n := s.resentN
+	if int(n) < s.d.cfg.ThoughtRepeats || s.resentSaidAt > 0 && n < 2*s.resentSaidAt {
+		return 0
+	}
+	s.resentSaidAt = n
+	return int(n)
 }
 
 // Why a thought chain is due a notice.

@@ -115,6 +115,11 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 	for range 3 {
 		monologue = append(monologue, Event{Type: EventUser, Agent: "a", Text: "continue"}, said)
 	}
+	var resent []Event
+	for i := range 3 {
+		resent = append(resent, Event{Type: EventUser, Agent: "a", Text: "Stop hook feedback: the stop hook failed"},
+			text("a", "", "model", fmt.Sprintf("Explanation %d: the hook file is missing.", i), 0))
+	}
 	var reapplied []Event
 	for i := range 3 {
 		reapplied = append(reapplied, call("a", "edit", `"edit 74:74\n    def f(self):"`).
@@ -148,6 +153,7 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 		{"a check a scheduler fires every quarter of an hour", scheduled, ""},
 		{"a rewritten script failing a different way each time", fourWays, ""},
 		{"the same edit made again", reapplied, "edit × 3"},
+		{"the same message answered in words alone", resent, "same message answered × 3"},
 		{"one reply's calls failing alike", batch, ""},
 	}
 	cfg, _ := Preset(PresetDefault)
