@@ -270,8 +270,8 @@ func (d *progressDetector) classify(tool string) toolClass {
 	// as a terminal's keystrokes are (see mutates), not by the "write" in its name.
 	c.typesInput = strings.Contains(lower, "stdin")
 	c.mutating = (matchAny(d.mutating, lower) || changesByVerb(tool)) && !c.typesInput
-	c.waits = waitsByName(lower)
-	c.pauses = pausesByName(lower)
+	c.waits = waitsByName(tool)
+	c.pauses = pausesByName(tool)
 	c.blocks = lower == "taskoutput" // Claude Code's: "block" defaults to true, "timeout" to 30 s
 	c.shows = !c.waits && showsByName(tool)
 	for _, o := range d.tools {
@@ -336,19 +336,19 @@ var stateVerbs = map[string]bool{
 	"lock": true, "unlock": true, "pay": true, "purchase": true, "buy": true, "change": true,
 }
 
-// waitsByName says whether a tool's (lower-case) name says it waits or reads what something
+// waitsByName says whether a tool's name says it waits or reads what something
 // running in the background has produced so far: sleep and wait tools, status checks, a
 // background job's output (Claude Code's BashOutput and TaskOutput, Copilot CLI's read_bash
 // and read_agent), a monitor of a running process, a scheduled wake-up or timer (Antigravity's
-// schedule), notifications. Time
-// passes between two such calls, so the same answer twice is a poll that has not advanced
-// yet, not a repeat that cannot.
-func waitsByName(lower string) bool {
-	for _, w := range waitWords {
-		if strings.Contains(lower, w) {
-			return true
-		}
+// schedule), notifications. Time passes between two such calls, so the same answer twice is a
+// poll that has not advanced yet, not a repeat that cannot. The words are the name's own
+// (nameHasWord): a hospital's search_waiting_list_by_rut waits for nothing, and three identical
+// searches answered alike were taken for a poll (validation round r92c M2).
+func waitsByName(tool string) bool {
+	if nameHasWord(tool, waitWords) || pausesByName(tool) {
+		return true
 	}
+	lower := strings.ToLower(tool)
 	if strings.HasSuffix(lower, "output") {
 		return true // BashOutput, TaskOutput; not write_output_file
 	}
@@ -359,14 +359,10 @@ func waitsByName(lower string) bool {
 	return false
 }
 
-// showsByName says whether a tool's name says it shows what a file holds: one of its words
-// (split at '_', '-', '.', and where a lower-case letter meets an upper-case one) is read,
-// view, open, cat, goto or scroll (Claude Code's Read, Gemini CLI's read_file and
-// read_many_files, SWE-agent's open, goto and scroll_down). Such a tool's answer is the
-// file's text, and source code is full of "Error:" and "raise"; the tool says it failed by
-// its flag or in its answer's opening ("File not found", "<tool_use_error>"), not in the
-// middle of what it shows.
-func showsByName(tool string) bool {
+// nameHasWord says whether one of a tool name's words is one of words (lower case): the name
+// split at '_', '-', '.', at any other byte that is not a letter or digit, and where a
+// lower-case letter meets an upper-case one (ScheduleWakeup: schedule, wakeup).
+func nameHasWord(tool string, words []string) bool {
 	start := 0
 	for i := 0; i <= len(tool); i++ {
 		boundary := i == len(tool) || !isWordByte(tool[i]) ||
@@ -374,9 +370,12 @@ func showsByName(tool string) bool {
 		if !boundary {
 			continue
 		}
-		switch strings.ToLower(tool[start:i]) {
-		case "read", "view", "open", "cat", "goto", "scroll":
-			return true
+		if w := tool[start:i]; w != "" {
+			for _, x := range words {
+				if strings.EqualFold(w, x) {
+					return true
+				}
+			}
 		}
 		start = i
 		if i < len(tool) && !isWordByte(tool[i]) {
@@ -385,6 +384,18 @@ func showsByName(tool string) bool {
 	}
 	return false
 }
+
+// showsByName says whether a tool's name says it shows what a file holds: one of its words
+// (nameHasWord) is read, view, open, cat, goto or scroll (Claude Code's Read, Gemini CLI's
+// read_file and read_many_files, SWE-agent's open, goto and scroll_down). Such a tool's answer
+// is the file's text, and source code is full of "Error:" and "raise"; the tool says it failed
+// by its flag or in its answer's opening ("File not found", "<tool_use_error>"), not in the
+// middle of what it shows.
+func showsByName(tool string) bool {
+	return nameHasWord(tool, showWords)
+}
+
+var showWords = []string{"read", "view", "open", "cat", "goto", "scroll"}
 
 // namesAFile says whether a call's arguments name the file it shows: a path member
 // (editFileKey's), or a command line of its own (SWE-agent's `open file.py`, `goto 120`). A
@@ -398,22 +409,22 @@ func namesAFile(args []byte) bool {
 	return ok
 }
 
-var waitWords = []string{"sleep", "wait", "status", "monitor", "wakeup", "notification", "schedule"}
+// waitWords are the words of a tool's name that say it waits for or reports on something
+// that moves by itself (waitsByName); "notifications" as Claude Code's ReadNotifications
+// spells it.
+var waitWords = []string{"status", "monitor", "notification", "notifications"}
 
-// pausesByName says whether a tool's (lower-case) name says the call itself lets time pass:
-// a sleep, a wait, a scheduled wake-up or a timer. A status check or a read of a background
-// job's output (waitsByName) answers at once: the time between two of them is only the
-// model's turn.
-func pausesByName(lower string) bool {
-	for _, w := range pauseWords {
-		if strings.Contains(lower, w) {
-			return true
-		}
-	}
-	return false
+// pausesByName says whether a tool's name says the call itself lets time pass: a sleep, a
+// wait, a scheduled wake-up or a timer (one of its words, nameHasWord: WaitForJob, sleep_ms,
+// ScheduleWakeup, set_timer). A status check or a read of a background job's output
+// (waitsByName) answers at once: the time between two of them is only the model's turn.
+// "schedule" alone names Antigravity's timer; with other words it is a domain's noun or verb
+// (get_schedule, schedule_meeting), which waits for nothing.
+func pausesByName(tool string) bool {
+	return nameHasWord(tool, pauseWords) || strings.EqualFold(tool, "schedule")
 }
 
-var pauseWords = []string{"sleep", "wait", "wakeup", "schedule", "timer"}
+var pauseWords = []string{"sleep", "wait", "await", "wakeup", "timer"}
 
 // callRecord is what the state keeps of the last watched call, for telling a poll.
 type callRecord struct {
