@@ -340,6 +340,7 @@ func FuzzCCTrace(f *testing.F) {
 
 func FuzzKimiWire(f *testing.F) {
 	f.Add([]byte(kimiWireLog))
+	f.Add([]byte(kimiWireV1Log))
 	f.Add([]byte(`{"type":"turn.prompt","input":7,"origin":null}` + "\n" + `{"type":"context.append_loop_event","event":{"type":"tool.result","toolCallId":"","result":{"output":[1]}}}` + "\n" + `{"type":"context.append_loop_event","event":{"type":"content.part","part":null}}`))
 	fuzzReader(f, readKimiWire)
 }
@@ -364,6 +365,7 @@ func FuzzACP(f *testing.F) {
 
 func FuzzZed(f *testing.F) {
 	f.Add([]byte(zedThread))
+	f.Add([]byte(zedACPThread))
 	f.Add([]byte("## User\n\nx\n\n## Agent\n\n**Use Tool: t (a)**\n```json\n{\n**Tool Results: a (Error)**\n<think>\n"))
 	fuzzReader(f, readZed)
 }

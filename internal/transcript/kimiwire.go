@@ -3,6 +3,8 @@ package transcript
 import (
 	"bufio"
 	"encoding/json"
+	"math"
+	"strconv"
 
 	"github.com/loopguard/loopguard"
 )
@@ -21,9 +23,26 @@ import (
 //
 // Everything else (requests to the model, usage, configuration, compaction) is passed over.
 // (Kimi CLI's older context.jsonl, a message list, is read by the messages format.)
+//
+// Wire protocol 1.x (the CLI's wire.jsonl of 2026, also after a metadata line) writes each
+// record as {"timestamp": <seconds>, "message": {"type", "payload"}} instead:
+//
+//   - TurnBegin: the user's turn, payload.user_input (a text, or content parts);
+//   - StepBegin: a new step of the model; the calls of one step are one reply;
+//   - ContentPart: the model's words or thinking, as content.part's part;
+//   - ToolCall: a call, {id, function: {name, arguments}}, its arguments a JSON text that may
+//     go on in the ToolCallPart records after it (payload.arguments_part, appended to the
+//     latest call's);
+//   - ToolResult: its result by tool_call_id, return_value.output, failed when
+//     return_value.is_error (return_value.message says why when the output is empty).
 
 type kimiWireLine struct {
-	Type   string `json:"type"`
+	Type      string  `json:"type"`
+	Timestamp float64 `json:"timestamp"`
+	Message   *struct {
+		Type    string          `json:"type"`
+		Payload json.RawMessage `json:"payload"`
+	} `json:"message"`
 	Input  any    `json:"input"`
 	Origin *struct {
 		Kind string `json:"kind"`
@@ -56,11 +75,16 @@ func readKimiWire(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatKimi)
 	a := b.agent(MainAgent)
 	calls := map[string]int{}
+	w := kimiWire{a: a, calls: calls, last: -1}
 	var damaged []*Error
 	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l kimiWireLine
 		if ok, err := decodeEventLine(line, &l); !ok {
 			return err
+		}
+		if l.Message != nil && l.Type == "" {
+			w.record(l.Message.Type, l.Message.Payload, int64(math.Round(l.Timestamp*1000)))
+			return nil
 		}
 		switch {
 		case l.Type == "turn.prompt":
@@ -97,4 +121,91 @@ func readKimiWire(name string, br *bufio.Reader) (*built, error) {
 		return nil, err
 	}
 	return withDamaged(b.done(), damaged), nil
+}
+
+// kimiWire reads the records of wire protocol 1.x (readKimiWire).
+type kimiWire struct {
+	a     *agentBuf
+	calls map[string]int // calls waiting for their results, by id
+	step  int            // StepBegin records read: the calls of one step are one reply
+	last  int            // the latest call, whose arguments a ToolCallPart goes on with; -1 for none
+	args  string         // its arguments as written so far
+}
+
+func (w *kimiWire) record(typ string, payload json.RawMessage, ms int64) {
+	switch typ {
+	case "TurnBegin":
+		var p struct {
+			UserInput any `json:"user_input"`
+		}
+		if json.Unmarshal(payload, &p) == nil {
+			w.a.user(contentText(p.UserInput), ms)
+		}
+	case "StepBegin":
+		w.step++
+	case "ContentPart":
+		var p struct {
+			Type  string `json:"type"`
+			Text  string `json:"text"`
+			Think string `json:"think"`
+		}
+		if json.Unmarshal(payload, &p) != nil {
+			return
+		}
+		switch p.Type {
+		case "text":
+			w.a.text("model", p.Text, "", ms)
+		case "think":
+			w.a.text("thinking", p.Think, "", ms)
+		}
+	case "ToolCall":
+		var p struct {
+			ID       string `json:"id"`
+			Function struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+		}
+		if json.Unmarshal(payload, &p) != nil {
+			return
+		}
+		call := loopguard.Call("", p.Function.Name, jsonOrInput(p.Function.Arguments))
+		call.Turn, call.Time = "step"+strconv.Itoa(w.step), ms
+		w.last, w.args = w.a.add(call), p.Function.Arguments
+		if p.ID != "" {
+			w.calls[p.ID] = w.last
+		}
+	case "ToolCallPart":
+		var p struct {
+			ArgumentsPart string `json:"arguments_part"`
+		}
+		if json.Unmarshal(payload, &p) != nil || w.last < 0 {
+			return
+		}
+		w.args += p.ArgumentsPart
+		w.a.events[w.last].Args = jsonOrInput(w.args)
+	case "ToolResult":
+		var p struct {
+			ToolCallID  string `json:"tool_call_id"`
+			ReturnValue struct {
+				IsError bool   `json:"is_error"`
+				Output  any    `json:"output"`
+				Message string `json:"message"`
+			} `json:"return_value"`
+		}
+		if json.Unmarshal(payload, &p) != nil {
+			return
+		}
+		idx, ok := w.calls[p.ToolCallID]
+		if !ok {
+			return
+		}
+		delete(w.calls, p.ToolCallID)
+		e := &w.a.events[idx]
+		out := contentText(p.ReturnValue.Output)
+		if isBlank(out) {
+			out = p.ReturnValue.Message
+		}
+		e.Result, e.HasResult, e.Failed = out, true, p.ReturnValue.IsError
+	}
 }

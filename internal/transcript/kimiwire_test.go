@@ -30,3 +30,41 @@ func TestKimiWireRecordsReadAsCallsByID(t *testing.T) {
 		t.Errorf("turns %q %q: the calls of one step are one reply", c[0].Turn, c[1].Turn)
 	}
 }
+
+// Written for this test in the layout of Kimi Code CLI's wire protocol 1.x (wire.jsonl):
+// {"timestamp", "message": {"type", "payload"}} records; two calls of one step, the second's
+// arguments streamed on in a ToolCallPart, one failing with only a message to say why.
+const kimiWireV1Log = `{"type": "metadata", "protocol_version": "1.10"}
+{"timestamp": 1783689733.63, "message": {"type": "TurnBegin", "payload": {"user_input": "fetch the tree"}}}
+{"timestamp": 1783689733.64, "message": {"type": "StepBegin", "payload": {"n": 1}}}
+{"timestamp": 1783689738.41, "message": {"type": "ContentPart", "payload": {"type": "think", "think": "Fetch, then list.", "encrypted": null}}}
+{"timestamp": 1783689739.11, "message": {"type": "ToolCall", "payload": {"type": "function", "id": "tool_1", "function": {"name": "FetchURL", "arguments": "{\"url\": \"https://example.com\"}"}, "extras": null}}}
+{"timestamp": 1783689739.12, "message": {"type": "ToolCall", "payload": {"type": "function", "id": "tool_2", "function": {"name": "Shell", "arguments": "{\"command\":"}}}}
+{"timestamp": 1783689739.13, "message": {"type": "ToolCallPart", "payload": {"arguments_part": " \"ls -R\", \"timeout\": 30}"}}}
+{"timestamp": 1783689739.20, "message": {"type": "StatusUpdate", "payload": {"token_usage": {"output": 276}}}}
+{"timestamp": 1783689740.52, "message": {"type": "ToolResult", "payload": {"tool_call_id": "tool_2", "return_value": {"is_error": false, "output": "a\nb\n", "message": "", "display": []}}}}
+{"timestamp": 1783689740.53, "message": {"type": "ToolResult", "payload": {"tool_call_id": "tool_1", "return_value": {"is_error": true, "output": "", "message": "Error running tool: No option 'min_extracted_size'"}}}}
+{"timestamp": 1783689741.00, "message": {"type": "StepBegin", "payload": {"n": 2}}}
+{"timestamp": 1783689741.50, "message": {"type": "ContentPart", "payload": {"type": "text", "text": "Listed."}}}
+{"timestamp": 1783689742.00, "message": {"type": "TurnEnd", "payload": {}}}
+`
+
+// Wire protocol 1.x records are read as the session's turns, words and calls: the arguments
+// a ToolCallPart streams on are the call's, a result by its call's id, failed with its message
+// when the output is empty (validation round r92b U1: a real wire.jsonl was read with no call).
+func TestKimiWireProtocolV1RecordsReadAsCalls(t *testing.T) {
+	tr := expectEvents(t, "wire.jsonl", kimiWireV1Log, FormatKimi, []string{
+		`user "fetch the tree"`,
+		`text[thinking] "Fetch, then list."`,
+		`call FetchURL "{\"url\":\"https://example.com\"}" => "Error running tool: No option 'm…" FAILED`,
+		`call Shell "{\"command\":\"ls -R\",\"timeout\":30}" => "a\nb\n"`,
+		`text[model] "Listed."`,
+	})
+	c := tr.Agents[0].Calls()
+	if c[0].Turn == "" || c[0].Turn != c[1].Turn {
+		t.Errorf("turns %q %q: the calls of one step are one reply", c[0].Turn, c[1].Turn)
+	}
+	if c[0].Time != 1783689739110 {
+		t.Errorf("time %d, want the record's timestamp in milliseconds", c[0].Time)
+	}
+}
