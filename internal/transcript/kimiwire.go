@@ -43,7 +43,7 @@ type kimiWireLine struct {
 		Type    string          `json:"type"`
 		Payload json.RawMessage `json:"payload"`
 	} `json:"message"`
-	Input  any    `json:"input"`
+	Input  any `json:"input"`
 	Origin *struct {
 		Kind string `json:"kind"`
 	} `json:"origin"`
