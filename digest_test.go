@@ -321,7 +321,8 @@ func TestMutatingCalls(t *testing.T) {
 func FuzzDigest(f *testing.F) {
 	for _, s := range []string{"", "a\r\nb", "x error: y", "Traceback (most recent call last):", "sh: 1: foo: command not found", "\x1b[31mx\x1b]0;t\x07", "2026-12-01T10:00:00Z 12ms pid 7 0xff", "/tmp/x\\Temp\\y",
 		strings.Repeat("line 12\n", 200), "\x1b", "\x1b[", "\r", "1 s", "pid=", "éé 12µs",
-		`{"error": "x", "ok": true}`, `{"status":"Failed"}`, `{"errors": [], "e\u0072ror": 0.0}`} {
+		`{"error": "x", "ok": true}`, `{"status":"Failed"}`, `{"errors": [], "e\u0072ror": 0.0}`,
+		`{"exit_code": 127, "output": "x"}`, `{"returncode": -0, "exitCode": 1e999}`} {
 		f.Add(s, `{"a":"b"}`)
 	}
 	f.Fuzz(func(t *testing.T, text, args string) {
@@ -586,6 +587,7 @@ func reportsErrorFieldByDecoding(text string) bool {
 		return false
 	}
 	var errFlag, okFlag *bool
+	var exit *float64
 	named, statusFailed, cause := false, false, false
 	for dec.More() {
 		tok, err := dec.Token()
@@ -624,6 +626,13 @@ func reportsErrorFieldByDecoding(text string) bool {
 			case []any:
 				named = named || len(x) > 0
 			}
+		case "exit_code", "exitCode", "returncode", "return_code":
+			if n, ok := v.(float64); ok && exit == nil {
+				exit = &n
+			} else if !ok && exit == nil && len(raw) > 0 && (raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9') {
+				big := 1.0 // a number out of float64's range is not 0
+				exit = &big
+			}
 		case "status":
 			if s, ok := v.(string); ok {
 				switch strings.ToLower(s) {
@@ -646,6 +655,8 @@ func reportsErrorFieldByDecoding(text string) bool {
 		return *errFlag
 	case okFlag != nil:
 		return !*okFlag
+	case exit != nil:
+		return *exit != 0
 	}
 	return named || statusFailed && cause
 }
@@ -993,6 +1004,12 @@ func TestLooksFailedReadsAJSONAnswersErrorFields(t *testing.T) {
 		{`{"success": true, "errors": ["row 3 skipped"]}`, false},
 		{`{"isError": false, "error": "a field of the data"}`, false},
 		{`{"result": {"error": "nested: a field of the data"}}`, false},
+		{`{"chunk_id": "846f55", "exit_code": 127, "output": "/bin/bash:行1: mvn：未找到命令\n"}`, true}, // r92b U2
+		{`{"returncode": 1, "stdout": "", "stderr": "boom"}`, true},
+		{`{"exit_code": 0, "output": "BUILD OK"}`, false},
+		{`{"exitCode": 0, "error": "a warning logged on the way"}`, false}, // the exit status decides before the fields
+		{`{"ok": true, "exit_code": 2}`, false},                             // a flag decides before it
+		{`{"exit_code": "1", "output": ""}`, false},                         // not a number: no exit status
 		{`{"error": "x"} trailing`, false},
 		{`[{"error": "x"}]`, false},
 		{`{"error": "x", "data": "` + strings.Repeat("a", maxErrorEnvelope) + `"}`, false}, // data, not an envelope

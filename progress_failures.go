@@ -122,7 +122,12 @@ const maxErrorEnvelope = 16 << 10
 // "error_message" or "errorMessage" fails it, and so does a "status" of "error", "fail",
 // "failed" or "failure" (any case) beside a "message", "detail" or "reason" that explains it
 // (JSend's {"status": "error", "message": ...}); a status alone may be what was asked for (a
-// job's). An empty, blank or null error field is a success's.
+// job's). An empty, blank or null error field is a success's. Between the flags and the error
+// fields, a process's exit status decides: an "exit_code", "exitCode", "returncode" or
+// "return_code" number, failed when not 0. A Codex code-mode cell that prints what its
+// exec_command returned ({"exit_code": 127, "output": "/bin/bash: mvn：未找到命令"}) reports its
+// command's failure there and nowhere else a reader of English would see it (validation round
+// r92b U2).
 func reportsErrorField(result string) bool {
 	result = strings.Trim(result, " \t\r\n")
 	if len(result) < 2 || len(result) > maxErrorEnvelope || result[0] != '{' || result[len(result)-1] != '}' {
@@ -130,7 +135,8 @@ func reportsErrorField(result string) bool {
 	}
 	// Most objects name none of these fields (a key written with escapes is read in full).
 	if !strings.Contains(result, "rror") && !strings.Contains(result, `"success"`) && !strings.Contains(result, `"ok"`) &&
-		!strings.Contains(result, `"status"`) && strings.IndexByte(result, '\\') < 0 {
+		!strings.Contains(result, `"status"`) && !strings.Contains(result, "xit") && !strings.Contains(result, "eturn") &&
+		strings.IndexByte(result, '\\') < 0 {
 		return false
 	}
 	b := unsafe.Slice(unsafe.StringData(result), len(result))
@@ -220,6 +226,7 @@ func jsonStringView(val []byte) string {
 // answerFields is what the members of a JSON answer say of its outcome (reportsErrorField).
 type answerFields struct {
 	errFlag, okFlag     int8 // isError/is_error, success/ok: 0 absent, 1 true, -1 false
+	exit                int8 // a process's exit status: 0 absent, 1 not 0, -1 0
 	errorNamed          bool // a non-empty error field
 	statusFailed, cause bool // a failed status; a message, detail or reason beside it
 }
@@ -230,6 +237,8 @@ func (f *answerFields) failed() bool {
 		return f.errFlag > 0
 	case f.okFlag != 0:
 		return f.okFlag < 0
+	case f.exit != 0:
+		return f.exit > 0
 	}
 	return f.errorNamed || f.statusFailed && f.cause
 }
@@ -257,6 +266,15 @@ func (f *answerFields) note(key string, val []byte) {
 	case "error", "errors", "error_type", "errorType", "error_message", "errorMessage":
 		f.errorNamed = f.errorNamed || errorValue(val)
 		f.cause = f.cause || key == "error"
+	case "exit_code", "exitCode", "returncode", "return_code":
+		if f.exit == 0 && (val[0] == '-' || '0' <= val[0] && val[0] <= '9') {
+			// a number (a string, or null, is no exit status); one out of float64's range is
+			// not 0
+			f.exit = 1
+			if n, err := strconv.ParseFloat(string(val), 64); err == nil && n == 0 {
+				f.exit = -1
+			}
+		}
 	case "status":
 		switch strings.ToLower(jsonString(val)) {
 		case "error", "fail", "failed", "failure":
