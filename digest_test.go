@@ -1008,8 +1008,8 @@ func TestLooksFailedReadsAJSONAnswersErrorFields(t *testing.T) {
 		{`{"returncode": 1, "stdout": "", "stderr": "boom"}`, true},
 		{`{"exit_code": 0, "output": "BUILD OK"}`, false},
 		{`{"exitCode": 0, "error": "a warning logged on the way"}`, false}, // the exit status decides before the fields
-		{`{"ok": true, "exit_code": 2}`, false},                             // a flag decides before it
-		{`{"exit_code": "1", "output": ""}`, false},                         // not a number: no exit status
+		{`{"ok": true, "exit_code": 2}`, false},                            // a flag decides before it
+		{`{"exit_code": "1", "output": ""}`, false},                        // not a number: no exit status
 		{`{"error": "x"} trailing`, false},
 		{`[{"error": "x"}]`, false},
 		{`{"error": "x", "data": "` + strings.Repeat("a", maxErrorEnvelope) + `"}`, false}, // data, not an envelope
