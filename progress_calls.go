@@ -369,7 +369,8 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// found.", "Permission denied" (validation round r68c M1-M10: ten such runs of small
 	// models, 7 to 32 calls each, untold).
 	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && c.searches()
-	says := dg.words >= 3 || foundNothing || dg.words == 2 && shortNonAnswer(c.result)
+	says := dg.words >= 3 || foundNothing || dg.words == 2 && shortNonAnswer(c.result) ||
+		dg.words > 0 && dg.words+ideographWords(c.result) >= 3
 	// Masking the words an answer echoes from its call makes two answers more alike ("The
 	// path X does not exist" for every X), never less: two answers the same before masking
 	// are the same answer, whatever words of them each call's arguments hold (a weak model
@@ -466,6 +467,21 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	}
 	return ch, rf
+}
+
+// ideographWords counts the characters of scripts written without spaces (isIdeograph) in the
+// opening of a short answer: each is a word, as the thought rule counts them. A shell that
+// says "mvn：未找到命令" (command not found, in Chinese) has said as much as one that says
+// "mvn: command not found", though its fields are two (validation round r92b). Only an
+// answer of fewer than three fields asks, so only its first bytes are read.
+func ideographWords(result string) int {
+	n := 0
+	for _, r := range result[:min(len(result), 256)] {
+		if isIdeograph(r) {
+			n++
+		}
+	}
+	return n
 }
 
 // alike says whether a call's answer dg is the chain's: the same once masked, or near it.

@@ -22,10 +22,21 @@ import (
 // "apply_patch verification failed:" when the patch does not fit the file. Python refuses to
 // start a module it cannot find in one line of its own ("/usr/bin/python: No module named
 // pytest", no traceback, no exit code in the text), as a shell does a command.
+//
+// A shell and the C library speak the machine's language: bash under a Chinese locale says
+// "mvn：未找到命令" where it would say "mvn: command not found" (a real Codex run, validation
+// round r92b), so the two commonest shell failures are also known in the languages agents
+// are most often run in.
 var failureMarks = []string{"Traceback (most recent call last)", "Error:", "error:", "ERROR", "FAILED",
 	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory", "<tool_use_error>",
 	"At line:", "not recognized as", "verification failed:", "failed to parse function arguments:",
-	": No module named "}
+	": No module named ",
+	"未找到命令", "没有那个文件或目录", // zh_CN
+	"コマンドが見つかりません", "そのようなファイルやディレクトリはありません", // ja
+	"Befehl nicht gefunden", "Datei oder Verzeichnis nicht gefunden", // de
+	"commande introuvable", "Aucun fichier ou dossier de ce type", // fr
+	"no se encontró la orden", "No existe el archivo o el directorio", // es
+	"команда не найдена", "Нет такого файла или каталога"} // ru
 
 // looksFailed says whether a result reads as a failure: one of failureMarks in its last 2 KB,
 // where a traceback or a test summary ends.

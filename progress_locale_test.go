@@ -1,0 +1,46 @@
+package loopguard
+
+import (
+	"fmt"
+	"testing"
+)
+
+// A shell and the C library say their failures in the machine's language: they are failures
+// in any of the languages loopguard knows them in.
+func TestShellFailuresInOtherLanguagesAreFailures(t *testing.T) {
+	for _, text := range []string{
+		"/bin/bash:行1: mvn：未找到命令", // a real Codex run (validation round r92b)
+		"cat: config.yml: 没有那个文件或目录",
+		"bash: mvn: コマンドが見つかりません",
+		"ls: 'x' にアクセスできません: そのようなファイルやディレクトリはありません",
+		"bash: mvn: Befehl nicht gefunden",
+		"cat: x: Aucun fichier ou dossier de ce type",
+		"bash: mvn: orden no encontrada\nbash: mvn: no se encontró la orden",
+		"cat: x: Нет такого файла или каталога",
+	} {
+		if !looksFailed(text) {
+			t.Errorf("looksFailed(%q) = false, want a failure", text)
+		}
+	}
+	if looksFailed("构建成功：所有测试均已通过") {
+		t.Error("a success said in Chinese reads as a failure")
+	}
+}
+
+// Four ways of running a build tool that is not installed, each answered by a Chinese-locale
+// bash, are one failure repeated (r92b: with the English message they were told, in Chinese
+// they were not).
+func TestCommandNotFoundInChineseIsToldAsAnErrorRepeated(t *testing.T) {
+	cfg, _ := Preset(PresetDefault)
+	e, _ := New(cfg)
+	var got []string
+	for i, cmd := range []string{"mvn test -q", "mvn -q test", "mvn test", "mvn -B test"} {
+		ev := Call("a", "exec_command", []byte(fmt.Sprintf(`{"cmd":%q}`, cmd))).WithResult("/bin/bash:行1: mvn：未找到命令\n", false)
+		for _, n := range e.Observe(ev) {
+			got = append(got, fmt.Sprintf("%d:%s", i, n.Kind))
+		}
+	}
+	if len(got) != 1 || got[0] != "3:errors" {
+		t.Errorf("notices %q, want the fourth told as errors", got)
+	}
+}
