@@ -33,7 +33,7 @@ var failureMarks = []string{"Traceback (most recent call last)", "Error:", "erro
 	": No module named ",
 	"未找到命令", "没有那个文件或目录", // zh_CN
 	"コマンドが見つかりません", "そのようなファイルやディレクトリはありません", // ja
-	"Befehl nicht gefunden", "Datei oder Verzeichnis nicht gefunden", // de
+	"Kommando nicht gefunden", "Datei oder Verzeichnis nicht gefunden", // de
 	"commande introuvable", "Aucun fichier ou dossier de ce type", // fr
 	"no se encontró la orden", "No existe el archivo o el directorio", // es
 	"команда не найдена", "Нет такого файла или каталога"} // ru

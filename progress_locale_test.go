@@ -13,9 +13,11 @@ func TestShellFailuresInOtherLanguagesAreFailures(t *testing.T) {
 		"cat: config.yml: 没有那个文件或目录",
 		"bash: mvn: コマンドが見つかりません",
 		"ls: 'x' にアクセスできません: そのようなファイルやディレクトリはありません",
-		"bash: mvn: Befehl nicht gefunden",
+		"bash: mvn: Kommando nicht gefunden.",
 		"cat: x: Aucun fichier ou dossier de ce type",
-		"bash: mvn: orden no encontrada\nbash: mvn: no se encontró la orden",
+		"bash: semanage: no se encontró la orden",
+		"bash: python: commande introuvable",
+		"bash: mvn: команда не найдена",
 		"cat: x: Нет такого файла или каталога",
 	} {
 		if !looksFailed(text) {
