@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -397,6 +398,20 @@ func FuzzAmazonQ(f *testing.F) {
 	f.Add([]byte(amazonQObjects))
 	f.Add([]byte(`{"conversation_id": 1, "next_message": {"content": {"CancelledToolUses": null}}, "history": [[], [null, {"ToolUse": {"tool_uses": [{"id": "a", "args": "x"}, null]}}], [{"content": {"ToolUseResults": {"tool_use_results": [{"tool_use_id": "a", "content": [{"Json": 3}, {"Json": {"exit_status": null}}, null, {"Image": {}}]}]}}}], 7, {"user": 3, "assistant": []}], "model": {"id": 1}}`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readAmazonQ(name, br, 0) })
+}
+
+func FuzzMiniFunctionCall(f *testing.F) {
+	f.Add("I will look.\n----BEGIN_FUNCTION_CALL----\nshow_file\n----ARG----\nfile_path\n----VALUE----\na.py\n----END_FUNCTION_CALL----")
+	f.Add("----BEGIN_FUNCTION_CALL----\n\n----ARG----\n----VALUE----\n----VALUE----")
+	f.Add("x ----BEGIN_FUNCTION_CALL---- finish ----ARG---- result")
+	f.Fuzz(func(t *testing.T, text string) {
+		if _, call, ok := miniFunctionCall(text); ok {
+			if call.Tool == "" || !json.Valid(call.Args) {
+				t.Fatalf("call %q with arguments %q", call.Tool, call.Args)
+			}
+		}
+		_ = miniFunctionResult(text)
+	})
 }
 
 func FuzzMiniConsole(f *testing.F) {

@@ -24,6 +24,21 @@ import (
 //     the harness's reprompt as Result: to the model it is an attempted command that was
 //     refused, and a model that keeps re-sending it is retrying.
 //
+// A harness of the same trajectory format may ask for calls in a textual protocol of its own
+// instead (a ReAct agent built on mini-swe-agent for a course, Berkeley's CS 264 of 2025):
+//
+//	----BEGIN_FUNCTION_CALL----
+//	<tool name>
+//	----ARG----
+//	<argument name>
+//	----VALUE----
+//	<its value, perhaps many lines>
+//	----END_FUNCTION_CALL----
+//
+// Such a reply is a call of that tool with those arguments (miniFunctionCall), answered by the
+// next message, a tool's or a user's, without the harness's echo of the call ("name(args=...)"
+// then "----RESULT----" or "----TOOL RESULT BEGIN----"; or "Tool 'name' returned:").
+//
 // The reply's text around the command is the model's THOUGHT (EventText, Source "model").
 // Times come from the API response's creation time, when the message records it.
 // The hand labels (labels.jsonl) count calls this way: their format_retry rows span the
@@ -167,6 +182,16 @@ func buildMini(d *docObject) *built {
 			if x := m.Extra; x != nil && x.Response != nil && x.Response.Created > 0 && x.Response.Created < 1e11 {
 				ms = int64(x.Response.Created * 1000)
 			}
+			if thought, call, ok := miniFunctionCall(text); ok {
+				a.text("model", thought, "", ms)
+				call.Time = ms
+				if i+1 < len(msgs) && (msgs[i+1].Role == "tool" || msgs[i+1].Role == "user") {
+					i++
+					call = call.WithResult(miniFunctionResult(contentText(msgs[i].Content)), false)
+				}
+				a.add(call)
+				continue
+			}
 			var blocks [][]int
 			if re == miniDefaultRegexp() {
 				blocks = miniDefaultBlocks(text)
@@ -232,6 +257,61 @@ func buildMini(d *docObject) *built {
 	out := b.done()
 	miniUsage(d, out)
 	return out
+}
+
+// The marks of the textual call protocol (see the top of this file).
+const (
+	miniCallBegin = "----BEGIN_FUNCTION_CALL----"
+	miniCallEnd   = "----END_FUNCTION_CALL"
+	miniCallArg   = "----ARG----"
+	miniCallValue = "----VALUE----"
+)
+
+// miniFunctionCall reads a reply that makes its call in the textual protocol: the text before
+// the call's block (the model's thought) and the call, its arguments a JSON object of the
+// argument names and values. A value keeps its lines, less the line break before the next
+// mark; a block cut short (no end mark) ends with the reply.
+func miniFunctionCall(text string) (thought string, call loopguard.Event, ok bool) {
+	at := strings.LastIndex(text, miniCallBegin)
+	if at < 0 {
+		return "", call, false
+	}
+	body := text[at+len(miniCallBegin):]
+	if end := strings.Index(body, miniCallEnd); end >= 0 {
+		body = body[:end]
+	}
+	name, rest, _ := strings.Cut(strings.TrimLeft(body, "\r\n"), miniCallArg)
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsAny(name, " \n") {
+		return "", call, false
+	}
+	args := map[string]string{}
+	for _, part := range strings.Split(rest, miniCallArg) {
+		key, value, found := strings.Cut(part, miniCallValue)
+		if key = strings.TrimSpace(key); !found || key == "" {
+			continue
+		}
+		value = strings.TrimPrefix(strings.TrimPrefix(value, "\r"), "\n")
+		value = strings.TrimSuffix(strings.TrimSuffix(value, "\n"), "\r")
+		args[key] = value
+	}
+	return strings.TrimSpace(text[:at]), loopguard.Call("", name, marshalArgs(args)), true
+}
+
+// miniFunctionResult is a textual-protocol harness's answer without its echo of the call.
+func miniFunctionResult(result string) string {
+	for _, mark := range []string{"----TOOL RESULT BEGIN----", "----RESULT----"} {
+		if head, body, ok := strings.Cut(result, mark); ok && !strings.Contains(head, "\n\n") {
+			body, _, _ = strings.Cut(body, "----TOOL RESULT END----")
+			return strings.Trim(body, "\r\n")
+		}
+	}
+	if strings.HasPrefix(result, "Tool '") {
+		if first, body, ok := strings.Cut(result, "\n"); ok && strings.HasSuffix(strings.TrimSpace(first), "returned:") {
+			return body
+		}
+	}
+	return result
 }
 
 // miniDefaultBlocks is miniDefaultRegexp().FindAllStringSubmatchIndex(text, -1), without

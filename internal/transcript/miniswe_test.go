@@ -164,3 +164,45 @@ func TestMiniSWEAgentToolCallsFailOnTheirReturnCode(t *testing.T) {
 		t.Errorf("read as %q, failed %v, want %v", tr.Format, failed, want)
 	}
 }
+
+// A harness of mini-swe-agent's trajectory format that asks for calls in a textual protocol
+// (----BEGIN_FUNCTION_CALL---- name, ----ARG---- / ----VALUE---- pairs): each reply is a call of
+// that tool with those arguments and the text before the block is the model's thought; the
+// answer, a tool's or a user's message, is read without the harness's echo of the call
+// (validation round r93b U1: every reply was a refused "bash" whose arguments were the whole
+// reply, and 38 finish calls at a step limit went untold).
+func TestMiniSWEAgentTextualCallProtocol(t *testing.T) {
+	call := func(thought, name string, kv ...string) string {
+		var b strings.Builder
+		b.WriteString(thought + "\n----BEGIN_FUNCTION_CALL----\n" + name + "\n")
+		for i := 0; i+1 < len(kv); i += 2 {
+			b.WriteString("----ARG----\n" + kv[i] + "\n----VALUE----\n" + kv[i+1] + "\n")
+		}
+		b.WriteString("----END_FUNCTION_CALL----")
+		return b.String()
+	}
+	msgs := []map[string]string{
+		{"role": "system", "content": "Every assistant message MUST end with EXACTLY ONE function call."},
+		{"role": "user", "content": "Fix the literal parser."},
+		{"role": "assistant", "content": call("I will look at the file.", "show_file", "file_path", "cpp.py", "start_line", "1")},
+		{"role": "user", "content": "Tool 'show_file' returned:\n     1\timport re\n"},
+		{"role": "assistant", "content": call("I will run the tests.", "run_bash_cmd", "command", "pytest -q\ntests/test_cpp.py")},
+		{"role": "tool", "content": "run_bash_cmd(args={'command': 'pytest -q'})\n----TOOL RESULT BEGIN----\n1 failed\n----TOOL RESULT END----"},
+		{"role": "assistant", "content": call("", "finish", "result", "Fixed the parser.")},
+		{"role": "tool", "content": "finish(args={'result': 'Fixed the parser.'})\n----RESULT----\nFixed the parser."},
+		{"role": "assistant", "content": "I am done."},
+		{"role": "user", "content": "Error: No function call detected in your response."},
+	}
+	b, _ := json.Marshal(map[string]any{"info": map[string]any{}, "messages": msgs, "trajectory_format": "mini-swe-agent-1"})
+	expectEvents(t, "run.traj.json", string(b), FormatMiniSWEAgent, []string{
+		`text[system] "Every assistant message MUST end…"`,
+		`user "Fix the literal parser."`,
+		`text[model] "I will look at the file."`,
+		`call show_file "{\"file_path\":\"cpp.py\",\"start_lin…" => "     1\timport re\n"`,
+		`text[model] "I will run the tests."`,
+		`call run_bash_cmd "{\"command\":\"pytest -q\\ntests/tes…" => "1 failed"`,
+		`call finish "{\"result\":\"Fixed the parser.\"}" => "Fixed the parser."`,
+		`text[model] "I am done."`,
+		`call[harness] bash "I am done." => "Error: No function call detected…" FAILED`,
+	})
+}
