@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -398,6 +399,15 @@ func FuzzAmazonQ(f *testing.F) {
 	f.Add([]byte(amazonQObjects))
 	f.Add([]byte(`{"conversation_id": 1, "next_message": {"content": {"CancelledToolUses": null}}, "history": [[], [null, {"ToolUse": {"tool_uses": [{"id": "a", "args": "x"}, null]}}], [{"content": {"ToolUseResults": {"tool_use_results": [{"tool_use_id": "a", "content": [{"Json": 3}, {"Json": {"exit_status": null}}, null, {"Image": {}}]}]}}}], 7, {"user": 3, "assistant": []}], "model": {"id": 1}}`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readAmazonQ(name, br, 0) })
+}
+
+func FuzzPydanticAI(f *testing.F) {
+	f.Add([]byte(pydanticHistory))
+	f.Add([]byte(`[{"kind": "response", "parts": [{"part_kind": "tool-call", "args": 3}, 7]}, {"kind": "request", "parts": null}]`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) {
+		data, _ := io.ReadAll(br)
+		return readPydanticAI(name, data)
+	})
 }
 
 func FuzzMiniFunctionCall(f *testing.F) {

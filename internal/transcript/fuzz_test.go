@@ -44,6 +44,9 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"id": "b", "result": "Error during inference: 500", "traceback": "T"}` + "\n" + `{"id": "c", "inference_log": null}`))
 	f.Add([]byte(`{"0": {"query": "q", "turn_history": {"thoughts": ["t"], "actions": ["execute[ls]", "x"], "observations": ["a"], "valid_action": [false, 1]}}}`))
 	f.Add([]byte(`{"1": {"traj": "Q\nThought 1: x\nAction 1: s[y]\nObservation 1: z\nAction: t\nObservation: w"}}`))
+	f.Add([]byte(autogenTaskResult))
+	f.Add([]byte(`{"messages": [{"source": "a", "type": "ToolCallRequestEvent", "content": [7, {"id": 1, "arguments": {"x": [1]}}]}, {"source": 3, "type": "ToolCallExecutionEvent", "content": "x"}]}`))
+	f.Add([]byte(pydanticHistory))
 	recoverPanics = false
 	f.Cleanup(func() { recoverPanics = true })
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -163,6 +163,9 @@ type msg struct {
 	// tau-bench results entry: {task_id, reward, info, traj, trial}
 	Traj []msg `json:"traj"`
 
+	// AutoGen AgentChat: the agent (or "user") that sent the message
+	Source string `json:"source"`
+
 	// Cline and Roo Code: the message's time, Unix milliseconds
 	TS float64 `json:"ts"`
 
@@ -477,6 +480,9 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isOHEvent(scanTopObject(w.data[first:]).keys) {
 		return readOpenHandsList(name, w, start)
 	}
+	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isPydanticAIHead(scanTopObject(w.data[first:]).keys) {
+		return readPydanticAI(name, w.data[start:])
+	}
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isATIFHead(scanTopObject(w.data[first:]).keys) {
 		return readATIFList(name, w.data[start:])
 	}
@@ -710,6 +716,11 @@ func (m *msg) member(w *walker) memberFunc {
 			return w.anyValue(v, &m.Content)
 		case "agent":
 			return w.str(v, &m.Agent)
+		case "source":
+			if w.data[v] != '"' {
+				return w.skip(v) // another format's source (an object, a list)
+			}
+			return w.str(v, &m.Source)
 		case "is_demo":
 			return w.boolean(v, &m.IsDemo)
 		case "action":

@@ -216,6 +216,9 @@ const (
 	// FormatOpencodeMarkdown is an opencode session exported as Markdown (its /export): "## User"
 	// and "## Assistant (…)" messages, "**Tool: name**" calls with their Input and Output blocks.
 	FormatOpencodeMarkdown = "opencode-markdown"
+	// FormatPydanticAI is a Pydantic AI run's message history (ModelMessagesTypeAdapter's JSON:
+	// requests and responses of parts).
+	FormatPydanticAI = "pydantic-ai"
 	// FormatKiro is a Kiro CLI session: its v1 log records, one a line, or its session
 	// export ("kiro-session-export-v1").
 	FormatKiro = "kiro"
