@@ -305,7 +305,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 				continue
 			}
 			switch {
-			case m.FromHarness:
+			case m.FromHarness || lettaSystemMessage(text):
 				a.harnessUser(text)
 			case laterUsersAreHarness:
 				a.taskOrHarness(text)
@@ -394,6 +394,29 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			a.text(m.Role, contentText(m.Content), "", 0)
 		}
 	}
+}
+
+// lettaSystemMessage says whether a user message is one that Letta (MemGPT) writes itself in
+// the user's role, a JSON object whose type is "heartbeat" (a call asked for control back),
+// "system_alert" or "login": the harness speaking, not a person's turn. Read as a user's turn,
+// each heartbeat between two runs of one call started its count afresh (validation round r93c
+// U7: five identical calls were told a call late).
+func lettaSystemMessage(text string) bool {
+	t := strings.TrimSpace(text)
+	if len(t) < 2 || t[0] != '{' || !strings.Contains(t[:min(len(t), 64)], `"type"`) {
+		return false
+	}
+	var packed struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal([]byte(t), &packed) != nil {
+		return false
+	}
+	switch packed.Type {
+	case "heartbeat", "system_alert", "login":
+		return true
+	}
+	return false
 }
 
 // chatRole is the message's role: its role field, or for LangChain's message dicts the role
