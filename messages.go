@@ -33,7 +33,7 @@ type catalogue struct {
 	progressThoughtSweep   string // {count} {preview}: the calls kept moving to other places
 	progressThoughtIdle    string // {count} {preview}: no call in between
 	progressSelfRepeat     string // {count} {lines}: one text repeating a block of lines
-	progressResent         string // {count} {preview}: the same message answered in words again and again
+	progressResent         string // {count} {preview}: the same message back after each of {count} answers in words alone
 	progressSelfRepeatLine string // {count} {lines}: one text saying a line again every {lines} lines
 	progressDeny           string // {tool} {count}; starts with "loopguard:" in every locale
 }
@@ -118,8 +118,8 @@ var catalogues = map[string]*catalogue{
 		progressThoughtIdle: "[loopguard] You have written the same message {count} times (\"{preview}\") without " +
 			"calling any tool in between. Saying it again will not move the task on: if the work is done, finish " +
 			"(use the tool that ends the task) instead of restating it; if not, take the next concrete step with a tool.",
-		progressResent: "[loopguard] The same message has now come {count} times in a row ({preview}), and you have " +
-			"answered it each time in words alone. Whatever sends it (a hook, the harness) is not satisfied by an " +
+		progressResent: "[loopguard] The same message has come back after each of your last {count} answers ({preview}): " +
+			"you answered it each time in words alone. Whatever sends it (a hook, the harness) is not satisfied by an " +
 			"explanation, so another one will bring it back again. Do what it asks with a tool call, or say once, " +
 			"plainly, what blocks you (the user may need to fix a hook or a setting) and stop answering it.",
 		progressSelfRepeat: "[loopguard] Your last message repeats the same {lines} line(s) {count} times in a row: " +
@@ -189,7 +189,7 @@ var catalogues = map[string]*catalogue{
 		progressThoughtIdle: "[loopguard] 你已经把同样的消息写了 {count} 次（“{preview}”），中间没有调用任何工具。" +
 			"再说一遍不会让任务前进：如果工作已经完成，请直接结束（使用结束任务的工具），不要重复陈述；" +
 			"如果还没有完成，请用工具执行下一个具体步骤。",
-		progressResent: "[loopguard] 同一条消息已经连续出现 {count} 次（{preview}），而你每次都只用文字回答。" +
+		progressResent: "[loopguard] 你最近的 {count} 次回答之后，同一条消息每次都又出现了（{preview}）：你每次都只用文字回答。" +
 			"发送它的一方（钩子或运行框架）不会因为解释而满足，再解释一次它还会再来。请用工具调用去做它要求的事，" +
 			"或者只说一次、清楚地说明是什么阻碍了你（可能需要用户修复某个钩子或设置），然后不要再回应它。",
 		progressSelfRepeat: "[loopguard] 你上一条消息把同样的 {lines} 行连续重复了 {count} 次：输出陷入了循环。" +

@@ -572,7 +572,7 @@ type progressState struct {
 	// The same message coming again and again, the model answering each time in words and
 	// making no call: a stop hook or a harness that its words do not satisfy (see resend).
 	resent         uint64 // the message's digest (as lastUser), 0 for none
-	resentN        int32  // times in a row it came, each answered with no call since
+	resentN        int32  // answers in words alone it has had: times it came again after one
 	resentAnswered bool   // the model has answered its latest coming
 	resentSaidAt   int32  // resentN at the last notice, 0 before the first
 	resentPreview  string // the message, shortened, for the notice
@@ -710,16 +710,16 @@ func (s *progressState) observeUser(u *userEvent) {
 // time in words alone: a Claude Code stop hook that blocks every stop with the same feedback
 // was answered eleven times with eleven rewordings of one explanation, and no call (validation
 // round r90a M2). Reworded, the answers are no repeated thought; the message repeated, each
-// answer made in vain, is the loop. A call ends it (the model did something), and so does a
-// message that is another, empty, or sent long after (a scheduler's).
+// answer made in vain, is the loop. An answer counts as made in words alone once the message
+// comes again after it with no call between: a reply's words come before its calls, and a
+// user who asked three times for a fix was told at the reply that made it (validation round
+// r94c). A call ends the run (the model did something), and so does a message that is
+// another, empty, or sent long after (a scheduler's).
 func (s *progressState) resend(h uint64, text string, late bool) {
 	if h != 0 && h == s.resent && s.resentAnswered && !late {
 		s.resentN++
 	} else {
-		s.resent, s.resentN, s.resentSaidAt = h, 1, 0
-		if h == 0 {
-			s.resentN = 0
-		}
+		s.resent, s.resentN, s.resentSaidAt = h, 0, 0
 		s.resentPreview = textPreview(text, 120)
 	}
 	s.resentAnswered = false

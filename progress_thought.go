@@ -168,11 +168,11 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 	return out
 }
 
-// answerResent notes that the model answered the message resend follows, and returns how many
-// times in a row it has answered it when a notice is due: at ThoughtRepeats, and again each
-// time the count doubles.
+// answerResent notes that the model is answering the message resend follows, and returns how
+// many of its answers before were made in words alone when a notice is due: once there were
+// ThoughtRepeats of them, and again each time the count doubles.
 func (s *progressState) answerResent() int {
-	if s.resentN == 0 || s.resentAnswered {
+	if s.resent == 0 || s.resentAnswered {
 		return 0
 	}
 	s.resentAnswered = true

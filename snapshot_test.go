@@ -116,7 +116,7 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 		monologue = append(monologue, Event{Type: EventUser, Agent: "a", Text: "continue"}, said)
 	}
 	var resent []Event
-	for i := range 3 {
+	for i := range 4 {
 		resent = append(resent, Event{Type: EventUser, Agent: "a", Text: "Stop hook feedback: the stop hook failed"},
 			text("a", "", "model", fmt.Sprintf("Explanation %d: the hook file is missing.", i), 0))
 	}
