@@ -695,7 +695,7 @@ func (s *progressState) observeUser(u *userEvent) {
 	// Code cron job checking two pull requests), and what it asks about may have changed
 	// meanwhile. It is a new turn, whatever its words.
 	late := u.time > 0 && s.lastAt > 0 && u.time-s.lastAt >= scheduledPromptGap
-	s.resend(h, u.text, late)
+	s.resend(h, u.text, late || u.source != SourceHarness && !IsKnownReprompt(u.text))
 	if s.noteTime(u.time); !late && (u.source == SourceHarness || h != 0 && h == s.lastUser || IsKnownReprompt(u.text)) {
 		s.thoughtSeen = false // the model's next words are a new turn
 		return
@@ -706,17 +706,23 @@ func (s *progressState) observeUser(u *userEvent) {
 	s.resent, s.resentN, s.resentSaidAt, s.resentPreview = resent, resentN, resentSaidAt, preview
 }
 
-// resend follows a message (digest h) that comes again and again, the model answering each
-// time in words alone: a Claude Code stop hook that blocks every stop with the same feedback
+// resend follows a harness's message (digest h) that comes again and again, the model
+// answering each time in words alone: a Claude Code stop hook that blocks every stop with the same feedback
 // was answered eleven times with eleven rewordings of one explanation, and no call (validation
 // round r90a M2). Reworded, the answers are no repeated thought; the message repeated, each
 // answer made in vain, is the loop. An answer counts as made in words alone once the message
 // comes again after it with no call between: a reply's words come before its calls, and a
 // user who asked three times for a fix was told at the reply that made it (validation round
 // r94c). A call ends the run (the model did something), and so does a message that is
-// another, empty, or sent long after (a scheduler's).
-func (s *progressState) resend(h uint64, text string, late bool) {
-	if h != 0 && h == s.resent && s.resentAnswered && !late {
+// another, empty, sent long after (a scheduler's), or a person's (ends): a user who answers
+// "I leave it to you" to each of the model's questions is in a conversation that moves on in
+// the model's words (validation round r94a F1).
+func (s *progressState) resend(h uint64, text string, ends bool) {
+	if ends {
+		s.resent, s.resentN, s.resentSaidAt, s.resentAnswered = 0, 0, 0, false
+		return
+	}
+	if h != 0 && h == s.resent && s.resentAnswered {
 		s.resentN++
 	} else {
 		s.resent, s.resentN, s.resentSaidAt = h, 0, 0

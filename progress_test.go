@@ -49,6 +49,9 @@ func unanswered(tool, args string) step { return step{tool: tool, args: args, un
 func userSpeaks() step                  { return step{user: true} }
 func userSays(text string) step         { return step{user: true, userText: text} }
 
+// harnessSays is a message the harness (a hook, a reprompt) sends in the user's place.
+func harnessSays(text string) step { return step{user: true, source: "harness", userText: text} }
+
 // reprompt is a harness's canned message, sent whenever the model stops without a call.
 func reprompt() step {
 	return step{user: true, source: "harness", userText: "Please continue working on the task on whatever approach you think is suitable."}
@@ -1037,24 +1040,30 @@ func TestProgressRules(t *testing.T) {
 				thought("I have completed the task: the fix is in place and the tests pass."), reprompt()},
 			[]string{"5:thought:same thought × 3"}},
 		{"the same message back after three answers in words alone, reworded each time, is told at the next answer (a stop hook, r90a M2)",
-			nil, []step{userSays(stopHook), thought("The hook script is missing, so the stop hook fails."),
-				userSays(stopHook), thought("The error persists because settings.json names a hook file that does not exist."),
-				userSays(stopHook), thought("This keeps firing: the configured stop.py was never created."),
-				userSays(stopHook), thought("The stop hook loops because its file is missing.")},
+			nil, []step{harnessSays(stopHook), thought("The hook script is missing, so the stop hook fails."),
+				harnessSays(stopHook), thought("The error persists because settings.json names a hook file that does not exist."),
+				harnessSays(stopHook), thought("This keeps firing: the configured stop.py was never created."),
+				harnessSays(stopHook), thought("The stop hook loops because its file is missing.")},
 			[]string{"7:thought:same message answered × 3"}},
-		{"a request asked a third time, answered by words that come before the fix's calls, is not told (r94c)",
-			nil, []step{userSays("Fix the login bug."), thought("Sure, I can help with that."),
-				userSays("Fix the login bug."), thought("Which file holds the login code?"),
-				userSays("Fix the login bug."), thought("I will fix it now."), grep(0)},
+		{"a reprompt sent a third time, answered by words that come before the calls, is not told (r94c)",
+			nil, []step{reprompt(), thought("Sure, I can help with that."),
+				reprompt(), thought("Which file holds the login code?"),
+				reprompt(), thought("I will fix it now."), grep(0)},
+			nil},
+		{"a person saying the same thing after each answer is a conversation, not the same message resent (r94a F1)",
+			nil, []step{userSays("I leave it to you."), thought("Should the map be 2D or 3D?"),
+				userSays("I leave it to you."), thought("Here is a draft with a 3D view."),
+				userSays("I leave it to you."), thought("Then the plan is: 3D, one layer per floor."),
+				userSays("I leave it to you."), thought("I will start with the ground floor.")},
 			nil},
 		{"the same message answered by a call in between is not answered in words alone",
-			nil, []step{userSays(stopHook), thought("The hook script is missing."), userSays(stopHook), grep(0),
-				thought("Let me look for the hook."), userSays(stopHook), thought("The configured stop.py was never created.")},
+			nil, []step{harnessSays(stopHook), thought("The hook script is missing."), harnessSays(stopHook), grep(0),
+				thought("Let me look for the hook."), harnessSays(stopHook), thought("The configured stop.py was never created.")},
 			nil},
 		{"the same message answered in words alone is told again when the count doubles, not at every answer",
 			nil, times(14, func(i int) step {
 				if i%2 == 0 {
-					return userSays(stopHook)
+					return harnessSays(stopHook)
 				}
 				return thought(fmt.Sprintf("Explanation number %d of why the hook fails.", i))
 			}),

@@ -117,7 +117,7 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 	}
 	var resent []Event
 	for i := range 4 {
-		resent = append(resent, Event{Type: EventUser, Agent: "a", Text: "Stop hook feedback: the stop hook failed"},
+		resent = append(resent, Event{Type: EventUser, Agent: "a", Source: SourceHarness, Text: "Stop hook feedback: the stop hook failed"},
 			text("a", "", "model", fmt.Sprintf("Explanation %d: the hook file is missing.", i), 0))
 	}
 	var reapplied []Event

@@ -497,7 +497,30 @@ func ccUserText(a *agentBuf, text, id string, ms int64) {
 	if isBlank(text) {
 		return
 	}
+	if ccHookFeedback(t) {
+		a.harnessUser(text)
+		return
+	}
 	a.user(text, ms)
+}
+
+// ccHookFeedback says whether a user message is Claude Code relaying a hook's answer, not the
+// user speaking: "Stop hook feedback:" (a Stop or SubagentStop hook that blocked the end of a
+// turn) or "<Tool> operation feedback:" (a PostToolUse hook's). A stop hook that blocks every
+// stop sends the same feedback after each reply (validation round r90a M2: eleven times).
+func ccHookFeedback(t string) bool {
+	first, _, _ := strings.Cut(t, "\n")
+	if !strings.HasSuffix(first, " feedback:") {
+		return false
+	}
+	head := strings.TrimSuffix(first, " feedback:")
+	if h, ok := strings.CutSuffix(head, " hook"); ok {
+		return h == "Stop" || h == "SubagentStop"
+	}
+	if tool, ok := strings.CutSuffix(head, " operation"); ok {
+		return tool != "" && !strings.ContainsAny(tool, " \t")
+	}
+	return false
 }
 
 const systemReminder = "<system-reminder>"
