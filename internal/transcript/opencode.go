@@ -188,6 +188,7 @@ func buildOpencode(msgs []ocMessage) *built {
 // addOpencode reads a session's messages into b's current session.
 func addOpencode(b *builder, msgs []ocMessage) {
 	a := b.agent(MainAgent)
+	defer markInvalidCalls(a, len(a.events))
 	for i := range msgs {
 		m := &msgs[i]
 		role := m.Info.Role
@@ -279,6 +280,28 @@ func isOpencodeExport(list []msg) bool {
 		}
 	}
 	return true
+}
+
+// markInvalidCalls reads the calls from the agent's event from on that opencode ran as its
+// "invalid" tool: a call whose arguments did not parse (a local model's JSON cut short),
+// answered "The arguments provided to the tool are invalid" as an output, not an error. Such a
+// call is the tool the model meant (the input's "tool") refused: failed, its arguments the
+// refusal's input. Four such rejections in a row were read as four successes of a tool named
+// invalid (validation round r94c U1).
+func markInvalidCalls(a *agentBuf, from int) {
+	for i := from; i < len(a.events); i++ {
+		e := &a.events[i]
+		if e.Type != loopguard.EventCall || e.Tool != "invalid" {
+			continue
+		}
+		var in struct {
+			Tool string `json:"tool"`
+		}
+		if json.Unmarshal(e.Args, &in) != nil || in.Tool == "" {
+			continue
+		}
+		e.Tool, e.Failed = in.Tool, e.HasResult
+	}
 }
 
 // buildOpencodeExport reads the output of `opencode export`: {info, messages: [{info,

@@ -53,3 +53,22 @@ func TestOpencodeStorageFilesMergeIntoTheirSession(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(opencodeWant, "\n"))
 	}
 }
+
+// The export's "invalid" tool, which opencode runs in place of a call whose arguments did not
+// parse, is the tool the model meant, refused (validation round r94c U1).
+func TestOpencodeExportInvalidToolIsTheMeantToolRefused(t *testing.T) {
+	doc := `{"info": {"id": "ses_1"}, "messages": [
+ {"info": {"id": "m1", "role": "user"}, "parts": [{"type": "text", "text": "append the notes"}]},
+ {"info": {"id": "m2", "role": "assistant"}, "parts": [
+  {"type": "tool", "tool": "invalid", "callID": "c1", "state": {"status": "completed",
+   "input": {"tool": "bash", "error": "Invalid input for tool bash: JSON parsing failed"},
+   "output": "The arguments provided to the tool are invalid: Invalid input for tool bash: JSON parsing failed"}}]}]}`
+	tr, err := ReadFrom("export.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tr.Agents[0].Calls()
+	if tr.Format != FormatOpencode || len(c) != 1 || c[0].Tool != "bash" || !c[0].Failed {
+		t.Errorf("read as %s, calls %+v; want one failed bash call", tr.Format, c)
+	}
+}

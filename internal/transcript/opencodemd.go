@@ -86,6 +86,7 @@ func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
 		body = append(body, line)
 	}
 	opencodeMarkdownMessage(a, head, body)
+	markInvalidCalls(a, 0)
 	return b.done(), nil
 }
 

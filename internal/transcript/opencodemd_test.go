@@ -74,3 +74,20 @@ func TestOpencodeMarkdownIsKnownByItsSessionLine(t *testing.T) {
 		t.Error("an export's head not known")
 	}
 }
+
+// A call whose arguments did not parse is run by opencode as its "invalid" tool, its refusal
+// an output: it is the tool the model meant, refused (validation round r94c U1: read as a
+// success of a tool named invalid).
+func TestOpencodeInvalidToolIsTheMeantToolRefused(t *testing.T) {
+	doc := opencodeMDHead + "## User\n\nappend the notes\n\n---\n\n## Assistant (Build · qwen3.6-35b · 3.1s)\n\n" +
+		opencodeMDCall("invalid", `{"tool": "bash", "error": "Invalid input for tool bash: JSON parsing failed: Text: {\"command\":\"cat >> notes.md"}`,
+			"Output", "The arguments provided to the tool are invalid: Invalid input for tool bash: JSON parsing failed\nError message: JSON Parse error: Unterminated string")
+	tr, err := ReadFrom("session-ses_1036.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tr.Agents[0].Calls()
+	if len(c) != 1 || c[0].Tool != "bash" || !c[0].Failed {
+		t.Errorf("calls %+v, want one failed bash call", c)
+	}
+}
