@@ -51,6 +51,7 @@ var cascadeActions = []struct{ opening, tool string }{
 	{"Running MCP tool", "mcp_tool"}, {"Listed resources from ", "list_resources"},
 	{"Proposed code", "propose_code"}, {"Asked user a question", "ask_user"},
 	{"Analyzed ", "analyze_file"}, {"Ran preview", "browser_preview"},
+	{"Semantic searched codebase", "codebase_search"}, // validation round r94a U1
 }
 
 func readCascadeMarkdown(name string, br *bufio.Reader) (*built, error) {

@@ -56,12 +56,12 @@ func TestCascadeMarkdownCallsAndWords(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Antigravity's export of the same layout
-	anti := "# Chat Conversation\n\nNote: _This is purely the output of the chat conversation and does not contain any raw data._\n\n### User Input\n\nplan\n\n*Searched web for julia oneAPI*\n"
+	anti := "# Chat Conversation\n\nNote: _This is purely the output of the chat conversation and does not contain any raw data._\n\n### User Input\n\nplan\n\n*Searched web for julia oneAPI*\n\n*Semantic searched codebase*\n"
 	tr, err = ReadFrom("Fixing Model Output.md", strings.NewReader(anti))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, []string{`user "plan"`, `call search_web "{\"query\":\"julia oneAPI\"}" => -`}) {
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, []string{`user "plan"`, `call search_web "{\"query\":\"julia oneAPI\"}" => -`, `call codebase_search "" => -`}) {
 		t.Errorf("Antigravity's export: %q", got)
 	}
 }
