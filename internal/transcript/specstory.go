@@ -215,6 +215,26 @@ func addSpecRejection(a *agentBuf, tool, line string) {
 // edit_file_v2): an empty block of any tool after it is its echo.
 const refusedEcho = "\x00refused"
 
+// failedEcho stands for the tool of a call just read in addSpecAgentTurn from a section that
+// says only how it failed ("Cancelled", "Timed out after 25s"): Cursor's IDE export writes the
+// call's empty block after that section, which names the tool the failure was of (validation
+// round r94a U3).
+const failedEcho = "\x00failed"
+
+// specLoneFailure says whether a section that holds only t says how a call failed: the
+// words Cursor writes in place of a call's block when it did not run to its end.
+func specLoneFailure(t string) bool {
+	switch {
+	case t == "Cancelled", t == "Tool call errored or timed out":
+		return true
+	case strings.HasPrefix(t, "Timed out after ") && strings.HasSuffix(t, "s") && len(t) <= len("Timed out after 99999s"):
+		return true
+	case strings.HasPrefix(t, "Binary files of type ") && strings.Contains(t, " are not supported"):
+		return true
+	}
+	return false
+}
+
 // specNoMessage is SpecStory's placeholder for a section in which the model said nothing
 // between two calls. It is no words: read as the model's, a batch of silent calls was one
 // sentence said again and again (validation round r61c U1).
@@ -460,6 +480,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 	// v2.1 of Cursor's chats writes many calls twice, in full and then as an empty block
 	// naming the tool alone, which is the same call again, not a second one.
 	lastTool := ""
+	failedAt := -1 // the event of the call a failedEcho stands for
 	words := func(s string) {
 		var kept []string
 		flush := func() {
@@ -477,14 +498,18 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			if strings.HasPrefix(t, "```") {
 				fenced = !fenced
 			}
-			if !fenced && (t == "Cancelled" || t == "Tool call errored or timed out") && sectionAlone(lines, i) {
+			if !fenced && specLoneFailure(t) && sectionAlone(lines, i) {
 				// A call Cursor records without a block: stopped by the user, or failed (a
 				// wait on a long migration timed out), as the first exports write them
 				// (addSpecSectionCall; validation round r86c U1: 24 such calls in three chats
-				// were the model's words).
+				// were the model's words). Its tool, when the export names it, is the empty
+				// block that follows (failedEcho).
 				flush()
-				addSpecSectionCall(a, t)
-				lastTool = ""
+				if !addSpecSectionCall(a, t) {
+					n := a.nextNumber("errored_call")
+					a.add(loopguard.Call("", "errored_call", []byte(`{"errored":`+strconv.Itoa(n)+`}`)).WithResult(t, true))
+				}
+				lastTool, failedAt = failedEcho, len(a.events)-1
 				continue
 			}
 			if tool, ok := specToolRejection(t); ok {
@@ -572,8 +597,14 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			// An empty block right after a refusal is the refused call's echo (validation
 			// round r67c U4: "Error: StrReplace failed" and an empty edit_file_v2 block were
 			// read as two calls).
-			echo := specEmptyUse(body, toolName) && (toolName == lastTool || lastTool == refusedEcho)
-			if !echo {
+			echo := specEmptyUse(body, toolName) && (toolName == lastTool || lastTool == refusedEcho || lastTool == failedEcho)
+			switch {
+			case echo && lastTool == failedEcho && toolName != "" && failedAt >= 0:
+				// The failure just read was this tool's: "Timed out after 25s" and an empty
+				// ripgrep_raw_search block are one search that timed out, not words and a
+				// call that went through.
+				a.events[failedAt].Tool = toolName
+			case !echo:
 				addSpecCall(a, toolName, body, strings.Contains(attrs, `data-edit-status="rejected"`))
 			}
 			lastTool = toolName
