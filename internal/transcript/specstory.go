@@ -389,6 +389,14 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 		a.add(loopguard.Call("", "invalid_tool_call", nil).WithResult(text, true))
 	case strings.HasPrefix(first, "Could not find file "), strings.HasPrefix(first, "Could not resolve URI: "):
 		a.add(loopguard.Call("", "read_file", []byte(first)).WithResult(text, true))
+	case text == first && strings.HasPrefix(first, "Could not resolve directory path to a workspace URI"):
+		// A listing of a folder Cursor could not find (validation round r94a U2).
+		a.add(loopguard.Call("", "list_dir", []byte(first)).WithResult(text, true))
+	case text == first && (strings.HasPrefix(first, "Tool call timed out after ") || specLoneFailure(first) && first != "Cancelled" && first != "Tool call errored or timed out"):
+		// A call that did not run to its end, its tool at most named in passing ("Tool call
+		// timed out after 5s (list files)"; r94a U2), numbered as an errored call is.
+		n := a.nextNumber("errored_call")
+		a.add(loopguard.Call("", "errored_call", []byte(`{"errored":`+strconv.Itoa(n)+`}`)).WithResult(text, true))
 	case text == first && specIsRefusal(first):
 		tool, _ := specToolRejection(first)
 		addSpecRejection(a, tool, first)
@@ -505,10 +513,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 				// were the model's words). Its tool, when the export names it, is the empty
 				// block that follows (failedEcho).
 				flush()
-				if !addSpecSectionCall(a, t) {
-					n := a.nextNumber("errored_call")
-					a.add(loopguard.Call("", "errored_call", []byte(`{"errored":`+strconv.Itoa(n)+`}`)).WithResult(t, true))
-				}
+				addSpecSectionCall(a, t)
 				lastTool, failedAt = failedEcho, len(a.events)-1
 				continue
 			}

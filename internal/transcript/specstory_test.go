@@ -700,3 +700,23 @@ func TestSpecStoryFailureSectionThenEmptyBlockIsOneFailedCall(t *testing.T) {
 		t.Errorf("calls %q, want %q", got, want)
 	}
 }
+
+// The first exports' sections that say only that a call failed are failed calls: a folder
+// Cursor could not resolve, a call that timed out (validation round r94a U2: both were
+// dropped).
+func TestSpecStoryFirstExportsFailureSections(t *testing.T) {
+	a := newBuilder(FormatSpecStory).agent(MainAgent)
+	for _, text := range []string{"Could not resolve directory path to a workspace URI", "Tool call timed out after 5s (list files)"} {
+		if !addSpecSectionCall(a, text) {
+			t.Errorf("%q: not a call", text)
+		}
+	}
+	got := describe(a.events)
+	want := []string{
+		`call list_dir "Could not resolve directory path…" => "Could not resolve directory path…" FAILED`,
+		`call errored_call "{\"errored\":1}" => "Tool call timed out after 5s (li…" FAILED`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+}
