@@ -105,10 +105,32 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 			text = after // braces in a line of text, not a record
 			continue
 		}
-		if !fn(buf.Bytes()) {
+		if !fn(envelopedRecord(buf.Bytes())) {
 			return
 		}
 	}
+}
+
+// envelopedRecord returns the record a logged line wraps as its "data" object, when the line
+// is an envelope of the harness's own (no "type" of its own: {"log_type": "stream_output",
+// "timestamp_iso": ..., "data": {"type": "item.completed", ...}}), else rec itself. A harness
+// that logs each line `codex exec --json` printed so had six runs read as no transcript
+// (validation round r94b U1).
+func envelopedRecord(rec []byte) []byte {
+	top := scanTopObject(rec)
+	if _, typed := top.keys["type"]; typed || !top.complete {
+		return rec
+	}
+	if _, ok := top.keys["data"]; !ok {
+		return rec
+	}
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(rec, &env) != nil || len(env.Data) == 0 || env.Data[0] != '{' {
+		return rec
+	}
+	return env.Data
 }
 
 // prefixedLines gathers a pretty-printed record whose lines all stand behind prefixes of the

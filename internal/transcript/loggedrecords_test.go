@@ -86,6 +86,7 @@ func FuzzLoggedRecords(f *testing.F) {
 	f.Add([]byte(solverLog))
 	f.Add([]byte("[1] {\n\"type\": \"system\", \"subtype\": \"init\", \"session_id\": \"s\", \"tools\": []\n}\n[2] {\"type\":\"assistant\"\n}\n"))
 	f.Add([]byte("x {\n"))
+	f.Add([]byte("{\"a\": 1}\n{\"log_type\": \"x\", \"data\": {\"type\": \"thread.started\", \"thread_id\": \"t\"}}\n{\"data\": {\"type\": \"item.completed\", \"item\": 3}}\n{\"data\": 7}\n"))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) {
 		t, err := readLoggedRecords(name, br, 0)
 		if err != nil {
@@ -132,5 +133,30 @@ func TestLoggedRecordWrittenInChunks(t *testing.T) {
 	calls := tr.Agents[0].Calls()
 	if len(calls) != 1 || calls[0].Tool != "TodoWrite" || !strings.HasPrefix(calls[0].Result, "Todos have been modified") {
 		t.Errorf("calls %+v, want the TodoWrite with its whole result", calls)
+	}
+}
+
+// A harness may log each record a CLI printed inside an envelope of its own, a JSON line with
+// no type whose "data" is the record, after a header line of its run: the records are read
+// by their format (validation round r94b U1: six logs of `codex exec --json` were not a
+// transcript).
+func TestEnvelopedStreamRecordsAreReadByThem(t *testing.T) {
+	envelope := func(rec string) string {
+		return `{"log_type": "stream_output", "timestamp_iso": "2025-12-29T14:26:07.131135", "timestamp_unix": 1767039967.13, "data": ` + rec + "}\n"
+	}
+	log := `{"vuln": 40096184, "workspace": "/w/src", "command": ["codex", "exec", "--json", "Find and fix the bug"]}` + "\n" +
+		envelope(`{"type": "thread.started", "thread_id": "019b6bca"}`) +
+		envelope(`{"type": "turn.started"}`) +
+		envelope(`{"type": "item.completed", "item": {"id": "item_0", "type": "reasoning", "text": "**Look at the crash**"}}`) +
+		envelope(`{"type": "item.completed", "item": {"id": "item_1", "type": "command_execution", "command": "bash -lc 'make test'", "aggregated_output": "FAIL\n", "exit_code": 1, "status": "failed"}}`) +
+		`{"log_type": "stderr", "timestamp_iso": "2025-12-29T14:26:09", "text": "a line of the harness's own"}` + "\n" +
+		envelope(`{"type": "turn.completed", "usage": {"input_tokens": 10, "output_tokens": 2}}`)
+	tr, err := ReadFrom("arvo-40096184.log", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if tr.Format != FormatCodexExec || len(calls) != 1 || !calls[0].Failed || !strings.Contains(string(calls[0].Args), "make test") {
+		t.Errorf("read as %s, calls %+v; want codex-exec with the failed make test", tr.Format, calls)
 	}
 }

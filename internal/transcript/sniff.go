@@ -369,7 +369,10 @@ func sniff(head []byte, eof bool) sniffed {
 	case multi && !(has("trajectory") || has("history") || has("messages") || has("traj") ||
 		has("fncall_messages") || has("clientHistory")) && !mayHoldRuns(head[i:]):
 		// Lines of something else (metrics, records): not searched, which would read them
-		// all.
+		// all; unless they wrap a stream format's records (envelopedRecord).
+		if loggedRecordsHead(head[i:]) {
+			return sniffed{kind: kindLoggedRecords}
+		}
 		return sniffed{err: ErrUnknownFormat, errLine: 1}
 	}
 	// A document of the object formats, or of none (searched for chats), or several of them
