@@ -475,8 +475,12 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 // "mvn: command not found", though its fields are two (validation round r92b). Only an
 // answer of fewer than three fields asks, so only its first bytes are read.
 func ideographWords(result string) int {
+	head := result[:min(len(result), 256)]
+	if !hasHighByte(head) {
+		return 0 // ASCII: no such character (the common case, at a byte's cost)
+	}
 	n := 0
-	for _, r := range result[:min(len(result), 256)] {
+	for _, r := range head {
 		if isIdeograph(r) {
 			n++
 		}

@@ -733,9 +733,15 @@ func hasFailureMark(s string) bool {
 		p += 1 + next
 	}
 	// The others are looked for at their rarest byte ('z' of "not recognized as", '_' of
-	// "<tool_use_error>"): a search that starts at every 'n' or '<' stops too often.
-	for i, m := range otherMarks {
-		at, b := otherMarkRare[i].at, otherMarkRare[i].b
+	// "<tool_use_error>"): a search that starts at every 'n' or '<' stops too often. Those
+	// written in other scripts than ASCII's are looked for only in a text that has such
+	// bytes: most outputs have none, and one pass over them costs less than a search for each.
+	marks := narrowMarks
+	if hasHighByte(s) {
+		marks = otherMarkRare
+	}
+	for _, mk := range marks {
+		m, at, b := mk.mark, mk.at, mk.b
 		for q := strings.IndexByte(s, b); q >= 0; {
 			if start := q - at; start >= 0 && start+len(m) <= len(s) && s[start:start+len(m)] == m {
 				return true
@@ -778,12 +784,44 @@ var colonStemEnds = func() (t [256]bool) {
 	return t
 }()
 
+// hasHighByte says whether s holds a byte above 0x7f (a character outside ASCII), 8 bytes at
+// a time.
+func hasHighByte(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if loadWord(s, i)&highs != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// rareMark is one of otherMarks with its rarest byte and where that stands in it.
+type rareMark struct {
+	mark string
+	b    byte
+	at   int
+}
+
+// narrowMarks are the otherMarkRare whose rarest byte is ASCII: a mark in another script has
+// its rarest byte above 0x7f, and a text without such bytes cannot hold it.
+var narrowMarks = func() (t []rareMark) {
+	for _, m := range otherMarkRare {
+		if m.b < 0x80 {
+			t = append(t, m)
+		}
+	}
+	return t
+}()
+
 // otherMarkRare is, for each of otherMarks, its rarest byte and where it stands in the mark,
 // by a rough order of how often bytes come in program output (rarest last).
-var otherMarkRare = func() (t []struct {
-	b  byte
-	at int
-}) {
+var otherMarkRare = func() (t []rareMark) {
 	const common = " \n\teatoinsrhldcu.mfpgwy,b/v=-_k:()TESARINO\"'<>CDLMPFBGHUWVYKxjqzXJQZ"
 	rank := func(c byte) int {
 		if i := strings.IndexByte(common, c); i >= 0 {
@@ -798,10 +836,7 @@ var otherMarkRare = func() (t []struct {
 				best = i
 			}
 		}
-		t = append(t, struct {
-			b  byte
-			at int
-		}{m[best], best})
+		t = append(t, rareMark{m, m[best], best})
 	}
 	return t
 }()
