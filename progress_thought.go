@@ -158,9 +158,12 @@ func (s *progressState) observeText(t *textEvent, out []Notice) []Notice {
 		s.saidAt = s.calls
 		return append(out, s.thoughtNotice(t.agent, n, why))
 	}
-	if resent > 0 && len(out) == before && s.thoughtSaid == 0 {
+	if resent > 0 && len(out) == before && s.thoughtSaid == 0 && !s.quiet(false) {
 		// Answered in words the same thing again is a repeated thought, told above (and
-		// once told, not told again as this); reworded, it is this.
+		// once told, not told again as this); reworded, it is this. Once told, it waits out
+		// the quiet calls as any notice does: answers that make no call never end them, so a
+		// harness reprompting a model that only talks is told once per stretch, not at each
+		// doubling (validation round r95b: 198 reprompts were told 27 times).
 		s.saidAt = s.calls
 		return append(out, s.notice(t.agent, KindThought, "same message answered × "+itoa(resent),
 			fill(s.d.cat.progressResent, "count", itoa(resent), "preview", s.resentPreview)))

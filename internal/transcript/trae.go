@@ -28,7 +28,8 @@ import (
 //     empty. Please provide a patch that fixes the problem." after a task_done its check
 //     rejected). That is the harness answering the step's last call, and is read as part of
 //     that call's result, not as a person's turn (a run whose 27 task_done calls were each
-//     rejected so read as 27 successes).
+//     rejected so read as 27 successes). In a step that made no call, it is the harness's
+//     message of its own (a reprompt).
 //
 // The task is the run's user turn.
 
@@ -120,8 +121,16 @@ func readTrae(name string, br *bufio.Reader, hint int64) (*built, error) {
 				continue
 			}
 			text, _ := m.Content.(string)
+			if m.Role != "user" || strings.TrimSpace(text) == "" {
+				continue
+			}
 			idx, ok := byID[last]
-			if m.Role != "user" || strings.TrimSpace(text) == "" || !ok {
+			if !ok {
+				// A step that made no call: Trae reprompts the model by itself ("The LLM
+				// provided a response without any tool calls..."), the harness speaking, not
+				// the person (validation round r95b U1: 198 reprompts were dropped, and the
+				// model's answers to them read as one run of words).
+				a.harnessUser(text)
 				continue
 			}
 			e := &a.events[idx]

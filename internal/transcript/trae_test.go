@@ -83,6 +83,18 @@ func TestTraeHarnessReplyAfterAStepAnswersItsLastCall(t *testing.T) {
 				`text[model] "Done."`,
 				`call task_done "{}" => "ERROR! Your Patch is empty. Plea…"`,
 			}},
+		{"after a step that made no call: the harness's reprompt (r95b U1)", `
+ {"step_number": 1, "llm_response": {"content": "finish", "tool_calls": null}, "tool_calls": null, "tool_results": null,
+  "llm_messages": [{"role": "user", "content": "<system-reminder>The LLM provided a response without any tool calls.</system-reminder>"}]},
+ {"step_number": 2, "llm_response": {"content": "I am finished.", "tool_calls": null}, "tool_calls": null, "tool_results": null,
+  "llm_messages": [{"role": "user", "content": "<system-reminder>The LLM provided a response without any tool calls.</system-reminder>"}]}]}`,
+			[]string{
+				`user "Make the kernel faster."`,
+				`text[model] "finish"`,
+				`user[harness] "<system-reminder>The LLM provide…"`,
+				`text[model] "I am finished."`,
+				`user[harness] "<system-reminder>The LLM provide…"`,
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
