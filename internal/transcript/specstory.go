@@ -392,19 +392,15 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 	case text == first && strings.HasPrefix(first, "Could not resolve directory path to a workspace URI"):
 		// A listing of a folder Cursor could not find (validation round r94a U2).
 		a.add(loopguard.Call("", "list_dir", []byte(first)).WithResult(text, true))
-	case text == first && (strings.HasPrefix(first, "Tool call timed out after ") || specLoneFailure(first) && first != "Cancelled" && first != "Tool call errored or timed out"):
-		// A call that did not run to its end, its tool at most named in passing ("Tool call
-		// timed out after 5s (list files)"; r94a U2), numbered as an errored call is.
-		n := a.nextNumber("errored_call")
-		a.add(loopguard.Call("", "errored_call", []byte(`{"errored":`+strconv.Itoa(n)+`}`)).WithResult(text, true))
 	case text == first && specIsRefusal(first):
 		tool, _ := specToolRejection(first)
 		addSpecRejection(a, tool, first)
 	case isSpecSearchFailure(first) && text == first:
 		addSpecSearchFailure(a, text)
-	case text == "Tool call errored or timed out":
-		// Cursor's record of a call that failed, its tool not named (validation round r71e
-		// U2), numbered as a cancelled call is.
+	case text == first && first != "Cancelled" && (specLoneFailure(first) || strings.HasPrefix(first, "Tool call timed out after ")):
+		// Cursor's record of a call that failed or did not run to its end, its tool not named
+		// (validation round r71e U2) or named in passing ("Tool call timed out after 5s (list
+		// files)", r94a U2), numbered as a cancelled call is.
 		n := a.nextNumber("errored_call")
 		a.add(loopguard.Call("", "errored_call", []byte(`{"errored":`+strconv.Itoa(n)+`}`)).WithResult(text, true))
 	case text == "Cancelled":
