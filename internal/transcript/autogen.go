@@ -81,6 +81,5 @@ func autogenArgs(v any) json.RawMessage {
 	if v == nil {
 		return nil
 	}
-	b, _ := json.Marshal(v) // a string stays one, which rawArgs reads as the JSON it holds
-	return b
+	return marshalArgs(v) // a string stays one, which rawArgs reads as the JSON it holds
 }

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -75,7 +76,7 @@ func readPydanticAI(name string, data []byte) (*built, error) {
 			list = append(list, reply)
 		case "request":
 			for _, p := range m.Parts {
-				at := cmpOr(p.Timestamp, m.Timestamp)
+				at := cmp.Or(p.Timestamp, m.Timestamp)
 				switch p.PartKind {
 				case "system-prompt":
 					list = append(list, msg{Role: "system", Content: p.Content, Timestamp: at})
@@ -105,17 +106,8 @@ func pydText(content any) string {
 	if content == nil {
 		return ""
 	}
-	b, err := json.Marshal(content)
-	if err != nil {
-		return fmt.Sprint(content)
+	if b := marshalArgs(content); b != nil {
+		return string(b)
 	}
-	return string(b)
-}
-
-// cmpOr returns the first of its arguments that is not empty.
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
+	return fmt.Sprint(content)
 }

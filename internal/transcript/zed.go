@@ -3,7 +3,6 @@ package transcript
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -291,32 +290,24 @@ func zedToolCall(lines []string, i int) (title, status string, ok bool) {
 //     input: its arguments are the call's number, so that different searches that found
 //     nothing are not taken for one search made again.
 func acpCall(title, content string, n int) (tool string, args []byte, result string) {
-	obj := func(kv ...string) []byte {
-		m := map[string]string{}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
-		b, _ := json.Marshal(m)
-		return b
-	}
 	if body, ok := strings.CutPrefix(content, "Terminal:"); ok {
-		return "terminal", obj("command", title), fencedBody(strings.TrimSpace(body))
+		return "terminal", marshalArgs(map[string]string{"command": title}), fencedBody(strings.TrimSpace(body))
 	}
 	if rest, ok := strings.CutPrefix(content, "Diff: "); ok {
 		path, _, _ := strings.Cut(rest, "\n")
-		return "edit_file", obj("path", strings.TrimSpace(path)), content
+		return "edit_file", marshalArgs(map[string]string{"path": strings.TrimSpace(path)}), content
 	}
 	switch {
 	case strings.HasPrefix(title, "Read file "):
-		return "read_file", obj("path", quotedPart(title), "title", title), content
+		return "read_file", marshalArgs(map[string]string{"path": quotedPart(title), "title": title}), content
 	case strings.HasPrefix(title, "List the "):
-		return "list_directory", obj("path", quotedPart(title), "title", title), content
+		return "list_directory", marshalArgs(map[string]string{"path": quotedPart(title), "title": title}), content
 	case strings.HasPrefix(title, "Search files for "):
-		return "grep", obj("title", title), content
+		return "grep", marshalArgs(map[string]string{"title": title}), content
 	case reportsMatches(title):
-		return "grep", obj("title", title, "call", strconv.Itoa(n)), content
+		return "grep", marshalArgs(map[string]string{"title": title, "call": strconv.Itoa(n)}), content
 	}
-	return "tool", obj("title", title), content
+	return "tool", marshalArgs(map[string]string{"title": title}), content
 }
 
 // quotedPart returns the first part of a title in backquotes ("Read file `a.ts` (lines 1-40)":

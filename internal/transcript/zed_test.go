@@ -141,3 +141,12 @@ func TestZedACPThread(t *testing.T) {
 		}
 	}
 }
+
+// An ACP call's arguments are written as the model wrote them, as every reader's are
+// (marshalArgs): a command's "&&" is not turned into "\u0026\u0026" in the notices that quote it.
+func TestZedACPArgumentsAreWrittenAsWritten(t *testing.T) {
+	tool, args, result := acpCall("cd app && make 2>&1", "Terminal:\n```\nok\n```", 1)
+	if tool != "terminal" || string(args) != `{"command":"cd app && make 2>&1"}` || result != "ok" {
+		t.Errorf("acpCall = %s %s %q", tool, args, result)
+	}
+}
