@@ -182,6 +182,21 @@ func buildMini(d *docObject) *built {
 			if x := m.Extra; x != nil && x.Response != nil && x.Response.Created > 0 && x.Response.Created < 1e11 {
 				ms = int64(x.Response.Created * 1000)
 			}
+			// (Counted for every reply, whichever way it made its call.)
+			if x := m.Extra; x != nil && x.Response != nil {
+				if u := x.Response.Usage; u != nil {
+					cached := int64(0)
+					if u.PromptTokensDetails != nil {
+						cached = u.PromptTokensDetails.CachedTokens
+					}
+					usage.InputTokens += u.PromptTokens - cached
+					usage.CacheReadTokens += cached
+					usage.OutputTokens += u.CompletionTokens
+				}
+				if x.Response.Model != "" {
+					usage.Model = x.Response.Model
+				}
+			}
 			if thought, call, ok := miniFunctionCall(text); ok {
 				a.text("model", thought, "", ms)
 				call.Time = ms
@@ -235,20 +250,6 @@ func buildMini(d *docObject) *built {
 				call.Source = loopguard.SourceHarness
 			}
 			a.add(call)
-			if x := m.Extra; x != nil && x.Response != nil {
-				if u := x.Response.Usage; u != nil {
-					cached := int64(0)
-					if u.PromptTokensDetails != nil {
-						cached = u.PromptTokensDetails.CachedTokens
-					}
-					usage.InputTokens += u.PromptTokens - cached
-					usage.CacheReadTokens += cached
-					usage.OutputTokens += u.CompletionTokens
-				}
-				if x.Response.Model != "" {
-					usage.Model = x.Response.Model
-				}
-			}
 		default:
 			a.text(m.Role, text, "", 0)
 		}

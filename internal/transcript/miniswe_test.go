@@ -206,3 +206,19 @@ func TestMiniSWEAgentTextualCallProtocol(t *testing.T) {
 		`call[harness] bash "I am done." => "Error: No function call detected…" FAILED`,
 	})
 }
+
+// A reply that makes its call in the textual protocol counts its usage as any reply does.
+func TestMiniSWEAgentTextualCallProtocolCountsUsage(t *testing.T) {
+	reply := map[string]any{"role": "assistant",
+		"content": "Look.\n----BEGIN_FUNCTION_CALL----\nshow_file\n----ARG----\nfile_path\n----VALUE----\na.py\n----END_FUNCTION_CALL----",
+		"extra":   map[string]any{"response": map[string]any{"model": "gpt-5-mini", "usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 7}}}}
+	msgs := []any{map[string]any{"role": "user", "content": "fix it"}, reply, map[string]any{"role": "user", "content": "Tool 'show_file' returned:\nx"}}
+	b, _ := json.Marshal(map[string]any{"info": map[string]any{}, "messages": msgs, "trajectory_format": "mini-swe-agent-1"})
+	tr, err := ReadFrom("run.traj.json", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := tr.Usage; u.InputTokens != 100 || u.OutputTokens != 7 || u.Model != "gpt-5-mini" || len(tr.Agents[0].Calls()) != 1 {
+		t.Errorf("usage %+v, calls %d; want 100 in, 7 out, gpt-5-mini, one call", u, len(tr.Agents[0].Calls()))
+	}
+}
