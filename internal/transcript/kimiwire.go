@@ -93,12 +93,7 @@ func readKimiWire(name string, br *bufio.Reader) (*built, error) {
 			}
 		case l.Type != "context.append_loop_event" || l.Event == nil:
 		case l.Event.Type == "content.part" && l.Event.Part != nil:
-			switch p := l.Event.Part; p.Type {
-			case "text":
-				a.text("model", p.Text, "", 0)
-			case "think":
-				a.text("thinking", p.Think, "", 0)
-			}
+			kimiContentPart(a, l.Event.Part.Type, l.Event.Part.Text, l.Event.Part.Think, 0)
 		case l.Event.Type == "tool.call":
 			call := loopguard.Call("", l.Event.Name, rawArgs(l.Event.Args))
 			call.Turn = l.Event.StepUUID
@@ -149,14 +144,8 @@ func (w *kimiWire) record(typ string, payload json.RawMessage, ms int64) {
 			Text  string `json:"text"`
 			Think string `json:"think"`
 		}
-		if json.Unmarshal(payload, &p) != nil {
-			return
-		}
-		switch p.Type {
-		case "text":
-			w.a.text("model", p.Text, "", ms)
-		case "think":
-			w.a.text("thinking", p.Think, "", ms)
+		if json.Unmarshal(payload, &p) == nil {
+			kimiContentPart(w.a, p.Type, p.Text, p.Think, ms)
 		}
 	case "ToolCall":
 		var p struct {
@@ -207,5 +196,16 @@ func (w *kimiWire) record(typ string, payload json.RawMessage, ms int64) {
 			out = p.ReturnValue.Message
 		}
 		e.Result, e.HasResult, e.Failed = out, true, p.ReturnValue.IsError
+	}
+}
+
+// kimiContentPart adds a content part of either layout: the model's words ("text") or its
+// thinking ("think").
+func kimiContentPart(a *agentBuf, typ, text, think string, ms int64) {
+	switch typ {
+	case "text":
+		a.text("model", text, "", ms)
+	case "think":
+		a.text("thinking", think, "", ms)
 	}
 }
