@@ -664,24 +664,13 @@ func runsInlineCode(line []byte) bool {
 		if w, i = spaceWord(line, i); len(w) == 0 {
 			return false
 		}
-		if prevInterpreter {
-			for _, f := range inlineCodeFlags {
-				if string(w) == f {
-					return true
-				}
-			}
+		if prevInterpreter && isOneOf(w, inlineCodeFlags) {
+			return true
 		}
 		if j := bytes.LastIndexAny(w, "/\\"); j >= 0 {
 			w = w[j+1:]
 		}
-		w = bytes.TrimSuffix(w, []byte(".exe"))
-		prevInterpreter = false
-		for _, p := range interpreters {
-			if string(w) == p {
-				prevInterpreter = true
-				break
-			}
-		}
+		prevInterpreter = isOneOf(bytes.TrimSuffix(w, []byte(".exe")), interpreters)
 	}
 }
 
