@@ -332,7 +332,10 @@ func reportsMatches(title string) bool {
 	return ok && num != "" && strings.Trim(num, "0123456789") == "" && (word == "match" || word == "matches")
 }
 
-// fencedBody returns what the fenced block that text is holds, or text when it is none.
+// fencedBody returns what the fenced block that text is holds, or text when it is none. Unlike
+// codexmd's unfence, which wants the block and nothing else, it takes the last fence as the
+// close: Zed fences a terminal's output as it is, and output that prints a fence of its own
+// must not leave the outer one in the result.
 func fencedBody(text string) string {
 	if !strings.HasPrefix(text, "```") {
 		return text
