@@ -1278,7 +1278,7 @@ func reportsUnfinished(result string) bool {
 	for i := 0; i < len(text); {
 		k := indexFold3(text[i:])
 		if k < 0 {
-			return false
+			break
 		}
 		at := i + k
 		i = at + 1
@@ -1313,6 +1313,145 @@ func reportsUnfinished(result string) bool {
 			if len(val) >= len(st) && strings.EqualFold(val[:len(st)], st) && (len(val) == len(st) || !isWordByte(val[len(st)])) {
 				return true
 			}
+		}
+	}
+	return statusTableUnfinished(text)
+}
+
+// statusTableUnfinished says whether an answer holds a status table, as kubectl and docker
+// print one (a header of upper-case column names, each row's cells starting under their
+// names), with a row still coming up: a READY count below its total (`0/1`) whose status is
+// no failure, or, in a table with no READY column, a STATUS that is an unfinished state or a
+// container whose health check is still starting (`Up 5 seconds (health: starting)`).
+// Polling a rollout with `kubectl get pods` gives the same table again and again once the
+// ages are masked, while the pods come up one by one (validation round r96a: three looks a
+// few seconds apart, a pod at 0/1 in each, were told as a stuck call). A pod whose READY count
+// is complete is up, so there "Running" is a finished state; a row that fails
+// (CrashLoopBackOff, ErrImagePull) will not come up by waiting, and a poll of it is no more
+// than a repeat.
+func statusTableUnfinished(text string) bool {
+	for text != "" {
+		var line string
+		line, text = cutAtNewline(text)
+		h, ok := readTableHeader(line)
+		if !ok || h.ready < 0 && h.status < 0 {
+			continue
+		}
+		for text != "" {
+			var row string
+			row, text = cutAtNewline(text)
+			if strings.TrimSpace(row) == "" {
+				break
+			}
+			state := strings.ToLower(h.cell(row, h.status))
+			if h.ready >= 0 {
+				if !failingState(state) && (countBelowTotal(h.cell(row, h.ready)) || strings.HasPrefix(state, "terminating")) {
+					return true
+				}
+				continue
+			}
+			if strings.Contains(state, "health: starting") {
+				return true
+			}
+			for _, st := range unfinishedStates {
+				if strings.HasPrefix(state, st) && (len(state) == len(st) || !isWordByte(state[len(st)])) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// cutAtNewline splits s at its first line break: the line before it, and the rest.
+func cutAtNewline(s string) (line, rest string) {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return s, ""
+}
+
+// tableHeader is where the columns of a table printed by a CLI start: kubectl, docker and
+// their kin align each row's cells under their column's name.
+type tableHeader struct {
+	starts        [16]int // the byte offset of each column
+	n             int
+	ready, status int // the index of the READY and STATUS columns, -1 when there is none
+}
+
+// readTableHeader reads a line as a table's header: two to sixteen column names in upper
+// case (`NAME`, `UP-TO-DATE`, `PORT(S)`), a word after a single space being the second word
+// of the one before (`CONTAINER ID`, `NOMINATED NODE`).
+func readTableHeader(line string) (tableHeader, bool) {
+	h := tableHeader{ready: -1, status: -1}
+	for i := 0; i < len(line); {
+		if line[i] == ' ' || line[i] == '\t' {
+			i++
+			continue
+		}
+		j := i
+		for ; j < len(line) && line[j] != ' ' && line[j] != '\t'; j++ {
+			c := line[j]
+			if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '(' || c == ')' || c == '/') {
+				return h, false
+			}
+		}
+		if line[i] < 'A' || line[i] > 'Z' {
+			return h, false
+		}
+		if h.n == 0 || i < 2 || line[i-1] == '\t' || line[i-2] == ' ' || line[i-2] == '\t' {
+			if h.n == len(h.starts) {
+				return h, false
+			}
+			h.starts[h.n] = i
+			h.n++
+		}
+		switch line[i:j] {
+		case "READY":
+			h.ready = h.n - 1
+		case "STATUS":
+			h.status = h.n - 1
+		}
+		i = j
+	}
+	return h, h.n >= 2
+}
+
+// cell is the text of column k in row, trimmed; "" when the row does not reach it or its
+// cell does not start under the column's name (a row of another shape).
+func (h *tableHeader) cell(row string, k int) string {
+	if k < 0 || k >= h.n {
+		return ""
+	}
+	at := h.starts[k]
+	if at >= len(row) || at > 0 && row[at-1] != ' ' && row[at-1] != '\t' {
+		return ""
+	}
+	end := len(row)
+	if k+1 < h.n && h.starts[k+1] < end {
+		end = h.starts[k+1]
+	}
+	return strings.TrimSpace(row[at:end])
+}
+
+// countBelowTotal says whether a cell reads as a count out of a total that it has not reached
+// yet: kubectl's READY `0/1`, `2/3`.
+func countBelowTotal(cell string) bool {
+	n, total, ok := strings.Cut(cell, "/")
+	if !ok || n == "" || total == "" || len(n) > 6 || len(total) > 6 {
+		return false
+	}
+	a, err1 := strconv.Atoi(n)
+	b, err2 := strconv.Atoi(total)
+	return err1 == nil && err2 == nil && a < b
+}
+
+// failingState says whether a status cell (lower case) is a failure that waiting will not
+// mend: a crash loop, an image that cannot be pulled, an error, an eviction.
+func failingState(state string) bool {
+	for _, f := range [...]string{"crashloopbackoff", "imagepullbackoff", "errimagepull", "invalidimagename", "createcontainer", "error", "failed", "evicted", "oomkilled"} {
+		if strings.HasPrefix(state, f) {
+			return true
 		}
 	}
 	return false

@@ -279,6 +279,38 @@ func TestAnAnswerSayingItIsUnfinishedIsAPoll(t *testing.T) {
 	}
 }
 
+// Polling a rollout with `kubectl get pods` gives the same table once its ages are masked
+// while the pods come up: the READY count below its total says the poll is waiting for
+// something that moves by itself (validation round r96a: three looks seconds apart were told
+// as a stuck call). The same table with every pod up, or with a pod in a crash loop that
+// waiting will not mend, read three times is a repeat.
+func TestPollingPodsThatAreComingUpIsNoLoop(t *testing.T) {
+	table := func(ready, status string, age int) string {
+		return fmt.Sprintf("NAME               READY   STATUS    RESTARTS   AGE\nredis-master-0     %s     %-9s 0          %ds\nredis-replicas-0   1/1     Running   0          %ds\n\n\nCommand completed with return code: 0", ready, status, age, age+100)
+	}
+	cmd := `{"command":"kubectl get pods -n shared-services"}`
+	tests := []struct {
+		name          string
+		ready, status string
+		wantNotice    bool
+	}{
+		{"a pod still coming up", "0/1", "Running", false},
+		{"every pod up", "1/1", "Running", true},
+		{"a pod in a crash loop", "0/1", "Error", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newTextRun(t)
+			for i := range 3 {
+				r.call("terminal-run_command", cmd, table(tt.ready, tt.status, 4+5*i))
+			}
+			if got := len(r.got) > 0; got != tt.wantNotice {
+				t.Errorf("three looks at the pods (%s %s): notices %v, want a notice: %v", tt.ready, tt.status, r.got, tt.wantNotice)
+			}
+		})
+	}
+}
+
 func TestReportsUnfinishedReadsAStatusFieldsValue(t *testing.T) {
 	tests := []struct {
 		answer string
@@ -294,6 +326,19 @@ func TestReportsUnfinishedReadsAStatusFieldsValue(t *testing.T) {
 		{`{"statuses": ["in_progress"]}`, false},
 		{`{"real_estate": "running"}`, false},
 		{`{"status": "in_progressive"}`, false},
+		// status tables, as kubectl and docker print them
+		{"NAME               READY   STATUS    RESTARTS   AGE\nredis-master-0     1/1     Running   0          76s\nredis-replicas-0   0/1     Running   0          2s\n", true},
+		{"NAME               READY   STATUS    RESTARTS   AGE\nredis-master-0     1/1     Running   0          76s\nredis-replicas-0   1/1     Running   0          2s\n", false},
+		{"NAME      READY   STATUS             RESTARTS      AGE\napi-0     0/1     CrashLoopBackOff   5 (20s ago)   3m\n", false},
+		{"NAME      READY   STATUS        RESTARTS   AGE\napi-0     1/1     Terminating   0          3m\n", true},
+		{"NAME    READY   UP-TO-DATE   AVAILABLE   AGE\nweb     2/3     3            2           40s\n", true},
+		{"CONTAINER ID   IMAGE          COMMAND                  CREATED         STATUS                            PORTS     NAMES\n3f2a1b9c8d7e   postgres:16   \"docker-entrypoint.s…\"   6 seconds ago   Up 5 seconds (health: starting)   5432/tcp   db\n", true},
+		{"CONTAINER ID   IMAGE          COMMAND                  CREATED         STATUS                    PORTS     NAMES\n3f2a1b9c8d7e   postgres:16   \"docker-entrypoint.s…\"   2 minutes ago   Up 2 minutes (healthy)   5432/tcp   db\n", false},
+		{"NAME    STATUS    AGE\nbuild   Running   12s\n", true},
+		{"ID   NAME   STATUS\n1    x      done\n", false},
+		// a count out of a total that is no READY column, and rows not under the header
+		{"FILE     LINES\na.go     0/1\n", false},
+		{"NAME READY STATUS\npod 0/1 Running\n", false},
 	}
 	for _, tt := range tests {
 		if got := reportsUnfinished(tt.answer); got != tt.want {
