@@ -483,11 +483,15 @@ func markWindow(result string) string {
 
 // failureOpenings are how a tool's result opens when the tool reports its own failure in the
 // text: OpenHands' editor ("ERROR:" on a line of its own), Claude Code's <tool_use_error>, a
+// harness that could not run the call ("Error during execution: invalid syntax", BFCL's;
+// "Error running tool kubectl_create: ...", "Error executing tool list_sheets: ...", MCP
+// clients'), a
 // script's traceback, git's "fatal:", Codex refusing a patch or a call's arguments, a shell
 // tool saying it stopped a command that ran out of time (Qwen Code: "Command timed out after
 // 30000ms before it could complete. Below is the output before it timed out:", recorded with
 // a status of success and no exit code; Codex: "command timed out after 10000 milliseconds").
 var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>",
+	"Error during execution:", "Error executing tool ", "Error running tool ", "Error invoking tool ", "Error calling tool ",
 	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments",
 	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error",
 	"Command timed out after ", "command timed out after "}
@@ -497,6 +501,7 @@ var openingFirsts = func() (t [256]bool) {
 	for _, m := range failureOpenings {
 		t[m[0]] = true
 	}
+	t['T'] = true // "Tool x not found" (opensWithFailure)
 	return t
 }()
 
@@ -520,6 +525,12 @@ func opensWithFailure(result string) bool {
 			return !strings.HasSuffix(m, ":") || !emptyFieldAt(result[i+len(m):])
 		}
 	}
+	// A harness that knows no tool of the name it was sent: "Tool web_search not found in
+	// agent Assistant" (the OpenAI Agents SDK's words).
+	if rest, ok := strings.CutPrefix(result[i:], "Tool "); ok {
+		line, _ := cutAtNewline(rest)
+		return strings.Contains(line[:min(len(line), 200)], " not found")
+	}
 	return false
 }
 
@@ -527,10 +538,28 @@ func opensWithFailure(result string) bool {
 const exitWindow = 256
 
 // reportsNonzeroExit says whether s reports a nonzero exit status: "exit", "Exit" or "EXIT",
-// then " code", " status" or "ed with code" (any case), an optional ':', spaces, and a number
-// that is not 0.
+// then " code", " status" or "ed with code" (any case), or "return code", "Return code" or
+// "RETURN CODE" (a terminal server's "Command completed with return code: 1"), then an
+// optional ':', spaces, and a number that is not 0.
 func reportsNonzeroExit(s string) bool {
-	return nonzeroExitAfter(s, "xit") || nonzeroExitAfter(s, "XIT")
+	return nonzeroExitAfter(s, "xit") || nonzeroExitAfter(s, "XIT") ||
+		nonzeroAfterWords(s, "eturn code", "r", "R") || nonzeroAfterWords(s, "ETURN CODE", "R", "R")
+}
+
+// nonzeroAfterWords says whether s holds stem, preceded by one of two first letters and
+// followed by a nonzero number (nonzeroNumberAt).
+func nonzeroAfterWords(s, stem, first, other string) bool {
+	for i := strings.Index(s, stem); i >= 0; {
+		if i > 0 && (s[i-1] == first[0] || s[i-1] == other[0]) && nonzeroNumberAt(s[i+len(stem):]) {
+			return true
+		}
+		next := strings.Index(s[i+len(stem):], stem)
+		if next < 0 {
+			break
+		}
+		i += len(stem) + next
+	}
+	return false
 }
 
 // nonzeroExitAfter is reportsNonzeroExit for the spellings of "exit" that end in stem.

@@ -1517,7 +1517,14 @@ func TestOpensWithFailureReadsUnderTheHeader(t *testing.T) {
 		"Command executed successfully (exit code 0).\nOutput:\nconnected: 1 row":       false,
 		"Exit code: 1\nWall time: 0.1 seconds\nOutput:\nfatal: not a git repository":    true,
 		"  Traceback (most recent call last):\n  File \"x.py\"":                         true,
-		"all good; Error: counts 0": false,
+		"all good; Error: counts 0":                                                                       false,
+		"Error during execution: invalid syntax (<string>, line 1)":                                       true,
+		"Error running tool k8s-kubectl_create: Error invoking MCP tool kubectl_create: MCP error -32603": true,
+		"Error executing tool list_sheets: <HttpError 404>":                                               true,
+		"Tool web_search not found in agent Assistant":                                                    true,
+		"Error handling is done in middleware.go":                                                         false,
+		"Tool output:\nthe file was not found anywhere\n":                                                 false,
+		"Tools found: 3": false,
 	} {
 		if got := opensWithFailure(result); got != want {
 			t.Errorf("opensWithFailure(%q) = %v, want %v", result, got, want)
