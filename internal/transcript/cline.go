@@ -93,6 +93,12 @@ func clineInjected(t string) bool {
 	return strings.HasPrefix(t, "<environment_details>") || strings.HasPrefix(t, "#")
 }
 
+// clineContextHeading says whether a text opens with one of the headings of the context the
+// extension adds to each turn ("# VSCode Visible Files", "# Current Time").
+func clineContextHeading(t string) bool {
+	return strings.HasPrefix(t, "# VSCode ") || strings.HasPrefix(t, "# Current ")
+}
+
 func clineFailed(result string) bool {
 	r := strings.TrimLeft(result, " \t\r\n")
 	head, _, _ := strings.Cut(r, "\n")
@@ -203,7 +209,10 @@ func buildCline(list []msg) *built {
 						if e := setResult("", strings.TrimSpace(t), true); e != nil {
 							e.Source = loopguard.SourceHarness
 						}
-					case clineInjected(t):
+					case clineInjected(t) && !(res != nil && isBlank(res.String()) && strings.HasPrefix(trimmed, "#") && !clineContextHeading(trimmed)):
+						// (A block that opens with '#' straight after a result's heading is
+						// that result: a Markdown file, a script's "#!", a commented .env;
+						// validation round r96c U1: 46 such answers were read as empty.)
 						flush()
 						notes = append(notes, note{"context", t})
 					case res != nil:

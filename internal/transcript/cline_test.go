@@ -118,3 +118,41 @@ func TestClineCallsNotExecutedFailAndAreNotUserTurns(t *testing.T) {
 		t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Cline (2024) sends a result as two blocks, its heading and then the output: an output that
+// opens with '#' (a Markdown file, a script's "#!", a commented .env) is the answer, not the
+// extension's context (validation round r96c U1: 46 such answers were read as empty). A call
+// after one the user declined is skipped, and Cline says so for each: those calls did not run
+// (U3).
+func TestClineOutputOpeningWithAHashAndSkippedCalls(t *testing.T) {
+	const task = `[
+{"role":"user","content":[{"type":"text","text":"<task>\nread the design\n</task>"}]},
+{"role":"assistant","content":[{"type":"text","text":"<read_file>\n<path>design.md</path>\n</read_file>"}]},
+{"role":"user","content":[{"type":"text","text":"[read_file for 'design.md'] Result:"},
+ {"type":"text","text":"# Design\n\n## Overview\nThe BFF sits in front of the API."},
+ {"type":"text","text":"<environment_details>\n# VSCode Visible Files\n</environment_details>"}]},
+{"role":"assistant","content":[{"type":"text","text":"<write_to_file>\n<path>a.ts</path>\n<content>\n</content>\n</write_to_file>\n<write_to_file>\n<path>b.ts</path>\n<content>\n</content>\n</write_to_file>\n<write_to_file>\n<path>c.ts</path>\n<content>\n</content>\n</write_to_file>"}]},
+{"role":"user","content":[{"type":"text","text":"[write_to_file for 'a.ts'] Result:"},
+ {"type":"text","text":"The user denied this operation and provided the following feedback:\n<feedback>\nnot yet\n</feedback>"},
+ {"type":"text","text":"Skipping tool [write_to_file for 'b.ts'] due to user rejecting a previous tool."},
+ {"type":"text","text":"Tool [write_to_file for 'c.ts'] was interrupted and not executed due to user rejecting a previous tool."},
+ {"type":"text","text":"# VSCode Visible Files\na.ts"}]}
+]`
+	tr, err := ReadFrom("api_conversation_history.json", strings.NewReader(task))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`user "read the design"`,
+		`call read_file "{\"path\":\"design.md\"}" => "# Design\n\n## Overview\nThe BFF si…"`,
+		`text[context] "<environment_details>\n# VSCode V…"`,
+		`call write_to_file "{\"path\":\"a.ts\",\"content\":\"\"}" => "The user denied this operation a…" FAILED`,
+		`call[harness] write_to_file "{\"path\":\"b.ts\",\"content\":\"\"}" => "Skipping tool [write_to_file for…" FAILED`,
+		`call[harness] write_to_file "{\"path\":\"c.ts\",\"content\":\"\"}" => "Tool [write_to_file for 'c.ts'] …" FAILED`,
+		`text[context] "# VSCode Visible Files\na.ts"`,
+	}
+	if tr.Format != FormatCline || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %q:\n%s\nwant:\n%s", tr.Format, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -120,10 +120,18 @@ func clineUserBlocks(text string) []any {
 
 // clineNotExecuted says whether a line is Cline's answer to a call it did not run, one tool
 // having run in the message already ("Tool [read_file] was not executed because a tool has
-// already been used in this message."): the answer of that call, written straight after the
-// result of the one that ran. Left in that result, it took the place of neither.
+// already been used in this message.") or the user having declined one before it ("Skipping
+// tool [...] due to user rejecting a previous tool.", "Tool [...] was interrupted and not
+// executed due to user rejecting a previous tool."): the answer of that call, written straight
+// after the result of the one that ran. Left in that result, it took the place of neither.
 func clineNotExecuted(line string) bool {
-	return strings.HasPrefix(line, "Tool [") && strings.Contains(line, "] was not executed")
+	if strings.HasPrefix(line, "Skipping tool [") {
+		// the calls after one the user declined (validation round r96c U3: "Skipping tool
+		// [write_to_file for 'a.ts'] due to user rejecting a previous tool.")
+		return true
+	}
+	return strings.HasPrefix(line, "Tool [") && (strings.Contains(line, "] was not executed") ||
+		strings.Contains(line, "] was interrupted and not executed"))
 }
 
 // clineNativeResult says whether a line heads a native tool result in an export: "[name]" or

@@ -68,13 +68,31 @@ func buildClineUI(entries []clineUIEntry) *built {
 			reply = nil
 		}
 	}
+	// A streaming message is saved in its partial form, and again in its final form when it
+	// is complete (in place, under the same ts, or as the next entry). A call whose partial
+	// form is all there is was still shown as made: Cline left 26 writes of empty files
+	// partial, never answered (validation round r96c U2: 9 of 35 calls were read). Partial
+	// words are passed over: they are the start of a text whose end is lost.
+	final := make(map[float64]bool, len(entries))
 	for _, e := range entries {
-		if e.Partial {
-			continue // a message still streaming; its final form follows
+		if !e.Partial {
+			final[e.TS] = true
 		}
-		kind := e.Say
+	}
+	kindOf := func(e clineUIEntry) string {
 		if e.Type == "ask" {
-			kind = e.Ask
+			return e.Ask
+		}
+		return e.Say
+	}
+	for i, e := range entries {
+		kind := kindOf(e)
+		if e.Partial {
+			isCall := kind == "tool" || kind == "command" || kind == "use_mcp_server"
+			completed := final[e.TS] || i+1 < len(entries) && entries[i+1].Type == e.Type && kindOf(entries[i+1]) == kind
+			if !isCall || completed {
+				continue
+			}
 		}
 		switch kind {
 		case "api_req_started":

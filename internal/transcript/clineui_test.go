@@ -59,3 +59,25 @@ func TestClineUIRequestsWithoutText(t *testing.T) {
 		`call access_mcp_resource "{\"serverName\":\"docs\",\"uri\":\"docs…" => -`,
 	})
 }
+
+// A call shown only in its partial form was still made: Cline left writes of empty files
+// partial and never answered them (validation round r96c U2). A partial form followed by its
+// final form is one call, and partial words are not read.
+func TestClineUIReadsACallLeftPartial(t *testing.T) {
+	doc := `[
+{"ts": 1, "type": "say", "say": "text", "text": "create the files, empty"},
+{"ts": 2, "type": "say", "say": "api_req_started", "text": "{\"request\":\"<task>create the files, empty</task>\"}"},
+{"ts": 3, "type": "ask", "ask": "tool", "partial": true, "text": "{\"tool\":\"newFileCreated\",\"path\":\"src/a.ts\"}"},
+{"ts": 4, "type": "say", "say": "api_req_started", "text": "{\"request\":\"<environment_details>\\n# VSCode Visible Files\\n</environment_details>\"}"},
+{"ts": 5, "type": "say", "say": "text", "text": "Now b", "partial": true},
+{"ts": 6, "type": "ask", "ask": "tool", "partial": true, "text": "{\"tool\":\"newFileCreated\",\"path\":\"src/b.ts\"}"},
+{"ts": 7, "type": "ask", "ask": "tool", "text": "{\"tool\":\"newFileCreated\",\"path\":\"src/b.ts\",\"content\":\"\"}"},
+{"ts": 8, "type": "say", "say": "api_req_started", "text": "{\"request\":\"[write_to_file for 'src/b.ts'] Result:\\nThe content was successfully saved to src/b.ts.\"}"}
+]`
+	expectEvents(t, "ui_messages.json", doc, FormatClineUI, []string{
+		`user "create the files, empty"`,
+		`call write_to_file "{\"path\":\"src/a.ts\"}" => -`,
+		`text[context] "<environment_details>\n# VSCode V…"`,
+		`call write_to_file "{\"content\":\"\",\"path\":\"src/b.ts\"}" => "The content was successfully sav…"`,
+	})
+}
