@@ -174,6 +174,9 @@ func CollectMirrors(paths []string) ([]Target, []Mirror) {
 //     no call. Read as agents, they told every loop of the session again (validation round
 //     r71d U1: 735 calls of 2,220 read twice). The subagents the model starts
 //     (agent-a<id>.jsonl) are their own work, and are read;
+//   - in an Entire checkpoint, the session's compact transcript.jsonl beside full.jsonl, the
+//     agent's own transcript of it (validation round r96b U3: sessions read twice); Entire
+//     keeps some sessions in the compact form only, and those are read;
 //   - a Gemini CLI session kept in two of its project folders: releases since late 2025 name a
 //     project's folder under ~/.gemini/tmp after the project, where earlier ones named it by
 //     a hash of its path, and the old folder stays with copies of the sessions both held
@@ -225,6 +228,8 @@ func splitMirrors(targets []Target) ([]Target, []Mirror) {
 			return beside(t, "raw_messages.jsonl"), "cctrace's Markdown of the session"
 		case "raw_messages.jsonl":
 			return beside(t, filepath.Join("session", "main.jsonl")), "cctrace's copy of the session's messages"
+		case "transcript.jsonl":
+			return beside(t, "full.jsonl"), "Entire's compact copy of the session"
 		}
 		return "", ""
 	}

@@ -74,7 +74,8 @@ func TestCollectFindsJSONSavedWithoutAnExtension(t *testing.T) {
 
 // A cctrace export folder holds one Claude Code session three times: its Markdown (whose
 // results carry no ids), cctrace's raw_messages.jsonl and, from cctrace 2, the session file
-// itself. A walk reads the best of them once; each is read when it is alone or named.
+// itself; an Entire checkpoint twice, the agent's transcript and Entire's compact copy. A
+// walk reads the best of them once; each is read when it is alone or named.
 func TestCollectReadsACctraceExportOnce(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -84,6 +85,9 @@ func TestCollectReadsACctraceExportOnce(t *testing.T) {
 		{"cctrace 2: the session file", []string{"conversation_full.md", "raw_messages.jsonl", "session/main.jsonl"}, "session/main.jsonl"},
 		{"cctrace 1: the raw messages", []string{"conversation_full.md", "raw_messages.jsonl"}, "raw_messages.jsonl"},
 		{"the Markdown alone", []string{"conversation_full.md.gz"}, "conversation_full.md.gz"},
+		// an Entire checkpoint: the agent's transcript, and Entire's compact copy of it
+		{"Entire: the agent's transcript", []string{"transcript.jsonl", "full.jsonl"}, "full.jsonl"},
+		{"Entire: the compact copy alone", []string{"transcript.jsonl"}, "transcript.jsonl"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -346,6 +346,11 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 							args = marshalArgs(in)
 						}
 						idx := a.add(loopguard.Call("", name, args))
+						if output, failed, ok := inlineResult(mb); ok {
+							e := &a.events[idx]
+							e.Result, e.HasResult, e.Failed = output, true, failed
+							continue
+						}
 						pend(a).add(id, idx)
 					case "toolRequest", "frontendToolRequest": // Goose (goose.go)
 						addGooseCall(a, pend(a), mb)
@@ -507,4 +512,19 @@ func makesCalls(m *msg) bool {
 		}
 	}
 	return false
+}
+
+// inlineResult reads a call's result kept in the call's own block, as Entire's compact
+// transcripts keep it (`{"type": "tool_use", "name": "Bash", "input": {...}, "result":
+// {"output": "...", "status": "success" | "error"}}`: no tool_result follows; validation round
+// r96b U2, where every result of such files went unread and six identical failing calls were
+// six calls of unknown outcome). The call failed when its status says "error".
+func inlineResult(block map[string]any) (output string, failed, ok bool) {
+	res, _ := block["result"].(map[string]any)
+	if res == nil {
+		return "", false, false
+	}
+	output, ok = res["output"].(string)
+	status, _ := res["status"].(string)
+	return output, ok && strings.EqualFold(status, "error"), ok
 }

@@ -405,3 +405,23 @@ func TestParallelCallsWrittenAsMessagesShareATurn(t *testing.T) {
 		t.Errorf("turns %q: want the first three calls in one reply, the fourth in another", turns)
 	}
 }
+
+// Entire's compact transcripts keep each call's result in the call's own block, with its
+// status, and no tool_result follows (validation round r96b U2). A first message longer than
+// the window the format is sniffed from (a pasted screenshot) does not change how the file
+// is read (U1: it was taken for loopguard's own events and refused).
+func TestEntireCompactTranscriptKeepsResultsInTheCall(t *testing.T) {
+	doc := `{"v":1,"agent":"claude-code","cli_version":"0.9.0","type":"user","ts":"2026-07-29T14:57:29.446Z","content":[{"id":"u1","text":"why is the build red?"},{"type":"image","source":{"type":"base64","media_type":"image/jpeg","data":"IMAGE"}}]}
+{"v":1,"agent":"claude-code","cli_version":"0.9.0","type":"assistant","ts":"2026-07-29T14:57:35.000Z","id":"msg_1","content":[{"type":"text","text":"Let me run the build."},{"id":"toolu_1","name":"Bash","input":{"command":"npm run build"},"type":"tool_use","result":{"output":"Error: Cannot find module 'next'","status":"error"}}]}
+{"v":1,"agent":"claude-code","cli_version":"0.9.0","type":"assistant","ts":"2026-07-29T14:57:40.000Z","id":"msg_2","content":[{"id":"toolu_2","name":"Read","input":{"file_path":"package.json"},"type":"tool_use","result":{"output":"1\t{\"name\": \"web\"}","status":"success","file":{"filePath":"package.json"}}}]}
+`
+	want := []string{
+		`user "why is the build red?\n[image]"`,
+		`text[model] "Let me run the build."`,
+		`call Bash "{\"command\":\"npm run build\"}" => "Error: Cannot find module 'next'" FAILED`,
+		`call Read "{\"file_path\":\"package.json\"}" => "1\t{\"name\": \"web\"}"`,
+	}
+	expectEvents(t, "transcript.jsonl", doc, FormatMessages, want)
+	long := strings.Replace(doc, "IMAGE", strings.Repeat("/9j/4AAQ", sniffSize/8+1), 1)
+	expectEvents(t, "transcript.jsonl", long, FormatMessages, want)
+}

@@ -350,9 +350,13 @@ func sniff(head []byte, eof bool) sniffed {
 			return next
 		}
 		return sniffed{err: ErrUnknownFormat, errLine: 1}
-	case multi && typedRoles[typ] != "" && has("content") && !has("role") && !has("uuid") &&
+	case (multi || !top.complete) && typedRoles[typ] != "" && has("content") && !has("role") && !has("uuid") &&
 		!has("session_id") && !has("sessionId") && !has("payload"):
-		// A chat logged one message a line with its role as the type (Grok CLI).
+		// A chat logged one message a line with its role as the type (Grok CLI; Entire's
+		// compact transcripts, {"v": 1, "agent": "claude-code", "type": "user", "ts": ...}).
+		// The first line may not end within the head: a screenshot pasted into the first
+		// message made it 641 KB (validation round r96b U1: read as loopguard's own events,
+		// and refused for a "ts" that is no number).
 		return sniffed{kind: kindMessagesJSONL}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
