@@ -553,7 +553,7 @@ func looksFailedByContains(result string) bool {
 			return true
 		}
 	}
-	return reportsErrorFieldByDecoding(full) || opensWithFailure(full)
+	return reportsErrorFieldByDecoding(full) || opensWithFailure(full) || mcpResultReprFailed(full)
 }
 
 // emptyFieldPattern is what follows a mark's colon when the field says there was none

@@ -50,7 +50,21 @@ func looksFailed(result string) bool {
 	if reportsExitFailure(result) {
 		return true
 	}
-	return hasFailureMark(markWindow(result)) || reportsErrorField(result) || opensWithFailure(result)
+	return hasFailureMark(markWindow(result)) || reportsErrorField(result) || opensWithFailure(result) || mcpResultReprFailed(result)
+}
+
+// mcpResultReprFailed says whether a result is the MCP Python SDK's printed form of a tool's
+// result (`meta=None content=[TextContent(type='text', text='...', annotations=None)]
+// isError=True`, which a Python harness logs with str()) whose flag says the call failed, or
+// whose text is itself a failed result of a tool behind it (`"isError": true` in the JSON a
+// gateway passes on). LiveMCPBench logs every result so: 10 of 14 failures its host flagged,
+// and 35 of 90 behind its gateway, read as successes (validation round r97b U1).
+func mcpResultReprFailed(result string) bool {
+	if !strings.HasPrefix(result, "meta=") && !strings.HasPrefix(result, "content=[") && !strings.HasPrefix(result, "CallToolResult(") {
+		return false
+	}
+	body := strings.TrimRight(result, " \t\r\n)")
+	return strings.HasSuffix(body, "isError=True") || strings.Contains(result, `"isError": true`) || strings.Contains(result, `"isError":true`)
 }
 
 // reportsExitFailure says whether the first or the last exitWindow bytes of a result report a
@@ -489,12 +503,13 @@ func markWindow(result string) string {
 // script's traceback, git's "fatal:", Codex refusing a patch or a call's arguments, a shell
 // tool saying it stopped a command that ran out of time (Qwen Code: "Command timed out after
 // 30000ms before it could complete. Below is the output before it timed out:", recorded with
-// a status of success and no exit code; Codex: "command timed out after 10000 milliseconds").
+// a status of success and no exit code; Codex: "command timed out after 10000 milliseconds";
+// a harness that gave up waiting for a tool: LiveMCPBench's "Tool call timed out.").
 var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>",
 	"Error during execution:", "Error executing tool ", "Error running tool ", "Error invoking tool ", "Error calling tool ",
 	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments",
 	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error",
-	"Command timed out after ", "command timed out after "}
+	"Command timed out after ", "command timed out after ", "Tool call timed out", "Tool execution timed out"}
 
 // openingFirsts flags the first bytes of failureOpenings.
 var openingFirsts = func() (t [256]bool) {

@@ -1511,6 +1511,22 @@ func FuzzCommandKey(f *testing.F) {
 
 // A result that opens with a failure under a harness's header (Cline's "Command executed
 // successfully", over a script that printed only its error) opens with that failure.
+// The MCP Python SDK's printed form of a tool's result carries the host's flag at its end, and
+// a gateway's result the flag of the tool behind it in its text (validation round r97b U1).
+func TestLooksFailedReadsAnMCPResultsPrintedFlag(t *testing.T) {
+	for result, want := range map[string]bool{
+		"meta=None content=[TextContent(type='text', text='Error executing tool execute-tool: MCP error -32602', annotations=None)] isError=True":                                                                  true,
+		"meta=None content=[TextContent(type='text', text='{\"_meta\": null, \"content\": [{\"type\": \"text\", \"text\": \"File not found: /root/a.md\"}], \"isError\": true}', annotations=None)] isError=False": true,
+		"meta=None content=[TextContent(type='text', text='{\"_meta\": null, \"content\": [{\"type\": \"text\", \"text\": \"42 rows\"}], \"isError\": false}', annotations=None)] isError=False":                   false,
+		"CallToolResult(meta=None, content=[TextContent(type='text', text='ok')], isError=True)":                                                                                                                   true,
+		"the docs say isError=True marks a failure": false,
+	} {
+		if got := looksFailed(result); got != want {
+			t.Errorf("looksFailed(%q) = %v, want %v", result, got, want)
+		}
+	}
+}
+
 func TestOpensWithFailureReadsUnderTheHeader(t *testing.T) {
 	for result, want := range map[string]bool{
 		"Command executed successfully (exit code 0).\nOutput:\nError: read ECONNRESET": true,
@@ -1524,7 +1540,8 @@ func TestOpensWithFailureReadsUnderTheHeader(t *testing.T) {
 		"Tool web_search not found in agent Assistant":                                                    true,
 		"Error handling is done in middleware.go":                                                         false,
 		"Tool output:\nthe file was not found anywhere\n":                                                 false,
-		"Tools found: 3": false,
+		"Tools found: 3":       false,
+		"Tool call timed out.": true,
 	} {
 		if got := opensWithFailure(result); got != want {
 			t.Errorf("opensWithFailure(%q) = %v, want %v", result, got, want)
