@@ -32,7 +32,7 @@ func TestClineUIMessages(t *testing.T) {
 		`text[model] "Let me look at the makefile."`,
 		`call read_file "{\"path\":\"Makefile\"}" => "all:\n\tgo build ./..."`,
 		`call execute_command "{\"command\":\"make\"}" => "Command executed.\nOutput:\nmake: …"`,
-		`call use_mcp_tool "{\"arguments\":\"{\\\"panel\\\":\\\"explo…" => "opened"`,
+		`call mcp__vscode__open_panel "{\"panel\":\"explorer\"}" => "opened"`, // the tool behind use_mcp_tool
 		`text[model] "The makefile has no target."`,
 	})
 }

@@ -808,6 +808,11 @@ func (b *builder) sessionAgent(session int, id string) *agentBuf {
 // add appends an event for the agent and returns its index in the agent's events.
 func (a *agentBuf) add(e loopguard.Event) int {
 	e.Agent = a.id
+	if e.Type == loopguard.EventCall {
+		if tool, args, ok := routedCall(e.Args); ok {
+			e.Tool, e.Args = tool, args
+		}
+	}
 	if (e.Type == loopguard.EventCall || e.Type == loopguard.EventText) && e.Turn == "" {
 		e.Turn = a.turn // a text of the open reply is that reply's, as its calls are
 	}
