@@ -26,14 +26,30 @@ import (
 //
 // Written from real runs' output committed to GitHub (validation round r68b U2: nine jobs,
 // 363 episodes, 15,244 steps of nine small open models, unread before).
+//
+// ReAct's question-answering runs (HotpotQA, FEVER) and Reflexion's logs of them spell the
+// steps out, with the model's thought before each action:
+//
+//	Thought 2: Jonny Craig has been a member of four bands. I need to search Pete Doherty next.
+//	Action 2: Search[Pete Doherty]
+//	Observation 2: Peter Doherty (born 12 March 1979) is an English musician, ...
+//
+// An action is a call of the tool before its brackets, their content its argument; a thought
+// is the model's words (validation round r98b U1: a Reflexion log of 369 calls was "not
+// JSON").
 
 // isReactLogHead says whether a text's head holds a ReAct run's first step and its answer.
 func isReactLogHead(head []byte) bool {
-	act := bytes.Index(head, []byte("\nAct 1: "))
-	if act < 0 && !bytes.HasPrefix(head, []byte("Act 1: ")) {
-		return false
+	for _, label := range [...][2]string{{"Act 1: ", "\nObs 1: "}, {"Action 1: ", "\nObservation 1: "}} {
+		act := bytes.Index(head, []byte("\n"+label[0]))
+		if act < 0 && !bytes.HasPrefix(head, []byte(label[0])) {
+			continue
+		}
+		if bytes.Contains(head[max(act, 0):], []byte(label[1])) {
+			return true
+		}
 	}
-	return bytes.Contains(head[max(act, 0):], []byte("\nObs 1: "))
+	return false
 }
 
 func readReactLog(name string, br *bufio.Reader) (*built, error) {
@@ -51,7 +67,16 @@ func readReactLog(name string, br *bufio.Reader) (*built, error) {
 			continue
 		}
 		switch kind {
-		case "Act":
+		case "Thought":
+			// said before the action of its number: a new episode may open with it
+			if a == nil || n <= last {
+				session++
+				b.session = session
+				a = b.agent(MainAgent)
+				last = 0
+			}
+			a.text("model", strings.TrimSpace(text), "", 0)
+		case "Act", "Action":
 			if a == nil || n <= last {
 				session++
 				b.session = session
@@ -62,10 +87,19 @@ func readReactLog(name string, br *bufio.Reader) (*built, error) {
 				a.text("model", strings.TrimSpace(thought), "", 0)
 				continue
 			}
-			if text = strings.TrimSpace(text); text != "" {
-				pending = a.add(loopguard.Call("", firstToken(text), []byte(text)))
+			text = strings.TrimSpace(text)
+			if text == "" {
+				continue
 			}
-		case "Obs":
+			if kind == "Action" {
+				// HotpotQA's and FEVER's tools, written as in ReAct's prompts: Search[entity]
+				if c, ok := reactCall("Action: " + text); ok {
+					pending = a.add(loopguard.Call("", c.name, c.args))
+					continue
+				}
+			}
+			pending = a.add(loopguard.Call("", firstToken(text), []byte(text)))
+		case "Obs", "Observation":
 			if a == nil || n != last {
 				continue // an answer to no step printed
 			}
@@ -84,12 +118,20 @@ func readReactLog(name string, br *bufio.Reader) (*built, error) {
 	return t, nil
 }
 
-// reactLogStep reads a line "Act N: text" or "Obs N: text".
+// reactLogStep reads a line "Act N: text" or "Obs N: text", or in the spelling of ReAct's
+// question-answering runs "Thought N: text", "Action N: text", "Observation N: text"; kind is
+// the label.
 func reactLogStep(line string) (kind string, n int, text string, ok bool) {
-	if len(line) < 6 || (line[:4] != "Act " && line[:4] != "Obs ") {
+	label, rest, found := strings.Cut(line, " ")
+	switch label {
+	case "Act", "Obs", "Thought", "Action", "Observation":
+	default:
 		return "", 0, "", false
 	}
-	num, rest, found := strings.Cut(line[4:], ":")
+	if !found {
+		return "", 0, "", false
+	}
+	num, rest, found := strings.Cut(rest, ":")
 	if !found {
 		return "", 0, "", false
 	}
@@ -97,5 +139,5 @@ func reactLogStep(line string) (kind string, n int, text string, ok bool) {
 	if err != nil || n < 1 {
 		return "", 0, "", false
 	}
-	return line[:3], n, strings.TrimPrefix(rest, " "), true
+	return label, n, strings.TrimPrefix(rest, " "), true
 }
