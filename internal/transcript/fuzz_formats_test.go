@@ -469,3 +469,9 @@ func FuzzGeminiMarkdown(f *testing.F) {
 	f.Add([]byte("✨ ## MODEL\n\n**Tool Command**:\n```json\n{\"name\": 3}\n```**Tool Command**:\n```json\n{\"name\": \"x\", \"args\": [1]\n\n---\n\n🧑‍💻 ## USER\n\n**Tool Response**:\n```json\nnot json\n```**Tool Response**:\n```json\n{\"response\": {\"error\": null, \"output\": {\"a\": 1}}}\n```"))
 	fuzzReader(f, readGeminiMarkdown)
 }
+
+func FuzzSpanTrajectory(f *testing.F) {
+	f.Add([]byte(`{"total_spans": 2, "trajectory": [{"type": "llm_call", "output": {"content": "x", "tool_calls": [{"function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}]}}, {"type": "tool_call", "tool": "bash", "arguments": {"command": "ls"}, "result": {"stdout": "a", "exitCode": 0}}]}`))
+	f.Add([]byte(`{"total_spans": 1, "trajectory": [{"type": "tool_call", "tool": "bash", "arguments": 3, "result": [1]}, {"type": "llm_call", "output": null, "task_prompt": [{"role": "user", "content": 7}]}, null]}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readSpanTrajectory(name, br, 0) })
+}

@@ -73,6 +73,7 @@ const (
 	kindCursorText        // a Cursor agent transcript kept as text (agent-transcripts/*.txt)
 	kindOpencodeRun       // what `opencode run --format json` prints
 	kindKiro              // a Kiro CLI session: v1 log records, or its session export
+	kindSpanTrajectory    // a harness's spans as one list: llm_call turns, tool_call runs
 	kindOpencodeMarkdown  // an opencode session exported as Markdown
 )
 
@@ -232,6 +233,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindOTLP}
 	case isATIFHead(top.keys) && !multi:
 		return sniffed{kind: kindATIF}
+	case isSpanTrajectoryHead(has, head[i:]) && !multi:
+		return sniffed{kind: kindSpanTrajectory}
 	case has("payload") && codexWrapperTypes[typ]:
 		return sniffed{kind: kindCodex}
 	case has("record_type"):

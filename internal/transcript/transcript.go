@@ -219,6 +219,9 @@ const (
 	// FormatPydanticAI is a Pydantic AI run's message history (ModelMessagesTypeAdapter's JSON:
 	// requests and responses of parts).
 	FormatPydanticAI = "pydantic-ai"
+	// FormatSpanTrajectory is a harness's tracing spans exported as one list, the model's
+	// turns (llm_call) and the tools' runs (tool_call): Vorflux's SWE-bench submissions.
+	FormatSpanTrajectory = "span-trajectory"
 	// FormatKiro is a Kiro CLI session: its v1 log records, one a line, or its session
 	// export ("kiro-session-export-v1").
 	FormatKiro = "kiro"
@@ -699,6 +702,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readOpencodeRun(name, br)
 	case kindKiro:
 		t, err = readKiro(name, br)
+	case kindSpanTrajectory:
+		t, err = readSpanTrajectory(name, br, hint)
 	case kindOpencodeMarkdown:
 		t, err = readOpencodeMarkdown(name, br)
 	default:
