@@ -1282,7 +1282,7 @@ func terminusCall(text string) (textCall, bool) {
 
 var (
 	stepCallKeys    = []string{"tool_calls", "tool", "tool_name", "action"}
-	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "error"}
+	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "error", "tool_results"}
 )
 
 // isStepList says whether a list holds steps, from its sample (listSample).
@@ -1335,8 +1335,10 @@ func decodeSteps(arr []byte) []msg {
 					name, _ = fn["name"].(string)
 					args = fn["arguments"]
 				}
-				if name != "" {
-					calls = append(calls, oaToolCall{Name: name, Arguments: stepArgs(args)})
+				// A call sent with no name is a call all the same when the step answers it
+				// (Trae's "Tool 'undefined' not found"): it failed.
+				if id, _ := cm["id"].(string); name != "" || id != "" {
+					calls = append(calls, oaToolCall{ID: id, Name: name, Arguments: stepArgs(args)})
 				}
 			}
 		}
@@ -1349,11 +1351,18 @@ func decodeSteps(arr []byte) []msg {
 		if len(calls) == 0 {
 			continue
 		}
+		// A step's tool_results answer its calls by id, each with its own success (the
+		// TypeScript port of Trae Agent: {"success", "result", "error", "tool_call_id"}; its
+		// steps' messages are the history before the step, which lacks a run's last call:
+		// validation round r99a U1).
+		answers := stepToolResults(st["tool_results"])
+		own := make([]string, len(calls)) // each call's id in the step's tool_results
 		for i := range calls {
+			own[i] = calls[i].ID
 			calls[i].ID = fmt.Sprintf("step%d.%d", k, i)
 		}
 		thought := ""
-		for _, key := range []string{"thought", "model_output", "llm_output", "log", "reasoning"} {
+		for _, key := range []string{"thought", "model_output", "llm_output", "log", "reasoning", "llm_response_content"} {
 			if t, ok := st[key].(string); ok && t != "" {
 				thought = t
 				break
@@ -1376,13 +1385,50 @@ func decodeSteps(arr []byte) []msg {
 		}
 		for i, c := range calls {
 			m := msg{Role: "tool", ToolCallID: c.ID}
-			if i == 0 {
+			if a, ok := answers[own[i]]; ok && own[i] != "" {
+				m.Content, m.Status = a.text, a.status
+			} else if i == 0 && answers == nil {
 				m.Content, m.Status = outcome, status
 			}
 			list = append(list, m)
 		}
 	}
 	return list
+}
+
+// stepAnswer is one of a step's tool_results: what it says, and "error" when it failed.
+type stepAnswer struct{ text, status string }
+
+// stepToolResults reads a step's tool_results, [{"tool_call_id", "success", "result",
+// "error"}], by call id; nil when the step has none.
+func stepToolResults(v any) map[string]stepAnswer {
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := make(map[string]stepAnswer, len(list))
+	for _, r := range list {
+		rm, _ := r.(map[string]any)
+		id, _ := rm["tool_call_id"].(string)
+		if id == "" {
+			continue
+		}
+		var a stepAnswer
+		if res, ok := rm["result"]; ok && res != nil {
+			a.text = stepText(res)
+		}
+		if e, ok := rm["error"]; ok && e != nil && e != "" && e != false {
+			a.status = "error"
+			if a.text == "" {
+				a.text = stepText(e)
+			}
+		}
+		if ok, isBool := rm["success"].(bool); isBool && !ok {
+			a.status = "error"
+		}
+		out[id] = a
+	}
+	return out
 }
 
 // seenBeforeActing moves a step list's observations one step on when they are what each step

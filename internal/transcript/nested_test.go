@@ -501,3 +501,30 @@ func TestTau2TaskInitialStateIsNoRun(t *testing.T) {
 		t.Errorf("calls %v, want the simulation's get_reservation alone", calls)
 	}
 }
+
+// The TypeScript port of Trae Agent keeps each step's calls and their tool_results by id; the
+// step's messages are the history before it, which lacks a run's last call (validation round
+// r99a U1). A call sent with no name that the step answers is a call, failed.
+func TestStepsAnswerTheirCallsFromToolResults(t *testing.T) {
+	const doc = `{"agent_id": "a1", "task": "write the poem file", "steps": [
+{"step_id": "s0", "messages": [{"role": "user", "content": "write the poem file"}], "llm_response_content": "Creating it.",
+ "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "edit_tool", "arguments": "{\"command\": \"create\", \"path\": \"p.txt\"}"}},
+                {"id": "call_2", "type": "function", "function": {"name": "bash_tool", "arguments": "{\"command\": \"ls\"}"}}],
+ "tool_results": [{"success": true, "result": "p.txt", "tool_call_id": "call_2"}, {"success": true, "result": {"created": true}, "tool_call_id": "call_1"}], "completed": false},
+{"step_id": "s1", "messages": [{"role": "user", "content": "write the poem file"}, {"role": "assistant", "content": "Creating it."}], "llm_response_content": "",
+ "tool_calls": [{"id": "call_3", "type": "function", "function": {"arguments": "{}"}}],
+ "tool_results": [{"success": false, "error": "Tool 'undefined' not found.", "tool_call_id": "call_3"}], "completed": true}
+], "completed": true, "success": true}`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, fmt.Sprintf("%s %s failed=%v", c.Tool, c.Result, c.Failed))
+	}
+	want := []string{`edit_tool {"created":true} failed=false`, `bash_tool p.txt failed=false`, ` Tool 'undefined' not found. failed=true`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
