@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strconv"
 	"strings"
@@ -33,6 +34,67 @@ import (
 
 // aiderTitle opens each run in the history file.
 const aiderTitle = "# aider chat started at"
+
+// isAiderHead says whether a text opens as an aider chat history: with a run's title, or with
+// a few lines before it (a sentence saying what the file is, a merge's conflict marker; validation
+// round r99b U1: such histories were no transcript), the title at a line's start within the
+// first 2 KB and after at most five lines.
+func isAiderHead(head []byte) bool {
+	if bytes.HasPrefix(head, []byte(aiderTitle)) {
+		return true
+	}
+	at := bytes.Index(head[:min(len(head), 2048)], []byte("\n"+aiderTitle))
+	return at >= 0 && bytes.Count(head[:at], []byte("\n")) < 5
+}
+
+// aiderLintRun reads aider's report of the lint it ran after an edit ("# Fix any errors
+// below, if possible.", then "## Running: <command>" and what it printed): the command, and
+// its output without aider's excerpts of the lines it names ("## See relevant line(s) below").
+func aiderLintRun(report string) (cmd, out string, ok bool) {
+	_, rest, found := strings.Cut(report, "## Running: ")
+	if !found {
+		return "", "", false
+	}
+	cmd, out, _ = strings.Cut(rest, "\n")
+	if k := strings.Index(out, "## See relevant line"); k >= 0 {
+		out = out[:k]
+	}
+	// The linter's findings, without the source it quotes under each (flake8's
+	// --show-source line and caret) and without where in the file each is: the code changes
+	// with each edit and moves what follows, and a finding that stays is the failure that
+	// stays (validation round r86b M1: F821 undefined name 'k' four times, at column 43, then
+	// 44).
+	var findings []string
+	for line := range strings.SplitSeq(out, "\n") {
+		if path, msg, ok := lintFinding(line); ok {
+			findings = append(findings, path+": "+msg)
+		}
+	}
+	if len(findings) > 0 {
+		out = strings.Join(findings, "\n")
+	}
+	return strings.TrimSpace(cmd), strings.TrimSpace(out), strings.TrimSpace(cmd) != ""
+}
+
+// lintFinding reads a line as a linter's finding, "path:line: message" or
+// "path:line:column: message": its file and its message.
+func lintFinding(line string) (path, msg string, ok bool) {
+	path, rest, found := strings.Cut(strings.TrimSpace(line), ":")
+	if !found || path == "" || strings.ContainsAny(path, " \t") {
+		return "", "", false
+	}
+	for range 2 { // the line, then the column if there is one
+		digits := 0
+		for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
+			digits++
+		}
+		if digits == 0 || digits == len(rest) || rest[digits] != ':' {
+			break
+		}
+		rest, ok = rest[digits+1:], true
+	}
+	return path, strings.TrimSpace(rest), ok
+}
 
 // aiderFailures are what aider says when an edit did not take, or left errors it sends back.
 var aiderFailures = []string{
@@ -232,6 +294,29 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			i = j - 1
 			continue
 		}
+		// An edit aider applied and then linted: the lint's complaint is what its command
+		// printed, not the edit's failure (aider sends it back to the model as a new request).
+		// Read as the edit failing, a repair that moved from one parse error to another was
+		// "edit rejected × 4", while pylint failing alike on README.md after every applied
+		// edit could not be seen for what it is, one command failing the same way across
+		// changes (validation round r99b U2, F1, M1–M6).
+		var lint *loopguard.Event
+		if applied {
+			if k := strings.Index(result, "# Fix any errors below"); k >= 0 {
+				if cmd, out, ok := aiderLintRun(result[k:]); ok {
+					result = strings.TrimSpace(result[:k])
+					failed = false
+					for _, f := range aiderFailures {
+						if strings.Contains(result, f) {
+							failed = true
+							break
+						}
+					}
+					e := loopguard.Call("", "lint", marshalArgs(map[string]string{"command": cmd})).WithResult(out, true)
+					lint = &e
+				}
+			}
+		}
 		a.text("model", words, "", 0)
 		args := map[string]string{"blocks": blocks}
 		if file != "" {
@@ -242,6 +327,9 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			args["path"] = file
 		}
 		a.add(loopguard.Call("", "edit", marshalArgs(args)).WithResult(result, failed))
+		if lint != nil {
+			a.add(*lint)
+		}
 		for _, s := range asked {
 			a.text("harness", s, "", 0)
 		}

@@ -39,7 +39,8 @@ func TestAiderHistoryFixture(t *testing.T) {
 		`user "/add app.py"`,
 		`text[harness] "Added app.py to the chat"`,
 		`user "Print the version at startup"`,
-		`call edit "{\"blocks\":\"app.py\\n` + "```" + `python\\nim…" => "Applied edit to app.py\n# Fix any…" FAILED`,
+		`call edit "{\"blocks\":\"app.py\\n` + "```" + `python\\nim…" => "Applied edit to app.py"`,
+		`call lint "{\"command\":\"/usr/bin/python3 -m …" => "app.py: F821 undefined name 'mai…" FAILED`,
 		`text[harness] "Attempt to fix lint errors? (Y)e…"`,
 		`text[model] "The function is missing; I will …"`,
 	}}
@@ -425,29 +426,55 @@ func TestAiderOldLayoutWithoutLineBreaks(t *testing.T) {
 }
 
 // What aider asks its user after an edit ("Create new file? (Y)es/(N)o [Yes]: y", after the
-// file's name) is no part of what the edit did: four whole-file edits each leaving the same
-// lint error answer alike, the first one too, and are told (validation round r86b M1).
+// file's name) is no part of what the edit did, and the lint aider runs after an applied edit
+// is a call of its own, its findings without where in the file they are: four whole-file
+// edits each leaving the same lint error, its column moving, are the lint failing alike
+// across the edits, and are told (validation rounds r86b M1, r99b U2).
 func TestAiderQuestionsAreNotTheEditsOutcome(t *testing.T) {
-	lint := "> Applied edit to kepler.py  \n>  \n> # Fix any errors below, if possible.  \n>  \n" +
-		"> ## Running: python -m flake8 --select=E9,F821 --show-source --isolated kepler.py  \n>  \n" +
-		"> kepler.py:23:43: F821 undefined name 'k'  \n> return tuple(y0[i] + dt / 6 * sum(k[j][i] for j in range(4)))  \n> ^  \n>  \n" +
-		"> Attempt to fix lint errors? (Y)es/(N)o [Yes]: y  \n\n"
+	lint := func(col int) string {
+		return "> Applied edit to kepler.py  \n>  \n> # Fix any errors below, if possible.  \n>  \n" +
+			"> ## Running: python -m flake8 --select=E9,F821 --show-source --isolated kepler.py  \n>  \n" +
+			fmt.Sprintf("> kepler.py:23:%d: F821 undefined name 'k'  \n", col) + "> return tuple(y0[i] + dt / 6 * sum(k[j][i] for j in range(4)))  \n> ^  \n>  \n" +
+			"> Attempt to fix lint errors? (Y)es/(N)o [Yes]: y  \n\n"
+	}
 	reply := func(n int) string {
 		return fmt.Sprintf("kepler.py\n```\nimport math\n\ndef simulate(dt):\n    k1 = %d\n    return tuple(sum(k[j] for j in range(4)))\n```\n\n", n)
 	}
 	doc := "\n# aider chat started at 2026-05-10 07:55:00\n\n#### Write kepler.py  \n\n" +
-		reply(1) + "> kepler.py  \n> Create new file? (Y)es/(N)o [Yes]: y  \n" + lint +
-		reply(2) + lint + reply(3) + lint + reply(3) + lint + "> Only 3 reflections allowed, stopping.  \n"
+		reply(1) + "> kepler.py  \n> Create new file? (Y)es/(N)o [Yes]: y  \n" + lint(43) +
+		reply(2) + lint(44) + reply(3) + lint(44) + reply(4) + lint(44) + "> Only 3 reflections allowed, stopping.  \n"
 	tr, err := ReadFrom("chat.history.md", strings.NewReader("# aider chat started at 2026-05-10 07:54:00\n"+doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := tr.Agents[len(tr.Agents)-1]
 	calls := a.Calls()
-	if len(calls) != 4 || !strings.HasPrefix(calls[0].Result, "Applied edit to kepler.py") || calls[0].Result != calls[1].Result {
-		t.Fatalf("calls %q: want four edits, the first answered as the others", describe(calls))
+	if len(calls) != 8 || calls[0].Result != "Applied edit to kepler.py" || calls[0].Result != calls[2].Result || calls[0].Failed ||
+		calls[1].Tool != "lint" || !calls[1].Failed || calls[1].Result != "kepler.py: F821 undefined name 'k'" || calls[1].Result != calls[3].Result {
+		t.Fatalf("calls %q: want four applied edits, the first answered as the others, each followed by the lint failing alike", describe(calls))
 	}
 	if _, notices := defaultNotices(t, a); len(notices) == 0 {
 		t.Error("four edits leaving one lint error: no notice")
+	}
+}
+
+// A history may open with a few lines before its first run's title: a sentence saying what
+// the file is, or a merge's conflict marker (validation round r99b U1).
+func TestAiderHistoryAfterAFewLines(t *testing.T) {
+	run := "# aider chat started at 2025-04-15 09:15:00\n\n#### Fix the parser  \n\nparser.py\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\n> Applied edit to parser.py  \n"
+	for _, tt := range []struct {
+		name, preface string
+		read          bool
+	}{
+		{"a sentence", "This file contains transcript of a chat with [aider](https://aider.ai).\n\n\n", true},
+		{"a conflict marker", "<<<<<<< HEAD\n", true},
+		{"a document that only quotes one", strings.Repeat("Some notes about our tools.\n", 6), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := ReadFrom("history.md", strings.NewReader(tt.preface+run))
+			if read := err == nil && tr.Format == FormatAider && len(tr.Agents) == 1 && len(tr.Agents[0].Calls()) == 1; read != tt.read {
+				t.Errorf("read as aider with one edit: %v, want %v (err %v)", read, tt.read, err)
+			}
+		})
 	}
 }

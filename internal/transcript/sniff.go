@@ -133,7 +133,7 @@ func sniff(head []byte, eof bool) sniffed {
 	if bytes.HasPrefix(head[i:], []byte(ccTraceTitle)) {
 		return sniffed{kind: kindCCTrace}
 	}
-	if bytes.HasPrefix(head[i:], []byte(aiderTitle)) {
+	if isAiderHead(head[i:]) {
 		return sniffed{kind: kindAider}
 	}
 	if bytes.HasPrefix(head[i:], []byte(clineMarkdownUser)) {
