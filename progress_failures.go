@@ -553,19 +553,19 @@ func opensWithFailure(result string) bool {
 const exitWindow = 256
 
 // reportsNonzeroExit says whether s reports a nonzero exit status: "exit", "Exit" or "EXIT",
-// then " code", " status" or "ed with code" (any case), or "return code", "Return code" or
-// "RETURN CODE" (a terminal server's "Command completed with return code: 1"), then an
-// optional ':', spaces, and a number that is not 0.
+// then " code", " status" or "ed with code" (any case), or "return code" or "Return code" (a
+// terminal server's "Command completed with return code: 1"), then an optional ':', spaces,
+// and a number that is not 0.
 func reportsNonzeroExit(s string) bool {
-	return nonzeroExitAfter(s, "xit") || nonzeroExitAfter(s, "XIT") ||
-		nonzeroAfterWords(s, "eturn code", "r", "R") || nonzeroAfterWords(s, "ETURN CODE", "R", "R")
+	return nonzeroExitAfter(s, "xit") || nonzeroExitAfter(s, "XIT") || nonzeroReturnCode(s)
 }
 
-// nonzeroAfterWords says whether s holds stem, preceded by one of two first letters and
-// followed by a nonzero number (nonzeroNumberAt).
-func nonzeroAfterWords(s, stem, first, other string) bool {
+// nonzeroReturnCode says whether s holds "return code" or "Return code" followed by a nonzero
+// number (nonzeroNumberAt).
+func nonzeroReturnCode(s string) bool {
+	const stem = "eturn code"
 	for i := strings.Index(s, stem); i >= 0; {
-		if i > 0 && (s[i-1] == first[0] || s[i-1] == other[0]) && nonzeroNumberAt(s[i+len(stem):]) {
+		if i > 0 && (s[i-1] == 'r' || s[i-1] == 'R') && nonzeroNumberAt(s[i+len(stem):]) {
 			return true
 		}
 		next := strings.Index(s[i+len(stem):], stem)
