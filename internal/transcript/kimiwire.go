@@ -25,7 +25,9 @@ import (
 // (Kimi CLI's older context.jsonl, a message list, is read by the messages format.)
 //
 // Wire protocol 1.x (the CLI's wire.jsonl of 2026, also after a metadata line) writes each
-// record as {"timestamp": <seconds>, "message": {"type", "payload"}} instead:
+// record as {"timestamp": <seconds>, "message": {"type", "payload"}} instead (and the CLI sends
+// it to a client as a JSON-RPC notification, {"jsonrpc": "2.0", "method": "event", "params":
+// {"type", "payload"}}, which a harness may capture as its log):
 //
 //   - TurnBegin: the user's turn, payload.user_input (a text, or content parts);
 //   - StepBegin: a new step of the model; the calls of one step are one reply;
@@ -34,7 +36,9 @@ import (
 //     go on in the ToolCallPart records after it (payload.arguments_part, appended to the
 //     latest call's);
 //   - ToolResult: its result by tool_call_id, return_value.output, failed when
-//     return_value.is_error (return_value.message says why when the output is empty).
+//     return_value.is_error (return_value.message says why when the output is empty);
+//   - SubagentEvent: a subagent's record, payload.event, read as the records above for the
+//     agent agent-<payload.agent_id>.
 
 type kimiWireLine struct {
 	Type      string  `json:"type"`
@@ -43,6 +47,11 @@ type kimiWireLine struct {
 		Type    string          `json:"type"`
 		Payload json.RawMessage `json:"payload"`
 	} `json:"message"`
+	// the same record as the CLI sends it to a client, a JSON-RPC notification
+	Params *struct {
+		Type    string          `json:"type"`
+		Payload json.RawMessage `json:"payload"`
+	} `json:"params"`
 	Input  any `json:"input"`
 	Origin *struct {
 		Kind string `json:"kind"`
@@ -75,7 +84,7 @@ func readKimiWire(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatKimi)
 	a := b.agent(MainAgent)
 	calls := map[string]int{}
-	w := kimiWire{a: a, calls: calls, last: -1}
+	w := kimiWire{a: a, calls: calls, last: -1, b: b}
 	var damaged []*Error
 	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		var l kimiWireLine
@@ -84,6 +93,10 @@ func readKimiWire(name string, br *bufio.Reader) (*built, error) {
 		}
 		if l.Message != nil && l.Type == "" {
 			w.record(l.Message.Type, l.Message.Payload, int64(math.Round(l.Timestamp*1000)))
+			return nil
+		}
+		if l.Params != nil && l.Type == "" {
+			w.record(l.Params.Type, l.Params.Payload, 0)
 			return nil
 		}
 		switch {
@@ -125,10 +138,38 @@ type kimiWire struct {
 	step  int            // StepBegin records read: the calls of one step are one reply
 	last  int            // the latest call, whose arguments a ToolCallPart goes on with; -1 for none
 	args  string         // its arguments as written so far
+	b     *builder
+	subs  map[string]*kimiWire // the subagents' records, by agent id
+}
+
+// sub returns the reader of a subagent's records: an agent of its own, agent-<id>.
+func (w *kimiWire) sub(id string) *kimiWire {
+	if s, ok := w.subs[id]; ok {
+		return s
+	}
+	if w.subs == nil {
+		w.subs = map[string]*kimiWire{}
+	}
+	s := &kimiWire{a: w.b.agent("agent-" + id), calls: map[string]int{}, last: -1, b: w.b}
+	w.subs[id] = s
+	return s
 }
 
 func (w *kimiWire) record(typ string, payload json.RawMessage, ms int64) {
 	switch typ {
+	case "SubagentEvent":
+		// A subagent's own record, wrapped with the agent's id: its calls are its own
+		// (validation round r100b U2: 155 calls of five subagents went unread).
+		var p struct {
+			AgentID string `json:"agent_id"`
+			Event   struct {
+				Type    string          `json:"type"`
+				Payload json.RawMessage `json:"payload"`
+			} `json:"event"`
+		}
+		if json.Unmarshal(payload, &p) == nil && p.AgentID != "" && p.Event.Type != "SubagentEvent" {
+			w.sub(p.AgentID).record(p.Event.Type, p.Event.Payload, ms)
+		}
 	case "TurnBegin":
 		var p struct {
 			UserInput any `json:"user_input"`

@@ -1,6 +1,10 @@
 package transcript
 
-import "testing"
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // Written for this test in the layout of Kimi Code CLI's session records: a user prompt, the
 // model's thinking and words as content parts, two calls of one step and their results by id
@@ -66,5 +70,35 @@ func TestKimiWireProtocolV1RecordsReadAsCalls(t *testing.T) {
 	}
 	if c[0].Time != 1783689739110 {
 		t.Errorf("time %d, want the record's timestamp in milliseconds", c[0].Time)
+	}
+}
+
+// The same records as Kimi CLI sends them to a client, JSON-RPC notifications, which a harness
+// captures as its log (validation round r100b U1); a subagent's records come wrapped with its
+// id, and are the subagent's own (U2).
+func TestKimiWireAsJSONRPCWithSubagents(t *testing.T) {
+	const log = `{"jsonrpc":"2.0","method":"event","params":{"type":"TurnBegin","payload":{"user_input":"fix bug 1"}}}
+{"jsonrpc":"2.0","method":"event","params":{"type":"StepBegin","payload":{"n":1}}}
+{"jsonrpc":"2.0","method":"event","params":{"type":"ToolCall","payload":{"type":"function","id":"functions.Agent:0","function":{"name":"Agent","arguments":"{\"prompt\":\"fix use-shortcut.ts\"}"}}}}
+{"jsonrpc":"2.0","method":"event","params":{"type":"SubagentEvent","payload":{"parent_tool_call_id":"functions.Agent:0","agent_id":"a7c","subagent_type":"coder","event":{"type":"StepBegin","payload":{"n":1}}}}}
+{"jsonrpc":"2.0","method":"event","params":{"type":"SubagentEvent","payload":{"parent_tool_call_id":"functions.Agent:0","agent_id":"a7c","subagent_type":"coder","event":{"type":"ToolCall","payload":{"type":"function","id":"functions.ReadFile:0","function":{"name":"ReadFile","arguments":"{\"path\":\"use-shortcut.ts\"}"}}}}}}
+{"jsonrpc":"2.0","method":"event","params":{"type":"SubagentEvent","payload":{"parent_tool_call_id":"functions.Agent:0","agent_id":"a7c","subagent_type":"coder","event":{"type":"ToolResult","payload":{"tool_call_id":"functions.ReadFile:0","return_value":{"is_error":false,"output":"export function useShortcut() {}"}}}}}}
+{"jsonrpc":"2.0","method":"event","params":{"type":"ToolResult","payload":{"tool_call_id":"functions.Agent:0","return_value":{"is_error":false,"output":"fixed"}}}}
+`
+	tr, err := ReadFrom("kimi-cli.txt", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatKimi || len(tr.Agents) != 2 {
+		t.Fatalf("read as %q with %d agents, want kimi with the main agent and its subagent", tr.Format, len(tr.Agents))
+	}
+	want := map[string][]string{
+		"main":      {`user "fix bug 1"`, `call Agent "{\"prompt\":\"fix use-shortcut.ts\"}" => "fixed"`},
+		"agent-a7c": {`call ReadFile "{\"path\":\"use-shortcut.ts\"}" => "export function useShortcut() {}"`},
+	}
+	for _, a := range tr.Agents {
+		if got := describe(a.Events); !reflect.DeepEqual(got, want[a.ID]) {
+			t.Errorf("agent %s:\n%s\nwant:\n%s", a.ID, strings.Join(got, "\n"), strings.Join(want[a.ID], "\n"))
+		}
 	}
 }
