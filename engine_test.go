@@ -266,6 +266,10 @@ func TestCallFailedReadsResultsAsTheGuardDoes(t *testing.T) {
 		{"a search that found nothing", PresetDefault, Call("a", "bash", []byte(`{"command":"grep -rn x src"}`)).WithResult("Exit code: 1", false), false},
 		{"a file's text holding a mark", PresetDefault, Call("a", "Read", []byte(`{"file_path":"a.go"}`)).WithResult("func f() error {\n\treturn errors.New(\"Error: x\")\n}", false), false},
 		{"the program's last word is success", PresetDefault, Call("a", "bash", []byte(`{"command":"dotnet ef database update"}`)).WithResult("fail: HostAbortedException\nDone.", false), false},
+		{"an edit done, its snippet holding a mark", PresetDefault, Call("a", "Edit", []byte(`{"file_path":"a.ts","old_string":"x","new_string":"y"}`)).
+			WithResult("The file /w/a.ts has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n    12\t  throw new Error(`error: ${msg}`)", false), false},
+		{"an edit refused", PresetDefault, Call("a", "Edit", []byte(`{"file_path":"a.ts","old_string":"x","new_string":"y"}`)).
+			WithResult("<tool_use_error>String to replace not found in file.</tool_use_error>", false), true},
 		{"the seed presets read the flag alone", PresetDSHBrake, Call("a", "book", []byte(`{"f":"HAT030"}`)).WithResult("Error: flight HAT030 not available", false), false},
 	}
 	for _, tt := range tests {

@@ -549,6 +549,18 @@ func opensWithFailure(result string) bool {
 	return false
 }
 
+// opensWithWriteDone says whether an editor's answer opens with its word that the file was
+// written: Claude Code's, SWE-agent's and OpenHands' "The file <path> has been updated." or
+// "... has been edited.", and "File created successfully at: <path>".
+func opensWithWriteDone(result string) bool {
+	line, _ := cutAtNewline(strings.TrimLeft(result, " \t\r\n"))
+	line = line[:min(len(line), 512)]
+	if rest, ok := strings.CutPrefix(line, "The file "); ok {
+		return strings.Contains(rest, " has been updated") || strings.Contains(rest, " has been edited")
+	}
+	return strings.HasPrefix(line, "File created successfully at")
+}
+
 // exitWindow is how much of a result's start and end looksFailed reads for an exit status.
 const exitWindow = 256
 
