@@ -1281,8 +1281,8 @@ func terminusCall(text string) (textCall, bool) {
 // the step's thought, its calls, then their results.
 
 var (
-	stepCallKeys    = []string{"tool_calls", "tool", "tool_name", "action"}
-	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "error", "tool_results"}
+	stepCallKeys    = []string{"tool_calls", "tool", "tool_name", "action", "action_taken"}
+	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "error", "tool_results", "next_observation"}
 )
 
 // isStepList says whether a list holds steps, from its sample (listSample).
@@ -1362,7 +1362,7 @@ func decodeSteps(arr []byte) []msg {
 			calls[i].ID = fmt.Sprintf("step%d.%d", k, i)
 		}
 		thought := ""
-		for _, key := range []string{"thought", "model_output", "llm_output", "log", "reasoning", "llm_response_content"} {
+		for _, key := range []string{"thought", "model_output", "llm_output", "log", "reasoning", "llm_response_content", "model_response"} {
 			if t, ok := st[key].(string); ok && t != "" {
 				thought = t
 				break
@@ -1370,7 +1370,9 @@ func decodeSteps(arr []byte) []msg {
 		}
 		list = append(list, msg{Role: "assistant", Content: thought, ToolCalls: calls})
 		outcome := ""
-		for _, key := range []string{"observation", "observations", "output", "result", "action_output"} {
+		// (A step that keeps the observation it was chosen in beside the one its action
+		// brought, "next_observation", is answered by the latter.)
+		for _, key := range []string{"next_observation", "observation", "observations", "output", "result", "action_output"} {
 			if v, ok := st[key]; ok && v != nil {
 				outcome = stepText(v)
 				break
@@ -1473,7 +1475,13 @@ func stepCall(st map[string]any) (string, json.RawMessage) {
 			return name, nil
 		}
 	}
-	switch a := st["action"].(type) {
+	action := st["action"]
+	if action == nil {
+		// the action the environment ran, which may be another than the one the model
+		// wrote (an ALFWorld runner mapping an invalid action to a valid one)
+		action = st["action_taken"]
+	}
+	switch a := action.(type) {
 	case string:
 		if t := strings.TrimSpace(a); t != "" {
 			return firstToken(t), json.RawMessage(jsonString(t))

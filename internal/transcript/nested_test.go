@@ -528,3 +528,25 @@ func TestStepsAnswerTheirCallsFromToolResults(t *testing.T) {
 		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// An ALFWorld runner keeps each step's observation it was chosen in beside the one its action
+// brought, and the action the environment ran (which may be another than the model wrote):
+// the call is the action taken, answered by the next observation (validation round r100c U1).
+func TestStepsAnsweredByTheirNextObservation(t *testing.T) {
+	const doc = `[{"game_id": 15, "task_type": "pick2", "initial_obs": "You are in the middle of a room.", "steps": [
+{"step": 1, "observation": "You are in the middle of a room.", "model_response": "Think: find a cd.\nAct: go to drawer 1", "action_taken": "go to drawer 1", "next_observation": "The drawer 1 is closed.", "score": 0, "done": false},
+{"step": 2, "observation": "The drawer 1 is closed.", "model_response": "Act: take cd 1", "action_taken": "examine drawer 1", "next_observation": "The drawer 1 is closed.", "score": 0, "done": false}
+], "result": "timeout", "total_steps": 2}]`
+	tr, err := ReadFrom("all_failures.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, fmt.Sprintf("%s %s => %s", c.Tool, c.Args, c.Result))
+	}
+	want := []string{`go go to drawer 1 => The drawer 1 is closed.`, `examine examine drawer 1 => The drawer 1 is closed.`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
