@@ -307,6 +307,12 @@ func TestMutatingCalls(t *testing.T) {
 		{"execute_ipython_cell", `{"code":"%%bash\necho hi > greeting.txt"}`, true},
 		{"execute_ipython_cell", `{"code":"%%writefile fix.py\nprint(1)"}`, true},
 		{"execute_ipython_cell", `{"code":"x = 3\nprint(x > 2)  # !not shell"}`, false},
+		// a sign-in changes what the next call may do (validation round r101c F2)
+		{"run_shell_command", `{"command":"gh auth login"}`, true},
+		{"bash", `{"command":"aws sso login --profile dev"}`, true},
+		{"bash", `{"command":"op signin"}`, true},
+		{"bash", `{"command":"gh auth status"}`, false},
+		{"bash", `{"command":"gh run view 123 --log"}`, false},
 	}
 	for _, tt := range tests {
 		c := d.classify(tt.tool)

@@ -253,6 +253,10 @@ var writeCommands = map[string]uint8{
 	"chown": 1, "ln": 1, "truncate": 1, "dd": 1, "unzip": 1, "ed": 1, "ex": 1, "rsync": 1,
 	"git": 2, "pip": 2, "pip3": 2, "npm": 2, "yarn": 2, "pnpm": 2, "go": 2, "apt": 2, "apt-get": 2,
 	"cargo": 2, "conda": 2, "poetry": 2, "uv": 2, "tar": 2,
+	// CLIs of services, which sign in (`gh auth login`, `op signin`, `az login`, `gcloud auth
+	// login`, `aws sso login`): a sign-in changes what the next call may do, and the call that
+	// failed for want of it, made again after it, is a new try (validation round r101c F2).
+	"gh": 2, "op": 2, "az": 2, "gcloud": 2, "aws": 2, "firebase": 2, "vercel": 2, "heroku": 2,
 	"sed": 3, "perl": 3,
 	// Codex's shell tool runs its patches as a command: ["apply_patch", "*** Begin Patch..."].
 	"apply_patch": 1, "applypatch": 1,
@@ -286,6 +290,7 @@ var writeSubcommands = map[string]bool{
 	"restore": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "add": true,
 	"install": true, "i": true, "get": true, "mod": true, "remove": true, "uninstall": true,
 	"update": true, "upgrade": true, "create": true, "sync": true,
+	"login": true, "signin": true, "logout": true, "signout": true,
 	"-x": true, "-xf": true, "-xzf": true, "-xvf": true, "-xzvf": true, "x": true, "xf": true, "xzf": true,
 }
 
@@ -337,6 +342,9 @@ func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord, netWord bool
 		case 2:
 			if writeSubcommands[string(w)] {
 				return true, envWord, netWord
+			}
+			if string(w) == "auth" || string(w) == "sso" {
+				continue // the group a sign-in is in: `gh auth login`, `aws sso login`
 			}
 		case 3:
 			if len(w) >= 2 && w[0] == '-' && (w[1] == 'i' || bytes.HasPrefix(w, []byte("-pi"))) {
