@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"encoding/json"
+	"hash/maphash"
 	"strconv"
 	"strings"
 
@@ -52,7 +53,15 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 	var waiting []int // calls of the latest reply still without their result, in order
 	step := 0
 	var damaged []*Error
+	seed, seen := maphash.MakeSeed(), map[uint64]bool{} // the steps read, by a hash of their line
 	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
+		h := maphash.Bytes(seed, line)
+		if seen[h] {
+			// A step the export wrote again, byte for byte (validation round r101a U2: 17
+			// steps of one log twice, five calls and a user turn read twice).
+			return nil
+		}
+		seen[h] = true
 		step++
 		var s antigravityStep
 		if err := json.Unmarshal(line, &s); err != nil && !tolerable(err) {
@@ -121,11 +130,16 @@ func antigravityArgs(args map[string]json.RawMessage) []byte {
 // antigravityResult is a result's content without its "Created At:" and "Completed At:" lines.
 // antigravityCommandFailed says whether a command step's text opens by saying the command
 // failed: such a step is DONE (the tool ran), and only its text says the command exited
-// with a status other than 0 ("The command failed with exit code: 1").
+// with a status other than 0 ("The command failed with exit code: 1", "The command exited
+// with code 1.").
 func antigravityCommandFailed(result string) bool {
-	rest, ok := strings.CutPrefix(strings.TrimLeft(result, " \t\r\n"), "The command failed with exit code")
+	text := strings.TrimLeft(result, " \t\r\n")
+	rest, ok := strings.CutPrefix(text, "The command failed with exit code")
 	if !ok {
-		return false
+		// the wording of 2026's releases (validation round r101a U4)
+		if rest, ok = strings.CutPrefix(text, "The command exited with code"); !ok {
+			return false
+		}
 	}
 	rest = strings.TrimLeft(rest, ": ")
 	return rest != "" && rest[0] >= '1' && rest[0] <= '9'

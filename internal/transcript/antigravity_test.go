@@ -58,6 +58,8 @@ func TestAntigravityCommandFailedReadsTheExitStatus(t *testing.T) {
 		{"a command that completed is not", "The command completed successfully.\nOutput:\nok", false},
 		{"the phrase inside the output is not the tool's verdict", "The command completed successfully.\nOutput:\nThe command failed with exit code: 1", false},
 		{"a status of 0 is not a failure", "The command failed with exit code: 0", false},
+		{"2026's wording", "The command exited with code 2.\nOutput:\nFAIL src/a.test.ts", true},
+		{"2026's wording, a status of 0", "The command exited with code 0.\nOutput:\nok", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,5 +67,22 @@ func TestAntigravityCommandFailedReadsTheExitStatus(t *testing.T) {
 				t.Errorf("antigravityCommandFailed(%q) = %v, want %v", tt.result, got, tt.want)
 			}
 		})
+	}
+}
+
+// A step the export wrote twice, byte for byte, is one step (validation round r101a U2).
+func TestAntigravityStepWrittenTwiceIsOneStep(t *testing.T) {
+	lines := strings.SplitAfter(antigravitySteps, "\n")
+	twice := strings.Join(lines[:5], "") + lines[2] + lines[3] + lines[4] + strings.Join(lines[5:], "")
+	once, err := ReadFrom("trajectory.jsonl", strings.NewReader(antigravitySteps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ReadFrom("trajectory.jsonl", strings.NewReader(twice))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := describe(again.Agents[0].Events), describe(once.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("steps written twice:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
