@@ -320,3 +320,30 @@ func TestOpenHandsRefusalAnswersOnlyItsOwnCall(t *testing.T) {
 		`text[model] "Done."`,
 	})
 }
+
+// The resolver of 2025 keeps a flat observation's exit code in its metadata, and writes
+// OpenHands' own "Please continue working on the task…" as a message like the model's
+// (validation round r102b U1, U2): the command failed, and the reprompt is the harness's.
+func TestOpenHandsFlatEventsOf2025(t *testing.T) {
+	const record = `{"issue": {"owner": "o", "repo": "r", "number": 2, "title": "Hello world in Go"}, "instruction": "Please fix the issue.", "success": true, "error": null, "history": [
+ {"content": "Please fix the issue.", "image_urls": null, "wait_for_response": false, "action": "message", "security_risk": null},
+ {"command": "go test ./...", "is_input": false, "thought": "", "blocking": false, "is_static": false, "cwd": null, "hidden": false, "action": "run", "confirmation_state": "confirmed", "security_risk": null},
+ {"content": "directory . outside main module", "command": "go test ./...", "observation": "run", "metadata": {"exit_code": 1, "pid": -1, "working_dir": "/workspace", "suffix": "\n[The command completed with exit code 1.]"}, "hidden": false},
+ {"content": "I created the program.", "image_urls": null, "wait_for_response": true, "action": "message", "security_risk": null},
+ {"content": "Please continue working on the task on whatever approach you think is suitable.\nIf you think you have solved the task, please first send your answer to user through message and then finish the interaction.\nIMPORTANT: YOU SHOULD NEVER ASK FOR HUMAN HELP.\n", "image_urls": null, "wait_for_response": false, "action": "message", "security_risk": null}
+]}
+`
+	tr, err := ReadFrom("output.jsonl", strings.NewReader(record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`user "Please fix the issue."`,
+		`call run "{\"command\":\"go test ./...\",\"cwd\"…" => "directory . outside main module" FAILED`,
+		`text[model] "I created the program."`,
+		`user[harness] "Please continue working on the t…"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %s\nwant %s", strings.Join(got, "\n    "), strings.Join(want, "\n    "))
+	}
+}

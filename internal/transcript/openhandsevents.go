@@ -50,7 +50,12 @@ type ohEvent struct {
 	Content     any             `json:"content"`
 	Args        json.RawMessage `json:"args"`
 	ExitCode    *int            `json:"exit_code"` // a flat observation's (see addFlat)
-	Extras      *struct {
+	// a flat observation of the issue resolver's output.jsonl keeps it here (validation
+	// round r102b U1: commands that exited with 1, 2 and 100 read as successes)
+	Metadata *struct {
+		ExitCode *int `json:"exit_code"`
+	} `json:"metadata"`
+	Extras *struct {
 		ExitCode *int `json:"exit_code"`
 		Metadata *struct {
 			ExitCode *int `json:"exit_code"`
@@ -255,6 +260,9 @@ func (s *ohSession) observe(idx int, e *ohEvent) {
 		failed = failed || (code != nil && *code != 0 && *code != -1)
 	} else if code := e.ExitCode; code != nil {
 		failed = failed || *code != 0 && *code != -1
+	} else if e.Metadata != nil && e.Metadata.ExitCode != nil {
+		code := *e.Metadata.ExitCode
+		failed = failed || code != 0 && code != -1
 	}
 	ev.Result, ev.HasResult, ev.Failed = ohText(e.Content), true, failed
 }
@@ -502,6 +510,10 @@ func (s *ohSession) addFlat(raw json.RawMessage, e *ohEvent) {
 		e.Source = "agent"
 		if name == "message" && !s.flatUserSeen {
 			e.Source, s.flatUserSeen = "user", true
+		} else if text, ok := e.Content.(string); name == "message" && ok && loopguard.IsKnownReprompt(text) {
+			// OpenHands' own "Please continue working on the task…", which it sends in the
+			// user's place: the harness, not the model (validation round r102b U2).
+			e.Source = "user"
 		}
 		before := len(s.a.events)
 		s.add(e)
