@@ -504,12 +504,15 @@ func markWindow(result string) string {
 // tool saying it stopped a command that ran out of time (Qwen Code: "Command timed out after
 // 30000ms before it could complete. Below is the output before it timed out:", recorded with
 // a status of success and no exit code; Codex: "command timed out after 10000 milliseconds";
-// a harness that gave up waiting for a tool: LiveMCPBench's "Tool call timed out.").
+// a harness that gave up waiting for a tool: LiveMCPBench's "Tool call timed out."; Gemini
+// CLI's "Command was automatically cancelled because it exceeded the timeout of 5.0 minutes
+// without output", recorded with a status of success: validation round r101c).
 var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>",
 	"Error during execution:", "Error executing tool ", "Error running tool ", "Error invoking tool ", "Error calling tool ",
 	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments",
 	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error",
-	"Command timed out after ", "command timed out after ", "Tool call timed out", "Tool execution timed out"}
+	"Command timed out after ", "command timed out after ", "Tool call timed out", "Tool execution timed out",
+	"Command was automatically cancelled because it exceeded the timeout"}
 
 // openingFirsts flags the first bytes of failureOpenings.
 var openingFirsts = func() (t [256]bool) {
