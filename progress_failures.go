@@ -546,7 +546,7 @@ func opensWithFailure(result string) bool {
 	// A harness that knows no tool of the name it was sent: "Tool web_search not found in
 	// agent Assistant" (the OpenAI Agents SDK's words).
 	if rest, ok := strings.CutPrefix(result[i:], "Tool "); ok {
-		line, _ := cutAtNewline(rest)
+		line, _, _ := strings.Cut(rest, "\n")
 		return strings.Contains(line[:min(len(line), 200)], " not found")
 	}
 	return false
@@ -556,7 +556,7 @@ func opensWithFailure(result string) bool {
 // written: Claude Code's, SWE-agent's and OpenHands' "The file <path> has been updated." or
 // "... has been edited.", and "File created successfully at: <path>".
 func opensWithWriteDone(result string) bool {
-	line, _ := cutAtNewline(strings.TrimLeft(result, " \t\r\n"))
+	line := firstLine(result)
 	line = line[:min(len(line), 512)]
 	if rest, ok := strings.CutPrefix(line, "The file "); ok {
 		return strings.Contains(rest, " has been updated") || strings.Contains(rest, " has been edited")
@@ -1391,14 +1391,14 @@ func reportsUnfinished(result string) bool {
 func statusTableUnfinished(text string) bool {
 	for text != "" {
 		var line string
-		line, text = cutAtNewline(text)
+		line, text, _ = strings.Cut(text, "\n")
 		h, ok := readTableHeader(line)
 		if !ok || h.ready < 0 && h.status < 0 {
 			continue
 		}
 		for text != "" {
 			var row string
-			row, text = cutAtNewline(text)
+			row, text, _ = strings.Cut(text, "\n")
 			if strings.TrimSpace(row) == "" {
 				break
 			}
@@ -1420,14 +1420,6 @@ func statusTableUnfinished(text string) bool {
 		}
 	}
 	return false
-}
-
-// cutAtNewline splits s at its first line break: the line before it, and the rest.
-func cutAtNewline(s string) (line, rest string) {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i], s[i+1:]
-	}
-	return s, ""
 }
 
 // tableHeader is where the columns of a table printed by a CLI start: kubectl, docker and
