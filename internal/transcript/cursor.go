@@ -180,12 +180,12 @@ func cursorArgs(tool string, call cursorToolCall) []byte {
 // error's message; else the result as JSON.
 func cursorResult(result map[string]json.RawMessage) (string, bool) {
 	if raw, ok := result["success"]; ok {
-		text, exit := cursorOutcomeText(raw)
+		text, exit := outcomeText(raw)
 		return text, exit != 0
 	}
 	for _, k := range []string{"error", "failure", "rejected", "permissionDenied", "timeout"} {
 		if raw, ok := result[k]; ok {
-			text, _ := cursorOutcomeText(raw)
+			text, _ := outcomeText(raw)
 			return text, true
 		}
 	}
@@ -196,10 +196,11 @@ func cursorResult(result map[string]json.RawMessage) (string, bool) {
 	return string(b), true
 }
 
-// cursorOutcomeText reads a success or failure object: a command's stdout and stderr, a
-// file's content (an MCP tool's content list), a message; else the object as JSON. exit is a
-// command's exit code, 1 for an MCP result with isError.
-func cursorOutcomeText(raw json.RawMessage) (text string, exit int) {
+// outcomeText reads a tool's outcome as Cursor's success and failure objects and the spans of a
+// span trajectory write it: a text as it is; a command's stdout and stderr, a file's content
+// (an MCP tool's content list), a message; else the object as JSON. exit is a command's exit
+// code, 1 for an MCP result with isError.
+func outcomeText(raw json.RawMessage) (text string, exit int) {
 	var o struct {
 		Stdout   *string         `json:"stdout"`
 		Stderr   string          `json:"stderr"`

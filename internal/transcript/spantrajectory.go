@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/canon"
 )
 
 // A harness that records its run as tracing spans may export them as one flat list, as
@@ -80,9 +81,6 @@ func readSpanTrajectory(name string, br *bufio.Reader, hint int64) (*built, erro
 		for _, tc := range e.Output.ToolCalls {
 			n := tc.Function.Name
 			args := rawArgs(tc.Function.Arguments)
-			if len(args) == 0 {
-				args = []byte("{}")
-			}
 			r := len(turnOf)
 			turnOf = append(turnOf, i)
 			byCall[spanCallKey(n, args)] = append(byCall[spanCallKey(n, args)], r)
@@ -132,7 +130,7 @@ func readSpanTrajectory(name string, br *bufio.Reader, hint int64) (*built, erro
 				turn = "t" + strconv.Itoa(turnOf[r])
 			}
 			a.turn = turn
-			idx := a.add(loopguard.Call("", e.Tool, marshalArgsRaw(args)))
+			idx := a.add(loopguard.Call("", e.Tool, args))
 			ev := &a.events[idx]
 			ev.Result, ev.Failed = spanResult(e.Result)
 			ev.HasResult = len(e.Result) > 0 && string(e.Result) != "null"
@@ -161,56 +159,19 @@ func argValuesKey(args []byte) string {
 	return strings.Join(vals, "\x00")
 }
 
-// spanCallKey is a call's tool and arguments, the arguments as canonical JSON (a turn writes
-// them as JSON text, a span as an object; keys sorted either way).
+// spanCallKey is a call's tool and the identity of its arguments (canon.Fingerprint, as the
+// engine knows a call: a turn writes them as JSON text, a span as an object, in any key
+// order; none at all are {}).
 func spanCallKey(tool string, args []byte) string {
-	var v any
-	if json.Unmarshal(args, &v) == nil {
-		if c, err := json.Marshal(v); err == nil {
-			args = c
-		}
-	}
-	return tool + "\x00" + string(args)
+	return tool + "\x00" + strconv.FormatUint(canon.Fingerprint(args), 16)
 }
 
-// marshalArgsRaw keeps a span's arguments as written, or as marshalArgs writes them when they
-// are not valid JSON.
-func marshalArgsRaw(args []byte) []byte {
-	if json.Valid(args) {
-		return args
-	}
-	return marshalArgs(string(args))
-}
-
-// spanResult reads a span's result: text as it is, or a command's {"stdout", "stderr",
-// "exitCode"} as its output, failed when it exited otherwise than 0; any other object as
-// JSON, failed when it says isError.
+// spanResult reads a span's result (outcomeText): text as it is, or a command's {"stdout",
+// "stderr", "exitCode"} as its output, failed when it exited otherwise than 0.
 func spanResult(raw json.RawMessage) (text string, failed bool) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return "", false
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s, false
-	}
-	var cmd struct {
-		Stdout   *string `json:"stdout"`
-		Stderr   string  `json:"stderr"`
-		ExitCode *int    `json:"exitCode"`
-		IsError  bool    `json:"isError"`
-	}
-	if json.Unmarshal(raw, &cmd) == nil && (cmd.Stdout != nil || cmd.ExitCode != nil) {
-		out := ""
-		if cmd.Stdout != nil {
-			out = *cmd.Stdout
-		}
-		if strings.TrimSpace(cmd.Stderr) != "" {
-			if out != "" && !strings.HasSuffix(out, "\n") {
-				out += "\n"
-			}
-			out += cmd.Stderr
-		}
-		return out, cmd.ExitCode != nil && *cmd.ExitCode != 0 || cmd.IsError
-	}
-	return string(raw), cmd.IsError
+	text, exit := outcomeText(raw)
+	return text, exit != 0
 }
