@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -279,21 +280,6 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 		result := strings.Join(said, "\n")
 		blocks, words, file := aiderEditBlocks(m.text)
 		applied := strings.Contains(result, "Applied edit to")
-		failed := false
-		for _, f := range aiderFailures {
-			if strings.Contains(result, f) {
-				failed = true
-				break
-			}
-		}
-		if blocks == "" || !(applied || failed || strings.Contains(m.text, "<<<<<<< SEARCH")) {
-			a.text("model", m.text, "", 0)
-			for _, s := range append(said, asked...) {
-				a.text("harness", s, "", 0)
-			}
-			i = j - 1
-			continue
-		}
 		// An edit aider applied and then linted: the lint's complaint is what its command
 		// printed, not the edit's failure (aider sends it back to the model as a new request).
 		// Read as the edit failing, a repair that moved from one parse error to another was
@@ -305,17 +291,19 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			if k := strings.Index(result, "# Fix any errors below"); k >= 0 {
 				if cmd, out, ok := aiderLintRun(result[k:]); ok {
 					result = strings.TrimSpace(result[:k])
-					failed = false
-					for _, f := range aiderFailures {
-						if strings.Contains(result, f) {
-							failed = true
-							break
-						}
-					}
 					e := loopguard.Call("", "lint", marshalArgs(map[string]string{"command": cmd})).WithResult(out, true)
 					lint = &e
 				}
 			}
+		}
+		failed := slices.ContainsFunc(aiderFailures, func(f string) bool { return strings.Contains(result, f) })
+		if blocks == "" || !(applied || failed || strings.Contains(m.text, "<<<<<<< SEARCH")) {
+			a.text("model", m.text, "", 0)
+			for _, s := range append(said, asked...) {
+				a.text("harness", s, "", 0)
+			}
+			i = j - 1
+			continue
 		}
 		a.text("model", words, "", 0)
 		args := map[string]string{"blocks": blocks}
