@@ -88,15 +88,18 @@ func userTexts(m *msg) []string {
 	return nil
 }
 
-func clineInjected(t string) bool {
+// clineInjected says whether a text block of a user message is the extension's context:
+// <environment_details>, or a block that opens with a Markdown heading. Straight after a
+// result's heading (awaited: no output yet), a block that opens with '#' is that result (a
+// Markdown file, a script's "#!", a commented .env; validation round r96c U1: 46 such answers
+// were read as empty), unless it is one of the context's own headings ("# VSCode Visible
+// Files", "# Current Time").
+func clineInjected(t string, awaited bool) bool {
 	t = strings.TrimLeft(t, " \t\r\n")
-	return strings.HasPrefix(t, "<environment_details>") || strings.HasPrefix(t, "#")
-}
-
-// clineContextHeading says whether a text opens with one of the headings of the context the
-// extension adds to each turn ("# VSCode Visible Files", "# Current Time").
-func clineContextHeading(t string) bool {
-	return strings.HasPrefix(t, "# VSCode ") || strings.HasPrefix(t, "# Current ")
+	if strings.HasPrefix(t, "<environment_details>") {
+		return true
+	}
+	return strings.HasPrefix(t, "#") && (!awaited || strings.HasPrefix(t, "# VSCode ") || strings.HasPrefix(t, "# Current "))
 }
 
 func clineFailed(result string) bool {
@@ -209,10 +212,7 @@ func buildCline(list []msg) *built {
 						if e := setResult("", strings.TrimSpace(t), true); e != nil {
 							e.Source = loopguard.SourceHarness
 						}
-					case clineInjected(t) && !(res != nil && isBlank(res.String()) && strings.HasPrefix(trimmed, "#") && !clineContextHeading(trimmed)):
-						// (A block that opens with '#' straight after a result's heading is
-						// that result: a Markdown file, a script's "#!", a commented .env;
-						// validation round r96c U1: 46 such answers were read as empty.)
+					case clineInjected(t, res != nil && isBlank(res.String())):
 						flush()
 						notes = append(notes, note{"context", t})
 					case res != nil:
