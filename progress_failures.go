@@ -1367,14 +1367,22 @@ func reportsUnfinished(result string) bool {
 		for j < len(rest) && (rest[j] == ' ' || rest[j] == '"' || rest[j] == '\'') {
 			j++
 		}
-		val := rest[j:]
-		for _, st := range unfinishedStates {
-			if len(val) >= len(st) && strings.EqualFold(val[:len(st)], st) && (len(val) == len(st) || !isWordByte(val[len(st)])) {
-				return true
-			}
+		if opensWithUnfinishedState(rest[j:]) {
+			return true
 		}
 	}
 	return statusTableUnfinished(text)
+}
+
+// opensWithUnfinishedState says whether a status value opens with one of unfinishedStates, a
+// whole word, in any case.
+func opensWithUnfinishedState(val string) bool {
+	for _, st := range unfinishedStates {
+		if len(val) >= len(st) && strings.EqualFold(val[:len(st)], st) && (len(val) == len(st) || !isWordByte(val[len(st)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // statusTableUnfinished says whether an answer holds a status table, as kubectl and docker
@@ -1409,13 +1417,8 @@ func statusTableUnfinished(text string) bool {
 				}
 				continue
 			}
-			if strings.Contains(state, "health: starting") {
+			if strings.Contains(state, "health: starting") || opensWithUnfinishedState(state) {
 				return true
-			}
-			for _, st := range unfinishedStates {
-				if strings.HasPrefix(state, st) && (len(state) == len(st) || !isWordByte(state[len(st)])) {
-					return true
-				}
 			}
 		}
 	}
