@@ -328,16 +328,7 @@ func TestScanSharedSetWithLabels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the shared set is scanned by the tests of internal/scan")
 	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data", "trajectories"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "labels.jsonl")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared trajectories not found at %s (required when CI=true)", dir)
-		}
-		t.Skipf("shared trajectories not found at %s", dir)
-	}
+	dir := testenv.SharedTrajectories(t, "labels.jsonl")
 	stdout, stderr, code := scanCLI(t, nil, "--labels", filepath.Join(dir, "labels.jsonl"), dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -3,6 +3,7 @@ package peers
 import (
 	"bytes"
 	"fmt"
+	"github.com/loopguard/loopguard/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,16 +43,7 @@ func TestNoRuleFiresOnAnEmptyAgent(t *testing.T) {
 // from ../shared, never copied) and checks what every rule promises on real data: indices in
 // order and in range, and no panic.
 func TestRulesOnRealTranscripts(t *testing.T) {
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data", "trajectories"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "manifest.jsonl")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared trajectories not found at %s (required when CI=true): %v", dir, err)
-		}
-		t.Skipf("shared trajectories not found at %s: skipping the rules on real transcripts", dir)
-	}
+	dir := testenv.SharedTrajectories(t, "manifest.jsonl")
 	// The labelled transcripts (they hold the loops) and every 8th of the others (every format
 	// is among them): all 166 take minutes under the race detector, for no more coverage.
 	labels, err := os.ReadFile(filepath.Join(dir, "labels.jsonl"))

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/loopguard/loopguard/internal/testenv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,17 +22,7 @@ import (
 
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "data", "trajectories"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "manifest.jsonl")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared trajectories not found at %s (required when CI=true): %v", dir, err)
-		}
-		t.Skipf("shared trajectories not found at %s: skipping the tests on the real transcripts", dir)
-	}
-	return dir
+	return testenv.SharedTrajectories(t, "manifest.jsonl")
 }
 
 var shared struct {

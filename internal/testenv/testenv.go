@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -151,4 +152,49 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// SharedTrajectories returns the folder of the shared development set, which tests read in
+// place and never copy into the repository: shared/data/trajectories beside the checkout, or,
+// for a clone made elsewhere (a scratch clone of a local checkout), beside the checkout it was
+// cloned from, found by its origin. file is one the tests need in it. When neither holds it,
+// the test is skipped, or failed under CI=true, where the set must be there.
+func SharedTrajectories(tb testing.TB, file string) string {
+	tb.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	root := wd
+	for {
+		if _, err := os.Stat(filepath.Join(root, ".git")); err == nil {
+			break
+		}
+		parent := filepath.Dir(root)
+		if parent == root {
+			root = filepath.Join(wd, "..", "..") // no checkout: the packages' own depth
+			break
+		}
+		root = parent
+	}
+	beside := func(checkout string) string {
+		return filepath.Join(filepath.Dir(checkout), "shared", "data", "trajectories")
+	}
+	candidates := []string{beside(root)}
+	if out, err := exec.Command("git", "-C", root, "config", "--get", "remote.origin.url").Output(); err == nil {
+		if origin := string(bytes.TrimSpace(out)); filepath.IsAbs(origin) {
+			candidates = append(candidates, beside(filepath.Clean(origin)))
+		}
+	}
+	for _, dir := range candidates {
+		if _, err := os.Stat(filepath.Join(dir, file)); err == nil {
+			return dir
+		}
+	}
+	msg := fmt.Sprintf("shared trajectories not found at %s", candidates[0])
+	if InCI() {
+		tb.Fatal(msg + " (required when CI=true)")
+	}
+	tb.Skip(msg + ": skipping the tests on the real transcripts")
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"github.com/loopguard/loopguard/internal/testenv"
 	"io"
 	"io/fs"
 	"os"
@@ -25,18 +26,7 @@ import (
 
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(wd, "..", "..", "..", "shared", "data", "trajectories")
-	if _, err := os.Stat(filepath.Join(dir, "manifest.jsonl")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("shared trajectories not found at %s (required when CI=true): %v", dir, err)
-		}
-		t.Skipf("shared trajectories not found at %s: skipping tests on real transcripts", dir)
-	}
-	return dir
+	return testenv.SharedTrajectories(t, "manifest.jsonl")
 }
 
 type manifestRow struct {
