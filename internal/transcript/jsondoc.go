@@ -284,7 +284,7 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 		if doc.t != nil {
 			return w.sameDocuments(name, doc.t, next)
 		}
-		return w.documents(name, doc.chats, next)
+		return w.documents(name, doc.chats, start, next)
 	}
 	switch {
 	case doc.t != nil:
@@ -303,12 +303,19 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 }
 
 // documents reads the rest of a file of JSON documents one after another, the chats of the
-// first given: a JSONL file of runs, one a line, or the log of a gateway or proxy, one
-// request a line. Each document's chats are sessions; a chat that a later one starts with
-// is a request that the later one repeats (each request of a conversation sends its whole
-// history), and only the later one is kept. Documents holding no chat are passed over (a
-// response, a row of metadata); one of a single-document format is an error at its line.
-func (w *walker) documents(name string, chats [][]msg, i int) (*built, error) {
+// first given (it starts at first, the rest at i): a JSONL file of runs, one a line, or the
+// log of a gateway or proxy, one request a line. Each document's chats are sessions; a chat
+// that a later one starts with is a request that the later one repeats (each request of a
+// conversation sends its whole history), and only the later one is kept. Documents holding no
+// chat are passed over (a response, a row of metadata); one of a single-document format is an
+// error at its line. A file whose documents hold no chat but are themselves steps, one a line
+// as a home-made agent logs them ({"tool_name", "tool_args", "tool_output"}), is one run of
+// those steps, read as a step list is (isStepList).
+func (w *walker) documents(name string, chats [][]msg, first, i int) (*built, error) {
+	plain := [][2]int{{first, i}} // the documents that held no chat, as spans of w.data
+	if len(chats) > 0 {
+		plain = plain[:0]
+	}
 	for i < len(w.data) {
 		if w.data[i] != '{' {
 			return nil, w.lineError(name, w.errAt(i, "unexpected data between JSON documents"))
@@ -320,13 +327,40 @@ func (w *walker) documents(name string, chats [][]msg, i int) (*built, error) {
 		if doc.t != nil {
 			return nil, w.lineError(name, w.errAt(i, "a %s document among chat documents", doc.t.Format))
 		}
+		if len(doc.chats) == 0 {
+			plain = append(plain, [2]int{i, end})
+		}
 		chats = append(chats, doc.chats...)
 		i = w.ws(end)
 	}
 	if !hasChat(chats) {
+		if steps := w.stepDocuments(plain); len(steps) > 0 {
+			return buildChats([][]msg{steps}), nil
+		}
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
 	return buildChats(chats), nil
+}
+
+// stepDocuments reads documents that are steps, given as spans of w.data, as one step list;
+// nil when they are not steps (isStepList).
+func (w *walker) stepDocuments(spans [][2]int) []msg {
+	if len(spans) < 2 {
+		return nil
+	}
+	var arr []byte
+	arr = append(arr, '[')
+	for k, sp := range spans {
+		if k > 0 {
+			arr = append(arr, ',')
+		}
+		arr = append(arr, w.data[sp[0]:sp[1]]...)
+	}
+	arr = append(arr, ']')
+	if !isStepList(listSample(arr)) {
+		return nil
+	}
+	return decodeSteps(arr)
 }
 
 // listOfDocuments reads a JSON list whose elements are all documents of one object format,

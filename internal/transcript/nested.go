@@ -1277,12 +1277,12 @@ func terminusCall(text string) (textCall, bool) {
 // observations) and LangChain's intermediate steps ({"tool", "tool_input", "log"} and the
 // observation) log them. A list is one when at least two of its elements, and at least half,
 // pair a call (tool_calls, tool, tool_name or action) with an outcome (observation(s),
-// output, result, or an error). Each step is read into the message list addMessages reads:
+// output, result, tool_output, or an error); a step flagged "is_error": true failed. Each step is read into the message list addMessages reads:
 // the step's thought, its calls, then their results.
 
 var (
 	stepCallKeys    = []string{"tool_calls", "tool", "tool_name", "action", "action_taken"}
-	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "error", "tool_results", "next_observation"}
+	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "tool_output", "error", "tool_results", "next_observation"}
 )
 
 // isStepList says whether a list holds steps, from its sample (listSample).
@@ -1372,7 +1372,7 @@ func decodeSteps(arr []byte) []msg {
 		outcome := ""
 		// (A step that keeps the observation it was chosen in beside the one its action
 		// brought, "next_observation", is answered by the latter.)
-		for _, key := range []string{"next_observation", "observation", "observations", "output", "result", "action_output"} {
+		for _, key := range []string{"next_observation", "observation", "observations", "output", "result", "action_output", "tool_output"} {
 			if v, ok := st[key]; ok && v != nil {
 				outcome = stepText(v)
 				break
@@ -1384,6 +1384,11 @@ func decodeSteps(arr []byte) []msg {
 			if outcome == "" {
 				outcome = stepText(e)
 			}
+		}
+		// A step's own flag of failure, as tool results carry it. (Not a step's "success":
+		// a run's steps may carry whether the task succeeded so far.)
+		if failed, _ := st["is_error"].(bool); failed {
+			status = "error"
 		}
 		for i, c := range calls {
 			m := msg{Role: "tool", ToolCallID: c.ID}

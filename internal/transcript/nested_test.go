@@ -424,6 +424,47 @@ func TestStepListsInsideOtherDocuments(t *testing.T) {
 	}
 }
 
+// A JSONL file whose lines are steps, as a home-made agent logs its run one step a line, is
+// one run of those steps; lines of metadata among them are passed over.
+func TestStepsOneALine(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		want      []string
+	}{
+		{"a tool's name, its arguments and output, a failure flagged",
+			`{"step": 0, "tool_name": "run_shell", "tool_args": {"command": "make test"}, "tool_output": "FAILED: 3 errors", "is_error": true}
+{"step": 1, "tool_name": "run_shell", "tool_args": {"command": "make lint"}, "tool_output": "ok", "is_error": false}
+`,
+			[]string{`call run_shell "{\"command\":\"make test\"}" => "FAILED: 3 errors" FAILED`, `call run_shell "{\"command\":\"make lint\"}" => "ok"`}},
+		{"a run's header line before its steps",
+			`{"run_id": "r1", "model": "some-model", "started": "2026-01-01T00:00:00Z"}
+{"thought": "look for it", "action": "grep -rn parse src", "observation": "src/a.py:3: def parse"}
+{"thought": "open it", "action": "cat src/a.py", "observation": "def parse(): pass"}
+`,
+			[]string{`text[model] "look for it"`, `call grep "grep -rn parse src" => "src/a.py:3: def parse"`,
+				`text[model] "open it"`, `call cat "cat src/a.py" => "def parse(): pass"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := ReadFrom("run.jsonl", strings.NewReader(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Agents) != 1 {
+				t.Fatalf("%d agents, want 1", len(tr.Agents))
+			}
+			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+	// One step alone among records is no run: a line of a data file may happen to look like one.
+	doc := "{\"a\": 1}\n{\"tool_name\": \"x\", \"tool_output\": \"y\"}\n{\"b\": 2}\n{\"c\": 3}\n"
+	if _, err := ReadFrom("x.jsonl", strings.NewReader(doc)); err == nil || !strings.Contains(err.Error(), "unknown transcript format") {
+		t.Errorf("one step among records: error %v, want unknown transcript format", err)
+	}
+}
+
 // Lists are judged by their first elements (listSampleSize): a long list of data records is
 // not searched past them, so a data file is not read whole for chats it does not hold.
 func TestLongListsAreJudgedByTheirFirstElements(t *testing.T) {
