@@ -342,11 +342,22 @@ func (w *walker) documents(name string, chats [][]msg, first, i int) (*built, er
 	return buildChats(chats), nil
 }
 
-// stepDocuments reads documents that are steps, given as spans of w.data, as one step list;
-// nil when they are not steps (isStepList).
+// stepDocuments reads documents given as spans of w.data as one run: records of calls and of
+// their results apart (isEventPairLog), or steps (isStepList); nil when they are neither.
 func (w *walker) stepDocuments(spans [][2]int) []msg {
 	if len(spans) < 2 {
 		return nil
+	}
+	records := make([]map[string]string, len(spans))
+	for k, sp := range spans {
+		records[k] = scanTopObject(w.data[sp[0]:sp[1]]).keys
+	}
+	if isEventPairLog(records) {
+		raw := make([][]byte, len(spans))
+		for k, sp := range spans {
+			raw[k] = w.data[sp[0]:sp[1]]
+		}
+		return decodeEventPairs(raw)
 	}
 	var arr []byte
 	arr = append(arr, '[')

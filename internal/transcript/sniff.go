@@ -511,7 +511,8 @@ func isTempoHead(head []byte) bool {
 }
 
 // mayHoldRuns says whether the head of a file of JSON documents names a key that chats or
-// steps have (see chatsIn): only then are its documents searched for them.
+// steps have (see chatsIn), or the kind of a call's record: only then are its documents
+// searched for them.
 func mayHoldRuns(head []byte) bool {
 	for _, k := range runKeys {
 		if bytes.Contains(head, k) {
@@ -522,7 +523,9 @@ func mayHoldRuns(head []byte) bool {
 }
 
 var runKeys = [][]byte{[]byte(`"role"`), []byte(`"tool_calls"`), []byte(`"tool"`), []byte(`"tool_name"`),
-	[]byte(`"action"`), []byte(`"observation"`), []byte(`"observations"`)}
+	[]byte(`"action"`), []byte(`"observation"`), []byte(`"observations"`),
+	// the kind of a call's record, or a result's, in a log that keeps them apart (eventpairs.go)
+	[]byte(`"tool_call"`), []byte(`"tool_result"`)}
 
 // opensAValue says whether b, which opens with '[' or '{', goes on as JSON does: an array's
 // first element or its end, an object's first key or its end.
