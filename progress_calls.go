@@ -1393,6 +1393,12 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 			}
 		}
 	}
+	if failed && !c.failed {
+		if s := withoutPageConsole(said); len(s) != len(said) {
+			said = s
+			failed = looksFailed(said) // the page's console messages are not the tool's failure
+		}
+	}
 	if failed && strings.Contains(markWindow(c.result), "command not found") {
 		if said = withoutForeignNotFound(c.result, c.args); !c.failed && len(said) != len(c.result) {
 			failed = looksFailed(said)

@@ -420,6 +420,42 @@ func withoutForeignNotFound(result string, args []byte) string {
 var startupFiles = [...]string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
 	".zshenv", ".zlogin", "/etc/profile", "/etc/bash.bashrc", "/etc/zshrc"}
 
+// pageConsoleHeadings open the part of a browser tool's answer that lists what the page
+// logged to its console: Playwright MCP's "### Events" (and "### New console messages"
+// before it), one item a line: "- [ERROR] Failed to load resource: ... @ url:0",
+// "- [WARNING] OTS parsing error: invalid sfntVersion ...".
+var pageConsoleHeadings = [...]string{"### Events\n", "### New console messages\n", "### Console\n"}
+
+// withoutPageConsole returns result without the page's console messages under
+// pageConsoleHeadings: the page's words, not the tool's. A page that logs "OTS parsing error:"
+// whenever it loads made eight navigations that worked read as failed, and four of them as
+// one navigation failing four times (validation round r110a U1, F1). What the tool itself
+// says of a failure ("### Result\nTimeoutError: ...") stands outside that part, and stays.
+func withoutPageConsole(result string) string {
+	for _, h := range pageConsoleHeadings {
+		at := strings.Index(result, h)
+		if at < 0 {
+			continue
+		}
+		start := at + len(h)
+		end := start
+		// the part's lines, each an item ("- "), up to the first that is not: the messages,
+		// and where the tool saved the rest ("- New console entries: .playwright-mcp/...")
+		for end < len(result) && strings.HasPrefix(result[end:], "- ") {
+			nl := strings.IndexByte(result[end:], '\n')
+			if nl < 0 {
+				end = len(result)
+				break
+			}
+			end += nl + 1
+		}
+		if end > start {
+			return withoutPageConsole(result[:start] + result[end:])
+		}
+	}
+	return result
+}
+
 // withoutStartupFileErrors returns result without the lines in which the shell reports a
 // failing line of its own startup files (startupFiles): the environment's complaint, the same
 // before whatever command runs, not the command's. A user profile's typo made four runs of a

@@ -549,3 +549,37 @@ func TestTargetAlreadyGone(t *testing.T) {
 		}
 	}
 }
+
+// A browser tool lists what the page logged to its console; the page's errors are not the
+// tool's (r110a U1, F1: a page logging "OTS parsing error:" on every load made four
+// navigations that worked one navigation failing four times). The tool's own failure, outside
+// that list, still fails the call.
+func TestAPagesConsoleErrorsAreNotTheBrowserToolsFailure(t *testing.T) {
+	const page = "### Ran Playwright code\n```js\nawait page.goto('https://example.cn');\n```\n### Page\n- Page URL: https://example.cn/index/\n- Console: 0 errors, 2 warnings\n"
+	const events = "### Events\n- New console entries: .playwright-mcp/console-2026-03-02T02-35-45-064Z.log#L1-L2\n- [WARNING] OTS parsing error: invalid sfntVersion: -272908484 @ https://example.cn/index/:1650\n- [ERROR] Failed to load resource: net::ERR_FAILED @ https://example.cn/health:0"
+	tests := []struct {
+		name, result string
+		failed       bool
+	}{
+		{"a navigation that worked, the page's console listed", page + events, false},
+		{"the console listed before the snapshot", page + events + "\n### Snapshot\n```yaml\n- generic [ref=e2]\n```", false},
+		{"the tool's own failure beside the console", "### Result\nTimeoutError: locator.click: Timeout 5000ms exceeded.\n" + events, true},
+		{"an error line of a tool that lists no console", "- [WARNING] OTS parsing error: invalid sfntVersion", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCall(&Event{Tool: "browser_navigate", Args: []byte(`{"url":"https://example.cn"}`), Result: tt.result, HasResult: true})
+			if got, _ := callOutcome(&c, classEntry{name: "browser_navigate"}, false); got != tt.failed {
+				t.Errorf("failed = %v, want %v", got, tt.failed)
+			}
+		})
+	}
+	var steps []step
+	for i := range 4 {
+		steps = append(steps, ok("browser_navigate", fmt.Sprintf(`{"url":"https://example.cn/p%d"}`, i),
+			strings.Replace(page, "/index/", fmt.Sprintf("/p%d/", i), 1)+events))
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
+		t.Errorf("four navigations that worked: %q, want no notice", got)
+	}
+}
