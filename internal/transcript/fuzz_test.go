@@ -47,6 +47,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(autogenTaskResult))
 	f.Add([]byte(`{"messages": [{"source": "a", "type": "ToolCallRequestEvent", "content": [7, {"id": 1, "arguments": {"x": [1]}}]}, {"source": 3, "type": "ToolCallExecutionEvent", "content": "x"}]}`))
 	f.Add([]byte(pydanticHistory))
+	f.Add([]byte(`{"type": "tool_call", "tool_name": "a", "args": 1, "tool_call_id": "x"}` + "\n" + `{"type": "tool_call", "tool": "b", "input": "{}"}` + "\n" + `{"event": "tool_result", "id": "x", "error": {"m": 1}, "output": [2]}` + "\n" + `{"type": "message", "role": "assistant", "content": 3}`))
+	f.Add([]byte(`{"run": 1}` + "\n" + `{"tool_name": "a", "tool_args": [1], "tool_output": null, "is_error": "yes"}` + "\n" + `{"action": "ls", "observation": ["a", 1]}`))
 	recoverPanics = false
 	f.Cleanup(func() { recoverPanics = true })
 	f.Fuzz(func(t *testing.T, data []byte) {
