@@ -327,6 +327,12 @@ func FuzzCodexText(f *testing.F) {
 	fuzzReader(f, readCodexText)
 }
 
+func FuzzCodexExecText(f *testing.F) {
+	f.Add([]byte("OpenAI Codex v0.1 (research preview)\n--------\nx\n--------\nuser\na\nexec\nb in /cexec\nd in /e succeeded in 0ms:\nf\n succeeded in 0ms:\nexec\ng in /h exited 1 in 2s:\ni\ntool s.t(\ns.t() failed in 1ms:\nfile update\napply_patch(auto_approved=true) exited 1 in 1ms:\n🌐 Searched: q\nexec"))
+	f.Add([]byte("[2025-08-31T12:37:08] OpenAI Codex v0.2\n--------\n[2025-08-31T12:37:08] exec bash -lc 'x in /y\nbash -lc 'x succeeded in 5ms:\ntool )\ntool (x)"))
+	fuzzReader(f, readCodexExecText)
+}
+
 func FuzzGeminiText(f *testing.F) {
 	f.Add([]byte("Tips for getting started:\n> a\n  b\n✦ c\n╭─╮\n│ ✓  Shell x [current working directory /] (d) │\n│ ... first 3 lines hidden ...\n│ e\n wrapped │\n│ x  Edit {\"a\":1}\n╰─╯\n │  > f │\nx Shell {}\nTips for getting started:\n> a\n"))
 	f.Add([]byte("│ -  W\n│ ?  Q (\n│ ⊷  R"))

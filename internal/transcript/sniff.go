@@ -47,6 +47,7 @@ const (
 	kindClaudeText        // Claude Code's conversation as its terminal shows it (/export)
 	kindCodexText         // Codex CLI's conversation as its terminal shows it
 	kindGeminiText        // Gemini CLI's conversation as its terminal shows it
+	kindCodexExecText     // what codex exec prints without --json
 	kindBrowserUse        // a browser-use agent history document
 	kindCCTrace           // a Claude Code session exported by cctrace (Markdown)
 	kindKimiWire          // a Kimi Code CLI session's records, one a line
@@ -128,6 +129,11 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if looksBinary(head) {
 		return sniffed{err: ErrBinary}
+	}
+	if isCodexExecHead(head[i:]) {
+		// before the JSON formats: a command's output may print JSONL records of another agent
+		// (validation round r110b U1: read as Claude Code with 4 agents and 31 calls)
+		return sniffed{kind: kindCodexExecText}
 	}
 	if bytes.HasPrefix(head[i:], []byte(claudeMarkdownTitle)) {
 		return sniffed{kind: kindClaudeMarkdown}

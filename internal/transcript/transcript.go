@@ -205,6 +205,9 @@ const (
 	// FormatGeminiText is Gemini CLI's conversation as its terminal shows it, as people paste
 	// it (its boxes of calls, "│ ✓  Shell npm test", and the model's "✦ ").
 	FormatGeminiText = "gemini-text"
+	// FormatCodexExecText is what `codex exec` prints when it runs without --json, as CI jobs
+	// and harnesses keep it ("exec", "/bin/zsh -lc 'npm test' in /repo exited 1 in 2.1s:").
+	FormatCodexExecText = "codex-exec-text"
 	// FormatAmazonQ is a conversation saved with `/save` by Amazon Q Developer CLI (`q chat`)
 	// or Kiro CLI, its successor.
 	FormatAmazonQ = "amazon-q"
@@ -660,6 +663,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCodexText(name, br)
 	case kindGeminiText:
 		t, err = readGeminiText(name, br)
+	case kindCodexExecText:
+		t, err = readCodexExecText(name, br)
 	case kindBrowserUse:
 		t, err = readBrowserUse(name, br, hint)
 	case kindOSWorld:

@@ -1,0 +1,86 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const codexExecBanner = "OpenAI Codex v0.114.0 (research preview)\n--------\nworkdir: /repo\nmodel: gpt-5.4\nsession id: 019d0c6d-a9dc-7781-90b2-b89b181cd3ff\n--------\n"
+
+// codex exec's output without --json is read: the user's prompt, the model's words, commands
+// with their exit status and output, MCP calls, patches and web searches.
+func TestCodexExecText(t *testing.T) {
+	twenty := strings.Repeat("line\n", 20)
+	tests := []struct {
+		name, log string
+		want      []string
+	}{
+		{"a command that failed, one that succeeded, the model's words between",
+			codexExecBanner + "user\nfix the build\nmcp startup: no servers\ncodex\nI'll build first.\nexec\n/bin/zsh -lc 'npm run build' in /repo exited 2 in 1.52s:\nerror TS2304: Cannot find name 'x'.\nexec\n/bin/zsh -lc pwd in /repo succeeded in 0ms:\n/repo\ntokens used\n1,377\n",
+			[]string{`user "fix the build"`, `text[model] "I'll build first."`,
+				`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"np…" => "error TS2304: Cannot find name '…" FAILED`,
+				`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"pw…" => "/repo"`}},
+		{"an output of 20 lines may have been cut, and is not known; a double-quoted script unquoted",
+			codexExecBanner + "exec\n/bin/zsh -lc \"sed -n '1,220p' a.md\" in /repo succeeded in 0ms:\n" + twenty + "more\ncodex\ndone\n",
+			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"se…" => -`, `text[model] "done"`}},
+		{"commands begun together: their ends name none, so no output is known",
+			codexExecBanner + "exec\n/bin/zsh -lc 'cat a' in /repoexec\n/bin/zsh -lc 'cat b' in /repo succeeded in 0ms:\nA\n succeeded in 0ms:\nB\ncodex\nread both\n",
+			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"ca…" => -`, `call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"ca…" => -`, `text[model] "read both"`}},
+		{"an MCP call, a patch and a web search",
+			codexExecBanner + "tool github.get_issue({\"number\":12})\ngithub.get_issue({\"number\":12}) failed in 312ms:\n{\n  \"error\": \"not found\"\n}\nfile update\nM /repo/a.ts\n@@ -1 +1 @@\n-x\n+y\napply_patch(auto_approved=true) exited 0 in 12ms:\nSuccess. Updated the following files:\nM a.ts\n🌐 Searching the web...\n🌐 Searched: tsc TS2304\n",
+			[]string{`call github.get_issue "{\"number\":12}" => "{\n  \"error\": \"not found\"\n}" FAILED`,
+				`call apply_patch "M /repo/a.ts\n@@ -1 +1 @@\n-x\n+y" => "Success. Updated the following f…"`,
+				`call web_search "{\"query\":\"tsc TS2304\"}" => -`}},
+		{"the older layout: times before the headers, the end of a command on a line of its own",
+			"[2025-08-31T12:37:08] OpenAI Codex v0.27.0 (research preview)\n--------\nworkdir: /test\n--------\n[2025-08-31T12:37:08] User instructions:\nlist it\n[2025-08-31T12:38:40] exec bash -lc 'ls' in /test\n[2025-08-31T12:38:40] bash -lc 'ls' succeeded in 5ms:\na.py\n[2025-08-31T12:38:41] tokens used: 1234\n",
+			[]string{`user "list it"`, `call exec_command "{\"command\":[\"bash\",\"-lc\",\"ls\"]}" => "a.py"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := ReadFrom("codex.log", strings.NewReader(tc.log))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Format != FormatCodexExecText || len(tr.Agents) != 1 {
+				t.Fatalf("read as %s with %d agents, want codex-exec-text with 1", tr.Format, len(tr.Agents))
+			}
+			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A command's output that prints another agent's JSONL records is still codex exec's log: the
+// banner decides, not the JSON lines (r110b U1: read as Claude Code with 4 agents and 31 calls).
+func TestCodexExecTextIsNotTheJSONItPrints(t *testing.T) {
+	log := codexExecBanner + "exec\n/bin/zsh -lc 'cat s.jsonl' in /repo succeeded in 0ms:\n" +
+		`{"type":"assistant","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]}}` + "\n"
+	tr, err := ReadFrom("codex.log", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatCodexExecText || len(tr.Agents) != 1 || len(tr.Agents[0].Events) != 1 {
+		t.Fatalf("read as %s with %d agents; want codex-exec-text, one agent, one call", tr.Format, len(tr.Agents))
+	}
+}
+
+// A command printed as a shell's -lc and a quoted script is the script, unquoted, as Codex's
+// rollouts keep it; anything else is the command line as printed.
+func TestCodexExecArgsUnquoteTheScript(t *testing.T) {
+	tests := []struct{ printed, want string }{
+		{`/bin/zsh -lc pwd`, `{"command":["/bin/zsh","-lc","pwd"]}`},
+		{`/bin/zsh -lc 'rg --files'`, `{"command":["/bin/zsh","-lc","rg --files"]}`},
+		{`/bin/zsh -lc "sed -n '1,220p' a.md"`, `{"command":["/bin/zsh","-lc","sed -n '1,220p' a.md"]}`},
+		{`bash -lc "echo \"\$HOME\""`, `{"command":["bash","-lc","echo \"$HOME\""]}`},
+		{`bash -lc 'it'"'"'s'`, `{"command":["bash","-lc","it's"]}`},
+		{`bash -lc 'unclosed`, `{"command":["bash","-lc","'unclosed"]}`},
+		{`python3 x.py`, `{"command":"python3 x.py"}`},
+	}
+	for _, tt := range tests {
+		if got := string(codexExecArgs(tt.printed)); got != tt.want {
+			t.Errorf("codexExecArgs(%q) = %s, want %s", tt.printed, got, tt.want)
+		}
+	}
+}
