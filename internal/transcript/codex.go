@@ -53,6 +53,7 @@ type cxItem struct {
 	Summary []cxContent
 
 	Name      string
+	Namespace string // a connector's tools: the server, beside the tool's own name
 	Arguments json.RawMessage
 	Input     json.RawMessage
 	CallID    string
@@ -152,6 +153,7 @@ func readCodex(name string, br *bufio.Reader) (*built, error) {
 			switch p.Type {
 			case "function_call":
 				args = rawArgs(p.Arguments)
+				tool = namespacedTool(p.Namespace, p.Name)
 			case "tool_search_call":
 				tool, args = "tool_search", rawArgs(p.Arguments)
 			case "custom_tool_call":
@@ -296,6 +298,8 @@ func (p *cxItem) member(w *walker) memberFunc {
 			return w.cxContents(v, &p.Summary)
 		case "name":
 			return w.str(v, &p.Name)
+		case "namespace":
+			return w.str(v, &p.Namespace)
 		case "arguments":
 			return w.raw(v, &p.Arguments)
 		case "input":
@@ -546,4 +550,17 @@ func cxMCPFailed(raw json.RawMessage) bool {
 		return false
 	}
 	return len(r.Err) > 0 && string(r.Err) != "null" || r.Ok != nil && r.Ok.IsError
+}
+
+// namespacedTool is the name of a tool that Codex keeps apart from its server's namespace
+// ({"name": "_create_issue", "namespace": "mcp__codex_apps__github"}): the two joined, so that
+// tools of one name on two servers are two tools (validation round r110b U2).
+func namespacedTool(namespace, name string) string {
+	if namespace == "" || strings.HasPrefix(name, namespace) {
+		return name
+	}
+	if strings.HasPrefix(name, "_") {
+		return namespace + name
+	}
+	return namespace + "__" + name
 }

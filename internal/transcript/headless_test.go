@@ -196,6 +196,27 @@ func TestCodexToolSearchIsACall(t *testing.T) {
 	}
 }
 
+// A connector's tool is named with its namespace: two servers' tools of one name are two tools
+// (r110b U2).
+func TestCodexConnectorToolsKeepTheirNamespace(t *testing.T) {
+	const rollout = `{"timestamp":"2026-06-18T07:41:50.000Z","type":"session_meta","payload":{"id":"t1","cwd":"/tmp/p"}}
+{"timestamp":"2026-06-18T07:41:56.282Z","type":"response_item","payload":{"type":"function_call","name":"_create_issue","namespace":"mcp__codex_apps__github","arguments":"{}","call_id":"call_A"}}
+{"timestamp":"2026-06-18T07:41:57.282Z","type":"response_item","payload":{"type":"function_call","name":"create_issue","namespace":"mcp__linear","arguments":"{}","call_id":"call_B"}}
+{"timestamp":"2026-06-18T07:41:58.282Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{}","call_id":"call_C"}}
+`
+	tr, err := ReadFrom("rollout.jsonl", strings.NewReader(rollout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tools []string
+	for _, e := range tr.Agents[0].Events {
+		tools = append(tools, e.Tool)
+	}
+	if want := []string{"mcp__codex_apps__github_create_issue", "mcp__linear__create_issue", "exec_command"}; !reflect.DeepEqual(tools, want) {
+		t.Errorf("tools %q, want %q", tools, want)
+	}
+}
+
 // A harness that runs `gemini -p` again appends its output to the same file: each run is a
 // session of its own, so the second run's first calls are not the first run's repeated.
 func TestGeminiStreamRunsAppendedAreSessions(t *testing.T) {
