@@ -1369,18 +1369,18 @@ func decodeSteps(arr []byte) []msg {
 			}
 		}
 		list = append(list, msg{Role: "assistant", Content: thought, ToolCalls: calls})
-		outcome := ""
+		outcome, kept := "", false // what the step's action brought, and whether the log keeps it
 		// (A step that keeps the observation it was chosen in beside the one its action
 		// brought, "next_observation", is answered by the latter.)
 		for _, key := range []string{"next_observation", "observation", "observations", "output", "result", "action_output", "tool_output"} {
 			if v, ok := st[key]; ok && v != nil {
-				outcome = stepText(v)
+				outcome, kept = stepText(v), true
 				break
 			}
 		}
 		status := ""
 		if e, ok := st["error"]; ok && e != nil && e != false && e != "" {
-			status = "error"
+			status, kept = "error", true
 			if outcome == "" {
 				outcome = stepText(e)
 			}
@@ -1390,12 +1390,18 @@ func decodeSteps(arr []byte) []msg {
 		if failed, _ := st["is_error"].(bool); failed {
 			status = "error"
 		}
+		// A call the step keeps no answer for has an unknown result, not an empty one: a log
+		// of calls that keeps only whether each failed ({"tool_name", "arguments", "error":
+		// null, "result_size_chars"}) would make every two calls alike answered alike.
 		for i, c := range calls {
 			m := msg{Role: "tool", ToolCallID: c.ID}
-			if a, ok := answers[own[i]]; ok && own[i] != "" {
+			switch a, ok := answers[own[i]]; {
+			case ok && own[i] != "":
 				m.Content, m.Status = a.text, a.status
-			} else if i == 0 && answers == nil {
+			case i == 0 && answers == nil && kept:
 				m.Content, m.Status = outcome, status
+			default:
+				continue
 			}
 			list = append(list, m)
 		}

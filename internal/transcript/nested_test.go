@@ -395,6 +395,12 @@ func TestStepListsInsideOtherDocuments(t *testing.T) {
 			  {"step_number": 2, "model_output": "Thought: search again", "tool_calls": [{"id": "c2", "type": "function", "function": {"name": "web_search", "arguments": {"query": "x"}}}], "observations": "No results found.", "error": null}]}`,
 			[]string{`text[model] "Thought: search for it"`, `call web_search "{\"query\":\"x\"}" => "No results found."`,
 				`text[model] "Thought: search again"`, `call web_search "{\"query\":\"x\"}" => "No results found."`}},
+		{"a step of two calls and one observation: the second call's answer is not known",
+			`{"task": "find x", "steps": [
+			  {"step_number": 1, "model_output": "search both", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "web_search", "arguments": {"query": "x"}}}, {"id": "c2", "type": "function", "function": {"name": "web_search", "arguments": {"query": "y"}}}], "observations": "No results found.", "error": null},
+			  {"step_number": 2, "model_output": "done", "tool_calls": [{"id": "c3", "type": "function", "function": {"name": "final_answer", "arguments": {"answer": "none"}}}], "observations": "none", "error": null}]}`,
+			[]string{`text[model] "search both"`, `call web_search "{\"query\":\"x\"}" => "No results found."`, `call web_search "{\"query\":\"y\"}" => -`,
+				`text[model] "done"`, `call final_answer "{\"answer\":\"none\"}" => "none"`}},
 		{"LangChain's intermediate steps, an error failing its call",
 			`{"output": "done", "intermediate_steps": [
 			  {"tool": "calculator", "tool_input": "1/0", "log": "divide", "error": "ZeroDivisionError: division by zero"},
@@ -436,6 +442,12 @@ func TestStepsOneALine(t *testing.T) {
 {"step": 1, "tool_name": "run_shell", "tool_args": {"command": "make lint"}, "tool_output": "ok", "is_error": false}
 `,
 			[]string{`call run_shell "{\"command\":\"make test\"}" => "FAILED: 3 errors" FAILED`, `call run_shell "{\"command\":\"make lint\"}" => "ok"`}},
+		{"a log that keeps whether a call failed and not what it said: the rest unknown",
+			`{"id": "a1", "tool_name": "get_status", "arguments": {"id": "E004"}, "success": true, "error": null, "result_size_chars": 476}
+{"id": "a2", "tool_name": "get_status", "arguments": {"id": "E004"}, "success": true, "error": null, "result_size_chars": 480}
+{"id": "a3", "tool_name": "flag_anomaly", "arguments": {"id": "E004"}, "success": false, "error": "session is closed", "result_size_chars": 0}
+`,
+			[]string{`call get_status "{\"id\":\"E004\"}" => -`, `call get_status "{\"id\":\"E004\"}" => -`, `call flag_anomaly "{\"id\":\"E004\"}" => "session is closed" FAILED`}},
 		{"a run's header line before its steps",
 			`{"run_id": "r1", "model": "some-model", "started": "2026-01-01T00:00:00Z"}
 {"thought": "look for it", "action": "grep -rn parse src", "observation": "src/a.py:3: def parse"}
