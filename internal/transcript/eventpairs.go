@@ -13,8 +13,11 @@ import (
 // or "content" for what came back). No one harness writes these; many home-made ones do, and
 // only the names vary. A result answers the call of its id; without ids, the earliest call of
 // the same tool not answered yet; without a tool's name, the earliest call not answered yet.
-// The stream's other events (text deltas, usage, its start and end) are passed over, except
-// the model's words when an event gives them whole with the assistant's role.
+// A ReAct agent's log may keep its steps so too: {"event": "agent_step", "thought", "action",
+// "action_input"}, then {"event": "observation", "tool", "observation"}. The stream's other
+// events (text deltas, usage, its start and end) are passed over, except the user's message
+// ("user_message") and the model's words when an event gives them whole with the assistant's
+// role, or as a step's thought.
 
 var (
 	// eventCallKinds and eventResultKinds are the "type" (or "event") values of a call's
@@ -23,7 +26,7 @@ var (
 	eventResultKinds = []string{"tool_result", "tool_output", "tool_end", "tool_call_end", "tool_response", "function_call_output", "function_result"}
 
 	eventNameKeys   = []string{"tool_name", "tool", "name", "function"}
-	eventArgsKeys   = []string{"args", "arguments", "tool_args", "tool_input", "input", "parameters", "params"}
+	eventArgsKeys   = []string{"args", "arguments", "tool_args", "tool_input", "input", "parameters", "params", "action_input"}
 	eventIDKeys     = []string{"tool_call_id", "tool_use_id", "tool_id", "call_id", "id"}
 	eventOutputKeys = []string{"result", "output", "content", "tool_output", "observation", "response"}
 )
@@ -45,14 +48,30 @@ func isEventPairLog(records []map[string]string) bool {
 		if _, role := keys["role"]; role {
 			continue // a chat message, which the chat readers read
 		}
-		switch kind := eventKind(keys); {
-		case oneOf(kind, eventCallKinds) && keys[firstKey(keys, eventNameKeys)] != "":
+		switch {
+		case isReActStep(keys) || oneOf(eventKind(keys), eventCallKinds) && keys[firstKey(keys, eventNameKeys)] != "":
 			calls++
-		case oneOf(kind, eventResultKinds):
+		case isEventResult(eventKind(keys), keys):
 			results++
 		}
 	}
 	return calls >= 2 && results >= 1
+}
+
+// isReActStep says whether a record is a ReAct agent's step logged apart from what it
+// observed: the action, named as a string, and its action_input, as LangChain names them
+// ({"event": "agent_step", "thought", "action": "search", "action_input": {...}}).
+func isReActStep(keys map[string]string) bool {
+	_, input := keys["action_input"]
+	_, observed := keys["observation"]
+	return input && keys["action"] != "" && !observed
+}
+
+// isEventResult says whether a record of the given kind is a result's: of a result kind, or
+// an observation ({"event": "observation", "tool", "observation"}).
+func isEventResult(kind string, keys map[string]string) bool {
+	_, observation := keys["observation"]
+	return oneOf(kind, eventResultKinds) || kind == "observation" && observation
 }
 
 // decodeEventPairs reads records, each one JSON object, as the messages of one run.
@@ -73,11 +92,20 @@ func decodeEventPairs(records [][]byte) []msg {
 			kind, _ = rec["event"].(string)
 		}
 		kind = strings.ToLower(kind)
+		_, hasInput := rec["action_input"]
+		_, observed := rec["observation"]
+		react := hasInput && !observed && stringAt(rec, []string{"action"}) != ""
 		switch {
-		case oneOf(kind, eventCallKinds):
+		case react || oneOf(kind, eventCallKinds):
 			name := stringAt(rec, eventNameKeys)
+			if react {
+				name = stringAt(rec, []string{"action"})
+			}
 			if name == "" {
 				continue
+			}
+			if thought := stringAt(rec, []string{"thought", "reasoning"}); thought != "" {
+				list = append(list, msg{Role: "assistant", Content: thought})
 			}
 			var args json.RawMessage
 			if key := firstPresent(rec, eventArgsKeys); key != "" {
@@ -86,7 +114,7 @@ func decodeEventPairs(records [][]byte) []msg {
 			ref := fmt.Sprintf("ev%d", k)
 			calls = append(calls, pending{id: stringAt(rec, eventIDKeys), name: name, ref: ref})
 			list = append(list, msg{Role: "assistant", ToolCalls: []oaToolCall{{ID: ref, Name: name, Arguments: args}}})
-		case oneOf(kind, eventResultKinds):
+		case oneOf(kind, eventResultKinds) || kind == "observation" && observed:
 			id, name := stringAt(rec, eventIDKeys), stringAt(rec, eventNameKeys)
 			at := -1
 			for i := range calls {
@@ -123,6 +151,10 @@ func decodeEventPairs(records [][]byte) []msg {
 				}
 			}
 			list = append(list, m)
+		case kind == "user_message" || kind == "user_input":
+			if text := stringAt(rec, []string{"text", "content", "message"}); text != "" {
+				list = append(list, msg{Role: "user", Content: text})
+			}
 		case kind == "message" || kind == "text" || kind == "assistant":
 			if role, _ := rec["role"].(string); role != "assistant" && kind != "assistant" {
 				continue

@@ -66,3 +66,22 @@ func TestCallsAndResultsLoggedApart(t *testing.T) {
 		t.Errorf("one call: error %v, want unknown transcript format", err)
 	}
 }
+
+// A ReAct agent's log that keeps each step's action apart from what it observed is read so
+// too, with the step's thought and the user's message.
+func TestReActStepsLoggedApartFromObservations(t *testing.T) {
+	doc := `{"event": "user_message", "text": "I am a 65 year old artist", "session": "s1"}
+{"event": "agent_step", "step": 1, "thought": "Searching schemes.", "action": "search_schemes", "action_input": {"query": "artist"}, "session": "s1"}
+{"event": "observation", "tool": "search_schemes", "observation": "{\"matches\": []}", "session": "s1"}
+{"event": "agent_step", "step": 2, "thought": "Asking for the age.", "action": "ask_user", "action_input": {"question": "Age?"}, "session": "s1"}
+`
+	tr, err := ReadFrom("trace.jsonl", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`user "I am a 65 year old artist"`, `text[model] "Searching schemes."`, `call search_schemes "{\"query\":\"artist\"}" => "{\"matches\": []}"`,
+		`text[model] "Asking for the age."`, `call ask_user "{\"question\":\"Age?\"}" => -`}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %q\nwant %q", got, want)
+	}
+}

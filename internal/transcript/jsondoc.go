@@ -334,17 +334,23 @@ func (w *walker) documents(name string, chats [][]msg, first, i int) (*built, er
 		i = w.ws(end)
 	}
 	if !hasChat(chats) {
-		if steps := w.stepDocuments(plain); len(steps) > 0 {
-			return buildChats([][]msg{steps}), nil
+		if runs := w.stepDocuments(plain); len(runs) > 0 {
+			for _, r := range runs {
+				valueParts(r)
+			}
+			return buildRuns(runs), nil
 		}
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
 	return buildChats(chats), nil
 }
 
-// stepDocuments reads documents given as spans of w.data as one run: records of calls and of
+// stepDocuments reads documents given as spans of w.data as runs: records of calls and of
 // their results apart (isEventPairLog), or steps (isStepList); nil when they are neither.
-func (w *walker) stepDocuments(spans [][2]int) []msg {
+// Records that name the run they belong to (runKey) are read as one run each: a log of a
+// thousand runs of an agent appended to one file is a thousand sessions, and a call of one run
+// is no repeat of another's.
+func (w *walker) stepDocuments(spans [][2]int) [][]msg {
 	if len(spans) < 2 {
 		return nil
 	}
@@ -352,26 +358,85 @@ func (w *walker) stepDocuments(spans [][2]int) []msg {
 	for k, sp := range spans {
 		records[k] = scanTopObject(w.data[sp[0]:sp[1]]).keys
 	}
-	if isEventPairLog(records) {
-		raw := make([][]byte, len(spans))
-		for k, sp := range spans {
-			raw[k] = w.data[sp[0]:sp[1]]
+	pairs := isEventPairLog(records)
+	if !pairs {
+		var arr []byte
+		arr = append(arr, '[')
+		for k, sp := range spans[:min(len(spans), listSampleSize)] {
+			if k > 0 {
+				arr = append(arr, ',')
+			}
+			arr = append(arr, w.data[sp[0]:sp[1]]...)
 		}
-		return decodeEventPairs(raw)
-	}
-	var arr []byte
-	arr = append(arr, '[')
-	for k, sp := range spans {
-		if k > 0 {
-			arr = append(arr, ',')
+		arr = append(arr, ']')
+		if !isStepList(listSample(arr)) {
+			return nil
 		}
-		arr = append(arr, w.data[sp[0]:sp[1]]...)
 	}
-	arr = append(arr, ']')
-	if !isStepList(listSample(arr)) {
-		return nil
+	var runs [][]msg
+	for _, run := range groupByRun(records) {
+		var list []msg
+		if pairs {
+			raw := make([][]byte, len(run))
+			for k, r := range run {
+				raw[k] = w.data[spans[r][0]:spans[r][1]]
+			}
+			list = decodeEventPairs(raw)
+		} else {
+			var arr []byte
+			arr = append(arr, '[')
+			for k, r := range run {
+				if k > 0 {
+					arr = append(arr, ',')
+				}
+				arr = append(arr, w.data[spans[r][0]:spans[r][1]]...)
+			}
+			arr = append(arr, ']')
+			list = decodeSteps(arr)
+		}
+		if len(list) > 0 {
+			runs = append(runs, list)
+		}
 	}
-	return decodeSteps(arr)
+	return runs
+}
+
+// runKeys name the run a record belongs to, in logs that append many runs to one file.
+var runIDKeys = []string{"run_id", "session_id", "sessionId", "session", "conversation_id", "thread_id", "trace_id", "episode_id"}
+
+// groupByRun returns the indexes of records grouped by the run each names, the runs in the
+// order they first appear: by the first of runIDKeys that at least half the records carry as
+// a string, or all in one run when none does.
+func groupByRun(records []map[string]string) [][]int {
+	key := ""
+	for _, k := range runIDKeys {
+		n := 0
+		for _, r := range records {
+			if r[k] != "" {
+				n++
+			}
+		}
+		if n*2 >= len(records) {
+			key = k
+			break
+		}
+	}
+	var runs [][]int
+	at := map[string]int{}
+	for i, r := range records {
+		id := ""
+		if key != "" {
+			id = r[key]
+		}
+		g, ok := at[id]
+		if !ok {
+			g = len(runs)
+			at[id] = g
+			runs = append(runs, nil)
+		}
+		runs[g] = append(runs[g], i)
+	}
+	return runs
 }
 
 // listOfDocuments reads a JSON list whose elements are all documents of one object format,

@@ -778,7 +778,12 @@ func buildChats(chats [][]msg) *built {
 	for _, c := range chats {
 		valueParts(c) // before comparing histories: a history is compared by what it says
 	}
-	chats = dropRepeatedHistories(chats)
+	return buildRuns(dropRepeatedHistories(chats))
+}
+
+// buildRuns builds chats as they are, each a session: runs that a log names one by one, which
+// are no histories repeated, however alike they start.
+func buildRuns(chats [][]msg) *built {
 	b := newBuilder(FormatMessages)
 	for i, list := range chats {
 		b.session = i
@@ -1277,12 +1282,13 @@ func terminusCall(text string) (textCall, bool) {
 // observations) and LangChain's intermediate steps ({"tool", "tool_input", "log"} and the
 // observation) log them. A list is one when at least two of its elements, and at least half,
 // pair a call (tool_calls, tool, tool_name or action) with an outcome (observation(s),
-// output, result, tool_output, or an error); a step flagged "is_error": true failed. Each step is read into the message list addMessages reads:
+// output, result, tool_output, a shell's stdout (with its stderr after it), or an error); a
+// step flagged "is_error": true, or whose exit code is not 0, failed. Each step is read into the message list addMessages reads:
 // the step's thought, its calls, then their results.
 
 var (
 	stepCallKeys    = []string{"tool_calls", "tool", "tool_name", "action", "action_taken"}
-	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "tool_output", "error", "tool_results", "next_observation"}
+	stepOutcomeKeys = []string{"observation", "observations", "output", "result", "action_output", "tool_output", "error", "tool_results", "next_observation", "stdout"}
 )
 
 // isStepList says whether a list holds steps, from its sample (listSample).
@@ -1372,9 +1378,12 @@ func decodeSteps(arr []byte) []msg {
 		outcome, kept := "", false // what the step's action brought, and whether the log keeps it
 		// (A step that keeps the observation it was chosen in beside the one its action
 		// brought, "next_observation", is answered by the latter.)
-		for _, key := range []string{"next_observation", "observation", "observations", "output", "result", "action_output", "tool_output"} {
+		for _, key := range []string{"next_observation", "observation", "observations", "output", "result", "action_output", "tool_output", "stdout"} {
 			if v, ok := st[key]; ok && v != nil {
 				outcome, kept = stepText(v), true
+				if stderr, _ := st["stderr"].(string); key == "stdout" && stderr != "" {
+					outcome += "\n" + stderr // a shell step's two streams, as a terminal shows them
+				}
 				break
 			}
 		}
@@ -1389,6 +1398,17 @@ func decodeSteps(arr []byte) []msg {
 		// a run's steps may carry whether the task succeeded so far.)
 		if failed, _ := st["is_error"].(bool); failed {
 			status = "error"
+		}
+		if late, _ := st["timed_out"].(bool); late {
+			status = "error" // stopped for running out of time
+		}
+		for _, key := range [...]string{"exit_code", "exitCode", "returncode", "return_code"} {
+			if code, ok := st[key].(float64); ok {
+				if code != 0 {
+					status = "error" // a shell step's command exited with a failure
+				}
+				break
+			}
 		}
 		// A call the step keeps no answer for has an unknown result, not an empty one: a log
 		// of calls that keeps only whether each failed ({"tool_name", "arguments", "error":
@@ -1481,6 +1501,12 @@ func stepCall(st map[string]any) (string, json.RawMessage) {
 			for _, in := range []string{"tool_input", "tool_args", "args", "arguments", "input"} {
 				if v, ok := st[in]; ok {
 					return name, stepArgs(v)
+				}
+			}
+			for _, in := range []string{"command", "cmd"} {
+				// a shell tool's step: {"tool": "vm_shell", "command", "stdout", "exit_code"}
+				if v, ok := st[in].(string); ok {
+					return name, marshalArgs(map[string]string{in: v})
 				}
 			}
 			return name, nil

@@ -448,6 +448,12 @@ func TestStepsOneALine(t *testing.T) {
 {"id": "a3", "tool_name": "flag_anomaly", "arguments": {"id": "E004"}, "success": false, "error": "session is closed", "result_size_chars": 0}
 `,
 			[]string{`call get_status "{\"id\":\"E004\"}" => -`, `call get_status "{\"id\":\"E004\"}" => -`, `call flag_anomaly "{\"id\":\"E004\"}" => "session is closed" FAILED`}},
+		{"a shell's steps: the command, its two streams, its exit code and time-out",
+			`{"run_id": "r1", "tool": "vm_shell", "command": "ls /tmp", "exit_code": 2, "timed_out": false, "stdout": "", "stderr": "ls: cannot access '/tmp': No such file"}
+{"run_id": "r1", "tool": "vm_shell", "command": "ls /", "exit_code": 0, "timed_out": false, "stdout": "bin\netc", "stderr": ""}
+{"run_id": "r1", "tool": "vm_shell", "command": "sleep 99", "exit_code": null, "timed_out": true, "stdout": "", "stderr": ""}
+`,
+			[]string{`call vm_shell "{\"command\":\"ls /tmp\"}" => "\nls: cannot access '/tmp': No su…" FAILED`, `call vm_shell "{\"command\":\"ls /\"}" => "bin\netc"`, `call vm_shell "{\"command\":\"sleep 99\"}" => "" FAILED`}},
 		{"a run's header line before its steps",
 			`{"run_id": "r1", "model": "some-model", "started": "2026-01-01T00:00:00Z"}
 {"thought": "look for it", "action": "grep -rn parse src", "observation": "src/a.py:3: def parse"}
@@ -470,8 +476,23 @@ func TestStepsOneALine(t *testing.T) {
 			}
 		})
 	}
+	// Records that name their run are read as one session a run: the same call in two runs
+	// is no repeat.
+	doc := ""
+	for run := range 3 {
+		for range 2 {
+			doc += fmt.Sprintf(`{"run_id": "run-%d", "tool": "read_file", "arguments": {"filename": "notes.txt"}, "result": "Q2 notes"}`+"\n", run)
+		}
+	}
+	tr, err := ReadFrom("runs.jsonl", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Sessions != 3 || len(tr.Agents) != 3 || len(tr.Agents[2].Events) != 2 || tr.Agents[2].Session != 2 {
+		t.Errorf("runs: %d sessions, %d agents; want 3 sessions of one agent with 2 calls each", tr.Sessions, len(tr.Agents))
+	}
 	// One step alone among records is no run: a line of a data file may happen to look like one.
-	doc := "{\"a\": 1}\n{\"tool_name\": \"x\", \"tool_output\": \"y\"}\n{\"b\": 2}\n{\"c\": 3}\n"
+	doc = "{\"a\": 1}\n{\"tool_name\": \"x\", \"tool_output\": \"y\"}\n{\"b\": 2}\n{\"c\": 3}\n"
 	if _, err := ReadFrom("x.jsonl", strings.NewReader(doc)); err == nil || !strings.Contains(err.Error(), "unknown transcript format") {
 		t.Errorf("one step among records: error %v, want unknown transcript format", err)
 	}
