@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/loopguard/loopguard/internal/jsonscan"
 )
@@ -404,9 +406,44 @@ func (w *walker) stepDocuments(spans [][2]int) [][]msg {
 // runKeys name the run a record belongs to, in logs that append many runs to one file.
 var runIDKeys = []string{"run_id", "session_id", "sessionId", "session", "conversation_id", "thread_id", "trace_id", "episode_id"}
 
+// runPause is how long a log that names no run may go quiet within one run. An agent's
+// calls follow each other within seconds or minutes, the model's time; a log of an app's
+// tool calls that then goes on half an hour later, or days later, is someone asking again:
+// the same two test questions asked in three runs of an app, ten hours and three days apart,
+// read as one run asking the same thing three times (validation round r110c F1).
+const runPause = 30 * 60 * 1000
+
+// recordTimeKeys time a record.
+var recordTimeKeys = []string{"timestamp", "ts", "time", "created_at", "timestamp_start", "start_time"}
+
+// recordTime is the time of a record, as scanTopObject reads its keys, in Unix milliseconds:
+// an RFC 3339 time (or one without its zone, as Python's isoformat writes it), or a number
+// of seconds or milliseconds since 1970; 0 when it has none.
+func recordTime(keys map[string]string) int64 {
+	for _, k := range recordTimeKeys {
+		v := keys[k]
+		if v == "" {
+			continue
+		}
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			if f > 1e12 {
+				return int64(f) // milliseconds
+			}
+			return int64(f * 1000)
+		}
+		for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
+			if t, err := time.Parse(layout, v); err == nil {
+				return t.UnixMilli()
+			}
+		}
+	}
+	return 0
+}
+
 // groupByRun returns the indexes of records grouped by the run each names, the runs in the
 // order they first appear: by the first of runIDKeys that at least half the records carry as
-// a string, or all in one run when none does.
+// a string. When none does, the records are one run, cut where the log goes quiet for longer
+// than runPause.
 func groupByRun(records []map[string]string) [][]int {
 	key := ""
 	for _, k := range runIDKeys {
@@ -422,6 +459,20 @@ func groupByRun(records []map[string]string) [][]int {
 		}
 	}
 	var runs [][]int
+	if key == "" {
+		var last int64
+		for i, r := range records {
+			t := recordTime(r)
+			if len(runs) == 0 || t != 0 && last != 0 && t-last > runPause {
+				runs = append(runs, nil)
+			}
+			if t != 0 {
+				last = t
+			}
+			runs[len(runs)-1] = append(runs[len(runs)-1], i)
+		}
+		return runs
+	}
 	at := map[string]int{}
 	for i, r := range records {
 		id := ""

@@ -491,6 +491,24 @@ func TestStepsOneALine(t *testing.T) {
 	if tr.Sessions != 3 || len(tr.Agents) != 3 || len(tr.Agents[2].Events) != 2 || tr.Agents[2].Session != 2 {
 		t.Errorf("runs: %d sessions, %d agents; want 3 sessions of one agent with 2 calls each", tr.Sessions, len(tr.Agents))
 	}
+	// A log that names no run is cut where it goes quiet for more than half an hour: someone
+	// asking again hours later starts a run of their own.
+	doc = `{"timestamp": "2026-05-20T00:04:53.1", "tool": "search", "input": {"q": "x"}, "output": "a"}
+{"timestamp": "2026-05-20T00:04:58.2", "tool": "search", "input": {"q": "y"}, "output": "b"}
+{"timestamp": "2026-05-20T10:05:47.3", "tool": "search", "input": {"q": "x"}, "output": "a"}
+{"timestamp": "2026-05-20T10:06:01.3", "tool": "search", "input": {"q": "x"}, "output": "a"}
+{"timestamp": 1779465516, "tool": "search", "input": {"q": "x"}, "output": "a"}
+`
+	if tr, err = ReadFrom("calls.jsonl", strings.NewReader(doc)); err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int
+	for _, a := range tr.Agents {
+		sizes = append(sizes, len(a.Events))
+	}
+	if !reflect.DeepEqual(sizes, []int{2, 2, 1}) {
+		t.Errorf("calls per session %v, want [2 2 1] (cut ten hours and three days on)", sizes)
+	}
 	// One step alone among records is no run: a line of a data file may happen to look like one.
 	doc = "{\"a\": 1}\n{\"tool_name\": \"x\", \"tool_output\": \"y\"}\n{\"b\": 2}\n{\"c\": 3}\n"
 	if _, err := ReadFrom("x.jsonl", strings.NewReader(doc)); err == nil || !strings.Contains(err.Error(), "unknown transcript format") {
