@@ -333,6 +333,12 @@ func FuzzCodexExecText(f *testing.F) {
 	fuzzReader(f, readCodexExecText)
 }
 
+func FuzzADK(f *testing.F) {
+	f.Add([]byte(`{"appName": "a", "userId": "u", "events": [{"author": "user", "content": {"parts": [{"text": "x"}]}}, {"author": "b", "id": "1", "content": {"parts": [{"functionCall": {"id": "c", "name": "t", "args": [1]}}, {"text": "y"}]}}, {"author": "b", "content": {"parts": [{"functionResponse": {"id": "c", "response": {"result": {"error": 1}}}}]}}]}`))
+	f.Add([]byte(`{"author": "b", "invocation_id": "e", "content": {"parts": [{"function_call": {"name": "t"}}, {"function_response": {"response": 3}}]}}` + "\n" + `{"author": 1}`))
+	fuzzReader(f, readADK)
+}
+
 func FuzzGeminiText(f *testing.F) {
 	f.Add([]byte("Tips for getting started:\n> a\n  b\n✦ c\n╭─╮\n│ ✓  Shell x [current working directory /] (d) │\n│ ... first 3 lines hidden ...\n│ e\n wrapped │\n│ x  Edit {\"a\":1}\n╰─╯\n │  > f │\nx Shell {}\nTips for getting started:\n> a\n"))
 	f.Add([]byte("│ -  W\n│ ?  Q (\n│ ⊷  R"))

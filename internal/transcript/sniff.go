@@ -48,6 +48,7 @@ const (
 	kindCodexText         // Codex CLI's conversation as its terminal shows it
 	kindGeminiText        // Gemini CLI's conversation as its terminal shows it
 	kindCodexExecText     // what codex exec prints without --json
+	kindADK               // a Google ADK session ({"appName", "events"}) or its events one a line
 	kindBrowserUse        // a browser-use agent history document
 	kindCCTrace           // a Claude Code session exported by cctrace (Markdown)
 	kindKimiWire          // a Kimi Code CLI session's records, one a line
@@ -263,6 +264,8 @@ func sniff(head []byte, eof bool) sniffed {
 			return next
 		}
 		return sniffed{kind: kindCodex}
+	case isADKSessionHead(has) && !multi, isADKEventHead(has):
+		return sniffed{kind: kindADK}
 	case isVSCodeJournalHead(head[i:]):
 		return sniffed{kind: kindVSCodeJournal}
 	case isAmazonQHead(has, head[i:]) && !multi:

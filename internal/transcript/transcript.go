@@ -208,6 +208,9 @@ const (
 	// FormatCodexExecText is what `codex exec` prints when it runs without --json, as CI jobs
 	// and harnesses keep it ("exec", "/bin/zsh -lc 'npm test' in /repo exited 1 in 2.1s:").
 	FormatCodexExecText = "codex-exec-text"
+	// FormatADK is a session of Google's Agent Development Kit, as `adk web` exports it
+	// ({"appName", "userId", "events"}), or its events one a line.
+	FormatADK = "adk"
 	// FormatAmazonQ is a conversation saved with `/save` by Amazon Q Developer CLI (`q chat`)
 	// or Kiro CLI, its successor.
 	FormatAmazonQ = "amazon-q"
@@ -665,6 +668,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readGeminiText(name, br)
 	case kindCodexExecText:
 		t, err = readCodexExecText(name, br)
+	case kindADK:
+		t, err = readADK(name, br)
 	case kindBrowserUse:
 		t, err = readBrowserUse(name, br, hint)
 	case kindOSWorld:

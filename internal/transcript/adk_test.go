@@ -1,0 +1,55 @@
+package transcript
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// An ADK session is read agent by agent: each author's calls, their answers matched by id
+// however late they come, and the user's words a turn of the agents seen so far.
+func TestADKSession(t *testing.T) {
+	const session = `{"id": "s1", "appName": "hello_agent", "userId": "user", "state": {}, "events": [
+ {"author": "user", "invocationId": "e-1", "id": "u1", "content": {"role": "user", "parts": [{"text": "fix the text"}]}},
+ {"author": "hello_agent", "invocationId": "e-1", "id": "m1", "content": {"role": "model", "parts": [{"text": "Handing it over."}, {"functionCall": {"id": "call_1", "name": "middle_b", "args": {"text": "fix"}}}]}},
+ {"author": "middle_b", "invocationId": "e-1", "id": "m2", "content": {"role": "model", "parts": [{"functionCall": {"id": "call_2", "name": "lookup", "args": {"q": "x"}}}, {"functionCall": {"id": "call_3", "name": "lookup", "args": {"q": "y"}}}]}},
+ {"author": "middle_b", "invocationId": "e-1", "id": "r2", "content": {"role": "user", "parts": [{"functionResponse": {"id": "call_2", "name": "lookup", "response": {"result": "found x"}}}, {"functionResponse": {"id": "call_3", "name": "lookup", "response": {"error": "quota exceeded"}}}]}},
+ {"author": "middle_b", "invocationId": "e-1", "id": "x1", "errorCode": "_ResourceExhaustedError", "errorMessage": "429"},
+ {"author": "hello_agent", "invocationId": "e-1", "id": "r1", "content": {"role": "user", "parts": [{"functionResponse": {"id": "call_1", "name": "middle_b", "response": {"result": "done"}}}]}},
+ {"author": "user", "invocationId": "e-2", "id": "u2", "content": {"role": "user", "parts": [{"text": "again"}]}}
+]}`
+	tr, err := ReadFrom("session.json", strings.NewReader(session))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatADK || len(tr.Agents) != 2 {
+		t.Fatalf("read as %s with %d agents; want adk with 2", tr.Format, len(tr.Agents))
+	}
+	want := map[string][]string{
+		"hello_agent": {`text[model] "Handing it over."`, `call middle_b "{\"text\":\"fix\"}" => "done"`, `user "again"`},
+		"middle_b":    {`call lookup "{\"q\":\"x\"}" => "found x"`, `call lookup "{\"q\":\"y\"}" => "{\"error\":\"quota exceeded\"}" FAILED`, `user "again"`},
+	}
+	for _, a := range tr.Agents {
+		if got := describe(a.Events); !reflect.DeepEqual(got, want[a.ID]) {
+			t.Errorf("%s:\n got %q\nwant %q", a.ID, got, want[a.ID])
+		}
+	}
+	if a := tr.Agents[1]; a.Events[0].Turn != a.Events[1].Turn {
+		t.Errorf("the calls of one event are one reply: turns %q and %q", a.Events[0].Turn, a.Events[1].Turn)
+	}
+}
+
+// The events one a line, in snake case as ADK's Python models dump them without their aliases.
+func TestADKEventsOneALineInSnakeCase(t *testing.T) {
+	doc := `{"author": "agent", "invocation_id": "e-1", "id": "a", "content": {"role": "model", "parts": [{"function_call": {"id": "c1", "name": "transfer_to_agent", "args": {"agent_name": "b"}}}]}}
+{"author": "agent", "invocation_id": "e-1", "id": "b", "content": {"role": "user", "parts": [{"function_response": {"id": "c1", "name": "transfer_to_agent", "response": {"result": null}}}]}}
+`
+	tr, err := ReadFrom("events.jsonl", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`call transfer_to_agent "{\"agent_name\":\"b\"}" => ""`}
+	if tr.Format != FormatADK || len(tr.Agents) != 1 || !reflect.DeepEqual(describe(tr.Agents[0].Events), want) {
+		t.Errorf("read as %s: %q, want %q", tr.Format, describe(tr.Agents[0].Events), want)
+	}
+}
