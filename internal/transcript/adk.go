@@ -10,7 +10,8 @@ import (
 )
 
 // Google's Agent Development Kit (ADK) keeps a session as its events, and `adk web` exports it
-// so ({"id", "appName", "userId", "state", "events": [...]}); the Python models dumped without
+// so ({"id", "appName", "userId", "state", "events": [...]}; the events alone, as a list or
+// one a line, are read too); the Python models dumped without
 // their aliases write the same in snake case (app_name, invocation_id, function_call). Each
 // event has its author, the user or an agent, and its content's parts: text, a functionCall
 // {"id", "name", "args"} or a functionResponse {"id", "name", "response"}. An agent that hands
@@ -84,7 +85,12 @@ func readADK(name string, br *bufio.Reader) (*built, error) {
 	var session struct {
 		Events []adkEvent `json:"events"`
 	}
-	if err := json.Unmarshal(trimmed, &session); err == nil && session.Events != nil {
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		// the events saved as a list
+		if err := json.Unmarshal(trimmed, &events); err != nil && !tolerable(err) {
+			return nil, &Error{Path: name, Line: 1, Err: err}
+		}
+	} else if err := json.Unmarshal(trimmed, &session); err == nil && session.Events != nil {
 		events = session.Events
 	} else {
 		// one event a line

@@ -53,3 +53,17 @@ func TestADKEventsOneALineInSnakeCase(t *testing.T) {
 		t.Errorf("read as %s: %q, want %q", tr.Format, describe(tr.Agents[0].Events), want)
 	}
 }
+
+// The events alone, saved as a list, are read as the session's.
+func TestADKEventsAsAList(t *testing.T) {
+	doc := `[{"author": "agent", "invocationId": "e-1", "id": "a", "content": {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "lookup", "args": {"q": "x"}}}]}},
+ {"author": "agent", "invocationId": "e-1", "id": "b", "content": {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "lookup", "response": {"result": "found"}}}]}}]`
+	tr, err := ReadFrom("events.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`call lookup "{\"q\":\"x\"}" => "found"`}
+	if tr.Format != FormatADK || len(tr.Agents) != 1 || !reflect.DeepEqual(describe(tr.Agents[0].Events), want) {
+		t.Errorf("read as %s: %q, want %q", tr.Format, describe(tr.Agents[0].Events), want)
+	}
+}

@@ -202,6 +202,12 @@ func sniff(head []byte, eof bool) sniffed {
 		if isSpanListHead(head[i:]) {
 			return sniffed{kind: kindOTLP} // a bare list of spans
 		}
+		if j := jsonscan.SkipSpace(head, i+1); j < len(head) && head[j] == '{' {
+			first := scanTopObject(head[j:]).keys
+			if isADKEventHead(func(k string) bool { _, ok := first[k]; return ok }) {
+				return sniffed{kind: kindADK} // an ADK session's events, as a list
+			}
+		}
 		return sniffed{kind: kindArray}
 	case '{':
 	default:
