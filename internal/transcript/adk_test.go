@@ -39,31 +39,29 @@ func TestADKSession(t *testing.T) {
 	}
 }
 
-// The events one a line, in snake case as ADK's Python models dump them without their aliases.
-func TestADKEventsOneALineInSnakeCase(t *testing.T) {
-	doc := `{"author": "agent", "invocation_id": "e-1", "id": "a", "content": {"role": "model", "parts": [{"function_call": {"id": "c1", "name": "transfer_to_agent", "args": {"agent_name": "b"}}}]}}
+// The events alone are read as the session's: one a line, in snake case as ADK's Python
+// models dump them without their aliases, or saved as a list.
+func TestADKEventsOutsideASession(t *testing.T) {
+	tests := []struct{ name, file, doc, want string }{
+		{"one a line, in snake case", "events.jsonl",
+			`{"author": "agent", "invocation_id": "e-1", "id": "a", "content": {"role": "model", "parts": [{"function_call": {"id": "c1", "name": "transfer_to_agent", "args": {"agent_name": "b"}}}]}}
 {"author": "agent", "invocation_id": "e-1", "id": "b", "content": {"role": "user", "parts": [{"function_response": {"id": "c1", "name": "transfer_to_agent", "response": {"result": null}}}]}}
-`
-	tr, err := ReadFrom("events.jsonl", strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
+`, `call transfer_to_agent "{\"agent_name\":\"b\"}" => ""`},
+		{"as a list", "events.json",
+			`[{"author": "agent", "invocationId": "e-1", "id": "a", "content": {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "lookup", "args": {"q": "x"}}}]}},
+ {"author": "agent", "invocationId": "e-1", "id": "b", "content": {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "lookup", "response": {"result": "found"}}}]}}]`,
+			`call lookup "{\"q\":\"x\"}" => "found"`},
 	}
-	want := []string{`call transfer_to_agent "{\"agent_name\":\"b\"}" => ""`}
-	if tr.Format != FormatADK || len(tr.Agents) != 1 || !reflect.DeepEqual(describe(tr.Agents[0].Events), want) {
-		t.Errorf("read as %s: %q, want %q", tr.Format, describe(tr.Agents[0].Events), want)
-	}
-}
-
-// The events alone, saved as a list, are read as the session's.
-func TestADKEventsAsAList(t *testing.T) {
-	doc := `[{"author": "agent", "invocationId": "e-1", "id": "a", "content": {"role": "model", "parts": [{"functionCall": {"id": "c1", "name": "lookup", "args": {"q": "x"}}}]}},
- {"author": "agent", "invocationId": "e-1", "id": "b", "content": {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "lookup", "response": {"result": "found"}}}]}}]`
-	tr, err := ReadFrom("events.json", strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{`call lookup "{\"q\":\"x\"}" => "found"`}
-	if tr.Format != FormatADK || len(tr.Agents) != 1 || !reflect.DeepEqual(describe(tr.Agents[0].Events), want) {
-		t.Errorf("read as %s: %q, want %q", tr.Format, describe(tr.Agents[0].Events), want)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := ReadFrom(tc.file, strings.NewReader(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Format != FormatADK {
+				t.Fatalf("read as %s, want adk", tr.Format)
+			}
+			readsAsOneAgent(t, tc.file, tc.doc, []string{tc.want})
+		})
 	}
 }

@@ -47,18 +47,7 @@ func TestCallsAndResultsLoggedApart(t *testing.T) {
 			[]string{`call query_db "{\"sql\":\"SELECT 1\"}" => "connection refused" FAILED`, `call query_db "{\"sql\":\"SELECT 1\"}" => "connection refused" FAILED`}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tr, err := ReadFrom("run.jsonl", strings.NewReader(tc.doc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(tr.Agents) != 1 {
-				t.Fatalf("%d agents, want 1", len(tr.Agents))
-			}
-			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { readsAsOneAgent(t, "run.jsonl", tc.doc, tc.want) })
 	}
 	// One call is no run: a log line of another program may name a tool once.
 	doc := "{\"event\": \"tool_call\", \"tool\": \"x\"}\n{\"event\": \"tool_result\", \"tool\": \"x\", \"output\": \"y\"}\n"

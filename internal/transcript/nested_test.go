@@ -415,18 +415,7 @@ func TestStepListsInsideOtherDocuments(t *testing.T) {
 				`text[model] "open it"`, `call cat "cat src/a.py" => "def parse(): pass"`}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tr, err := ReadFrom("run.json", strings.NewReader(tc.doc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(tr.Agents) != 1 {
-				t.Fatalf("%d agents, want 1", len(tr.Agents))
-			}
-			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { readsAsOneAgent(t, "run.json", tc.doc, tc.want) })
 	}
 }
 
@@ -463,18 +452,7 @@ func TestStepsOneALine(t *testing.T) {
 				`text[model] "open it"`, `call cat "cat src/a.py" => "def parse(): pass"`}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tr, err := ReadFrom("run.jsonl", strings.NewReader(tc.doc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(tr.Agents) != 1 {
-				t.Fatalf("%d agents, want 1", len(tr.Agents))
-			}
-			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("events:\n got %q\nwant %q", got, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { readsAsOneAgent(t, "run.jsonl", tc.doc, tc.want) })
 	}
 	// Records that name their run are read as one session a run: the same call in two runs
 	// is no repeat.
@@ -640,5 +618,21 @@ func TestStepsAnsweredByTheirNextObservation(t *testing.T) {
 	want := []string{`go go to drawer 1 => The drawer 1 is closed.`, `examine examine drawer 1 => The drawer 1 is closed.`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// readsAsOneAgent reads doc as the file name and checks that it holds one agent with the
+// events want (see describe).
+func readsAsOneAgent(t *testing.T, name, doc string, want []string) {
+	t.Helper()
+	tr, err := ReadFrom(name, strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Agents) != 1 {
+		t.Fatalf("%d agents, want 1", len(tr.Agents))
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %q\nwant %q", got, want)
 	}
 }
