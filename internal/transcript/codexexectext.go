@@ -63,25 +63,42 @@ var codexExecEnd = regexp.MustCompile(` (succeeded|exited (-?\d+)) in [0-9][^:]*
 // codexExecToolEnd reads an MCP call's closing words: "server.tool({...}) success in 12ms:".
 var codexExecToolEnd = regexp.MustCompile(`\) (success|failed) in [0-9][^:]*:$`)
 
-// isCodexExecHead says whether the start of a file is codex exec's banner: "OpenAI Codex v"
-// and a version on one of its first lines (after "Reading prompt from stdin..." when the
-// prompt came that way), then the "--------" that opens its settings.
+// isCodexExecHead says whether a file holds codex exec's banner: "OpenAI Codex v" and a
+// version at the start of a line (after "Reading prompt from stdin...", a title and notes, or
+// in a fenced block of a Markdown note), then the "--------" that opens its settings and a
+// setting ("workdir: ").
 func isCodexExecHead(head []byte) bool {
-	lines := bytes.SplitN(head, []byte("\n"), 6)
-	for k := 0; k+1 < len(lines) && k < 4; k++ {
-		l := codexExecStamp.ReplaceAll(bytes.TrimRight(lines[k], "\r"), nil)
-		if bytes.HasPrefix(l, []byte("OpenAI Codex v")) && len(l) > 14 && '0' <= l[14] && l[14] <= '9' {
-			return bytes.HasPrefix(bytes.TrimRight(lines[k+1], "\r"), []byte("--------"))
+	for at := 0; at < len(head); {
+		k := bytes.Index(head[at:], []byte("OpenAI Codex v"))
+		if k < 0 {
+			return false
+		}
+		k += at
+		at = k + 1
+		if k > 0 && head[k-1] != '\n' && !codexExecStamp.Match(head[max(0, bytes.LastIndexByte(head[:k], '\n')+1):k]) {
+			continue // not at a line's start
+		}
+		rest := head[k:]
+		nl := bytes.IndexByte(rest, '\n')
+		if nl < 0 || len(rest) < 15 || rest[14] < '0' || rest[14] > '9' {
+			continue
+		}
+		next := bytes.TrimLeft(rest[nl+1:], "\r")
+		if bytes.HasPrefix(next, []byte("--------")) && bytes.Contains(next[:min(len(next), 200)], []byte("workdir: ")) {
+			return true
 		}
 	}
 	return false
 }
 
+// codexExecRunEnd stands for the line that closes a fenced block holding a run.
+const codexExecRunEnd = "\x00end of run"
+
 // codexExecHeader says whether l (its time cut off) opens a block.
 func codexExecHeader(l string) bool {
 	switch l {
 	case "user", "codex", "thinking", "exec", "file update", "file update:", "tokens used", "Plan update",
-		"context compacted", "task interrupted", "User instructions:":
+		"context compacted", "task interrupted", "User instructions:", codexExecRunEnd:
 		return true
 	}
 	// (Not Codex's "ERROR: " and "warning: " lines, which a program's output has too.)
@@ -108,20 +125,42 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 		lines[k] = codexExecStamp.ReplaceAllString(renderTerminalLine(l), "")
 	}
 	b := newBuilder(FormatCodexExecText)
-	a := b.agent(MainAgent)
-	i := 0
-	for i < len(lines) && !strings.HasPrefix(lines[i], "OpenAI Codex v") {
-		i++
-	}
-	// the settings, between two rules
-	for rules := 0; i < len(lines) && rules < 2; i++ {
-		if strings.HasPrefix(lines[i], "--------") {
-			rules++
-		}
-	}
+	r := codexExecRun{lines: lines}
 	var patch []string // the changes of the patch under way ("file update")
-	for i < len(lines) {
+	sessions := 0
+	for i := 0; i < len(lines); {
 		l := lines[i]
+		if l == codexExecRunEnd {
+			r.a = nil // the fence around a run closed: notes until the next banner
+			i++
+			continue
+		}
+		if isCodexExecBanner(lines, i) {
+			// A run: its settings between two rules. A file may keep several runs one after
+			// another (a loop runner's ledger): each is a session. A run kept in a fenced
+			// block of a note ends where the block does.
+			b.session, sessions = sessions, sessions+1
+			r.a, r.pending, r.ambiguous = b.agent(MainAgent), nil, false
+			if i > 0 && strings.HasPrefix(strings.TrimSpace(lines[i-1]), "```") {
+				for k := i + 1; k < len(lines); k++ {
+					if strings.TrimSpace(lines[k]) == "```" {
+						lines[k] = codexExecRunEnd
+						break
+					}
+				}
+			}
+			for rules := 0; i < len(lines) && rules < 2; i++ {
+				if strings.HasPrefix(lines[i], "--------") {
+					rules++
+				}
+			}
+			continue
+		}
+		if r.a == nil {
+			i++ // before the first banner: a title, notes, a harness's words
+			continue
+		}
+		a := r.a
 		switch {
 		case l == "user" || l == "User instructions:":
 			said, next := codexExecBody(lines, i+1)
@@ -134,21 +173,13 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 			}
 			i = next
 		case l == "exec" && i+1 < len(lines):
-			if group, next := codexExecParallel(lines, i+1); len(group) > 1 {
-				// Commands begun together: their ends name no command, so what each said is
-				// not known.
-				for _, cmd := range group {
-					call := loopguard.Call("", "exec_command", codexExecArgs(cmd))
-					call.Turn = "p" + strconv.Itoa(i)
-					a.add(call)
-				}
-				i = next
-				continue
-			}
-			i = codexExecCommand(a, lines, i+1, lines[i+1])
+			i = r.begin(i + 1)
 		case strings.HasPrefix(l, "exec ") && strings.Contains(l, " in "):
 			// the older layout: the command on the header's line, its end on a line of its own
 			i = codexExecCommand(a, lines, i, strings.TrimPrefix(l, "exec "))
+		case codexExecEnd.MatchString(l) && strings.TrimSpace(l[:codexExecEnd.FindStringIndex(l)[0]]) == "":
+			// the end of a command begun before, printed on a line of its own
+			i = r.end(i, l)
 		case strings.HasPrefix(l, "tool ") && strings.HasSuffix(l, ")"):
 			i = codexExecTool(a, lines, i, strings.TrimPrefix(l, "tool "))
 		case l == "file update" || strings.HasPrefix(l, "apply_patch auto_approved="):
@@ -171,7 +202,118 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 			i++ // a header of what is no call ("tokens used", "mcp startup: ..."), or its lines
 		}
 	}
-	return b.done(), nil
+	t := b.done()
+	t.Sessions = max(sessions, 1)
+	return t, nil
+}
+
+// isCodexExecBanner says whether lines[i] is codex exec's banner: "OpenAI Codex v" and its
+// version, then the rule that opens its settings.
+func isCodexExecBanner(lines []string, i int) bool {
+	l := lines[i]
+	return strings.HasPrefix(l, "OpenAI Codex v") && len(l) > 14 && '0' <= l[14] && l[14] <= '9' &&
+		i+1 < len(lines) && strings.HasPrefix(lines[i+1], "--------")
+}
+
+// codexExecRun follows the commands of one run. codex exec prints a command's start when it
+// begins and its end when it is done; commands that run at once print their starts together
+// and their ends as they finish, and an end names no command. So an end is known to be a
+// command's only while that command alone is running.
+type codexExecRun struct {
+	lines     []string
+	a         *agentBuf
+	pending   []int // the events of the commands begun and not ended
+	ambiguous bool  // several ran at once since the last time none ran: no end can be placed
+}
+
+// codexExecGlues are the headers that a command's start, printed with no line break after
+// it, may have glued to its end: the next command's "exec", the diff of the turn so far.
+var codexExecGlues = []string{"exec", "file update:", "file update", "codex", "thinking"}
+
+// codexExecMaxCommandLines bounds how far a command printed over several lines (a heredoc)
+// is followed for its end.
+const codexExecMaxCommandLines = 400
+
+// begin reads the command whose text starts at lines[i], over as many lines as it takes
+// (a script given as a heredoc), up to its folder and, when it ended before anything else
+// was printed, its end on the same line. It returns the index of the line after what it read.
+func (r *codexExecRun) begin(i int) int {
+	lines := r.lines
+	for k := i; k < len(lines) && k < i+codexExecMaxCommandLines; k++ {
+		l := lines[k]
+		if m := codexExecEnd.FindStringIndex(l); m != nil && strings.Contains(l[:m[0]], " in ") {
+			r.start(codexExecCommandText(lines[i:k], l[:m[0]]))
+			return r.end(k, l[m[0]:])
+		}
+		for _, g := range codexExecGlues {
+			if head, ok := strings.CutSuffix(l, g); ok && strings.Contains(head, " in ") {
+				r.start(codexExecCommandText(lines[i:k], head))
+				lines[k] = g // the glued header, read next
+				return k
+			}
+		}
+		if k > i && codexExecHeader(l) {
+			break // a header before any end: the start alone, on the lines before it
+		}
+	}
+	r.start(codexExecCommandText(nil, lines[i]))
+	return i + 1
+}
+
+// codexExecCommandText is a command printed over lines before and the last line's text
+// (its end, if any, already cut off), without the folder it ran in.
+func codexExecCommandText(before []string, last string) string {
+	cmd := strings.Join(append(append([]string(nil), before...), last), "\n")
+	if k := strings.LastIndex(cmd, " in "); k >= 0 {
+		cmd = cmd[:k]
+	}
+	return cmd
+}
+
+// start adds a command begun, its end not known yet. Commands running at once were sent
+// together: one reply.
+func (r *codexExecRun) start(cmd string) {
+	call := loopguard.Call("", "exec_command", codexExecArgs(cmd))
+	if len(r.pending) > 0 {
+		r.ambiguous = true
+		first := &r.a.events[r.pending[0]]
+		if first.Turn == "" {
+			first.Turn = "p" + strconv.Itoa(r.pending[0])
+		}
+		call.Turn = first.Turn
+	}
+	r.pending = append(r.pending, r.a.add(call))
+}
+
+// end reads the end at lines[i] (end: " succeeded in 5ms:", " exited 2 in 1.5s:") and the
+// output under it, gives them to the command running when only one runs, and returns the
+// index after the output.
+func (r *codexExecRun) end(i int, end string) int {
+	m := codexExecEnd.FindStringSubmatch(end)
+	failed := m != nil && m[1] != "succeeded" && m[2] != "0"
+	lines := r.lines
+	j := i + 1
+	for j < len(lines) && j-i-1 < codexExecShownLines && !codexExecHeader(lines[j]) {
+		j++
+	}
+	shown := j - i - 1
+	for j < len(lines) && !codexExecHeader(lines[j]) {
+		j++ // lines beyond what Codex prints are no part of the output
+	}
+	if len(r.pending) == 0 {
+		return j
+	}
+	idx := r.pending[0]
+	r.pending = r.pending[1:]
+	if !r.ambiguous && shown < codexExecShownLines {
+		// Codex printed at most its first 20 lines: an output of 20 may have said more.
+		e := &r.a.events[idx]
+		*e = e.WithResult(strings.TrimRight(strings.Join(lines[i+1:i+1+shown], "\n"), "\n "), failed)
+	}
+	if len(r.pending) == 0 {
+		r.ambiguous = false
+	}
+	return j
 }
 
 // codexExecBody returns the lines from lines[i] up to the next header, joined, and the index
@@ -224,41 +366,6 @@ func codexExecCommand(a *agentBuf, lines []string, i int, line string) int {
 	}
 	a.add(call.WithResult(strings.TrimRight(strings.Join(lines[i+1:j], "\n"), "\n "), failed))
 	return j
-}
-
-// codexExecParallel reads the commands begun together from lines[i]: codex exec prints a
-// command's start with no line break after it, so that the next one's "exec" is glued to it
-// ("sed -n '1,220p' a.md in /repo" + "exec"), the last one's line taking the first end to
-// come. It returns the commands, without their folders, and the index after the lines that
-// belong to them: their outputs and the ends printed on lines of their own (" succeeded in
-// 0ms:"), up to the next header.
-func codexExecParallel(lines []string, i int) ([]string, int) {
-	var group []string
-	for ; i < len(lines); i++ {
-		l := lines[i]
-		glued := strings.HasSuffix(l, "exec") && !codexExecEnd.MatchString(l) && strings.Contains(l, " in ")
-		if glued {
-			l = strings.TrimSuffix(l, "exec")
-		}
-		if m := codexExecEnd.FindStringIndex(l); m != nil {
-			l = l[:m[0]]
-		}
-		if k := strings.LastIndex(l, " in "); k >= 0 {
-			l = l[:k]
-		}
-		group = append(group, l)
-		if !glued {
-			break
-		}
-	}
-	if len(group) < 2 {
-		return group, i
-	}
-	i++
-	for i < len(lines) && (!codexExecHeader(lines[i]) || strings.HasPrefix(lines[i], " ") && codexExecEnd.MatchString(lines[i])) {
-		i++
-	}
-	return group, i
 }
 
 // codexExecArgs is the arguments of a command as codex exec prints it: a shell's `-lc` and the

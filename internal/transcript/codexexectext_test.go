@@ -27,6 +27,12 @@ func TestCodexExecText(t *testing.T) {
 		{"commands begun together: their ends name none, so no output is known",
 			codexExecBanner + "exec\n/bin/zsh -lc 'cat a' in /repoexec\n/bin/zsh -lc 'cat b' in /repo succeeded in 0ms:\nA\n succeeded in 0ms:\nB\ncodex\nread both\n",
 			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"ca…" => -`, `call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"ca…" => -`, `text[model] "read both"`}},
+		{"a script over several lines is one command, read whole",
+			codexExecBanner + "exec\n/bin/zsh -lc \"python3 - <<'PY'\nprint(1)\nPY\" in /repo succeeded in 20ms:\n1\ncodex\nok\n",
+			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"py…" => "1"`, `text[model] "ok"`}},
+		{"a start glued to the turn's diff: its end, on a line of its own later, is its own",
+			codexExecBanner + "exec\n/bin/zsh -lc 'cmake --build ./build' in /repofile update:\ndiff --git a/x b/x\n+y\n exited 2 in 3.1s:\nerror: no target\ncodex\nbroken\n",
+			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"cm…" => "error: no target" FAILED`, `text[model] "broken"`}},
 		{"an MCP call, a patch and a web search",
 			codexExecBanner + "tool github.get_issue({\"number\":12})\ngithub.get_issue({\"number\":12}) failed in 312ms:\n{\n  \"error\": \"not found\"\n}\nfile update\nM /repo/a.ts\n@@ -1 +1 @@\n-x\n+y\napply_patch(auto_approved=true) exited 0 in 12ms:\nSuccess. Updated the following files:\nM a.ts\n🌐 Searching the web...\n🌐 Searched: tsc TS2304\n",
 			[]string{`call github.get_issue "{\"number\":12}" => "{\n  \"error\": \"not found\"\n}" FAILED`,
@@ -81,6 +87,38 @@ func TestCodexExecArgsUnquoteTheScript(t *testing.T) {
 	for _, tt := range tests {
 		if got := string(codexExecArgs(tt.printed)); got != tt.want {
 			t.Errorf("codexExecArgs(%q) = %s, want %s", tt.printed, got, tt.want)
+		}
+	}
+}
+
+// The script's text is kept whole: nine different scripts given as heredocs are nine
+// commands, not one (r112a U4).
+func TestCodexExecTextKeepsAHeredocWhole(t *testing.T) {
+	log := codexExecBanner + "exec\n/bin/zsh -lc \"python3 - <<'PY'\nprint(1)\nPY\" in /repo succeeded in 20ms:\n1\n"
+	tr, err := ReadFrom("codex.log", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(tr.Agents[0].Events[0].Args), `{"command":["/bin/zsh","-lc","python3 - <<'PY'\nprint(1)\nPY"]}`; got != want {
+		t.Errorf("arguments %s, want %s", got, want)
+	}
+}
+
+// The banner may come after a title and notes, or inside a fenced block of a note; a file
+// that keeps several runs (a loop runner's ledger) holds a session a run (r112a U1).
+func TestCodexExecTextRunsAfterNotes(t *testing.T) {
+	run := codexExecBanner + "exec\n/bin/zsh -lc 'sv task ready' in /repo succeeded in 52ms:\n{\"total\": 0}\n"
+	log := "# Loop Ledger\n\n- run_id: a\n- status: success\n\n```\n" + run + "```\n\n## run b\n\n```\n" + run + "```\n"
+	tr, err := ReadFrom("ledger.md", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatCodexExecText || tr.Sessions != 2 || len(tr.Agents) != 2 {
+		t.Fatalf("read as %s with %d sessions and %d agents; want codex-exec-text, 2 sessions of one agent", tr.Format, tr.Sessions, len(tr.Agents))
+	}
+	for _, a := range tr.Agents {
+		if got := describe(a.Events); len(got) != 1 || !strings.HasSuffix(got[0], `=> "{\"total\": 0}"`) {
+			t.Errorf("session %d: %q", a.Session, got)
 		}
 	}
 }
