@@ -89,6 +89,20 @@ func TestErrorBinary(t *testing.T) {
 	}
 }
 
+// A transcript that quotes binary bytes past its start is still text: a Cline-style export
+// whose read_file result holds a PDF's stream with NUL bytes in it (r111c U1).
+func TestBinaryBytesQuotedInATranscriptAreText(t *testing.T) {
+	doc := "**User:**\n\n<task>\nsummarise the brief\n</task>\n\n---\n\n**Assistant:**\n\n<read_file>\n<path>brief.pdf</path>\n</read_file>\n\n---\n\n**User:**\n\n[read_file for 'brief.pdf'] Result:\n" +
+		strings.Repeat("x", 600) + "%PDF-1.7 stream \x00\x01\x00 endstream\n\n---\n\n**Assistant:**\n\nDone.\n"
+	tr, err := ReadFrom("task.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	if n := len(tr.Agents[0].Events); n == 0 {
+		t.Errorf("read as %s with no events", tr.Format)
+	}
+}
+
 func TestErrorUnknownFormat(t *testing.T) {
 	for name, data := range map[string]string{
 		"object.json":   `{"hello": "world", "n": [1, 2, 3]}`,

@@ -417,13 +417,16 @@ func isStreamKind(k kind) bool {
 	return k == kindCodexExec || k == kindGeminiStream || k == kindClaudeCode || k == kindGoose || k == kindPi || k == kindCursor || k == kindOpencodeRun
 }
 
-// looksBinary reports NUL bytes, or more than a few invalid UTF-8 bytes, near the start.
-// (A stray Latin-1 byte in a JSON file is tolerated, as encoding/json tolerates it.)
+// looksBinary reports NUL bytes at the very start, or more than a few invalid UTF-8 bytes
+// near it. (A stray Latin-1 byte in a JSON file is tolerated, as encoding/json tolerates it.)
+// A binary format says so in its first bytes (its magic number and header hold NULs); a text
+// transcript may quote binary bytes further on: a PDF an agent read as text, its stream in a
+// tool's result two pages into a Markdown export (validation round r111c U1).
 func looksBinary(b []byte) bool {
 	if len(b) > 8192 {
 		b = b[:8192]
 	}
-	if bytes.IndexByte(b, 0) >= 0 {
+	if bytes.IndexByte(b[:min(len(b), binaryMarkWindow)], 0) >= 0 {
 		return true
 	}
 	bad := 0
@@ -436,6 +439,9 @@ func looksBinary(b []byte) bool {
 	}
 	return bad > 16
 }
+
+// binaryMarkWindow is how far into a file a NUL byte says it is binary.
+const binaryMarkWindow = 512
 
 func lineOf(b []byte, off int) int {
 	return bytes.Count(b[:off], []byte{'\n'}) + 1
