@@ -43,7 +43,9 @@ import (
 // so an output of 20 lines may say more than is shown and is left unknown. An MCP tool's call
 // is "tool server.tool(arguments)" and then its invocation again with "success" or "failed".
 // A patch is the changes under "file update", then apply_patch's exit status and its words.
-// A web search is "🌐 Searched: <query>", what it found not printed. Commands begun together
+// A web search is "🌐 Searched: <query>", what it found not printed. A subagent operation
+// ("collab spawn_agent(...)", "collab wait(...)") is a call whose end, named by its call id,
+// may come much later. Commands begun together
 // are printed glued ("... in /repo" + "exec"), and their ends name no command: what each said
 // is not known.
 // Releases before the autumn of 2025 put the time before each header ("[2025-08-31T12:37:08]
@@ -108,7 +110,8 @@ func codexExecHeader(l string) bool {
 			return true
 		}
 	}
-	if strings.HasPrefix(l, "tool ") && strings.HasSuffix(l, ")") || strings.HasPrefix(l, "exec ") && strings.Contains(l, " in ") {
+	if strings.HasPrefix(l, "tool ") && strings.HasSuffix(l, ")") || strings.HasPrefix(l, "exec ") && strings.Contains(l, " in ") ||
+		codexExecCollabEnd.MatchString(l) {
 		return true
 	}
 	return codexExecEnd.MatchString(l) || codexExecToolEnd.MatchString(l)
@@ -140,7 +143,7 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 			// another (a loop runner's ledger): each is a session. A run kept in a fenced
 			// block of a note ends where the block does.
 			b.session, sessions = sessions, sessions+1
-			r.a, r.pending, r.ambiguous = b.agent(MainAgent), nil, false
+			r.a, r.pending, r.ambiguous, r.collabs = b.agent(MainAgent), nil, false, map[string]int{}
 			if i > 0 && strings.HasPrefix(strings.TrimSpace(lines[i-1]), "```") {
 				for k := i + 1; k < len(lines); k++ {
 					if strings.TrimSpace(lines[k]) == "```" {
@@ -180,6 +183,10 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 		case codexExecEnd.MatchString(l) && strings.TrimSpace(l[:codexExecEnd.FindStringIndex(l)[0]]) == "":
 			// the end of a command begun before, printed on a line of its own
 			i = r.end(i, l)
+		case strings.HasPrefix(l, "collab ") && codexExecCollab.MatchString(l[len("collab "):]):
+			i = r.collab(i, l[len("collab "):])
+		case codexExecCollabEnd.MatchString(l) && r.collabs[codexExecCollabEnd.FindStringSubmatch(l)[2]] != 0:
+			i = r.collabEnd(i, l)
 		case strings.HasPrefix(l, "tool ") && strings.HasSuffix(l, ")"):
 			i = codexExecTool(a, lines, i, strings.TrimPrefix(l, "tool "))
 		case l == "file update" || strings.HasPrefix(l, "apply_patch auto_approved="):
@@ -222,8 +229,55 @@ func isCodexExecBanner(lines []string, i int) bool {
 type codexExecRun struct {
 	lines     []string
 	a         *agentBuf
-	pending   []int // the events of the commands begun and not ended
-	ambiguous bool  // several ran at once since the last time none ran: no end can be placed
+	pending   []int          // the events of the commands begun and not ended
+	ambiguous bool           // several ran at once since the last time none ran: no end can be placed
+	collabs   map[string]int // the subagent operations begun, by call id: their events, plus one
+}
+
+// A subagent operation ("collab"): its start, "collab spawn_agent(call_X, prompt="...")" or
+// "collab wait(call_X)" with "  receivers: <ids>" under it, and its end, much later, named by
+// the same call id: "spawn_agent(call_X, ...) pending init:", "wait(call_X) timed out:".
+var (
+	codexExecCollab    = regexp.MustCompile(`^(spawn_agent|send_input|wait|close_agent|resume_agent)\((call_[A-Za-z0-9_-]+)(?:, (.*))?\)$`)
+	codexExecCollabEnd = regexp.MustCompile(`^(spawn_agent|send_input|wait|close_agent|resume_agent)\((call_[A-Za-z0-9_-]+).*:$`)
+)
+
+// collab reads the start of a subagent operation at lines[i] (op: its invocation), adds its
+// call, its arguments what it sends and to whom, not its call id, and returns the index after.
+func (r *codexExecRun) collab(i int, op string) int {
+	m := codexExecCollab.FindStringSubmatch(op)
+	args := map[string]string{}
+	if prompt, ok := strings.CutPrefix(m[3], "prompt="); ok {
+		args["prompt"] = strings.Trim(prompt, `"`)
+	}
+	j := i + 1
+	for ; j < len(r.lines) && strings.HasPrefix(r.lines[j], "  "); j++ {
+		if k, v, ok := strings.Cut(strings.TrimSpace(r.lines[j]), ": "); ok {
+			args[k] = v // receiver, receivers
+		}
+	}
+	r.collabs[m[2]] = r.a.add(loopguard.Call("", m[1], marshalArgs(args))) + 1
+	return j
+}
+
+// collabEnd gives the end of a subagent operation at lines[i] (its status, and the lines
+// indented under it) to the operation's call, and returns the index after.
+func (r *codexExecRun) collabEnd(i int, l string) int {
+	m := codexExecCollabEnd.FindStringSubmatch(l)
+	idx := r.collabs[m[2]] - 1
+	delete(r.collabs, m[2])
+	status := l
+	if k := strings.LastIndex(l, ") "); k >= 0 {
+		status = l[k+2:]
+	}
+	said := []string{strings.TrimSuffix(status, ":")}
+	j := i + 1
+	for ; j < len(r.lines) && strings.HasPrefix(r.lines[j], "  "); j++ {
+		said = append(said, strings.TrimSpace(r.lines[j]))
+	}
+	e := &r.a.events[idx]
+	*e = e.WithResult(strings.Join(said, "\n"), strings.Contains(status, "failed") || strings.Contains(status, "errored"))
+	return j
 }
 
 // codexExecGlues are the headers that a command's start, printed with no line break after
