@@ -124,9 +124,13 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 	}
 	raw := bytes.Split(lfLines(data), []byte("\n"))
 	lines := make([]string, len(raw))
+	stamps := make([]bool, len(raw)) // the older layout's time before a header
 	for k, l := range raw {
-		lines[k] = codexExecStamp.ReplaceAllString(renderTerminalLine(l), "")
+		line := renderTerminalLine(l)
+		lines[k] = codexExecStamp.ReplaceAllString(line, "")
+		stamps[k] = len(lines[k]) != len(line)
 	}
+	lines = joinStampedCommands(lines, stamps)
 	b := newBuilder(FormatCodexExecText)
 	r := codexExecRun{lines: lines}
 	var patch []string // the changes of the patch under way ("file update")
@@ -212,6 +216,40 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 	t := b.done()
 	t.Sessions = max(sessions, 1)
 	return t, nil
+}
+
+// joinStampedCommands joins, in the older layout, a command printed over several lines (a
+// script given as a heredoc) into one line, as its header line and its end line each hold a
+// one-line command: "exec bash -lc \"python3 - <<'PY'", the script, "PY\" in /repo", and
+// later the command again, its last line closing with " exited 1 in 5ms:". Only a line with a
+// time before it starts a header (stamps), so one without is a command's going on.
+func joinStampedCommands(lines []string, stamps []bool) []string {
+	out := make([]string, 0, len(lines))
+	for k := 0; k < len(lines); k++ {
+		l := lines[k]
+		var done func(string) bool
+		switch {
+		case !stamps[k] || codexExecHeader(l) && !strings.HasPrefix(l, "exec "):
+		case strings.HasPrefix(l, "exec ") && !strings.Contains(l, " in "):
+			done = func(s string) bool { return strings.Contains(s, " in /") } // a start, up to its folder
+		case !strings.HasPrefix(l, "exec ") && !codexExecEnd.MatchString(l) && k > 0 && strings.Contains(out[len(out)-1], " in "):
+			done = codexExecEnd.MatchString // an end, the command again, up to its status
+		}
+		if done != nil {
+			j, joined := k, l
+			for j+1 < len(lines) && !stamps[j+1] && j-k < codexExecMaxCommandLines && !done(joined) {
+				j++
+				joined += "\n" + lines[j]
+			}
+			if done(joined) {
+				out = append(out, joined)
+				k = j
+				continue
+			}
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // isCodexExecBanner says whether lines[i] is codex exec's banner: "OpenAI Codex v" and its
