@@ -183,10 +183,13 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 			i = r.begin(i + 1)
 		case strings.HasPrefix(l, "exec ") && strings.Contains(l, " in "):
 			// the older layout: the command on the header's line, its end on a line of its own
-			i = codexExecCommand(a, lines, i, strings.TrimPrefix(l, "exec "))
-		case codexExecEnd.MatchString(l) && strings.TrimSpace(l[:codexExecEnd.FindStringIndex(l)[0]]) == "":
-			// the end of a command begun before, printed on a line of its own
-			i = r.end(i, l)
+			r.start(codexExecCommandText(nil, strings.TrimPrefix(l, "exec ")))
+			i++
+		case codexExecEnd.MatchString(l) && !strings.HasPrefix(l, "apply_patch(") &&
+			(len(r.pending) > 0 || strings.TrimSpace(l[:codexExecEnd.FindStringIndex(l)[0]]) == ""):
+			// the end of a command begun before, printed on a line of its own (in the older
+			// layout, after the command again)
+			i = r.end(i, l[codexExecEnd.FindStringIndex(l)[0]:])
 		case strings.HasPrefix(l, "collab ") && codexExecCollab.MatchString(l[len("collab "):]):
 			i = r.collab(i, l[len("collab "):])
 		case codexExecCollabEnd.MatchString(l) && r.collabs[codexExecCollabEnd.FindStringSubmatch(l)[2]] != 0:
@@ -416,48 +419,6 @@ func codexExecBody(lines []string, i int) (string, int) {
 		j++
 	}
 	return strings.TrimSpace(strings.Join(lines[i:j], "\n")), j
-}
-
-// codexExecCommand reads the command whose line is lines[i] (or, in the older layout, the
-// header's line, whose end follows on a line of its own), adds the call, and returns the
-// index after its output.
-func codexExecCommand(a *agentBuf, lines []string, i int, line string) int {
-	m := codexExecEnd.FindStringSubmatchIndex(line)
-	head := line
-	if m != nil {
-		head = line[:m[0]]
-	}
-	if k := strings.LastIndex(head, " in "); k >= 0 {
-		head = head[:k] // the folder it ran in
-	}
-	call := loopguard.Call("", "exec_command", codexExecArgs(head))
-	if m == nil && i+1 < len(lines) {
-		// The older layout's end: "bash -lc 'ls' succeeded in 5ms:", the command again.
-		if e := codexExecEnd.FindStringSubmatchIndex(lines[i+1]); e != nil && strings.TrimSpace(lines[i+1][:e[0]]) == strings.TrimSpace(head) {
-			i++
-			line, m = lines[i], e
-		}
-	}
-	if m == nil {
-		a.add(call) // its end not printed: the run stopped while it ran
-		return i + 1
-	}
-	status := line[m[2]:m[3]]
-	failed := status != "succeeded" && line[m[4]:m[5]] != "0"
-	j := i + 1
-	for j < len(lines) && j-i-1 < codexExecShownLines && !codexExecHeader(lines[j]) {
-		j++
-	}
-	if j-i-1 >= codexExecShownLines {
-		// Codex printed its first 20 lines: the rest is not known, nor whether there was more.
-		a.add(call)
-		for j < len(lines) && !codexExecHeader(lines[j]) {
-			j++ // lines beyond what Codex prints are no part of the output
-		}
-		return j
-	}
-	a.add(call.WithResult(strings.TrimRight(strings.Join(lines[i+1:j], "\n"), "\n "), failed))
-	return j
 }
 
 // codexExecArgs is the arguments of a command as codex exec prints it: a shell's `-lc` and the
