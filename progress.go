@@ -97,9 +97,9 @@ type ToolOverride struct {
 // plan, a thought or what the agent is about to do, and say nothing about the work. Any tool
 // with "todo" in its name keeps a todo list, whatever the agent calls it (TodoWrite,
 // update_todo, SetTodoList, update_todo_list, manage_todo_list); Claude Code's task list
-// (TaskCreate, TaskUpdate, TaskList, TaskGet) is its newer todo list, and Copilot CLI's
-// report_intent only tells the user what comes next.
-var DefaultTransparent = []string{"think", "Think", "*todo*", "*Todo*", "update_plan", "plan",
+// (TaskCreate, TaskUpdate, TaskList, TaskGet) is its newer todo list, Copilot CLI's
+// report_intent only tells the user what comes next, and Zed's agent thinks with "thinking".
+var DefaultTransparent = []string{"think", "Think", "thinking", "*todo*", "*Todo*", "update_plan", "plan",
 	"task_tracker", "sequentialthinking", "*_sequentialthinking", "EnterPlanMode", "ExitPlanMode",
 	"TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "report_intent", "save_memory", "store_memory"}
 

@@ -670,14 +670,16 @@ var goneWords = [...]string{"is not running", "No such process", "no process fou
 
 // opensWithWriteDone says whether an editor's answer opens with its word that the file was
 // written: Claude Code's, SWE-agent's and OpenHands' "The file <path> has been updated." or
-// "... has been edited.", and "File created successfully at: <path>".
+// "... has been edited.", "File created successfully at: <path>", and Zed's "Diff: <path>"
+// over what a landed edit changed (fifteen edits whose code held "error" read as failed:
+// validation round r112c U3).
 func opensWithWriteDone(result string) bool {
 	line := firstLine(result)
 	line = line[:min(len(line), 512)]
 	if rest, ok := strings.CutPrefix(line, "The file "); ok {
 		return strings.Contains(rest, " has been updated") || strings.Contains(rest, " has been edited")
 	}
-	return strings.HasPrefix(line, "File created successfully at")
+	return strings.HasPrefix(line, "File created successfully at") || strings.HasPrefix(line, "Diff: /")
 }
 
 // exitWindow is how much of a result's start and end looksFailed reads for an exit status.

@@ -51,7 +51,8 @@ import (
 // confirmation leaves it without a result. Nothing groups such calls into replies.
 
 // zedRoles maps the message headings of a Zed thread to roles.
-var zedRoles = map[string]string{"## User": "user", "## Agent": "assistant", "## Assistant": "assistant", "## System": "system"}
+// "## User (checkpoint)" is a user's message that Zed kept a checkpoint of the files at.
+var zedRoles = map[string]string{"## User": "user", "## User (checkpoint)": "user", "## Agent": "assistant", "## Assistant": "assistant", "## System": "system"}
 
 // isZedThread says whether head opens a Zed thread: an optional "# " title line, then the
 // "## User" heading, with a heading of the model's messages somewhere in head, or, when head is
@@ -71,13 +72,17 @@ func isZedThread(head []byte, eof bool) bool {
 		}
 		rest = bytes.TrimLeft(rest[nl+1:], "\n")
 	}
-	if !bytes.HasPrefix(rest, []byte("## User\n")) {
+	heading := []byte("## User\n")
+	if bytes.HasPrefix(rest, []byte("## User (checkpoint)\n")) {
+		heading = []byte("## User (checkpoint)\n")
+	}
+	if !bytes.HasPrefix(rest, heading) {
 		return false
 	}
 	if bytes.Contains(rest, []byte("\n## Agent\n")) || bytes.Contains(rest, []byte("\n## Assistant\n")) {
 		return true
 	}
-	return !eof && bytes.HasPrefix(bytes.TrimLeft(rest[len("## User\n"):], "\n"), []byte("<context>\n"))
+	return !eof && bytes.HasPrefix(bytes.TrimLeft(rest[len(heading):], "\n"), []byte("<context>\n"))
 }
 
 func readZed(path string, br *bufio.Reader) (*built, error) {
@@ -286,16 +291,35 @@ func zedToolCall(lines []string, i int) (title, status string, ok bool) {
 //   - a read ("Read file `x`"), a listing ("List the `x` directory's contents") or a search
 //     ("Search files for regex `x`") is that tool with the title as its arguments (and the
 //     file or folder it names as its path);
-//   - a title that reports what a search found ("No matches", "Found 3 matches") names no
-//     input: its arguments are the call's number, so that different searches that found
-//     nothing are not taken for one search made again.
+//   - a title that reports what a search found ("No matches", "Found 3 matches"), or that
+//     names no input at all ("Read file", "Ran command", as Claude Code titles its calls over
+//     ACP before their input is known), names no input: its arguments are the call's number,
+//     so that different calls alike answered are not taken for one call made again;
+//   - Zed's agent's "thinking" is its tool for thinking aloud, and a change of a file is
+//     what its diff wrote.
 func acpCall(title, content string, n int) (tool string, args []byte, result string) {
 	if body, ok := strings.CutPrefix(content, "Terminal:"); ok {
+		if zedUntitled[title] {
+			return "terminal", marshalArgs(map[string]string{"title": title, "call": strconv.Itoa(n)}), fencedBody(strings.TrimSpace(body))
+		}
 		return "terminal", marshalArgs(map[string]string{"command": title}), fencedBody(strings.TrimSpace(body))
 	}
 	if rest, ok := strings.CutPrefix(content, "Diff: "); ok {
-		path, _, _ := strings.Cut(rest, "\n")
-		return "edit_file", marshalArgs(map[string]string{"path": strings.TrimSpace(path)}), content
+		// The diff is what the edit wrote, and the only trace of what it was asked to write:
+		// twenty edits of one file, each converting one more test, are twenty edits, not one
+		// made again (validation round r112c F1, F2).
+		path, diff, _ := strings.Cut(rest, "\n")
+		return "edit_file", marshalArgs(map[string]string{"path": strings.TrimSpace(path), "diff": strings.TrimSpace(diff)}), content
+	}
+	if title == "thinking" {
+		return "thinking", nil, content // Zed's agent's tool for thinking aloud ("Finished thinking.")
+	}
+	if zedUntitled[title] {
+		// A title that names no input (an agent behind Zed that titles its calls before their
+		// input is known: "Read file", "Ran command"): the call's number stands for the
+		// arguments, so that different calls alike answered are not one call made again
+		// (r112c F6); a command's too, above.
+		return "tool", marshalArgs(map[string]string{"title": title, "call": strconv.Itoa(n)}), content
 	}
 	switch {
 	case strings.HasPrefix(title, "Read file "):
@@ -309,6 +333,11 @@ func acpCall(title, content string, n int) (tool string, args []byte, result str
 	}
 	return "tool", marshalArgs(map[string]string{"title": title}), content
 }
+
+// zedUntitled are the titles Claude Code gives its calls over the Agent Client Protocol before
+// their input is known.
+var zedUntitled = map[string]bool{"Read file": true, "Ran command": true, "Tool call": true, "Edit file": true,
+	"Write file": true, "Search": true, "Fetch": true, "Terminal": true}
 
 // quotedPart returns the first part of a title in backquotes ("Read file `a.ts` (lines 1-40)":
 // a.ts), or "".

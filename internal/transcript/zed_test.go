@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // zedThread is written for these tests from Zed's Markdown writer for agent threads: a title,
@@ -132,7 +134,7 @@ func TestZedACPThread(t *testing.T) {
 		`call grep "{\"call\":\"4\",\"title\":\"No matches\"…" => "` + "```" + `json\n{\n  \"all_matches_len\": 0…"`,
 		`call grep "{\"title\":\"Search files for regex…" => "Found 1 match:\n\n## Matches in ap…"`,
 		`text[model] "Now the fix."`,
-		`call edit_file "{\"path\":\"app_src/page-x.tsx\"}" => "Diff: app_src/page-x.tsx\n` + "```" + `\n-a\n…" FAILED`,
+		`call edit_file "{\"diff\":\"` + "```" + `\\n-a\\n+b\\n` + "```" + `\",\"path…" => "Diff: app_src/page-x.tsx\n` + "```" + `\n-a\n…" FAILED`,
 		`call tool "{\"title\":\"cargo build\"}" => -`,
 	})
 	for _, c := range tr.Agents[0].Calls() {
@@ -148,5 +150,48 @@ func TestZedACPArgumentsAreWrittenAsWritten(t *testing.T) {
 	tool, args, result := acpCall("cd app && make 2>&1", "Terminal:\n```\nok\n```", 1)
 	if tool != "terminal" || string(args) != `{"command":"cd app && make 2>&1"}` || result != "ok" {
 		t.Errorf("acpCall = %s %s %q", tool, args, result)
+	}
+}
+
+// A thread of an agent behind Zed (r112c): the user's message Zed kept a checkpoint at opens
+// it; each edit is what its diff wrote, so edits of one file are different edits; a title that
+// names no input stands for a call of its own; Zed's "thinking" is its own tool.
+func TestZedACPEditsAndUntitledCalls(t *testing.T) {
+	doc := "## User (checkpoint)\n\nconvert the tests\n\n## Assistant\n\nOne test at a time.\n\n" +
+		"**Tool Call: Edit `/r/t.test.ts`**\nStatus: Completed\n\nDiff: /r/t.test.ts\n```\nexpect(a.split(\"\\n\")).toEqual(b);\nconst onError = (error) => log(error);\n```\n\n" +
+		"**Tool Call: Edit `/r/t.test.ts`**\nStatus: Completed\n\nDiff: /r/t.test.ts\n```\nexpect(c.split(\"\\n\")).toEqual(d);\n```\n\n" +
+		"**Tool Call: Ran command**\nStatus: Completed\n\nTerminal:\n```\nok\n```\n\n" +
+		"**Tool Call: Ran command**\nStatus: Completed\n\nTerminal:\n```\nok\n```\n\n" +
+		"**Tool Call: thinking**\nStatus: Completed\n\nFinished thinking.\n\n"
+	tr, err := ReadFrom("thread.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatZed {
+		t.Fatalf("read as %s, want zed", tr.Format)
+	}
+	var calls []loopguard.Event
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventCall {
+			calls = append(calls, e)
+		}
+	}
+	if len(calls) != 5 {
+		t.Fatalf("%d calls, want 5", len(calls))
+	}
+	if string(calls[0].Args) == string(calls[1].Args) {
+		t.Errorf("two edits that wrote different text have the same arguments %s", calls[0].Args)
+	}
+	if string(calls[2].Args) == string(calls[3].Args) {
+		t.Errorf("two calls titled %q with no input have the same arguments %s", "Ran command", calls[2].Args)
+	}
+	if calls[4].Tool != "thinking" {
+		t.Errorf("Zed's thinking read as tool %q", calls[4].Tool)
+	}
+	// An edit Zed completed did not fail, whatever the code it shows says.
+	cfg, _ := loopguard.Preset(loopguard.PresetDefault)
+	eng, _ := loopguard.New(cfg)
+	if eng.CallFailed(calls[0]) {
+		t.Errorf("a completed edit whose code holds %q read as failed", "error")
 	}
 }
