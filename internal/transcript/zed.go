@@ -135,7 +135,7 @@ func (r *zedReader) line(lines []string, i int) int {
 		r.role, r.message, r.results, r.result, r.acp = role, r.message+1, false, -1, ""
 		return i
 	}
-	if title, status, ok := zedToolCall(lines, i); ok && r.fence == 0 && r.waiting == 0 {
+	if title, status, at, ok := zedToolCall(lines, i); ok && r.fence == 0 && r.waiting == 0 {
 		r.flush()
 		e := loopguard.Call("", "", nil)
 		switch status {
@@ -148,7 +148,7 @@ func (r *zedReader) line(lines []string, i int) int {
 		}
 		r.result, r.acp = r.a.add(e), title
 		r.acpN++
-		return i + 1
+		return at
 	}
 	if tool, id, ok := zedUseTool(line); ok && r.fence == 0 && !r.results && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "```") {
 		r.flush()
@@ -268,20 +268,35 @@ func zedResult(line string) (id string, failed, ok bool) {
 }
 
 // zedToolCall reads an ACP call's "**Tool Call: title**" line at lines[i] and the
-// "Status: ..." line after it.
-func zedToolCall(lines []string, i int) (title, status string, ok bool) {
+// "Status: ..." line after it, and returns the index of that line. A title may go on over
+// several lines (a command with a heredoc or a quoted script, r112c U2); it ends on the line
+// that closes it with "**" right above the status.
+func zedToolCall(lines []string, i int) (title, status string, at int, ok bool) {
 	rest, found := strings.CutPrefix(strings.TrimRight(lines[i], " "), "**Tool Call: ")
 	if !found || i+1 >= len(lines) {
-		return "", "", false
+		return "", "", 0, false
+	}
+	end := i
+	for !strings.HasSuffix(strings.TrimRight(lines[end], " "), "**") {
+		if end++; end+1 >= len(lines) || end-i > zedMaxTitleLines || strings.HasPrefix(lines[end], "**Tool Call: ") {
+			return "", "", 0, false
+		}
+	}
+	if end > i {
+		rest = strings.Join(append([]string{rest}, lines[i+1:end+1]...), "\n")
+		rest = strings.TrimRight(rest, " ")
 	}
 	if title, found = strings.CutSuffix(rest, "**"); !found || title == "" {
-		return "", "", false
+		return "", "", 0, false
 	}
-	if status, found = strings.CutPrefix(strings.TrimRight(lines[i+1], " "), "Status: "); !found {
-		return "", "", false
+	if status, found = strings.CutPrefix(strings.TrimRight(lines[end+1], " "), "Status: "); !found {
+		return "", "", 0, false
 	}
-	return unescapeMarkdown(title), status, true
+	return unescapeMarkdown(title), status, end + 1, true
 }
+
+// zedMaxTitleLines bounds how far a call's title is followed over lines.
+const zedMaxTitleLines = 200
 
 // acpCall makes an ACP call of its title and content: the tool, the arguments and the result.
 // The title is what the agent showed of the call, and the only arguments the thread keeps:

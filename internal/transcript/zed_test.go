@@ -195,3 +195,25 @@ func TestZedACPEditsAndUntitledCalls(t *testing.T) {
 		t.Errorf("a completed edit whose code holds %q read as failed", "error")
 	}
 }
+
+// A command's title may go on over several lines (a heredoc, a quoted script): the call is
+// read whole, not dropped, and its output is not the call before's (r112c U2).
+func TestZedACPTitleOverSeveralLines(t *testing.T) {
+	doc := "## User\n\nparse it\n\n## Assistant\n\n" +
+		"**Tool Call: ls lib**\nStatus: Completed\n\nTerminal:\n```\nparser.dart\n```\n\n" +
+		"**Tool Call: python3 -c \"\nprint(1)\n\"**\nStatus: Completed\n\nTerminal:\n```\n1\n```\n\n"
+	tr, err := ReadFrom("thread.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`call terminal "{\"command\":\"ls lib\"}" => "parser.dart"`, `call terminal "{\"command\":\"python3 -c \\\"\\nprint…" => "1"`}
+	var got []string
+	for _, d := range describe(tr.Agents[0].Events) {
+		if strings.HasPrefix(d, "call ") {
+			got = append(got, d)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("calls:\n got %q\nwant %q", got, want)
+	}
+}
