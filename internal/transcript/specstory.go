@@ -417,22 +417,23 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 }
 
 // splitFenced splits s, in one walk, into the contents of its fenced blocks, in order, and
-// the text outside them.
+// the text outside them. Fences are followed as codeFence follows them: a diff of a Markdown
+// file shows that file's fences as its context lines ("  ```json"), which are the diff's text
+// (validation round r113a U1: an edit whose diff held one was read as the model's words).
 func splitFenced(s string) (blocks []string, outside string) {
 	var cur, kept []string
-	in := false
+	var fence codeFence
 	for _, line := range strings.Split(s, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			if in {
-				blocks = append(blocks, strings.Join(cur, "\n"))
-				cur = cur[:0]
-			}
-			in = !in
-			continue
-		}
-		if in {
+		was := fence.open()
+		fence.step(line)
+		switch {
+		case !was && fence.open():
+			cur = cur[:0] // the block's opening fence
+		case was && !fence.open():
+			blocks = append(blocks, strings.Join(cur, "\n")) // its closing fence
+		case was:
 			cur = append(cur, line)
-		} else {
+		default:
 			kept = append(kept, line)
 		}
 	}
