@@ -983,7 +983,9 @@ func meterRow(line string) bool {
 }
 
 // execHeaderEnd returns where the output starts in a result headed the way Codex heads a
-// command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"; a code-mode
+// command's output ("Chunk ID: …" or "Exit code: …", then lines up to "Output:"; a tool of
+// its JavaScript REPL's, "Wall time: 2.05 seconds" then "Output:", whose header read as four
+// different errors' first line made them one failure (validation round r113b F1); a code-mode
 // cell's "Script completed" or "Script failed", the wall time, "Output:"), as Cline
 // does ("Command executed successfully …"), or labelled the way OpenHands' trajectories and
 // the datasets made from them label every answer ("OBSERVATION:" on a line of its own, or
@@ -994,7 +996,7 @@ func execHeaderEnd(result string) int {
 	if n := observationLabelEnd(result); n > 0 {
 		return n
 	}
-	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") &&
+	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") && !strings.HasPrefix(result, "Wall time: ") &&
 		!strings.HasPrefix(result, "Command executed successfully") && !strings.HasPrefix(result, "Command failed with exit code") &&
 		!strings.HasPrefix(result, codexcell.Completed) && !strings.HasPrefix(result, codexcell.Failed) {
 		return 0

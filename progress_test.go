@@ -1600,6 +1600,8 @@ func TestExecHeaderEnd(t *testing.T) {
 		{"Output:\nhi", "Output:\nhi"}, // no header
 		{"Chunk ID: b19e45 and then some text", "Chunk ID: b19e45 and then some text"}, // no Output: label
 		{"exit code: 0\nOutput:\nhi", "exit code: 0\nOutput:\nhi"},                     // not Codex's spelling
+		// a tool of Codex's JavaScript REPL (r113b F1)
+		{"Wall time: 2.0534 seconds\nOutput:\n[{\"type\":\"text\",\"text\":\"Not a PNG screenshot\"}]", "[{\"type\":\"text\",\"text\":\"Not a PNG screenshot\"}]"},
 		// Cline's headers
 		{"Command executed successfully (exit code 0).\nOutput:\nError: read ECONNRESET", "Error: read ECONNRESET"},
 		{"Command failed with exit code 1.\nOutput:\nThe system cannot find the file specified.", "The system cannot find the file specified."},
