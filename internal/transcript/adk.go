@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 
 	"github.com/loopguard/loopguard"
 )
@@ -146,7 +147,7 @@ func readADK(name string, br *bufio.Reader) (*built, error) {
 			agent = MainAgent
 		}
 		a := b.agent(agent)
-		if !containsString(order, agent) {
+		if !slices.Contains(order, agent) {
 			order = append(order, agent)
 		}
 		for _, p := range e.Content.Parts {
@@ -190,13 +191,4 @@ func adkResponseFailed(raw json.RawMessage) bool {
 	}
 	e, ok := m["error"]
 	return ok && e != nil && e != "" && e != false
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -356,13 +356,21 @@ var claudeTextTools = map[string]string{
 	"Update": "Edit", "Fetch": "WebFetch", "Search": "Grep", "List": "LS", "UpdateTodos": "TodoWrite",
 }
 
-func readClaudeText(name string, br *bufio.Reader) (*built, error) {
+// screenLines reads a paste of a terminal's screen as its lines: Unix line ends, and the
+// no-break spaces some terminals copy as plain ones.
+func screenLines(name string, br *bufio.Reader) ([]string, error) {
 	data, err := io.ReadAll(br)
 	if err != nil {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
-	text := strings.ReplaceAll(string(lfLines(data)), "\u00a0", " ")
-	lines := strings.Split(text, "\n")
+	return strings.Split(strings.ReplaceAll(string(lfLines(data)), "\u00a0", " "), "\n"), nil
+}
+
+func readClaudeText(name string, br *bufio.Reader) (*built, error) {
+	lines, err := screenLines(name, br)
+	if err != nil {
+		return nil, err
+	}
 	if flattened(lines) {
 		lines = indented(lines)
 	}

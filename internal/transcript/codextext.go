@@ -3,7 +3,6 @@ package transcript
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -95,11 +94,10 @@ func isDigits(s string) bool {
 }
 
 func readCodexText(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := screenLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
-	lines := strings.Split(strings.ReplaceAll(string(lfLines(data)), "\u00a0", " "), "\n")
 	// A conversation pasted again after its banner is read once (validation round r105b U1).
 	lines = withoutRedrawnParts(lines, partStarts(lines, isCodexBanner), isCodexTurnLine)
 	var sc codexScreen

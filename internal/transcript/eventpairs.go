@@ -3,6 +3,7 @@ package transcript
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -49,7 +50,7 @@ func isEventPairLog(records []map[string]string) bool {
 			continue // a chat message, which the chat readers read
 		}
 		switch {
-		case isReActStep(keys) || oneOf(eventKind(keys), eventCallKinds) && keys[firstKey(keys, eventNameKeys)] != "":
+		case isReActStep(keys) || slices.Contains(eventCallKinds, eventKind(keys)) && keys[firstKey(keys, eventNameKeys)] != "":
 			calls++
 		case isEventResult(eventKind(keys), keys):
 			results++
@@ -71,7 +72,7 @@ func isReActStep(keys map[string]string) bool {
 // an observation ({"event": "observation", "tool", "observation"}).
 func isEventResult(kind string, keys map[string]string) bool {
 	_, observation := keys["observation"]
-	return oneOf(kind, eventResultKinds) || kind == "observation" && observation
+	return slices.Contains(eventResultKinds, kind) || kind == "observation" && observation
 }
 
 // decodeEventPairs reads records, each one JSON object, as the messages of one run.
@@ -96,7 +97,7 @@ func decodeEventPairs(records [][]byte) []msg {
 		_, observed := rec["observation"]
 		react := hasInput && !observed && stringAt(rec, []string{"action"}) != ""
 		switch {
-		case react || oneOf(kind, eventCallKinds):
+		case react || slices.Contains(eventCallKinds, kind):
 			name := stringAt(rec, eventNameKeys)
 			if react {
 				name = stringAt(rec, []string{"action"})
@@ -114,7 +115,7 @@ func decodeEventPairs(records [][]byte) []msg {
 			ref := fmt.Sprintf("ev%d", k)
 			calls = append(calls, pending{id: stringAt(rec, eventIDKeys), name: name, ref: ref})
 			list = append(list, msg{Role: "assistant", ToolCalls: []oaToolCall{{ID: ref, Name: name, Arguments: args}}})
-		case oneOf(kind, eventResultKinds) || kind == "observation" && observed:
+		case slices.Contains(eventResultKinds, kind) || kind == "observation" && observed:
 			id, name := stringAt(rec, eventIDKeys), stringAt(rec, eventNameKeys)
 			at := -1
 			for i := range calls {
@@ -185,20 +186,11 @@ func eventFailed(rec map[string]any) bool {
 	case map[string]any:
 		return true
 	}
-	if s, _ := rec["status"].(string); oneOf(strings.ToLower(s), []string{"error", "failed", "failure"}) {
+	if s, _ := rec["status"].(string); slices.Contains([]string{"error", "failed", "failure"}, strings.ToLower(s)) {
 		return true
 	}
 	ok, isBool := rec["success"].(bool)
 	return isBool && !ok
-}
-
-func oneOf(s string, set []string) bool {
-	for _, x := range set {
-		if s == x {
-			return true
-		}
-	}
-	return false
 }
 
 // firstKey is the first of names that keys holds, or "".

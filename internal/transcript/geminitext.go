@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"strconv"
 	"strings"
 
@@ -118,11 +117,10 @@ func boxLine(l string) (string, bool) {
 }
 
 func readGeminiText(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := screenLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
-	lines := strings.Split(strings.ReplaceAll(string(lfLines(data)), "\u00a0", " "), "\n")
 	lines = withoutRedrawnParts(lines, partStarts(lines, isGeminiBanner), isGeminiTurnLine)
 	b := newBuilder(FormatGeminiText)
 	a := b.agent(MainAgent)
