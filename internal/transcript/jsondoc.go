@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -361,40 +362,21 @@ func (w *walker) stepDocuments(spans [][2]int) [][]msg {
 		records[k] = scanTopObject(w.data[sp[0]:sp[1]]).keys
 	}
 	pairs := isEventPairLog(records)
-	if !pairs {
-		var arr []byte
-		arr = append(arr, '[')
-		for k, sp := range spans[:min(len(spans), listSampleSize)] {
-			if k > 0 {
-				arr = append(arr, ',')
-			}
-			arr = append(arr, w.data[sp[0]:sp[1]]...)
-		}
-		arr = append(arr, ']')
-		if !isStepList(listSample(arr)) {
-			return nil
-		}
+	// (the records' keys are the sample isStepList reads of a list: listSample)
+	if !pairs && !isStepList(records[:min(len(records), listSampleSize)]) {
+		return nil
 	}
 	var runs [][]msg
 	for _, run := range groupByRun(records) {
+		raw := make([][]byte, len(run))
+		for k, r := range run {
+			raw[k] = w.data[spans[r][0]:spans[r][1]]
+		}
 		var list []msg
 		if pairs {
-			raw := make([][]byte, len(run))
-			for k, r := range run {
-				raw[k] = w.data[spans[r][0]:spans[r][1]]
-			}
 			list = decodeEventPairs(raw)
 		} else {
-			var arr []byte
-			arr = append(arr, '[')
-			for k, r := range run {
-				if k > 0 {
-					arr = append(arr, ',')
-				}
-				arr = append(arr, w.data[spans[r][0]:spans[r][1]]...)
-			}
-			arr = append(arr, ']')
-			list = decodeSteps(arr)
+			list = decodeSteps(slices.Concat([]byte("["), bytes.Join(raw, []byte(",")), []byte("]")))
 		}
 		if len(list) > 0 {
 			runs = append(runs, list)
