@@ -41,6 +41,32 @@ func eventKind(keys map[string]string) string {
 	return strings.ToLower(k)
 }
 
+// What a record of such a log is.
+const (
+	eventOther  = iota // passed over: a text delta, usage, the stream's start or end
+	eventCall          // a call's record, or a ReAct step's
+	eventResult        // a result's record, or an observation's
+	eventUser          // the user's message
+	eventWords         // the model's words, whole
+)
+
+// eventRole says what a record is, from its top-level keys (as scanTopObject reads them):
+// isEventPairLog and decodeEventPairs judge a record alike.
+func eventRole(keys map[string]string) int {
+	kind := eventKind(keys)
+	switch {
+	case isReActStep(keys) || slices.Contains(eventCallKinds, kind):
+		return eventCall
+	case isEventResult(kind, keys):
+		return eventResult
+	case kind == "user_message" || kind == "user_input":
+		return eventUser
+	case kind == "message" || kind == "text" || kind == "assistant":
+		return eventWords
+	}
+	return eventOther
+}
+
 // isEventPairLog says whether records (their top-level keys, as scanTopObject reads them)
 // log calls and results apart: at least two calls that name their tool, and a result.
 func isEventPairLog(records []map[string]string) bool {
@@ -49,10 +75,12 @@ func isEventPairLog(records []map[string]string) bool {
 		if _, role := keys["role"]; role {
 			continue // a chat message, which the chat readers read
 		}
-		switch {
-		case isReActStep(keys) || slices.Contains(eventCallKinds, eventKind(keys)) && keys[firstKey(keys, eventNameKeys)] != "":
-			calls++
-		case isEventResult(eventKind(keys), keys):
+		switch eventRole(keys) {
+		case eventCall:
+			if isReActStep(keys) || keys[firstKey(keys, eventNameKeys)] != "" {
+				calls++
+			}
+		case eventResult:
 			results++
 		}
 	}
@@ -75,8 +103,9 @@ func isEventResult(kind string, keys map[string]string) bool {
 	return slices.Contains(eventResultKinds, kind) || kind == "observation" && observation
 }
 
-// decodeEventPairs reads records, each one JSON object, as the messages of one run.
-func decodeEventPairs(records [][]byte) []msg {
+// decodeEventPairs reads records, each one JSON object, as the messages of one run; keys are
+// their top-level keys, as scanTopObject read them, which say what each record is (eventRole).
+func decodeEventPairs(records [][]byte, keys []map[string]string) []msg {
 	var list []msg
 	type pending struct {
 		id, name, ref string // the record's id, the tool's name, the call's id in list
@@ -84,22 +113,18 @@ func decodeEventPairs(records [][]byte) []msg {
 	}
 	var calls []pending
 	for k, raw := range records {
+		role := eventRole(keys[k])
+		if role == eventOther {
+			continue
+		}
 		var rec map[string]any
 		if err := json.Unmarshal(raw, &rec); err != nil && !tolerable(err) || rec == nil {
 			continue
 		}
-		kind, _ := rec["type"].(string)
-		if kind == "" {
-			kind, _ = rec["event"].(string)
-		}
-		kind = strings.ToLower(kind)
-		_, hasInput := rec["action_input"]
-		_, observed := rec["observation"]
-		react := hasInput && !observed && stringAt(rec, []string{"action"}) != ""
-		switch {
-		case react || slices.Contains(eventCallKinds, kind):
+		switch role {
+		case eventCall:
 			name := stringAt(rec, eventNameKeys)
-			if react {
+			if isReActStep(keys[k]) {
 				name = stringAt(rec, []string{"action"})
 			}
 			if name == "" {
@@ -115,7 +140,7 @@ func decodeEventPairs(records [][]byte) []msg {
 			ref := fmt.Sprintf("ev%d", k)
 			calls = append(calls, pending{id: stringAt(rec, eventIDKeys), name: name, ref: ref})
 			list = append(list, msg{Role: "assistant", ToolCalls: []oaToolCall{{ID: ref, Name: name, Arguments: args}}})
-		case slices.Contains(eventResultKinds, kind) || kind == "observation" && observed:
+		case eventResult:
 			id, name := stringAt(rec, eventIDKeys), stringAt(rec, eventNameKeys)
 			at := -1
 			for i := range calls {
@@ -152,12 +177,12 @@ func decodeEventPairs(records [][]byte) []msg {
 				}
 			}
 			list = append(list, m)
-		case kind == "user_message" || kind == "user_input":
+		case eventUser:
 			if text := stringAt(rec, []string{"text", "content", "message"}); text != "" {
 				list = append(list, msg{Role: "user", Content: text})
 			}
-		case kind == "message" || kind == "text" || kind == "assistant":
-			if role, _ := rec["role"].(string); role != "assistant" && kind != "assistant" {
+		case eventWords:
+			if role, _ := rec["role"].(string); role != "assistant" && eventKind(keys[k]) != "assistant" {
 				continue
 			}
 			if text := stringAt(rec, []string{"content", "text"}); text != "" {

@@ -369,12 +369,13 @@ func (w *walker) stepDocuments(spans [][2]int) [][]msg {
 	var runs [][]msg
 	for _, run := range groupByRun(records) {
 		raw := make([][]byte, len(run))
+		keys := make([]map[string]string, len(run))
 		for k, r := range run {
-			raw[k] = w.data[spans[r][0]:spans[r][1]]
+			raw[k], keys[k] = w.data[spans[r][0]:spans[r][1]], records[r]
 		}
 		var list []msg
 		if pairs {
-			list = decodeEventPairs(raw)
+			list = decodeEventPairs(raw, keys)
 		} else {
 			list = decodeSteps(slices.Concat([]byte("["), bytes.Join(raw, []byte(",")), []byte("]")))
 		}
