@@ -386,24 +386,15 @@ func (r *codexExecRun) start(cmd string) {
 func (r *codexExecRun) end(i int, end string) int {
 	m := codexExecEnd.FindStringSubmatch(end)
 	failed := m != nil && m[1] != "succeeded" && m[2] != "0"
-	lines := r.lines
-	j := i + 1
-	for j < len(lines) && j-i-1 < codexExecShownLines && !codexExecHeader(lines[j]) {
-		j++
-	}
-	shown := j - i - 1
-	for j < len(lines) && !codexExecHeader(lines[j]) {
-		j++ // lines beyond what Codex prints are no part of the output
-	}
+	shown, j, whole := codexExecOutput(r.lines, i+1)
 	if len(r.pending) == 0 {
 		return j
 	}
 	idx := r.pending[0]
 	r.pending = r.pending[1:]
-	if !r.ambiguous && shown < codexExecShownLines {
-		// Codex printed at most its first 20 lines: an output of 20 may have said more.
+	if !r.ambiguous && whole {
 		e := &r.a.events[idx]
-		*e = e.WithResult(strings.TrimRight(strings.Join(lines[i+1:i+1+shown], "\n"), "\n "), failed)
+		*e = e.WithResult(strings.TrimRight(strings.Join(shown, "\n"), "\n "), failed)
 	}
 	if len(r.pending) == 0 {
 		r.ambiguous = false
@@ -493,17 +484,23 @@ func codexExecTool(a *agentBuf, lines []string, i int, invocation string) int {
 		return j
 	}
 	failed := codexExecToolEnd.FindStringSubmatch(lines[j])[1] == "failed"
-	k := j + 1
-	for k < len(lines) && k-j-1 < codexExecShownLines && !codexExecHeader(lines[k]) {
-		k++
-	}
-	if k-j-1 >= codexExecShownLines {
+	shown, k, whole := codexExecOutput(lines, j+1)
+	if !whole {
 		a.add(call) // its first 20 lines printed: the rest not known
-		for k < len(lines) && !codexExecHeader(lines[k]) {
-			k++
-		}
 		return k
 	}
-	a.add(call.WithResult(strings.TrimSpace(strings.Join(lines[j+1:k], "\n")), failed))
+	a.add(call.WithResult(strings.TrimSpace(strings.Join(shown, "\n")), failed))
 	return k
+}
+
+// codexExecOutput reads what a command or a tool printed, from lines[i] up to the next header:
+// the lines shown, the index of that header, and whether they are the whole output. Codex
+// prints at most the first 20 lines, with no mark that it cut, so an output of 20 lines may
+// have said more.
+func codexExecOutput(lines []string, i int) (shown []string, next int, whole bool) {
+	j := i
+	for j < len(lines) && !codexExecHeader(lines[j]) {
+		j++
+	}
+	return lines[i:j], j, j-i < codexExecShownLines
 }
