@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -182,7 +183,15 @@ func CollectMirrors(paths []string) ([]Target, []Mirror) {
 //     a hash of its path, and the old folder stays with copies of the sessions both held
 //     (validation round r72a U1: 40 sessions, 1,427 calls and 12 notices read twice). Of the
 //     files of one name in two such folders' chats/, the larger is read (the same session
-//     written on for longer).
+//     written on for longer);
+//   - Terminus's logs of its requests to the model, one an episode (<agent
+//     folder>/episode-<N>/debug.json): each holds the whole chat so far, so a run of 25
+//     episodes read them all as 25 sessions, the first call told 25 times (validation round
+//     r114a U1: 300 calls read for a run of 26). Beside the run's trajectory.json (Harbor's,
+//     which holds every step), every episode's log is left out; without it, only the last
+//     episode's is read, and the last before each place where the logs shrink: a chat only
+//     grows, so a log smaller than the one before it follows a cut (the chat summarised), and
+//     the one before the cut is the only one that holds what came before it.
 //
 // Alone, or named by the user, each is read. It returns the files kept, and those left out
 // with the file read instead and why.
@@ -201,7 +210,11 @@ func splitMirrors(targets []Target) ([]Target, []Mirror) {
 			}
 		}
 	}
+	terminus := terminusEpisodeMirrors(targets, has)
 	mirrorOf := func(t Target) (of, why string) {
+		if m, ok := terminus[t.Path]; ok {
+			return m.Of, m.Why
+		}
 		if dir, _, ok := strings.Cut(filepath.ToSlash(t.Path), "/llm_completions/"); ok {
 			if of := has[filepath.Join(filepath.FromSlash(dir), "output.jsonl")]; of != "" {
 				return of, "OpenHands' completion dumps of the evaluation's conversations"
@@ -245,6 +258,48 @@ func splitMirrors(targets []Target) ([]Target, []Mirror) {
 		return false
 	})
 	return kept, mirrors
+}
+
+// terminusEpisodeMirrors finds the Terminus episode logs a walk leaves out (see
+// splitMirrors), by path; has maps the walk's paths as splitMirrors keys them.
+func terminusEpisodeMirrors(targets []Target, has map[string]string) map[string]Mirror {
+	type episode struct {
+		n int
+		t Target
+	}
+	byAgent := map[string][]episode{} // agent folder -> its episodes' logs
+	for _, t := range targets {
+		if !t.Walked || base(t.Path) != "debug.json" {
+			continue
+		}
+		dir := filepath.Dir(t.Path)
+		digits, ok := strings.CutPrefix(filepath.Base(dir), "episode-")
+		n, err := strconv.Atoi(digits)
+		if !ok || err != nil || n < 0 {
+			continue
+		}
+		agent := filepath.Dir(dir)
+		byAgent[agent] = append(byAgent[agent], episode{n, t})
+	}
+	out := map[string]Mirror{}
+	for agent, eps := range byAgent {
+		if trajectory := has[filepath.Join(agent, "trajectory.json")]; trajectory != "" {
+			for _, e := range eps {
+				out[e.t.Path] = Mirror{Path: e.t.Path, Of: trajectory, Why: "Terminus's log of one episode's request (the run's trajectory.json holds every step)"}
+			}
+			continue
+		}
+		slices.SortFunc(eps, func(a, b episode) int { return b.n - a.n }) // the last first
+		kept := eps[0].t
+		for k := 1; k < len(eps); k++ {
+			if eps[k].t.Size > eps[k-1].t.Size {
+				kept = eps[k].t // the chat was cut after this episode: its log is the last to hold what came before
+				continue
+			}
+			out[eps[k].t.Path] = Mirror{Path: eps[k].t.Path, Of: kept.Path, Why: "Terminus's log of an earlier episode's request (a later one holds the chat so far)"}
+		}
+	}
+	return out
 }
 
 // isClaudeCodeFork says whether a path is that of a fork of a Claude Code conversation (see

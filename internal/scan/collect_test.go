@@ -1,9 +1,11 @@
 package scan
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -232,5 +234,64 @@ func TestCollectReadsAGeminiSessionKeptInTwoProjectFoldersOnce(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("walk:\n%q\nwant:\n%q", got, want)
+	}
+}
+
+// Terminus logs each request to the model in its episode's folder (episode-N/debug.json),
+// the whole chat so far each time. A walk reads the run once: from Harbor's trajectory.json
+// where it is beside them, else from the last episode's log, and from the last log before
+// each place the logs shrink (the chat was cut there, and only that log holds what came
+// before). Named by the user, an episode's log is read.
+func TestCollectReadsATerminusRunOnceNotEveryEpisodesLog(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string, size int) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Repeat(" ", size)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// Harbor: the trajectory beside the episodes
+	trajectory := write("harbor/trial-1/agent/trajectory.json", 10)
+	first := write("harbor/trial-1/agent/episode-0/debug.json", 10)
+	write("harbor/trial-1/agent/episode-1/debug.json", 20)
+	// Terminal-Bench: the episodes alone; the chat cut (summarised) after episode 10
+	for n, size := range map[int]int{0: 10, 1: 20, 2: 30, 9: 90, 10: 100, 11: 40, 12: 50} {
+		write(fmt.Sprintf("tb/run/task.1-of-1/agent-logs/episode-%d/debug.json", n), size)
+	}
+	beforeCut := filepath.Join(dir, "tb/run/task.1-of-1/agent-logs/episode-10/debug.json")
+	last := filepath.Join(dir, "tb/run/task.1-of-1/agent-logs/episode-12/debug.json")
+	// not Terminus's: another name, or no episode number
+	other := write("tb/run/task.1-of-1/agent-logs/episode-x/debug.json", 5)
+	notes := write("tb/run/task.1-of-1/agent-logs/episode-3/notes.json", 5)
+
+	kept, mirrors := CollectMirrors([]string{dir})
+	var got []string
+	for _, tg := range kept {
+		got = append(got, tg.Path)
+	}
+	want := []string{trajectory, beforeCut, last, notes, other}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("walk:\n%q\nwant:\n%q", got, want)
+	}
+	of := map[string]string{}
+	for _, m := range mirrors {
+		of[m.Path] = m.Of
+	}
+	if of[first] != trajectory {
+		t.Errorf("%s is read instead of %s, want %s", of[first], first, trajectory)
+	}
+	if e := filepath.Join(dir, "tb/run/task.1-of-1/agent-logs/episode-2/debug.json"); of[e] != beforeCut {
+		t.Errorf("%s is read instead of %s, want %s", of[e], e, beforeCut)
+	}
+	if e := filepath.Join(dir, "tb/run/task.1-of-1/agent-logs/episode-11/debug.json"); of[e] != last {
+		t.Errorf("%s is read instead of %s, want %s", of[e], e, last)
+	}
+	if got := Collect([]string{dir, first}); !slices.ContainsFunc(got, func(tg Target) bool { return tg.Path == first }) {
+		t.Errorf("named by the user, %s is left out", first)
 	}
 }
