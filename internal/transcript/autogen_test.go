@@ -1,6 +1,11 @@
 package transcript
 
-import "testing"
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 // Written for this test in the layout of AutoGen AgentChat's TaskResult.model_dump(): typed
 // messages with their source and no role; one request event holding two calls of one reply,
@@ -33,4 +38,32 @@ func TestAutoGenAgentChatTaskResult(t *testing.T) {
 	if c := tr.Agents[0].Calls(); c[0].Turn == "" || c[0].Turn != c[1].Turn {
 		t.Errorf("turns %q %q: the calls of one request event are one reply", c[0].Turn, c[1].Turn)
 	}
+}
+
+// The same messages saved as they are, a bare list ([m.model_dump() for m in result.messages])
+// or one a line, read as the TaskResult does: both were "not a transcript" (validation round
+// r114b U1).
+func TestAutoGenAgentChatMessagesSavedBareOrOneALine(t *testing.T) {
+	want := []string{
+		`user "What is the weather in Zurich an…"`,
+		`text[model] "Look both up."`,
+		`call get_weather "{\"city\": \"Zurich\"}" => "Error: weather service unavailab…" FAILED`,
+		`call get_weather "{\"city\": \"Bern\"}" => "Bern: 12 C"`,
+		`text[model] "Bern is at 12 C; Zurich is unkno…"`,
+	}
+	list := strings.TrimSuffix(strings.TrimPrefix(autogenTaskResult, `{"messages": `), `, "stop_reason": null}`)
+	expectEvents(t, "team_history.json", list, FormatMessages, want)
+	var lines []string
+	var msgs []json.RawMessage
+	if err := json.Unmarshal([]byte(list), &msgs); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range msgs {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, m); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, compact.String())
+	}
+	expectEvents(t, "messages.jsonl", strings.Join(lines, "\n")+"\n", FormatMessages, want)
 }

@@ -55,7 +55,7 @@ func readMessagesJSONL(name string, br *bufio.Reader) (*built, error) {
 		if m.Role == "" {
 			m.Role = typedRoles[m.Type]
 		}
-		if m.Role == "" {
+		if _, agentChat := autogenTypes[m.Type]; m.Role == "" && !(agentChat && m.Source != "") {
 			list = list[:len(list)-1] // a record that is no message: a session's header
 		}
 		return nil
@@ -63,7 +63,7 @@ func readMessagesJSONL(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withDamaged(buildMessages(FormatMessages, list), damaged), nil
+	return withDamaged(buildMessages(FormatMessages, autogenMessages(list)), damaged), nil
 }
 
 // encodedContentText returns the text of a tool's answer that a harness kept as the JSON of

@@ -594,7 +594,9 @@ func isChatList(sample []map[string]string) bool {
 	for _, keys := range sample {
 		_, role := keys["role"]
 		_, from := keys["from"] // ShareGPT's {"from", "value"}
-		if !role && !from {
+		_, source := keys["source"]
+		_, agentChat := autogenTypes[keys["type"]] // AutoGen AgentChat's {"source", "type"} (autogenMessages)
+		if !role && !from && !(source && agentChat) {
 			continue
 		}
 		for _, k := range []string{"content", "text", "tool_calls", "function_call", "parts", "value"} {

@@ -384,6 +384,10 @@ func sniff(head []byte, eof bool) sniffed {
 		// message made it 641 KB (validation round r96b U1: read as loopguard's own events,
 		// and refused for a "ts" that is no number).
 		return sniffed{kind: kindMessagesJSONL}
+	case multi && autogenTypes[typ] != "" && has("source") && has("content") && !has("role"):
+		// AutoGen AgentChat's messages and events one a line ({"source", "type", "content"}),
+		// as a run's TaskResult is saved (autogenMessages; validation round r114b U1).
+		return sniffed{kind: kindMessagesJSONL}
 	case eventTypes[typ] && !has("message") && !has("payload") && !has("role"):
 		return sniffed{kind: kindEvents}
 	case typ == "" && has("message") && !has("content") && (top.keys["role"] == "user" || top.keys["role"] == "assistant"):
