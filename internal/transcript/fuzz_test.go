@@ -45,6 +45,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"0": {"query": "q", "turn_history": {"thoughts": ["t"], "actions": ["execute[ls]", "x"], "observations": ["a"], "valid_action": [false, 1]}}}`))
 	f.Add([]byte(`{"1": {"traj": "Q\nThought 1: x\nAction 1: s[y]\nObservation 1: z\nAction: t\nObservation: w"}}`))
 	f.Add([]byte(autogenTaskResult))
+	f.Add([]byte(smolCodeAgentRun))
+	f.Add([]byte("━ Step 1 ━\n ─ Executing parsed code: ─\n  x\n╭ New run - a ╮\n│ Calling tool: 'b' with arguments:\n╰\nObservations: c\nError: d\nFinal answer: e\n[Step 1: Duration 1\n─ Output message of the LLM: ─\nf\n ─\n"))
 	f.Add([]byte(`{"messages": [{"source": "a", "type": "ToolCallRequestEvent", "content": [7, {"id": 1, "arguments": {"x": [1]}}]}, {"source": 3, "type": "ToolCallExecutionEvent", "content": "x"}]}`))
 	f.Add([]byte(pydanticHistory))
 	f.Add([]byte(`{"type": "tool_call", "tool_name": "a", "args": 1, "tool_call_id": "x"}` + "\n" + `{"type": "tool_call", "tool": "b", "input": "{}"}` + "\n" + `{"event": "tool_result", "id": "x", "error": {"m": 1}, "output": [2]}` + "\n" + `{"type": "message", "role": "assistant", "content": 3}`))

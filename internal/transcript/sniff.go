@@ -56,6 +56,7 @@ const (
 	kindReactLog          // what ReAct's runner prints of its steps ("Act 1: ...", "Obs 1: ...")
 	kindCascadeMarkdown   // Windsurf Cascade's (and Antigravity's) Markdown export of a conversation
 	kindCrewAILog         // CrewAI's verbose console output (# Agent: / ## Using tool: sections)
+	kindSmolagents        // smolagents' console output of a run (━ Step N ━, Executing parsed code)
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
@@ -186,6 +187,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if head[i] != '{' && head[i] != '[' && isGeminiTextHead(head) {
 		return sniffed{kind: kindGeminiText}
+	}
+	if head[i] != '{' && head[i] != '[' && isSmolagentsHead(head[i:]) {
+		return sniffed{kind: kindSmolagents}
 	}
 	if (head[i] == '[' || head[i] == '{') && !opensAValue(head[i:]) {
 		// '[' or '{' and then what no JSON has there (a harness's commands.txt of Python

@@ -37,6 +37,7 @@
 //   - "react-log": what ReAct's runner prints of its steps (Act N / Obs N lines)
 //   - "cascade-markdown": a Windsurf Cascade or Antigravity conversation exported as Markdown
 //   - "crewai-log": CrewAI's verbose console output of a crew's run
+//   - "smolagents-console": what smolagents prints of an agent's run
 //   - "appworld-io": AppWorld's log of the cells an agent ran and their outputs
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
@@ -181,6 +182,8 @@ const (
 	FormatCascadeMarkdown = "cascade-markdown"
 	// FormatCrewAILog is CrewAI's verbose console output of a crew's run.
 	FormatCrewAILog = "crewai-log"
+	// FormatSmolagentsConsole is what Hugging Face's smolagents prints of an agent's run.
+	FormatSmolagentsConsole = "smolagents-console"
 	// FormatAppWorldIO is AppWorld's log of the cells an agent ran (logs/environment_io.md).
 	FormatAppWorldIO = "appworld-io"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
@@ -694,6 +697,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCascadeMarkdown(name, br)
 	case kindCrewAILog:
 		t, err = readCrewAILog(name, br)
+	case kindSmolagents:
+		t, err = readSmolagentsConsole(name, br)
 	case kindAppWorldIO:
 		t, err = readAppWorldIO(name, br)
 	case kindACP:

@@ -1,0 +1,322 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/loopguard/loopguard"
+)
+
+// Hugging Face's smolagents prints an agent's run to the console with rich, and that output is
+// what course and demo repositories keep of a run (pasted into a README or saved as a log):
+//
+//	╭──────────────── New run ────────────────╮
+//	│ Search for the best music for a party   │
+//	╰─ LiteLLMModel - gpt-4o ─────────────────╯
+//	━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━
+//	 ─ Executing parsed code: ───────────────────
+//	  results = web_search(query="party music")
+//	  print(results)
+//	 ────────────────────────────────────────────
+//	Execution logs:
+//	...
+//	Out: None
+//	[Step 1: Duration 4.54 seconds| Input tokens: 2,063 | Output tokens: 93]
+//
+// A CodeAgent's step runs the code it wrote (the call: tool python_interpreter, its code the
+// argument, as smolagents' own memory names it); what it printed ("Execution logs:"), its
+// value ("Out: ...") or the error it raised ("Code execution failed at line ... due to: ...")
+// is the result, up to the step's closing line. A ToolCallingAgent's step calls tools in
+// panels ("│ Calling tool: 'web_search' with arguments: {...} │"), each answered by an
+// "Observations: ..." line and what follows it, or by the error smolagents prints in its
+// place ("Error executing tool 'x' with arguments ...: ..."), in the order they were called.
+// "Final answer: ..." (earlier releases: "Out - Final answer: ...") ends the agent's run.
+//
+// Each "New run" panel is a run: a session of its own, unless it is a managed agent's run
+// ("New run - <name>") started by a call of the agent whose step is under way, whose output it
+// then interrupts: the managed agent is an agent of its own, and the caller's call is answered
+// after the managed agent's final answer. The model's words are printed only at debug
+// verbosity ("Output message of the LLM:"), and read where they are. Lines of other loggers
+// (httpx, LiteLLM) and the spinner's "⠋ Thinking..." are no part of what a call printed.
+//
+// Written from smolagents' logger (monitoring.py, agents.py) and three real consoles of
+// CodeAgent and ToolCallingAgent runs (validation round r114b U4).
+
+// smolStepEnd reads a step's closing line ("[Step 3: Duration 2.65 seconds| Input tokens: ...").
+var smolStepEnd = regexp.MustCompile(`^\[Step \d+: Duration `)
+
+// smolNoise reads the lines other loggers interleave with an agent's output.
+var smolNoise = regexp.MustCompile(`^(?:(?:INFO|DEBUG|WARNING|ERROR):(?:httpx|httpcore|LiteLLM|openai)\b|\d\d:\d\d:\d\d - LiteLLM:|LiteLLM completion\(\) model=)`)
+
+// smolFailures open what smolagents prints in place of a call's result when the call failed.
+var smolFailures = []string{"Code execution failed", "Error executing tool", "Error when executing tool", "Error in tool call execution", "Error: "}
+
+// isSmolagentsHead says whether a text's head is smolagents' console output: a step's rule
+// ("━━━ Step 1 ━━━") and, after it, code executed or a tool called.
+func isSmolagentsHead(head []byte) bool {
+	i := bytes.Index(head, []byte("━ Step "))
+	if i < 0 {
+		return false
+	}
+	rest := head[i:]
+	return bytes.Contains(rest, []byte("─ Executing parsed code:")) || bytes.Contains(rest, []byte("│ Calling tool: '"))
+}
+
+// smolRun follows one agent's run: the calls it made whose results are still to come.
+type smolRun struct {
+	a       *agentBuf
+	waiting []int    // the tool calls made and not answered yet, in order
+	open    int      // the call whose result is being read, or -1
+	lines   []string // that result's lines so far
+	failed  bool
+	done    bool // the run gave its final answer
+}
+
+// answer closes the result being read, if any.
+func (r *smolRun) answer() {
+	if r.open < 0 {
+		return
+	}
+	e := &r.a.events[r.open]
+	*e = e.WithResult(strings.TrimSpace(strings.Join(r.lines, "\n")), r.failed)
+	r.open, r.lines, r.failed = -1, nil, false
+}
+
+// result starts the result of call idx with its first line.
+func (r *smolRun) result(idx int, first string) {
+	r.answer()
+	r.open, r.lines, r.failed = idx, []string{first}, smolFailed(first)
+}
+
+// nextResult starts the result of the oldest tool call waiting for one.
+func (r *smolRun) nextResult(first string) {
+	if len(r.waiting) == 0 {
+		r.answer()
+		return
+	}
+	idx := r.waiting[0]
+	r.waiting = r.waiting[1:]
+	r.result(idx, first)
+}
+
+func smolFailed(line string) bool {
+	for _, f := range smolFailures {
+		if strings.HasPrefix(line, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	b := newBuilder(FormatSmolagentsConsole)
+	var runs []*smolRun // the run under way, and the runs whose call started it
+	top := func() *smolRun {
+		if len(runs) == 0 {
+			return nil
+		}
+		return runs[len(runs)-1]
+	}
+	sessions := 0
+	const (
+		reading   = iota // results, or nothing
+		task             // a run's task, in its panel
+		code             // the code being executed
+		toolPanel        // a tool's call, in its panel
+		words            // the model's output message
+	)
+	mode := reading
+	var buf []string
+	var runName string
+	for raw := range bytes.SplitSeq(data, []byte("\n")) {
+		line := smolLine(renderTerminalLine(raw))
+		t := strings.TrimSpace(line)
+		if smolNoise.MatchString(t) {
+			continue
+		}
+		r := top()
+		switch mode {
+		case task:
+			if strings.HasPrefix(t, "╰") {
+				mode = reading
+				r = smolStart(b, &runs, runName, &sessions)
+				r.a.user(strings.TrimSpace(strings.Join(buf, "\n")), 0)
+				continue
+			}
+			buf = append(buf, smolPanelText(t))
+			continue
+		case code:
+			if t != "" && strings.Trim(t, "─") == "" {
+				mode = reading
+				if r == nil {
+					r = smolStart(b, &runs, "", &sessions)
+				}
+				idx := r.a.add(loopguard.Call("", "python_interpreter", marshalArgs(map[string]string{"code": smolCode(buf)})))
+				r.result(idx, "")
+				continue
+			}
+			buf = append(buf, line)
+			continue
+		case toolPanel:
+			if strings.HasPrefix(t, "╰") {
+				mode = reading
+				smolToolCall(r, strings.Join(buf, " "))
+				continue
+			}
+			buf = append(buf, smolPanelText(t))
+			continue
+		}
+		if mode == words {
+			if !smolMarker(t) {
+				buf = append(buf, line)
+				continue
+			}
+			if r != nil {
+				r.a.text("model", strings.TrimSpace(strings.Join(buf, "\n")), "", 0)
+			}
+			mode, buf = reading, nil
+		}
+		switch {
+		case strings.HasPrefix(t, "╭") && strings.Contains(t, " New run"):
+			if r != nil {
+				r.answer()
+			}
+			runName = ""
+			if k := strings.Index(t, " New run - "); k >= 0 {
+				runName = strings.TrimSpace(strings.TrimRight(t[k+len(" New run - "):], "─╮ "))
+			}
+			mode, buf = task, nil
+		case strings.HasPrefix(t, "━") && strings.Contains(t, " Step "):
+			if r != nil {
+				r.answer()
+			}
+		case smolStepEnd.MatchString(t):
+			if r == nil {
+				continue
+			}
+			r.answer()
+			if r.done && len(runs) > 1 {
+				runs = runs[:len(runs)-1] // a managed agent's run ended: its caller's output goes on
+			}
+		case strings.Contains(t, "─ Executing parsed code:"):
+			if r != nil {
+				r.answer()
+			}
+			mode, buf = code, nil
+		case strings.HasPrefix(t, "│ Calling tool: '") && r != nil:
+			r.answer()
+			mode, buf = toolPanel, []string{smolPanelText(t)}
+		case strings.Contains(t, "Output message of the LLM:") && r != nil:
+			r.answer()
+			mode, buf = words, nil
+		case strings.HasPrefix(t, "╭") || strings.HasPrefix(t, "╰"):
+			// a panel's border (a tool call's, which its next line opens)
+		case r == nil:
+		case strings.HasPrefix(t, "Observations:") || len(r.waiting) > 0 && smolFailed(t):
+			// (a tool call waiting is answered by an error in its place: a CodeAgent's calls
+			// never wait, so its errors are its code's result)
+			r.nextResult(t)
+		case strings.HasPrefix(t, "Final answer:") || strings.HasPrefix(t, "Out - Final answer:"):
+			if r.open < 0 {
+				r.nextResult(t)
+			} else {
+				r.lines = append(r.lines, t)
+			}
+			r.done = true
+		case r.open >= 0:
+			r.lines = append(r.lines, line)
+			if smolFailed(t) {
+				r.failed = true
+			}
+		}
+	}
+	for _, r := range runs {
+		r.answer()
+	}
+	if sessions == 0 && len(runs) == 0 {
+		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no smolagents step", ErrUnknownFormat)}
+	}
+	t := b.done()
+	t.Sessions = max(sessions, 1)
+	return t, nil
+}
+
+// smolMarker says whether a trimmed line opens something of its own: a run, a step, a step's
+// end, code executed, a panel, the model's output message.
+func smolMarker(t string) bool {
+	return strings.HasPrefix(t, "╭") || strings.HasPrefix(t, "━") && strings.Contains(t, " Step ") || smolStepEnd.MatchString(t) ||
+		strings.Contains(t, "─ Executing parsed code:") || strings.Contains(t, "Output message of the LLM:")
+}
+
+// smolStart begins a run (see readSmolagentsConsole): a managed agent's, when the run under
+// way has a call not answered yet, else a session of its own.
+func smolStart(b *builder, runs *[]*smolRun, name string, sessions *int) *smolRun {
+	if n := len(*runs); n > 0 && name != "" {
+		if caller := (*runs)[n-1]; caller.open >= 0 || len(caller.waiting) > 0 {
+			r := &smolRun{a: b.agent(name), open: -1}
+			*runs = append(*runs, r)
+			return r
+		}
+	}
+	if name == "" {
+		name = MainAgent
+	}
+	b.session, *sessions = *sessions, *sessions+1
+	r := &smolRun{a: b.agent(name), open: -1}
+	*runs = []*smolRun{r}
+	return r
+}
+
+// smolToolCall adds the call a tool panel shows ("Calling tool: 'name' with arguments: {...}").
+func smolToolCall(r *smolRun, text string) {
+	rest, ok := strings.CutPrefix(text, "Calling tool: '")
+	if !ok || r == nil {
+		return
+	}
+	k := strings.Index(rest, "' with arguments:")
+	if k <= 0 {
+		return
+	}
+	args := strings.TrimSpace(rest[k+len("' with arguments:"):])
+	idx := r.a.add(loopguard.Call("", rest[:k], marshalArgs(map[string]string{"arguments": args})))
+	r.waiting = append(r.waiting, idx)
+}
+
+// smolLine is a console line without the spinner rich draws over it ("⠋ Thinking...").
+func smolLine(line string) string {
+	for {
+		r, size := utf8.DecodeRuneInString(line)
+		if r < 0x2800 || r > 0x28ff {
+			return line
+		}
+		rest, ok := strings.CutPrefix(line[size:], " Thinking...")
+		if !ok {
+			return line
+		}
+		line = rest
+	}
+}
+
+// smolPanelText is a line of a panel's box without its borders ("│ text │").
+func smolPanelText(t string) string {
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t, "│"), "│"))
+}
+
+// smolCode is the code of an "Executing parsed code" panel: its lines, indented two spaces
+// and padded to the panel's width, as written.
+func smolCode(lines []string) string {
+	out := make([]string, len(lines))
+	for k, l := range lines {
+		out[k] = strings.TrimRight(strings.TrimPrefix(l, "  "), " ")
+	}
+	return strings.Trim(strings.Join(out, "\n"), "\n")
+}

@@ -1,0 +1,143 @@
+package transcript
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Written for these tests in the layout smolagents' logger prints (monitoring.py, agents.py),
+// as the real consoles of validation round r114b U4 show it: a CodeAgent's run whose second
+// and third steps raise the same error, with the spinner and LiteLLM's log lines among them.
+const smolCodeAgentRun = "(venv) $ python3 main.py\n" +
+	"╭──────────────────────────── New run ────────────────────────────╮\n" +
+	"│                                                                 │\n" +
+	"│ How many rows does sales.csv hold?                              │\n" +
+	"│                                                                 │\n" +
+	"╰─ LiteLLMModel - openrouter/openai/gpt-4.1 ──────────────────────╯\n" +
+	"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+	"14:08:34 - LiteLLM:INFO: utils.py:3075 - \n" +
+	"⠼ Thinking...INFO:httpx:HTTP Request: POST https://openrouter.ai/api/v1/chat/completions \"HTTP/1.1 200 OK\"\n" +
+	" ─ Executing parsed code: ─────────────────────────────────────── \n" +
+	"  import pandas as pd                                             \n" +
+	"  df = pd.read_csv('sales.csv')                                   \n" +
+	"  print(len(df))                                                  \n" +
+	" ──────────────────────────────────────────────────────────────── \n" +
+	"Execution logs:\n" +
+	"1200\n" +
+	"\n" +
+	"Out: None\n" +
+	"[Step 1: Duration 3.65 seconds| Input tokens: 1,185 | Output tokens: 22]\n" +
+	"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 2 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+	" ─ Executing parsed code: ─────────────────────────────────────── \n" +
+	"  total = df.groupby('region').sum()                              \n" +
+	"  final_answer(total.to_markdown())                               \n" +
+	" ──────────────────────────────────────────────────────────────── \n" +
+	"⠙ Thinking...Code execution failed at line 'final_answer(total.to_markdown())' due to: ImportError: Missing optional dependency 'tabulate'.\n" +
+	"[Step 2: Duration 1.28 seconds| Input tokens: 2,380 | Output tokens: 61]\n" +
+	"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 3 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+	" ─ Executing parsed code: ─────────────────────────────────────── \n" +
+	"  final_answer(len(df))                                           \n" +
+	" ──────────────────────────────────────────────────────────────── \n" +
+	"Out - Final answer: 1200\n" +
+	"[Step 3: Duration 0.91 seconds| Input tokens: 3,604 | Output tokens: 80]\n"
+
+// A CodeAgent's run: the task its user turn, each code panel a python_interpreter call whose
+// result is what the code printed and returned, up to the step's end, failed when smolagents
+// says the code raised; other loggers' lines and the spinner are no part of a result.
+func TestSmolagentsCodeAgentConsole(t *testing.T) {
+	expectEvents(t, "run.md", smolCodeAgentRun, FormatSmolagentsConsole, []string{
+		`user "How many rows does sales.csv hol…"`,
+		`call python_interpreter "{\"code\":\"import pandas as pd\\ndf…" => "Execution logs:\n1200\n\nOut: None"`,
+		`call python_interpreter "{\"code\":\"total = df.groupby('reg…" => "Code execution failed at line 'f…" FAILED`,
+		`call python_interpreter "{\"code\":\"final_answer(len(df))\"}" => "Out - Final answer: 1200"`,
+	})
+}
+
+// A ToolCallingAgent calls tools in panels, answered in order by "Observations:" or by the
+// error smolagents prints in their place; a managed agent started by a call is an agent of its
+// own, and its caller's call is answered after the managed agent's final answer. Each top-level
+// "New run" is a session.
+func TestSmolagentsToolCallingAgentConsole(t *testing.T) {
+	text := "╭──────────────────────────── New run ────────────────────────────╮\n" +
+		"│ Find the weather in Bern and Zurich, then ask the planner.      │\n" +
+		"╰─ OpenAIModel - gpt-4o-mini ─────────────────────────────────────╯\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"╭─────────────────────────────────────────────────────────────────╮\n" +
+		"│ Calling tool: 'get_weather' with arguments: {'city': 'Bern'}    │\n" +
+		"╰─────────────────────────────────────────────────────────────────╯\n" +
+		"╭─────────────────────────────────────────────────────────────────╮\n" +
+		"│ Calling tool: 'get_weather' with arguments: {'city':            │\n" +
+		"│ 'Zurich'}                                                       │\n" +
+		"╰─────────────────────────────────────────────────────────────────╯\n" +
+		"Observations: Bern: 12 C\n" +
+		"Error executing tool 'get_weather' with arguments {'city': 'Zurich'}: TimeoutError: no answer\n" +
+		"[Step 1: Duration 2.10 seconds| Input tokens: 900 | Output tokens: 40]\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 2 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"╭─────────────────────────────────────────────────────────────────╮\n" +
+		"│ Calling tool: 'planner' with arguments: {'task': 'plan a walk'} │\n" +
+		"╰─────────────────────────────────────────────────────────────────╯\n" +
+		"╭─────────────────────── New run - planner ───────────────────────╮\n" +
+		"│ plan a walk                                                     │\n" +
+		"╰─ OpenAIModel - gpt-4o-mini ─────────────────────────────────────╯\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"╭─────────────────────────────────────────────────────────────────╮\n" +
+		"│ Calling tool: 'final_answer' with arguments: {'answer': 'Aare'} │\n" +
+		"╰─────────────────────────────────────────────────────────────────╯\n" +
+		"Final answer: Aare\n" +
+		"[Step 1: Duration 1.00 seconds| Input tokens: 300 | Output tokens: 12]\n" +
+		"Observations: Here is the final answer from your managed agent 'planner': Aare\n" +
+		"[Step 2: Duration 3.00 seconds| Input tokens: 1,400 | Output tokens: 52]\n" +
+		"╭──────────────────────────── New run ────────────────────────────╮\n" +
+		"│ And tomorrow?                                                   │\n" +
+		"╰─ OpenAIModel - gpt-4o-mini ─────────────────────────────────────╯\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"╭─────────────────────────────────────────────────────────────────╮\n" +
+		"│ Calling tool: 'get_forecast' with arguments: {'city': 'Bern'}   │\n" +
+		"╰─────────────────────────────────────────────────────────────────╯\n" +
+		"Observations: sunny\n" +
+		"[Step 1: Duration 1.50 seconds| Input tokens: 500 | Output tokens: 20]\n"
+	tr := expectEvents(t, "tools.log", text, FormatSmolagentsConsole, []string{
+		`user "Find the weather in Bern and Zur…"`,
+		`call get_weather "{\"arguments\":\"{'city': 'Bern'}\"}" => "Observations: Bern: 12 C"`,
+		`call get_weather "{\"arguments\":\"{'city': 'Zurich'}…" => "Error executing tool 'get_weathe…" FAILED`,
+		`call planner "{\"arguments\":\"{'task': 'plan a w…" => "Observations: Here is the final …"`,
+	})
+	var agents []string
+	for _, a := range tr.Agents {
+		agents = append(agents, a.ID)
+	}
+	if want := []string{"main", "planner", "main"}; !slices.Equal(agents, want) {
+		t.Errorf("agents %q, want %q", agents, want)
+	}
+	if tr.Sessions != 2 {
+		t.Errorf("%d sessions, want 2", tr.Sessions)
+	}
+	if got := describe(tr.Agents[1].Events); len(got) != 2 || !strings.HasPrefix(got[1], `call final_answer`) {
+		t.Errorf("planner's events: %q", got)
+	}
+}
+
+// The same failing code three times over is told, as it would be from smolagents' memory.
+func TestSmolagentsConsoleRepeatedFailureIsTold(t *testing.T) {
+	step := func(n string) string {
+		return "━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step " + n + " ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+			" ─ Executing parsed code: ─────────────────────────────────────── \n" +
+			"  final_answer(total.to_markdown())                               \n" +
+			" ──────────────────────────────────────────────────────────────── \n" +
+			"Code execution failed at line 'final_answer(total.to_markdown())' due to: ImportError: Missing optional dependency 'tabulate'.\n" +
+			"[Step " + n + ": Duration 1.28 seconds| Input tokens: 2,380 | Output tokens: 61]\n"
+	}
+	text := "╭──────────────────────────── New run ────────────────────────────╮\n" +
+		"│ Sum the sales by region.                                        │\n" +
+		"╰─ LiteLLMModel - gpt-4.1 ────────────────────────────────────────╯\n" +
+		step("1") + step("2") + step("3") + step("4")
+	tr, err := ReadFrom("run.log", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, notices := defaultNotices(t, tr.Agents[0])
+	if calls != 4 || len(notices) == 0 || !strings.HasPrefix(notices[0], "call 3:") {
+		t.Errorf("%d calls, notices %q: want the third identical failure told", calls, notices)
+	}
+}
