@@ -46,7 +46,9 @@ import (
 // fenced blocks (other headings are the message's own Markdown). In an assistant message, a
 // "**Tool: NAME**" line is a call, its arguments the JSON block after "**Input:**", its result
 // the block after "**Output:**", or after "**Error:**" (a failed call: opencode writes the
-// tool's error there). The rest is the model's words, its thinking among them (the export
+// tool's error there). Earlier exports put each call in a fenced block of its own, opened by
+// a "Tool: NAME" line, its labelled blocks inside it (validation round r114c U1: such calls
+// were read as none). The rest is the model's words, its thinking among them (the export
 // marks where thinking starts, not where it ends). Written from real exports committed to
 // GitHub (validation round r87b U2: three of nine opencode sessions found were in this form).
 
@@ -60,7 +62,7 @@ func isOpencodeMarkdownHead(head []byte) bool {
 	if i < 0 || i > 512 {
 		return false
 	}
-	return bytes.Contains(head[i:], []byte("\n## User")) || bytes.Contains(head[i:], []byte("\n## Assistant ("))
+	return bytes.Contains(head[i:], []byte("\n## User")) || bytes.Contains(head[i:], []byte("\n## Assistant"))
 }
 
 func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
@@ -76,7 +78,7 @@ func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
 		// A message's heading follows a rule even where a fence seems open: the exporter
 		// fences a tool's output without looking inside, and an output holding a fence of its
 		// own (a subagent's report with a diagram) leaves the count off.
-		if (line == "## User" || strings.HasPrefix(line, "## Assistant (")) && (fence == 0 || afterRule(lines, i)) {
+		if (line == "## User" || isOpencodeAssistantHeading(line)) && (fence == 0 || afterRule(lines, i)) {
 			fence = 0
 			opencodeMarkdownMessage(a, head, body)
 			head, body = line, nil
@@ -97,7 +99,7 @@ func opencodeMarkdownMessage(a *agentBuf, head string, body []string) {
 		if text := opencodeMarkdownText(body); !isBlank(text) {
 			a.user(text, 0)
 		}
-	case strings.HasPrefix(head, "## Assistant ("):
+	case isOpencodeAssistantHeading(head):
 		// "(Build · claude-opus-4-6 · 14.2s)": the agent, the model, the time it took.
 		if f := strings.Split(strings.TrimSuffix(strings.TrimPrefix(head, "## Assistant ("), ")"), " · "); len(f) >= 2 {
 			a.usage.Model = strings.TrimSpace(f[1])
@@ -114,8 +116,18 @@ func opencodeMarkdownMessage(a *agentBuf, head string, body []string) {
 			l := body[i]
 			if tool, ok := strings.CutPrefix(l, "**Tool: "); ok && strings.HasSuffix(tool, "**") && (fence == 0 || nextLineIs(body, i, "**Input:**")) {
 				flush()
-				i = opencodeMarkdownCall(a, strings.TrimSuffix(tool, "**"), body, i+1) - 1
+				i = opencodeMarkdownCall(a, strings.TrimSuffix(tool, "**"), body, i+1, false) - 1
 				fence = 0
+				continue
+			}
+			if fence == 0 && strings.TrimSpace(l) == "```" && i+1 < len(body) && strings.HasPrefix(body[i+1], "Tool: ") {
+				// the earlier layout: the call in a fenced block of its own (see above)
+				flush()
+				i = opencodeMarkdownCall(a, strings.TrimSpace(strings.TrimPrefix(body[i+1], "Tool: ")), body, i+2, true)
+				if i < len(body) && strings.TrimSpace(body[i]) == "```" {
+					i++ // the block's close
+				}
+				i--
 				continue
 			}
 			fence = nextFence(fence, l)
@@ -128,7 +140,7 @@ func opencodeMarkdownMessage(a *agentBuf, head string, body []string) {
 // opencodeMarkdownCall reads a call whose "**Tool:**" line came before body[i]: the blocks
 // under its "**Input:**", "**Output:**" and "**Error:**" labels. It returns where the call
 // ends: the first line after its blocks that is neither blank nor one of them.
-func opencodeMarkdownCall(a *agentBuf, tool string, body []string, i int) int {
+func opencodeMarkdownCall(a *agentBuf, tool string, body []string, i int, wrapped bool) int {
 	e := loopguard.Call("", tool, nil)
 	for i < len(body) {
 		label := strings.TrimSpace(body[i])
@@ -139,7 +151,7 @@ func opencodeMarkdownCall(a *agentBuf, tool string, body []string, i int) int {
 		if label != "**Input:**" && label != "**Output:**" && label != "**Error:**" {
 			break
 		}
-		block, next := fencedBlockAt(body, i+1, label != "**Input:**")
+		block, next := fencedBlockAt(body, i+1, label != "**Input:**", wrapped)
 		i = next
 		switch label {
 		case "**Input:**":
@@ -160,7 +172,7 @@ func opencodeMarkdownCall(a *agentBuf, tool string, body []string, i int) int {
 // at a fence followed by what follows a call (a rule, another call's label, the end) when
 // there is one: the exporter does not lengthen its fence for an output that holds fences of
 // its own, so the first fence that could close it may be the output's.
-func fencedBlockAt(lines []string, i int, output bool) (string, int) {
+func fencedBlockAt(lines []string, i int, output, wrapped bool) (string, int) {
 	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
 		i++
 	}
@@ -179,7 +191,7 @@ func fencedBlockAt(lines []string, i int, output bool) (string, int) {
 		if first < 0 {
 			first = k
 		}
-		if !output || endsACall(lines, k) {
+		if !output || endsACall(lines, k, wrapped) {
 			return strings.Join(lines[start:k], "\n"), k + 1
 		}
 	}
@@ -190,14 +202,25 @@ func fencedBlockAt(lines []string, i int, output bool) (string, int) {
 }
 
 // endsACall says whether what follows lines[k] (blank lines aside) is what follows a call's
-// last block in an export: a rule, another call, the end.
-func endsACall(lines []string, k int) bool {
+// last block in an export: a rule, another call, the end; for a call in a block of its own
+// (wrapped), that block's close, then one of those.
+func endsACall(lines []string, k int, wrapped bool) bool {
 	for k++; k < len(lines); k++ {
 		if t := strings.TrimSpace(lines[k]); t != "" {
-			return t == "---" || strings.HasPrefix(t, "**Tool: ")
+			if wrapped {
+				return t == "```" && endsACall(lines, k, false)
+			}
+			return t == "---" || strings.HasPrefix(t, "**Tool: ") || t == "```" && k+1 < len(lines) && strings.HasPrefix(lines[k+1], "Tool: ")
 		}
 	}
-	return true
+	return !wrapped
+}
+
+// isOpencodeAssistantHeading says whether a line heads an assistant message: "## Assistant
+// (<agent> · <model> · <time>)", or "## Assistant" alone, as some exports write it (validation
+// round r114c U2: 103 calls of one export were read as none).
+func isOpencodeAssistantHeading(line string) bool {
+	return line == "## Assistant" || strings.HasPrefix(line, "## Assistant (")
 }
 
 // afterRule says whether the line before lines[i] (blank lines aside) is a rule ("---").

@@ -91,3 +91,32 @@ func TestOpencodeInvalidToolIsTheMeantToolRefused(t *testing.T) {
 		t.Errorf("calls %+v, want one failed bash call", c)
 	}
 }
+
+// Earlier exports put each call in a fenced block of its own, opened by "Tool: NAME", its
+// labelled blocks inside (an output holding fences of its own too); some write an assistant
+// message's heading bare, "## Assistant", and list calls without their input or output
+// (validation round r114c U1 and U2: such calls were read as none).
+func TestOpencodeMarkdownEarlierLayouts(t *testing.T) {
+	wrapped := func(tool, input, result string) string {
+		return "```\nTool: " + tool + "\n\n**Input:**\n```json\n" + input + "\n```\n**Output:**\n```\n" + result + "\n```\n```\n\n"
+	}
+	doc := opencodeMDHead + "## User\n\nhow big is the table?\n\n---\n\n" +
+		"## Assistant (Ask · claude-opus-4.5 · 5.0s)\n\n" +
+		wrapped("supabase_execute_sql", `{"query": "select count(*) from products"}`, `[{"count": 7255}]`) +
+		"---\n\n## Assistant (Ask · claude-opus-4.5 · 4.7s)\n\n" +
+		wrapped("webfetch", `{"url": "https://example.com"}`, "# Proxies\n\n```\ncurl -x host:port\n```\n\n---\n\nRequest Quote") +
+		wrapped("read", `{"filePath": "/w/a.ts"}`, "const x = 1") +
+		"---\n\n## Assistant\n\n**Tool: supabase_list_projects**\n\n---\n\n## Assistant\n\n**Tool: bash**\n\n---\n\n## User\n\nthanks\n"
+	tr := expectEvents(t, "session-ses_3000.md", doc, FormatOpencodeMarkdown, []string{
+		`user "how big is the table?"`,
+		`call supabase_execute_sql "{\"query\":\"select count(*) from p…" => "[{\"count\": 7255}]"`,
+		`call webfetch "{\"url\":\"https://example.com\"}" => "# Proxies\n\n` + "```" + `\ncurl -x host:port…"`,
+		`call read "{\"filePath\":\"/w/a.ts\"}" => "const x = 1"`,
+		`call supabase_list_projects "" => -`,
+		`call bash "" => -`,
+		`user "thanks"`,
+	})
+	if fetched := tr.Agents[0].Calls()[1].Result; !strings.HasSuffix(fetched, "---\n\nRequest Quote") {
+		t.Errorf("the page fetched was cut short: %q", fetched)
+	}
+}
