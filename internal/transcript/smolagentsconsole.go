@@ -187,9 +187,8 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 		}
 		switch {
 		case strings.HasPrefix(t, "╭") && strings.Contains(t, " New run"):
-			if r != nil {
-				r.answer()
-			}
+			// (the result under way stays open: the run may be a managed agent's, started by
+			// the call whose result it is; smolStart closes it if not)
 			runName = ""
 			if k := strings.Index(t, " New run - "); k >= 0 {
 				runName = strings.TrimSpace(strings.TrimRight(t[k+len(" New run - "):], "─╮ "))
@@ -269,6 +268,9 @@ func smolStart(b *builder, runs *[]*smolRun, name string, sessions *int) *smolRu
 	}
 	if name == "" {
 		name = MainAgent
+	}
+	for _, r := range *runs {
+		r.answer()
 	}
 	b.session, *sessions = *sessions, *sessions+1
 	r := &smolRun{a: b.agent(name), open: -1}

@@ -141,3 +141,43 @@ func TestSmolagentsConsoleRepeatedFailureIsTold(t *testing.T) {
 		t.Errorf("%d calls, notices %q: want the third identical failure told", calls, notices)
 	}
 }
+
+// A CodeAgent's code that calls a managed agent prints the managed agent's run before its own
+// output: the managed agent is an agent of its own, and the code's result is what it printed
+// after that run.
+func TestSmolagentsManagedAgentCalledFromCode(t *testing.T) {
+	text := "╭──────────────────────────── New run ────────────────────────────╮\n" +
+		"│ Plan a trip to Bern.                                            │\n" +
+		"╰─ LiteLLMModel - gpt-4.1 ────────────────────────────────────────╯\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		" ─ Executing parsed code: ─────────────────────────────────────── \n" +
+		"  hotels = search_agent(task='hotels in Bern')                    \n" +
+		"  print(hotels)                                                   \n" +
+		" ──────────────────────────────────────────────────────────────── \n" +
+		"╭───────────────────── New run - search_agent ────────────────────╮\n" +
+		"│ hotels in Bern                                                  │\n" +
+		"╰─ LiteLLMModel - gpt-4.1 ────────────────────────────────────────╯\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"╭─────────────────────────────────────────────────────────────────╮\n" +
+		"│ Calling tool: 'web_search' with arguments: {'query': 'Bern'}    │\n" +
+		"╰─────────────────────────────────────────────────────────────────╯\n" +
+		"Observations: Hotel Bellevue\n" +
+		"[Step 1: Duration 1.00 seconds| Input tokens: 300 | Output tokens: 12]\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 2 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"╭─────────────────────────────────────────────────────────────────╮\n" +
+		"│ Calling tool: 'final_answer' with arguments: {'answer': 'Bellevue'} │\n" +
+		"╰─────────────────────────────────────────────────────────────────╯\n" +
+		"Final answer: Bellevue\n" +
+		"[Step 2: Duration 1.00 seconds| Input tokens: 400 | Output tokens: 12]\n" +
+		"Execution logs:\n" +
+		"Here is the final answer from your managed agent 'search_agent': Bellevue\n" +
+		"Out: None\n" +
+		"[Step 1: Duration 5.00 seconds| Input tokens: 1,400 | Output tokens: 52]\n"
+	tr := expectEvents(t, "trip.log", text, FormatSmolagentsConsole, []string{
+		`user "Plan a trip to Bern."`,
+		`call python_interpreter "{\"code\":\"hotels = search_agent(t…" => "Execution logs:\nHere is the fina…"`,
+	})
+	if tr.Sessions != 1 || len(tr.Agents) != 2 || tr.Agents[1].ID != "search_agent" || len(tr.Agents[1].Calls()) != 2 {
+		t.Errorf("%d sessions, agents %+v: want one session, the managed agent's two calls its own", tr.Sessions, tr.Agents)
+	}
+}
