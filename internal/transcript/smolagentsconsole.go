@@ -31,7 +31,9 @@ import (
 // A CodeAgent's step runs the code it wrote (the call: tool python_interpreter, its code the
 // argument, as smolagents' own memory names it); what it printed ("Execution logs:"), its
 // value ("Out: ...") or the error it raised ("Code execution failed at line ... due to: ...")
-// is the result, up to the step's closing line. A ToolCallingAgent's step calls tools in
+// is the result, up to the step's closing line. Code whose value is not printed by then
+// raised: releases of early 2025 ("─ Executing this code:", steps from 0) print the error
+// bare. A ToolCallingAgent's step calls tools in
 // panels ("│ Calling tool: 'web_search' with arguments: {...} │"), each answered by an
 // "Observations: ..." line and what follows it, or by the error smolagents prints in its
 // place ("Error executing tool 'x' with arguments ...: ..."), in the order they were called.
@@ -64,7 +66,8 @@ func isSmolagentsHead(head []byte) bool {
 		return false
 	}
 	rest := head[i:]
-	return bytes.Contains(rest, []byte("─ Executing parsed code:")) || bytes.Contains(rest, []byte("│ Calling tool: '"))
+	return bytes.Contains(rest, []byte("─ Executing parsed code:")) || bytes.Contains(rest, []byte("─ Executing this code:")) ||
+		bytes.Contains(rest, []byte("│ Calling tool: '"))
 }
 
 // smolRun follows one agent's run: the calls it made whose results are still to come.
@@ -74,6 +77,8 @@ type smolRun struct {
 	open    int      // the call whose result is being read, or -1
 	lines   []string // that result's lines so far
 	failed  bool
+	code    bool // the result is that of code executed
+	out     bool // the code's value was printed ("Out: ...", or its final answer)
 	done    bool // the run gave its final answer
 }
 
@@ -84,7 +89,18 @@ func (r *smolRun) answer() {
 	}
 	e := &r.a.events[r.open]
 	*e = e.WithResult(strings.TrimSpace(strings.Join(r.lines, "\n")), r.failed)
-	r.open, r.lines, r.failed = -1, nil, false
+	r.open, r.lines, r.failed, r.code, r.out = -1, nil, false, false, false
+}
+
+// stepEnd closes the step's result. Code that ran through has its value printed ("Out: ...",
+// or its final answer); code that raised has not, and its error may be printed bare, as
+// releases of early 2025 do ("name 'engine' is not defined"): a code result with no value
+// printed by the step's end is a failure.
+func (r *smolRun) stepEnd() {
+	if r.open >= 0 && r.code && !r.out {
+		r.failed = true
+	}
+	r.answer()
 }
 
 // result starts the result of call idx with its first line.
@@ -138,7 +154,8 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 	var buf []string
 	var runName string
 	for raw := range bytes.SplitSeq(data, []byte("\n")) {
-		line := smolLine(renderTerminalLine(raw))
+		// (a console's lines pasted cut to a width may end in part of a character)
+		line := strings.ToValidUTF8(smolLine(renderTerminalLine(raw)), "")
 		t := strings.TrimSpace(line)
 		if smolNoise.MatchString(t) {
 			continue
@@ -162,6 +179,7 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 				}
 				idx := r.a.add(loopguard.Call("", "python_interpreter", marshalArgs(map[string]string{"code": smolCode(buf)})))
 				r.result(idx, "")
+				r.code = true
 				continue
 			}
 			buf = append(buf, line)
@@ -202,11 +220,11 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 			if r == nil {
 				continue
 			}
-			r.answer()
+			r.stepEnd()
 			if r.done && len(runs) > 1 {
 				runs = runs[:len(runs)-1] // a managed agent's run ended: its caller's output goes on
 			}
-		case strings.Contains(t, "─ Executing parsed code:"):
+		case smolExecuting(t):
 			if r != nil {
 				r.answer()
 			}
@@ -230,11 +248,14 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 			} else {
 				r.lines = append(r.lines, t)
 			}
-			r.done = true
+			r.done, r.out = true, true
 		case r.open >= 0:
 			r.lines = append(r.lines, line)
 			if smolFailed(t) {
 				r.failed = true
+			}
+			if strings.HasPrefix(t, "Out:") {
+				r.out = true
 			}
 		}
 	}
@@ -253,7 +274,13 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 // end, code executed, a panel, the model's output message.
 func smolMarker(t string) bool {
 	return strings.HasPrefix(t, "╭") || strings.HasPrefix(t, "━") && strings.Contains(t, " Step ") || smolStepEnd.MatchString(t) ||
-		strings.Contains(t, "─ Executing parsed code:") || strings.Contains(t, "Output message of the LLM:")
+		smolExecuting(t) || strings.Contains(t, "Output message of the LLM:")
+}
+
+// smolExecuting says whether a trimmed line opens the panel of code a CodeAgent runs
+// ("─ Executing parsed code: ───"; releases of early 2025: "─ Executing this code: ───").
+func smolExecuting(t string) bool {
+	return strings.Contains(t, "─ Executing parsed code:") || strings.Contains(t, "─ Executing this code:")
 }
 
 // smolStart begins a run (see readSmolagentsConsole): a managed agent's, when the run under
@@ -313,12 +340,18 @@ func smolPanelText(t string) string {
 	return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(t, "│"), "│"))
 }
 
-// smolCode is the code of an "Executing parsed code" panel: its lines, indented two spaces
-// and padded to the panel's width, as written.
+// smolCode is the code of an "Executing parsed code" panel: its lines, as written but for the
+// indent the panel gives them all (two spaces) and the spaces that pad them to its width.
 func smolCode(lines []string) string {
+	indent := "  "
+	for _, l := range lines {
+		for strings.TrimSpace(l) != "" && !strings.HasPrefix(l, indent) {
+			indent = indent[1:]
+		}
+	}
 	out := make([]string, len(lines))
 	for k, l := range lines {
-		out[k] = strings.TrimRight(strings.TrimPrefix(l, "  "), " ")
+		out[k] = strings.TrimRight(strings.TrimPrefix(l, indent), " ")
 	}
 	return strings.Trim(strings.Join(out, "\n"), "\n")
 }

@@ -181,3 +181,42 @@ func TestSmolagentsManagedAgentCalledFromCode(t *testing.T) {
 		t.Errorf("%d sessions, agents %+v: want one session, the managed agent's two calls its own", tr.Sessions, tr.Agents)
 	}
 }
+
+// Releases of early 2025 head the code "Executing this code:", number steps from 0, and print
+// an error bare in place of the code's value: a step whose code printed no value by its end
+// raised, and the same failure step after step is told (validation round r115a U1,
+// U2, M1: such consoles were not read, and six failing steps were no loop).
+func TestSmolagentsEarlyConsoleBareErrors(t *testing.T) {
+	step := func(n, code string) string {
+		return "━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step " + n + " ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+			"─ Executing this code: ─────────────────────────────────────────────\n" +
+			code + "\n" +
+			" ──────────────────────────────────────────────────────────────────\n" +
+			"name 'engine' is not defined\n" +
+			"[Step " + n + ": Duration 3.50 seconds| Input tokens: 2,075 | Output tokens: 121]\n"
+	}
+	text := "╭──────────────────────────────── New run ────────────────────────────────╮\n" +
+		"│ Who paid the most?                                                      │\n" +
+		"╰─ HfApiModel - meta-llama/Meta-Llama-3.1-8B-Instruct ─────────────────────╯\n" +
+		step("0", "top = sql_engine(query=\"SELECT max(price) FROM receipts\")  \n print(top)  ") +
+		step("1", "max_price = sql_engine(query=\"SELECT max(price) FROM receipts\")  \n print(max_price)  ") +
+		step("2", "price = sql_engine(query=\"SELECT max(price) FROM receipts\")  ") +
+		step("3", "highest = sql_engine(query=\"SELECT max(price) FROM receipts\")  ") +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 4 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"─ Executing this code: ─────────────────────────────────────────────\n" +
+		"print(1)\n" +
+		" ──────────────────────────────────────────────────────────────────\n" +
+		"Execution logs:\n1\nOut: None\n" +
+		"[Step 4: Duration 1.00 seconds| Input tokens: 9,000 | Output tokens: 200]\n"
+	tr := expectEvents(t, "output.md", text, FormatSmolagentsConsole, []string{
+		`user "Who paid the most?"`,
+		`call python_interpreter "{\"code\":\"top = sql_engine(query=…" => "name 'engine' is not defined" FAILED`,
+		`call python_interpreter "{\"code\":\"max_price = sql_engine(…" => "name 'engine' is not defined" FAILED`,
+		`call python_interpreter "{\"code\":\"price = sql_engine(quer…" => "name 'engine' is not defined" FAILED`,
+		`call python_interpreter "{\"code\":\"highest = sql_engine(qu…" => "name 'engine' is not defined" FAILED`,
+		`call python_interpreter "{\"code\":\"print(1)\"}" => "Execution logs:\n1\nOut: None"`,
+	})
+	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) == 0 {
+		t.Error("four steps failing alike, not told")
+	}
+}
