@@ -56,7 +56,8 @@ type ccLine struct {
 	SessionID        string // stream-json's session_id
 	Timestamp        string
 	CostUSD          float64
-	TotalCostUSD     float64 // stream-json's closing "result" line: what the whole run cost
+	TotalCostUSD     float64  // stream-json's closing "result" line: what the whole run cost
+	RunUsage         *ccUsage // and the run's tokens, all its messages' (theirs are counted when each begins)
 	Message          *ccMessage
 }
 
@@ -64,12 +65,15 @@ type ccMessage struct {
 	ID      string
 	Model   string
 	Content ccContent
-	Usage   *struct {
-		InputTokens              int64 `json:"input_tokens"`
-		OutputTokens             int64 `json:"output_tokens"`
-		CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
-		CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
-	}
+	Usage   *ccUsage
+}
+
+// ccUsage is the tokens of a message, or of a run (stream-json's "result" line).
+type ccUsage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
 }
 
 // ccContent is a message's content: a string or a list of blocks.
@@ -125,6 +129,12 @@ func (l *ccLine) member(w *walker) memberFunc {
 			return w.std(v, &l.CostUSD)
 		case "total_cost_usd":
 			return w.std(v, &l.TotalCostUSD)
+		case "usage":
+			if w.data[v] != '{' {
+				return w.skip(v)
+			}
+			l.RunUsage = &ccUsage{}
+			return w.std(v, l.RunUsage)
 		case "message":
 			if w.data[v] != '{' {
 				return w.skip(v)
@@ -239,6 +249,8 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 
 	jsonSeen := false
 	runCost := 0.0
+	var runTokens Usage // the "result" lines' tokens (see ccLine.RunUsage)
+	runTokensSeen := false
 	runSession, runRead := "", false // stream-json: the run's session id, and whether it said anything
 	var damaged []*Error
 	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
@@ -254,6 +266,11 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 		}
 		if l.Type == "result" && l.TotalCostUSD > 0 {
 			runCost += l.TotalCostUSD
+			if u := l.RunUsage; u != nil {
+				runTokens.add(Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+					CacheReadTokens: u.CacheReadInputTokens, CacheWriteTokens: u.CacheCreationInputTokens})
+				runTokensSeen = true
+			}
 		}
 		if l.Type == "system" && l.Subtype == "init" && l.SessionID != "" {
 			// A run of `claude -p` begins; another conversation than the run before is a
@@ -430,6 +447,14 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 		t.hasRunUsage = true
 		for _, a := range t.Agents {
 			t.runUsage.add(a.Usage)
+		}
+		if runTokensSeen {
+			// stream-json's assistant lines carry a message's usage as it began (a handful
+			// of output tokens); the run's closing line counts them all (validation round
+			// r114d U2: 33 output tokens read for 22,123).
+			model, cost := t.runUsage.Model, t.runUsage.CostUSD
+			t.runUsage = runTokens
+			t.runUsage.Model, t.runUsage.CostUSD = model, cost
 		}
 		if t.runUsage.CostUSD == 0 {
 			t.runUsage.CostUSD = runCost

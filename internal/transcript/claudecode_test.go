@@ -231,3 +231,21 @@ func TestClaudeCodeSessionRecordsKeptAsOneList(t *testing.T) {
 		}
 	}
 }
+
+// stream-json's assistant lines carry each message's usage as the message began (a handful of
+// output tokens); the run's closing "result" line counts all its tokens, and the run's usage
+// is that line's (validation round r114d U2: 33 output tokens read for 22,123).
+func TestClaudeCodeStreamJSONRunTokensAreTheResultLines(t *testing.T) {
+	file := `{"type":"system","subtype":"init","cwd":"/app","session_id":"s1","tools":["Bash"],"model":"claude-opus-4-5"}` + "\n" +
+		`{"type":"assistant","message":{"id":"msg_1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}],"usage":{"input_tokens":3,"output_tokens":8,"cache_read_input_tokens":100,"cache_creation_input_tokens":50}},"parent_tool_use_id":null,"session_id":"s1"}` + "\n" +
+		`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"a.txt"}]},"parent_tool_use_id":null,"session_id":"s1"}` + "\n" +
+		`{"type":"result","subtype":"success","is_error":false,"session_id":"s1","total_cost_usd":1.08,"usage":{"input_tokens":41,"output_tokens":22123,"cache_read_input_tokens":900000,"cache_creation_input_tokens":60000}}` + "\n"
+	tr, err := ReadFrom("claude-code.txt", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Usage{InputTokens: 41, OutputTokens: 22123, CacheReadTokens: 900000, CacheWriteTokens: 60000, CostUSD: 1.08, Model: "claude-opus-4-5"}
+	if tr.Usage != want {
+		t.Errorf("run usage %+v, want %+v", tr.Usage, want)
+	}
+}

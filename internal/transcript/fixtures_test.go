@@ -510,6 +510,9 @@ func TestFixtureUsage(t *testing.T) {
 		{"claude-code/s1/subagents/agent-ab12cd3.jsonl", "agent-ab12cd3", Usage{InputTokens: 8, OutputTokens: 34, CacheReadTokens: 900, CacheWriteTokens: 900, Model: "claude-haiku-4-5-20251001"}},
 		// Codex: the last cumulative token_count; cached input is not counted as input.
 		{"codex/rollout-2025-10-03T12-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl", "main", Usage{InputTokens: 3000, OutputTokens: 700, CacheReadTokens: 9000, Model: "gpt-5-codex"}},
+		// codex exec --json: each turn's tokens summed; its input counts the cached input, which
+		// is not counted twice (validation round r114d U1).
+		{"codex-exec/exec.jsonl", "main", Usage{InputTokens: 700, OutputTokens: 100, CacheReadTokens: 800}},
 		// Gemini: per-message tokens summed; thought tokens are output.
 		{"gemini/session-2025-09-18T10-00-7c9e6679.json", "main", Usage{InputTokens: 3500, OutputTokens: 240, CacheReadTokens: 23000, Model: "gemini-2.5-flash"}},
 		{"gemini/session-2025-09-18T11-00-7c9e6679.jsonl", "main", Usage{InputTokens: 3200, OutputTokens: 28, CacheReadTokens: 2900, Model: "gemini-2.5-pro"}},

@@ -69,10 +69,15 @@ type codexExecItem struct {
 	Message string          `json:"message"`
 }
 
+// codexExecUsage is a turn's tokens. Its input counts the cached input read, and the input
+// written to the cache where a provider reports it, as OpenAI's input tokens do: the rest is
+// input read anew (validation round r114d U1: cached input was counted twice, 4.86M tokens
+// read for 2.48M).
 type codexExecUsage struct {
-	InputTokens       int64 `json:"input_tokens"`
-	CachedInputTokens int64 `json:"cached_input_tokens"`
-	OutputTokens      int64 `json:"output_tokens"`
+	InputTokens           int64 `json:"input_tokens"`
+	CachedInputTokens     int64 `json:"cached_input_tokens"`
+	CacheWriteInputTokens int64 `json:"cache_write_input_tokens"`
+	OutputTokens          int64 `json:"output_tokens"`
 }
 
 // codexExecTypes are the event types that start a `codex exec --json` stream.
@@ -98,9 +103,10 @@ func readCodexExec(name string, br *bufio.Reader) (*built, error) {
 			turns++
 		case "turn.completed":
 			if u := l.Usage; u != nil {
-				a.usage.InputTokens += u.InputTokens
+				a.usage.InputTokens += max(0, u.InputTokens-u.CachedInputTokens-u.CacheWriteInputTokens)
 				a.usage.OutputTokens += u.OutputTokens
 				a.usage.CacheReadTokens += u.CachedInputTokens
+				a.usage.CacheWriteTokens += u.CacheWriteInputTokens
 			}
 		case "item.completed":
 			if l.Item != nil {

@@ -509,3 +509,20 @@ func TestCodexMCPErrorsFailTheirCalls(t *testing.T) {
 		t.Errorf("calls %q: want the first two failed", describe(calls))
 	}
 }
+
+// A turn's input tokens count the cached input read and, where the provider reports it, the
+// input written to the cache: the input read anew is what is left (validation round r114d U1:
+// 4.86M tokens read for a run of 2.48M).
+func TestCodexExecTurnTokensCountCachedInputOnce(t *testing.T) {
+	file := `{"type":"thread.started","thread_id":"0199"}` + "\n" + `{"type":"turn.started"}` + "\n" +
+		`{"type":"item.completed","item":{"id":"item_1","type":"command_execution","command":"ls","aggregated_output":"a\n","exit_code":0,"status":"completed"}}` + "\n" +
+		`{"type":"turn.completed","usage":{"input_tokens":2449425,"cached_input_tokens":2376710,"cache_write_input_tokens":72556,"output_tokens":30751,"reasoning_output_tokens":15442}}` + "\n"
+	tr, err := ReadFrom("codex.txt", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Usage{InputTokens: 159, OutputTokens: 30751, CacheReadTokens: 2376710, CacheWriteTokens: 72556}
+	if got := tr.Agents[0].Usage; got != want {
+		t.Errorf("usage %+v, want %+v", got, want)
+	}
+}
