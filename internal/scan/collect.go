@@ -192,6 +192,12 @@ func CollectMirrors(paths []string) ([]Target, []Mirror) {
 //     episode's is read, and the last before each place where the logs shrink: a chat only
 //     grows, so a log smaller than the one before it follows a cut (the chat summarised), and
 //     the one before the cut is the only one that holds what came before it.
+//   - a Harbor trial's agent folder, which keeps one run in up to three forms: the agent's own
+//     session files (under sessions/), what the agent's CLI printed (codex.txt,
+//     claude-code.txt, ...) and Harbor's trajectory.json, converted from them (validation
+//     round r114d U3: a run read once per form). The agent's own files are read: the session
+//     files where the walk holds them, else the printed log; trajectory.json only where
+//     neither is there (Terminus, Harbor's own agent, writes nothing else).
 //
 // Alone, or named by the user, each is read. It returns the files kept, and those left out
 // with the file read instead and why.
@@ -211,8 +217,12 @@ func splitMirrors(targets []Target) ([]Target, []Mirror) {
 		}
 	}
 	terminus := terminusEpisodeMirrors(targets, has)
+	harbor := harborAgentMirrors(targets, has)
 	mirrorOf := func(t Target) (of, why string) {
 		if m, ok := terminus[t.Path]; ok {
+			return m.Of, m.Why
+		}
+		if m, ok := harbor[t.Path]; ok {
 			return m.Of, m.Why
 		}
 		if dir, _, ok := strings.Cut(filepath.ToSlash(t.Path), "/llm_completions/"); ok {
@@ -300,6 +310,67 @@ func terminusEpisodeMirrors(targets []Target, has map[string]string) map[string]
 		}
 	}
 	return out
+}
+
+// harborPrintedLogs are the names under which Harbor keeps, in a trial's agent folder, what
+// an agent's CLI printed in a format scan reads (codex exec --json, claude -p stream-json,
+// cursor-agent and opencode run JSON, pi's JSON mode, mini-swe-agent's trajectory).
+var harborPrintedLogs = []string{"codex.txt", "claude-code.txt", "cursor-cli.txt", "opencode.txt", "pi.txt", "mini-swe-agent.trajectory.json"}
+
+// harborAgentMirrors finds the copies of a Harbor run that a walk leaves out (see
+// splitMirrors), by path; has maps the walk's paths as splitMirrors keys them.
+func harborAgentMirrors(targets []Target, has map[string]string) map[string]Mirror {
+	// agent folder -> its largest session file in the walk: a JSONL file under sessions/ (a
+	// Codex rollout, a Claude Code session; the folder also keeps the CLI's settings, todos and
+	// caches, which are no session)
+	sessions := map[string]Target{}
+	for _, t := range targets {
+		if !t.Walked || !strings.HasSuffix(base(t.Path), ".jsonl") {
+			continue
+		}
+		for d := filepath.Dir(t.Path); filepath.Dir(d) != d; d = filepath.Dir(d) {
+			if filepath.Base(d) == "sessions" {
+				agent := filepath.Dir(d)
+				if has[filepath.Join(agent, "trajectory.json")] != "" || harborPrintedLog(agent, has) != "" {
+					if kept, seen := sessions[agent]; !seen || t.Size > kept.Size {
+						sessions[agent] = t
+					}
+				}
+				break
+			}
+		}
+	}
+	out := map[string]Mirror{}
+	for _, t := range targets {
+		if !t.Walked {
+			continue
+		}
+		agent, name := filepath.Dir(t.Path), base(t.Path)
+		own := sessions[agent].Path
+		switch {
+		case name == "trajectory.json":
+			if own == "" {
+				own = harborPrintedLog(agent, has)
+			}
+			if own != "" {
+				out[t.Path] = Mirror{Path: t.Path, Of: own, Why: "Harbor's trajectory of the run, converted from the agent's own log"}
+			}
+		case slices.Contains(harborPrintedLogs, name) && own != "":
+			out[t.Path] = Mirror{Path: t.Path, Of: own, Why: "what the agent's CLI printed of the run its session file holds"}
+		}
+	}
+	return out
+}
+
+// harborPrintedLog is the path of the printed log (harborPrintedLogs) in agent folder dir
+// that the walk holds, or "".
+func harborPrintedLog(dir string, has map[string]string) string {
+	for _, n := range harborPrintedLogs {
+		if p := has[filepath.Join(dir, n)]; p != "" {
+			return p
+		}
+	}
+	return ""
 }
 
 // isClaudeCodeFork says whether a path is that of a fork of a Claude Code conversation (see

@@ -295,3 +295,58 @@ func TestCollectReadsATerminusRunOnceNotEveryEpisodesLog(t *testing.T) {
 		t.Errorf("named by the user, %s is left out", first)
 	}
 }
+
+// A Harbor trial's agent folder keeps one run as the agent's own session files, as what its
+// CLI printed (codex.txt, claude-code.txt) and as Harbor's trajectory.json converted from them.
+// A walk reads the run once: from the session file where there is one, else from the printed
+// log, else from the trajectory (Terminus writes nothing else). The CLI's other files under
+// sessions/ (settings, todos) are no session. Named by the user, each is read.
+func TestCollectReadsAHarborRunOnceNotOncePerForm(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string, size int) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Repeat(" ", size)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// Claude Code: all three forms, and the CLI's own settings beside the session
+	session := write("job/t1/agent/sessions/projects/-app/5d1c.jsonl", 900)
+	write("job/t1/agent/sessions/.claude.json", 2000)
+	todos := write("job/t1/agent/sessions/todos/5d1c-agent.json", 10)
+	printed1 := write("job/t1/agent/claude-code.txt", 800)
+	trajectory1 := write("job/t1/agent/trajectory.json", 700)
+	// Codex: the printed log and the trajectory
+	printed2 := write("job/t2/agent/codex.txt", 500)
+	trajectory2 := write("job/t2/agent/trajectory.json", 400)
+	// Terminus: the trajectory alone
+	trajectory3 := write("job/t3/agent/trajectory.json", 300)
+	// a printed log's name with no Harbor trajectory or sessions beside it is read
+	alone := write("notes/codex.txt", 100)
+
+	kept, mirrors := CollectMirrors([]string{dir})
+	var got []string
+	for _, tg := range kept {
+		got = append(got, tg.Path)
+	}
+	want := []string{session, filepath.Join(dir, "job/t1/agent/sessions/.claude.json"), todos, printed2, trajectory3, alone}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("walk:\n%q\nwant:\n%q", got, want)
+	}
+	of := map[string]string{}
+	for _, m := range mirrors {
+		of[m.Path] = m.Of
+	}
+	for left, read := range map[string]string{printed1: session, trajectory1: session, trajectory2: printed2} {
+		if of[left] != read {
+			t.Errorf("%s is read instead of %s, want %s", of[left], left, read)
+		}
+	}
+	if got := Collect([]string{dir, trajectory1}); !slices.ContainsFunc(got, func(tg Target) bool { return tg.Path == trajectory1 }) {
+		t.Errorf("named by the user, %s is left out", trajectory1)
+	}
+}
