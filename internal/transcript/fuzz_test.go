@@ -46,6 +46,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"1": {"traj": "Q\nThought 1: x\nAction 1: s[y]\nObservation 1: z\nAction: t\nObservation: w"}}`))
 	f.Add([]byte(autogenTaskResult))
 	f.Add([]byte(smolCodeAgentRun))
+	f.Add([]byte(langchainPrintedRun))
+	f.Add([]byte("== Ai Message ==\nName: \nTool Calls:\nx ()\nCall ID:\nArgs:\na: b\n c\n== Tool Message ==\n== Tool Message ==\nName: y\n"))
 	f.Add([]byte("━ Step 1 ━\n ─ Executing parsed code: ─\n  x\n╭ New run - a ╮\n│ Calling tool: 'b' with arguments:\n╰\nObservations: c\nError: d\nFinal answer: e\n[Step 1: Duration 1\n─ Output message of the LLM: ─\nf\n ─\n"))
 	f.Add([]byte(`{"messages": [{"source": "a", "type": "ToolCallRequestEvent", "content": [7, {"id": 1, "arguments": {"x": [1]}}]}, {"source": 3, "type": "ToolCallExecutionEvent", "content": "x"}]}`))
 	f.Add([]byte(pydanticHistory))

@@ -38,6 +38,7 @@
 //   - "cascade-markdown": a Windsurf Cascade or Antigravity conversation exported as Markdown
 //   - "crewai-log": CrewAI's verbose console output of a crew's run
 //   - "smolagents-console": what smolagents prints of an agent's run
+//   - "langchain-text": LangChain messages printed with pretty_print(), as LangGraph runs are shown
 //   - "appworld-io": AppWorld's log of the cells an agent ran and their outputs
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
@@ -184,6 +185,9 @@ const (
 	FormatCrewAILog = "crewai-log"
 	// FormatSmolagentsConsole is what Hugging Face's smolagents prints of an agent's run.
 	FormatSmolagentsConsole = "smolagents-console"
+	// FormatLangChainText is LangChain messages printed with pretty_print(), a run's messages
+	// one under another as LangGraph's tutorials and notebooks show them.
+	FormatLangChainText = "langchain-text"
 	// FormatAppWorldIO is AppWorld's log of the cells an agent ran (logs/environment_io.md).
 	FormatAppWorldIO = "appworld-io"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
@@ -699,6 +703,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCrewAILog(name, br)
 	case kindSmolagents:
 		t, err = readSmolagentsConsole(name, br)
+	case kindLangChainText:
+		t, err = readLangChainText(name, br)
 	case kindAppWorldIO:
 		t, err = readAppWorldIO(name, br)
 	case kindACP:

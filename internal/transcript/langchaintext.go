@@ -1,0 +1,219 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// LangChain prints a message with pretty_print() under a banner of its type, and LangGraph's
+// tutorials, READMEs and notebooks print a run so, message by message:
+//
+//	================================ Human Message =================================
+//
+//	What's the weather in SF?
+//	================================== Ai Message ==================================
+//	Tool Calls:
+//	  tavily_search (call_8a2f)
+//	 Call ID: call_8a2f
+//	  Args:
+//	    query: weather in San Francisco
+//	================================= Tool Message =================================
+//	Name: tavily_search
+//
+//	[{"title": "Weather in San Francisco", ...}]
+//	================================== Ai Message ==================================
+//
+//	It is 53°F and foggy.
+//
+// A "Human Message" is the user's turn, an "Ai Message" the model's words and its calls (each
+// its name and id, then its arguments as "key: value" lines), a "Tool Message" the answer to
+// the oldest call of its tool (its "Name:") not answered yet. An AI message that names its
+// agent ("Name: researcher", as LangGraph's multi-agent graphs print it) is that agent's. A
+// tool's error reads as LangGraph's ToolNode writes it ("Error: ... Please fix your
+// mistakes."). Terminals and notebooks print the banner's title in bold, whose codes a copy
+// may keep as "[1m" and "[0m"; copies may also lose the lines' indentation.
+//
+// Written from langchain_core's pretty_repr and the runs r115b collected (validation round
+// r115b U2: such printouts were not read).
+
+// langchainBanner reads a message's banner: its title between runs of '='.
+var langchainBanner = regexp.MustCompile(`^=+ ?(?:\[1m)? ?(Human|Ai|Tool|System) Message ?(?:\[0m)? ?=+$`)
+
+// langchainCallHead reads a call's first line under "Tool Calls:": "tavily_search (call_8a2f)".
+var langchainCallHead = regexp.MustCompile(`^(\S+) \(([^()\s]*)\)$`)
+
+// isLangChainTextHead says whether a text's head holds LangChain's printed messages: an AI
+// message's banner, and another message's.
+func isLangChainTextHead(head []byte) bool {
+	banners, ai := 0, false
+	for line := range bytes.SplitSeq(head, []byte("\n")) {
+		t := strings.TrimSpace(renderTerminalLine(line))
+		if m := langchainBanner.FindStringSubmatch(t); m != nil {
+			banners++
+			ai = ai || m[1] == "Ai"
+		}
+	}
+	return ai && banners >= 2
+}
+
+func readLangChainText(name string, br *bufio.Reader) (*built, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	b := newBuilder(FormatLangChainText)
+	var waiting []langchainCall // calls not answered yet, oldest first
+	kind := ""                  // the message under way: "Human", "Ai", "Tool", "System", or "" before any
+	var body []string
+	flush := func() {
+		switch kind {
+		case "Human":
+			b.agent(MainAgent).user(strings.TrimSpace(strings.Join(body, "\n")), 0)
+		case "Ai":
+			waiting = append(waiting, langchainAIMessage(b, body)...)
+		case "Tool":
+			tool, text := langchainToolMessage(body)
+			at := -1
+			for k, p := range waiting {
+				if tool == "" || p.tool == tool {
+					at = k
+					break
+				}
+			}
+			if at < 0 {
+				break // an answer to no call this text shows
+			}
+			p := waiting[at]
+			waiting = append(waiting[:at], waiting[at+1:]...)
+			e := &p.a.events[p.idx]
+			*e = e.WithResult(text, langchainToolFailed(text))
+		}
+		body = body[:0]
+	}
+	seen := false
+	for raw := range bytes.SplitSeq(data, []byte("\n")) {
+		line := renderTerminalLine(raw)
+		if m := langchainBanner.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			flush()
+			kind, seen = m[1], true
+			continue
+		}
+		if kind != "" {
+			body = append(body, line)
+		}
+	}
+	flush()
+	if !seen {
+		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no LangChain message", ErrUnknownFormat)}
+	}
+	return b.done(), nil
+}
+
+// langchainCall is a call made, to be answered: its agent, its event, its tool.
+type langchainCall struct {
+	a    *agentBuf
+	idx  int
+	tool string
+}
+
+// langchainAIMessage reads an AI message's body: its agent's name, its words and its calls,
+// which it adds; it returns the calls, to be answered.
+func langchainAIMessage(b *builder, body []string) []langchainCall {
+	agent := MainAgent
+	if len(body) > 0 {
+		if n, ok := strings.CutPrefix(strings.TrimSpace(body[0]), "Name: "); ok && n != "" {
+			agent, body = n, body[1:]
+		}
+	}
+	a := b.agent(agent)
+	callsAt := len(body)
+	for k, l := range body {
+		if strings.TrimSpace(l) == "Tool Calls:" {
+			callsAt = k
+			break
+		}
+	}
+	a.said(strings.TrimSpace(strings.Join(body[:callsAt], "\n")))
+	type call struct {
+		name  string
+		keys  []string
+		args  map[string]string
+		inArg string // the argument whose value goes on, over lines
+	}
+	var calls []*call
+	for k := callsAt + 1; k < len(body); k++ {
+		t := strings.TrimSpace(body[k])
+		if m := langchainCallHead.FindStringSubmatch(t); m != nil && k+1 < len(body) && strings.HasPrefix(strings.TrimSpace(body[k+1]), "Call ID:") {
+			calls = append(calls, &call{name: m[1], args: map[string]string{}})
+			k++ // its Call ID line
+			continue
+		}
+		if len(calls) == 0 || t == "Args:" {
+			continue
+		}
+		c := calls[len(calls)-1]
+		// An argument is "key: value" indented four spaces under "Args:"; a line indented
+		// less, or not at all in a copy that lost the indentation, that reads "key: ..." is
+		// one too, and any other line goes on the value before it.
+		if key, value, ok := strings.Cut(t, ": "); ok && langchainArgKey(key) && (strings.HasPrefix(body[k], "    ") || !strings.HasPrefix(body[k], " ")) {
+			if _, dup := c.args[key]; !dup {
+				c.keys = append(c.keys, key)
+			}
+			c.args[key], c.inArg = value, key
+			continue
+		}
+		if c.inArg != "" {
+			c.args[c.inArg] += "\n" + body[k]
+		}
+	}
+	var out []langchainCall
+	turn := "m" + strconv.Itoa(len(a.events)) // the calls of one message are one reply
+	for _, c := range calls {
+		args := map[string]string{}
+		for _, k := range c.keys {
+			args[k] = strings.TrimRight(c.args[k], "\n ")
+		}
+		call := loopguard.Call("", c.name, marshalArgs(args))
+		call.Turn = turn
+		idx := a.add(call)
+		out = append(out, langchainCall{a, idx, c.name})
+	}
+	return out
+}
+
+// langchainToolMessage reads a tool message's body: the tool's name and what it answered.
+func langchainToolMessage(body []string) (tool, text string) {
+	if len(body) > 0 {
+		if n, ok := strings.CutPrefix(strings.TrimSpace(body[0]), "Name: "); ok {
+			tool, body = n, body[1:]
+		}
+	}
+	return tool, strings.TrimSpace(strings.Join(body, "\n"))
+}
+
+// langchainToolFailed says whether a tool's answer is the error LangGraph's ToolNode writes
+// in its place: "Error: <the exception>" and "Please fix your mistakes.".
+func langchainToolFailed(text string) bool {
+	return strings.HasPrefix(text, "Error: ") && strings.HasSuffix(text, "Please fix your mistakes.")
+}
+
+// langchainArgKey says whether s can be an argument's name: a word of letters, digits, '_'
+// and '-'.
+func langchainArgKey(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c == '-' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,99 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+)
+
+// Written for these tests in the layout of langchain_core's pretty_repr, as LangGraph's
+// tutorials print a run: a search made twice with the same query and failing the same way,
+// then answered.
+const langchainPrintedRun = `================================ Human Message =================================
+
+What's the weather in SF?
+================================== Ai Message ==================================
+
+Let me look that up.
+Tool Calls:
+  tavily_search (call_8a2f)
+ Call ID: call_8a2f
+  Args:
+    query: weather in San Francisco
+    max_results: 2
+================================= Tool Message =================================
+Name: tavily_search
+
+Error: TimeoutError('no answer')
+ Please fix your mistakes.
+================================== Ai Message ==================================
+Tool Calls:
+  tavily_search (call_9b3c)
+ Call ID: call_9b3c
+  Args:
+    query: weather in San Francisco
+    max_results: 2
+  get_time (call_9b3d)
+ Call ID: call_9b3d
+  Args:
+    city: San Francisco
+================================= Tool Message =================================
+Name: get_time
+
+10:42
+================================= Tool Message =================================
+Name: tavily_search
+
+[{"title": "Weather in San Francisco", "content": "53 F, foggy"}]
+================================== Ai Message ==================================
+
+It is 53°F and foggy.
+`
+
+// A printed run: the user's turn, the model's words and calls with their arguments, each
+// tool message answering the oldest call of its tool, ToolNode's error a failure.
+func TestLangChainPrintedMessages(t *testing.T) {
+	tr := expectEvents(t, "README.md", langchainPrintedRun, FormatLangChainText, []string{
+		`user "What's the weather in SF?"`,
+		`text[model] "Let me look that up."`,
+		`call tavily_search "{\"max_results\":\"2\",\"query\":\"weat…" => "Error: TimeoutError('no answer')…" FAILED`,
+		`call tavily_search "{\"max_results\":\"2\",\"query\":\"weat…" => "[{\"title\": \"Weather in San Franc…"`,
+		`call get_time "{\"city\":\"San Francisco\"}" => "10:42"`,
+		`text[model] "It is 53°F and foggy."`,
+	})
+	if c := tr.Agents[0].Calls(); c[1].Turn == "" || c[1].Turn != c[2].Turn {
+		t.Errorf("turns %q %q: the calls of one message are one reply", c[1].Turn, c[2].Turn)
+	}
+}
+
+// A copy may lose the lines' indentation and keep the bold codes' remains around the banner's
+// title; an AI message that names its agent is that agent's (LangGraph's multi-agent graphs).
+func TestLangChainPrintedMessagesCopiedLoosely(t *testing.T) {
+	text := "================================[1m Human Message [0m=================================\n" +
+		"Find flights\n" +
+		"==================================[1m Ai Message [0m==================================\n" +
+		"Name: flight_agent\n" +
+		"Tool Calls:\n" +
+		"search_flights (toolu_01)\n" +
+		"Call ID: toolu_01\n" +
+		"Args:\n" +
+		"origin: ZRH\n" +
+		"note: first line\n" +
+		"and a second\n" +
+		"=================================[1m Tool Message [0m=================================\n" +
+		"Name: search_flights\n" +
+		"LX 318 at 07:10\n"
+	tr, err := ReadFrom("notebook.txt", strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatLangChainText || len(tr.Agents) != 2 || tr.Agents[1].ID != "flight_agent" {
+		t.Fatalf("read as %s, agents %+v", tr.Format, tr.Agents)
+	}
+	want := []string{`call search_flights "{\"note\":\"first line\\nand a secon…" => "LX 318 at 07:10"`}
+	if got := describe(tr.Agents[1].Events); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if args := string(tr.Agents[1].Calls()[0].Args); !strings.Contains(args, `"origin":"ZRH"`) {
+		t.Errorf("arguments %s: the origin is lost", args)
+	}
+}
