@@ -47,6 +47,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(autogenTaskResult))
 	f.Add([]byte(smolCodeAgentRun))
 	f.Add([]byte(langchainPrintedRun))
+	f.Add([]byte(autogenConsoleRun))
+	f.Add([]byte("---------- ToolCallRequestEvent (a) ----------\n[FunctionCall(id='\\x4', arguments=\"\\u00e9\", name=(x)), FunctionCall(\n```\n---------- ToolCallExecutionEvent (a) ----------\n[FunctionExecutionResult(content='x\n"))
 	f.Add([]byte("== Ai Message ==\nName: \nTool Calls:\nx ()\nCall ID:\nArgs:\na: b\n c\n== Tool Message ==\n== Tool Message ==\nName: y\n"))
 	f.Add([]byte("━ Step 1 ━\n ─ Executing parsed code: ─\n  x\n╭ New run - a ╮\n│ Calling tool: 'b' with arguments:\n╰\nObservations: c\nError: d\nFinal answer: e\n[Step 1: Duration 1\n─ Output message of the LLM: ─\nf\n ─\n"))
 	f.Add([]byte(`{"messages": [{"source": "a", "type": "ToolCallRequestEvent", "content": [7, {"id": 1, "arguments": {"x": [1]}}]}, {"source": 3, "type": "ToolCallExecutionEvent", "content": "x"}]}`))

@@ -58,6 +58,7 @@ const (
 	kindCrewAILog         // CrewAI's verbose console output (# Agent: / ## Using tool: sections)
 	kindSmolagents        // smolagents' console output of a run (━ Step N ━, Executing parsed code)
 	kindLangChainText     // LangChain messages printed with pretty_print() (LangGraph runs)
+	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
@@ -194,6 +195,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if head[i] != '{' && head[i] != '[' && isLangChainTextHead(head[i:]) {
 		return sniffed{kind: kindLangChainText}
+	}
+	if head[i] != '{' && head[i] != '[' && isAutoGenConsoleHead(head[i:]) {
+		return sniffed{kind: kindAutoGenConsole}
 	}
 	if (head[i] == '[' || head[i] == '{') && !opensAValue(head[i:]) {
 		// '[' or '{' and then what no JSON has there (a harness's commands.txt of Python

@@ -39,6 +39,7 @@
 //   - "crewai-log": CrewAI's verbose console output of a crew's run
 //   - "smolagents-console": what smolagents prints of an agent's run
 //   - "langchain-text": LangChain messages printed with pretty_print(), as LangGraph runs are shown
+//   - "autogen-console": what AutoGen AgentChat's Console prints of a team's run
 //   - "appworld-io": AppWorld's log of the cells an agent ran and their outputs
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
@@ -188,6 +189,8 @@ const (
 	// FormatLangChainText is LangChain messages printed with pretty_print(), a run's messages
 	// one under another as LangGraph's tutorials and notebooks show them.
 	FormatLangChainText = "langchain-text"
+	// FormatAutoGenConsole is what AutoGen AgentChat's Console prints of a team's run.
+	FormatAutoGenConsole = "autogen-console"
 	// FormatAppWorldIO is AppWorld's log of the cells an agent ran (logs/environment_io.md).
 	FormatAppWorldIO = "appworld-io"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
@@ -705,6 +708,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readSmolagentsConsole(name, br)
 	case kindLangChainText:
 		t, err = readLangChainText(name, br)
+	case kindAutoGenConsole:
+		t, err = readAutoGenConsole(name, br)
 	case kindAppWorldIO:
 		t, err = readAppWorldIO(name, br)
 	case kindACP:

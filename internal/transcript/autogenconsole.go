@@ -1,0 +1,272 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// AutoGen AgentChat's Console (autogen_agentchat.ui.Console) prints a team's run as it
+// streams, each message under a rule naming its type and its source, and READMEs and logs keep
+// that printout:
+//
+//	---------- TextMessage (user) ----------
+//	What is the weather in New York?
+//	---------- ToolCallRequestEvent (weather_agent) ----------
+//	[FunctionCall(id='call_zgrH', arguments='{"city":"New York"}', name='get_weather')]
+//	---------- ToolCallExecutionEvent (weather_agent) ----------
+//	[FunctionExecutionResult(content='73 degrees and Sunny.', name='get_weather', call_id='call_zgrH', is_error=False)]
+//	---------- TextMessage (weather_agent) ----------
+//	The weather in New York is 73 degrees and sunny.
+//
+// The messages are those autogenMessages reads as JSON, printed as text: the calls and their
+// results are Python reprs of FunctionCall and FunctionExecutionResult, matched by id, else in
+// order (some models' calls have empty ids). A run pasted into a Markdown fence ends with it:
+// a README shows one run per block (the same question asked of three models is three runs).
+//
+// Written from AutoGen's Console and real printouts (validation round r115b U3).
+
+// autogenConsoleRule reads the rule over a message: its type and its source.
+var autogenConsoleRule = regexp.MustCompile(`^-{10} (\w+) \((.*)\) -{10}$`)
+
+// isAutoGenConsoleHead says whether a text's head holds AutoGen's Console printout: a rule
+// over a tool call's request, or two rules of message types AutoGen writes.
+func isAutoGenConsoleHead(head []byte) bool {
+	rules := 0
+	for line := range bytes.SplitSeq(head, []byte("\n")) {
+		m := autogenConsoleRule.FindSubmatch(bytes.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		if _, known := autogenTypes[string(m[1])]; known {
+			if string(m[1]) == "ToolCallRequestEvent" {
+				return true
+			}
+			rules++
+		}
+	}
+	return rules >= 2
+}
+
+func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	b := newBuilder(FormatAutoGenConsole)
+	var a *agentBuf // the run's agent, made when the run says something
+	kind, source := "", ""
+	var body []string
+	waiting := map[string]int{} // calls not answered yet, by id
+	var order []int             // and in order
+	sessions, said := 0, false  // runs begun; whether the run under way said anything
+	inner := false              // a fenced block of the message under way is open
+	flush := func() {
+		text := strings.TrimSpace(strings.Join(body, "\n"))
+		body = body[:0]
+		if kind == "" {
+			return
+		}
+		if a == nil {
+			a = b.agent(MainAgent)
+		}
+		said = true
+		switch autogenTypes[kind] {
+		case "text":
+			if source == "user" {
+				a.user(text, 0)
+			} else {
+				a.said(text)
+			}
+		case "thought":
+			a.text("model", text, "", 0)
+		case "calls":
+			turn := "m" + strconv.Itoa(len(a.events))
+			for _, c := range pyReprObjects(text, "FunctionCall") {
+				call := loopguard.Call("", c["name"], []byte(c["arguments"]))
+				call.Turn = turn
+				idx := a.add(call)
+				order = append(order, idx)
+				if id := c["id"]; id != "" {
+					waiting[id] = idx
+				}
+			}
+		case "results":
+			for _, r := range pyReprObjects(text, "FunctionExecutionResult") {
+				idx, ok := waiting[r["call_id"]]
+				if ok {
+					delete(waiting, r["call_id"])
+				} else if r["call_id"] == "" && len(order) > 0 {
+					idx, ok = order[0], true
+				}
+				if !ok {
+					continue
+				}
+				for k, o := range order {
+					if o == idx {
+						order = append(order[:k], order[k+1:]...)
+						break
+					}
+				}
+				e := &a.events[idx]
+				*e = e.WithResult(r["content"], r["is_error"] == "True")
+			}
+		default:
+			if kind == "ModelClientStreamingChunkEvent" && source != "user" {
+				a.said(text) // the model's words as they streamed
+			}
+		}
+	}
+	seen := false
+	for raw := range bytes.SplitSeq(data, []byte("\n")) {
+		line := renderTerminalLine(raw)
+		t := strings.TrimSpace(line)
+		if m := autogenConsoleRule.FindStringSubmatch(t); m != nil {
+			flush()
+			kind, source, seen, inner = m[1], m[2], true, false
+			continue
+		}
+		if strings.HasPrefix(t, "```") && kind != "" && (inner || t != "```") {
+			inner = !inner // a block of the message's own ("```python" ... "```")
+		} else if t == "```" && kind != "" {
+			// the end of a run pasted into a Markdown fence: the next run is another session
+			flush()
+			kind = ""
+			if said {
+				sessions++
+				b.session, a = sessions, nil
+				waiting, order, said = map[string]int{}, nil, false
+			}
+			continue
+		}
+		if kind != "" {
+			body = append(body, line)
+		}
+	}
+	flush()
+	if !seen {
+		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no AutoGen message", ErrUnknownFormat)}
+	}
+	t := b.done()
+	t.Sessions = max(1, sessions+boolInt(said))
+	return t, nil
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pyReprObjects reads the Python reprs of objects of class ctor in text ("FunctionCall(id='x',
+// arguments='{}', name='f')"): each object's fields, strings unquoted, other values (True,
+// None, 3) as written.
+func pyReprObjects(text, ctor string) []map[string]string {
+	var out []map[string]string
+	for {
+		k := strings.Index(text, ctor+"(")
+		if k < 0 {
+			return out
+		}
+		if k > 0 && (isPyNameByte(text[k-1])) {
+			text = text[k+len(ctor):]
+			continue
+		}
+		fields, rest := pyReprFields(text[k+len(ctor)+1:])
+		out = append(out, fields)
+		text = rest
+	}
+}
+
+// pyReprFields reads "key=value, key=value)" and returns the fields and what follows.
+func pyReprFields(s string) (map[string]string, string) {
+	fields := map[string]string{}
+	for {
+		s = strings.TrimLeft(s, " \n\t,")
+		if s == "" || s[0] == ')' {
+			if s != "" {
+				s = s[1:]
+			}
+			return fields, s
+		}
+		eq := strings.IndexByte(s, '=')
+		if eq <= 0 || strings.ContainsAny(s[:eq], " ,()") {
+			return fields, s // no field: the repr is not as expected
+		}
+		key := s[:eq]
+		s = s[eq+1:]
+		var value string
+		value, s = pyReprValue(s)
+		fields[key] = value
+	}
+}
+
+// pyReprValue reads one value at the start of s: a quoted string (unquoted), or what comes
+// before the next ',' or ')' at its nesting level.
+func pyReprValue(s string) (string, string) {
+	if s != "" && (s[0] == '\'' || s[0] == '"') {
+		q := s[0]
+		var b strings.Builder
+		for i := 1; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c == q:
+				return b.String(), s[i+1:]
+			case c == '\\' && i+1 < len(s):
+				i++
+				switch e := s[i]; e {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				case 'r':
+					b.WriteByte('\r')
+				case 'x', 'u', 'U':
+					n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+					if i+n < len(s) {
+						if r, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32); err == nil {
+							b.WriteRune(rune(r))
+							i += n
+							continue
+						}
+					}
+					b.WriteByte('\\')
+					b.WriteByte(e)
+				default:
+					b.WriteByte(e) // \\, \', \"
+				}
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return b.String(), ""
+	}
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return strings.TrimSpace(s[:i]), s[i:]
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return strings.TrimSpace(s[:i]), s[i:]
+			}
+		}
+	}
+	return strings.TrimSpace(s), ""
+}
+
+func isPyNameByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
