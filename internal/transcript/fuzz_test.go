@@ -48,6 +48,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(smolCodeAgentRun))
 	f.Add([]byte(langchainPrintedRun))
 	f.Add([]byte(autogenConsoleRun))
+	f.Add([]byte(ag2Conversation))
+	f.Add([]byte("a (to b):\n\n***** Suggested function call: f *****\nArguments:\n\n---\nEXECUTING CODE BLOCK\nb (to a):\nResponse from calling function (f)\n"))
 	f.Add([]byte("---------- ToolCallRequestEvent (a) ----------\n[FunctionCall(id='\\x4', arguments=\"\\u00e9\", name=(x)), FunctionCall(\n```\n---------- ToolCallExecutionEvent (a) ----------\n[FunctionExecutionResult(content='x\n"))
 	f.Add([]byte("== Ai Message ==\nName: \nTool Calls:\nx ()\nCall ID:\nArgs:\na: b\n c\n== Tool Message ==\n== Tool Message ==\nName: y\n"))
 	f.Add([]byte("━ Step 1 ━\n ─ Executing parsed code: ─\n  x\n╭ New run - a ╮\n│ Calling tool: 'b' with arguments:\n╰\nObservations: c\nError: d\nFinal answer: e\n[Step 1: Duration 1\n─ Output message of the LLM: ─\nf\n ─\n"))

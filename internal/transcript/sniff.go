@@ -59,6 +59,7 @@ const (
 	kindSmolagents        // smolagents' console output of a run (━ Step N ━, Executing parsed code)
 	kindLangChainText     // LangChain messages printed with pretty_print() (LangGraph runs)
 	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
+	kindAG2Console        // AG2's (AutoGen 0.2's) printout of a conversation
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
@@ -198,6 +199,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if head[i] != '{' && head[i] != '[' && isAutoGenConsoleHead(head[i:]) {
 		return sniffed{kind: kindAutoGenConsole}
+	}
+	if head[i] != '{' && head[i] != '[' && isAG2Head(head[i:]) {
+		return sniffed{kind: kindAG2Console}
 	}
 	if (head[i] == '[' || head[i] == '{') && !opensAValue(head[i:]) {
 		// '[' or '{' and then what no JSON has there (a harness's commands.txt of Python

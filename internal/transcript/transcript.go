@@ -40,6 +40,7 @@
 //   - "smolagents-console": what smolagents prints of an agent's run
 //   - "langchain-text": LangChain messages printed with pretty_print(), as LangGraph runs are shown
 //   - "autogen-console": what AutoGen AgentChat's Console prints of a team's run
+//   - "ag2-console": what AG2 (AutoGen 0.2) prints of a conversation
 //   - "appworld-io": AppWorld's log of the cells an agent ran and their outputs
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
@@ -191,6 +192,8 @@ const (
 	FormatLangChainText = "langchain-text"
 	// FormatAutoGenConsole is what AutoGen AgentChat's Console prints of a team's run.
 	FormatAutoGenConsole = "autogen-console"
+	// FormatAG2Console is what AG2 (AutoGen 0.2 and its successor) prints of a conversation.
+	FormatAG2Console = "ag2-console"
 	// FormatAppWorldIO is AppWorld's log of the cells an agent ran (logs/environment_io.md).
 	FormatAppWorldIO = "appworld-io"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
@@ -710,6 +713,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readLangChainText(name, br)
 	case kindAutoGenConsole:
 		t, err = readAutoGenConsole(name, br)
+	case kindAG2Console:
+		t, err = readAG2Console(name, br)
 	case kindAppWorldIO:
 		t, err = readAppWorldIO(name, br)
 	case kindACP:
