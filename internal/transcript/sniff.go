@@ -60,6 +60,7 @@ const (
 	kindLangChainText     // LangChain messages printed with pretty_print() (LangGraph runs)
 	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
 	kindAG2Console        // AG2's (AutoGen 0.2's) printout of a conversation
+	kindLlamaIndex        // LlamaIndex agents' verbose printout (Calling function:, ReAct steps)
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
@@ -191,18 +192,6 @@ func sniff(head []byte, eof bool) sniffed {
 	if head[i] != '{' && head[i] != '[' && isGeminiTextHead(head) {
 		return sniffed{kind: kindGeminiText}
 	}
-	if head[i] != '{' && head[i] != '[' && isSmolagentsHead(head[i:]) {
-		return sniffed{kind: kindSmolagents}
-	}
-	if head[i] != '{' && head[i] != '[' && isLangChainTextHead(head[i:]) {
-		return sniffed{kind: kindLangChainText}
-	}
-	if head[i] != '{' && head[i] != '[' && isAutoGenConsoleHead(head[i:]) {
-		return sniffed{kind: kindAutoGenConsole}
-	}
-	if head[i] != '{' && head[i] != '[' && isAG2Head(head[i:]) {
-		return sniffed{kind: kindAG2Console}
-	}
 	if (head[i] == '[' || head[i] == '{') && !opensAValue(head[i:]) {
 		// '[' or '{' and then what no JSON has there (a harness's commands.txt of Python
 		// lists, ['ls', 'Enter']): text, not a JSON document damaged further on, which is
@@ -243,6 +232,20 @@ func sniff(head []byte, eof bool) sniffed {
 		}
 		if isCrewAIHead(head[i:]) {
 			return sniffed{kind: kindCrewAILog}
+		}
+		// Agent frameworks' console printouts, after the formats above, whose marks are
+		// more particular (a crew's log may quote a ReAct prompt's "Action:" lines).
+		switch {
+		case isSmolagentsHead(head[i:]):
+			return sniffed{kind: kindSmolagents}
+		case isLangChainTextHead(head[i:]):
+			return sniffed{kind: kindLangChainText}
+		case isAutoGenConsoleHead(head[i:]):
+			return sniffed{kind: kindAutoGenConsole}
+		case isAG2Head(head[i:]):
+			return sniffed{kind: kindAG2Console}
+		case isLlamaIndexHead(head[i:]):
+			return sniffed{kind: kindLlamaIndex}
 		}
 		if bytes.Contains(head, []byte("mini-swe-agent")) {
 			// Perhaps mini-swe-agent's console, whose first message may come after more than

@@ -41,6 +41,7 @@
 //   - "langchain-text": LangChain messages printed with pretty_print(), as LangGraph runs are shown
 //   - "autogen-console": what AutoGen AgentChat's Console prints of a team's run
 //   - "ag2-console": what AG2 (AutoGen 0.2) prints of a conversation
+//   - "llamaindex-console": what LlamaIndex's agents print of their steps
 //   - "appworld-io": AppWorld's log of the cells an agent ran and their outputs
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
@@ -194,6 +195,8 @@ const (
 	FormatAutoGenConsole = "autogen-console"
 	// FormatAG2Console is what AG2 (AutoGen 0.2 and its successor) prints of a conversation.
 	FormatAG2Console = "ag2-console"
+	// FormatLlamaIndexConsole is what LlamaIndex's agents print of their steps (verbose=True).
+	FormatLlamaIndexConsole = "llamaindex-console"
 	// FormatAppWorldIO is AppWorld's log of the cells an agent ran (logs/environment_io.md).
 	FormatAppWorldIO = "appworld-io"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
@@ -715,6 +718,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readAutoGenConsole(name, br)
 	case kindAG2Console:
 		t, err = readAG2Console(name, br)
+	case kindLlamaIndex:
+		t, err = readLlamaIndexConsole(name, br)
 	case kindAppWorldIO:
 		t, err = readAppWorldIO(name, br)
 	case kindACP:
