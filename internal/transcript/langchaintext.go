@@ -38,7 +38,11 @@ import (
 // agent ("Name: researcher", as LangGraph's multi-agent graphs print it) is that agent's. A
 // tool's error reads as LangGraph's ToolNode writes it ("Error: ... Please fix your
 // mistakes."). Terminals and notebooks print the banner's title in bold, whose codes a copy
-// may keep as "[1m" and "[0m"; copies may also lose the lines' indentation.
+// may keep as "[1m" and "[0m"; copies may also lose the lines' indentation. A tool message
+// answers the AI message just before it: a call still waiting when the model speaks again
+// was not answered (a user declined it). Indented arguments end at a line at the margin (what
+// the program printed after the message: a prompt to approve the calls, the user's reply). A
+// run pasted into a Markdown block ends with the block; the next is another session.
 //
 // Written from langchain_core's pretty_repr and the runs r115b collected (validation round
 // r115b U2: such printouts were not read).
@@ -69,15 +73,22 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
 	b := newBuilder(FormatLangChainText)
-	var waiting []langchainCall // calls not answered yet, oldest first
+	var waiting []langchainCall // the last AI message's calls not answered yet, oldest first
 	kind := ""                  // the message under way: "Human", "Ai", "Tool", "System", or "" before any
 	var body []string
+	sessions, said := 0, false // runs begun; whether the run under way holds a message
+	inner := false             // a fenced block of the message under way is open
 	flush := func() {
+		if kind != "" {
+			said = true
+		}
 		switch kind {
 		case "Human":
 			b.agent(MainAgent).user(strings.TrimSpace(strings.Join(body, "\n")), 0)
 		case "Ai":
-			waiting = append(waiting, langchainAIMessage(b, body)...)
+			// Tool messages answer the AI message before them: calls of an earlier one that
+			// are still waiting were never answered (a user declined them).
+			waiting = langchainAIMessage(b, body)
 		case "Tool":
 			tool, text := langchainToolMessage(body)
 			at := -1
@@ -100,9 +111,22 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 	seen := false
 	for raw := range bytes.SplitSeq(data, []byte("\n")) {
 		line := renderTerminalLine(raw)
-		if m := langchainBanner.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		t := strings.TrimSpace(line)
+		if m := langchainBanner.FindStringSubmatch(t); m != nil {
 			flush()
-			kind, seen = m[1], true
+			kind, seen, inner = m[1], true, false
+			continue
+		}
+		if strings.HasPrefix(t, "```") && kind != "" && (inner || t != "```") {
+			inner = !inner // a block of the message's own ("```python" ... "```")
+		} else if t == "```" && kind != "" {
+			// the end of a run pasted into a Markdown fence: the next run is another session
+			flush()
+			kind = ""
+			if said {
+				sessions++
+				b.session, said, waiting = sessions, false, nil
+			}
 			continue
 		}
 		if kind != "" {
@@ -113,7 +137,9 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 	if !seen {
 		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no LangChain message", ErrUnknownFormat)}
 	}
-	return b.done(), nil
+	t := b.done()
+	t.Sessions = max(1, sessions+boolInt(said))
+	return t, nil
 }
 
 // langchainCall is a call made, to be answered: its agent, its event, its tool.
@@ -142,10 +168,12 @@ func langchainAIMessage(b *builder, body []string) []langchainCall {
 	}
 	a.said(strings.TrimSpace(strings.Join(body[:callsAt], "\n")))
 	type call struct {
-		name  string
-		keys  []string
-		args  map[string]string
-		inArg string // the argument whose value goes on, over lines
+		name     string
+		keys     []string
+		args     map[string]string
+		inArg    string // the argument whose value goes on, over lines
+		indented bool   // its arguments are indented, as pretty_print writes them
+		done     bool   // a line at the margin ended them (what the script printed after)
 	}
 	var calls []*call
 	for k := callsAt + 1; k < len(body); k++ {
@@ -159,10 +187,22 @@ func langchainAIMessage(b *builder, body []string) []langchainCall {
 			continue
 		}
 		c := calls[len(calls)-1]
+		if c.done {
+			continue
+		}
+		if c.indented && t != "" && !strings.HasPrefix(body[k], " ") {
+			// Indented arguments end at a line at the margin: what the program printed after
+			// the message (a prompt to approve the calls, the user's answer).
+			c.done = true
+			continue
+		}
 		// An argument is "key: value" indented four spaces under "Args:"; a line indented
 		// less, or not at all in a copy that lost the indentation, that reads "key: ..." is
 		// one too, and any other line goes on the value before it.
 		if key, value, ok := strings.Cut(t, ": "); ok && langchainArgKey(key) && (strings.HasPrefix(body[k], "    ") || !strings.HasPrefix(body[k], " ")) {
+			if len(c.keys) == 0 {
+				c.indented = strings.HasPrefix(body[k], " ")
+			}
 			if _, dup := c.args[key]; !dup {
 				c.keys = append(c.keys, key)
 			}

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -95,5 +96,40 @@ func TestLangChainPrintedMessagesCopiedLoosely(t *testing.T) {
 	}
 	if args := string(tr.Agents[1].Calls()[0].Args); !strings.Contains(args, `"origin":"ZRH"`) {
 		t.Errorf("arguments %s: the origin is lost", args)
+	}
+}
+
+// A README that pastes runs into Markdown blocks holds a run per block; a tool message answers
+// the AI message just before it, so calls a user declined stay unanswered rather than take the
+// next run's answers; what the program printed after indented arguments (its prompt to approve
+// the calls, the user's reply) is no part of them (validation round r116a U1-U3).
+func TestLangChainPrintedRunsInBlocksWithDeclinedCalls(t *testing.T) {
+	ai := func(id, query string) string {
+		return "================================== Ai Message ==================================\nTool Calls:\n" +
+			"  lookup_policy (" + id + ")\n Call ID: " + id + "\n  Args:\n    query: " + query + "\n"
+	}
+	tool := "================================= Tool Message =================================\nName: lookup_policy\n\nNo changes within 3 hours.\n"
+	human := "================================ Human Message =================================\n\nCan I change my flight?\n"
+	doc := "# Travel agent\n\n```text\n" + human + ai("call_1", "flight change policy") + tool + "```\n\n" +
+		"```text\n" + human + ai("call_2", "changes") +
+		"Do you approve of the above actions? Type 'y' to continue; otherwise, explain your requested change.\n\nno, I changed my mind\n" +
+		"================================== Ai Message ==================================\n\nUnderstood.\n```\n\n" +
+		"```text\n" + human + ai("call_3", "changes") + tool + "```\n"
+	tr, err := ReadFrom("README.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatLangChainText || tr.Sessions != 3 || len(tr.Agents) != 3 {
+		t.Fatalf("read as %s, %d sessions, %d agents; want 3 runs", tr.Format, tr.Sessions, len(tr.Agents))
+	}
+	var got []string
+	for _, a := range tr.Agents {
+		for _, c := range a.Calls() {
+			got = append(got, fmt.Sprintf("%d %s %v", a.Session, c.Args, c.HasResult))
+		}
+	}
+	want := []string{`0 {"query":"flight change policy"} true`, `1 {"query":"changes"} false`, `2 {"query":"changes"} true`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
