@@ -13,15 +13,16 @@ calls=5000
 count() { # count FUNCTION BENCHMARK: instructions per call inside FUNCTION (and what it calls)
   local out=.bench/callgrind-progress.out try
   # Valgrind 3.19 does not know RDTSCP, which the Go runtime's lock spinning may reach when the
-  # machine is busy (SIGILL in runtime.cputicks): such a run is tried again, up to three times.
-  for try in 1 2 3; do
+  # machine is busy (SIGILL in runtime.cputicks): such a run is tried again, up to ten times
+  # (three were too few while other jobs ran).
+  for try in $(seq 10); do
     rm -f "$out"
     if GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file="$out" \
       --toggle-collect="$1" .bench/loopguard.test -test.run x -test.bench "$2" -test.benchtime ${calls}x \
       >/dev/null 2>.bench/callgrind-progress.err; then
       break
     fi
-    if [ "$try" = 3 ] || ! grep -q "runtime.cputicks" .bench/callgrind-progress.err; then
+    if [ "$try" = 10 ] || ! grep -q "runtime.cputicks" .bench/callgrind-progress.err; then
       cat .bench/callgrind-progress.err >&2
       exit 1
     fi
