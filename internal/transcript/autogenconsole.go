@@ -30,10 +30,18 @@ import (
 // order (some models' calls have empty ids). A run pasted into a Markdown fence ends with it:
 // a README shows one run per block (the same question asked of three models is three runs).
 //
-// Written from AutoGen's Console and real printouts (validation round r115b U3).
+// The Console's own statistics and summary, and other loggers' records among the messages, are
+// passed over.
+//
+// Written from AutoGen's Console and real printouts (validation rounds r115b U3, r116a U4).
 
 // autogenConsoleRule reads the rule over a message: its type and its source.
 var autogenConsoleRule = regexp.MustCompile(`^-{10} (\w+) \((.*)\) -{10}$`)
+
+// autogenConsoleNoise reads the lines of a printout that are no message's: the Console's
+// statistics after a message ("[Prompt tokens: 120, Completion tokens: 18]"), and records
+// other loggers of the process interleave ("2026-09-27T15:37:13.123Z  INFO server: ...").
+var autogenConsoleNoise = regexp.MustCompile(`^(?:\[Prompt tokens: \d+, Completion tokens: \d+\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR)\b.*)$`)
 
 // isAutoGenConsoleHead says whether a text's head holds AutoGen's Console printout: a rule
 // over a tool call's request, or two rules of message types AutoGen writes.
@@ -130,6 +138,14 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 		if m := autogenConsoleRule.FindStringSubmatch(t); m != nil {
 			flush()
 			kind, source, seen, inner = m[1], m[2], true, false
+			continue
+		}
+		if autogenConsoleNoise.MatchString(t) {
+			continue
+		}
+		if t == "---------- Summary ----------" {
+			flush() // the Console's summary of the run (messages, tokens, duration): no message
+			kind = ""
 			continue
 		}
 		if strings.HasPrefix(t, "```") && kind != "" && (inner || t != "```") {

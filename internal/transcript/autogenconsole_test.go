@@ -22,10 +22,18 @@ What is the weather in New York and Boston?
 New York: 73 F
 ---------- TextMessage (weather_agent) ----------
 It is 73 F in New York and 65 F in Boston.
+2026-09-27T15:37:13.123149Z  INFO mcp_weather::server: routing resolved call_site="get_weather"
+[Prompt tokens: 120, Completion tokens: 18]
+---------- Summary ----------
+Number of messages: 7
+Finish reason: None
+Total prompt tokens: 120
 `
 
 // A Console printout: the user's turn, each request's calls (one reply) with their arguments,
-// their results by id or else in order, is_error=True a failure, the summary not read again.
+// their results by id or else in order, is_error=True a failure, the summary message not read
+// again; the Console's statistics and summary, and another logger's record, are no message's
+// words (validation round r116a U4).
 func TestAutoGenConsolePrintout(t *testing.T) {
 	tr := expectEvents(t, "run.log", autogenConsoleRun, FormatAutoGenConsole, []string{
 		`user "What is the weather in New York …"`,
@@ -34,6 +42,9 @@ func TestAutoGenConsolePrintout(t *testing.T) {
 		`call get_weather "{\"city\":\"Boston\"}" => "Boston: 65 F"`,
 		`text[model] "It is 73 F in New York and 65 F …"`,
 	})
+	if last := tr.Agents[0].Events[len(tr.Agents[0].Events)-1]; last.Text != "It is 73 F in New York and 65 F in Boston." {
+		t.Errorf("the last words %q hold what is no message's", last.Text)
+	}
 	if c := tr.Agents[0].Calls(); c[1].Turn == "" || c[1].Turn != c[2].Turn || c[0].Turn == c[1].Turn {
 		t.Errorf("turns %q %q %q: the calls of one request are one reply", c[0].Turn, c[1].Turn, c[2].Turn)
 	}
