@@ -112,11 +112,16 @@ func readAG2Console(name string, br *bufio.Reader) (*built, error) {
 		case strings.HasPrefix(t, ">>>>>>>> TERMINATING RUN"):
 			flush()
 			r.endRun()
-		case strings.HasPrefix(t, ">>>>>>>> EXECUTING CODE BLOCK"):
+		case strings.HasPrefix(strings.TrimLeft(t, "> "), "EXECUTING CODE BLOCK"):
 			flush()
 			r.runCode()
-		case strings.HasPrefix(t, ">>>>>>>> "):
+		case strings.HasPrefix(t, ">>>>>>>> ") || ag2Announcement(t):
 			flush() // an execution's announcement ("EXECUTING FUNCTION name..."), or another of AG2's
+		case len(t) >= 3 && strings.Trim(t, "-") == "":
+			// The rule that ends a message (80 dashes; a Markdown copy's "---"): what comes
+			// before the next message is no message's (a group chat's "Next speaker: x", a
+			// wrapper's banners), and a step number in it would make two equal answers differ.
+			flush()
 		case sender != "":
 			body = append(body, line)
 		}

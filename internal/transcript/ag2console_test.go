@@ -71,3 +71,31 @@ func TestAG2ConsoleMarkdownCopy(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// What a group chat prints between messages (its "Next speaker: x", a wrapper's step banners)
+// is no message's: two equal failures of the same code stay equal (validation round r116b U1:
+// each result kept the next step's number).
+func TestAG2ConsoleBetweenMessages(t *testing.T) {
+	step := func(n string) string {
+		return "ops_assistant (to chat_manager):\n\n```\nkubectl get pods\n```\n" + ag2Rule +
+			"==================== Step " + n + " ====================\n\nNext speaker: executor\n\n" +
+			">>>>>>>> EXECUTING CODE BLOCK 0 (inferred language is unknown)...\n" +
+			"executor (to chat_manager):\n\nexitcode: 1 (execution failed)\nCode output: \nunknown language unknown\n" + ag2Rule +
+			"==================== Step " + n + "1 ====================\n\nNext speaker: ops_assistant\n\n"
+	}
+	tr, err := ReadFrom("run.md", strings.NewReader(step("2")+step("3")+step("4")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := tr.Agent("ops_assistant")
+	if a == nil {
+		t.Fatalf("agents %+v", tr.Agents)
+	}
+	calls := a.Calls()
+	if len(calls) != 3 || calls[0].Result != calls[2].Result || calls[0].Result != "exitcode: 1 (execution failed)\nCode output:\nunknown language unknown" {
+		t.Fatalf("calls %+v", calls)
+	}
+	if _, notices := defaultNotices(t, *a); len(notices) == 0 {
+		t.Error("the same code failing alike three times, not told")
+	}
+}

@@ -30,7 +30,9 @@ import (
 //	Answer: 8
 //
 // an action a call, its input the arguments (over several lines, up to the observation), the
-// observation its result (up to the next label), thoughts and the answer the model's words.
+// observation its result (up to the next label, or the runner's "> Running step <id>" mark),
+// thoughts and the answer the model's words; "Added user message to memory: ..." is the
+// user's turn.
 // LangChain's ReAct agents print the same labels, read alike where each keeps its line.
 // Session: the file; agent main.
 //
@@ -102,8 +104,11 @@ func readLlamaIndexConsole(name string, br *bufio.Reader) (*built, error) {
 		line := renderTerminalLine(raw)
 		t := strings.TrimSpace(line)
 		switch {
-		case t == "=== Calling Function ===":
+		case t == "=== Calling Function ===" || strings.HasPrefix(t, "> Running step "):
+			flush() // (the agent runner's mark of a step: "> Running step <uuid>. Step input: ...")
+		case strings.HasPrefix(t, "Added user message to memory: "):
 			flush()
+			a.user(strings.TrimPrefix(t, "Added user message to memory: "), 0)
 		case strings.HasPrefix(t, "Calling function: ") && strings.Contains(t, " with args: "):
 			flush()
 			fn, args, _ := strings.Cut(strings.TrimPrefix(t, "Calling function: "), " with args: ")

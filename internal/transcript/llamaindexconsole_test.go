@@ -32,14 +32,18 @@ const llamaindexPrintout = "Added user message to memory: What is (212 * 122) + 
 	"Action: search\n" +
 	"Action Input: {\"query\": \"Lyft revenue\n 2021\"}\n" +
 	"Observation: Lyft's revenue grew 36%.\n" +
+	"> Running step 74c11e1b-8b2d-4b89-8ac4-82aecab6699b. Step input: None\n" +
 	"Thought: I can answer without using any more tools.\n" +
 	"Answer: 36%\n"
 
 // Function calls with their arguments (over lines too) and outputs, an inner agent's call
 // answered before its caller's, and ReAct steps: an action a call, its input the arguments, the
-// observation its result, the thoughts and the answer the model's words.
+// observation its result up to the runner's next step mark (a new id each step, which made
+// equal answers differ: validation round r116b U2), the thoughts and the answer the model's
+// words; the message added to memory the user's turn.
 func TestLlamaIndexConsolePrintout(t *testing.T) {
 	expectEvents(t, "agent.log", llamaindexPrintout, FormatLlamaIndexConsole, []string{
+		`user "What is (212 * 122) + 8?"`,
 		`call multiply "{\"a\": 212, \"b\": 122}" => "25864"`,
 		`call city_agent "{\n  \"input\": \"arts in Boston\"\n}" => "Boston is known for its ballet."`,
 		`call vector_tool "{\"input\": \"arts\"}" => "Boston has a ballet."`,
