@@ -101,27 +101,39 @@ fi
 mkdir -p "$prefix"
 log="$(mktemp "${TMPDIR:-/tmp}/install-agent-clis.XXXXXX.log")"
 
-# include=optional: the native binaries live in optional dependencies, so
-# make sure a user/CI config with omit=optional cannot drop them.
-if ! npm install \
-	--prefix "$prefix" \
-	--save-exact \
-	--include=optional \
-	--no-audit --no-fund --no-update-notifier \
-	--loglevel=error \
-	"@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" \
-	"@openai/codex@$CODEX_VERSION" \
-	"@google/gemini-cli@$GEMINI_CLI_VERSION" \
-	"opencode-ai@$OPENCODE_VERSION" \
-	"@qwen-code/qwen-code@$QWEN_CODE_VERSION" \
-	"@mariozechner/pi-coding-agent@$PI_VERSION" \
-	"@github/copilot@$COPILOT_VERSION" \
-	"@continuedev/cli@$CONTINUE_CLI_VERSION" \
-	"cline@$CLINE_CLI_VERSION" \
-	</dev/null >"$log" 2>&1; then
-	cat "$log" >&2
-	die "npm install failed"
-fi
+# npm_install installs the pinned CLIs. include=optional: the native binaries live in optional
+# dependencies, so make sure a user/CI config with omit=optional cannot drop them.
+npm_install() {
+	npm install \
+		--prefix "$prefix" \
+		--save-exact \
+		--include=optional \
+		--no-audit --no-fund --no-update-notifier \
+		--loglevel=error \
+		"@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" \
+		"@openai/codex@$CODEX_VERSION" \
+		"@google/gemini-cli@$GEMINI_CLI_VERSION" \
+		"opencode-ai@$OPENCODE_VERSION" \
+		"@qwen-code/qwen-code@$QWEN_CODE_VERSION" \
+		"@mariozechner/pi-coding-agent@$PI_VERSION" \
+		"@github/copilot@$COPILOT_VERSION" \
+		"@continuedev/cli@$CONTINUE_CLI_VERSION" \
+		"cline@$CLINE_CLI_VERSION" \
+		</dev/null >"$log" 2>&1
+}
+# The registry now and then answers, for a minute, a version its package metadata lists with
+# ETARGET ("No matching version found": a CI run failed so, and the same install passed
+# minutes later): a failure of the registry is tried again after a pause, three tries in all.
+for attempt in 1 2 3; do
+	if npm_install; then
+		break
+	fi
+	if [ "$attempt" = 3 ] || ! grep -qE "ETARGET|ECONNRESET|ETIMEDOUT|EAI_AGAIN|E5[0-9][0-9]" "$log"; then
+		cat "$log" >&2
+		die "npm install failed"
+	fi
+	sleep $((attempt * 20))
+done
 
 # Claude Code: if its postinstall did not run (scripts disabled), put the
 # native binary in place ourselves; install.cjs only copies it from the
