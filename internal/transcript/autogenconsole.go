@@ -74,7 +74,7 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 	waiting := map[string]int{} // calls not answered yet, by id
 	var order []int             // and in order
 	sessions, said := 0, false  // runs begun; whether the run under way said anything
-	inner := false              // a fenced block of the message under way is open
+	var pasted pastedRun
 	flush := func() {
 		text := strings.TrimSpace(strings.Join(body, "\n"))
 		body = body[:0]
@@ -137,7 +137,8 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 		t := strings.TrimSpace(line)
 		if m := autogenConsoleRule.FindStringSubmatch(t); m != nil {
 			flush()
-			kind, source, seen, inner = m[1], m[2], true, false
+			kind, source, seen = m[1], m[2], true
+			pasted.message()
 			continue
 		}
 		if autogenConsoleNoise.MatchString(t) {
@@ -148,10 +149,8 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 			kind = ""
 			continue
 		}
-		if strings.HasPrefix(t, "```") && kind != "" && (inner || t != "```") {
-			inner = !inner // a block of the message's own ("```python" ... "```")
-		} else if t == "```" && kind != "" {
-			// the end of a run pasted into a Markdown fence: the next run is another session
+		if kind != "" && pasted.ends(t) {
+			// the end of a run pasted into a Markdown block: the next run is another session
 			flush()
 			kind = ""
 			if said {
@@ -227,42 +226,11 @@ func pyReprFields(s string) (map[string]string, string) {
 // pyReprValue reads one value at the start of s: a quoted string (unquoted), or what comes
 // before the next ',' or ')' at its nesting level.
 func pyReprValue(s string) (string, string) {
+	if text, n, ok := pyString(s); ok {
+		return text, s[n:]
+	}
 	if s != "" && (s[0] == '\'' || s[0] == '"') {
-		q := s[0]
-		var b strings.Builder
-		for i := 1; i < len(s); i++ {
-			c := s[i]
-			switch {
-			case c == q:
-				return b.String(), s[i+1:]
-			case c == '\\' && i+1 < len(s):
-				i++
-				switch e := s[i]; e {
-				case 'n':
-					b.WriteByte('\n')
-				case 't':
-					b.WriteByte('\t')
-				case 'r':
-					b.WriteByte('\r')
-				case 'x', 'u', 'U':
-					n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-					if i+n < len(s) {
-						if r, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32); err == nil {
-							b.WriteRune(rune(r))
-							i += n
-							continue
-						}
-					}
-					b.WriteByte('\\')
-					b.WriteByte(e)
-				default:
-					b.WriteByte(e) // \\, \', \"
-				}
-			default:
-				b.WriteByte(c)
-			}
-		}
-		return b.String(), ""
+		return "", "" // a string never closed: the repr was cut
 	}
 	depth := 0
 	for i := 0; i < len(s); i++ {

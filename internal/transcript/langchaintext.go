@@ -77,7 +77,7 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 	kind := ""                  // the message under way: "Human", "Ai", "Tool", "System", or "" before any
 	var body []string
 	sessions, said := 0, false // runs begun; whether the run under way holds a message
-	inner := false             // a fenced block of the message under way is open
+	var pasted pastedRun
 	flush := func() {
 		if kind != "" {
 			said = true
@@ -114,13 +114,12 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 		t := strings.TrimSpace(line)
 		if m := langchainBanner.FindStringSubmatch(t); m != nil {
 			flush()
-			kind, seen, inner = m[1], true, false
+			kind, seen = m[1], true
+			pasted.message()
 			continue
 		}
-		if strings.HasPrefix(t, "```") && kind != "" && (inner || t != "```") {
-			inner = !inner // a block of the message's own ("```python" ... "```")
-		} else if t == "```" && kind != "" {
-			// the end of a run pasted into a Markdown fence: the next run is another session
+		if kind != "" && pasted.ends(t) {
+			// the end of a run pasted into a Markdown block: the next run is another session
 			flush()
 			kind = ""
 			if said {
