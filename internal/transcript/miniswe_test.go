@@ -222,3 +222,22 @@ func TestMiniSWEAgentTextualCallProtocolCountsUsage(t *testing.T) {
 		t.Errorf("usage %+v, calls %d; want 100 in, 7 out, gpt-5-mini, one call", u, len(tr.Agents[0].Calls()))
 	}
 }
+
+// SWE-agent's own commands answer a path that is not there, or a file command with no file
+// open, with words of their own and nothing else: those answers are failures (validation
+// round r116c U2); an output that only holds such a line among others is not.
+func TestSWEAgentCommandsOwnRefusals(t *testing.T) {
+	for obs, want := range map[string]bool{
+		"File src/main/java/com/google/gson/Gson.java not found":     true,
+		"Directory lib not found\n":                                  true,
+		"No file open. Use the open command first.":                  true,
+		"Usage: goto <line>\nError: <line> must be a number":         true,
+		"[File: /repo/a.py (12 lines total)]\n1:import os":           false,
+		"Found 2 matches for \"x\":\nFile a.py not found in cache\n": false,
+		"File a.txt not found, created it":                           false,
+	} {
+		if got := sweRefused(obs); got != want {
+			t.Errorf("sweRefused(%q) = %v, want %v", obs, got, want)
+		}
+	}
+}

@@ -132,7 +132,14 @@ func sweRefused(obs string) bool {
 			return true
 		}
 	}
-	return false
+	// SWE-agent's file commands answer a path that is not there so, and print nothing else:
+	// "File src/Foo.java not found" (open), "Directory lib not found" (find_file, search_dir)
+	// (validation round r116c U2: 17 such answers of one run read as no failure).
+	line := strings.TrimSpace(obs)
+	if strings.ContainsRune(line, '\n') {
+		return false
+	}
+	return (strings.HasPrefix(line, "File ") || strings.HasPrefix(line, "Directory ")) && strings.HasSuffix(line, " not found")
 }
 
 var sweFailurePrefixes = []string{
@@ -140,6 +147,7 @@ var sweFailurePrefixes = []string{
 	"No replacement was performed",                          // str_replace_editor
 	"Invalid `view_range` parameter",                        // str_replace_editor
 	"Usage: ",                                               // a command called with wrong arguments
+	"No file open. Use the open command first.",             // goto, scroll, edit with no file open
 }
 
 // aligned reports whether the k-th assistant message of the history is the k-th step.
