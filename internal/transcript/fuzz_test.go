@@ -50,6 +50,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(autogenConsoleRun))
 	f.Add([]byte(ag2Conversation))
 	f.Add([]byte(llamaindexPrintout))
+	f.Add([]byte(aiInventorTranscript))
 	f.Add([]byte("Got output: x\nCalling function: f with args: \nAction Input: y\nAction: g\nObservation: z\n```\nAction Input: w\n"))
 	f.Add([]byte("a (to b):\n\n***** Suggested function call: f *****\nArguments:\n\n---\nEXECUTING CODE BLOCK\nb (to a):\nResponse from calling function (f)\n"))
 	f.Add([]byte("---------- ToolCallRequestEvent (a) ----------\n[FunctionCall(id='\\x4', arguments=\"\\u00e9\", name=(x)), FunctionCall(\n```\n---------- ToolCallExecutionEvent (a) ----------\n[FunctionExecutionResult(content='x\n"))

@@ -61,6 +61,7 @@ const (
 	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
 	kindAG2Console        // AG2's (AutoGen 0.2's) printout of a conversation
 	kindLlamaIndex        // LlamaIndex agents' verbose printout (Calling function:, ReAct steps)
+	kindAIInventor        // AI Inventor's Markdown transcript of an agent task
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
 	kindLoglines          // a Claude Code session as claude-code-transcripts keeps it
@@ -182,6 +183,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if isCursorTextHead(head[i:]) {
 		return sniffed{kind: kindCursorText}
+	}
+	if isAIInventorHead(head[i:]) {
+		return sniffed{kind: kindAIInventor}
 	}
 	if head[i] != '{' && head[i] != '[' && isClaudeTextHead(head) {
 		return sniffed{kind: kindClaudeText}

@@ -42,6 +42,7 @@
 //   - "autogen-console": what AutoGen AgentChat's Console prints of a team's run
 //   - "ag2-console": what AG2 (AutoGen 0.2) prints of a conversation
 //   - "llamaindex-console": what LlamaIndex's agents print of their steps
+//   - "ai-inventor": AI Inventor's Markdown transcripts of its agents' tasks
 //   - "appworld-io": AppWorld's log of the cells an agent ran and their outputs
 //   - "acp": an agent's Agent Client Protocol session updates as BenchFlow writes them
 //   - "cline-ui": a Cline or Roo Code task's ui_messages.json
@@ -197,6 +198,9 @@ const (
 	FormatAG2Console = "ag2-console"
 	// FormatLlamaIndexConsole is what LlamaIndex's agents print of their steps (verbose=True).
 	FormatLlamaIndexConsole = "llamaindex-console"
+	// FormatAIInventor is AI Inventor's Markdown transcript of an agent task (Claude Code or
+	// OpenHands' agent SDK), as its runs commit them.
+	FormatAIInventor = "ai-inventor"
 	// FormatAppWorldIO is AppWorld's log of the cells an agent ran (logs/environment_io.md).
 	FormatAppWorldIO = "appworld-io"
 	// FormatACP is what BenchFlow writes of an agent it drives over the Agent Client Protocol
@@ -720,6 +724,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readAG2Console(name, br)
 	case kindLlamaIndex:
 		t, err = readLlamaIndexConsole(name, br)
+	case kindAIInventor:
+		t, err = readAIInventor(name, br)
 	case kindAppWorldIO:
 		t, err = readAppWorldIO(name, br)
 	case kindACP:

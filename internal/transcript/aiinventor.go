@@ -1,0 +1,130 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// AI Inventor (an automated research system whose runs commit their agents' work to public
+// repositories, chat/messages/**.md) writes each agent task as a "full, verbatim transcript":
+// numbered sections under a heading of their kind, each holding a fenced block.
+//
+//	## Task: `gen_viz_2` (terminal_claude_agent, claude-sonnet-5)
+//
+//	### [1] CONFIG · 2026-08-20 21:12:20 UTC
+//	### [3] HUMAN-USER prompt · 2026-08-20 21:12:28 UTC
+//	### [4] TOOL CALL — Bash · 2026-08-20 21:12:32 UTC
+//	### [5] TOOL RESULT — Bash · 2026-08-20 21:12:32 UTC
+//	### [57] TOOL RESULT — WebSearch [ERROR] · 2026-08-20 20:09:59 UTC
+//
+// A TOOL CALL is a call (its block the arguments: JSON, or a command's text), a TOOL RESULT the
+// answer to the oldest call of its tool not answered yet (calls made together are answered
+// together), failed when its heading says [ERROR]. A HUMAN-USER or SYSTEM-USER prompt is a
+// user turn; ASSISTANT and THINKING the model's words. The task's agent restarts on a retry: each
+// CONFIG opens a session. The system prompt, hooks and retries' notes are the harness's. The
+// agents are Claude Code and OpenHands' software agent SDK, in the same rendering.
+//
+// Written from ten real transcripts (validation round r117a U1).
+
+// aiInventorHeading reads a section's heading: its number, its kind, the tool it names and its
+// error mark, and its time.
+var aiInventorHeading = regexp.MustCompile(`^### \[(\d+)\] ([A-Z][A-Z -]*?[a-z]*)(?: \(attempt \d+\))?(?: — (\S+?)( \[ERROR\])?)? · (.+)$`)
+
+// isAIInventorHead says whether a document's head is such a transcript: a task's heading and a
+// numbered section.
+func isAIInventorHead(head []byte) bool {
+	return bytes.Contains(head, []byte("\n## Task: `")) && bytes.Contains(head, []byte("\n### [1] CONFIG · "))
+}
+
+func readAIInventor(name string, br *bufio.Reader) (*built, error) {
+	lines, err := readMarkdownLines(name, br)
+	if err != nil {
+		return nil, err
+	}
+	b := newBuilder(FormatAIInventor)
+	var a *agentBuf
+	type pending struct {
+		idx  int
+		tool string
+	}
+	var waiting []pending
+	sessions := 0
+	for i := 0; i < len(lines); i++ {
+		m := aiInventorHeading.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		kind, tool, failed := strings.TrimSpace(m[2]), m[3], m[4] != ""
+		body, next := aiInventorBlock(lines, i+1)
+		i = next - 1
+		if kind == "CONFIG" {
+			if a != nil && len(a.events) > 0 {
+				sessions++
+				b.session = sessions
+			}
+			a, waiting = b.agent(MainAgent), nil
+			continue
+		}
+		if a == nil {
+			a = b.agent(MainAgent)
+		}
+		switch kind {
+		case "HUMAN-USER prompt", "SYSTEM-USER prompt":
+			a.user(body, 0)
+		case "ASSISTANT", "THINKING":
+			a.said(body)
+		case "TOOL CALL":
+			idx := a.add(loopguard.Call("", tool, jsonOrInput(body)))
+			waiting = append(waiting, pending{idx, tool})
+		case "TOOL RESULT":
+			for k, p := range waiting {
+				if p.tool == tool {
+					waiting = append(waiting[:k], waiting[k+1:]...)
+					e := &a.events[p.idx]
+					*e = e.WithResult(body, failed)
+					break
+				}
+			}
+		}
+	}
+	if a == nil {
+		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no AI Inventor section", ErrUnknownFormat)}
+	}
+	t := b.done()
+	t.Sessions = sessions + 1
+	return t, nil
+}
+
+// aiInventorBlock returns the content of the fenced block of the section whose body starts at
+// lines[i] ("_(empty)_" for none), and the index of the next section's heading.
+func aiInventorBlock(lines []string, i int) (string, int) {
+	end := i
+	for end < len(lines) && !aiInventorHeading.MatchString(lines[end]) {
+		end++
+	}
+	body := lines[i:end]
+	// The block is the section's: its opening fence the first line that opens one, its close
+	// the last line that closes it (a tool's output may hold fences of its own).
+	open, first := 0, -1
+	for k, l := range body {
+		if open = nextFence(0, strings.TrimSpace(l)); open > 0 {
+			first = k
+			break
+		}
+	}
+	if first < 0 {
+		return strings.TrimSpace(strings.Join(body, "\n")), end
+	}
+	fence := strings.Repeat("`", open)
+	for k := len(body) - 1; k > first; k-- {
+		if strings.TrimSpace(body[k]) == fence {
+			return strings.Join(body[first+1:k], "\n"), end
+		}
+	}
+	return strings.Join(body[first+1:], "\n"), end
+}

@@ -1,0 +1,47 @@
+package transcript
+
+import (
+	"strings"
+	"testing"
+)
+
+// Written for this test in the layout of AI Inventor's transcripts: two calls made together
+// answered by tool, one answered with [ERROR], a result holding fences of its own in a longer
+// fence, and a retry opening a second session.
+const aiInventorTranscript = "# gen_plan_dataset_1 — test_idea\n\n> Full, verbatim transcript of this agent task.\n\n" +
+	"## Task: `gen_plan_dataset_1` (sdk_openhands_agent, openai/z-ai/glm-5.2)\n\n" +
+	"### [1] CONFIG · 2026-08-20 19:56:19 UTC\n\n```\nModel: openai/z-ai/glm-5.2 | Session: c5e3\n```\n\n" +
+	"### [2] SYSTEM PROMPT · 2026-08-20 19:56:21 UTC\n\n```\nYou are one of many LLMs.\n```\n\n" +
+	"### [3] HUMAN-USER prompt · 2026-08-20 19:56:21 UTC\n\n```\nPlan the dataset.\n```\n\n" +
+	"### [4] THINKING · 2026-08-20 19:56:30 UTC\n\n```\nI should load the web skill.\n```\n\n" +
+	"### [5] TOOL CALL — file_editor · 2026-08-20 19:59:41 UTC\n\n```\n{\n  \"command\": \"view\",\n  \"path\": \"/w\"\n}\n```\n\n" +
+	"### [6] TOOL CALL — invoke_skill · 2026-08-20 19:59:41 UTC\n\n```\n{\n  \"name\": \"aii-web-tools\"\n}\n```\n\n" +
+	"### [7] TOOL RESULT — invoke_skill · 2026-08-20 19:59:41 UTC\n\n````\n## Web tools\n```bash\nsearch q\n```\n````\n\n" +
+	"### [8] TOOL RESULT — file_editor · 2026-08-20 19:59:41 UTC\n\n```\nHere's the files in /w\n```\n\n" +
+	"### [9] TOOL CALL — WebSearch · 2026-08-20 20:09:59 UTC\n\n```\n{\"query\": \"founder fade\"}\n```\n\n" +
+	"### [10] TOOL RESULT — WebSearch [ERROR] · 2026-08-20 20:09:59 UTC\n\n```\nTool not found: WebSearch\n```\n\n" +
+	"### [11] HOOK — PostToolUse · 2026-08-20 20:10:00 UTC\n\n```\n<system-reminder>51 minutes remaining</system-reminder>\n```\n\n" +
+	"### [12] RETRY (attempt 1) · 2026-08-20 20:01:43 UTC\n\n```\nAgent result indicates failure\n```\n\n" +
+	"### [13] CONFIG · 2026-08-20 20:01:44 UTC\n\n```\nModel: gemini/gemini-3.5-flash\n```\n\n" +
+	"### [14] ASSISTANT · 2026-08-20 20:01:50 UTC\n\n```\nStarting again.\n```\n\n" +
+	"### [15] TOOL CALL — terminal · 2026-08-20 20:01:51 UTC\n\n```\n{\"command\": \"ls\"}\n```\n\n" +
+	"### [16] TOOL RESULT — terminal · 2026-08-20 20:01:52 UTC\n\n```\na.txt\n```\n"
+
+// A transcript's user turn, thinking, calls answered by tool (the order of answers need not be
+// the calls'), an [ERROR] a failure, the harness's hooks and retries passed over, and each
+// CONFIG after the first a session of its own.
+func TestAIInventorTranscript(t *testing.T) {
+	tr := expectEvents(t, "messages.md", aiInventorTranscript, FormatAIInventor, []string{
+		`user "Plan the dataset."`,
+		`text[model] "I should load the web skill."`,
+		`call file_editor "{\"command\":\"view\",\"path\":\"/w\"}" => "Here's the files in /w"`,
+		"call invoke_skill \"{\\\"name\\\":\\\"aii-web-tools\\\"}\" => \"## Web tools\\n```bash\\nsearch q\\n``…\"",
+		`call WebSearch "{\"query\":\"founder fade\"}" => "Tool not found: WebSearch" FAILED`,
+	})
+	if tr.Sessions != 2 || len(tr.Agents) != 2 || len(tr.Agents[1].Calls()) != 1 {
+		t.Errorf("%d sessions, %d agents: want the retry a second session", tr.Sessions, len(tr.Agents))
+	}
+	if r := tr.Agents[0].Calls()[1].Result; !strings.HasSuffix(r, "```") {
+		t.Errorf("the skill's text lost its own fence: %q", r)
+	}
+}
