@@ -779,7 +779,14 @@ func (s *progressState) reset() {
 			continue
 		}
 		// Started before this turn (start 0: any wait from now on comes after it), in the
-		// turn's first workspace.
+		// turn's first workspace. A change of the workspace since its last failure is counted
+		// now, as its next failure would have counted it: the new turn numbers its workspaces
+		// from 0 again, and the change would be lost (validation round r117b F1: edits failing
+		// alike before and after a successful edit and a user's message were told as stuck
+		// "with nothing changed in between").
+		if refail[i].epoch != s.epoch {
+			refail[i].epochs++
+		}
 		refail[i].start, refail[i].epoch = 0, 0
 	}
 	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf,

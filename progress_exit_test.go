@@ -249,3 +249,38 @@ func TestAnAnswerThatFlipsIsNoPoll(t *testing.T) {
 		})
 	}
 }
+
+// A change of the workspace made before a user's message is still a change after it: the same
+// failing call before an edit that landed and after the user spoke was not made three times
+// "with nothing changed in between" (validation round r117b F1). With no edit between, the
+// failures before and after the message are one chain, and are told.
+func TestAChangeBeforeTheUsersMessageIsNotForgotten(t *testing.T) {
+	bad := func() Event {
+		return Call("a", "edit", []byte(`{}`)).WithResult("params must have required property 'file_path'", true)
+	}
+	edit := Call("a", "edit", []byte(`{"file_path":"/w/x.py","old_string":"a = 1","new_string":"a = 2"}`)).
+		WithResult("Successfully modified file: /w/x.py (1 replacements).", false)
+	user := Event{Type: EventUser, Agent: "a", Text: "next feature please"}
+	tests := []struct {
+		name     string
+		evs      []Event
+		wantTold bool
+	}{
+		{"an edit landed between, then the user spoke", []Event{bad(), bad(), edit, user, bad()}, false},
+		{"nothing landed between, the user spoke", []Event{bad(), bad(), user, bad()}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			var got []string
+			for _, ev := range tt.evs {
+				for _, n := range e.Observe(ev) {
+					got = append(got, string(n.Kind)+":"+n.Summary)
+				}
+			}
+			if (len(got) > 0) != tt.wantTold {
+				t.Errorf("notices %v; some wanted: %v", got, tt.wantTold)
+			}
+		})
+	}
+}
