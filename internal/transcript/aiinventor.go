@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -24,7 +25,8 @@ import (
 //
 // A TOOL CALL is a call (its block the arguments: JSON, or a command's text), a TOOL RESULT the
 // answer to the oldest call of its tool not answered yet (calls made together are answered
-// together), failed when its heading says [ERROR]. A HUMAN-USER or SYSTEM-USER prompt is a
+// together), failed when its heading says [ERROR] (or OpenHands' record of it says is_error);
+// the answer is the text the record holds (aiInventorResult). A HUMAN-USER or SYSTEM-USER prompt is a
 // user turn; ASSISTANT and THINKING the model's words. The task's agent restarts on a retry: each
 // CONFIG opens a session. The system prompt, hooks and retries' notes are the harness's. The
 // agents are Claude Code and OpenHands' software agent SDK, in the same rendering.
@@ -82,11 +84,12 @@ func readAIInventor(name string, br *bufio.Reader) (*built, error) {
 			idx := a.add(loopguard.Call("", tool, jsonOrInput(body)))
 			waiting = append(waiting, pending{idx, tool})
 		case "TOOL RESULT":
+			text, isError := aiInventorResult(body)
 			for k, p := range waiting {
 				if p.tool == tool {
 					waiting = append(waiting[:k], waiting[k+1:]...)
 					e := &a.events[p.idx]
-					*e = e.WithResult(body, failed)
+					*e = e.WithResult(text, failed || isError)
 					break
 				}
 			}
@@ -127,4 +130,41 @@ func aiInventorBlock(lines []string, i int) (string, int) {
 		}
 	}
 	return strings.Join(body[first+1:], "\n"), end
+}
+
+// aiInventorResult is what a tool answered, out of the record the transcript keeps: OpenHands'
+// SDK's observation ({"content": [{"type": "text", "text": ...}], "is_error": ...}) is its
+// texts, failed when is_error is true; Claude Code's Bash result ({"stdout", "stderr", ...}) its
+// output; any other block is the answer as written. Left as JSON, each answer's text would sit
+// among fields that say nothing (cache_prompt), escaped.
+func aiInventorResult(body string) (string, bool) {
+	t := strings.TrimSpace(body)
+	if !strings.HasPrefix(t, "{") {
+		return body, false
+	}
+	var r struct {
+		Content *[]struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError bool    `json:"is_error"`
+		Stdout  *string `json:"stdout"`
+		Stderr  string  `json:"stderr"`
+	}
+	if json.Unmarshal([]byte(t), &r) != nil {
+		return body, false
+	}
+	switch {
+	case r.Content != nil:
+		var texts []string
+		for _, c := range *r.Content {
+			if c.Type == "text" {
+				texts = append(texts, c.Text)
+			}
+		}
+		return strings.Join(texts, "\n"), r.IsError
+	case r.Stdout != nil:
+		return strings.TrimRight(strings.Join([]string{*r.Stdout, r.Stderr}, "\n"), "\n"), false
+	}
+	return body, false
 }

@@ -25,7 +25,9 @@ const aiInventorTranscript = "# gen_plan_dataset_1 — test_idea\n\n> Full, verb
 	"### [13] CONFIG · 2026-08-20 20:01:44 UTC\n\n```\nModel: gemini/gemini-3.5-flash\n```\n\n" +
 	"### [14] ASSISTANT · 2026-08-20 20:01:50 UTC\n\n```\nStarting again.\n```\n\n" +
 	"### [15] TOOL CALL — terminal · 2026-08-20 20:01:51 UTC\n\n```\n{\"command\": \"ls\"}\n```\n\n" +
-	"### [16] TOOL RESULT — terminal · 2026-08-20 20:01:52 UTC\n\n```\na.txt\n```\n"
+	"### [16] TOOL RESULT — terminal · 2026-08-20 20:01:52 UTC\n\n```\n{\"content\": [{\"cache_prompt\": false, \"type\": \"text\", \"text\": \"a.txt\\nb.txt\"}], \"is_error\": false}\n```\n\n" +
+	"### [17] TOOL CALL — terminal · 2026-08-20 20:01:53 UTC\n\n```\n{\"command\": \"cat c.txt\"}\n```\n\n" +
+	"### [18] TOOL RESULT — terminal · 2026-08-20 20:01:54 UTC\n\n```\n{\"content\": [{\"cache_prompt\": false, \"type\": \"text\", \"text\": \"cat: c.txt: No such file\"}], \"is_error\": true}\n```\n"
 
 // A transcript's user turn, thinking, calls answered by tool (the order of answers need not be
 // the calls'), an [ERROR] a failure, the harness's hooks and retries passed over, and each
@@ -38,8 +40,13 @@ func TestAIInventorTranscript(t *testing.T) {
 		"call invoke_skill \"{\\\"name\\\":\\\"aii-web-tools\\\"}\" => \"## Web tools\\n```bash\\nsearch q\\n``…\"",
 		`call WebSearch "{\"query\":\"founder fade\"}" => "Tool not found: WebSearch" FAILED`,
 	})
-	if tr.Sessions != 2 || len(tr.Agents) != 2 || len(tr.Agents[1].Calls()) != 1 {
+	if tr.Sessions != 2 || len(tr.Agents) != 2 || len(tr.Agents[1].Calls()) != 2 {
 		t.Errorf("%d sessions, %d agents: want the retry a second session", tr.Sessions, len(tr.Agents))
+	}
+	second := describe(tr.Agents[1].Events)
+	if want := []string{`text[model] "Starting again."`, `call terminal "{\"command\":\"ls\"}" => "a.txt\nb.txt"`,
+		`call terminal "{\"command\":\"cat c.txt\"}" => "cat: c.txt: No such file" FAILED`}; strings.Join(second, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the retry's events:\n%s\nwant (OpenHands' observations read out of their records):\n%s", strings.Join(second, "\n"), strings.Join(want, "\n"))
 	}
 	if r := tr.Agents[0].Calls()[1].Result; !strings.HasSuffix(r, "```") {
 		t.Errorf("the skill's text lost its own fence: %q", r)
