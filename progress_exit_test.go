@@ -255,30 +255,21 @@ func TestAnAnswerThatFlipsIsNoPoll(t *testing.T) {
 // "with nothing changed in between" (validation round r117b F1). With no edit between, the
 // failures before and after the message are one chain, and are told.
 func TestAChangeBeforeTheUsersMessageIsNotForgotten(t *testing.T) {
-	bad := func() Event {
-		return Call("a", "edit", []byte(`{}`)).WithResult("params must have required property 'file_path'", true)
-	}
-	edit := Call("a", "edit", []byte(`{"file_path":"/w/x.py","old_string":"a = 1","new_string":"a = 2"}`)).
-		WithResult("Successfully modified file: /w/x.py (1 replacements).", false)
-	user := Event{Type: EventUser, Agent: "a", Text: "next feature please"}
+	bad := fail("edit", `{}`, "params must have required property 'file_path'")
+	edit := ok("edit", `{"file_path":"/w/x.py","old_string":"a = 1","new_string":"a = 2"}`,
+		"Successfully modified file: /w/x.py (1 replacements).")
+	user := userSays("next feature please")
 	tests := []struct {
 		name     string
-		evs      []Event
+		steps    []step
 		wantTold bool
 	}{
-		{"an edit landed between, then the user spoke", []Event{bad(), bad(), edit, user, bad()}, false},
-		{"nothing landed between, the user spoke", []Event{bad(), bad(), user, bad()}, true},
+		{"an edit landed between, then the user spoke", []step{bad, bad, edit, user, bad}, false},
+		{"nothing landed between, the user spoke", []step{bad, bad, user, bad}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, _ := New(defaultProgress(nil))
-			var got []string
-			for _, ev := range tt.evs {
-				for _, n := range e.Observe(ev) {
-					got = append(got, string(n.Kind)+":"+n.Summary)
-				}
-			}
-			if (len(got) > 0) != tt.wantTold {
+			if got := progressRun(t, defaultProgress(nil), tt.steps); (len(got) > 0) != tt.wantTold {
 				t.Errorf("notices %v; some wanted: %v", got, tt.wantTold)
 			}
 		})

@@ -245,14 +245,7 @@ func TestCollectReadsAGeminiSessionKeptInTwoProjectFoldersOnce(t *testing.T) {
 func TestCollectReadsATerminusRunOnceNotEveryEpisodesLog(t *testing.T) {
 	dir := t.TempDir()
 	write := func(rel string, size int) string {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(strings.Repeat(" ", size)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return writeFile(t, dir, filepath.FromSlash(rel), strings.Repeat(" ", size))
 	}
 	// Harbor: the trajectory beside the episodes
 	trajectory := write("harbor/trial-1/agent/trajectory.json", 10)
@@ -304,14 +297,7 @@ func TestCollectReadsATerminusRunOnceNotEveryEpisodesLog(t *testing.T) {
 func TestCollectReadsAHarborRunOnceNotOncePerForm(t *testing.T) {
 	dir := t.TempDir()
 	write := func(rel string, size int) string {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(strings.Repeat(" ", size)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
+		return writeFile(t, dir, filepath.FromSlash(rel), strings.Repeat(" ", size))
 	}
 	// Claude Code: all three forms, and the CLI's own settings beside the session
 	session := write("job/t1/agent/sessions/projects/-app/5d1c.jsonl", 900)
