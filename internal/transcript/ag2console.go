@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 
@@ -88,9 +87,9 @@ type ag2Call struct {
 }
 
 func readAG2Console(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := terminalLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
 	r := &ag2Reader{b: newBuilder(FormatAG2Console)}
 	sender := ""
@@ -102,8 +101,7 @@ func readAG2Console(name string, br *bufio.Reader) (*built, error) {
 		}
 	}
 	seen := false
-	for raw := range bytes.SplitSeq(data, []byte("\n")) {
-		line := renderTerminalLine(raw)
+	for _, line := range lines {
 		t := strings.TrimSpace(line)
 		switch {
 		case ag2Header.MatchString(t):
@@ -131,7 +129,7 @@ func readAG2Console(name string, br *bufio.Reader) (*built, error) {
 		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no AG2 message", ErrUnknownFormat)}
 	}
 	t := r.b.done()
-	t.Sessions = max(1, r.sessions+boolInt(r.said))
+	t.Sessions = r.runs.sessions()
 	return t, nil
 }
 
@@ -142,15 +140,12 @@ type ag2Reader struct {
 	code     *ag2Call  // code being run, waiting for the executor's answer
 	coder    string    // the last agent whose message held code, and the code
 	lastCode string
-	sessions int
-	said     bool // the run under way holds a message
+	runs     runCount
 }
 
 // endRun ends the run under way: what follows is another session.
 func (r *ag2Reader) endRun() {
-	if r.said {
-		r.sessions++
-		r.b.session, r.said = r.sessions, false
+	if r.runs.end(r.b) {
 		r.waiting, r.code, r.coder, r.lastCode = nil, nil, "", ""
 	}
 }
@@ -167,7 +162,7 @@ func (r *ag2Reader) runCode() {
 
 // message reads one message of sender: its words, calls, or answers.
 func (r *ag2Reader) message(sender string, body []string) {
-	r.said = true
+	r.runs.message()
 	var words []string
 	runsCode := false
 	for k := 0; k < len(body); k++ {

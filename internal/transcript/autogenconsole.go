@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -63,9 +62,9 @@ func isAutoGenConsoleHead(head []byte) bool {
 }
 
 func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := terminalLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
 	b := newBuilder(FormatAutoGenConsole)
 	var a *agentBuf // the run's agent, made when the run says something
@@ -73,7 +72,7 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 	var body []string
 	waiting := map[string]int{} // calls not answered yet, by id
 	var order []int             // and in order
-	sessions, said := 0, false  // runs begun; whether the run under way said anything
+	var runs runCount
 	var pasted pastedRun
 	flush := func() {
 		text := strings.TrimSpace(strings.Join(body, "\n"))
@@ -84,7 +83,7 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 		if a == nil {
 			a = b.agent(MainAgent)
 		}
-		said = true
+		runs.message()
 		switch autogenTypes[kind] {
 		case "text":
 			if source == "user" {
@@ -132,8 +131,7 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 		}
 	}
 	seen := false
-	for raw := range bytes.SplitSeq(data, []byte("\n")) {
-		line := renderTerminalLine(raw)
+	for _, line := range lines {
 		t := strings.TrimSpace(line)
 		if m := autogenConsoleRule.FindStringSubmatch(t); m != nil {
 			flush()
@@ -153,10 +151,8 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 			// the end of a run pasted into a Markdown block: the next run is another session
 			flush()
 			kind = ""
-			if said {
-				sessions++
-				b.session, a = sessions, nil
-				waiting, order, said = map[string]int{}, nil, false
+			if runs.end(b) {
+				a, waiting, order = nil, map[string]int{}, nil
 			}
 			continue
 		}
@@ -169,15 +165,8 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no AutoGen message", ErrUnknownFormat)}
 	}
 	t := b.done()
-	t.Sessions = max(1, sessions+boolInt(said))
+	t.Sessions = runs.sessions()
 	return t, nil
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // pyReprObjects reads the Python reprs of objects of class ctor in text ("FunctionCall(id='x',

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -51,9 +50,9 @@ func isCrewAIHead(head []byte) bool {
 }
 
 func readCrewAILog(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := terminalLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
 	b := newBuilder(FormatCrewAILog)
 	var a *agentBuf
@@ -97,8 +96,7 @@ func readCrewAILog(name string, br *bufio.Reader) (*built, error) {
 		section, buf = "", buf[:0]
 	}
 	seen := false
-	for raw := range bytes.SplitSeq(data, []byte("\n")) {
-		line := renderTerminalLine(raw)
+	for _, line := range lines {
 		t := strings.TrimSpace(line)
 		mark := ""
 		for _, m := range crewAIMarks {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -68,19 +67,19 @@ func isLangChainTextHead(head []byte) bool {
 }
 
 func readLangChainText(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := terminalLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
 	b := newBuilder(FormatLangChainText)
 	var waiting []langchainCall // the last AI message's calls not answered yet, oldest first
 	kind := ""                  // the message under way: "Human", "Ai", "Tool", "System", or "" before any
 	var body []string
-	sessions, said := 0, false // runs begun; whether the run under way holds a message
+	var runs runCount
 	var pasted pastedRun
 	flush := func() {
 		if kind != "" {
-			said = true
+			runs.message()
 		}
 		switch kind {
 		case "Human":
@@ -109,8 +108,7 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 		body = body[:0]
 	}
 	seen := false
-	for raw := range bytes.SplitSeq(data, []byte("\n")) {
-		line := renderTerminalLine(raw)
+	for _, line := range lines {
 		t := strings.TrimSpace(line)
 		if m := langchainBanner.FindStringSubmatch(t); m != nil {
 			flush()
@@ -122,9 +120,8 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 			// the end of a run pasted into a Markdown block: the next run is another session
 			flush()
 			kind = ""
-			if said {
-				sessions++
-				b.session, said, waiting = sessions, false, nil
+			if runs.end(b) {
+				waiting = nil
 			}
 			continue
 		}
@@ -137,7 +134,7 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no LangChain message", ErrUnknownFormat)}
 	}
 	t := b.done()
-	t.Sessions = max(1, sessions+boolInt(said))
+	t.Sessions = runs.sessions()
 	return t, nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -56,9 +55,9 @@ func isLlamaIndexHead(head []byte) bool {
 }
 
 func readLlamaIndexConsole(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := terminalLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
 	b := newBuilder(FormatLlamaIndexConsole)
 	a := b.agent(MainAgent)
@@ -100,8 +99,7 @@ func readLlamaIndexConsole(name string, br *bufio.Reader) (*built, error) {
 		mode = none
 	}
 	seen := false
-	for raw := range bytes.SplitSeq(data, []byte("\n")) {
-		line := renderTerminalLine(raw)
+	for _, line := range lines {
 		t := strings.TrimSpace(line)
 		switch {
 		case t == "=== Calling Function ===" || strings.HasPrefix(t, "> Running step "):

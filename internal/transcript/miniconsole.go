@@ -261,6 +261,21 @@ func miniPlainFenceAsBash(content string) string {
 	return content
 }
 
+// terminalLines reads a console's printout, as people keep it in a file, as the lines its
+// terminal showed (renderTerminalLine): the readers of agent frameworks' printouts (CrewAI,
+// smolagents, LangChain, AutoGen, AG2, LlamaIndex) read them so.
+func terminalLines(name string, br *bufio.Reader) ([]string, error) {
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	var lines []string
+	for raw := range bytes.SplitSeq(data, []byte("\n")) {
+		lines = append(lines, renderTerminalLine(raw))
+	}
+	return lines, nil
+}
+
 // renderTerminalLine is a recorded line as the screen shows it last: the text after its last
 // carriage return (a spinner or a progress line redrawn in place), without escape sequences
 // (colours, erasing, the cursor shown and hidden), invalid UTF-8 replaced.

@@ -26,3 +26,33 @@ func (p *pastedRun) ends(t string) bool {
 	}
 	return true
 }
+
+// runCount counts the runs of a printout that holds several one after another (runs pasted into
+// a README's blocks, AG2's terminated runs) and numbers the builder's sessions by them: a run
+// that held no message is no session. (AutoGen's, LangChain's and AG2's printouts.)
+type runCount struct {
+	ended int  // runs ended that held a message
+	held  bool // the run under way holds a message
+}
+
+// message says the run under way holds a message.
+func (r *runCount) message() { r.held = true }
+
+// end ends the run under way and reports whether it held a message: then what follows is
+// another session, and the agents b makes from now on are its.
+func (r *runCount) end(b *builder) bool {
+	if !r.held {
+		return false
+	}
+	r.ended++
+	b.session, r.held = r.ended, false
+	return true
+}
+
+// sessions is how many runs held a message, at least 1.
+func (r *runCount) sessions() int {
+	if r.held {
+		return r.ended + 1
+	}
+	return max(r.ended, 1)
+}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -130,9 +129,9 @@ func smolFailed(line string) bool {
 }
 
 func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
+	lines, err := terminalLines(name, br)
 	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
+		return nil, err
 	}
 	b := newBuilder(FormatSmolagentsConsole)
 	var runs []*smolRun // the run under way, and the runs whose call started it
@@ -153,9 +152,8 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 	mode := reading
 	var buf []string
 	var runName string
-	for raw := range bytes.SplitSeq(data, []byte("\n")) {
-		// (a console's lines pasted cut to a width may end in part of a character)
-		line := strings.ToValidUTF8(smolLine(renderTerminalLine(raw)), "")
+	for _, line := range lines {
+		line = smolLine(line)
 		t := strings.TrimSpace(line)
 		if smolNoise.MatchString(t) {
 			continue
