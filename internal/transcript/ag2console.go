@@ -65,6 +65,9 @@ var ag2ExitCode = regexp.MustCompile(`^exitcode: (-?\d+)`)
 // isAG2Head says whether a text's head holds AG2's printout: a message's header, and a
 // suggested call, an execution, or another header.
 func isAG2Head(head []byte) bool {
+	if !mayHold(head, "(to ") {
+		return false // most text files: one look, not a pattern matched on every line
+	}
 	headers := 0
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
 		t := strings.TrimSpace(renderTerminalLine(line))

@@ -45,6 +45,9 @@ var autogenConsoleNoise = regexp.MustCompile(`^(?:\[Prompt tokens: \d+, Completi
 // isAutoGenConsoleHead says whether a text's head holds AutoGen's Console printout: a rule
 // over a tool call's request, or two rules of message types AutoGen writes.
 func isAutoGenConsoleHead(head []byte) bool {
+	if !bytes.Contains(head, []byte("---------- ")) {
+		return false // most text files: one look, not a pattern matched on every line
+	}
 	rules := 0
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
 		m := autogenConsoleRule.FindSubmatch(bytes.TrimSpace(line))

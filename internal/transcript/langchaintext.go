@@ -55,6 +55,9 @@ var langchainCallHead = regexp.MustCompile(`^(\S+) \(([^()\s]*)\)$`)
 // isLangChainTextHead says whether a text's head holds LangChain's printed messages: an AI
 // message's banner, and another message's.
 func isLangChainTextHead(head []byte) bool {
+	if !mayHold(head, "Ai Message") {
+		return false // most text files: one look, not a pattern matched on every line
+	}
 	banners, ai := 0, false
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
 		t := strings.TrimSpace(renderTerminalLine(line))

@@ -276,6 +276,13 @@ func terminalLines(name string, br *bufio.Reader) ([]string, error) {
 	return lines, nil
 }
 
+// mayHold says whether a recorded text may show s once rendered (renderTerminalLine): it holds
+// s as it is, or holds escape sequences, which may sit inside it. A sniffer looks for a mark so
+// before it renders and matches every line of a head.
+func mayHold(head []byte, s string) bool {
+	return bytes.Contains(head, []byte(s)) || bytes.IndexByte(head, 0x1b) >= 0
+}
+
 // renderTerminalLine is a recorded line as the screen shows it last: the text after its last
 // carriage return (a spinner or a progress line redrawn in place), without escape sequences
 // (colours, erasing, the cursor shown and hidden), invalid UTF-8 replaced.
