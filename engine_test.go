@@ -268,6 +268,10 @@ func TestCallFailedReadsResultsAsTheGuardDoes(t *testing.T) {
 		{"the program's last word is success", PresetDefault, Call("a", "bash", []byte(`{"command":"dotnet ef database update"}`)).WithResult("fail: HostAbortedException\nDone.", false), false},
 		{"an edit done, its snippet holding a mark", PresetDefault, Call("a", "Edit", []byte(`{"file_path":"a.ts","old_string":"x","new_string":"y"}`)).
 			WithResult("The file /w/a.ts has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n    12\t  throw new Error(`error: ${msg}`)", false), false},
+		{"SWE-agent's edit done, the listed file holding marks", PresetDefault, Call("a", "edit", []byte("edit 1:1\npackage it;")).
+			WithResult("[File: /w/Dollar.java (3 lines total)]\n1:package it;\n2:// ERROR! com.fasterxml.jackson.core.JsonParseException: Unexpected character\n3:}\nFile updated. Please review the changes and make sure they are correct (correct indentation, no duplicate lines, etc). Edit the file again if necessary.", false), false},
+		{"SWE-agent's edit refused by the linter", PresetDefault, Call("a", "edit", []byte("edit 1:1\npackage it")).
+			WithResult("Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: unexpected indent", false), true},
 		{"an edit refused", PresetDefault, Call("a", "Edit", []byte(`{"file_path":"a.ts","old_string":"x","new_string":"y"}`)).
 			WithResult("<tool_use_error>String to replace not found in file.</tool_use_error>", false), true},
 		{"the seed presets read the flag alone", PresetDSHBrake, Call("a", "book", []byte(`{"f":"HAT030"}`)).WithResult("Error: flight HAT030 not available", false), false},

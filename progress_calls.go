@@ -1377,9 +1377,9 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 			// Four reads of a source file holding `"Error: " + msg`, an edit between each,
 			// were told as one command failing the same way across changes.
 			failed = opensWithFailure(c.result)
-		} else if mut && cls.mutating && opensWithWriteDone(c.result) {
-			// An editor's write whose answer opens with the editor's word that the file was
-			// written, then shows the file as it now is: the file's text may hold any mark
+		} else if mut && cls.mutating && reportsWriteDone(c.result) {
+			// An editor's write whose answer says in its first or last line that the file was
+			// written, and shows the file as it now is: the file's text may hold any mark
 			// (two Claude Code edits whose snippet held "error:" read as failed edits;
 			// validation round r100a U1).
 			failed = false

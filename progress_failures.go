@@ -668,6 +668,15 @@ var killPrograms = [...]string{"kill", "pkill", "killall", "taskkill"}
 var goneWords = [...]string{"is not running", "No such process", "no process found", "not found", "Cannot find a process",
 	"already stopped", "already exited", "already terminated", "already been killed", "already completed"}
 
+// reportsWriteDone says whether an editor's answer says the file was written, at its start
+// (opensWithWriteDone) or, as SWE-agent's edit command does after listing the edited file, in
+// its last line: "File updated. Please review the changes and make sure they are correct ...".
+// The listing between may hold any mark (a Java file whose comments held "ERROR!" and a
+// JsonParseException read as a failed edit; validation round r116c U3).
+func reportsWriteDone(result string) bool {
+	return opensWithWriteDone(result) || strings.HasPrefix(lastLine(result), "File updated. Please review the changes")
+}
+
 // opensWithWriteDone says whether an editor's answer opens with its word that the file was
 // written: Claude Code's, SWE-agent's and OpenHands' "The file <path> has been updated." or
 // "... has been edited.", "File created successfully at: <path>", and Zed's "Diff: <path>"
