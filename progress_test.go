@@ -441,6 +441,17 @@ func TestProgressRules(t *testing.T) {
 				return ok("execute_bash", `{"command": "", "is_input": "true"}`,
 					"[The command has no new output after 30 seconds. You may wait longer to see additional output by sending empty command '', send other commands to interact with the current process, or send keys to interrupt/kill the command.]\n[Current working directory: /workspace]")
 			}), nil},
+		{"OpenHands asking for more output when no command runs, after each of four changes, is a wait failing, not a command failing across edits",
+			nil, times(12, func(i int) step {
+				switch i % 3 {
+				case 0:
+					return ok("file_editor", fmt.Sprintf(`{"command":"create","path":"/w/step%d.py","file_text":"print(%d)"}`, i, i), fmt.Sprintf("File created successfully at: /w/step%d.py", i))
+				case 1:
+					return fail("terminal", fmt.Sprintf(`{"command":"python /w/step%d.py && pip install -q pkg%d","is_input":false}`, i-1, i),
+						"[The command timed out after 120 seconds. The process was killed.]")
+				}
+				return fail("terminal", `{"command":"","is_input":true,"timeout":null,"reset":false}`, "No previous running command to retrieve logs from.")
+			}), nil},
 		{"Codex's same command over and over is stuck, whatever its chunk ids",
 			nil, times(3, func(i int) step {
 				return ok("exec_command", `{"cmd":"grep -rn TODO src"}`,
