@@ -461,13 +461,14 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// already been used in this message"): a model that sent each edit with a read of one file
 	// had the read refused four times, each edit landing, and was told the read failed alike
 	// across its changes (validation round r59c F1).
-	// Nor is a call that waits an experiment the edits could reach: what it waits on is
-	// whatever runs at the time, and its arguments need not say which (OpenHands' empty
-	// command asks whatever runs for more output). A model that after each of four timed-out
-	// commands asked for more output, answered "No previous running command", was told its
-	// changes were not reaching the cause (validation round r117a).
+	// Nor is a call that only waits on what runs (a tool named for waiting, OpenHands' empty
+	// command, keys sent as nothing) an experiment the edits could reach: what it waits on is
+	// whatever runs at the time, and its arguments need not say which. A model that after
+	// each of four timed-out commands asked for more output, answered "No previous running
+	// command", was told its changes were not reaching the cause (validation round r117a). A
+	// command that sleeps first is still the command it runs after the sleep (failureKey).
 	var rf *refailChain
-	if !c.refusedForm && !waiting {
+	if !c.refusedForm && !(waiting && !sleeps) {
 		rf = s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
 	}
 	s.declinedTool, s.declinedKey = 0, 0

@@ -452,6 +452,14 @@ func TestProgressRules(t *testing.T) {
 				}
 				return fail("terminal", `{"command":"","is_input":true,"timeout":null,"reset":false}`, "No previous running command to retrieve logs from.")
 			}), nil},
+		{"a test run that sleeps first, failing alike after each of four edits, is a command failing across edits",
+			nil, times(8, func(i int) step {
+				if i%2 == 0 {
+					return ok("Edit", fmt.Sprintf(`{"file_path":"/w/app.py","old_string":"v%d","new_string":"v%d"}`, i, i+1), "The file /w/app.py has been updated.")
+				}
+				return fail("Bash", `{"command":"sleep 2 && python -m pytest tests/test_app.py -q"}`,
+					"F\n=== FAILURES ===\n___ test_total ___\n    assert total([1, 2]) == 3\nE   assert 4 == 3\nFAILED tests/test_app.py::test_total - assert 4 == 3\n1 failed in 0.12s")
+			}), []string{"7:errors:Bash failed × 4"}},
 		{"Codex's same command over and over is stuck, whatever its chunk ids",
 			nil, times(3, func(i int) step {
 				return ok("exec_command", `{"cmd":"grep -rn TODO src"}`,
