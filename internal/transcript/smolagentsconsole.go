@@ -57,16 +57,26 @@ var smolNoise = regexp.MustCompile(`^(?:(?:INFO|DEBUG|WARNING|ERROR):(?:httpx|ht
 // smolFailures open what smolagents prints in place of a call's result when the call failed.
 var smolFailures = []string{"Code execution failed", "Error executing tool", "Error when executing tool", "Error in tool call execution", "Error: "}
 
+// smolCodePanels are the titles of the panel of code a CodeAgent runs: "Executing parsed
+// code:" today, "Executing this code:" in releases of early 2025, "Executing code:" in a
+// fork's runs (validation round r118c U1: three consoles whose main agent read no call).
+var smolCodePanels = [...]string{"─ Executing parsed code:", "─ Executing this code:", "─ Executing code:"}
+
 // isSmolagentsHead says whether a text's head is smolagents' console output: a step's rule
-// ("━━━ Step 1 ━━━") and, after it, code executed or a tool called.
+// ("━━━ Step 1 ━━━") and, after it, code executed, a tool called, or the model's words
+// (printed at debug verbosity; a run whose only step failed to parse shows nothing else).
 func isSmolagentsHead(head []byte) bool {
 	i := bytes.Index(head, []byte("━ Step "))
 	if i < 0 {
 		return false
 	}
 	rest := head[i:]
-	return bytes.Contains(rest, []byte("─ Executing parsed code:")) || bytes.Contains(rest, []byte("─ Executing this code:")) ||
-		bytes.Contains(rest, []byte("│ Calling tool: '"))
+	for _, title := range smolCodePanels {
+		if bytes.Contains(rest, []byte(title)) {
+			return true
+		}
+	}
+	return bytes.Contains(rest, []byte("│ Calling tool: '")) || bytes.Contains(rest, []byte("Output message of the LLM:"))
 }
 
 // smolRun follows one agent's run: the calls it made whose results are still to come.
@@ -148,6 +158,7 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 		code             // the code being executed
 		toolPanel        // a tool's call, in its panel
 		words            // the model's output message
+		refusal          // smolagents' answer to a reply it found no code in
 	)
 	mode := reading
 	var buf []string
@@ -191,13 +202,17 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 			buf = append(buf, smolPanelText(t))
 			continue
 		}
-		if mode == words {
-			if !smolMarker(t) {
+		if mode == words || mode == refusal {
+			if !smolMarker(t) && !(mode == words && smolParseError(t)) {
 				buf = append(buf, line)
 				continue
 			}
 			if r != nil {
-				r.a.text("model", strings.TrimSpace(strings.Join(buf, "\n")), "", 0)
+				source := "model"
+				if mode == refusal {
+					source = loopguard.SourceHarness
+				}
+				r.a.text(source, strings.TrimSpace(strings.Join(buf, "\n")), "", 0)
 			}
 			mode, buf = reading, nil
 		}
@@ -233,6 +248,10 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 		case strings.Contains(t, "Output message of the LLM:") && r != nil:
 			r.answer()
 			mode, buf = words, nil
+		case smolParseError(t) && r != nil && r.open < 0:
+			// The reply held no code to run (a small model writing on to its token limit): the
+			// harness's refusal ends the model's turn, and its next reply is a turn of its own.
+			mode, buf = refusal, []string{t}
 		case strings.HasPrefix(t, "╭") || strings.HasPrefix(t, "╰"):
 			// a panel's border (a tool call's, which its next line opens)
 		case r == nil:
@@ -276,9 +295,21 @@ func smolMarker(t string) bool {
 }
 
 // smolExecuting says whether a trimmed line opens the panel of code a CodeAgent runs
-// ("─ Executing parsed code: ───"; releases of early 2025: "─ Executing this code: ───").
+// ("─ Executing parsed code: ───", see smolCodePanels).
 func smolExecuting(t string) bool {
-	return strings.Contains(t, "─ Executing parsed code:") || strings.Contains(t, "─ Executing this code:")
+	for _, title := range smolCodePanels {
+		if strings.Contains(t, title) {
+			return true
+		}
+	}
+	return false
+}
+
+// smolParseError says whether a trimmed line opens smolagents' answer to a reply it found no
+// code in ("Error in code parsing:"; "Code parsing failed on line 3 due to: SyntaxError"):
+// the harness refusing the reply, nothing run.
+func smolParseError(t string) bool {
+	return strings.HasPrefix(t, "Error in code parsing:") || strings.HasPrefix(t, "Code parsing failed")
 }
 
 // smolStart begins a run (see readSmolagentsConsole): a managed agent's, when the run under

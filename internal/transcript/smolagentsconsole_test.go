@@ -220,3 +220,74 @@ func TestSmolagentsEarlyConsoleBareErrors(t *testing.T) {
 		t.Error("four steps failing alike, not told")
 	}
 }
+
+// A fork's consoles head the code "Executing code:"; its managed agents nest in the caller's
+// call as they do under the other titles (validation round r118c U1: the main agent of three
+// such consoles read no call, and each managed run was a session of its own).
+func TestSmolagentsExecutingCodePanelIsACall(t *testing.T) {
+	text := "╭──────────────────────────── New run ────────────────────────────╮\n" +
+		"│ Which word labels a type of society?                            │\n" +
+		"╰─ OpenAIServerModel - Qwen/Qwen3-4B-Instruct-2507 ───────────────╯\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"Output message of the LLM: ─────────────────────────────────────────\n" +
+		"Thought: I will ask the search agent.\n" +
+		" ─ Executing code: ───────────────────────────────────────────────── \n" +
+		"  paper = search_agent(task=\"AI regulation paper, June 2022\")     \n" +
+		"  print(paper)                                                    \n" +
+		" ──────────────────────────────────────────────────────────────── \n" +
+		"╭───────────────────── New run - search_agent ────────────────────╮\n" +
+		"│ AI regulation paper, June 2022                                  │\n" +
+		"╰─ OpenAIServerModel - Qwen/Qwen3-4B-Instruct-2507 ───────────────╯\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"╭─────────────────────────────────────────────────────────────────╮\n" +
+		"│ Calling tool: 'final_answer' with arguments: {'answer': '2206.0'} │\n" +
+		"╰─────────────────────────────────────────────────────────────────╯\n" +
+		"Final answer: 2206.0\n" +
+		"[Step 1: Duration 1.00 seconds| Input tokens: 400 | Output tokens: 12]\n" +
+		"Code execution failed at line 'paper = search_agent(task=\"AI regulation paper, June 2022\")' due to: AgentGenerationError: invalid JSON\n" +
+		"[Step 0: Duration 9.00 seconds| Input tokens: 3,398 | Output tokens: 910]\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 2 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		" ─ Executing code: ───────────────────────────────────────────────── \n" +
+		"  final_answer(\"fairness\")                                        \n" +
+		" ──────────────────────────────────────────────────────────────── \n" +
+		"Out - Final answer: fairness\n" +
+		"[Step 1: Duration 1.00 seconds| Input tokens: 4,000 | Output tokens: 20]\n"
+	tr := expectEvents(t, "gaia.log", text, FormatSmolagentsConsole, []string{
+		`user "Which word labels a type of soci…"`,
+		`text[model] "Thought: I will ask the search a…"`,
+		`call python_interpreter "{\"code\":\"paper = search_agent(ta…" => "Code execution failed at line 'p…" FAILED`,
+		`call python_interpreter "{\"code\":\"final_answer(\\\"fairness…" => "Out - Final answer: fairness"`,
+	})
+	if tr.Sessions != 1 || len(tr.Agents) != 2 || tr.Agents[1].ID != "search_agent" {
+		t.Errorf("%d sessions, agents %+v: want one session, the managed agent an agent of its own", tr.Sessions, tr.Agents)
+	}
+}
+
+// A run whose reply held no code is smolagents' console too: the model's words are read, and
+// smolagents' "Error in code parsing:" is the harness refusing the reply, not more of the
+// model's words (validation round r118c U2: a small model that wrote its plan 37 times over in
+// one reply, to its token limit, was passed over as no transcript).
+func TestSmolagentsRunWhoseReplyFailedToParse(t *testing.T) {
+	plan := "So, the steps are:\n1. Find the paper.\n2. Read its figure.\n3. Find the article.\nLet me know when you are ready to proceed.\n\n"
+	text := "╭──────────────────────────── New run ────────────────────────────╮\n" +
+		"│ Which word labels a type of society?                            │\n" +
+		"╰─ OpenAIServerModel - Qwen/Qwen3-4B-Instruct-2507 ───────────────╯\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"Output message of the LLM: ─────────────────────────────────────────\n" +
+		strings.Repeat(plan, 12) +
+		"Error in code parsing:\n" +
+		"Your code snippet is invalid, because the regex pattern ```(?:py|python)?\\n(.*?)\\n``` was not found in it.\n" +
+		"Make sure to provide correct code blobs.\n" +
+		"[Step 0: Duration 257.93 seconds| Input tokens: 3,375 | Output tokens: 5,000]\n"
+	tr := expectEvents(t, "wf3.log", text, FormatSmolagentsConsole, []string{
+		`user "Which word labels a type of soci…"`,
+		`text[model] "So, the steps are:\n1. Find the p…"`,
+		`text[harness] "Error in code parsing:\nYour code…"`,
+	})
+	if got := tr.Agents[0].Events[1].Text; strings.Contains(got, "Error in code parsing") {
+		t.Errorf("the model's words hold the harness's refusal: %q", got[len(got)-80:])
+	}
+	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) == 0 {
+		t.Error("a plan written twelve times over in one reply, not told")
+	}
+}
