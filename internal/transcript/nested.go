@@ -58,6 +58,12 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			}
 			return end, nil
 		}
+		if isRoundList(sample) {
+			if list := decodeRounds(w.data[i:end]); len(list) > 0 {
+				*out = append(*out, list)
+			}
+			return end, nil
+		}
 		if isStepList(sample) {
 			if list := decodeSteps(w.data[i:end]); len(list) > 0 {
 				*out = append(*out, list)
@@ -1426,6 +1432,78 @@ func decodeSteps(arr []byte) []msg {
 				continue
 			}
 			list = append(list, m)
+		}
+	}
+	return list
+}
+
+// CAMEL's role-playing sessions, as OWL's examples save them (chat_history.json), keep a run as
+// a list of rounds: the user agent's instruction, the assistant's reply, and the calls the
+// assistant made to write it, each with its result:
+//
+//	[{"user": "Instruction: ...", "assistant": "Solution: ...",
+//	  "tool_calls": [{"tool_name": "search_baidu", "args": "{'query': ...}", "result": "...", "tool_call_id": "call_0_..."}]}]
+//
+// A list is one when at least two of its elements, and at least half, hold a user's and an
+// assistant's words, and one of them calls. Searched as any list is, a round's own calls were
+// read as the whole run: the first round's two calls of one file, none of another whose
+// rounds each made one (validation round r118b U1).
+
+// isRoundList says whether a list holds such rounds, from its sample (listSample).
+func isRoundList(sample []map[string]string) bool {
+	rounds, calls := 0, false
+	for _, keys := range sample {
+		_, user := keys["user"]
+		_, assistant := keys["assistant"]
+		if _, role := keys["role"]; user && assistant && !role {
+			rounds++
+			_, tc := keys["tool_calls"]
+			calls = calls || tc
+		}
+	}
+	return calls && rounds >= 2 && rounds*2 >= len(sample)
+}
+
+// decodeRounds turns a round list into messages: the instruction, the assistant's calls and
+// their results (made before it wrote its reply), then the reply.
+func decodeRounds(arr []byte) []msg {
+	var raw []map[string]any
+	if err := json.Unmarshal(arr, &raw); err != nil && !tolerable(err) {
+		return nil
+	}
+	var list []msg
+	for k, r := range raw {
+		if r == nil {
+			continue
+		}
+		if u := stepText(r["user"]); u != "" && r["user"] != nil {
+			list = append(list, msg{Role: "user", Content: u})
+		}
+		tc, _ := r["tool_calls"].([]any)
+		var calls []oaToolCall
+		var results []msg
+		for i, c := range tc {
+			cm, _ := c.(map[string]any)
+			name, args := stepCall(cm)
+			if name == "" {
+				name, _ = cm["name"].(string)
+				args = stepArgs(cm["arguments"])
+			}
+			if name == "" {
+				continue
+			}
+			id := fmt.Sprintf("round%d.%d", k, i)
+			calls = append(calls, oaToolCall{ID: id, Name: name, Arguments: args})
+			if v, ok := cm["result"]; ok && v != nil {
+				results = append(results, msg{Role: "tool", ToolCallID: id, Content: stepText(v)})
+			}
+		}
+		if len(calls) > 0 {
+			list = append(list, msg{Role: "assistant", ToolCalls: calls})
+			list = append(list, results...)
+		}
+		if a := r["assistant"]; a != nil {
+			list = append(list, msg{Role: "assistant", Content: stepText(a)})
 		}
 	}
 	return list

@@ -636,3 +636,28 @@ func readsAsOneAgent(t *testing.T, name, doc string, want []string) {
 		t.Errorf("events:\n got %q\nwant %q", got, want)
 	}
 }
+
+// CAMEL's role-playing rounds (OWL's chat_history.json): each round's instruction, the calls
+// the assistant made with their results, then its reply; every round's calls are the run's
+// (validation round r118b U1: the first round's own list of calls was read as the whole run).
+func TestCAMELRoundsAreOneRun(t *testing.T) {
+	doc := `[
+ {"user": "Instruction: gather background on Alibaba.", "assistant": "Solution: background below.",
+  "tool_calls": [{"tool_name": "search_baidu", "args": "{'query': 'Alibaba segments'}", "result": "{'results': []}", "tool_call_id": "call_0_a"},
+                 {"tool_name": "get_sec_summary_for_company", "args": "{'company_stock_name': 'BABA'}", "result": "I'm sorry, but I was unable to retrieve the SEC filings for BABA.", "tool_call_id": "call_0_b"}]},
+ {"user": "Instruction: obtain the 20-F filings.", "assistant": "Solution: I could not retrieve them.",
+  "tool_calls": [{"tool_name": "get_sec_summary_for_company", "args": "{'company_stock_name': 'BABA'}", "result": "I'm sorry, but I was unable to retrieve the SEC filings for BABA.", "tool_call_id": "call_0_c"}]},
+ {"user": "Instruction: analyse the trends.", "assistant": "Solution: trends below.", "tool_calls": []}
+]`
+	expectEvents(t, "Alibaba_chat_history.json", doc, FormatMessages, []string{
+		`user "Instruction: gather background o…"`,
+		`call search_baidu "{'query': 'Alibaba segments'}" => "{'results': []}"`,
+		`call get_sec_summary_for_company "{'company_stock_name': 'BABA'}" => "I'm sorry, but I was unable to r…"`,
+		`text[model] "Solution: background below."`,
+		`user "Instruction: obtain the 20-F fil…"`,
+		`call get_sec_summary_for_company "{'company_stock_name': 'BABA'}" => "I'm sorry, but I was unable to r…"`,
+		`text[model] "Solution: I could not retrieve t…"`,
+		`user "Instruction: analyse the trends."`,
+		`text[model] "Solution: trends below."`,
+	})
+}
