@@ -860,7 +860,7 @@ func TestFailureSignatureMatchesItsPlainStatement(t *testing.T) {
 
 // looksFailed finds a mark wherever it sits, colon or not, and only in the last 2 KB.
 // nonzeroExitPattern is reportsNonzeroExit's plain statement.
-var nonzeroExitPattern = regexp.MustCompile(`(?:(?:[eE]xit|EXIT)(?i:(?:ed with)? (?:code|status))|[rR]eturn code|<returncode>):? *0*[1-9]`)
+var nonzeroExitPattern = regexp.MustCompile(`(?:(?:[eE]xit|EXIT)(?i:(?:ed with)? (?:code|status))|[rR]eturn code|<returncode>|<exit_code>):? *0*[1-9]`)
 
 func TestReportsNonzeroExit(t *testing.T) {
 	tests := []struct {
@@ -892,6 +892,8 @@ func TestReportsNonzeroExit(t *testing.T) {
 		{"<returncode>1</returncode>\n<output>\nsed: -e expression #1, char 5: missing command", true}, // mini-swe-agent (r104b U2)
 		{"<returncode>0</returncode>\n<output>\nok", false},
 		{"<returncode>-1</returncode>", false},
+		{"<retrieval_status>success</retrieval_status>\n\n<task_id>bl8h49oh1</task_id>\n\n<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<output>\ngo: downloading", true}, // Claude Code's TaskOutput (r118a U2)
+		{"<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<output>\nok", false},
 	}
 	for _, tt := range tests {
 		if got := reportsNonzeroExit(tt.text); got != tt.want {

@@ -703,12 +703,18 @@ func reportsNonzeroExit(s string) bool {
 }
 
 // nonzeroReturncodeTag says whether s holds mini-swe-agent's "<returncode>N</returncode>", the
-// way it heads every command's output, with N a nonzero number. In a message list the tag is
-// all that says the command failed (a `sed` that exited 1 read as a success; validation round
-// r104b U2).
+// way it heads every command's output, or Claude Code's "<exit_code>N</exit_code>", the way its
+// TaskOutput and BashOutput report a background command that ended, with N a nonzero number.
+// In a message list the tag is all that says the command failed (a `sed` that exited 1 read
+// as a success, validation round r104b U2; a background `go test` whose TaskOutput said
+// "<status>failed</status>" and "<exit_code>1</exit_code>", r118a U2).
 func nonzeroReturncodeTag(s string) bool {
-	const tag = "<returncode>"
-	return anyOccurrence(s, tag, func(i int) bool { return nonzeroNumberAt(s[i+len(tag):]) })
+	for _, tag := range [...]string{"<returncode>", "<exit_code>"} {
+		if anyOccurrence(s, tag, func(i int) bool { return nonzeroNumberAt(s[i+len(tag):]) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // nonzeroReturnCode says whether s holds "return code" or "Return code" followed by a nonzero
