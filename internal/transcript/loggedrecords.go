@@ -40,7 +40,7 @@ const maxHeadRecords = 64
 func loggedRecordsHead(head []byte) bool {
 	tried := 0
 	found := false
-	eachLoggedRecord(head, func(rec []byte) bool {
+	eachLoggedRecord(head, nil, func(rec []byte) bool {
 		tried++
 		if s := sniff(rec, true); s.err == nil && isStreamKind(s.kind) {
 			found = true
@@ -56,10 +56,18 @@ func loggedRecordsHead(head []byte) bool {
 const maxLoggedRecord = 4 << 20
 
 // eachLoggedRecord calls fn with each record of a log, compacted to one line, until fn says to
-// stop. A record cut off by the end of text (the head of a big file) is not given.
-func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
+// stop. A record cut off by the end of text (the head of a big file) is not given. A record
+// that runs over lines from a line that is "{" alone to one that is "}" alone but is no JSON
+// (a CI log cuts every line at 1,024 characters, and a result's string never closes) is given
+// to damaged, if not nil, by the line it starts on (counted from 1), when its next line opens
+// with a quoted key as a JSON object's does and no Markdown fence opens it (afterFence),
+// rather than passed over in silence as braces in a line of text are (validation round r118a
+// U1).
+func eachLoggedRecord(text []byte, damaged func(line int), fn func(rec []byte) bool) {
 	var buf bytes.Buffer
+	whole := text
 	for len(text) > 0 {
+		start := len(whole) - len(text)
 		line, rest, _ := bytes.Cut(text, []byte("\n"))
 		text = rest
 		open := recordStart(line)
@@ -67,7 +75,8 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 			continue
 		}
 		rec := bytes.TrimRight(line[open:], " \t\r")
-		after := text // where to go on when the lines below are no record
+		after := text  // where to go on when the lines below are no record
+		spans := false // the record runs over lines between braces alone: it is a record
 		if len(rec) == 1 && open > 0 && len(text) > open && samePrefixShape(text[:open], line[:open]) && holdsClockTime(text[:open]) {
 			// "{" ends the line and the next line has the same prefix: the harness logged the
 			// record's every line behind it, to a line that is "}" alone after it.
@@ -75,7 +84,7 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 			if !ok {
 				continue
 			}
-			rec, text = joined, rest
+			rec, text, spans = joined, rest, true
 		} else if len(rec) == 1 {
 			// "{" ends the line: the record runs to a line that is "}" alone.
 			end := -1
@@ -92,6 +101,7 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 			}
 			rec = append(append([]byte(nil), '{', '\n'), text[:end]...)
 			text = text[min(end+1, len(text)):]
+			spans = true
 		} else if open > 0 && !json.Valid(rec) {
 			// A record the harness wrote in chunks, each behind a prefix of its own, goes on
 			// on the lines after it (validation round r82b U1: an issue solver split every
@@ -102,6 +112,9 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 		}
 		buf.Reset()
 		if json.Compact(&buf, rec) != nil {
+			if spans && damaged != nil && opensWithKey(rec) && !afterFence(whole[:start]) {
+				damaged(1 + bytes.Count(whole[:start], []byte("\n")))
+			}
 			text = after // braces in a line of text, not a record
 			continue
 		}
@@ -109,6 +122,23 @@ func eachLoggedRecord(text []byte, fn func(rec []byte) bool) {
 			return
 		}
 	}
+}
+
+// opensWithKey says whether the line after a record's opening brace opens with a quoted key,
+// as a pretty-printed JSON object's does (code's block after "func f() {" does not).
+func opensWithKey(rec []byte) bool {
+	_, rest, _ := bytes.Cut(rec, []byte("\n"))
+	rest = bytes.TrimLeft(rest, " \t")
+	return len(rest) > 0 && rest[0] == '"'
+}
+
+// afterFence says whether the last line of before opens a Markdown code block ("```json"): a
+// record shown in a document (a prompt's template of the answer it asks for, `...` in its
+// list) is an example, not a record the log carries.
+func afterFence(before []byte) bool {
+	before = bytes.TrimRight(before, "\r\n")
+	last := bytes.TrimSpace(before[bytes.LastIndexByte(before, '\n')+1:])
+	return bytes.HasPrefix(last, []byte("```"))
 }
 
 // envelopedRecord returns the record a logged line wraps as its "data" object, when the line
@@ -220,7 +250,10 @@ func readLoggedRecords(name string, br *bufio.Reader, hint int64) (*Transcript, 
 	// server's log events) would stop its reader from being chosen.
 	var lines bytes.Buffer
 	started := false
-	eachLoggedRecord(data, func(rec []byte) bool {
+	var damaged []*Error
+	eachLoggedRecord(data, func(line int) {
+		damaged = append(damaged, &Error{Path: name, Line: line, Err: errors.New("a record over several lines that is not JSON (cut short?)")})
+	}, func(rec []byte) bool {
 		if !started {
 			if s := sniff(rec, true); s.err != nil || !isStreamKind(s.kind) {
 				return true
@@ -243,6 +276,9 @@ func readLoggedRecords(name string, br *bufio.Reader, hint int64) (*Transcript, 
 			e.Line = 0
 		}
 		return nil, err
+	}
+	if len(damaged) > 0 {
+		t.Damaged = append(damaged, t.Damaged...)
 	}
 	return t, nil
 }

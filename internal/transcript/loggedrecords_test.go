@@ -160,3 +160,23 @@ func TestEnvelopedStreamRecordsAreReadByThem(t *testing.T) {
 		t.Errorf("read as %s, calls %+v; want codex-exec with the failed make test", tr.Format, calls)
 	}
 }
+
+// A CI log that cuts every line at 1,024 characters leaves a pretty-printed record whose
+// string never closes: it is named by the line it starts on, not passed over in silence; a
+// block of code between braces alone, or a template of JSON in a Markdown fence, is no damaged
+// record (validation round r118a U1).
+func TestLoggedRecordCutShortNamesItsLine(t *testing.T) {
+	cut := strings.Replace(solverLog, `"content": "title:\tfix the parser\nstate:\tDRAFT",`, `"content": "title:\tfix the parser\nstate:\tDRA`, 1)
+	code := "func main() {\n\tfmt.Println(\"hi\")\n}\n```json\n{\n  \"status\": \"completed|failed\",\n  \"commits\": [\"abc1234\", ...]\n}\n```\n"
+	tr, err := ReadFrom("run-37.md", strings.NewReader(code+cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls := tr.Agents[0].Calls(); len(calls) != 1 || calls[0].HasResult {
+		t.Errorf("calls %+v, want the Bash call, its result lost", calls)
+	}
+	start := strings.Count((code + cut)[:strings.Index(code+cut, "[2025-11-05T05:28:10.848Z]")], "\n") + 1
+	if len(tr.Damaged) != 1 || tr.Damaged[0].Line != start || !strings.Contains(tr.Damaged[0].Error(), "not JSON") {
+		t.Errorf("damaged %v, want the cut record at line %d alone", tr.Damaged, start)
+	}
+}
