@@ -605,6 +605,10 @@ func isChatList(sample []map[string]string) bool {
 		if !role && !from && !(source && agentChat) {
 			continue
 		}
+		if _, tool := keys["tool"]; tool && (keys["role"] == "tool_call" || keys["role"] == "tool_result") {
+			chat++ // a call or its answer as a message of its own (toolRoleMessage)
+			continue
+		}
 		for _, k := range []string{"content", "text", "tool_calls", "function_call", "parts", "value"} {
 			if _, ok := keys[k]; ok {
 				chat++
@@ -639,6 +643,7 @@ func decodeChat(arr []byte) []msg {
 		if m["from"] == "function_call" {
 			shareGPTCalls(m)
 		}
+		toolRoleMessage(m)
 		switch m["role"] {
 		case "ai", "bot":
 			m["role"] = "assistant"
@@ -662,6 +667,44 @@ func decodeChat(arr []byte) []msg {
 		}
 	}
 	return list
+}
+
+// toolRoleMessage turns a call or its answer that a harness logs as a message of its own, beside
+// the model's reply, into an assistant's call or a tool's answer:
+//
+//	{"role": "assistant", "content": ["ToolUseBlock(id='toolu_01', input={...}, name='execute_sql', type='tool_use')"]}
+//	{"role": "tool_call", "tool": "execute_sql", "input": {"query": "SELECT ..."}}
+//	{"role": "tool_result", "tool": "execute_sql", "result": {"success": false, "error": "no such column", ...}}
+//
+// (Letta's leaderboard harness: 334 calls of three real traces read as none; validation round
+// r118b U2). The answer's own success flag or error field fails it. The SDK's printed call
+// objects in the reply are the call the next message gives, not the model's words, and are
+// dropped from it.
+func toolRoleMessage(m map[string]any) {
+	tool, _ := m["tool"].(string)
+	switch {
+	case m["role"] == "tool_call" && tool != "":
+		m["role"] = "assistant"
+		m["tool_calls"] = []any{map[string]any{"function": map[string]any{"name": tool, "arguments": string(stepArgs(m["input"]))}}}
+	case m["role"] == "tool_result" && tool != "":
+		m["role"] = "tool"
+		m["content"] = stepText(m["result"])
+		if r, ok := m["result"].(map[string]any); ok {
+			if e := r["error"]; r["success"] == false || e != nil && e != "" && e != false {
+				m["is_error"] = true
+			}
+		}
+	case m["role"] == "assistant":
+		if parts, ok := m["content"].([]any); ok {
+			kept := parts[:0]
+			for _, p := range parts {
+				if t, ok := p.(string); !ok || !strings.HasPrefix(t, "ToolUseBlock(") {
+					kept = append(kept, p)
+				}
+			}
+			m["content"] = kept
+		}
+	}
 }
 
 // shareGPTRole maps the speaker of a ShareGPT message ({"from", "value"}, the layout of most

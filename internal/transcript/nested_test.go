@@ -661,3 +661,25 @@ func TestCAMELRoundsAreOneRun(t *testing.T) {
 		`text[model] "Solution: trends below."`,
 	})
 }
+
+// A harness that logs each call and its answer as messages of their own (Letta's leaderboard
+// traces: "tool_call" and "tool_result" roles) has its calls read, the answer's own success
+// flag deciding its failure, and the SDK's printed call objects in the reply are no words
+// (validation round r118b U2: 334 calls of three real traces were read as none).
+func TestToolCallAndResultRolesAreCalls(t *testing.T) {
+	doc := `{"session_id": "s1", "conversations": [{"question_number": 1, "success": true, "conversation": [
+ {"role": "user", "content": "Generate question #1."},
+ {"role": "assistant", "content": ["ToolUseBlock(id='toolu_1', input={'query': 'SELECT 1'}, name='execute_sql', type='tool_use')"]},
+ {"role": "tool_call", "tool": "execute_sql", "input": {"query": "SELECT COUNT(*) FROM people"}},
+ {"role": "tool_result", "tool": "execute_sql", "result": {"success": true, "result": 500, "error": null}},
+ {"role": "tool_call", "tool": "execute_sql", "input": {"query": "SELECT nme FROM people"}},
+ {"role": "tool_result", "tool": "execute_sql", "result": {"success": false, "result": null, "error": "no such column: nme"}},
+ {"role": "assistant", "content": ["The column is name."]}
+]}]}`
+	expectEvents(t, "agent_trace_20250725_142722.json", doc, FormatMessages, []string{
+		`user "Generate question #1."`,
+		`call execute_sql "{\"query\":\"SELECT COUNT(*) FROM p…" => "{\"error\":null,\"result\":500,\"succ…"`,
+		`call execute_sql "{\"query\":\"SELECT nme FROM people…" => "{\"error\":\"no such column: nme\",\"…" FAILED`,
+		`text[model] "The column is name."`,
+	})
+}
