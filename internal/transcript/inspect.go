@@ -243,8 +243,16 @@ func inspectMessages(s *inspectSample) []msg {
 		}
 		var answers []msg
 		if m.Role == "assistant" {
+			// Answers the conversation lost of calls it holds (see removedCalls.lost).
+			for _, tc := range out.ToolCalls {
+				if a, ok := removed.lost[tc.ID]; ok {
+					answers = append(answers, a)
+				}
+			}
 			// The calls Inspect ran for this reply that the conversation no longer holds.
-			out.ToolCalls, answers = removed.after(text, out.ToolCalls)
+			var more []msg
+			out.ToolCalls, more = removed.after(text, out.ToolCalls)
+			answers = append(answers, more...)
 		}
 		list = append(list, out)
 		list = append(list, answers...)
@@ -257,7 +265,13 @@ func inspectMessages(s *inspectSample) []msg {
 // the same wrong flag again and again was invisible). Each is put back after the assistant
 // message of the model's reply that made it: a message holding calls is the reply whose
 // output named its first call, a message of text alone the next reply that said that text.
+//
+// A call the conversation holds may have lost its answer: a sample stopped at its message
+// limit keeps the last reply's calls but not the tool messages that answered them. Their
+// answers are the tool events' (lost): 698 calls of five real logs, 559 of them failed, were
+// read unanswered (validation round r119b U1).
 type removedCalls struct {
+	lost    map[string]msg // the answers of held calls that no tool message holds, by call id
 	calls   []removedCall
 	turnOf  map[string]int // the model event (counted from 1) whose output named each call
 	replies []string       // the text of each model event's reply, by its count - 1
@@ -275,12 +289,16 @@ type removedCall struct {
 // the model events' replies.
 func removedCallsOf(s *inspectSample, resolve func(string) string) removedCalls {
 	held := map[string]bool{}
+	answered := map[string]bool{}
 	for _, m := range s.Messages {
 		for _, tc := range m.ToolCalls {
 			held[tc.ID] = true
 		}
+		if m.Role == "tool" && m.ToolCallID != "" {
+			answered[m.ToolCallID] = true
+		}
 	}
-	r := removedCalls{turnOf: map[string]int{}}
+	r := removedCalls{turnOf: map[string]int{}, lost: map[string]msg{}}
 	for _, e := range s.Events {
 		switch e.Event {
 		case "model":
@@ -294,7 +312,7 @@ func removedCallsOf(s *inspectSample, resolve func(string) string) removedCalls 
 			}
 			r.replies = append(r.replies, reply)
 		case "tool":
-			if e.ID == "" || held[e.ID] {
+			if e.ID == "" || answered[e.ID] {
 				continue
 			}
 			result, _ := inspectContent(e.Result, resolve)
@@ -304,6 +322,10 @@ func removedCallsOf(s *inspectSample, resolve func(string) string) removedCalls 
 				if !strings.Contains(result, e.Error.Message) {
 					answer.Content = strings.TrimSpace(result + "\n" + e.Error.Message)
 				}
+			}
+			if held[e.ID] {
+				r.lost[e.ID] = answer
+				continue
 			}
 			turn := r.turnOf[e.ID]
 			if turn == 0 {
