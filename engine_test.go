@@ -272,6 +272,10 @@ func TestCallFailedReadsResultsAsTheGuardDoes(t *testing.T) {
 			WithResult("[File: /w/Dollar.java (3 lines total)]\n1:package it;\n2:// ERROR! com.fasterxml.jackson.core.JsonParseException: Unexpected character\n3:}\nFile updated. Please review the changes and make sure they are correct (correct indentation, no duplicate lines, etc). Edit the file again if necessary.", false), false},
 		{"SWE-agent's edit refused by the linter", PresetDefault, Call("a", "edit", []byte("edit 1:1\npackage it")).
 			WithResult("Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: unexpected indent", false), true},
+		{"a server's error status over its page", PresetDefault, Call("a", "bash", []byte(`{"cmd":"printf 'GET / HTTP/1.1\\r\\n\\r\\n' | nc victim 1337"}`)).
+			WithResult("HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/html\r\n\r\n<html><body><h1>503 Service Unavailable</h1>\nNo server is available to handle this request.\n</body></html>", false), true},
+		{"a page served, whatever numbers it holds", PresetDefault, Call("a", "bash", []byte(`{"cmd":"curl -i victim:1337"}`)).
+			WithResult("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\nHTTP/1.1 503 is what the backend said yesterday", false), false},
 		{"an edit refused", PresetDefault, Call("a", "Edit", []byte(`{"file_path":"a.ts","old_string":"x","new_string":"y"}`)).
 			WithResult("<tool_use_error>String to replace not found in file.</tool_use_error>", false), true},
 		{"the seed presets read the flag alone", PresetDSHBrake, Call("a", "book", []byte(`{"f":"HAT030"}`)).WithResult("Error: flight HAT030 not available", false), false},

@@ -599,6 +599,7 @@ var openingFirsts = func() (t [256]bool) {
 		t[m[0]] = true
 	}
 	t['T'] = true // "Tool x not found" (opensWithFailure)
+	t['H'] = true // "HTTP/1.1 503 Service Unavailable" (serverFailed)
 	return t
 }()
 
@@ -628,7 +629,27 @@ func opensWithFailure(result string) bool {
 		line, _, _ := strings.Cut(rest, "\n")
 		return strings.Contains(line[:min(len(line), 200)], " not found")
 	}
-	return false
+	return serverFailed(result[i:])
+}
+
+// serverFailed says whether an answer opens with an HTTP status line of a server error
+// ("HTTP/1.1 503 Service Unavailable", "HTTP/2 502"), as a raw request (nc, curl -i) prints
+// the response: the request was not served, whatever page follows. A model sent ten different
+// requests to a CTF's service whose backend was down, each answered with the same 503 page,
+// and was not told (validation round r119b M1).
+func serverFailed(s string) bool {
+	rest, ok := strings.CutPrefix(s, "HTTP/")
+	if !ok {
+		return false
+	}
+	k := 0
+	for k < len(rest) && k < 4 && (rest[k] >= '0' && rest[k] <= '9' || rest[k] == '.') {
+		k++
+	}
+	if k == 0 || len(rest) < k+4 || rest[k] != ' ' || rest[k+1] != '5' || !isDigits(rest[k+2:k+4]) {
+		return false
+	}
+	return len(rest) == k+4 || rest[k+4] == ' ' || rest[k+4] == '\r' || rest[k+4] == '\n'
 }
 
 // targetAlreadyGone says whether a call that stops a process or a background job was answered

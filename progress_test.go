@@ -460,6 +460,12 @@ func TestProgressRules(t *testing.T) {
 				return fail("Bash", `{"command":"sleep 2 && python -m pytest tests/test_app.py -q"}`,
 					"F\n=== FAILURES ===\n___ test_total ___\n    assert total([1, 2]) == 3\nE   assert 4 == 3\nFAILED tests/test_app.py::test_total - assert 4 == 3\n1 failed in 0.12s")
 			}), []string{"7:errors:Bash failed × 4"}},
+		{"different requests to a service whose backend is down, each answered the same server error, fail alike",
+			nil, times(4, func(i int) step {
+				paths := []string{"/", "/flag", "/?cmd=ls", "/admin"}
+				return ok("bash", fmt.Sprintf(`{"cmd":"printf 'GET %s HTTP/1.1\\r\\nHost: victim\\r\\n\\r\\n' | nc victim 1337"}`, paths[i]),
+					"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 107\r\ncontent-type: text/html\r\n\r\n<html><body><h1>503 Service Unavailable</h1>\nNo server is available to handle this request.\n</body></html>")
+			}), []string{"3:errors:bash failed × 4"}},
 		{"Codex's same command over and over is stuck, whatever its chunk ids",
 			nil, times(3, func(i int) step {
 				return ok("exec_command", `{"cmd":"grep -rn TODO src"}`,
