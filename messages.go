@@ -24,6 +24,7 @@ type catalogue struct {
 	progressEditsRejected  string // {tool} {count}: edits of one file rejected, for changing reasons
 	progressRefail         string // {tool} {count} {edits}
 	progressReapplied      string // {tool} {count}: the same change made again and again
+	progressCopies         string // {tool} {count}: one reply holding the same call {count} times, answered alike
 	progressChurn          string // {tool} {count}
 	progressPoll           string // {tool} {count}: the answer keeps changing
 	progressPollStalled    string // {tool} {count}: the same answer every time
@@ -89,6 +90,9 @@ var catalogues = map[string]*catalogue{
 		progressRefail: "[loopguard] {tool} has failed {count} times with the same error, and none of the changes " +
 			"you made in between ({edits} of them) altered it. The changes are not reaching the cause: read the error " +
 			"again, find where it actually comes from, and change that.",
+		progressCopies: "[loopguard] You have sent the same {tool} call {count} times in one reply, and every copy " +
+			"was answered the same. A copy cannot bring anything the first call did not: send a call once, read " +
+			"its answer, and decide the next step from it.",
 		progressChurn: "[loopguard] {tool} has been called with {count} different arguments and gave the same answer " +
 			"every time. Varying the arguments is not helping, so the cause lies elsewhere: check the assumption " +
 			"behind these calls, or try a different approach.",
@@ -168,6 +172,8 @@ var catalogues = map[string]*catalogue{
 			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再重复尝试。",
 		progressRefail: "[loopguard] {tool} 已失败 {count} 次，报错相同；期间你做的修改（共 {edits} 处）都没有改变这个错误。" +
 			"这些修改没有触及原因：请重新阅读错误信息，找到它真正的来源，再修改那里。",
+		progressCopies: "[loopguard] 你在同一次回复中把同一个 {tool} 调用发送了 {count} 次，每一次得到的答案都一样。" +
+			"重复的调用不会带来第一次之外的任何信息：每个调用只发送一次，读它的结果，再据此决定下一步。",
 		progressChurn: "[loopguard] {tool} 已用 {count} 组不同的参数调用，每次得到的答案都一样。" +
 			"改参数没有帮助，原因在别处：请检查这些调用背后的假设，或换一种方法。",
 		progressReapplied: "[loopguard] 你已经用 {tool} 以完全相同的参数做了 {count} 次同样的修改。每次都会再应用一遍" +

@@ -523,6 +523,7 @@ type progressState struct {
 	last       callRecord // the last watched call
 	hasLast    bool
 	stuck      int32 // length of the current no-progress chain ending at last
+	copies     int32 // copies of last after the first in the reply under way, each answered alike
 	polls      int32 // changed-but-similar answers to the same call in a row
 	pollSaidAt int32 // polls at the last poll notice, 0 before the first
 	pollMoved  bool  // a poll of the chain was answered differently since its last notice (it is advancing)

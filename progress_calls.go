@@ -94,6 +94,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if s.movedOnItsOwn(c, id, dg.exact, mut, dist, prevCount, keys.onScreen) {
 		s.lastMoved = s.calls + 1
 	}
+	copied := false // the call is a copy of the last, in its reply, answered alike (copies)
 	switch {
 	case noProgress && (waiting || int(s.lastWait) > int(s.calls)-dist+1 || int(s.lastMoved) > int(s.calls)-dist+1 || reportsUnfinished(c.result)):
 		// A call that waits, or any call when the model waited since its earlier run (a
@@ -116,6 +117,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			// seeing it fail (five background tasks sent at once, each missing its prompt, were
 			// told "stuck" at the third; validation round r103d F1).
 			s.stuck = prevCount
+			if dist == 1 {
+				copied = true
+				s.copies++
+			}
 		}
 		s.polls, s.pollMoved, s.pollPaused = 0, false, false
 	case sameCall && !mut && s.last.epochAfter == s.epoch && !s.flips(id, dg.exact) && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
@@ -126,6 +131,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.pollMoved = true
 	default:
 		s.stuck, s.polls, s.pollSaidAt, s.pollMoved, s.pollPaused = 1, 0, 0, false, false
+	}
+	if !copied {
+		s.copies = 0
 	}
 	sameResult := noProgress || (sameCall && s.last.result == dg.exact)
 
@@ -562,6 +570,16 @@ func (s *progressState) quiet(escalation bool) bool {
 // chain's latest failure (rf.same failures in a row ended so).
 func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
 	d := s.d
+	if n := int(s.copies) + 1; s.copies > 0 && n%selfRepeatRounds == 0 && (n/selfRepeatRounds)&(n/selfRepeatRounds-1) == 0 {
+		// One reply holding the same call ten times over, each copy answered alike, is a model
+		// repeating itself within a message, as a text saying a block ten times over is
+		// (selfRepeatRounds): no copy can bring what the first did not. The copies count once
+		// toward the stuck rule (see observeCall), so this is told apart: a small model sent
+		// one money transfer 543 times in one reply, each refused alike (validation round
+		// r119b T1). Told at the 10th copy, and again as the count doubles.
+		return append(out, s.notice(c.agent, KindStuck, c.tool+" × "+itoa(n)+" in one reply",
+			fill(s.d.cat.progressCopies, "tool", c.tool, "count", itoa(n))))
+	}
 	if noProgress && s.remindAt(int(s.stuck)) {
 		if !s.cycleForming(dist) {
 			return append(out, s.stuckNotice(c, int(s.stuck)))

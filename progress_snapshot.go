@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 25
+const progressSnapFormat = 26
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -84,6 +84,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = appendSketch(b, &s.last.sketch)
 	b = binary.AppendUvarint(b, uint64(s.last.epochAfter))
 	b = binary.AppendUvarint(b, uint64(s.stuck))
+	b = binary.AppendUvarint(b, uint64(s.copies))
 	b = binary.AppendUvarint(b, uint64(s.polls))
 	b = binary.AppendUvarint(b, uint64(s.pollSaidAt))
 	b = appendBool(b, s.pollMoved)
@@ -265,7 +266,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.last.id, s.last.result = r.u64(), r.u64()
 	readSketch(r, &s.last.sketch)
 	s.last.epochAfter = u32()
-	s.stuck, s.polls = i32(), i32()
+	s.stuck, s.copies, s.polls = i32(), i32(), i32()
 	s.pollSaidAt = i32()
 	s.pollMoved = boolean()
 	s.pollPaused = boolean()
@@ -395,7 +396,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.resentN, s.resentSaidAt = i32(), i32()
 	s.resentAnswered = boolean()
 	s.resentPreview = r.string()
-	if s.resentN < 0 || s.resentSaidAt < 0 || s.idle < 0 || s.stuck < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
+	if s.resentN < 0 || s.resentSaidAt < 0 || s.idle < 0 || s.stuck < 0 || s.copies < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
 	return r.err

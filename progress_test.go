@@ -466,6 +466,14 @@ func TestProgressRules(t *testing.T) {
 				return ok("bash", fmt.Sprintf(`{"cmd":"printf 'GET %s HTTP/1.1\\r\\nHost: victim\\r\\n\\r\\n' | nc victim 1337"}`, paths[i]),
 					"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 107\r\ncontent-type: text/html\r\n\r\n<html><body><h1>503 Service Unavailable</h1>\nNo server is available to handle this request.\n</body></html>")
 			}), []string{"3:errors:bash failed × 4"}},
+		{"one reply holding the same call ten times over, each refused alike, is told at the tenth copy and as the count doubles",
+			nil, times(22, func(int) step {
+				return inTurn("r1", fail("transfer_money", `{"bank_id":"9042673456","amount":100,"currency":"USD"}`, "Error: transfer rejected, account 9042673456 is not verified"))
+			}), []string{"9:stuck:transfer_money × 10 in one reply", "19:stuck:transfer_money × 20 in one reply"}},
+		{"one reply scrolling ten times reads a new page each time: no copies answered alike",
+			nil, times(12, func(i int) step {
+				return inTurn("r1", ok("scroll", `{"direction":"down"}`, fmt.Sprintf("Scrolled to %d%% of the page. Row %d: item %d", 8*i, i, 10*i)))
+			}), nil},
 		{"Codex's same command over and over is stuck, whatever its chunk ids",
 			nil, times(3, func(i int) step {
 				return ok("exec_command", `{"cmd":"grep -rn TODO src"}`,

@@ -126,6 +126,7 @@ func TestEditsRejectedNoticeIsNeverGivenForEditsOfSeveralFiles(t *testing.T) {
 // Snapshot round trip of the new state (pollPaused, lastPause, chain file and mixed): a hook
 // that restores the agent for each event must tell what a long-lived engine tells.
 func TestSnapshotKeepsIdlePollAndEditLoopState(t *testing.T) {
+	told := false
 	var evs []Event
 	for i := range 4 {
 		evs = append(evs, Call("a", "str_replace_editor", []byte(fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i))).
@@ -141,6 +142,11 @@ func TestSnapshotKeepsIdlePollAndEditLoopState(t *testing.T) {
 	for i := range 14 {
 		evs = append(evs, Call("a", "BashOutput", []byte(`{"bash_id":"b9"}`)).WithResult(fmt.Sprintf("<status>running</status> job b9 %d", i/20), false))
 	}
+	for range 12 { // copies of one call in one reply (progressState.copies)
+		ev := Call("a", "transfer_money", []byte(`{"amount":100}`)).WithResult("Error: transfer rejected, account not verified", true)
+		ev.Turn = "r7"
+		evs = append(evs, ev)
+	}
 	cfg := defaultProgress(nil)
 	live, _ := New(cfg)
 	saved := []byte(nil)
@@ -155,6 +161,10 @@ func TestSnapshotKeepsIdlePollAndEditLoopState(t *testing.T) {
 		if len(got) != len(want) || len(got) > 0 && got[0].Summary != want[0].Summary {
 			t.Fatalf("event %d: from snapshot %+v, live %+v", i, got, want)
 		}
+		told = told || len(got) > 0 && strings.HasSuffix(got[0].Summary, "in one reply")
+	}
+	if !told {
+		t.Error("the copies in one reply were not told across snapshots")
 	}
 }
 
