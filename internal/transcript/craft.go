@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"sort"
+	"strconv"
 
 	"github.com/loopguard/loopguard"
 )
@@ -16,7 +17,13 @@ import (
 //   - "user": the user's turn (content);
 //   - "assistant": the model's words (content), its reply named by turnId;
 //   - "tool": a call and its answer together: toolName, toolInput, toolResult (or content),
-//     failed when isError or toolStatus says so; turnId names the reply that made it;
+//     failed when isError or toolStatus says so; turnId names the reply that made it, but
+//     for the words of another reply written between two of its calls: a reply's calls and
+//     words come together, so calls another reply's words part are calls of two replies
+//     (Craft on the pi backend names every call of a user's turn by the turn, "pi-turn-2",
+//     and the model's words between them "pi-turn-2__m0": 31 calls made one after another,
+//     each answered before the next, were read as one reply, and the loop among them went
+//     untold; validation round r119c U1);
 //   - "info" (the app's notes: "response interrupted", a compaction) and "plan" (a plan the
 //     model submitted, which its SubmitPlan call carries) are passed over.
 //
@@ -73,6 +80,9 @@ func readCraft(name string, br *bufio.Reader) (*built, error) {
 	}
 	b := newBuilder(FormatCraft)
 	a := b.agent(MainAgent)
+	var callTurn string // the turnId of the last call
+	part := 0           // how many times other replies' words parted callTurn's calls
+	parted := false     // another reply's words came after the last call
 	for _, l := range lines {
 		switch l.Type {
 		case "user":
@@ -80,13 +90,24 @@ func readCraft(name string, br *bufio.Reader) (*built, error) {
 		case "assistant":
 			if text := contentText(anyJSON(l.Content)); !isBlank(text) {
 				a.add(loopguard.Event{Type: loopguard.EventText, Source: "model", Text: text, Turn: l.TurnID, Time: l.Timestamp})
+				parted = parted || l.TurnID != callTurn
 			}
 		case "tool":
 			if l.ToolName == "" {
 				continue
 			}
 			call := loopguard.Call("", l.ToolName, rawArgs(l.ToolInput))
+			switch {
+			case l.TurnID != callTurn:
+				callTurn, part = l.TurnID, 0
+			case parted:
+				part++
+			}
+			parted = false
 			call.Turn, call.Time = l.TurnID, l.Timestamp
+			if part > 0 && l.TurnID != "" {
+				call.Turn = l.TurnID + "#" + strconv.Itoa(part)
+			}
 			// A call still running when the session was saved has no answer yet; content
 			// repeats the answer where toolResult is missing.
 			result, answered := l.ToolResult, true

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -38,5 +39,37 @@ func TestCraftAgentsSessionIsReadInTheConversationsOrder(t *testing.T) {
 	}
 	if turn := tr.Agents[0].Events[2].Turn; turn != "t1" {
 		t.Errorf("the call's reply %q, want t1 (turnId)", turn)
+	}
+}
+
+// Craft on the pi backend names every call of a user's turn by the turn ("pi-turn-2") and the
+// model's words between them otherwise ("pi-turn-2__m0"): calls the model's words part are of
+// two replies, and calls side by side stay of one (validation round r119c U1: 31 calls, each
+// answered before the next, were read as one reply).
+func TestCraftCallsPartedByTheModelsWordsAreTwoReplies(t *testing.T) {
+	line := func(order int, typ, rest string) string {
+		return fmt.Sprintf(`{"id":"m%d","type":%q,"timestamp":%d,"order":%d,%s}`, order, typ, 1776496177050+order, order, rest) + "\n"
+	}
+	tool := func(order int, turn, id string) string {
+		return line(order, "tool", fmt.Sprintf(`"content":"Validation failed","toolName":"Bash","toolUseId":%q,"toolInput":{"_intent":"ls"},"toolStatus":"completed","isError":true,"turnId":%q`, id, turn))
+	}
+	session := `{"id":"260417-golden-cosmos","workspaceRootPath":"~/p","sdkSessionId":"s1","model":"MiniMax-M3"}` + "\n" +
+		line(1, "user", `"content":"前端用什么技术栈？"`) +
+		line(2, "assistant", `"content":"Let me look.","turnId":"pi-turn-2__m0"`) +
+		tool(3, "pi-turn-2", "c1") + tool(4, "pi-turn-2", "c2") +
+		line(5, "assistant", `"content":"The tool rejected it; again.","turnId":"pi-turn-2__m0"`) +
+		tool(6, "pi-turn-2", "c3") +
+		line(7, "assistant", `"content":"Strange, once more.","turnId":"pi-turn-2__m0"`) +
+		tool(8, "pi-turn-2", "c4")
+	tr, err := ReadFrom("session.jsonl", strings.NewReader(session))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns []string
+	for _, c := range tr.Agents[0].Calls() {
+		turns = append(turns, c.Turn)
+	}
+	if want := []string{"pi-turn-2", "pi-turn-2", "pi-turn-2#1", "pi-turn-2#2"}; !reflect.DeepEqual(turns, want) {
+		t.Errorf("replies %q, want %q", turns, want)
 	}
 }
