@@ -142,6 +142,10 @@ type msg struct {
 	Status string `json:"status"`
 	// A tool message's own failure flag: tau2-bench's "error": true, AutoGen's "is_error".
 	Failed bool `json:"-"`
+	// A tool message's own error, as text: AgentDojo writes the exception a tool raised there
+	// and leaves the content empty (validation round r119a U3: eight failed calls of three
+	// runs read as successes with empty answers). Read for tool messages only.
+	ErrText string `json:"error_text"`
 	// A user message the harness wrote, not a person (Inspect's agent loop: "Your submission
 	// was incorrect. Please proceed…"), set by readers that know it: a reprompt, not a new turn.
 	FromHarness bool `json:"-"`
@@ -193,6 +197,19 @@ type oaToolCall struct {
 type oaFunction struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+}
+
+// UnmarshalJSON reads a call's function as an object ({"name", "arguments"}) or, as AgentDojo
+// writes its calls ({"function": "send_email", "args": {...}, "id"}), as the name alone, the
+// arguments then in the call's args (validation round r119a U1: every call of 215 runs was
+// read with no tool name).
+func (f *oaFunction) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		*f = oaFunction{}
+		return json.Unmarshal(b, &f.Name)
+	}
+	type plain oaFunction
+	return json.Unmarshal(b, (*plain)(f))
 }
 
 // readDocument reads a whole JSON document into memory: its values are needed at once.
@@ -898,9 +915,13 @@ func (m *msg) member(w *walker) memberFunc {
 		case "status":
 			return w.str(v, &m.Status)
 		case "error", "is_error":
-			// Only a true flag says so; an error given as text belongs to other formats.
+			// A true flag says so; an error given as text is kept, and says so of a tool's
+			// answer (ErrText).
 			if w.data[v] == 't' {
 				m.Failed = true
+			}
+			if w.data[v] == '"' && string(key) == "error" {
+				return w.str(v, &m.ErrText)
 			}
 			return w.skip(v)
 		case "data":

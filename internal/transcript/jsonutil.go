@@ -222,6 +222,10 @@ func partText(p any) string {
 			return contentText(t) // a part whose text is itself a list of parts (exports' tool_output)
 		}
 		switch v["type"] {
+		case "text":
+			if t, ok := v["content"].(string); ok {
+				return t // AgentDojo's text parts: {"type": "text", "content": "..."}
+			}
 		case "image", "image_url", "input_image", "inlineData":
 			return "[image]"
 		case "tool_result":

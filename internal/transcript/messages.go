@@ -391,7 +391,11 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 
 		case "tool", "function", "ipython":
 			text := encodedContentText(contentText(m.Content))
-			if !setResult(a, m.ToolCallID, text, m.Status == "error" || m.Failed) {
+			raised := m.Role == "tool" && strings.TrimSpace(m.ErrText) != ""
+			if raised && strings.TrimSpace(text) == "" {
+				text = m.ErrText // the exception is all the model was shown
+			}
+			if !setResult(a, m.ToolCallID, text, m.Status == "error" || m.Failed || raised) {
 				a.text(m.Role, text, "", 0)
 			}
 

@@ -644,6 +644,9 @@ func decodeChat(arr []byte) []msg {
 			shareGPTCalls(m)
 		}
 		toolRoleMessage(m)
+		if e, ok := m["error"].(string); ok {
+			m["error_text"] = e // (see msg.ErrText)
+		}
 		switch m["role"] {
 		case "ai", "bot":
 			m["role"] = "assistant"
