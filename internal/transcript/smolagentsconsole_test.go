@@ -221,14 +221,17 @@ func TestSmolagentsEarlyConsoleBareErrors(t *testing.T) {
 	}
 }
 
+// smolGAIARunHead opens a run of the r118c study's consoles: its task and its first step.
+const smolGAIARunHead = "╭──────────────────────────── New run ────────────────────────────╮\n" +
+	"│ Which word labels a type of society?                            │\n" +
+	"╰─ OpenAIServerModel - Qwen/Qwen3-4B-Instruct-2507 ───────────────╯\n" +
+	"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n"
+
 // A fork's consoles head the code "Executing code:"; its managed agents nest in the caller's
 // call as they do under the other titles (validation round r118c U1: the main agent of three
 // such consoles read no call, and each managed run was a session of its own).
 func TestSmolagentsExecutingCodePanelIsACall(t *testing.T) {
-	text := "╭──────────────────────────── New run ────────────────────────────╮\n" +
-		"│ Which word labels a type of society?                            │\n" +
-		"╰─ OpenAIServerModel - Qwen/Qwen3-4B-Instruct-2507 ───────────────╯\n" +
-		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+	text := smolGAIARunHead +
 		"Output message of the LLM: ─────────────────────────────────────────\n" +
 		"Thought: I will ask the search agent.\n" +
 		" ─ Executing code: ───────────────────────────────────────────────── \n" +
@@ -269,10 +272,7 @@ func TestSmolagentsExecutingCodePanelIsACall(t *testing.T) {
 // one reply, to its token limit, was passed over as no transcript).
 func TestSmolagentsRunWhoseReplyFailedToParse(t *testing.T) {
 	plan := "So, the steps are:\n1. Find the paper.\n2. Read its figure.\n3. Find the article.\nLet me know when you are ready to proceed.\n\n"
-	text := "╭──────────────────────────── New run ────────────────────────────╮\n" +
-		"│ Which word labels a type of society?                            │\n" +
-		"╰─ OpenAIServerModel - Qwen/Qwen3-4B-Instruct-2507 ───────────────╯\n" +
-		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+	text := smolGAIARunHead +
 		"Output message of the LLM: ─────────────────────────────────────────\n" +
 		strings.Repeat(plan, 12) +
 		"Error in code parsing:\n" +
