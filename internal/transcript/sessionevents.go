@@ -21,7 +21,12 @@ import (
 //   - the calls between two model requests are one reply (made together);
 //   - a user's message or interrupt is a user turn; the outcome a run was asked for
 //     (user.define_outcome's description) is its task;
-//   - a thread names its agent in agent_name; one agent is read, `main`.
+//   - a thread names its agent in agent_name; one agent is read, `main`;
+//   - each model request's end (span.model_request_end) carries what it used (model_usage, in
+//     Anthropic's fields: input_tokens apart from the cache's reads and writes), summed once
+//     per event id. The session.usage events are no total of them (one run's said 11,883
+//     output tokens where its requests' added up to 103,592; validation round r120b U1,
+//     r100a U3), and are passed over.
 
 type sessionEvent struct {
 	Type        string          `json:"type"`
@@ -33,6 +38,12 @@ type sessionEvent struct {
 	IsError     bool            `json:"is_error"`
 	Description string          `json:"description"`
 	ProcessedAt string          `json:"processed_at"`
+	ModelUsage  *struct {
+		Input      int64 `json:"input_tokens"`
+		Output     int64 `json:"output_tokens"`
+		CacheRead  int64 `json:"cache_read_input_tokens"`
+		CacheWrite int64 `json:"cache_creation_input_tokens"`
+	} `json:"model_usage"`
 }
 
 // sessionEventLine is a log line: an event, or a harness's wrapper around one.
@@ -56,6 +67,7 @@ func readSessionEvents(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatSessionEvents)
 	a := b.agent(MainAgent)
 	calls := map[string]int{}
+	counted := map[string]bool{} // the model requests whose usage is in a.usage, by event id
 	replies := 0
 	var damaged []*Error
 	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
@@ -71,6 +83,11 @@ func readSessionEvents(name string, br *bufio.Reader) (*built, error) {
 		switch e.Type {
 		case "span.model_request_start":
 			replies++
+		case "span.model_request_end":
+			if u := e.ModelUsage; u != nil && !counted[e.ID] {
+				counted[e.ID] = e.ID != ""
+				a.usage.add(Usage{InputTokens: u.Input, OutputTokens: u.Output, CacheReadTokens: u.CacheRead, CacheWriteTokens: u.CacheWrite})
+			}
 		case "agent.message", "agent.thinking":
 			a.text("model", contentText(e.Content), e.ID, ms)
 		case "agent.tool_use", "agent.mcp_tool_use", "agent.custom_tool_use":

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,4 +66,23 @@ func bareSessionEvents(t *testing.T) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// Each model request's end carries its usage: the session's tokens are their sum, each event
+// counted once, and the session.usage events, no total of them, are passed over (validation
+// round r120b U1: three runs of 11 to 17 million tokens read as none).
+func TestSessionEventsTokensAreTheModelRequestsUsage(t *testing.T) {
+	end := func(id string, in, out, read, write int) string {
+		return fmt.Sprintf(`{"role":"system","kind":"model_request_end","time":"2026-08-16T09:36:06Z","raw":{"id":%q,"is_error":false,"model_usage":{"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,"input_tokens":%d,"output_tokens":%d},"processed_at":"2026-08-16T09:36:06Z","type":"span.model_request_end"}}`, id, write, read, in, out) + "\n"
+	}
+	log := sessionEventsLog + end("sevt_20", 2, 211, 0, 12866) + end("sevt_21", 1, 90, 12866, 300) + end("sevt_21", 1, 90, 12866, 300) +
+		`{"role":"system","kind":"usage","time":"2026-08-16T09:41:00Z","raw":{"id":"sevt_22","processed_at":"2026-08-16T09:41:00Z","type":"session.usage","output_tokens":0}}` + "\n"
+	tr, err := ReadFrom("transcript.jsonl", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Usage{InputTokens: 3, OutputTokens: 301, CacheReadTokens: 12866, CacheWriteTokens: 13166}
+	if got := tr.Usage; got != want {
+		t.Errorf("usage %+v, want %+v", got, want)
+	}
 }
