@@ -730,12 +730,15 @@ func reportsNonzeroExit(s string) bool {
 // as a success, validation round r104b U2; a background `go test` whose TaskOutput said
 // "<status>failed</status>" and "<exit_code>1</exit_code>", r118a U2).
 func nonzeroReturncodeTag(s string) bool {
-	for _, tag := range [...]string{"<returncode>", "<exit_code>"} {
-		if anyOccurrence(s, tag, func(i int) bool { return nonzeroNumberAt(s[i+len(tag):]) }) {
-			return true
-		}
+	if strings.IndexByte(s, '<') < 0 {
+		return false // most answers hold no tag at all: one fast look
 	}
-	return false
+	return nonzeroAfterTag(s, "<returncode>") || nonzeroAfterTag(s, "<exit_code>")
+}
+
+// nonzeroAfterTag says whether s holds tag followed by a nonzero number.
+func nonzeroAfterTag(s, tag string) bool {
+	return anyOccurrence(s, tag, func(i int) bool { return nonzeroNumberAt(s[i+len(tag):]) })
 }
 
 // nonzeroReturnCode says whether s holds "return code" or "Return code" followed by a nonzero
