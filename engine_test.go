@@ -276,6 +276,8 @@ func TestCallFailedReadsResultsAsTheGuardDoes(t *testing.T) {
 			WithResult("HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/html\r\n\r\n<html><body><h1>503 Service Unavailable</h1>\nNo server is available to handle this request.\n</body></html>", false), true},
 		{"a page served, whatever numbers it holds", PresetDefault, Call("a", "bash", []byte(`{"cmd":"curl -i victim:1337"}`)).
 			WithResult("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n\r\nHTTP/1.1 503 is what the backend said yesterday", false), false},
+		{"Zed's edit done, its diff and debug output holding marks", PresetDefault, Call("a", "edit_file", []byte(`{"mode":"edit","path":"src/lib.rs"}`)).
+			WithResult("Edited src/lib.rs:\n\n```diff\n-        assert!(ok, \"FAILED\");\n+        assert!(ok);\n```\n\nDebug Output:\n\n```json\n{\"new_text\": \"panic!(\\\"Error: bad regex\\\")\"}\n```", false), false},
 		{"an edit refused", PresetDefault, Call("a", "Edit", []byte(`{"file_path":"a.ts","old_string":"x","new_string":"y"}`)).
 			WithResult("<tool_use_error>String to replace not found in file.</tool_use_error>", false), true},
 		{"the seed presets read the flag alone", PresetDSHBrake, Call("a", "book", []byte(`{"f":"HAT030"}`)).WithResult("Error: flight HAT030 not available", false), false},

@@ -701,15 +701,17 @@ func reportsWriteDone(result string) bool {
 // opensWithWriteDone says whether an editor's answer opens with its word that the file was
 // written: Claude Code's, SWE-agent's and OpenHands' "The file <path> has been updated." or
 // "... has been edited.", "File created successfully at: <path>", and Zed's "Diff: <path>"
-// over what a landed edit changed (fifteen edits whose code held "error" read as failed:
-// validation round r112c U3).
+// or "Edited <path>:" over what a landed edit changed (fifteen edits whose code held "error"
+// read as failed: validation round r112c U3; seven whose debug output held the file's
+// "FAILED", r121b U1).
 func opensWithWriteDone(result string) bool {
 	line := firstLine(result)
 	line = line[:min(len(line), 512)]
 	if rest, ok := strings.CutPrefix(line, "The file "); ok {
 		return strings.Contains(rest, " has been updated") || strings.Contains(rest, " has been edited")
 	}
-	return strings.HasPrefix(line, "File created successfully at") || strings.HasPrefix(line, "Diff: /")
+	return strings.HasPrefix(line, "File created successfully at") || strings.HasPrefix(line, "Diff: /") ||
+		strings.HasPrefix(line, "Edited ") && strings.HasSuffix(line, ":")
 }
 
 // exitWindow is how much of a result's start and end looksFailed reads for an exit status.
