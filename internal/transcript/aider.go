@@ -372,16 +372,22 @@ func withoutHandOffs(msgs []aiderMessage) []aiderMessage {
 func replyHandedOff(before []aiderMessage, handOff string) int {
 	found := -1
 	var pieces []string
+	// The lengths compared leave out blank lines and the spaces at the lines' ends, as
+	// sameLinesTrimmed does: a long reply with 42 blank paragraphs' breaks ran past the
+	// hand-off's raw length before it was compared (validation round r121a U4: 34 of 72
+	// architect runs kept the hand-off as a user's turn).
+	handLen, piecesLen := linesLen(handOff), 0
 	for j := len(before) - 1; j >= 0; j-- {
 		switch before[j].role {
 		case "harness":
 			continue
 		case "user":
 			pieces = append(pieces, "#### "+before[j].text)
+			piecesLen += len("#### ") + linesLen(before[j].text)
 			continue
 		}
 		pieces = append(pieces, before[j].text)
-		if len(strings.Join(pieces, "")) > len(handOff)+len(pieces)*8 {
+		if piecesLen += linesLen(before[j].text); piecesLen > handLen+len(pieces)*8 {
 			break
 		}
 		joined := make([]string, len(pieces))
@@ -393,6 +399,15 @@ func replyHandedOff(before []aiderMessage, handOff string) int {
 		}
 	}
 	return found
+}
+
+// linesLen is how long s is without its blank lines and the white space at its lines' ends.
+func linesLen(s string) int {
+	n := 0
+	for line := range strings.Lines(s) {
+		n += len(strings.TrimRight(line, " \t\r\n"))
+	}
+	return n
 }
 
 // sameLinesTrimmed says whether a and b hold the same lines, blank lines and the spaces at the
@@ -580,7 +595,8 @@ func aiderCount(s string) int64 {
 
 // aiderChore follows aider reporting on its own git bookkeeping: the commit it makes after
 // each edit ("Unable to commit: Cmd('git') failed due to: exit code(1)", then git's command
-// line and output, quoted over several lines) and the files it lists ("Unable to list files in
+// line and output, quoted over several lines), the files it adds to git ("Unable to add
+// <path>: Cmd('git') failed ...", the same way) and the files it lists ("Unable to list files in
 // git repo: BadObject: ...", "Is your git repo corrupted?"). The edit was applied or not
 // whatever git said after it: a repository git could not read made four edits, two of them
 // applied, one edit failing four times (validation round r63b F1).
@@ -595,7 +611,10 @@ func (c *aiderChore) takes(text string) bool {
 	case c.quoted:
 		c.quoted = !strings.HasSuffix(strings.TrimSpace(text), "'")
 		return true
-	case strings.HasPrefix(text, "Unable to commit:"):
+	case strings.HasPrefix(text, "Unable to commit:"),
+		strings.HasPrefix(text, "Unable to add ") && strings.Contains(text, ": Cmd('git') failed"):
+		// (git refusing to add a file the edit wrote, one .gitignore ignores: the edit was
+		// written all the same; validation round r121a U3)
 		c.commit = true
 		return true
 	case strings.HasPrefix(text, "Unable to list files in git repo"), strings.HasPrefix(text, "Is your git repo corrupted?"):

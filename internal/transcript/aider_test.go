@@ -478,3 +478,57 @@ func TestAiderHistoryAfterAFewLines(t *testing.T) {
 		})
 	}
 }
+
+// A long architect reply whose paragraphs are set apart by blank lines, each line ending in
+// spaces, is its hand-off all the same: the lengths compared leave the blank lines and the
+// spaces out, as the comparison does (validation round r121a U4: 34 of 72 architect runs kept
+// the hand-off as a user's turn).
+func TestAiderArchitectHandOffOfAReplyWithManyBlankLines(t *testing.T) {
+	var reply, handOff strings.Builder
+	for k := range 20 {
+		fmt.Fprintf(&reply, "Step %02d: edit file.   \n\n\n\n\n\n", k)
+		fmt.Fprintf(&handOff, "#### Step %02d: edit file.  \n", k)
+	}
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n" +
+		"> Model: deepseek with architect edit format  \n> Editor model: deepseek with editor-diff edit format  \n\n" +
+		"#### do the next task  \n\n" + reply.String() +
+		"> Tokens: 23k sent, 298 received.  \n\n" + handOff.String() + "\n" +
+		"todo.md\n```\n<<<<<<< SEARCH\n[ ] a\n=======\n[x] a\n>>>>>>> REPLACE\n```\n\n" +
+		"> Applied edit to todo.md  \n"
+	doc = strings.ReplaceAll(doc, "\n", "\r\n") // as the real history was written, on Windows
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := 0
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser {
+			users++
+		}
+	}
+	if users != 1 || len(tr.Agents[0].Calls()) != 1 {
+		t.Errorf("%d user turns and %d calls, want the one typed and the edit", users, len(tr.Agents[0].Calls()))
+	}
+}
+
+// Git refusing to add a file an edit wrote (one a .gitignore ignores) says nothing of the
+// edit, which was written (validation round r121a U3: two applied edits read as failed).
+func TestAiderGitRefusingToAddAFileIsNoFailedEdit(t *testing.T) {
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n#### add the test  \n\n" +
+		"test/t.py\n```python\n<<<<<<< SEARCH\n=======\nassert True\n>>>>>>> REPLACE\n```\n\n" +
+		"> Applied edit to test/t.py  \n" +
+		"> Unable to add C:\\w\\test\\t.py: Cmd('git') failed due to: exit code(1)  \n" +
+		"> cmdline: git add C:\\w\\test\\t.py  \n" +
+		"> stderr: 'The following paths are ignored by one of your .gitignore files:  \n" +
+		"> test  \n" +
+		"> hint: Use -f if you really want to add them.'  \n" +
+		"> Commit 53f0e98 test: add t.py  \n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || calls[0].Failed || !strings.HasPrefix(calls[0].Result, "Applied edit to test/t.py") {
+		t.Errorf("calls %+v, want the edit applied", calls)
+	}
+}
