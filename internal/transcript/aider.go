@@ -167,6 +167,7 @@ func aiderMessages(run string) []aiderMessage {
 	lines := strings.Split(run, "\n")
 	oldLayout := aiderOldLayout(lines)
 	inHarness := false // inside an aider message of several lines
+	fence := ""        // the closing mark of a fence open in the model's reply
 	for i, line := range lines {
 		if i == 0 && strings.HasPrefix(line, aiderTitle) {
 			continue
@@ -176,6 +177,21 @@ func aiderMessages(run string) []aiderMessage {
 			inHarness = !endsAiderMessage(line)
 			continue
 		}
+		if fence != "" && !oldLayout && (!(strings.HasPrefix(line, "#### ") || strings.HasPrefix(line, ">")) || !endsAiderMessage(line)) {
+			// Inside a fence of the model's reply, a file's own lines: a Markdown quote in a
+			// README written whole ("> **Goal** ...") read as aider speaking, and swallowed
+			// the rest of the reply, four more files' edits (validation round r121a U2).
+			// Aider's one-line messages and the user's lines end in two spaces: such a line
+			// ends a reply cut short inside its fence. (The old layout ends no line so, and
+			// its replies are read as before: a reply cut inside its fence by an overloaded
+			// API swallowed aider's retries.)
+			add("model", line)
+			if strings.TrimSpace(line) == fence {
+				fence = ""
+			}
+			continue
+		}
+		fence = ""
 		switch {
 		case strings.HasPrefix(line, "#### ") && (oldLayout || strings.HasSuffix(line, "  ")):
 			// Aider ends every line it writes of the user's input with two spaces (a
@@ -191,6 +207,9 @@ func aiderMessages(run string) []aiderMessage {
 				continue // the blank lines around messages
 			}
 			add("model", line)
+			if closer, ok := aiderFenceOpen(line); ok {
+				fence = closer
+			}
 		}
 	}
 	for i := range out {

@@ -532,3 +532,45 @@ func TestAiderGitRefusingToAddAFileIsNoFailedEdit(t *testing.T) {
 		t.Errorf("calls %+v, want the edit applied", calls)
 	}
 }
+
+// Inside a fence of the model's reply, a line opening with "> " is the file's own (a Markdown
+// quote in a README written whole), not aider speaking: read as aider's, it swallowed the
+// rest of the reply, four more files' edits and aider's answers (validation round r121a U2).
+func TestAiderQuoteInsideAFencedFileIsTheFiles(t *testing.T) {
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n#### write the readme and the test  \n\n" +
+		"README.md\n````\n# Señales\n\n> **Crear una biblioteca modular**\n\nEl objetivo.\n````\n\n" +
+		"test/t.py\n````\nassert True\n````\n\n" +
+		"> Applied edit to README.md  \n> Applied edit to test/t.py  \n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || !strings.Contains(string(calls[0].Args), "El objetivo.") || !strings.Contains(string(calls[0].Args), "assert True") ||
+		!strings.HasPrefix(calls[0].Result, "Applied edit to README.md") {
+		t.Errorf("calls %+v, want one reply's edit of both files, answered by aider", calls)
+	}
+}
+
+// A history of the old layout ends no line with two spaces, so nothing tells a reply cut short
+// inside its fence from aider's words after it: such a reply ends at aider's next message, as
+// before (an overloaded API cut one, and aider's retries followed).
+func TestAiderOldLayoutReplyCutInsideItsFence(t *testing.T) {
+	doc := "# aider chat started at 2024-11-30 10:00:00\n\n#### fix init_memory\n\n" +
+		"src/bare.cpp\n```cpp\n<<<<<<< SEARCH\nvoid init_memory() {\n=======\nvoid init_memory() {\n    for(index = 0;\n\n" +
+		"> litellm.InternalServerError: AnthropicException - Overloaded.\n> Retrying in 0.2 seconds...\n\n" +
+		"#### what specification does it follow?\n\nThe 6502's.\n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := 0
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser {
+			users++
+		}
+	}
+	if users != 2 {
+		t.Errorf("%d user turns, want the two typed: the cut reply swallowed what came after it", users)
+	}
+}
