@@ -34,7 +34,8 @@
 // an action such as toggle_wifi or cancel_order) is progress. It reminds:
 //
 //   - stuck: the same call returning the same result with nothing changed, at the 3rd and 6th
-//     (a failing call however far apart its runs);
+//     (a failing call however far apart its runs; the copies of a call in one reply count once,
+//     and ten of them answered alike are told on their own);
 //   - cycle: a cycle of 2 to 16 calls whose results do not change, once it has come round 3 times;
 //   - errors: one tool failing again and again with near-identical errors while its arguments
 //     change (a failure that comes back after one other failure takes up its count), or the
