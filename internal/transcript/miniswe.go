@@ -214,6 +214,15 @@ func buildMini(d *docObject) *built {
 				blocks = re.FindAllStringSubmatchIndex(text, -1)
 			}
 			thought, args := text, ""
+			// A harness that runs the reply itself (the CaM fork's: the reply is Python that
+			// calls exec_bash_cmd) answers it with a return code, as any command run: the reply
+			// is the call, not one refused for its form (validation round r122b U1: every call
+			// of such runs read as refused and failed, 68 of 69 of one run having exited 0).
+			ran := len(blocks) == 0 && i+1 < len(msgs) && msgs[i+1].Role == "user" &&
+				strings.HasPrefix(strings.TrimSpace(contentText(msgs[i+1].Content)), "<returncode>")
+			if ran {
+				thought = ""
+			}
 			if len(blocks) > 0 {
 				blk := blocks[0]
 				thought = text[:blk[0]] + text[blk[1]:]
@@ -225,6 +234,8 @@ func buildMini(d *docObject) *built {
 			call := loopguard.Call("", "bash", nil)
 			call.Time = ms
 			switch {
+			case ran:
+				call.Tool, call.Args = "python", []byte(strings.TrimSpace(text))
 			case args != "":
 				call.Args = []byte(args)
 			case len(blocks) == 0:
@@ -241,11 +252,11 @@ func buildMini(d *docObject) *built {
 				if out, code, ok := miniPyDictObservation(result); ok {
 					result, failed = out, code != 0
 				}
-				call = call.WithResult(result, len(blocks) != 1 || failed)
+				call = call.WithResult(result, len(blocks) != 1 && !ran || failed)
 			} else if len(blocks) != 1 {
 				call.Failed = true
 			}
-			if len(blocks) != 1 {
+			if len(blocks) != 1 && !ran {
 				// The harness refused the reply for its form and ran nothing.
 				call.Source = loopguard.SourceHarness
 			}

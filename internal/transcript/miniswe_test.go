@@ -241,3 +241,36 @@ func TestSWEAgentCommandsOwnRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A fork whose harness runs the reply itself (CaM: the reply is Python calling exec_bash_cmd)
+// answers it with a return code: the reply is a call that ran, failed by its return code, not a
+// reply refused for its form (validation round r122b U1: every call of such runs read as
+// refused and failed, and six edits that went through were told as "bash failed × 4").
+func TestMiniSWEAgentHarnessRunningTheReplyItself(t *testing.T) {
+	msgs := []map[string]string{{"role": "system", "content": "You write Python."}, {"role": "user", "content": "Fix the alias docstrings."}}
+	for i := range 6 {
+		msgs = append(msgs,
+			map[string]string{"role": "assistant", "content": "# Thoughts: edit block " + string(rune('a'+i)) + ".\n@bug_fix\ndef edit():\n    return replace_code(\"sphinx/ext/autodoc/__init__.py\", " + string(rune('0'+i)) + ")\n"},
+			map[string]string{"role": "user", "content": "<returncode>0</returncode>\n<output>\nEdited sphinx/ext/autodoc/__init__.py\n</output>"})
+	}
+	msgs = append(msgs,
+		map[string]string{"role": "assistant", "content": "# Thoughts: run it.\ndef run():\n    return exec_bash_cmd(\"python -m pytest -q\")\n"},
+		map[string]string{"role": "user", "content": "<returncode>1</returncode>\n<output>\n1 failed\n</output>"})
+	b, _ := json.Marshal(map[string]any{"info": map[string]any{"mini_version": "1.15.0"}, "messages": msgs, "trajectory_format": "mini-swe-agent-1"})
+	tr, err := ReadFrom("cam.traj.json", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 7 {
+		t.Fatalf("%d calls, want 7", len(calls))
+	}
+	for i, c := range calls {
+		if c.Source == loopguard.SourceHarness || c.Tool != "python" || c.Failed != (i == 6) {
+			t.Errorf("call %d: %s source %q failed %v, want a python call that ran, failed only by its return code", i, c.Tool, c.Source, c.Failed)
+		}
+	}
+	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) != 0 {
+		t.Errorf("notices %q on six edits that went through and a failing test", notices)
+	}
+}
