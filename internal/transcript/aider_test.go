@@ -291,12 +291,7 @@ func TestAiderArchitectReplyWithHeadingsIsOneMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	users := 0
-	for _, e := range tr.Agents[0].Events {
-		if e.Type == loopguard.EventUser {
-			users++
-		}
-	}
+	users := userTurns(tr.Agents[0].Events)
 	if users != 2 {
 		t.Errorf("diff-format run: %d user turns, want 2 (the user typed the model's words back)", users)
 	}
@@ -496,16 +491,8 @@ func TestAiderArchitectHandOffOfAReplyWithManyBlankLines(t *testing.T) {
 		"todo.md\n```\n<<<<<<< SEARCH\n[ ] a\n=======\n[x] a\n>>>>>>> REPLACE\n```\n\n" +
 		"> Applied edit to todo.md  \n"
 	doc = strings.ReplaceAll(doc, "\n", "\r\n") // as the real history was written, on Windows
-	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	users := 0
-	for _, e := range tr.Agents[0].Events {
-		if e.Type == loopguard.EventUser {
-			users++
-		}
-	}
+	tr := readAiderHistory(t, doc)
+	users := userTurns(tr.Agents[0].Events)
 	if users != 1 || len(tr.Agents[0].Calls()) != 1 {
 		t.Errorf("%d user turns and %d calls, want the one typed and the edit", users, len(tr.Agents[0].Calls()))
 	}
@@ -523,10 +510,7 @@ func TestAiderGitRefusingToAddAFileIsNoFailedEdit(t *testing.T) {
 		"> test  \n" +
 		"> hint: Use -f if you really want to add them.'  \n" +
 		"> Commit 53f0e98 test: add t.py  \n"
-	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readAiderHistory(t, doc)
 	calls := tr.Agents[0].Calls()
 	if len(calls) != 1 || calls[0].Failed || !strings.HasPrefix(calls[0].Result, "Applied edit to test/t.py") {
 		t.Errorf("calls %+v, want the edit applied", calls)
@@ -541,10 +525,7 @@ func TestAiderQuoteInsideAFencedFileIsTheFiles(t *testing.T) {
 		"README.md\n````\n# Señales\n\n> **Crear una biblioteca modular**\n\nEl objetivo.\n````\n\n" +
 		"test/t.py\n````\nassert True\n````\n\n" +
 		"> Applied edit to README.md  \n> Applied edit to test/t.py  \n"
-	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readAiderHistory(t, doc)
 	calls := tr.Agents[0].Calls()
 	if len(calls) != 1 || !strings.Contains(string(calls[0].Args), "El objetivo.") || !strings.Contains(string(calls[0].Args), "assert True") ||
 		!strings.HasPrefix(calls[0].Result, "Applied edit to README.md") {
@@ -560,17 +541,30 @@ func TestAiderOldLayoutReplyCutInsideItsFence(t *testing.T) {
 		"src/bare.cpp\n```cpp\n<<<<<<< SEARCH\nvoid init_memory() {\n=======\nvoid init_memory() {\n    for(index = 0;\n\n" +
 		"> litellm.InternalServerError: AnthropicException - Overloaded.\n> Retrying in 0.2 seconds...\n\n" +
 		"#### what specification does it follow?\n\nThe 6502's.\n"
+	tr := readAiderHistory(t, doc)
+	users := userTurns(tr.Agents[0].Events)
+	if users != 2 {
+		t.Errorf("%d user turns, want the two typed: the cut reply swallowed what came after it", users)
+	}
+}
+
+// readAiderHistory reads doc as an aider chat history.
+func readAiderHistory(t *testing.T, doc string) *Transcript {
+	t.Helper()
 	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	users := 0
-	for _, e := range tr.Agents[0].Events {
+	return tr
+}
+
+// userTurns counts the user's turns among events.
+func userTurns(events []loopguard.Event) int {
+	n := 0
+	for _, e := range events {
 		if e.Type == loopguard.EventUser {
-			users++
+			n++
 		}
 	}
-	if users != 2 {
-		t.Errorf("%d user turns, want the two typed: the cut reply swallowed what came after it", users)
-	}
+	return n
 }
