@@ -214,12 +214,16 @@ func buildMini(d *docObject) *built {
 				blocks = re.FindAllStringSubmatchIndex(text, -1)
 			}
 			thought, args := text, ""
+			answer, answered := "", i+1 < len(msgs) && msgs[i+1].Role == "user" // the harness's answer
+			if answered {
+				answer = contentText(msgs[i+1].Content)
+			}
 			// A harness that runs the reply itself (the CaM fork's: the reply is Python that
 			// calls exec_bash_cmd) answers it with a return code, as any command run: the reply
 			// is the call, not one refused for its form (validation round r122b U1: every call
 			// of such runs read as refused and failed, 68 of 69 of one run having exited 0).
-			ran := len(blocks) == 0 && i+1 < len(msgs) && msgs[i+1].Role == "user" &&
-				strings.HasPrefix(strings.TrimSpace(contentText(msgs[i+1].Content)), "<returncode>")
+			ran := len(blocks) == 0 && answered && strings.HasPrefix(strings.TrimSpace(answer), "<returncode>")
+			refused := len(blocks) != 1 && !ran // the harness refused the reply for its form and ran nothing
 			if ran {
 				thought = ""
 			}
@@ -245,19 +249,17 @@ func buildMini(d *docObject) *built {
 				// errors are counted as errors.
 				call.Args = []byte(strings.TrimSpace(text))
 			}
-			if i+1 < len(msgs) && msgs[i+1].Role == "user" {
+			if answered {
 				i++
-				result := contentText(msgs[i].Content)
-				failed := miniFailed(result)
+				result, failed := answer, miniFailed(answer)
 				if out, code, ok := miniPyDictObservation(result); ok {
 					result, failed = out, code != 0
 				}
-				call = call.WithResult(result, len(blocks) != 1 && !ran || failed)
+				call = call.WithResult(result, refused || failed)
 			} else if len(blocks) != 1 {
 				call.Failed = true
 			}
-			if len(blocks) != 1 && !ran {
-				// The harness refused the reply for its form and ran nothing.
+			if refused {
 				call.Source = loopguard.SourceHarness
 			}
 			a.add(call)
