@@ -439,7 +439,8 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			} else {
 				h = wordHash(f)
 				if echo {
-					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f))) || (f[0] == '^' || f[0] == '~') && isUnderline(f)
+					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f))) || (f[0] == '^' || f[0] == '~') && isUnderline(f) ||
+						len(f) >= 5 && d.echoedParts(f)
 				}
 				if f == "line" && strings.HasSuffix(prevWord, "sh:") {
 					f = shellLineWord // "bash: line 11301:": see shellLineBefore
@@ -1038,8 +1039,9 @@ func (d *digester) setEcho(raw []byte) {
 	d.echo.reset()
 	// Read in place: the arguments are not copied.
 	args := unsafe.String(unsafe.SliceData(raw), len(raw))
-	n := len(args)
-	for i := 0; i < n; {
+	for i := 0; i < len(args); {
+		// argWordStart, written out: so, a short call costs 170 instructions fewer (callgrind,
+		// go1.26), as the compiler lays the loops out.
 		if c := args[i]; argSeps[c] {
 			i++
 			continue
@@ -1047,22 +1049,7 @@ func (d *digester) setEcho(raw []byte) {
 			i += 2
 			continue
 		}
-		// One pass over the word: its end (a separator, or an escape that stands for one:
-		// see escapedSpace), and its dots, for echoParts.
-		j, dots := i+1, 0
-		for j < n {
-			c := args[j]
-			if !echoStops[c] {
-				j++
-				continue
-			}
-			if c == '.' {
-				dots++
-			} else if c != '\\' || escapedSpace(args, j) {
-				break
-			}
-			j++
-		}
+		j, dots := argWordEnd(args, i+1)
 		if j-i >= 2 {
 			tok := args[i:j]
 			d.echo.add(wordHash(tok))
@@ -1075,6 +1062,73 @@ func (d *digester) setEcho(raw []byte) {
 		}
 		i = j
 	}
+}
+
+// echoedParts says whether a field of an answer that holds separators of arguments
+// ("内容]<]minimax[>[</intent>", split by arguments at the brackets, by answers at white space
+// alone) is made of echoed words only: each of its words as the arguments' words are cut, of
+// two bytes or more, is in the echo, and there are two such words at least (one echoed word
+// in punctuation is as likely a value the command printed: ['(foo{1,3})']). A model that
+// wrote its tool syntax into an argument had the harness quote it back in every refusal,
+// unmasked, and four refusals alike but for the arguments were not read as alike (validation
+// round r119c M1).
+func (d *digester) echoedParts(f string) bool {
+	words := 0
+	for i := 0; ; {
+		if i = argWordStart(f, i); i >= len(f) {
+			break
+		}
+		j, _ := argWordEnd(f, i+1)
+		if i == 0 && j == len(f) {
+			return false // one word: what the caller looked up already
+		}
+		if j-i >= 2 {
+			if w := f[i:j]; !d.echo.has(wordHash(w)) && !d.echo.has(wordHash(trimWrap(w))) {
+				return false
+			}
+			words++
+		}
+		i = j
+	}
+	return words >= 2
+}
+
+// argWordStart returns where the next word of arguments starts at or after i: past the
+// separators and the escapes that stand for one (see escapedSpace); len(s) when none is left.
+// It and argWordEnd are how setEcho cuts arguments, and echoedParts cuts an answer's field the
+// same way. Both are small enough to be inlined: a call per word cost a short call 200
+// instructions. FuzzEchoCutsAlike keeps the two cuts one.
+func argWordStart(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		if argSeps[c] {
+			i++
+			continue
+		}
+		if c == '\\' && escapedSpace(s, i) {
+			i += 2
+			continue
+		}
+		break
+	}
+	return i
+}
+
+// argWordEnd returns the end of the word of arguments that goes on at j (a separator, or an
+// escape that stands for one), and how many dots it holds from j on, for echoParts.
+func argWordEnd(s string, j int) (end, dots int) {
+	for ; j < len(s); j++ {
+		c := s[j]
+		if !echoStops[c] {
+			continue
+		}
+		if c == '.' {
+			dots++
+		} else if c != '\\' || escapedSpace(s, j) {
+			break
+		}
+	}
+	return j, dots
 }
 
 // echoStops flags the bytes setEcho looks at twice in a word: the separators, a backslash (an

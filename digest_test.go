@@ -153,6 +153,100 @@ func TestDigestMasksEchoedCode(t *testing.T) {
 	}
 }
 
+// A field of the answer that joins words of the arguments with their punctuation is echoed
+// when every word in it is the arguments' and there are two: a harness that quotes the
+// arguments back in its refusal echoes them whole, whatever white space the quote keeps.
+func TestDigestMasksEchoedJoinedWords(t *testing.T) {
+	refusal := func(args string) string {
+		return "Validation failed for tool \"bash\":\n  - command: must have required properties command\n\nReceived arguments:\n" + args
+	}
+	tests := []struct {
+		name         string
+		argsA, argsB string
+		answer       func(args string) string
+		alike        bool
+	}{
+		{"a refusal quoting tool syntax written into an argument",
+			`{"_intent":"list it]<]minimax[>[</intent>]<]minimax[>[<command>ls -la /src/app/]<]minimax[>[</command>"}`,
+			`{"_intent":"list it]<]minimax[>[</intent>]<]minimax[>[<command>ls /src/app/]<]minimax[>[</command>"}`,
+			refusal, true},
+		{"key=value options quoted back",
+			`{"command":"deploy --env=staging --region=eu-west"}`,
+			`{"command":"deploy --env=prod --region=us-east"}`,
+			func(args string) string {
+				var a struct{ Command string }
+				_ = json.Unmarshal([]byte(args), &a)
+				return "error: unknown command in: " + a.Command
+			}, true},
+		{"one echoed word in punctuation is a printed value",
+			`{"command":"python3 -c \"print(['(foo{1,3})'])\""}`,
+			`{"command":"python3 -c \"print(['(bar{1,3})'])\""}`,
+			func(args string) string {
+				if strings.Contains(args, "foo") {
+					return "Traceback (most recent call last):\n['(foo{1,3})']"
+				}
+				return "Traceback (most recent call last):\n['(bar{1,3})']"
+			}, false},
+		{"a joined field with a word the arguments lack",
+			`{"path":"a/b"}`,
+			`{"path":"c/d"}`,
+			func(args string) string {
+				if strings.Contains(args, "a/b") {
+					return "error: [a/b]=[missing,gone]"
+				}
+				return "error: [c/d]=[missing,lost]"
+			}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var d digester
+			d.setEcho([]byte(tt.argsA))
+			a := d.digest(tt.answer(tt.argsA), true, false)
+			d.setEcho([]byte(tt.argsB))
+			b := d.digest(tt.answer(tt.argsB), true, false)
+			if (a.masked == b.masked) != tt.alike {
+				t.Errorf("masked digests alike: %v, want %v", a.masked == b.masked, tt.alike)
+			}
+		})
+	}
+}
+
+// setEcho and echoedParts must cut words alike: a field that is nothing but arguments with
+// no white space, echoed back, is masked whenever it holds two words or more.
+func FuzzEchoCutsAlike(f *testing.F) {
+	for _, s := range []string{`a]<]bb[>[</cc>`, `--env=prod,eu`, `x\ny\"zz`, `a.b.c]d`, `{"k":"v"}`, `\\n]]x`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, field string) {
+		if strings.ContainsAny(field, " \t\n\r\x1b") || len(field) < 5 {
+			return
+		}
+		var d digester
+		d.setEcho([]byte(field))
+		if d.echo.n >= len(d.echo.slot)/2 {
+			return // full: later words were not kept
+		}
+		words := 0
+		for i := 0; ; {
+			if i = argWordStart(field, i); i >= len(field) {
+				break
+			}
+			j, _ := argWordEnd(field, i+1)
+			if j-i >= 2 {
+				words++
+			}
+			if i == 0 && j == len(field) {
+				words = 0 // one word: not the compound echoedParts looks at
+				break
+			}
+			i = j
+		}
+		if got := d.echoedParts(field); got != (words >= 2) {
+			t.Fatalf("echoedParts(%q) = %v after setEcho of it, with %d words", field, got, words)
+		}
+	})
+}
+
 func TestIsUnderline(t *testing.T) {
 	for f, want := range map[string]bool{
 		"^^^^^": true, "~~~~^^^^": true, "^^": true, "^": false, "~~~": false, "~": false,
