@@ -5,6 +5,7 @@ package loopguard
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -79,6 +80,21 @@ func withoutCaptions(dst, args []byte) ([]byte, bool) {
 		return dst, false
 	}
 	return append(dst, '}'), true
+}
+
+// ArgumentsKey returns the identity of a call's arguments as the progress detector compares
+// them: their JSON value (canonical: key order and spacing do not count) less the top-level
+// members that narrate the call for a person ("description", "explanation", "task_progress",
+// "justification"; see callID). Two calls of one tool with the same key ask the same thing.
+// The scan's report finds the extent of a loop by it: a command run three times under three
+// captions was a loop of one call (validation round r124b U1).
+func ArgumentsKey(args []byte) uint64 {
+	if len(args) > 0 && args[0] == '{' && slices.ContainsFunc(captionKeys[:], func(k []byte) bool { return bytes.Contains(args, k) }) {
+		if stripped, ok := withoutCaptions(nil, args); ok {
+			return canon.Fingerprint(stripped)
+		}
+	}
+	return canon.Fingerprint(args)
 }
 
 // isCaption says whether a member's key and colon ("description" :) name a caption.

@@ -20,6 +20,14 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return out
 	}
 	s.resent, s.resentN = 0, 0 // the model did something (resend)
+	if c.failed && cancelledWithSibling(c.result) {
+		// The host cancelled the call because another call of its reply failed (and says the
+		// call failed): it never ran, and its answer is the other call's failure, said again
+		// for each call sent with it. It changes no chain, as a refused call does not (validation round r124b
+		// F2: a read sent beside another read shrinking its window over a file, cancelled
+		// three times, was told "stuck" while the other read converged).
+		return out
+	}
 	sleeps := sleepsFirst(cls.toolClass, c.args)
 	keys := readArgKeys(c.args)
 	if cls.typesInput && !keys.sendsNoKeys && !namesTypingKey(c.args) {
@@ -475,8 +483,14 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// each of four timed-out commands asked for more output, answered "No previous running
 	// command", was told its changes were not reaching the cause (validation round r117a). A
 	// command that sleeps first is still the command it runs after the sleep (failureKey).
+	// Nor is a teardown that stopped its own shell with the servers it was sent to stop
+	// (stoppedItsOwnShell): its status is the signal it sent, whatever the edits did. A
+	// `pkill -f netlify` ending each of four experiments on a dev server, each answered "Exit
+	// code 144", was told as one command failing alike across the edits (validation round
+	// r124b F1). The model that reads the status as a failure and rewords the kill, four
+	// times in a row, is still told (the errors chain).
 	var rf *refailChain
-	if !c.refusedForm && !(waiting && !sleeps) {
+	if !c.refusedForm && !(waiting && !sleeps) && !(failed && stoppedItsOwnShell(c.tool, c.args, c.result)) {
 		rf = s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
 	}
 	s.declinedTool, s.declinedKey = 0, 0

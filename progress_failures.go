@@ -661,14 +661,8 @@ func serverFailed(s string) bool {
 // told as one command failing alike (validation round r103a F1). The same dead shell killed
 // again and again is still the same call answered alike (stuck).
 func targetAlreadyGone(tool string, args []byte, result string) bool {
-	if !containsFold(tool, "kill") {
-		_, line, _, ok := commandLine(args)
-		if !ok {
-			return false
-		}
-		if p := programOf(line); !isOneOf(p, killPrograms[:]) && !bytes.EqualFold(p, []byte("Stop-Process")) {
-			return false
-		}
+	if !stopsProcesses(tool, args) {
+		return false
 	}
 	head := result[:min(len(result), 512)]
 	for _, w := range goneWords {
@@ -677,6 +671,61 @@ func targetAlreadyGone(tool string, args []byte, result string) bool {
 		}
 	}
 	return false
+}
+
+// stopsProcesses says whether a call stops processes or background jobs: a tool named for
+// killing (Claude Code's KillShell, KillBash), or a command line whose program is kill, pkill,
+// killall, taskkill or PowerShell's Stop-Process.
+func stopsProcesses(tool string, args []byte) bool {
+	if containsFold(tool, "kill") {
+		return true
+	}
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return false
+	}
+	p := programOf(line)
+	return isOneOf(p, killPrograms[:]) || bytes.EqualFold(p, []byte("Stop-Process"))
+}
+
+// stoppedItsOwnShell says whether a call that stops processes was answered, and only so, that
+// it exited by a signal: one line reporting an exit status of 129 to 192, 128 and a signal's
+// number. The shell that ran it was among what it stopped, as `pkill -f netlify` stops the
+// shell whose own command line holds "netlify" (Claude Code answers "Exit code 144"), and the
+// processes it was sent to were signalled with it. Anything more in the answer (a permission
+// refused, a usage message) is read as it says.
+func stoppedItsOwnShell(tool string, args []byte, result string) bool {
+	line := strings.TrimSpace(result)
+	if len(line) > 64 || strings.IndexByte(line, '\n') >= 0 || !reportsNonzeroExit(line) {
+		return false
+	}
+	j := len(line)
+	for j > 0 && line[j-1] >= '0' && line[j-1] <= '9' {
+		j--
+	}
+	code, err := strconv.Atoi(line[j:])
+	return err == nil && code > 128 && code <= 192 && stopsProcesses(tool, args)
+}
+
+// cancelledWithSibling says whether a call's answer is the host's word that it cancelled the
+// call because another call of the reply failed: Claude Code's "Sibling tool call errored"
+// and, in later versions, "Cancelled: parallel tool call Bash(…) errored", each inside its
+// <tool_use_error> tag (kept or not by the reader).
+func cancelledWithSibling(result string) bool {
+	if len(result) > 600 {
+		return false
+	}
+	n := len(result)
+	for n > 0 && (result[n-1] == ' ' || result[n-1] == '\n' || result[n-1] == '\r' || result[n-1] == '\t') {
+		n--
+	}
+	t := strings.TrimSuffix(result[:n], "</tool_use_error>")
+	if !strings.HasSuffix(t, "errored") { // most answers: one look at their end
+		return false
+	}
+	t = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(t), "<tool_use_error>"))
+	return t == "Sibling tool call errored" ||
+		strings.HasPrefix(t, "Cancelled: parallel tool call ") && strings.HasSuffix(t, ") errored")
 }
 
 // killPrograms are the programs that stop processes.

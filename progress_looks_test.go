@@ -553,6 +553,29 @@ func TestTargetAlreadyGone(t *testing.T) {
 	}
 }
 
+// A command that stops processes and is answered only with a signal's exit status stopped its
+// own shell with them (r124b F1).
+func TestStoppedItsOwnShell(t *testing.T) {
+	tests := []struct {
+		name, tool, args, result string
+		want                     bool
+	}{
+		{"pkill -f stopping its own shell with the servers", "Bash", `{"command":"pkill -f \"netlify\"; pkill -f \"vite\"; echo \"Servers killed\""}`, "Exit code 144", true},
+		{"kill answered with SIGTERM's status", "bash", `{"command":"pkill -f 'node server.js'"}`, "Process exited with code 143", true},
+		{"a kill whose status is no signal's", "Bash", `{"command":"pkill -f netlify"}`, "Exit code 2", false},
+		{"a signal's status with a message besides", "Bash", `{"command":"kill -9 1"}`, "bash: kill: (1) - Operation not permitted\nExit code 143", false},
+		{"another program stopped by a signal", "Bash", `{"command":"npm test"}`, "Exit code 143", false},
+		{"a kill tool answered with a signal's status", "KillShell", `{"shell_id":"3"}`, "Exit code 137", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := stoppedItsOwnShell(tt.tool, []byte(tt.args), tt.result); got != tt.want {
+				t.Errorf("stoppedItsOwnShell = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 // A browser tool lists what the page logged to its console; the page's errors are not the
 // tool's (r110a U1, F1: a page logging "OTS parsing error:" on every load made four
 // navigations that worked one navigation failing four times). The tool's own failure, outside

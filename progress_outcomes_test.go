@@ -541,3 +541,81 @@ func TestJSONErrorMessageReadsOneLevelInPlace(t *testing.T) {
 		t.Errorf("jsonErrorMessage of an envelope without escapes: %v allocations, want 0", n)
 	}
 }
+
+// A call its host cancelled because another call of the reply failed never ran: Claude Code
+// answers it "Sibling tool call errored" (or, later, "Cancelled: parallel tool call …
+// errored"). It is no repeat however often it is sent; the failing call beside it still is.
+func TestACallCancelledWithItsSiblingNeverRan(t *testing.T) {
+	const cancelled = "<tool_use_error>Sibling tool call errored</tool_use_error>"
+	const tooBig = "<tool_use_error>File content (31282 tokens) exceeds maximum allowed tokens (25000).</tool_use_error>"
+	reply := func(n int, bigArgs, bigResult, cancelText string) []step {
+		turn := fmt.Sprintf("msg_%d", n)
+		return []step{
+			inTurn(turn, fail("Read", bigArgs, bigResult)),
+			inTurn(turn, fail("Read", `{"file_path":"/repo/strategies/review.md"}`, cancelText)),
+		}
+	}
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"a read cancelled beside a read shrinking its window is no repeat",
+			slices.Concat(
+				reply(1, `{"file_path":"/repo/logs/current.log","limit":50}`, tooBig, cancelled),
+				reply(2, `{"file_path":"/repo/logs/current.log","limit":30}`, strings.Replace(tooBig, "31282", "28476", 1), cancelled),
+				reply(3, `{"file_path":"/repo/logs/current.log","limit":20}`, strings.Replace(tooBig, "31282", "26120", 1), cancelled),
+				reply(4, `{"file_path":"/repo/logs/current.log","limit":15}`, strings.Replace(tooBig, "31282", "25410", 1),
+					"<tool_use_error>Cancelled: parallel tool call Read(/repo/logs/current.log) errored</tool_use_error>")),
+			nil},
+		{"the read that fails, sent alike each time, is still told",
+			slices.Concat(
+				reply(1, `{"file_path":"/repo/logs/current.log"}`, tooBig, cancelled),
+				reply(2, `{"file_path":"/repo/logs/current.log"}`, tooBig, cancelled),
+				reply(3, `{"file_path":"/repo/logs/current.log"}`, tooBig, cancelled)),
+			[]string{"4:stuck:Read × 3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
+				t.Errorf("notices %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// A teardown whose `pkill -f` stopped its own shell is answered with a signal's status ("Exit
+// code 144"): between experiments, each after an edit, it is no command the edits failed to
+// fix; sent four times in a row, reworded to make the status go away, it is still a failure
+// repeated (r124b F1, T3).
+func TestAKillThatStoppedItsOwnShell(t *testing.T) {
+	teardown := fail("Bash", `{"command":"pkill -f \"netlify\"; pkill -f \"vite\"; sleep 2; echo \"killed\""}`, "Exit code 144")
+	var experiments []step
+	for i := range 4 {
+		experiments = append(experiments,
+			ok("Edit", fmt.Sprintf(`{"file_path":"/app/netlify.toml","old_string":"port = %d","new_string":"port = %d"}`, 8000+i, 8001+i), "The file /app/netlify.toml has been updated."),
+			ok("Bash", fmt.Sprintf(`{"command":"npx netlify dev --port %d & sleep 10 && curl -s localhost:%d/health"}`, 8001+i, 8001+i), fmt.Sprintf("◈ Server now ready on http://localhost:%d\n{\"status\":\"ok\",\"try\":%d}", 8001+i, i)),
+			teardown)
+	}
+	rewordings := []step{
+		fail("Bash", `{"command":"pkill -f \"netlify\" 2>/dev/null; echo done"}`, "Exit code 144"),
+		fail("Bash", `{"command":"pkill -f \"netlify\" 2>/dev/null || true; echo done"}`, "Exit code 144"),
+		fail("Bash", `{"command":"pkill -f netlify; true"}`, "Exit code 144"),
+		fail("Bash", `{"command":"pkill -f netlify || :"}`, "Exit code 144"),
+	}
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		{"a teardown between experiments is not failing across the edits", experiments, nil},
+		{"the kill reworded four times in a row is told", rewordings, []string{"3:errors:Bash failed × 4"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := progressRun(t, defaultProgress(nil), tt.steps); !slices.Equal(got, tt.want) {
+				t.Errorf("notices %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 
 	"github.com/loopguard/loopguard"
-	"github.com/loopguard/loopguard/internal/canon"
 	"github.com/loopguard/loopguard/internal/transcript"
 )
 
@@ -147,7 +146,7 @@ func ruleMarks(events []loopguard.Event) []Mark {
 		ev := &events[i]
 		switch ev.Type {
 		case loopguard.EventCall:
-			marks = append(marks, Mark{Tool: ev.Tool, Failed: ev.Failed, seg: seg, args: canon.Fingerprint(ev.Args)})
+			marks = append(marks, Mark{Tool: ev.Tool, Failed: ev.Failed, seg: seg, args: loopguard.ArgumentsKey(ev.Args)})
 		case loopguard.EventUser, loopguard.EventEnd:
 			seg++
 		}

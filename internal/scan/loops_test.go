@@ -320,3 +320,23 @@ func TestWastedCallsAndRuns(t *testing.T) {
 		})
 	}
 }
+
+// A command sent again under a new caption (the description a model writes for a person each
+// time) is the same call to the detector, and so to the loop's extent (validation round r124b
+// U1: three runs of one command, each captioned apart, made a loop of one call).
+func TestLoopExtentLeavesCaptionsOut(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"call","agent":"a1","tool":"Read","args":{"file_path":"/repo/README.md"},"result":{"text":"# repo"}}` + "\n")
+	for _, caption := range []string{"List functions", "List functions from app directory", "List functions from the SalesCRM directory"} {
+		fmt.Fprintf(&b, `{"type":"call","agent":"a1","tool":"Bash","args":{"command":"npx netlify functions:list 2>&1 | head -30","description":%q},"result":{"text":"No functions found in /repo/netlify/functions"}}`+"\n", caption)
+	}
+	f := scanOne(t, preset(t, "default"), b.String())
+	var got []string
+	for _, l := range f.Loops {
+		got = append(got, loopLine(l))
+	}
+	want := []string{"progress/stuck Bash 1-3 first 3 notices 1 wasted 0"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("loops %q, want %q", got, want)
+	}
+}

@@ -18,7 +18,6 @@ import (
 	"sync/atomic"
 
 	"github.com/loopguard/loopguard"
-	"github.com/loopguard/loopguard/internal/canon"
 	"github.com/loopguard/loopguard/internal/transcript"
 )
 
@@ -120,7 +119,7 @@ type Mark struct {
 	Failed bool // the call failed (or was refused)
 	Denied bool // the guard would have refused it (deny mode)
 	seg    int32
-	args   uint64 // fingerprint of the canonical arguments
+	args   uint64 // loopguard.ArgumentsKey: the canonical arguments less their captions
 }
 
 // Notice is one thing the guard would have said (or, Type "deny", refused), placed in the
@@ -540,7 +539,7 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 			if outcomes {
 				failed = eng.CallFailed(ev)
 			}
-			a.Marks = append(a.Marks, Mark{Tool: clone(ev.Tool), Failed: failed, seg: seg, args: canon.Fingerprint(ev.Args)})
+			a.Marks = append(a.Marks, Mark{Tool: clone(ev.Tool), Failed: failed, seg: seg, args: loopguard.ArgumentsKey(ev.Args)})
 		case loopguard.EventText:
 			evName = "text"
 		case loopguard.EventUser, loopguard.EventEnd:
