@@ -23,12 +23,13 @@ func init() {
 }
 
 func runScan(env *Env, args []string) int {
-	fs := newFlags(env, "scan", "scan [--preset NAME | --config FILE] [--format text|json|jsonl] [--html FILE] [--labels FILE]... [PATH...]",
+	fs := newFlags(env, "scan", "scan [--preset NAME | --config FILE] [--format text|json|jsonl|events] [--html FILE] [--labels FILE]... [PATH...]",
 		`  loopguard scan                                  # the transcripts of the agents on this machine
   loopguard scan ~/.claude/projects --html report.html
   loopguard scan --preset dsh-brake --format jsonl runs/ > notices.jsonl
   loopguard scan --labels labels.jsonl ../shared/data/trajectories
   loopguard scan --labels labels.jsonl --labels more.jsonl runs/   # the labels of both files
+  loopguard scan --format events run.jsonl | loopguard replay      # what was read, replayed
 
 PATHs are transcript files or folders (walked for *.jsonl, *.json, *.traj, *.md, *.txt, *.log, *.out, *.eval, *.af,
 optionally .gz). Without PATH: where the agents on this machine keep their transcripts (docs/scan.md).
@@ -37,7 +38,7 @@ Exit status: 0, or 1 when a file could not be read (it is reported and skipped) 
 is described in docs/scan.md.
 `)
 	choice := configFlags(fs)
-	format := fs.String("format", "text", "output `FORMAT`: text (a summary), json (one document) or jsonl (one line per notice)")
+	format := fs.String("format", "text", "output `FORMAT`: text (a summary), json (one document), jsonl (one line per notice) or events (the events read, in the event format replay reads)")
 	htmlOut := fs.String("html", "", "also write a self-contained HTML report to `FILE`")
 	var labelFiles fileList
 	fs.Var(&labelFiles, "labels", "score the notices against hand labels in `FILE` (JSONL, as the shared set's labels.jsonl); repeat to add the labels of several files")
@@ -48,8 +49,8 @@ is described in docs/scan.md.
 	if err != nil {
 		return exitUsage
 	}
-	if *format != "text" && *format != "json" && *format != "jsonl" {
-		fmt.Fprintf(env.Stderr, "loopguard scan: unknown --format %q (text, json or jsonl)\n", *format)
+	if *format != "text" && *format != "json" && *format != "jsonl" && *format != "events" {
+		fmt.Fprintf(env.Stderr, "loopguard scan: unknown --format %q (text, json, jsonl or events)\n", *format)
 		return exitUsage
 	}
 	if *jobs < 0 {
@@ -92,7 +93,7 @@ is described in docs/scan.md.
 	defer tuneGC(env.Getenv)()
 	targets, mirrors := scan.CollectMirrors(paths)
 	bar := newProgress(env.Stderr, len(targets))
-	rep, err := scan.Run(targets, scan.Options{Config: r.Config, Workers: *jobs, Done: bar.done, Outcomes: *htmlOut != ""})
+	rep, err := scan.Run(targets, scan.Options{Config: r.Config, Workers: *jobs, Done: bar.done, Outcomes: *htmlOut != "", Events: *format == "events"})
 	bar.stop()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "loopguard scan: %v\n", err)
@@ -138,8 +139,12 @@ is described in docs/scan.md.
 		err = scan.WriteText(env.Stdout, rep, meta, scored)
 	case "json":
 		err = scan.WriteJSON(env.Stdout, rep, meta, scored)
-	case "jsonl":
-		err = scan.WriteJSONL(env.Stdout, rep)
+	case "jsonl", "events":
+		if *format == "jsonl" {
+			err = scan.WriteJSONL(env.Stdout, rep)
+		} else {
+			err = scan.WriteEvents(env.Stdout, rep)
+		}
 		if err == nil && scored != nil {
 			// The scores are not notices: on stderr, so that stdout stays one notice per line.
 			err = scan.WriteText(env.Stderr, &scan.Report{Totals: rep.Totals}, meta, scored)

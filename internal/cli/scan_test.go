@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -450,5 +452,56 @@ func TestScanVerboseNamesTheCopiesItPassesOver(t *testing.T) {
 	}
 	if _, stderr, _ = scanCLI(t, nil, dir); strings.Contains(stderr, fork) {
 		t.Errorf("without --verbose the copy is named: %q", stderr)
+	}
+}
+
+// What `scan --format events` writes is what the scan replayed: `loopguard replay` of it gives
+// the scan's notices, agent for agent, on real transcripts of many formats and the labelled
+// runs (each agent under its scan id, "path#agent").
+func TestScanEventsReplayToTheScansNotices(t *testing.T) {
+	for _, dir := range []string{"../transcript/testdata/real", "../../testdata/labels", "../../testdata/labels-agents"} {
+		t.Run(filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir), func(t *testing.T) {
+			notices, stderr, code := scanCLI(t, nil, "--format", "jsonl", dir)
+			if code != 0 {
+				t.Fatalf("scan --format jsonl: exit %d: %s", code, stderr)
+			}
+			events, stderr, code := scanCLI(t, nil, "--format", "events", dir)
+			if code != 0 {
+				t.Fatalf("scan --format events: exit %d: %s", code, stderr)
+			}
+			replayed, stderr, code := runCLI(t, events, "replay")
+			if code != 0 {
+				t.Fatalf("replay: exit %d: %s", code, stderr)
+			}
+			var want, got []string
+			for _, line := range strings.Split(strings.TrimSpace(notices), "\n") {
+				var n struct{ Type, File, Agent, Kind, Summary string }
+				if err := json.Unmarshal([]byte(line), &n); err != nil {
+					t.Fatal(err)
+				}
+				if n.Type == "notice" {
+					want = append(want, n.File+" "+n.Agent+" "+n.Kind+" "+n.Summary)
+				}
+			}
+			for _, line := range strings.Split(strings.TrimSpace(replayed), "\n") {
+				var n struct{ Type, Agent, Kind, Summary string }
+				if err := json.Unmarshal([]byte(line), &n); err != nil {
+					t.Fatal(err)
+				}
+				if n.Type == "notice" {
+					file, rest, _ := strings.Cut(n.Agent, "#")
+					agent := rest[strings.LastIndexByte(rest, '#')+1:] // past a session number
+					got = append(got, file+" "+agent+" "+n.Kind+" "+n.Summary)
+				}
+			}
+			slices.Sort(want)
+			slices.Sort(got)
+			if len(want) == 0 {
+				t.Fatal("the scan gave no notices to compare")
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("replaying the scan's events gave %d notices:\n%s\nthe scan gave %d:\n%s", len(got), strings.Join(got, "\n"), len(want), strings.Join(want, "\n"))
+			}
+		})
 	}
 }

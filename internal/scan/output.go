@@ -83,6 +83,21 @@ func WriteJSONL(w io.Writer, r *Report) error {
 	return bw.Flush()
 }
 
+// WriteEvents writes the events of every file, file by file in the report's order, as lines of
+// the event format (docs/events.md): what the scan read and replayed, for a person to check
+// and for `loopguard replay` to replay, which gives the same notices. The report must come
+// from a scan with Options.Events. Each agent's id is the one the scan replayed it under
+// ("path#agent", "path#session#agent"), and its events end with an "end".
+func WriteEvents(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	for _, f := range r.Files {
+		if _, err := bw.Write(f.Events); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
 type jsonUsage struct {
 	InputTokens      int64   `json:"input_tokens"`
 	OutputTokens     int64   `json:"output_tokens"`

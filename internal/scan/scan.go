@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/loopguard/loopguard"
+	"github.com/loopguard/loopguard/internal/replay"
 	"github.com/loopguard/loopguard/internal/transcript"
 )
 
@@ -33,12 +34,15 @@ type Options struct {
 	// text as well as the transcript's flag) for Mark.Failed, at the cost of another look at
 	// every result: the HTML report, which marks failed calls, asks for it.
 	Outcomes bool
+	// Events keeps every event replayed, in the event format (File.Events).
+	Events bool
 }
 
-// replay is what every file is replayed with.
-type replay struct {
+// replaySettings is what every file is replayed with.
+type replaySettings struct {
 	cfg      loopguard.Config
 	outcomes bool // see Options.Outcomes
+	events   bool // see Options.Events
 }
 
 // Report is the result of a scan. Files are sorted by path.
@@ -89,6 +93,10 @@ type File struct {
 	Denials int
 	Wasted  int // calls wasted, over all agents (see Loop)
 	Runs    int // distinct runs of calls covered by loops, over all agents
+
+	// Events are the events replayed, agent by agent, as lines of the event format
+	// (docs/events.md), each agent's ended by an "end": kept with Options.Events only.
+	Events []byte
 }
 
 // Failed says the file could not be read (and is not merely a non-transcript met in a walk).
@@ -211,7 +219,7 @@ func Run(targets []Target, opt Options) (*Report, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, max(len(targets), 1))
-	rp := replay{cfg: opt.Config, outcomes: opt.Outcomes}
+	rp := replaySettings{cfg: opt.Config, outcomes: opt.Outcomes, events: opt.Events}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
@@ -278,7 +286,7 @@ func total(files []*File) Totals {
 
 // scanFileSafely is scanFile, with a panic (a bug) turned into an error for that file, so
 // that one file never takes a whole scan down.
-func scanFileSafely(tg Target, rp replay) (f *File) {
+func scanFileSafely(tg Target, rp replaySettings) (f *File) {
 	defer func() {
 		if p := recover(); p != nil {
 			f = &File{Path: tg.Path, Size: tg.Size, Err: fmt.Errorf("%s: internal error while scanning: %v", tg.Path, p)}
@@ -288,7 +296,7 @@ func scanFileSafely(tg Target, rp replay) (f *File) {
 }
 
 // scanFile reads one file and replays it through a fresh engine.
-func scanFile(tg Target, rp replay) *File {
+func scanFile(tg Target, rp replaySettings) *File {
 	f := &File{Path: tg.Path, Size: tg.Size}
 	if tg.Err != nil {
 		f.Err = tg.Err
@@ -305,7 +313,7 @@ func scanFile(tg Target, rp replay) *File {
 		f.Err = err // cannot happen: Run validated the configuration
 		return f
 	}
-	replayTranscript(f, t, eng, rp.outcomes)
+	replayTranscript(f, t, eng, rp)
 	if t.Completion != nil {
 		f.part = t.Completion
 		f.part.Trim() // what a merge needs is small; a dump's history is not
@@ -358,7 +366,7 @@ var companionFiles = map[string]bool{
 // repeats the conversation so far: transcript.MergeCompletions) and the files of an event
 // folder (one event each: transcript.MergeEvents). The folder, not the file, is the session.
 // The folder's file takes the place of its first part; the others leave the list.
-func groupCompletions(files []*File, rp replay) []*File {
+func groupCompletions(files []*File, rp replaySettings) []*File {
 	type group struct {
 		dir  string // the folder; for opencode, the session's folder of messages
 		kind int    // 0: dumps, 1: events, 2: opencode
@@ -438,7 +446,7 @@ func groupCompletions(files []*File, rp replay) []*File {
 	return out
 }
 
-func mergeEvents(dir string, files []*File, idx []int, rp replay) *File {
+func mergeEvents(dir string, files []*File, idx []int, rp replaySettings) *File {
 	m := &File{Path: dir}
 	parts := make([]*transcript.EventPart, len(idx))
 	for k, i := range idx {
@@ -449,17 +457,17 @@ func mergeEvents(dir string, files []*File, idx []int, rp replay) *File {
 	return replayMerged(m, transcript.MergeEvents(dir, parts), rp)
 }
 
-func replayMerged(m *File, t *transcript.Transcript, rp replay) *File {
+func replayMerged(m *File, t *transcript.Transcript, rp replaySettings) *File {
 	eng, err := loopguard.New(rp.cfg)
 	if err != nil {
 		m.Err = err // cannot happen: Run validated the configuration
 		return m
 	}
-	replayTranscript(m, t, eng, rp.outcomes)
+	replayTranscript(m, t, eng, rp)
 	return m
 }
 
-func mergeDumps(dir string, files []*File, idx []int, rp replay) *File {
+func mergeDumps(dir string, files []*File, idx []int, rp replaySettings) *File {
 	m := &File{Path: dir}
 	parts := make([]*transcript.CompletionPart, len(idx))
 	first := 0
@@ -483,7 +491,7 @@ func mergeDumps(dir string, files []*File, idx []int, rp replay) *File {
 }
 
 // replayTranscript replays every agent of t into f.
-func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine, outcomes bool) {
+func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine, rp replaySettings) {
 	f.Format = t.Format
 	f.Sessions = max(t.Sessions, 1)
 	f.Note = t.Note
@@ -503,7 +511,7 @@ func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine, 
 		ta := &t.Agents[ai]
 		a := &Agent{ID: clone(ta.ID), Session: ta.Session, Usage: ta.Usage}
 		a.Usage.Model = clone(a.Usage.Model)
-		replayAgent(f, a, ta, eng, outcomes, clone)
+		replayAgent(f, a, ta, eng, rp, clone)
 		f.Agents = append(f.Agents, a)
 		f.Calls += a.Calls()
 	}
@@ -515,8 +523,9 @@ func replayTranscript(f *File, t *transcript.Transcript, eng *loopguard.Engine, 
 }
 
 // replayAgent steps the agent's events through the engine in order, under an engine agent id
-// that is unique to the file ("path#agent"), and records calls and notices.
-func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine, outcomes bool, clone func(string) string) {
+// that is unique to the file ("path#agent"), and records calls and notices (and, with
+// rp.events, the events, ended by an "end" as the engine forgets the agent).
+func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine, rp replaySettings, clone func(string) string) {
 	key := "" // a call with no agent is never counted, as in replay
 	if ta.ID != "" {
 		key = f.Path + "#" + ta.ID
@@ -536,7 +545,7 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 			callIndex++
 			evName = "call"
 			failed := ev.Failed
-			if outcomes {
+			if rp.outcomes {
 				failed = eng.CallFailed(ev)
 			}
 			a.Marks = append(a.Marks, Mark{Tool: clone(ev.Tool), Failed: failed, seg: seg, args: loopguard.ArgumentsKey(ev.Args)})
@@ -544,6 +553,9 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 			evName = "text"
 		case loopguard.EventUser, loopguard.EventEnd:
 			seg++ // counters start again: loops never span this point
+		}
+		if rp.events {
+			f.Events = replay.AppendEvent(f.Events, ev)
 		}
 		out := eng.Step(ev)
 		if out.Denied {
@@ -565,6 +577,9 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 	}
 	if key != "" {
 		eng.Forget(key)
+		if rp.events {
+			f.Events = replay.AppendEvent(f.Events, loopguard.Event{Type: loopguard.EventEnd, Agent: key})
+		}
 	}
 }
 
