@@ -88,6 +88,12 @@ func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
 		body = append(body, line)
 	}
 	opencodeMarkdownMessage(a, head, body)
+	if n := len(a.events) - 1; n >= 0 && a.events[n].Type == loopguard.EventCall && a.events[n].HasResult && a.events[n].Result == "" &&
+		!a.events[n].Failed && a.emptyOutput == n+1 {
+		// Nothing follows the export's last call: it may have been running when the export was
+		// written, and its answer is unknown (see opencodeMarkdownCall).
+		a.events[n].HasResult = false
+	}
 	markInvalidCalls(a, 0)
 	return b.done(), nil
 }
@@ -140,8 +146,17 @@ func opencodeMarkdownMessage(a *agentBuf, head string, body []string) {
 // opencodeMarkdownCall reads a call whose "**Tool:**" line came before body[i]: the blocks
 // under its "**Input:**", "**Output:**" and "**Error:**" labels. It returns where the call
 // ends: the first line after its blocks that is neither blank nor one of them.
+//
+// opencode writes the Output block of a completed call only when the output is not empty, and
+// the Error block of a failed one: a call shown with its input and neither block (`mkdir -p`,
+// `py_compile`, a grep that found nothing) completed with no output, unless it was still
+// running when the export was written, which only the export's last call can be
+// (readOpencodeMarkdown). Read as unknown, eight greps that found nothing were eight new
+// answers (validation round r125b U1). An export without tool details (no Input block) says
+// nothing of answers.
 func opencodeMarkdownCall(a *agentBuf, tool string, body []string, i int, wrapped bool) int {
 	e := loopguard.Call("", tool, nil)
+	input := false
 	for i < len(body) {
 		label := strings.TrimSpace(body[i])
 		if label == "" {
@@ -155,12 +170,17 @@ func opencodeMarkdownCall(a *agentBuf, tool string, body []string, i int, wrappe
 		i = next
 		switch label {
 		case "**Input:**":
-			e.Args = jsonOrInput(block)
+			e.Args, input = jsonOrInput(block), true
 		case "**Output:**":
 			e.Result, e.HasResult = block, true
 		case "**Error:**":
 			e.Result, e.HasResult, e.Failed = block, true, true
 		}
+	}
+	if input && !e.HasResult {
+		e.HasResult = true
+		a.emptyOutput = a.add(e) + 1
+		return i
 	}
 	a.add(e)
 	return i

@@ -120,3 +120,44 @@ func TestOpencodeMarkdownEarlierLayouts(t *testing.T) {
 		t.Errorf("the page fetched was cut short: %q", fetched)
 	}
 }
+
+// opencode writes no Output block for a completed call whose output is empty: a call with its
+// input and no block after it was answered with nothing, unless nothing follows it in the
+// export (it may have been running). An export without tool details says nothing of answers.
+func TestOpencodeMarkdownCallWithNoOutputBlock(t *testing.T) {
+	input := func(tool, args string) string {
+		return "**Tool: " + tool + "**\n\n**Input:**\n```json\n" + args + "\n```\n\n"
+	}
+	tests := []struct {
+		name string
+		body string
+		want []string
+	}{
+		{"a grep that found nothing, then the model's words",
+			input("bash", `{"command": "grep -r 77a3d8a1 ."}`) + "No hardcoded IDs found.\n\n",
+			[]string{`call bash "{\"command\":\"grep -r 77a3d8a1 .\"}" => ""`, `text[model] "No hardcoded IDs found."`}},
+		{"two calls with nothing to print, then one with output",
+			input("bash", `{"command": "mkdir -p out"}`) + input("bash", `{"command": "python -m py_compile a.py"}`) +
+				opencodeMDCall("bash", `{"command": "ls out"}`, "Output", "a.txt"),
+			[]string{`call bash "{\"command\":\"mkdir -p out\"}" => ""`, `call bash "{\"command\":\"python -m py_compile…" => ""`,
+				`call bash "{\"command\":\"ls out\"}" => "a.txt"`}},
+		{"the export's last call may have been running",
+			opencodeMDCall("bash", `{"command": "ls"}`, "Output", "a.txt") + input("bash", `{"command": "ansible-playbook site.yml"}`),
+			[]string{`call bash "{\"command\":\"ls\"}" => "a.txt"`, `call bash "{\"command\":\"ansible-playbook sit…" => -`}},
+		{"a call without tool details",
+			"**Tool: bash**\n\nThe build works now.\n\n",
+			[]string{`call bash "" => -`, `text[model] "The build works now."`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := opencodeMDHead + "## Assistant (Build · glm-4.6 · 3.0s)\n\n" + tt.body + "---\n\n"
+			tr, err := ReadFrom("session-ses_1.md", strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
