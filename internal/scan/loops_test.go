@@ -340,3 +340,30 @@ func TestLoopExtentLeavesCaptionsOut(t *testing.T) {
 		t.Errorf("loops %q, want %q", got, want)
 	}
 }
+
+// An errors loop is its tool's failed calls as the guard read them: failures that only the
+// text says (a PowerShell ParserError, no flag in the transcript) count, before the notice and
+// after it (validation round r123a U1: such a loop was its notice's call alone).
+func TestErrorsLoopCountsFailuresReadFromTheText(t *testing.T) {
+	var b strings.Builder
+	call := func(cmd, text string) {
+		fmt.Fprintf(&b, `{"type":"call","agent":"a1","tool":"shell","args":{"command":%q},"result":{"text":%q}}`+"\n", cmd, text)
+	}
+	call("git log --oneline -3", "a1b2c3d first commit")
+	for i, cmd := range []string{"git status", "git diff --stat", "git branch -a", "git log -5", "git remote -v"} {
+		cmd = `cd C:\Users\u\quant-dca && ` + cmd
+		call(cmd, fmt.Sprintf("At C:\\Users\\u\\AppData\\Local\\Temp\\ps-script-92c76383-5995-44c1-93e6-8a41b272bd0%d.ps1:7 char:%d\n+ %s\n"+
+			"+                                ~~\nThe token '&&' is not a valid statement separator in this version.\n"+
+			"    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : InvalidEndOfLine", i, 32+i, cmd))
+	}
+	call("git status", "On branch main\nnothing to commit, working tree clean")
+	f := scanOne(t, preset(t, "default"), b.String())
+	var got []string
+	for _, l := range f.Loops {
+		got = append(got, loopLine(l))
+	}
+	want := []string{"progress/errors shell 1-5 first 4 notices 1 wasted 1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("loops %q, want %q", got, want)
+	}
+}

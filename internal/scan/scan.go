@@ -536,6 +536,14 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 	callIndex := -1
 	seg := int32(0)
 	a.Marks = make([]Mark, 0, len(ta.Events)/2+1)
+	// The loop of an errors notice is its tool's failed calls (chainStart, chainEnd), failed
+	// as the guard read them: a failure the transcript does not flag, which the guard reads
+	// in the text (PowerShell's ParserError, a traceback), counts too (validation round r123a
+	// U1: four such failures told at the 4th made a loop of one call). Reading every call's
+	// outcome costs another look at every result, so only the calls of a tool an errors
+	// notice named are read so: those before it at the notice, those after as they come.
+	var callEvent []int // the index in ta.Events of each call (for reading outcomes again)
+	var errorTools map[string]bool
 	for i := range ta.Events {
 		ev := ta.Events[i]
 		ev.Agent = key
@@ -545,10 +553,13 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 			callIndex++
 			evName = "call"
 			failed := ev.Failed
-			if rp.outcomes {
+			if rp.outcomes || errorTools[ev.Tool] {
 				failed = eng.CallFailed(ev)
 			}
 			a.Marks = append(a.Marks, Mark{Tool: clone(ev.Tool), Failed: failed, seg: seg, args: loopguard.ArgumentsKey(ev.Args)})
+			if !rp.outcomes {
+				callEvent = append(callEvent, i)
+			}
 		case loopguard.EventText:
 			evName = "text"
 		case loopguard.EventUser, loopguard.EventEnd:
@@ -568,6 +579,17 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 			})
 		}
 		for _, n := range out.Notices {
+			if n.Kind == "errors" && ev.Type == loopguard.EventCall && !rp.outcomes && !errorTools[ev.Tool] {
+				if errorTools == nil {
+					errorTools = map[string]bool{}
+				}
+				errorTools[ev.Tool] = true
+				for j := range a.Marks {
+					if m := &a.Marks[j]; m.Tool == ev.Tool && !m.Denied {
+						m.Failed = eng.CallFailed(ta.Events[callEvent[j]])
+					}
+				}
+			}
 			a.Notices++
 			f.Notices = append(f.Notices, Notice{
 				Type: "notice", File: f.Path, Agent: a.ID, Session: a.Session, CallIndex: callIndex, Event: evName,
