@@ -1511,6 +1511,9 @@ var shellPrefixes = [...]string{"/bin/bash: ", "/usr/bin/bash: ", "bash: ", "-ba
 // fails) and is not read so.
 func refusedByShell(result string) bool {
 	body := result[execHeaderEnd(result):]
+	if refusedByPowerShell(body) {
+		return true
+	}
 	syntax := false
 	for len(body) > 0 {
 		line := body
@@ -1536,6 +1539,28 @@ func refusedByShell(result string) bool {
 		syntax = syntax || strings.Contains(line, "yntax error") || strings.Contains(line, "unexpected EOF while looking for matching")
 	}
 	return syntax
+}
+
+// refusedByPowerShell says whether a command's answer is PowerShell's report that it could
+// not parse the script: Windows PowerShell's "At <script>:7 char:32", the line and its marks,
+// and "+ CategoryInfo : ParserError: ..."; PowerShell 7's "ParserError: ..." first. PowerShell
+// parses the whole script before it runs any of it, so none of it ran: `cd C:\repo && git
+// add -A` refused for its "&&" (which Windows PowerShell does not know) added nothing, and
+// was taken for a change between four refusals alike (validation round r123a).
+func refusedByPowerShell(body string) bool {
+	t := strings.TrimLeft(body, " \t\r\n")
+	if strings.HasPrefix(t, "ParserError:") {
+		return true
+	}
+	if !strings.HasPrefix(t, "At ") || !strings.Contains(firstLine(t), " char:") {
+		return false
+	}
+	i := strings.Index(t, "+ CategoryInfo")
+	if i < 0 {
+		return false
+	}
+	info := firstLine(t[i:])
+	return strings.Contains(info, ": ParserError:")
 }
 
 // unfinishedStates are the values of a status field that say the thing reported has not

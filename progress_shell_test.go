@@ -5,6 +5,7 @@ package loopguard
 // workspace.
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
@@ -24,6 +25,11 @@ func TestRefusedByShellReadsOnlyTheShellsOwnSyntaxErrors(t *testing.T) {
 		{"a command not found is no syntax error", "/bin/bash: line 13657: DISCUSSION: command not found", false},
 		{"output of commands that ran", "patched 3 files\n/bin/bash: line 4: syntax error: unexpected end of file", false},
 		{"a test's failure", "FAILED tests/test_a.py::test_b - SyntaxError: invalid syntax", false},
+		{"Windows PowerShell's parse error", "At C:\\Users\\u\\AppData\\Local\\Temp\\ps-script-92c7.ps1:7 char:32\n+ cd C:\\repo && git add -A\n+                                ~~\n" +
+			"The token '&&' is not a valid statement separator in this version.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n" +
+			"    + FullyQualifiedErrorId : InvalidEndOfLine", true},
+		{"PowerShell 7's parse error", "ParserError: \nLine |\n   1 |  if (x {\n     |        ~\n     | Missing closing ')' after expression in 'if' statement.", true},
+		{"a PowerShell error of a command that ran", "At line:1 char:1\n+ Remove-Item x\n+ ~~~~~~~~~~~~~\n    + CategoryInfo          : ObjectNotFound: (C:\\x:String) [Remove-Item], ItemNotFoundException", false},
 		{"nothing", "", false},
 	}
 	for _, tt := range tests {
@@ -48,5 +54,21 @@ func TestProseTheShellRefusesIsNoChangeOfTheWorkspace(t *testing.T) {
 		if !slices.Contains(got, "3:errors:bash failed × 4") {
 			t.Errorf("%q refused six times: got %q, want the errors notice at the fourth", prose, got)
 		}
+	}
+}
+
+// Windows PowerShell refuses "&&" at parse time, so none of a command joined by it runs: a
+// `git add -A` so refused changed nothing, and four refusals alike are four failures in a row.
+func TestCommandsPowerShellWouldNotParseChangeNothing(t *testing.T) {
+	var steps []step
+	for i, cmd := range []string{"git status", "git add -A", "git commit -m fix", "git log -3"} {
+		line := `cd C:\repo && ` + cmd
+		args, _ := json.Marshal(map[string]string{"command": line})
+		steps = append(steps, ok("shell", string(args), fmt.Sprintf("At C:\\Users\\u\\AppData\\Local\\Temp\\ps-script-92c76383-5995-44c1-93e6-8a41b272bd0%d.ps1:7 char:%d\n+ %s\n"+
+			"+                                ~~\nThe token '&&' is not a valid statement separator in this version.\n"+
+			"    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : InvalidEndOfLine", i, 32+i, line)))
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); !slices.Equal(got, []string{"3:errors:shell failed × 4"}) {
+		t.Errorf("four commands PowerShell would not parse: got %q, want the errors notice at the fourth", got)
 	}
 }
