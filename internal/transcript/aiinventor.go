@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -56,6 +57,11 @@ func readAIInventor(name string, br *bufio.Reader) (*built, error) {
 	}
 	var waiting []pending
 	sessions := 0
+	// Calls made together are headed one after the other, before any answer: they are one
+	// reply (Event.Turn), its calls sent before the model saw any of their answers. Four
+	// commands of one reply refused at once were told as one command failing four times in a
+	// row (validation round r125a F1).
+	replies, lastCall := 0, false
 	for i := 0; i < len(lines); i++ {
 		m := aiInventorHeading.FindStringSubmatch(lines[i])
 		if m == nil {
@@ -64,6 +70,11 @@ func readAIInventor(name string, br *bufio.Reader) (*built, error) {
 		kind, tool, failed := strings.TrimSpace(m[2]), m[3], m[4] != ""
 		body, next := aiInventorBlock(lines, i+1)
 		i = next - 1
+		call := kind == "TOOL CALL"
+		if call && !lastCall {
+			replies++
+		}
+		lastCall = call
 		if kind == "CONFIG" {
 			if a != nil && len(a.events) > 0 {
 				sessions++
@@ -81,7 +92,9 @@ func readAIInventor(name string, br *bufio.Reader) (*built, error) {
 		case "ASSISTANT", "THINKING":
 			a.said(body)
 		case "TOOL CALL":
-			idx := a.add(loopguard.Call("", tool, jsonOrInput(body)))
+			e := loopguard.Call("", tool, jsonOrInput(body))
+			e.Turn = "reply-" + strconv.Itoa(replies)
+			idx := a.add(e)
 			waiting = append(waiting, pending{idx, tool})
 		case "TOOL RESULT":
 			text, isError := aiInventorResult(body)
@@ -134,7 +147,9 @@ func aiInventorBlock(lines []string, i int) (string, int) {
 
 // aiInventorResult is what a tool answered, out of the record the transcript keeps: OpenHands'
 // SDK's observation ({"content": [{"type": "text", "text": ...}], "is_error": ...}) is its
-// texts, failed when is_error is true; Claude Code's Bash result ({"stdout", "stderr", ...}) its
+// texts, failed when is_error is true or, for a terminal's, its exit_code is above 0 (30
+// commands of eight runs that exited 1 or 143, ModuleNotFoundError and "Validation FAILED"
+// among them, were read as successes: validation round r125a U1); Claude Code's Bash result ({"stdout", "stderr", ...}) its
 // output; any other block is the answer as written. Left as JSON, each answer's text would sit
 // among fields that say nothing (cache_prompt), escaped.
 func aiInventorResult(body string) (string, bool) {
@@ -147,9 +162,10 @@ func aiInventorResult(body string) (string, bool) {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		} `json:"content"`
-		IsError bool    `json:"is_error"`
-		Stdout  *string `json:"stdout"`
-		Stderr  string  `json:"stderr"`
+		IsError  bool    `json:"is_error"`
+		ExitCode *int    `json:"exit_code"`
+		Stdout   *string `json:"stdout"`
+		Stderr   string  `json:"stderr"`
 	}
 	if json.Unmarshal([]byte(t), &r) != nil {
 		return body, false
@@ -162,7 +178,9 @@ func aiInventorResult(body string) (string, bool) {
 				texts = append(texts, c.Text)
 			}
 		}
-		return strings.Join(texts, "\n"), r.IsError
+		// A terminal's exit code says a command failed where is_error does not; -1 is no code
+		// yet (a command still running when the call returned, or stopped for its time).
+		return strings.Join(texts, "\n"), r.IsError || r.ExitCode != nil && *r.ExitCode > 0
 	case r.Stdout != nil:
 		return strings.TrimRight(strings.Join([]string{*r.Stdout, r.Stderr}, "\n"), "\n"), false
 	}

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,38 @@ func TestAIInventorTranscript(t *testing.T) {
 	}
 	if r := tr.Agents[0].Calls()[1].Result; !strings.HasSuffix(r, "```") {
 		t.Errorf("the skill's text lost its own fence: %q", r)
+	}
+}
+
+// Calls headed one after the other, before any answer, are one reply; a call after an answer
+// is a reply of its own. A terminal's exit code above 0 fails it; -1 (no code yet) does not.
+func TestAIInventorRepliesAndExitCodes(t *testing.T) {
+	tr, err := ReadFrom("messages.md", strings.NewReader(aiInventorTranscript))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := tr.Agents[0].Calls()
+	if first[0].Turn == "" || first[0].Turn != first[1].Turn || first[2].Turn == first[1].Turn {
+		t.Errorf("turns %q, %q, %q: want the first two calls one reply, the third another", first[0].Turn, first[1].Turn, first[2].Turn)
+	}
+	observation := func(text string, exit int) string {
+		return fmt.Sprintf(`{"content": [{"type": "text", "text": %q}], "is_error": false, "exit_code": %d, "kind": "TerminalObservation"}`, text, exit)
+	}
+	tests := []struct {
+		name   string
+		body   string
+		failed bool
+	}{
+		{"exited 1", observation("ModuleNotFoundError: No module named 'ijson'", 1), true},
+		{"killed by SIGTERM", observation("Terminated", 143), true},
+		{"exited 0", observation("Found: 10 results", 0), false},
+		{"no code yet", observation("[The command timed out after 120.0 seconds.]", -1), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, failed := aiInventorResult(tt.body); failed != tt.failed {
+				t.Errorf("failed %v, want %v", failed, tt.failed)
+			}
+		})
 	}
 }
