@@ -57,11 +57,12 @@ func readAIInventor(name string, br *bufio.Reader) (*built, error) {
 	}
 	var waiting []pending
 	sessions := 0
-	// Calls made together are headed one after the other, before any answer: they are one
-	// reply (Event.Turn), its calls sent before the model saw any of their answers. Four
+	// The calls of one reply (Event.Turn) are headed one after the other before any answer,
+	// or, where the harness answers each at once, call and answer in turn under one time,
+	// with none of the model's words between (a reply's words come before its calls). Four
 	// commands of one reply refused at once were told as one command failing four times in a
 	// row (validation round r125a F1).
-	replies, lastCall := 0, false
+	replies, lastCall, spoke, callTime := 0, false, false, ""
 	for i := 0; i < len(lines); i++ {
 		m := aiInventorHeading.FindStringSubmatch(lines[i])
 		if m == nil {
@@ -71,10 +72,14 @@ func readAIInventor(name string, br *bufio.Reader) (*built, error) {
 		body, next := aiInventorBlock(lines, i+1)
 		i = next - 1
 		call := kind == "TOOL CALL"
-		if call && !lastCall {
+		if call && !lastCall && (spoke || m[5] != callTime) {
 			replies++
 		}
+		if call {
+			callTime, spoke = m[5], false
+		}
 		lastCall = call
+		spoke = spoke || kind == "ASSISTANT" || kind == "THINKING" || strings.HasSuffix(kind, "prompt") || kind == "CONFIG"
 		if kind == "CONFIG" {
 			if a != nil && len(a.events) > 0 {
 				sessions++

@@ -65,6 +65,28 @@ func TestAIInventorRepliesAndExitCodes(t *testing.T) {
 	if first[0].Turn == "" || first[0].Turn != first[1].Turn || first[2].Turn == first[1].Turn {
 		t.Errorf("turns %q, %q, %q: want the first two calls one reply, the third another", first[0].Turn, first[1].Turn, first[2].Turn)
 	}
+	// A harness that answers each call at once heads call and answer in turn: under one time,
+	// no words of the model's between, they are still one reply; a call after the model's
+	// words, or at another time, is another.
+	doc := "## Task: `t` (sdk_openhands_agent, hy3)\n\n### [1] CONFIG · 2026-08-20 19:07:22 UTC\n\n```\nx\n```\n\n" +
+		"### [2] ASSISTANT · 2026-08-20 19:07:42 UTC\n\n```\nSearching.\n```\n\n"
+	for i, at := range []string{"19:07:42", "19:07:42", "19:07:42", "19:07:50"} {
+		doc += fmt.Sprintf("### [%d] TOOL CALL — web_search · 2026-08-20 %s UTC\n\n```\n{\"query\": \"q%d\"}\n```\n\n", 3+2*i, at, i) +
+			fmt.Sprintf("### [%d] TOOL RESULT — web_search [ERROR] · 2026-08-20 %s UTC\n\n```\nERROR: Tool 'web_search' not found.\n```\n\n", 4+2*i, at)
+	}
+	doc += "### [11] ASSISTANT · 2026-08-20 19:07:50 UTC\n\n```\nAgain.\n```\n\n" +
+		"### [12] TOOL CALL — web_search · 2026-08-20 19:07:50 UTC\n\n```\n{\"query\": \"q4\"}\n```\n\n"
+	tr, err = ReadFrom("messages.md", strings.NewReader("# t\n\n"+doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns []string
+	for _, c := range tr.Agents[0].Calls() {
+		turns = append(turns, c.Turn)
+	}
+	if len(turns) != 5 || turns[0] != turns[1] || turns[1] != turns[2] || turns[3] == turns[2] || turns[4] == turns[3] {
+		t.Errorf("turns %q: want the first three one reply, then two replies of their own", turns)
+	}
 	observation := func(text string, exit int) string {
 		return fmt.Sprintf(`{"content": [{"type": "text", "text": %q}], "is_error": false, "exit_code": %d, "kind": "TerminalObservation"}`, text, exit)
 	}
