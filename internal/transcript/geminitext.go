@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,13 +39,22 @@ import (
 // hides the head of a long output ("... first 33 lines hidden ..."): the lines shown are the
 // result. The banner, the tips, the status lines ("ℹ ...") and the rest are passed over. A
 // terminal that drew the conversation again (the banner, then the same lines) is read once.
+//
+// Releases of mid-2025 (and Qwen Code, drawn alike) put one space after the mark of a call that
+// ran ("│ ✔ ReadFile a.py"), two after the others ("│ x  Edit {...}"), and indent a result's
+// lines under it: a screen with no call that ran drawn with two spaces is read so. Read with
+// two spaces only, 93 of 111 calls of one paste were none, and two pastes were no transcript
+// at all (validation round r126b U1). Where calls that ran have two spaces, one space after a
+// mark is a result's own line (node:test's "✔ adds numbers").
 
 // isGeminiTextHead says whether the start of a file reads as Gemini CLI's screen: a call line
 // of a box ("│ ✓  ReadFile a.py") and the model's "✦ " or a box's corner, or two call lines.
 func isGeminiTextHead(head []byte) bool {
 	found := 0
-	for _, l := range bytes.Split(head, []byte("\n")) {
-		if _, _, _, ok := geminiCallLine(string(l)); ok {
+	lines := strings.Split(string(head), "\n")
+	oneSpace := !twoSpacedRuns(lines)
+	for _, l := range lines {
+		if _, _, _, ok := geminiCallLine(l, oneSpace); ok {
 			if found++; found == 2 {
 				return true // an excerpt that opens inside a box (validation round r107a U2)
 			}
@@ -56,10 +66,22 @@ func isGeminiTextHead(head []byte) bool {
 // geminiMarks are the marks a call line opens with, and what each says.
 var geminiMarks = map[string]byte{"✓": 'r', "✔": 'r', "x": 'f', "-": 'c', "?": 'w', "⊷": 'w'}
 
+// twoSpacedRuns says whether a screen draws a call that ran with two spaces after its mark
+// ("│ ✓  ReadFile a.py"), as releases since late 2025 do.
+func twoSpacedRuns(lines []string) bool {
+	for _, l := range lines {
+		if mark, _, _, ok := geminiCallLine(l, false); ok && mark == 'r' {
+			return true
+		}
+	}
+	return false
+}
+
 // geminiCallLine reads a box's call line, "│ ✓  ReadFile a.py  │" (a box drawn one column in,
 // " │ ✔  ..."; a call drawn outside a box, "x Shell {...}"): its mark ('r' ran, 'f' failed,
-// 'c' cancelled, 'w' not done), the tool and what the line says of the call.
-func geminiCallLine(l string) (mark byte, tool, what string, ok bool) {
+// 'c' cancelled, 'w' not done), the tool and what the line says of the call. With oneSpace, a
+// call that ran may have one space after its mark in a box (see above).
+func geminiCallLine(l string, oneSpace bool) (mark byte, tool, what string, ok bool) {
 	l = strings.TrimRight(l, " \t")
 	inBox := false
 	if rest, found := strings.CutPrefix(strings.TrimPrefix(l, " "), "│ "); found {
@@ -70,22 +92,40 @@ func geminiCallLine(l string) (mark byte, tool, what string, ok bool) {
 		if !found {
 			continue
 		}
+		oneSpaced := false
 		if inBox {
 			// two spaces after the mark in a box: "│ - `file`" is a list in a result
 			if rest, found = strings.CutPrefix(rest, " "); !found {
-				return 0, "", "", false
+				if !oneSpace || says != 'r' {
+					return 0, "", "", false
+				}
+				oneSpaced = true
 			}
 		} else if m != "x" && m != "✓" && m != "✔" {
 			return 0, "", "", false
 		}
 		rest = strings.TrimSpace(strings.TrimSuffix(rest, "│"))
 		tool, what, _ = strings.Cut(rest, " ")
-		if !isGeminiToolName(tool) || !inBox && !strings.HasPrefix(what, "{") {
+		if !isGeminiToolName(tool) || !inBox && !strings.HasPrefix(what, "{") || oneSpaced && !isDrawnToolName(tool, what) {
 			return 0, "", "", false
 		}
 		return says, tool, strings.TrimSpace(what), true
 	}
 	return 0, "", "", false
+}
+
+// geminiBuiltinTools are the names Gemini CLI and Qwen Code draw their own tools under (the
+// first word of "Save Memory", "Todo Write").
+var geminiBuiltinTools = [...]string{"ReadFile", "ReadFolder", "ReadManyFiles", "FindFiles", "SearchText", "Edit", "WriteFile",
+	"Shell", "WebFetch", "GoogleSearch", "WebSearch", "SaveMemory", "Save", "WriteTodos", "TodoWrite", "Todo", "Task", "ExitPlanMode"}
+
+// isDrawnToolName says whether a line drawn with one space after a mark of success names a
+// tool: one of the CLI's own, or an MCP tool ("get_issue", "search (github MCP Server)").
+// Such a line is also a checklist's in a document ("│ ✓ Todas as telas documentadas"), whose
+// first word is a word of prose.
+func isDrawnToolName(tool, what string) bool {
+	return slices.Contains(geminiBuiltinTools[:], tool) || strings.ContainsAny(tool, "_-.") ||
+		tool[0] >= 'a' && tool[0] <= 'z' || strings.Contains(what, "MCP Server)")
 }
 
 // isGeminiToolName says whether s is a tool's name as Gemini CLI draws it: a word of letters,
@@ -122,6 +162,7 @@ func readGeminiText(name string, br *bufio.Reader) (*built, error) {
 		return nil, err
 	}
 	lines = withoutRedrawnParts(lines, partStarts(lines, isGeminiBanner), isGeminiTurnLine)
+	oneSpace := !twoSpacedRuns(lines)
 	b := newBuilder(FormatGeminiText)
 	a := b.agent(MainAgent)
 	boxes := 0
@@ -138,11 +179,11 @@ func readGeminiText(name string, br *bufio.Reader) (*built, error) {
 			i = next
 		case strings.HasPrefix(strings.TrimPrefix(line, " "), "│"):
 			boxes++
-			i = readGeminiBox(a, lines, i, "b"+strconv.Itoa(boxes))
+			i = readGeminiBox(a, lines, i, "b"+strconv.Itoa(boxes), oneSpace)
 		default:
-			if _, _, _, ok := geminiCallLine(line); ok {
+			if _, _, _, ok := geminiCallLine(line, oneSpace); ok {
 				boxes++
-				i = readGeminiBox(a, lines, i, "b"+strconv.Itoa(boxes))
+				i = readGeminiBox(a, lines, i, "b"+strconv.Itoa(boxes), oneSpace)
 				continue
 			}
 			i++
@@ -153,8 +194,8 @@ func readGeminiText(name string, br *bufio.Reader) (*built, error) {
 
 // readGeminiBox reads the box whose lines start at lines[i]: the user's words drawn in a box,
 // or the calls of one reply (turn), each with the lines under it; it returns the index of the
-// line after the box.
-func readGeminiBox(a *agentBuf, lines []string, i int, turn string) int {
+// line after the box. oneSpace is geminiCallLine's.
+func readGeminiBox(a *agentBuf, lines []string, i int, turn string, oneSpace bool) int {
 	type drawn struct {
 		mark       byte
 		tool, what string
@@ -164,7 +205,7 @@ func readGeminiBox(a *agentBuf, lines []string, i int, turn string) int {
 	j := i
 	for ; j < len(lines); j++ {
 		l := lines[j]
-		if mark, tool, what, ok := geminiCallLine(l); ok {
+		if mark, tool, what, ok := geminiCallLine(l, oneSpace); ok {
 			calls = append(calls, drawn{mark: mark, tool: tool, what: what})
 			continue
 		}

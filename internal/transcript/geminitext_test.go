@@ -130,3 +130,60 @@ func TestGeminiTextExcerptInsideABox(t *testing.T) {
 		t.Errorf("read as %s: %q", tr.Format, describe(tr.Agents[0].Events))
 	}
 }
+
+// Releases of mid-2025 and Qwen Code draw a call that ran with one space after its mark, its
+// result indented under it; where calls that ran have two spaces, a result's own "✔ name" line
+// (node:test's) is no call.
+func TestGeminiTextOneSpaceAfterTheMark(t *testing.T) {
+	const oneSpace = "✦ I will look at the project.\n" +
+		" ╭──────────────────────────────────────────────╮\n" +
+		" │ ✔ ReadFolder Desktop/Vulne_Chatbot           │\n" +
+		" │                                              │\n" +
+		" │    Listed 12 item(s).                        │\n" +
+		" │                                              │\n" +
+		" │ ✔ Shell gh repo list me --visibility all     │\n" +
+		" │                                              │\n" +
+		" │    invalid argument \"all\" for \"--visibility\" │\n" +
+		" │                                              │\n" +
+		" │ x  Edit {\"file_path\":\"a.py\"}                 │\n" +
+		" │                                              │\n" +
+		" │    Failed to edit, 0 occurrences found       │\n" +
+		" ╰──────────────────────────────────────────────╯\n"
+	expectEvents(t, "qwen.txt", oneSpace, FormatGeminiText, []string{
+		`text[model] "I will look at the project."`,
+		`call ReadFolder "Desktop/Vulne_Chatbot" => "Listed 12 item(s)."`,
+		`call Shell "{\"command\":\"gh repo list me --vi…" => "invalid argument \"all\" for \"--vi…"`,
+		`call Edit "{\"file_path\":\"a.py\"}" => "Failed to edit, 0 occurrences fo…" FAILED`,
+	})
+	const twoSpaces = "✦ I will run the tests.\n" +
+		"╭──────────────────────────────────────────╮\n" +
+		"│ ✓  Shell node --test [current working di… │\n" +
+		"│                                          │\n" +
+		"│ ✔ adds numbers (0.5ms)                   │\n" +
+		"│ ✔ subtracts numbers (0.3ms)              │\n" +
+		"╰──────────────────────────────────────────╯\n"
+	tr, err := ReadFrom("gemini.txt", strings.NewReader(twoSpaces))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls := tr.Agents[0].Calls(); len(calls) != 1 || !strings.Contains(calls[0].Result, "adds numbers") {
+		t.Errorf("node:test's lines under a call drawn with two spaces: %q", describe(tr.Agents[0].Events))
+	}
+}
+
+// A document's checklist in a box ("│ ✓ Todas as telas documentadas") is no call drawn with
+// one space: its first word is prose, not a tool's name.
+func TestGeminiTextOneSpaceChecklistIsNoCall(t *testing.T) {
+	const doc = "# Migração\n\n╭──────────────────────────────╮\n│ ✓ Todas as telas documentadas │\n│ ✓ Referências corretas        │\n" +
+		"│ ✓ Queries catalogadas         │\n╰──────────────────────────────╯\n"
+	for _, l := range strings.Split(doc, "\n") {
+		if _, tool, _, ok := geminiCallLine(l, true); ok {
+			t.Errorf("%q read as a call of %s", l, tool)
+		}
+	}
+	for _, l := range []string{" │ ✔ ReadFile README.md  │", " │ ✔ Todo Write Update todos  │", "│ ✔ get_issue {\"n\":1}  │", "│ ✔ search (github MCP Server)  │"} {
+		if _, _, _, ok := geminiCallLine(l, true); !ok {
+			t.Errorf("%q not read as a call", l)
+		}
+	}
+}
