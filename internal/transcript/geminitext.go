@@ -223,8 +223,10 @@ func readGeminiBox(a *agentBuf, lines []string, i int, turn string, oneSpace boo
 			break
 		}
 		if len(calls) == 0 {
-			if said, user := strings.CutPrefix(strings.TrimSpace(inner), "> "); user {
-				a.user(said, 0) // the user's words, in a box of their own
+			// The user's words, in a box of their own; not the input box's placeholder, which a
+			// paste that runs to the prompt ends with (validation round r126b U3).
+			if said, user := strings.CutPrefix(strings.TrimSpace(inner), "> "); user && strings.TrimSpace(said) != "Type your message or @path/to/file" {
+				a.user(said, 0)
 			}
 			continue
 		}

@@ -148,7 +148,8 @@ func TestGeminiTextOneSpaceAfterTheMark(t *testing.T) {
 		" │ x  Edit {\"file_path\":\"a.py\"}                 │\n" +
 		" │                                              │\n" +
 		" │    Failed to edit, 0 occurrences found       │\n" +
-		" ╰──────────────────────────────────────────────╯\n"
+		" ╰──────────────────────────────────────────────╯\n" +
+		"╭──────────────────────────────────────────────╮\n│ >   Type your message or @path/to/file       │\n╰──────────────────────────────────────────────╯\n"
 	expectEvents(t, "qwen.txt", oneSpace, FormatGeminiText, []string{
 		`text[model] "I will look at the project."`,
 		`call ReadFolder "Desktop/Vulne_Chatbot" => "Listed 12 item(s)."`,
