@@ -116,12 +116,14 @@ func indented(lines []string) []string {
 	return out
 }
 
-// collapsedCalls reads a line in which Claude Code 2.1 sums up a run of looks it drew as one:
+// collapsedCalls reads a line in which Claude Code 2.1 sums up a run of calls it drew as one:
 // "Read 3 files (ctrl+o to expand)", "Searched for 1 pattern, read 1 file, listed 1
-// directory (ctrl+o to expand)". Each look is a call (Read, Grep, LS) whose arguments and
-// result are not shown: its result is unknown. A memory recalled is no call. nil for any
-// other line. Read as the model's words, the same summary said again and again looked like a
-// thought repeated (validation round r104a U5).
+// directory (ctrl+o to expand)", "Ran 2 shell commands", "Committed 2ae44bf, pushed to
+// main, ran 1 shell command". Each is a call (Read, Grep, LS; Bash for a command, a commit
+// and a push) whose arguments and result are not shown: its result is unknown. A memory
+// recalled or written is no call. nil for any other line. Read as the model's words, the same
+// summary said again and again looked like a thought repeated (validation round r104a U5);
+// without its commands, a session's builds and tests were none of its calls (r126a U1).
 func collapsedCalls(line string) []loopguard.Event {
 	body, ok := strings.CutSuffix(strings.TrimRight(line, " "), " (ctrl+o to expand)")
 	if !ok || body == "" {
@@ -134,6 +136,13 @@ func collapsedCalls(line string) []loopguard.Event {
 			return nil
 		}
 		verb := strings.ToLower(words[0])
+		switch {
+		case verb == "committed" && len(words) == 2, verb == "pushed" && len(words) == 3 && words[1] == "to":
+			calls = append(calls, loopguard.Call("", "Bash", []byte(clause)))
+			continue
+		case verb == "ran" && len(words) == 4 && words[2] == "shell":
+			words = []string{words[0], words[1], words[3]} // "ran N commands"
+		}
 		if verb == "searched" && len(words) > 1 && words[1] == "for" {
 			words = words[1:]
 		}
@@ -152,7 +161,9 @@ func collapsedCalls(line string) []loopguard.Event {
 			tool = "Grep"
 		case verb == "listed" && (noun == "directory" || noun == "directories"):
 			tool = "LS"
-		case verb == "recalled" && (noun == "memory" || noun == "memories"):
+		case verb == "ran" && (noun == "command" || noun == "commands"):
+			tool = "Bash"
+		case (verb == "recalled" || verb == "wrote") && (noun == "memory" || noun == "memories"):
 			continue
 		default:
 			return nil
@@ -594,7 +605,8 @@ func claudeTextHead(lines []string, i int, rest string) (name, args string, next
 		name = rest[:mcp]
 	}
 	if open < 0 {
-		if name == "" && !claudeTextToolName(rest, 3) {
+		if name == "" && (!claudeTextToolName(rest, 3) || rest == "Updated plan") {
+			// (plan mode's line over "/plan to preview" is no call: validation round r126a U2)
 			return "", "", 0, false
 		}
 		if name == "" {

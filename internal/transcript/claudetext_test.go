@@ -331,6 +331,12 @@ func TestClaudeCodeTextRedrawsAndLostResultLines(t *testing.T) {
 		{"Claude Code 2.1's summed-up looks are calls whose arguments and results are not shown (r104a U5)",
 			"> look around\n\n● Read 2 files (ctrl+o to expand)\n\n● Let me check the config.\n  Searched for 1 pattern, listed 1 directory (ctrl+o to expand)\n\n● Recalled 1 memory (ctrl+o to expand)\n\n● Bash(ls)\n  ⎿  a.go\n",
 			[]string{"Read Read 2 files => ?", "Read Read 2 files => ?", "Grep Searched for 1 pattern => ?", "LS listed 1 directory => ?", "Bash ls => a.go"}},
+		{"summed-up commands, a commit and a push are Bash calls; memories written and plan mode's line are none (r126a U1, U2)",
+			"> build it\n\n● Build, then smoke-test.\n  Ran 2 shell commands (ctrl+o to expand)\n\n● Read 1 file, ran 1 shell command (ctrl+o to expand)\n\n" +
+				"● Committed 8addaf4, pushed to main, ran 1 shell command (ctrl+o to expand)\n\n● Recalled 1 memory, wrote 2 memories (ctrl+o to expand)\n\n" +
+				"● Updated plan\n  ⎿  /plan to preview\n\n● Bash(ls)\n  ⎿  a.go\n",
+			[]string{"Bash Ran 2 shell commands => ?", "Bash Ran 2 shell commands => ?", "Read Read 1 file => ?", "Bash ran 1 shell command => ?",
+				"Bash Committed 8addaf4 => ?", "Bash pushed to main => ?", "Bash ran 1 shell command => ?", "Bash ls => a.go"}},
 	}
 	for _, tt := range tests {
 		tr, err := ReadFrom("session.txt", strings.NewReader(tt.text))
