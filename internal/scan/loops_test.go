@@ -83,6 +83,15 @@ func loopLine(l Loop) string {
 	return fmt.Sprintf("%s/%s %s %d-%d first %d notices %d wasted %d", l.Plugin, l.Kind, l.Tool, l.Start, l.End, l.FirstNotice, l.Notices, l.Wasted)
 }
 
+// loopLines is every loop of a file, as loopLine writes it.
+func loopLines(f *File) []string {
+	var out []string
+	for _, l := range f.Loops {
+		out = append(out, loopLine(l))
+	}
+	return out
+}
+
 func TestLoops(t *testing.T) {
 	tests := []struct {
 		name, preset, script string
@@ -330,11 +339,7 @@ func TestLoopExtentLeavesCaptionsOut(t *testing.T) {
 	for _, caption := range []string{"List functions", "List functions from app directory", "List functions from the SalesCRM directory"} {
 		fmt.Fprintf(&b, `{"type":"call","agent":"a1","tool":"Bash","args":{"command":"npx netlify functions:list 2>&1 | head -30","description":%q},"result":{"text":"No functions found in /repo/netlify/functions"}}`+"\n", caption)
 	}
-	f := scanOne(t, preset(t, "default"), b.String())
-	var got []string
-	for _, l := range f.Loops {
-		got = append(got, loopLine(l))
-	}
+	got := loopLines(scanOne(t, preset(t, "default"), b.String()))
 	want := []string{"progress/stuck Bash 1-3 first 3 notices 1 wasted 0"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("loops %q, want %q", got, want)
@@ -357,11 +362,7 @@ func TestErrorsLoopCountsFailuresReadFromTheText(t *testing.T) {
 			"    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : InvalidEndOfLine", i, 32+i, cmd))
 	}
 	call("git status", "On branch main\nnothing to commit, working tree clean")
-	f := scanOne(t, preset(t, "default"), b.String())
-	var got []string
-	for _, l := range f.Loops {
-		got = append(got, loopLine(l))
-	}
+	got := loopLines(scanOne(t, preset(t, "default"), b.String()))
 	want := []string{"progress/errors shell 1-5 first 4 notices 1 wasted 1"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("loops %q, want %q", got, want)
