@@ -104,9 +104,16 @@ func readArgKeys(args []byte) argKeys {
 	}
 	if action >= 0 {
 		k.asksToPoll, k.onScreen = actionKinds(args[action+len(actionKey):])
+	} else if len(args) > 0 && args[0] == 'p' && bytes.HasPrefix(args, pyautoguiCall) {
+		// OSWorld's agents act in pyautogui code ("pyautogui.click(1848, 189)"): a
+		// computer-use action too, its outcome on the screen.
+		k.onScreen = true
 	}
 	return k
 }
+
+// pyautoguiCall opens a computer-use action written as pyautogui code.
+var pyautoguiCall = []byte("pyautogui.")
 
 // actionKinds says what the value after an action key asks. polls: to look at something
 // running (poll, wait, status, log or logs), as OpenClaw's process tool polls a background

@@ -561,6 +561,36 @@ var screenActions = map[string]bool{
 	"type": true, "key": true, "hold_key": true, "scroll": true, "screenshot": true, "zoom": true,
 }
 
+// stepsThrough says whether a call steps through what it shows, so that the same call made
+// again shows the next part: a scroll, a page key, an arrow or Tab key ("pyautogui.scroll(-5)",
+// {"action": "key", "text": "Page_Down"}, "pyautogui.press('down')").
+func stepsThrough(args []byte) bool {
+	for _, w := range stepWords {
+		if containsFoldBytes(args, w) {
+			return true
+		}
+	}
+	return movesRelatively(args)
+}
+
+// containsFoldBytes says whether b holds word (lower case), ASCII letters compared without case.
+func containsFoldBytes(b []byte, word string) bool {
+	for i := 0; i+len(word) <= len(b); i++ {
+		j := 0
+		for j < len(word) && (b[i+j] == word[j] || 'A' <= b[i+j] && b[i+j] <= 'Z' && b[i+j]+('a'-'A') == word[j]) {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
+}
+
+// stepWords are the words of stepsThrough, a key's name quoted as arguments quote it.
+var stepWords = [...]string{"scroll", "page_down", "pagedown", "page_up", "pageup", "pgdn", "pgup",
+	`'down'`, `"down"`, `'up'`, `"up"`, `'left'`, `"left"`, `'right'`, `"right"`, `'tab'`, `"tab"`}
+
 // maxIdleAnswer is the longest answer of a command that does nothing (doesNothing): an echo's
 // text. Longer answers are not looked at.
 const maxIdleAnswer = 512

@@ -174,7 +174,15 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		}
 		// A wait, or a poll after one, is expected to bring nothing new yet: it does not make
 		// the thought stale ("waiting for the install to finish" said at each look).
-		if !polled && !waiting && (noProgress || (total > 0 && novel*2 < total) || (total == 0 && sameResult)) {
+		// The same call made again, whose outcome its answer does not show (a computer-use
+		// action: its outcome is on the screen; an answer the transcript did not keep), after
+		// the model said the same thing again, brought the model nothing it described
+		// otherwise: it saw the outcome, said what it said before and did what it did before.
+		// A step through something (a scroll, a page or arrow key) moves on by itself. An
+		// OSWorld agent clicked one banner's close button eight times, saying the same words
+		// before each click, untold (validation round r127b M1).
+		unseenAgain := (!c.hasRes || keys.onScreen) && sameCall && s.thoughtN > 1 && !stepsThrough(c.args)
+		if !polled && !waiting && (noProgress || unseenAgain || (total > 0 && novel*2 < total) || (total == 0 && sameResult)) {
 			s.stale++
 		}
 	}

@@ -5,6 +5,7 @@ package loopguard
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -466,6 +467,47 @@ func TestAThoughtInAScriptWithoutSpacesSaidAgainNearly(t *testing.T) {
 			got := staleRun(t, func(i int) string { return tt.texts[i] })
 			if told := len(got) > 0; told != tt.told {
 				t.Errorf("thought notices %q; want told = %v", got, tt.told)
+			}
+		})
+	}
+}
+
+// The same computer-use action made again, the model saying the same words before each, is a
+// thought gone stale: the screen it acts on is not in the answer, and the model, having seen
+// it, described it as before. A scroll steps through what it shows, and a click that answers
+// with what it did is seen (r127b M1).
+func TestTheSameActionOnAnUnseenScreenWithTheSameWords(t *testing.T) {
+	const words = "Action: Click on the 'X' button in the top-right corner of the 'Help us make LibreOffice even better!' banner to close it."
+	repeat := func(n int, call func(i int) step) []step {
+		var steps []step
+		for i := range n {
+			steps = append(steps, thought(words), call(i))
+		}
+		return steps
+	}
+	screenshot := func(i int) string { return fmt.Sprintf("reward: 0, done: false\n[screenshot: step_%d.png]", 7+i) }
+	tests := []struct {
+		name  string
+		steps []step
+		told  bool
+	}{
+		{"pyautogui clicks on one pixel", repeat(6, func(i int) step { return ok("pyautogui", "pyautogui.click(1848, 189)", screenshot(i)) }), true},
+		{"a computer-use click", repeat(6, func(i int) step {
+			return ok("computer", `{"action":"left_click","coordinate":[1848,189]}`, "clicked")
+		}), true},
+		{"a call whose answer was not kept", repeat(6, func(int) step { return unanswered("Bash", `{"command":"git status"}`) }), true},
+		{"scrolling down a long page", repeat(6, func(i int) step { return ok("pyautogui", "pyautogui.scroll(-5)", screenshot(i)) }), false},
+		{"a Page Down key", repeat(6, func(int) step { return ok("computer", `{"action":"key","text":"Page_Down"}`, "ok") }), false},
+		{"clicks on other places", repeat(6, func(i int) step {
+			return ok("pyautogui", fmt.Sprintf("pyautogui.click(%d, 189)", 1700+40*i), screenshot(i))
+		}), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := progressRun(t, defaultProgress(nil), tt.steps)
+			told := slices.ContainsFunc(got, func(n string) bool { return strings.Contains(n, ":thought:") })
+			if told != tt.told {
+				t.Errorf("notices %q: a thought notice %v, want %v", got, told, tt.told)
 			}
 		})
 	}
