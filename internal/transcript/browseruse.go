@@ -39,8 +39,12 @@ import (
 // way step after step is not replayed as the same action succeeding again and again. The
 // second are left out: nothing ran and nothing was said of them, and a call without a result
 // would be one whose answer is merely unknown; the model sends such an action again in its
-// next reply, where it is a call of its own. The page the step leaves the browser on ends the
-// result of its last action that ran.
+// next reply, where it is a call of its own. So are the actions past the results of a step
+// that stopped with no word of why (browser-use 0.11, when the page changed: an agent seemed
+// to call "done" three times; validation round r127b U2). The page the step leaves the
+// browser on ends the result of its last action that ran. A click on an element the page no
+// longer has is answered, not as an error, "Element index 63735 not available - page may have
+// changed": the click did not happen, and the call failed (r127b U1).
 
 type browserUseHistory struct {
 	History []struct {
@@ -129,6 +133,7 @@ func readBrowserUse(name string, br *bufio.Reader, hint int64) (*built, error) {
 					text, failed = *r.Error, true
 				case r.ExtractedContent != nil:
 					text = *r.ExtractedContent
+					failed = browserUseElementGone(text)
 				}
 				if k == notRun-1 {
 					text = strings.TrimSpace(text + landed)
@@ -138,8 +143,8 @@ func readBrowserUse(name string, br *bufio.Reader, hint int64) (*built, error) {
 				// Not run: the page changed before it (see above).
 				call = call.WithResult(*st.Result[notRun].ExtractedContent, true)
 				call.Source = loopguard.SourceHarness
-			case browserUseFailed(st.Result):
-				continue // not run after a failed action, and nothing said of it (see above)
+			case browserUseFailed(st.Result), ran > 0:
+				continue // not run after a failed action or a silent stop, nothing said of it (see above)
 			}
 			a.add(call)
 		}
@@ -155,6 +160,17 @@ func readBrowserUse(name string, br *bufio.Reader, hint int64) (*built, error) {
 func browserUseNotRun(text string) bool {
 	t := strings.TrimSpace(text)
 	return strings.HasPrefix(t, "Page changed after action") || strings.HasPrefix(t, "Something new appeared after action")
+}
+
+// browserUseElementGone says whether an action's report is browser-use's word that the
+// element it names is no longer on the page (see above).
+func browserUseElementGone(text string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(text), "Element index ")
+	if !ok {
+		return false
+	}
+	_, after, ok := strings.Cut(rest, " ")
+	return ok && strings.HasPrefix(after, "not available")
 }
 
 // browserUseFailed says whether one of a step's results is an error: the actions after the

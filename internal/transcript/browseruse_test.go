@@ -70,3 +70,23 @@ func TestBrowserUseClickThatChangesNothingIsStuckPagingIsNot(t *testing.T) {
 		})
 	}
 }
+
+// A click on an element the page no longer has is answered, not as an error, "Element index N
+// not available": it failed. The actions past a step's results, where browser-use stopped with
+// no word of why, never ran and are left out (r127b U1, U2).
+func TestBrowserUseElementGoneAndSilentStop(t *testing.T) {
+	doc := `{"history": [
+{"model_output": {"next_goal": "Snooze the email.", "action": [{"click": {"index": 63735}}]},
+ "result": [{"is_done": false, "extracted_content": "Element index 63735 not available - page may have changed. Try refreshing browser state."}],
+ "state": {"url": "https://mail.test/", "title": "Inbox"}},
+{"model_output": {"next_goal": "Open it and finish.", "action": [{"click": {"index": 12}}, {"done": {"text": "ok"}}, {"done": {"text": "ok"}}]},
+ "result": [{"is_done": false, "extracted_content": "Clicked element 12"}],
+ "state": {"url": "https://mail.test/", "title": "Inbox"}}
+]}`
+	expectEvents(t, "agent_history.json", doc, FormatBrowserUse, []string{
+		`text[model] "Snooze the email."`,
+		`call click "{\"index\":63735}" => "Element index 63735 not availabl…" FAILED`,
+		`text[model] "Open it and finish."`,
+		`call click "{\"index\":12}" => "Clicked element 12"`,
+	})
+}
