@@ -425,7 +425,54 @@ func readClaudeText(name string, br *bufio.Reader) (*built, error) {
 		a.text("model", said, "", 0)
 		i = next
 	}
+	parallelReplies(a.events)
 	return b.done(), nil
+}
+
+// parallelReplies gives one reply (Event.Turn) to the calls a screen shows were sent together:
+// a call Claude Code cancelled answers "Cancelled: parallel tool call Bash(git mv …) errored",
+// naming the call of its reply that failed, and every call drawn from that one to it was sent
+// with it. The screen draws the calls of one reply as it draws calls made one after another,
+// and eleven writes of one reply, cancelled with it, were told as writes failing four times
+// in a row (validation round r127a F1, F2).
+func parallelReplies(events []loopguard.Event) {
+	for i := range events {
+		e := &events[i]
+		if e.Type != loopguard.EventCall || !e.HasResult {
+			continue
+		}
+		named, ok := strings.CutPrefix(e.Result, "Cancelled: parallel tool call ")
+		if !ok {
+			continue
+		}
+		tool, args, ok := strings.Cut(named, "(")
+		if !ok {
+			continue
+		}
+		// What the screen shows of the failing call's arguments: up to the cut ("…") or the
+		// line's end, its spaces as the screen broke them.
+		args, _, _ = strings.Cut(args, "…")
+		args = strings.Join(strings.Fields(args), " ")
+		for j := i - 1; j >= 0; j-- {
+			f := &events[j]
+			if f.Type != loopguard.EventCall {
+				continue
+			}
+			if !f.Failed || f.Tool != claudeTextToolAlias(tool) || !strings.HasPrefix(strings.Join(strings.Fields(string(f.Args)), " "), args) {
+				continue
+			}
+			turn := "parallel-" + strconv.Itoa(j)
+			if f.Turn != "" {
+				turn = f.Turn
+			}
+			for k := j; k <= i; k++ {
+				if events[k].Type == loopguard.EventCall && (events[k].Turn == "" || events[k].Turn == turn) {
+					events[k].Turn = turn
+				}
+			}
+			break
+		}
+	}
 }
 
 // lineAt is lines[i], or "" past the end.
@@ -548,7 +595,7 @@ func claudeTextFailed(blocks []string) bool {
 		}
 		// Claude Code's editor refuses in words of its own, which the research preview drew
 		// with no "Error" before them (validation round r104a U4).
-		for _, p := range [...]string{"User rejected", "Interrupted", "No (tell Claude", "String to replace not found",
+		for _, p := range [...]string{"User rejected", "Interrupted", "No (tell Claude", "String to replace not found", "Cancelled: parallel tool call", "Sibling tool call errored",
 			"No changes to make:", "File has not been read yet", "File has been modified since read", "File has been unexpectedly modified"} {
 			if strings.HasPrefix(b, p) {
 				return true

@@ -384,3 +384,29 @@ func TestClaudeCodeTextEditorRefusalsFail(t *testing.T) {
 		t.Errorf("failed %v, want %v", failed, want)
 	}
 }
+
+// A call Claude Code cancelled names the call of its reply that failed: the calls drawn from
+// that one to it were one reply, and the cancelled ones failed (validation round r127a F1, F2).
+func TestClaudeCodeTextParallelCallsCancelledWithTheOneThatFailed(t *testing.T) {
+	const paste = "> move the tests\n\n● Bash(ls test)\n  ⎿  invalid\n     valid\n\n" +
+		"● Bash(git mv test/invalid/test_postfix_increment_member_chain_arrow__7.c\n      test/valid/test_postfix_increment_member_chain_arrow__7.c && echo moved)\n" +
+		"  ⎿  Error: Exit code 128\n     fatal: bad source\n\n" +
+		"● Write(test/valid/a.c)\n  ⎿  Error writing file\n\n● Write(test/valid/b.c)\n  ⎿  Error writing file\n\n" +
+		"● Bash(./test/run_all_tests.sh 2>&1 | tail -25)\n  ⎿  Cancelled: parallel tool call Bash(git mv \n     test/invalid/test_postfix_increme…) errored\n\n" +
+		"● Bash(git status --short)\n  ⎿  M a.c\n"
+	tr, err := ReadFrom("session.txt", strings.NewReader(paste))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 6 {
+		t.Fatalf("%d calls: %q", len(calls), describe(tr.Agents[0].Events))
+	}
+	turn := calls[1].Turn
+	if turn == "" || calls[2].Turn != turn || calls[3].Turn != turn || calls[4].Turn != turn || calls[0].Turn == turn || calls[5].Turn == turn {
+		t.Errorf("turns %q: want calls 1 to 4 one reply, and neither the call before nor the one after", []string{calls[0].Turn, calls[1].Turn, calls[2].Turn, calls[3].Turn, calls[4].Turn, calls[5].Turn})
+	}
+	if !calls[4].Failed {
+		t.Error("the cancelled call is not failed")
+	}
+}
