@@ -40,9 +40,10 @@ import (
 // result. The banner, the tips, the status lines ("ℹ ...") and the rest are passed over. A
 // terminal that drew the conversation again (the banner, then the same lines) is read once.
 //
-// Releases of mid-2025 (and Qwen Code, drawn alike) put one space after the mark of a call that
-// ran ("│ ✔ ReadFile a.py"), two after the others ("│ x  Edit {...}"), and indent a result's
-// lines under it: a screen with no call that ran drawn with two spaces is read so. Read with
+// Releases of mid-2025 (and Qwen Code, drawn alike) put one space after the mark of a call
+// ("│ ✔ ReadFile a.py", "│ - Shell npm run dev"; some failed ones two, "│ x  Edit {...}"), and
+// indent a result's lines under it: a screen with no call that ran drawn with two spaces is
+// read so, a call being a mark, one space and a tool's name (isDrawnToolName). Read with
 // two spaces only, 93 of 111 calls of one paste were none, and two pastes were no transcript
 // at all (validation round r126b U1). Where calls that ran have two spaces, one space after a
 // mark is a result's own line (node:test's "✔ adds numbers").
@@ -96,7 +97,7 @@ func geminiCallLine(l string, oneSpace bool) (mark byte, tool, what string, ok b
 		if inBox {
 			// two spaces after the mark in a box: "│ - `file`" is a list in a result
 			if rest, found = strings.CutPrefix(rest, " "); !found {
-				if !oneSpace || says != 'r' {
+				if !oneSpace {
 					return 0, "", "", false
 				}
 				oneSpaced = true
@@ -119,8 +120,7 @@ func geminiCallLine(l string, oneSpace bool) (mark byte, tool, what string, ok b
 var geminiBuiltinTools = [...]string{"ReadFile", "ReadFolder", "ReadManyFiles", "FindFiles", "SearchText", "Edit", "WriteFile",
 	"Shell", "WebFetch", "GoogleSearch", "WebSearch", "SaveMemory", "Save", "WriteTodos", "TodoWrite", "Todo", "Task", "ExitPlanMode"}
 
-// isDrawnToolName says whether a line drawn with one space after a mark of success names a
-// tool: one of the CLI's own, or an MCP tool ("get_issue", "search (github MCP Server)").
+// isDrawnToolName says whether a line drawn with one space after a call's mark names a tool: one of the CLI's own, or an MCP tool ("get_issue", "search (github MCP Server)").
 // Such a line is also a checklist's in a document ("│ ✓ Todas as telas documentadas"), whose
 // first word is a word of prose.
 func isDrawnToolName(tool, what string) bool {

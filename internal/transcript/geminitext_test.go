@@ -145,6 +145,8 @@ func TestGeminiTextOneSpaceAfterTheMark(t *testing.T) {
 		" │                                              │\n" +
 		" │    invalid argument \"all\" for \"--visibility\" │\n" +
 		" │                                              │\n" +
+		" │ - Shell npm run dev (Start the server)       │\n" +
+		" │                                              │\n" +
 		" │ x  Edit {\"file_path\":\"a.py\"}                 │\n" +
 		" │                                              │\n" +
 		" │    Failed to edit, 0 occurrences found       │\n" +
@@ -154,6 +156,7 @@ func TestGeminiTextOneSpaceAfterTheMark(t *testing.T) {
 		`text[model] "I will look at the project."`,
 		`call ReadFolder "Desktop/Vulne_Chatbot" => "Listed 12 item(s)."`,
 		`call Shell "{\"command\":\"gh repo list me --vi…" => "invalid argument \"all\" for \"--vi…"`,
+		`call Shell "{\"command\":\"npm run dev\"}" => -`,
 		`call Edit "{\"file_path\":\"a.py\"}" => "Failed to edit, 0 occurrences fo…" FAILED`,
 	})
 	const twoSpaces = "✦ I will run the tests.\n" +
