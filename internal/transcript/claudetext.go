@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -402,6 +403,10 @@ func readClaudeText(name string, br *bufio.Reader) (*built, error) {
 				calls = collapsedCalls(rest)
 			}
 			for _, c := range calls {
+				// The summary says how many calls, not what each asked: numbered, two of them
+				// are not one call made twice (to the seeds' exact match, to the thought rule's
+				// same call made again).
+				c.Args = fmt.Appendf(c.Args, " #%d", a.nextNumber(c.Tool))
 				a.add(c)
 			}
 			i++

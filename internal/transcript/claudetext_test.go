@@ -328,15 +328,15 @@ func TestClaudeCodeTextRedrawsAndLostResultLines(t *testing.T) {
 		{"a result on the last line of wrapped arguments",
 			"> count\n\n● Bash(python -c \"\n      mx = 0…)  ⎿  max: 118 (line 3)\n\n● Bash(ls)\n  ⎿  a.go\n",
 			[]string{"Bash python -c \"\nmx = 0… => max: 118 (line 3)", "Bash ls => a.go"}},
-		{"Claude Code 2.1's summed-up looks are calls whose arguments and results are not shown (r104a U5)",
+		{"Claude Code 2.1's summed-up looks are calls whose arguments and results are not shown, numbered (r104a U5)",
 			"> look around\n\n● Read 2 files (ctrl+o to expand)\n\n● Let me check the config.\n  Searched for 1 pattern, listed 1 directory (ctrl+o to expand)\n\n● Recalled 1 memory (ctrl+o to expand)\n\n● Bash(ls)\n  ⎿  a.go\n",
-			[]string{"Read Read 2 files => ?", "Read Read 2 files => ?", "Grep Searched for 1 pattern => ?", "LS listed 1 directory => ?", "Bash ls => a.go"}},
+			[]string{"Read Read 2 files #1 => ?", "Read Read 2 files #2 => ?", "Grep Searched for 1 pattern #1 => ?", "LS listed 1 directory #1 => ?", "Bash ls => a.go"}},
 		{"summed-up commands, a commit and a push are Bash calls; memories written and plan mode's line are none (r126a U1, U2)",
 			"> build it\n\n● Build, then smoke-test.\n  Ran 2 shell commands (ctrl+o to expand)\n\n● Read 1 file, ran 1 shell command (ctrl+o to expand)\n\n" +
 				"● Committed 8addaf4, pushed to main, ran 1 shell command (ctrl+o to expand)\n\n● Recalled 1 memory, wrote 2 memories (ctrl+o to expand)\n\n" +
 				"● Updated plan\n  ⎿  /plan to preview\n\n● Bash(ls)\n  ⎿  a.go\n",
-			[]string{"Bash Ran 2 shell commands => ?", "Bash Ran 2 shell commands => ?", "Read Read 1 file => ?", "Bash ran 1 shell command => ?",
-				"Bash Committed 8addaf4 => ?", "Bash pushed to main => ?", "Bash ran 1 shell command => ?", "Bash ls => a.go"}},
+			[]string{"Bash Ran 2 shell commands #1 => ?", "Bash Ran 2 shell commands #2 => ?", "Read Read 1 file #1 => ?", "Bash ran 1 shell command #3 => ?",
+				"Bash Committed 8addaf4 #4 => ?", "Bash pushed to main #5 => ?", "Bash ran 1 shell command #6 => ?", "Bash ls => a.go"}},
 	}
 	for _, tt := range tests {
 		tr, err := ReadFrom("session.txt", strings.NewReader(tt.text))
