@@ -550,6 +550,9 @@ func (d *digester) digestLong(text string, lines bool) digest {
 			continue
 		}
 		h := hashLine(line)
+		if len(text) < 64 && line[0] == '[' {
+			h = trailerHandle(line, h)
+		}
 		exact = mixWord(exact, h)
 		lh := mix64(h)
 		keep := lines && len(d.lines) < maxLines
@@ -1231,7 +1234,10 @@ func countWord(w string) int {
 	if len(w) == 2 && w[0]|0x20 == 'i' && w[1]|0x20 == 'd' {
 		return prevID
 	}
-	if handleLabel(w) {
+	if handleLabel(w) || equalFold(w, "rerun") {
+		// ("[rerun: b40]": Claude Code numbers the commands it could run again at each
+		// answer's end (releases from 2.1.96), and each of their answers ended otherwise:
+		// validation round r128b U1)
 		return prevHandle
 	}
 	if timeLabel(w) {
@@ -1358,7 +1364,7 @@ func handleLabel(w string) bool {
 var handleNames = [...]string{"shell", "session", "process", "proc", "request", "req", "task", "job",
 	"call", "toolcall", "tool_call", "run", "chunk", "trace", "span", "message", "msg", "thread",
 	"conn", "connection", "terminal", "term", "pty", "worker", "container", "exec", "execution",
-	"operation", "op", "invocation", "correlation", "interaction", "turn", "response"}
+	"operation", "op", "invocation", "correlation", "interaction", "turn", "response", "result"}
 
 func equalFold(a, b string) bool {
 	if len(a) != len(b) {
@@ -1397,6 +1403,9 @@ func volatileKind(f string, prev int, after string) int {
 	}
 	if len(f) == 0 {
 		return fieldPlain
+	}
+	if prev == prevHandle && isLetterNumber(f) {
+		return fieldVolatile // a host's short handle: Claude Code's "[rerun: b40]", "[result-id: r7]"
 	}
 	if f[0] < '0' || f[0] > '9' {
 		// Not starting with a digit, a field can only be a temporary path, a hex id or a nonce
@@ -1584,6 +1593,48 @@ func isIDValue(f string) bool {
 		}
 	}
 	return digit
+}
+
+// trailerHandle returns the hash of a line at an answer's end that is a host's handle in
+// brackets, its value masked as digestFields masks it after its label, else h: Claude Code
+// ends answers so since 2.1.96, "[rerun: b40]", "[result-id: r7]", the number going up through
+// the session, and no two of its answers were the same (validation round r128b U1).
+func trailerHandle(line string, h uint64) uint64 {
+	if k := bracketHandle(line); k > 0 {
+		return mixWord(hashChunk(mixK2, line[:k]), markVolatile)
+	}
+	return h
+}
+
+// bracketHandle returns where the value starts in a line that is a host's handle in brackets,
+// "[rerun: b40]", "[result-id: r7]" (a label volatileKind takes for a handle's, then a short
+// handle or a hex id), or 0.
+func bracketHandle(line string) int {
+	if len(line) < 8 || line[len(line)-1] != ']' {
+		return 0
+	}
+	label, value, ok := strings.Cut(line[1:len(line)-1], ": ")
+	if !ok || countWord(label+":") != prevHandle {
+		return 0
+	}
+	if !isLetterNumber(value) && !isIDValue(value) {
+		return 0
+	}
+	return 1 + len(label) + 2
+}
+
+// isLetterNumber says whether f is a letter followed by one to six digits: a short handle
+// ("b40", "r7").
+func isLetterNumber(f string) bool {
+	if len(f) < 2 || len(f) > 7 || !('a' <= f[0]|0x20 && f[0]|0x20 <= 'z') {
+		return false
+	}
+	for i := 1; i < len(f); i++ {
+		if f[i] < '0' || f[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func countDigits(f string) int {

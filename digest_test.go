@@ -98,6 +98,10 @@ func TestDigestNormalises(t *testing.T) {
 		{"changed words", "1 failed, 2 passed", "3 passed", false},
 		{"a changed line in a long result", long("x = 1"), long("x = 2"), false},
 		{"a version is not a timestamp", "python 3.11.7", "python 3.12.1", false},
+		{"Claude Code's rerun handle", "Error: Exit code 1\nFAIL src/app.test.ts\n[rerun: b40]", "Error: Exit code 1\nFAIL src/app.test.ts\n[rerun: b41]", true},
+		{"Claude Code's result id", "     1\tA=1\n     2\tB=2\n[result-id: r7]", "     1\tA=1\n     2\tB=2\n[result-id: r12]", true},
+		{"a result id after a long answer", strings.Repeat("     7\tline of a long file\n", 80) + "[result-id: r7]", strings.Repeat("     7\tline of a long file\n", 80) + "[result-id: r8]", true},
+		{"a bracketed word that is no handle", "tests\n[status: b40]", "tests\n[status: b41]", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
