@@ -23,9 +23,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if c.failed && cancelledWithSibling(c.result) {
 		// The host cancelled the call because another call of its reply failed (and says the
 		// call failed): it never ran, and its answer is the other call's failure, said again
-		// for each call sent with it. It changes no chain, as a refused call does not (validation round r124b
-		// F2: a read sent beside another read shrinking its window over a file, cancelled
-		// three times, was told "stuck" while the other read converged).
+		// for each call sent with it. It changes no chain, as a refused call does not
+		// (validation round r124b F2: a read sent beside another read shrinking its window
+		// over a file, cancelled three times, was told "stuck" while the other read
+		// converged).
 		return out
 	}
 	sleeps := sleepsFirst(cls.toolClass, c.args)
