@@ -154,8 +154,8 @@ func aiInventorBlock(lines []string, i int) (string, int) {
 // SDK's observation ({"content": [{"type": "text", "text": ...}], "is_error": ...}) is its
 // texts, failed when is_error is true or, for a terminal's, its exit_code is above 0 (30
 // commands of eight runs that exited 1 or 143, ModuleNotFoundError and "Validation FAILED"
-// among them, were read as successes: validation round r125a U1); Claude Code's Bash result ({"stdout", "stderr", ...}) its
-// output; any other block is the answer as written. Left as JSON, each answer's text would sit
+// among them, were read as successes: validation round r125a U1); Claude Code's Bash result
+// ({"stdout", "stderr", ...}) its output; any other block is the answer as written. Left as JSON, each answer's text would sit
 // among fields that say nothing (cache_prompt), escaped.
 func aiInventorResult(body string) (string, bool) {
 	t := strings.TrimSpace(body)

@@ -120,9 +120,10 @@ func geminiCallLine(l string, oneSpace bool) (mark byte, tool, what string, ok b
 var geminiBuiltinTools = [...]string{"ReadFile", "ReadFolder", "ReadManyFiles", "FindFiles", "SearchText", "Edit", "WriteFile",
 	"Shell", "WebFetch", "GoogleSearch", "WebSearch", "SaveMemory", "Save", "WriteTodos", "TodoWrite", "Todo", "Task", "ExitPlanMode"}
 
-// isDrawnToolName says whether a line drawn with one space after a call's mark names a tool: one of the CLI's own, or an MCP tool ("get_issue", "search (github MCP Server)").
-// Such a line is also a checklist's in a document ("│ ✓ Todas as telas documentadas"), whose
-// first word is a word of prose.
+// isDrawnToolName says whether a line drawn with one space after a call's mark names a tool:
+// one of the CLI's own, or an MCP tool ("get_issue", "search (github MCP Server)"). Such a
+// line is also a checklist's in a document ("│ ✓ Todas as telas documentadas"), whose first
+// word is a word of prose.
 func isDrawnToolName(tool, what string) bool {
 	return slices.Contains(geminiBuiltinTools[:], tool) || strings.ContainsAny(tool, "_-.") ||
 		tool[0] >= 'a' && tool[0] <= 'z' || strings.Contains(what, "MCP Server)")
