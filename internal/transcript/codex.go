@@ -469,8 +469,10 @@ func cxOutput(raw json.RawMessage) (text string, failed bool) {
 var cxVerdicts = []string{"failed in sandbox ", "command timed out after ", "execution error: ",
 	"exec command rejected", "retry failed: ", "patch rejected",
 	// a patch that did not fit, a poll of a closed session, a command that could not start
-	// (validation round r90b U2-U4), and apply_patch's words in 2025's rollouts
-	"apply_patch verification failed", "write_stdin failed: ", "exec_command failed: ",
+	// (validation round r90b U2-U4; Codex 0.118 names it, "exec_command failed for `...`:
+	// CreateProcess {...}", a sandbox's denial or the user's refusal: r130a U1), and
+	// apply_patch's words in 2025's rollouts
+	"apply_patch verification failed", "write_stdin failed: ", "exec_command failed: ", "exec_command failed for ",
 	"error: Failed to find expected lines", "error: invalid hunk at line "}
 
 // cxRemoved is what an exporter that strips a rollout's outputs writes in their place: no

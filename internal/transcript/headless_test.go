@@ -459,7 +459,8 @@ func TestCodexAbortedCallsFailed(t *testing.T) {
 }
 
 // Codex's own words for a call it could not make are a failure: a patch that did not fit, a
-// poll of a closed session, a command that could not start (validation round r90b U2-U4). An
+// poll of a closed session, a command that could not start (validation round r90b U2-U4;
+// Codex 0.118's "exec_command failed for `...`", r130a U1). An
 // answer an exporter stripped ("Function output removed") is no answer: read as one, every
 // stripped call answered alike and was stuck (r90b U1).
 func TestCodexVerdictsFailAndStrippedAnswersAreUnknown(t *testing.T) {
@@ -472,7 +473,8 @@ func TestCodexVerdictsFailAndStrippedAnswersAreUnknown(t *testing.T) {
 		call("c2", "write_stdin", `write_stdin failed: stdin is closed for this session; rerun exec_command with tty=true`) +
 		call("c3", "exec_command", `exec_command failed: CreateProcess { message: \"Sandbox(Denied)\" }`) +
 		call("c4", "exec_command", `Function output removed`) +
-		call("c5", "exec_command", `error: the build failed`)
+		call("c5", "exec_command", `error: the build failed`) +
+		call("c6", "exec_command", "exec_command failed for `npm run dev`: CreateProcess { message: \\\"Rejected(rejected by user)\\\" }")
 	tr, err := ReadFrom("rollout.jsonl", strings.NewReader(rollout))
 	if err != nil {
 		t.Fatal(err)
@@ -481,7 +483,7 @@ func TestCodexVerdictsFailAndStrippedAnswersAreUnknown(t *testing.T) {
 	for _, c := range tr.Agents[0].Calls() {
 		got = append(got, fmt.Sprintf("%s %v %v", c.Tool, c.HasResult, c.Failed))
 	}
-	want := []string{"apply_patch true true", "write_stdin true true", "exec_command true true", "exec_command false false", "exec_command true false"}
+	want := []string{"apply_patch true true", "write_stdin true true", "exec_command true true", "exec_command false false", "exec_command true false", "exec_command true true"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("calls %q, want %q", got, want)
 	}
