@@ -86,7 +86,17 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 		}
 		switch kind {
 		case "Human":
-			b.agent(MainAgent).user(strings.TrimSpace(strings.Join(body, "\n")), 0)
+			said := strings.TrimSpace(strings.Join(body, "\n"))
+			if obs, ok := strings.CutPrefix(said, "Observation:"); ok && len(waiting) > 0 {
+				// The harness's answer to the command the AI message wrote (see langchainCommand).
+				p := waiting[0]
+				waiting = waiting[1:]
+				text, failed := langchainObservation(obs)
+				e := &p.a.events[p.idx]
+				*e = e.WithResult(text, failed)
+				break
+			}
+			b.agent(MainAgent).user(said, 0)
 		case "Ai":
 			// Tool messages answer the AI message before them: calls of an earlier one that
 			// are still waiting were never answered (a user declined them).
@@ -113,6 +123,12 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 	seen := false
 	for _, line := range lines {
 		t := strings.TrimSpace(line)
+		if len(t) > 26 && t[0] >= '0' && t[0] <= '9' {
+			// a log's line that printed the banner after its time ("2026-04-30 01:10:03,754 - ")
+			if k := logLinePrefix.FindStringIndex(t[:26]); k != nil {
+				t = strings.TrimSpace(t[k[1]:])
+			}
+		}
 		if m := langchainBanner.FindStringSubmatch(t); m != nil {
 			flush()
 			kind, seen = m[1], true
@@ -212,6 +228,12 @@ func langchainAIMessage(b *builder, body []string) []langchainCall {
 			c.args[c.inArg] += "\n" + body[k]
 		}
 	}
+	if len(calls) == 0 {
+		if cmd, ok := langchainCommand(body); ok {
+			idx := a.add(loopguard.Call("", "command", marshalArgs(map[string]string{"command": cmd})))
+			return []langchainCall{{a, idx, "command"}}
+		}
+	}
 	var out []langchainCall
 	turn := "m" + strconv.Itoa(len(a.events)) // the calls of one message are one reply
 	for _, c := range calls {
@@ -226,6 +248,48 @@ func langchainAIMessage(b *builder, body []string) []langchainCall {
 	}
 	return out
 }
+
+// langchainCommand reads the command an AI message writes in tags, as agents that run a
+// shell through a ReAct prompt do (SWE-bench-Live's RepoLaunch: "Action: <command>cmake
+// --build build</command>", its next human message the "Observation:"): the first command, a
+// log printing the message twice (validation round r130b U1: nine such runs read no call).
+// "<stop></stop>" and "<issue>" end a run and are no command.
+func langchainCommand(body []string) (string, bool) {
+	text := strings.Join(body, "\n")
+	_, rest, ok := strings.Cut(text, "<command>")
+	if !ok {
+		return "", false
+	}
+	cmd, _, ok := strings.Cut(rest, "</command>")
+	cmd = strings.TrimSpace(cmd)
+	return cmd, ok && cmd != ""
+}
+
+// langchainObservation reads the harness's answer to such a command: its text up to the
+// log's next line ("2026-04-20 22:23:17,823 - "), failed when its last "exit code: N" is not 0.
+func langchainObservation(obs string) (string, bool) {
+	lines := strings.Split(strings.TrimSpace(obs), "\n")
+	for len(lines) > 0 && (strings.TrimSpace(lines[len(lines)-1]) == "" || isLogPrefixOnly(lines[len(lines)-1])) {
+		lines = lines[:len(lines)-1]
+	}
+	text := strings.Join(lines, "\n")
+	failed := false
+	if k := strings.LastIndex(text, "exit code: "); k >= 0 {
+		code := strings.TrimSpace(firstLineOf(text[k+len("exit code: "):]))
+		failed = code != "0" && code != ""
+	}
+	return text, failed
+}
+
+// isLogPrefixOnly says whether a line is a Python log line's opening and nothing more.
+func isLogPrefixOnly(l string) bool {
+	l = strings.TrimSpace(l)
+	k := logLinePrefix.FindStringIndex(l)
+	return k != nil && strings.TrimSpace(l[k[1]:]) == ""
+}
+
+// logLinePrefix is a Python log line's opening: "2026-04-20 22:23:17,823 - ".
+var logLinePrefix = regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ - ?`)
 
 // langchainToolMessage reads a tool message's body: the tool's name and what it answered.
 func langchainToolMessage(body []string) (tool, text string) {

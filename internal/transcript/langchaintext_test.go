@@ -133,3 +133,28 @@ func TestLangChainPrintedRunsInBlocksWithDeclinedCalls(t *testing.T) {
 		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// An agent that runs a shell through a ReAct prompt writes its command in tags, the log
+// printing the message twice, and the harness answers in the next human message with the
+// output and its exit code; a log's time before a banner is the log's (r130b U1).
+func TestLangChainPrintedCommandsInTags(t *testing.T) {
+	const log = "2026-04-20 22:23:06,850 - ----------Start setup conversation----------\n2026-04-20 22:23:12,832 - \n" +
+		"================================== Ai Message ==================================\n\n" +
+		"Thought: Build first.\nAction: <command>cmake --build build</command>\nThought: Build first.\nAction: <command>cmake --build build</command>\n\n" +
+		" -- <step_cost> input_tok: 44856, output_tok: 113, cost_usd: 0.08008 </step_cost>\n\n2026-04-20 22:23:12,926 - \n" +
+		"================================ Human Message =================================\n\nObservation:\ncmake --build build\nninja: error: loading 'build.ninja'\n\nexit code: 1\n\n" +
+		"2026-04-20 22:23:17,823 - ================================== Ai Message ==================================\n\n" +
+		"Thought: Configure.\nAction: <command>cmake -S . -B build -G Ninja</command>\n\n" +
+		"2026-04-20 22:23:18,100 - ================================ Human Message =================================\n\nObservation:\n-- Configuring done\n\nexit code: 0\n\n" +
+		"2026-04-20 22:23:19,000 - ================================== Ai Message ==================================\n\nThought: Done.\nAction: <stop></stop>\n"
+	tr := expectEvents(t, "setup.log", log, FormatLangChainText, []string{
+		"text[model] \"Thought: Build first.\\nAction: <c…\"",
+		"call command \"{\\\"command\\\":\\\"cmake --build build\\\"…\" => \"cmake --build build\\nninja: error…\" FAILED",
+		"text[model] \"Thought: Configure.\\nAction: <com…\"",
+		"call command \"{\\\"command\\\":\\\"cmake -S . -B build …\" => \"-- Configuring done\\n\\nexit code: …\"",
+		"text[model] \"Thought: Done.\\nAction: <stop></s…\"",
+	})
+	if n := len(tr.Agents[0].Calls()); n != 2 {
+		t.Errorf("%d calls, want 2", n)
+	}
+}
