@@ -50,7 +50,8 @@
 // after edits are left alone. In deny mode it refuses only a confirmed no-progress repeat.
 // docs/detection.md has each rule's reason, defaults and scores. A call failed when its host
 // says so (Event.Failed) or its result reads as a failure; [Engine.CallFailed] gives a host
-// that shows calls the same reading.
+// that shows calls the same reading, and [ArgumentsKey] the detector's identity of a call's
+// arguments (less the captions that narrate it for a person).
 //
 // Two plugins of the DeepSeek Harness, with their exact semantics, are presets of their own
 // ("repeat-tool-reminder", "dsh-brake", and "seeds" for both):
