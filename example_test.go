@@ -96,3 +96,12 @@ func Example_progress() {
 	// Output:
 	// progress stuck | grep × 3
 }
+
+// The same command under two captions is one call to the progress detector.
+func ExampleArgumentsKey() {
+	a := loopguard.ArgumentsKey([]byte(`{"command":"npm test","description":"Run the tests"}`))
+	b := loopguard.ArgumentsKey([]byte(`{"description":"Run them again","command":"npm test"}`))
+	c := loopguard.ArgumentsKey([]byte(`{"command":"npm run lint","description":"Run the tests"}`))
+	fmt.Println(a == b, a == c)
+	// Output: true false
+}
