@@ -112,6 +112,8 @@ type msg struct {
 	// (see addMessages).
 	Metadata *struct {
 		OriginalRole string `json:"original_role"`
+		// a message's time, where the export keeps it here (a string, RFC 3339)
+		Timestamp any `json:"timestamp"`
 	} `json:"_metadata"`
 
 	// SWE-agent history

@@ -222,7 +222,13 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			m, agent = &c, "agent-"+id
 		}
 		a := b.agent(agent)
-		stampAgent, stampFrom, stampMs = a, len(a.events), parseTime(m.Timestamp)
+		stamp := m.Timestamp
+		if ts, ok := metadataTime(m); ok && stamp == "" {
+			// An export of Claude Code sessions keeps each message's time under _metadata
+			// (validation round r129a U4: every event of such a file was at time 0).
+			stamp = ts
+		}
+		stampAgent, stampFrom, stampMs = a, len(a.events), parseTime(stamp)
 		if m.Data != nil && m.Role == "" {
 			// LangChain's messages_to_dict: the message is the data, its kind the type.
 			d := *m.Data
@@ -531,4 +537,13 @@ func inlineResult(block map[string]any) (output string, failed, ok bool) {
 	output, ok = res["output"].(string)
 	status, _ := res["status"].(string)
 	return output, ok && strings.EqualFold(status, "error"), ok
+}
+
+// metadataTime is a message's time kept under "_metadata", when it is a string.
+func metadataTime(m *msg) (string, bool) {
+	if m.Metadata == nil {
+		return "", false
+	}
+	ts, ok := m.Metadata.Timestamp.(string)
+	return ts, ok
 }

@@ -425,3 +425,21 @@ func TestEntireCompactTranscriptKeepsResultsInTheCall(t *testing.T) {
 	long := strings.Replace(doc, "IMAGE", strings.Repeat("/9j/4AAQ", sniffSize/8+1), 1)
 	expectEvents(t, "transcript.jsonl", long, FormatMessages, want)
 }
+
+// An export that keeps each message's time under "_metadata" gives its events that time; a
+// time of another kind there is passed over (r129a U4).
+func TestMessagesTimeUnderMetadata(t *testing.T) {
+	file := `{"messages":[
+{"role":"user","content":[{"type":"text","text":"run the tests"}],"_metadata":{"timestamp":"2026-04-08T12:46:54.669Z"}},
+{"role":"assistant","tool_calls":[{"id":"toolu_1","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"npm test\"}"}}],"_metadata":{"timestamp":"2026-04-08T12:46:59.872Z"}},
+{"role":"tool","tool_call_id":"toolu_1","content":"ok","_metadata":{"timestamp":1775652420000}}
+]}`
+	tr, err := ReadFrom("develop-1.json", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || calls[0].Time != 1775652419872 || !calls[0].HasResult {
+		t.Errorf("calls %+v: want the call at 1775652419872 ms, answered", calls)
+	}
+}
