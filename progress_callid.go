@@ -566,25 +566,11 @@ var screenActions = map[string]bool{
 // {"action": "key", "text": "Page_Down"}, "pyautogui.press('down')").
 func stepsThrough(args []byte) bool {
 	for _, w := range stepWords {
-		if containsFoldBytes(args, w) {
+		if containsFold(args, w) {
 			return true
 		}
 	}
 	return movesRelatively(args)
-}
-
-// containsFoldBytes says whether b holds word (lower case), ASCII letters compared without case.
-func containsFoldBytes(b []byte, word string) bool {
-	for i := 0; i+len(word) <= len(b); i++ {
-		j := 0
-		for j < len(word) && (b[i+j] == word[j] || 'A' <= b[i+j] && b[i+j] <= 'Z' && b[i+j]+('a'-'A') == word[j]) {
-			j++
-		}
-		if j == len(word) {
-			return true
-		}
-	}
-	return false
 }
 
 // stepWords are the words of stepsThrough, a key's name quoted as arguments quote it.

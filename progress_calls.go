@@ -918,11 +918,13 @@ func shortNonAnswer(result string) bool {
 	return false
 }
 
-// containsFold says whether s holds word, ASCII letters compared without case.
-func containsFold(s, word string) bool {
+// containsFold says whether s holds word (written in lower case), ASCII letters compared
+// without case; any other byte is compared as it is (the '_' of "page_down", the apostrophe
+// of "doesn't"): no other byte stands for it, as when every byte was folded with "| 0x20".
+func containsFold[T string | []byte](s T, word string) bool {
 	for i := 0; i+len(word) <= len(s); i++ {
 		j := 0
-		for j < len(word) && s[i+j]|0x20 == word[j] {
+		for j < len(word) && (s[i+j] == word[j] || 'A' <= s[i+j] && s[i+j] <= 'Z' && s[i+j]+('a'-'A') == word[j]) {
 			j++
 		}
 		if j == len(word) {
