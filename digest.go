@@ -1614,7 +1614,7 @@ func bracketHandle(line string) int {
 		return 0
 	}
 	label, value, ok := strings.Cut(line[1:len(line)-1], ": ")
-	if !ok || countWord(label+":") != prevHandle {
+	if !ok || countWord(label) != prevHandle {
 		return 0
 	}
 	if !isLetterNumber(value) && !isIDValue(value) {

@@ -542,7 +542,6 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 	// U1: four such failures told at the 4th made a loop of one call). Reading every call's
 	// outcome costs another look at every result, so only the calls of a tool an errors
 	// notice named are read so: those before it at the notice, those after as they come.
-	var callEvent []int // the index in ta.Events of each call (for reading outcomes again)
 	var errorTools map[string]bool
 	for i := range ta.Events {
 		ev := ta.Events[i]
@@ -557,9 +556,6 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 				failed = eng.CallFailed(ev)
 			}
 			a.Marks = append(a.Marks, Mark{Tool: clone(ev.Tool), Failed: failed, seg: seg, args: loopguard.ArgumentsKey(ev.Args)})
-			if !rp.outcomes {
-				callEvent = append(callEvent, i)
-			}
 		case loopguard.EventText:
 			evName = "text"
 		case loopguard.EventUser, loopguard.EventEnd:
@@ -584,10 +580,15 @@ func replayAgent(f *File, a *Agent, ta *transcript.Agent, eng *loopguard.Engine,
 					errorTools = map[string]bool{}
 				}
 				errorTools[ev.Tool] = true
-				for j := range a.Marks {
-					if m := &a.Marks[j]; m.Tool == ev.Tool && !m.Denied {
-						m.Failed = eng.CallFailed(ta.Events[callEvent[j]])
+				k := 0 // the calls so far, in order, are the marks
+				for _, e := range ta.Events[:i+1] {
+					if e.Type != loopguard.EventCall {
+						continue
 					}
+					if m := &a.Marks[k]; m.Tool == ev.Tool && !m.Denied {
+						m.Failed = eng.CallFailed(e)
+					}
+					k++
 				}
 			}
 			a.Notices++
