@@ -74,22 +74,22 @@ func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
 	a := b.agent(MainAgent)
 	head, fence := "", 0
 	var body []string
+	noOutput := -1 // the last call shown with its input and no output block (opencodeMarkdownCall)
 	for i, line := range lines {
 		// A message's heading follows a rule even where a fence seems open: the exporter
 		// fences a tool's output without looking inside, and an output holding a fence of its
 		// own (a subagent's report with a diagram) leaves the count off.
 		if (line == "## User" || isOpencodeAssistantHeading(line)) && (fence == 0 || afterRule(lines, i)) {
 			fence = 0
-			opencodeMarkdownMessage(a, head, body)
+			opencodeMarkdownMessage(a, head, body, &noOutput)
 			head, body = line, nil
 			continue
 		}
 		fence = nextFence(fence, line)
 		body = append(body, line)
 	}
-	opencodeMarkdownMessage(a, head, body)
-	if n := len(a.events) - 1; n >= 0 && a.events[n].Type == loopguard.EventCall && a.events[n].HasResult && a.events[n].Result == "" &&
-		!a.events[n].Failed && a.emptyOutput == n+1 {
+	opencodeMarkdownMessage(a, head, body, &noOutput)
+	if n := len(a.events) - 1; n >= 0 && n == noOutput {
 		// Nothing follows the export's last call: it may have been running when the export was
 		// written, and its answer is unknown (see opencodeMarkdownCall).
 		a.events[n].HasResult = false
@@ -99,7 +99,8 @@ func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
 }
 
 // opencodeMarkdownMessage reads one message: the user's text, or the assistant's words and calls.
-func opencodeMarkdownMessage(a *agentBuf, head string, body []string) {
+// noOutput is opencodeMarkdownCall's.
+func opencodeMarkdownMessage(a *agentBuf, head string, body []string, noOutput *int) {
 	switch {
 	case head == "## User":
 		if text := opencodeMarkdownText(body); !isBlank(text) {
@@ -122,14 +123,14 @@ func opencodeMarkdownMessage(a *agentBuf, head string, body []string) {
 			l := body[i]
 			if tool, ok := strings.CutPrefix(l, "**Tool: "); ok && strings.HasSuffix(tool, "**") && (fence == 0 || nextLineIs(body, i, "**Input:**")) {
 				flush()
-				i = opencodeMarkdownCall(a, strings.TrimSuffix(tool, "**"), body, i+1, false) - 1
+				i = opencodeMarkdownCall(a, strings.TrimSuffix(tool, "**"), body, i+1, false, noOutput) - 1
 				fence = 0
 				continue
 			}
 			if fence == 0 && strings.TrimSpace(l) == "```" && i+1 < len(body) && strings.HasPrefix(body[i+1], "Tool: ") {
 				// the earlier layout: the call in a fenced block of its own (see above)
 				flush()
-				i = opencodeMarkdownCall(a, strings.TrimSpace(strings.TrimPrefix(body[i+1], "Tool: ")), body, i+2, true)
+				i = opencodeMarkdownCall(a, strings.TrimSpace(strings.TrimPrefix(body[i+1], "Tool: ")), body, i+2, true, noOutput)
 				if i < len(body) && strings.TrimSpace(body[i]) == "```" {
 					i++ // the block's close
 				}
@@ -151,10 +152,10 @@ func opencodeMarkdownMessage(a *agentBuf, head string, body []string) {
 // the Error block of a failed one: a call shown with its input and neither block (`mkdir -p`,
 // `py_compile`, a grep that found nothing) completed with no output, unless it was still
 // running when the export was written, which only the export's last call can be
-// (readOpencodeMarkdown). Read as unknown, eight greps that found nothing were eight new
-// answers (validation round r125b U1). An export without tool details (no Input block) says
-// nothing of answers.
-func opencodeMarkdownCall(a *agentBuf, tool string, body []string, i int, wrapped bool) int {
+// (readOpencodeMarkdown, told by *noOutput, the index of the last such call). Read as
+// unknown, eight greps that found nothing were eight new answers (validation round r125b U1).
+// An export without tool details (no Input block) says nothing of answers.
+func opencodeMarkdownCall(a *agentBuf, tool string, body []string, i int, wrapped bool, noOutput *int) int {
 	e := loopguard.Call("", tool, nil)
 	input := false
 	for i < len(body) {
@@ -179,7 +180,7 @@ func opencodeMarkdownCall(a *agentBuf, tool string, body []string, i int, wrappe
 	}
 	if input && !e.HasResult {
 		e.HasResult = true
-		a.emptyOutput = a.add(e) + 1
+		*noOutput = a.add(e)
 		return i
 	}
 	a.add(e)

@@ -830,9 +830,6 @@ type agentBuf struct {
 	// numbered counts the calls of each tool a reader numbered because their export keeps
 	// nothing of what they asked (nextNumber).
 	numbered map[string]int
-	// emptyOutput is 1 + the index of the last call an opencode export showed with no output
-	// block, read as answered with nothing (opencodeMarkdownCall); 0 for none.
-	emptyOutput int
 }
 
 // nextNumber returns the number of the next such call of tool, from 1: calls an export keeps
