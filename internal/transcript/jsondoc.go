@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/loopguard/loopguard/internal/jsonscan"
 )
@@ -433,10 +432,8 @@ func recordTime(keys map[string]string) int64 {
 			}
 			return int64(f * 1000)
 		}
-		for _, layout := range [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
-			if t, err := time.Parse(layout, v); err == nil {
-				return t.UnixMilli()
-			}
+		if t := parseTime(v); t != 0 {
+			return t
 		}
 	}
 	return 0

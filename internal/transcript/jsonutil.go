@@ -131,16 +131,25 @@ func tolerable(err error) bool {
 	return errors.As(err, &te)
 }
 
-// parseTime reads an RFC 3339 timestamp as Unix milliseconds; 0 when absent or unreadable.
+// isoLayouts are the timestamp forms parseTime reads: RFC 3339, and the same without its zone
+// as Python's datetime.isoformat() writes a naive time (OpenHands' agent SDK stamps every event
+// "2026-02-05T11:24:47.142819"; validation round r131a U1), with a T or a space between date and
+// time.
+var isoLayouts = [...]string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"}
+
+// parseTime reads a timestamp of isoLayouts as Unix milliseconds; 0 when absent or unreadable.
+// A time without a zone is taken as UTC: the rules need the spans between a run's events, which
+// one zone for the whole run keeps, not the wall clock.
 func parseTime(s string) int64 {
 	if s == "" {
 		return 0
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return 0
+	for _, layout := range isoLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UnixMilli()
+		}
 	}
-	return t.UnixMilli()
+	return 0
 }
 
 // jsonOrInput returns arguments an export wrote as text: compact JSON when the text is JSON,

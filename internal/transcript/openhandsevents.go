@@ -76,6 +76,10 @@ type ohEvent struct {
 	LLMResponseID    string `json:"llm_response_id"` // shared by the calls of one reply
 	ToolCall         *struct {
 		Function oaFunction `json:"function"`
+		// The SDK's own MessageToolCall (2026) holds the name and the arguments the model
+		// wrote at its top, without the OpenAI "function" around them.
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
 	} `json:"tool_call"`
 	LLMMessage   *msg   `json:"llm_message"`
 	Error        string `json:"error"`
@@ -92,6 +96,15 @@ func isOHEvent(keys map[string]string) bool {
 	_, id := keys["id"]
 	_, ts := keys["timestamp"]
 	return src && id && ts && (act || obs || kind)
+}
+
+// isOHEventKind says whether an event names its kind as the agent SDK does ("ActionEvent",
+// "ConversationStateUpdateEvent"), or is a 0.x action or observation. A file of many objects
+// with an id, a source and a time could be any log; these kinds are OpenHands' own.
+func isOHEventKind(keys map[string]string) bool {
+	_, act := keys["action"]
+	_, obs := keys["observation"]
+	return act || obs || strings.HasSuffix(keys["kind"], "Event")
 }
 
 // isOHPairHead says whether an object opens an [action, observation] pair of OpenHands'
@@ -287,10 +300,14 @@ func (s *ohSession) addV1(e *ohEvent) {
 		a.text("model", ohText(e.Thought), "", 0)
 		tool, args := e.ToolName, []byte(nil)
 		if tc := e.ToolCall; tc != nil {
-			if tool == "" {
-				tool = tc.Function.Name
+			name, raw := tc.Function.Name, tc.Function.Arguments
+			if name == "" && len(raw) == 0 {
+				name, raw = tc.Name, tc.Arguments
 			}
-			args = rawArgs(tc.Function.Arguments)
+			if tool == "" {
+				tool = name
+			}
+			args = rawArgs(raw)
 		}
 		if args == nil && len(e.Action) > 0 && e.Action[0] == '{' {
 			args = rawArgs(e.Action)
@@ -448,6 +465,21 @@ func eachJSONValue(name string, br *bufio.Reader, fn func(data []byte) error) er
 		i = end
 	}
 	return nil
+}
+
+// readOpenHandsEventLines reads events one after the other, one a line as the agent SDK's
+// event log keeps them (validation round r131a U3: such a file was no transcript at all), as
+// one session, the same as the folder of their files.
+func readOpenHandsEventLines(name string, br *bufio.Reader) (*built, error) {
+	var history []json.RawMessage
+	err := eachJSONValue(name, br, func(data []byte) error {
+		history = append(history, data)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return buildOpenHandsEvents(history), nil
 }
 
 // buildOpenHandsEvents reads an event list (a saved trajectory) as one session.

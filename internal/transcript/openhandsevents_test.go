@@ -1,12 +1,16 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/loopguard/loopguard"
 )
 
 // splitEvents writes each event of the real trajectory to its own file, as OpenHands 0.x
@@ -97,6 +101,86 @@ func TestOpenHandsV1Events(t *testing.T) {
 		if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n%s\nwant:\n%s", tr.Path, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
+	}
+}
+
+// The agent SDK stamps its events with Python's naive isoformat, no zone: each event keeps
+// its time, read as UTC (validation round r131a U1: every event of such a folder was at 0, so
+// no rule that measures time between calls saw any).
+func TestOpenHandsV1EventsKeepTheirZonelessTimes(t *testing.T) {
+	tr := mustRead(t, writeTemp(t, "list.json", ohV1Events))
+	base := time.Date(2025, 11, 1, 10, 0, 0, 0, time.UTC).UnixMilli()
+	var got []int64
+	for _, ev := range tr.Agents[0].Events {
+		if ev.Type == loopguard.EventCall {
+			got = append(got, ev.Time-base)
+		}
+	}
+	if want := []int64{2000, 4000, 6000}; !reflect.DeepEqual(got, want) {
+		t.Errorf("call times after 10:00:00 UTC = %v ms, want %v", got, want)
+	}
+}
+
+func TestParseTimeReadsRFC3339AndZonelessISO(t *testing.T) {
+	utc := time.Date(2026, 2, 5, 11, 24, 47, 142000000, time.UTC).UnixMilli()
+	tests := []struct {
+		in   string
+		want int64
+	}{
+		{"2026-02-05T11:24:47.142Z", utc},
+		{"2026-02-05T12:24:47.142+01:00", utc},
+		{"2026-02-05T11:24:47.142819", utc},
+		{"2026-02-05 11:24:47.142", utc},
+		{"2026-02-05T11:24:47", utc - 142},
+		{"", 0},
+		{"yesterday", 0},
+		{"2026-02-05", 0},
+	}
+	for _, tt := range tests {
+		if got := parseTime(tt.in); got != tt.want {
+			t.Errorf("parseTime(%q) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+// The agent SDK's event log keeps the same events one a line, opening with a state update:
+// read as the folder of their files is (validation round r131a U3: no transcript at all).
+func TestOpenHandsV1EventLinesReadAsTheirFolder(t *testing.T) {
+	var events []json.RawMessage
+	if err := json.Unmarshal([]byte(ohV1Events), &events); err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{`{"id":"s0","timestamp":"2025-11-01T09:59:59","source":"environment","key":"execution_status","value":"running","kind":"ConversationStateUpdateEvent"}`}
+	for _, e := range events {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, e); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, buf.String())
+	}
+	got := mustRead(t, writeTemp(t, "events.jsonl", strings.Join(lines, "\n")+"\n"))
+	want := mustRead(t, writeTemp(t, "list.json", ohV1Events))
+	if got.Format != FormatOpenHands || len(got.Agents) != 1 {
+		t.Fatalf("read as %q with %d agents, want one agent of %q", got.Format, len(got.Agents), FormatOpenHands)
+	}
+	if g, w := describe(got.Agents[0].Events), describe(want.Agents[0].Events); !reflect.DeepEqual(g, w) {
+		t.Errorf("event lines:\n%s\nwant:\n%s", strings.Join(g, "\n"), strings.Join(w, "\n"))
+	}
+	// Many objects with an id, a source and a time are not OpenHands' without its kinds.
+	other := `{"id":"1","timestamp":"2025-11-01T10:00:00","source":"web","kind":"pageview"}` + "\n" + `{"id":"2","timestamp":"2025-11-01T10:00:01","source":"web","kind":"click"}` + "\n"
+	if tr, err := Read(writeTemp(t, "log.jsonl", other)); err == nil && tr.Format == FormatOpenHands {
+		t.Errorf("a log of page views read as OpenHands events")
+	}
+}
+
+// The SDK's own tool call (2026) holds its name and arguments without OpenAI's "function":
+// the arguments are the model's, not the action object the SDK built from them.
+func TestOpenHandsV1MessageToolCallArguments(t *testing.T) {
+	ev := `[{"id":"a1","timestamp":"2026-02-05T11:24:47.142819","source":"agent","thought":[],"action":{"command":"pwd","is_input":false,"reset":false,"kind":"TerminalAction"},"tool_name":"terminal","tool_call_id":"call_1","tool_call":{"id":"call_1","name":"terminal","arguments":"{\"command\": \"pwd\", \"summary\": \"Where am I\"}","origin":"completion"},"llm_response_id":"r1","kind":"ActionEvent"}]`
+	tr := mustRead(t, writeTemp(t, "list.json", ev))
+	calls := tr.Agents[0].Calls()
+	if want := `{"command": "pwd", "summary": "Where am I"}`; len(calls) != 1 || calls[0].Tool != "terminal" || string(calls[0].Args) != want {
+		t.Fatalf("calls %+v, want one terminal call with %s", calls, want)
 	}
 }
 

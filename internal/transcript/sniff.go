@@ -22,6 +22,7 @@ const (
 	kindClaudeMarkdown
 	kindOpenHandsOutput   // OpenHands evaluation output.jsonl
 	kindOpenHandsEvent    // one OpenHands event (a file of an event folder)
+	kindOpenHandsEvents   // OpenHands events, one a line (the agent SDK's event log)
 	kindOpencodeFile      // a message or part file of opencode's storage
 	kindOTLP              // OTLP JSON traces
 	kindCodexExec         // `codex exec --json` output
@@ -321,6 +322,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindOpencodeFile}
 	case isOHEvent(top.keys) && !multi:
 		return sniffed{kind: kindOpenHandsEvent}
+	case isOHEvent(top.keys) && isOHEventKind(top.keys):
+		return sniffed{kind: kindOpenHandsEvents}
 	case isInspectHead(has) && !multi:
 		return sniffed{kind: kindInspect}
 	case isResponsesRolloutHead(has):

@@ -640,6 +640,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readOpencodeFile(name, br, hint)
 	case kindOpenHandsEvent:
 		t, err = readOpenHandsEventFile(name, br, hint)
+	case kindOpenHandsEvents:
+		t, err = readOpenHandsEventLines(name, br)
 	case kindCodexExec:
 		t, err = readCodexExec(name, br)
 	case kindGeminiStream:
