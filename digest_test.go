@@ -924,7 +924,7 @@ func TestReadArgKeysMatchesASearchPerKey(t *testing.T) {
 		`{"keystroke":""}`, `"keystrokes"`, `{"keystrokes" : ""}`, `{"session_id":4,"chars":"","yield_time_ms":10000}`,
 		`{"session_id":4,"chars":"y\n"}`, `{"chars":"","keystrokes":"ls"}`, `{"c":"chars"}`, `{"command": "", "is_input": "true"}`,
 		`{"command":"pytest -x"}`, `{"cmd":""}`, `{"cmdline":""}`, `{"commands":""}`,
-		`{"command":"ls","description":"List"}`, `{"a":{"explanation":"x"}}`, `{"task_progress":"- [x]"}`, `{"justification":1}`,
+		`{"command":"ls","description":"List"}`, `{"a":{"explanation":"x"}}`, `{"task_progress":"- [x]"}`, `{"justification":1}`, `{"command":"ls","summary":"List"}`, `{"summary":"x"}`, `{"sum":"summary"}`,
 		`{"describe":"x"}`, `{"action":"poll"}`, `{"Action":"wait"}`, `{"action":"kill","Action":"poll"}`, `{"Action":"poll","action":"kill"}`,
 		`{"action": "logs"}`, `{"action":"`, `{"a":"action","action":"status"}`,
 		`await tools.write_stdin({session_id: 4, chars: ""})`, `{"code":"x","command":"ls"}`, `{"command":"ls","code":"a > b"}`, `{"code":"if a > b: pass"}`,

@@ -24,7 +24,7 @@ type argKeys struct {
 // Key kinds by the letter after a quote: most quotes in a call's arguments (values, other
 // keys) are passed over by one table look.
 const (
-	keyCaption = 1 << iota // description, explanation, task_progress, justification
+	keyCaption = 1 << iota // description, explanation, task_progress, justification, summary
 	keyCommand             // command(s), cmd, script, keystrokes, code, chars
 	keyAction              // action, Action
 )

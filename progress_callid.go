@@ -25,8 +25,8 @@ import (
 //
 // Arguments that only narrate the call for a person (captionKeys: Claude Code's and Gemini
 // CLI's "description" of a command, Cline's "task_progress" checklist, Cursor's
-// "explanation") are left out: the model writes them afresh each time, and the same command
-// under a new caption asks the same thing. buf is scratch space for the arguments without
+// "explanation", the OpenHands agent SDK's "summary") are left out: the model writes them
+// afresh each time, and the same command under a new caption asks the same thing. buf is scratch space for the arguments without
 // them; callID returns it, grown, for the next call, and the arguments it identified (in
 // buf, or c.args when they hold no caption). caption says whether the arguments may hold one
 // (argKeys.caption: a caption key anywhere; withoutCaptions takes out those at the top level).
@@ -49,11 +49,15 @@ func callID(c *observedCall, caption, sleeps bool, buf []byte) (id uint64, args,
 
 // captionKeys are the argument names that narrate a call for a person rather than say what
 // it does. A tool whose "description" is what it acts on (a ticket's text) is rare, and for
-// it only the same result as well makes two calls the same.
-var captionKeys = [...][]byte{[]byte(`"description"`), []byte(`"explanation"`), []byte(`"task_progress"`), []byte(`"justification"`)}
+// it only the same result as well makes two calls the same. The OpenHands agent SDK (2026)
+// adds a "summary" of about ten words to every call of every tool ("Build session URL from
+// environment"; validation round r131a), beside the arguments that say what the call does.
+var captionKeys = [...][]byte{[]byte(`"description"`), []byte(`"explanation"`), []byte(`"task_progress"`), []byte(`"justification"`), []byte(`"summary"`)}
 
 // withoutCaptions appends to dst the JSON object args without its top-level caption members,
-// or returns false when args is not one well-formed object.
+// or returns false when args is not one well-formed object, or when captions are all it holds:
+// a caption narrates a call beside the members that say what it does, and alone it is what
+// the call is about (a tool that records a summary, a finish tool's message).
 func withoutCaptions(dst, args []byte) ([]byte, bool) {
 	dst = append(dst, '{')
 	first := true
@@ -76,7 +80,7 @@ func withoutCaptions(dst, args []byte) ([]byte, bool) {
 		first = false
 		dst = append(dst, args[start:i]...)
 	}
-	if err != nil || jsonscan.SkipSpace(args, i) != len(args) {
+	if err != nil || first || jsonscan.SkipSpace(args, i) != len(args) {
 		return dst, false
 	}
 	return append(dst, '}'), true
@@ -85,9 +89,9 @@ func withoutCaptions(dst, args []byte) ([]byte, bool) {
 // ArgumentsKey returns the identity of a call's arguments as the progress detector compares
 // them: their JSON value (canonical: key order and spacing do not count) less the top-level
 // members that narrate the call for a person ("description", "explanation", "task_progress",
-// "justification"; see callID). Two calls of one tool with the same key ask the same thing.
-// The scan's report finds the extent of a loop by it: a command run three times under three
-// captions was a loop of one call (validation round r124b U1).
+// "justification", "summary"; see callID), when other members remain. Two calls of one tool
+// with the same key ask the same thing. The scan's report finds the extent of a loop by it: a
+// command run three times under three captions was a loop of one call (validation round r124b U1).
 func ArgumentsKey(args []byte) uint64 {
 	if len(args) > 0 && args[0] == '{' && slices.ContainsFunc(captionKeys[:], func(k []byte) bool { return bytes.Contains(args, k) }) {
 		if stripped, ok := withoutCaptions(nil, args); ok {

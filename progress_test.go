@@ -173,6 +173,15 @@ func TestProgressRules(t *testing.T) {
 				return ok("execute_command", fmt.Sprintf(`{"command":"netstat -an | grep 5432","requires_approval":false,"task_progress":"- [x] restart proxy\n- [ ] step %d"}`, i),
 					"TCP    127.0.0.1:5432    0.0.0.0:0    LISTENING")
 			}), []string{"2:stuck:execute_command × 3"}},
+		{"the OpenHands agent SDK's summary, written afresh at every call, is not part of what the call asks (r131a)",
+			nil, times(3, func(i int) step {
+				return ok("terminal", fmt.Sprintf(`{"command":"curl -s localhost:8080/health","security_risk":"LOW","summary":"Check the server, try %d"}`, i),
+					"curl: (7) Failed to connect to localhost port 8080: Connection refused")
+			}), []string{"2:stuck:terminal × 3"}},
+		{"a tool whose only argument is a summary is told apart by it",
+			nil, times(3, func(i int) step {
+				return ok("record_summary", fmt.Sprintf(`{"summary":"Finding %d: the cache is stale"}`, i), "Saved.")
+			}), nil},
 		{"a caption key inside a nested value is the tool's data, not a caption",
 			nil, times(3, func(i int) step {
 				return ok("create_issue", fmt.Sprintf(`{"issue":{"title":"Crash on start","description":"variant %d"}}`, i), "Error: repository not found")
