@@ -812,6 +812,13 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 		// r77a U2: 374 calls of four chats had no answer, so none could be told).
 		answered = true
 		args, result = body[:at], body[at+len("\n*Result*:"):]
+		// "*Called tool*:" names the server and the tool, then gives the tool's whole
+		// description, the same kilobytes before every call of it; what the model sent is
+		// the list under "*Parameters*:" (validation round r131b U2: 173 calls of one tool
+		// each began with its 2.9 KB description).
+		if p := strings.Index(args, "\n*Parameters*:"); p >= 0 {
+			args = args[p+1:]
+		}
 	}
 	if tool == "" {
 		tool = "tool"

@@ -616,6 +616,11 @@ func TestSpecStoryMCPCallsWithoutFencesKeepTheirResult(t *testing.T) {
 		strings.Contains(string(calls[0].Args), "Result") || !strings.Contains(string(calls[0].Args), "action: get_state") {
 		t.Fatalf("calls %+v: want three, each answered by its *Result* text", calls)
 	}
+	// The tool's description, the same before every call of it, is not what the model sent
+	// (validation round r131b U2).
+	if args := string(calls[0].Args); strings.Contains(args, "Controls Unity Editor state") || !strings.HasPrefix(args, "*Parameters*:") {
+		t.Errorf("arguments %q: want the parameters alone", args)
+	}
 	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) == 0 {
 		t.Errorf("the same MCP call answered alike three times: no notice")
 	}
