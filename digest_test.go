@@ -1251,3 +1251,29 @@ func TestSpaceIdeographsSetsApartCharactersOfScriptsWithoutSpaces(t *testing.T) 
 		})
 	}
 }
+
+// A file editor of the str_replace_editor family refuses an argument or a path in fixed words
+// at the opening of its answer; hosts that keep no failure flag still failed the call
+// (validation rounds r131c U1, r131a U4). A file that only mentions such words does not.
+func TestEditorRefusalsOpenWithFailure(t *testing.T) {
+	tests := []struct {
+		result string
+		opens  bool
+	}{
+		{"Invalid `view_range`: [2500, 2550]. Its second element `2550` should be smaller than the number of lines in the file: `2528`", true},
+		{"Invalid `path` parameter: hello.py. The path should be an absolute path, starting with `/`.", true},
+		{"Invalid `insert_line` parameter: 900. It should be within the range of lines of the file: [0, 120]", true},
+		{"The path /testbed/django/db/models/functions.py does not exist. Please provide a valid path.", true},
+		{"The path src/app.py is not an absolute path, it should start with `/`. Maybe you meant /repo/src/app.py?", true},
+		{"Invalid `ViewRange`: not a parameter name in the editor's spelling", false},
+		{"Invalid input, try again", false},
+		{"The path to the config is set in settings.py", false},
+		{"Here's the result of running `cat -n` on /w/a.py:\n     1\tInvalid `path` parameter", false},
+		{"The path\n/w/x does not exist. Please provide a valid path.", false},
+	}
+	for _, tt := range tests {
+		if got := opensWithFailure(tt.result); got != tt.opens {
+			t.Errorf("opensWithFailure(%q) = %v, want %v", tt.result, got, tt.opens)
+		}
+	}
+}

@@ -598,7 +598,8 @@ var openingFirsts = func() (t [256]bool) {
 	for _, m := range failureOpenings {
 		t[m[0]] = true
 	}
-	t['T'] = true // "Tool x not found" (opensWithFailure)
+	t['T'] = true // "Tool x not found" (opensWithFailure), "The path x does not exist" (editorRefused)
+	t['I'] = true // "Invalid `view_range`" (editorRefused)
 	t['H'] = true // "HTTP/1.1 503 Service Unavailable" (serverFailed)
 	return t
 }()
@@ -629,7 +630,28 @@ func opensWithFailure(result string) bool {
 		line, _, _ := strings.Cut(rest, "\n")
 		return strings.Contains(line[:min(len(line), 200)], " not found")
 	}
-	return serverFailed(result[i:])
+	return editorRefused(result[i:]) || serverFailed(result[i:])
+}
+
+// editorRefused says whether an answer opens with a file editor's refusal of what it was
+// asked, in the words of the str_replace_editor family (Anthropic's text editor tool, as
+// SWE-agent, OpenHands and memory tools implement it): an argument it will not take ("Invalid
+// `view_range`: [2500, 2550]. Its second element ...", "Invalid `path` parameter: hello.py.
+// The path should be an absolute path"), or a path it cannot use ("The path /testbed/x.py does
+// not exist. Please provide a valid path.", "The path x.py is not an absolute path"). Hosts
+// that keep no failure flag left these as successes, so the same refused view made again read
+// as a view answered alike, not as a failure repeated (validation rounds r131c U1, r131a U4).
+func editorRefused(s string) bool {
+	if rest, ok := strings.CutPrefix(s, "Invalid `"); ok {
+		name, _, found := strings.Cut(rest[:min(len(rest), 40)], "`")
+		return found && name != "" && strings.Trim(name, "abcdefghijklmnopqrstuvwxyz_") == ""
+	}
+	rest, ok := strings.CutPrefix(s, "The path ")
+	if !ok {
+		return false
+	}
+	line, _, _ := strings.Cut(rest[:min(len(rest), 512)], "\n")
+	return strings.Contains(line, " does not exist. Please provide a valid path") || strings.Contains(line, " is not an absolute path")
 }
 
 // serverFailed says whether an answer opens with an HTTP status line of a server error

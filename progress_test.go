@@ -178,6 +178,18 @@ func TestProgressRules(t *testing.T) {
 				return ok("terminal", fmt.Sprintf(`{"command":"curl -s localhost:8080/health","security_risk":"LOW","summary":"Check the server, try %d"}`, i),
 					"curl: (7) Failed to connect to localhost port 8080: Connection refused")
 			}), []string{"2:stuck:terminal × 3"}},
+		{"an editor's refused view, made again past the window with reads between, fails alike and is stuck (r131c U1)",
+			nil, slices.Concat(
+				[]step{ok("str_replace_editor", `{"command":"view","path":"/testbed/sets.py","view_range":[2500,2550]}`, "Invalid `view_range`: [2500, 2550]. Its second element `2550` should be smaller than the number of lines in the file: `2528`")},
+				times(9, func(i int) step {
+					return ok("str_replace_editor", fmt.Sprintf(`{"command":"view","path":"/testbed/sets.py","view_range":[%d,%d]}`, 100*i+1, 100*i+50), fmt.Sprintf("Here's the result of running `cat -n` on /testbed/sets.py:\n%d\tdef f%d(): pass", 100*i+1, i))
+				}),
+				[]step{ok("str_replace_editor", `{"command":"view","path":"/testbed/sets.py","view_range":[2500,2550]}`, "Invalid `view_range`: [2500, 2550]. Its second element `2550` should be smaller than the number of lines in the file: `2528`")},
+				times(9, func(i int) step {
+					return ok("str_replace_editor", fmt.Sprintf(`{"command":"view","path":"/testbed/sets.py","view_range":[%d,%d]}`, 100*i+1001, 100*i+1050), fmt.Sprintf("Here's the result of running `cat -n` on /testbed/sets.py:\n%d\tdef g%d(): pass", 100*i+1001, i))
+				}),
+				[]step{ok("str_replace_editor", `{"command":"view","path":"/testbed/sets.py","view_range":[2500,2550]}`, "Invalid `view_range`: [2500, 2550]. Its second element `2550` should be smaller than the number of lines in the file: `2528`")},
+			), []string{"20:stuck:str_replace_editor × 3"}},
 		{"a tool whose only argument is a summary is told apart by it",
 			nil, times(3, func(i int) step {
 				return ok("record_summary", fmt.Sprintf(`{"summary":"Finding %d: the cache is stale"}`, i), "Saved.")
