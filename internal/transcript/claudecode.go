@@ -237,6 +237,11 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 	lineSeed := maphash.MakeSeed()    // maphash, not fnv: every line is hashed, some of them long
 	chain := map[string]*agentBuf{}   // line uuid -> agent, for sidechains without agentId
 	calls := map[string][]ccCallRef{} // tool_use id -> the calls made under it, in order
+	// Results written before their call: Claude Code 2.1 may write a result's line a few lines
+	// ahead of the call it answers (its parentUuid and its time say which comes first). Held
+	// by the call's id until the call is read (validation round r132b U1: an Edit's result was
+	// lost).
+	early := map[string]ccEarlyResult{}
 	// A session resumed or forked is written again into its file from the start: new line
 	// uuids, the same message and tool_use ids. The copy is not the model doing it all again
 	// (two real files read 23% and 31% more calls than they hold): a model block already read
@@ -377,6 +382,11 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 					idx := a.add(loopguard.Event{Type: loopguard.EventCall, Tool: bl.Name, Args: args, Time: ms, Turn: l.Message.ID})
 					if bl.ID != "" {
 						calls[bl.ID] = append(calls[bl.ID], ccCallRef{a, idx})
+						if r, ok := early[bl.ID]; ok {
+							e := &a.events[idx]
+							e.Result, e.HasResult, e.Failed = r.text, true, r.failed
+							delete(early, bl.ID)
+						}
 					}
 				}
 			}
@@ -417,6 +427,9 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 						e.Result, e.HasResult, e.Failed = ccResultText(bl.Content), true, bl.IsError
 						break
 					}
+				}
+				if _, held := early[bl.ToolUseID]; len(calls[bl.ToolUseID]) == 0 && bl.ToolUseID != "" && !held {
+					early[bl.ToolUseID] = ccEarlyResult{ccResultText(bl.Content), bl.IsError}
 				}
 			case "text":
 				rest = append(rest, bl.Text)
@@ -461,6 +474,12 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 		}
 	}
 	return withDamaged(t, damaged), nil
+}
+
+// ccEarlyResult is a result read before the call it answers.
+type ccEarlyResult struct {
+	text   string
+	failed bool
 }
 
 // ccLineKey is a line by its uuid and a hash of its bytes (see seen in readClaudeCode).

@@ -67,6 +67,30 @@ func TestClaudeCodeResumedSessionsCopyIsReadOnce(t *testing.T) {
 	}
 }
 
+// Claude Code 2.1 may write a result's line ahead of the call it answers (its parentUuid and
+// its time put it after): the result is the call's all the same (validation round r132b U1:
+// an Edit's result was lost, and five calls of a labelled session had none).
+func TestClaudeCodeResultWrittenBeforeItsCallIsTheCalls(t *testing.T) {
+	doc := `{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"fix the typo"}}
+{"type":"user","uuid":"u3","parentUuid":"u2","sessionId":"s","timestamp":"2026-05-04T14:32:55.487Z","message":{"role":"user","content":[{"tool_use_id":"toolu_9","type":"tool_result","content":"No match for x.","is_error":true}]}}
+{"type":"assistant","uuid":"u2","parentUuid":"u1","sessionId":"s","timestamp":"2026-05-04T14:32:55.474Z","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"toolu_9","name":"Edit","input":{"file_path":"a.md","old":"x"}}]}}
+{"type":"assistant","uuid":"u4","parentUuid":"u3","sessionId":"s","message":{"id":"msg_2","role":"assistant","content":[{"type":"tool_use","id":"toolu_10","name":"Read","input":{"file_path":"a.md"}}]}}
+{"type":"user","uuid":"u5","parentUuid":"u4","sessionId":"s","message":{"role":"user","content":[{"tool_use_id":"toolu_10","type":"tool_result","content":"the end"}]}}
+`
+	tr, err := ReadFrom("s.jsonl", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`user "fix the typo"`,
+		`call Edit "{\"file_path\":\"a.md\",\"old\":\"x\"}" => "No match for x." FAILED`,
+		`call Read "{\"file_path\":\"a.md\"}" => "the end"`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
 // A line is dropped as written twice only when its uuid and its bytes are both those of a line
 // read before: `claude -p --output-format stream-json` 2.0 printed a message's text and each of
 // its calls on lines of their own, all under one uuid (validation round r56a U1); and a call
