@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"hash/maphash"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,6 +60,34 @@ type ccLine struct {
 	TotalCostUSD     float64  // stream-json's closing "result" line: what the whole run cost
 	RunUsage         *ccUsage // and the run's tokens, all its messages' (theirs are counted when each begins)
 	Message          *ccMessage
+	Progress         *ccProgress // a "progress" line's data
+}
+
+// ccProgress is the data of a "progress" line. Claude Code 2.1 writes each message of a
+// subagent into its parent's file as such a line ("agent_progress", the subagent's id, the
+// message as a line of its own), besides the subagent's own file.
+type ccProgress struct {
+	Type    string
+	AgentID string
+	Line    *ccLine
+}
+
+func (p *ccProgress) member(w *walker) memberFunc {
+	return func(key []byte, v int) (int, error) {
+		switch string(key) {
+		case "type":
+			return w.str(v, &p.Type)
+		case "agentId":
+			return w.str(v, &p.AgentID)
+		case "message":
+			if w.data[v] != '{' {
+				return w.skip(v)
+			}
+			p.Line = &ccLine{}
+			return w.object(v, p.Line.member(w))
+		}
+		return w.skip(v)
+	}
 }
 
 type ccMessage struct {
@@ -141,6 +170,12 @@ func (l *ccLine) member(w *walker) memberFunc {
 			}
 			l.Message = &ccMessage{}
 			return w.object(v, l.Message.member(w))
+		case "data":
+			if l.Type != "" && l.Type != "progress" || w.data[v] != '{' {
+				return w.skip(v) // only a progress line's data is read ("type" comes first)
+			}
+			l.Progress = &ccProgress{}
+			return w.object(v, l.Progress.member(w))
 		}
 		return w.skip(v)
 	}
@@ -248,6 +283,8 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 	// under its message id, a call already read under its id, and a result already given are
 	// passed over.
 	saidBlocks := map[ccBlockKey]bool{}
+	progressSeen := map[string]bool{} // the subagent messages read from progress lines, by uuid
+	subagentFiles := subagentFileCache{}
 	usage := map[ccUsageKey]Usage{} // per API message: its lines repeat the usage
 	var usageOrder []ccUsageKey
 	sidechains := 0
@@ -286,6 +323,19 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 				runRead = false
 			}
 			runSession = l.SessionID
+		}
+		if p := l.Progress; p != nil && p.Type == "agent_progress" && p.AgentID != "" && p.Line != nil {
+			// A subagent's message, copied into its parent's file: read as the subagent's
+			// line when its own file is not beside this one, as when a session is shared
+			// without its subagents folder (validation round r132b U2: three subagents'
+			// calls went unread). A message is copied once per line that reports it.
+			inner := p.Line
+			if inner.UUID == "" || progressSeen[inner.UUID] || subagentFiles.has(name, p.AgentID) {
+				return nil
+			}
+			progressSeen[inner.UUID] = true
+			l = *inner
+			l.IsSidechain, l.AgentID, l.ParentToolUseID = true, p.AgentID, ""
 		}
 		if (l.Type != "user" && l.Type != "assistant") || l.Message == nil {
 			return nil
@@ -474,6 +524,28 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 		}
 	}
 	return withDamaged(t, damaged), nil
+}
+
+// subagentFileCache says, once per subagent, whether its own transcript is beside a session's
+// file: <session>/subagents/agent-<id>.jsonl (Claude Code 2.1), or agent-<id>.jsonl in the
+// session's folder (2.0), compressed or not.
+type subagentFileCache map[string]bool
+
+func (c subagentFileCache) has(session, agentID string) bool {
+	if v, ok := c[agentID]; ok {
+		return v
+	}
+	base := strings.TrimSuffix(strings.TrimSuffix(session, ".gz"), ".jsonl")
+	found := false
+	for _, dir := range []string{filepath.Join(base, "subagents"), filepath.Dir(session)} {
+		for _, ext := range []string{".jsonl", ".jsonl.gz"} {
+			if _, err := os.Stat(filepath.Join(dir, "agent-"+agentID+ext)); err == nil {
+				found = true
+			}
+		}
+	}
+	c[agentID] = found
+	return found
 }
 
 // ccEarlyResult is a result read before the call it answers.

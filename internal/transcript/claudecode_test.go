@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -88,6 +90,55 @@ func TestClaudeCodeResultWrittenBeforeItsCallIsTheCalls(t *testing.T) {
 	}
 	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
 		t.Errorf("events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
+
+// Claude Code 2.1 copies each message of a subagent into its parent's file as a progress line.
+// Without the subagent's own file beside the session, those lines are the subagent's calls
+// (validation round r132b U2: three subagents' calls went unread); with it, the file is read
+// for them and the copies are passed over, so no call counts twice.
+func TestClaudeCodeSubagentProgressLines(t *testing.T) {
+	progress := func(uuid, msg string) string {
+		return `{"parentUuid":"p","isSidechain":false,"sessionId":"s","type":"progress","data":{"message":` + msg + `,"normalizedMessages":[],"type":"agent_progress","prompt":"Read the profile","agentId":"a1d20e2"},"toolUseID":"agent_msg_1","parentToolUseID":"toolu_task","uuid":"` + uuid + `","timestamp":"2026-01-17T05:05:46.193Z"}` + "\n"
+	}
+	call := `{"type":"assistant","timestamp":"2026-01-17T05:05:46.182Z","message":{"id":"msg_s1","role":"assistant","content":[{"type":"tool_use","id":"toolu_r1","name":"Read","input":{"file_path":"/u/.zshrc"}}]},"uuid":"m2"}`
+	result := `{"type":"user","timestamp":"2026-01-17T05:05:46.300Z","message":{"role":"user","content":[{"tool_use_id":"toolu_r1","type":"tool_result","content":"<tool_use_error>File does not exist.</tool_use_error>","is_error":true}]},"uuid":"m3"}`
+	doc := `{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"set up my statusline"}}
+{"type":"assistant","uuid":"u2","parentUuid":"u1","sessionId":"s","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"toolu_task","name":"Task","input":{"description":"Read the profile","prompt":"Read the profile","subagent_type":"general-purpose"}}]}}
+` + progress("o1", `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"Read the profile"}]},"uuid":"m1","timestamp":"2026-01-17T05:05:43.606Z"}`) +
+		progress("o2", call) + progress("o3", call) + progress("o4", result) +
+		`{"type":"user","uuid":"u3","parentUuid":"u2","sessionId":"s","message":{"role":"user","content":[{"tool_use_id":"toolu_task","type":"tool_result","content":"No profile found."}]}}
+`
+	dir := t.TempDir()
+	session := filepath.Join(dir, "s.jsonl")
+	if err := os.WriteFile(session, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := mustRead(t, session)
+	sub := tr.Agent("agent-a1d20e2")
+	if sub == nil || len(tr.Agents) != 2 {
+		t.Fatalf("agents %d, subagent %v: want main and agent-a1d20e2", len(tr.Agents), sub)
+	}
+	want := []string{
+		`user "Read the profile"`,
+		`call Read "{\"file_path\":\"/u/.zshrc\"}" => "<tool_use_error>File does not ex…" FAILED`,
+	}
+	if got := describe(sub.Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("subagent events:\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+	if n := len(tr.Agent(MainAgent).Calls()); n != 1 {
+		t.Errorf("main agent has %d calls, want its Task call alone", n)
+	}
+
+	// The subagent's own file beside the session: it is read for the subagent, not the copies.
+	if err := os.MkdirAll(filepath.Join(dir, "s", "subagents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "s", "subagents", "agent-a1d20e2.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if tr := mustRead(t, session); len(tr.Agents) != 1 {
+		t.Errorf("with the subagent's file beside the session, %d agents read from the parent's file, want main alone", len(tr.Agents))
 	}
 }
 
