@@ -405,8 +405,11 @@ func replyHandedOff(before []aiderMessage, handOff string) int {
 			piecesLen += len("#### ") + linesLen(before[j].text)
 			continue
 		}
-		pieces = append(pieces, before[j].text)
-		if piecesLen += linesLen(before[j].text); piecesLen > handLen+len(pieces)*8 {
+		// Aider hands the editor the architect's reply without its reasoning (validation round
+		// r132d U2: a plan after a thinking block was read again as the user's turn).
+		text := withoutReasoning(before[j].text)
+		pieces = append(pieces, text)
+		if piecesLen += linesLen(text); piecesLen > handLen+len(pieces)*8 {
 			break
 		}
 		joined := make([]string, len(pieces))
@@ -418,6 +421,29 @@ func replyHandedOff(before []aiderMessage, handOff string) int {
 		}
 	}
 	return found
+}
+
+// withoutReasoning returns a model message without the reasoning block it opens with: aider's
+// own tag (`<thinking-content-7bbeb8e1…>` … `</thinking-content-7bbeb8e1…>`), or a model's
+// `<think>` or `<reasoning>` block.
+func withoutReasoning(text string) string {
+	rest := strings.TrimLeft(text, " \t\r\n")
+	if !strings.HasPrefix(rest, "<") {
+		return text
+	}
+	end := strings.IndexByte(rest, '>')
+	if end < 0 {
+		return text
+	}
+	tag := rest[1:end]
+	if tag != "think" && tag != "reasoning" && !strings.HasPrefix(tag, "thinking-content-") {
+		return text
+	}
+	closeAt := strings.Index(rest, "</"+tag+">")
+	if closeAt < 0 {
+		return text
+	}
+	return strings.TrimLeft(rest[closeAt+len("</"+tag+">"):], " \t\r\n")
 }
 
 // linesLen is how long s is without its blank lines and the white space at its lines' ends.

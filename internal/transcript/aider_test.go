@@ -264,6 +264,25 @@ func TestAiderArchitectHandOffIsNoUserTurn(t *testing.T) {
 	}
 }
 
+// Aider hands the editor the architect's reply without the reasoning block it opened with:
+// the hand-off is still the reply, no user turn (validation round r132d U2: a plan after a
+// thinking block was read again as the user's words).
+func TestAiderArchitectHandOffAfterAReasoningBlock(t *testing.T) {
+	for _, open := range []string{"thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b", "think"} {
+		doc := "# aider chat started at 2026-11-30 10:00:00\n\n> Model: qwen with architect edit format  \n\n#### speed up the renderer  \n\n" +
+			"<" + open + ">\nThe user wants a plan. Let me look at the draw loop.\n</" + open + ">\n\n" +
+			"Plan:\n\n1. Cache the glyphs.\n2. Batch the draws.\n\n> Tokens: 9k sent, 400 received.  \n\n" +
+			"#### Plan:  \n####   \n#### 1. Cache the glyphs.  \n#### 2. Batch the draws.  \n\nI will edit it.\n"
+		tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if users := userTurns(tr.Agents[0].Events); users != 1 {
+			t.Errorf("<%s>: %d user turns, want 1 (the hand-off is the architect's reply): %s", open, users, strings.Join(describe(tr.Agents[0].Events), "\n"))
+		}
+	}
+}
+
 // An architect's reply with "#### " headings of its own was read in pieces, the headings as
 // user messages: handed off, it is one model message again and no user turn at all. Outside
 // architect mode, a user typing the model's words back is the user speaking.
