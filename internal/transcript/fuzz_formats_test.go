@@ -81,6 +81,14 @@ func FuzzOpenHandsEvents(f *testing.F) {
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
 }
 
+func FuzzOpenHandsEventLines(f *testing.F) {
+	f.Add([]byte(`{"id":"s0","timestamp":"2025-11-01T09:59:59","source":"environment","kind":"ConversationStateUpdateEvent"}` + "\n" +
+		`{"id":"e3","timestamp":"2025-11-01T10:00:02","source":"agent","kind":"ActionEvent","tool_name":"terminal","tool_call_id":"c1","tool_call":{"id":"c1","name":"terminal","arguments":"{\"command\": \"ls\"}"}}` + "\n" +
+		`{"id":"e4","timestamp":"2025-11-01T10:00:03","source":"environment","kind":"ObservationEvent","tool_call_id":"c1","observation":{"content":[{"type":"text","text":"a"}],"exit_code":1}}` + "\n"))
+	f.Add([]byte("{}\n{"))
+	fuzzReader(f, readOpenHandsEventLines)
+}
+
 func FuzzCline(f *testing.F) {
 	seedFiles(f, "cline/*.json")
 	f.Add([]byte(`[{"role":"user","content":[{"type":"text","text":"[x] Result:"},{"type":"image"},7]},{"role":"assistant","content":"<read_file><path>a"}]`))
