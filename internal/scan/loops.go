@@ -25,13 +25,14 @@ const Period = 4
 //  3. A notice opens a loop around its call: the loop extends back from that call over the
 //     calls before it that are repeats-ahead, and forward over the calls after it that are
 //     repeats-back. So a loop is the maximal run of repeats around the notice: the whole of a
-//     stuck run, or of a cycle of up to Period calls. A notice of a tool failing alike
+//     stuck run, or of a cycle of up to Period calls (a cycle notice's loop repeats within the
+//     cycle's own period when it is longer, periodOf). A notice of a tool failing alike
 //     (errors) or of its arguments churning (churn) counts calls whose arguments differ, so
 //     its loop is that tool's calls instead: back over as many of them as the notice counts
 //     (its failed calls, for errors), and, for errors, forward over its failed calls after it;
 //     each no more than Period calls from the next, with no user message in between.
 //  4. The next notice of the same key joins the loop when it (or, for errors and churn, the
-//     start of its chain) falls within Period calls after the loop's end, with no user message
+//     start of its chain) falls within Period calls (its period) after the loop's end, with no user message
 //     in between; the loop then extends forward from it. Otherwise it opens a new loop.
 //
 // Start and End are the loop's first and last call indices. The calls wasted are those made
@@ -137,7 +138,8 @@ func agentLoops(a *Agent, ns []*Notice) []Loop {
 		var cur *Loop
 		for _, n := range groups[k] {
 			i := n.CallIndex
-			start, end, joinAt := backward(m, i), forward(m, i), i
+			p := periodOf(n)
+			start, end, joinAt := backward(m, i, p), forward(m, i, p), i
 			if tool, count := chainOf(n); tool != "" && (n.Kind == loopguard.KindErrors || n.Kind == loopguard.KindChurn) {
 				failed := n.Kind == loopguard.KindErrors
 				start = min(start, chainStart(m, i, tool, count, failed))
@@ -147,8 +149,8 @@ func agentLoops(a *Agent, ns []*Notice) []Loop {
 				// A chain's loop that reaches back to the loop before it is that loop going on.
 				joinAt = start
 			}
-			if cur != nil && joinAt <= cur.End+Period && m[i].seg == m[cur.End].seg {
-				cur.End = max(forward(m, max(cur.End, i)), end)
+			if cur != nil && joinAt <= cur.End+p && m[i].seg == m[cur.End].seg {
+				cur.End = max(forward(m, max(cur.End, i), p), end)
 				cur.Notices++
 				continue
 			}
@@ -178,9 +180,31 @@ func agentLoops(a *Agent, ns []*Notice) []Loop {
 
 func same(a, b *Mark) bool { return a.seg == b.seg && a.args == b.args && a.Tool == b.Tool }
 
-// repeatBack says call i repeats one of the Period calls before it.
-func repeatBack(m []Mark, i int) bool {
-	for j := max(0, i-Period); j < i; j++ {
+// periodOf is how far apart a notice's loop repeats its calls: Period, or a longer cycle's own
+// period as its notice gives it ("cycle of 7 × 3"). A run of the same seven views, 48 calls
+// long, was otherwise a loop of the notice's call alone, and "wasted 0 calls" (validation round
+// r131c).
+func periodOf(n *Notice) int {
+	if n.Kind != loopguard.KindCycle {
+		return Period
+	}
+	rest, ok := strings.CutPrefix(n.Summary, "cycle of ")
+	if !ok {
+		return Period
+	}
+	k := 0
+	for _, c := range rest {
+		if c < '0' || c > '9' || k > 1000 {
+			break
+		}
+		k = k*10 + int(c-'0')
+	}
+	return max(k, Period)
+}
+
+// repeatBack says call i repeats one of the p calls before it.
+func repeatBack(m []Mark, i, p int) bool {
+	for j := max(0, i-p); j < i; j++ {
 		if same(&m[j], &m[i]) {
 			return true
 		}
@@ -188,9 +212,9 @@ func repeatBack(m []Mark, i int) bool {
 	return false
 }
 
-// repeatAhead says call i is repeated by one of the Period calls after it.
-func repeatAhead(m []Mark, i int) bool {
-	for j := i + 1; j <= i+Period && j < len(m); j++ {
+// repeatAhead says call i is repeated by one of the p calls after it.
+func repeatAhead(m []Mark, i, p int) bool {
+	for j := i + 1; j <= i+p && j < len(m); j++ {
 		if same(&m[j], &m[i]) {
 			return true
 		}
@@ -198,15 +222,15 @@ func repeatAhead(m []Mark, i int) bool {
 	return false
 }
 
-func forward(m []Mark, i int) int {
-	for i+1 < len(m) && repeatBack(m, i+1) {
+func forward(m []Mark, i, p int) int {
+	for i+1 < len(m) && repeatBack(m, i+1, p) {
 		i++
 	}
 	return i
 }
 
-func backward(m []Mark, i int) int {
-	for i > 0 && repeatAhead(m, i-1) {
+func backward(m []Mark, i, p int) int {
+	for i > 0 && repeatAhead(m, i-1, p) {
 		i--
 	}
 	return i

@@ -210,6 +210,14 @@ func TestLoops(t *testing.T) {
 			wasted: 2, runs: 1,
 		},
 		{
+			name:   "a cycle longer than Period is followed by its own period, from its first lap to its last",
+			preset: "default",
+			script: "x A B C D E F G A B C D E F G A B C D E F G A B C D E F G y",
+			// the cycle of 7 comes round the 3rd time at call 21; its laps are calls 1–28
+			want:   []string{"progress/cycle A, B, C, D, … 1-28 first 21 notices 1 wasted 7"},
+			wasted: 7, runs: 1,
+		},
+		{
 			name:   "different tools and arguments make no loop",
 			preset: "seeds",
 			script: "a b c d e f g h i j",
