@@ -105,6 +105,14 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			switch k, c := string(key), w.data[v]; {
 			case (k == "initial_observation" || k == "initial_obs") && c == '"':
 				return w.str(v, &initialObs)
+			case k == "children" && c == '[':
+				// A search tree's nodes (Moatless' SWE-Search: {"root": {"children": [{...,
+				// "children": [...]}]}}) nest each step two levels below the one before it,
+				// and each holds the chat its model was sent: the tree's depth is the run's
+				// length, not a wrapper's, so it does not count toward maxNestedDepth
+				// (validation round r133b U1: only the chats of the first four steps were
+				// searched, and the run's last steps, its tests and its finish, were lost).
+				return w.array(v, func(e int) (int, error) { return w.chatsIn(e, depth, out) })
 			case k == "initial_state":
 				// A task's starting point (tau2-bench's tasks: the history a simulation opens
 				// with), not a run: where a run began from it, the run holds it; where none

@@ -688,3 +688,35 @@ func TestToolCallAndResultRolesAreCalls(t *testing.T) {
 		`text[model] "The column is name."`,
 	})
 }
+
+// A search tree's nodes nest each step two levels below the one before, each node holding
+// the chat its model was sent (Moatless' SWE-Search): the chats of a deep node are searched
+// however long the run, and the last, longest one is the run (validation round r133b U1: only
+// the first four steps' chats were searched, the tests and the finish lost).
+func TestSearchTreeNodesAreSearchedAtAnyDepth(t *testing.T) {
+	const steps = 10
+	chat := []string{`{"role":"user","content":"fix the cache race"}`}
+	var node func(k int) string
+	node = func(k int) string {
+		if k == steps {
+			return `{"node_id":` + fmt.Sprint(k) + `,"children":[]}`
+		}
+		id := fmt.Sprintf("toolu_%d", k)
+		chat = append(chat,
+			`{"role":"assistant","content":[{"type":"tool_use","id":"`+id+`","name":"ViewCode","input":{"line":`+fmt.Sprint(k)+`}}]}`,
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"`+id+`","content":"line `+fmt.Sprint(k)+`"}]}`)
+		input := "[" + strings.Join(chat, ",") + "]"
+		return `{"node_id":` + fmt.Sprint(k) + `,"completions":{"build_action":{"input":` + input + `}},"children":[` + node(k+1) + `]}`
+	}
+	doc := `{"max_expansions":1,"max_iterations":20,"root":` + node(0) + `}`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Sessions != 1 || len(tr.Agents) != 1 {
+		t.Fatalf("%d sessions, %d agents; want the run as one", tr.Sessions, len(tr.Agents))
+	}
+	if calls := tr.Agents[0].Calls(); len(calls) != steps || calls[steps-1].Result != fmt.Sprintf("line %d", steps-1) {
+		t.Errorf("%d calls (last %+v), want all %d steps, the last answered", len(calls), calls[len(calls)-1], steps)
+	}
+}
