@@ -192,6 +192,12 @@ func CollectMirrors(paths []string) ([]Target, []Mirror) {
 //     episode's is read, and the last before each place where the logs shrink: a chat only
 //     grows, so a log smaller than the one before it follows a cut (the chat summarised), and
 //     the one before the cut is the only one that holds what came before it.
+//   - AutoCodeRover's task folder, which keeps its chat after each round of context search
+//     (conversation_round_<N>.json, each holding the rounds before it) and after each try at a
+//     patch (debug_agent_write_patch_<N>.json, each holding the last round and the tries
+//     before): a folder of twelve rounds and three tries read one run fourteen times over, a
+//     loop told fifteen times (validation round r133b U3). The last try's file is read, else
+//     the last round's;
 //   - a Harbor trial's agent folder, which keeps one run in up to three forms: the agent's own
 //     session files (under sessions/), what the agent's CLI printed (codex.txt,
 //     claude-code.txt, ...) and Harbor's trajectory.json, converted from them (validation
@@ -218,8 +224,12 @@ func splitMirrors(targets []Target) ([]Target, []Mirror) {
 	}
 	terminus := terminusEpisodeMirrors(targets, has)
 	harbor := harborAgentMirrors(targets, has)
+	acr := autoCodeRoverMirrors(targets)
 	mirrorOf := func(t Target) (of, why string) {
 		if m, ok := terminus[t.Path]; ok {
+			return m.Of, m.Why
+		}
+		if m, ok := acr[t.Path]; ok {
 			return m.Of, m.Why
 		}
 		if m, ok := harbor[t.Path]; ok {
@@ -307,6 +317,54 @@ func terminusEpisodeMirrors(targets []Target, has map[string]string) map[string]
 				continue
 			}
 			out[eps[k].t.Path] = Mirror{Path: eps[k].t.Path, Of: kept.Path, Why: "Terminus's log of an earlier episode's request (a later one holds the chat so far)"}
+		}
+	}
+	return out
+}
+
+// autoCodeRoverMirrors finds the chats of AutoCodeRover's task folders that a walk leaves out
+// (see splitMirrors), by path: in each folder, every round's and every patch try's chat but the
+// one that holds them all, the last try's, else the last round's.
+func autoCodeRoverMirrors(targets []Target) map[string]Mirror {
+	type chat struct {
+		try bool // a patch try's chat, which comes after every round's
+		n   int
+		t   Target
+	}
+	byDir := map[string][]chat{}
+	for _, t := range targets {
+		if !t.Walked {
+			continue
+		}
+		name := strings.TrimSuffix(base(t.Path), ".json")
+		c := chat{t: t}
+		digits, round := strings.CutPrefix(name, "conversation_round_")
+		if !round {
+			digits, c.try = strings.CutPrefix(name, "debug_agent_write_patch_")
+		}
+		n, err := strconv.Atoi(digits)
+		if !round && !c.try || err != nil || n < 0 {
+			continue
+		}
+		c.n = n
+		dir := filepath.Dir(t.Path)
+		byDir[dir] = append(byDir[dir], c)
+	}
+	out := map[string]Mirror{}
+	for _, chats := range byDir {
+		last := slices.MaxFunc(chats, func(a, b chat) int {
+			if a.try != b.try {
+				if a.try {
+					return 1
+				}
+				return -1
+			}
+			return a.n - b.n
+		})
+		for _, c := range chats {
+			if c.t.Path != last.t.Path {
+				out[c.t.Path] = Mirror{Path: c.t.Path, Of: last.t.Path, Why: "AutoCodeRover's chat after an earlier round or patch try (a later file holds it)"}
+			}
 		}
 	}
 	return out

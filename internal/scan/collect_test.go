@@ -336,3 +336,40 @@ func TestCollectReadsAHarborRunOnceNotOncePerForm(t *testing.T) {
 		t.Errorf("named by the user, %s is left out", trajectory1)
 	}
 }
+
+// AutoCodeRover keeps its chat after each round of context search and after each try at a
+// patch, each file holding the ones before: a walk reads the last try's chat, else the last
+// round's, once per task folder (validation round r133b U3: one run read fourteen times).
+// Named by the user, a round's chat is read.
+func TestCollectReadsAnAutoCodeRoverTaskOnce(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string) string { return writeFile(t, dir, filepath.FromSlash(rel), "[]") }
+	var rounds []string
+	for n := range 12 {
+		rounds = append(rounds, write(fmt.Sprintf("acr/sympy__sympy-12419_2024/conversation_round_%d.json", n)))
+	}
+	write("acr/sympy__sympy-12419_2024/debug_agent_write_patch_1.json")
+	write("acr/sympy__sympy-12419_2024/debug_agent_write_patch_2.json")
+	lastTry := write("acr/sympy__sympy-12419_2024/debug_agent_write_patch_3.json")
+	proxy := write("acr/sympy__sympy-12419_2024/agent_proxy_0.json")
+	// a task that stopped before any patch: its last round
+	lastRound := write("acr/django__django-1_2024/conversation_round_10.json")
+	write("acr/django__django-1_2024/conversation_round_9.json")
+
+	kept, mirrors := CollectMirrors([]string{dir})
+	var got []string
+	for _, tg := range kept {
+		got = append(got, tg.Path)
+	}
+	want := []string{lastTry, proxy, lastRound}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("walk:\n%q\nwant:\n%q", got, want)
+	}
+	if len(mirrors) != 15 {
+		t.Errorf("%d files left out, want 15", len(mirrors))
+	}
+	if got := Collect([]string{dir, rounds[3]}); !slices.ContainsFunc(got, func(tg Target) bool { return tg.Path == rounds[3] }) {
+		t.Errorf("named by the user, %s is left out", rounds[3])
+	}
+}
