@@ -89,6 +89,12 @@ func FuzzOpenHandsEventLines(f *testing.F) {
 	fuzzReader(f, readOpenHandsEventLines)
 }
 
+func FuzzDevAI(f *testing.F) {
+	f.Add([]byte(devaiRun))
+	f.Add([]byte(`[{"step":0,"user_message":"x"},{"step":1,"agent":{"action":"Running command: "},"environment":null}]`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
+}
+
 func FuzzCline(f *testing.F) {
 	seedFiles(f, "cline/*.json")
 	f.Add([]byte(`[{"role":"user","content":[{"type":"text","text":"[x] Result:"},{"type":"image"},7]},{"role":"assistant","content":"<read_file><path>a"}]`))

@@ -649,6 +649,9 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isPydanticAIHead(scanTopObject(w.data[first:]).keys) {
 		return readPydanticAI(name, w.data[start:])
 	}
+	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isDevAIHead(scanTopObject(w.data[first:]).keys) {
+		return readDevAI(name, w.data[start:])
+	}
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isATIFHead(scanTopObject(w.data[first:]).keys) {
 		return readATIFList(name, w.data[start:])
 	}

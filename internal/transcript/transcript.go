@@ -250,6 +250,10 @@ const (
 	// FormatOpencodeMarkdown is an opencode session exported as Markdown (its /export): "## User"
 	// and "## Assistant (…)" messages, "**Tool: name**" calls with their Input and Output blocks.
 	FormatOpencodeMarkdown = "opencode-markdown"
+	// FormatDevAI is a developer agent's run on a task of Agent-as-a-Judge's DevAI benchmark:
+	// a JSON list of steps, each a user message or the agent's thought and action, answered by
+	// its environment.
+	FormatDevAI = "devai"
 	// FormatPydanticAI is a Pydantic AI run's message history (ModelMessagesTypeAdapter's JSON:
 	// requests and responses of parts).
 	FormatPydanticAI = "pydantic-ai"
