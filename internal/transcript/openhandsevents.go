@@ -138,6 +138,7 @@ type ohSession struct {
 	byTool   *pendingCalls  // tool call id -> call event index
 	usage    Usage
 	seenResp map[string]bool
+	refused  int // calls refused before they ran, numbered (see add)
 	// flat histories (addFlat)
 	flatUserSeen bool
 	flatPending  []flatCall
@@ -232,6 +233,25 @@ func (s *ohSession) add(e *ohEvent) {
 		cause, _ := e.Cause.Float64()
 		if idx, ok := s.byAction[idKey(cause)]; ok {
 			s.observe(idx, e)
+		}
+		return
+	}
+	if ohName(e.Observation) == "error" && e.Source == "agent" {
+		// OpenHands refused a call before it ran ("Missing required parameters for function
+		// 'str_replace_editor': {'security_risk'}"): no action was written, only this error,
+		// with no cause. It stands for the call, failed, numbered as the completion dumps'
+		// reader numbers such refusals (its arguments are not kept), so that eight refusals in
+		// a row are eight failed attempts (validation round r133a U1: 41 refusals of one
+		// session went unread, and the two readers of one run numbered its calls apart).
+		text := ohText(e.Content)
+		if text == "" {
+			text = e.Message
+		}
+		if tool := refusedCallTool(text); tool != "" {
+			s.refused++
+			args := []byte(`{"refused_attempt":` + strconv.Itoa(s.refused) + `}`)
+			idx := s.a.add(loopguard.Call("", tool, args).WithResult(text, true))
+			s.a.events[idx].Time = parseTime(e.Timestamp)
 		}
 	}
 }

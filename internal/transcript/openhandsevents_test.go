@@ -184,6 +184,28 @@ func TestOpenHandsV1MessageToolCallArguments(t *testing.T) {
 	}
 }
 
+// OpenHands 0.x writes a call it refused before running it as an error alone, with no action
+// and no cause: the refused call, failed and numbered, as the completion dumps' reader reads it
+// (validation round r133a U1: 41 refusals of one session went unread). An error of the
+// environment's, or one that names no function, is no call.
+func TestOpenHandsRefusedCallsWithoutAnAction(t *testing.T) {
+	doc := `[
+{"id": 1, "timestamp": "2026-01-06T14:50:00", "source": "user", "message": "fix it", "action": "message", "args": {"content": "fix it"}},
+{"id": 2, "timestamp": "2026-01-06T14:50:05", "source": "agent", "message": "Running command: ls", "action": "run", "args": {"command": "ls", "thought": ""}},
+{"id": 3, "timestamp": "2026-01-06T14:50:06", "source": "agent", "message": "a.py", "cause": 2, "observation": "run", "content": "a.py", "extras": {"command": "ls", "exit_code": 0}},
+{"id": 4, "timestamp": "2026-01-06T14:50:20", "source": "agent", "message": "Missing required parameters for function 'str_replace_editor': {'security_risk'}", "observation": "error", "content": "Missing required parameters for function 'str_replace_editor': {'security_risk'}", "extras": {"error_id": ""}},
+{"id": 5, "timestamp": "2026-01-06T14:50:33", "source": "agent", "message": "Missing required parameters for function 'str_replace_editor': {'security_risk'}", "observation": "error", "content": "Missing required parameters for function 'str_replace_editor': {'security_risk'}", "extras": {"error_id": ""}},
+{"id": 6, "timestamp": "2026-01-06T14:50:40", "source": "environment", "message": "Sandbox restarted", "observation": "error", "content": "Sandbox restarted", "extras": {}},
+{"id": 7, "timestamp": "2026-01-06T14:50:45", "source": "agent", "message": "The model said nothing usable", "observation": "error", "content": "The model said nothing usable", "extras": {}}
+]`
+	expectEvents(t, "trajectory.json", doc, FormatOpenHands, []string{
+		`user "fix it"`,
+		`call run "{\"command\":\"ls\"}" => "a.py"`,
+		`call str_replace_editor "{\"refused_attempt\":1}" => "Missing required parameters for …" FAILED`,
+		`call str_replace_editor "{\"refused_attempt\":2}" => "Missing required parameters for …" FAILED`,
+	})
+}
+
 func writeTemp(t *testing.T, name, data string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
