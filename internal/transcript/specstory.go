@@ -607,7 +607,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 				// call that went through.
 				a.events[failedAt].Tool = toolName
 			case !echo:
-				addSpecCall(a, toolName, body, strings.Contains(attrs, `data-edit-status="rejected"`))
+				addSpecCall(a, toolName, "", body, strings.Contains(attrs, `data-edit-status="rejected"`))
 			}
 			lastTool = toolName
 			text = rest
@@ -620,11 +620,11 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			if nl := specLegacyIndex(body); nl > 0 {
 				body, rest = body[:nl], body[nl:]+rest
 			}
-			toolName := ""
-			if m := specLegacyUse.FindStringSubmatch(line); m != nil {
-				toolName = m[1]
+			toolName, inline := "", ""
+			if m := specLegacyUse.FindStringSubmatchIndex(line); m != nil {
+				toolName, inline = line[m[2]:m[3]], strings.TrimSpace(line[m[1]:])
 			}
-			addSpecCall(a, toolName, body, false)
+			addSpecCall(a, toolName, inline, body, false)
 			lastTool = ""
 			text = rest
 		}
@@ -776,8 +776,13 @@ func firstOf(a, b int) int {
 }
 
 // addSpecCall adds a call from its body: the summary line and everything but the last
-// fenced block are its arguments, that block its result.
-func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
+// fenced block are its arguments, that block its result. inline is what the first exports of
+// Claude Code sessions (July 2025) wrote after the tool's name on its "Tool use:" line: its
+// argument (a path, "path `./src`") when the body holds none, else a caption of the command
+// below it ("Tool use: **Bash** Run the linter", then the command in backquotes), left out as
+// the progress detector leaves captions out (validation round r134a U1: 180 of 233 calls of two
+// chats were read with nothing of what they asked, so none answered).
+func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 	summary := ""
 	if m := specSummary.FindStringSubmatchIndex(body); m != nil {
 		summary = html.UnescapeString(strings.TrimSpace(body[m[2]:m[3]]))
@@ -831,6 +836,15 @@ func addSpecCall(a *agentBuf, tool, body string, rejected bool) {
 	}
 	if answered {
 		args = strings.TrimSpace(strings.TrimSuffix(args, lastLineOf(args, specOutputLabels)))
+		// The same exports label a failed call's answer "Error:" ("File does not exist. Current
+		// working directory: ..." says nothing of failing by itself).
+		if label := lastLineOf(args, specErrorLabels); label != "" {
+			args = strings.TrimSpace(strings.TrimSuffix(args, label))
+			rejected = true
+		}
+	}
+	if args == "" && inline != "" {
+		args = inline
 	}
 	result = strings.TrimSpace(result)
 	if answered && isCodeblockPointer(result) {
@@ -1021,6 +1035,9 @@ func copilotAsked(result string) string {
 
 // specOutputLabels are the lines an export writes over a call's output block ("Output:").
 var specOutputLabels = []string{"Output:", "**Output:**", "Output", "Result:", "**Result:**"}
+
+// specErrorLabels head the answer of a call that failed, in the first exports of Claude Code.
+var specErrorLabels = []string{"Error:", "**Error:**"}
 
 // lastLineOf returns s's last line when it is one of labels, else "".
 func lastLineOf(s string, labels []string) string {
