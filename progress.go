@@ -453,20 +453,22 @@ type toolChain struct {
 
 // chainShape is one outcome a tool chain follows, and its count.
 type chainShape struct {
-	head     uint64 // masked result of the chain's first call
-	exact    uint64 // its normalised result, unmasked
-	joined   uint64 // the masked result of a call that joined by its unmasked one, 0 for none
-	lead     uint64 // its first line
-	kind     uint64 // the kind of failure it names (failureKind), 0 when none or it did not fail
-	sketch   sketch
-	count    int32
-	variants int32  // calls whose arguments differ from the call before them
-	guesses  int32  // of those, the ones that changed what was looked for (queryOf)
-	query    uint32 // what the chain's last call looked for (queryOf), 0 when it says not
-	saidAt   int32  // count at the chain's last notice, 0 before the first
-	nothing  int32  // the calls after the first in a row whose answers say nothing (saysNothing)
-	file     uint64 // the file its edits target (editFileKey), 0 when not known
-	mixed    bool   // some of its rejected edits failed otherwise than the others
+	head   uint64 // masked result of the chain's first call
+	exact  uint64 // its normalised result, unmasked
+	joined uint64 // the masked result of a call that joined by its unmasked one, 0 for none
+	lead   uint64 // its first line
+	// leadExact is that line as it is, for a failed change (leadLine; see followOutcome)
+	leadExact uint64
+	kind      uint64 // the kind of failure it names (failureKind), 0 when none or it did not fail
+	sketch    sketch
+	count     int32
+	variants  int32  // calls whose arguments differ from the call before them
+	guesses   int32  // of those, the ones that changed what was looked for (queryOf)
+	query     uint32 // what the chain's last call looked for (queryOf), 0 when it says not
+	saidAt    int32  // count at the chain's last notice, 0 before the first
+	nothing   int32  // the calls after the first in a row whose answers say nothing (saysNothing)
+	file      uint64 // the file its edits target (editFileKey), 0 when not known
+	mixed     bool   // some of its rejected edits failed otherwise than the others
 }
 
 const maxChains = 8

@@ -369,19 +369,31 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// Failures of different kinds are different failures, alike as the rest of their text
 	// may be once masked (failureKind).
 	var sig, kind uint64
-	lead := dg.lead
+	lead, leadExact := dg.lead, uint64(0)
 	if failed {
 		line, after, msg := failureLineOf(said)
 		sig, kind = signatureOf(line, after), failureKind(line)
 		if msg != "" {
 			// What a JSON answer's error says first, not the envelope's first line.
 			lead = mix64(hashLine(firstLine(msg))) | 1
+			leadExact = lead
+		} else if mut {
+			leadExact = novelLineHash(leadLine(c.result)) | 1
 		}
 	}
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure, unless the failures are
-	// of different kinds: a traceback's first line is its header, whatever was raised.
-	sameLead := mut && failed && ch != nil && ch.failed && ch.lead == lead && !ch.kindDiffers(kind)
+	// of different kinds: a traceback's first line is its header, whatever was raised. The
+	// line is compared as the digest leaves it, masked ("No replacement was performed, old_str
+	// `X` did not appear verbatim", X each attempt's own), and as it is (leadLine): the
+	// digest hashes an answer of 1 KB or more line by line and a shorter one word by word, so
+	// the one sentence SWE-agent's linter opens every rejection with ("Your proposed edit has
+	// introduced new syntax error(s)...") led two rejections apart when one answer was 1,020
+	// bytes and the other 1,185, and eleven rejections of edits to one file went untold until
+	// the twelfth (validation round r135a M1).
+	// A harness's refusal of a reply's form is one template whatever was refused, and is
+	// compared masked, as sameExact says below.
+	sameLead := mut && failed && ch != nil && ch.failed && (ch.lead == lead || ch.leadExact == leadExact && !c.refusedForm) && !ch.kindDiffers(kind)
 	// An editor's changes to one file rejected again and again, nothing landing between, are
 	// one loop however the rejections are worded ("did not appear verbatim", then "multiple
 	// occurrences", then not found again): each says the model's picture of the file is not
@@ -463,7 +475,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	} else {
 		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
-			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, kind: kind, sketch: dg.sketch, count: 1, file: file}}
+			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sketch: dg.sketch, count: 1, file: file}}
 		if stretch {
 			nc.other, nc.hasOther = ch.chainShape, true
 		}
@@ -1151,6 +1163,29 @@ func (s *progressState) flips(id, result uint64) bool {
 	}
 	r := &s.recent[(n-2)%len(s.recent)]
 	return r.id == id && r.result == result && r.epochAfter == s.epoch
+}
+
+// leadLine is an answer's first line that says something, as the digest takes it for the lead:
+// the first line of two fields, else the last of the lines before it; white space at its end
+// and what a carriage return overwrote aside.
+func leadLine(result string) string {
+	lead := ""
+	for rest := result; rest != ""; {
+		line, after, _ := strings.Cut(rest, "\n")
+		rest = after
+		line = strings.TrimSuffix(line, "\r")
+		if k := strings.LastIndexByte(line, '\r'); k >= 0 {
+			line = line[k+1:]
+		}
+		if line = strings.TrimRight(line, " \t"); line == "" {
+			continue
+		}
+		lead = line
+		if hasTwoFields(line) {
+			break
+		}
+	}
+	return lead
 }
 
 // recentWindow is how far back the same call is looked for: long enough for a short cycle

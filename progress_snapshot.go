@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 26
+const progressSnapFormat = 27
 
 func appendSketch(b []byte, s *sketch) []byte {
 	b = append(b, s.n)
@@ -227,6 +227,7 @@ func appendShape(b []byte, c *chainShape) []byte {
 	b = binary.LittleEndian.AppendUint64(b, c.exact)
 	b = binary.LittleEndian.AppendUint64(b, c.joined)
 	b = binary.LittleEndian.AppendUint64(b, c.lead)
+	b = binary.LittleEndian.AppendUint64(b, c.leadExact)
 	b = binary.LittleEndian.AppendUint64(b, c.kind)
 	b = appendSketch(b, &c.sketch)
 	for _, n := range [...]int32{c.count, c.variants, c.guesses, c.saidAt, c.nothing} {
@@ -238,7 +239,7 @@ func appendShape(b []byte, c *chainShape) []byte {
 }
 
 func readShape(r *snapReader, c *chainShape) error {
-	c.head, c.exact, c.joined, c.lead, c.kind = r.u64(), r.u64(), r.u64(), r.u64(), r.u64()
+	c.head, c.exact, c.joined, c.lead, c.leadExact, c.kind = r.u64(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64()
 	readSketch(r, &c.sketch)
 	for _, n := range [...]*int32{&c.count, &c.variants, &c.guesses, &c.saidAt, &c.nothing} {
 		v := r.uvarint()

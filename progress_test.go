@@ -190,6 +190,14 @@ func TestProgressRules(t *testing.T) {
 				}),
 				[]step{ok("str_replace_editor", `{"command":"view","path":"/testbed/sets.py","view_range":[2500,2550]}`, "Invalid `view_range`: [2500, 2550]. Its second element `2550` should be smaller than the number of lines in the file: `2528`")},
 			), []string{"20:stuck:str_replace_editor × 3"}},
+		{"rejections of different edits opening with the linter's one sentence are one failure, however long each preview (r135a M1)",
+			nil, times(4, func(i int) step {
+				code := strings.Repeat(fmt.Sprintf("public class Attempt%d { void run() { System.out.println(%d); } }\n", i, i), 8+i*2)
+				return fail("edit", "edit 1:1\n"+code+"end_of_edit",
+					"Your proposed edit has introduced new syntax error(s). Please read this error message carefully and then retry editing the file.\n\n"+
+						"ERRORS:\n- E999 SyntaxError: invalid syntax\n\nThis is how your edit would have looked if applied\n"+code+
+						"Your changes have NOT been applied. Please fix your edit command and try again.")
+			}), []string{"3:errors:edit failed × 4"}},
 		{"a tool whose only argument is a summary is told apart by it",
 			nil, times(3, func(i int) step {
 				return ok("record_summary", fmt.Sprintf(`{"summary":"Finding %d: the cache is stale"}`, i), "Saved.")
