@@ -1277,3 +1277,24 @@ func TestEditorRefusalsOpenWithFailure(t *testing.T) {
 		}
 	}
 }
+
+// A command-line parser's refusal of its arguments (argparse: the usage, then "<program>:
+// error: ...") opens an answer that failed; a usage printed on request did not (validation
+// round r136a U1).
+func TestUsageRefusalsOpenWithFailure(t *testing.T) {
+	tests := []struct {
+		result string
+		opens  bool
+	}{
+		{"usage: str_replace_editor [-h] [--file_text FILE_TEXT] [--view_range VIEW_RANGE]\n                          command path\nstr_replace_editor: error: unrecognized arguments: [1060, 1220]\n", true},
+		{"usage: manage.py test [-h] [--noinput]\nmanage.py: error: the following arguments are required: label", true},
+		{"usage: git [--version] [--help] [-C <path>]\n\nThese are common Git commands used in various situations:", false},
+		{"usage: tool [-h]\nother: error: this names another program", false},
+		{"usage:\nprog: error: x", false},
+	}
+	for _, tt := range tests {
+		if got := opensWithFailure(tt.result); got != tt.opens {
+			t.Errorf("opensWithFailure(%q) = %v, want %v", tt.result, got, tt.opens)
+		}
+	}
+}

@@ -600,6 +600,7 @@ var openingFirsts = func() (t [256]bool) {
 	}
 	t['T'] = true // "Tool x not found" (opensWithFailure), "The path x does not exist" (editorRefused)
 	t['I'] = true // "Invalid `view_range`" (editorRefused)
+	t['u'] = true // "usage: prog [-h] ..." (usageRefused)
 	t['H'] = true // "HTTP/1.1 503 Service Unavailable" (serverFailed)
 	return t
 }()
@@ -630,7 +631,25 @@ func opensWithFailure(result string) bool {
 		line, _, _ := strings.Cut(rest, "\n")
 		return strings.Contains(line[:min(len(line), 200)], " not found")
 	}
-	return editorRefused(result[i:]) || serverFailed(result[i:])
+	return editorRefused(result[i:]) || usageRefused(result[i:]) || serverFailed(result[i:])
+}
+
+// usageRefused says whether an answer is a command-line parser's refusal of its arguments, as
+// Python's argparse writes it: the program's usage, then "<program>: error: ..." ("usage:
+// str_replace_editor [-h] ...", "str_replace_editor: error: unrecognized arguments: [1060,
+// 1220]"). The program never ran; SWE-agent keeps no exit status, and three such views in a
+// row read as views answered (validation round r136a U1). A usage printed on request has no
+// such error line.
+func usageRefused(s string) bool {
+	rest, ok := strings.CutPrefix(s, "usage: ")
+	if !ok {
+		return false
+	}
+	prog, _, _ := strings.Cut(rest[:min(len(rest), 200)], " ")
+	if prog == "" || strings.ContainsAny(prog, "\n\t") {
+		return false
+	}
+	return strings.Contains(s[:min(len(s), 4096)], "\n"+prog+": error: ")
 }
 
 // editorRefused says whether an answer opens with a file editor's refusal of what it was

@@ -98,6 +98,41 @@ func TestSWEAgentStepsWithoutAnAction(t *testing.T) {
 	}
 }
 
+// SWE-agent 1.x with function calling writes a bash call's action as the command alone: the
+// tool is the one the model called by name, not the command's first word (validation round
+// r136a U3: every command of a run was read as a call of "cd").
+func TestSWEAgentFunctionCallingStepsKeepTheToolsName(t *testing.T) {
+	call := func(id, name, command string) map[string]any {
+		return map[string]any{"role": "assistant", "content": "", "agent": "main", "tool_calls": []any{
+			map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": `{"command": "` + command + `"}`}}}}
+	}
+	hist := []any{
+		map[string]any{"role": "system", "content": "You are a helpful assistant.", "agent": "main"},
+		map[string]any{"role": "user", "content": "Fix the unit error.", "agent": "main"},
+		call("c1", "bash", "cd /testbed && grep -n Unit core.py"),
+		map[string]any{"role": "tool", "content": "12: class Unit", "tool_call_ids": []string{"c1"}, "agent": "main"},
+		call("c2", "str_replace_editor", "view"),
+		map[string]any{"role": "tool", "content": "Here's the result", "tool_call_ids": []string{"c2"}, "agent": "main"},
+	}
+	steps := []map[string]string{
+		{"action": "cd /testbed && grep -n Unit core.py", "thought": "Find the class.", "observation": "12: class Unit"},
+		{"action": "str_replace_editor view /testbed/core.py", "thought": "Look at it.", "observation": "Here's the result"},
+	}
+	b, _ := json.Marshal(map[string]any{"trajectory": steps, "history": hist, "info": map[string]any{"exit_status": "submitted"}})
+	tr, err := ReadFrom("run.traj", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, c.Tool+" "+string(c.Args))
+	}
+	want := []string{"bash cd /testbed && grep -n Unit core.py", "str_replace_editor str_replace_editor view /testbed/core.py"}
+	if tr.Format != FormatSWEAgent || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s: %q, want %q", tr.Format, got, want)
+	}
+}
+
 // An observation template may write the command's outcome as the Python dict it is, on one
 // line: the result is its output, escapes decoded, failed when its return code is not 0.
 func TestMiniSWEAgentPythonDictObservations(t *testing.T) {

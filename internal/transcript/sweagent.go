@@ -48,7 +48,7 @@ func buildSWEAgent(d *docObject, w *walker) *built {
 				}
 				// Later user messages are the observations of the steps.
 			case "assistant":
-				addSWEStep(a, &steps[k])
+				addSWEStep(a, &steps[k], calledTool(m))
 				k++
 			}
 		}
@@ -68,7 +68,7 @@ func buildSWEAgent(d *docObject, w *walker) *built {
 			}
 		}
 		for i := range steps {
-			addSWEStep(a, &steps[i])
+			addSWEStep(a, &steps[i], "")
 		}
 	}
 
@@ -91,9 +91,24 @@ func buildSWEAgent(d *docObject, w *walker) *built {
 	return out
 }
 
-func addSWEStep(a *agentBuf, s *sweStep) {
+// calledTool is the tool a function-calling step's message names for its one call, or "".
+func calledTool(m *msg) string {
+	if len(m.ToolCalls) != 1 {
+		return ""
+	}
+	return callName(&m.ToolCalls[0])
+}
+
+// addSWEStep adds a step: its thought, and its action as a call of the tool it starts with,
+// or of named, the tool the model called by name (SWE-agent 1.x with function calling writes
+// a bash call's action as the command alone, "cd /testbed && grep ...": every command of such
+// a run was read as a call of "cd", validation round r136a U3).
+func addSWEStep(a *agentBuf, s *sweStep, named string) {
 	a.text("model", s.Thought, "", 0)
 	tool := firstToken(s.Action)
+	if named != "" {
+		tool = named
+	}
 	var args []byte
 	if s.Action != "" {
 		args = []byte(s.Action)
