@@ -239,7 +239,9 @@ func addGeminiContents(a *agentBuf, list []msg) {
 				if idx := pending.take(p.FunctionResponse.ID); idx >= 0 {
 					text, failed := gemResponseText(p.FunctionResponse.Response)
 					e := &a.events[idx]
-					e.Result, e.HasResult, e.Failed = text, true, failed
+					// The shell tool's own exit code, as the chat recordings are read (validation
+					// round r136b U1: failing builds of checkpoints read as successes).
+					e.Result, e.HasResult, e.Failed = text, true, failed || gemShellFailed(e.Tool, text)
 				}
 			case p.Text != nil:
 				if m.Role == "model" {

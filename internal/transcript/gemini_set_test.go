@@ -127,3 +127,21 @@ func TestGeminiCallsOfABatchKeepTheirOwnAnswers(t *testing.T) {
 		t.Errorf("results %q, want %q", results, want)
 	}
 }
+
+// Gemini CLI's shell tool answers as a success whatever the command did, and says the
+// command's exit code in its output: a checkpoint's call whose code is not 0 failed, as a chat
+// recording's does (validation round r136b U1: failing builds read as successes).
+func TestGeminiCheckpointShellExitCodeFails(t *testing.T) {
+	doc := `[
+ {"role": "user", "parts": [{"text": "run the tests"}]},
+ {"role": "model", "parts": [{"functionCall": {"id": "run_shell_command-1763392123905-a", "name": "run_shell_command", "args": {"command": "pytest"}}}]},
+ {"role": "user", "parts": [{"functionResponse": {"id": "run_shell_command-1763392123905-a", "name": "run_shell_command", "response": {"output": "Command: pytest\nDirectory: (root)\nOutput: bash: line 1: pytest: command not found\nError: (none)\nExit Code: 127\nSignal: 0"}}}]},
+ {"role": "model", "parts": [{"functionCall": {"id": "run_shell_command-1763392124000-b", "name": "run_shell_command", "args": {"command": "ls"}}}]},
+ {"role": "user", "parts": [{"functionResponse": {"id": "run_shell_command-1763392124000-b", "name": "run_shell_command", "response": {"output": "Command: ls\nDirectory: (root)\nOutput: a.py\nError: (none)\nExit Code: 0\nSignal: 0"}}}]}
+]`
+	tr := mustRead(t, writeTemp(t, "checkpoint-tests.json", doc))
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 2 || !calls[0].Failed || calls[1].Failed {
+		t.Fatalf("calls %q: want the exit code 127 failed and the 0 not", describe(calls))
+	}
+}

@@ -225,7 +225,7 @@ func readGeminiMarkdown(name string, br *bufio.Reader) (*built, error) {
 				continue
 			}
 			e := &a.events[pending[at].idx]
-			e.Result, e.HasResult, e.Failed = result, true, failed
+			e.Result, e.HasResult, e.Failed = result, true, failed || gemShellFailed(e.Tool, result)
 			pending = append(pending[:at], pending[at+1:]...)
 		}
 		said = append(said, rest, included)

@@ -113,3 +113,19 @@ func TestGeminiMarkdownRecognisedByItsHeadings(t *testing.T) {
 		})
 	}
 }
+
+// The shell tool's exit code fails its call in a shared chat too, as in a chat recording
+// (validation round r136b U1: failing builds of an export read as successes).
+func TestGeminiMarkdownShellExitCodeFails(t *testing.T) {
+	chat := "## USER 🧑‍💻\n\nbuild it\n\n---\n\n" +
+		"## MODEL ✨\n\nBuilding.**Tool Command**:\n```json\n{\n  \"id\": \"run_shell_command-1763394564200-e6d13\",\n  \"name\": \"run_shell_command\",\n  \"args\": {\n    \"command\": \"dotnet build\"\n  }\n}\n```\n\n---\n\n" +
+		"## USER 🧑‍💻\n\n**Tool Response**:\n```json\n{\n  \"id\": \"run_shell_command-1763394564200-e6d13\",\n  \"name\": \"run_shell_command\",\n  \"response\": {\n    \"output\": \"Command: dotnet build\\nOutput: Build failed with 2 error(s) in 7.6s\\nError: (none)\\nExit Code: 1\\nSignal: (none)\"\n  }\n}\n```\n\n---\n\n" +
+		"## MODEL ✨\n\nIt failed."
+	tr, err := ReadFrom("gemini-chat.md", strings.NewReader(chat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls := tr.Agents[0].Calls(); len(calls) != 1 || !calls[0].Failed {
+		t.Errorf("calls %q: want the build, failed by its exit code", describe(calls))
+	}
+}
