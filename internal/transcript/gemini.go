@@ -130,6 +130,26 @@ func buildGeminiSession(sessionID, kind string, msgs []msg) *built {
 	return b.done()
 }
 
+// gemCallIDTime is the time in a call id as Gemini CLI makes them, "<tool>-<Unix
+// milliseconds>-<random>" ("run_shell_command-1763392123905-e6d130253e7b5"), or 0: checkpoints
+// and shared chats keep no other time (validation round r136b U2).
+func gemCallIDTime(id string) int64 {
+	end := strings.LastIndexByte(id, '-')
+	if end < 0 {
+		return 0
+	}
+	start := strings.LastIndexByte(id[:end], '-')
+	digits := id[start+1 : end]
+	if start < 0 || len(digits) != 13 || !isDigits(digits) {
+		return 0
+	}
+	ms, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil {
+		return 0
+	}
+	return ms
+}
+
 // gemShellFailed reads the exit code that the shell tool reports in its output
 // ("...\nExit Code: N\n..."): the call itself succeeds whatever the command's status.
 func gemShellFailed(tool, result string) bool {
@@ -233,6 +253,7 @@ func addGeminiContents(a *agentBuf, list []msg) {
 			case p.FunctionCall != nil:
 				call := loopguard.Call("", p.FunctionCall.Name, rawArgs(p.FunctionCall.Args))
 				call.Turn = "c" + strconv.Itoa(i) // the calls of one content are one reply
+				call.Time = gemCallIDTime(p.FunctionCall.ID)
 				idx := a.add(call)
 				pending.add(p.FunctionCall.ID, idx)
 			case p.FunctionResponse != nil:
@@ -242,6 +263,9 @@ func addGeminiContents(a *agentBuf, list []msg) {
 					// The shell tool's own exit code, as the chat recordings are read (validation
 					// round r136b U1: failing builds of checkpoints read as successes).
 					e.Result, e.HasResult, e.Failed = text, true, failed || gemShellFailed(e.Tool, text)
+					if e.Time == 0 {
+						e.Time = gemCallIDTime(p.FunctionResponse.ID) // a checkpoint may keep the id on the answer alone
+					}
 				}
 			case p.Text != nil:
 				if m.Role == "model" {

@@ -145,3 +145,36 @@ func TestGeminiCheckpointShellExitCodeFails(t *testing.T) {
 		t.Fatalf("calls %q: want the exit code 127 failed and the 0 not", describe(calls))
 	}
 }
+
+// Gemini CLI names a call "<tool>-<Unix milliseconds>-<random>": a checkpoint, which keeps no
+// other time, has its calls' times from their ids (validation round r136b U2).
+func TestGeminiCallIDTime(t *testing.T) {
+	tests := []struct {
+		id   string
+		want int64
+	}{
+		{"run_shell_command-1763392123905-e6d130253e7b5", 1763392123905},
+		{"read_file-1768093682440-e91f688c3263c", 1768093682440},
+		{"mcp-server-tool-1768093682440-abc", 1768093682440},
+		{"glob", 0},
+		{"read_file-123-abc", 0},
+		{"", 0},
+		{"-1763392123905", 0},
+	}
+	for _, tt := range tests {
+		if got := gemCallIDTime(tt.id); got != tt.want {
+			t.Errorf("gemCallIDTime(%q) = %d, want %d", tt.id, got, tt.want)
+		}
+	}
+	doc := `[{"role": "user", "parts": [{"text": "run it"}]},
+ {"role": "model", "parts": [{"functionCall": {"id": "run_shell_command-1763392123905-a", "name": "run_shell_command", "args": {"command": "ls"}}}]},
+ {"role": "user", "parts": [{"functionResponse": {"id": "run_shell_command-1763392123905-a", "name": "run_shell_command", "response": {"output": "a.py"}}}]}]`
+	if calls := mustRead(t, writeTemp(t, "checkpoint-t.json", doc)).Agents[0].Calls(); len(calls) != 1 || calls[0].Time != 1763392123905 {
+		t.Errorf("calls %+v: want the call at its id's time", calls)
+	}
+	// A checkpoint may keep the id on the answer alone.
+	doc = strings.Replace(doc, `"id": "run_shell_command-1763392123905-a", "name": "run_shell_command", "args"`, `"name": "run_shell_command", "args"`, 1)
+	if calls := mustRead(t, writeTemp(t, "checkpoint-t.json", doc)).Agents[0].Calls(); len(calls) != 1 || calls[0].Time != 1763392123905 {
+		t.Errorf("calls %+v: want the call at its answer's id's time", calls)
+	}
+}

@@ -188,6 +188,7 @@ func readGeminiMarkdown(name string, br *bufio.Reader) (*built, error) {
 				}
 				call := loopguard.Call("", c.Name, rawArgs(c.Args))
 				call.Turn = "t" + strconv.Itoa(n)
+				call.Time = gemCallIDTime(c.ID)
 				pending = append(pending, waiting{a.add(call), c.ID, c.Name})
 			}
 			a.text("model", strings.TrimSpace(rest), "", 0)
@@ -226,6 +227,9 @@ func readGeminiMarkdown(name string, br *bufio.Reader) (*built, error) {
 			}
 			e := &a.events[pending[at].idx]
 			e.Result, e.HasResult, e.Failed = result, true, failed || gemShellFailed(e.Tool, result)
+			if e.Time == 0 {
+				e.Time = gemCallIDTime(r.ID) // the id may be on the answer alone
+			}
 			pending = append(pending[:at], pending[at+1:]...)
 		}
 		said = append(said, rest, included)
