@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -36,6 +37,7 @@ import (
 
 type mind2webResult struct {
 	Task          string            `json:"task"`
+	ConfirmedTask string            `json:"confirmed_task"` // SeeAct's name for the task
 	FinalResponse json.RawMessage   `json:"final_result_response"`
 	Actions       []json.RawMessage `json:"action_history"`
 	Thoughts      json.RawMessage   `json:"thoughts"`
@@ -44,7 +46,7 @@ type mind2webResult struct {
 // isMind2WebHead says whether a document's top-level keys are an Online-Mind2Web result's: the
 // action history, with the task or the thoughts beside it.
 func isMind2WebHead(has func(string) bool) bool {
-	return has("action_history") && (has("task") || has("thoughts") || has("final_result_response"))
+	return has("action_history") && (has("task") || has("confirmed_task") || has("thoughts") || has("final_result_response"))
 }
 
 func readMind2Web(name string, br *bufio.Reader, hint int64) (*built, error) {
@@ -54,8 +56,8 @@ func readMind2Web(name string, br *bufio.Reader, hint int64) (*built, error) {
 	}
 	b := newBuilder(FormatMind2Web)
 	a := b.agent(MainAgent)
-	if strings.TrimSpace(r.Task) != "" {
-		a.user(r.Task, 0)
+	if task := cmp.Or(strings.TrimSpace(r.Task), strings.TrimSpace(r.ConfirmedTask)); task != "" {
+		a.user(task, 0)
 	}
 	thoughts, beside := mind2webThoughts(r.Thoughts, len(r.Actions))
 	if !beside {
@@ -76,11 +78,14 @@ func readMind2Web(name string, br *bufio.Reader, hint int64) (*built, error) {
 			a.text("model", thought, "", 0)
 		}
 		prev = thought
-		tool, args := mind2webAction(raw)
+		tool, args, failure := mind2webAction(raw)
 		if tool == "" {
 			continue // an empty entry: no action
 		}
 		call := loopguard.Call("", tool, args)
+		if failure != "" {
+			call = call.WithResult(failure, true)
+		}
 		call.Turn = "reply " + strconv.Itoa(reply)
 		a.add(call)
 	}
@@ -105,18 +110,21 @@ func mind2webThoughts(raw json.RawMessage, actions int) ([]string, bool) {
 }
 
 // mind2webAction reads one action_history entry as a call: its tool and arguments as the text
-// gives them; an entry that is not a string is the call "action" on that value.
-func mind2webAction(raw json.RawMessage) (tool string, args []byte) {
+// gives them; an entry that is not a string is the call "action" on that value. failure is
+// what SeeAct wrote of an action that failed ("<element> -> Failed to CLICK because
+// Locator.click: Timeout 10000ms exceeded."): the call's answer, failed; "" for the others,
+// whose outcome the file does not hold.
+func mind2webAction(raw json.RawMessage) (tool string, args []byte, failure string) {
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		if args = rawArgs(raw); len(args) == 0 {
-			return "", nil
+			return "", nil, ""
 		}
-		return "action", args
+		return "action", args, ""
 	}
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", nil
+		return "", nil, ""
 	}
 	if element, op, ok := seeActAction(s); ok {
 		verb, value, _ := strings.Cut(op, ":")
@@ -124,13 +132,35 @@ func mind2webAction(raw json.RawMessage) (tool string, args []byte) {
 		if v := strings.TrimSpace(value); v != "" {
 			fields["value"] = v
 		}
-		return strings.ToLower(verb), marshalArgs(fields)
+		return strings.ToLower(verb), marshalArgs(fields), ""
+	}
+	if element, verb, why, ok := seeActFailure(s); ok {
+		return strings.ToLower(verb), marshalArgs(map[string]string{"element": element}), why
 	}
 	verb, rest, _ := strings.Cut(s, " ")
 	if rest = strings.TrimSpace(rest); rest == "" {
-		return strings.ToLower(verb), nil
+		return strings.ToLower(verb), nil, ""
 	}
-	return strings.ToLower(verb), []byte(rest)
+	return strings.ToLower(verb), []byte(rest), ""
+}
+
+// seeActFailure splits SeeAct's entry for an action that failed, "<element> -> Failed to
+// <OPERATION> because <why>", into the element, the operation and the failure as written
+// (validation round r137b M1: nine clicks timing out alike were read as nine calls of "[a]"
+// with the failure in their arguments).
+func seeActFailure(s string) (element, verb, failure string, ok bool) {
+	i := strings.Index(s, " -> Failed to ")
+	if i < 0 {
+		return "", "", "", false
+	}
+	element, failure = strings.TrimSpace(s[:i]), s[i+len(" -> "):]
+	verb, _, _ = strings.Cut(failure[len("Failed to "):], " ")
+	for _, c := range verb {
+		if !('A' <= c && c <= 'Z' || c == '_') {
+			return "", "", "", false
+		}
+	}
+	return element, verb, failure, verb != ""
 }
 
 // seeActAction splits SeeAct's "<element> -> CLICK" or "<element> -> TYPE: <value>" into the

@@ -2,8 +2,11 @@ package transcript
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // An Online-Mind2Web result.json, in the layout the Agent Browser Protocol harness writes
@@ -58,6 +61,39 @@ func TestMind2WebActionTextsAsCalls(t *testing.T) {
 				t.Errorf("calls %+v, want one %s %s without a result", calls, tt.tool, tt.args)
 			}
 		})
+	}
+}
+
+// SeeAct names its task confirmed_task, and writes an action that failed as "<element> ->
+// Failed to CLICK because <why>": the click on the element, answered by the failure
+// (validation round r137b U1, M1: the file read no call, and nine clicks timing out alike
+// were calls of "[a]").
+func TestSeeActResultWithFailedActions(t *testing.T) {
+	failed := `[a] alt=\"Tree Dasher 2\" -> Failed to CLICK because Locator.click: Timeout 10000ms exceeded.\nCall log:\n  - waiting for locator`
+	doc := `{"confirmed_task": "Find the green shoes", "website": "https://www.allbirds.com/", "task_id": "t1", "num_step": 4,
+ "action_history": ["[button] Filter -> CLICK", "` + failed + `", "` + failed + `", "` + failed + `"], "exit_by": "max steps"}`
+	tr, err := ReadFrom("result.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatMind2Web {
+		t.Fatalf("read as %q", tr.Format)
+	}
+	want := []string{
+		`user "Find the green shoes"`,
+		`call click "{\"element\":\"[button] Filter\"}" => -`,
+		`call click "{\"element\":\"[a] alt=\\\"Tree Dashe…" => "Failed to CLICK because Locator.…" FAILED`,
+		`call click "{\"element\":\"[a] alt=\\\"Tree Dashe…" => "Failed to CLICK because Locator.…" FAILED`,
+		`call click "{\"element\":\"[a] alt=\\\"Tree Dashe…" => "Failed to CLICK because Locator.…" FAILED`,
+	}
+	var got []string
+	for _, e := range tr.Agents[0].Events {
+		if e.Type != loopguard.EventText || e.Text != "" {
+			got = append(got, describe([]loopguard.Event{e})...)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %s\nwant %s", strings.Join(got, "\n    "), strings.Join(want, "\n     "))
 	}
 }
 
