@@ -316,8 +316,8 @@ func (s *ohSession) addV1(e *ohEvent) {
 	a := s.a
 	switch e.Kind {
 	case "ActionEvent":
-		a.text("model", e.ReasoningContent, "", 0)
-		a.text("model", ohText(e.Thought), "", 0)
+		a.text("model", e.ReasoningContent, "", parseTime(e.Timestamp))
+		a.text("model", ohText(e.Thought), "", parseTime(e.Timestamp))
 		tool, args := e.ToolName, []byte(nil)
 		if tc := e.ToolCall; tc != nil {
 			name, raw := tc.Function.Name, tc.Function.Arguments
@@ -359,11 +359,11 @@ func (s *ohSession) addV1(e *ohEvent) {
 		if e.Source == "user" {
 			a.user(text, parseTime(e.Timestamp))
 		} else {
-			a.text("model", e.LLMMessage.ReasoningContent, "", 0)
-			a.text("model", text, "", 0)
+			a.text("model", e.LLMMessage.ReasoningContent, "", parseTime(e.Timestamp))
+			a.text("model", text, "", parseTime(e.Timestamp))
 		}
 	case "SystemPromptEvent":
-		a.text("system", ohText(e.SystemPrompt), "", 0)
+		a.text("system", ohText(e.SystemPrompt), "", parseTime(e.Timestamp))
 	}
 }
 

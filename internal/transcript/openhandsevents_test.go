@@ -119,6 +119,16 @@ func TestOpenHandsV1EventsKeepTheirZonelessTimes(t *testing.T) {
 	if want := []int64{2000, 4000, 6000}; !reflect.DeepEqual(got, want) {
 		t.Errorf("call times after 10:00:00 UTC = %v ms, want %v", got, want)
 	}
+	// The model's words have their event's time too (validation round r137a U3).
+	var said []int64
+	for _, ev := range tr.Agents[0].Events {
+		if ev.Type == loopguard.EventText && ev.Source == "model" {
+			said = append(said, ev.Time-base)
+		}
+	}
+	if want := []int64{2000, 8000}; !reflect.DeepEqual(said, want) {
+		t.Errorf("model text times after 10:00:00 UTC = %v ms, want %v", said, want)
+	}
 }
 
 func TestParseTimeReadsRFC3339AndZonelessISO(t *testing.T) {
