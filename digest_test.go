@@ -1252,10 +1252,13 @@ func TestSpaceIdeographsSetsApartCharactersOfScriptsWithoutSpaces(t *testing.T) 
 	}
 }
 
-// A file editor of the str_replace_editor family refuses an argument or a path in fixed words
-// at the opening of its answer; hosts that keep no failure flag still failed the call
-// (validation rounds r131c U1, r131a U4). A file that only mentions such words does not.
-func TestEditorRefusalsOpenWithFailure(t *testing.T) {
+// A tool that refuses what it was asked says so in fixed words at the opening of its answer;
+// hosts that keep no failure flag still failed the call. A file editor of the
+// str_replace_editor family refuses an argument or a path (validation rounds r131c U1, r131a
+// U4); a command-line parser refuses its arguments with its usage, then "<program>: error: ..."
+// (argparse; r136a U1). A file that only mentions such words, or a usage printed on request,
+// is no refusal.
+func TestRefusalsOpenWithFailure(t *testing.T) {
 	tests := []struct {
 		result string
 		opens  bool
@@ -1270,22 +1273,6 @@ func TestEditorRefusalsOpenWithFailure(t *testing.T) {
 		{"The path to the config is set in settings.py", false},
 		{"Here's the result of running `cat -n` on /w/a.py:\n     1\tInvalid `path` parameter", false},
 		{"The path\n/w/x does not exist. Please provide a valid path.", false},
-	}
-	for _, tt := range tests {
-		if got := opensWithFailure(tt.result); got != tt.opens {
-			t.Errorf("opensWithFailure(%q) = %v, want %v", tt.result, got, tt.opens)
-		}
-	}
-}
-
-// A command-line parser's refusal of its arguments (argparse: the usage, then "<program>:
-// error: ...") opens an answer that failed; a usage printed on request did not (validation
-// round r136a U1).
-func TestUsageRefusalsOpenWithFailure(t *testing.T) {
-	tests := []struct {
-		result string
-		opens  bool
-	}{
 		{"usage: str_replace_editor [-h] [--file_text FILE_TEXT] [--view_range VIEW_RANGE]\n                          command path\nstr_replace_editor: error: unrecognized arguments: [1060, 1220]\n", true},
 		{"usage: manage.py test [-h] [--noinput]\nmanage.py: error: the following arguments are required: label", true},
 		{"usage: git [--version] [--help] [-C <path>]\n\nThese are common Git commands used in various situations:", false},
