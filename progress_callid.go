@@ -26,10 +26,11 @@ import (
 // Arguments that only narrate the call for a person (captionKeys: Claude Code's and Gemini
 // CLI's "description" of a command, Cline's "task_progress" checklist, Cursor's
 // "explanation", the OpenHands agent SDK's "summary") are left out: the model writes them
-// afresh each time, and the same command under a new caption asks the same thing. buf is scratch space for the arguments without
-// them; callID returns it, grown, for the next call, and the arguments it identified (in
-// buf, or c.args when they hold no caption). caption says whether the arguments may hold one
-// (argKeys.caption: a caption key anywhere; withoutCaptions takes out those at the top level).
+// afresh each time, and the same command under a new caption asks the same thing. buf is
+// scratch space for the arguments without them; callID returns it, grown, for the next call,
+// and the arguments it identified (in buf, or c.args when they hold no caption). caption says
+// whether the arguments may hold one (argKeys.caption: a caption key anywhere;
+// withoutCaptions takes out those at the top level).
 func callID(c *observedCall, caption, sleeps bool, buf []byte) (id uint64, args, grown []byte) {
 	args, argsID := c.args, c.id
 	if caption && len(args) > 0 && args[0] == '{' {
@@ -91,7 +92,8 @@ func withoutCaptions(dst, args []byte) ([]byte, bool) {
 // members that narrate the call for a person ("description", "explanation", "task_progress",
 // "justification", "summary"; see callID), when other members remain. Two calls of one tool
 // with the same key ask the same thing. The scan's report finds the extent of a loop by it: a
-// command run three times under three captions was a loop of one call (validation round r124b U1).
+// command run three times under three captions was a loop of one call (validation round
+// r124b U1).
 func ArgumentsKey(args []byte) uint64 {
 	if len(args) > 0 && args[0] == '{' && slices.ContainsFunc(captionKeys[:], func(k []byte) bool { return bytes.Contains(args, k) }) {
 		if stripped, ok := withoutCaptions(nil, args); ok {
