@@ -158,6 +158,14 @@ func codexMarkdownArgs(text string) []byte {
 // nonzero exit code. The header is looked for at the start only: a command's output may
 // quote another's ("Process exited with code 1" in a CI log).
 func codexFailed(result string) bool {
+	// Codex's own word that the command did not run through ("exec_command failed for
+	// `...`: CreateProcess {...}", "write_stdin failed: stdin is closed"), as its rollouts
+	// are read (validation round r138a U1: the export keeps no exit code for these).
+	for _, v := range cxVerdicts {
+		if strings.HasPrefix(result, v) {
+			return true
+		}
+	}
 	header, _, found := strings.Cut(result, "\nOutput:")
 	if !found || strings.Count(header, "\n") > 6 {
 		return false

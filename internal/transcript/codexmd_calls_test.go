@@ -43,3 +43,22 @@ func TestCodexMarkdownTitleAloneIsNotEnough(t *testing.T) {
 		t.Error("a long note with the title but no entry headings was read as an export")
 	}
 }
+
+// Codex's own word that a command did not run through fails the call in the export too, which
+// keeps no exit code for it (validation round r138a U1).
+func TestCodexFailedReadsCodexsOwnVerdicts(t *testing.T) {
+	for _, tt := range []struct {
+		result string
+		want   bool
+	}{
+		{"exec_command failed for `npm test`: CreateProcess { message: \"Rejected\" }", true},
+		{"write_stdin failed: stdin is closed for this session", true},
+		{"Chunk ID: 9c1e\nWall time: 0.2 seconds\nProcess exited with code 1\nOutput:\nFAIL", true},
+		{"Chunk ID: 9c1e\nWall time: 0.2 seconds\nProcess exited with code 0\nOutput:\nok", false},
+		{"the log says exec_command failed for x", false},
+	} {
+		if got := codexFailed(tt.result); got != tt.want {
+			t.Errorf("codexFailed(%q) = %v, want %v", tt.result, got, tt.want)
+		}
+	}
+}
