@@ -184,7 +184,16 @@ func buildCline(list []msg) *built {
 			var notes []note // the extension's text, after the user's turn
 			flush := func() {
 				if res != nil {
-					setResult("", strings.TrimSpace(res.String()), false)
+					text := strings.TrimSpace(res.String())
+					setResult("", text, false)
+					// What the user typed in answer to a completion or a question, which Cline
+					// sends inside the tool's result: the user's turn (validation round r138b
+					// U1: 13 turns of one task were read as results).
+					for _, tag := range [...]string{"feedback", "answer"} {
+						if said := taggedText(text, tag); said != "" {
+							typed = append(typed, said)
+						}
+					}
 					res = nil
 				}
 			}
@@ -246,6 +255,19 @@ func buildCline(list []msg) *built {
 		}
 	}
 	return b.done()
+}
+
+// taggedText is the trimmed text between <tag> and </tag> in s, or "".
+func taggedText(s, tag string) string {
+	_, rest, ok := strings.Cut(s, "<"+tag+">")
+	if !ok {
+		return ""
+	}
+	inner, _, ok := strings.Cut(rest, "</"+tag+">")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(inner)
 }
 
 // tsMillis is the message's ts (Unix milliseconds, as Cline writes it), or 0.

@@ -22,6 +22,8 @@ func TestClineXMLToolUse(t *testing.T) {
 		`call read_file "{\"path\":\"src/sum.ts\"}" => "The tool execution failed with t…" FAILED`,
 		`text[model] "The file has another name."`,
 		`call write_to_file "{\"path\":\"src/sum.ts\",\"content\":\"…" => "The user denied this operation.\n…" FAILED`,
+		// the feedback the user typed with the denial is the user's turn (r138b U1)
+		`user "no, look in lib/"`,
 		`text[model] "I will answer without a tool."`,
 		`text[harness] "[ERROR] You did not use a tool i…"`,
 		`call attempt_completion "{\"result\":\"Done\"}" => -`,
@@ -150,6 +152,7 @@ func TestClineOutputOpeningWithAHashAndSkippedCalls(t *testing.T) {
 		`call write_to_file "{\"path\":\"a.ts\",\"content\":\"\"}" => "The user denied this operation a…" FAILED`,
 		`call[harness] write_to_file "{\"path\":\"b.ts\",\"content\":\"\"}" => "Skipping tool [write_to_file for…" FAILED`,
 		`call[harness] write_to_file "{\"path\":\"c.ts\",\"content\":\"\"}" => "Tool [write_to_file for 'c.ts'] …" FAILED`,
+		`user "not yet"`,
 		`text[context] "# VSCode Visible Files\na.ts"`,
 	}
 	if tr.Format != FormatCline || !reflect.DeepEqual(got, want) {

@@ -11,7 +11,9 @@ import "encoding/json"
 //   - say "api_req_started": text is JSON whose "request" is what the extension sent the model
 //     as the user's turn: the task first, then each turn's tool results ("[read_file for
 //     'a.ts'] Result:" blocks) and the extension's context, as the history keeps them;
-//   - say "text", "reasoning", "completion_result": the model's words, thinking, last words;
+//   - say "text", "reasoning": the model's words and thinking; say "completion_result" and ask
+//     "followup" the model's attempt_completion and ask_followup_question calls, answered by
+//     the next request (the user's feedback or answer in it is the user's turn);
 //   - say or ask "tool": text is JSON {"tool": "readFile" | "editedExistingFile" | …, "path",
 //     "content", …}: a call of the file tools (content is what an edit writes; for a read, a
 //     search or a listing it is the answer or, in recent versions, only the path);
@@ -112,7 +114,22 @@ func buildClineUI(entries []clineUIEntry) *built {
 			default:
 				list = append(list, msg{Role: "user", Content: []any{}, TS: e.TS})
 			}
-		case "text", "completion_result":
+		case "completion_result":
+			// The model's attempt_completion, as its history keeps it: a call, answered by the
+			// next request's "[attempt_completion] Result:" block and the user's feedback in it
+			// (validation round r138b U2: the same task read 38 calls from its history, 35 here).
+			if e.Type == "say" && requests > 0 {
+				reply = append(reply, map[string]any{"type": "tool_use", "name": "attempt_completion", "input": map[string]any{"result": e.Text}})
+			}
+		case "followup":
+			// ask_followup_question: text is JSON {"question", "options"}.
+			var q struct {
+				Question string `json:"question"`
+			}
+			if e.Type == "ask" && json.Unmarshal([]byte(e.Text), &q) == nil && q.Question != "" {
+				reply = append(reply, map[string]any{"type": "tool_use", "name": "ask_followup_question", "input": map[string]any{"question": q.Question}})
+			}
+		case "text":
 			switch {
 			case e.Type != "say":
 			case requests > 0:

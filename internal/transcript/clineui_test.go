@@ -33,7 +33,8 @@ func TestClineUIMessages(t *testing.T) {
 		`call read_file "{\"path\":\"Makefile\"}" => "all:\n\tgo build ./..."`,
 		`call execute_command "{\"command\":\"make\"}" => "Command executed.\nOutput:\nmake: …"`,
 		`call mcp__vscode__open_panel "{\"panel\":\"explorer\"}" => "opened"`, // the tool behind use_mcp_tool
-		`text[model] "The makefile has no target."`,
+		// its completion is the call attempt_completion, as the history keeps it (r138b U2)
+		`call attempt_completion "{\"result\":\"The makefile has no t…" => -`,
 	})
 }
 
@@ -79,5 +80,23 @@ func TestClineUIReadsACallLeftPartial(t *testing.T) {
 		`call write_to_file "{\"path\":\"src/a.ts\"}" => -`,
 		`text[context] "<environment_details>\n# VSCode V…"`,
 		`call write_to_file "{\"content\":\"\",\"path\":\"src/b.ts\"}" => "The content was successfully sav…"`,
+	})
+}
+
+// A follow-up question is the model's ask_followup_question call, answered by the next request,
+// and what the user answered in it is the user's turn (validation round r138b U1, U2).
+func TestClineUIFollowupQuestionAndAnswer(t *testing.T) {
+	const ui = `[
+{"ts": 1, "type": "say", "say": "text", "text": "set up firebase"},
+{"ts": 2, "type": "say", "say": "api_req_started", "text": "{\"request\":\"<task>\\nset up firebase\\n</task>\"}"},
+{"ts": 3, "type": "ask", "ask": "followup", "text": "{\"question\":\"Which account owns the project?\",\"options\":[]}"},
+{"ts": 4, "type": "say", "say": "api_req_started", "text": "{\"request\":\"[ask_followup_question for 'Which account owns the project?'] Result:\\n<answer>\\nthe work one\\n</answer>\"}"},
+{"ts": 5, "type": "say", "say": "text", "text": "Using the work account."}
+]`
+	expectEvents(t, "ui_messages.json", ui, FormatClineUI, []string{
+		`user "set up firebase"`,
+		`call ask_followup_question "{\"question\":\"Which account owns …" => "<answer>\nthe work one\n</answer>"`,
+		`user "the work one"`,
+		`text[model] "Using the work account."`,
 	})
 }

@@ -21,7 +21,7 @@ func TestQwenCodeFixture(t *testing.T) {
 		`user "The parser test fails, please fi…"`,
 		`text[model] "Looking at the failing test firs…"`,
 		`text[model] "I'll run the tests."`,
-		`call run_shell_command "{\"command\":\"go test ./parser\"}" => "Command: go test ./parser\nStdout…"`,
+		`call run_shell_command "{\"command\":\"go test ./parser\"}" => "Command: go test ./parser\nStdout…" FAILED`,
 		// failed by Qwen Code's own status, though the response reads as output
 		`call read_file "{\"absolute_path\":\"/work/proj/par…" => "File not found: /work/proj/parse…" FAILED`,
 		`call glob "{\"pattern\":\"**/parse*.go\"}" => "No files matched **/parse*.go" FAILED`,

@@ -362,8 +362,20 @@ func walkClineUI(t *testing.T, raw []byte, _ string) (agentCalls, int) {
 		if e["type"] == "ask" {
 			kind = e["ask"]
 		}
-		if partial, _ := e["partial"].(bool); !partial && (kind == "tool" || kind == "command" || kind == "use_mcp_server") {
+		partial, _ := e["partial"].(bool)
+		if partial {
+			continue
+		}
+		switch {
+		case kind == "tool" || kind == "command" || kind == "use_mcp_server":
 			n++
+		case e["type"] == "say" && kind == "completion_result":
+			n++ // attempt_completion
+		case e["type"] == "ask" && kind == "followup":
+			var q struct{ Question string }
+			if text, _ := e["text"].(string); json.Unmarshal([]byte(text), &q) == nil && q.Question != "" {
+				n++ // ask_followup_question
+			}
 		}
 	}
 	return agentCalls{"0/main": n}, 1
