@@ -643,29 +643,26 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if start >= len(w.data) || w.data[start] != '[' {
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
-	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isOHEvent(scanTopObject(w.data[first:]).keys) {
-		return readOpenHandsList(name, w, start)
-	}
-	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isPydanticAIHead(scanTopObject(w.data[first:]).keys) {
-		return readPydanticAI(name, w.data[start:])
-	}
-	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isDevAIHead(scanTopObject(w.data[first:]).keys) {
-		return readDevAI(name, w.data[start:])
-	}
-	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' && isATIFHead(scanTopObject(w.data[first:]).keys) {
-		return readATIFList(name, w.data[start:])
-	}
+	// The first element's keys say which list it is; they are read once.
 	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' {
-		if keys := scanTopObject(w.data[first:]).keys; isClineUIHead(func(k string) bool { _, ok := keys[k]; return ok }) {
+		keys := scanTopObject(w.data[first:]).keys
+		has := func(k string) bool { _, ok := keys[k]; return ok }
+		switch {
+		case isOHEvent(keys):
+			return readOpenHandsList(name, w, start)
+		case isPydanticAIHead(keys):
+			return readPydanticAI(name, w.data[start:])
+		case isDevAIHead(keys):
+			return readDevAI(name, w.data[start:])
+		case isATIFHead(keys):
+			return readATIFList(name, w.data[start:])
+		case isClineUIHead(has):
 			var entries []clineUIEntry
 			if err := json.Unmarshal(w.data[start:], &entries); err != nil {
 				return nil, &Error{Path: name, Line: max(jsonErrorLine(w.data[start:], err)+lineOf(w.data, start)-1, 1), Err: fmt.Errorf("ui_messages.json of Cline or Roo Code: %w", err)}
 			}
 			return buildClineUI(entries), nil
-		}
-	}
-	if first := w.ws(start + 1); first < len(w.data) && w.data[first] == '{' {
-		if keys := scanTopObject(w.data[first:]).keys; isClaudeStreamRecord(keys) || isClaudeSessionRecord(keys) {
+		case isClaudeStreamRecord(keys) || isClaudeSessionRecord(keys):
 			return readClaudeStreamList(name, w.data[start:])
 		}
 	}
