@@ -231,7 +231,7 @@ func buildOpenHandsMessages(msgs []msg, textForm bool, u Usage) *built {
 					} else {
 						refused++
 						id = "loopguard-refused-" + strconv.Itoa(refused)
-						args := json.RawMessage(`{"refused_attempt":` + strconv.Itoa(refused) + `}`)
+						args := json.RawMessage(refusedAttemptArgs(refused))
 						conv = append(conv, msg{Role: "assistant", ToolCalls: []oaToolCall{{ID: id, Function: oaFunction{Name: tool, Arguments: args}}}})
 					}
 					conv = append(conv, msg{Role: "tool", ToolCallID: id, Content: body, Failed: true})
@@ -281,6 +281,13 @@ func refusedCallTool(body string) string {
 		}
 	}
 	return ""
+}
+
+// refusedAttemptArgs are the arguments of the n-th call a harness refused before it ran, whose
+// own arguments no record keeps: numbered, so that refusals far apart are not one call made
+// again (the errors rule still sees refusals in a row as one tool failing alike).
+func refusedAttemptArgs(n int) []byte {
+	return []byte(`{"refused_attempt":` + strconv.Itoa(n) + `}`)
 }
 
 // callName is the name of a structured call, wherever its dump put it.

@@ -249,8 +249,7 @@ func (s *ohSession) add(e *ohEvent) {
 		}
 		if tool := refusedCallTool(text); tool != "" {
 			s.refused++
-			args := []byte(`{"refused_attempt":` + strconv.Itoa(s.refused) + `}`)
-			idx := s.a.add(loopguard.Call("", tool, args).WithResult(text, true))
+			idx := s.a.add(loopguard.Call("", tool, refusedAttemptArgs(s.refused)).WithResult(text, true))
 			s.a.events[idx].Time = parseTime(e.Timestamp)
 		}
 	}
