@@ -475,6 +475,16 @@ var cxVerdicts = []string{"failed in sandbox ", "command timed out after ", "exe
 	"apply_patch verification failed", "write_stdin failed: ", "exec_command failed: ", "exec_command failed for ",
 	"error: Failed to find expected lines", "error: invalid hunk at line "}
 
+// cxVerdict says whether an output opens with one of cxVerdicts.
+func cxVerdict(s string) bool {
+	for _, v := range cxVerdicts {
+		if strings.HasPrefix(s, v) {
+			return true
+		}
+	}
+	return false
+}
+
 // cxRemoved is what an exporter that strips a rollout's outputs writes in their place: no
 // answer (validation round r90b U1: 23 calls, each answered so, were one call stuck).
 const cxRemoved = "Function output removed"
@@ -486,10 +496,8 @@ func cxShellOutput(s string) (string, bool) {
 	if s == "aborted" || cxAbortedAfter(s) {
 		return s, true // a call cut short by an interrupted turn (later releases say how long it ran)
 	}
-	for _, v := range cxVerdicts {
-		if strings.HasPrefix(s, v) {
-			return s, true
-		}
+	if cxVerdict(s) {
+		return s, true
 	}
 	if strings.HasPrefix(s, "{") {
 		var o struct {

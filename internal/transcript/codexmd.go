@@ -161,10 +161,8 @@ func codexFailed(result string) bool {
 	// Codex's own word that the command did not run through ("exec_command failed for
 	// `...`: CreateProcess {...}", "write_stdin failed: stdin is closed"), as its rollouts
 	// are read (validation round r138a U1: the export keeps no exit code for these).
-	for _, v := range cxVerdicts {
-		if strings.HasPrefix(result, v) {
-			return true
-		}
+	if cxVerdict(result) {
+		return true
 	}
 	header, _, found := strings.Cut(result, "\nOutput:")
 	if !found || strings.Count(header, "\n") > 6 {
