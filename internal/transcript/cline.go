@@ -190,8 +190,8 @@ func buildCline(list []msg) *built {
 					// sends inside the tool's result: the user's turn (validation round r138b
 					// U1: 13 turns of one task were read as results).
 					for _, tag := range [...]string{"feedback", "answer"} {
-						if said := taggedText(text, tag); said != "" {
-							typed = append(typed, said)
+						if said := tagged(text, "<"+tag+">", "</"+tag+">"); len(said) > 0 && strings.TrimSpace(said[0]) != "" {
+							typed = append(typed, strings.TrimSpace(said[0]))
 						}
 					}
 					res = nil
@@ -255,19 +255,6 @@ func buildCline(list []msg) *built {
 		}
 	}
 	return b.done()
-}
-
-// taggedText is the trimmed text between <tag> and </tag> in s, or "".
-func taggedText(s, tag string) string {
-	_, rest, ok := strings.Cut(s, "<"+tag+">")
-	if !ok {
-		return ""
-	}
-	inner, _, ok := strings.Cut(rest, "</"+tag+">")
-	if !ok {
-		return ""
-	}
-	return strings.TrimSpace(inner)
 }
 
 // tsMillis is the message's ts (Unix milliseconds, as Cline writes it), or 0.
