@@ -155,12 +155,10 @@ func seeActFailure(s string) (element, verb, failure string, ok bool) {
 	}
 	element, failure = strings.TrimSpace(s[:i]), s[i+len(" -> "):]
 	verb, _, _ = strings.Cut(failure[len("Failed to "):], " ")
-	for _, c := range verb {
-		if !('A' <= c && c <= 'Z' || c == '_') {
-			return "", "", "", false
-		}
+	if verb == "" || !seeActOperation(verb) {
+		return "", "", "", false
 	}
-	return element, verb, failure, verb != ""
+	return element, verb, failure, true
 }
 
 // seeActAction splits SeeAct's "<element> -> CLICK" or "<element> -> TYPE: <value>" into the
@@ -173,13 +171,19 @@ func seeActAction(s string) (element, op string, ok bool) {
 	}
 	element, op = strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+4:])
 	verb, _, _ := strings.Cut(op, ":")
-	if len(verb) < 2 {
+	if len(verb) < 2 || !seeActOperation(verb) {
 		return "", "", false
 	}
+	return element, op, true
+}
+
+// seeActOperation says whether a word is an operation as SeeAct writes one: capitals and '_'
+// ("CLICK", "PRESS_ENTER").
+func seeActOperation(verb string) bool {
 	for _, c := range verb {
 		if !('A' <= c && c <= 'Z' || c == '_') {
-			return "", "", false
+			return false
 		}
 	}
-	return element, op, true
+	return true
 }
