@@ -150,6 +150,18 @@ func gemCallIDTime(id string) int64 {
 	return ms
 }
 
+// gemAnswer gives a call of a checkpoint or a shared chat its answer: failed when the answer
+// says so or, for the shell tool, by the command's own exit code, as the chat recordings are
+// read (validation round r136b U1: failing builds of checkpoints read as successes); and, when
+// the call had no time, the one in its answer's id, where the layout keeps the id on the
+// answer alone (r136b U2).
+func gemAnswer(e *loopguard.Event, text string, failed bool, answerID string) {
+	e.Result, e.HasResult, e.Failed = text, true, failed || gemShellFailed(e.Tool, text)
+	if e.Time == 0 {
+		e.Time = gemCallIDTime(answerID)
+	}
+}
+
 // gemShellFailed reads the exit code that the shell tool reports in its output
 // ("...\nExit Code: N\n..."): the call itself succeeds whatever the command's status.
 func gemShellFailed(tool, result string) bool {
@@ -259,13 +271,7 @@ func addGeminiContents(a *agentBuf, list []msg) {
 			case p.FunctionResponse != nil:
 				if idx := pending.take(p.FunctionResponse.ID); idx >= 0 {
 					text, failed := gemResponseText(p.FunctionResponse.Response)
-					e := &a.events[idx]
-					// The shell tool's own exit code, as the chat recordings are read (validation
-					// round r136b U1: failing builds of checkpoints read as successes).
-					e.Result, e.HasResult, e.Failed = text, true, failed || gemShellFailed(e.Tool, text)
-					if e.Time == 0 {
-						e.Time = gemCallIDTime(p.FunctionResponse.ID) // a checkpoint may keep the id on the answer alone
-					}
+					gemAnswer(&a.events[idx], text, failed, p.FunctionResponse.ID)
 				}
 			case p.Text != nil:
 				if m.Role == "model" {

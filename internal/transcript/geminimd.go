@@ -225,11 +225,7 @@ func readGeminiMarkdown(name string, br *bufio.Reader) (*built, error) {
 				a.text("tool", result, "", 0)
 				continue
 			}
-			e := &a.events[pending[at].idx]
-			e.Result, e.HasResult, e.Failed = result, true, failed || gemShellFailed(e.Tool, result)
-			if e.Time == 0 {
-				e.Time = gemCallIDTime(r.ID) // the id may be on the answer alone
-			}
+			gemAnswer(&a.events[pending[at].idx], result, failed, r.ID)
 			pending = append(pending[:at], pending[at+1:]...)
 		}
 		said = append(said, rest, included)
