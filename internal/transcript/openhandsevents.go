@@ -315,8 +315,9 @@ func (s *ohSession) addV1(e *ohEvent) {
 	a := s.a
 	switch e.Kind {
 	case "ActionEvent":
-		a.text("model", e.ReasoningContent, "", parseTime(e.Timestamp))
-		a.text("model", ohText(e.Thought), "", parseTime(e.Timestamp))
+		at := parseTime(e.Timestamp)
+		a.text("model", e.ReasoningContent, "", at)
+		a.text("model", ohText(e.Thought), "", at)
 		tool, args := e.ToolName, []byte(nil)
 		if tc := e.ToolCall; tc != nil {
 			name, raw := tc.Function.Name, tc.Function.Arguments
@@ -332,7 +333,7 @@ func (s *ohSession) addV1(e *ohEvent) {
 			args = rawArgs(e.Action)
 		}
 		idx := a.add(loopguard.Call("", tool, args))
-		a.events[idx].Time, a.events[idx].Turn = parseTime(e.Timestamp), e.LLMResponseID
+		a.events[idx].Time, a.events[idx].Turn = at, e.LLMResponseID
 		s.byTool.add(e.ToolCallID, idx)
 	case "ObservationEvent", "AgentErrorEvent", "UserRejectObservation":
 		idx := s.byTool.take(e.ToolCallID)
@@ -354,12 +355,12 @@ func (s *ohSession) addV1(e *ohEvent) {
 		if e.LLMMessage == nil {
 			return
 		}
-		text := contentText(e.LLMMessage.Content)
+		text, at := contentText(e.LLMMessage.Content), parseTime(e.Timestamp)
 		if e.Source == "user" {
-			a.user(text, parseTime(e.Timestamp))
+			a.user(text, at)
 		} else {
-			a.text("model", e.LLMMessage.ReasoningContent, "", parseTime(e.Timestamp))
-			a.text("model", text, "", parseTime(e.Timestamp))
+			a.text("model", e.LLMMessage.ReasoningContent, "", at)
+			a.text("model", text, "", at)
 		}
 	case "SystemPromptEvent":
 		a.text("system", ohText(e.SystemPrompt), "", parseTime(e.Timestamp))
