@@ -77,12 +77,7 @@ func chainOf(n *Notice) (tool string, count int) {
 	if i < 0 {
 		return "", 0
 	}
-	for _, c := range n.Summary[i+len(" × "):] {
-		if c < '0' || c > '9' {
-			break
-		}
-		count = count*10 + int(c-'0')
-	}
+	count = leadingNumber(n.Summary[i+len(" × "):], 1<<31) // the detectors count in int32
 	head := n.Summary[:i]
 	for _, tail := range []string{" failed", " same result"} {
 		if t, ok := strings.CutSuffix(head, tail); ok && t != "" {
@@ -192,14 +187,20 @@ func periodOf(n *Notice) int {
 	if !ok {
 		return Period
 	}
-	k := 0
-	for _, c := range rest {
-		if c < '0' || c > '9' || k > 1000 {
+	return max(leadingNumber(rest, 1000), Period)
+}
+
+// leadingNumber reads the decimal number s opens with (0 when none), its digits read until one
+// makes it more than limit: a summary's count, or a cycle's period.
+func leadingNumber(s string, limit int) int {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' || n > limit {
 			break
 		}
-		k = k*10 + int(c-'0')
+		n = n*10 + int(c-'0')
 	}
-	return max(k, Period)
+	return n
 }
 
 // repeatBack says call i repeats one of the p calls before it.
