@@ -84,12 +84,7 @@ func readDevAI(name string, data []byte) (*built, error) {
 			list = append(list, msg{Role: "user", Content: *s.UserMessage})
 		}
 		if u := s.StepUsage; u != nil {
-			usage.InputTokens += u.InputTokens
-			usage.OutputTokens += u.OutputTokens
-			usage.CostUSD += u.Cost
-			if u.Model != "" {
-				usage.Model = u.Model
-			}
+			usage.add(Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CostUSD: u.Cost, Model: u.Model})
 		}
 		if s.Agent == nil {
 			continue
