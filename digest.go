@@ -35,9 +35,19 @@ const sketchSize = 16
 
 // sketch is a bottom-k sketch: the sketchSize smallest distinct shingle hashes, ascending.
 type sketch struct {
-	h [sketchSize]uint64
-	n uint8
+	h    [sketchSize]uint64
+	n    uint8
+	mode uint8 // what its shingles are: sketchWords, sketchLines or sketchEscapedLines
 }
+
+// What a sketch's shingles are. Two sketches are comparable only when they are of one mode;
+// digest picks the mode by the text's length (longTextBytes), and likeness bridges the seam
+// that leaves between two answers either side of it.
+const (
+	sketchWords        = iota // pairs of words, masked (digestFields of a short text)
+	sketchLines               // lines, each hashed by hashLine (digestLong)
+	sketchEscapedLines        // lines of a long text with ANSI escapes, hashed field by field (digestFields)
+)
 
 func (s *sketch) add(h uint64) {
 	n := int(s.n)
@@ -511,6 +521,9 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 	if out.sketch.n == 0 && out.words > 0 {
 		out.sketch.add(mix64(exact))
 	}
+	if long {
+		out.sketch.mode = sketchEscapedLines
+	}
 	out.exact, out.masked = mix64(exact), mix64(masked)
 	return out
 }
@@ -566,6 +579,7 @@ func (d *digester) digestLong(text string, lines bool) digest {
 			d.lines = append(d.lines, lh)
 		}
 	}
+	out.sketch.mode = sketchLines
 	out.exact = mix64(exact)
 	out.masked = out.exact
 	out.words = nlines * 2 // not counted word by word; a long text has words enough

@@ -94,6 +94,13 @@ type observedCall struct {
 	haveCanonical bool
 	search        bool // whether the call searches (searches), once haveSearch
 	haveSearch    bool
+
+	// The answer as the progress detector digested it (digestResult), and the arguments whose
+	// echo it masked: kept to sketch it again in another mode (likeness). Once that is done,
+	// progressState.resketch holds the sketch and resketched says so.
+	answer     string
+	answerArgs []byte
+	resketched bool
 }
 
 // searches says whether the call searches (see searches), worked out on first use: the rules

@@ -593,6 +593,7 @@ type progressState struct {
 
 	classes  map[string]classEntry
 	dg       digester
+	resketch sketch // a call's answer sketched again in another mode (likeness)
 	argBuf   []byte // scratch for a call's arguments without their captions (see callID)
 	meterBuf []byte // scratch for a result without its transfer meter (withoutTransferMeter)
 

@@ -132,7 +132,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			}
 		}
 		s.polls, s.pollMoved, s.pollPaused = 0, false, false
-	case sameCall && !mut && s.last.epochAfter == s.epoch && !s.flips(id, dg.exact) && similarity(&s.last.sketch, &dg.sketch) >= 0.5:
+	case sameCall && !mut && s.last.epochAfter == s.epoch && !s.flips(id, dg.exact) && s.likeness(&s.last.sketch, c, &dg) >= 0.5:
 		// (A call that writes is not looking at something that moves: an edit made again,
 		// its file growing each time, is the same change made again, not a poll.)
 		s.stuck = 1
@@ -424,14 +424,14 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// so a harness's refusal of a reply's form, one template for whatever was refused: its
 	// sameness says nothing of the attempts, which are compared masked as before.
 	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
-	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || !ch.kindDiffers(kind) && ch.alike(dg, d.similar))
+	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
 	// the command failed one of two ways at every call ("unexpected EOF", "DISCUSSION: command
 	// not found"), irregularly, and neither way ever came four times in a row. A harness's
 	// refusals of a reply's form are left out: their one template is no failure of a tool.
 	stretch := !extends && ch != nil && ch.epoch == s.epoch && says && ch.failed && failed && !c.refusedForm && file == 0
-	if stretch && ch.hasOther && (ch.other.exact == dg.exact || !ch.other.kindDiffers(kind) && ch.other.alike(dg, d.similar)) {
+	if stretch && ch.hasOther && (ch.other.exact == dg.exact || !ch.other.kindDiffers(kind) && s.alike(&ch.other, c, dg)) {
 		ch.chainShape, ch.other = ch.other, ch.chainShape
 		ch.alternated, extends = true, true
 	}
@@ -467,7 +467,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		ch.lastID, ch.turn = id, c.turn
 		ch.query = q
 		ch.failed = ch.failed && failed
-		if sameFile && ch.head != dg.masked && similarity(&ch.sketch, &dg.sketch) < d.similar {
+		if sameFile && ch.head != dg.masked && s.likeness(&ch.sketch, c, dg) < d.similar {
 			ch.mixed = true
 		}
 		if file != ch.file {
@@ -512,7 +512,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// times in a row, is still told (the errors chain).
 	var rf *refailChain
 	if !c.refusedForm && !(waiting && !sleeps) && !(failed && stoppedItsOwnShell(c.tool, c.args, c.result)) {
-		rf = s.updateRefail(s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
+		rf = s.updateRefail(c, s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
 	}
 	s.declinedTool, s.declinedKey = 0, 0
 	if declined {
@@ -545,9 +545,56 @@ func ideographWords(result string) int {
 	return n
 }
 
-// alike says whether a call's answer dg is the chain's: the same once masked, or near it.
-func (cs *chainShape) alike(dg *digest, similar float64) bool {
-	return cs.head == dg.masked || cs.joined == dg.masked || similarity(&cs.sketch, &dg.sketch) >= similar
+// alike says whether the answer dg of call c is the chain's: the same once masked, or near it.
+func (s *progressState) alike(cs *chainShape, c *observedCall, dg *digest) bool {
+	return cs.head == dg.masked || cs.joined == dg.masked || s.likeness(&cs.sketch, c, dg) >= s.d.similar
+}
+
+// likeness estimates how alike the answer dg of call c is to one sketched before (stored):
+// their similarity, with c's answer sketched again as stored was when the two fell either
+// side of longTextBytes. digest reads a long text by its lines and a short one by pairs of
+// words, and two such sketches share nothing: two rejections of one edit by SWE-agent's
+// linter, of 1,020 and 1,185 bytes and nearly all alike, had looked unrelated (validation
+// round r135a M1). An answer is sketched again only when it is less than twice the seam's
+// length on the far side: Jaccard similarity is at most the ratio of the two sets' sizes, so
+// two texts further apart than that fall below the lowest similarity the options allow (50%)
+// whatever they say, and are not worth the second pass.
+func (s *progressState) likeness(stored *sketch, c *observedCall, dg *digest) float64 {
+	if stored.mode == dg.sketch.mode || stored.n == 0 || dg.sketch.n == 0 {
+		return similarity(stored, &dg.sketch)
+	}
+	if !c.resketched || s.resketch.mode != stored.mode {
+		if !s.sketchAgain(c, stored.mode) {
+			return 0
+		}
+	}
+	return similarity(stored, &s.resketch)
+}
+
+// sketchAgain sketches c's answer in mode into s.resketch, and says whether it did: not when
+// the answer is too far from the seam to be like a text sketched in that mode (see likeness).
+func (s *progressState) sketchAgain(c *observedCall, mode uint8) bool {
+	text := c.answer
+	switch mode {
+	case sketchWords:
+		if len(text) >= 2*longTextBytes {
+			return false
+		}
+		s.dg.setEcho(c.answerArgs)
+		s.resketch = s.dg.digestFields(text, true, false, false).sketch
+	case sketchLines:
+		if 2*len(text) < longTextBytes {
+			return false
+		}
+		s.resketch = s.dg.digestLong(text, false).sketch
+	default:
+		if 2*len(text) < longTextBytes {
+			return false
+		}
+		s.resketch = s.dg.digestFields(text, false, false, true).sketch
+	}
+	c.resketched = true
+	return true
 }
 
 // kindDiffers says whether a failure of kind (failureKind) is of another kind than the chain's.
@@ -983,6 +1030,7 @@ func (s *progressState) digestResult(c *observedCall, args []byte) digest {
 		s.dg.setEcho(args)
 	}
 	dg := s.dg.digest(result, echo, s.spoke)
+	c.answer, c.answerArgs = result, args
 	if header != "" {
 		dg.exact, dg.masked = combine(dg.exact, head.exact), combine(dg.masked, head.exact)
 	}

@@ -1432,7 +1432,7 @@ var colonMarks, otherMarks = func() (colon, other []string) {
 // starts it afresh when it failed otherwise, and ends it when the command succeeds. Other
 // commands' failures leave it alone: a rejected edit between two test runs is not news about
 // the test. Up to maxRefail commands are followed, the oldest forgotten first.
-func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig, turn uint64) *refailChain {
+func (s *progressState) updateRefail(c *observedCall, id uint64, failed bool, dg *digest, sig, turn uint64) *refailChain {
 	var r *refailChain
 	for i := range s.refail {
 		if s.refail[i].count > 0 && s.refail[i].id == id {
@@ -1445,7 +1445,7 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig, tu
 		// that failure, it is the same step, not the command failing again.
 		return nil
 	}
-	if r = s.refailStep(r, id, failed, dg, sig); r != nil {
+	if r = s.refailStep(c, r, id, failed, dg, sig); r != nil {
 		r.turn = turn
 		if r.count == 1 || r.last != dg.exact {
 			r.last, r.same = dg.exact, 1
@@ -1457,7 +1457,7 @@ func (s *progressState) updateRefail(id uint64, failed bool, dg *digest, sig, tu
 }
 
 // refailStep is updateRefail's step for a call of a new reply.
-func (s *progressState) refailStep(r *refailChain, id uint64, failed bool, dg *digest, sig uint64) *refailChain {
+func (s *progressState) refailStep(c *observedCall, r *refailChain, id uint64, failed bool, dg *digest, sig uint64) *refailChain {
 	switch {
 	case !failed:
 		if r != nil {
@@ -1466,7 +1466,7 @@ func (s *progressState) refailStep(r *refailChain, id uint64, failed bool, dg *d
 		return nil
 	case dg.words < 3:
 		return nil
-	case r != nil && (r.result == dg.exact || similarity(&r.sketch, &dg.sketch) >= s.d.similar && (sig == 0 || r.sig == 0 || sig == r.sig)):
+	case r != nil && (r.result == dg.exact || s.likeness(&r.sketch, c, dg) >= s.d.similar && (sig == 0 || r.sig == 0 || sig == r.sig)):
 		// Alike, but not when the lines naming the failures differ: a loader missing one
 		// library after another (libspice, libbrlapi, libsasl2) has moved on at each edit.
 		r.extend(s.epoch, &s.refailSeq)

@@ -10,10 +10,12 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 27
+const progressSnapFormat = 28
 
+// A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
+// mode the two above them.
 func appendSketch(b []byte, s *sketch) []byte {
-	b = append(b, s.n)
+	b = append(b, s.n|s.mode<<5)
 	for _, h := range s.h[:s.n] {
 		b = binary.LittleEndian.AppendUint64(b, h)
 	}
@@ -21,12 +23,13 @@ func appendSketch(b []byte, s *sketch) []byte {
 }
 
 func readSketch(r *snapReader, s *sketch) {
-	n := int(r.byte())
-	if n > sketchSize {
-		r.err = fmt.Errorf("sketch of %d", n)
+	first := r.byte()
+	n, mode := int(first&0x1f), first>>5
+	if n > sketchSize || mode > sketchEscapedLines {
+		r.err = fmt.Errorf("sketch of %d in mode %d", n, mode)
 		return
 	}
-	s.n = uint8(n)
+	s.n, s.mode = uint8(n), mode
 	for i := 0; i < n; i++ {
 		s.h[i] = r.u64()
 	}
