@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/loopguard/loopguard"
 )
@@ -41,8 +42,9 @@ import (
 // "## Conversation" heading), so that a heading inside a plain-text message is not taken for
 // one; its body runs to the separator before the next section. A body that opens with "[" on
 // a line of its own is the message's content blocks and must be valid JSON (a damaged one is
-// an error with its line); any other body is the message's text. The timestamp lines are
-// not read: they are in the exporter's local time, without a zone.
+// an error with its line); any other body is the message's text. The timestamp line is the
+// message's time (mdStamp): the exporter's local time without a zone, read as UTC, since the
+// rules need the spans between a run's events and one zone for the whole file keeps them.
 //
 // Blocks are read as in the JSONL reader: tool_use is a call, tool_result its result
 // (is_error marks a failure), text and thinking of the assistant are model text, user text is
@@ -50,10 +52,12 @@ import (
 // Session ID is "agent-<id>" is that subagent's.
 //
 // Some exports write a run of messages twice, the copy with the same timestamps and tool_use
-// ids as the first: a message equal to an earlier one in role, timestamp and body, or a call
-// (or a result) whose tool_use id was already read, is that copy and is passed over. Read
-// twice, twenty calls of a real export looked made again; a shorter copy would look like a
-// loop.
+// ids as the first, sometimes split a block a message: a message equal to an earlier one in
+// role, timestamp and body, a call (or a result) whose tool_use id was already read, or a
+// block of text equal to an earlier one in role, timestamp and text, is that copy and is
+// passed over. Read twice, twenty calls of a real export looked made again; a shorter copy
+// would look like a loop, and the model's words copied (a reply's text, then its calls, each
+// a message of its own) looked said again (validation round r139b U2).
 
 type mdSection struct {
 	role  string
@@ -125,15 +129,25 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 	pending := &pendingCalls{}
 	seenSections := map[string]bool{}
 	seenIDs := map[string]bool{} // tool_use ids of the calls read, and "result:"+id of their results
+	// copied says whether a text of the section at hand was read before with its role and
+	// time: the exporter's copy. Without a time nothing tells a copy from a repeat.
+	copied := func(s *mdSection, kind, text string) bool {
+		if s.stamp == "" {
+			return false
+		}
+		key := s.role + "\x00" + s.stamp + "\x00" + kind + "\x00" + text
+		if seenSections[key] {
+			return true
+		}
+		seenSections[key] = true
+		return false
+	}
 	for i := range sections {
 		s := &sections[i]
-		if s.stamp != "" {
-			key := s.role + "\x00" + s.stamp + "\x00" + string(s.body)
-			if seenSections[key] {
-				continue // the exporter's copy of an earlier message
-			}
-			seenSections[key] = true
+		if copied(s, "message", string(s.body)) {
+			continue // the exporter's copy of an earlier message
 		}
+		ms := mdStamp(s.stamp)
 		blocks, isJSON, err := mdBlocks(s.body)
 		if err != nil {
 			var se *json.SyntaxError
@@ -146,9 +160,9 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 		if !isJSON {
 			text := string(s.body)
 			if s.role == "assistant" {
-				a.said(text)
+				a.saidAt(text, ms)
 			} else {
-				ccUserText(a, text, "", 0)
+				ccUserText(a, text, "", ms)
 			}
 			continue
 		}
@@ -166,12 +180,15 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 					if in, ok := bl["input"]; ok && in != nil {
 						args = marshalArgs(in)
 					}
-					pending.add(id, a.add(loopguard.Call("", name, args)))
+					pending.add(id, a.add(loopguard.Event{Type: loopguard.EventCall, Tool: name, Args: args, Time: ms}))
 				case "thinking":
-					t, _ := bl["thinking"].(string)
-					a.text("model", t, "", 0)
+					if t, _ := bl["thinking"].(string); !copied(s, "thinking", t) {
+						a.text("model", t, "", ms)
+					}
 				default:
-					a.said(partText(bl))
+					if t := partText(bl); !copied(s, "text", t) {
+						a.saidAt(t, ms)
+					}
 				}
 			}
 			continue
@@ -198,13 +215,36 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 			}
 		}
 		text := strings.Join(texts, "\n")
+		if copied(s, "text", text) {
+			continue
+		}
 		if hasResult {
-			a.text("harness", text, "", 0) // text sent along with tool results is the harness's
+			a.text("harness", text, "", ms) // text sent along with tool results is the harness's
 		} else {
-			ccUserText(a, text, "", 0)
+			ccUserText(a, text, "", ms)
 		}
 	}
 	return b.done(), nil
+}
+
+// mdStampLayouts are the times an export's "> " line holds, as JavaScript's toLocaleString
+// writes them: en-US, month first with a 12-hour clock ("11/30/2025, 3:50:15 PM"), and the
+// day-first 24-hour form of most other locales ("30/11/2025, 15:50:15", "30.11.2025, 15:50:15").
+var mdStampLayouts = [...]string{"1/2/2006, 3:04:05 PM", "2/1/2006, 15:04:05", "2.1.2006, 15:04:05"}
+
+// mdStamp reads a message's time line as Unix milliseconds, 0 when it is none of
+// mdStampLayouts or ISO 8601 (parseTime).
+func mdStamp(stamp string) int64 {
+	stamp = strings.TrimSpace(strings.TrimPrefix(stamp, ">"))
+	if stamp == "" {
+		return 0
+	}
+	for _, layout := range mdStampLayouts {
+		if t, err := time.Parse(layout, stamp); err == nil {
+			return t.UnixMilli()
+		}
+	}
+	return parseTime(stamp)
 }
 
 // mdTimestampLine reports a "> ..." line at off and returns the offset past it.

@@ -925,12 +925,15 @@ func (a *agentBuf) text(source, text, id string, ms int64) {
 // command ("No response requested."), the harness's: exports that drop Claude Code's
 // "<synthetic>" model name keep the words alone. Three /exit commands in a row gave three
 // such replies, read as the model saying the same thing three times.
-func (a *agentBuf) said(text string) {
+func (a *agentBuf) said(text string) { a.saidAt(text, 0) }
+
+// saidAt is said, at a time (Unix milliseconds, 0 when not known).
+func (a *agentBuf) saidAt(text string, ms int64) {
 	if strings.TrimSpace(text) == "No response requested." {
-		a.text("synthetic", text, "", 0)
+		a.text("synthetic", text, "", ms)
 		return
 	}
-	a.text("model", text, "", 0)
+	a.text("model", text, "", ms)
 }
 
 // user appends a user message, its text in Event.Text. A harness's known reprompt
