@@ -227,6 +227,7 @@ var (
 type digester struct {
 	echo   echoSet
 	lines  []uint64 // hashes of the text's substantial lines, for novelty; capped
+	widths []uint16 // how many screen rows each of those lines fills (screenRows)
 	spaced []byte   // a thought with its ideographs set apart (spaceIdeographs); small ones reused
 }
 
@@ -391,7 +392,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 	// the rest of the pass.
 	echo = echo && d.echo.n > 0 && !long
 	if lines {
-		d.lines = d.lines[:0]
+		d.lines, d.widths = d.lines[:0], d.widths[:0]
 	}
 	exact, masked := uint64(mixK2), uint64(mixK2)
 	var lineH, lineM, prevField uint64
@@ -486,6 +487,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 				}
 				if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
 					d.lines = append(d.lines, novelLineHash(text[lineStart:i]))
+					d.widths = append(d.widths, screenRows(i-lineStart))
 				}
 			}
 			lineH, lineM, lineW, inEcho, lineLong = 0, 0, 0, false, false
@@ -516,6 +518,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 		}
 		if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
 			d.lines = append(d.lines, novelLineHash(text[lineStart:]))
+			d.widths = append(d.widths, screenRows(n-lineStart))
 		}
 	}
 	if out.sketch.n == 0 && out.words > 0 {
@@ -535,7 +538,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 func (d *digester) digestLong(text string, lines bool) digest {
 	var out digest
 	if lines {
-		d.lines = d.lines[:0]
+		d.lines, d.widths = d.lines[:0], d.widths[:0]
 	}
 	// Carriage returns are rare in long results; one vectorised look at the whole text spares
 	// every line its own.
@@ -577,6 +580,7 @@ func (d *digester) digestLong(text string, lines bool) digest {
 		nlines++
 		if keep && (two || len(line) >= minLineField && len(strings.TrimLeft(line, " \t")) >= minLineField) {
 			d.lines = append(d.lines, lh)
+			d.widths = append(d.widths, screenRows(len(line)))
 		}
 	}
 	out.sketch.mode = sketchLines
@@ -584,6 +588,19 @@ func (d *digester) digestLong(text string, lines bool) digest {
 	out.masked = out.exact
 	out.words = nlines * 2 // not counted word by word; a long text has words enough
 	return out
+}
+
+// screenWidth is how many bytes a row of a terminal shows, for screenRows.
+const screenWidth = 80
+
+// screenRows is how many rows a line of n bytes fills on a terminal screenWidth wide: what a
+// result brought is weighed by how much of it there is to read, and one line of a JSON dump
+// (a metric's series, 2 KB on one line) is as much to read as a page of code. Counted one a
+// line, the series was outweighed by the two lines of its runner's header around it
+// ("exitcode: 0 (execution succeeded)", "Code output:"), and four different queries read as
+// four answers that brought nothing new (validation round r139c F1).
+func screenRows(n int) uint16 {
+	return uint16(min(1+n/screenWidth, 1<<15))
 }
 
 // novelLineHash is the hash of a line as what a result brought (digest's lines): the same

@@ -268,16 +268,18 @@ func (s *progressState) noteLines() (novel, total int) {
 	if !s.spoke {
 		return 0, 0 // not gathered (see spoke)
 	}
-	for _, h := range s.dg.lines {
+	for i, h := range s.dg.lines {
+		w := int(s.dg.widths[i])
 		if !s.seen.test(h) && !s.began.test(h) {
-			novel++
+			novel += w
 		}
+		total += w
 	}
 	for _, h := range s.dg.lines {
 		s.seen.add(h)
 		s.answered.add(h)
 	}
-	return novel, len(s.dg.lines)
+	return novel, total
 }
 
 // followCycles records the key (call and result) of the call just counted: runs[k] grows

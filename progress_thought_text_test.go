@@ -512,3 +512,40 @@ func TestTheSameActionOnAnUnseenScreenWithTheSameWords(t *testing.T) {
 		})
 	}
 }
+
+// What a result brought is weighed by how much of it there is to read: a new series of a
+// metric on one long line, under the same two lines of its runner's header at every call, is
+// news, and a model restating its plan as it queries one metric after another is not told;
+// the same series brought back each time is nothing new, and the restated plan is told.
+func TestALongNewLineUnderTheSameHeaderIsNews(t *testing.T) {
+	series := func(metric string) string {
+		var b strings.Builder
+		b.WriteString("exitcode: 0 (execution succeeded)\nCode output:\n[{'metric': {'pod': 'ts-" + metric + "'}, 'values': [")
+		for i := 0; i < 40; i++ {
+			fmt.Fprintf(&b, "['2025-04-01 08:%02d:07', 0.0%d%d], ", 20+i, len(metric)*7+i, i*13%97)
+		}
+		b.WriteString("]}]")
+		return b.String()
+	}
+	metrics := []string{"cpu", "memory", "latency", "workload", "network"}
+	plan := "Steps: 1. Query Prometheus for CPU usage. 2. Query Prometheus for memory usage. 3. Query Prometheus for latency. 4. Query Prometheus for workload. Let's proceed to the next step."
+	for _, tt := range []struct {
+		name   string
+		result func(i int) string
+		told   bool
+	}{
+		{"a new series each time", func(i int) string { return series(metrics[i]) }, false},
+		{"the same series each time", func(int) string { return series("cpu") }, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newTextRun(t)
+			for i, m := range metrics {
+				r.say(fmt.Sprint("m", i), plan)
+				r.call("execute_code", fmt.Sprintf(`{"code":"print(query_prometheus(%q))"}`, m), tt.result(i))
+			}
+			if told := len(r.thoughts()) > 0; told != tt.told {
+				t.Errorf("thought told %v, want %v (%v)", told, tt.told, r.got)
+			}
+		})
+	}
+}
