@@ -61,6 +61,7 @@ const (
 	kindLangChainText     // LangChain messages printed with pretty_print() (LangGraph runs)
 	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
 	kindAG2Console        // AG2's (AutoGen 0.2's) printout of a conversation
+	kindChatDev           // ChatDev's log of a run of its software company
 	kindLlamaIndex        // LlamaIndex agents' verbose printout (Calling function:, ReAct steps)
 	kindAIInventor        // AI Inventor's Markdown transcript of an agent task
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
@@ -201,7 +202,10 @@ func sniff(head []byte, eof bool) sniffed {
 		// '[' or '{' and then what no JSON has there (a harness's commands.txt of Python
 		// lists, ['ls', 'Enter']): text, not a JSON document damaged further on, which is
 		// read and reported where it is damaged. A log whose lines open with a bracketed time
-		// may carry a stream format's records.
+		// may carry a stream format's records, or be ChatDev's.
+		if isChatDevHead(head[i:]) {
+			return sniffed{kind: kindChatDev}
+		}
 		if loggedRecordsHead(head[i:]) {
 			return sniffed{kind: kindLoggedRecords}
 		}

@@ -254,6 +254,9 @@ const (
 	// a JSON list of steps, each a user message or the agent's thought and action, answered by
 	// its environment.
 	FormatDevAI = "devai"
+	// FormatChatDev is ChatDev's log of a run of its software company: the roles' messages, the
+	// code it writes and the reports of running it.
+	FormatChatDev = "chatdev"
 	// FormatPydanticAI is a Pydantic AI run's message history (ModelMessagesTypeAdapter's JSON:
 	// requests and responses of parts).
 	FormatPydanticAI = "pydantic-ai"
@@ -728,6 +731,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readAutoGenConsole(name, br)
 	case kindAG2Console:
 		t, err = readAG2Console(name, br)
+	case kindChatDev:
+		t, err = readChatDev(name, br)
 	case kindLlamaIndex:
 		t, err = readLlamaIndexConsole(name, br)
 	case kindAIInventor:
