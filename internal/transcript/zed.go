@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -190,7 +191,9 @@ func (r *zedReader) flush() {
 		}
 		r.acp = ""
 	case r.result >= 0:
-		r.a.events[r.result].Result = text
+		e := &r.a.events[r.result]
+		e.Result = text
+		e.Failed = e.Failed || zedCommandFailed(e, text)
 	case text == "" || r.role == "":
 		// nothing, or the thread's title: a summary Zed wrote, not a message
 	case r.role == "user":
@@ -208,6 +211,26 @@ func (r *zedReader) flush() {
 	default:
 		r.a.text("system", text, "", 0)
 	}
+}
+
+// zedCommandFailed says whether a terminal call's answer is Zed's word that its command exited
+// with a failure: `Command "cargo build" failed with exit code 1.` on the answer's first line,
+// naming the call's own command, which no program's output can be taken for (the results
+// heading says "(Error)" only when the tool itself failed; validation round r140a U1).
+func zedCommandFailed(e *loopguard.Event, answer string) bool {
+	first, _, _ := strings.Cut(answer, "\n")
+	rest, ok := strings.CutPrefix(first, `Command "`)
+	if !ok {
+		return false
+	}
+	command, code, ok := strings.Cut(rest, `" failed with exit code `)
+	if !ok || !strings.HasSuffix(code, ".") || !isDigits(strings.TrimSuffix(code, ".")) {
+		return false
+	}
+	var args struct {
+		Command string `json:"command"`
+	}
+	return json.Unmarshal(e.Args, &args) == nil && args.Command == command
 }
 
 // nextFence returns the fence open after line, given the one open before it (the number of

@@ -217,3 +217,29 @@ func TestZedACPTitleOverSeveralLines(t *testing.T) {
 		t.Errorf("calls:\n got %q\nwant %q", got, want)
 	}
 }
+
+// A terminal call whose answer opens with Zed's word that the call's own command exited with
+// a failure failed, though its results heading has no "(Error)"; the same words about another
+// command, or printed lower down, are the program's output.
+func TestZedTerminalExitCodeFailsTheCall(t *testing.T) {
+	call := func(id, command, answer string) string {
+		return "## Agent\n\n**Use Tool: terminal (" + id + ")**\n```json\n{\n  \"cd\": \"app\",\n  \"command\": \"" + command + "\"\n}\n```\n\n" +
+			"**Tool Results: " + id + "**\n\n" + answer + "\n\n"
+	}
+	doc := "# Build\n\n## User\n\nBuild it.\n\n" +
+		call("t1", "cargo build --release", "Command \"cargo build --release\" failed with exit code 101.\n\n```\nerror[E0425]: cannot find value\n```") +
+		call("t2", "cargo build", "Command \"make\" failed with exit code 2.") +
+		call("t3", "cargo run", "Building...\nCommand \"cargo run\" failed with exit code 1.") +
+		call("t4", "cargo test", "Command \"cargo test\" failed with exit code one.")
+	tr, err := ReadFrom("build.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []bool
+	for _, c := range tr.Agents[0].Calls() {
+		failed = append(failed, c.Failed)
+	}
+	if want := []bool{true, false, false, false}; !reflect.DeepEqual(failed, want) {
+		t.Errorf("failed %v, want %v", failed, want)
+	}
+}
