@@ -74,6 +74,11 @@ func readCopilotMarkdown(name string, br *bufio.Reader) (*built, error) {
 			if strings.HasPrefix(line, "<sub>⏱️") {
 				r.section()
 				r.a, r.head = b.agent(MainAgent), "" // a subagent's entry ends with its time line
+				r.ms = copilotEntryTime(r.started, line)
+				continue
+			}
+			if started, ok := strings.CutPrefix(line, "> **Started:** "); ok && r.started == 0 {
+				r.started = mdStamp(strings.TrimSpace(started))
 				continue
 			}
 			if isCopilotHeading(line) {
@@ -97,6 +102,21 @@ type copilotMDReader struct {
 	edits int // the edits read whose change the exporter did not write
 	head  string
 	body  []string
+	// started is the session's start (its "Started" line), ms the time of the entry under way:
+	// the start and the seconds its time line counts from it (copilotEntryTime)
+	started, ms int64
+}
+
+// copilotEntryTime reads an entry's time line ("<sub>⏱️ 195s</sub>", seconds since the
+// session started) as Unix milliseconds from the session's start; without a start, from 0,
+// which keeps the spans between entries the rules need. 0 when the line holds no count.
+func copilotEntryTime(started int64, line string) int64 {
+	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(line, "<sub>⏱️"), "</sub>"))
+	secs, err := strconv.ParseInt(strings.TrimSuffix(t, "s"), 10, 64)
+	if err != nil || secs < 0 || !strings.HasSuffix(t, "s") {
+		return 0
+	}
+	return started + secs*1000
 }
 
 func isCopilotHeading(line string) bool {
@@ -115,6 +135,7 @@ func (r *copilotMDReader) section() {
 	switch {
 	case strings.HasPrefix(head, "### ✅ `"), strings.HasPrefix(head, "### ❌ `"):
 		e := copilotCall(head, body)
+		e.Time = r.ms
 		if (e.Tool == "edit" || e.Tool == "create") && !bytes.HasPrefix(e.Args, []byte(`{"input":`)) {
 			r.a.add(e)
 			break
@@ -130,19 +151,19 @@ func (r *copilotMDReader) section() {
 		r.a.add(e)
 	case strings.HasPrefix(head, "### 👤 "):
 		if body != "" {
-			r.a.user(body, 0)
+			r.a.user(body, r.ms)
 		}
 	case strings.HasPrefix(head, "### 💬 "):
-		r.a.said(body)
+		r.a.saidAt(body, r.ms)
 	case strings.HasPrefix(head, "### 💭 "):
-		r.a.text("thinking", body, "", 0)
+		r.a.text("thinking", body, "", r.ms)
 	case strings.HasPrefix(head, "### 📦 "):
 		r.tasks++
 		r.a = r.b.agent("task-" + strconv.Itoa(r.tasks))
 	case strings.HasPrefix(head, "### ❌ "), strings.HasPrefix(head, "### ℹ️ "), strings.HasPrefix(head, "### ◌ "):
 		// The CLI's own messages (an error sharing the session, a mode switched, the
 		// conversation compacted): not the model's and not the user's.
-		r.a.text("harness", body, "", 0)
+		r.a.text("harness", body, "", r.ms)
 	}
 }
 
@@ -193,6 +214,9 @@ func copilotCall(head, body string) loopguard.Event {
 	if fence > 0 && start >= 0 { // a block left open: the export was cut
 		result, hasResult = strings.Join(lines[start+1:], "\n"), true
 	}
+	if hasResult {
+		result = copilotContent(result)
+	}
 	e := loopguard.Call("", tool, copilotArgs(argJSON, args))
 	e.HasResult, e.Result = hasResult, result
 	if !hasResult {
@@ -202,6 +226,31 @@ func copilotCall(head, body string) loopguard.Event {
 	}
 	e.Failed = strings.HasPrefix(head, "### ❌") || copilotExitFailed(result)
 	return e
+}
+
+// copilotContent returns the text of an output an older exporter wrote as the tool's result
+// object, {"content": ..., "detailedContent": ...}: its content, where the exit code the CLI
+// appends to a command's output is read as in the plain layout (validation round r140b U2:
+// 22 commands exiting nonzero read as successes). Any other output is returned as it is.
+func copilotContent(result string) string {
+	t := strings.TrimSpace(result)
+	if !strings.HasPrefix(t, `{`) || !strings.Contains(t, `"content"`) {
+		return result
+	}
+	var v map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &v) != nil {
+		return result
+	}
+	var content string
+	if json.Unmarshal(v["content"], &content) != nil {
+		return result
+	}
+	for k := range v {
+		if k != "content" && k != "detailedContent" {
+			return result // another object: the command's own JSON
+		}
+	}
+	return content
 }
 
 // isArgumentsBlock says whether the block opened at lines[start] is under a
