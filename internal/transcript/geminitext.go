@@ -240,10 +240,44 @@ func readGeminiBox(a *agentBuf, lines []string, i int, turn string, oneSpace boo
 		// what it read) brought what the screen does not say: not known.
 		if result := geminiTextResult(c.body); c.mark == 'f' || c.mark == 'r' && result != "" {
 			e = e.WithResult(result, c.mark == 'f')
+			if path, old, ok := geminiEditTarget(result); ok && c.mark == 'f' && strings.HasSuffix(c.what, "…") {
+				// The line shows the arguments cut at the screen's width, their keys in any
+				// order; the refusal names the file and the text looked for in full.
+				e.Args = marshalArgs(map[string]string{"file_path": path, "old_string": old})
+			}
 		}
 		a.add(e)
 	}
 	return j
+}
+
+// geminiEditTarget reads the file and the text a failed edit looked for from Gemini CLI's
+// refusal: "Failed to edit, 0 occurrences found for old_string (<text>). Original old_string
+// was (<text>) in <path>. No edits made. ...". A screen copy cuts a call's arguments at the
+// box's width ("Edit {"file_path":"/x/commands.py","old_string":"        s…"), and draws their
+// keys in any order, so one edit sent eight times read as eight edits and two different ones
+// as the same (validation round r140c U1, M1); the refusal, wrapped at the box's width, says
+// them whole. Runs of white space are one space in the text and none in the path, as the
+// wrapping moved them.
+func geminiEditTarget(result string) (path, old string, ok bool) {
+	rest, ok := strings.CutPrefix(result, "Failed to edit, 0 occurrences found for old_string (")
+	if !ok {
+		return "", "", false
+	}
+	old, rest, ok = strings.Cut(rest, "). Original old_string was (")
+	if !ok {
+		return "", "", false
+	}
+	if end := strings.Index(rest, ". No edits made"); end >= 0 {
+		rest = rest[:end]
+	}
+	at := strings.LastIndex(rest, ") in")
+	if at < 0 {
+		return "", "", false
+	}
+	path = strings.Join(strings.Fields(rest[at+len(") in"):]), "")
+	old = strings.Join(strings.Fields(old), " ")
+	return path, old, path != "" && old != ""
 }
 
 // geminiTextResult is a call's result from the lines drawn under it: without the blank lines

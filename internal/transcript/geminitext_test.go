@@ -191,3 +191,38 @@ func TestGeminiTextOneSpaceChecklistIsNoCall(t *testing.T) {
 		}
 	}
 }
+
+// A failed edit whose arguments the screen cut ("…") is known by the file and the text its
+// refusal names in full: the same edit sent again with its keys drawn in another order, and
+// its refusal wrapped otherwise, is the same call; another text looked for is another.
+func TestGeminiTextCutEditIsKnownByItsRefusal(t *testing.T) {
+	box := func(header, refusal string) string {
+		var b strings.Builder
+		b.WriteString("✦ Trying the edit again.\n╭──────────────────────────────────────────╮\n")
+		b.WriteString("│ x  Edit " + header + " │\n│                                          │\n")
+		for line := range strings.SplitSeq(refusal, "\n") {
+			b.WriteString("│ " + line + " │\n")
+		}
+		b.WriteString("╰──────────────────────────────────────────╯\n")
+		return b.String()
+	}
+	refusal := "Failed to edit, 0 occurrences found for old_string (        subprocess.Popen(\n            cmd,\n        )). Original old_string was (        subprocess.Popen(\n            cmd,\n        )) in /app/cli/commands.py. No edits made. The exact text in\nold_string was not found."
+	rewrapped := "Failed to edit, 0 occurrences found for old_string (        subprocess.Popen(            cmd,\n        )). Original old_string was (        subprocess.Popen(   …   )) in\n/app/cli/commands.py. No edits made."
+	other := strings.ReplaceAll(refusal, "cmd,", "args,")
+	paste := "> make the server quiet\n\n" +
+		box(`{"file_path":"/app/cli/commands.py","old_string":"        s…`, refusal) +
+		box(`{"new_string":"        log = open(\"/tmp/x.log\")\n…`, rewrapped) +
+		box(`{"old_string":"        subprocess.Popen(\n            cmd, \n…`, other)
+	tr, err := ReadFrom("paste.txt", strings.NewReader(paste))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, c := range tr.Agents[0].Calls() {
+		args = append(args, string(c.Args))
+	}
+	want := `{"file_path":"/app/cli/commands.py","old_string":"subprocess.Popen( cmd, )"}`
+	if len(args) != 3 || args[0] != want || args[1] != want || args[2] == want {
+		t.Errorf("arguments:\n%s\nwant the first two %s and the third another", strings.Join(args, "\n"), want)
+	}
+}
