@@ -226,9 +226,9 @@ var (
 // digester computes digests. It lives in a detector state so its buffers are reused.
 type digester struct {
 	echo   echoSet
-	lines  []uint64 // hashes of the text's substantial lines, for novelty; capped
-	widths []uint16 // how many screen rows each of those lines fills (screenRows)
-	spaced []byte   // a thought with its ideographs set apart (spaceIdeographs); small ones reused
+	lines  []uint64   // hashes of the text's substantial lines, for novelty; capped
+	wide   []wideLine // those of lines that fill more than one screen row, in order
+	spaced []byte     // a thought with its ideographs set apart (spaceIdeographs); small ones reused
 }
 
 // maxLines caps the line hashes one result contributes to novelty.
@@ -392,7 +392,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 	// the rest of the pass.
 	echo = echo && d.echo.n > 0 && !long
 	if lines {
-		d.lines, d.widths = d.lines[:0], d.widths[:0]
+		d.lines, d.wide = d.lines[:0], d.wide[:0]
 	}
 	exact, masked := uint64(mixK2), uint64(mixK2)
 	var lineH, lineM, prevField uint64
@@ -487,7 +487,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 				}
 				if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
 					d.lines = append(d.lines, novelLineHash(text[lineStart:i]))
-					d.widths = append(d.widths, screenRows(i-lineStart))
+					d.noteWide(i - lineStart)
 				}
 			}
 			lineH, lineM, lineW, inEcho, lineLong = 0, 0, 0, false, false
@@ -518,7 +518,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 		}
 		if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
 			d.lines = append(d.lines, novelLineHash(text[lineStart:]))
-			d.widths = append(d.widths, screenRows(n-lineStart))
+			d.noteWide(n - lineStart)
 		}
 	}
 	if out.sketch.n == 0 && out.words > 0 {
@@ -538,7 +538,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 func (d *digester) digestLong(text string, lines bool) digest {
 	var out digest
 	if lines {
-		d.lines, d.widths = d.lines[:0], d.widths[:0]
+		d.lines, d.wide = d.lines[:0], d.wide[:0]
 	}
 	// Carriage returns are rare in long results; one vectorised look at the whole text spares
 	// every line its own.
@@ -580,7 +580,7 @@ func (d *digester) digestLong(text string, lines bool) digest {
 		nlines++
 		if keep && (two || len(line) >= minLineField && len(strings.TrimLeft(line, " \t")) >= minLineField) {
 			d.lines = append(d.lines, lh)
-			d.widths = append(d.widths, screenRows(len(line)))
+			d.noteWide(len(line))
 		}
 	}
 	out.sketch.mode = sketchLines
@@ -599,8 +599,21 @@ const screenWidth = 80
 // line, the series was outweighed by the two lines of its runner's header around it
 // ("exitcode: 0 (execution succeeded)", "Code output:"), and four different queries read as
 // four answers that brought nothing new (validation round r139c F1).
-func screenRows(n int) uint16 {
-	return uint16(min(1+n/screenWidth, 1<<15))
+func screenRows(n int) int { return 1 + n/screenWidth }
+
+// wideLine is a line of d.lines that fills more than one screen row: its index, and its rows.
+// Most lines fill one, and only the others are noted, so that the common line costs a
+// comparison.
+type wideLine struct {
+	at   int32
+	rows int32
+}
+
+// noteWide notes the line just added to d.lines, n bytes long, when it fills more than a row.
+func (d *digester) noteWide(n int) {
+	if n >= screenWidth {
+		d.wide = append(d.wide, wideLine{at: int32(len(d.lines) - 1), rows: int32(screenRows(n))})
+	}
 }
 
 // novelLineHash is the hash of a line as what a result brought (digest's lines): the same

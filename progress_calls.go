@@ -268,8 +268,12 @@ func (s *progressState) noteLines() (novel, total int) {
 	if !s.spoke {
 		return 0, 0 // not gathered (see spoke)
 	}
+	wide := s.dg.wide // the lines that weigh more than one (screenRows), in order
 	for i, h := range s.dg.lines {
-		w := int(s.dg.widths[i])
+		w := 1
+		if len(wide) > 0 && int(wide[0].at) == i {
+			w, wide = int(wide[0].rows), wide[1:]
+		}
 		if !s.seen.test(h) && !s.began.test(h) {
 			novel += w
 		}
