@@ -62,6 +62,7 @@ const (
 	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
 	kindAG2Console        // AG2's (AutoGen 0.2's) printout of a conversation
 	kindChatDev           // ChatDev's log of a run of its software company
+	kindAutoGPT           // AutoGPT's activity log
 	kindLlamaIndex        // LlamaIndex agents' verbose printout (Calling function:, ReAct steps)
 	kindAIInventor        // AI Inventor's Markdown transcript of an agent task
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
@@ -235,6 +236,9 @@ func sniff(head []byte, eof bool) sniffed {
 		}
 		if loggedRecordsHead(head[i:]) {
 			return sniffed{kind: kindLoggedRecords}
+		}
+		if isAutoGPTHead(head[i:]) {
+			return sniffed{kind: kindAutoGPT}
 		}
 		if isReactLogHead(head[i:]) {
 			return sniffed{kind: kindReactLog}

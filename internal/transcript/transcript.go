@@ -257,6 +257,9 @@ const (
 	// FormatChatDev is ChatDev's log of a run of its software company: the roles' messages, the
 	// code it writes and the reports of running it.
 	FormatChatDev = "chatdev"
+	// FormatAutoGPT is AutoGPT's activity log of 2023 (logs/activity.log): its thoughts, the
+	// commands it proposed and what they returned.
+	FormatAutoGPT = "autogpt"
 	// FormatPydanticAI is a Pydantic AI run's message history (ModelMessagesTypeAdapter's JSON:
 	// requests and responses of parts).
 	FormatPydanticAI = "pydantic-ai"
@@ -733,6 +736,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readAG2Console(name, br)
 	case kindChatDev:
 		t, err = readChatDev(name, br)
+	case kindAutoGPT:
+		t, err = readAutoGPT(name, br)
 	case kindLlamaIndex:
 		t, err = readLlamaIndexConsole(name, br)
 	case kindAIInventor:
