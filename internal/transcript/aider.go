@@ -105,8 +105,10 @@ var aiderFailures = []string{
 }
 
 type aiderMessage struct {
-	role string // "user", "harness" or "model"
+	role string // "user", "harness", "model" or "test" (aiderTestRun)
 	text string
+	// of a user message: the benchmark's harness sent it, the test output just run (aiderTestRun)
+	testFeedback bool
 }
 
 func readAider(name string, br *bufio.Reader) (*built, error) {
@@ -158,7 +160,7 @@ func aiderRuns(s string) []string {
 func aiderMessages(run string) []aiderMessage {
 	var out []aiderMessage
 	add := func(role, line string) {
-		if n := len(out); n > 0 && out[n-1].role == role && role != "harness" {
+		if n := len(out); n > 0 && out[n-1].role == role && role != "harness" && role != "test" {
 			out[n-1].text += "\n" + line
 			return
 		}
@@ -168,9 +170,19 @@ func aiderMessages(run string) []aiderMessage {
 	oldLayout := aiderOldLayout(lines)
 	inHarness := false // inside an aider message of several lines
 	fence := ""        // the closing mark of a fence open in the model's reply
-	for i, line := range lines {
+	feedback := ""     // the first line of a test run the benchmark will send back (aiderTestRun)
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
 		if i == 0 && strings.HasPrefix(line, aiderTitle) {
 			continue
+		}
+		if n := len(out); n > 0 && out[n-1].role == "harness" && !inHarness && fence == "" {
+			if output, end, ok := aiderTestRun(lines, i); ok {
+				out = append(out, aiderMessage{role: "test", text: output})
+				feedback, _, _ = strings.Cut(output, "\n")
+				i = end
+				continue
+			}
 		}
 		if inHarness {
 			out[len(out)-1].text += "\n" + strings.TrimRight(line, " ")
@@ -198,7 +210,14 @@ func aiderMessages(run string) []aiderMessage {
 			// Markdown line break); a "#### " line without them is a heading of the model's
 			// own reply (`#### client/src/App.js` over a file's edit block), which read as a
 			// user turn cut the reply into several calls.
-			add("user", strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, "####"), " "), " "))
+			text := strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, "####"), " "), " ")
+			if n := len(out); feedback != "" && n > 0 && out[n-1].role == "test" && strings.TrimSpace(text) == strings.TrimSpace(feedback) {
+				out = append(out, aiderMessage{role: "user", text: text, testFeedback: true})
+				feedback = ""
+				continue
+			}
+			feedback = ""
+			add("user", text)
 		case strings.HasPrefix(line, "> ") || strings.TrimRight(line, " ") == ">":
 			out = append(out, aiderMessage{role: "harness", text: strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, ">"), " "), " ")})
 			inHarness = !oldLayout && !endsAiderMessage(line)
@@ -216,6 +235,37 @@ func aiderMessages(run string) []aiderMessage {
 		out[i].text = strings.TrimSpace(out[i].text)
 	}
 	return out
+}
+
+// aiderTestRun reads the run of the tests that aider's benchmark harness writes into the
+// history after aider's messages about an edit: a fence of their output, opening on the line
+// after those messages. The harness sends a failure's output back as the next request (its
+// "#### " lines open with the output's first line); a pass ends the run. Read as the model's
+// words, a test failing the same way after every edit could not be seen, and the output sent
+// back was a user's turn each time, which reset every count (validation round r141c U1). It
+// returns the output and the index of the fence's closing line.
+func aiderTestRun(lines []string, i int) (output string, end int, ok bool) {
+	if strings.TrimRight(lines[i], " ") != "```" {
+		return "", 0, false
+	}
+	for end = i + 1; end < len(lines) && strings.TrimRight(lines[end], " ") != "```"; end++ {
+	}
+	if end >= len(lines) {
+		return "", 0, false
+	}
+	output = strings.Trim(strings.Join(lines[i+1:end], "\n"), "\n")
+	first, _, _ := strings.Cut(output, "\n")
+	next := end + 1
+	for next < len(lines) && strings.TrimSpace(lines[next]) == "" {
+		next++
+	}
+	switch {
+	case next == len(lines):
+		return output, end, true // the last run: the tests passed, or the tries are spent
+	case strings.HasPrefix(lines[next], "#### ") && strings.TrimSpace(strings.TrimPrefix(lines[next], "####")) == strings.TrimSpace(first):
+		return output, end, true
+	}
+	return "", 0, false
 }
 
 // aiderOldLayout says whether a run was written by an aider that ended no line with
@@ -255,9 +305,18 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 		m := msgs[i]
 		switch m.role {
 		case "user":
-			if m.text != "" {
+			switch {
+			case m.testFeedback:
+				a.harnessUser(m.text)
+			case m.text != "":
 				a.user(m.text, 0)
 			}
+			continue
+		case "test":
+			// The benchmark's harness ran the tests after the edit: failed when it sent their
+			// output back as the next request, as it does only for a failure.
+			failed := i+1 < len(msgs) && msgs[i+1].testFeedback
+			a.add(loopguard.Call("", "test", nil).WithResult(m.text, failed))
 			continue
 		case "harness":
 			if !aiderUsage(&a.usage, m.text) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -586,4 +587,56 @@ func userTurns(events []loopguard.Event) int {
 		}
 	}
 	return n
+}
+
+// aiderBenchmarkTry is one try of aider's benchmark harness: the model's edit, aider's word
+// that it applied, the harness's run of the tests, and (unless it is the last try) the output
+// sent back as the next request.
+func aiderBenchmarkTry(n int, output string, last bool) string {
+	try := "```python\npov.py\n<<<<<<< SEARCH\nreturn None\n=======\nreturn " + strconv.Itoa(n) + "\n>>>>>>> REPLACE\n```\n\n" +
+		"> Tokens: 3.9k sent, 1.5k received.\nCost: $0.03 message, $0.03 session.  \n> Applied edit to pov.py  \n" +
+		"```\n" + output + "\n```\n"
+	if last {
+		return try
+	}
+	var b strings.Builder
+	for line := range strings.SplitSeq(output, "\n") {
+		b.WriteString("#### " + line + "  \n")
+	}
+	return try + b.String() + "####  \n#### See the testing errors above.  \n#### Fix the code in pov.py to resolve the errors.  \n\n"
+}
+
+// In a history of aider's benchmark, the harness's run of the tests after each edit is a call
+// (failed when the harness sent its output back), and the output sent back is the harness's,
+// not a user's turn: a test failing the same way after every edit is told.
+func TestAiderBenchmarkTestRunsAreCalls(t *testing.T) {
+	failing := "EEF\n====\nERROR: test_path (pov_test.PovTest)\n----\nValueError: No path found\n----\nRan 3 tests in 0.001s\n\nFAILED (failures=1, errors=2)"
+	doc := "\n# aider chat started at 2024-12-20 10:00:00\n\n> Aider v0.69.0  \n\n#### Reparent a tree on a selected node.  \n#### Use the above instructions to modify the supplied files: pov.py  \n\n"
+	for i := 1; i <= 4; i++ {
+		doc += aiderBenchmarkTry(i, failing, i == 4)
+	}
+	tr, err := ReadFrom("pov.aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tests, users, fedBack int
+	for _, e := range tr.Agents[0].Events {
+		switch {
+		case e.Type == loopguard.EventCall && e.Tool == "test":
+			tests++
+			if e.Result != failing {
+				t.Errorf("test result %q, want the fenced output", e.Result)
+			}
+		case e.Type == loopguard.EventUser && e.Source == loopguard.SourceHarness:
+			fedBack++
+		case e.Type == loopguard.EventUser:
+			users++
+		}
+	}
+	if tests != 4 || users != 1 || fedBack != 3 {
+		t.Errorf("%d test calls, %d user turns, %d outputs sent back; want 4, 1 (the task), 3", tests, users, fedBack)
+	}
+	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) == 0 {
+		t.Error("the same test failure after each of four edits: no notice")
+	}
 }
