@@ -88,7 +88,13 @@ func readContinue(name string, br *bufio.Reader, hint int64) (*built, error) {
 			list = append(list, msg{Role: "tool", ToolCallID: st.ToolCallID, Content: strings.Join(parts, "\n"), Status: status})
 		}
 	}
-	return buildMessages(FormatContinue, list), nil
+	// Continue keeps the calls its model made (toolCalls, and their states): a session
+	// without them is a chat, and the code in a reply is shown to its user, not run. Read as
+	// calls written in the text, the way a harness's own log may hold them, a chat's bash
+	// blocks were calls answered by the user's next question (validation round r141c U2).
+	b := newBuilder(FormatContinue)
+	addMessages(b, list, func(*msg) string { return MainAgent }, false)
+	return b.done(), nil
 }
 
 // continueOutputFailed says whether a Continue tool output's own status reports a failure:

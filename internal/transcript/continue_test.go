@@ -90,3 +90,29 @@ func TestContinueOutputStatusFailsTheCallAndTheResultIsReadOnce(t *testing.T) {
 		t.Errorf("read as %s:\n got %s\nwant %s", tr.Format, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
 	}
 }
+
+// A Continue chat without tools is a chat: the shell code a reply shows its user is not a
+// call, and the user's next question is the user's turn, not the code's output.
+func TestContinueChatCodeIsNoCall(t *testing.T) {
+	doc := `{"sessionId": "s", "title": "t", "workspaceDirectory": "/w", "history": [
+  {"message": {"role": "user", "content": [{"type": "text", "text": "keep 10 backups, not 5"}]}, "contextItems": []},
+  {"message": {"role": "assistant", "content": "Change the script:\n\n` + "```bash" + `\nls -t backups | tail -n +11 | xargs rm\n` + "```" + `"}, "contextItems": []},
+  {"message": {"role": "user", "content": [{"type": "text", "text": "what does tail -n +11 do?"}]}, "contextItems": []},
+  {"message": {"role": "assistant", "content": "It prints from the 11th line on. Your devcontainer could run it:\n\n` + "```json" + `\n{\"commands\": [{\"name\": \"Prune\", \"shell\": \"bash\", \"args\": [\"-c\", \"ls -t backups | tail -n +11 | xargs rm\"]}]}\n` + "```" + `"}, "contextItems": []},
+  {"message": {"role": "user", "content": [{"type": "text", "text": "thanks"}]}, "contextItems": []}
+]}`
+	tr, err := ReadFrom("s.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`user "keep 10 backups, not 5"`,
+		"text[model] \"Change the script:\\n\\n```bash\\nls -…\"",
+		`user "what does tail -n +11 do?"`,
+		`text[model] "It prints from the 11th line on.…"`,
+		`user "thanks"`,
+	}
+	if got := describe(tr.Agents[0].Events); tr.Format != FormatContinue || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s:\n got %s\nwant %s", tr.Format, strings.Join(got, "\n     "), strings.Join(want, "\n     "))
+	}
+}
