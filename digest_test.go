@@ -1256,8 +1256,9 @@ func TestSpaceIdeographsSetsApartCharactersOfScriptsWithoutSpaces(t *testing.T) 
 // hosts that keep no failure flag still failed the call. A file editor of the
 // str_replace_editor family refuses an argument or a path (validation rounds r131c U1, r131a
 // U4); a command-line parser refuses its arguments with its usage, then "<program>: error: ..."
-// (argparse; r136a U1). A file that only mentions such words, or a usage printed on request,
-// is no refusal.
+// (argparse; r136a U1); a program says what it was doing failed, "Error starting session: ..."
+// (r141c M1). A file that only mentions such words, a usage printed on request, or a figure
+// named "Error rate" is no refusal.
 func TestRefusalsOpenWithFailure(t *testing.T) {
 	tests := []struct {
 		result string
@@ -1278,10 +1279,37 @@ func TestRefusalsOpenWithFailure(t *testing.T) {
 		{"usage: git [--version] [--help] [-C <path>]\n\nThese are common Git commands used in various situations:", false},
 		{"usage: tool [-h]\nother: error: this names another program", false},
 		{"usage:\nprog: error: x", false},
+		{"Error starting session: The \"paths[0]\" property must be of type string, got undefined", true},
+		{"Error reading config file: open /etc/x.yaml: permission denied", true},
+		{"Error while connecting to database: connection refused", true},
+		{"Error rate: 0.1%\nRequests: 1200", false},
+		{"Error count: 0", false},
+		{"Error Handling: see the docs", false},
+		{"Error starting session and then some more words past five: x", false},
 	}
 	for _, tt := range tests {
 		if got := opensWithFailure(tt.result); got != tt.opens {
 			t.Errorf("opensWithFailure(%q) = %v, want %v", tt.result, got, tt.opens)
+		}
+	}
+}
+
+// A program's word that what it was doing failed ("Error starting session: ...") is a failure
+// on any line of the answer, as a terminal's copy puts the command line it echoes above it;
+// inside a line, or naming no doing ("Error rate:"), it is not.
+func TestLooksFailedReadsAnErrorDoingLine(t *testing.T) {
+	tests := []struct {
+		result string
+		failed bool
+	}{
+		{"edobry@Mac minsky % bun run src/cli.ts session start --task '#011'\nError starting session: The \"paths[0]\" property must be of type string, got undefined\nedobry@Mac minsky %", true},
+		{"Initializing project...\nError applying schema after 10 attempts: {'code': -32000}", true},
+		{"requests: 1200\nError rate: 0.4%\nlatency p99: 120ms", false},
+		{"log: saw Error starting session: earlier, recovered", false},
+	}
+	for _, tt := range tests {
+		if got := looksFailed(tt.result); got != tt.failed {
+			t.Errorf("looksFailed(%q) = %v, want %v", tt.result, got, tt.failed)
 		}
 	}
 }

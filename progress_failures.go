@@ -50,7 +50,27 @@ func looksFailed(result string) bool {
 	if reportsExitFailure(result) {
 		return true
 	}
-	return hasFailureMark(markWindow(result)) || reportsErrorField(result) || opensWithFailure(result) || mcpResultReprFailed(result)
+	window := markWindow(result)
+	return hasFailureMark(window) || reportsErrorField(result) || opensWithFailure(result) || mcpResultReprFailed(result) ||
+		errorDoingLine(window)
+}
+
+// errorDoingLine says whether a line of s opens as errorDoing reads a failure: a program's
+// word under the command line that a terminal's copy echoes above it ("edobry@Mac minsky %
+// bun run src/cli.ts session start", then "Error starting session: ...").
+func errorDoingLine(s string) bool {
+	for i := 0; i < len(s); {
+		k := strings.Index(s[i:], "Error ")
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		if (at == 0 || s[at-1] == '\n') && errorDoing(s[at:]) {
+			return true
+		}
+		i = at + 1
+	}
+	return false
 }
 
 // mcpResultReprFailed says whether a result is the MCP Python SDK's printed form of a tool's
@@ -631,7 +651,39 @@ func opensWithFailure(result string) bool {
 		line, _, _ := strings.Cut(rest, "\n")
 		return strings.Contains(line[:min(len(line), 200)], " not found")
 	}
-	return editorRefused(result[i:]) || usageRefused(result[i:]) || serverFailed(result[i:])
+	return editorRefused(result[i:]) || usageRefused(result[i:]) || serverFailed(result[i:]) || errorDoing(result[i:])
+}
+
+// errorDoing says whether an answer opens with a program's word that what it was doing failed:
+// "Error", what it was doing (a word ending in "ing", perhaps after "while" or "when", and up
+// to four words more), and a colon, on the first line ("Error starting session: The
+// "paths[0]" property must be of type string", "Error reading config: open x: permission
+// denied", "Error while connecting to database: ..."), as command-line tools print a failure
+// (validation round r141c M1: a CLI's own failure, the same after each of three edits, read
+// as output). "Error rate: 0.1%" or "Error count: 0" name no doing, and are not failures.
+func errorDoing(s string) bool {
+	rest, ok := strings.CutPrefix(s, "Error ")
+	if !ok {
+		return false
+	}
+	line, _, _ := strings.Cut(rest[:min(len(rest), 120)], "\n")
+	lead, _, ok := strings.Cut(line, ":")
+	if !ok {
+		return false
+	}
+	words := strings.Fields(lead)
+	if len(words) > 0 && (words[0] == "while" || words[0] == "when") {
+		words = words[1:]
+	}
+	if len(words) == 0 || len(words) > 5 || len(words[0]) < 5 || !strings.HasSuffix(words[0], "ing") {
+		return false
+	}
+	for _, c := range words[0] {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // usageRefused says whether an answer is a command-line parser's refusal of its arguments, as
