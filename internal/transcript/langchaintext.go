@@ -75,8 +75,9 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 		return nil, err
 	}
 	b := newBuilder(FormatLangChainText)
-	var waiting []langchainCall // the last AI message's calls not answered yet, oldest first
-	kind := ""                  // the message under way: "Human", "Ai", "Tool", "System", or "" before any
+	callIDs := map[string]bool{} // the Call IDs of the calls read, to know a message printed again
+	var waiting []langchainCall  // the last AI message's calls not answered yet, oldest first
+	kind := ""                   // the message under way: "Human", "Ai", "Tool", "System", or "" before any
 	var body []string
 	var runs runCount
 	var pasted pastedRun
@@ -100,7 +101,7 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 		case "Ai":
 			// Tool messages answer the AI message before them: calls of an earlier one that
 			// are still waiting were never answered (a user declined them).
-			waiting = langchainAIMessage(b, body)
+			waiting = langchainAIMessage(b, body, callIDs)
 		case "Tool":
 			tool, text := langchainToolMessage(body)
 			at := -1
@@ -165,8 +166,24 @@ type langchainCall struct {
 }
 
 // langchainAIMessage reads an AI message's body: its agent's name, its words and its calls,
-// which it adds; it returns the calls, to be answered.
-func langchainAIMessage(b *builder, body []string) []langchainCall {
+// which it adds; it returns the calls, to be answered. A message whose calls' ids were read
+// before (ids, which it adds to) is the same message printed again, as a graph that prints
+// its whole state at each node's invocation does, and is passed over with its words: counted
+// again, one hand-off to an agent printed eight times was told as a call repeated
+// (validation round r142c U1, F1, F2).
+func langchainAIMessage(b *builder, body []string, ids map[string]bool) []langchainCall {
+	for _, l := range body {
+		if id, ok := strings.CutPrefix(strings.TrimSpace(l), "Call ID:"); ok {
+			if id = strings.TrimSpace(id); id != "" && ids[id] {
+				return nil
+			}
+		}
+	}
+	for _, l := range body {
+		if id, ok := strings.CutPrefix(strings.TrimSpace(l), "Call ID:"); ok && strings.TrimSpace(id) != "" {
+			ids[strings.TrimSpace(id)] = true
+		}
+	}
 	agent := MainAgent
 	if len(body) > 0 {
 		if n, ok := strings.CutPrefix(strings.TrimSpace(body[0]), "Name: "); ok && n != "" {

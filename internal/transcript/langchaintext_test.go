@@ -158,3 +158,37 @@ func TestLangChainPrintedCommandsInTags(t *testing.T) {
 		t.Errorf("%d calls, want 2", n)
 	}
 }
+
+// A graph that prints its whole state at each node's invocation prints its AI messages again,
+// their Call IDs with them: such a message is read once, and a hand-off made once is one call.
+func TestLangChainMessagePrintedAgainIsReadOnce(t *testing.T) {
+	handOff := `================================== Ai Message ==================================
+Name: supervisor
+
+I am transferring the task to the research_expert.
+Tool Calls:
+  transfer_to_research_expert (call_88082700)
+ Call ID: call_88082700
+  Args:
+================================= Tool Message =================================
+Name: transfer_to_research_expert
+
+Successfully transferred to research_expert
+`
+	human := `================================ Human Message =================================
+
+Research Python scraping libraries
+`
+	doc := human + handOff + human + handOff + human + handOff
+	tr, err := ReadFrom("run.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, a := range tr.Agents {
+		calls += len(a.Calls())
+	}
+	if calls != 1 {
+		t.Errorf("%d calls read, want the one hand-off", calls)
+	}
+}
