@@ -268,6 +268,17 @@ func aiderTestRun(lines []string, i int) (output string, end int, ok bool) {
 	return "", 0, false
 }
 
+// testsSayFailed says whether a test run's last line is its runner's verdict of failure:
+// unittest's "FAILED (failures=3)", pytest's "=== 1 failed, 2 passed in 0.1s ===", Go's and
+// Jest's "FAIL". The benchmark's last try is sent back to no one, so its output alone says
+// how it went.
+func testsSayFailed(output string) bool {
+	body := strings.TrimRight(output, " \t\r\n")
+	last := strings.TrimSpace(body[strings.LastIndexByte(body, '\n')+1:])
+	return strings.HasPrefix(last, "FAILED") || strings.HasPrefix(last, "FAIL") ||
+		strings.Contains(last, " failed") && strings.HasPrefix(last, "=")
+}
+
 // aiderOldLayout says whether a run was written by an aider that ended no line with
 // Markdown's line break (v0.50 and before on Windows wrote some lines so): its user lines
 // ("#### ...") end without the two spaces today's aider writes, and so may its messages
@@ -315,7 +326,7 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 		case "test":
 			// The benchmark's harness ran the tests after the edit: failed when it sent their
 			// output back as the next request, as it does only for a failure.
-			failed := i+1 < len(msgs) && msgs[i+1].testFeedback
+			failed := i+1 < len(msgs) && msgs[i+1].testFeedback || testsSayFailed(m.text)
 			a.add(loopguard.Call("", "test", nil).WithResult(m.text, failed))
 			continue
 		case "harness":

@@ -624,6 +624,9 @@ func TestAiderBenchmarkTestRunsAreCalls(t *testing.T) {
 		switch {
 		case e.Type == loopguard.EventCall && e.Tool == "test":
 			tests++
+			if !e.Failed {
+				t.Errorf("test run %d read as passing: its output ends FAILED", tests)
+			}
 			if e.Result != failing {
 				t.Errorf("test result %q, want the fenced output", e.Result)
 			}
@@ -638,5 +641,25 @@ func TestAiderBenchmarkTestRunsAreCalls(t *testing.T) {
 	}
 	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) == 0 {
 		t.Error("the same test failure after each of four edits: no notice")
+	}
+}
+
+// A test run's last line says whether it failed, for the benchmark's last try, whose output
+// is sent back to no one.
+func TestTestsSayFailed(t *testing.T) {
+	for _, tt := range []struct {
+		output string
+		failed bool
+	}{
+		{"EEF\n----\nRan 3 tests in 0.001s\n\nFAILED (failures=1, errors=2)\n", true},
+		{"..F\n=========== 1 failed, 2 passed in 0.12s ===========", true},
+		{"--- FAIL: TestX (0.00s)\nFAIL", true},
+		{"...\n----\nRan 3 tests in 0.001s\n\nOK", false},
+		{"=========== 3 passed in 0.12s ===========", false},
+		{"ok  \tpkg\t0.01s", false},
+	} {
+		if got := testsSayFailed(tt.output); got != tt.failed {
+			t.Errorf("testsSayFailed(%q) = %v, want %v", tt.output, got, tt.failed)
+		}
 	}
 }

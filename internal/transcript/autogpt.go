@@ -31,7 +31,8 @@ import (
 // call once AutoGPT says what it returned ("SYSTEM:  Command <name> returned: ..."), failed
 // when that opens with "Error" or is AutoGPT's "Failure: command <name> ..." (output too
 // long). The user may answer a proposal with words instead of "y" ("SYSTEM:  Human feedback:
-// ok"): the command never ran, and the words are the user's turn. DEBUG records (the whole
+// ok"): the command never ran, and the words are the user's turn; nor did one the model was
+// asked to judge itself ("SYSTEM:  Self feedback: ..."), whose judgement is its words. DEBUG records (the whole
 // prompt again at every step) and the rest are passed over.
 //
 // Written from two real activity logs of AutoGPT 0.3 and 0.4 (validation round r141b U1: such
@@ -129,6 +130,13 @@ func (r *autogptReader) record(stamp, level, msg string, more []string) {
 			if t := strings.TrimSpace(feedback); t != "" {
 				r.a.user(t, ms)
 			}
+			return
+		}
+		if feedback, ok := strings.CutPrefix(answer, "Self feedback:"); ok {
+			// The user had the model judge its own proposal ('s'): it did not run, and the
+			// judgement is the model's words, not what the command returned.
+			r.pending = nil
+			r.a.saidAt(strings.TrimSpace(feedback), ms)
 			return
 		}
 		if r.pending == nil {

@@ -30,6 +30,10 @@ const autogptLog = `2023-05-19 22:27:01,100 INFO NEWS: Welcome to Auto-GPT!
 2023-05-19 22:29:00,000 INFO  THOUGHTS: I will write the recipes down.
 2023-05-19 22:29:00,100 INFO NEXT ACTION:  COMMAND = write_to_file  ARGUMENTS = {'file': 'recipes.txt', 'text': 'x', 'append': False, 'tags': ['a', 1]}
 2023-05-19 22:29:10,000 INFO SYSTEM:  Human feedback: browse another site first
+2023-05-19 22:29:20,000 INFO  THOUGHTS: I will browse another site.
+2023-05-19 22:29:20,100 INFO NEXT ACTION:  COMMAND = browse_website  ARGUMENTS = {'url': 'https://example.org/other', 'question': 'vegan'}
+2023-05-19 22:29:25,000 INFO -=-=-=-=-=-=-= THOUGHTS, REASONING, PLAN AND CRITICISM WILL NOW BE VERIFIED BY AGENT -=-=-=-=-=-=-=
+2023-05-19 22:29:26,000 INFO SYSTEM:  Self feedback: The plan is sound, but the site may not list vegan dishes.
 2023-05-19 22:29:30,000 INFO  THOUGHTS: I will improve the code.
 2023-05-19 22:29:30,100 INFO NEXT ACTION:  COMMAND = improve_code  ARGUMENTS = {'code': 'print(1)'}
 2023-05-19 22:29:31,000 INFO SYSTEM:  Command improve_code returned: Error: The model: ` + "`gpt-4`" + ` does not exist
@@ -44,13 +48,15 @@ const autogptLog = `2023-05-19 22:27:01,100 INFO NEWS: Welcome to Auto-GPT!
 // An AutoGPT activity log is read as its runs, each a session of the agent it created: the
 // step's thoughts, reasoning, plan and criticism are one text, a command that returned is a
 // call (failed by AutoGPT's "Error" or "Failure"), a proposal answered with the user's words
-// never ran, and DEBUG records are passed over.
+// or with the model's own judgement of it never ran, and DEBUG records are passed over.
 func TestAutoGPTReadsStepsCommandsAndFeedback(t *testing.T) {
 	tr := expectEvents(t, "activity.log", autogptLog, FormatAutoGPT, []string{
 		`text[model] "THOUGHTS: I should browse a reci…"`,
 		`call browse_website "{\"question\":\"vegan recipes\",\"url…" => "(\"Answer gathered from website: …"`,
 		`text[model] "THOUGHTS: I will write the recip…"`,
 		`user "browse another site first"`,
+		`text[model] "THOUGHTS: I will browse another …"`,
+		`text[model] "The plan is sound, but the site …"`,
 		`text[model] "THOUGHTS: I will improve the cod…"`,
 		`call improve_code "{\"code\":\"print(1)\"}" => "Error: The model: ` + "`gpt-4`" + ` does n…" FAILED`,
 	})

@@ -76,12 +76,12 @@ func readChatDev(name string, br *bufio.Reader) (*built, error) {
 		return nil, &Error{Path: name, Err: readErr(err)}
 	}
 	data = lfLines(data)
-	b := newBuilder(FormatChatDev)
+	r := &chatdevReader{b: newBuilder(FormatChatDev)}
 	var stamp, head string
 	var body []string
 	flush := func() {
 		if head != "" {
-			chatdevEntryEvents(b, stamp, head, strings.TrimSpace(strings.Join(body, "\n")))
+			r.entry(stamp, head, strings.TrimSpace(strings.Join(body, "\n")))
 		}
 		head, body = "", body[:0]
 	}
@@ -94,12 +94,25 @@ func readChatDev(name string, br *bufio.Reader) (*built, error) {
 		body = append(body, line)
 	}
 	flush()
-	return b.done(), nil
+	return r.b.done(), nil
 }
 
-// chatdevEntryEvents adds what one entry of the log says.
-func chatdevEntryEvents(b *builder, stamp, head, body string) {
+// chatdevReader is readChatDev's state between entries.
+type chatdevReader struct {
+	b *builder
+	// the last test report, while nothing else has happened since: ChatDev runs the software
+	// a second time to decide whether the test cycle ends, seconds after the first run and
+	// with no one acting between, and that check is not the Programmer's call made again
+	lastReport string
+}
+
+// entry adds what one entry of the log says.
+func (r *chatdevReader) entry(stamp, head, body string) {
+	b := r.b
 	ms := chatdevTime(stamp)
+	if head == "**[Test Reports]**:" && body == r.lastReport {
+		return // ChatDev's own second run of the same step (see lastReport)
+	}
 	switch {
 	case head == "**[Preprocessing]**":
 		for line := range strings.SplitSeq(body, "\n") {
@@ -108,16 +121,26 @@ func chatdevEntryEvents(b *builder, stamp, head, body string) {
 			}
 		}
 	case head == "**[Update Codes]**":
+		r.lastReport = ""
 		file, diff, _ := strings.Cut(body, "\n")
 		file = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(file), " updated."))
 		b.agent(chatdevProgrammer).add(loopguard.Event{Type: loopguard.EventCall, Tool: "write_file",
 			Args: marshalArgs(map[string]string{"path": file}), Result: strings.TrimSpace(diff), HasResult: true, Time: ms})
 	case head == "**[Test Reports]**:":
+		r.lastReport = body
 		b.agent(chatdevProgrammer).add(loopguard.Event{Type: loopguard.EventCall, Tool: "run_software",
 			Result: body, HasResult: true, Failed: body != chatdevSuccess, Time: ms})
+	case head == "**[User Provided Comments]**":
+		// A person's comment on the software, in ChatDev's human-agent interaction mode:
+		// " In the #1 of total 5 comments: " over what they typed.
+		if _, said, ok := strings.Cut(body, "comments:"); ok && strings.TrimSpace(said) != "" {
+			r.lastReport = ""
+			b.agent(chatdevProgrammer).user(strings.TrimSpace(said), ms)
+		}
 	default:
 		if m := chatdevMessage.FindStringSubmatch(head); m != nil {
 			if text := withoutRolePrompt(body); text != "" {
+				r.lastReport = ""
 				b.agent(strings.TrimSpace(m[1])).text("model", text, "", ms)
 			}
 		}

@@ -54,6 +54,17 @@ Traceback (most recent call last):
 NameError: name 'save_tasks' is not defined
 
 
+[2024-22-12 13:09:23 INFO] **[Test Reports]**:
+
+Traceback (most recent call last):
+  File "main.py", line 1, in <module>
+NameError: name 'save_tasks' is not defined
+
+[2024-22-12 13:09:23 INFO] System: **[chatting]**
+
+| Parameter | Value |
+| --- | --- |
+
 [2024-22-12 13:09:28 INFO] Software Test Engineer: **Software Test Engineer<->Programmer on : TestErrorSummary, turn 0**
 
 [ChatDev is a software company powered by multiple intelligent agents.
@@ -79,14 +90,22 @@ NameError: name 'save_tasks' is not defined
 
 The software run successfully without errors.
 
+[2024-22-12 13:10:02 INFO] **[User Provided Comments]**
+
+ In the #1 of total 5 comments: 
+
+Please add a restart button.
+
 [2024-22-12 13:10:03 INFO] **[Seminar Conclusion]**:
 
  Finished
 `
 
-// A ChatDev log is read as its roles: the task is the Programmer's turn, the code ChatDev
-// writes and the runs of the software are the Programmer's calls (failed unless ChatDev says
-// the run raised nothing), and each role's message, its prompt left out, is that role's words.
+// A ChatDev log is read as its roles: the task and a person's comments are the Programmer's
+// turns, the code ChatDev writes and the runs of the software are the Programmer's calls
+// (failed unless ChatDev says the run raised nothing; ChatDev's second run of a step, the
+// same report with nothing between, is no call of its own), and each role's message, its
+// prompt left out, is that role's words.
 func TestChatDevReadsRolesWritesAndRuns(t *testing.T) {
 	tr := expectEvents(t, "Task Manager.log", chatdevRun, FormatChatDev, []string{
 		`user "Simple to-do app"`,
@@ -96,6 +115,7 @@ func TestChatDevReadsRolesWritesAndRuns(t *testing.T) {
 		"call write_file \"{\\\"path\\\":\\\"tasks.py\\\"}\" => \"```\\n+def save_tasks(tasks): pass…\"",
 		`call run_software "" => "Traceback (most recent call last…" FAILED`,
 		`call run_software "" => "The software run successfully wi…"`,
+		`user "Please add a restart button."`,
 	})
 	var tester []string
 	for _, a := range tr.Agents {

@@ -159,6 +159,9 @@ func readClaudeMarkdown(name string, br *bufio.Reader) (*built, error) {
 		}
 		if !isJSON {
 			text := string(s.body)
+			if copied(s, "text", text) {
+				continue // the same words written as content blocks before, or after (see copied)
+			}
 			if s.role == "assistant" {
 				a.saidAt(text, ms)
 			} else {

@@ -63,11 +63,15 @@ func TestClaudeMarkdownSplitCopyIsReadOnce(t *testing.T) {
 		section("Assistant", "11/30/2025, 3:50:15 PM", "[\n"+text+"\n]") +
 		section("Assistant", "11/30/2025, 3:50:15 PM", "[\n"+use+"\n]") +
 		section("User", "11/30/2025, 3:50:16 PM", result) +
-		section("Assistant", "11/30/2025, 3:51:00 PM", "[\n"+text+"\n]")
+		section("Assistant", "11/30/2025, 3:51:00 PM", "[\n"+text+"\n]") +
+		// the user's words, then their copy as a content block
+		section("User", "11/30/2025, 3:52:00 PM", "and the narrow window?") +
+		section("User", "11/30/2025, 3:52:00 PM", "[\n"+`{"type": "text", "text": "and the narrow window?"}`+"\n]")
 	expectEvents(t, "s.md", doc, FormatClaudeCodeMarkdown, []string{
 		`text[model] "Let me download them."`,
 		`call Bash "{\"command\":\"curl -O x\"}" => "saved"`,
 		`text[model] "Let me download them."`, // said again a minute later: not a copy
+		`user "and the narrow window?"`,
 	})
 }
 

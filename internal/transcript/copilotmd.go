@@ -77,8 +77,8 @@ func readCopilotMarkdown(name string, br *bufio.Reader) (*built, error) {
 				r.ms = copilotEntryTime(r.started, line)
 				continue
 			}
-			if started, ok := strings.CutPrefix(line, "> **Started:** "); ok && r.started == 0 {
-				r.started = mdStamp(strings.TrimSpace(started))
+			if started, ok := copilotStartLine(line); ok && r.started == 0 {
+				r.started = mdStamp(started)
 				continue
 			}
 			if isCopilotHeading(line) {
@@ -107,13 +107,41 @@ type copilotMDReader struct {
 	started, ms int64
 }
 
-// copilotEntryTime reads an entry's time line ("<sub>⏱️ 195s</sub>", seconds since the
-// session started) as Unix milliseconds from the session's start; without a start, from 0,
-// which keeps the spans between entries the rules need. 0 when the line holds no count.
+// copilotStartLine reads the session's start from its header line: "> **Started:** 2/28/2026,
+// 6:34:14 PM", or in the newer bulleted header "> - **Started:** 6/6/2026, 7:50:02 AM".
+func copilotStartLine(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(line, "> ")
+	if !ok {
+		return "", false
+	}
+	rest, ok = strings.CutPrefix(strings.TrimPrefix(rest, "- "), "**Started:** ")
+	return strings.TrimSpace(rest), ok
+}
+
+// copilotEntryTime reads an entry's time line (the time since the session started: "<sub>⏱️
+// 195s</sub>", "<sub>⏱️ 1m 50s</sub>", "<sub>⏱️ 1h 2m 3s</sub>") as Unix milliseconds from the
+// session's start; without a start, from 0, which keeps the spans between entries the rules
+// need. 0 when the line holds no such time.
 func copilotEntryTime(started int64, line string) int64 {
 	t := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(line, "<sub>⏱️"), "</sub>"))
-	secs, err := strconv.ParseInt(strings.TrimSuffix(t, "s"), 10, 64)
-	if err != nil || secs < 0 || !strings.HasSuffix(t, "s") {
+	var secs int64
+	for _, part := range strings.Fields(t) {
+		unit := int64(0)
+		switch part[len(part)-1] {
+		case 's':
+			unit = 1
+		case 'm':
+			unit = 60
+		case 'h':
+			unit = 3600
+		}
+		n, err := strconv.ParseInt(part[:len(part)-1], 10, 64)
+		if unit == 0 || err != nil || n < 0 {
+			return 0
+		}
+		secs += n * unit
+	}
+	if t == "" {
 		return 0
 	}
 	return started + secs*1000

@@ -58,6 +58,7 @@ func TestCopilotMarkdownEntryTimes(t *testing.T) {
 	}{
 		{"from the start", "# 🤖 Copilot CLI Session\n\n> **Session ID:** `a1`  \n> **Started:** 2/28/2026, 6:34:14 PM  \n\n", start + 195_000},
 		{"without a start", "# 🤖 Copilot CLI Session\n\n> **Session ID:** `a1`\n\n", 195_000},
+		{"from the newer header's start", "# 🤖 Copilot CLI Session\n\n> - **Session ID:** `a1`  \n> - **Started:** 2/28/2026, 6:34:14 PM  \n\n", start + 195_000},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := expectEvents(t, "s.md", tt.head+entry, FormatCopilotMarkdown, []string{`call bash "{\"command\":\"ls\"}" => "a"`})
@@ -65,5 +66,26 @@ func TestCopilotMarkdownEntryTimes(t *testing.T) {
 				t.Errorf("time %d, want %d", got, tt.want)
 			}
 		})
+	}
+}
+
+// An entry's time line counts hours, minutes and seconds from the start; a line of another
+// form is no time.
+func TestCopilotEntryTimeReadsItsUnits(t *testing.T) {
+	const start = 1_000
+	for _, tt := range []struct {
+		line string
+		want int64
+	}{
+		{"<sub>⏱️ 195s</sub>", start + 195_000},
+		{"<sub>⏱️ 1m 50s</sub>", start + 110_000},
+		{"<sub>⏱️ 1456m 55s</sub>", start + 87_415_000},
+		{"<sub>⏱️ 1h 2m 3s</sub>", start + 3_723_000},
+		{"<sub>⏱️ soon</sub>", 0},
+		{"<sub>⏱️ </sub>", 0},
+	} {
+		if got := copilotEntryTime(start, tt.line); got != tt.want {
+			t.Errorf("copilotEntryTime(%q) = %d, want %d", tt.line, got, tt.want)
+		}
 	}
 }
