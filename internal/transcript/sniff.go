@@ -63,6 +63,7 @@ const (
 	kindAG2Console        // AG2's (AutoGen 0.2's) printout of a conversation
 	kindChatDev           // ChatDev's log of a run of its software company
 	kindAutoGPT           // AutoGPT's activity log
+	kindOpenManus         // OpenManus's loguru log of a run
 	kindLlamaIndex        // LlamaIndex agents' verbose printout (Calling function:, ReAct steps)
 	kindAIInventor        // AI Inventor's Markdown transcript of an agent task
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
@@ -239,6 +240,9 @@ func sniff(head []byte, eof bool) sniffed {
 		}
 		if isAutoGPTHead(head[i:]) {
 			return sniffed{kind: kindAutoGPT}
+		}
+		if isOpenManusHead(head[i:]) {
+			return sniffed{kind: kindOpenManus}
 		}
 		if isReactLogHead(head[i:]) {
 			return sniffed{kind: kindReactLog}

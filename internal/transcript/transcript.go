@@ -260,6 +260,9 @@ const (
 	// FormatAutoGPT is AutoGPT's activity log of 2023 (logs/activity.log): its thoughts, the
 	// commands it proposed and what they returned.
 	FormatAutoGPT = "autogpt"
+	// FormatOpenManus is OpenManus's loguru log of a run: its steps, thoughts, tools and their
+	// results.
+	FormatOpenManus = "openmanus"
 	// FormatPydanticAI is a Pydantic AI run's message history (ModelMessagesTypeAdapter's JSON:
 	// requests and responses of parts).
 	FormatPydanticAI = "pydantic-ai"
@@ -738,6 +741,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readChatDev(name, br)
 	case kindAutoGPT:
 		t, err = readAutoGPT(name, br)
+	case kindOpenManus:
+		t, err = readOpenManus(name, br)
 	case kindLlamaIndex:
 		t, err = readLlamaIndexConsole(name, br)
 	case kindAIInventor:
