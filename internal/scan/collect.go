@@ -31,8 +31,9 @@ type Target struct {
 // (agent/claude-code.txt, agent/codex.txt) and terminal recordings, and .out, where a cluster
 // job's output goes (Slurm's slurm-<id>.out: ReAct's runs print their steps); Inspect's .eval
 // archives;
-// and Letta's agent files (.af, a JSON document holding the agent's messages).
-var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".out", ".eval", ".af"}
+// Letta's agent files (.af, a JSON document holding the agent's messages); and Jupyter
+// notebooks (.ipynb), whose cells' output may be a run's printed steps (ReAct's notebooks).
+var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".out", ".eval", ".af", ".ipynb"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in one of
 // transcriptSuffixes, optionally followed by .gz; OpenClaw's sessions set aside when the user

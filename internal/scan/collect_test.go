@@ -154,7 +154,7 @@ func TestCollectPassesOverCompletionDumpsBesideTheirEvaluationOutput(t *testing.
 func TestCollectPicksUpTheNamesOfTranscripts(t *testing.T) {
 	dir := t.TempDir()
 	var want []string
-	for _, name := range []string{"a.jsonl", "b.json.gz", "c.traj", "d.md", "e.txt", "f.log", "g.eval", "letta/agent.af", "letta/old.AF.gz", "slurm-8522213.out",
+	for _, name := range []string{"a.jsonl", "b.json.gz", "c.traj", "d.md", "e.txt", "f.log", "g.eval", "letta/agent.af", "react/WebShop.ipynb", "letta/old.AF.gz", "slurm-8522213.out",
 		"openclaw/0ff7b343.jsonl.reset.2026-05-03T15-56-41.244Z", "openclaw/21596f48.jsonl.deleted.2026-02-27T18-42-28Z"} {
 		want = append(want, writeFile(t, dir, name, "{}"))
 	}

@@ -64,6 +64,7 @@ const (
 	kindChatDev           // ChatDev's log of a run of its software company
 	kindAutoGPT           // AutoGPT's activity log
 	kindOpenManus         // OpenManus's loguru log of a run
+	kindNotebook          // a Jupyter notebook, whose cells' output may hold a printed transcript
 	kindLlamaIndex        // LlamaIndex agents' verbose printout (Calling function:, ReAct steps)
 	kindAIInventor        // AI Inventor's Markdown transcript of an agent task
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
@@ -283,6 +284,9 @@ func sniff(head []byte, eof bool) sniffed {
 	has := func(k string) bool { _, ok := top.keys[k]; return ok }
 	typ := top.keys["type"]
 	switch {
+	case has("cells") && (has("nbformat") || bytes.Contains(head[i:], []byte(`"cell_type"`))):
+		// a notebook (nbformat writes its version after the cells, past a large one's head)
+		return sniffed{kind: kindNotebook}
 	case has("resourceSpans"), has("batches") && isTempoHead(head[i:]),
 		has("context") && isSpanHead(head[i:]),                                           // a console exporter's spans, or any-agent's
 		has("spans") && isSpanListHead(head[i:]),                                         // any-agent's trace, {"spans": [...]}

@@ -628,6 +628,9 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	if s.kind == kindLoggedRecords {
 		return readLoggedRecords(name, br, hint)
 	}
+	if s.kind == kindNotebook {
+		return readNotebook(name, br, hint)
+	}
 	var t *built
 	var err error
 	switch s.kind {
@@ -787,6 +790,12 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	if err != nil {
 		return nil, err
 	}
+	return finish(name, t), nil
+}
+
+// finish completes a transcript a reader built: its path, at least one session, and its usage,
+// the run's when the reader recorded one, else its agents' summed.
+func finish(name string, t *built) *Transcript {
 	t.Path = name
 	if t.Sessions == 0 {
 		t.Sessions = 1
@@ -799,7 +808,7 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	} else {
 		t.Usage = t.runUsage
 	}
-	return t.Transcript, nil
+	return t.Transcript
 }
 
 // readErr turns an I/O error met while reading into a clearer problem.

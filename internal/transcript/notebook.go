@@ -1,0 +1,152 @@
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// A Jupyter notebook (.ipynb, nbformat 4) keeps what its cells printed: research agents are
+// often run from one, and the run's transcript is the notebook's output. ReAct's own notebooks
+// print each step as they play it (HotpotQA and FEVER "Thought 1:", "Action 1:", "Observation
+// 1:"; ALFWorld "Act 1:", "Obs 1:"; WebShop "Action: search[...]", "Observation: ..." unnumbered,
+// an episode under a rule of dashes and its index). The text the code cells printed to stdout,
+// in order, is read as the transcript it is, by the readers of printed transcripts; a notebook
+// whose output holds none is no transcript.
+//
+// Written from ReAct's WebShop notebook (ysymyth/ReAct, 500 episodes of text-davinci-002;
+// validation round r142b U1: 3,937 actions unread).
+
+// readNotebook reads the transcript a notebook's cells printed.
+func readNotebook(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
+	var nb struct {
+		Cells []struct {
+			Outputs []struct {
+				OutputType string          `json:"output_type"`
+				Name       string          `json:"name"`
+				Text       json.RawMessage `json:"text"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, &Error{Path: name, Err: readErr(err)}
+	}
+	if err := json.Unmarshal(data, &nb); err != nil {
+		var se *json.SyntaxError
+		line := 0
+		if errors.As(err, &se) {
+			line = 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte{'\n'})
+		}
+		return nil, &Error{Path: name, Line: line, Err: fmt.Errorf("notebook: %w", err)}
+	}
+	var printed strings.Builder
+	for _, c := range nb.Cells {
+		for _, o := range c.Outputs {
+			if o.OutputType != "stream" || o.Name != "stdout" {
+				continue
+			}
+			// nbformat writes a stream's text as one string or as a list of lines
+			var one string
+			var lines []string
+			switch {
+			case json.Unmarshal(o.Text, &one) == nil:
+				printed.WriteString(one)
+			case json.Unmarshal(o.Text, &lines) == nil:
+				for _, l := range lines {
+					printed.WriteString(l)
+				}
+			}
+		}
+	}
+	text := printed.String()
+	if isReactStepsText(text) && !isReactLogHead([]byte(text[:min(len(text), sniffSize)])) {
+		return finish(name, readReactSteps(text)), nil
+	}
+	t, err := readPlain(name, bufio.NewReaderSize(strings.NewReader(text), sniffSize), int64(len(text)))
+	if err != nil {
+		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: a notebook whose cells printed no transcript", ErrUnknownFormat)}
+	}
+	return t, nil
+}
+
+// isReactStepsText says whether printed text holds ReAct's unnumbered steps: an "Action: "
+// line answered by an "Observation:" line.
+func isReactStepsText(text string) bool {
+	act := strings.Index(text, "\nAction: ")
+	if act < 0 && !strings.HasPrefix(text, "Action: ") {
+		return false
+	}
+	return strings.Contains(text[max(act, 0):], "\nObservation:")
+}
+
+// readReactSteps reads ReAct's unnumbered steps, as its WebShop runner prints them: an episode
+// under a rule of dashes, "Action: reset" (the environment's, not the model's), then "Action:
+// tool[argument]" lines, each answered by the "Observation:" text under it, to the next action
+// or rule. "think[...]" is the model thinking aloud (the environment answers "OK."); "Invalid
+// action!" is the environment refusing the action.
+func readReactSteps(text string) *built {
+	b := newBuilder(FormatReactLog)
+	var a *agentBuf
+	session, pending := -1, -1
+	newEpisode := true
+	var obs []string
+	answer := func() {
+		if pending >= 0 && a != nil {
+			result := strings.TrimSpace(strings.Join(obs, "\n"))
+			a.events[pending] = a.events[pending].WithResult(result, strings.HasPrefix(result, "Invalid action"))
+		}
+		pending, obs = -1, nil
+	}
+	observing := false
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if len(line) >= 5 && strings.Trim(line, "-") == "" {
+			answer()
+			observing, newEpisode = false, true
+			continue
+		}
+		if act, ok := strings.CutPrefix(line, "Action: "); ok {
+			answer()
+			observing = false
+			act = strings.TrimSpace(act)
+			if newEpisode || a == nil || act == "reset" {
+				session++
+				b.session = session
+				a = b.agent(MainAgent)
+				newEpisode = false
+			}
+			if act == "reset" || act == "" {
+				continue
+			}
+			if thought, ok := strings.CutPrefix(act, "think["); ok {
+				a.text("model", strings.TrimSuffix(thought, "]"), "", 0)
+				continue
+			}
+			if c, ok := reactCall("Action: " + act); ok {
+				pending = a.add(loopguard.Call("", c.name, c.args))
+			} else {
+				pending = a.add(loopguard.Call("", firstToken(act), []byte(act)))
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "Observation:"); ok {
+			observing = true
+			obs = append(obs[:0], strings.TrimSpace(rest))
+			continue
+		}
+		if observing {
+			obs = append(obs, line)
+		}
+	}
+	answer()
+	t := b.done()
+	t.Sessions = session + 1
+	return t
+}

@@ -1,0 +1,70 @@
+package transcript
+
+import (
+	"bufio"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// notebook writes a notebook whose one code cell printed the chunks to stdout, as nbformat 4
+// writes them: the cells first, the format's version after.
+func notebook(chunks ...string) string {
+	var lines []string
+	for _, c := range chunks {
+		lines = append(lines, strings.SplitAfter(c, "\n")...)
+	}
+	text, _ := json.Marshal(lines)
+	return `{"cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# ReAct"]},
+  {"cell_type": "code", "execution_count": 7, "metadata": {}, "source": ["res = run_episodes(prompt, 2)"],
+   "outputs": [{"output_type": "stream", "name": "stderr", "text": ["warming up\n"]},
+               {"output_type": "stream", "name": "stdout", "text": ` + string(text) + `}]}],
+ "metadata": {}, "nbformat": 4, "nbformat_minor": 2}`
+}
+
+// A notebook is read as the transcript its cells printed: ReAct's WebShop episodes, unnumbered,
+// an episode under a rule of dashes, each action answered by the observation under it, a
+// think[...] the model's words, and "Invalid action!" the environment's refusal.
+func TestNotebookReadsReactStepsItPrinted(t *testing.T) {
+	doc := notebook("-----------------\n0\nAction: reset\nObservation: \nWebShop \nInstruction: a clip-in hair extension\n[Search] \n\n",
+		"Action: search[clip-in hair extension]\nObservation: \n[Back to Search] \nPage 1 (Total results: 50) \n[B08H5DCD65] \n$9.98 \n\n",
+		"Action: think[B08H5DCD65 looks right.]\nObservation: OK.\n\n",
+		"Action: click[2.8 ounce pack]\nObservation: Invalid action!\n\n",
+		"-----------------\n1\nAction: reset\nObservation: \nWebShop \n\nAction: search[tea]\nObservation: \n[Back to Search] \n")
+	tr := expectEvents(t, "WebShop.ipynb", doc, FormatReactLog, []string{
+		`call search "clip-in hair extension" => "[Back to Search] \nPage 1 (Total …"`,
+		`text[model] "B08H5DCD65 looks right."`,
+		`call click "2.8 ounce pack" => "Invalid action!" FAILED`,
+	})
+	if tr.Sessions != 2 || len(tr.Agents) != 2 {
+		t.Errorf("%d sessions, %d agents: want an episode each", tr.Sessions, len(tr.Agents))
+	}
+}
+
+// ReAct's numbered steps printed in a notebook (its HotpotQA notebook) are read by the reader
+// of printed ReAct runs; a notebook that printed no transcript is none.
+func TestNotebookHandsNumberedStepsOnAndRefusesOtherOutput(t *testing.T) {
+	doc := notebook("Question: Which band?\nThought 1: I need to search X.\nAction 1: Search[X]\nObservation 1: X is a band.\n")
+	tr, err := ReadFrom("hotpotqa.ipynb", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatReactLog || len(tr.Agents) != 1 || len(tr.Agents[0].Calls()) != 1 {
+		t.Fatalf("read as %q with %d agents: want one ReAct call", tr.Format, len(tr.Agents))
+	}
+	if _, err := ReadFrom("plot.ipynb", strings.NewReader(notebook("loss 0.31\nloss 0.29\n"))); err == nil {
+		t.Error("a notebook that printed training losses was read as a transcript")
+	}
+}
+
+func FuzzNotebook(f *testing.F) {
+	f.Add([]byte(notebook("Action: search[x]\nObservation: y\n")))
+	f.Add([]byte(`{"cells": [{"cell_type": "code", "outputs": [{"output_type": "stream", "name": "stdout", "text": 7}]}]}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) {
+		t, err := readNotebook(name, br, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &built{Transcript: t}, nil
+	})
+}
