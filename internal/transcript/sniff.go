@@ -65,6 +65,7 @@ const (
 	kindAutoGPT           // AutoGPT's activity log
 	kindOpenManus         // OpenManus's loguru log of a run
 	kindNotebook          // a Jupyter notebook, whose cells' output may hold a printed transcript
+	kindBrowserUseLog     // browser-use's console output of a run
 	kindLlamaIndex        // LlamaIndex agents' verbose printout (Calling function:, ReAct steps)
 	kindAIInventor        // AI Inventor's Markdown transcript of an agent task
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
@@ -176,6 +177,9 @@ func sniff(head []byte, eof bool) sniffed {
 	}
 	if isAppWorldIOHead(head[i:]) {
 		return sniffed{kind: kindAppWorldIO}
+	}
+	if head[i] != '{' && head[i] != '[' && isBrowserUseLogHead(head[i:]) {
+		return sniffed{kind: kindBrowserUseLog}
 	}
 	if bytes.HasPrefix(head[i:], []byte(specStoryMark)) || isEarlySpecStoryHead(head[i:]) {
 		return sniffed{kind: kindSpecStory}

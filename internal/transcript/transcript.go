@@ -263,6 +263,9 @@ const (
 	// FormatOpenManus is OpenManus's loguru log of a run: its steps, thoughts, tools and their
 	// results.
 	FormatOpenManus = "openmanus"
+	// FormatBrowserUseLog is browser-use's console output of a run: its steps, their words and
+	// actions, and what the controller answered.
+	FormatBrowserUseLog = "browser-use-log"
 	// FormatPydanticAI is a Pydantic AI run's message history (ModelMessagesTypeAdapter's JSON:
 	// requests and responses of parts).
 	FormatPydanticAI = "pydantic-ai"
@@ -746,6 +749,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readAutoGPT(name, br)
 	case kindOpenManus:
 		t, err = readOpenManus(name, br)
+	case kindBrowserUseLog:
+		t, err = readBrowserUseLog(name, br)
 	case kindLlamaIndex:
 		t, err = readLlamaIndexConsole(name, br)
 	case kindAIInventor:
