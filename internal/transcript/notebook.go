@@ -17,8 +17,9 @@ import (
 // print each step as they play it (HotpotQA and FEVER "Thought 1:", "Action 1:", "Observation
 // 1:"; ALFWorld "Act 1:", "Obs 1:"; WebShop "Action: search[...]", "Observation: ..." unnumbered,
 // an episode under a rule of dashes and its index). The text the code cells printed to stdout,
-// in order, is read as the transcript it is, by the readers of printed transcripts; a notebook
-// whose output holds none is no transcript.
+// in order, with the plain text of what they displayed (a rich console's panels, as smolagents
+// shows its steps), is read as the transcript it is, by the readers of printed transcripts; a
+// notebook whose output holds none is no transcript.
 //
 // Written from ReAct's WebShop notebook (ysymyth/ReAct, 500 episodes of text-davinci-002;
 // validation round r142b U1: 3,937 actions unread).
@@ -31,6 +32,9 @@ func readNotebook(name string, br *bufio.Reader, hint int64) (*Transcript, error
 				OutputType string          `json:"output_type"`
 				Name       string          `json:"name"`
 				Text       json.RawMessage `json:"text"`
+				Data       struct {
+					Plain json.RawMessage `json:"text/plain"`
+				} `json:"data"`
 			} `json:"outputs"`
 		} `json:"cells"`
 	}
@@ -47,25 +51,45 @@ func readNotebook(name string, br *bufio.Reader, hint int64) (*Transcript, error
 		return nil, &Error{Path: name, Line: line, Err: fmt.Errorf("notebook: %w", err)}
 	}
 	var printed strings.Builder
+	// nbformat writes a text as one string or as a list of lines
+	write := func(raw json.RawMessage) {
+		var one string
+		var lines []string
+		switch {
+		case len(raw) == 0:
+		case json.Unmarshal(raw, &one) == nil:
+			printed.WriteString(one)
+		case json.Unmarshal(raw, &lines) == nil:
+			for _, l := range lines {
+				printed.WriteString(l)
+			}
+		}
+		if n := printed.Len(); n > 0 && printed.String()[n-1] != '\n' {
+			printed.WriteByte('\n')
+		}
+	}
 	for _, c := range nb.Cells {
 		for _, o := range c.Outputs {
-			if o.OutputType != "stream" || o.Name != "stdout" {
-				continue
-			}
-			// nbformat writes a stream's text as one string or as a list of lines
-			var one string
-			var lines []string
 			switch {
-			case json.Unmarshal(o.Text, &one) == nil:
-				printed.WriteString(one)
-			case json.Unmarshal(o.Text, &lines) == nil:
-				for _, l := range lines {
-					printed.WriteString(l)
-				}
+			case o.OutputType == "stream" && o.Name == "stdout":
+				write(o.Text)
+			case o.OutputType == "display_data":
+				// a rich console's panels (smolagents', through rich) are displayed, not
+				// printed: their plain text, colours and all, is what the run showed
+				write(o.Data.Plain)
 			}
 		}
 	}
 	text := printed.String()
+	if strings.IndexByte(text, 0x1b) >= 0 {
+		// what a terminal would show: colours and cursor moves left out (renderTerminalLine)
+		var shown strings.Builder
+		for line := range strings.SplitSeq(text, "\n") {
+			shown.WriteString(renderTerminalLine([]byte(line)))
+			shown.WriteByte('\n')
+		}
+		text = shown.String()
+	}
 	if isReactStepsText(text) && !isReactLogHead([]byte(text[:min(len(text), sniffSize)])) {
 		return finish(name, readReactSteps(text)), nil
 	}

@@ -68,3 +68,27 @@ func FuzzNotebook(f *testing.F) {
 		return &built{Transcript: t}, nil
 	})
 }
+
+// A rich console's panels, which smolagents displays in a notebook rather than printing them,
+// are read too, by their plain text with the colours left out.
+func TestNotebookReadsDisplayedPanels(t *testing.T) {
+	var colored strings.Builder
+	for line := range strings.SplitSeq(smolCodeAgentRun, "\n") {
+		colored.WriteString("\x1b[38;2;212;183;2m" + line + "\x1b[0m\n")
+	}
+	lines, _ := json.Marshal(strings.SplitAfter(colored.String(), "\n"))
+	doc := `{"cells": [{"cell_type": "code", "metadata": {}, "source": ["agent.run(task)"],
+   "outputs": [{"output_type": "display_data", "metadata": {}, "data": {"text/html": ["<pre>...</pre>"], "text/plain": ` + string(lines) + `}}]}],
+ "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	plain, err := ReadFrom("run.log", strings.NewReader(smolCodeAgentRun))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ReadFrom("agent.ipynb", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != plain.Format || len(tr.Agents) != len(plain.Agents) || len(tr.Agents[0].Calls()) != len(plain.Agents[0].Calls()) || len(plain.Agents[0].Calls()) == 0 {
+		t.Errorf("read as %q with %d agents, want it read as its printout is (%q, %d agents, %d calls)", tr.Format, len(tr.Agents), plain.Format, len(plain.Agents), len(plain.Agents[0].Calls()))
+	}
+}
