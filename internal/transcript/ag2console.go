@@ -52,12 +52,13 @@ import (
 var ag2Header = regexp.MustCompile(`^\**(\S.*?) \(to (.+?)\):\**$`)
 
 // ag2ToolCall reads a suggested call: "***** Suggested tool call (call_x): name *****", or a
-// function's, "***** Suggested function call: name *****".
-var ag2ToolCall = regexp.MustCompile(`^\**\s*Suggested (?:tool call \(([^)]*)\)|function call): (\S+?)\s*\**$`)
+// function's, "***** Suggested function call: name *****" ("function Call" in pyautogen 0.1).
+var ag2ToolCall = regexp.MustCompile(`^\**\s*Suggested (?:tool call \(([^)]*)\)|function [Cc]all): (\S+?)\s*\**$`)
 
 // ag2Response reads a response's first line: "***** Response from calling tool (call_x) *****"
-// (a function's names the function).
-var ag2Response = regexp.MustCompile(`^\**\s*Response from calling (?:tool|function) \(([^)]*)\)\s*\**$`)
+// (a function's names the function, in parentheses, or in quotes in pyautogen 0.1: "Response
+// from calling function "ask_planner"").
+var ag2Response = regexp.MustCompile(`^\**\s*Response from calling (?:tool|function) (?:\(([^)]*)\)|"([^"]*)")\s*\**$`)
 
 // ag2ExitCode reads what an executor answers code with: "exitcode: 1 (execution failed)".
 var ag2ExitCode = regexp.MustCompile(`^exitcode: (-?\d+)`)
@@ -113,7 +114,7 @@ func readAG2Console(name string, br *bufio.Reader) (*built, error) {
 		case strings.HasPrefix(t, ">>>>>>>> TERMINATING RUN"):
 			flush()
 			r.endRun()
-		case strings.HasPrefix(strings.TrimLeft(t, "> "), "EXECUTING CODE BLOCK"):
+		case ag2RunsCode(t):
 			flush()
 			r.runCode()
 		case strings.HasPrefix(t, ">>>>>>>> ") || ag2Announcement(t):
@@ -180,13 +181,17 @@ func (r *ag2Reader) message(sender string, body []string) {
 		}
 		if m := ag2Response.FindStringSubmatch(t); m != nil {
 			text, next := ag2Block(body, k+1, false)
-			r.answer(m[1], text)
+			id := m[1]
+			if id == "" {
+				id = m[2] // pyautogen 0.1 names the function, in quotes
+			}
+			r.answer(id, text)
 			k = next - 1
 			continue
 		}
 		if ag2Announcement(t) {
 			// a Markdown copy keeps AG2's announcement of an execution in the message before it
-			runsCode = runsCode || strings.HasPrefix(strings.TrimLeft(t, "> "), "EXECUTING CODE BLOCK")
+			runsCode = runsCode || ag2RunsCode(t)
 			continue
 		}
 		words = append(words, body[k])
@@ -230,11 +235,27 @@ func (r *ag2Reader) answer(id, text string) {
 	}
 }
 
+// ag2RunsCode says whether a trimmed line is AG2's announcement that it runs the message's code:
+// ">>>>>>>> EXECUTING CODE BLOCK 0 (inferred language is python)...", or for a message of
+// several blocks, which it runs in one go, "EXECUTING 2 CODE BLOCKS (inferred languages are
+// [python, python])..." (validation round r143b U4).
+func ag2RunsCode(t string) bool {
+	t, ok := strings.CutPrefix(strings.TrimLeft(t, "> "), "EXECUTING ")
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(t, "CODE BLOCK") {
+		return true
+	}
+	n, rest, _ := strings.Cut(t, " ")
+	return isDigits(n) && strings.HasPrefix(rest, "CODE BLOCKS")
+}
+
 // ag2Announcement says whether a trimmed line is AG2's announcement of an execution
 // (">>>>>>>> EXECUTING FUNCTION get_state...", "EXECUTING CODE BLOCK 0 ..." in a copy).
 func ag2Announcement(t string) bool {
 	t = strings.TrimLeft(t, "> ")
-	return strings.HasPrefix(t, "EXECUTING FUNCTION ") || strings.HasPrefix(t, "EXECUTING CODE BLOCK")
+	return strings.HasPrefix(t, "EXECUTING FUNCTION ") || ag2RunsCode(t)
 }
 
 // ag2Block reads the block under a call's or a response's first line, up to its closing line of

@@ -99,3 +99,33 @@ func TestAG2ConsoleBetweenMessages(t *testing.T) {
 		t.Error("the same code failing alike three times, not told")
 	}
 }
+
+// Older and newer spellings of AG2's marks: pyautogen 0.1's "Suggested function Call" answered
+// by the "Response from calling function "name"", and a message of two code blocks run in one
+// go ("EXECUTING 2 CODE BLOCKS").
+func TestAG2ConsoleOtherSpellings(t *testing.T) {
+	doc := "user_proxy (to assistant):\n\nPlan it, then run it.\n" + ag2Rule +
+		"assistant (to user_proxy):\n\n***** Suggested function Call: ask_planner *****\nArguments: \n{\"message\": \"plan\"}\n*******************************************\n" + ag2Rule +
+		"\n>>>>>>>> EXECUTING FUNCTION ask_planner...\nuser_proxy (to assistant):\n\n***** Response from calling function \"ask_planner\" *****\n1. fetch 2. plot\n*******************************************\n" + ag2Rule +
+		"assistant (to user_proxy):\n\n```python\nprint(today)\n```\n```python\nprint(1)\n```\n" + ag2Rule +
+		"\n>>>>>>>> EXECUTING 2 CODE BLOCKS (inferred languages are [python, python])...\nuser_proxy (to assistant):\n\nexitcode: 1 (execution failed)\nCode output: \nNameError: name 'today' is not defined\n" + ag2Rule
+	tr, err := ReadFrom("chat.log", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range tr.Agents {
+		for _, d := range describe(a.Events) {
+			got = append(got, a.ID+" "+d)
+		}
+	}
+	want := []string{
+		`user_proxy user "Plan it, then run it."`,
+		`assistant call ask_planner "{\"message\": \"plan\"}" => "1. fetch 2. plot"`,
+		"assistant text[model] \"```python\\nprint(today)\\n```\\n```py…\"",
+		`assistant call execute_code "{\"code\":\"print(today)\\nprint(1)\"…" => "exitcode: 1 (execution failed)\nC…" FAILED`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
