@@ -35,7 +35,8 @@ import (
 // show what it brought: its outcome is on the page, which the log does not keep, and is left
 // unknown unless it failed. An
 // "❌ Result failed" error is the step failing: its action answered by that failure. The task
-// ("🚀 Starting task: ...") is the user's turn. Other records (the browser's, socket servers')
+// ("🚀 Starting task: ...", "🚀 Task: ...") is the user's turn, and opens a session of its own
+// when a run came before it in the log. Other records (the browser's, socket servers')
 // are passed over. The log keeps no time.
 //
 // Written from real console logs of browser-use 0.1 and 0.7 runs (validation round r142c U3:
@@ -92,7 +93,9 @@ func readBrowserUseLog(name string, br *bufio.Reader) (*built, error) {
 		if m := browserUseRecord.FindStringSubmatch(strings.TrimRight(line, " ")); m != nil {
 			r.record(logger, msg, more)
 			logger, msg, more = m[2], m[3], more[:0]
-			if m[1] == "ERROR" {
+			if m[1] == "ERROR" && strings.EqualFold(logger, "agent") {
+				// the agent's word that a step failed; another logger's error (the browser
+				// protocol's, "[cdp_use.client]") is the browser's, which the action got over
 				logger = "error:" + logger
 			}
 			continue
@@ -101,7 +104,9 @@ func readBrowserUseLog(name string, br *bufio.Reader) (*built, error) {
 	}
 	r.record(logger, msg, more)
 	r.said()
-	return r.b.done(), nil
+	t := r.b.done()
+	t.Sessions = r.b.session + 1
+	return t, nil
 }
 
 type browserUseReader struct {
@@ -132,8 +137,21 @@ func (r *browserUseReader) record(logger, msg string, more []string) {
 		r.said()
 		r.step++
 		r.waiting = nil
-	case isAgent && strings.Contains(msg, "Starting task: "):
-		r.a.user(strings.TrimSpace(msg[strings.Index(msg, "Starting task: ")+len("Starting task: "):]), 0)
+	case isAgent && browserUseOpensRun(msg):
+		// a run opens: a session of its own when one ran before it in the log
+		r.said()
+		if r.step > 0 {
+			r.b.session++
+			r.a = r.b.agent(MainAgent)
+			r.step, r.waiting = 0, nil
+		}
+		task := browserUseTask(msg)
+		if len(more) > 0 {
+			task = strings.TrimSpace(task + "\n" + strings.Join(more, "\n")) // the task's further lines
+		}
+		if task != "" {
+			r.a.user(task, 0)
+		}
 	case isAgent && browserUseAction.MatchString(msg):
 		r.said()
 		m := browserUseAction.FindStringSubmatch(msg)
@@ -193,6 +211,30 @@ func browserUseActsOnPage(tool string) bool {
 		}
 	}
 	return false
+}
+
+// browserUseTaskLabels open a run's task: "🚀 Starting task: ..." in releases 0.1 to 0.5,
+// "🚀 Task: ..." after.
+var browserUseTaskLabels = [...]string{"Starting task:", "🚀 Task:"}
+
+// browserUseOpensRun says whether a record opens a run with its task.
+func browserUseOpensRun(msg string) bool {
+	for _, label := range browserUseTaskLabels {
+		if i := strings.Index(msg, label); i >= 0 && i <= 8 {
+			return true
+		}
+	}
+	return false
+}
+
+// browserUseTask returns the task on a record that opens a run (browserUseOpensRun).
+func browserUseTask(msg string) string {
+	for _, label := range browserUseTaskLabels {
+		if i := strings.Index(msg, label); i >= 0 && i <= 8 {
+			return strings.TrimSpace(msg[i+len(label):])
+		}
+	}
+	return ""
 }
 
 // browserUseStepWords returns a record's words of the step (its eval, memory, thinking or next

@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,29 @@ func TestBrowserUseLogReadsBothLayouts(t *testing.T) {
 		`call input_text "{\"params\":\"index: 5, text: recip…" => -`,
 		`call read_file "{\"params\":\"file_name: todo.md\"}" => "💾 Read from file todo.md.\n<co…"`,
 	})
+}
+
+// A log of several runs, each opened by its task, is a session a run; an error of the
+// browser's own protocol ("[cdp_use.client]") is no failure of the action.
+func TestBrowserUseLogRunsAreSessions(t *testing.T) {
+	run := func(task string) string {
+		return "INFO     [Agent] 🚀 Task: " + task + "\nINFO     [Agent] 📍 Step 1:\n" +
+			"INFO     [Agent]   🦾 [ACTION 1/1] read_file: file_name: todo.md\n" +
+			"ERROR    [cdp_use.client] Target closed\n" +
+			"INFO     [tools] 💾 Read from file todo.md.\n"
+	}
+	tr, err := ReadFrom("runs.log", strings.NewReader(run("find recipes")+run("find wines")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatBrowserUseLog || tr.Sessions != 2 || len(tr.Agents) != 2 {
+		t.Fatalf("read as %q, %d sessions, %d agents: want two runs", tr.Format, tr.Sessions, len(tr.Agents))
+	}
+	for _, a := range tr.Agents {
+		if got := describe(a.Events); len(got) != 2 || !strings.HasPrefix(got[0], "user ") || strings.HasSuffix(got[1], "FAILED") {
+			t.Errorf("a run's events %q: want its task, then the read answered", got)
+		}
+	}
 }
 
 // Text that only mentions an agent's step, with no action of it, is not browser-use's log.

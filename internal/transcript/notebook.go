@@ -16,8 +16,8 @@ import (
 // often run from one, and the run's transcript is the notebook's output. ReAct's own notebooks
 // print each step as they play it (HotpotQA and FEVER "Thought 1:", "Action 1:", "Observation
 // 1:"; ALFWorld "Act 1:", "Obs 1:"; WebShop "Action: search[...]", "Observation: ..." unnumbered,
-// an episode under a rule of dashes and its index). The text the code cells printed to stdout,
-// in order, with the plain text of what they displayed (a rich console's panels, as smolagents
+// an episode under a rule of dashes and its index). The text the code cells printed (to stdout,
+// and to stderr, where Python's logging writes), in order, with the plain text of what they displayed (a rich console's panels, as smolagents
 // shows its steps), is read as the transcript it is, by the readers of printed transcripts; a
 // notebook whose output holds none is no transcript.
 //
@@ -27,16 +27,7 @@ import (
 // readNotebook reads the transcript a notebook's cells printed.
 func readNotebook(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 	var nb struct {
-		Cells []struct {
-			Outputs []struct {
-				OutputType string          `json:"output_type"`
-				Name       string          `json:"name"`
-				Text       json.RawMessage `json:"text"`
-				Data       struct {
-					Plain json.RawMessage `json:"text/plain"`
-				} `json:"data"`
-			} `json:"outputs"`
-		} `json:"cells"`
+		Cells []notebookCell `json:"cells"`
 	}
 	data, err := io.ReadAll(br)
 	if err != nil {
@@ -50,6 +41,36 @@ func readNotebook(name string, br *bufio.Reader, hint int64) (*Transcript, error
 		}
 		return nil, &Error{Path: name, Line: line, Err: fmt.Errorf("notebook: %w", err)}
 	}
+	// What the cells showed: their standard output and the plain text of what they displayed
+	// (a rich console's panels, as smolagents shows its steps), then, if that holds no
+	// transcript, with their standard error too, where Python's logging writes (browser-use's
+	// records): read first, a library's warnings on stderr would come before the run.
+	t, err := readShown(name, shownText(nb.Cells, false))
+	if err != nil {
+		t, err = readShown(name, shownText(nb.Cells, true))
+	}
+	if err != nil {
+		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: a notebook whose cells printed no transcript", ErrUnknownFormat)}
+	}
+	return t, nil
+}
+
+// notebookCell is a notebook's cell, as much of it as readNotebook reads.
+type notebookCell struct {
+	Outputs []struct {
+		OutputType string          `json:"output_type"`
+		Name       string          `json:"name"`
+		Text       json.RawMessage `json:"text"`
+		Data       struct {
+			Plain json.RawMessage `json:"text/plain"`
+		} `json:"data"`
+	} `json:"outputs"`
+}
+
+// shownText is what cells showed, in order: their standard output and displays, and their
+// standard error with them when stderr is true; colours and cursor moves left out
+// (renderTerminalLine).
+func shownText(cells []notebookCell, stderr bool) string {
 	var printed strings.Builder
 	// nbformat writes a text as one string or as a list of lines
 	write := func(raw json.RawMessage) {
@@ -68,36 +89,34 @@ func readNotebook(name string, br *bufio.Reader, hint int64) (*Transcript, error
 			printed.WriteByte('\n')
 		}
 	}
-	for _, c := range nb.Cells {
+	for _, c := range cells {
 		for _, o := range c.Outputs {
 			switch {
-			case o.OutputType == "stream" && o.Name == "stdout":
+			case o.OutputType == "stream" && (o.Name == "stdout" || stderr && o.Name == "stderr"):
 				write(o.Text)
 			case o.OutputType == "display_data":
-				// a rich console's panels (smolagents', through rich) are displayed, not
-				// printed: their plain text, colours and all, is what the run showed
 				write(o.Data.Plain)
 			}
 		}
 	}
 	text := printed.String()
-	if strings.IndexByte(text, 0x1b) >= 0 {
-		// what a terminal would show: colours and cursor moves left out (renderTerminalLine)
-		var shown strings.Builder
-		for line := range strings.SplitSeq(text, "\n") {
-			shown.WriteString(renderTerminalLine([]byte(line)))
-			shown.WriteByte('\n')
-		}
-		text = shown.String()
+	if strings.IndexByte(text, 0x1b) < 0 {
+		return text
 	}
+	var shown strings.Builder
+	for line := range strings.SplitSeq(text, "\n") {
+		shown.WriteString(renderTerminalLine([]byte(line)))
+		shown.WriteByte('\n')
+	}
+	return shown.String()
+}
+
+// readShown reads the text a notebook's cells showed as the transcript it is.
+func readShown(name, text string) (*Transcript, error) {
 	if isReactStepsText(text) && !isReactLogHead([]byte(text[:min(len(text), sniffSize)])) {
 		return finish(name, readReactSteps(text)), nil
 	}
-	t, err := readPlain(name, bufio.NewReaderSize(strings.NewReader(text), sniffSize), int64(len(text)))
-	if err != nil {
-		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: a notebook whose cells printed no transcript", ErrUnknownFormat)}
-	}
-	return t, nil
+	return readPlain(name, bufio.NewReaderSize(strings.NewReader(text), sniffSize), int64(len(text)))
 }
 
 // isReactStepsText says whether printed text holds ReAct's unnumbered steps: an "Action: "

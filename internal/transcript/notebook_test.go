@@ -92,3 +92,20 @@ func TestNotebookReadsDisplayedPanels(t *testing.T) {
 		t.Errorf("read as %q with %d agents, want it read as its printout is (%q, %d agents, %d calls)", tr.Format, len(tr.Agents), plain.Format, len(plain.Agents), len(plain.Agents[0].Calls()))
 	}
 }
+
+// Python's logging writes to standard error: a run logged so (browser-use's records) is read
+// from the cells' stderr when their stdout holds no transcript.
+func TestNotebookReadsLoggingOnStderr(t *testing.T) {
+	lines, _ := json.Marshal(strings.SplitAfter(browserUseLogOld, "\n"))
+	doc := `{"cells": [{"cell_type": "code", "metadata": {}, "source": ["await agent.run()"],
+   "outputs": [{"output_type": "stream", "name": "stdout", "text": ["loading...\n"]},
+               {"output_type": "stream", "name": "stderr", "text": ` + string(lines) + `}]}],
+ "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	tr, err := ReadFrom("agent.ipynb", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatBrowserUseLog || len(tr.Agents) != 1 || len(tr.Agents[0].Calls()) != 3 {
+		t.Errorf("read as %q with %d agents: want browser-use's three actions", tr.Format, len(tr.Agents))
+	}
+}

@@ -40,14 +40,20 @@ var openmanusRecord = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\
 // openmanusThoughts reads the agent's thoughts: "✨ Manus's thoughts: ...".
 var openmanusThoughts = regexp.MustCompile(`^✨ (.+?)'s thoughts:\s?(.*)$`)
 
-// isOpenManusHead says whether a text opens as OpenManus's log: a loguru record first, and a
-// step of its agent in the head.
+// isOpenManusHead says whether a text holds OpenManus's log in its head: a loguru record, and a
+// step of its agent.
 func isOpenManusHead(head []byte) bool {
-	nl := bytes.IndexByte(head, '\n')
-	if nl < 0 || !openmanusRecord.Match(bytes.TrimRight(head[:nl], "\r")) {
+	if !bytes.Contains(head, []byte("app.agent.base:run:")) || !bytes.Contains(head, []byte(" - Executing step ")) {
 		return false
 	}
-	return bytes.Contains(head, []byte("app.agent.base:run:")) && bytes.Contains(head, []byte(" - Executing step "))
+	// A terminal's copy may open with the shell's prompt or a banner before the first record
+	// (validation round r143a U1).
+	for line := range bytes.SplitSeq(head, []byte("\n")) {
+		if openmanusRecord.Match(bytes.TrimRight(line, "\r")) {
+			return true
+		}
+	}
+	return false
 }
 
 func readOpenManus(name string, br *bufio.Reader) (*built, error) {

@@ -66,6 +66,7 @@ func TestOpenManusHeadNeedsItsSteps(t *testing.T) {
 		{openmanusLog, true},
 		{"2025-03-25 21:01:50.594 | INFO     | app.server:start:12 - Listening on :8080\n", false},
 		{"Executing step 1/20\napp.agent.base:run:\n", false},
+		{"(venv) $ python main.py\n" + openmanusLog, true}, // a terminal's copy, its prompt first
 	} {
 		if got := isOpenManusHead([]byte(tt.head)); got != tt.want {
 			t.Errorf("isOpenManusHead(%.60q) = %v, want %v", tt.head, got, tt.want)
