@@ -66,6 +66,7 @@ const (
 	kindOpenManus         // OpenManus's loguru log of a run
 	kindNotebook          // a Jupyter notebook, whose cells' output may hold a printed transcript
 	kindBrowserUseLog     // browser-use's console output of a run
+	kindAgentExecutor     // LangChain AgentExecutor's verbose printout of a tool-calling agent
 	kindLlamaIndex        // LlamaIndex agents' verbose printout (Calling function:, ReAct steps)
 	kindAIInventor        // AI Inventor's Markdown transcript of an agent task
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
@@ -248,6 +249,9 @@ func sniff(head []byte, eof bool) sniffed {
 		}
 		if isOpenManusHead(head[i:]) {
 			return sniffed{kind: kindOpenManus}
+		}
+		if isAgentExecutorHead(head[i:]) {
+			return sniffed{kind: kindAgentExecutor}
 		}
 		if isReactLogHead(head[i:]) {
 			return sniffed{kind: kindReactLog}

@@ -266,6 +266,9 @@ const (
 	// FormatBrowserUseLog is browser-use's console output of a run: its steps, their words and
 	// actions, and what the controller answered.
 	FormatBrowserUseLog = "browser-use-log"
+	// FormatAgentExecutor is what LangChain's AgentExecutor prints of a tool-calling agent's run
+	// with verbose=True: its chains and the tools it invokes.
+	FormatAgentExecutor = "langchain-agentexecutor"
 	// FormatPydanticAI is a Pydantic AI run's message history (ModelMessagesTypeAdapter's JSON:
 	// requests and responses of parts).
 	FormatPydanticAI = "pydantic-ai"
@@ -751,6 +754,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readOpenManus(name, br)
 	case kindBrowserUseLog:
 		t, err = readBrowserUseLog(name, br)
+	case kindAgentExecutor:
+		t, err = readAgentExecutor(name, br)
 	case kindLlamaIndex:
 		t, err = readLlamaIndexConsole(name, br)
 	case kindAIInventor:
