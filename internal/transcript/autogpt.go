@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/loopguard/loopguard"
@@ -40,16 +41,20 @@ import (
 // untold).
 
 // autogptRecord reads a logging record's first line: its time and level, and the message.
-var autogptRecord = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3}) (DEBUG|INFO|WARNING|ERROR|CRITICAL) ?(.*)$`)
+var autogptRecord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{3}) (DEBUG|INFO|WARNING|ERROR|CRITICAL) ?(.*)$`)
+})
 
 // autogptAction reads a proposed command: "NEXT ACTION:  COMMAND = name  ARGUMENTS = {...}".
-var autogptAction = regexp.MustCompile(`^NEXT ACTION:\s+COMMAND = (\S*)\s+ARGUMENTS = (.*)$`)
+var autogptAction = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^NEXT ACTION:\s+COMMAND = (\S*)\s+ARGUMENTS = (.*)$`)
+})
 
 // isAutoGPTHead says whether a text opens as AutoGPT's activity log: a logging record first,
 // AutoGPT named, and a step or a created agent in the head.
 func isAutoGPTHead(head []byte) bool {
 	nl := bytes.IndexByte(head, '\n')
-	if nl < 0 || !autogptRecord.Match(bytes.TrimRight(head[:nl], "\r")) {
+	if nl < 0 || !autogptRecord().Match(bytes.TrimRight(head[:nl], "\r")) {
 		return false
 	}
 	return (bytes.Contains(head, []byte("Auto-GPT")) || bytes.Contains(head, []byte("AutoGPT"))) &&
@@ -65,7 +70,7 @@ func readAutoGPT(name string, br *bufio.Reader) (*built, error) {
 	var stamp, level, msg string
 	var more []string
 	for line := range strings.SplitSeq(string(lfLines(data)), "\n") {
-		if m := autogptRecord.FindStringSubmatch(line); m != nil {
+		if m := autogptRecord().FindStringSubmatch(line); m != nil {
 			r.record(stamp, level, msg, more)
 			stamp, level, msg, more = m[1], m[2], m[3], more[:0]
 			continue
@@ -117,8 +122,8 @@ func (r *autogptReader) record(stamp, level, msg string, more []string) {
 		r.thought = append(r.thought, body)
 	case strings.HasPrefix(msg, "- ") && len(r.thought) > 0:
 		r.thought = append(r.thought, body) // a step of the plan
-	case autogptAction.MatchString(msg):
-		m := autogptAction.FindStringSubmatch(msg)
+	case autogptAction().MatchString(msg):
+		m := autogptAction().FindStringSubmatch(msg)
 		r.said()
 		e := loopguard.Event{Type: loopguard.EventCall, Tool: m[1], Args: pyDictArgs(strings.TrimSpace(m[2] + "\n" + strings.Join(more, "\n"))), Time: ms}
 		r.propose(&e)

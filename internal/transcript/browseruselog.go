@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -43,13 +44,17 @@ import (
 // both layouts were no transcript).
 
 // browserUseRecord reads a logging record: its level, its logger and its message.
-var browserUseRecord = regexp.MustCompile(`^(DEBUG|INFO|WARNING|ERROR|CRITICAL) +\[([\w.]+)\] ?(.*)$`)
+var browserUseRecord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(DEBUG|INFO|WARNING|ERROR|CRITICAL) +\[([\w.]+)\] ?(.*)$`)
+})
 
 // browserUseStep reads a step's opening: "📍 Step 3", "📍 Step 12:".
-var browserUseStep = regexp.MustCompile(`^\S*\s*Step (\d+):?$`)
+var browserUseStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\S*\s*Step (\d+):?$`) })
 
 // browserUseAction reads an action: `🛠️  Action 1/2: {...}` or `🦾 [ACTION 1/2] name: args`.
-var browserUseAction = regexp.MustCompile(`(?:^|\s)(?:Action \d+/\d+: (\{.*)|\[ACTION \d+/\d+\] (\w+):? ?(.*))$`)
+var browserUseAction = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|\s)(?:Action \d+/\d+: (\{.*)|\[ACTION \d+/\d+\] (\w+):? ?(.*))$`)
+})
 
 // browserUseWords are the labels of a step's words.
 var browserUseWords = []string{"Eval:", "Memory:", "Next goal:", "Thinking:", "Evaluation:"}
@@ -62,15 +67,15 @@ func isBrowserUseLogHead(head []byte) bool {
 	}
 	steps, actions := 0, 0
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
-		m := browserUseRecord.FindSubmatch(bytes.TrimRight([]byte(renderTerminalLine(line)), " "))
+		m := browserUseRecord().FindSubmatch(bytes.TrimRight([]byte(renderTerminalLine(line)), " "))
 		if m == nil || !strings.EqualFold(string(m[2]), "agent") {
 			continue
 		}
 		msg := strings.TrimSpace(string(m[3]))
 		switch {
-		case browserUseStep.MatchString(msg):
+		case browserUseStep().MatchString(msg):
 			steps++
-		case steps > 0 && browserUseAction.MatchString(msg):
+		case steps > 0 && browserUseAction().MatchString(msg):
 			actions++
 		}
 		if actions > 0 {
@@ -90,7 +95,7 @@ func readBrowserUseLog(name string, br *bufio.Reader) (*built, error) {
 	var logger, msg string
 	var more []string
 	for _, line := range lines {
-		if m := browserUseRecord.FindStringSubmatch(strings.TrimRight(line, " ")); m != nil {
+		if m := browserUseRecord().FindStringSubmatch(strings.TrimRight(line, " ")); m != nil {
 			r.record(logger, msg, more)
 			logger, msg, more = m[2], m[3], more[:0]
 			if m[1] == "ERROR" && strings.EqualFold(logger, "agent") {
@@ -133,7 +138,7 @@ func (r *browserUseReader) record(logger, msg string, more []string) {
 	}
 	isAgent := strings.EqualFold(logger, "agent")
 	switch {
-	case isAgent && browserUseStep.MatchString(msg):
+	case isAgent && browserUseStep().MatchString(msg):
 		r.said()
 		r.step++
 		r.waiting = nil
@@ -152,9 +157,9 @@ func (r *browserUseReader) record(logger, msg string, more []string) {
 		if task != "" {
 			r.a.user(task, 0)
 		}
-	case isAgent && browserUseAction.MatchString(msg):
+	case isAgent && browserUseAction().MatchString(msg):
 		r.said()
-		m := browserUseAction.FindStringSubmatch(msg)
+		m := browserUseAction().FindStringSubmatch(msg)
 		tool, args := "action", []byte(nil)
 		if m[1] != "" {
 			var obj map[string]json.RawMessage

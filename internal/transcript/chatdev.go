@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/loopguard/loopguard"
@@ -47,11 +48,15 @@ import (
 // U1: two runs whose software failed six times alike were not read at all).
 
 // chatdevEntry reads an entry's first line: its time and what follows it.
-var chatdevEntry = regexp.MustCompile(`^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) INFO\] (.*)$`)
+var chatdevEntry = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\[(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}) INFO\] (.*)$`)
+})
 
 // chatdevMessage reads a role's message head: "Programmer: **Programmer<->Code Reviewer on :
 // CodeReviewModification, turn 0**".
-var chatdevMessage = regexp.MustCompile(`^([^:*]+): \*\*[^*]*<->[^*]* on : ([^,*]+), turn \d+\*\*$`)
+var chatdevMessage = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([^:*]+): \*\*[^*]*<->[^*]* on : ([^,*]+), turn \d+\*\*$`)
+})
 
 // chatdevSuccess is what ChatDev reports of a run of the software that raised nothing.
 const chatdevSuccess = "The software run successfully without errors."
@@ -66,7 +71,7 @@ func isChatDevHead(head []byte) bool {
 	if nl < 0 {
 		return false
 	}
-	m := chatdevEntry.FindSubmatch(bytes.TrimRight(head[:nl], "\r"))
+	m := chatdevEntry().FindSubmatch(bytes.TrimRight(head[:nl], "\r"))
 	return m != nil && string(m[2]) == "**[Preprocessing]**" && bytes.Contains(head, []byte("**ChatDev Starts**"))
 }
 
@@ -86,7 +91,7 @@ func readChatDev(name string, br *bufio.Reader) (*built, error) {
 		head, body = "", body[:0]
 	}
 	for line := range strings.SplitSeq(string(data), "\n") {
-		if m := chatdevEntry.FindStringSubmatch(line); m != nil {
+		if m := chatdevEntry().FindStringSubmatch(line); m != nil {
 			flush()
 			stamp, head = m[1], strings.TrimSpace(m[2])
 			continue
@@ -138,7 +143,7 @@ func (r *chatdevReader) entry(stamp, head, body string) {
 			b.agent(chatdevProgrammer).user(strings.TrimSpace(said), ms)
 		}
 	default:
-		if m := chatdevMessage.FindStringSubmatch(head); m != nil {
+		if m := chatdevMessage().FindStringSubmatch(head); m != nil {
 			if text := withoutRolePrompt(body); text != "" {
 				r.lastReport = ""
 				b.agent(strings.TrimSpace(m[1])).text("model", text, "", ms)

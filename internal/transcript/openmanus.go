@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/loopguard/loopguard"
@@ -35,10 +36,12 @@ import (
 // were no transcript, and runs that restated one reply for fifteen steps went unread).
 
 // openmanusRecord reads a loguru record's first line: its time, its level and its message.
-var openmanusRecord = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}) \| ([A-Z]+) *\| [\w.<>]+:[\w<>]+:\d+ - (.*)$`)
+var openmanusRecord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}) \| ([A-Z]+) *\| [\w.<>]+:[\w<>]+:\d+ - (.*)$`)
+})
 
 // openmanusThoughts reads the agent's thoughts: "✨ Manus's thoughts: ...".
-var openmanusThoughts = regexp.MustCompile(`^✨ (.+?)'s thoughts:\s?(.*)$`)
+var openmanusThoughts = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^✨ (.+?)'s thoughts:\s?(.*)$`) })
 
 // isOpenManusHead says whether a text holds OpenManus's log in its head: a loguru record, and a
 // step of its agent.
@@ -49,7 +52,7 @@ func isOpenManusHead(head []byte) bool {
 	// A terminal's copy may open with the shell's prompt or a banner before the first record
 	// (validation round r143a U1).
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
-		if openmanusRecord.Match(bytes.TrimRight(line, "\r")) {
+		if openmanusRecord().Match(bytes.TrimRight(line, "\r")) {
 			return true
 		}
 	}
@@ -65,7 +68,7 @@ func readOpenManus(name string, br *bufio.Reader) (*built, error) {
 	var stamp, msg string
 	var more []string
 	for line := range strings.SplitSeq(string(lfLines(data)), "\n") {
-		if m := openmanusRecord.FindStringSubmatch(line); m != nil {
+		if m := openmanusRecord().FindStringSubmatch(line); m != nil {
 			r.record(stamp, msg, more)
 			stamp, msg, more = m[1], m[3], more[:0]
 			continue
@@ -105,8 +108,8 @@ func (r *openmanusReader) record(stamp, msg string, more []string) {
 	case strings.HasPrefix(msg, "Executing step "):
 		r.tools, r.waiting = nil, nil
 		r.agent().text("harness", strings.TrimSpace(msg), "", ms)
-	case openmanusThoughts.MatchString(msg):
-		m := openmanusThoughts.FindStringSubmatch(msg)
+	case openmanusThoughts().MatchString(msg):
+		m := openmanusThoughts().FindStringSubmatch(msg)
 		if r.a == nil || r.a.id != m[1] {
 			r.a = r.b.agent(m[1])
 		}
