@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/loopguard/loopguard"
 )
@@ -62,22 +60,11 @@ func isAutoGPTHead(head []byte) bool {
 }
 
 func readAutoGPT(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
-	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
-	}
 	r := &autogptReader{b: newBuilder(FormatAutoGPT)}
-	var stamp, level, msg string
-	var more []string
-	for line := range strings.SplitSeq(string(lfLines(data)), "\n") {
-		if m := autogptRecord().FindStringSubmatch(line); m != nil {
-			r.record(stamp, level, msg, more)
-			stamp, level, msg, more = m[1], m[2], m[3], more[:0]
-			continue
-		}
-		more = append(more, line)
+	err := eachLogRecord(name, br, autogptRecord(), func(m, more []string) { r.record(m[1], m[2], m[3], more) })
+	if err != nil {
+		return nil, err
 	}
-	r.record(stamp, level, msg, more)
 	r.propose(nil)
 	return r.b.done(), nil
 }
@@ -194,13 +181,7 @@ func (r *autogptReader) propose(e *loopguard.Event) {
 
 // autogptTime reads a record's time ("2023-05-05 02:35:34,337", the run's local time, read as
 // UTC) as Unix milliseconds; 0 when unreadable.
-func autogptTime(stamp string) int64 {
-	t, err := time.Parse("2006-01-02 15:04:05,000", stamp)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
-}
+func autogptTime(stamp string) int64 { return layoutMillis("2006-01-02 15:04:05,000", stamp) }
 
 // pyDictArgs returns a command's arguments written as a Python dict literal ("{'url':
 // 'https://x', 'question': 'recipes'}", lists and nested dicts in it too) as JSON; anything

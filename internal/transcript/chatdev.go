@@ -3,7 +3,6 @@ package transcript
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -76,29 +75,15 @@ func isChatDevHead(head []byte) bool {
 }
 
 func readChatDev(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
-	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
-	}
-	data = lfLines(data)
 	r := &chatdevReader{b: newBuilder(FormatChatDev)}
-	var stamp, head string
-	var body []string
-	flush := func() {
-		if head != "" {
-			r.entry(stamp, head, strings.TrimSpace(strings.Join(body, "\n")))
+	err := eachLogRecord(name, br, chatdevEntry(), func(m, body []string) {
+		if head := strings.TrimSpace(m[2]); head != "" {
+			r.entry(m[1], head, strings.TrimSpace(strings.Join(body, "\n")))
 		}
-		head, body = "", body[:0]
+	})
+	if err != nil {
+		return nil, err
 	}
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if m := chatdevEntry().FindStringSubmatch(line); m != nil {
-			flush()
-			stamp, head = m[1], strings.TrimSpace(m[2])
-			continue
-		}
-		body = append(body, line)
-	}
-	flush()
 	return r.b.done(), nil
 }
 
@@ -173,9 +158,5 @@ func chatdevTime(stamp string) int64 {
 	if len(stamp) < len("2006-02-01") {
 		return 0
 	}
-	t, err := time.Parse(time.DateTime, stamp[:5]+stamp[8:10]+stamp[7:8]+stamp[5:7]+stamp[10:])
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
+	return layoutMillis(time.DateTime, stamp[:5]+stamp[8:10]+stamp[7:8]+stamp[5:7]+stamp[10:])
 }

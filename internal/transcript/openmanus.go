@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/loopguard/loopguard"
 )
@@ -60,22 +58,11 @@ func isOpenManusHead(head []byte) bool {
 }
 
 func readOpenManus(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
-	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
-	}
 	r := &openmanusReader{b: newBuilder(FormatOpenManus)}
-	var stamp, msg string
-	var more []string
-	for line := range strings.SplitSeq(string(lfLines(data)), "\n") {
-		if m := openmanusRecord().FindStringSubmatch(line); m != nil {
-			r.record(stamp, msg, more)
-			stamp, msg, more = m[1], m[3], more[:0]
-			continue
-		}
-		more = append(more, line)
+	err := eachLogRecord(name, br, openmanusRecord(), func(m, more []string) { r.record(m[1], m[3], more) })
+	if err != nil {
+		return nil, err
 	}
-	r.record(stamp, msg, more)
 	return r.b.done(), nil
 }
 
@@ -172,10 +159,4 @@ func openmanusToolNames(list string) []string {
 
 // openmanusTime reads a record's time ("2025-03-25 21:01:54.447", the run's local time, read
 // as UTC) as Unix milliseconds; 0 when unreadable.
-func openmanusTime(stamp string) int64 {
-	t, err := time.Parse("2006-01-02 15:04:05.000", stamp)
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
-}
+func openmanusTime(stamp string) int64 { return layoutMillis("2006-01-02 15:04:05.000", stamp) }
