@@ -111,12 +111,16 @@ func shownText(cells []notebookCell, stderr bool) string {
 	return shown.String()
 }
 
-// readShown reads the text a notebook's cells showed as the transcript it is.
+// readShown reads the text a notebook's cells showed as the transcript it is: by the readers
+// of printed transcripts, or, when none knows it, as ReAct's unnumbered steps. Those come last:
+// a framework's printout may quote "Action:" and "Observation:" lines of its prompt's format
+// (CrewAI's does), and is its own format first (validation round r144b U4).
 func readShown(name, text string) (*Transcript, error) {
-	if isReactStepsText(text) && !isReactLogHead([]byte(text[:min(len(text), sniffSize)])) {
+	t, err := readPlain(name, bufio.NewReaderSize(strings.NewReader(text), sniffSize), int64(len(text)))
+	if err != nil && isReactStepsText(text) {
 		return finish(name, readReactSteps(text)), nil
 	}
-	return readPlain(name, bufio.NewReaderSize(strings.NewReader(text), sniffSize), int64(len(text)))
+	return t, err
 }
 
 // isReactStepsText says whether printed text holds ReAct's unnumbered steps: an "Action: "

@@ -109,3 +109,19 @@ func TestNotebookReadsLoggingOnStderr(t *testing.T) {
 		t.Errorf("read as %q with %d agents: want browser-use's three actions", tr.Format, len(tr.Agents))
 	}
 }
+
+// A framework's printout that quotes the "Action:" and "Observation:" lines of its prompt's
+// format (CrewAI's does) is read as that framework's, not as ReAct's unnumbered steps, which
+// are read only when no reader of printed transcripts knows the text.
+func TestNotebookPrefersTheFrameworksOwnFormat(t *testing.T) {
+	printed := "Use the following format:\nAction: the action to take\nObservation: the result of the action\n\n" +
+		"# Agent: Grocery Planner\n## Using tool: search\n## Tool Input: \n\"{\\\"query\\\": \\\"milk\\\"}\"\n## Tool Output: \nMilk: 2 liters\n\n" +
+		"# Agent: Grocery Planner\n## Final Answer: \nBuy milk.\n"
+	tr, err := ReadFrom("crew.ipynb", strings.NewReader(notebook(printed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatCrewAILog {
+		t.Errorf("read as %q, want %q", tr.Format, FormatCrewAILog)
+	}
+}
