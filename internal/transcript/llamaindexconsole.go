@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -87,7 +88,15 @@ func readLlamaIndexConsole(name string, br *bufio.Reader) (*built, error) {
 		case thought:
 			a.text("model", text, "", 0)
 		case actionInput:
-			call = a.add(loopguard.Call("", action, []byte(text)))
+			args := []byte(text)
+			if strings.HasPrefix(text, "{'") && !json.Valid(args) {
+				// a Python dict (its repr opens "{'"), as some of LlamaIndex's agents print
+				// the input (validation round r144b U5): read as the JSON it stands for
+				if _, rest, ok := pyValue(text, 0); ok && strings.TrimSpace(rest) == "" {
+					args = pyDictArgs(text)
+				}
+			}
+			call = a.add(loopguard.Call("", action, args))
 			action = ""
 		case observation:
 			if call >= 0 {

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -53,4 +54,21 @@ func TestLlamaIndexConsolePrintout(t *testing.T) {
 		`text[model] "Thought: I can answer without us…"`,
 		`text[model] "Answer: 36%"`,
 	})
+}
+
+// An action's input printed as a Python dict is read as the JSON it stands for.
+func TestLlamaIndexActionInputAsAPythonDict(t *testing.T) {
+	doc := "> Running step 1. Step input: What was Lyft's revenue?\n" +
+		"Thought: I need to use a tool to help me answer the question.\n" +
+		"Action: search\n" +
+		"Action Input: {'query': 'Lyft revenue 2021', 'top_k': 3}\n" +
+		"Observation: Lyft's revenue grew 36%.\n"
+	tr, err := ReadFrom("run.txt", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || string(calls[0].Args) != `{"query":"Lyft revenue 2021","top_k":3}` {
+		t.Errorf("read as %q: calls %v", tr.Format, calls)
+	}
 }
