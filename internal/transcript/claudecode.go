@@ -25,7 +25,8 @@ import (
 //   - assistant tool_use / server_tool_use blocks: one call each (Tool = name, Args = the
 //     `input` JSON as written in the file); text and thinking blocks: EventText, Source "model"
 //     (Source "synthetic" for the messages Claude Code writes itself, model "<synthetic>").
-//   - user tool_result blocks: the result of the call with that tool_use_id (is_error: Failed).
+//   - user tool_result blocks: the result of the call with that tool_use_id (is_error: Failed);
+//     so is a server tool's result block in an assistant message ("advisor_tool_result").
 //   - other user text: a user turn when a person typed it (a prompt, a slash command), else
 //     injected text with a Source saying what injected it (isMeta lines, command output,
 //     task notifications, system reminders, interrupts, compaction summaries).
@@ -436,6 +437,19 @@ func readClaudeCode(name string, br *bufio.Reader) (*built, error) {
 							e := &a.events[idx]
 							e.Result, e.HasResult, e.Failed = r.text, true, r.failed
 							delete(early, bl.ID)
+						}
+					}
+				default:
+					// A server tool's result comes back in the model's own message, in a block
+					// named for the tool ("web_search_tool_result", "advisor_tool_result"):
+					// it answers the server_tool_use of its id (validation round r144a U1: an
+					// advisor's advice was read as no answer).
+					if strings.HasSuffix(bl.Type, "_tool_result") && bl.ToolUseID != "" {
+						for _, ref := range calls[bl.ToolUseID] {
+							if e := &ref.agent.events[ref.idx]; !e.HasResult {
+								e.Result, e.HasResult, e.Failed = ccResultText(bl.Content), true, bl.IsError
+								break
+							}
 						}
 					}
 				}

@@ -324,3 +324,22 @@ func TestClaudeCodeStreamJSONRunTokensAreTheResultLines(t *testing.T) {
 		t.Errorf("run usage %+v, want %+v", tr.Usage, want)
 	}
 }
+
+// A server tool's result comes back in the model's own message, in a block named for the tool,
+// and answers the server_tool_use of its id.
+func TestClaudeCodeServerToolResultInTheModelsMessage(t *testing.T) {
+	line := func(typ, uuid, id, content string) string {
+		return `{"type":"` + typ + `","uuid":"` + uuid + `","sessionId":"s","timestamp":"2026-04-14T22:49:18.683Z","message":{"id":"` + id + `","role":"` + typ + `","content":` + content + `}}` + "\n"
+	}
+	file := line("user", "u1", "", `"Review the PR"`) +
+		line("assistant", "a1", "m1", `[{"type":"server_tool_use","id":"srvtoolu_1","name":"advisor","input":{}}]`) +
+		line("assistant", "a2", "m1", `[{"type":"advisor_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"advisor_result","text":"Read the event bus tests first."}}]`)
+	tr, err := ReadFrom("s.jsonl", strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || !calls[0].HasResult || calls[0].Result != "Read the event bus tests first." {
+		t.Errorf("calls %+v: want the advisor answered by its result", calls)
+	}
+}
