@@ -410,3 +410,16 @@ func TestClaudeCodeTextParallelCallsCancelledWithTheOneThatFailed(t *testing.T) 
 		t.Error("the cancelled call is not failed")
 	}
 }
+
+// A paste may open with a bracketed note of the one who pasted it, which no JSON value is: the
+// copy is still read as the session it shows.
+func TestClaudeCodeTextPasteOpeningWithANote(t *testing.T) {
+	paste := "[everything working fine up until this point]\n● Now let me run the tests.\n\n" + strings.Repeat("● Bash(npm test)\n  ⎿  Error: 1 failed\n\n", 2)
+	tr, err := ReadFrom("paste.txt", strings.NewReader(paste))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatClaudeText || len(tr.Agents[0].Calls()) != 2 {
+		t.Errorf("read as %q with %d agents: want Claude Code's text and its two calls", tr.Format, len(tr.Agents))
+	}
+}

@@ -197,13 +197,17 @@ func sniff(head []byte, eof bool) sniffed {
 	if isAIInventorHead(head[i:]) {
 		return sniffed{kind: kindAIInventor}
 	}
-	if head[i] != '{' && head[i] != '[' && isClaudeTextHead(head) {
+	// A terminal's copy is text, and may open with a bracketed note of the one who pasted it
+	// ("[everything working fine up until this point]"), which no JSON value is (validation
+	// round r145b U1: such a paste of a Claude Code session was "not JSON").
+	text := head[i] != '{' && head[i] != '[' || !opensAValue(head[i:])
+	if text && isClaudeTextHead(head) {
 		return sniffed{kind: kindClaudeText}
 	}
-	if head[i] != '{' && head[i] != '[' && isCodexTextHead(head) {
+	if text && isCodexTextHead(head) {
 		return sniffed{kind: kindCodexText}
 	}
-	if head[i] != '{' && head[i] != '[' && isGeminiTextHead(head) {
+	if text && isGeminiTextHead(head) {
 		return sniffed{kind: kindGeminiText}
 	}
 	if (head[i] == '[' || head[i] == '{') && !opensAValue(head[i:]) {
