@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -49,19 +50,23 @@ import (
 // Written from AG2's ConversableAgent printing and real printouts (validation round r115b U4).
 
 // ag2Header reads a message's first line: its sender and its recipient.
-var ag2Header = regexp.MustCompile(`^\**(\S.*?) \(to (.+?)\):\**$`)
+var ag2Header = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\**(\S.*?) \(to (.+?)\):\**$`) })
 
 // ag2ToolCall reads a suggested call: "***** Suggested tool call (call_x): name *****", or a
 // function's, "***** Suggested function call: name *****" ("function Call" in pyautogen 0.1).
-var ag2ToolCall = regexp.MustCompile(`^\**\s*Suggested (?:tool call \(([^)]*)\)|function [Cc]all): (\S+?)\s*\**$`)
+var ag2ToolCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\**\s*Suggested (?:tool call \(([^)]*)\)|function [Cc]all): (\S+?)\s*\**$`)
+})
 
 // ag2Response reads a response's first line: "***** Response from calling tool (call_x) *****"
 // (a function's names the function, in parentheses, or in quotes in pyautogen 0.1: "Response
 // from calling function "ask_planner"").
-var ag2Response = regexp.MustCompile(`^\**\s*Response from calling (?:tool|function) (?:\(([^)]*)\)|"([^"]*)")\s*\**$`)
+var ag2Response = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\**\s*Response from calling (?:tool|function) (?:\(([^)]*)\)|"([^"]*)")\s*\**$`)
+})
 
 // ag2ExitCode reads what an executor answers code with: "exitcode: 1 (execution failed)".
-var ag2ExitCode = regexp.MustCompile(`^exitcode: (-?\d+)`)
+var ag2ExitCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^exitcode: (-?\d+)`) })
 
 // isAG2Head says whether a text's head holds AG2's printout: a message's header, and a
 // suggested call, an execution, or another header.
@@ -73,9 +78,9 @@ func isAG2Head(head []byte) bool {
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
 		t := strings.TrimSpace(renderTerminalLine(line))
 		switch {
-		case ag2Header.MatchString(t):
+		case ag2Header().MatchString(t):
 			headers++
-		case headers > 0 && (ag2ToolCall.MatchString(t) || strings.HasPrefix(t, ">>>>>>>> EXECUTING ")):
+		case headers > 0 && (ag2ToolCall().MatchString(t) || strings.HasPrefix(t, ">>>>>>>> EXECUTING ")):
 			return true
 		}
 	}
@@ -108,9 +113,9 @@ func readAG2Console(name string, br *bufio.Reader) (*built, error) {
 	for _, line := range lines {
 		t := strings.TrimSpace(line)
 		switch {
-		case ag2Header.MatchString(t):
+		case ag2Header().MatchString(t):
 			flush()
-			sender, seen = ag2Header.FindStringSubmatch(t)[1], true
+			sender, seen = ag2Header().FindStringSubmatch(t)[1], true
 		case strings.HasPrefix(t, ">>>>>>>> TERMINATING RUN"):
 			flush()
 			r.endRun()
@@ -171,7 +176,7 @@ func (r *ag2Reader) message(sender string, body []string) {
 	runsCode := false
 	for k := 0; k < len(body); k++ {
 		t := strings.TrimSpace(body[k])
-		if m := ag2ToolCall.FindStringSubmatch(t); m != nil {
+		if m := ag2ToolCall().FindStringSubmatch(t); m != nil {
 			args, next := ag2Block(body, k+1, true)
 			a := r.b.agent(sender)
 			idx := a.add(loopguard.Call("", m[2], []byte(args)))
@@ -179,7 +184,7 @@ func (r *ag2Reader) message(sender string, body []string) {
 			k = next - 1
 			continue
 		}
-		if m := ag2Response.FindStringSubmatch(t); m != nil {
+		if m := ag2Response().FindStringSubmatch(t); m != nil {
 			text, next := ag2Block(body, k+1, false)
 			id := m[1]
 			if id == "" {
@@ -201,7 +206,7 @@ func (r *ag2Reader) message(sender string, body []string) {
 	}
 	text := strings.TrimSpace(ag2Trim(words))
 	if r.code != nil {
-		if m := ag2ExitCode.FindStringSubmatch(text); m != nil {
+		if m := ag2ExitCode().FindStringSubmatch(text); m != nil {
 			e := &r.code.a.events[r.code.idx]
 			*e = e.WithResult(text, m[1] != "0")
 			r.code = nil
@@ -268,7 +273,7 @@ func ag2Block(body []string, k int, args bool) (string, int) {
 			k++ // its closing line of stars
 			break
 		}
-		if ag2ToolCall.MatchString(t) || ag2Response.MatchString(t) || ag2Announcement(t) ||
+		if ag2ToolCall().MatchString(t) || ag2Response().MatchString(t) || ag2Announcement(t) ||
 			len(t) >= 3 && strings.Trim(t, "-") == "" {
 			break // a Markdown copy, which drops the stars: the next call, or the message's rule
 		}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -36,7 +37,9 @@ import (
 
 // aiInventorHeading reads a section's heading: its number, its kind, the tool it names and its
 // error mark, and its time.
-var aiInventorHeading = regexp.MustCompile(`^### \[(\d+)\] ([A-Z][A-Z -]*?[a-z]*)(?: \(attempt \d+\))?(?: — (\S+?)( \[ERROR\])?)? · (.+)$`)
+var aiInventorHeading = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^### \[(\d+)\] ([A-Z][A-Z -]*?[a-z]*)(?: \(attempt \d+\))?(?: — (\S+?)( \[ERROR\])?)? · (.+)$`)
+})
 
 // isAIInventorHead says whether a document's head is such a transcript: a task's heading and a
 // numbered section.
@@ -64,7 +67,7 @@ func readAIInventor(name string, br *bufio.Reader) (*built, error) {
 	// row (validation round r125a F1).
 	replies, lastCall, spoke, callTime := 0, false, false, ""
 	for i := 0; i < len(lines); i++ {
-		m := aiInventorHeading.FindStringSubmatch(lines[i])
+		m := aiInventorHeading().FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
 		}
@@ -125,7 +128,7 @@ func readAIInventor(name string, br *bufio.Reader) (*built, error) {
 // lines[i] ("_(empty)_" for none), and the index of the next section's heading.
 func aiInventorBlock(lines []string, i int) (string, int) {
 	end := i
-	for end < len(lines) && !aiInventorHeading.MatchString(lines[end]) {
+	for end < len(lines) && !aiInventorHeading().MatchString(lines[end]) {
 		end++
 	}
 	body := lines[i:end]

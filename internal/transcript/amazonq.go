@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -106,7 +107,7 @@ func isAmazonQHead(has func(string) bool, head []byte) bool {
 			return true
 		}
 	}
-	return amazonQEmptyHistory.Match(head)
+	return amazonQEmptyHistory().Match(head)
 }
 
 // amazonQKinds are the tags of Q's user messages and replies, as they open a message's content.
@@ -114,7 +115,7 @@ var amazonQKinds = [][]byte{[]byte(`"Prompt":`), []byte(`"ToolUseResults":`), []
 	[]byte(`"ToolUse":`), []byte(`"Response":`)}
 
 // amazonQEmptyHistory matches a history with no exchange yet.
-var amazonQEmptyHistory = regexp.MustCompile(`"history"\s*:\s*\[\s*\]`)
+var amazonQEmptyHistory = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"history"\s*:\s*\[\s*\]`) })
 
 func readAmazonQ(name string, br *bufio.Reader, hint int64) (*built, error) {
 	c, err := decodeDocument[amazonQConversation](name, br, hint, "Amazon Q conversation")

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -35,12 +36,14 @@ import (
 // Written from AutoGen's Console and real printouts (validation rounds r115b U3, r116a U4).
 
 // autogenConsoleRule reads the rule over a message: its type and its source.
-var autogenConsoleRule = regexp.MustCompile(`^-{10} (\w+) \((.*)\) -{10}$`)
+var autogenConsoleRule = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-{10} (\w+) \((.*)\) -{10}$`) })
 
 // autogenConsoleNoise reads the lines of a printout that are no message's: the Console's
 // statistics after a message ("[Prompt tokens: 120, Completion tokens: 18]"), and records
 // other loggers of the process interleave ("2026-09-27T15:37:13.123Z  INFO server: ...").
-var autogenConsoleNoise = regexp.MustCompile(`^(?:\[Prompt tokens: \d+, Completion tokens: \d+\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR)\b.*)$`)
+var autogenConsoleNoise = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:\[Prompt tokens: \d+, Completion tokens: \d+\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR)\b.*)$`)
+})
 
 // isAutoGenConsoleHead says whether a text's head holds AutoGen's Console printout: a rule
 // over a tool call's request, or two rules of message types AutoGen writes.
@@ -50,7 +53,7 @@ func isAutoGenConsoleHead(head []byte) bool {
 	}
 	rules := 0
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
-		m := autogenConsoleRule.FindSubmatch(bytes.TrimSpace(line))
+		m := autogenConsoleRule().FindSubmatch(bytes.TrimSpace(line))
 		if m == nil {
 			continue
 		}
@@ -136,13 +139,13 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 	seen := false
 	for _, line := range lines {
 		t := strings.TrimSpace(line)
-		if m := autogenConsoleRule.FindStringSubmatch(t); m != nil {
+		if m := autogenConsoleRule().FindStringSubmatch(t); m != nil {
 			flush()
 			kind, source, seen = m[1], m[2], true
 			pasted.message()
 			continue
 		}
-		if autogenConsoleNoise.MatchString(t) {
+		if autogenConsoleNoise().MatchString(t) {
 			continue
 		}
 		if t == "---------- Summary ----------" {

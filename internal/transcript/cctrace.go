@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -46,8 +47,8 @@ import (
 const ccTraceTitle = "# Claude Code Session Export"
 
 var (
-	ccTraceHeading = regexp.MustCompile(`^### (👤 User|🤖 Assistant)\b`)
-	ccTraceToolUse = regexp.MustCompile(`^🔧 \*\*Tool Use: ([^*]+)\*\*`)
+	ccTraceHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^### (👤 User|🤖 Assistant)\b`) })
+	ccTraceToolUse = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^🔧 \*\*Tool Use: ([^*]+)\*\*`) })
 )
 
 const ccTraceResult = "📊 **Tool Result:**"
@@ -109,7 +110,7 @@ func ccTraceMessages(s string) []ccTraceMessage {
 		body = body[:0]
 	}
 	for _, line := range strings.Split(s, "\n") {
-		if m := ccTraceHeading.FindStringSubmatch(line); m != nil {
+		if m := ccTraceHeading().FindStringSubmatch(line); m != nil {
 			flush()
 			out = append(out, ccTraceMessage{user: strings.HasPrefix(m[1], "👤")})
 			cur = len(out) - 1
@@ -127,11 +128,11 @@ func ccTraceMessages(s string) []ccTraceMessage {
 	return out
 }
 
-var ccTraceTime = regexp.MustCompile(`\n---\s*\n+\*\*\[[^\]]*\]\*\*\s*$`)
+var ccTraceTime = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n---\s*\n+\*\*\[[^\]]*\]\*\*\s*$`) })
 
 func ccTraceTrimTail(body string) string {
 	body = strings.TrimRight(body, " \t\r\n")
-	if loc := ccTraceTime.FindStringIndex(body); loc != nil {
+	if loc := ccTraceTime().FindStringIndex(body); loc != nil {
 		body = body[:loc[0]]
 	}
 	return strings.TrimSpace(strings.TrimSuffix(strings.TrimRight(body, " \t\r\n"), "---"))
@@ -186,9 +187,9 @@ func ccTraceAssistant(a *agentBuf, body string) []int {
 				}
 			}
 			a.text("thinking", strings.TrimSpace(strings.Join(thought, "\n")), "", 0)
-		case ccTraceToolUse.MatchString(line):
+		case ccTraceToolUse().MatchString(line):
 			say()
-			tool := strings.TrimSpace(ccTraceToolUse.FindStringSubmatch(line)[1])
+			tool := strings.TrimSpace(ccTraceToolUse().FindStringSubmatch(line)[1])
 			var args []string
 			if i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "```") {
 				for i += 2; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {

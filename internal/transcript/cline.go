@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -49,8 +50,8 @@ func init() {
 }
 
 var (
-	clineResultRe = regexp.MustCompile(`^\[([A-Za-z_]+)(?: for [^\n]*)?\] Result:`)
-	clineXMLTagRe = regexp.MustCompile(`<([a-z_]+)>`)
+	clineResultRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[([A-Za-z_]+)(?: for [^\n]*)?\] Result:`) })
+	clineXMLTagRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<([a-z_]+)>`) })
 )
 
 // isCline reports a Cline or Roo Code history: a task in the first user message, or results
@@ -63,7 +64,7 @@ func isCline(list []msg) bool {
 		}
 		for _, t := range userTexts(m) {
 			t = strings.TrimLeft(t, " \t\r\n")
-			if strings.HasPrefix(t, "<task>") || clineResultRe.MatchString(t) {
+			if strings.HasPrefix(t, "<task>") || clineResultRe().MatchString(t) {
 				return true
 			}
 		}
@@ -209,10 +210,10 @@ func buildCline(list []msg) *built {
 					t, _ := mb["text"].(string)
 					trimmed := strings.TrimLeft(t, " \t\r\n")
 					switch {
-					case clineResultRe.MatchString(trimmed):
+					case clineResultRe().MatchString(trimmed):
 						flush()
 						res = &strings.Builder{}
-						res.WriteString(trimmed[len(clineResultRe.FindString(trimmed)):])
+						res.WriteString(trimmed[len(clineResultRe().FindString(trimmed)):])
 					case clineNotExecuted(trimmed):
 						// Cline runs one tool a message and answers each other call so: the
 						// harness refused the call for the reply's form (it did not run, and
@@ -278,9 +279,9 @@ func clineXMLCalls(text string) []clineSegment {
 	var out []clineSegment
 	rest := text
 	for {
-		loc := clineXMLTagRe.FindStringSubmatchIndex(rest)
+		loc := clineXMLTagRe().FindStringSubmatchIndex(rest)
 		for loc != nil && !clineTools[rest[loc[2]:loc[3]]] {
-			next := clineXMLTagRe.FindStringSubmatchIndex(rest[loc[1]:])
+			next := clineXMLTagRe().FindStringSubmatchIndex(rest[loc[1]:])
 			if next == nil {
 				loc = nil
 				break
@@ -316,7 +317,7 @@ func clineParams(body string) []byte {
 	sb.WriteByte('{')
 	n := 0
 	for {
-		loc := clineXMLTagRe.FindStringSubmatchIndex(body)
+		loc := clineXMLTagRe().FindStringSubmatchIndex(body)
 		if loc == nil {
 			break
 		}

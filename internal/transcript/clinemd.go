@@ -89,7 +89,7 @@ func clineUserBlocks(text string) []any {
 	head := "" // the heading of the result being read, "" when none is
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimLeft(line, " \t")
-		result := clineResultRe.MatchString(t)
+		result := clineResultRe().MatchString(t)
 		if result && t == head {
 			// The same heading again at once: one call's answer in two blocks (Roo Code writes
 			// a read's error, then "The tool execution failed" with its details). Read as two

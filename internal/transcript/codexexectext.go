@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -56,14 +57,14 @@ import (
 const codexExecShownLines = 20
 
 // codexExecStamp is the time an older release put before each header.
-var codexExecStamp = regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT[0-9:.]+Z?\] `)
+var codexExecStamp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT[0-9:.]+Z?\] `) })
 
 // codexExecEnd reads a command's or a patch's closing words: " succeeded in 5ms:", " exited 1
 // in 1.2s:".
-var codexExecEnd = regexp.MustCompile(` (succeeded|exited (-?\d+)) in [0-9][^:]*:$`)
+var codexExecEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` (succeeded|exited (-?\d+)) in [0-9][^:]*:$`) })
 
 // codexExecToolEnd reads an MCP call's closing words: "server.tool({...}) success in 12ms:".
-var codexExecToolEnd = regexp.MustCompile(`\) (success|failed) in [0-9][^:]*:$`)
+var codexExecToolEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\) (success|failed) in [0-9][^:]*:$`) })
 
 // isCodexExecHead says whether a file holds codex exec's banner: "OpenAI Codex v" and a
 // version at the start of a line (after "Reading prompt from stdin...", a title and notes, or
@@ -77,7 +78,7 @@ func isCodexExecHead(head []byte) bool {
 		}
 		k += at
 		at = k + 1
-		if k > 0 && head[k-1] != '\n' && !codexExecStamp.Match(head[max(0, bytes.LastIndexByte(head[:k], '\n')+1):k]) {
+		if k > 0 && head[k-1] != '\n' && !codexExecStamp().Match(head[max(0, bytes.LastIndexByte(head[:k], '\n')+1):k]) {
 			continue // not at a line's start
 		}
 		rest := head[k:]
@@ -111,10 +112,10 @@ func codexExecHeader(l string) bool {
 		}
 	}
 	if strings.HasPrefix(l, "tool ") && strings.HasSuffix(l, ")") || strings.HasPrefix(l, "exec ") && strings.Contains(l, " in ") ||
-		codexExecCollabEnd.MatchString(l) {
+		codexExecCollabEnd().MatchString(l) {
 		return true
 	}
-	return codexExecEnd.MatchString(l) || codexExecToolEnd.MatchString(l)
+	return codexExecEnd().MatchString(l) || codexExecToolEnd().MatchString(l)
 }
 
 func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
@@ -127,7 +128,7 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 	stamps := make([]bool, len(raw)) // the older layout's time before a header
 	for k, l := range raw {
 		line := renderTerminalLine(l)
-		lines[k] = codexExecStamp.ReplaceAllString(line, "")
+		lines[k] = codexExecStamp().ReplaceAllString(line, "")
 		stamps[k] = len(lines[k]) != len(line)
 	}
 	lines = joinStampedCommands(lines, stamps)
@@ -185,14 +186,14 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 			// the older layout: the command on the header's line, its end on a line of its own
 			r.start(codexExecCommandText(nil, strings.TrimPrefix(l, "exec ")))
 			i++
-		case codexExecEnd.MatchString(l) && !strings.HasPrefix(l, "apply_patch(") &&
-			(len(r.pending) > 0 || strings.TrimSpace(l[:codexExecEnd.FindStringIndex(l)[0]]) == ""):
+		case codexExecEnd().MatchString(l) && !strings.HasPrefix(l, "apply_patch(") &&
+			(len(r.pending) > 0 || strings.TrimSpace(l[:codexExecEnd().FindStringIndex(l)[0]]) == ""):
 			// the end of a command begun before, printed on a line of its own (in the older
 			// layout, after the command again)
-			i = r.end(i, l[codexExecEnd.FindStringIndex(l)[0]:])
-		case strings.HasPrefix(l, "collab ") && codexExecCollab.MatchString(l[len("collab "):]):
+			i = r.end(i, l[codexExecEnd().FindStringIndex(l)[0]:])
+		case strings.HasPrefix(l, "collab ") && codexExecCollab().MatchString(l[len("collab "):]):
 			i = r.collab(i, l[len("collab "):])
-		case codexExecCollabEnd.MatchString(l) && r.collabs[codexExecCollabEnd.FindStringSubmatch(l)[2]] != 0:
+		case codexExecCollabEnd().MatchString(l) && r.collabs[codexExecCollabEnd().FindStringSubmatch(l)[2]] != 0:
 			i = r.collabEnd(i, l)
 		case strings.HasPrefix(l, "tool ") && strings.HasSuffix(l, ")"):
 			i = codexExecTool(a, lines, i, strings.TrimPrefix(l, "tool "))
@@ -202,8 +203,8 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 				patch = append(patch, lines[i])
 				i++
 			}
-		case strings.HasPrefix(l, "apply_patch(") && codexExecEnd.MatchString(l):
-			m := codexExecEnd.FindStringSubmatch(l)
+		case strings.HasPrefix(l, "apply_patch(") && codexExecEnd().MatchString(l):
+			m := codexExecEnd().FindStringSubmatch(l)
 			said, next := codexExecBody(lines, i+1)
 			call := loopguard.Call("", "apply_patch", []byte(strings.Join(patch, "\n")))
 			a.add(call.WithResult(said, m[1] != "succeeded" && m[2] != "0"))
@@ -235,8 +236,8 @@ func joinStampedCommands(lines []string, stamps []bool) []string {
 		case !stamps[k] || codexExecHeader(l) && !strings.HasPrefix(l, "exec "):
 		case strings.HasPrefix(l, "exec ") && !strings.Contains(l, " in "):
 			done = func(s string) bool { return strings.Contains(s, " in /") } // a start, up to its folder
-		case !strings.HasPrefix(l, "exec ") && !codexExecEnd.MatchString(l) && k > 0 && strings.Contains(out[len(out)-1], " in "):
-			done = codexExecEnd.MatchString // an end, the command again, up to its status
+		case !strings.HasPrefix(l, "exec ") && !codexExecEnd().MatchString(l) && k > 0 && strings.Contains(out[len(out)-1], " in "):
+			done = codexExecEnd().MatchString // an end, the command again, up to its status
 		}
 		if done != nil {
 			j, joined := k, l
@@ -279,14 +280,18 @@ type codexExecRun struct {
 // "collab wait(call_X)" with "  receivers: <ids>" under it, and its end, much later, named by
 // the same call id: "spawn_agent(call_X, ...) pending init:", "wait(call_X) timed out:".
 var (
-	codexExecCollab    = regexp.MustCompile(`^(spawn_agent|send_input|wait|close_agent|resume_agent)\((call_[A-Za-z0-9_-]+)(?:, (.*))?\)$`)
-	codexExecCollabEnd = regexp.MustCompile(`^(spawn_agent|send_input|wait|close_agent|resume_agent)\((call_[A-Za-z0-9_-]+).*:$`)
+	codexExecCollab = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(spawn_agent|send_input|wait|close_agent|resume_agent)\((call_[A-Za-z0-9_-]+)(?:, (.*))?\)$`)
+	})
+	codexExecCollabEnd = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(spawn_agent|send_input|wait|close_agent|resume_agent)\((call_[A-Za-z0-9_-]+).*:$`)
+	})
 )
 
 // collab reads the start of a subagent operation at lines[i] (op: its invocation), adds its
 // call, its arguments what it sends and to whom, not its call id, and returns the index after.
 func (r *codexExecRun) collab(i int, op string) int {
-	m := codexExecCollab.FindStringSubmatch(op)
+	m := codexExecCollab().FindStringSubmatch(op)
 	args := map[string]string{}
 	if prompt, ok := strings.CutPrefix(m[3], "prompt="); ok {
 		args["prompt"] = strings.Trim(prompt, `"`)
@@ -304,7 +309,7 @@ func (r *codexExecRun) collab(i int, op string) int {
 // collabEnd gives the end of a subagent operation at lines[i] (its status, and the lines
 // indented under it) to the operation's call, and returns the index after.
 func (r *codexExecRun) collabEnd(i int, l string) int {
-	m := codexExecCollabEnd.FindStringSubmatch(l)
+	m := codexExecCollabEnd().FindStringSubmatch(l)
 	idx := r.collabs[m[2]] - 1
 	delete(r.collabs, m[2])
 	status := l
@@ -336,7 +341,7 @@ func (r *codexExecRun) begin(i int) int {
 	lines := r.lines
 	for k := i; k < len(lines) && k < i+codexExecMaxCommandLines; k++ {
 		l := lines[k]
-		if m := codexExecEnd.FindStringIndex(l); m != nil && strings.Contains(l[:m[0]], " in ") {
+		if m := codexExecEnd().FindStringIndex(l); m != nil && strings.Contains(l[:m[0]], " in ") {
 			r.start(codexExecCommandText(lines[i:k], l[:m[0]]))
 			return r.end(k, l[m[0]:])
 		}
@@ -384,7 +389,7 @@ func (r *codexExecRun) start(cmd string) {
 // output under it, gives them to the command running when only one runs, and returns the
 // index after the output.
 func (r *codexExecRun) end(i int, end string) int {
-	m := codexExecEnd.FindStringSubmatch(end)
+	m := codexExecEnd().FindStringSubmatch(end)
 	failed := m != nil && m[1] != "succeeded" && m[2] != "0"
 	shown, j, whole := codexExecOutput(r.lines, i+1)
 	if len(r.pending) == 0 {
@@ -479,11 +484,11 @@ func codexExecTool(a *agentBuf, lines []string, i int, invocation string) int {
 	for j < len(lines) && !codexExecHeader(lines[j]) {
 		j++ // what came between (nothing, as a rule)
 	}
-	if j >= len(lines) || !strings.HasPrefix(lines[j], invocation[:open+1]) || !codexExecToolEnd.MatchString(lines[j]) {
+	if j >= len(lines) || !strings.HasPrefix(lines[j], invocation[:open+1]) || !codexExecToolEnd().MatchString(lines[j]) {
 		a.add(call) // its end not printed
 		return j
 	}
-	failed := codexExecToolEnd.FindStringSubmatch(lines[j])[1] == "failed"
+	failed := codexExecToolEnd().FindStringSubmatch(lines[j])[1] == "failed"
 	shown, k, whole := codexExecOutput(lines, j+1)
 	if !whole {
 		a.add(call) // its first 20 lines printed: the rest not known

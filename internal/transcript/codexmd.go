@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -58,7 +59,7 @@ import (
 const codexMarkdownTitle = "# Codex Conversation Export"
 
 // codexExitRe finds the exit code in the header Codex puts before a command's output.
-var codexExitRe = regexp.MustCompile(`(?m)^Process exited with code (-?\d+)$`)
+var codexExitRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^Process exited with code (-?\d+)$`) })
 
 func readCodexMarkdown(name string, br *bufio.Reader) (*built, error) {
 	lines, err := readMarkdownLines(name, br)
@@ -168,7 +169,7 @@ func codexFailed(result string) bool {
 	if !found || strings.Count(header, "\n") > 6 {
 		return false
 	}
-	m := codexExitRe.FindStringSubmatch(header)
+	m := codexExitRe().FindStringSubmatch(header)
 	if m == nil {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -55,7 +56,9 @@ const copilotMarkdownTitle = "# 🤖 Copilot CLI Session"
 
 // copilotExitRe finds the exit code the CLI appends to a shell command's output: "<exited
 // with exit code 1>", or in its JSON output "<shellId: 3 completed with exit code 1>".
-var copilotExitRe = regexp.MustCompile(`(?m)^<(?:exited|shellId: [^>\n]* completed) with exit code (-?\d+)>$`)
+var copilotExitRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^<(?:exited|shellId: [^>\n]* completed) with exit code (-?\d+)>$`)
+})
 
 // copilotHeadings are the entry headings the exporter writes; any other heading is the
 // model's Markdown, or a file's.
@@ -317,7 +320,7 @@ func copilotArgs(argJSON string, lines []string) []byte {
 
 // copilotExitFailed says whether an output ends with a nonzero exit code.
 func copilotExitFailed(result string) bool {
-	m := copilotExitRe.FindAllStringSubmatch(result, -1)
+	m := copilotExitRe().FindAllStringSubmatch(result, -1)
 	if m == nil {
 		return false
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -165,7 +166,7 @@ func kiroText(it kiroItem) string {
 }
 
 // kiroExitStatus reads Kiro's "exit status: N".
-var kiroExitStatus = regexp.MustCompile(`(\d+)\s*$`)
+var kiroExitStatus = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+)\s*$`) })
 
 // kiroResultText is what a result item says: a text item's text; a json item's command output
 // (stdout, then stderr), with whether its exit status says it failed, or else the JSON.
@@ -179,7 +180,7 @@ func kiroResultText(it kiroItem) (text string, failed bool) {
 		Stderr     string  `json:"stderr"`
 	}
 	if it.Kind == "json" && json.Unmarshal(it.Data, &out) == nil && out.ExitStatus != nil {
-		if m := kiroExitStatus.FindStringSubmatch(*out.ExitStatus); m != nil && m[1] != "0" {
+		if m := kiroExitStatus().FindStringSubmatch(*out.ExitStatus); m != nil && m[1] != "0" {
 			failed = true
 		}
 		var parts []string

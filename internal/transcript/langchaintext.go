@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -47,10 +48,12 @@ import (
 // r115b U2: such printouts were not read).
 
 // langchainBanner reads a message's banner: its title between runs of '='.
-var langchainBanner = regexp.MustCompile(`^=+ ?(?:\[1m)? ?(Human|Ai|Tool|System) Message ?(?:\[0m)? ?=+$`)
+var langchainBanner = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^=+ ?(?:\[1m)? ?(Human|Ai|Tool|System) Message ?(?:\[0m)? ?=+$`)
+})
 
 // langchainCallHead reads a call's first line under "Tool Calls:": "tavily_search (call_8a2f)".
-var langchainCallHead = regexp.MustCompile(`^(\S+) \(([^()\s]*)\)$`)
+var langchainCallHead = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\S+) \(([^()\s]*)\)$`) })
 
 // isLangChainTextHead says whether a text's head holds LangChain's printed messages: an AI
 // message's banner, and another message's.
@@ -61,7 +64,7 @@ func isLangChainTextHead(head []byte) bool {
 	banners, ai := 0, false
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
 		t := strings.TrimSpace(renderTerminalLine(line))
-		if m := langchainBanner.FindStringSubmatch(t); m != nil {
+		if m := langchainBanner().FindStringSubmatch(t); m != nil {
 			banners++
 			ai = ai || m[1] == "Ai"
 		}
@@ -126,11 +129,11 @@ func readLangChainText(name string, br *bufio.Reader) (*built, error) {
 		t := strings.TrimSpace(line)
 		if len(t) > 26 && t[0] >= '0' && t[0] <= '9' {
 			// a log's line that printed the banner after its time ("2026-04-30 01:10:03,754 - ")
-			if k := logLinePrefix.FindStringIndex(t[:26]); k != nil {
+			if k := logLinePrefix().FindStringIndex(t[:26]); k != nil {
 				t = strings.TrimSpace(t[k[1]:])
 			}
 		}
-		if m := langchainBanner.FindStringSubmatch(t); m != nil {
+		if m := langchainBanner().FindStringSubmatch(t); m != nil {
 			flush()
 			kind, seen = m[1], true
 			pasted.message()
@@ -210,7 +213,7 @@ func langchainAIMessage(b *builder, body []string, ids map[string]bool) []langch
 	var calls []*call
 	for k := callsAt + 1; k < len(body); k++ {
 		t := strings.TrimSpace(body[k])
-		if m := langchainCallHead.FindStringSubmatch(t); m != nil && k+1 < len(body) && strings.HasPrefix(strings.TrimSpace(body[k+1]), "Call ID:") {
+		if m := langchainCallHead().FindStringSubmatch(t); m != nil && k+1 < len(body) && strings.HasPrefix(strings.TrimSpace(body[k+1]), "Call ID:") {
 			calls = append(calls, &call{name: m[1], args: map[string]string{}})
 			k++ // its Call ID line
 			continue
@@ -301,12 +304,12 @@ func langchainObservation(obs string) (string, bool) {
 // isLogPrefixOnly says whether a line is a Python log line's opening and nothing more.
 func isLogPrefixOnly(l string) bool {
 	l = strings.TrimSpace(l)
-	k := logLinePrefix.FindStringIndex(l)
+	k := logLinePrefix().FindStringIndex(l)
 	return k != nil && strings.TrimSpace(l[k[1]:]) == ""
 }
 
 // logLinePrefix is a Python log line's opening: "2026-04-20 22:23:17,823 - ".
-var logLinePrefix = regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ - ?`)
+var logLinePrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ - ?`) })
 
 // langchainToolMessage reads a tool message's body: the tool's name and what it answered.
 func langchainToolMessage(body []string) (tool, text string) {

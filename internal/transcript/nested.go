@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 	"github.com/loopguard/loopguard/internal/jsonscan"
@@ -282,7 +283,7 @@ func turnHistoryChat(raw []byte) []msg {
 		}
 		action := strings.TrimSpace(jsonText(a))
 		name, args := "action", action
-		if m := turnAction.FindStringSubmatch(action); m != nil {
+		if m := turnAction().FindStringSubmatch(action); m != nil {
 			name, args = m[1], m[2]
 		}
 		id := "a" + strconv.Itoa(k)
@@ -506,11 +507,11 @@ func answeredCall(said, id, tool, args, answer string, failed bool) []msg {
 
 // turnAction matches a ReAct action as InterCode's agents write it: a tool's name and what it
 // is given in brackets, execute[ls -la].
-var turnAction = regexp.MustCompile(`(?s)^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$`)
+var turnAction = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)^([A-Za-z_][A-Za-z0-9_]*)\[(.*)\]$`) })
 
 // reactStep matches the line that opens a step of a ReAct run written as one text: "Thought:",
 // "Action:" or "Observation:", numbered as ReAct's prompts number them ("Action 2:") or not.
-var reactStep = regexp.MustCompile(`^(Thought|Action|Observation)(?: (\d+))?:`)
+var reactStep = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Thought|Action|Observation)(?: (\d+))?:`) })
 
 // reactTextChat reads a ReAct run kept as one text (the prompt, then "Thought: …", "Action:
 // search[q]", "Observation: …" lines) as the chat it was: the prompt is the user's, each
@@ -531,7 +532,7 @@ func reactTextChat(text string) []msg {
 		cur = cur[:0]
 	}
 	for _, line := range strings.Split(text, "\n") {
-		m := reactStep.FindStringSubmatch(line)
+		m := reactStep().FindStringSubmatch(line)
 		if m != nil && !decided && m[1] != "Observation" {
 			decided, numbered = true, m[2] != ""
 		}
@@ -1084,8 +1085,8 @@ func reactCall(text string) (textCall, bool) {
 	case strings.HasSuffix(line, "]") && strings.IndexByte(line, '[') > 0:
 		open := strings.IndexByte(line, '[')
 		c.name, c.args = strings.TrimSpace(line[:open]), []byte(line[open+1:len(line)-1])
-		c.tagged = reactToolName.MatchString(c.name)
-	case reactFunctionCall.MatchString(line):
+		c.tagged = reactToolName().MatchString(c.name)
+	case reactFunctionCall().MatchString(line):
 		// get_relations(Gas-generator cycle): a function's name, its arguments in parentheses
 		open := strings.IndexByte(line, '(')
 		c.name, c.args, c.tagged = line[:open], []byte(strings.TrimSpace(line[open+1:len(line)-1])), true
@@ -1111,11 +1112,11 @@ func atLineStart(text string, i int) bool {
 
 // reactFunctionCall matches an action written as a function call: a name, then its arguments
 // in parentheses to the end of the line.
-var reactFunctionCall = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*\(.*\)$`)
+var reactFunctionCall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*\(.*\)$`) })
 
 // reactToolName matches a tool's name as ReAct agents write it before their brackets: one word
 // (search, click, Finish), not a phrase ("review [the diff]").
-var reactToolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`)
+var reactToolName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`) })
 
 // isAnswer says whether a message can answer the model's calls: the harness speaks as the
 // user or as a tool.

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -30,16 +31,20 @@ import (
 // that reply was a call that failed: the call "(invalid call)", with no arguments since
 // the harness found none in it. A model that answers the rejection nine times with a
 // restated apology is making the same failing call nine times.
-var rejectedCallsLine = regexp.MustCompile(`^The [a-zA-Z ]{0,40}calls? seems? (not valid|invalid)`)
+var rejectedCallsLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^The [a-zA-Z ]{0,40}calls? seems? (not valid|invalid)`)
+})
 
 // rejectedAnswerLine is the harness rejecting the model's answer rather than its calls
 // ("The buggy locations is not precise. You may need to check whether the arguments are
 // correct and search more information."): the reply failed all the same, as the call
 // "(rejected answer)".
-var rejectedAnswerLine = regexp.MustCompile(`^The buggy locations? (is|are) not precise`)
+var rejectedAnswerLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^The buggy locations? (is|are) not precise`) })
 
 // resultOfLine matches the line that opens one call's result.
-var resultOfLine = regexp.MustCompile(`(?m)^Result of ([A-Za-z_][A-Za-z0-9_.]*)\((.*)\):[ \t]*$`)
+var resultOfLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^Result of ([A-Za-z_][A-Za-z0-9_.]*)\((.*)\):[ \t]*$`)
+})
 
 // searchAPIsOffer is how AutoCodeRover's harness lists the search calls the model may ask for.
 const searchAPIsOffer = "you can use below search APIs"
@@ -47,7 +52,7 @@ const searchAPIsOffer = "you can use below search APIs"
 // isRejection says whether a harness message rejects the model's reply (its calls or its
 // answer).
 func isRejection(text string) bool {
-	return rejectedCallsLine.MatchString(text) || rejectedAnswerLine.MatchString(text)
+	return rejectedCallsLine().MatchString(text) || rejectedAnswerLine().MatchString(text)
 }
 
 // opensWithResultOf says whether a user message's text opens with a call's result.
@@ -56,7 +61,7 @@ func opensWithResultOf(text string) bool {
 	if !strings.HasPrefix(text, "Result of ") {
 		return false
 	}
-	loc := resultOfLine.FindStringIndex(text)
+	loc := resultOfLine().FindStringIndex(text)
 	return loc != nil && loc[0] == 0
 }
 
@@ -93,7 +98,7 @@ func addResultOfCalls(b *builder, list []msg) bool {
 			replies++
 			turn := "reply " + strconv.Itoa(replies)
 			text = strings.TrimLeft(text, " \t\r\n")
-			opens := resultOfLine.FindAllStringSubmatchIndex(text, -1)
+			opens := resultOfLine().FindAllStringSubmatchIndex(text, -1)
 			for k, o := range opens {
 				end := len(text)
 				if k+1 < len(opens) {
@@ -111,7 +116,7 @@ func addResultOfCalls(b *builder, list []msg) bool {
 			replies++
 			said := strings.TrimSpace(text)
 			tool := "(invalid call)"
-			if rejectedAnswerLine.MatchString(said) {
+			if rejectedAnswerLine().MatchString(said) {
 				tool = "(rejected answer)"
 			}
 			call := loopguard.Call("", tool, nil)

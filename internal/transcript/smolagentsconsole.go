@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/loopguard/loopguard"
@@ -49,10 +50,12 @@ import (
 // CodeAgent and ToolCallingAgent runs (validation round r114b U4).
 
 // smolStepEnd reads a step's closing line ("[Step 3: Duration 2.65 seconds| Input tokens: ...").
-var smolStepEnd = regexp.MustCompile(`^\[Step \d+: Duration `)
+var smolStepEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[Step \d+: Duration `) })
 
 // smolNoise reads the lines other loggers interleave with an agent's output.
-var smolNoise = regexp.MustCompile(`^(?:(?:INFO|DEBUG|WARNING|ERROR):(?:httpx|httpcore|LiteLLM|openai)\b|\d\d:\d\d:\d\d - LiteLLM:|LiteLLM completion\(\) model=)`)
+var smolNoise = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:(?:INFO|DEBUG|WARNING|ERROR):(?:httpx|httpcore|LiteLLM|openai)\b|\d\d:\d\d:\d\d - LiteLLM:|LiteLLM completion\(\) model=)`)
+})
 
 // smolFailures open what smolagents prints in place of a call's result when the call failed.
 var smolFailures = []string{"Code execution failed", "Error executing tool", "Error when executing tool", "Error in tool call execution", "Error: "}
@@ -166,7 +169,7 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 	for _, line := range lines {
 		line = smolLine(line)
 		t := strings.TrimSpace(line)
-		if smolNoise.MatchString(t) {
+		if smolNoise().MatchString(t) {
 			continue
 		}
 		r := top()
@@ -229,7 +232,7 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 			if r != nil {
 				r.answer()
 			}
-		case smolStepEnd.MatchString(t):
+		case smolStepEnd().MatchString(t):
 			if r == nil {
 				continue
 			}
@@ -290,7 +293,7 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 // smolMarker says whether a trimmed line opens something of its own: a run, a step, a step's
 // end, code executed, a panel, the model's output message.
 func smolMarker(t string) bool {
-	return strings.HasPrefix(t, "╭") || strings.HasPrefix(t, "━") && strings.Contains(t, " Step ") || smolStepEnd.MatchString(t) ||
+	return strings.HasPrefix(t, "╭") || strings.HasPrefix(t, "━") && strings.Contains(t, " Step ") || smolStepEnd().MatchString(t) ||
 		smolExecuting(t) || strings.Contains(t, "Output message of the LLM:")
 }
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -57,11 +58,11 @@ func isEarlySpecStoryHead(head []byte) bool {
 }
 
 var (
-	specTurnRe    = regexp.MustCompile(`^_\*\*(User|Agent|Assistant)\b(.*)\*\*_\s*$`)
-	specToolOpen  = regexp.MustCompile(`(?m)^<tool-use\b([^>\n]*)>`)
-	specToolName  = regexp.MustCompile(`data-tool-name="([^"]*)"`)
-	specLegacyUse = regexp.MustCompile(`^Tool use: \*\*([^*\n]+)\*\*`)
-	specSummary   = regexp.MustCompile(`(?s)<summary>(.*?)</summary>`)
+	specTurnRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^_\*\*(User|Agent|Assistant)\b(.*)\*\*_\s*$`) })
+	specToolOpen  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^<tool-use\b([^>\n]*)>`) })
+	specToolName  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`data-tool-name="([^"]*)"`) })
+	specLegacyUse = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Tool use: \*\*([^*\n]+)\*\*`) })
+	specSummary   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<summary>(.*?)</summary>`) })
 )
 
 // specDetails drops the collapsible wrapper around a block's body.
@@ -362,7 +363,7 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 		}
 		a.add(loopguard.Call("", "edit_file", []byte(strings.Join(blocks, "\n"))))
 	case strings.HasPrefix(first, "<details>"):
-		m := specSummary.FindStringSubmatchIndex(text)
+		m := specSummary().FindStringSubmatchIndex(text)
 		if m == nil {
 			return false
 		}
@@ -457,7 +458,7 @@ func specTurns(s string) []specTurn {
 	for i, line := range lines {
 		t := strings.TrimSpace(line)
 		fence.step(line)
-		if m := specTurnRe.FindStringSubmatch(line); m != nil && (!fence.open() || afterRule) && !quoted[i] {
+		if m := specTurnRe().FindStringSubmatch(line); m != nil && (!fence.open() || afterRule) && !quoted[i] {
 			fence, afterRule = codeFence{}, false
 			role := "user"
 			if m[1] != "User" {
@@ -556,7 +557,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 		legacy := find(&legacyAt, specLegacyIndex)
 		var tool []int
 		if i := find(&toolAt, func(s string) int {
-			m := specToolOpen.FindStringIndex(s)
+			m := specToolOpen().FindStringIndex(s)
 			if m == nil {
 				return -1
 			}
@@ -580,7 +581,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 			if end < 0 {
 				end = len(text) - think
 			}
-			body := specSummary.ReplaceAllString(text[think+len("<think>"):think+end], "")
+			body := specSummary().ReplaceAllString(text[think+len("<think>"):think+end], "")
 			body = specDetails.Replace(body)
 			a.text("thinking", strings.TrimSpace(body), "", 0)
 			text = text[min(think+end+len("</think>"), len(text)):]
@@ -593,7 +594,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 				body, rest = text[tool[1]:tool[1]+end], text[tool[1]+end+len("</tool-use>"):]
 			}
 			toolName := ""
-			if m := specToolName.FindStringSubmatch(attrs); m != nil {
+			if m := specToolName().FindStringSubmatch(attrs); m != nil {
 				toolName = m[1]
 			}
 			// An empty block right after a refusal is the refused call's echo (validation
@@ -621,7 +622,7 @@ func addSpecAgentTurn(a *agentBuf, text string) {
 				body, rest = body[:nl], body[nl:]+rest
 			}
 			toolName, inline := "", ""
-			if m := specLegacyUse.FindStringSubmatchIndex(line); m != nil {
+			if m := specLegacyUse().FindStringSubmatchIndex(line); m != nil {
 				toolName, inline = line[m[2]:m[3]], strings.TrimSpace(line[m[1]:])
 			}
 			addSpecCall(a, toolName, inline, body, false)
@@ -741,7 +742,7 @@ func specRuleAt(s string) int {
 // specEmptyUse says whether a <tool-use> block's body says nothing but the tool's name: a
 // summary "Tool use: **name**" and no details.
 func specEmptyUse(body, tool string) bool {
-	rest := specDetails.Replace(specSummary.ReplaceAllStringFunc(body, func(m string) string {
+	rest := specDetails.Replace(specSummary().ReplaceAllStringFunc(body, func(m string) string {
 		if strings.TrimSpace(m[len("<summary>"):len(m)-len("</summary>")]) == "Tool use: **"+tool+"**" {
 			return ""
 		}
@@ -753,7 +754,7 @@ func specEmptyUse(body, tool string) bool {
 // specLegacyIndex is where the first line "Tool use: **name**" starts in s, or -1.
 func specLegacyIndex(s string) int {
 	for i := 0; i < len(s); {
-		if specLegacyUse.MatchString(s[i:min(len(s), i+200)]) {
+		if specLegacyUse().MatchString(s[i:min(len(s), i+200)]) {
 			return i
 		}
 		nl := strings.IndexByte(s[i:], '\n')
@@ -784,7 +785,7 @@ func firstOf(a, b int) int {
 // chats were read with nothing of what they asked, so none answered).
 func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 	summary := ""
-	if m := specSummary.FindStringSubmatchIndex(body); m != nil {
+	if m := specSummary().FindStringSubmatchIndex(body); m != nil {
 		summary = html.UnescapeString(strings.TrimSpace(body[m[2]:m[3]]))
 		body = body[m[1]:]
 		if _, after, ok := strings.Cut(summary, " • "); ok && strings.HasPrefix(summary, "Tool use:") {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/loopguard/loopguard"
 )
@@ -250,12 +251,12 @@ func vscodeRequestError(a *agentBuf, r *vscodeRequest) {
 // session it leaves is read as above.
 
 // vscodeJournalHead matches a journal's first line.
-var vscodeJournalHead = regexp.MustCompile(`^\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{`)
+var vscodeJournalHead = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\{\s*"kind"\s*:\s*0\s*,\s*"v"\s*:\s*\{`) })
 
 // isVSCodeJournalHead says whether head opens a chat session's operation log: its snapshot
 // line, holding a session's requests.
 func isVSCodeJournalHead(head []byte) bool {
-	if !vscodeJournalHead.Match(head) {
+	if !vscodeJournalHead().Match(head) {
 		return false
 	}
 	first := head
@@ -588,13 +589,15 @@ func vscodeToolFailed(text string) bool {
 		t == "The user cancelled the tool call." ||
 		strings.HasPrefix(t, "Applying patch failed with error:") ||
 		strings.HasPrefix(t, "Failed to find command `") && !strings.Contains(t, "\n") ||
-		strings.Contains(t, "Command exited with code ") && vscodeTerminalExitCode.MatchString(t)
+		strings.Contains(t, "Command exited with code ") && vscodeTerminalExitCode().MatchString(t)
 }
 
 // vscodeTerminalExitCode matches the line VS Code's terminal tool adds, after a blank line, to
 // the output of a command that exited with a code other than 0 (more notes may follow it).
 // A command's own output seldom holds the line so set apart; the code 0 is never written.
-var vscodeTerminalExitCode = regexp.MustCompile(`(?m)(?:\A|\n\r?\n)Command exited with code [1-9][0-9]*\r?$`)
+var vscodeTerminalExitCode = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:\A|\n\r?\n)Command exited with code [1-9][0-9]*\r?$`)
+})
 
 type vscodeReplay struct {
 	Prompts            []vscodeReplayPrompt `json:"prompts"`
