@@ -188,14 +188,23 @@ func autogptTime(stamp string) int64 { return layoutMillis("2006-01-02 15:04:05,
 // else, whole, under "input".
 func pyDictArgs(s string) []byte {
 	s = strings.TrimSpace(s)
-	if v, rest, ok := pyValue(s, 0); ok && strings.TrimSpace(rest) == "" {
-		if _, isDict := v.(map[string]any); isDict {
-			if b, err := json.Marshal(v); err == nil {
-				return b
-			}
-		}
+	if b, ok := pyDictJSON(s); ok {
+		return b
 	}
 	return marshalArgs(map[string]string{"input": s})
+}
+
+// pyDictJSON returns the JSON of s when s is a Python dict literal and nothing else.
+func pyDictJSON(s string) ([]byte, bool) {
+	v, rest, ok := pyValue(s, 0)
+	if !ok || strings.TrimSpace(rest) != "" {
+		return nil, false
+	}
+	if _, isDict := v.(map[string]any); !isDict {
+		return nil, false
+	}
+	b, err := json.Marshal(v)
+	return b, err == nil
 }
 
 // pyValue decodes the Python literal s opens with (a string, a number, True, False, None, a

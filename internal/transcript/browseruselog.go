@@ -137,12 +137,13 @@ func (r *browserUseReader) record(logger, msg string, more []string) {
 		return
 	}
 	isAgent := strings.EqualFold(logger, "agent")
+	task, opensRun := browserUseTask(msg)
 	switch {
 	case isAgent && browserUseStep().MatchString(msg):
 		r.said()
 		r.step++
 		r.waiting = nil
-	case isAgent && browserUseOpensRun(msg):
+	case isAgent && opensRun:
 		// a run opens: a session of its own when one ran before it in the log
 		r.said()
 		if r.step > 0 {
@@ -150,7 +151,6 @@ func (r *browserUseReader) record(logger, msg string, more []string) {
 			r.a = r.b.agent(MainAgent)
 			r.step, r.waiting = 0, nil
 		}
-		task := browserUseTask(msg)
 		if len(more) > 0 {
 			task = strings.TrimSpace(task + "\n" + strings.Join(more, "\n")) // the task's further lines
 		}
@@ -222,24 +222,15 @@ func browserUseActsOnPage(tool string) bool {
 // "🚀 Task: ..." after.
 var browserUseTaskLabels = [...]string{"Starting task:", "🚀 Task:"}
 
-// browserUseOpensRun says whether a record opens a run with its task.
-func browserUseOpensRun(msg string) bool {
+// browserUseTask returns the task of a record that opens a run, and whether the record does
+// (its task may be on the lines under it).
+func browserUseTask(msg string) (string, bool) {
 	for _, label := range browserUseTaskLabels {
 		if i := strings.Index(msg, label); i >= 0 && i <= 8 {
-			return true
+			return strings.TrimSpace(msg[i+len(label):]), true
 		}
 	}
-	return false
-}
-
-// browserUseTask returns the task on a record that opens a run (browserUseOpensRun).
-func browserUseTask(msg string) string {
-	for _, label := range browserUseTaskLabels {
-		if i := strings.Index(msg, label); i >= 0 && i <= 8 {
-			return strings.TrimSpace(msg[i+len(label):])
-		}
-	}
-	return ""
+	return "", false
 }
 
 // browserUseStepWords returns a record's words of the step (its eval, memory, thinking or next

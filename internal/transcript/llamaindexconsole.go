@@ -92,8 +92,8 @@ func readLlamaIndexConsole(name string, br *bufio.Reader) (*built, error) {
 			if strings.HasPrefix(text, "{'") && !json.Valid(args) {
 				// a Python dict (its repr opens "{'"), as some of LlamaIndex's agents print
 				// the input (validation round r144b U5): read as the JSON it stands for
-				if _, rest, ok := pyValue(text, 0); ok && strings.TrimSpace(rest) == "" {
-					args = pyDictArgs(text)
+				if b, ok := pyDictJSON(text); ok {
+					args = b
 				}
 			}
 			call = a.add(loopguard.Call("", action, args))
