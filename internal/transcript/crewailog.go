@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -96,15 +97,29 @@ func readCrewAILog(name string, br *bufio.Reader) (*built, error) {
 		section, buf = "", buf[:0]
 	}
 	seen := false
+	// A copy that opens inside a step, above its first "# Agent:" head (pasted from the
+	// middle of a run), is read as the agent that head names: CrewAI heads each step with its
+	// agent, and the step cut short is most often the same agent's, going on. Read as no
+	// agent's, its call lost its input and output, and it was the first of a loop (validation
+	// round r146c U4).
 	for _, line := range lines {
 		t := strings.TrimSpace(line)
-		mark := ""
-		for _, m := range crewAIMarks {
-			if strings.HasPrefix(t, m) {
-				mark = m
-				break
-			}
+		if strings.HasPrefix(t, "# Agent: ") {
+			break
 		}
+		if strings.HasPrefix(t, "## ") && slices.Contains(crewAIMarks, crewAIMarkOf(t)) {
+			for _, later := range lines {
+				if lt := strings.TrimSpace(later); strings.HasPrefix(lt, "# Agent: ") {
+					a = b.agent(strings.TrimSpace(lt[len("# Agent: "):]))
+					break
+				}
+			}
+			break
+		}
+	}
+	for _, line := range lines {
+		t := strings.TrimSpace(line)
+		mark := crewAIMarkOf(t)
 		switch {
 		case mark == "# Agent: ":
 			flush()
@@ -133,6 +148,16 @@ func readCrewAILog(name string, br *bufio.Reader) (*built, error) {
 		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no CrewAI agent", ErrUnknownFormat)}
 	}
 	return b.done(), nil
+}
+
+// crewAIMarkOf returns the section mark a trimmed line opens with, or "".
+func crewAIMarkOf(t string) string {
+	for _, m := range crewAIMarks {
+		if strings.HasPrefix(t, m) {
+			return m
+		}
+	}
+	return ""
 }
 
 // crewAIReuseRefusal opens what CrewAI answers in a tool's place when the agent uses it again

@@ -112,3 +112,27 @@ func TestCrewAIsOwnErrorWordsAreFailures(t *testing.T) {
 		t.Errorf("failed %v, want %v", failed, want)
 	}
 }
+
+// A copy that opens inside a step, its "# Agent:" head cut off, is the agent's the first head
+// names: the call it opens with keeps its input and output (validation round r146c U4: the
+// first of 18 failing delegations had neither).
+func TestCrewAILogCopyOpeningInsideAStep(t *testing.T) {
+	const out = "## Using tool: Delegate work to coworker\n" +
+		"## Tool Input: \n" +
+		`"{\"task\": \"count the customers\", \"coworker\": \"Data Expert\"}"` + "\n" +
+		"## Tool Output: \n" +
+		"Error executing tool. coworker mentioned not found\n\n" +
+		"# Agent: Conversation Orchestrator\n" +
+		"## Using tool: Delegate work to coworker\n" +
+		"## Tool Input: \n" +
+		`"{\"task\": \"count the customers\", \"coworker\": \"Data Expert\"}"` + "\n" +
+		"## Tool Output: \n" +
+		"Error executing tool. coworker mentioned not found\n"
+	tr := expectEvents(t, "pasted.md", out, FormatCrewAILog, []string{
+		`call Delegate work to coworker "{\"task\": \"count the customers\", …" => "Error executing tool. coworker m…" FAILED`,
+		`call Delegate work to coworker "{\"task\": \"count the customers\", …" => "Error executing tool. coworker m…" FAILED`,
+	})
+	if len(tr.Agents) != 1 || tr.Agents[0].ID != "Conversation Orchestrator" {
+		t.Errorf("agents %v, want the one Conversation Orchestrator", tr.Agents)
+	}
+}

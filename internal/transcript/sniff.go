@@ -57,6 +57,7 @@ const (
 	kindReactLog          // what ReAct's runner prints of its steps ("Act 1: ...", "Obs 1: ...")
 	kindCascadeMarkdown   // Windsurf Cascade's (and Antigravity's) Markdown export of a conversation
 	kindCrewAILog         // CrewAI's verbose console output (# Agent: / ## Using tool: sections)
+	kindCrewAIConsole     // CrewAI 1.x's console panels (🤖 Agent Started, 🔧 Tool Execution Started)
 	kindSmolagents        // smolagents' console output of a run (━ Step N ━, Executing parsed code)
 	kindLangChainText     // LangChain messages printed with pretty_print() (LangGraph runs)
 	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
@@ -262,6 +263,9 @@ func sniff(head []byte, eof bool) sniffed {
 		}
 		if isCrewAIHead(head[i:]) {
 			return sniffed{kind: kindCrewAILog}
+		}
+		if isCrewAIConsoleHead(head[i:]) {
+			return sniffed{kind: kindCrewAIConsole}
 		}
 		// Agent frameworks' console printouts, after the formats above, whose marks are
 		// more particular (a crew's log may quote a ReAct prompt's "Action:" lines).

@@ -187,6 +187,8 @@ const (
 	FormatCascadeMarkdown = "cascade-markdown"
 	// FormatCrewAILog is CrewAI's verbose console output of a crew's run.
 	FormatCrewAILog = "crewai-log"
+	// FormatCrewAIConsole is CrewAI 1.x's console panels of a crew's run.
+	FormatCrewAIConsole = "crewai-console"
 	// FormatSmolagentsConsole is what Hugging Face's smolagents prints of an agent's run.
 	FormatSmolagentsConsole = "smolagents-console"
 	// FormatLangChainText is LangChain messages printed with pretty_print(), a run's messages
@@ -738,6 +740,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCascadeMarkdown(name, br)
 	case kindCrewAILog:
 		t, err = readCrewAILog(name, br)
+	case kindCrewAIConsole:
+		t, err = readCrewAIConsole(name, br)
 	case kindSmolagents:
 		t, err = readSmolagentsConsole(name, br)
 	case kindLangChainText:
