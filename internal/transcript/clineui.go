@@ -1,6 +1,9 @@
 package transcript
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Cline, Roo Code and their forks keep a second record of each task beside its
 // api_conversation_history.json: ui_messages.json, what the extension showed, one entry a
@@ -26,6 +29,24 @@ import "encoding/json"
 // The entries are read as the history they mirror: a model message of the calls and words
 // between two requests, a user message of each request, so that buildCline pairs each call
 // with its "[tool for …] Result:" block in the next request, in order.
+
+// The flags Cline appends to what it shows: to a command line that waits for the user's
+// approval, and to a completion whose task changed files.
+const (
+	clineApprovalFlag = "REQ_APP"
+	clineChangesFlag  = "HAS_CHANGES"
+)
+
+// lastBlockIs says whether the reply's last block is a block of typ holding text: Cline may
+// save one message twice, milliseconds apart, with nothing between (validation round r146b
+// U3), and a model does not say one thing twice in one breath.
+func lastBlockIs(reply []any, typ, text string) bool {
+	if len(reply) == 0 {
+		return false
+	}
+	last, _ := reply[len(reply)-1].(map[string]any)
+	return last["type"] == typ && last[typ] == text // a block keeps its text under its type
+}
 
 // clineUIEntry is one entry of ui_messages.json.
 type clineUIEntry struct {
@@ -73,8 +94,10 @@ func buildClineUI(entries []clineUIEntry) *built {
 	// A streaming message is saved in its partial form, and again in its final form when it
 	// is complete (in place, under the same ts, or as the next entry). A call whose partial
 	// form is all there is was still shown as made: Cline left 26 writes of empty files
-	// partial, never answered (validation round r96c U2: 9 of 35 calls were read). Partial
-	// words are passed over: they are the start of a text whose end is lost.
+	// partial, never answered (validation round r96c U2: 9 of 35 calls were read). Words
+	// whose partial form is all there is are read too: Cline updates a message in place, and
+	// what it kept is what the model had said when the stream ended (validation round r146b
+	// U2: a quarter of one task's reasoning was passed over).
 	final := make(map[float64]bool, len(entries))
 	for _, e := range entries {
 		if !e.Partial {
@@ -89,12 +112,8 @@ func buildClineUI(entries []clineUIEntry) *built {
 	}
 	for i, e := range entries {
 		kind := kindOf(e)
-		if e.Partial {
-			isCall := kind == "tool" || kind == "command" || kind == "use_mcp_server"
-			completed := final[e.TS] || i+1 < len(entries) && entries[i+1].Type == e.Type && kindOf(entries[i+1]) == kind
-			if !isCall || completed {
-				continue
-			}
+		if e.Partial && (final[e.TS] || i+1 < len(entries) && entries[i+1].Type == e.Type && kindOf(entries[i+1]) == kind) {
+			continue // its final form comes
 		}
 		switch kind {
 		case "api_req_started":
@@ -118,8 +137,11 @@ func buildClineUI(entries []clineUIEntry) *built {
 			// The model's attempt_completion, as its history keeps it: a call, answered by the
 			// next request's "[attempt_completion] Result:" block and the user's feedback in it
 			// (validation round r138b U2: the same task read 38 calls from its history, 35 here).
+			// Cline ends the result with its flag for a task that changed files ("HAS_CHANGES"),
+			// which the model did not write.
 			if e.Type == "say" && requests > 0 {
-				reply = append(reply, map[string]any{"type": "tool_use", "name": "attempt_completion", "input": map[string]any{"result": e.Text}})
+				result := strings.TrimSuffix(e.Text, clineChangesFlag)
+				reply = append(reply, map[string]any{"type": "tool_use", "name": "attempt_completion", "input": map[string]any{"result": result}})
 			}
 		case "followup":
 			// ask_followup_question: text is JSON {"question", "options"}.
@@ -132,13 +154,15 @@ func buildClineUI(entries []clineUIEntry) *built {
 		case "text":
 			switch {
 			case e.Type != "say":
-			case requests > 0:
+			case requests > 0 && !lastBlockIs(reply, "text", e.Text):
 				reply = append(reply, map[string]any{"type": "text", "text": e.Text})
 			case task == "":
 				task = e.Text // before the first request: the task, which the request repeats
 			}
 		case "reasoning":
-			reply = append(reply, map[string]any{"type": "thinking", "thinking": e.Text})
+			if !lastBlockIs(reply, "thinking", e.Text) {
+				reply = append(reply, map[string]any{"type": "thinking", "thinking": e.Text})
+			}
 		case "tool":
 			var fields map[string]any
 			if json.Unmarshal([]byte(e.Text), &fields) != nil {
@@ -156,7 +180,21 @@ func buildClineUI(entries []clineUIEntry) *built {
 			delete(fields, "operationIsLocatedInWorkspace")
 			reply = append(reply, map[string]any{"type": "tool_use", "name": name, "input": fields})
 		case "command":
-			reply = append(reply, map[string]any{"type": "tool_use", "name": "execute_command", "input": map[string]any{"command": e.Text}})
+			// Cline ends the command line it asks the user to approve with its flag
+			// ("REQ_APP"), which the model did not write: the same command asked with and
+			// without approval is one command (validation round r146b U4).
+			command := strings.TrimSuffix(e.Text, clineApprovalFlag)
+			if n := len(reply); n > 0 {
+				if last, _ := reply[n-1].(map[string]any); last["name"] == "attempt_completion" {
+					// The command attempt_completion was given to show the result, asked
+					// right after it: a field of that call, not a call of its own. Read as
+					// one, a completion declined twice was two runs of a command that never
+					// ran (validation round r146b U1).
+					last["input"].(map[string]any)["command"] = command
+					continue
+				}
+			}
+			reply = append(reply, map[string]any{"type": "tool_use", "name": "execute_command", "input": map[string]any{"command": command}})
 		case "use_mcp_server":
 			var fields map[string]any
 			if json.Unmarshal([]byte(e.Text), &fields) != nil {

@@ -1,6 +1,11 @@
 package transcript
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/loopguard/loopguard"
+)
 
 // clineUIMessages is written for this test from the layout of Cline's ui_messages.json: the
 // task said before the first request, each request's text as the model got it, the file tools'
@@ -63,7 +68,8 @@ func TestClineUIRequestsWithoutText(t *testing.T) {
 
 // A call shown only in its partial form was still made: Cline left writes of empty files
 // partial and never answered them (validation round r96c U2). A partial form followed by its
-// final form is one call, and partial words are not read.
+// final form is one call. Words whose partial form is all there is are what the model had said
+// (r146b U2).
 func TestClineUIReadsACallLeftPartial(t *testing.T) {
 	doc := `[
 {"ts": 1, "type": "say", "say": "text", "text": "create the files, empty"},
@@ -79,8 +85,46 @@ func TestClineUIReadsACallLeftPartial(t *testing.T) {
 		`user "create the files, empty"`,
 		`call write_to_file "{\"path\":\"src/a.ts\"}" => -`,
 		`text[context] "<environment_details>\n# VSCode V…"`,
+		`text[model] "Now b"`,
 		`call write_to_file "{\"content\":\"\",\"path\":\"src/b.ts\"}" => "The content was successfully sav…"`,
 	})
+}
+
+// What Cline adds to what it shows is not the model's: the flag on a command waiting for
+// approval, the flag on a completion that changed files, the command attempt_completion was
+// given (asked right after it, a field of that call), one message saved twice in one breath
+// (validation round r146b U1, U3, U4). A completion declined twice is two completions, not two
+// runs of a command that never ran.
+func TestClineUILeavesOutWhatClineAdds(t *testing.T) {
+	doc := `[
+{"ts": 1, "type": "say", "say": "text", "text": "restart the app"},
+{"ts": 2, "type": "say", "say": "api_req_started", "text": "{\"request\":\"<task>restart the app</task>\"}"},
+{"ts": 3, "type": "say", "say": "text", "text": "Stopping it first:"},
+{"ts": 4, "type": "say", "say": "text", "text": "Stopping it first:"},
+{"ts": 5, "type": "ask", "ask": "command", "text": "taskkill /IM app.exe /F 2>&1REQ_APP"},
+{"ts": 6, "type": "say", "say": "api_req_started", "text": "{\"request\":\"[execute_command for 'taskkill /IM app.exe /F 2>&1'] Result:\\nCommand executed.\"}"},
+{"ts": 7, "type": "say", "say": "reasoning", "text": "Done; show how to start it.", "partial": true},
+{"ts": 8, "type": "say", "say": "completion_result", "text": "Stopped. Run npm run dev to start it.HAS_CHANGES"},
+{"ts": 9, "type": "ask", "ask": "command", "text": "npm run dev"},
+{"ts": 10, "type": "say", "say": "api_req_started", "text": "{\"request\":\"[attempt_completion] Result:\\nThe user denied this operation.\"}"}
+]`
+	tr := expectEvents(t, "ui_messages.json", doc, FormatClineUI, []string{
+		`user "restart the app"`,
+		`text[model] "Stopping it first:"`,
+		`call execute_command "{\"command\":\"taskkill /IM app.exe…" => "Command executed."`,
+		`text[model] "Done; show how to start it."`,
+		`call attempt_completion "{\"command\":\"npm run dev\",\"result…" => "The user denied this operation." FAILED`,
+	})
+	var args []string
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventCall {
+			args = append(args, string(e.Args))
+		}
+	}
+	want := []string{`{"command":"taskkill /IM app.exe /F 2>&1"}`, `{"command":"npm run dev","result":"Stopped. Run npm run dev to start it."}`}
+	if !slices.Equal(args, want) {
+		t.Errorf("arguments %q, want %q", args, want)
+	}
 }
 
 // A follow-up question is the model's ask_followup_question call, answered by the next request,
