@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // An agent run through OpenAI's Responses API may be kept as the request and the response,
@@ -16,6 +18,88 @@ import (
 // The run is the input's items followed by the output's, read as a message list
 // (addMessages): messages by role, function_call items as calls, their function_call_output
 // items by call_id as results. Each line is a session.
+
+// An environment that takes the model's words as its action (a text game, a puzzle: "Reply
+// with exactly one move using <action>Up</action>...") answers each reply with a message of
+// its own, which the rollout keeps as a user item inside the response's output: the model's
+// own turn, which no person speaks in. Such a reply is a call, "act", its action the text in
+// its <action> tag (or the whole reply), and the environment's message its answer; the
+// reply's other words are the model's. Read as talk, a game whose 13 moves in a row met the
+// same board, and one whose 24 commands all met "Nothing happens.", made no call at all
+// (validation round r146a U1).
+
+// textActions returns a response's output items with each assistant message that a user
+// item answers (nothing but reasoning between them) made a call of "act", and that user item
+// its result.
+func textActions(out []msg) []msg {
+	answered := false
+	for i := 1; i < len(out); i++ {
+		if out[i].chatRole() == "user" && out[i].Type != "function_call_output" && actionBefore(out, i) >= 0 {
+			answered = true
+			break
+		}
+	}
+	if !answered {
+		return out
+	}
+	list := make([]msg, 0, len(out)+8)
+	n := 0
+	for i := range out {
+		if out[i].chatRole() != "user" || out[i].Type == "function_call_output" {
+			list = append(list, out[i])
+			continue
+		}
+		j := actionBefore(list, len(list))
+		if j < 0 {
+			list = append(list, out[i])
+			continue
+		}
+		n++
+		id := "act-" + strconv.Itoa(n)
+		action, words := textAction(contentText(list[j].Content))
+		args, _ := json.Marshal(map[string]string{"action": action})
+		call := msg{Type: "function_call", Name: "act", CallID: id, Arguments: args}
+		if words == "" {
+			list[j] = call
+		} else {
+			said := list[j]
+			said.Content = words
+			list = append(list[:j+1], append([]msg{call}, list[j+1:]...)...)
+			list[j] = said
+		}
+		list = append(list, msg{Type: "function_call_output", CallID: id, Output: contentText(out[i].Content)})
+	}
+	return list
+}
+
+// actionBefore returns the index of the assistant message items[i] answers: the item before
+// it, reasoning passed over, when that is an assistant message with text; -1 otherwise.
+func actionBefore(items []msg, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		switch {
+		case items[j].Type == "reasoning":
+			continue
+		case items[j].chatRole() == "assistant" && items[j].Type != "function_call" && len(items[j].ToolCalls) == 0 &&
+			strings.TrimSpace(contentText(items[j].Content)) != "":
+			return j
+		}
+		return -1
+	}
+	return -1
+}
+
+// textAction splits a reply into the action it takes (the text of its <action> tag, or the
+// whole reply) and its other words.
+func textAction(reply string) (action, words string) {
+	if open := strings.Index(reply, "<action>"); open >= 0 {
+		if end := strings.Index(reply[open:], "</action>"); end >= 0 {
+			action = strings.TrimSpace(reply[open+len("<action>") : open+end])
+			words = strings.TrimSpace(reply[:open] + reply[open+end+len("</action>"):])
+			return action, words
+		}
+	}
+	return strings.TrimSpace(reply), ""
+}
 
 // isResponsesRolloutHead says whether a document's (or a line's) top-level keys are a
 // Responses API request and its response.
@@ -53,7 +137,7 @@ func readResponsesRollouts(name string, br *bufio.Reader) (*built, error) {
 				list = append(list, msg{Role: "user", Content: prompt})
 			}
 		}
-		list = append(list, r.Response.Output...)
+		list = append(list, textActions(r.Response.Output)...)
 		b.session = sessions
 		sessions++
 		addMessages(b, list, func(*msg) string { return MainAgent }, false)

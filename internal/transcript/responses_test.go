@@ -23,3 +23,28 @@ func TestResponsesRolloutsReadOneRunALine(t *testing.T) {
 		t.Errorf("the second run: %q", got)
 	}
 }
+
+// An environment that takes the model's words as its action answers each reply with a user
+// item inside the response's output, the model's own turn: the reply is a call of "act" (its
+// <action> tag, or all of it), the environment's message its answer, the reply's other words
+// the model's (validation round r146a U1: Sokoban and text-game rollouts read no call). A user
+// message in the request's input is still the user's.
+func TestResponsesRolloutsTextActionsAreCalls(t *testing.T) {
+	const run = `{"responses_create_params": {"input": [{"role": "system", "content": "Reply with one move: <action>Up</action>, ..."}, {"role": "user", "content": "Board:\n#P_#"}]}, "response": {"output": [` +
+		`{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "<action>Left</action>"}]},` +
+		`{"type": "message", "role": "user", "content": "Board:\n#P_#"},` +
+		`{"type": "reasoning", "summary": []},` +
+		`{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "A wall. <action>Right</action>"}]},` +
+		`{"type": "message", "role": "user", "content": "Board:\n#_P#"},` +
+		`{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "look around"}]},` +
+		`{"type": "message", "role": "user", "content": "Nothing happens."}]}, "reward": -1.0}
+`
+	expectEvents(t, "sokoban_rollouts.jsonl", run, FormatMessages, []string{
+		`text[system] "Reply with one move: <action>Up<…"`,
+		`user "Board:\n#P_#"`,
+		`call act "{\"action\":\"Left\"}" => "Board:\n#P_#"`,
+		`text[model] "A wall."`,
+		`call act "{\"action\":\"Right\"}" => "Board:\n#_P#"`,
+		`call act "{\"action\":\"look around\"}" => "Nothing happens."`,
+	})
+}
