@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -47,14 +48,16 @@ import (
 // panels' titles and fields are CrewAI's console formatter's.
 
 // crewAIPanelTitles are the titles of the panels the reader reads.
-var crewAIPanelTitles = []string{"🚀 Crew Execution Started", "🤖 Agent Started", "✅ Agent Final Answer",
-	"🔧 Tool Execution Started", "✅ Tool Execution Completed", "🔧 Tool Error"}
+var crewAIPanelTitles = []string{"🚀 Crew Execution Started", "Crew Completion", "Crew Failure",
+	"🤖 Agent Started", "✅ Agent Final Answer", "🔧 Tool Execution Started", "✅ Tool Execution Completed",
+	"🔧 Tool Error", "🔧 Agent Tool Execution", "Tool Input", "Tool Output"}
 
 // isCrewAIConsoleHead says whether a text's head holds CrewAI 1.x's panels of an agent or a
 // tool call.
 func isCrewAIConsoleHead(head []byte) bool {
 	s := string(head)
-	return strings.Contains(s, "🤖 Agent Started") || strings.Contains(s, "🔧 Tool Execution Started (#")
+	return strings.Contains(s, "🤖 Agent Started") || strings.Contains(s, "🔧 Tool Execution Started (#") ||
+		strings.Contains(s, "🔧 Agent Tool Execution")
 }
 
 // crewAIPanel is one panel: its title and its lines, borders and padding off.
@@ -94,7 +97,13 @@ func crewAIPanelTitle(line string) (title string, boxed bool) {
 		t = strings.TrimSpace(strings.Trim(t, "╭╮─ "))
 	}
 	for _, known := range crewAIPanelTitles {
-		if strings.HasPrefix(t, known) {
+		if strings.HasPrefix(t, known) && (t == known || strings.ContainsRune(known, ' ') && known[0] >= 0x80) {
+			// A title of words alone ("Tool Input", "Crew Completion") is the whole title
+			// of a boxed panel, not the start of a line of text; one with its emoji may go
+			// on with a number ("(#3)").
+			if known[0] < 0x80 && !boxed {
+				break
+			}
 			return t, boxed
 		}
 	}
@@ -119,6 +128,25 @@ func crewAIPanelLine(line string) (string, bool) {
 // crewAIPanels cuts printed lines into the panels the reader reads. A boxed panel runs to
 // its bottom border; one copied without borders runs over its indented or blank lines.
 func crewAIPanels(lines []string) []crewAIPanel {
+	// A live status tree printed without its last line break leaves the next panel's top
+	// border on its own last line ("└── 🔧 Used 百度搜索 (1)╭──── 🔧 Agent Tool Execution ──╮"):
+	// the border starts a line of its own (validation round r147a U1: 109 calls unread).
+	var split []string
+	for i, l := range lines {
+		if k := strings.Index(l, "╭"); k > 0 && strings.TrimSpace(l[:k]) != "" {
+			if split == nil {
+				split = append(make([]string, 0, len(lines)+8), lines[:i]...)
+			}
+			split = append(split, l[:k], l[k:])
+			continue
+		}
+		if split != nil {
+			split = append(split, l)
+		}
+	}
+	if split != nil {
+		lines = split
+	}
 	var panels []crewAIPanel
 	for i := 0; i < len(lines); i++ {
 		title, boxed := crewAIPanelTitle(lines[i])
@@ -158,119 +186,249 @@ type crewAICall struct {
 	overlapped bool // another call of its tool waited while it did
 }
 
+// crewAIAnswer is a tool's answer printed before the panel of the call it answers.
+type crewAIAnswer struct {
+	tool, text string
+	failed     bool
+}
+
+// crewAIRun is the state of a crew's run as its panels come: the agents at work, the calls
+// waiting, and the runs of crews a call started inside it.
+type crewAIRun struct {
+	b          *builder
+	open       []string       // agents started and not finished, in order
+	concurrent bool           // an agent started with no call waiting on it
+	pending    []crewAICall   // calls started (1.x panels), in order
+	early      []crewAIAnswer // answers whose call's panel comes after them
+	executing  []crewAICall   // calls of the older layout, waiting for their input and output
+	outer      []crewAIFrame  // the crews whose call started the one under way
+	seen       bool           // anything read in the session
+	// named: the panels name the agent of each call (the older layout), and no agent need be
+	// guessed; a delegation's panels come after the coworker's run there, which read as
+	// agents at work at once would have made every agent "crew"
+	named bool
+}
+
+// crewAIFrame is what a crew started inside a call sets aside until it completes.
+type crewAIFrame struct {
+	open       []string
+	concurrent bool
+}
+
+// waiting says whether a call of the last started agent waits (a delegation).
+func (r *crewAIRun) waiting() bool {
+	if len(r.open) == 0 {
+		return false
+	}
+	for _, c := range r.pending {
+		if c.a.id == r.open[len(r.open)-1] || r.concurrent && c.a.id == "crew" {
+			return true
+		}
+	}
+	return len(r.executing) > 0
+}
+
+// current is the agent a call started now is made by.
+func (r *crewAIRun) current() *agentBuf {
+	if len(r.open) == 0 || r.concurrent && len(r.open) > 1 {
+		return r.b.agent("crew")
+	}
+	return r.b.agent(r.open[len(r.open)-1])
+}
+
+// answer gives the first waiting call of tool its answer, or keeps the answer for that
+// tool's next call when none waits (CrewAI prints an end before its start at times).
+func (r *crewAIRun) answer(tool, result string, failed bool) {
+	result = crewAIOutput(result)
+	for i, c := range r.pending {
+		if c.tool != tool {
+			continue
+		}
+		call := loopguard.Call("", c.tool, c.args)
+		if !r.concurrent || !c.overlapped {
+			call = call.WithResult(result, failed || crewAIFailed(result))
+		} // else agents running at once end their calls in any order: whose answer this
+		// is, the panels do not say, and the call is left unanswered
+		c.a.add(call)
+		r.pending = append(r.pending[:i], r.pending[i+1:]...)
+		return
+	}
+	r.early = append(r.early, crewAIAnswer{tool: tool, text: result, failed: failed})
+}
+
+// start takes a 1.x call's panel: answered at once by an answer printed before it, or left
+// waiting.
+func (r *crewAIRun) start(tool string, args []byte) {
+	r.seen = true
+	for i, e := range r.early {
+		if e.tool == tool {
+			r.current().add(loopguard.Call("", tool, args).WithResult(e.text, e.failed || crewAIFailed(e.text)))
+			r.early = append(r.early[:i], r.early[i+1:]...)
+			return
+		}
+	}
+	call := crewAICall{a: r.current(), tool: tool, args: args}
+	for i := range r.pending {
+		if r.pending[i].tool == tool {
+			r.pending[i].overlapped, call.overlapped = true, true
+		}
+	}
+	r.pending = append(r.pending, call)
+}
+
+// finish ends a session: calls still waiting were never answered.
+func (r *crewAIRun) finish() {
+	for _, c := range r.pending {
+		c.a.add(loopguard.Call("", c.tool, c.args))
+	}
+	for _, c := range r.executing {
+		c.a.add(loopguard.Call("", c.tool, c.args))
+	}
+	r.pending, r.executing, r.early, r.open, r.outer, r.concurrent = nil, nil, nil, nil, nil, false
+}
+
+// crewStarted opens a session, or, while a call waits, a crew run inside that call (a tool
+// that runs a crew of its own): its agents are the session's too, and when it completes, the
+// agents it found at work are at work again.
+func (r *crewAIRun) crewStarted() {
+	if len(r.pending) > 0 || len(r.executing) > 0 {
+		r.outer = append(r.outer, crewAIFrame{open: r.open, concurrent: r.concurrent})
+		r.open, r.concurrent = nil, false
+		return
+	}
+	r.finish()
+	if r.seen {
+		r.b.session++
+	}
+}
+
+// crewCompleted closes a crew run started inside a call.
+func (r *crewAIRun) crewCompleted() {
+	if n := len(r.outer); n > 0 {
+		r.open, r.concurrent = r.outer[n-1].open, r.outer[n-1].concurrent
+		r.outer = r.outer[:n-1]
+	}
+}
+
+// agentStarted opens an agent's run.
+func (r *crewAIRun) agentStarted(role, task string) {
+	if r.named {
+		r.seen = true
+		r.b.agent(role).user(task, 0)
+		return
+	}
+	if len(r.open) > 0 && !r.waiting() && r.open[len(r.open)-1] != role {
+		r.concurrent = true
+	}
+	r.open = append(r.open, role)
+	r.seen = true
+	r.current().user(task, 0)
+}
+
+// agentFinished takes an agent's final answer and closes its run.
+func (r *crewAIRun) agentFinished(role, answer string) {
+	a := r.b.agent(role)
+	if r.concurrent && len(r.open) > 1 && !r.named {
+		a = r.b.agent("crew")
+	}
+	a.text("model", answer, "", 0)
+	for i := len(r.open) - 1; i >= 0; i-- {
+		if r.open[i] == role {
+			r.open = append(r.open[:i], r.open[i+1:]...)
+			break
+		}
+	}
+	if len(r.open) <= 1 {
+		r.concurrent = false
+	}
+}
+
+// crewAIArgs reads a call's arguments as printed: Python's printing of a dict, or JSON, as
+// JSON; anything else (a dict CrewAI cut at 200 characters) as text under "input".
+func crewAIArgs(printed string) []byte {
+	if printed == "" {
+		return nil
+	}
+	if json.Valid([]byte(printed)) {
+		return []byte(printed)
+	}
+	if j, ok := pyDictJSON(printed); ok {
+		return j
+	}
+	return marshalArgs(map[string]string{"input": printed})
+}
+
 func readCrewAIConsole(name string, br *bufio.Reader) (*built, error) {
 	lines, err := terminalLines(name, br)
 	if err != nil {
 		return nil, err
 	}
-	b := newBuilder(FormatCrewAIConsole)
-	var open []string        // agents started and not finished, in order
-	concurrent := false      // an agent started with no call waiting on it
-	var pending []crewAICall // calls started, in order
-	seen := false            // anything read in the session
-	waiting := func() bool { // a call of the last started agent waits (a delegation)
-		if len(open) == 0 {
-			return false
-		}
-		for _, c := range pending {
-			if c.a.id == open[len(open)-1] || concurrent && c.a.id == "crew" {
-				return true
-			}
-		}
-		return false
-	}
-	current := func() *agentBuf {
-		switch {
-		case len(open) == 0:
-			return b.agent("crew")
-		case concurrent && len(open) > 1:
-			return b.agent("crew")
-		}
-		return b.agent(open[len(open)-1])
-	}
-	answer := func(tool, result string, failed bool) {
-		for i, c := range pending {
-			if c.tool != tool {
-				continue
-			}
-			call := loopguard.Call("", c.tool, c.args)
-			if !concurrent || !c.overlapped {
-				call = call.WithResult(result, failed || crewAIFailed(result))
-			} // else agents running at once end their calls in any order: whose answer this
-			// is, the panels do not say, and the call is left unanswered
-			c.a.add(call)
-			pending = append(pending[:i], pending[i+1:]...)
-			return
+	r := &crewAIRun{b: newBuilder(FormatCrewAIConsole)}
+	panels := crewAIPanels(lines)
+	for _, p := range panels {
+		if strings.HasPrefix(p.title, "🔧 Agent Tool Execution") {
+			r.named = true
+			break
 		}
 	}
-	finishSession := func() {
-		for _, c := range pending {
-			c.a.add(loopguard.Call("", c.tool, c.args)) // never answered
-		}
-		pending, open, concurrent = pending[:0], open[:0], false
-	}
-	for _, p := range crewAIPanels(lines) {
-		switch {
-		case strings.HasPrefix(p.title, "🚀 Crew Execution Started"):
-			finishSession()
-			if seen {
-				b.session++
+	for _, p := range panels {
+		switch t := p.title; {
+		case strings.HasPrefix(t, "🚀 Crew Execution Started"):
+			r.crewStarted()
+		case strings.HasPrefix(t, "Crew Completion"), strings.HasPrefix(t, "Crew Failure"):
+			r.crewCompleted()
+		case strings.HasPrefix(t, "🤖 Agent Started"):
+			if role := p.field("Agent:", " ", "Task:"); role != "" {
+				r.agentStarted(role, p.field("Task:", "\n"))
 			}
-		case strings.HasPrefix(p.title, "🤖 Agent Started"):
-			role := p.field("Agent:", " ", "Task:")
-			if role == "" {
-				continue
+		case strings.HasPrefix(t, "✅ Agent Final Answer"):
+			r.agentFinished(p.field("Agent:", " ", "Final Answer:"), p.field("Final Answer:", "\n"))
+		case strings.HasPrefix(t, "🔧 Tool Execution Started"):
+			if tool := p.field("Tool:", " ", "Args:"); tool != "" {
+				r.start(tool, crewAIArgs(p.field("Args:", " ")))
 			}
-			if len(open) > 0 && !waiting() && open[len(open)-1] != role {
-				concurrent = true
-			}
-			open = append(open, role)
-			seen = true
-			current().user(p.field("Task:", "\n"), 0)
-		case strings.HasPrefix(p.title, "✅ Agent Final Answer"):
-			role := p.field("Agent:", " ", "Final Answer:")
-			a := b.agent(role)
-			if concurrent && len(open) > 1 {
-				a = b.agent("crew")
-			}
-			a.text("model", p.field("Final Answer:", "\n"), "", 0)
-			for i := len(open) - 1; i >= 0; i-- {
-				if open[i] == role {
-					open = append(open[:i], open[i+1:]...)
-					break
-				}
-			}
-			if len(open) <= 1 {
-				concurrent = false
-			}
-		case strings.HasPrefix(p.title, "🔧 Tool Execution Started"):
-			tool := p.field("Tool:", " ", "Args:")
+		case strings.HasPrefix(t, "✅ Tool Execution Completed"):
+			r.answer(p.field("Tool:", " ", "Output:"), p.field("Output:", "\n"), false)
+		case strings.HasPrefix(t, "🔧 Tool Error"):
+			r.answer(p.field("Tool:", " ", "Iteration:", "Attempt:", "Error:"), p.field("Error:", "\n"), true)
+		case strings.HasPrefix(t, "🔧 Agent Tool Execution"):
+			// The older layout: the agent, its thought and its tool here, then the input and
+			// the output in panels of their own. A coworker's run comes between a
+			// delegation's input and its output: an output answers the last call waiting.
+			tool := p.field("Using Tool:", " ")
 			if tool == "" {
 				continue
 			}
-			args := p.field("Args:", " ")
-			if j, ok := pyDictJSON(args); ok {
-				args = string(j)
-			} else if args != "" {
-				args = string(marshalArgs(map[string]string{"input": args}))
+			var a *agentBuf
+			if role := p.field("Agent:", " ", "Thought:", "Using Tool:"); role != "" {
+				a = r.b.agent(role)
+			} else {
+				a = r.current()
 			}
-			call := crewAICall{a: current(), tool: tool, args: []byte(args)}
-			for i := range pending {
-				if pending[i].tool == tool {
-					pending[i].overlapped, call.overlapped = true, true
+			a.text("model", strings.TrimSpace(strings.TrimPrefix(p.field("Thought:", "\n", "Using Tool:"), "Thought:")), "", 0)
+			r.executing = append(r.executing, crewAICall{a: a, tool: tool})
+			r.seen = true
+		case t == "Tool Input":
+			for i := len(r.executing) - 1; i >= 0; i-- {
+				if r.executing[i].args == nil {
+					r.executing[i].args = crewAIArgs(strings.TrimSpace(strings.Join(p.lines, "\n")))
+					break
 				}
 			}
-			pending = append(pending, call)
-			seen = true
-		case strings.HasPrefix(p.title, "✅ Tool Execution Completed"):
-			answer(p.field("Tool:", " ", "Output:"), p.field("Output:", "\n"), false)
-		case strings.HasPrefix(p.title, "🔧 Tool Error"):
-			answer(p.field("Tool:", " ", "Iteration:", "Attempt:", "Error:"), p.field("Error:", "\n"), true)
+		case t == "Tool Output":
+			if n := len(r.executing); n > 0 {
+				c := r.executing[n-1]
+				out := crewAIOutput(strings.TrimSpace(strings.Join(p.lines, "\n")))
+				c.a.add(loopguard.Call("", c.tool, c.args).WithResult(out, crewAIFailed(out)))
+				r.executing = r.executing[:n-1]
+			}
 		}
 	}
-	finishSession()
-	if !seen {
+	r.finish()
+	if !r.seen {
 		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: no CrewAI agent or tool panel", ErrUnknownFormat)}
 	}
-	return b.done(), nil
+	t := r.b.done()
+	t.Sessions = r.b.session + 1
+	return t, nil
 }

@@ -120,3 +120,93 @@ func FuzzCrewAIConsole(f *testing.F) {
 	f.Add([]byte("  🔧 Tool Execution Started (#1)\n   Tool:\n   Args: {\n│\n╭── ✅ Tool Execution Completed (#1) ──╮\n│  Tool: \n"))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readCrewAIConsole(name, br) })
 }
+
+// The older panels (CrewAI of mid-2025) name the agent of each call: "🔧 Agent Tool Execution"
+// (Agent:, Thought:, Using Tool:), then "Tool Input" and "Tool Output" panels. A live status
+// tree printed without its last line break glues the next panel's top border to it
+// (validation round r147a U1), and a coworker's run comes before the delegation's panels.
+// CrewAI's reminder of its tools, appended to an output every few uses, is its own words, not
+// the tool's (r146c M1, r147a).
+func TestCrewAIConsoleOlderPanelsNameTheirAgent(t *testing.T) {
+	glued := func(tree, panel string) string { return tree + panel }
+	out := crewAIBox("🤖 Agent Started", "Agent: Writer", "", "Task: write the report") +
+		"🚀 Crew: crew\n└── 📋 Task: 35d9\n    Status: Executing Task...\n" +
+		glued("    └── 🔧 Using Delegate work to coworker (1)", crewAIBox("🤖 Agent Started", "Agent: Searcher", "", "Task: search the facts")) +
+		glued("    └── 🔧 Used search (1)", crewAIBox("🔧 Agent Tool Execution", "Agent: Searcher", "", "Thought: Thought: look it up", "", "Using Tool: search")) +
+		crewAIBox("Tool Input", `{"query": "facts"}`) +
+		crewAIBox("Tool Output", "No results.", "", "", "You ONLY have access to the following tools, and should NEVER make up tools that are", "not listed here:", "Tool Name: search") +
+		crewAIBox("✅ Agent Final Answer", "Agent: Searcher", "", "Final Answer:", "Nothing found.") +
+		crewAIBox("🔧 Agent Tool Execution", "Agent: Writer", "", "Thought: ask the searcher", "", "Using Tool: Delegate work to coworker") +
+		crewAIBox("Tool Input", `{"task": "search the facts", "coworker": "Searcher"}`) +
+		crewAIBox("Tool Output", "Nothing found.") +
+		crewAIBox("✅ Agent Final Answer", "Agent: Writer", "", "Final Answer:", "No report.")
+	tr, err := ReadFrom("agent.log", strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, a := range tr.Agents {
+		got[a.ID] = describe(a.Events)
+	}
+	want := map[string][]string{
+		"Writer": {
+			`user "write the report"`,
+			`text[model] "ask the searcher"`,
+			`call Delegate work to coworker "{\"task\": \"search the facts\", \"co…" => "Nothing found."`,
+			`text[model] "No report."`,
+		},
+		"Searcher": {
+			`user "search the facts"`,
+			`text[model] "look it up"`,
+			`call search "{\"query\": \"facts\"}" => "No results."`,
+			`text[model] "Nothing found."`,
+		},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%v\nwant:\n%v", got, want)
+	}
+}
+
+// A tool that runs a crew of its own: the crew started while the call waits is run inside it,
+// in the same session, and when it completes the caller is at work again and the call is
+// answered (validation round r147a U3). An end printed before its start answers the start
+// when it comes (U4); an MCP server's error fails the call (U5).
+func TestCrewAIConsoleCrewInsideACallAndEndsBeforeStarts(t *testing.T) {
+	out := crewAIBox("🚀 Crew Execution Started", "Crew Execution Started", "Name:", "crew") +
+		crewAIBox("🤖 Agent Started", "Agent: Manager", "", "Task: plan it") +
+		crewAIBox("🔧 Tool Execution Started (#1)", "Tool: skill_loader", "Args: {'skill_name': 'notify'}") +
+		crewAIBox("🚀 Crew Execution Started", "Crew Execution Started", "Name:", "crew") +
+		crewAIBox("🤖 Agent Started", "Agent: Notifier", "", "Task: notify") +
+		crewAIBox("✅ Tool Execution Completed (#1)", "Tool Completed", "Tool: fill", "Output: MCP error -32602: Invalid arguments for tool fill") +
+		crewAIBox("🔧 Tool Execution Started (#1)", "Tool: fill", "Args: {'index': '4'}") +
+		crewAIBox("✅ Agent Final Answer", "Agent: Notifier", "", "Final Answer:", "could not fill") +
+		crewAIBox("Crew Completion", "Crew Execution Completed", "Name:", "crew") +
+		crewAIBox("✅ Tool Execution Completed (#1)", "Tool Completed", "Tool: skill_loader", "Output: could not fill") +
+		crewAIBox("✅ Agent Final Answer", "Agent: Manager", "", "Final Answer:", "done")
+	tr, err := ReadFrom("agent.log", strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Sessions != 1 {
+		t.Errorf("%d sessions, want the one: the inner crew runs inside the call", tr.Sessions)
+	}
+	got := map[string][]string{}
+	for _, a := range tr.Agents {
+		got[a.ID] = describe(a.Events)
+	}
+	want := map[string][]string{
+		"Manager": {
+			`user "plan it"`,
+			`call skill_loader "{\"skill_name\":\"notify\"}" => "could not fill"`,
+			`text[model] "done"`,
+		},
+		"Notifier": {
+			`user "notify"`,
+			`call fill "{\"index\":\"4\"}" => "MCP error -32602: Invalid argume…" FAILED`,
+			`text[model] "could not fill"`,
+		},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%v\nwant:\n%v", got, want)
+	}
+}

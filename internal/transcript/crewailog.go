@@ -92,7 +92,7 @@ func readCrewAILog(name string, br *bufio.Reader) (*built, error) {
 		case section == "## Tool Input:":
 			args = crewAIToolInput(text)
 		case section == "## Tool Output:":
-			addCall(text, true)
+			addCall(crewAIOutput(text), true)
 		}
 		section, buf = "", buf[:0]
 	}
@@ -191,7 +191,24 @@ func crewAIToolInput(text string) []byte {
 // one of the following options: ..."). Read by the progress detector alone, the second was
 // no failure: 18 delegations to a coworker of a wrong name were told once, late (validation
 // round r86b U1).
-var crewAIFailures = []string{"Error executing tool", "I encountered an error while trying to use the tool"}
+// An MCP server's error comes through as CrewAI got it ("MCP error -32602: Invalid
+// arguments for tool ...": validation round r147a U5).
+var crewAIFailures = []string{"Error executing tool", "I encountered an error while trying to use the tool", "MCP error -"}
+
+// crewAIToolsReminder opens the reminder of its tools and of the reply's format CrewAI appends
+// to a tool's output every few uses (its prompt's "tools" slice): the harness's words, not
+// the tool's. Left on, one answer in three differed from the two before it, and 18 failing
+// delegations, each answered the same, were told late (validation round r146c M1, r147a: a
+// directory listed three times alike untold).
+const crewAIToolsReminder = "You ONLY have access to the following tools, and should NEVER make up tools"
+
+// crewAIOutput is what a tool answered: its printed output without CrewAI's reminder.
+func crewAIOutput(text string) string {
+	if k := strings.Index(text, crewAIToolsReminder); k >= 0 {
+		return strings.TrimRight(text[:k], " \n\r\t")
+	}
+	return text
+}
 
 func crewAIFailed(result string) bool {
 	result = strings.TrimSpace(result)
