@@ -151,7 +151,52 @@ func osworldAction(action json.RawMessage) (tool string, args []byte, response s
 	case "WAIT", "FAIL", "DONE":
 		return code, nil, ""
 	}
-	return "pyautogui", []byte(code), ""
+	code, words := withoutBareStrings(code)
+	return "pyautogui", []byte(code), words
+}
+
+// withoutBareStrings returns Python code without the triple-quoted strings that stand as
+// statements of their own, and their text: such a string does nothing when the code runs.
+// OSWorld's runs of UI-TARS and Doubao put the model's thought in one, before the click
+// ("Observation: ... Thought: I picked the wrong colour twice ..."), and each repeat of one
+// click, its thought reworded, read as another call (validation round r147c U2: 87 identical
+// clicks untold).
+func withoutBareStrings(code string) (string, string) {
+	if !strings.Contains(code, `'''`) && !strings.Contains(code, `"""`) {
+		return code, ""
+	}
+	var kept, words strings.Builder
+	rest := code
+	for rest != "" {
+		line, after, _ := strings.Cut(rest, "\n")
+		trimmed := strings.TrimLeft(line, " \t")
+		quote := ""
+		switch {
+		case strings.HasPrefix(trimmed, `'''`):
+			quote = `'''`
+		case strings.HasPrefix(trimmed, `"""`):
+			quote = `"""`
+		}
+		if quote != "" {
+			body := rest[len(line)-len(trimmed)+3:]
+			if end := strings.Index(body, quote); end >= 0 {
+				tail := strings.TrimLeft(body[end+3:], " \t")
+				if next, ok := strings.CutPrefix(tail, "\n"); ok || tail == "" {
+					// the string is the statement: nothing but blanks after it on its line
+					if words.Len() > 0 {
+						words.WriteByte('\n')
+					}
+					words.WriteString(strings.TrimSpace(body[:end]))
+					rest = next
+					continue
+				}
+			}
+		}
+		kept.WriteString(line)
+		kept.WriteByte('\n')
+		rest = after
+	}
+	return strings.TrimSpace(kept.String()), words.String()
 }
 
 // osworldFailedAction reads an agent's note that its action could not be carried out,

@@ -61,6 +61,22 @@ func TestOSWorldStepsAreCallsWithWhatTheStepRecorded(t *testing.T) {
 				`call CLICK "{\"action_type\":\"CLICK\",\"x\":512,\"…" => "reward: 0, done: false\n[screensh…"`,
 			},
 		},
+		{
+			// OSWorld-Verified's UI-TARS and Doubao runs write the model's thought as a
+			// string standing alone before the code: it does nothing when the code runs, and
+			// the same click with its thought reworded is the same click (validation round
+			// r147c U2). A string passed to a call is code and stays.
+			name: "a thought in a bare triple-quoted string is the model's words, not the call's",
+			doc: `{"step_num": 1, "action_timestamp": "20250901@101010", "action": "import pyautogui\nimport time\n'''\nObservation:\n\nThought:\nThe colour is wrong; pick it again.\n'''\n\npyautogui.click(768.0, 536.76, button='left')", "response": "", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_1.png"}
+{"step_num": 2, "action_timestamp": "20250901@101012", "action": "pyautogui.write(\"\"\"two\nlines\"\"\")", "response": "type it", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_2.png"}
+`,
+			want: []string{
+				`text[model] "Observation:\n\nThought:\nThe colou…"`,
+				`call pyautogui "import pyautogui\nimport time\n\npy…" => "reward: 0, done: false\n[screensh…"`,
+				`text[model] "type it"`,
+				`call pyautogui "pyautogui.write(\"\"\"two\nlines\"\"\")" => "reward: 0, done: false\n[screensh…"`,
+			},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			expectEvents(t, "traj.jsonl", tt.doc, FormatOSWorld, tt.want)
