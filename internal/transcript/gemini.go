@@ -55,7 +55,9 @@ type gemTokens struct {
 }
 
 type gemPart struct {
-	Text         *string `json:"text"`
+	Text *string `json:"text"`
+	// A part of a Vercel AI SDK UI message, which shares the "parts" name (aisdk.go).
+	aiSDKPart
 	FunctionCall *struct {
 		ID   string          `json:"id"`
 		Name string          `json:"name"`

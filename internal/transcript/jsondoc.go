@@ -992,6 +992,11 @@ func (w *walker) historyContents(list []msg) {
 // isGeminiContents reports a list of Gemini API contents ({role: user|model, parts: [...]}).
 func isGeminiContents(list []msg) bool {
 	for i := range list {
+		if isAISDKMessage(&list[i]) {
+			return false // the Vercel AI SDK's UI messages, read as a message list
+		}
+	}
+	for i := range list {
 		if list[i].Parts != nil || list[i].Role == "model" {
 			return true
 		}

@@ -237,6 +237,10 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			}
 			m = &d
 		}
+		if isAISDKMessage(m) {
+			addAISDKMessage(a, m, i) // a Vercel AI SDK UI message (aisdk.go)
+			continue
+		}
 		switch m.Type {
 		case "function_call", "custom_tool_call":
 			// A Responses API item: the call, with its result in a later function_call_output.
@@ -358,6 +362,15 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 							continue
 						}
 						pend(a).add(id, idx)
+					case "tool-call": // the Vercel AI SDK's model messages (aisdk.go)
+						var args []byte
+						if in, ok := mb["input"]; ok && in != nil {
+							args = marshalArgs(in)
+						} else if in, ok := mb["args"]; ok && in != nil {
+							args = marshalArgs(in)
+						}
+						id := stringField(mb, "toolCallId")
+						pend(a).add(id, a.add(loopguard.Call("", stringField(mb, "toolName"), args)))
 					case "toolRequest", "frontendToolRequest": // Goose (goose.go)
 						addGooseCall(a, pend(a), mb)
 					case "toolCall": // pi (pi.go)
@@ -396,6 +409,16 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			a.turn = ""
 
 		case "tool", "function", "ipython":
+			if blocks, ok := m.Content.([]any); ok && hasBlock(blocks, "tool-result") {
+				// The Vercel AI SDK's tool message: a result part for each call (aisdk.go).
+				for _, bl := range blocks {
+					if mb, _ := bl.(map[string]any); mb["type"] == "tool-result" {
+						text, failed := aiSDKResult(mb)
+						setResult(a, stringField(mb, "toolCallId"), text, failed)
+					}
+				}
+				continue
+			}
 			text := encodedContentText(contentText(m.Content))
 			raised := m.Role == "tool" && strings.TrimSpace(m.ErrText) != ""
 			if raised && strings.TrimSpace(text) == "" {

@@ -1,0 +1,159 @@
+package transcript
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/loopguard/loopguard"
+)
+
+// The Vercel AI SDK (TypeScript) keeps a chat as messages in one of two shapes, which apps
+// built on it (Mastra, VoltAgent, chat front ends) save as JSON:
+//
+//   - UI messages, {"id", "role", "parts": [...]}: a part {"type": "text", "text"}, "reasoning",
+//     "step-start" (the model's next step, after the results of the last); a call in AI SDK 4
+//     as {"type": "tool-invocation", "toolInvocation": {"toolCallId", "toolName", "args",
+//     "state": "call" | "result", "result"}}, and in AI SDK 5 as {"type": "tool-<name>"
+//     (or "dynamic-tool" with "toolName"), "toolCallId", "state": "input-available" |
+//     "output-available" | "output-error", "input", "output", "errorText"}: the call and its
+//     answer in one part;
+//   - model messages (CoreMessage), as sent to the model: an assistant message's content
+//     parts {"type": "tool-call", "toolCallId", "toolName", "args" (4) or "input" (5)}, and a
+//     "tool" message's {"type": "tool-result", "toolCallId", "result" (4, "isError") or
+//     "output" (5: {"type": "text" | "json" | "error-text" | "error-json", "value"})}.
+//
+// Read as a message list: a part's state says whether its call was answered and whether it
+// failed ("output-error", an "error-" output).
+
+// aiSDKPart is what a UI message's part holds beyond its text.
+type aiSDKPart struct {
+	Type           string          `json:"type"`
+	ToolInvocation *aiSDKToolPart  `json:"toolInvocation"`
+	ToolCallID     string          `json:"toolCallId"`
+	ToolName       string          `json:"toolName"`
+	State          string          `json:"state"`
+	Input          json.RawMessage `json:"input"`
+	Output         json.RawMessage `json:"output"`
+	ErrorText      string          `json:"errorText"`
+	Reasoning      string          `json:"reasoning"`
+}
+
+// aiSDKToolPart is AI SDK 4's toolInvocation.
+type aiSDKToolPart struct {
+	ToolCallID string          `json:"toolCallId"`
+	ToolName   string          `json:"toolName"`
+	Args       json.RawMessage `json:"args"`
+	State      string          `json:"state"`
+	Result     json.RawMessage `json:"result"`
+}
+
+// isAISDKMessage says whether a message's parts are a UI message's (typed, as Gemini's are not).
+func isAISDKMessage(m *msg) bool {
+	for i := range m.Parts {
+		if m.Parts[i].Type != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// addAISDKMessage reads a UI message's parts into a: its words, and each call with its answer
+// when its state has one. Each "step-start" opens the model's next reply.
+func addAISDKMessage(a *agentBuf, m *msg, index int) {
+	role := m.chatRole()
+	step := 0
+	turn := func() string { return "m" + strconv.Itoa(index) + "." + strconv.Itoa(step) }
+	var userText []string
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		text := ""
+		if p.Text != nil {
+			text = *p.Text
+		}
+		switch {
+		case p.Type == "step-start":
+			step++
+		case p.Type == "text" || p.Type == "" && p.Text != nil:
+			if role == "assistant" {
+				a.turn = turn()
+				a.said(text)
+				a.turn = ""
+			} else {
+				userText = append(userText, text)
+			}
+		case p.Type == "reasoning":
+			if text == "" {
+				text = p.Reasoning
+			}
+			a.turn = turn()
+			a.text("model", text, "", 0)
+			a.turn = ""
+		case p.Type == "tool-invocation" && p.ToolInvocation != nil:
+			t := p.ToolInvocation
+			call := loopguard.Call("", t.ToolName, rawArgs(t.Args))
+			call.Turn = turn()
+			if t.State == "result" {
+				call = call.WithResult(aiSDKValue(t.Result), false)
+			}
+			a.add(call)
+		case strings.HasPrefix(p.Type, "tool-") || p.Type == "dynamic-tool":
+			name := p.ToolName
+			if name == "" {
+				name = strings.TrimPrefix(p.Type, "tool-")
+			}
+			call := loopguard.Call("", name, rawArgs(p.Input))
+			call.Turn = turn()
+			switch p.State {
+			case "output-available":
+				call = call.WithResult(aiSDKValue(p.Output), false)
+			case "output-error":
+				call = call.WithResult(p.ErrorText, true)
+			}
+			a.add(call)
+		}
+	}
+	if text := strings.Join(userText, "\n"); !isBlank(text) {
+		switch role {
+		case "system":
+			a.text("system", text, "", 0)
+		default:
+			a.user(text, 0)
+		}
+	}
+}
+
+// aiSDKValue is a tool's answer as text: a string as it is, any other value as its JSON.
+func aiSDKValue(raw json.RawMessage) string {
+	raw = bytesTrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// aiSDKResult reads a model message's tool-result part: its answer as text and whether it
+// failed (AI SDK 4's "isError"; AI SDK 5's output of an "error-" type).
+func aiSDKResult(part map[string]any) (text string, failed bool) {
+	failed, _ = part["isError"].(bool)
+	if out, ok := part["output"].(map[string]any); ok {
+		typ, _ := out["type"].(string)
+		failed = failed || strings.HasPrefix(typ, "error-")
+		if v, ok := out["value"].(string); ok {
+			return v, failed
+		}
+		return string(marshalArgs(out["value"])), failed
+	}
+	switch v := part["result"].(type) {
+	case string:
+		return v, failed
+	case nil:
+		return "", failed
+	default:
+		return string(marshalArgs(v)), failed
+	}
+}

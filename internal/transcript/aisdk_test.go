@@ -1,0 +1,66 @@
+package transcript
+
+import (
+	"bufio"
+	"testing"
+)
+
+// The Vercel AI SDK's two shapes of a chat, written for these tests in the layouts of its
+// releases 4 and 5: UI messages (a call and its answer in one part, its state saying whether
+// it was answered and whether it failed) and model messages (a tool-call part answered by a
+// tool message's tool-result part). Read, both are calls with their answers.
+func TestAISDKMessagesAreCallsWithTheirAnswers(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{
+			name: "UI messages of AI SDK 4: tool-invocation parts",
+			doc: `[{"id": "u1", "role": "user", "content": "weather?", "parts": [{"type": "text", "text": "weather?"}]},
+{"id": "a1", "role": "assistant", "content": "", "parts": [{"type": "step-start"}, {"type": "text", "text": "Checking."},
+ {"type": "tool-invocation", "toolInvocation": {"state": "result", "toolCallId": "c1", "toolName": "getWeather", "args": {"city": "Paris"}, "result": {"tempC": 9}}},
+ {"type": "step-start"}, {"type": "tool-invocation", "toolInvocation": {"state": "call", "toolCallId": "c2", "toolName": "getWeather", "args": {"city": "Lyon"}}}]}]`,
+			want: []string{
+				`user "weather?"`,
+				`text[model] "Checking."`,
+				`call getWeather "{\"city\":\"Paris\"}" => "{\"tempC\": 9}"`,
+				`call getWeather "{\"city\":\"Lyon\"}" => -`,
+			},
+		},
+		{
+			name: "UI messages of AI SDK 5: tool-<name> and dynamic-tool parts, an error's state",
+			doc: `{"messages": [{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "deploy it"}]},
+{"id": "a1", "role": "assistant", "parts": [{"type": "reasoning", "text": "Run the deploy."},
+ {"type": "tool-deploy", "toolCallId": "c1", "state": "output-error", "input": {"env": "prod"}, "errorText": "permission denied"},
+ {"type": "dynamic-tool", "toolName": "mcp_status", "toolCallId": "c2", "state": "output-available", "input": {}, "output": "all green"}]}]}`,
+			want: []string{
+				`user "deploy it"`,
+				`text[model] "Run the deploy."`,
+				`call deploy "{\"env\":\"prod\"}" => "permission denied" FAILED`,
+				`call mcp_status "{}" => "all green"`,
+			},
+		},
+		{
+			name: "model messages: tool-call parts, tool-result parts of AI SDK 4 and 5",
+			doc: `[{"role": "user", "content": "read both"},
+{"role": "assistant", "content": [{"type": "text", "text": "Reading."}, {"type": "tool-call", "toolCallId": "c1", "toolName": "read", "args": {"path": "a"}}, {"type": "tool-call", "toolCallId": "c2", "toolName": "read", "input": {"path": "b"}}]},
+{"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "read", "result": "body of a"}, {"type": "tool-result", "toolCallId": "c2", "toolName": "read", "output": {"type": "error-text", "value": "ENOENT: b"}}]}]`,
+			want: []string{
+				`user "read both"`,
+				`text[model] "Reading."`,
+				`call read "{\"path\":\"a\"}" => "body of a"`,
+				`call read "{\"path\":\"b\"}" => "ENOENT: b" FAILED`,
+			},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			expectEvents(t, "chat.json", tt.doc, FormatMessages, tt.want)
+		})
+	}
+}
+
+func FuzzAISDK(f *testing.F) {
+	f.Add([]byte(`[{"role": "assistant", "parts": [{"type": "tool-x", "toolCallId": "c", "state": "output-available", "input": {"a": 1}, "output": {"b": [1]}}]}]`))
+	f.Add([]byte(`[{"role": "assistant", "parts": [{"type": "tool-invocation", "toolInvocation": {"state": "result", "toolName": "t", "args": "x", "result": null}}]}, {"role": "tool", "content": [{"type": "tool-result", "output": {"type": "json", "value": {}}}]}]`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
+}
