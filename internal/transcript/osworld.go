@@ -152,7 +152,80 @@ func osworldAction(action json.RawMessage) (tool string, args []byte, response s
 		return code, nil, ""
 	}
 	code, words := withoutBareStrings(code)
+	code, comments := withoutCommentsAndPauses(code)
+	if comments != "" {
+		if words != "" {
+			words += "\n"
+		}
+		words += comments
+	}
 	return "pyautogui", []byte(code), words
+}
+
+// withoutCommentsAndPauses returns pyautogui code without its comments and, when it does
+// anything else, its pauses, and the comments' text. A comment does nothing when the code
+// runs: the model's words ("# Adjusted coordinates for the OK button"), written afresh at each
+// step, made one menu's code sent four times four different calls (validation round r148a
+// U1). A pause between GUI actions (time.sleep(1) after a click) lets the screen settle; the
+// runner looks at the screen after the step whatever the code does, so the pause makes no
+// action a look at something moving by itself, as a sleep before a check does (r148a U2: every
+// click followed by a pause read as a wait). Code that only pauses is a wait, and stays.
+func withoutCommentsAndPauses(code string) (string, string) {
+	if !strings.Contains(code, "#") && !strings.Contains(code, "sleep(") {
+		return code, ""
+	}
+	var kept []string
+	var words []string
+	acts := false // a statement other than an import or a pause
+	for line := range strings.SplitSeq(code, "\n") {
+		stmt, comment := pythonComment(line)
+		if c := strings.TrimSpace(comment); c != "" {
+			words = append(words, c)
+		}
+		t := strings.TrimSpace(stmt)
+		if t == "" {
+			continue
+		}
+		if !strings.HasPrefix(t, "import ") && !strings.HasPrefix(t, "from ") && !isPause(t) {
+			acts = true
+		}
+		kept = append(kept, strings.TrimRight(stmt, " \t"))
+	}
+	if acts {
+		k := kept[:0]
+		for _, l := range kept {
+			if !isPause(strings.TrimSpace(l)) {
+				k = append(k, l)
+			}
+		}
+		kept = k
+	}
+	return strings.Join(kept, "\n"), strings.Join(words, "\n")
+}
+
+// isPause says whether a Python statement is only a pause: time.sleep(n) or sleep(n).
+func isPause(stmt string) bool {
+	stmt = strings.TrimPrefix(stmt, "time.")
+	return strings.HasPrefix(stmt, "sleep(") && strings.HasSuffix(stmt, ")") && !strings.Contains(stmt[len("sleep("):], "(")
+}
+
+// pythonComment cuts a line of Python at its comment: a '#' outside a string literal.
+func pythonComment(line string) (stmt, comment string) {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0 && c == '\\':
+			i++ // an escaped character
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		case quote == 0 && c == '#':
+			return line[:i], line[i+1:]
+		}
+	}
+	return line, ""
 }
 
 // withoutBareStrings returns Python code without the triple-quoted strings that stand as

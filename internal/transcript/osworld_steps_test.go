@@ -77,6 +77,21 @@ func TestOSWorldStepsAreCallsWithWhatTheStepRecorded(t *testing.T) {
 				`call pyautogui "pyautogui.write(\"\"\"two\nlines\"\"\")" => "reward: 0, done: false\n[screensh…"`,
 			},
 		},
+		{
+			// A comment and a pause do nothing the runner does not: the comment is the
+			// model's words, and a pause between GUI actions makes no action a wait; code that
+			// only pauses is one (validation round r148a U1, U2).
+			name: "comments are the model's words, pauses beside actions are left out",
+			doc: `{"step_num": 1, "action_timestamp": "20250130@101010", "action": "import pyautogui\nimport time\n\n# Click on the \"Data\" menu\npyautogui.click(x=667, y=85)  # the menu bar\ntime.sleep(1)\npyautogui.write('#1 item')", "response": "", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_1.png"}
+{"step_num": 2, "action_timestamp": "20250130@101012", "action": "import time\ntime.sleep(5)", "response": "Wait for it to load.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_2.png"}
+`,
+			want: []string{
+				`text[model] "Click on the \"Data\" menu\nthe men…"`,
+				`call pyautogui "import pyautogui\nimport time\npya…" => "reward: 0, done: false\n[screensh…"`,
+				`text[model] "Wait for it to load."`,
+				`call pyautogui "import time\ntime.sleep(5)" => "reward: 0, done: false\n[screensh…"`,
+			},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			expectEvents(t, "traj.jsonl", tt.doc, FormatOSWorld, tt.want)
@@ -149,5 +164,21 @@ func TestOSWorldBadLineNamed(t *testing.T) {
 	_, err := ReadFrom("traj.jsonl", strings.NewReader(doc))
 	if err == nil || !strings.HasPrefix(err.Error(), "traj.jsonl:2:") {
 		t.Errorf("error %v, want one naming traj.jsonl:2", err)
+	}
+}
+
+// What an action's code keeps of itself: its statements, not its comments (a '#' in a string
+// is text), nor its pauses beside other actions; a pause alone is a wait and stays.
+func TestOSWorldCodeWithoutCommentsAndPauses(t *testing.T) {
+	for _, tt := range []struct{ code, kept, words string }{
+		{"import pyautogui\n# open it\npyautogui.click(1, 2)  # the icon\ntime.sleep(0.5)", "import pyautogui\npyautogui.click(1, 2)", "open it\nthe icon"},
+		{"pyautogui.write('#1 \\'x\\' # y')\nsleep(2)", "pyautogui.write('#1 \\'x\\' # y')", ""},
+		{"import time\ntime.sleep(5)", "import time\ntime.sleep(5)", ""},
+		{"pyautogui.press('enter')", "pyautogui.press('enter')", ""},
+	} {
+		kept, words := withoutCommentsAndPauses(tt.code)
+		if kept != tt.kept || words != tt.words {
+			t.Errorf("%q:\nkept %q, words %q\nwant %q, %q", tt.code, kept, words, tt.kept, tt.words)
+		}
 	}
 }
