@@ -28,6 +28,16 @@ type adkEvent struct {
 	Author  string      `json:"author"`
 	ID      string      `json:"id"`
 	Content *adkContent `json:"content"`
+	// Timestamp is when the event happened, in seconds since the epoch (ADK's float).
+	Timestamp float64 `json:"timestamp"`
+}
+
+// millis is the event's time in Unix milliseconds, 0 when it has none.
+func (e *adkEvent) millis() int64 {
+	if e.Timestamp <= 0 || e.Timestamp > 1e11 {
+		return 0 // none, or not in seconds
+	}
+	return int64(e.Timestamp * 1000)
 }
 
 type adkContent struct {
@@ -137,7 +147,7 @@ func readADK(name string, br *bufio.Reader) (*built, error) {
 			}
 			if text != "" {
 				for _, id := range order {
-					b.agent(id).user(text, 0)
+					b.agent(id).user(text, e.millis())
 				}
 			}
 			continue
@@ -153,13 +163,13 @@ func readADK(name string, br *bufio.Reader) (*built, error) {
 		for _, p := range e.Content.Parts {
 			switch f := p.call(); {
 			case f != nil && f.Name != "":
-				call := loopguard.Event{Type: loopguard.EventCall, Tool: f.Name, Args: rawArgs(f.Args), Turn: "e" + e.ID}
+				call := loopguard.Event{Type: loopguard.EventCall, Tool: f.Name, Args: rawArgs(f.Args), Turn: "e" + e.ID, Time: e.millis()}
 				if ans, ok := answers[f.ID]; ok && f.ID != "" {
 					call = call.WithResult(ans.text, ans.failed)
 				}
 				a.add(call)
 			case p.answer() == nil && p.Text != "":
-				a.text("model", p.Text, "", 0)
+				a.text("model", p.Text, "", e.millis())
 			}
 		}
 	}

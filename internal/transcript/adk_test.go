@@ -65,3 +65,22 @@ func TestADKEventsOutsideASession(t *testing.T) {
 		})
 	}
 }
+
+// Each event keeps its time, seconds since the epoch as ADK writes it (validation round r148c
+// U1: every event of a real session read at time 0).
+func TestADKEventsKeepTheirTime(t *testing.T) {
+	const events = `[{"author": "user", "invocationId": "e-1", "id": "u", "timestamp": 1740000000.25, "content": {"role": "user", "parts": [{"text": "go"}]}},
+ {"author": "agent", "invocationId": "e-1", "id": "a", "timestamp": 1740000001.5, "content": {"role": "model", "parts": [{"text": "Looking."}, {"functionCall": {"id": "c1", "name": "lookup", "args": {}}}]}},
+ {"author": "agent", "invocationId": "e-1", "id": "b", "timestamp": 1740000002, "content": {"role": "user", "parts": [{"functionResponse": {"id": "c1", "name": "lookup", "response": {"result": "x"}}}]}}]`
+	tr, err := ReadFrom("events.json", strings.NewReader(events))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var times []int64
+	for _, e := range tr.Agents[0].Events {
+		times = append(times, e.Time)
+	}
+	if want := []int64{1740000001500, 1740000001500}; !reflect.DeepEqual(times, want) {
+		t.Errorf("times %v, want %v (the words and the call of the model's event)", times, want)
+	}
+}
