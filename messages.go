@@ -64,7 +64,7 @@ var catalogues = map[string]*catalogue{
 		moreChars: "… (+{n} more chars)",
 
 		progressStuck: "[loopguard] You have made the same call ({tool}) {count} times and got the same " +
-			"result each time, with nothing changed in between. Calling it again will not give a different answer: " +
+			"result each time: nothing done in between changed it. Calling it again will not give a different answer: " +
 			"use the result you have, or change the arguments or the approach.",
 		progressStuckDetailed: "[loopguard] No progress: {tool} has now run {count} times with the same arguments " +
 			"and returned the same result every time, with no change to the files in between.\n" +
@@ -155,7 +155,7 @@ var catalogues = map[string]*catalogue{
 		brakeDeny: "dsh-brake: 同一调用（{tool}，相同参数）已重复 {count} 次仍未取得进展，已拒绝执行。请改变方法或向用户报告。",
 		moreChars: "…（另有 {n} 个字符）",
 
-		progressStuck: "[loopguard] 你已经 {count} 次执行同一个调用（{tool}），每次结果都相同，期间没有任何改动。" +
+		progressStuck: "[loopguard] 你已经 {count} 次执行同一个调用（{tool}），每次结果都相同，期间所做的一切都没有改变它。" +
 			"再调用一次也不会得到不同的答案：请利用已有的结果，或者换一组参数、换一种方法。",
 		progressStuckDetailed: "[loopguard] 没有进展：{tool} 已用相同参数执行 {count} 次，每次返回的结果都相同，期间文件没有任何改动。\n" +
 			"- 参数：{arguments}\n" +
