@@ -32,8 +32,9 @@ type Target struct {
 // job's output goes (Slurm's slurm-<id>.out: ReAct's runs print their steps); Inspect's .eval
 // archives;
 // Letta's agent files (.af, a JSON document holding the agent's messages); and Jupyter
-// notebooks (.ipynb), whose cells' output may be a run's printed steps (ReAct's notebooks).
-var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".out", ".eval", ".af", ".ipynb"}
+// notebooks (.ipynb), whose cells' output may be a run's printed steps (ReAct's notebooks);
+// and tables (.csv), where benchmarks of agents in games log an episode a step a row (BALROG).
+var transcriptSuffixes = []string{".jsonl", ".json", ".traj", ".md", ".txt", ".log", ".out", ".eval", ".af", ".ipynb", ".csv"}
 
 // IsCandidate says whether a file met in a folder walk is read: a name ending in one of
 // transcriptSuffixes, optionally followed by .gz; OpenClaw's sessions set aside when the user

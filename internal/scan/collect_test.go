@@ -150,15 +150,16 @@ func TestCollectPassesOverCompletionDumpsBesideTheirEvaluationOutput(t *testing.
 }
 
 // A folder walk picks up the names the readers know and no others: Letta's agent files (.af)
-// among them, compressed or not, and a cluster job's output (Slurm's slurm-<id>.out).
+// among them, compressed or not, a cluster job's output (Slurm's slurm-<id>.out), and a table
+// of an episode's steps (BALROG's .csv).
 func TestCollectPicksUpTheNamesOfTranscripts(t *testing.T) {
 	dir := t.TempDir()
 	var want []string
-	for _, name := range []string{"a.jsonl", "b.json.gz", "c.traj", "d.md", "e.txt", "f.log", "g.eval", "letta/agent.af", "react/WebShop.ipynb", "letta/old.AF.gz", "slurm-8522213.out",
+	for _, name := range []string{"a.jsonl", "b.json.gz", "c.traj", "d.md", "e.txt", "f.log", "g.eval", "letta/agent.af", "react/WebShop.ipynb", "letta/old.AF.gz", "slurm-8522213.out", "balrog/crafter_run_06.csv",
 		"openclaw/0ff7b343.jsonl.reset.2026-05-03T15-56-41.244Z", "openclaw/21596f48.jsonl.deleted.2026-02-27T18-42-28Z"} {
 		want = append(want, writeFile(t, dir, name, "{}"))
 	}
-	for _, name := range []string{"notes.csv", "photo.png", "agent.afx", "openclaw/.jsonl.reset.x"} {
+	for _, name := range []string{"notes.xlsx", "photo.png", "agent.afx", "openclaw/.jsonl.reset.x"} {
 		writeFile(t, dir, name, "{}")
 	}
 	var got []string

@@ -26,7 +26,19 @@ import (
 // its <action> tag (or the whole reply), and the environment's message its answer; the
 // reply's other words are the model's. Read as talk, a game whose 13 moves in a row met the
 // same board, and one whose 24 commands all met "Nothing happens.", made no call at all
-// (validation round r146a U1).
+// (validation round r146a U1). Only a rollout whose model was given no tools and called none
+// is read so: tau2-bench's simulated customer answers inside the output too, and the agent's
+// words to it are talk.
+
+// makesToolCalls says whether items hold a call of a tool.
+func makesToolCalls(items []msg) bool {
+	for i := range items {
+		if items[i].Type == "function_call" || items[i].Type == "custom_tool_call" || len(items[i].ToolCalls) > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // textActions returns a response's output items with each assistant message that a user
 // item answers (nothing but reasoning between them) made a call of "act", and that user item
@@ -58,7 +70,7 @@ func textActions(out []msg) []msg {
 		id := "act-" + strconv.Itoa(n)
 		action, words := textAction(contentText(list[j].Content))
 		args, _ := json.Marshal(map[string]string{"action": action})
-		call := msg{Type: "function_call", Name: "act", CallID: id, Arguments: args}
+		call := msg{Type: "function_call", Name: textActionTool(action), CallID: id, Arguments: args}
 		if words == "" {
 			list[j] = call
 		} else {
@@ -69,7 +81,51 @@ func textActions(out []msg) []msg {
 		}
 		list = append(list, msg{Type: "function_call_output", CallID: id, Output: contentText(out[i].Content)})
 	}
+	// The reply after the environment's last message is an action too, one whose answer the
+	// rollout keeps outside the output (its "terminated" and "info"): read as words, each
+	// episode's last move was lost, and a loop that ended the episode was told a move late
+	// (validation round r149c U4).
+	if j := lastReply(list); j >= 0 && n > 0 {
+		action, words := textAction(contentText(list[j].Content))
+		args, _ := json.Marshal(map[string]string{"action": action})
+		call := msg{Type: "function_call", Name: textActionTool(action), CallID: "act-last", Arguments: args}
+		if words == "" {
+			list[j] = call
+		} else {
+			said := list[j]
+			said.Content = words
+			list = append(list[:j+1], append([]msg{call}, list[j+1:]...)...)
+			list[j] = said
+		}
+	}
 	return list
+}
+
+// lastReply returns the index of the assistant message that ends the items, reasoning passed
+// over, when it comes after an environment's answer (a function_call_output); -1 otherwise.
+func lastReply(items []msg) int {
+	for j := len(items) - 1; j >= 0; j-- {
+		switch {
+		case items[j].Type == "reasoning":
+			continue
+		case items[j].chatRole() == "assistant" && items[j].Type != "function_call" && len(items[j].ToolCalls) == 0 &&
+			strings.TrimSpace(contentText(items[j].Content)) != "":
+			if j > 0 && actionBefore(items, j) < 0 {
+				for k := j - 1; k >= 0; k-- {
+					if items[k].Type == "reasoning" {
+						continue
+					}
+					if items[k].Type == "function_call_output" {
+						return j
+					}
+					break
+				}
+			}
+			return -1
+		}
+		return -1
+	}
+	return -1
 }
 
 // actionBefore returns the index of the assistant message items[i] answers: the item before
@@ -109,7 +165,8 @@ func isResponsesRolloutHead(has func(string) bool) bool {
 
 type responsesRollout struct {
 	Params struct {
-		Input json.RawMessage `json:"input"`
+		Input json.RawMessage   `json:"input"`
+		Tools []json.RawMessage `json:"tools"`
 	} `json:"responses_create_params"`
 	Response struct {
 		Output []msg `json:"output"`
@@ -137,7 +194,14 @@ func readResponsesRollouts(name string, br *bufio.Reader) (*built, error) {
 				list = append(list, msg{Role: "user", Content: prompt})
 			}
 		}
-		list = append(list, textActions(r.Response.Output)...)
+		out := r.Response.Output
+		if len(r.Params.Tools) == 0 && !makesToolCalls(list) && !makesToolCalls(out) {
+			// A model given no tools, and calling none, acts in words (see textActions);
+			// one that calls tools talks to a person in words (tau2-bench's simulated
+			// customer answers inside the output too).
+			out = textActions(out)
+		}
+		list = append(list, out...)
 		b.session = sessions
 		sessions++
 		addMessages(b, list, func(*msg) string { return MainAgent }, false)

@@ -48,3 +48,29 @@ func TestResponsesRolloutsTextActionsAreCalls(t *testing.T) {
 		`call act "{\"action\":\"look around\"}" => "Nothing happens."`,
 	})
 }
+
+// The reply after the environment's last message is the episode's last action, its answer
+// kept outside the output (r149c U4). A rollout whose model was given tools, or calls one,
+// talks in words: tau2-bench's simulated customer answers inside the output too, and the
+// agent's words to it are no action.
+func TestResponsesRolloutsTextActionsOnlyWithoutTools(t *testing.T) {
+	const game = `{"responses_create_params": {"input": [{"role": "user", "content": "Board 1"}], "tools": []}, "response": {"output": [` +
+		`{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "<action>Down</action>"}]},` +
+		`{"type": "message", "role": "user", "content": "Board 2"},` +
+		`{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "<action>Sleep</action>"}]}]}, "terminated": true}
+`
+	expectEvents(t, "game.jsonl", game, FormatMessages, []string{
+		`user "Board 1"`,
+		`call act "{\"action\":\"Down\"}" => "Board 2"`,
+		`call sleep "{\"action\":\"Sleep\"}" => -`, // a move that lets time pass is a wait
+	})
+	const support = `{"responses_create_params": {"input": [{"role": "user", "content": "my order is late"}], "tools": [{"type": "function", "name": "get_order"}]}, "response": {"output": [` +
+		`{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Which order?"}]},` +
+		`{"type": "message", "role": "user", "content": "Order 42."}]}}
+`
+	expectEvents(t, "tau2.jsonl", support, FormatMessages, []string{
+		`user "my order is late"`,
+		`text[model] "Which order?"`,
+		`user "Order 42."`,
+	})
+}

@@ -58,6 +58,7 @@ const (
 	kindCascadeMarkdown   // Windsurf Cascade's (and Antigravity's) Markdown export of a conversation
 	kindCrewAILog         // CrewAI's verbose console output (# Agent: / ## Using tool: sections)
 	kindCrewAIConsole     // CrewAI 1.x's console panels (🤖 Agent Started, 🔧 Tool Execution Started)
+	kindStepsTable        // an episode as a CSV table of steps (BALROG: Step,Action,Reasoning,Observation,...)
 	kindSmolagents        // smolagents' console output of a run (━ Step N ━, Executing parsed code)
 	kindLangChainText     // LangChain messages printed with pretty_print() (LangGraph runs)
 	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
@@ -266,6 +267,9 @@ func sniff(head []byte, eof bool) sniffed {
 		}
 		if isCrewAIConsoleHead(head[i:]) {
 			return sniffed{kind: kindCrewAIConsole}
+		}
+		if isStepsTableHead(head[i:]) {
+			return sniffed{kind: kindStepsTable}
 		}
 		// Agent frameworks' console printouts, after the formats above, whose marks are
 		// more particular (a crew's log may quote a ReAct prompt's "Action:" lines).

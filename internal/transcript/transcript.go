@@ -187,6 +187,8 @@ const (
 	FormatCascadeMarkdown = "cascade-markdown"
 	// FormatCrewAILog is CrewAI's verbose console output of a crew's run.
 	FormatCrewAILog = "crewai-log"
+	// FormatStepsTable is an episode logged as a table of steps (BALROG's CSV).
+	FormatStepsTable = "steps-table"
 	// FormatCrewAIConsole is CrewAI 1.x's console panels of a crew's run.
 	FormatCrewAIConsole = "crewai-console"
 	// FormatSmolagentsConsole is what Hugging Face's smolagents prints of an agent's run.
@@ -742,6 +744,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCrewAILog(name, br)
 	case kindCrewAIConsole:
 		t, err = readCrewAIConsole(name, br)
+	case kindStepsTable:
+		t, err = readStepsTable(name, br)
 	case kindSmolagents:
 		t, err = readSmolagentsConsole(name, br)
 	case kindLangChainText:
