@@ -59,6 +59,8 @@ const (
 	kindCrewAILog         // CrewAI's verbose console output (# Agent: / ## Using tool: sections)
 	kindCrewAIConsole     // CrewAI 1.x's console panels (🤖 Agent Started, 🔧 Tool Execution Started)
 	kindStepsTable        // an episode as a CSV table of steps (BALROG: Step,Action,Reasoning,Observation,...)
+	kindMCPLog            // an MCP host's log of its messages (Claude Desktop's mcp.log)
+	kindMCPGateway        // gh-aw's MCP gateway log (rpc-messages.jsonl)
 	kindSmolagents        // smolagents' console output of a run (━ Step N ━, Executing parsed code)
 	kindLangChainText     // LangChain messages printed with pretty_print() (LangGraph runs)
 	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
@@ -247,6 +249,10 @@ func sniff(head []byte, eof bool) sniffed {
 				return s
 			}
 		}
+		if isMCPLogHead(head[i:]) {
+			// before the logged records: each line opens with a time and bracketed tags
+			return sniffed{kind: kindMCPLog}
+		}
 		if loggedRecordsHead(head[i:]) {
 			return sniffed{kind: kindLoggedRecords}
 		}
@@ -318,6 +324,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindSpanTrajectory}
 	case has("payload") && codexWrapperTypes[typ]:
 		return sniffed{kind: kindCodex}
+	case isMCPGatewayHead(has):
+		return sniffed{kind: kindMCPGateway}
 	case has("record_type"):
 		return sniffed{kind: kindCodex}
 	case !has("type") && has("id") && has("timestamp") && (has("instructions") || has("git")) && multi:

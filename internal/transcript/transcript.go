@@ -187,6 +187,8 @@ const (
 	FormatCascadeMarkdown = "cascade-markdown"
 	// FormatCrewAILog is CrewAI's verbose console output of a crew's run.
 	FormatCrewAILog = "crewai-log"
+	// FormatMCPTraffic is the JSON-RPC messages an MCP host logged (Claude Desktop, gh-aw).
+	FormatMCPTraffic = "mcp-traffic"
 	// FormatStepsTable is an episode logged as a table of steps (BALROG's CSV).
 	FormatStepsTable = "steps-table"
 	// FormatCrewAIConsole is CrewAI 1.x's console panels of a crew's run.
@@ -746,6 +748,10 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readCrewAIConsole(name, br)
 	case kindStepsTable:
 		t, err = readStepsTable(name, br)
+	case kindMCPLog:
+		t, err = readMCPLog(name, br)
+	case kindMCPGateway:
+		t, err = readMCPGateway(name, br)
 	case kindSmolagents:
 		t, err = readSmolagentsConsole(name, br)
 	case kindLangChainText:
