@@ -1,7 +1,10 @@
 package transcript
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,6 +40,8 @@ type aiSDKPart struct {
 	Output         json.RawMessage `json:"output"`
 	ErrorText      string          `json:"errorText"`
 	Reasoning      string          `json:"reasoning"`
+	// RawInput is what the model wrote when the SDK could not parse it as the input.
+	RawInput json.RawMessage `json:"rawInput"`
 }
 
 // aiSDKToolPart is AI SDK 4's toolInvocation.
@@ -102,7 +107,11 @@ func addAISDKMessage(a *agentBuf, m *msg, index int) {
 			if name == "" {
 				name = strings.TrimPrefix(p.Type, "tool-")
 			}
-			call := loopguard.Call("", name, rawArgs(p.Input))
+			input := p.Input
+			if len(bytesTrimSpace(input)) == 0 || string(bytesTrimSpace(input)) == "null" {
+				input = p.RawInput
+			}
+			call := loopguard.Call("", name, rawArgs(input))
 			call.Turn = turn()
 			switch p.State {
 			case "output-available":
@@ -156,4 +165,79 @@ func aiSDKResult(part map[string]any) (text string, failed bool) {
 	default:
 		return string(marshalArgs(v)), failed
 	}
+}
+
+// Apps built on the AI SDK may stream a chat to a file as its messages' parts, one record a
+// line, as TabbyML's pochi agent does in its benchmark jobs:
+//
+//	{"type": "message-part", "messageId", "role", "index", "part": {<a UI message's part>}}
+//
+// a part written again as it streams (the last record of a message's index is the part), a
+// "message-metadata" record between. Read as the UI messages they build, in the order their
+// first parts came (validation round r148b U1: 2,118 such files were taken for Claude Code's
+// and read no call).
+
+// isAISDKStreamHead says whether a JSON line's top-level keys are a streamed message part's.
+func isAISDKStreamHead(has func(string) bool, typ string) bool {
+	return typ == "message-part" && has("part") && has("messageId")
+}
+
+// aiSDKStreamRecord is a line of such a stream.
+type aiSDKStreamRecord struct {
+	Type      string  `json:"type"`
+	MessageID string  `json:"messageId"`
+	Role      string  `json:"role"`
+	Index     int     `json:"index"`
+	Part      gemPart `json:"part"`
+}
+
+func readAISDKStream(name string, br *bufio.Reader) (*built, error) {
+	type message struct {
+		role  string
+		parts map[int]gemPart
+	}
+	var order []string
+	byID := map[string]*message{}
+	var damaged []*Error
+	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
+		var r aiSDKStreamRecord
+		if err := json.Unmarshal(line, &r); err != nil && !tolerable(err) {
+			return fmt.Errorf("message part: %w", err)
+		}
+		if r.Type != "message-part" || r.MessageID == "" || r.Index < 0 {
+			return nil // metadata, or another record
+		}
+		m := byID[r.MessageID]
+		if m == nil {
+			m = &message{role: r.Role, parts: map[int]gemPart{}}
+			byID[r.MessageID] = m
+			order = append(order, r.MessageID)
+		}
+		m.parts[r.Index] = r.Part // the part as it last stood
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	list := make([]msg, 0, len(order))
+	for _, id := range order {
+		m := byID[id]
+		indexes := make([]int, 0, len(m.parts))
+		for k := range m.parts {
+			indexes = append(indexes, k)
+		}
+		slices.Sort(indexes)
+		mm := msg{Role: m.role}
+		for _, k := range indexes {
+			p := m.parts[k]
+			if p.Type == "" {
+				p.Type = "text" // so that the message reads as the SDK's
+			}
+			mm.Parts = append(mm.Parts, p)
+		}
+		list = append(list, mm)
+	}
+	b := newBuilder(FormatMessages)
+	addMessages(b, list, func(*msg) string { return MainAgent }, false)
+	return withDamaged(b.done(), damaged), nil
 }

@@ -64,3 +64,32 @@ func FuzzAISDK(f *testing.F) {
 	f.Add([]byte(`[{"role": "assistant", "parts": [{"type": "tool-invocation", "toolInvocation": {"state": "result", "toolName": "t", "args": "x", "result": null}}]}, {"role": "tool", "content": [{"type": "tool-result", "output": {"type": "json", "value": {}}}]}]`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readJSONArray(name, br, 0) })
 }
+
+// A chat streamed as its messages' parts, one record a line, as pochi writes its benchmark
+// jobs: a part written again as it streams is the part as it last stood, a "step-start" opens
+// the next reply, metadata between is no part, a call the SDK could not parse keeps what the
+// model wrote (validation round r148b U1: such files were taken for Claude Code's).
+func TestAISDKStreamedPartsAreMessages(t *testing.T) {
+	const stream = `{"type":"message-part","messageId":"u1","role":"user","index":0,"part":{"type":"text","text":"make it build"}}
+{"type":"message-part","messageId":"a1","role":"assistant","index":0,"part":{"type":"step-start"}}
+{"type":"message-part","messageId":"a1","role":"assistant","index":1,"part":{"type":"tool-executeCommand","toolCallId":"c1","state":"input-available","input":{"command":"npm run build"}}}
+{"type":"message-part","messageId":"a1","role":"assistant","index":1,"part":{"type":"tool-executeCommand","toolCallId":"c1","state":"output-available","input":{"command":"npm run build"},"output":{"output":"error TS2307","isTruncated":false}}}
+{"type":"message-metadata","messageId":"a1","metadata":{"kind":"assistant"}}
+{"type":"message-part","messageId":"a1","role":"assistant","index":2,"part":{"type":"step-start"}}
+{"type":"message-part","messageId":"a1","role":"assistant","index":3,"part":{"type":"tool-readBackgroundJobOutput","toolCallId":"c2","state":"output-error","rawInput":"{\"backgroundJobId\": \"job-1\"","errorText":"Invalid input"}}
+`
+	tr := expectEvents(t, "trajectory.jsonl", stream, FormatMessages, []string{
+		`user "make it build"`,
+		`call executeCommand "{\"command\":\"npm run build\"}" => "{\"output\":\"error TS2307\",\"isTrun…"`,
+		`call readBackgroundJobOutput "{\"backgroundJobId\": \"job-1\"" => "Invalid input" FAILED`,
+	})
+	if calls := tr.Agents[0].Calls(); calls[0].Turn == calls[1].Turn {
+		t.Errorf("the calls of two steps share the turn %q", calls[0].Turn)
+	}
+}
+
+func FuzzAISDKStream(f *testing.F) {
+	f.Add([]byte(`{"type":"message-part","messageId":"a","role":"assistant","index":0,"part":{"type":"tool-x","state":"output-available","input":{},"output":1}}` + "\n"))
+	f.Add([]byte(`{"type":"message-part","messageId":"a","index":-1,"part":{}}` + "\n" + `{"type":"message-part","messageId":"a","index":9,"part":{"type":"reasoning","reasoning":"r"}}` + "\n"))
+	fuzzReader(f, readAISDKStream)
+}

@@ -61,6 +61,7 @@ const (
 	kindStepsTable        // an episode as a CSV table of steps (BALROG: Step,Action,Reasoning,Observation,...)
 	kindMCPLog            // an MCP host's log of its messages (Claude Desktop's mcp.log)
 	kindMCPGateway        // gh-aw's MCP gateway log (rpc-messages.jsonl)
+	kindAISDKStream       // an AI SDK chat streamed as message parts, one a line (pochi)
 	kindSmolagents        // smolagents' console output of a run (━ Step N ━, Executing parsed code)
 	kindLangChainText     // LangChain messages printed with pretty_print() (LangGraph runs)
 	kindAutoGenConsole    // AutoGen AgentChat's Console printout of a run
@@ -326,6 +327,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindCodex}
 	case isMCPGatewayHead(has):
 		return sniffed{kind: kindMCPGateway}
+	case isAISDKStreamHead(has, typ):
+		return sniffed{kind: kindAISDKStream}
 	case has("record_type"):
 		return sniffed{kind: kindCodex}
 	case !has("type") && has("id") && has("timestamp") && (has("instructions") || has("git")) && multi:

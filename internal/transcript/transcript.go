@@ -752,6 +752,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readMCPLog(name, br)
 	case kindMCPGateway:
 		t, err = readMCPGateway(name, br)
+	case kindAISDKStream:
+		t, err = readAISDKStream(name, br)
 	case kindSmolagents:
 		t, err = readSmolagentsConsole(name, br)
 	case kindLangChainText:
