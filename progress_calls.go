@@ -94,6 +94,14 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		readsClock = dist > 0 && s.recent[(int(s.calls)-dist)%len(s.recent)].raw != raw
 	}
 	waiting := cls.waits || sleeps || readsClock || !cls.mutating && (keys.sendsNoKeys || keys.asksToPoll)
+	if waiting && pollsWhatIsGone(c) {
+		// A poll answered that what it polls does not exist (a job id mistyped, a session
+		// ended) is waiting for nothing: asking again later cannot bring it. A model that
+		// polled a job by an id one letter off, eight times, each answered "Background job
+		// ... not found", saying "I keep making the same typo", was let be as a poll
+		// (validation round r148b M1).
+		waiting = false
+	}
 	// A call that lets time pass itself (a sleep, a wait, a read that blocks or is given a
 	// delay), as opposed to a check that answers at once: only a pause makes the next check
 	// of a poll that has not moved worth making (IdlePollBudget).
@@ -986,6 +994,17 @@ func shortNonAnswer(result string) bool {
 // containsFold says whether s holds word (written in lower case), ASCII letters compared
 // without case; any other byte is compared as it is (the '_' of "page_down", the apostrophe
 // of "doesn't"): no other byte stands for it, as when every byte was folded with "| 0x20".
+// pollsWhatIsGone says whether a call's answer is a failure saying that what it asked about
+// does not exist: failed, or opening with a failure or an error field, and saying "not
+// found", "does not exist" or "no such".
+func pollsWhatIsGone(c *observedCall) bool {
+	if !c.failed && !opensWithFailure(c.result) && !reportsErrorField(c.result) {
+		return false
+	}
+	w := markWindow(c.result)
+	return containsFold(w, "not found") || containsFold(w, "does not exist") || containsFold(w, "doesn't exist") || containsFold(w, "no such ")
+}
+
 func containsFold[T string | []byte](s T, word string) bool {
 	for i := 0; i+len(word) <= len(s); i++ {
 		j := 0

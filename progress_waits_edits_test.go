@@ -379,3 +379,33 @@ func TestACaptionsWordsInTheAnswerAreNotMasked(t *testing.T) {
 		t.Errorf("the same deploy failing alike four times, captioned apart: got %q, want the errors notice at the fourth", got)
 	}
 }
+
+// A poll answered that what it polls does not exist is waiting for nothing: the same failure
+// again is a repeat, told at the 3rd (validation round r148b M1: a job polled eight times by an
+// id one letter off). A poll of a job that exists and is still running stays a poll, and so
+// does a wait that failed otherwise (a timeout: the thing may still come).
+func TestAPollOfWhatIsGoneIsNoWait(t *testing.T) {
+	for _, tc := range []struct {
+		name, answer string
+		failed, told bool
+	}{
+		{"the job is not found", `{"error": "Background job with ID \"928a2a2d\" not found."}`, false, true},
+		{"no such session, failed", "no such session: s-41", true, true},
+		{"still running", `{"status": "running", "output": ""}`, false, false},
+		{"timed out", "Error: timed out waiting for output", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			steps := times(4, func(int) step {
+				if tc.failed {
+					return fail("readBackgroundJobOutput", `{"backgroundJobId":"928a2a2d"}`, tc.answer)
+				}
+				return ok("readBackgroundJobOutput", `{"backgroundJobId":"928a2a2d"}`, tc.answer)
+			})
+			got := progressRun(t, defaultProgress(nil), steps)
+			told := slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, ":stuck:") })
+			if told != tc.told {
+				t.Errorf("four polls answered %q: notices %q, want told as stuck: %v", tc.answer, got, tc.told)
+			}
+		})
+	}
+}
