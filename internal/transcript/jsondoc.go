@@ -143,6 +143,9 @@ type msg struct {
 	Status string `json:"status"`
 	// A tool message's own failure flag: tau2-bench's "error": true, AutoGen's "is_error".
 	Failed bool `json:"-"`
+	// A Responses API reasoning item's summary: [{"type": "summary_text", "text"}], the
+	// model's words between its calls.
+	Summary []any `json:"summary"`
 	// A tool message's own error, as text: AgentDojo writes the exception a tool raised there
 	// and leaves the content empty (validation round r119a U3: eight failed calls of three
 	// runs read as successes with empty answers). Read for tool messages only.
@@ -931,6 +934,11 @@ func (m *msg) member(w *walker) memberFunc {
 			return w.object(v, m.Data.member(w))
 		case "parts":
 			return w.std(v, &m.Parts)
+		case "summary":
+			if w.data[v] != '[' {
+				return w.skip(v)
+			}
+			return w.std(v, &m.Summary)
 		case "id":
 			return w.str(v, &m.ID)
 		case "type":

@@ -242,6 +242,13 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			continue
 		}
 		switch m.Type {
+		case "reasoning":
+			// A Responses API reasoning item: its summary is the model's words between its
+			// calls (validation round r150b U2: 33 of one file's reasoning items unread).
+			if m.Role == "" {
+				a.text("model", contentText(m.Summary), "", 0)
+				continue
+			}
 		case "function_call", "custom_tool_call":
 			// A Responses API item: the call, with its result in a later function_call_output.
 			// The calls between two other items are one reply.

@@ -74,3 +74,18 @@ func TestResponsesRolloutsTextActionsOnlyWithoutTools(t *testing.T) {
 		`user "Order 42."`,
 	})
 }
+
+// A reasoning item's summary is the model's words between its calls (validation round r150b
+// U2: 33 reasoning items of one file were unread).
+func TestResponsesRolloutsReasoningSummaryIsModelText(t *testing.T) {
+	const run = `{"responses_create_params": {"input": "find the law"}, "response": {"output": [` +
+		`{"type": "reasoning", "summary": [{"type": "summary_text", "text": "Vary the mass first."}], "encrypted_content": null},` +
+		`{"type": "function_call", "call_id": "f1", "name": "run_experiment", "arguments": "{\"m1\": 2}"},` +
+		`{"type": "function_call_output", "call_id": "f1", "output": "F = 4.0"}]}}
+`
+	expectEvents(t, "newton_bench.jsonl", run, FormatMessages, []string{
+		`user "find the law"`,
+		`text[model] "Vary the mass first."`,
+		`call run_experiment "{\"m1\": 2}" => "F = 4.0"`,
+	})
+}

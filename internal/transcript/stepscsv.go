@@ -97,7 +97,8 @@ func readStepsTable(name string, br *bufio.Reader) (*built, error) {
 		a.said(field(row, cols.reasoning))
 		action := field(row, cols.action)
 		args := marshalArgs(map[string]string{"action": action})
-		a.add(loopguard.Call("", textActionTool(action), args).WithResult(field(row, cols.observation), false))
+		obs := field(row, cols.observation)
+		a.add(loopguard.Call("", textActionTool(action), args).WithResult(obs, rejectedAction(obs)))
 	}
 	return b.done(), nil
 }
@@ -114,4 +115,13 @@ func textActionTool(action string) string {
 		return v
 	}
 	return "act"
+}
+
+// rejectedAction says whether an observation opens with the harness's word that it did not
+// take the action and ran its default instead (BALROG: "Your previous output action: 'Move
+// North West' is not a valid action. Defaulted to action: Noop"): the step failed (validation
+// round r150b U1: 17 rejected actions of one episode read as moves made).
+func rejectedAction(obs string) bool {
+	head := obs[:min(len(obs), 400)]
+	return strings.Contains(head, "Defaulted to action:")
 }
