@@ -132,7 +132,8 @@ func (t *mcpTraffic) response(server string, m *mcpMessage) {
 		IsError bool  `json:"isError"`
 	}
 	if json.Unmarshal(m.Result, &result) == nil && result.Content != nil {
-		e.Result, e.HasResult, e.Failed = contentText(result.Content), true, result.IsError
+		text := contentText(result.Content)
+		e.Result, e.HasResult, e.Failed = text, true, result.IsError || saysResultError(text)
 		return
 	}
 	e.Result, e.HasResult = string(m.Result), true // a result of another shape, as it is
@@ -227,4 +228,19 @@ func readMCPGateway(name string, br *bufio.Reader) (*built, error) {
 		return nil, err
 	}
 	return withDamaged(b.done(), damaged), nil
+}
+
+// saysResultError says whether a tool's answer is a JSON object whose "result" is "error": gh-aw's
+// safe-outputs server answers every call with isError false and says a failure so
+// ({"result": "error", "error": "No changes to commit - no commits found"}; validation round
+// r150a U1).
+func saysResultError(text string) bool {
+	t := strings.TrimSpace(text)
+	if len(t) < 2 || t[0] != '{' || !strings.Contains(t, `"result"`) {
+		return false
+	}
+	var v struct {
+		Result any `json:"result"`
+	}
+	return json.Unmarshal([]byte(t), &v) == nil && v.Result == "error"
 }

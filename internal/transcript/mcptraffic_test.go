@@ -26,7 +26,7 @@ func TestMCPLogToolsCallsAreCalls(t *testing.T) {
 }
 
 // gh-aw's gateway log: requests without ids, each server answering in order, another method's
-// answer passed over.
+// answer passed over, a failure said in the answer's text.
 func TestMCPGatewayRequestsAnsweredInOrder(t *testing.T) {
 	const log = `{"timestamp":"2026-02-13T12:37:36.019Z","direction":"OUT","type":"REQUEST","server_id":"github","method":"tools/call","payload":{"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{},"name":"get_me"}}}
 {"timestamp":"2026-02-13T12:37:36.020Z","direction":"OUT","type":"REQUEST","server_id":"safeoutputs","method":"tools/list","payload":{"jsonrpc":"2.0","method":"tools/list","params":{}}}
@@ -34,10 +34,14 @@ func TestMCPGatewayRequestsAnsweredInOrder(t *testing.T) {
 {"timestamp":"2026-02-13T12:37:36.100Z","direction":"IN","type":"RESPONSE","server_id":"safeoutputs","payload":{"id":7,"jsonrpc":"2.0","result":{"tools":[]}}}
 {"timestamp":"2026-02-13T12:37:36.277Z","direction":"IN","type":"RESPONSE","server_id":"github","payload":{"id":1,"jsonrpc":"2.0","result":{"content":[{"text":"403 Resource not accessible","type":"text"}],"isError":true}}}
 {"timestamp":"2026-02-13T12:37:36.300Z","direction":"IN","type":"RESPONSE","server_id":"github","payload":{"id":1,"jsonrpc":"2.0","result":{"content":[{"text":"[]","type":"text"}],"isError":false}}}
+{"timestamp":"2026-02-13T12:38:00.000Z","direction":"OUT","type":"REQUEST","server_id":"safeoutputs","method":"tools/call","payload":{"jsonrpc":"2.0","method":"tools/call","params":{"arguments":{"title":"fix"},"name":"create_pull_request"}}}
+{"timestamp":"2026-02-13T12:38:00.100Z","direction":"IN","type":"RESPONSE","server_id":"safeoutputs","payload":{"id":3,"jsonrpc":"2.0","result":{"content":[{"text":"{\"result\":\"error\",\"error\":\"No changes to commit\"}","type":"text"}],"isError":false}}}
 `
 	expectEvents(t, "rpc-messages.jsonl", log, FormatMCPTraffic, []string{
 		`call mcp__github__get_me "{}" => "403 Resource not accessible" FAILED`,
 		`call mcp__github__list_starred_repositories "{\"perPage\":5}" => "[]"`,
+		// safe-outputs says a failure in its answer's text, isError false (r150a U1)
+		`call mcp__safeoutputs__create_pull_request "{\"title\":\"fix\"}" => "{\"result\":\"error\",\"error\":\"No ch…" FAILED`,
 	})
 }
 
