@@ -68,17 +68,7 @@ func textActions(out []msg) []msg {
 		}
 		n++
 		id := "act-" + strconv.Itoa(n)
-		action, words := textAction(contentText(list[j].Content))
-		args, _ := json.Marshal(map[string]string{"action": action})
-		call := msg{Type: "function_call", Name: textActionTool(action), CallID: id, Arguments: args}
-		if words == "" {
-			list[j] = call
-		} else {
-			said := list[j]
-			said.Content = words
-			list = append(list[:j+1], append([]msg{call}, list[j+1:]...)...)
-			list[j] = said
-		}
+		list = replyAsAction(list, j, id)
 		list = append(list, msg{Type: "function_call_output", CallID: id, Output: contentText(out[i].Content)})
 	}
 	// The reply after the environment's last message is an action too, one whose answer the
@@ -86,18 +76,25 @@ func textActions(out []msg) []msg {
 	// episode's last move was lost, and a loop that ended the episode was told a move late
 	// (validation round r149c U4).
 	if j := lastReply(list); j >= 0 && n > 0 {
-		action, words := textAction(contentText(list[j].Content))
-		args, _ := json.Marshal(map[string]string{"action": action})
-		call := msg{Type: "function_call", Name: textActionTool(action), CallID: "act-last", Arguments: args}
-		if words == "" {
-			list[j] = call
-		} else {
-			said := list[j]
-			said.Content = words
-			list = append(list[:j+1], append([]msg{call}, list[j+1:]...)...)
-			list[j] = said
-		}
+		list = replyAsAction(list, j, "act-last")
 	}
+	return list
+}
+
+// replyAsAction makes the reply list[j] the call of its action, id its call id: the call in its
+// place, after the reply's other words when it has any.
+func replyAsAction(list []msg, j int, id string) []msg {
+	action, words := textAction(contentText(list[j].Content))
+	args, _ := json.Marshal(map[string]string{"action": action})
+	call := msg{Type: "function_call", Name: textActionTool(action), CallID: id, Arguments: args}
+	if words == "" {
+		list[j] = call
+		return list
+	}
+	said := list[j]
+	said.Content = words
+	list = append(list[:j+1], append([]msg{call}, list[j+1:]...)...)
+	list[j] = said
 	return list
 }
 
