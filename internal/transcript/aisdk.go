@@ -115,7 +115,8 @@ func addAISDKMessage(a *agentBuf, m *msg, index int) {
 			call.Turn = turn()
 			switch p.State {
 			case "output-available":
-				call = call.WithResult(aiSDKValue(p.Output), false)
+				out := aiSDKValue(p.Output)
+				call = call.WithResult(out, answerObjectFailed(out))
 			case "output-error":
 				call = call.WithResult(p.ErrorText, true)
 			}

@@ -330,3 +330,30 @@ func mcpResult(text string) (result string, failed, ok bool) {
 	}
 	return contentText(list), isError, true
 }
+
+// answerObjectFailed says whether a tool's answer, as text, is a JSON object that reports its
+// command's failure at its top level: an exit code other than 0 ("exitCode", "exit_code",
+// "returncode"), as a shell tool wraps a command's run ({"stdout", "stderr", "exitCode": 1}).
+// Harnesses that wrap a command's output so keep no failure flag of their own (validation
+// round r148b U3: four failed lint runs of a Node agent read as successes). An answer's error
+// field is left to the guard, which reads it as it reads any answer.
+func answerObjectFailed(text string) bool {
+	t := strings.TrimSpace(text)
+	if len(t) < 2 || t[0] != '{' || t[len(t)-1] != '}' {
+		return false
+	}
+	if !strings.Contains(t, `xit`) && !strings.Contains(t, "returncode") {
+		return false
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &top) != nil {
+		return false
+	}
+	for _, k := range [...]string{"exitCode", "exit_code", "returncode"} {
+		var code float64
+		if raw, ok := top[k]; ok && json.Unmarshal(raw, &code) == nil && code != 0 {
+			return true
+		}
+	}
+	return false
+}

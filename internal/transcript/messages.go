@@ -431,7 +431,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			if raised && strings.TrimSpace(text) == "" {
 				text = m.ErrText // the exception is all the model was shown
 			}
-			if !setResult(a, m.ToolCallID, text, m.Status == "error" || m.Failed || raised) {
+			if !setResult(a, m.ToolCallID, text, m.Status == "error" || m.Failed || raised || answerObjectFailed(text)) {
 				a.text(m.Role, text, "", 0)
 			}
 
