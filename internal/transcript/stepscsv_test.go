@@ -14,7 +14,8 @@ func TestStepsTableRowsAreCalls(t *testing.T) {
 		"0,go forward,The ball is ahead.,\"a wall 1 step forward, a purple ball 2 steps left\",0.0,False\n" +
 		"1,go forward,,\"a wall 1 step forward, a purple ball 2 steps left\",0.0,False\n" +
 		"2,Sleep,Tired.,\"You see:\n- grass 1 steps to your west\",0.0,False\n" +
-		"3,Move North West,,\"\n\nYour previous output action: 'Move North West' is not a valid action. Defaulted to action: Noop\nYou see: grass\",0.0,False\n"
+		"3,Move North West,,\"\n\nYour previous output action: 'Move North West' is not a valid action. Defaulted to action: Noop\nYou see: grass\",0.0,False\n" +
+		"4,Noop,,\"You are sleeping, and will not be able take actions until energy is full.\n\nYou see: grass\",0.0,False\n"
 	expectEvents(t, "babyai_run_08.csv", episode, FormatStepsTable, []string{
 		`text[model] "The ball is ahead."`,
 		`call act "{\"action\":\"go forward\"}" => "a wall 1 step forward, a purple …"`,
@@ -23,6 +24,8 @@ func TestStepsTableRowsAreCalls(t *testing.T) {
 		`call sleep "{\"action\":\"Sleep\"}" => "You see:\n- grass 1 steps to your…"`,
 		// the harness took another action in its place: the step failed
 		`call act "{\"action\":\"Move North West\"}" => "\n\nYour previous output action: '…" FAILED`,
+		// the environment says the agent cannot act for now: the step waits (r151b F1)
+		`call wait "{\"action\":\"Noop\"}" => "You are sleeping, and will not b…"`,
 	})
 	if _, err := ReadFrom("prices.csv", strings.NewReader("date,open,close\n2025-01-02,10,11\n")); err == nil {
 		t.Error("a table of prices read as a transcript")
