@@ -97,13 +97,13 @@ func crewAIPanelTitle(line string) (title string, boxed bool) {
 		t = strings.TrimSpace(strings.Trim(t, "╭╮─ "))
 	}
 	for _, known := range crewAIPanelTitles {
-		if strings.HasPrefix(t, known) && (t == known || strings.ContainsRune(known, ' ') && known[0] >= 0x80) {
-			// A title of words alone ("Tool Input", "Crew Completion") is the whole title
-			// of a boxed panel, not the start of a line of text; one with its emoji may go
-			// on with a number ("(#3)").
-			if known[0] < 0x80 && !boxed {
-				break
-			}
+		switch {
+		case !strings.HasPrefix(t, known):
+		case known[0] >= 0x80:
+			return t, boxed // it opens with its emoji, and may go on with a number ("(#3)")
+		case boxed && t == known:
+			// A title of words alone ("Tool Input", "Crew Completion") is the whole title of
+			// a boxed panel, not the start of a line of text.
 			return t, boxed
 		}
 	}
