@@ -334,6 +334,7 @@ var stateVerbs = map[string]bool{
 	"turn": true, "mark": true, "attach": true, "detach": true, "mount": true, "unmount": true,
 	"suspend": true, "resume": true, "start": true, "stop": true, "kill": true, "close": true,
 	"lock": true, "unlock": true, "pay": true, "purchase": true, "buy": true, "change": true,
+	"apply": true, // pochi's and others' applyDiff, applyEdit (validation round r151a F6)
 }
 
 // waitsByName says whether a tool's name says it waits or reads what something

@@ -994,15 +994,38 @@ func shortNonAnswer(result string) bool {
 // containsFold says whether s holds word (written in lower case), ASCII letters compared
 // without case; any other byte is compared as it is (the '_' of "page_down", the apostrophe
 // of "doesn't"): no other byte stands for it, as when every byte was folded with "| 0x20".
-// pollsWhatIsGone says whether a call's answer is a failure saying that what it asked about
-// does not exist: failed, or opening with a failure or an error field, and saying "not
-// found", "does not exist" or "no such".
+// pollsWhatIsGone says whether a call's answer is a failure saying that what the call names
+// does not exist: failed, or opening with a failure or an error field, saying "not found",
+// "does not exist" or "no such", and naming an id of the call's arguments (a token of six
+// bytes or more holding a digit). A service not up yet answers "not found" too, to a poll that
+// names no such id, and is waited for (validation round r151a: a deploy polled with curl).
 func pollsWhatIsGone(c *observedCall) bool {
 	if !c.failed && !opensWithFailure(c.result) && !reportsErrorField(c.result) {
 		return false
 	}
 	w := markWindow(c.result)
-	return containsFold(w, "not found") || containsFold(w, "does not exist") || containsFold(w, "doesn't exist") || containsFold(w, "no such ")
+	if !containsFold(w, "not found") && !containsFold(w, "does not exist") && !containsFold(w, "doesn't exist") && !containsFold(w, "no such ") {
+		return false
+	}
+	return namesAnIDOf(w, c.args)
+}
+
+// namesAnIDOf says whether text holds a token of args that looks like an id: six bytes or
+// more of letters, digits, '-' and '_', one of them a digit.
+func namesAnIDOf(text string, args []byte) bool {
+	for i := 0; i < len(args); {
+		j := i
+		digit := false
+		for j < len(args) && (isWordByte(args[j]) || args[j] == '-') {
+			digit = digit || '0' <= args[j] && args[j] <= '9'
+			j++
+		}
+		if j-i >= 6 && digit && strings.Contains(text, string(args[i:j])) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
 }
 
 func containsFold[T string | []byte](s T, word string) bool {

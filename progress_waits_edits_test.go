@@ -390,7 +390,8 @@ func TestAPollOfWhatIsGoneIsNoWait(t *testing.T) {
 		failed, told bool
 	}{
 		{"the job is not found", `{"error": "Background job with ID \"928a2a2d\" not found."}`, false, true},
-		{"no such session, failed", "no such session: s-41", true, true},
+		{"no such job, failed", "no such job: 928a2a2d", true, true},
+		{"a service not up yet, naming no id of the call", `{"error": "application not found"}`, false, false},
 		{"still running", `{"status": "running", "output": ""}`, false, false},
 		{"timed out", "Error: timed out waiting for output", true, false},
 	} {

@@ -115,8 +115,8 @@ func addAISDKMessage(a *agentBuf, m *msg, index int) {
 			call.Turn = turn()
 			switch p.State {
 			case "output-available":
-				out := aiSDKValue(p.Output)
-				call = call.WithResult(out, answerObjectFailed(out))
+				out, failed := aiSDKOutput(p.Output)
+				call = call.WithResult(out, failed)
 			case "output-error":
 				call = call.WithResult(p.ErrorText, true)
 			}
@@ -144,6 +144,37 @@ func aiSDKValue(raw json.RawMessage) string {
 		return s
 	}
 	return string(raw)
+}
+
+// aiSDKOutput is a tool's answer and whether it failed. A command's run wrapped as
+// {"output": "<what it printed>", "isTruncated": false, "error": "Command exited with code 1"}
+// (pochi's executeCommand) is what it printed, its error a last line that fails the call: left
+// wrapped, the envelope made different commands' failures look alike (validation round
+// r151a F3). Any other value is its JSON, failed when it reports an exit code other than 0.
+func aiSDKOutput(raw json.RawMessage) (string, bool) {
+	text := aiSDKValue(raw)
+	var wrapped map[string]json.RawMessage
+	if len(text) == 0 || text[0] != '{' || json.Unmarshal([]byte(text), &wrapped) != nil {
+		return text, false
+	}
+	var printed string
+	if json.Unmarshal(wrapped["output"], &printed) != nil {
+		return text, answerObjectFailed(text)
+	}
+	for k := range wrapped {
+		switch k {
+		case "output", "isTruncated", "truncated", "error", "exitCode", "exit_code":
+		default:
+			return text, answerObjectFailed(text) // an object of its own, not a run's wrapper
+		}
+	}
+	var errText string
+	_ = json.Unmarshal(wrapped["error"], &errText)
+	failed := strings.TrimSpace(errText) != "" || answerObjectFailed(text)
+	if strings.TrimSpace(errText) != "" {
+		printed = strings.TrimRight(printed, "\r\n") + "\n" + errText
+	}
+	return printed, failed
 }
 
 // aiSDKResult reads a model message's tool-result part: its answer as text and whether it
