@@ -73,14 +73,15 @@ func TestAISDKStreamedPartsAreMessages(t *testing.T) {
 	const stream = `{"type":"message-part","messageId":"u1","role":"user","index":0,"part":{"type":"text","text":"make it build"}}
 {"type":"message-part","messageId":"a1","role":"assistant","index":0,"part":{"type":"step-start"}}
 {"type":"message-part","messageId":"a1","role":"assistant","index":1,"part":{"type":"tool-executeCommand","toolCallId":"c1","state":"input-available","input":{"command":"npm run build"}}}
-{"type":"message-part","messageId":"a1","role":"assistant","index":1,"part":{"type":"tool-executeCommand","toolCallId":"c1","state":"output-available","input":{"command":"npm run build"},"output":{"output":"error TS2307","isTruncated":false}}}
+{"type":"message-part","messageId":"a1","role":"assistant","index":1,"part":{"type":"tool-executeCommand","toolCallId":"c1","state":"output-available","input":{"command":"npm run build"},"output":{"output":"error TS2307","isTruncated":false,"error":"Command exited with code 2"}}}
 {"type":"message-metadata","messageId":"a1","metadata":{"kind":"assistant"}}
 {"type":"message-part","messageId":"a1","role":"assistant","index":2,"part":{"type":"step-start"}}
 {"type":"message-part","messageId":"a1","role":"assistant","index":3,"part":{"type":"tool-readBackgroundJobOutput","toolCallId":"c2","state":"output-error","rawInput":"{\"backgroundJobId\": \"job-1\"","errorText":"Invalid input"}}
 `
 	tr := expectEvents(t, "trajectory.jsonl", stream, FormatMessages, []string{
 		`user "make it build"`,
-		`call executeCommand "{\"command\":\"npm run build\"}" => "{\"output\":\"error TS2307\",\"isTrun…"`,
+		// a run's wrapper: what it printed, its error a last line failing the call (r151a F3)
+		`call executeCommand "{\"command\":\"npm run build\"}" => "error TS2307\nCommand exited with…" FAILED`,
 		`call readBackgroundJobOutput "{\"backgroundJobId\": \"job-1\"" => "Invalid input" FAILED`,
 	})
 	if calls := tr.Agents[0].Calls(); calls[0].Turn == calls[1].Turn {
