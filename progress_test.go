@@ -2114,11 +2114,26 @@ func TestChangesByVerb(t *testing.T) {
 		{"settings_get", false},        // "settings" is no verb
 		{"Add", false},                 // a verb alone names nothing it changes
 		{"startup_diagnostics", false}, // "startup" is not "start"
+		{"applyDiff", true},            // pochi's editor (validation round r151a F6)
 	}
 	for _, tt := range tests {
 		if got := changesByVerb(tt.tool); got != tt.want {
 			t.Errorf("changesByVerb(%q) = %v, want %v", tt.tool, got, tt.want)
 		}
+	}
+}
+
+// A check re-run after each applyDiff to another file, passing every time, is no repeat: each
+// applyDiff changed the workspace (validation round r151a F6: told as stuck at the third).
+func TestACheckAfterEachApplyDiffIsNoRepeat(t *testing.T) {
+	var steps []step
+	for i, file := range []string{"c.ts", "a.ts", "b.ts"} {
+		steps = append(steps,
+			ok("applyDiff", `{"path":"convex/`+file+`","searchContent":"x`+itoa(i)+`","replaceContent":"y"}`, `{"success":true}`),
+			ok("executeCommand", `{"command":"npm run typecheck"}`, "> tsc --project convex/tsconfig.json\n"))
+	}
+	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
+		t.Errorf("a passing check after each applyDiff: got %q, want no notice", got)
 	}
 }
 
