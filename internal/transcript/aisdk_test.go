@@ -59,6 +59,18 @@ func TestAISDKMessagesAreCallsWithTheirAnswers(t *testing.T) {
 	}
 }
 
+// UI messages logged one a line, as pochi wrote its runs before it wrote their parts
+// (validation round r151a U1: 39 such files were no transcript).
+func TestAISDKMessagesOneALine(t *testing.T) {
+	const lines = `{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "install it"}]}
+{"id": "a1", "metadata": {"kind": "assistant"}, "role": "assistant", "parts": [{"type": "step-start"}, {"type": "tool-executeCommand", "toolCallId": "c1", "state": "output-available", "input": {"command": "pip install e2b"}, "output": {"output": "error: externally-managed-environment", "isTruncated": false, "error": "Command exited with code 1"}}]}
+`
+	expectEvents(t, "trajectory.jsonl", lines, FormatMessages, []string{
+		`user "install it"`,
+		`call executeCommand "{\"command\":\"pip install e2b\"}" => "error: externally-managed-enviro…" FAILED`,
+	})
+}
+
 func FuzzAISDK(f *testing.F) {
 	f.Add([]byte(`[{"role": "assistant", "parts": [{"type": "tool-x", "toolCallId": "c", "state": "output-available", "input": {"a": 1}, "output": {"b": [1]}}]}]`))
 	f.Add([]byte(`[{"role": "assistant", "parts": [{"type": "tool-invocation", "toolInvocation": {"state": "result", "toolName": "t", "args": "x", "result": null}}]}, {"role": "tool", "content": [{"type": "tool-result", "output": {"type": "json", "value": {}}}]}]`))

@@ -468,10 +468,13 @@ func sniff(head []byte, eof bool) sniffed {
 		// role outside, the message's content inside, {"role": "user", "message": {...}}.
 		return sniffed{kind: kindMessagesJSONL}
 	case typ == "" && has("role") && (has("content") || has("tool_calls") || has("function_call")),
-		typ == "" && multi && strings.HasPrefix(top.keys["role"], "_"):
+		typ == "" && multi && strings.HasPrefix(top.keys["role"], "_"),
+		typ == "" && multi && has("role") && has("parts") && has("id") && partsIsList(head[i:]):
 		// A chat logged one message a line. The formats whose lines also carry a role (Codex
 		// items, opencode and OpenHands files) are told apart above by their type or keys.
 		// Kimi CLI's context.jsonl opens with a marker line ({"role": "_checkpoint", "id": 0}).
+		// The Vercel AI SDK's UI messages, {"id", "role", "parts"}, one a line, as pochi wrote
+		// its runs before it wrote their parts (validation round r151a U1).
 		return sniffed{kind: kindMessagesJSONL}
 	case multi && !(has("trajectory") || has("history") || has("messages") || has("traj") ||
 		has("fncall_messages") || has("clientHistory")) && !mayHoldRuns(head[i:]):
@@ -522,6 +525,17 @@ const binaryMarkWindow = 512
 
 func lineOf(b []byte, off int) int {
 	return bytes.Count(b[:off], []byte{'\n'}) + 1
+}
+
+// partsIsList says whether the first "parts" member of a head holds a list (a UI message's
+// parts), not a string (a database dump's column holding them as text).
+func partsIsList(head []byte) bool {
+	k := bytes.Index(head, []byte(`"parts":`))
+	if k < 0 {
+		return false
+	}
+	j := jsonscan.SkipSpace(head, k+len(`"parts":`))
+	return j < len(head) && head[j] == '['
 }
 
 // topObject is what scanTopObject saw of a JSON object: its keys, with the values of short
