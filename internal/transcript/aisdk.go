@@ -159,18 +159,18 @@ func aiSDKOutput(raw json.RawMessage) (string, bool) {
 	}
 	var printed string
 	if json.Unmarshal(wrapped["output"], &printed) != nil {
-		return text, answerObjectFailed(text)
+		return text, exitCodeFailed(wrapped)
 	}
 	for k := range wrapped {
 		switch k {
 		case "output", "isTruncated", "truncated", "error", "exitCode", "exit_code":
 		default:
-			return text, answerObjectFailed(text) // an object of its own, not a run's wrapper
+			return text, exitCodeFailed(wrapped) // an object of its own, not a run's wrapper
 		}
 	}
 	var errText string
 	_ = json.Unmarshal(wrapped["error"], &errText)
-	failed := strings.TrimSpace(errText) != "" || answerObjectFailed(text)
+	failed := strings.TrimSpace(errText) != "" || exitCodeFailed(wrapped)
 	if strings.TrimSpace(errText) != "" {
 		printed = strings.TrimRight(printed, "\r\n") + "\n" + errText
 	}

@@ -352,10 +352,7 @@ func crewAIArgs(printed string) []byte {
 	if json.Valid([]byte(printed)) {
 		return []byte(printed)
 	}
-	if j, ok := pyDictJSON(printed); ok {
-		return j
-	}
-	return marshalArgs(map[string]string{"input": printed})
+	return pyDictArgs(printed)
 }
 
 func readCrewAIConsole(name string, br *bufio.Reader) (*built, error) {

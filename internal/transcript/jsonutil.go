@@ -349,6 +349,12 @@ func answerObjectFailed(text string) bool {
 	if json.Unmarshal([]byte(t), &top) != nil {
 		return false
 	}
+	return exitCodeFailed(top)
+}
+
+// exitCodeFailed says whether a JSON object's members report an exit code other than 0
+// ("exitCode", "exit_code", "returncode").
+func exitCodeFailed(top map[string]json.RawMessage) bool {
 	for _, k := range [...]string{"exitCode", "exit_code", "returncode"} {
 		var code float64
 		if raw, ok := top[k]; ok && json.Unmarshal(raw, &code) == nil && code != 0 {

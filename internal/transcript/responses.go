@@ -98,47 +98,44 @@ func replyAsAction(list []msg, j int, id string) []msg {
 	return list
 }
 
-// lastReply returns the index of the assistant message that ends the items, reasoning passed
-// over, when it comes after an environment's answer (a function_call_output); -1 otherwise.
+// lastReply returns the index of the reply in words that ends the items, reasoning passed
+// over, when it comes right after an environment's answer (a function_call_output); -1
+// otherwise.
 func lastReply(items []msg) int {
-	for j := len(items) - 1; j >= 0; j-- {
-		switch {
-		case items[j].Type == "reasoning":
-			continue
-		case items[j].chatRole() == "assistant" && items[j].Type != "function_call" && len(items[j].ToolCalls) == 0 &&
-			strings.TrimSpace(contentText(items[j].Content)) != "":
-			if j > 0 && actionBefore(items, j) < 0 {
-				for k := j - 1; k >= 0; k-- {
-					if items[k].Type == "reasoning" {
-						continue
-					}
-					if items[k].Type == "function_call_output" {
-						return j
-					}
-					break
-				}
-			}
-			return -1
-		}
+	j := before(items, len(items))
+	if j < 0 || !isTextReply(&items[j]) {
 		return -1
+	}
+	if k := before(items, j); k >= 0 && items[k].Type == "function_call_output" {
+		return j
 	}
 	return -1
 }
 
 // actionBefore returns the index of the assistant message items[i] answers: the item before
-// it, reasoning passed over, when that is an assistant message with text; -1 otherwise.
+// it, reasoning passed over, when that is a reply in words (isTextReply); -1 otherwise.
 func actionBefore(items []msg, i int) int {
-	for j := i - 1; j >= 0; j-- {
-		switch {
-		case items[j].Type == "reasoning":
-			continue
-		case items[j].chatRole() == "assistant" && items[j].Type != "function_call" && len(items[j].ToolCalls) == 0 &&
-			strings.TrimSpace(contentText(items[j].Content)) != "":
-			return j
-		}
-		return -1
+	if j := before(items, i); j >= 0 && isTextReply(&items[j]) {
+		return j
 	}
 	return -1
+}
+
+// before returns the index of the item before items[i], reasoning passed over, or -1.
+func before(items []msg, i int) int {
+	for j := i - 1; j >= 0; j-- {
+		if items[j].Type != "reasoning" {
+			return j
+		}
+	}
+	return -1
+}
+
+// isTextReply says whether an item is the model's reply in words alone: an assistant message
+// with text and no call.
+func isTextReply(m *msg) bool {
+	return m.chatRole() == "assistant" && m.Type != "function_call" && len(m.ToolCalls) == 0 &&
+		strings.TrimSpace(contentText(m.Content)) != ""
 }
 
 // textAction splits a reply into the action it takes (the text of its <action> tag, or the
