@@ -34,7 +34,8 @@ import (
 //
 // The run is one agent, "main", but for the steps that Harbor's conversion of a Claude Code
 // session marks as a subagent's (extra.is_sidechain), which are the agent "sidechain"; its
-// extra.tool_result_is_error (or tool_result_metadata.is_error) fails a step's call. A
+// extra.tool_result_is_error (or tool_result_metadata.is_error) fails a step's call, and a
+// step with no observation but Claude Code's raw_tool_result in its extra was answered, empty. A
 // result that points at a subagent's trajectory (subagent_trajectory_ref) leaves that
 // trajectory to its own file.
 
@@ -89,6 +90,12 @@ type atifStep struct {
 		ToolResultIsError bool `json:"tool_result_is_error"`
 		ToolResultMeta    struct {
 			IsError bool `json:"is_error"`
+			// RawToolResult is Claude Code's own tool_result block. The conversion leaves
+			// out a step's observation when the tool printed nothing, and keeps this: the
+			// call was answered, with nothing.
+			RawToolResult *struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"raw_tool_result"`
 		} `json:"tool_result_metadata"`
 		// Harbor's conversion of OpenClaw sessions writes each tool result as a step of its
 		// own: the call it answers, and the command's exit code and status.
@@ -307,6 +314,10 @@ func buildATIF(d *atifDoc) *built {
 			}
 		}
 		if s.Observation == nil {
+			if raw := s.Extra.ToolResultMeta.RawToolResult; raw != nil && len(s.ToolCalls) == 1 {
+				e := &a.events[first]
+				e.Result, e.HasResult, e.Failed = contentText(anyJSON(raw.Content)), true, s.failed()
+			}
 			continue
 		}
 		for _, r := range s.Observation.Results {

@@ -47,6 +47,35 @@ func TestATIFOfAClaudeCodeSessionKeepsSubagentsAndErrors(t *testing.T) {
 	}
 }
 
+// Harbor's conversion of a Claude Code session leaves out the observation of a command that
+// printed nothing, and keeps Claude Code's own tool_result block in the step's extra: the call
+// was answered, empty, and a sleep sent again is a wait that came back, not a call never answered.
+func TestATIFEmptyAnswerKeptOnlyInExtraIsAnAnswer(t *testing.T) {
+	doc := `{"schema_version": "ATIF-v1.2", "session_id": "s", "agent": {"name": "claude-code", "model_name": "m"}, "steps": [
+  {"step_id": 1, "source": "agent", "message": "Executed Bash toolu_1",
+   "tool_calls": [{"tool_call_id": "toolu_1", "function_name": "Bash", "arguments": {"command": "sleep 3"}}],
+   "extra": {"is_sidechain": false, "tool_result_is_error": false, "tool_result_metadata": {"tool_use_result": {"stdout": "", "stderr": ""},
+     "raw_tool_result": {"tool_use_id": "toolu_1", "type": "tool_result", "content": "", "is_error": false}}}},
+  {"step_id": 2, "source": "agent", "message": "Executed Bash toolu_2",
+   "tool_calls": [{"tool_call_id": "toolu_2", "function_name": "Bash", "arguments": {"command": "false"}}],
+   "extra": {"tool_result_is_error": true, "tool_result_metadata": {"raw_tool_result": {"type": "tool_result", "content": "", "is_error": true}}}},
+  {"step_id": 3, "source": "agent", "message": "Executed Bash toolu_3",
+   "tool_calls": [{"tool_call_id": "toolu_3", "function_name": "Bash", "arguments": {"command": "make"}}]}
+]}`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`call Bash "{\"command\":\"sleep 3\"}" => ""`, `call Bash "{\"command\":\"false\"}" => "" FAILED`,
+		`call Bash "{\"command\":\"make\"}" => -`}
+	if len(tr.Agents) != 1 {
+		t.Fatalf("read %d agents, want 1", len(tr.Agents))
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %q, want %q", got, want)
+	}
+}
+
 // Harbor's conversion of an OpenClaw session writes each tool result as a step of its own,
 // naming its call in extra.tool_call_id, with the command's exit code: the result belongs to
 // its call, and is not the model's words.
