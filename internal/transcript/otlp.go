@@ -29,12 +29,14 @@ import (
 //     (older drafts: gen_ai.tool.arguments, gen_ai.tool.result; Google ADK without them:
 //     gcp.vertex.agent.tool_call_args, gcp.vertex.agent.tool_response; any-agent:
 //     gen_ai.tool.args, gen_ai.output). A chat span's
-//     gen_ai.output.messages text parts are model text. The session is gen_ai.conversation.id;
+//     gen_ai.output.messages text parts are model text, and so is a model call's gen_ai.output
+//     typed "text" (any-agent). The session is gen_ai.conversation.id;
 //     the agent is the gen_ai.agent.name of the span or of its nearest ancestor.
 //   - OpenInference: a span with openinference.span.kind "TOOL" is a call: tool.name,
-//     arguments input.value, result output.value. An LLM span's
-//     llm.output_messages.N.message.content is model text. The session is session.id; the
-//     agent is agent.name, or the name of the nearest AGENT span.
+//     arguments input.value (a Python dict's repr read as the dict), result output.value.
+//     An LLM span's llm.output_messages.N.message.content is model text. The session is
+//     session.id; the agent is agent.name, or the name of the nearest AGENT span with a
+//     tool span beneath it (else of the nearest AGENT span).
 //
 // A tool span that holds none of its convention's argument attributes (the GenAI conventions
 // make them opt-in: they may hold secrets) gets its span id as arguments, {"span_id": "..."}:
@@ -319,6 +321,21 @@ func buildOTLP(spans []*otlpSpan) *built {
 		}
 	}
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	// The spans with a tool's span beneath them, for otlpAgent: an OpenInference AGENT span
+	// with none is a step of the agent around it (a LangGraph node named "agent").
+	callsBeneath := map[*otlpSpan]bool{}
+	for _, s := range spans {
+		if isCall, _, _, _, _ := otlpCall(s); !isCall {
+			continue
+		}
+		for p, hops := byID[s.TraceID+"/"+s.ParentSpanID], 0; p != nil && !callsBeneath[p] && hops < 1000; hops++ {
+			callsBeneath[p] = true
+			if p.ParentSpanID == "" {
+				break
+			}
+			p = byID[p.TraceID+"/"+p.ParentSpanID]
+		}
+	}
 
 	b := newBuilder(FormatOTLP)
 	sessions := map[string]int{}
@@ -341,7 +358,7 @@ func buildOTLP(spans []*otlpSpan) *built {
 			sessions[key] = sn
 		}
 		b.session = sn
-		a := b.agent(otlpAgent(s, byID))
+		a := b.agent(otlpAgent(s, byID, callsBeneath))
 		ms := int64(s.start / 1e6)
 		if text != "" {
 			a.text("model", text, "", ms)
@@ -392,7 +409,9 @@ func lastOfEachSpan(spans []*otlpSpan) []*otlpSpan {
 }
 
 // jsonOrString gives the arguments as JSON: the text itself when it is a JSON object or
-// list, else the text as a JSON string.
+// list, the dict when it is a Python dict literal (OpenInference's LangChain instrumentor
+// records a tool's input as the dict's repr, r152a U3: kept as a string, the guard could not
+// tell which argument changed), else the text as a JSON string.
 func jsonOrString(s string) []byte {
 	t := strings.TrimSpace(s)
 	if t == "" {
@@ -400,6 +419,11 @@ func jsonOrString(s string) []byte {
 	}
 	if (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t)) {
 		return []byte(t)
+	}
+	if t[0] == '{' {
+		if b, ok := pyDictJSON(t); ok {
+			return b
+		}
 	}
 	return jsonString(s)
 }
@@ -473,8 +497,13 @@ func otlpFailed(s *otlpSpan) bool {
 	return false
 }
 
+// otlpInferenceOps are the gen_ai.operation.name values of a span that calls a model: the
+// conventions' own, and call_llm (any-agent, Google ADK).
+var otlpInferenceOps = map[string]bool{"chat": true, "text_completion": true, "generate_content": true, "call_llm": true}
+
 // otlpModelText is the text an LLM span's output holds: GenAI gen_ai.output.messages (a JSON
-// list of messages with parts) or OpenInference llm.output_messages.N.message.content.
+// list of messages with parts), a model call's gen_ai.output typed "text", or OpenInference
+// llm.output_messages.N.message.content.
 func otlpModelText(s *otlpSpan) string {
 	if out := s.attrs["gen_ai.output.messages"]; out != "" {
 		var msgs []struct {
@@ -495,6 +524,12 @@ func otlpModelText(s *otlpSpan) string {
 			return strings.Join(texts, "\n")
 		}
 	}
+	// any-agent writes a model call's answer whole in gen_ai.output, typed: "json" when the
+	// model asked for tools (the requests, which the tool spans hold), "text" when it spoke.
+	// Tool spans write their result there too, so only a model call's counts.
+	if s.attrs["gen_ai.output.type"] == "text" && otlpInferenceOps[s.attrs["gen_ai.operation.name"]] {
+		return s.attrs["gen_ai.output"]
+	}
 	var texts []string
 	for i := 0; ; i++ {
 		c, ok := s.attrs["llm.output_messages."+strconv.Itoa(i)+".message.content"]
@@ -507,7 +542,12 @@ func otlpModelText(s *otlpSpan) string {
 }
 
 // otlpAgent is the agent a span belongs to: its own agent name or its nearest ancestor's.
-func otlpAgent(s *otlpSpan, byID map[string]*otlpSpan) string {
+// An OpenInference AGENT span with no tool span beneath it (callsBeneath) names the agent
+// only when no agent encloses it: LangGraph writes each run of its node "agent" (the model's
+// turn) as such a span inside the agent that runs the tools, and read as an agent of its
+// own, the model's words were split from its calls (validation round r152a U2).
+func otlpAgent(s *otlpSpan, byID map[string]*otlpSpan, callsBeneath map[*otlpSpan]bool) string {
+	step := ""
 	for hops := 0; s != nil && hops < 1000; hops++ {
 		if n := s.attrs["gen_ai.agent.name"]; n != "" {
 			return n
@@ -516,12 +556,20 @@ func otlpAgent(s *otlpSpan, byID map[string]*otlpSpan) string {
 			return n
 		}
 		if strings.EqualFold(s.attrs["openinference.span.kind"], "AGENT") && s.Name != "" {
-			return s.Name
+			if callsBeneath[s] {
+				return s.Name
+			}
+			if step == "" {
+				step = s.Name
+			}
 		}
 		if s.ParentSpanID == "" {
 			break
 		}
 		s = byID[s.TraceID+"/"+s.ParentSpanID]
+	}
+	if step != "" {
+		return step
 	}
 	return MainAgent
 }

@@ -369,6 +369,20 @@ func TestRealAnyAgentTracesAreRead(t *testing.T) {
 			`call write_file "{\"text\":\"2025\"}" => -`,
 			`text[model] "The current year in the America/…"`,
 		}},
+		// A model call's answer in words is gen_ai.output typed "text" (r152a U1).
+		{"testdata/real/otlp/anyagent_langchain_genai.json.gz", []string{
+			`call get_current_time "{\"timezone\":\"America/New_York\"}" => "{\n  \"timezone\": \"America/New_Yor…"`,
+			`call write_file "{\"text\":\"2025\"}" => "null"`,
+			`text[model] "Here are the steps I have taken:…"`,
+		}},
+		// LangGraph's node "agent" is an AGENT span with no tool beneath it: the model's turn
+		// inside any_agent, whose words are any_agent's (r152a U2). The tool's input is a
+		// Python dict's repr, read as the dict (r152a U3).
+		{"testdata/real/otlp/anyagent_langgraph_openinference.json.gz", []string{
+			`call get_current_time "{\"timezone\":\"America/New_York\"}" => "{\"output\": \"content='{\\\\n  \\\"tim…"`,
+			`call write_file "{\"text\":\"2025\"}" => "{\"output\": \"content='null' name=…"`,
+			`text[model] "The year in the America/New_York…"`,
+		}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			tr := readOTLPString(t, string(gunzip(t, tc.file)))
