@@ -176,6 +176,7 @@ func readGeminiText(name string, br *bufio.Reader) (*built, error) {
 			i = next
 		case strings.HasPrefix(line, "✦ "):
 			said, next := claudeTextBlock(lines, i, strings.TrimPrefix(line, "✦ "), "  ")
+			said, next = geminiUnindentedWrap(lines, next, said, oneSpace)
 			a.text("model", said, "", 0)
 			i = next
 		case strings.HasPrefix(strings.TrimPrefix(line, " "), "│"):
@@ -316,6 +317,36 @@ func geminiTextArgs(tool, what string) []byte {
 // isGeminiBanner says whether l is the line under Gemini CLI's banner, "Tips for getting
 // started:".
 func isGeminiBanner(l string) bool { return strings.HasPrefix(l, "Tips for getting started") }
+
+// geminiUnindentedWrap goes on with the model's words said, which end before lines[j], over
+// the lines of a copy that lost the indent Gemini CLI wraps them with: lines right under the
+// paragraph, not blank, flush left and opening nothing of the console's own (a turn, a box, a
+// call, a notice). Read without them, a paragraph was its first line (validation round r152c
+// U1: "I will now review <file>", the part that names the step, was on the third).
+func geminiUnindentedWrap(lines []string, j int, said string, oneSpace bool) (string, int) {
+	for ; j < len(lines); j++ {
+		l := strings.TrimRight(lines[j], " \t")
+		if l == "" || l[0] == ' ' || l[0] == '\t' || isGeminiTurnLine(l) || geminiOwnLine(l) {
+			break
+		}
+		if _, _, _, ok := geminiCallLine(l, oneSpace); ok {
+			break
+		}
+		said += "\n" + l
+	}
+	return said, j
+}
+
+// geminiOwnLine says whether a flush-left line is one the console draws: a box's border or
+// side, its notices (ℹ, ✕), or the user's typed "> ".
+func geminiOwnLine(l string) bool {
+	for _, p := range [...]string{"╭", "│", "╰", "ℹ", "✕", ">"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // isGeminiTurnLine says whether l opens a turn: the user's "> " or the model's "✦ ".
 func isGeminiTurnLine(l string) bool {

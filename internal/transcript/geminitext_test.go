@@ -226,3 +226,31 @@ func TestGeminiTextCutEditIsKnownByItsRefusal(t *testing.T) {
 		t.Errorf("arguments:\n%s\nwant the first two %s and the third another", strings.Join(args, "\n"), want)
 	}
 }
+
+// A console copy that lost Gemini CLI's indent leaves a paragraph's wrapped lines flush left:
+// they are still the model's words, up to the box of its calls; a flush-left line the console
+// draws (a notice, the user's turn) is not.
+func TestGeminiTextWrappedWordsFlushLeft(t *testing.T) {
+	const paste = "✦ My analysis has found more simulated services, while confirming\n" +
+		"real data elsewhere. I will now review\n" +
+		"src/services/nlp.js.\n" +
+		"╭──────────────────────────────────────╮\n" +
+		"│ ✓ ReadFile src/services/nlp.js       │\n" +
+		"╰──────────────────────────────────────╯\n" +
+		"✦ Done reading.\n" +
+		"ℹ A potential loop was detected.\n" +
+		"> continue\n"
+	expectEvents(t, "gemini.txt", paste, FormatGeminiText, []string{
+		`text[model] "My analysis has found more simul…"`,
+		`call ReadFile "src/services/nlp.js" => -`,
+		`text[model] "Done reading."`,
+		`user "continue"`,
+	})
+	tr, err := ReadFrom("gemini.txt", strings.NewReader(paste))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if said := tr.Agents[0].Events[0].Text; !strings.HasSuffix(said, "I will now review\nsrc/services/nlp.js.") {
+		t.Errorf("first paragraph read as %q", said)
+	}
+}
