@@ -42,6 +42,9 @@ type aiSDKPart struct {
 	Reasoning      string          `json:"reasoning"`
 	// RawInput is what the model wrote when the SDK could not parse it as the input.
 	RawInput json.RawMessage `json:"rawInput"`
+	// at is when a streamed part was first written (Unix milliseconds, 0 when not known):
+	// a chat streamed as message parts times each record, not each message.
+	at int64
 }
 
 // aiSDKToolPart is AI SDK 4's toolInvocation.
@@ -82,7 +85,7 @@ func addAISDKMessage(a *agentBuf, m *msg, index int) {
 		case p.Type == "text" || p.Type == "" && p.Text != nil:
 			if role == "assistant" {
 				a.turn = turn()
-				a.said(text)
+				a.saidAt(text, p.at)
 				a.turn = ""
 			} else {
 				userText = append(userText, text)
@@ -92,12 +95,12 @@ func addAISDKMessage(a *agentBuf, m *msg, index int) {
 				text = p.Reasoning
 			}
 			a.turn = turn()
-			a.text("model", text, "", 0)
+			a.text("model", text, "", p.at)
 			a.turn = ""
 		case p.Type == "tool-invocation" && p.ToolInvocation != nil:
 			t := p.ToolInvocation
 			call := loopguard.Call("", t.ToolName, rawArgs(t.Args))
-			call.Turn = turn()
+			call.Turn, call.Time = turn(), p.at
 			if t.State == "result" {
 				call = call.WithResult(aiSDKValue(t.Result), false)
 			}
@@ -112,7 +115,7 @@ func addAISDKMessage(a *agentBuf, m *msg, index int) {
 				input = p.RawInput
 			}
 			call := loopguard.Call("", name, rawArgs(input))
-			call.Turn = turn()
+			call.Turn, call.Time = turn(), p.at
 			switch p.State {
 			case "output-available":
 				out, failed := aiSDKOutput(p.Output)
@@ -217,6 +220,7 @@ func isAISDKStreamHead(has func(string) bool, typ string) bool {
 // aiSDKStreamRecord is a line of such a stream.
 type aiSDKStreamRecord struct {
 	Type      string  `json:"type"`
+	Timestamp string  `json:"timestamp"` // when the record was written (pochi's later jobs)
 	MessageID string  `json:"messageId"`
 	Role      string  `json:"role"`
 	Index     int     `json:"index"`
@@ -245,7 +249,14 @@ func readAISDKStream(name string, br *bufio.Reader) (*built, error) {
 			byID[r.MessageID] = m
 			order = append(order, r.MessageID)
 		}
-		m.parts[r.Index] = r.Part // the part as it last stood
+		// The part as it last stood, at the time it was first written: a call is made when
+		// the model writes it, and rewritten as its input streams and its output comes.
+		at := parseTime(r.Timestamp)
+		if old, seen := m.parts[r.Index]; seen && old.at != 0 {
+			at = old.at
+		}
+		r.Part.at = at
+		m.parts[r.Index] = r.Part
 		return nil
 	})
 	if err != nil {

@@ -2,6 +2,8 @@ package transcript
 
 import (
 	"bufio"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -98,6 +100,27 @@ func TestAISDKStreamedPartsAreMessages(t *testing.T) {
 	})
 	if calls := tr.Agents[0].Calls(); calls[0].Turn == calls[1].Turn {
 		t.Errorf("the calls of two steps share the turn %q", calls[0].Turn)
+	}
+}
+
+// pochi's later jobs time each record of the stream: a call's time is when its part was first
+// written (the model making it), not when its output came (r151a U2: every event at time 0).
+func TestAISDKStreamedPartsKeepTheirFirstTime(t *testing.T) {
+	const stream = `{"type":"message-part","timestamp":"2026-07-17T14:41:10.000Z","messageId":"a1","role":"assistant","index":0,"part":{"type":"text","text":"Building."}}
+{"type":"message-part","timestamp":"2026-07-17T14:41:11.000Z","messageId":"a1","role":"assistant","index":1,"part":{"type":"tool-executeCommand","toolCallId":"c1","state":"input-available","input":{"command":"npm run build"}}}
+{"type":"message-part","timestamp":"2026-07-17T14:41:17.679Z","messageId":"a1","role":"assistant","index":1,"part":{"type":"tool-executeCommand","toolCallId":"c1","state":"output-available","input":{"command":"npm run build"},"output":"ok"}}
+{"type":"message-part","messageId":"a1","role":"assistant","index":2,"part":{"type":"tool-readFile","toolCallId":"c2","state":"output-available","input":{"path":"a.ts"},"output":"x"}}
+`
+	tr, err := ReadFrom("trajectory.jsonl", strings.NewReader(stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, e := range tr.Agents[0].Events {
+		got = append(got, e.Time)
+	}
+	if want := []int64{1784299270000, 1784299271000, 0}; !slices.Equal(got, want) {
+		t.Errorf("times %v, want %v", got, want)
 	}
 }
 
