@@ -378,7 +378,7 @@ var fixtureWant = []struct {
 				`text[model] "THOUGHT: Edit then run.\n\n\n\nThen:…"`,
 				`call[harness] bash "sed -i 's/a/b/' a.py" => "Please always provide EXACTLY ON…" FAILED`,
 				`text[model] "THOUGHT: I will just think this …"`,
-				`call[harness] bash "THOUGHT: I will just think this …" => "Please always provide EXACTLY ON…" FAILED`,
+				`call[harness] (no action) "" => "Please always provide EXACTLY ON…" FAILED`,
 				`text[model] "THOUGHT: One command."`,
 				`call bash "sed -i 's/a/b/' a.py" => "<returncode>1</returncode>\n<outp…" FAILED`,
 				`text[model] "THOUGHT: Wait for it."`,

@@ -88,7 +88,7 @@ func TestMiniConsoleReadsTheRunAsItsTrajectory(t *testing.T) {
 		`text[model] "THOUGHT: Run the tests first."`,
 		`call bash "pytest -q" => "<returncode>1</returncode>\n<outp…" FAILED`,
 		`text[model] "I will fix it now."`,
-		`call[harness] bash "I will fix it now." => "Please always provide EXACTLY ON…" FAILED`,
+		`call[harness] (no action) "" => "Please always provide EXACTLY ON…" FAILED`,
 		`text[model] "THOUGHT: Done."`,
 		`call bash "echo COMPLETE_TASK_AND_SUBMIT_FI…" => ""`,
 	}

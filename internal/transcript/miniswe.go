@@ -20,9 +20,10 @@ import (
 //     a timeout notice, or the submission); Failed when the return code is not 0 or the
 //     command timed out.
 //   - zero or several blocks: the harness refused the reply with a format error and ran
-//     nothing. The reply is still one call, Failed, with the first block (if any) as Args and
-//     the harness's reprompt as Result: to the model it is an attempted command that was
-//     refused, and a model that keeps re-sending it is retrying.
+//     nothing. The reply is still one call, Failed, with the harness's reprompt as Result.
+//     Several blocks: Args is the first, an attempted command that was refused, and a model
+//     that keeps re-sending it is retrying. No block: the call "(no action)" with no Args,
+//     since the reply attempted nothing, whatever it said (its words are the model's text).
 //
 // A harness of the same trajectory format may ask for calls in a textual protocol of its own
 // instead (a ReAct agent built on mini-swe-agent for a course, Berkeley's CS 264 of 2025):
@@ -243,11 +244,15 @@ func buildMini(d *docObject) *built {
 			case args != "":
 				call.Args = []byte(args)
 			case len(blocks) == 0:
-				// No action found (the harness answers with a format error): what the model
-				// sent is its reply itself. Two such replies are the same call only when they
-				// say the same; each different one is a new attempt, and their alike format
-				// errors are counted as errors.
-				call.Args = []byte(strings.TrimSpace(text))
+				// No action found (the harness answers with a format error): the reply
+				// attempted nothing, whatever it said, and its words are the model's text
+				// (above). Each such reply is the same call, "(no action)" as SWE-agent's
+				// reader names it, answered the same: three in a row are the model stuck at
+				// the form. Taken as an attempt of its own, each reply's prose masked the
+				// harness's one answer apart, and a model that sent a plan in words four
+				// times running, nothing run, was never told (validation rounds r132a,
+				// r139a; found again in r154a).
+				call.Tool, call.Args = noActionTool, nil
 			}
 			if answered {
 				i++

@@ -29,22 +29,29 @@ func miniRun(replies ...string) string {
 	return string(b)
 }
 
-// A reply with no action is the call it is: the same reply twice is the same call, different
-// ones are different attempts, and a run of alike format errors is an error loop.
+// A reply with no action attempted nothing, whatever it said: every such reply is the same
+// call, "(no action)" with no arguments, answered by the harness's one format error, and its
+// words are the model's text. Replies that keep attempting nothing are the model stuck at the
+// form (validation rounds r132a, r139a M1, r143c M1: runs of such replies untold, because
+// each reply's prose, taken for its arguments, masked the one answer apart).
 func TestMiniSWEAgentRepliesWithoutAnAction(t *testing.T) {
 	tests := []struct {
 		name    string
 		replies []string
 		want    []string
 	}{
-		{"different replies without an action, between commands, are not one call repeated",
+		{"two replies without an action, a command between, are no loop",
+			[]string{"THOUGHT: patch the cookie domain.", "```bash\npytest -q tests\n```", "THOUGHT: first suppress the warning.",
+				"```bash\nnl -ba src/flask/testing.py\n```"},
+			nil},
+		{"a third reply attempting nothing, nothing changed since, is the same nothing again",
 			[]string{"THOUGHT: patch the cookie domain.", "```bash\npytest -q tests\n```", "THOUGHT: first suppress the warning.",
 				"THOUGHT: then normalise Set-Cookie.", "```bash\nnl -ba src/flask/testing.py\n```"},
-			nil},
-		{"four format errors in a row are an error loop",
+			[]string{"call 4: stuck (no action) × 3"}},
+		{"replies without an action in a row are told at the third",
 			[]string{"THOUGHT: robustly replace get_backend. A", "THOUGHT: robustly replace get_backend. B",
 				"THOUGHT: robustly replace get_backend. C", "THOUGHT: robustly replace get_backend. D"},
-			[]string{"call 4: errors bash failed × 4"}},
+			[]string{"call 3: stuck (no action) × 3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,8 +64,8 @@ func TestMiniSWEAgentRepliesWithoutAnAction(t *testing.T) {
 			}
 			for i, c := range tr.Agents[0].Calls() {
 				refused := !strings.Contains(tt.replies[i], "```bash")
-				if refused && string(c.Args) != tt.replies[i] {
-					t.Errorf("call %d: args %q, want the reply", i+1, c.Args)
+				if refused && (c.Tool != "(no action)" || len(c.Args) != 0) {
+					t.Errorf("call %d: %s %q, want (no action) with no arguments", i+1, c.Tool, c.Args)
 				}
 				// A reply the harness refused for its form ran nothing: the call says so.
 				if got := c.Source == loopguard.SourceHarness; got != refused {
@@ -238,7 +245,7 @@ func TestMiniSWEAgentTextualCallProtocol(t *testing.T) {
 		`call run_bash_cmd "{\"command\":\"pytest -q\\ntests/tes…" => "1 failed"`,
 		`call finish "{\"result\":\"Fixed the parser.\"}" => "Fixed the parser."`,
 		`text[model] "I am done."`,
-		`call[harness] bash "I am done." => "Error: No function call detected…" FAILED`,
+		`call[harness] (no action) "" => "Error: No function call detected…" FAILED`,
 	})
 }
 
