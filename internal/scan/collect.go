@@ -170,6 +170,9 @@ func CollectMirrors(paths []string) ([]Target, []Mirror) {
 //     cctrace 2 copies in with its subagents' files;
 //   - an OpenHands evaluation's llm_completions/<instance>/ dumps beside its output.jsonl,
 //     whose event streams hold the same conversations, with every call's result;
+//   - an OpenHands session folder's event_cache/<from>-<to>.json, its own batches of 25 of
+//     the events that events/<id>.json holds one a file: read too, every run was read twice,
+//     and cut at every 25th event (validation round r154c U1: 190 runs read as 959);
 //   - Claude Code's forks of a conversation that it runs for itself, beside the session's
 //     file: <session>/subagents/agent-acompact-<id>.jsonl (a compaction) and
 //     agent-aside_question-<id>.jsonl (a side question asked with /btw) hold the whole
@@ -227,6 +230,15 @@ func splitMirrors(targets []Target) ([]Target, []Mirror) {
 	terminus := terminusEpisodeMirrors(targets, has)
 	harbor := harborAgentMirrors(targets, has)
 	acr := autoCodeRoverMirrors(targets)
+	// OpenHands session folders by path, to a file of their events/ (see the list above).
+	eventsOf := map[string]string{}
+	for _, t := range targets {
+		if dir := filepath.Dir(t.Path); filepath.Base(dir) == "events" && strings.HasSuffix(t.Path, ".json") {
+			if session := filepath.Dir(dir); eventsOf[session] == "" {
+				eventsOf[session] = t.Path
+			}
+		}
+	}
 	mirrorOf := func(t Target) (of, why string) {
 		if m, ok := terminus[t.Path]; ok {
 			return m.Of, m.Why
@@ -240,6 +252,11 @@ func splitMirrors(targets []Target) ([]Target, []Mirror) {
 		if dir, _, ok := strings.Cut(filepath.ToSlash(t.Path), "/llm_completions/"); ok {
 			if of := has[filepath.Join(filepath.FromSlash(dir), "output.jsonl")]; of != "" {
 				return of, "OpenHands' completion dumps of the evaluation's conversations"
+			}
+		}
+		if dir := filepath.Dir(t.Path); filepath.Base(dir) == "event_cache" {
+			if of := eventsOf[filepath.Dir(dir)]; of != "" {
+				return of, "OpenHands' cache of the session's events, 25 a file (events/ holds each)"
 			}
 		}
 		if key, ok := geminiSessionKey(t); ok && geminiCopy[key].Path != t.Path {

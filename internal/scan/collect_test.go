@@ -149,6 +149,38 @@ func TestCollectPassesOverCompletionDumpsBesideTheirEvaluationOutput(t *testing.
 	}
 }
 
+// An OpenHands session folder keeps its events one a file in events/ and again in batches of
+// 25 in event_cache/: a walk reads events/ (one conversation) and passes over the batches;
+// batches alone are read.
+func TestCollectPassesOverOpenHandsEventCacheBesideItsEvents(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string) string {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	e0, e1 := write("sessions/a/events/0.json"), write("sessions/a/events/1.json")
+	write("sessions/a/event_cache/0-25.json")
+	write("sessions/a/event_cache/25-50.json")
+	alone := write("sessions/b/event_cache/0-25.json")
+	targets, mirrors := CollectMirrors([]string{dir})
+	var got []string
+	for _, tg := range targets {
+		got = append(got, tg.Path)
+	}
+	if want := []string{e0, e1, alone}; !slices.Equal(got, want) {
+		t.Errorf("walk: %q, want %q", got, want)
+	}
+	if len(mirrors) != 2 || mirrors[0].Of != e0 {
+		t.Errorf("mirrors %+v, want the two batches of a, read from %s", mirrors, e0)
+	}
+}
+
 // A folder walk picks up the names the readers know and no others: Letta's agent files (.af)
 // among them, compressed or not, a cluster job's output (Slurm's slurm-<id>.out), and a table
 // of an episode's steps (BALROG's .csv).
