@@ -296,7 +296,14 @@ func (s *ohSession) observe(idx int, e *ohEvent) {
 		code := *e.Metadata.ExitCode
 		failed = failed || code != 0 && code != -1
 	}
-	ev.Result, ev.HasResult, ev.Failed = ohText(e.Content), true, failed
+	text := ohText(e.Content)
+	if kind := ohName(e.Observation); (kind == "edit" || kind == "read") && strings.HasPrefix(text, "ERROR:") {
+		// OpenHands' file editor says it refused the command so, in its answer alone
+		// ("ERROR:\nNo replacement was performed, old_str ... did not appear verbatim"), with
+		// no error observation and no exit code (validation round r154c U2).
+		failed = true
+	}
+	ev.Result, ev.HasResult, ev.Failed = text, true, failed
 }
 
 func (s *ohSession) addUsage(r *ohResponse) {

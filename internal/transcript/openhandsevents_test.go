@@ -59,6 +59,31 @@ func TestAnOpenHandsEventFolderReadsAsItsTrajectory(t *testing.T) {
 	}
 }
 
+// OpenHands 0.x's file editor refuses a command in its answer alone, "ERROR:" and why, with no
+// error observation and no exit code: the call failed (validation round r154c U2). An answer
+// that only mentions an error further down is the file's text.
+func TestOpenHandsEditorErrorAnswerFailsTheCall(t *testing.T) {
+	const trajectory = `[
+{"id": 1, "timestamp": "2026-01-06T15:41:00.000000", "source": "agent", "message": "", "action": "edit", "args": {"command": "str_replace", "path": "/w/a.py", "old_str": "x = 1", "new_str": "x = 2"}},
+{"id": 2, "timestamp": "2026-01-06T15:42:00.000000", "source": "agent", "message": "", "cause": 1, "observation": "edit", "content": "ERROR:\nNo replacement was performed, old_str ` + "`x = 1`" + ` did not appear verbatim in /w/a.py.", "extras": {"path": "/w/a.py"}},
+{"id": 3, "timestamp": "2026-01-06T15:43:00.000000", "source": "agent", "message": "", "action": "read", "args": {"path": "/w/b.py"}},
+{"id": 4, "timestamp": "2026-01-06T15:44:00.000000", "source": "agent", "message": "", "cause": 3, "observation": "read", "content": "ERROR:\nInvalid ` + "`path`" + ` parameter: /w/b.py does not exist.", "extras": {"path": "/w/b.py"}},
+{"id": 5, "timestamp": "2026-01-06T15:45:00.000000", "source": "agent", "message": "", "action": "read", "args": {"path": "/w/a.py"}},
+{"id": 6, "timestamp": "2026-01-06T15:46:00.000000", "source": "agent", "message": "", "cause": 5, "observation": "read", "content": "     1\traise ValueError(\"ERROR: bad\")", "extras": {"path": "/w/a.py"}}
+]`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(trajectory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []bool
+	for _, c := range tr.Agents[0].Calls() {
+		failed = append(failed, c.Failed)
+	}
+	if want := []bool{true, true, false}; tr.Format != FormatOpenHands || !reflect.DeepEqual(failed, want) {
+		t.Errorf("read as %s, failed %v, want %v", tr.Format, failed, want)
+	}
+}
+
 // OpenHands 1.x (the agent SDK) events, as conversations/<id>/events/event-*.json hold them.
 const ohV1Events = `[
 {"id":"e1","timestamp":"2025-11-01T10:00:00","source":"agent","kind":"SystemPromptEvent","system_prompt":{"type":"text","text":"You are OpenHands agent."},"tools":[]},
