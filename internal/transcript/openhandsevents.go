@@ -193,15 +193,17 @@ func (s *ohSession) add(e *ohEvent) {
 			}
 			a.user(text, parseTime(e.Timestamp))
 		case name == "system":
-			a.text("system", str("content"), "", 0)
+			a.text("system", str("content"), "", parseTime(e.Timestamp))
 		case name == "message":
-			a.text("model", str("content"), "", 0)
+			// The event's time, as calls and user turns have theirs (validation round
+			// r154c U3: the model's words were all at time 0).
+			a.text("model", str("content"), "", parseTime(e.Timestamp))
 		case e.Source == "agent" && (!ohNotCalls[name] || e.ToolCallMetadata != nil):
 			if name == "think" && e.ToolCallMetadata == nil {
-				a.text("model", str("thought"), "", 0)
+				a.text("model", str("thought"), "", parseTime(e.Timestamp))
 				return
 			}
-			a.text("model", str("thought"), "", 0)
+			a.text("model", str("thought"), "", parseTime(e.Timestamp))
 			tool, callArgs := name, []byte(nil)
 			if md := e.ToolCallMetadata; md != nil {
 				if md.FunctionName != "" {

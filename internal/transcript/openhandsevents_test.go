@@ -84,6 +84,30 @@ func TestOpenHandsEditorErrorAnswerFailsTheCall(t *testing.T) {
 	}
 }
 
+// OpenHands 0.x events keep their time on the model's words as on calls (r154c U3).
+func TestOpenHandsModelTextKeepsItsTime(t *testing.T) {
+	const trajectory = `[
+{"id": 1, "timestamp": "2026-01-06T15:24:01.000000", "source": "agent", "message": "Let me run it.", "action": "run", "args": {"command": "ls", "thought": "Let me run it."}},
+{"id": 2, "timestamp": "2026-01-06T15:24:02.000000", "source": "agent", "message": "", "cause": 1, "observation": "run", "content": "a.py", "extras": {"exit_code": 0}},
+{"id": 3, "timestamp": "2026-01-06T15:24:03.418723", "source": "agent", "message": "Done.", "action": "message", "args": {"content": "Done."}}
+]`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(trajectory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range tr.Agents[0].Events {
+		kind := "call"
+		if e.Type == loopguard.EventText {
+			kind = "text"
+		}
+		got = append(got, kind+"@"+time.UnixMilli(e.Time).UTC().Format("15:04:05.000"))
+	}
+	if want := []string{"text@15:24:01.000", "call@15:24:01.000", "text@15:24:03.418"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("events %q, want %q", got, want)
+	}
+}
+
 // OpenHands 1.x (the agent SDK) events, as conversations/<id>/events/event-*.json hold them.
 const ohV1Events = `[
 {"id":"e1","timestamp":"2025-11-01T10:00:00","source":"agent","kind":"SystemPromptEvent","system_prompt":{"type":"text","text":"You are OpenHands agent."},"tools":[]},
