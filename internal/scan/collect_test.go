@@ -14,16 +14,7 @@ import (
 // alone or named by the user.
 func TestCollectPassesOverUIMessagesBesideTheirHistory(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel string) string {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("[]"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(rel string) string { return writeFile(t, dir, filepath.FromSlash(rel), "[]") }
 	history := write("tasks/1/api_conversation_history.json")
 	beside := write("tasks/1/ui_messages.json")
 	alone := write("shared/ui_messages.json.gz")
@@ -124,16 +115,7 @@ func TestCollectReadsACctraceExportOnce(t *testing.T) {
 // read when they are alone, or named.
 func TestCollectPassesOverCompletionDumpsBesideTheirEvaluationOutput(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel string) string {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(rel string) string { return writeFile(t, dir, filepath.FromSlash(rel), "{}") }
 	output := write("run1/output.jsonl")
 	dump := write("run1/llm_completions/django__django-1/gpt-4o-1.json")
 	alone := write("run2/llm_completions/django__django-2/gpt-4o-1.json")
@@ -154,16 +136,7 @@ func TestCollectPassesOverCompletionDumpsBesideTheirEvaluationOutput(t *testing.
 // batches alone are read.
 func TestCollectPassesOverOpenHandsEventCacheBesideItsEvents(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel string) string {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(rel string) string { return writeFile(t, dir, filepath.FromSlash(rel), "{}") }
 	e0, e1 := write("sessions/a/events/0.json"), write("sessions/a/events/1.json")
 	write("sessions/a/event_cache/0-25.json")
 	write("sessions/a/event_cache/25-50.json")
@@ -210,16 +183,7 @@ func TestCollectPicksUpTheNamesOfTranscripts(t *testing.T) {
 // A walk passes over them beside their session's file; alone or named, they are read.
 func TestCollectPassesOverClaudeCodeForksBesideTheirSession(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel string) string {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(rel string) string { return writeFile(t, dir, filepath.FromSlash(rel), "{}\n") }
 	session := write("proj/cd12a960.jsonl")
 	subagent := write("proj/cd12a960/subagents/agent-a4fed87a6dab77dba.jsonl")
 	compaction := write("proj/cd12a960/subagents/agent-acompact-afb1adadf16dc577.jsonl")
