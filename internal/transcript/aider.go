@@ -217,6 +217,15 @@ func aiderMessages(run string) []aiderMessage {
 				continue
 			}
 			feedback = ""
+			if aiderConfirmAnswer(text) {
+				// The user's answer to aider's own question ("Add file to the chat?
+				// (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: all"), which aider logs
+				// as typed input: aider then sends the files itself. No request of the user's:
+				// read as one, it began the task afresh at every file the model asked for
+				// (validation round r155c U1: 16 such answers in one session).
+				out = append(out, aiderMessage{role: "harness", text: text})
+				continue
+			}
 			add("user", text)
 		case strings.HasPrefix(line, "> ") || strings.TrimRight(line, " ") == ">":
 			out = append(out, aiderMessage{role: "harness", text: strings.TrimRight(strings.TrimPrefix(strings.TrimPrefix(line, ">"), " "), " ")})
@@ -300,6 +309,18 @@ func aiderOldLayout(lines []string) bool {
 		}
 	}
 	return users > 0 && unended > 0
+}
+
+// aiderConfirmAnswer says whether a "#### " line is the user's answer to one of aider's yes/no
+// questions as aider logs it: the question, its choices "(Y)es/(N)o...", the default in
+// brackets, then ": " and the answer.
+func aiderConfirmAnswer(text string) bool {
+	_, rest, ok := strings.Cut(text, "? (Y)es/(N)o")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndex(rest, "]: ")
+	return i >= 0 && strings.Contains(rest[:i], "[")
 }
 
 // endsAiderMessage says whether a line ends one of aider's messages: aider strips a message

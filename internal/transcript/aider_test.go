@@ -265,6 +265,35 @@ func TestAiderArchitectHandOffIsNoUserTurn(t *testing.T) {
 	}
 }
 
+// The user's answer to aider's own question, which aider logs as typed input ("#### Add file to
+// the chat? ... [Yes]: all"), is no request of the user's: aider sends the files itself
+// (validation round r155c U1).
+func TestAiderConfirmAnswerIsNoUserTurn(t *testing.T) {
+	doc := "# aider chat started at 2026-03-01 10:00:00\n\n" +
+		"#### fix the favicon  \n\n" +
+		"Please add src/app/page.tsx to the chat.\n\n" +
+		"> src/app/page.tsx  \n" +
+		"> Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: a  \n\n" +
+		"#### Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: all  \n" +
+		"> Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: a  \n\n" +
+		"Done.\n\n" +
+		"#### Should (Y)es/(N)o be in the docs?  \n\n" +
+		"No.\n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var users []string
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser && e.Source != loopguard.SourceHarness {
+			users = append(users, e.Text)
+		}
+	}
+	if want := []string{"fix the favicon", "Should (Y)es/(N)o be in the docs?"}; !reflect.DeepEqual(users, want) {
+		t.Errorf("user turns %q, want %q\n%s", users, want, strings.Join(describe(tr.Agents[0].Events), "\n"))
+	}
+}
+
 // Aider hands the editor the architect's reply without the reasoning block it opened with:
 // the hand-off is still the reply, no user turn (validation round r132d U2: a plan after a
 // thinking block was read again as the user's words).
