@@ -69,7 +69,8 @@ type ProgressConfig struct {
 	// error, the same answer, or the same thought. Default 80.
 	Similarity int `json:"similarity" yaml:"similarity"`
 	// Transparent tools are bookkeeping (plans, todo lists, thinking): they are not watched and
-	// do not break a chain or a cycle. Patterns; `*` is the only wildcard.
+	// do not break a chain or a cycle, but for a call its host says failed, which is followed
+	// as any failure is. Patterns; `*` is the only wildcard.
 	Transparent []string `json:"transparent" yaml:"transparent"`
 	// Exempt tools are not watched either; the list is the user's, so that exempting a tool
 	// does not mean restating the bookkeeping defaults.
@@ -217,7 +218,8 @@ type progressDetector struct {
 	cfg         ProgressConfig
 	cat         *catalogue
 	thresholds  []int
-	transparent []pattern
+	transparent []pattern // the bookkeeping tools (ProgressConfig.Transparent)
+	exempt      []pattern
 	mutating    []pattern
 	similar     float64
 	tools       []compiledOverride
@@ -232,8 +234,11 @@ func newProgressDetector(cfg ProgressConfig, cat *catalogue) *progressDetector {
 	d := &progressDetector{cfg: cfg, cat: cat, thresholds: slices.Clone(cfg.Thresholds),
 		similar: float64(cfg.Similarity) / 100}
 	slices.Sort(d.thresholds)
-	for _, p := range append(slices.Clone(cfg.Transparent), cfg.Exempt...) {
+	for _, p := range cfg.Transparent {
 		d.transparent = append(d.transparent, compilePattern(p))
+	}
+	for _, p := range cfg.Exempt {
+		d.exempt = append(d.exempt, compilePattern(p))
 	}
 	for _, p := range append(slices.Clone(defaultMutatingTools), cfg.Mutating...) {
 		d.mutating = append(d.mutating, compilePattern(strings.ToLower(p)))
@@ -250,21 +255,25 @@ func (d *progressDetector) newState() detectorState { return &progressState{d: d
 
 // toolClass is what the detector knows of a tool from its name alone.
 type toolClass struct {
-	waits      bool // its name says it waits or reads a background job's output
-	pauses     bool // its name says it lets time pass itself (sleep, wait, a timer)
-	blocks     bool // it waits for news unless its arguments say not to (TaskOutput)
-	ignored    bool // transparent or exempt
-	mutating   bool // changes the workspace by name
-	shows      bool // its name says it shows a file's content (Read, read_file, view, open)
-	typesInput bool // it writes to a running command's input (Codex's write_stdin)
-	decided    bool // mutating was set by an override: no argument check
-	pollBudget int
-	idleBudget int // polls answered the same and checked again at once (IdlePollBudget)
+	waits   bool // its name says it waits or reads a background job's output
+	pauses  bool // its name says it lets time pass itself (sleep, wait, a timer)
+	blocks  bool // it waits for news unless its arguments say not to (TaskOutput)
+	ignored bool // transparent or exempt
+	// bookkeeping: transparent, not exempt. Its calls are passed over while they go through;
+	// one its host says failed is followed as any call's failure (observeCall).
+	bookkeeping bool
+	mutating    bool // changes the workspace by name
+	shows       bool // its name says it shows a file's content (Read, read_file, view, open)
+	typesInput  bool // it writes to a running command's input (Codex's write_stdin)
+	decided     bool // mutating was set by an override: no argument check
+	pollBudget  int
+	idleBudget  int // polls answered the same and checked again at once (IdlePollBudget)
 }
 
 func (d *progressDetector) classify(tool string) toolClass {
 	c := toolClass{pollBudget: d.cfg.PollBudget, idleBudget: min(d.cfg.IdlePollBudget, d.cfg.PollBudget)}
-	c.ignored = matchAny(d.transparent, tool)
+	c.bookkeeping = matchAny(d.transparent, tool) && !matchAny(d.exempt, tool)
+	c.ignored = c.bookkeeping || matchAny(d.exempt, tool)
 	lower := strings.ToLower(tool)
 	// What a tool writes to a process's input (Codex's write_stdin) is judged by what it types,
 	// as a terminal's keystrokes are (see mutates), not by the "write" in its name.
@@ -287,7 +296,7 @@ func (d *progressDetector) classify(tool string) toolClass {
 			c.mutating, c.decided = *o.Mutating, true
 		}
 		if o.Exempt {
-			c.ignored = true
+			c.ignored, c.bookkeeping = true, false
 		}
 		break
 	}

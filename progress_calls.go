@@ -17,7 +17,21 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	s.noteTime(c.time)
 	cls := s.class(c.tool)
 	if cls.ignored {
-		return out
+		// A bookkeeping tool (a plan, a todo list) is transparent while it works. One that
+		// fails is no bookkeeping done: the same refusal again and again is a loop as any
+		// tool's is (validation round r155a M2: a task tracker refused eight times in a row,
+		// "Missing required argument", untold). Only its host's word decides, since a todo
+		// list's text may say anything; a call of it that goes through ends its run of
+		// failures.
+		if !cls.bookkeeping {
+			return out
+		}
+		if !c.failed {
+			h := hashString(c.tool)
+			s.dropChain(h)
+			s.dropChain(combine(h, mutatingChain)) // its changes' chain, for a tool named to write
+			return out
+		}
 	}
 	s.resent, s.resentN = 0, 0 // the model did something (resend)
 	if c.failed && cancelledWithSibling(c.result) {
@@ -1361,6 +1375,11 @@ func (s *progressState) cyclePeriod() int {
 		}
 	}
 	return 0
+}
+
+// dropChain forgets the tool chain of tool, if any.
+func (s *progressState) dropChain(tool uint64) {
+	s.chains = slices.DeleteFunc(s.chains, func(c toolChain) bool { return c.tool == tool })
 }
 
 func (s *progressState) chain(tool uint64) *toolChain {

@@ -863,6 +863,23 @@ func TestProgressRules(t *testing.T) {
 				return book[i/3]
 			}),
 			[]string{"7:cycle:cycle of 2 × 3"}},
+		{"a bookkeeping tool its host says failed the same way again and again is a loop (r155a M2)",
+			nil, times(5, func(i int) step {
+				return fail("task_tracker", fmt.Sprintf(`{"refused_attempt":%d}`, i), `Missing required argument "task_list" for "plan" command in tool call task_tracker`)
+			}), []string{"3:errors:task_tracker failed × 4"}},
+		{"a bookkeeping call that goes through ends its tool's run of failures",
+			nil, []step{
+				fail("TodoWrite", `{"todos":1}`, "InputValidationError: todos must be a list"),
+				fail("TodoWrite", `{"todos":2}`, "InputValidationError: todos must be a list"),
+				ok("TodoWrite", `{"todos":[3]}`, "Todos have been modified successfully"),
+				fail("TodoWrite", `{"todos":4}`, "InputValidationError: todos must be a list"),
+				fail("TodoWrite", `{"todos":5}`, "InputValidationError: todos must be a list"),
+			}, nil},
+		{"an exempt tool failing again and again is not watched: the exemption is the user's word",
+			func(p *ProgressConfig) { p.Exempt = []string{"task_tracker"} },
+			times(5, func(i int) step {
+				return fail("task_tracker", fmt.Sprintf(`{"refused_attempt":%d}`, i), `Missing required argument "task_list"`)
+			}), nil},
 		{"the same task-list view again and again is not watched",
 			nil, times(8, func(int) step { return ok("TaskList", `{}`, "#1 [in_progress] Fix the parser") }), nil},
 		{"Copilot CLI reading a background shell that has printed nothing new is polling",
