@@ -419,15 +419,30 @@ func unescaped(body []byte) string {
 // so is one missing inside what the call ran (a script's "run_tests.sh: line 4: pytest:
 // command not found", npm's "sh: jest: command not found"), which is neither zsh's wording
 // nor, for a program that reports its failure, the output's last line.
+//
+// Cursor's bash hook says it so too, from a shell run as `bash -c '...' --` and so named "--":
+// "--: line 1: dump_bash_state: command not found", often after another complaint of its own
+// ("--: line 20: cannot create temp file for here-document: Permission denied"). That
+// shell's lines at the end go together (validation round r156a U1: every command of six
+// sessions read as failed); no command a call runs is named "--".
 func withoutForeignNotFound(result string, args []byte) string {
 	body := strings.TrimRight(result, " \t\r\n")
 	start := strings.LastIndexByte(body, '\n') + 1
 	last := body[start:]
-	if !strings.HasPrefix(last, "zsh:") || !strings.Contains(last, "command not found: ") {
+	hookShell := strings.HasPrefix(last, "--: ")
+	if !hookShell && !(strings.HasPrefix(last, "zsh:") && strings.Contains(last, "command not found: ")) ||
+		hookShell && !strings.HasSuffix(last, ": command not found") {
 		return result
 	}
 	if name := notFoundCommand(last); name == "" || namedIn(args, name) {
 		return result
+	}
+	for hookShell && start > 0 {
+		prev := strings.LastIndexByte(body[:start-1], '\n') + 1
+		if !strings.HasPrefix(body[prev:start], "--: ") {
+			break
+		}
+		start = prev
 	}
 	return result[:start]
 }

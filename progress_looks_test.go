@@ -192,6 +192,11 @@ func TestWithoutForeignNotFoundKeepsTheCallsOwnFailure(t *testing.T) {
 		{"npm's script's stays", "> jest\n\nsh: jest: command not found\n", `{"command":"npm test"}`, "> jest\n\nsh: jest: command not found\n"},
 		{"the command's own stays", "bash: applypatch: command not found\n", `{"command":"applypatch < fix.diff"}`, "bash: applypatch: command not found\n"},
 		{"nothing to drop", "ok\n", `{"command":"ls"}`, "ok\n"},
+		{"a bash hook's lines go, all of them at the end (r156a U1)",
+			"activate\nipython\n--: line 20: cannot create temp file for here-document: Permission denied\n--: line 1: dump_bash_state: command not found",
+			`{"command":"ls venv/bin | head -20"}`, "activate\nipython\n"},
+		{"a bash hook's other complaint alone stays", "ok\n--: line 20: cannot create temp file for here-document: Permission denied",
+			`{"command":"ls"}`, "ok\n--: line 20: cannot create temp file for here-document: Permission denied"},
 	}
 	for _, tt := range tests {
 		if got := withoutForeignNotFound(tt.result, []byte(tt.args)); got != tt.want {
@@ -204,7 +209,14 @@ func TestWithoutForeignNotFoundKeepsTheCallsOwnFailure(t *testing.T) {
 // not found: dump_zsh_state"). Commands that went through, an edit between each, are no
 // command failing alike; a command that fails on its own, with the line after it, is.
 func TestAShellHooksNotFoundLineIsNotTheCommandsFailure(t *testing.T) {
-	const noise = "\nzsh:1: command not found: dump_zsh_state"
+	for _, noise := range []string{"\nzsh:1: command not found: dump_zsh_state",
+		"\n--: line 20: cannot create temp file for here-document: Permission denied\n--: line 1: dump_bash_state: command not found"} {
+		shellHookNoise(t, noise)
+	}
+}
+
+func shellHookNoise(t *testing.T, noise string) {
+	t.Helper()
 	var steps []step
 	for i := range 6 {
 		steps = append(steps,
