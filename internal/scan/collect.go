@@ -203,6 +203,9 @@ func CollectMirrors(paths []string) ([]Target, []Mirror) {
 //     before): a folder of twelve rounds and three tries read one run fourteen times over, a
 //     loop told fifteen times (validation round r133b U3). The last try's file is read, else
 //     the last round's;
+//   - in a Harbor trial's OpenClaw folder, the session kept at the top (openclaw-session.jsonl)
+//     is read; its copy and its checkpoints under openclaw-sessions/, and what the CLI printed
+//     (command-<n>/stdout.txt), are not (validation round r156b U1: one run read five times);
 //   - a Harbor trial's agent folder, which keeps one run in up to three forms: the agent's own
 //     session files (under sessions/), what the agent's CLI printed (codex.txt,
 //     claude-code.txt, ...) and Harbor's trajectory.json, converted from them (validation
@@ -417,6 +420,16 @@ func harborAgentMirrors(targets []Target, has map[string]string) map[string]Mirr
 			}
 		}
 	}
+	// OpenClaw's agent folder keeps its session at the top, <agent>-session.jsonl, beside
+	// <agent>-sessions/ (the same file again, and checkpoints: the session cut short) and
+	// command-<n>/stdout.txt (what the CLI printed of it): read them all, one run was five
+	// (validation round r156b U1). The session at the top is the run.
+	for _, t := range targets {
+		agent := filepath.Dir(t.Path)
+		if t.Walked && strings.HasSuffix(base(t.Path), "-session.jsonl") && has[filepath.Join(agent, "trajectory.json")] != "" {
+			sessions[agent] = t
+		}
+	}
 	out := map[string]Mirror{}
 	for _, t := range targets {
 		if !t.Walked {
@@ -424,6 +437,15 @@ func harborAgentMirrors(targets []Target, has map[string]string) map[string]Mirr
 		}
 		agent, name := filepath.Dir(t.Path), base(t.Path)
 		own := sessions[agent].Path
+		if up := filepath.Dir(agent); own == "" && sessions[up].Path != "" && strings.HasSuffix(base(sessions[up].Path), "-session.jsonl") {
+			switch sub := filepath.Base(agent); {
+			case strings.HasSuffix(sub, "-sessions") && strings.HasSuffix(name, ".jsonl"):
+				out[t.Path] = Mirror{Path: t.Path, Of: sessions[up].Path, Why: "the agent's own copy of its session, or a checkpoint of it"}
+			case strings.HasPrefix(sub, "command-") && name == "stdout.txt":
+				out[t.Path] = Mirror{Path: t.Path, Of: sessions[up].Path, Why: "what the agent's CLI printed of the run its session file holds"}
+			}
+			continue
+		}
 		switch {
 		case name == "trajectory.json":
 			if own == "" {

@@ -334,6 +334,31 @@ func TestCollectReadsAHarborRunOnceNotOncePerForm(t *testing.T) {
 	}
 }
 
+// Harbor's OpenClaw folder keeps the session at the top, again under openclaw-sessions/ with
+// its checkpoints, and as the CLI printed it: a walk reads the session once (r156b U1).
+func TestCollectReadsAHarborOpenClawRunOnce(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string) string { return writeFile(t, dir, filepath.FromSlash(rel), "{}\n") }
+	session := write("t1/agent/openclaw-session.jsonl")
+	copied := write("t1/agent/openclaw-sessions/bb3f.jsonl")
+	checkpoint := write("t1/agent/openclaw-sessions/bb3f.checkpoint.8de9.jsonl")
+	printed := write("t1/agent/command-1/stdout.txt")
+	trajectory := write("t1/agent/trajectory.json")
+	kept, mirrors := CollectMirrors([]string{dir})
+	if len(kept) != 1 || kept[0].Path != session {
+		t.Errorf("walk: %+v, want %s alone", kept, session)
+	}
+	of := map[string]string{}
+	for _, m := range mirrors {
+		of[m.Path] = m.Of
+	}
+	for _, left := range []string{copied, checkpoint, printed, trajectory} {
+		if of[left] != session {
+			t.Errorf("%s: read instead %q, want %s", left, of[left], session)
+		}
+	}
+}
+
 // AutoCodeRover keeps its chat after each round of context search and after each try at a
 // patch, each file holding the ones before: a walk reads the last try's chat, else the last
 // round's, once per task folder (validation round r133b U3: one run read fourteen times).
