@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/loopguard/loopguard"
 )
@@ -71,6 +72,21 @@ var specDetails = strings.NewReplacer("<details>", "", "</details>", "")
 type specTurn struct {
 	role  string // "user", or the agent's id
 	lines []string
+	at    int64 // the time its header gives ("_**Agent (<model> 2026-01-29 16:27:00Z)**_"), 0 for none
+}
+
+// specTurnTime reads the time at the end of a turn header's parenthesis: "(2026-01-29
+// 16:26:43Z)" for the user, "(claude-opus-4-5 2026-01-29 16:27:00Z)" for the agent.
+func specTurnTime(header string) int64 {
+	i := strings.LastIndexByte(header, ')')
+	if i < 21 {
+		return 0
+	}
+	t, err := time.Parse("2006-01-02 15:04:05Z", header[i-20:i])
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
 }
 
 func readSpecStory(name string, br *bufio.Reader) (*built, error) {
@@ -86,15 +102,24 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 	for _, t := range specTurns(string(data)) {
 		if t.role == "user" {
 			if text := strings.TrimSpace(strings.Trim(strings.TrimSpace(strings.Join(t.lines, "\n")), "-")); text != "" {
-				b.agent(MainAgent).user(text, 0)
+				b.agent(MainAgent).user(text, t.at)
 			}
 			continue
 		}
+		a := b.agent(t.role)
+		from := len(a.events)
 		if unmarked {
-			addSpecSections(b.agent(t.role), t.lines)
-			continue
+			addSpecSections(a, t.lines)
+		} else {
+			addSpecAgentTurn(a, strings.Join(t.lines, "\n"))
 		}
-		addSpecAgentTurn(b.agent(t.role), strings.Join(t.lines, "\n"))
+		// The turn's time, on what it said and called (validation round r156a U2: every
+		// event of a Claude Code export was at time 0).
+		for k := from; k < len(a.events); k++ {
+			if a.events[k].Time == 0 {
+				a.events[k].Time = t.at
+			}
+		}
 	}
 	return b.done(), nil
 }
@@ -467,7 +492,7 @@ func specTurns(s string) []specTurn {
 					role = "sidechain"
 				}
 			}
-			turns = append(turns, specTurn{role: role})
+			turns = append(turns, specTurn{role: role, at: specTurnTime(m[2])})
 			continue
 		}
 		if t != "" {
