@@ -430,8 +430,16 @@ func withoutForeignNotFound(result string, args []byte) string {
 	start := strings.LastIndexByte(body, '\n') + 1
 	last := body[start:]
 	hookShell := strings.HasPrefix(last, "--: ")
-	if !hookShell && !(strings.HasPrefix(last, "zsh:") && strings.Contains(last, "command not found: ")) ||
-		hookShell && !strings.HasSuffix(last, ": command not found") {
+	switch {
+	case hookShell:
+		if !strings.HasSuffix(last, ": command not found") {
+			return result
+		}
+	case strings.HasPrefix(last, "zsh:"):
+		if !strings.Contains(last, "command not found: ") {
+			return result
+		}
+	default:
 		return result
 	}
 	if name := notFoundCommand(last); name == "" || namedIn(args, name) {
