@@ -537,6 +537,7 @@ type progressState struct {
 	stuck      int32 // length of the current no-progress chain ending at last
 	copies     int32 // copies of last after the first in the reply under way, each answered alike
 	polls      int32 // changed-but-similar answers to the same call in a row
+	pollRun    int32 // polls when the poll's answer last moved (its run of unchanged answers began), 0 if never
 	pollSaidAt int32 // polls at the last poll notice, 0 before the first
 	pollMoved  bool  // a poll of the chain was answered differently since its last notice (it is advancing)
 	pollPaused bool  // the chain's polls were waited for: a pause in or before one of them (see pauses)

@@ -153,15 +153,26 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 				s.copies++
 			}
 		}
-		s.polls, s.pollMoved, s.pollPaused = 0, false, false
+		s.polls, s.pollRun, s.pollMoved, s.pollPaused = 0, 0, false, false
 	case sameCall && !mut && s.last.epochAfter == s.epoch && !s.flips(id, dg.exact) && s.likeness(&s.last.sketch, c, &dg) >= 0.5:
 		// (A call that writes is not looking at something that moves: an edit made again,
 		// its file growing each time, is the same change made again, not a poll.)
 		s.stuck = 1
 		s.polls++
-		s.pollMoved = true
+		s.pollMoved, s.pollRun = true, 0
+	case sameCall && !mut && s.last.epochAfter == s.epoch && cls.waits && !cls.pauses:
+		// A call that reads what runs (a background job's output, a status), read again, is
+		// a poll whatever it answers: a job's output read piece by piece is nothing one time
+		// and a new line the next. Taken for other calls, 70 reads of one job never came to
+		// the poll budget (validation round r157b M1). (A pause, a sleep or a wait, reads
+		// nothing: what comes after it is the world's, not a job's.) The answers unchanged
+		// from here on are a run of their own (pollRun), which the idle rule reads as it read
+		// a poll that began here.
+		s.stuck = 1
+		s.polls++
+		s.pollMoved, s.pollRun, s.pollPaused = true, s.polls, false
 	default:
-		s.stuck, s.polls, s.pollSaidAt, s.pollMoved, s.pollPaused = 1, 0, 0, false, false
+		s.stuck, s.polls, s.pollRun, s.pollSaidAt, s.pollMoved, s.pollPaused = 1, 0, 0, 0, false, false
 	}
 	if !copied {
 		s.copies = 0
@@ -771,10 +782,17 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// seen. One answered exactly the same every time, checked again at once every time, is
 	// noted sooner (IdlePollBudget): its checks cost a turn each and cannot bring anything
 	// until time has passed.
-	idle := s.pollSaidAt == 0 && !s.pollMoved && !s.pollPaused && int(s.polls) >= cls.idleBudget
-	if idle || s.pollSaidAt == 0 && int(s.polls) >= cls.pollBudget || s.pollSaidAt > 0 && !s.pollMoved && s.polls >= 2*s.pollSaidAt {
-		s.pollSaidAt = s.polls
-		out = append(out, s.pollNotice(c, int(s.polls)+1, idle))
+	// (A poll read again after its answer changed counts its unchanged answers from there:
+	// run.)
+	run := s.polls - s.pollRun
+	idle := s.pollSaidAt == 0 && !s.pollPaused && int(run) >= cls.idleBudget && (s.pollRun > 0 || !s.pollMoved)
+	if idle || s.pollSaidAt == 0 && int(s.polls) >= cls.pollBudget || s.pollSaidAt > 0 && !s.pollMoved && run >= 2*s.pollSaidAt {
+		n := s.polls // the budget counts every check of the poll
+		if idle || s.pollSaidAt > 0 {
+			n = run // these speak of the answers that have not changed
+		}
+		s.pollSaidAt = n
+		out = append(out, s.pollNotice(c, int(n)+1, idle))
 		s.pollMoved = false // from here on, whether it moves since this notice
 		return out
 	}

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 28
+const progressSnapFormat = 29
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -90,6 +90,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.copies))
 	b = binary.AppendUvarint(b, uint64(s.polls))
 	b = binary.AppendUvarint(b, uint64(s.pollSaidAt))
+	b = binary.AppendUvarint(b, uint64(s.pollRun))
 	b = appendBool(b, s.pollMoved)
 	b = appendBool(b, s.pollPaused)
 	b = binary.AppendUvarint(b, uint64(s.lastPause))
@@ -272,6 +273,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.last.epochAfter = u32()
 	s.stuck, s.copies, s.polls = i32(), i32(), i32()
 	s.pollSaidAt = i32()
+	s.pollRun = i32()
 	s.pollMoved = boolean()
 	s.pollPaused = boolean()
 	s.lastPause = i32()
@@ -400,7 +402,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.resentN, s.resentSaidAt = i32(), i32()
 	s.resentAnswered = boolean()
 	s.resentPreview = r.string()
-	if s.resentN < 0 || s.resentSaidAt < 0 || s.idle < 0 || s.stuck < 0 || s.copies < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
+	if s.resentN < 0 || s.resentSaidAt < 0 || s.idle < 0 || s.stuck < 0 || s.copies < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.pollRun < 0 || s.pollRun > s.polls || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
 	return r.err

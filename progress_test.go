@@ -552,6 +552,20 @@ func TestProgressRules(t *testing.T) {
 			nil, times(14, func(i int) step {
 				return ok("BashOutput", `{"bash_id":"b1"}`, fmt.Sprintf("<status>running</status>\nprocessed book %d of 40 (chapters, index, embeddings)", min(i, 3)))
 			}), nil},
+		{"a job's output read piece by piece, nothing one time and a new line the next, is one poll: noted once at its budget (r157b M1)",
+			nil, times(40, func(i int) step {
+				out := `{"output":"","status":"running"}`
+				if i%2 == 1 {
+					out = fmt.Sprintf(`{"output":"Search attempt %d/60...\nFound on this attempt: []\n","status":"running"}`, i/2+1)
+				}
+				return ok("readBackgroundJobOutput", `{"backgroundJobId":"89a8"}`, out)
+			}), []string{"30:poll:readBackgroundJobOutput polled × 31"}},
+		{"a pause answered otherwise each time is no poll of a job: the world moved, not the job (Crafter's sleep)",
+			nil, times(40, func(i int) step {
+				seen := []string{"grass", "a cow", "water", "a tree", "sand", "a zombie", "stone", "a table"}
+				return ok("wait", `{"action":"noop"}`, fmt.Sprintf("You see %s %d steps to your %s, and %s at your front.",
+					seen[i%8], i, []string{"north", "south", "east", "west"}[i%4], seen[(i*3+1)%8]))
+			}), nil},
 		{"the idle poll budget is a setting",
 			func(p *ProgressConfig) { p.IdlePollBudget = 4 },
 			times(6, func(int) step { return ok("BashOutput", `{"bash_id":"b1"}`, "<status>running</status>") }),
