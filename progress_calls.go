@@ -1023,9 +1023,6 @@ func shortNonAnswer(result string) bool {
 	return false
 }
 
-// containsFold says whether s holds word (written in lower case), ASCII letters compared
-// without case; any other byte is compared as it is (the '_' of "page_down", the apostrophe
-// of "doesn't"): no other byte stands for it, as when every byte was folded with "| 0x20".
 // pollsWhatIsGone says whether a call's answer is a failure saying that what the call names
 // does not exist: failed, or opening with a failure or an error field, saying "not found",
 // "does not exist" or "no such", and naming an id of the call's arguments (a token of six
@@ -1043,7 +1040,7 @@ func pollsWhatIsGone(c *observedCall) bool {
 }
 
 // namesAnIDOf says whether text holds a token of args that looks like an id: six bytes or
-// more of letters, digits, '-' and '_', one of them a digit.
+// more of letters, digits and '-', one of them a digit.
 func namesAnIDOf(text string, args []byte) bool {
 	for i := 0; i < len(args); {
 		j := i
@@ -1060,6 +1057,9 @@ func namesAnIDOf(text string, args []byte) bool {
 	return false
 }
 
+// containsFold says whether s holds word (written in lower case), ASCII letters compared
+// without case; any other byte is compared as it is (the '_' of "page_down", the apostrophe
+// of "doesn't"): no other byte stands for it, as when every byte was folded with "| 0x20".
 func containsFold[T string | []byte](s T, word string) bool {
 	for i := 0; i+len(word) <= len(s); i++ {
 		j := 0
