@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/loopguard/loopguard"
 )
@@ -82,11 +81,7 @@ func specTurnTime(header string) int64 {
 	if i < 21 {
 		return 0
 	}
-	t, err := time.Parse("2006-01-02 15:04:05Z", header[i-20:i])
-	if err != nil {
-		return 0
-	}
-	return t.UnixMilli()
+	return layoutMillis("2006-01-02 15:04:05Z", header[i-20:i])
 }
 
 func readSpecStory(name string, br *bufio.Reader) (*built, error) {
