@@ -328,12 +328,8 @@ func buildOTLP(spans []*otlpSpan) *built {
 		if isCall, _, _, _, _ := otlpCall(s); !isCall {
 			continue
 		}
-		for p, hops := byID[s.TraceID+"/"+s.ParentSpanID], 0; p != nil && !callsBeneath[p] && hops < 1000; hops++ {
+		for p, hops := otlpParent(s, byID), 0; p != nil && !callsBeneath[p] && hops < 1000; p, hops = otlpParent(p, byID), hops+1 {
 			callsBeneath[p] = true
-			if p.ParentSpanID == "" {
-				break
-			}
-			p = byID[p.TraceID+"/"+p.ParentSpanID]
 		}
 	}
 
@@ -541,6 +537,14 @@ func otlpModelText(s *otlpSpan) string {
 	return strings.Join(texts, "\n")
 }
 
+// otlpParent is the span s is a child of, or nil for a root (or a parent not in the file).
+func otlpParent(s *otlpSpan, byID map[string]*otlpSpan) *otlpSpan {
+	if s.ParentSpanID == "" {
+		return nil
+	}
+	return byID[s.TraceID+"/"+s.ParentSpanID]
+}
+
 // otlpAgent is the agent a span belongs to: its own agent name or its nearest ancestor's.
 // An OpenInference AGENT span with no tool span beneath it (callsBeneath) names the agent
 // only when no agent encloses it: LangGraph writes each run of its node "agent" (the model's
@@ -563,10 +567,7 @@ func otlpAgent(s *otlpSpan, byID map[string]*otlpSpan, callsBeneath map[*otlpSpa
 				step = s.Name
 			}
 		}
-		if s.ParentSpanID == "" {
-			break
-		}
-		s = byID[s.TraceID+"/"+s.ParentSpanID]
+		s = otlpParent(s, byID)
 	}
 	if step != "" {
 		return step
