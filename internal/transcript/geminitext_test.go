@@ -240,16 +240,12 @@ func TestGeminiTextWrappedWordsFlushLeft(t *testing.T) {
 		"✦ Done reading.\n" +
 		"ℹ A potential loop was detected.\n" +
 		"> continue\n"
-	expectEvents(t, "gemini.txt", paste, FormatGeminiText, []string{
+	tr := expectEvents(t, "gemini.txt", paste, FormatGeminiText, []string{
 		`text[model] "My analysis has found more simul…"`,
 		`call ReadFile "src/services/nlp.js" => -`,
 		`text[model] "Done reading."`,
 		`user "continue"`,
 	})
-	tr, err := ReadFrom("gemini.txt", strings.NewReader(paste))
-	if err != nil {
-		t.Fatal(err)
-	}
 	if said := tr.Agents[0].Events[0].Text; !strings.HasSuffix(said, "I will now review\nsrc/services/nlp.js.") {
 		t.Errorf("first paragraph read as %q", said)
 	}
