@@ -311,6 +311,7 @@ func TestMutatingCalls(t *testing.T) {
 		{"edit_file", `{"path":"a.go"}`, true},
 		{"str_replace_editor", `{"command":"view","path":"a.go"}`, false},
 		{"str_replace_editor", `{"command":"str_replace","path":"a.go"}`, true},
+		{"str_replace_editor", `{"refused_attempt":3}`, false}, // refused before it ran: changed nothing
 		{"str_replace_editor", `str_replace_editor view /a.go --view_range 1 20`, false},
 		{"str_replace_editor", `str_replace_editor create /a.go --file_text x`, true},
 		{"apply_patch", `*** Begin Patch`, true},

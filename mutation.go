@@ -34,6 +34,10 @@ var defaultMutatingTools = []string{"*edit*", "*write*", "*create*", "*replace*"
 	"*patch*", "*insert*", "*delete*", "*remove*", "*rename*", "*move*", "*mkdir*", "*append*",
 	"*apply_diff*", "*update_file*", "*modify_file*", "*save_file*", "*overwrite*"}
 
+// refusedAttemptPrefix opens the arguments a reader gives a call the harness refused before it
+// ran when no record keeps the call's own: {"refused_attempt": n}.
+var refusedAttemptPrefix = []byte(`{"refused_attempt":`)
+
 // readOnlySubcommands are editor sub-commands that only look.
 var readOnlySubcommands = map[string]bool{
 	"view": true, "read": true, "list": true, "show": true, "get": true, "cat": true,
@@ -48,6 +52,16 @@ var readOnlySubcommands = map[string]bool{
 // and whether that is only "code".
 func mutates(named bool, tool string, args []byte, keys argKeys) bool {
 	if named {
+		// A call the harness refused before it ran, whose arguments no record keeps (a
+		// reader writes them {"refused_attempt": n}, docs/scan.md), changed nothing, and
+		// what it meant to do is not known: it is not taken for one of the editor's changes,
+		// so the editor's next call that works, a look included, ends its run of failures.
+		// OpenHands refused GLM-4.6's calls for a missing `security_risk` now and then, each
+		// retried at once, and four slips over 23 calls, thirteen views working between,
+		// were told as the editor's changes failing four times (validation round r154c F1).
+		if bytes.HasPrefix(args, refusedAttemptPrefix) {
+			return false
+		}
 		// An editor tool: its sub-command may say it only looks.
 		if w := subcommand(tool, args); w != nil && readOnlySubcommands[string(w)] {
 			return false

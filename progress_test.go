@@ -357,6 +357,26 @@ func TestProgressRules(t *testing.T) {
 				}
 				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/m.c","old_str":"%c","new_str":"q"}`, 'a'+i), "ERROR:\n"+rejections[i/2])
 			}), []string{"6:errors:str_replace_editor failed × 4"}},
+		{"a call refused before it ran, its arguments not kept, is retried by the editor's next call that works: slips among working looks are no loop (r154c F1)",
+			nil, times(12, func(i int) step {
+				if i%3 == 0 {
+					return fail("str_replace_editor", fmt.Sprintf(`{"refused_attempt":%d}`, i/3+1), "Missing required parameters for function 'str_replace_editor': {'security_risk'}")
+				}
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"view","path":"/w/f%d.py","security_risk":"LOW"}`, i),
+					fmt.Sprintf("Here's the result of running `cat -n` on /w/f%d.py:\n     1\timport mod%d", i, i))
+			}), nil},
+		{"calls refused before they ran, four in a row, are a loop",
+			nil, times(4, func(i int) step {
+				return fail("str_replace_editor", fmt.Sprintf(`{"refused_attempt":%d}`, i+1), "Missing required parameters for function 'str_replace_editor': {'security_risk'}")
+			}), []string{"3:errors:str_replace_editor failed × 4"}},
+		{"a refusal of a call whose arguments are not kept does not end the run of an edit's rejections: it was no edit of that file",
+			nil, times(5, func(i int) step {
+				if i == 1 {
+					return fail("str_replace_editor", `{"refused_attempt":1}`, "Missing required parameters for function 'str_replace_editor': {'security_risk'}")
+				}
+				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/t.py","old_str":"%c","new_str":"if count == 2:\n    print(\"ok\")"}`, 'a'+i),
+					fmt.Sprintf("ERROR:\nInvalid `new_str` parameter: if count == 2:\n    print(\"ok\")%c. No replacement was performed. `new_str` and `old_str` must be different.", 'a'+i))
+			}), []string{"4:errors:str_replace_editor failed × 4"}},
 		{"Codex patches of one file rejected four times in a row, for reasons that change, are an edit loop",
 			nil, times(4, func(i int) step {
 				errs := []string{
