@@ -131,9 +131,37 @@ func addAISDKMessage(a *agentBuf, m *msg, index int) {
 		case "system":
 			a.text("system", text, "", 0)
 		default:
-			a.user(text, 0)
+			// An agent built on the SDK wraps what it adds by itself as Claude Code does:
+			// pochi opens every task with its system information so wrapped, and answers a
+			// reply that made no call with `<system-reminder># GIT STATUS ...` alone. The
+			// wrapped part is context; a message that is nothing else is the host speaking
+			// in the user's place, as a harness's reprompt does, not a person's new turn:
+			// three replies saying the same words, each answered by that reminder alone,
+			// were three turns of a conversation (validation round r158a U1, M1).
+			if onlySystemReminders(text) {
+				a.harnessUser(text)
+			} else {
+				ccUserText(a, text, "", 0)
+			}
 		}
 	}
+}
+
+// onlySystemReminders says whether text is one or more `<system-reminder>` blocks and nothing
+// else.
+func onlySystemReminders(text string) bool {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, systemReminder) {
+		return false
+	}
+	for strings.HasPrefix(t, systemReminder) {
+		_, rest, ok := strings.Cut(t, "</system-reminder>")
+		if !ok {
+			return false
+		}
+		t = strings.TrimSpace(rest)
+	}
+	return t == ""
 }
 
 // aiSDKValue is a tool's answer as text: a string as it is, any other value as its JSON.

@@ -54,6 +54,21 @@ func TestAISDKMessagesAreCallsWithTheirAnswers(t *testing.T) {
 				`call read "{\"path\":\"b\"}" => "ENOENT: b" FAILED`,
 			},
 		},
+		{
+			name: "a host's <system-reminder>: context before the task, the host speaking when it is the whole message (r158a U1)",
+			doc: `[{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "<system-reminder># System Information\nOS: linux</system-reminder>"}, {"type": "text", "text": "# Task: add a checkpoint"}]},
+{"id": "a1", "role": "assistant", "parts": [{"type": "step-start"}, {"type": "text", "text": "I'll set up the project."}]},
+{"id": "u2", "role": "user", "parts": [{"type": "text", "text": "<system-reminder># GIT STATUS\nCurrent branch: </system-reminder>"}, {"type": "text", "text": "<system-reminder>Use a tool.</system-reminder>"}]},
+{"id": "u3", "role": "user", "parts": [{"type": "text", "text": "<system-reminder>note</system-reminder> and do read the README"}]}]`,
+			want: []string{
+				`text[system-reminder] "<system-reminder># System Inform…"`,
+				`user "# Task: add a checkpoint"`,
+				`text[model] "I'll set up the project."`,
+				`user[harness] "<system-reminder># GIT STATUS\nCu…"`,
+				`text[system-reminder] "<system-reminder>note</system-re…"`,
+				`user "and do read the README"`,
+			},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			expectEvents(t, "chat.json", tt.doc, FormatMessages, tt.want)
