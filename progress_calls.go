@@ -925,21 +925,60 @@ func searches(tool string, args []byte) bool {
 	if !ok {
 		return false
 	}
+	a := bytes.TrimSpace(args)
+	inJSON := len(a) > 0 && a[0] == '{'
 	// The program that answers: the first of the line, or the last of a pipeline ("git branch
 	// | rg -e X" exits as rg does), passing over the stages after it that only pass on, cut
 	// or reorder what it wrote: "curl ... | grep -o X | head -5" answers nothing when grep
 	// found nothing.
+	end := len(line)
 	for {
-		p := bytes.LastIndexByte(line, '|')
-		if p < 0 || p > 0 && line[p-1] == '|' {
+		p, or := lastPipe(line[:end], inJSON)
+		if p < 0 || or {
 			return isOneOf(programOf(line), searchPrograms[:])
 		}
-		program := programOf(line[p+1:])
+		program := programOf(line[p+1 : end])
 		if !isOneOf(program, passOnPrograms[:]) {
 			return isOneOf(program, searchPrograms[:])
 		}
-		line = line[:p]
+		end = p
 	}
+}
+
+// lastPipe returns where the last pipe of a command line is, the shell's '|' between two
+// stages, and whether it is one of "||"; -1 when there is none. A '|' the shell quotes or
+// escapes is a byte of a word: `grep -r "fnIdent\|callerIdent" dist` and `rg 'a|b' src`
+// are one program, whose empty answer is nothing found (validation round r158b M1: seven
+// such greps answered empty in a row were read as commands that worked, and the churn of a
+// search was never seen). In JSON (inJSON) the line's escapes are read as the shell gets
+// them: \" is a quote, \\ a backslash.
+func lastPipe(line []byte, inJSON bool) (at int, or bool) {
+	at = -1
+	var single, double, escaped bool
+	for i := 0; i < len(line); {
+		c, w := line[i], 1
+		if inJSON && c == '\\' {
+			c, w = jsonEscape(line[i:])
+		}
+		switch {
+		case escaped:
+			escaped = false
+		case single:
+			single = c != '\''
+		case c == '\\':
+			escaped = true
+		case c == '"':
+			double = !double
+		case double:
+		case c == '\'':
+			single = true
+		case c == '|':
+			or = at >= 0 && at == i-1 // the second '|' of "||"
+			at = i
+		}
+		i += w
+	}
+	return at, or
 }
 
 // namedForSearching says whether a tool's name says it searches (grep, find_file, search_dir,

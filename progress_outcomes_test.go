@@ -170,11 +170,23 @@ func TestSearchesReadsThePipelineStageThatAnswers(t *testing.T) {
 		{"sed -i s/a/b/ x.py", false},
 		{`npm run build 2>&1 | findstr /i "error"`, true}, // Windows' grep: exits 1 when it finds nothing
 		{"where python", true},                            // Windows' which
+		// A '|' the shell quotes or escapes is part of a word, not a pipe (r158b M1).
+		{`grep -r "identifiers\|useServerFn\|callerIdent" dist/esm/index.js 2>/dev/null | head -10`, true},
+		{`rg 'error|warn' src`, true},
+		{`grep -rE "a|b" src | sort`, true},
+		{`grep -r a\|b src`, true},
+		{`echo "grep | x" | wc -l`, false},
+		{`make || grep -rn TODO src`, false}, // "||": the line's first program is read, as before
+		{`ls "dir|name" | sort`, false},
 	}
 	for _, tt := range tests {
 		args, _ := json.Marshal(map[string]string{"command": tt.command})
 		if got := searches("Bash", args); got != tt.want {
 			t.Errorf("searches(%q) = %v, want %v", tt.command, got, tt.want)
+		}
+		// A command line given as the arguments themselves, not in JSON, reads the same.
+		if got := searches("Bash", []byte(tt.command)); got != tt.want {
+			t.Errorf("searches(%q as a bare line) = %v, want %v", tt.command, got, tt.want)
 		}
 	}
 }
