@@ -419,16 +419,31 @@ func skipCommandSpace(line []byte, i int) int {
 }
 
 // lastPathSep returns the index of the last byte of the word's last path separator, or -1:
-// a '/', or a Windows '\' as JSON writes it (an escaped backslash). Other escapes (\")
-// are not separators.
+// a '/', or a Windows '\' as JSON writes it (an escaped backslash) before a name of two
+// bytes or more. Other escapes (\") are not separators, nor is a backslash before one
+// letter or a sign: that is a pattern's escape (`\b`, `\d`, `\.`, `\|`), and three greps for
+// "func.*JSON\b", "JSON\b" and "RequestEvent.*JSON\b" were one command, "b" (validation round
+// r159a F1).
 func lastPathSep(word []byte) int {
 	last := -1
 	for k := 0; k < len(word); k += escapeLen(word, k) {
-		if word[k] == '/' || word[k] == '\\' && k+1 < len(word) && word[k+1] == '\\' {
+		if word[k] == '/' || word[k] == '\\' && k+1 < len(word) && word[k+1] == '\\' && nameBytesAt(word, k+2) >= 2 {
 			last = k + escapeLen(word, k) - 1
 		}
 	}
 	return last
+}
+
+// nameBytesAt counts the bytes of a file's name (letters, digits, '_', '-', '.') from word[i].
+func nameBytesAt(word []byte, i int) int {
+	n := 0
+	for ; i+n < len(word); n++ {
+		c := word[i+n]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			break
+		}
+	}
+	return n
 }
 
 // editTargetKey is the identity of an editor's replacement for the same-failure chains: the

@@ -1834,6 +1834,7 @@ func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
 		{"another commit message, quoted as JSON writes it", `{"command":"git commit -m \"fix a\""}`, `{"command":"git commit -m \"fix b\""}`},
 		{"the same command line under other arguments", `{"command":"npm test","timeout":10}`, `{"command":"npm test","timeout":600}`},
 		{"a cd that is the whole command", `{"command":"cd /a"}`, `{"command":"cd /b"}`},
+		{"greps whose patterns end in a regex escape, not a Windows path (r159a F1)", `{"command":"grep -rn \"func.*JSON\\\\b\" event.go"}`, `{"command":"grep -rn \"JSON\\\\b\" event.go"}`},
 		{"two resources of one web API whose paths end alike", `{"command":"curl -s https://data.rcsb.org/rest/v1/core/polymer_entity/2IB5/1 | jq -r .x"}`,
 			`{"command":"curl -s https://data.rcsb.org/rest/v1/core/polymer_entity/4KGE/1 | jq -r .x"}`},
 	}
