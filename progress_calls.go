@@ -408,10 +408,11 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// Failures of different kinds are different failures, alike as the rest of their text
 	// may be once masked (failureKind).
 	var sig, kind uint64
+	specific := false // the failure's line says its cause in words of its own (namesItsCause)
 	lead, leadExact := dg.lead, uint64(0)
 	if failed {
 		line, after, msg := failureLineOf(said)
-		sig, kind = signatureOf(line, after), failureKind(line)
+		sig, kind, specific = signatureOf(line, after), failureKind(line), namesItsCause(line)
 		if msg != "" {
 			// What a JSON answer's error says first, not the envelope's first line.
 			lead = mix64(hashLine(firstLine(msg))) | 1
@@ -463,7 +464,18 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// so a harness's refusal of a reply's form, one template for whatever was refused: its
 	// sameness says nothing of the attempts, which are compared masked as before.
 	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
-	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
+	// A failure of a named kind whose line is the same (the exception and its message, as
+	// written) is the same failure, whatever the text around it: the line in the source it
+	// points at, the code it quotes. A weak model's four scripts in a row, each its own
+	// function, each cut off unclosed, all failed "SyntaxError: EOF while scanning
+	// triple-quoted string literal" at another line under another name, and were not one
+	// failure by the whole answer (validation round r159b M1).
+	kindSig := sig // the line's signature when it names a kind of failure in words of its own, else 0
+	if kind == 0 || !specific {
+		kindSig = 0
+	}
+	sameLine := failed && kindSig != 0 && ch != nil && ch.failed && ch.sig == kindSig && !c.refusedForm
+	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || sameLine || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
 	// the command failed one of two ways at every call ("unexpected EOF", "DISCUSSION: command
@@ -514,7 +526,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	} else {
 		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
-			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sketch: dg.sketch, count: 1, file: file}}
+			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sig: kindSig, sketch: dg.sketch, count: 1, file: file}}
 		if stretch {
 			nc.other, nc.hasOther = ch.chainShape, true
 		}
@@ -1439,6 +1451,17 @@ func (s *progressState) dropChain(tool uint64) {
 	s.chains = slices.DeleteFunc(s.chains, func(c toolChain) bool { return c.tool == tool })
 }
 
+// namesItsCause says whether a failure's line says what went wrong in three words or more
+// after its kind ("SyntaxError: EOF while scanning triple-quoted string literal", "fatal:
+// Could not read from remote repository."), not only that something did ("SyntaxError:
+// invalid syntax", "IndentationError: unexpected indent"): a message so generic is known by
+// where it points, which the text around it says, and one syntax error fixed after another
+// reads the same line each time.
+func namesItsCause(line string) bool {
+	_, msg, ok := strings.Cut(line, ": ")
+	return ok && len(strings.Fields(msg)) >= 3
+}
+
 func (s *progressState) chain(tool uint64) *toolChain {
 	for i := range s.chains {
 		if s.chains[i].tool == tool {
@@ -1665,6 +1688,15 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 	if failed && hasStartupFileError(markWindow(said)) {
 		// The shell's complaints about its own startup files come before every command.
 		if s := withoutStartupFileErrors(said, c.args); len(s) != len(said) {
+			said = s
+			if !c.failed {
+				failed = looksFailed(said)
+			}
+		}
+	}
+	if failed && strings.Contains(said, "Remainder of file ignored") {
+		// Python's report of a .pth file it could not read, before every program it runs.
+		if s := withoutSiteErrors(said); len(s) != len(said) {
 			said = s
 			if !c.failed {
 				failed = looksFailed(said)

@@ -530,6 +530,43 @@ func withoutStartupFileErrors(result string, args []byte) string {
 	return out.String()
 }
 
+// withoutSiteErrors returns result without the blocks in which Python's site module reports a
+// .pth file it could not process at the interpreter's start ("Error processing line 1 of
+// .../distutils-precedence.pth:", a traceback, "Remainder of file ignored"): printed before
+// every Python program of that environment, whatever it then does, as a shell's complaints
+// about its startup files are (four different `python3 -c` probes, each printing that block
+// and then its own answer, read as one `ModuleNotFoundError` four times; validation round
+// r159b).
+func withoutSiteErrors(result string) string {
+	const head, tail = "Error processing line ", "Remainder of file ignored"
+	var out strings.Builder
+	rest := result
+	for {
+		i := strings.Index(rest, head)
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i:], tail)
+		if j < 0 {
+			break
+		}
+		if k := strings.IndexByte(rest[i:], '\n'); k < 0 || !strings.HasSuffix(strings.TrimRight(rest[i:i+k], "\r"), ".pth:") {
+			break // not the site module's report
+		}
+		j += i + len(tail)
+		if j < len(rest) && rest[j] == '\n' {
+			j++
+		}
+		out.WriteString(rest[:i])
+		rest = rest[j:]
+	}
+	if out.Len() == 0 && len(rest) == len(result) {
+		return result
+	}
+	out.WriteString(rest)
+	return out.String()
+}
+
 // startupFileOf returns the startup file (its name as in startupFiles) whose failing line the
 // shell reports in line ("<path>: line N: ..." for bash, "<path>:N: ..." for zsh), or "".
 func startupFileOf(line string) string {

@@ -631,3 +631,42 @@ func TestAKillThatStoppedItsOwnShell(t *testing.T) {
 		})
 	}
 }
+
+func TestWithoutSiteErrorsLeavesOutPythonsPthReports(t *testing.T) {
+	const block = "Error processing line 1 of /opt/conda/lib/python3.9/site-packages/distutils-precedence.pth:\n\n  Traceback (most recent call last):\n  ModuleNotFoundError: No module named '_distutils_hack'\n\nRemainder of file ignored\n"
+	tests := []struct{ name, in, want string }{
+		{"the block before the program's output", block + "hello\n", "hello\n"},
+		{"two blocks", block + block + "ok", "ok"},
+		{"output before the block is kept", "start\n" + block + "end", "start\nend"},
+		{"no block", "Traceback (most recent call last):\nValueError: x", "Traceback (most recent call last):\nValueError: x"},
+		{"a report of another file is the program's", "Error processing line 3 of config.ini:\nRemainder of file ignored\n", "Error processing line 3 of config.ini:\nRemainder of file ignored\n"},
+		{"an unfinished block is left as it is", "Error processing line 1 of x.pth:\n  Traceback", "Error processing line 1 of x.pth:\n  Traceback"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := withoutSiteErrors(tt.in); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNamesItsCauseTellsASpecificMessageFromAGenericOne(t *testing.T) {
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{"SyntaxError: EOF while scanning triple-quoted string literal", true},
+		{"fatal: Could not read from remote repository.", true},
+		{"Error: Can't run project: no main scene defined in the project.", true},
+		{"SyntaxError: invalid syntax", false},
+		{"IndentationError: unexpected indent", false},
+		{"FAILED", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := namesItsCause(tt.line); got != tt.want {
+			t.Errorf("namesItsCause(%q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}

@@ -377,6 +377,23 @@ func TestProgressRules(t *testing.T) {
 				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/t.py","old_str":"%c","new_str":"if count == 2:\n    print(\"ok\")"}`, 'a'+i),
 					fmt.Sprintf("ERROR:\nInvalid `new_str` parameter: if count == 2:\n    print(\"ok\")%c. No replacement was performed. `new_str` and `old_str` must be different.", 'a'+i))
 			}), []string{"4:errors:str_replace_editor failed × 4"}},
+		{"scripts failing in a row with the same failure named in words of its own, each at another line under another name, are one failure (r159b M1)",
+			nil, times(4, func(i int) step {
+				name := fmt.Sprintf("patch_enum_render_%c", 'a'+i)
+				return fail("python", fmt.Sprintf(`{"code":"def %s():\n    cmd = \"\"\"sed -i s/a/b/ x.py\n%s()"}`, name, name),
+					fmt.Sprintf("<returncode>1</returncode>\n<output>\n  File \"<string>\", line %d\n    %s()\n    %s^\nSyntaxError: EOF while scanning triple-quoted string literal\n</output>", 880+7*i, name, strings.Repeat(" ", 20+i)))
+			}), []string{"3:errors:python failed × 4"}},
+		{"one syntax error fixed after another, each message only saying it is one, is not one failure",
+			nil, times(4, func(i int) step {
+				code := []string{"else:", "elif want_all and isprivate:", "return members", "except KeyError:"}[i]
+				return fail("bash", fmt.Sprintf(`{"command":"sed -i '%dd' sphinx/ext/autodoc/__init__.py && python -m py_compile sphinx/ext/autodoc/__init__.py"}`, 800+i),
+					fmt.Sprintf("<returncode>1</returncode>\n<output>\n  File \"sphinx/ext/autodoc/__init__.py\", line %d\n    %s\n    ^\nSyntaxError: invalid syntax\n</output>", 807+9*i, code))
+			}), nil},
+		{"Python's report of a .pth file it could not read, before every program, is no failure of the programs",
+			nil, times(4, func(i int) step {
+				return ok("bash", fmt.Sprintf(`{"command":"python3 -c \"import csv; print(list(csv.reader(['a%d,b'])))\""}`, i),
+					"Error processing line 1 of /opt/conda/lib/python3.9/site-packages/distutils-precedence.pth:\n\n  Traceback (most recent call last):\n    File \"/opt/conda/lib/python3.9/site.py\", line 177, in addpackage\n      exec(line)\n  ModuleNotFoundError: No module named '_distutils_hack'\n\nRemainder of file ignored\n"+fmt.Sprintf("[['a%d', 'b']]", i))
+			}), nil},
 		{"Codex patches of one file rejected four times in a row, for reasons that change, are an edit loop",
 			nil, times(4, func(i int) step {
 				errs := []string{
