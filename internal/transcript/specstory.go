@@ -686,6 +686,13 @@ func specToolEnd(body string) int {
 		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
 			line = line[:nl]
 		}
+		if i == 0 && strings.HasSuffix(strings.TrimRight(line, " \r"), "</tool-use>") && !strings.Contains(line, "```") {
+			// A block written on its opening line whole (`<tool-use ...><details><summary>Tool
+			// use: **shell_command**</summary></details></tool-use>`, a call the exporter kept
+			// no more of): it closes there, or its close was read as its arguments
+			// (validation round r159a U1: 96 such calls of one chat read "</tool-use>").
+			return strings.LastIndex(line, "</tool-use>")
+		}
 		if !fence.open() {
 			if close, ok := specCloseAt(line); ok {
 				if first < 0 {
