@@ -409,10 +409,11 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// may be once masked (failureKind).
 	var sig, kind uint64
 	specific := false // the failure's line says its cause in words of its own (namesItsCause)
+	failLine := ""    // that line
 	lead, leadExact := dg.lead, uint64(0)
 	if failed {
 		line, after, msg := failureLineOf(said)
-		sig, kind, specific = signatureOf(line, after), failureKind(line), namesItsCause(line)
+		sig, kind, specific, failLine = signatureOf(line, after), failureKind(line), namesItsCause(line), line
 		if msg != "" {
 			// What a JSON answer's error says first, not the envelope's first line.
 			lead = mix64(hashLine(firstLine(msg))) | 1
@@ -470,9 +471,20 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// function, each cut off unclosed, all failed "SyntaxError: EOF while scanning
 	// triple-quoted string literal" at another line under another name, and were not one
 	// failure by the whole answer (validation round r159b M1).
-	kindSig := sig // the line's signature when it names a kind of failure in words of its own, else 0
-	if kind == 0 || !specific {
+	kindSig := sig // the line's signature when it names a kind of failure, with its cause; else 0
+	switch {
+	case kind == 0 || !failed:
 		kindSig = 0
+	case !specific:
+		// A message that only says a failure happened is known by the source line it
+		// quotes: the same "SyntaxError: invalid syntax" under the same line of code five
+		// times in a row is one failure (validation round r160a M3), under another line each
+		// time it is one syntax error fixed after another.
+		if code := quotedSourceLine(said, failLine); code != "" {
+			kindSig = combine(sig, hashString(code))
+		} else {
+			kindSig = 0
+		}
 	}
 	sameLine := failed && kindSig != 0 && ch != nil && ch.failed && ch.sig == kindSig && !c.refusedForm
 	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || sameLine || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
@@ -1460,6 +1472,31 @@ func (s *progressState) dropChain(tool uint64) {
 func namesItsCause(line string) bool {
 	_, msg, ok := strings.Cut(line, ": ")
 	return ok && len(strings.Fields(msg)) >= 3
+}
+
+// quotedSourceLine returns the line of code a failure's report quotes just above its line
+// (Python's traceback shows the line it stopped at, and for a syntax error a caret under it),
+// trimmed; "" when the line above is a frame's heading ("File ..., line N") or there is none.
+func quotedSourceLine(said, line string) string {
+	i := strings.LastIndex(said, line)
+	if line == "" || i < 0 {
+		return ""
+	}
+	above := said[:i]
+	for len(above) > 0 {
+		above = strings.TrimRight(above, "\n\r")
+		j := strings.LastIndexByte(above, '\n')
+		l := strings.TrimSpace(above[j+1:])
+		above = above[:j+1]
+		if l == "" || strings.Trim(l, "^~ ") == "" {
+			continue // a caret under the code, or a blank line
+		}
+		if strings.HasPrefix(l, "File ") || strings.HasPrefix(l, "Traceback ") {
+			return ""
+		}
+		return l
+	}
+	return ""
 }
 
 func (s *progressState) chain(tool uint64) *toolChain {

@@ -670,3 +670,20 @@ func TestNamesItsCauseTellsASpecificMessageFromAGenericOne(t *testing.T) {
 		}
 	}
 }
+
+func TestQuotedSourceLineIsTheCodeAboveTheFailure(t *testing.T) {
+	tests := []struct{ name, said, line, want string }{
+		{"a syntax error's line, over its caret", "  File \"<string>\", line 878\n    Load the settings module. This\n           ^\nSyntaxError: invalid syntax\n", "SyntaxError: invalid syntax", "Load the settings module. This"},
+		{"a runtime error's last frame", "Traceback (most recent call last):\n  File \"x.py\", line 2, in f\n    raise ValueError(\"bad\")\nValueError: bad", "ValueError: bad", `raise ValueError("bad")`},
+		{"no code quoted: a frame's heading above", "  File \"x.py\", line 2\nSyntaxError: invalid syntax", "SyntaxError: invalid syntax", ""},
+		{"nothing above", "SyntaxError: invalid syntax", "SyntaxError: invalid syntax", ""},
+		{"a line not in the text", "ok", "ValueError: x", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := quotedSourceLine(tt.said, tt.line); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

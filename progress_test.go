@@ -389,6 +389,11 @@ func TestProgressRules(t *testing.T) {
 				return fail("bash", fmt.Sprintf(`{"command":"sed -i '%dd' sphinx/ext/autodoc/__init__.py && python -m py_compile sphinx/ext/autodoc/__init__.py"}`, 800+i),
 					fmt.Sprintf("<returncode>1</returncode>\n<output>\n  File \"sphinx/ext/autodoc/__init__.py\", line %d\n    %s\n    ^\nSyntaxError: invalid syntax\n</output>", 807+9*i, code))
 			}), nil},
+		{"the same generic syntax error under the same line of code, four scripts in a row, is one failure (r160a M3)",
+			nil, times(4, func(i int) step {
+				return fail("python", fmt.Sprintf(`{"code":"def fix_setup_%d():\n    cmd = \"\"\"python - <<'PY'\nPY\"\"\""}`, i),
+					fmt.Sprintf("<returncode>1</returncode>\n<output>\n  File \"<string>\", line %d\n    Load the settings module pointed to by the environment variable. This\n           ^\nSyntaxError: invalid syntax\n</output>", 876+4*i))
+			}), []string{"3:errors:python failed × 4"}},
 		{"Python's report of a .pth file it could not read, before every program, is no failure of the programs",
 			nil, times(4, func(i int) step {
 				return ok("bash", fmt.Sprintf(`{"command":"python3 -c \"import csv; print(list(csv.reader(['a%d,b'])))\""}`, i),
