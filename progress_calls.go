@@ -978,25 +978,13 @@ func searches(tool string, args []byte) bool {
 // them: \" is a quote, \\ a backslash.
 func lastPipe(line []byte, inJSON bool) (at int, or bool) {
 	at = -1
-	var single, double, escaped bool
+	var q shellQuoting
 	for i := 0; i < len(line); {
 		c, w := line[i], 1
 		if inJSON && c == '\\' {
 			c, w = jsonEscape(line[i:])
 		}
-		switch {
-		case escaped:
-			escaped = false
-		case single:
-			single = c != '\''
-		case c == '\\':
-			escaped = true
-		case c == '"':
-			double = !double
-		case double:
-		case c == '\'':
-			single = true
-		case c == '|':
+		if q.bare(c, !inJSON || w > 1) && c == '|' {
 			or = at >= 0 && at == i-1 // the second '|' of "||"
 			at = i
 		}

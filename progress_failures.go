@@ -1037,28 +1037,18 @@ func oneProgramDecides(args []byte) bool {
 		return args[i], 1
 	}
 	var prev byte
-	single, double, escaped := false, false, false
+	var q shellQuoting
 	for i := 0; i < len(args); {
 		c, w := at(i)
 		i += w
-		switch {
-		case escaped: // the shell's backslash: the byte after it is itself
-			escaped = false
-		case single:
-			single = c != '\''
-		case c == '\\':
-			escaped = true
-		case c == '"':
-			// In JSON, a quote written as is ends the string; the shell's quotes are escaped.
-			if !inJSON || w > 1 {
-				double = !double
-			}
-		case double:
-		case c == '\'':
-			single = true
-		case c == '|', c == ';', c == '\n':
+		if !q.bare(c, !inJSON || w > 1) {
+			prev = c
+			continue
+		}
+		switch c {
+		case '|', ';', '\n':
 			return false
-		case c == '&':
+		case '&':
 			next, nw := at(i)
 			switch {
 			case next == '&':
@@ -1072,6 +1062,34 @@ func oneProgramDecides(args []byte) bool {
 		prev = c
 	}
 	return true
+}
+
+// shellQuoting follows a command line's quotes and escapes as the shell reads them, one
+// character at a time.
+type shellQuoting struct{ single, double, escaped bool }
+
+// bare says whether the shell reads c as itself, outside quotes and not escaped (where '|',
+// ';' and '&' separate commands), and takes c into the state. quote says whether a '"' is the
+// shell's (in JSON, one written as is ends the string: the shell's are escaped).
+func (q *shellQuoting) bare(c byte, quote bool) bool {
+	switch {
+	case q.escaped: // the shell's backslash: the byte after it is itself
+		q.escaped = false
+	case q.single:
+		q.single = c != '\''
+	case c == '\\':
+		q.escaped = true
+	case c == '"':
+		if quote {
+			q.double = !q.double
+		}
+	case q.double:
+	case c == '\'':
+		q.single = true
+	default:
+		return true
+	}
+	return false
 }
 
 // inlineCodeFlags are the flags that give an interpreter its code in the command line.
