@@ -497,3 +497,21 @@ func TestAnEmptyTextFileIsPassedOverInAWalk(t *testing.T) {
 		})
 	}
 }
+
+// The files agents keep beside their transcripts that hold no conversation are passed over in
+// a walk without a word, not reported as files that are no transcript.
+func TestAFolderWalkPassesOverCompanionFiles(t *testing.T) {
+	for _, name := range []string{"base_state.json", "meta.json", "task_metadata.json", "sessions.json"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := writeFile(t, dir, name, `{"agent": {"kind": "Agent", "llm": {"model": "claude-sonnet-4"}}, "id": "3749ed60"}`)
+			r, err := Run(Collect([]string{dir}), Options{Config: preset(t, "default")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(r.PassedOver, path) {
+				t.Errorf("%s not passed over: files %+v", name, r.Files)
+			}
+		})
+	}
+}

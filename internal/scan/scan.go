@@ -353,12 +353,13 @@ func isOtherMarkdown(f *File) bool {
 }
 
 // companionFiles are files that agents keep in their transcript folders and that hold no
-// conversation: Cline and Roo Code's task metadata, OpenHands' conversation state, the session
+// conversation: Cline and Roo Code's task metadata, OpenHands' conversation state (and its
+// agent server's event_service/meta.json beside it: validation round r161c), the session
 // indexes of Continue and OpenClaw (sessions.json); and Cline's UI messages when they are
 // not readable as a task (a walk leaves them out beside the task's history: Collect).
 var companionFiles = map[string]bool{
 	"ui_messages.json": true, "task_metadata.json": true, "base_state.json": true, "metadata.json": true,
-	"sessions.json": true,
+	"meta.json": true, "sessions.json": true,
 }
 
 // groupCompletions replaces the OpenHands files of each folder that are parts of one
