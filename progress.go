@@ -263,6 +263,7 @@ type toolClass struct {
 	// one its host says failed is followed as any call's failure (observeCall).
 	bookkeeping bool
 	mutating    bool // changes the workspace by name
+	steps       bool // its name says each call goes one step further (stepsByName)
 	shows       bool // its name says it shows a file's content (Read, read_file, view, open)
 	typesInput  bool // it writes to a running command's input (Codex's write_stdin)
 	decided     bool // mutating was set by an override: no argument check
@@ -278,6 +279,7 @@ func (d *progressDetector) classify(tool string) toolClass {
 	// What a tool writes to a process's input (Codex's write_stdin) is judged by what it types,
 	// as a terminal's keystrokes are (see mutates), not by the "write" in its name.
 	c.typesInput = strings.Contains(lower, "stdin")
+	c.steps = stepsByName(tool)
 	c.mutating = (matchAny(d.mutating, lower) || changesByVerb(tool)) && !c.typesInput
 	c.waits = waitsByName(tool)
 	c.pauses = pausesByName(tool)
@@ -328,6 +330,34 @@ func changesByVerb(tool string) bool {
 		return false // one word: the verb alone names no object ("Add", "Stop", a calculator's add)
 	}
 	return stateVerbs[strings.ToLower(tool[:end])]
+}
+
+// stepsByName says whether a tool's name says each call goes one step through a history: a
+// word of it is back, forward, undo or redo (browser_go_back, navigate_forward, undo_edit;
+// split as changesByVerb splits). Such a call changes what the next look sees, and made again
+// it is the next step, not the same change made twice: four `browser_go_back` calls answered
+// "Navigated back" each were told as one call stuck, the agent backing out of an editor page
+// (validation round r161c F1). A loop of them shows in the looks between, which stay alike.
+// It moves as "cd .." does (movesRelatively): after it, the same call is somewhere else.
+func stepsByName(tool string) bool {
+	if i := strings.LastIndex(tool, "__"); i >= 0 {
+		tool = tool[i+2:]
+	}
+	for start := 0; start < len(tool); {
+		for start < len(tool) && !isWordByte(tool[start]) {
+			start++
+		}
+		end := start
+		for end < len(tool) && isWordByte(tool[end]) && !(end > start && 'a' <= tool[end-1] && tool[end-1] <= 'z' && 'A' <= tool[end] && tool[end] <= 'Z') {
+			end++
+		}
+		switch strings.ToLower(tool[start:end]) {
+		case "back", "forward", "undo", "redo":
+			return true
+		}
+		start = end
+	}
+	return false
 }
 
 // stateVerbs open the names of tools that change something (changesByVerb). Verbs that only

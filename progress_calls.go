@@ -183,10 +183,11 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	again := s.noteChange(c, id, mut && !c.failed && !sameResult, waiting)
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, count: s.stuck, failed: c.failed, turn: c.turn}
-	if !mut && !c.failed && movesRelatively(c.args) && !looksFailed(c.result) {
+	if !mut && !c.failed && (movesRelatively(c.args) || cls.steps) && !looksFailed(c.result) {
 		// "cd .." run three times climbs three levels: each run that went through leaves the
 		// next one, the same call, somewhere else. The move counts after the call, so that
-		// the same move made again is not the same call in the same place.
+		// the same move made again is not the same call in the same place. So does a step
+		// back or forward through a history (stepsByName).
 		s.changed()
 	}
 

@@ -399,6 +399,18 @@ func TestProgressRules(t *testing.T) {
 				return ok("bash", fmt.Sprintf(`{"command":"python3 -c \"import csv; print(list(csv.reader(['a%d,b'])))\""}`, i),
 					"Error processing line 1 of /opt/conda/lib/python3.9/site-packages/distutils-precedence.pth:\n\n  Traceback (most recent call last):\n    File \"/opt/conda/lib/python3.9/site.py\", line 177, in addpackage\n      exec(line)\n  ModuleNotFoundError: No module named '_distutils_hack'\n\nRemainder of file ignored\n"+fmt.Sprintf("[['a%d', 'b']]", i))
 			}), nil},
+		{"a step back through a browser's history, made again, is the next step, not the same call stuck (r161c F1)",
+			nil, times(4, func(int) step { return ok("browser_go_back", `{}`, "Navigated back") }), nil},
+		{"going back and forth between two pages that answer alike is still a cycle",
+			nil, times(12, func(i int) step {
+				switch i % 4 {
+				case 0:
+					return ok("browser_go_back", `{}`, "Navigated back")
+				case 2:
+					return ok("browser_go_forward", `{}`, "Navigated forward")
+				}
+				return ok("browser_get_state", `{}`, fmt.Sprintf("url: https://example.test/page-%c\ntitle: Page %c", 'a'+i%4/2, 'A'+i%4/2))
+			}), []string{"11:cycle:cycle of 4 × 3"}},
 		{"Codex patches of one file rejected four times in a row, for reasons that change, are an edit loop",
 			nil, times(4, func(i int) step {
 				errs := []string{
