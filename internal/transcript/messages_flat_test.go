@@ -3,7 +3,9 @@ package transcript
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -304,6 +306,35 @@ func TestPlainMessagesWithWrittenCalls(t *testing.T) {
 	}
 	if c := tr.Agents[0].Calls(); len(c) != 2 || !c[0].Failed || c[1].Failed {
 		t.Errorf("mini-swe-agent's answered command blocks: %q, want 2 calls, the first failed", describe(c))
+	}
+}
+
+// An export that writes each tool's answer twice, as the model's message and then as the user
+// message that carries it (Harbor's episode exports of OpenClaw runs), holds one answer to
+// each written call (validation round r161b U1: such files read with no call).
+func TestWrittenCallsAnsweredTwiceAreAnsweredOnce(t *testing.T) {
+	doc := `{"task_name": "t", "agent": "openclaw", "conversations": [{"role": "user", "content": "fix the reconciler"},
+{"role": "assistant", "content": "<think>Look for Go files.</think>\n<tool_call>\n{\"name\": \"exec\", \"arguments\": {\"command\": \"find . -name '*.go'\"}}\n</tool_call>"},
+{"role": "assistant", "content": "(no output)"}, {"role": "user", "content": "(no output)"},
+{"role": "assistant", "content": "<tool_call>\n{\"name\": \"exec\", \"arguments\": {\"command\": \"ls -la\"}}\n</tool_call>"},
+{"role": "assistant", "content": "total 36\nAGENTS.md"}, {"role": "user", "content": "total 36\nAGENTS.md"},
+{"role": "assistant", "content": "The workspace holds no Go code."}]}`
+	tr, err := ReadFrom("episode-057.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`exec {"command":"find . -name '*.go'"} => "(no output)"`, `exec {"command":"ls -la"} => "total 36\nAGENTS.md"`}
+	var got []string
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, fmt.Sprintf("%s %s => %q", c.Tool, c.Args, c.Result))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("calls %q, want %q", got, want)
+	}
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventText && strings.Contains(e.Text, "AGENTS.md") {
+			t.Errorf("the answer's copy read as words of %s: %q", e.Source, e.Text)
+		}
 	}
 }
 

@@ -880,6 +880,7 @@ func hasStructuredCalls(list []msg) bool {
 // written calls are code blocks is not read for them (a plain chat log shows code without
 // running it), unless the harness answers them with their exit status.
 func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
+	list = withoutEchoedAnswers(list)
 	// A call in a tool-call syntax says what it is; a code block says so only when the
 	// harness answers it turn after turn.
 	answered, explicit := 0, false
@@ -1134,6 +1135,38 @@ type textCall struct {
 	// ACTION:) and answered at all (AgentBench's environments answer without the word)
 	react  bool
 	tagged bool
+}
+
+// withoutEchoedAnswers leaves out of a chat the assistant messages that are copies of the user
+// message right after them and hold no written call: an export that writes each tool's answer
+// twice, once as the model's message and once as the message that carries it to the model
+// (Harbor's episode exports of OpenClaw runs: `<tool_call>` blocks, then the command's output
+// as an assistant message and again as a user message; validation round r161b U1: 2,530 such
+// files read with no call), writes one answer. The list is copied only when it changes.
+func withoutEchoedAnswers(list []msg) []msg {
+	echo := func(i int) bool {
+		if list[i].Role != "assistant" || i+1 >= len(list) || list[i+1].Role != "user" {
+			return false
+		}
+		text := contentText(list[i].Content)
+		return strings.TrimSpace(text) != "" && text == contentText(list[i+1].Content) && len(writtenCalls(text)) == 0
+	}
+	var out []msg
+	for i := range list {
+		if echo(i) {
+			if out == nil {
+				out = append(make([]msg, 0, len(list)), list[:i]...)
+			}
+			continue
+		}
+		if out != nil {
+			out = append(out, list[i])
+		}
+	}
+	if out == nil {
+		return list
+	}
+	return out
 }
 
 // writtenCalls finds the calls a model wrote in its text: its <tool_call> blocks, or else
