@@ -323,7 +323,50 @@ func readJSONObject(name string, br *bufio.Reader, hint int64) (*built, error) {
 	case hasChat(doc.chats):
 		return buildChats(doc.chats), nil
 	}
+	if t := embeddedRun(name, w.data[start:end]); t != nil {
+		return t, nil
+	}
 	return nil, &Error{Path: name, Err: ErrUnknownFormat}
+}
+
+// minEmbeddedRun is the least text a member of a document must hold to be looked at as a run.
+const minEmbeddedRun = 1024
+
+// embeddedRun reads a document of no known format whose member holds, as text, a run a text
+// reader reads: a harness that runs an agent's CLI often keeps what it printed in a field of
+// its own record ({"instance_id", "returncode", "stdout": "👋 This is mini-swe-agent version
+// 1.17.3. ..."}; validation round r161b U2: 345 such records of one study read as no
+// transcript). The members are tried in the order of their names; the first read with a call
+// is the run. Text that is itself JSON is not tried (the document's own search found no chat
+// in it), nor is a short one.
+func embeddedRun(name string, doc []byte) *built {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(doc, &members) != nil {
+		return nil
+	}
+	keys := make([]string, 0, len(members))
+	for k, v := range members {
+		if len(v) >= minEmbeddedRun && v[0] == '"' {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		var text string
+		if json.Unmarshal(members[k], &text) != nil {
+			continue
+		}
+		if t := strings.TrimLeft(text, " \t\r\n"); len(t) < minEmbeddedRun || t[0] == '{' || t[0] == '[' {
+			continue
+		}
+		br := getContentReader(strings.NewReader(text))
+		t, err := readPlain(name, br, int64(len(text)))
+		putContentReader(br)
+		if err == nil && t != nil && slices.ContainsFunc(t.Agents, func(a Agent) bool { return len(a.Calls()) > 0 }) {
+			return &built{Transcript: t}
+		}
+	}
+	return nil
 }
 
 // documents reads the rest of a file of JSON documents one after another, the chats of the

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -106,6 +107,24 @@ func TestMiniConsoleReadsTheRunAsItsTrajectory(t *testing.T) {
 	}
 	if want := []string{"", loopguard.SourceHarness, ""}; !slices.Equal(sources, want) {
 		t.Errorf("sources of the calls %q, want %q (the refused reply is the harness's refusal)", sources, want)
+	}
+}
+
+// A harness's record of a run that keeps what the agent printed in a field of its own (its
+// stdout) is read as that run (validation round r161b U2); a record whose long text is no run
+// stays no transcript.
+func TestARunPrintedIntoAFieldOfARecordIsRead(t *testing.T) {
+	padding := strings.Repeat("Loading dataset and agent config ...\n", 30)
+	stdout, _ := json.Marshal(padding + miniPasted)
+	record := `{"instance_id": "astropy__astropy-7166", "status": "done", "returncode": 0, "stdout": ` + string(stdout) + `, "stderr": ""}`
+	tr := mustRead(t, writeTemp(t, "meta.json", record))
+	if tr.Format != FormatMiniConsole || len(tr.Agents) != 1 || len(tr.Agents[0].Calls()) != 3 {
+		t.Fatalf("read as %s, %d agents, want the console's run of 3 calls", tr.Format, len(tr.Agents))
+	}
+	notes, _ := json.Marshal(strings.Repeat("The run went well and nothing more is said here.\n", 40))
+	_, err := ReadFrom("meta.json", strings.NewReader(`{"instance_id": "x", "notes": `+string(notes)+`}`))
+	if !errors.Is(err, ErrUnknownFormat) {
+		t.Errorf("a record of prose: err %v, want ErrUnknownFormat", err)
 	}
 }
 
