@@ -500,7 +500,7 @@ type chainShape struct {
 	// leadExact is that line as it is, for a failed change (leadLine; see followOutcome)
 	leadExact uint64
 	kind      uint64 // the kind of failure it names (failureKind), 0 when none or it did not fail
-	sig       uint64 // the line naming that failure (signatureOf), when it names a kind; else 0
+	sig       uint64 // that failure's identity when its line names its cause or quotes code (followOutcome); else 0
 	sketch    sketch
 	count     int32
 	variants  int32  // calls whose arguments differ from the call before them
