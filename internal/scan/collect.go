@@ -197,6 +197,10 @@ func CollectMirrors(paths []string) ([]Target, []Mirror) {
 //     episode's is read, and the last before each place where the logs shrink: a chat only
 //     grows, so a log smaller than the one before it follows a cut (the chat summarised), and
 //     the one before the cut is the only one that holds what came before it.
+//   - a Terminal-Bench trial's capture of its terminal pane after the agent ran
+//     (panes/post-agent.txt) beside the agent's own log (sessions/agent.log): the pane is a
+//     copy of the same screen, cut to what tmux kept (validation round r162b U2: 67 calls of
+//     mini-swe-agent runs read twice);
 //   - AutoCodeRover's task folder, which keeps its chat after each round of context search
 //     (conversation_round_<N>.json, each holding the rounds before it) and after each try at a
 //     patch (debug_agent_write_patch_<N>.json, each holding the last round and the tries
@@ -285,6 +289,10 @@ func splitMirrors(targets []Target) ([]Target, []Mirror) {
 			return beside(t, filepath.Join("session", "main.jsonl")), "cctrace's copy of the session's messages"
 		case "transcript.jsonl":
 			return beside(t, "full.jsonl"), "Entire's compact copy of the session"
+		case "post-agent.txt":
+			if filepath.Base(filepath.Dir(t.Path)) == "panes" {
+				return beside(t, filepath.Join("..", "sessions", "agent.log")), "Terminal-Bench's capture of the terminal pane after the agent's run"
+			}
 		}
 		return "", ""
 	}

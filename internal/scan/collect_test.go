@@ -81,6 +81,9 @@ func TestCollectReadsACctraceExportOnce(t *testing.T) {
 		// an Entire checkpoint: the agent's transcript, and Entire's compact copy of it
 		{"Entire: the agent's transcript", []string{"transcript.jsonl", "full.jsonl"}, "full.jsonl"},
 		{"Entire: the compact copy alone", []string{"transcript.jsonl"}, "transcript.jsonl"},
+		// a Terminal-Bench trial: the agent's log, and tmux's capture of its pane afterwards
+		{"Terminal-Bench: the agent's log", []string{"panes/post-agent.txt", "sessions/agent.log"}, "sessions/agent.log"},
+		{"Terminal-Bench: the pane alone", []string{"panes/post-agent.txt"}, "panes/post-agent.txt"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
