@@ -318,12 +318,16 @@ func TestWrittenCallsAnsweredTwiceAreAnsweredOnce(t *testing.T) {
 {"role": "assistant", "content": "(no output)"}, {"role": "user", "content": "(no output)"},
 {"role": "assistant", "content": "<tool_call>\n{\"name\": \"exec\", \"arguments\": {\"command\": \"ls -la\"}}\n</tool_call>"},
 {"role": "assistant", "content": "total 36\nAGENTS.md"}, {"role": "user", "content": "total 36\nAGENTS.md"},
+{"role": "assistant", "content": "<tool_call>\n{\"name\": \"read\", \"arguments\": {\"path\": \"AGENTS.md\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"exec\", \"arguments\": {\"command\": \"pwd\"}}\n</tool_call>"},
+{"role": "assistant", "content": "# Agents"}, {"role": "user", "content": "# Agents"},
+{"role": "assistant", "content": "/workspace"}, {"role": "user", "content": "/workspace"},
 {"role": "assistant", "content": "The workspace holds no Go code."}]}`
 	tr, err := ReadFrom("episode-057.json", strings.NewReader(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`exec {"command":"find . -name '*.go'"} => "(no output)"`, `exec {"command":"ls -la"} => "total 36\nAGENTS.md"`}
+	want := []string{`exec {"command":"find . -name '*.go'"} => "(no output)"`, `exec {"command":"ls -la"} => "total 36\nAGENTS.md"`,
+		`read {"path":"AGENTS.md"} => "# Agents"`, `exec {"command":"pwd"} => "/workspace"`} // a reply's two calls, answered one a message (r162a U1)
 	var got []string
 	for _, c := range tr.Agents[0].Calls() {
 		got = append(got, fmt.Sprintf("%s %s => %q", c.Tool, c.Args, c.Result))

@@ -949,6 +949,14 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 				}
 				if results = tagged(answer, "<tool_response>", "</tool_response>"); len(results) != len(calls) {
 					results = []string{answer} // one answer: the first call's
+					// Several calls answered by as many messages in a row, one each, in
+					// order (Harbor's episode exports of OpenClaw runs: validation round
+					// r162a U1, where every call of a reply but its first had no answer).
+					for !calls[0].react && len(results) < len(calls) && i+1 < len(list) && list[i+1].Role == list[i].Role &&
+						len(tagged(contentText(list[i+1].Content), "<tool_response>", "</tool_response>")) == 0 {
+						i++
+						results = append(results, contentText(list[i].Content))
+					}
 				}
 			}
 			for k, c := range calls {
