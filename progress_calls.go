@@ -408,13 +408,12 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	failed, said := callOutcome(c, cls, mut)
 	// Failures of different kinds are different failures, alike as the rest of their text
 	// may be once masked (failureKind).
-	var sig, kind uint64
-	specific := false // the failure's line says its cause in words of its own (namesItsCause)
-	failLine := ""    // that line
+	var sig, kind, kindSig uint64 // kindSig: the failure's identity (failureIdentity), 0 for none
 	lead, leadExact := dg.lead, uint64(0)
 	if failed {
 		line, after, msg := failureLineOf(said)
-		sig, kind, specific, failLine = signatureOf(line, after), failureKind(line), namesItsCause(line), line
+		sig, kind = signatureOf(line, after), failureKind(line)
+		kindSig = failureIdentity(sig, kind, line, said)
 		if msg != "" {
 			// What a JSON answer's error says first, not the envelope's first line.
 			lead = mix64(hashLine(firstLine(msg))) | 1
@@ -466,28 +465,9 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// so a harness's refusal of a reply's form, one template for whatever was refused: its
 	// sameness says nothing of the attempts, which are compared masked as before.
 	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
-	// A failure of a named kind whose line is the same (the exception and its message, as
-	// written) is the same failure, whatever the text around it: the line in the source it
-	// points at, the code it quotes. A weak model's four scripts in a row, each its own
-	// function, each cut off unclosed, all failed "SyntaxError: EOF while scanning
-	// triple-quoted string literal" at another line under another name, and were not one
-	// failure by the whole answer (validation round r159b M1).
-	kindSig := sig // the line's signature when it names a kind of failure, with its cause; else 0
-	switch {
-	case kind == 0 || !failed:
-		kindSig = 0
-	case !specific:
-		// A message that only says a failure happened is known by the source line it
-		// quotes: the same "SyntaxError: invalid syntax" under the same line of code five
-		// times in a row is one failure (validation round r160a M3), under another line each
-		// time it is one syntax error fixed after another.
-		if code := quotedSourceLine(said, failLine); code != "" {
-			kindSig = combine(sig, hashString(code))
-		} else {
-			kindSig = 0
-		}
-	}
-	sameLine := failed && kindSig != 0 && ch != nil && ch.failed && ch.sig == kindSig && !c.refusedForm
+	// A failure known by its identity (failureIdentity) is the same failure whatever the
+	// text around it.
+	sameLine := kindSig != 0 && ch != nil && ch.failed && ch.sig == kindSig && !c.refusedForm
 	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || sameLine || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
@@ -1450,6 +1430,29 @@ func (s *progressState) cyclePeriod() int {
 // dropChain forgets the tool chain of tool, if any.
 func (s *progressState) dropChain(tool uint64) {
 	s.chains = slices.DeleteFunc(s.chains, func(c toolChain) bool { return c.tool == tool })
+}
+
+// failureIdentity is what a failure of a named kind (kind, its line's signature sig) is known
+// by, whatever the text around it (the line in the source it points at, the code it quotes),
+// or 0: its line when the line says its cause in words of its own (namesItsCause), else its
+// line and the line of code it quotes (quotedSourceLine), else nothing. A weak model's four
+// scripts in a row, each its own function cut off unclosed, all failed "SyntaxError: EOF while
+// scanning triple-quoted string literal" at another line under another name, and were not one
+// failure by the whole answer (validation round r159b M1). A message that only says a failure
+// happened is known by the code it quotes: the same "SyntaxError: invalid syntax" under the
+// same line five times in a row is one failure (validation round r160a M3), under another
+// line each time it is one syntax error fixed after another.
+func failureIdentity(sig, kind uint64, line, said string) uint64 {
+	switch {
+	case kind == 0:
+		return 0
+	case namesItsCause(line):
+		return sig
+	}
+	if code := quotedSourceLine(said, line); code != "" {
+		return combine(sig, hashString(code))
+	}
+	return 0
 }
 
 // namesItsCause says whether a failure's line says what went wrong in three words or more
