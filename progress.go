@@ -333,32 +333,20 @@ func changesByVerb(tool string) bool {
 }
 
 // stepsByName says whether a tool's name says each call goes one step through a history: a
-// word of it is back, forward, undo or redo (browser_go_back, navigate_forward, undo_edit;
-// split as changesByVerb splits). Such a call changes what the next look sees, and made again
-// it is the next step, not the same change made twice: four `browser_go_back` calls answered
-// "Navigated back" each were told as one call stuck, the agent backing out of an editor page
+// word of it (nameHasWord) is back, forward, undo or redo (browser_go_back, navigate_forward,
+// undo_edit). Such a call changes what the next look sees, and made again it is the next
+// step, not the same change made twice: four `browser_go_back` calls answered "Navigated
+// back" each were told as one call stuck, the agent backing out of an editor page
 // (validation round r161c F1). A loop of them shows in the looks between, which stay alike.
 // It moves as "cd .." does (movesRelatively): after it, the same call is somewhere else.
 func stepsByName(tool string) bool {
 	if i := strings.LastIndex(tool, "__"); i >= 0 {
-		tool = tool[i+2:]
+		tool = tool[i+2:] // an MCP server's tool: its own name, not the server's
 	}
-	for start := 0; start < len(tool); {
-		for start < len(tool) && !isWordByte(tool[start]) {
-			start++
-		}
-		end := start
-		for end < len(tool) && isWordByte(tool[end]) && !(end > start && 'a' <= tool[end-1] && tool[end-1] <= 'z' && 'A' <= tool[end] && tool[end] <= 'Z') {
-			end++
-		}
-		switch strings.ToLower(tool[start:end]) {
-		case "back", "forward", "undo", "redo":
-			return true
-		}
-		start = end
-	}
-	return false
+	return nameHasWord(tool, historyStepWords)
 }
+
+var historyStepWords = []string{"back", "forward", "undo", "redo"}
 
 // stateVerbs open the names of tools that change something (changesByVerb). Verbs that only
 // look (get, list, check, can, run_speed_test's run) are not among them, nor run and execute,
