@@ -139,6 +139,16 @@ func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
 		// A line mini printed itself: coloured in a recording; in pasted text, outside what a
 		// message holds.
 		own := bytes.IndexByte(raws[i], 0x1b) >= 0 || !recording && !inFence && !inOutput
+		if !recording && inFence && !inOutput {
+			// A fence in pasted text is the model's (or a prompt's example) and is not always
+			// closed: a reply whose block never closes, or closes on a line of code ("PY```"),
+			// is refused for its form, and the message that refuses it is mini's all the same
+			// (validation round r162b U1: ten runs lost 60 steps, the refusal's own example
+			// block taken to close the reply's). A rule is mini's: no command is one. A
+			// speaker's line in a reply's open block is mini's when it is the only one before
+			// the rule that ends the answer; a heredoc writing "User:" is followed by mini's.
+			own = isRule(line) || role == "assistant" && (line == "User:" || line == "Tool:") && miniAnswerFollows(rendered, i+1)
+		}
 		switch {
 		case own && (line == "System:" || line == "User:" || line == "Tool:"):
 			flush()
@@ -158,7 +168,7 @@ func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
 			continue
 		}
 		if own && isRule(line) {
-			closed = true
+			closed, inFence = true, false
 			continue
 		}
 		if role == "assistant" && !inFence {
@@ -175,7 +185,8 @@ func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
 			inFence = !inFence
 		case t == "<output>" && !v2: // 2.x prints no closing tag
 			inOutput = true
-		case t == "</output>":
+		case strings.HasSuffix(t, "</output>"):
+			// closed on the output's last line when the output did not end its line
 			inOutput = false
 		}
 		body = append(body, line)
@@ -194,6 +205,20 @@ func miniMessageGoesOn(rendered []string, i int) bool {
 		}
 	}
 	return false
+}
+
+// miniAnswerFollows says whether the lines from i on are one answer of mini's: they reach the
+// rule that closes it, or the end of the text, with no other speaker's line on the way.
+func miniAnswerFollows(rendered []string, i int) bool {
+	for ; i < len(rendered); i++ {
+		switch line := rendered[i]; {
+		case isRule(line):
+			return true
+		case line == "User:" || line == "Tool:" || line == "System:" || miniStepHeader().MatchString(line):
+			return false
+		}
+	}
+	return true
 }
 
 // isMiniPrompt says whether a line is one of the questions mini asks its user between a

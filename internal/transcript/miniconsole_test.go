@@ -359,3 +359,101 @@ func TestMiniConsoleCutOffInAReplyIsNoRefusal(t *testing.T) {
 		t.Errorf("the cut-off reply read as source %q, failed %v: %q", calls[0].Source, calls[0].Failed, describe(tr.Agents[0].Events))
 	}
 }
+
+// In pasted text a fence is the model's, and a reply's block is not always closed: one never
+// closed, or closed on a line of code ("PY```"), is refused for its form, and mini's refusal,
+// whose example holds a block of its own, is mini's answer all the same. Each step is one
+// call, whatever the fences before it did (validation round r162b U1, U3, U4: ten runs lost
+// 60 steps, and a refusal was read as a command's result, once failed and once not).
+func TestMiniConsoleAReplysUnclosedBlockEndsWithTheReply(t *testing.T) {
+	refusal := []string{
+		"User:", "Please always provide EXACTLY ONE action in triple backticks, found 0 actions.", "",
+		"<response_example>", "Here are some thoughts.", "", "```bash", "<action>", "```", "</response_example>",
+		"────────────────────────────────────────────────────────────", "",
+	}
+	step := func(n int, reply ...string) []string {
+		return append([]string{"mini-swe-agent (step " + string(rune('0'+n)) + ", $0.01):"}, reply...)
+	}
+	answer := func(out string) []string {
+		return []string{"", "User:", "<returncode>0</returncode>", "<output>", out + "</output>", "────────────────────────────────────────────────────────────", ""}
+	}
+	tests := []struct {
+		name string
+		run  [][]string
+		want []string
+	}{
+		{"a block never closed, then one closed", [][]string{
+			step(1, "THOUGHT: Patch it.", "", "```bash", "python - <<'PY'", "print(1)", "PY", ""), refusal,
+			step(2, "THOUGHT: Run it.", "", "```bash", "python t.py", "```"), answer("ok"),
+		}, []string{
+			"text[model] \"THOUGHT: Patch it.\\n\\n```bash\\npyth…\"",
+			`call[harness] (no action) "" => "Please always provide EXACTLY ON…" FAILED`,
+			`text[model] "THOUGHT: Run it."`,
+			`call bash "python t.py" => "<returncode>0</returncode>\n<outp…"`,
+		}},
+		{"blocks closed on a line of code, three in a row", [][]string{
+			step(1, "THOUGHT: Patch it.", "", "```bash", "python - <<'PY'", "print(1)", "PY```", ""), refusal,
+			step(2, "THOUGHT: Patch it.", "", "```bash", "python - <<'PY'", "print(2)", "PY```", ""), refusal,
+			step(3, "THOUGHT: Patch it.", "", "```bash", "python - <<'PY'", "print(3)", "PY```", ""), refusal,
+			step(4, "THOUGHT: Run it.", "", "```bash", "python t.py", "```"), answer("ok"),
+		}, []string{
+			"text[model] \"THOUGHT: Patch it.\\n\\n```bash\\npyth…\"",
+			`call[harness] (no action) "" => "Please always provide EXACTLY ON…" FAILED`,
+			"text[model] \"THOUGHT: Patch it.\\n\\n```bash\\npyth…\"",
+			`call[harness] (no action) "" => "Please always provide EXACTLY ON…" FAILED`,
+			"text[model] \"THOUGHT: Patch it.\\n\\n```bash\\npyth…\"",
+			`call[harness] (no action) "" => "Please always provide EXACTLY ON…" FAILED`,
+			`text[model] "THOUGHT: Run it."`,
+			`call bash "python t.py" => "<returncode>0</returncode>\n<outp…"`,
+		}},
+		{"a heredoc in a closed block writes a line User:", [][]string{
+			step(1, "THOUGHT: Write the chat.", "", "```bash", "cat > chat.txt <<'EOF'", "User:", "hello", "EOF", "```"), answer(""),
+			step(2, "THOUGHT: Run it.", "", "```bash", "python t.py", "```"), answer("ok"),
+		}, []string{
+			`text[model] "THOUGHT: Write the chat."`,
+			`call bash "cat > chat.txt <<'EOF'\nUser:\nhel…" => "<returncode>0</returncode>\n<outp…"`,
+			`text[model] "THOUGHT: Run it."`,
+			`call bash "python t.py" => "<returncode>0</returncode>\n<outp…"`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lines := []string{"👋 This is mini-swe-agent version 1.17.3.", "", "User:", "Please solve this issue: x", "", "────────────────────────────────────────────────────────────", ""}
+			for _, part := range tt.run {
+				lines = append(lines, part...)
+			}
+			tr := mustRead(t, writeTemp(t, "meta.txt", strings.Join(lines, "\n")))
+			got := describe(tr.Agents[0].Events)[1:] // after the task
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// A fence that opens in the middle of a prompt's line (mini's own instance template has
+// "### Edit files with sed:```bash") does not reach past the rule under the prompt, and an
+// output whose last line runs into "</output>" ends there: a pane's text, without colours to
+// tell mini's lines, is read step by step (validation round r162b U3: 21 panes read no call).
+func TestMiniConsolePastedPromptsOddFenceStaysInThePrompt(t *testing.T) {
+	run := strings.Join([]string{
+		"👋 This is mini-swe-agent version 1.9.0.", "",
+		"User:", "Please solve this issue: x", "", "### Edit files with sed:```bash", "sed -i 's/a/b/' f.py", "```", "",
+		"────────────────────────────────────────────────────────────", "",
+		"mini-swe-agent (step 1, $0.00):", "THOUGHT: Look.", "", "```bash", "head -3 a.csv", "```", "",
+		"User:", "<returncode>0</returncode>", "<output>", "date,t", "2025-04-19,64</output>",
+		"────────────────────────────────────────────────────────────",
+		"LiteLLM:ERROR: logging failed", "",
+		"mini-swe-agent (step 2, $0.01):", "THOUGHT: Again.", "", "```bash", "head -3 b.csv", "```", "",
+		"User:", "<returncode>0</returncode>", "<output>", "date,t", "</output>",
+		"────────────────────────────────────────────────────────────",
+	}, "\n")
+	tr := mustRead(t, writeTemp(t, "post-agent.txt", run))
+	calls := callsOf(tr)
+	if len(calls) != 2 || string(calls[0].Args) != "head -3 a.csv" || string(calls[1].Args) != "head -3 b.csv" {
+		t.Fatalf("calls: %q", describe(tr.Agents[0].Events))
+	}
+	if strings.Contains(calls[0].Result, "LiteLLM") {
+		t.Errorf("what was printed after the answer's rule is in its result: %q", calls[0].Result)
+	}
+}
