@@ -108,7 +108,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		readsClock = dist > 0 && s.recent[(int(s.calls)-dist)%len(s.recent)].raw != raw
 	}
 	waiting := cls.waits || sleeps || readsClock || !cls.mutating && (keys.sendsNoKeys || keys.asksToPoll)
-	if waiting && pollsWhatIsGone(c) {
+	gone := waiting && pollsWhatIsGone(c) // failed, whatever the host said
+	if gone {
 		// A poll answered that what it polls does not exist (a job id mistyped, a session
 		// ended) is waiting for nothing: asking again later cannot bring it. A model that
 		// polled a job by an id one letter off, eight times, each answered "Background job
@@ -246,7 +247,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// errors and churn: this tool's run of near-identical outcomes, and the command's run of
 	// failures across changes of the workspace.
-	ch, rf := s.followOutcome(c, cls, toolHash, &dg, id, args, mut, waiting, sleeps)
+	ch, rf := s.followOutcome(c, cls, toolHash, &dg, id, args, callTraits{mut: mut, waiting: waiting, sleeps: sleeps, gone: gone})
 	s.last, s.hasLast = rec, true
 	// (Arguments that are a JSON object without a command-line key hold no command: most
 	// calls are let go by what readArgKeys already found.)
@@ -392,8 +393,17 @@ func (s *progressState) noteChange(c *observedCall, id uint64, mayChange, waitin
 // followOutcome extends or starts the call's tool chain (errors, churn: the tool's run of
 // near-identical outcomes) and its failure chain across edits (updateRefail), and returns
 // both.
-func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash uint64, dg *digest, id uint64, args []byte, mut, waiting, sleeps bool) (*toolChain, *refailChain) {
+// callTraits are what observeCall made of a call before following its outcome.
+type callTraits struct {
+	mut     bool // it writes (classEntry.writes)
+	waiting bool // it waits on what runs, as a poll does
+	sleeps  bool // its command sleeps first
+	gone    bool // it waited on what does not exist (pollsWhatIsGone): it failed, whatever the host said
+}
+
+func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash uint64, dg *digest, id uint64, args []byte, t callTraits) (*toolChain, *refailChain) {
 	d := s.d
+	mut, waiting, sleeps := t.mut, t.waiting, t.sleeps
 	// An editor's looks and its changes are two runs: a view of the file between two
 	// rejected replacements is not the replacement succeeding. A shell's are one: a script
 	// written and run, then run again, fails as one command.
@@ -406,6 +416,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	}
 	ch := s.chain(toolHash)
 	failed, said := callOutcome(c, cls, mut)
+	failed = failed || t.gone
 	// Failures of different kinds are different failures, alike as the rest of their text
 	// may be once masked (failureKind).
 	var sig, kind, kindSig uint64 // kindSig: the failure's identity (failureIdentity), 0 for none
@@ -1060,19 +1071,51 @@ func shortNonAnswer(result string) bool {
 // "does not exist" or "no such", and naming an id of the call's arguments (a token of six
 // bytes or more holding a digit). A service not up yet answers "not found" too, to a poll that
 // names no such id, and is waited for (validation round r151a: a deploy polled with curl).
+//
+// A host may say so in words alone, opening its answer with them ("No session found for
+// 2841"): such an answer is the poll failing, as an error would be (validation round r162a M1,
+// M2: two OpenClaw runs polled background commands by their pids where the tool wanted the
+// session's name, six times each, every answer "No session found for <pid>", and were let be
+// as polls).
 func pollsWhatIsGone(c *observedCall) bool {
-	if !c.failed && !opensWithFailure(c.result) && !reportsErrorField(c.result) {
+	none := opensNoneFound(c.result)
+	if !c.failed && !none && !opensWithFailure(c.result) && !reportsErrorField(c.result) {
 		return false
 	}
 	w := markWindow(c.result)
-	if !containsFold(w, "not found") && !containsFold(w, "does not exist") && !containsFold(w, "doesn't exist") && !containsFold(w, "no such ") {
+	if !none && !containsFold(w, "not found") && !containsFold(w, "does not exist") && !containsFold(w, "doesn't exist") && !containsFold(w, "no such ") {
 		return false
 	}
 	return namesAnIDOf(w, c.args)
 }
 
+// opensNoneFound says whether an answer's first line opens by saying that no such thing was
+// found: "No", one or two words, "found" ("No session found for 2841", "No process found",
+// "No such job found").
+func opensNoneFound(result string) bool {
+	line := strings.TrimLeft(result, " \t\r\n")
+	line, _, _ = strings.Cut(line[:min(len(line), 200)], "\n")
+	rest, ok := strings.CutPrefix(line, "No ")
+	if !ok {
+		return false
+	}
+	for words := 0; words < 2; words++ {
+		w, after, ok := strings.Cut(rest, " ")
+		if !ok || w == "" {
+			return false
+		}
+		if after == "found" || strings.HasPrefix(after, "found ") || strings.HasPrefix(after, "found:") || strings.HasPrefix(after, "found.") {
+			return true
+		}
+		rest = after
+	}
+	return false
+}
+
 // namesAnIDOf says whether text holds a token of args that looks like an id: six bytes or
-// more of letters, digits and '-', one of them a digit.
+// more of letters, digits and '-', one of them a digit; or, shorter, the whole of a string
+// the arguments hold, with a digit, named in the text as a word of its own (a pid, "2841",
+// passed as a session's id: a number the arguments hold unquoted is a count or a timeout).
 func namesAnIDOf(text string, args []byte) bool {
 	for i := 0; i < len(args); {
 		j := i
@@ -1081,12 +1124,30 @@ func namesAnIDOf(text string, args []byte) bool {
 			digit = digit || '0' <= args[j] && args[j] <= '9'
 			j++
 		}
-		if j-i >= 6 && digit && strings.Contains(text, string(args[i:j])) {
+		if digit && j-i >= 6 && strings.Contains(text, string(args[i:j])) {
+			return true
+		}
+		if digit && j > i && i > 0 && args[i-1] == '"' && j < len(args) && args[j] == '"' && holdsWordOf(text, args[i:j]) {
 			return true
 		}
 		i = j + 1
 	}
 	return false
+}
+
+// holdsWordOf says whether text holds tok with no letter, digit or '-' on either side.
+func holdsWordOf(text string, tok []byte) bool {
+	for i := 0; ; {
+		k := strings.Index(text[i:], string(tok))
+		if k < 0 {
+			return false
+		}
+		at, end := i+k, i+k+len(tok)
+		if (at == 0 || !isWordByte(text[at-1]) && text[at-1] != '-') && (end == len(text) || !isWordByte(text[end]) && text[end] != '-') {
+			return true
+		}
+		i = at + 1
+	}
 }
 
 // containsFold says whether s holds word (written in lower case), ASCII letters compared

@@ -410,3 +410,56 @@ func TestAPollOfWhatIsGoneIsNoWait(t *testing.T) {
 		})
 	}
 }
+
+// A host may say that what a poll names is not there in words alone, opening its answer with
+// them: such a poll failed, and the same failure after each attempt is a loop however the
+// calls between are worded (validation round r162a M1, M2: two OpenClaw runs polled their
+// background commands by pid where the tool wanted the session's name, six times each, every
+// answer "No session found for <pid>"). A poll answered that nothing is there yet, naming
+// nothing of the call, or naming only a number the call holds unquoted (a timeout), waits.
+func TestAPollAnsweredThatItsIDIsNotFoundFailed(t *testing.T) {
+	for _, tc := range []struct {
+		name, answer string
+		told         bool
+	}{
+		{"no session found for the pid it names", "No session found for %d", true},
+		{"no such process, in the host's words", "No process found with id %d.", true},
+		{"nothing found yet, naming nothing of the call", "No output found yet.", false},
+		{"the timeout named, not the id", "No new lines found in 60000 ms.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var steps []step
+			for i := range 6 {
+				pid := 2841 + 1000*i
+				steps = append(steps,
+					ok("exec", fmt.Sprintf(`{"command":"go build ./pkg%d/...","timeout":60}`, i), fmt.Sprintf("Command still running (session calm-%c, pid %d).", 'a'+i, pid)),
+					ok("process", fmt.Sprintf(`{"action":"poll","sessionId":"%d","timeout":60000}`, pid), fmt.Sprintf(tc.answer, pid)))
+			}
+			got := progressRun(t, defaultProgress(nil), steps)
+			told := slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, ":errors:process failed") })
+			if told != tc.told {
+				t.Errorf("six polls answered %q: notices %q, want the process tool told as failing: %v", tc.answer, got, tc.told)
+			}
+		})
+	}
+}
+
+func TestOpensNoneFound(t *testing.T) {
+	for _, tc := range []struct {
+		answer string
+		want   bool
+	}{
+		{"No session found for 2841", true},
+		{"\nNo such job found.", true},
+		{"No process found", true},
+		{"No results were found", true},
+		{"No new output lines found", false}, // three words: a sentence about what came, not a name's absence
+		{"Session 2841 not found", false},    // the other form, read by the marks
+		{"Nothing found", false},
+		{"The build found no errors", false},
+	} {
+		if got := opensNoneFound(tc.answer); got != tc.want {
+			t.Errorf("opensNoneFound(%q) = %v, want %v", tc.answer, got, tc.want)
+		}
+	}
+}
