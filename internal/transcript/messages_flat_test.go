@@ -321,13 +321,13 @@ func TestWrittenCallsAnsweredTwiceAreAnsweredOnce(t *testing.T) {
 {"role": "assistant", "content": "<tool_call>\n{\"name\": \"read\", \"arguments\": {\"path\": \"AGENTS.md\"}}\n</tool_call>\n<tool_call>\n{\"name\": \"exec\", \"arguments\": {\"command\": \"pwd\"}}\n</tool_call>"},
 {"role": "assistant", "content": "# Agents"}, {"role": "user", "content": "# Agents"},
 {"role": "assistant", "content": "/workspace"}, {"role": "user", "content": "/workspace"},
-{"role": "assistant", "content": "The workspace holds no Go code."}]}`
+{"role": "assistant", "content": "The workspace holds no Go code. I can clone it with:\n` + "```" + `\ngit clone https://example.com/r.git\n` + "```" + `\nShall I?"}]}`
 	tr, err := ReadFrom("episode-057.json", strings.NewReader(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{`exec {"command":"find . -name '*.go'"} => "(no output)"`, `exec {"command":"ls -la"} => "total 36\nAGENTS.md"`,
-		`read {"path":"AGENTS.md"} => "# Agents"`, `exec {"command":"pwd"} => "/workspace"`} // a reply's two calls, answered one a message (r162a U1)
+		`read {"path":"AGENTS.md"} => "# Agents"`, `exec {"command":"pwd"} => "/workspace"`} // a reply's two calls, answered one a message (r162a U1); the last answer's code block shown, not run (r162a U2)
 	var got []string
 	for _, c := range tr.Agents[0].Calls() {
 		got = append(got, fmt.Sprintf("%s %s => %q", c.Tool, c.Args, c.Result))

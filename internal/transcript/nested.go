@@ -883,8 +883,8 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 	list = withoutEchoedAnswers(list)
 	// A call in a tool-call syntax says what it is; a code block says so only when the
 	// harness answers it turn after turn.
-	answered, explicit := 0, false
-	written := make([][]textCall, len(list)) // each assistant message's calls, read once
+	answered, explicit, syntax := 0, false, false // syntax: some call is written in a tool-call syntax
+	written := make([][]textCall, len(list))      // each assistant message's calls, read once
 	for i := range list {
 		if list[i].Role != "assistant" {
 			continue
@@ -895,7 +895,7 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 		}
 		written[i] = calls
 		if len(calls) > 0 && !calls[0].fenced {
-			explicit = true
+			explicit, syntax = true, true
 		}
 		if len(calls) > 0 && i+1 < len(list) && isAnswer(&list[i+1]) {
 			answered++
@@ -908,6 +908,17 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 	}
 	if answered < 2 && !(explicit && answered > 0) || explicitOnly && !explicit {
 		return false
+	}
+	if syntax {
+		// A model that writes its calls in a tool-call syntax shows code in a fenced block
+		// without running it: a final answer's example, a snippet of what it wrote
+		// (validation round r162a U2: six OpenClaw runs' last answers, a `git clone` offered
+		// to the user among them, read as unanswered shell commands).
+		for i, calls := range written {
+			if len(calls) > 0 && calls[0].fenced {
+				written[i] = nil
+			}
+		}
 	}
 	a := b.agent(MainAgent)
 	for i := 0; i < len(list); i++ {
