@@ -227,6 +227,7 @@ var (
 type digester struct {
 	echo   echoSet
 	lines  []uint64   // hashes of the text's substantial lines, for novelty; capped
+	echoed int        // substantial lines left out of lines as made of the call's own words
 	wide   []wideLine // those of lines that fill more than one screen row, in order
 	spaced []byte     // a thought with its ideographs set apart (spaceIdeographs); small ones reused
 }
@@ -392,7 +393,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 	// the rest of the pass.
 	echo = echo && d.echo.n > 0 && !long
 	if lines {
-		d.lines, d.wide = d.lines[:0], d.wide[:0]
+		d.lines, d.wide, d.echoed = d.lines[:0], d.wide[:0], 0
 	}
 	exact, masked := uint64(mixK2), uint64(mixK2)
 	var lineH, lineM, prevField uint64
@@ -402,6 +403,10 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 	prevWord := ""
 	inEcho := false
 	lineLong := false // the line holds a field of minLineField bytes or more
+	// Whether the line holds a field the call's arguments do not (lineNews), and one they do
+	// (lineEchoed): a line made only of the call's own words (and volatile fields) is no news
+	// for the novelty of what a result brought (see noteLines).
+	lineNews, lineEchoed := false, false
 	// The lead is the first line that says something: a bare label ("ERROR:", OpenHands'
 	// editor's first line for every failure) stands for the text only when no line follows.
 	leadSaid := false
@@ -451,7 +456,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 				h = wordHash(f)
 				if echo {
 					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f))) || (f[0] == '^' || f[0] == '~') && isUnderline(f) ||
-						len(f) >= 5 && d.echoedParts(f)
+						len(f) >= 5 && d.echoedParts(f) || strings.IndexByte(f, '\\') >= 0 && d.echoedEscaped(trimWrap(f))
 				}
 				if f == "line" && strings.HasSuffix(prevWord, "sh:") {
 					f = shellLineWord // "bash: line 11301:": see shellLineBefore
@@ -463,7 +468,9 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			out.words++
 			m := h
 			if isEcho {
-				m = markEcho
+				m, lineEchoed = markEcho, true
+			} else if h != markVolatile && (!echo || hasAlnum(f)) {
+				lineNews = true // (a field of signs alone, "{}" or "\;" of a find -exec, says nothing)
 			}
 			if !(isEcho && inEcho) { // a run of echoed fields is one marker
 				lineM = mixWord(lineM, m)
@@ -486,11 +493,16 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 					out.sketch.add(mix64(lineM))
 				}
 				if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
-					d.lines = append(d.lines, novelLineHash(text[lineStart:i]))
-					d.noteWide(i - lineStart)
+					if lineNews || !lineEchoed {
+						d.lines = append(d.lines, novelLineHash(text[lineStart:i]))
+						d.noteWide(i - lineStart)
+					} else {
+						d.echoed++
+					}
 				}
 			}
 			lineH, lineM, lineW, inEcho, lineLong = 0, 0, 0, false, false
+			lineNews, lineEchoed = false, false
 			i++
 			lineStart = i
 		case cls&bCR != 0:
@@ -499,7 +511,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 				continue
 			}
 			// A bare carriage return: what follows overwrites the line (a progress bar).
-			lineH, lineM, lineW = 0, 0, 0
+			lineH, lineM, lineW, lineNews, lineEchoed = 0, 0, 0, false, false
 			i++
 			lineStart = i
 		case cls&bEsc != 0:
@@ -517,8 +529,12 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			out.sketch.add(mix64(lineM))
 		}
 		if lines && (lineW >= 2 || lineLong) && len(d.lines) < maxLines {
-			d.lines = append(d.lines, novelLineHash(text[lineStart:]))
-			d.noteWide(n - lineStart)
+			if lineNews || !lineEchoed {
+				d.lines = append(d.lines, novelLineHash(text[lineStart:]))
+				d.noteWide(n - lineStart)
+			} else {
+				d.echoed++
+			}
 		}
 	}
 	if out.sketch.n == 0 && out.words > 0 {
@@ -538,7 +554,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 func (d *digester) digestLong(text string, lines bool) digest {
 	var out digest
 	if lines {
-		d.lines, d.wide = d.lines[:0], d.wide[:0]
+		d.lines, d.wide, d.echoed = d.lines[:0], d.wide[:0], 0
 	}
 	// Carriage returns are rare in long results; one vectorised look at the whole text spares
 	// every line its own.
@@ -1882,4 +1898,34 @@ func isUnderline(f string) bool {
 		}
 	}
 	return caret
+}
+
+// hasAlnum says whether s holds an ASCII letter or digit, or any byte above ASCII.
+func hasAlnum(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 0x80 || '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
+// echoedEscaped says whether a field holding a backslash is in the echo as JSON writes it, its
+// backslashes doubled: the arguments are read as their JSON text, so a pattern the answer
+// quotes back ("Blueprint.*dot\|dot.*Blueprint") is an argument's word only so written.
+func (d *digester) echoedEscaped(f string) bool {
+	var buf [128]byte
+	n := 0
+	for i := 0; i < len(f); i++ {
+		if n+2 > len(buf) {
+			return false
+		}
+		if f[i] == '\\' {
+			buf[n] = '\\'
+			n++
+		}
+		buf[n] = f[i]
+		n++
+	}
+	return d.echo.has(wordHash(unsafe.String(&buf[0], n)))
 }

@@ -81,7 +81,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		dg.exact = combine(dg.exact, uint64(s.calls)+1)
 		dg.masked = dg.exact
 	}
-	novel, total := s.noteLines()
+	novel, total, echoed := s.noteLines()
 	rec := callRecord{id: id, result: dg.exact, sketch: dg.sketch}
 	toolHash := hashString(c.tool)
 
@@ -218,7 +218,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		// OSWorld agent clicked one banner's close button eight times, saying the same words
 		// before each click, untold (validation round r127b M1).
 		unseenAgain := (!c.hasRes || keys.onScreen) && sameCall && s.thoughtN > 1 && !stepsThrough(c.args)
-		if !polled && !waiting && (noProgress || unseenAgain || (total > 0 && novel*2 < total) || (total == 0 && sameResult)) {
+		if !polled && !waiting && (noProgress || unseenAgain || (total > 0 && novel*2 < total) || (total == 0 && (sameResult || echoed > 0))) {
 			s.stale++
 		}
 	}
@@ -299,9 +299,14 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 // current thought began (and the workspace last changed) showed, nor the answers it began on,
 // out of all of them, and remembers them: a result mostly of lines seen before brought the
 // thought little new, whatever call it answered.
-func (s *progressState) noteLines() (novel, total int) {
+//
+// Lines made of the call's own words (a harness that answers a command with the command
+// line, nothing found) are counted apart, as echoed: they bring nothing the model did not
+// write (validation round r158a M2: one plan said eight times over reworded searches, each
+// answered by its own command line, each line taken for news).
+func (s *progressState) noteLines() (novel, total, echoed int) {
 	if !s.spoke {
-		return 0, 0 // not gathered (see spoke)
+		return 0, 0, 0 // not gathered (see spoke)
 	}
 	wide := s.dg.wide // the lines that weigh more than one (screenRows), in order
 	for i, h := range s.dg.lines {
@@ -318,7 +323,7 @@ func (s *progressState) noteLines() (novel, total int) {
 		s.seen.add(h)
 		s.answered.add(h)
 	}
-	return novel, total
+	return novel, total, s.dg.echoed
 }
 
 // followCycles records the key (call and result) of the call just counted: runs[k] grows

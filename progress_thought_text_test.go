@@ -4,6 +4,7 @@ package loopguard
 // stale calls.
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -545,6 +546,36 @@ func TestALongNewLineUnderTheSameHeaderIsNews(t *testing.T) {
 			}
 			if told := len(r.thoughts()) > 0; told != tt.told {
 				t.Errorf("thought told %v, want %v (%v)", told, tt.told, r.got)
+			}
+		})
+	}
+}
+
+// A harness that answers a command with nothing but the command line (a find -exec grep -l
+// that matched nothing) brings the model nothing it did not write: the same plan said over
+// reworded searches so answered is told once three of them brought nothing (validation round
+// r158a M2: said eight times, told only by `stuck` at the eighth, three calls later). A line of
+// the command's words and something else (the file a grep found) is news.
+func TestAnAnswerEchoingItsCommandIsNoNews(t *testing.T) {
+	patterns := []string{`Blueprint.*dot\|dot.*Blueprint`, `AssertionError.*Blueprint`, `should not contain dots`, `name.*dot\|dot.*name`, `ValueError.*dots`}
+	for _, tc := range []struct {
+		name   string
+		answer func(cmd string) string
+		told   bool
+	}{
+		{"the command line echoed alone", func(cmd string) string { return cmd }, true},
+		{"the command line and a file found", func(cmd string) string { return cmd + "\ntests/test_blueprints_" + fmt.Sprint(len(cmd)) + ".py" }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newTextRun(t)
+			for i, p := range patterns {
+				cmd := `cd /workspace/flask && find tests/ -name "*.py" -exec grep -l "` + p + `" {} \;`
+				args, _ := json.Marshal(map[string]string{"command": cmd})
+				r.say(fmt.Sprint("m", i), "Let me check if there are any tests that expect blueprint creation to fail with dots:")
+				r.call("execute_bash", string(args), tc.answer(cmd))
+			}
+			if told := len(r.thoughts()) > 0; told != tc.told {
+				t.Errorf("the same plan over five searches: thought notices %v (%v), want told: %v", r.thoughts(), r.got, tc.told)
 			}
 		})
 	}
