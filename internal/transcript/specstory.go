@@ -116,7 +116,37 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 			}
 		}
 	}
+	for _, a := range b.agents {
+		specReplies(a.events)
+	}
 	return b.done(), nil
+}
+
+// specReplies marks the calls of one reply of the model as one turn. SpecStory writes each
+// block of a reply in a section of its own, and keeps no reply's id: calls written in the
+// same second, nothing said or answered between them, are one reply's (a model cannot read a
+// result and write its next call within the second: of 2,134 calls of real Claude Code
+// sessions made in a new reply, one came under a second after the call before it, and half of
+// a reply's calls come within half a second of the one before; validation round r156a F1:
+// four `gh pr diff` calls sent at once, each failing, told as one command failing four
+// times). Calls of a section without a time are left as they are.
+func specReplies(events []loopguard.Event) {
+	reply, prev := 0, -1 // prev: the call before, while nothing else came between
+	for i := range events {
+		e := &events[i]
+		if e.Type != loopguard.EventCall {
+			prev = -1
+			continue
+		}
+		if prev >= 0 && e.Time != 0 && e.Time == events[prev].Time {
+			if events[prev].Turn == "" {
+				reply++
+				events[prev].Turn = "reply " + strconv.Itoa(reply)
+			}
+			e.Turn = events[prev].Turn
+		}
+		prev = i
+	}
 }
 
 // specToolRejection says whether a line is Cursor's word that one of its tools refused a call,
