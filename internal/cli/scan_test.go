@@ -227,6 +227,9 @@ func TestScanDefaultLocations(t *testing.T) {
 		journal := put(t, filepath.Join(home, ".config", "Code", "User", "workspaceStorage", "9f1c", "chatSessions", "s2.jsonl"),
 			[]byte(`{"kind":0,"v":{"requesterUsername":"dev","responderUsername":"GitHub Copilot","requests":[]}}`+"\n"+
 				`{"kind":2,"k":["requests"],"v":[{"message":{"text":"list the files"},"result":{"metadata":{"toolCallRounds":[{"response":"","toolCalls":[{"name":"list_dir","arguments":"{}","id":"c1"}]}]}}}]}`+"\n"))
+		// Open Interpreter saves each conversation as a list of its messages.
+		oi := put(t, filepath.Join(home, ".config", "open-interpreter", "conversations", "list_the__April_08_2024_14-39-40.json"),
+			[]byte(`[{"role": "user", "type": "message", "content": "list the files"}, {"role": "assistant", "type": "code", "format": "shell", "content": "ls"}, {"role": "computer", "type": "console", "format": "output", "content": "a.txt"}]`))
 		// Cursor keeps its agent's chats per project, as text.
 		cursor := put(t, filepath.Join(home, ".cursor", "projects", "Users-dev-app", "agent-transcripts", "0c6d.txt"),
 			[]byte("user:\n<user_query>\nlist the files\n</user_query>\n\nassistant:\n[Tool call] Glob\n  glob_pattern: *\n\n[Tool result] Glob\n"))
@@ -234,7 +237,7 @@ func TestScanDefaultLocations(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		for _, f := range []string{claude, rollout, events, cline, kilo, qwen, pi, copilot, cont, chat, journal, cursor} {
+		for _, f := range []string{claude, rollout, events, cline, kilo, qwen, pi, copilot, cont, chat, journal, cursor, oi} {
 			if !strings.Contains(stdout, `"file":"`+f+`"`) {
 				t.Errorf("%s not scanned:\n%s", f, stdout)
 			}

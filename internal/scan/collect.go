@@ -536,7 +536,8 @@ func (e *pathErr) Unwrap() error { return e.err }
 // GitHub Copilot CLI (~/.copilot/session-state), VS Code's chat panel (see vscodeChatSessions),
 // Continue (~/.continue/sessions), Cline CLI
 // (~/.cline/data/sessions), Goose ($XDG_DATA_HOME/goose/sessions or
-// ~/.local/share/goose/sessions), Kimi CLI (~/.kimi/sessions) and Cursor's agent
+// ~/.local/share/goose/sessions), Kimi CLI (~/.kimi/sessions), Open Interpreter
+// (openInterpreterConversations) and Cursor's agent
 // (~/.cursor/projects/<project>/agent-transcripts). Two agents keep their
 // chats in the repository they work in rather than in the home folder: Aider
 // (.aider.chat.history.md) and SpecStory (.specstory/history); those of the current folder
@@ -575,7 +576,7 @@ func DefaultLocations(getenv func(string) string) (found, looked []string) {
 		under("", filepath.Join(".cline", "data"), "sessions"),
 		gooseSessions(getenv, home),
 		under("", ".kimi", "sessions"),
-	}, vscodeTasks(home)...) {
+	}, append(openInterpreterConversations(getenv, home), vscodeTasks(home)...)...) {
 		if d == "" {
 			continue
 		}
@@ -669,6 +670,23 @@ func gooseSessions(getenv func(string) string, home string) string {
 		return ""
 	}
 	return filepath.Join(home, ".local", "share", "goose", "sessions")
+}
+
+// openInterpreterConversations are the folders where Open Interpreter saves its conversations:
+// its configuration folder's conversations ($XDG_CONFIG_HOME/open-interpreter or
+// ~/.config/open-interpreter; "Open Interpreter" up to 0.2.0; on macOS under
+// ~/Library/Application Support).
+func openInterpreterConversations(getenv func(string) string, home string) []string {
+	var out []string
+	if d := getenv("XDG_CONFIG_HOME"); d != "" {
+		out = append(out, filepath.Join(d, "open-interpreter", "conversations"))
+	}
+	if home == "" {
+		return out
+	}
+	return append(out, filepath.Join(home, ".config", "open-interpreter", "conversations"),
+		filepath.Join(home, ".config", "Open Interpreter", "conversations"),
+		filepath.Join(home, "Library", "Application Support", "open-interpreter", "conversations"))
 }
 
 // opencodeData is opencode's data folder: $XDG_DATA_HOME/opencode, or

@@ -42,6 +42,9 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"trys": [{"chain": [{"node_type": "Action", "description": "t"}, {"node_type": "Action Input", "description": "{}", "observation": 1}]}, 2], "answer_generation": {"train_messages": []}}`))
 	f.Add([]byte(`{"1": {"answer": {"answer_details": [{"role": "tool", "message": {"name": "t", "arguments": 1}, "next": [{"role": "assistant", "message": ["x"], "next": null}]}]}}}`))
 	f.Add([]byte(`{"id": "b", "result": "Error during inference: 500", "traceback": "T"}` + "\n" + `{"id": "c", "inference_log": null}`))
+	// Open Interpreter: LMC messages, and a 0.1.x code turn
+	f.Add([]byte(`[{"role": "assistant", "type": "code", "format": "shell", "content": "ls"}, {"role": "computer", "type": "console", "format": "output", "content": "a"}, {"role": "computer", "type": "image", "content": 1}, {"role": "computer", "type": "console", "format": 2}]`))
+	f.Add([]byte(`[{"role": "assistant", "message": "m", "language": "python", "code": "x", "output": ["o"]}, {"role": "user", "message": 3}]`))
 	f.Add([]byte(`{"0": {"query": "q", "turn_history": {"thoughts": ["t"], "actions": ["execute[ls]", "x"], "observations": ["a"], "valid_action": [false, 1]}}}`))
 	f.Add([]byte(`{"1": {"traj": "Q\nThought 1: x\nAction 1: s[y]\nObservation 1: z\nAction: t\nObservation: w"}}`))
 	f.Add([]byte(autogenTaskResult))

@@ -183,6 +183,12 @@ type msg struct {
 	// opencode export: {info, parts}
 	HasInfo bool `json:"-"`
 
+	// Open Interpreter: an LMC message's format (a code message's language, a console
+	// message's "output"); a 0.1.x code turn's language and code (openInterpreterMessages)
+	Format   string `json:"format"`
+	Language string `json:"language"`
+	Code     string `json:"code"`
+
 	// contentAt, when not 0, is the offset in the document of a string content not decoded
 	// yet (the walker's lazyContent); Content is nil until historyContent decodes it.
 	contentAt int
@@ -1012,6 +1018,17 @@ func (m *msg) member(w *walker) memberFunc {
 		case "info":
 			m.HasInfo = true
 			return w.skip(v)
+		case "format", "language", "code":
+			if w.data[v] != '"' {
+				return w.skip(v) // another format's member of that name (a number, an object)
+			}
+			switch key[0] {
+			case 'f':
+				return w.str(v, &m.Format)
+			case 'l':
+				return w.str(v, &m.Language)
+			}
+			return w.str(v, &m.Code)
 		}
 		return w.skip(v)
 	}

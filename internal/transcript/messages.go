@@ -28,7 +28,7 @@ func buildMessages(format string, msgs []msg) *built {
 // (addWrittenCalls; with explicitOnly, only in a tool-call syntax, as a harness's request log
 // of a Terminus run keeps them, since a chat list of its own may just show code).
 func addChat(b *builder, list []msg, explicitOnly bool) {
-	list = autogenMessages(list)
+	list = openInterpreterMessages(autogenMessages(list))
 	valueParts(list)
 	if hasStructuredCalls(list) || !(addResultOfCalls(b, list) || addWrittenCalls(b, list, explicitOnly)) {
 		addMessages(b, list, func(*msg) string { return MainAgent }, false)
