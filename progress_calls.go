@@ -395,9 +395,6 @@ func (s *progressState) noteChange(c *observedCall, id uint64, mayChange, waitin
 	return 0
 }
 
-// followOutcome extends or starts the call's tool chain (errors, churn: the tool's run of
-// near-identical outcomes) and its failure chain across edits (updateRefail), and returns
-// both.
 // callTraits are what observeCall made of a call before following its outcome.
 type callTraits struct {
 	mut     bool // it writes (classEntry.writes)
@@ -406,6 +403,9 @@ type callTraits struct {
 	gone    bool // it waited on what does not exist (pollsWhatIsGone): it failed, whatever the host said
 }
 
+// followOutcome extends or starts the call's tool chain (errors, churn: the tool's run of
+// near-identical outcomes) and its failure chain across edits (updateRefail), and returns
+// both.
 func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash uint64, dg *digest, id uint64, args []byte, t callTraits) (*toolChain, *refailChain) {
 	d := s.d
 	mut, waiting, sleeps := t.mut, t.waiting, t.sleeps
