@@ -514,3 +514,9 @@ func FuzzSpanTrajectory(f *testing.F) {
 	f.Add([]byte(`{"total_spans": 1, "trajectory": [{"type": "tool_call", "tool": "bash", "arguments": 3, "result": [1]}, {"type": "llm_call", "output": null, "task_prompt": [{"role": "user", "content": 7}]}, null]}`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readSpanTrajectory(name, br, 0) })
 }
+
+func FuzzAgentZero(f *testing.F) {
+	f.Add([]byte(`{"id": "x", "agents": [{"number": 0, "data": {}, "history": "{\"_cls\": \"History\", \"bulks\": [{\"_cls\": \"Bulk\", \"records\": [{\"_cls\": \"Topic\", \"messages\": [{\"ai\": true, \"content\": \"{\\\"tool_name\\\": \\\"t\\\", \\\"tool_args\\\": {\\\"a\\\": \\\"}\\\"}\"}]}]}], \"topics\": [], \"current\": {\"messages\": [{\"ai\": false, \"content\": {\"tool_name\": \"t\", \"tool_result\": 1}}, {\"ai\": true, \"content\": \"\"}, {\"ai\": false, \"content\": {\"system_warning\": \"w\"}}]}}"}, {"number": 1, "history": 2}]}`))
+	f.Add([]byte(`{"agents": [{"number": 0, "history": "{\"current\": {\"messages\": [{\"ai\": true, \"content\": \" x \\\"tool_name\\\": \\\"y\\\" \\\"tool_args\\\": {\\\"k\\\": \\\"\\\\\\\"\"}]}}"}]}`))
+	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readAgentZero(name, br, 0) })
+}

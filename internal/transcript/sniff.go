@@ -68,6 +68,7 @@ const (
 	kindAG2Console        // AG2's (AutoGen 0.2's) printout of a conversation
 	kindChatDev           // ChatDev's log of a run of its software company
 	kindAutoGPT           // AutoGPT's activity log
+	kindAgentZero         // an Agent Zero chat (chat.json)
 	kindOpenManus         // OpenManus's loguru log of a run
 	kindNotebook          // a Jupyter notebook, whose cells' output may hold a printed transcript
 	kindBrowserUseLog     // browser-use's console output of a run
@@ -377,6 +378,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindResponsesRollouts}
 	case isLoglinesHead(has) && !multi:
 		return sniffed{kind: kindLoglines}
+	case isAgentZeroHead(has, head[i:]) && !multi:
+		return sniffed{kind: kindAgentZero}
 	case isTraeHead(has) && !multi:
 		return sniffed{kind: kindTrae}
 	case isMoatlessHead(has) && !multi:

@@ -266,6 +266,9 @@ const (
 	// FormatAutoGPT is AutoGPT's activity log of 2023 (logs/activity.log): its thoughts, the
 	// commands it proposed and what they returned.
 	FormatAutoGPT = "autogpt"
+	// FormatAgentZero is an Agent Zero chat (tmp/chats/<id>/chat.json, usr/chats/<id>/chat.json):
+	// its agents' histories, the model's JSON replies and the framework's answers.
+	FormatAgentZero = "agent-zero"
 	// FormatOpenManus is OpenManus's loguru log of a run: its steps, thoughts, tools and their
 	// results.
 	FormatOpenManus = "openmanus"
@@ -766,6 +769,8 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readChatDev(name, br)
 	case kindAutoGPT:
 		t, err = readAutoGPT(name, br)
+	case kindAgentZero:
+		t, err = readAgentZero(name, br, hint)
 	case kindOpenManus:
 		t, err = readOpenManus(name, br)
 	case kindBrowserUseLog:
