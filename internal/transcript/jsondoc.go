@@ -811,12 +811,14 @@ func readOpenHandsEventFile(name string, br *bufio.Reader, hint int64) (*built, 
 
 // buildTauBench reads a tau-bench results list: each entry's traj (an OpenAI message list,
 // the user being tau-bench's simulated user) is a session of its own, numbered by its
-// position in the list.
+// position in the list. Its ReAct and Act agents write their calls in their text ("Action:"
+// and a JSON object), answered "API output: ..." (validation round r164a U2: such runs read
+// with no call).
 func buildTauBench(list []msg) *built {
 	b := newBuilder(FormatTauBench)
 	for i := range list {
 		b.session = i
-		addMessages(b, list[i].Traj, func(*msg) string { return MainAgent }, false)
+		addChat(b, list[i].Traj, true)
 	}
 	t := b.done()
 	t.Sessions = len(list)

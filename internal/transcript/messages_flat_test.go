@@ -478,3 +478,32 @@ func TestMessagesTimeUnderMetadata(t *testing.T) {
 		t.Errorf("calls %+v: want the call at 1775652419872 ms, answered", calls)
 	}
 }
+
+// tau-bench's ReAct and Act agents write each call in their text, "Action:" and a JSON
+// object {"name", "arguments"}, and the environment answers "API output: ..."; the action
+// "respond" speaks to the user, whose reply is no tool's answer (validation round r164a U2:
+// such runs read with no call).
+func TestTauBenchReActCallsAreReadFromTheText(t *testing.T) {
+	doc := `[{"task_id": 7, "reward": 0.0, "info": {}, "trial": 0, "traj": [
+{"role": "system", "content": "# Airline Agent Policy"},
+{"role": "user", "content": "I want to downgrade my flights."},
+{"role": "assistant", "content": "Thought: look the user up first.\nAction:\n{\"name\": \"get_user_details\", \"arguments\": {\"user_id\": \"omar_3817\"}}"},
+{"role": "user", "content": "API output: {\"name\": \"Omar\"}"},
+{"role": "assistant", "content": "Thought: book it.\nAction:\n{\"name\": \"book_reservation\", \"arguments\": {\"user_id\": \"omar_3817\"}}"},
+{"role": "user", "content": "API output: Error: payment amount does not add up"},
+{"role": "assistant", "content": "Thought: tell the user.\nAction:\n{\"name\": \"respond\", \"arguments\": {\"content\": \"The payment does not add up.\"}}"},
+{"role": "user", "content": "Then cancel it. ###STOP###"}]}]`
+	tr, err := ReadFrom("results.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, fmt.Sprintf("%s %s => %q", c.Tool, c.Args, c.Result))
+	}
+	want := []string{`get_user_details {"user_id":"omar_3817"} => "{\"name\": \"Omar\"}"`,
+		`book_reservation {"user_id":"omar_3817"} => "Error: payment amount does not add up"`}
+	if tr.Format != FormatTauBench || !slices.Equal(got, want) {
+		t.Errorf("%s: calls %q, want %q", tr.Format, got, want)
+	}
+}

@@ -1033,7 +1033,8 @@ func observes(m *msg) bool {
 		return false
 	}
 	t := strings.TrimSpace(contentText(m.Content))
-	return strings.HasPrefix(t, "Observation") || strings.Contains(t, "Observation:") || webVoyagerRefusal(t)
+	return strings.HasPrefix(t, "Observation") || strings.Contains(t, "Observation:") || webVoyagerRefusal(t) ||
+		strings.HasPrefix(t, "API output:") // tau-bench's ReAct and Act agents
 }
 
 // promptedFirst says whether the ReAct action of list[i] is answered by an observation that
@@ -1051,8 +1052,12 @@ func webVoyagerRefusal(answer string) bool {
 }
 
 // reactAnswer is the observation a ReAct harness's answer holds: the text from its last
-// "Observation:" on, where the harness put its own advice first (validation round r70a U1).
+// "Observation:" on, where the harness put its own advice first (validation round r70a U1);
+// tau-bench's without its "API output:" label.
 func reactAnswer(answer string) string {
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(answer), "API output:"); ok {
+		return strings.TrimSpace(rest) // tau-bench's label over what the tool returned
+	}
 	if strings.HasPrefix(strings.TrimSpace(answer), "Observation") {
 		return answer
 	}
@@ -1088,17 +1093,26 @@ func reactCall(text string) (textCall, bool) {
 	line = strings.TrimSpace(line)
 	c := textCall{block: block, react: true, tagged: i == upper}
 	switch {
-	case line == "" || strings.HasPrefix(line, "```"):
+	case line == "" || strings.HasPrefix(line, "```") || strings.HasPrefix(line, "{"):
+		// A JSON blob: LangChain's {"action", "action_input"}, or tau-bench's ReAct and Act
+		// agents' {"name", "arguments"}, answered "API output: ..." (observes); their
+		// "respond" action speaks to the user, whose reply is no observation.
 		var blob struct {
 			Action      string          `json:"action"`
 			ActionInput json.RawMessage `json:"action_input"`
+			Name        string          `json:"name"`
+			Arguments   json.RawMessage `json:"arguments"`
 		}
 		body := strings.TrimSpace(strings.Trim(strings.TrimSpace(rest), "`"))
 		body = strings.TrimSpace(strings.TrimPrefix(body, "json"))
-		if json.Unmarshal([]byte(body), &blob) != nil || blob.Action == "" {
+		if json.Unmarshal([]byte(body), &blob) != nil || blob.Action == "" && blob.Name == "" {
 			return textCall{}, false
 		}
-		c.name, c.args, c.tagged = blob.Action, rawArgs(blob.ActionInput), true
+		if blob.Action != "" {
+			c.name, c.args, c.tagged = blob.Action, rawArgs(blob.ActionInput), true
+		} else {
+			c.name, c.args = blob.Name, rawArgs(blob.Arguments)
+		}
 	case strings.HasPrefix(strings.TrimSpace(after), "Action Input:"):
 		input, _, _ := strings.Cut(strings.TrimSpace(after)[len("Action Input:"):], "\nObservation")
 		c.name, c.args = line, []byte(strings.TrimSpace(input))
