@@ -456,7 +456,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 				h = wordHash(f)
 				if echo {
 					isEcho = d.echo.has(h) || d.echo.has(wordHash(trimWrap(f))) || (f[0] == '^' || f[0] == '~') && isUnderline(f) ||
-						len(f) >= 5 && d.echoedParts(f) || strings.IndexByte(f, '\\') >= 0 && d.echoedEscaped(trimWrap(f))
+						len(f) >= 5 && d.echoedParts(f) || acc != 0 && strings.IndexByte(f, '\\') >= 0 && d.echoedEscaped(trimWrap(f))
 				}
 				if f == "line" && strings.HasSuffix(prevWord, "sh:") {
 					f = shellLineWord // "bash: line 11301:": see shellLineBefore
@@ -469,7 +469,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			m := h
 			if isEcho {
 				m, lineEchoed = markEcho, true
-			} else if h != markVolatile && (!echo || hasAlnum(f)) {
+			} else if lines && h != markVolatile && (!echo || hasAlnum(f)) {
 				lineNews = true // (a field of signs alone, "{}" or "\;" of a find -exec, says nothing)
 			}
 			if !(isEcho && inEcho) { // a run of echoed fields is one marker
