@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -208,6 +209,9 @@ func (w *walker) chatsIn(i, depth int, out *[][]msg) (int, error) {
 			*out = append(*out, list)
 			return end, nil
 		})
+		if err == nil && len(*out)-before > 1 {
+			*out = append((*out)[:before], withoutCallsRecordedTwice((*out)[before:])...)
+		}
 		if err == nil && initialObs != "" {
 			for r := before; r < len(*out); r++ {
 				(*out)[r] = seenBeforeActing((*out)[r], initialObs)
@@ -1850,4 +1854,84 @@ func decodeADP(arr []byte) []msg {
 		pending = call.ID
 	}
 	return list
+}
+
+// withoutCallsRecordedTwice drops, of the runs found in one object, those whose every call's
+// answer another of them holds too, as a second record of the same calls (the tool perhaps
+// named another way, "swebench_execute_bash" for "swebench__swebench_execute_bash"):
+// General-AgentBench keeps each run as a chat and again as rounds of executions, without their
+// arguments (validation round r164b U1: 3,234 calls of 179 files read twice, as sessions of
+// their own, and calls that differed in their arguments told as one call stuck). Only a run
+// whose calls keep no arguments is taken for such a record.
+func withoutCallsRecordedTwice(runs [][]msg) [][]msg {
+	type record struct {
+		calls map[string]int // each answered call (recordedCallKey), and how many times
+		n     int            // answered calls
+		args  int            // bytes of arguments
+	}
+	recs := make([]record, len(runs))
+	for i, run := range runs {
+		results := map[string]string{}
+		for _, m := range run {
+			if m.Role == "tool" && m.ToolCallID != "" {
+				results[m.ToolCallID] = contentText(m.Content)
+			}
+		}
+		recs[i].calls = map[string]int{}
+		for _, m := range run {
+			for _, tc := range m.ToolCalls {
+				res, ok := results[tc.ID]
+				if !ok {
+					continue
+				}
+				recs[i].calls[recordedCallKey(tc.Function.Name+tc.Name, res)]++
+				recs[i].n++
+				recs[i].args += len(bytes.TrimSpace(tc.Function.Arguments)) + len(bytes.TrimSpace(tc.Arguments))
+			}
+		}
+	}
+	holds := func(q, r record) bool { // q holds every call of r
+		for k, c := range r.calls {
+			if q.calls[k] < c {
+				return false
+			}
+		}
+		return true
+	}
+	out := runs[:0:0]
+	for i := range runs {
+		r := recs[i]
+		dup := false
+		for j := range runs {
+			q := recs[j]
+			if j == i || r.n == 0 || !holds(q, r) {
+				continue
+			}
+			// q holds r's calls, with their arguments, and r keeps none: r is a record of
+			// what q did, not a run of its own (two attempts of one task, the second a start
+			// of the first, both keep theirs).
+			if r.args == 0 && q.args > 0 {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, runs[i])
+		}
+	}
+	return out
+}
+
+// recordedCallKey is what two records of one call share: the tool's own name (after a server's
+// or a benchmark's prefix: "swebench_execute_bash" and "swebench__swebench_execute_bash") and
+// the opening of its answer (a record may cut a long answer short).
+func recordedCallKey(tool, result string) string {
+	if i := strings.LastIndex(tool, "__"); i >= 0 {
+		tool = tool[i+2:]
+	}
+	if i := strings.IndexByte(tool, '_'); i >= 0 && strings.Count(tool, "_") > 1 {
+		tool = tool[i+1:]
+	}
+	result = strings.TrimSpace(result)
+	return tool + "\x00" + result[:min(len(result), 64)]
 }

@@ -720,3 +720,44 @@ func TestSearchTreeNodesAreSearchedAtAnyDepth(t *testing.T) {
 		t.Errorf("%d calls (last %+v), want all %d steps, the last answered", len(calls), calls[len(calls)-1], steps)
 	}
 }
+
+// A run kept twice in one record, as a chat and again as rounds of executions without their
+// arguments (General-AgentBench's traces: a tool named with its benchmark's prefix in one and
+// without it in the other, a long answer cut short in the second), is one session (validation
+// round r164b U1). Two attempts that both keep their arguments stay two runs, the second the
+// start of the first.
+func TestARunRecordedTwiceInOneRecordIsOneSession(t *testing.T) {
+	long := strings.Repeat("x", 200)
+	call := func(id, cmd, result string) string {
+		return `, {"role": "assistant", "content": "", "tool_calls": [{"id": "` + id + `", "type": "function", "function": {"name": "swebench__swebench_execute_bash", "arguments": "{\"command\": \"` + cmd + `\"}"}}]}, {"role": "tool", "tool_call_id": "` + id + `", "content": "` + result + `"}`
+	}
+	exec := func(result string) string {
+		return `{"tool": "swebench_execute_bash", "success": true, "result": "` + result + `"}`
+	}
+	doc := `{"benchmark": "swebench", "trace": {"task_id": "t", "messages": [{"role": "user", "content": "fix it"}` +
+		call("c1", "ls", "setup.py") + call("c2", "cat setup.py", long) + call("c3", "ls src", "a.py") + call("c4", "cat src/a.py", "pass") + `],
+"rounds": [{"round_number": 1, "reasoning": "look", "executions": [` + exec("setup.py") + `, ` + exec(long[:100]+"... [truncated]") + `]},
+{"round_number": 2, "reasoning": "read", "executions": [` + exec("a.py") + `, ` + exec("pass") + `]}]}}`
+	tr, err := ReadFrom("trace.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Agents) != 1 || len(tr.Agents[0].Calls()) != 4 {
+		t.Errorf("%d agents, calls %v: want the chat alone, its 4 calls", len(tr.Agents), describe(tr.Agents[0].Calls()))
+	}
+	attempt := func(cmds ...string) string {
+		var b strings.Builder
+		b.WriteString(`{"messages": [{"role": "user", "content": "fix it"}`)
+		for i, c := range cmds {
+			fmt.Fprintf(&b, `, {"role": "assistant", "content": "", "tool_calls": [{"id": "c%d", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"%s\"}"}}]}, {"role": "tool", "tool_call_id": "c%d", "content": "ok"}`, i, c, i)
+		}
+		return b.String() + `]}`
+	}
+	tr, err = ReadFrom("attempts.json", strings.NewReader(`{"task": "t", "first": `+attempt("ls", "make")+`, "second": `+attempt("ls")+`}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Agents) != 2 {
+		t.Errorf("two attempts read as %d agents, want 2", len(tr.Agents))
+	}
+}
