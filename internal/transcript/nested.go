@@ -889,6 +889,12 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 	// harness answers it turn after turn.
 	answered, explicit, syntax := 0, false, false // syntax: some call is written in a tool-call syntax
 	written := make([][]textCall, len(list))      // each assistant message's calls, read once
+	// The answers to code blocks, while all are one text: a harness's prompt after each of
+	// the model's replies ("Before finalizing your answer, take additional time to verify
+	// ..."), whatever the reply held, answers no command (validation round r164b U2: 885
+	// blocks of 16 runs, tables, diagrams and shell lines in final answers, read as commands
+	// each answered by that prompt).
+	sameAnswer, blockAnswers := "", 0
 	for i := range list {
 		if list[i].Role != "assistant" {
 			continue
@@ -903,6 +909,14 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 		}
 		if len(calls) > 0 && i+1 < len(list) && isAnswer(&list[i+1]) {
 			answered++
+			if calls[0].fenced {
+				if a := strings.TrimSpace(contentText(list[i+1].Content)); blockAnswers == 0 || a == sameAnswer {
+					sameAnswer = a
+					blockAnswers++
+				} else {
+					blockAnswers = -1 << 30 // answers differ: outputs, perhaps
+				}
+			}
 			if strings.HasPrefix(strings.TrimSpace(contentText(list[i+1].Content)), "<returncode>") {
 				// mini-swe-agent's harness answers a command block with its exit status:
 				// the block was run, as a tool-call syntax says it was.
@@ -910,7 +924,7 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 			}
 		}
 	}
-	if answered < 2 && !(explicit && answered > 0) || explicitOnly && !explicit {
+	if answered < 2 && !(explicit && answered > 0) || explicitOnly && !explicit || !explicit && blockAnswers >= 2 {
 		return false
 	}
 	if syntax {
@@ -1306,6 +1320,10 @@ type fenced struct {
 	command string // what it holds
 }
 
+// dataFence are the info strings of fenced blocks that hold data, not a command.
+var dataFence = map[string]bool{"json": true, "jsonc": true, "json5": true, "yaml": true, "yml": true, "toml": true,
+	"xml": true, "html": true, "csv": true, "markdown": true, "md": true}
+
 // fencedCommand finds the last fenced block of a model's turn (the action follows the
 // discussion) and what it holds; a block with no command in it is none.
 func fencedCommand(text string) (fenced, bool) {
@@ -1319,11 +1337,17 @@ func fencedCommand(text string) (fenced, bool) {
 	}
 	body := text[start+3 : end]
 	if nl := strings.IndexByte(body, '\n'); nl >= 0 && !strings.ContainsAny(strings.TrimSpace(body[:nl]), " \t") {
+		if dataFence[strings.ToLower(strings.TrimSpace(body[:nl]))] {
+			// A block of data (```json, a final answer's object) is no command: a model
+			// answering a verification prompt with its JSON answer each turn was read as
+			// running it (validation round r164b U2: 1,238 such calls in 28 runs).
+			return fenced{}, false
+		}
 		body = body[nl+1:] // the info string: ```bash
 	}
 	body = strings.TrimSpace(body)
-	if body == "" {
-		return fenced{}, false
+	if body == "" || (body[0] == '{' || body[0] == '[') && json.Valid([]byte(body)) {
+		return fenced{}, false // nothing, or a JSON value in an untagged block: data
 	}
 	return fenced{block: text[start : end+3], command: body}, true
 }

@@ -761,3 +761,39 @@ func TestARunRecordedTwiceInOneRecordIsOneSession(t *testing.T) {
 		t.Errorf("two attempts read as %d agents, want 2", len(tr.Agents))
 	}
 }
+
+// A code block is a command only where what answers it could be its output: a block of data
+// (```json, or a JSON value in a plain block) is none, and blocks all answered by one text, a
+// harness's prompt after every reply, ran nothing (validation round r164b U2).
+func TestCodeBlocksAnsweredByAPromptOrHoldingDataAreNoCommands(t *testing.T) {
+	reply := func(block string) string {
+		b, _ := json.Marshal(map[string]string{"role": "assistant", "content": "My answer:\n```" + block + "```"})
+		return string(b)
+	}
+	user := func(text string) string {
+		b, _ := json.Marshal(map[string]string{"role": "user", "content": text})
+		return string(b)
+	}
+	const verify = "Before finalizing your answer, take additional time to verify your reasoning."
+	tests := []struct {
+		name  string
+		turns []string
+		calls int
+	}{
+		{"shell lines answered by their output", []string{reply("bash\nls\n"), user("a.py"), reply("bash\ncat a.py\n"), user("pass")}, 2},
+		{"every block answered by the same prompt", []string{reply("\ngraph TD\n  A --> B\n"), user(verify), reply("\ntotal = a + b\n"), user(verify), reply("\nx = 1\n"), user(verify)}, 0},
+		{"JSON answers", []string{reply("json\n{\"answer\": 3}\n"), user("ok 1"), reply("\n{\"answer\": 4}\n"), user("ok 2")}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := `{"trace": {"messages": [` + user("task") + `, ` + strings.Join(tt.turns, ", ") + `]}}`
+			tr, err := ReadFrom("trace.json", strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(tr.Agents[0].Calls()); n != tt.calls {
+				t.Errorf("%d calls %v, want %d", n, describe(tr.Agents[0].Calls()), tt.calls)
+			}
+		})
+	}
+}
