@@ -889,12 +889,6 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 	// harness answers it turn after turn.
 	answered, explicit, syntax := 0, false, false // syntax: some call is written in a tool-call syntax
 	written := make([][]textCall, len(list))      // each assistant message's calls, read once
-	// The answers to code blocks, while all are one text: a harness's prompt after each of
-	// the model's replies ("Before finalizing your answer, take additional time to verify
-	// ..."), whatever the reply held, answers no command (validation round r164b U2: 885
-	// blocks of 16 runs, tables, diagrams and shell lines in final answers, read as commands
-	// each answered by that prompt).
-	sameAnswer, blockAnswers := "", 0
 	for i := range list {
 		if list[i].Role != "assistant" {
 			continue
@@ -909,14 +903,6 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 		}
 		if len(calls) > 0 && i+1 < len(list) && isAnswer(&list[i+1]) {
 			answered++
-			if calls[0].fenced {
-				if a := strings.TrimSpace(contentText(list[i+1].Content)); blockAnswers == 0 || a == sameAnswer {
-					sameAnswer = a
-					blockAnswers++
-				} else {
-					blockAnswers = -1 << 30 // answers differ: outputs, perhaps
-				}
-			}
 			if strings.HasPrefix(strings.TrimSpace(contentText(list[i+1].Content)), "<returncode>") {
 				// mini-swe-agent's harness answers a command block with its exit status:
 				// the block was run, as a tool-call syntax says it was.
@@ -924,7 +910,7 @@ func addWrittenCalls(b *builder, list []msg, explicitOnly bool) bool {
 			}
 		}
 	}
-	if answered < 2 && !(explicit && answered > 0) || explicitOnly && !explicit || !explicit && blockAnswers >= 2 {
+	if answered < 2 && !(explicit && answered > 0) || explicitOnly && !explicit {
 		return false
 	}
 	if syntax {
@@ -1340,7 +1326,7 @@ func fencedCommand(text string) (fenced, bool) {
 		if dataFence[strings.ToLower(strings.TrimSpace(body[:nl]))] {
 			// A block of data (```json, a final answer's object) is no command: a model
 			// answering a verification prompt with its JSON answer each turn was read as
-			// running it (validation round r164b U2: 1,238 such calls in 28 runs).
+			// running it (validation round r164b U2).
 			return fenced{}, false
 		}
 		body = body[nl+1:] // the info string: ```bash

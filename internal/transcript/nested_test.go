@@ -762,10 +762,10 @@ func TestARunRecordedTwiceInOneRecordIsOneSession(t *testing.T) {
 	}
 }
 
-// A code block is a command only where what answers it could be its output: a block of data
-// (```json, or a JSON value in a plain block) is none, and blocks all answered by one text, a
-// harness's prompt after every reply, ran nothing (validation round r164b U2).
-func TestCodeBlocksAnsweredByAPromptOrHoldingDataAreNoCommands(t *testing.T) {
+// A block of data (```json, or a JSON value in a plain block) is no command: a model giving its
+// JSON answer again after each verify prompt ran nothing (validation round r164b U2). The same
+// command answered alike stays two calls.
+func TestCodeBlocksHoldingDataAreNoCommands(t *testing.T) {
 	reply := func(block string) string {
 		b, _ := json.Marshal(map[string]string{"role": "assistant", "content": "My answer:\n```" + block + "```"})
 		return string(b)
@@ -774,14 +774,13 @@ func TestCodeBlocksAnsweredByAPromptOrHoldingDataAreNoCommands(t *testing.T) {
 		b, _ := json.Marshal(map[string]string{"role": "user", "content": text})
 		return string(b)
 	}
-	const verify = "Before finalizing your answer, take additional time to verify your reasoning."
 	tests := []struct {
 		name  string
 		turns []string
 		calls int
 	}{
 		{"shell lines answered by their output", []string{reply("bash\nls\n"), user("a.py"), reply("bash\ncat a.py\n"), user("pass")}, 2},
-		{"every block answered by the same prompt", []string{reply("\ngraph TD\n  A --> B\n"), user(verify), reply("\ntotal = a + b\n"), user(verify), reply("\nx = 1\n"), user(verify)}, 0},
+		{"the same command answered alike, a loop to tell", []string{reply("bash\nls\n"), user("a.py"), reply("bash\nls\n"), user("a.py")}, 2},
 		{"JSON answers", []string{reply("json\n{\"answer\": 3}\n"), user("ok 1"), reply("\n{\"answer\": 4}\n"), user("ok 2")}, 0},
 	}
 	for _, tt := range tests {
