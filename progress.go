@@ -316,12 +316,7 @@ func (d *progressDetector) classify(tool string) toolClass {
 // The same call made again with the same answer is still a repeat (a change made again is
 // no change).
 func changesByVerb(tool string) bool {
-	if i := strings.LastIndex(tool, "__"); i >= 0 {
-		tool = tool[i+2:]
-	}
-	if i := strings.LastIndexByte(tool, '.'); i >= 0 {
-		tool = tool[i+1:]
-	}
+	tool = namespacedToolName(serverToolName(tool))
 	end := 0
 	for end < len(tool) && isWordByte(tool[end]) && !(end > 0 && 'a' <= tool[end-1] && tool[end-1] <= 'z' && 'A' <= tool[end] && tool[end] <= 'Z') {
 		end++
@@ -340,10 +335,25 @@ func changesByVerb(tool string) bool {
 // (validation round r161c F1). A loop of them shows in the looks between, which stay alike.
 // It moves as "cd .." does (movesRelatively): after it, the same call is somewhere else.
 func stepsByName(tool string) bool {
+	return nameHasWord(serverToolName(tool), historyStepWords)
+}
+
+// serverToolName is an MCP server's tool's own name, after the server's prefix
+// (mcp__fs__cd: cd); any other name as it is.
+func serverToolName(tool string) string {
 	if i := strings.LastIndex(tool, "__"); i >= 0 {
-		tool = tool[i+2:] // an MCP server's tool: its own name, not the server's
+		return tool[i+2:]
 	}
-	return nameHasWord(tool, historyStepWords)
+	return tool
+}
+
+// namespacedToolName is a namespaced tool's own name, after its namespace's dot (fs.cd: cd);
+// any other name as it is.
+func namespacedToolName(tool string) string {
+	if i := strings.LastIndexByte(tool, '.'); i >= 0 {
+		return tool[i+1:]
+	}
+	return tool
 }
 
 var historyStepWords = []string{"back", "forward", "undo", "redo"}

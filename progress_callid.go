@@ -325,13 +325,7 @@ func movesRelatively(args []byte) bool {
 // run again from where its last run left it, it lands somewhere else. An absolute place
 // ("/repo", "~", "C:\\x") lands in the same one, and stays the same call.
 func changesDirectory(tool string, args []byte) bool {
-	name := tool
-	if k := strings.LastIndex(name, "__"); k >= 0 {
-		name = name[k+2:] // an MCP server's tool: mcp__fs__cd
-	}
-	if k := strings.LastIndexByte(name, '.'); k >= 0 {
-		name = name[k+1:] // a namespaced one: fs.cd
-	}
+	name := namespacedToolName(serverToolName(tool)) // mcp__fs__cd, fs.cd
 	// compared without a lower-case copy: this runs for every call that did not fail
 	if !equalFold(name, "cd") && !equalFold(name, "chdir") && !equalFold(name, "change_directory") &&
 		!equalFold(name, "change_dir") && !equalFold(name, "changedirectory") {
