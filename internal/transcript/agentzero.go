@@ -123,7 +123,7 @@ func addAgentZeroMessages(a *agentBuf, list []azMessage) {
 				// No tool request the framework could read: refused, if it said so next.
 				a.text("model", strings.TrimSpace(text), "", 0)
 				pending = -1
-				if i+1 < len(list) && azKind(list[i+1].Content) == "system_warning" {
+				if i+1 < len(list) && azKind(azFields(list[i+1].Content)) == "system_warning" {
 					pending = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: noActionTool, Turn: turn})
 				}
 				continue
@@ -140,8 +140,8 @@ func addAgentZeroMessages(a *agentBuf, list []azMessage) {
 			}
 			continue
 		}
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(m.Content, &fields) != nil {
+		fields := azFields(m.Content)
+		if fields == nil {
 			var text string
 			if json.Unmarshal(m.Content, &text) == nil {
 				a.text(loopguard.SourceHarness, text, "", 0)
@@ -155,7 +155,7 @@ func addAgentZeroMessages(a *agentBuf, list []azMessage) {
 			}
 			return s
 		}
-		switch azKind(m.Content) {
+		switch azKind(fields) {
 		case "tool_result":
 			if pending >= 0 {
 				e := &a.events[pending]
@@ -196,20 +196,20 @@ func azSaid(a *agentBuf, text, turn string) {
 	}
 }
 
-// azKind names a framework message by the key that says what it is.
-func azKind(content json.RawMessage) string {
-	c := bytes.TrimSpace(content)
-	if len(c) == 0 || c[0] != '{' {
-		return ""
+// azFields decodes a framework message's object; nil for any other content.
+func azFields(content json.RawMessage) map[string]json.RawMessage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(content, &fields) != nil {
+		return nil
 	}
+	return fields
+}
+
+// azKind names a framework message, decoded by azFields, by the key that says what it is.
+func azKind(fields map[string]json.RawMessage) string {
 	for _, k := range [...]string{"tool_result", "system_warning", "user_intervention", "user_message", "messages_summary"} {
-		if bytes.Contains(c, []byte(`"`+k+`"`)) {
-			var fields map[string]json.RawMessage
-			if json.Unmarshal(c, &fields) == nil {
-				if _, ok := fields[k]; ok {
-					return k
-				}
-			}
+		if _, ok := fields[k]; ok {
+			return k
 		}
 	}
 	return ""
