@@ -150,7 +150,7 @@ func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
 			own = isRule(line) || role == "assistant" && (line == "User:" || line == "Tool:") && miniAnswerFollows(rendered, i+1)
 		}
 		switch {
-		case own && (line == "System:" || line == "User:" || line == "Tool:"):
+		case own && isMiniSpeaker(line):
 			flush()
 			role = strings.ToLower(strings.TrimSuffix(line, ":"))
 			continue
@@ -198,27 +198,35 @@ func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
 // miniMessageGoesOn says whether a message of mini's follows line i: "Saved trajectory to"
 // ends the run only as mini's last words, not printed by a command whose answer goes on.
 func miniMessageGoesOn(rendered []string, i int) bool {
-	for ; i < len(rendered); i++ {
-		line := rendered[i]
-		if line == "System:" || line == "User:" || line == "Tool:" || miniStepHeader().MatchString(line) || isRule(line) {
-			return true
-		}
-	}
-	return false
+	_, found := nextMiniMark(rendered, i)
+	return found
 }
 
 // miniAnswerFollows says whether the lines from i on are one answer of mini's: they reach the
 // rule that closes it, or the end of the text, with no other speaker's line on the way.
 func miniAnswerFollows(rendered []string, i int) bool {
+	rule, found := nextMiniMark(rendered, i)
+	return rule || !found
+}
+
+// nextMiniMark finds the first line from i on that mini prints around messages: a speaker's
+// line, a step's header or a rule. found is false when none is left; rule says whether it is
+// a rule.
+func nextMiniMark(rendered []string, i int) (rule, found bool) {
 	for ; i < len(rendered); i++ {
 		switch line := rendered[i]; {
 		case isRule(line):
-			return true
-		case line == "User:" || line == "Tool:" || line == "System:" || miniStepHeader().MatchString(line):
-			return false
+			return true, true
+		case isMiniSpeaker(line) || miniStepHeader().MatchString(line):
+			return false, true
 		}
 	}
-	return true
+	return false, false
+}
+
+// isMiniSpeaker says whether a line is one of the speaker lines mini prints over a message.
+func isMiniSpeaker(line string) bool {
+	return line == "System:" || line == "User:" || line == "Tool:"
 }
 
 // isMiniPrompt says whether a line is one of the questions mini asks its user between a
