@@ -1876,7 +1876,6 @@ func decodeADP(arr []byte) []msg {
 func withoutCallsRecordedTwice(runs [][]msg) [][]msg {
 	type record struct {
 		calls map[string]int // each answered call (recordedCallKey), and how many times
-		n     int            // answered calls
 		args  int            // bytes of arguments
 	}
 	recs := make([]record, len(runs))
@@ -1895,7 +1894,6 @@ func withoutCallsRecordedTwice(runs [][]msg) [][]msg {
 					continue
 				}
 				recs[i].calls[recordedCallKey(tc.Function.Name+tc.Name, res)]++
-				recs[i].n++
 				recs[i].args += len(bytes.TrimSpace(tc.Function.Arguments)) + len(bytes.TrimSpace(tc.Arguments))
 			}
 		}
@@ -1914,7 +1912,7 @@ func withoutCallsRecordedTwice(runs [][]msg) [][]msg {
 		dup := false
 		for j := range runs {
 			q := recs[j]
-			if j == i || r.n == 0 || !holds(q, r) {
+			if j == i || len(r.calls) == 0 || !holds(q, r) {
 				continue
 			}
 			// q holds r's calls, with their arguments, and r keeps none: r is a record of
