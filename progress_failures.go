@@ -665,20 +665,25 @@ func markWindow(result string) string {
 // a status of success and no exit code; Codex: "command timed out after 10000 milliseconds";
 // a harness that gave up waiting for a tool: LiveMCPBench's "Tool call timed out."; Gemini
 // CLI's "Command was automatically cancelled because it exceeded the timeout of 5.0 minutes
-// without output", recorded with a status of success: validation round r101c).
-var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>",
+// without output", recorded with a status of success: validation round r101c; SWE-agent 0.x's
+// "EXECUTION TIMED OUT", its whole answer to a command it killed, which a Java run met nine
+// times for one `apt-get install`, fixes of the package sources between, untold: validation
+// round r165a M1), or mini-swe-agent's <exception> tag, which heads an answer only when running
+// the command raised (a timeout: "An error occurred while executing the command: Command ...
+// timed out after 60 seconds").
+var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>", "<exception>",
 	"Error during execution:", "Error executing tool ", "Error running tool ", "Error invoking tool ", "Error calling tool ",
 	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments",
 	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error",
 	"Command timed out after ", "command timed out after ", "Tool call timed out", "Tool execution timed out",
-	"Command was automatically cancelled because it exceeded the timeout"}
+	"Command was automatically cancelled because it exceeded the timeout", "EXECUTION TIMED OUT"}
 
 // openingFirsts flags the first bytes of failureOpenings.
 var openingFirsts = func() (t [256]bool) {
 	for _, m := range failureOpenings {
 		t[m[0]] = true
 	}
-	t['T'] = true // "Tool x not found" (opensWithFailure), "The path x does not exist" (editorRefused)
+	t['T'] = true // "Tool x not found" (opensWithFailure), "The path x does not exist" (editorRefused), "The command 'x' was cancelled" (cancelledForTime)
 	t['I'] = true // "Invalid `view_range`" (editorRefused)
 	t['u'] = true // "usage: prog [-h] ..." (usageRefused)
 	t['H'] = true // "HTTP/1.1 503 Service Unavailable" (serverFailed)
@@ -711,7 +716,28 @@ func opensWithFailure(result string) bool {
 		line, _, _ := strings.Cut(rest, "\n")
 		return strings.Contains(line[:min(len(line), 200)], " not found")
 	}
-	return editorRefused(result[i:]) || usageRefused(result[i:]) || serverFailed(result[i:]) || errorDoing(result[i:])
+	return editorRefused(result[i:]) || usageRefused(result[i:]) || serverFailed(result[i:]) || errorDoing(result[i:]) ||
+		cancelledForTime(result[i:])
+}
+
+// cancelledForTime says whether an answer opens with a harness's sentence that it stopped the
+// command for running too long, quoting the command first: SWE-agent's "The command '<command>'
+// was cancelled because it took more than 30 seconds." and mini-swe-agent's (1.x) "The last
+// command <command>...</command> timed out and has been killed." The command did not finish;
+// what it printed before may follow, but no exit status, so the sentence is all that says so.
+// The quoted command may hold anything, line breaks too, so the sentence's rest is looked for
+// within the opening's first 8 KB.
+func cancelledForTime(s string) bool {
+	var rest string
+	switch {
+	case strings.HasPrefix(s, "The command '"):
+		rest = "' was cancelled because it took more than "
+	case strings.HasPrefix(s, "The last command <command>"):
+		rest = "</command> timed out and has been killed"
+	default:
+		return false
+	}
+	return strings.Contains(s[:min(len(s), 8192)], rest)
 }
 
 // errorDoing says whether an answer opens with a program's word that what it was doing failed:

@@ -687,3 +687,29 @@ func TestQuotedSourceLineIsTheCodeAboveTheFailure(t *testing.T) {
 		})
 	}
 }
+
+func TestAHarnessStoppingACommandForTimeFailsIt(t *testing.T) {
+	// Each harness's words when it killed a command that ran too long, recorded with no
+	// failure flag and no exit status.
+	timeouts := []struct{ harness, answer string }{
+		{"SWE-agent 0.x", "\nEXECUTION TIMED OUT"},
+		{"SWE-agent 1.x", "The command 'apt-get install default-jdk' was cancelled because it took more than 30 seconds. Please try a different command that completes more quickly."},
+		{"mini-swe-agent 1.x", "The last command <command>apt-get install default-jdk</command> timed out and has been killed.\nThe output of the command was:\n <output>\nReading package lists...\n</output>\nPlease try another command and make sure to avoid those requiring interactive input."},
+		{"mini-swe-agent 2.x", "<exception>An error occurred while executing the command: Command 'apt-get install default-jdk' timed out after 60 seconds</exception>\n<returncode>-1</returncode>\n<output>\nReading package lists...\n</output>"},
+	}
+	var tests []progressCase
+	for _, to := range timeouts {
+		// The model edits the package sources between the runs: the changes do not reach
+		// why the install hangs (validation round r165a M1).
+		tests = append(tests, progressCase{
+			to.harness + ": the same install timing out after each of four changes fails across the edits",
+			times(8, func(i int) step {
+				if i%2 == 1 {
+					return ok("bash", fmt.Sprintf("echo 'deb http://mirror%d.example/debian stable main' >> /etc/apt/sources.list", i), "")
+				}
+				return ok("bash", "apt-get install default-jdk", to.answer)
+			}),
+			[]string{"6:errors:bash failed × 4"}})
+	}
+	runProgressCases(t, tests)
+}

@@ -1726,8 +1726,14 @@ func TestOpensWithFailureReadsUnderTheHeader(t *testing.T) {
 		"Tool web_search not found in agent Assistant":                                                    true,
 		"Error handling is done in middleware.go":                                                         false,
 		"Tool output:\nthe file was not found anywhere\n":                                                 false,
-		"Tools found: 3":       false,
-		"Tool call timed out.": true,
+		"Tools found: 3":        false,
+		"Tool call timed out.":  true,
+		"\nEXECUTION TIMED OUT": true,
+		"The command 'make\nmake test' was cancelled because it took more than 30 seconds.":                                                                  true,
+		"The command 'make' printed nothing.":                                                                                                                false,
+		"The last command <command>sleep 90</command> timed out and has been killed.":                                                                        true,
+		"The last command <command>ls</command> printed the files below.":                                                                                    false,
+		"<exception>An error occurred while executing the command: Command 'x' timed out after 60 seconds</exception>":                                       true,
 		"Command was automatically cancelled because it exceeded the timeout of 5.0 minutes without output. Below is the output before it was cancelled:\n~": true,
 	} {
 		if got := opensWithFailure(result); got != want {
