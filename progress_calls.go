@@ -1749,8 +1749,11 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 			// A look at a file (a Read, an editor's view) answers with the file's text, which
 			// may hold any failure mark: it failed only if its answer opens with the failure.
 			// Four reads of a source file holding `"Error: " + msg`, an edit between each,
-			// were told as one command failing the same way across changes.
-			failed = opensWithFailure(c.result)
+			// were told as one command failing the same way across changes. A small JSON
+			// answer whose own error field says the read failed did fail: a file's text is
+			// the answer's content, not its envelope (pochi's readFile answers a missing file
+			// {"error": "ENOENT: no such file or directory, open '...'"}).
+			failed = opensWithFailure(c.result) || reportsErrorField(c.result)
 		} else if mut && cls.mutating && reportsWriteDone(c.result) {
 			// An editor's write whose answer says in its first or last line that the file was
 			// written, and shows the file as it now is: the file's text may hold any mark

@@ -52,7 +52,7 @@ func looksFailed(result string) bool {
 	}
 	window := markWindow(result)
 	return hasFailureMark(window) || reportsErrorField(result) || opensWithFailure(result) || mcpResultReprFailed(result) ||
-		errorDoingLine(window)
+		errorDoingLine(window) || dashNotFoundLine(window) || shellRefused(result)
 }
 
 // errorDoingLine says whether a line of s opens as errorDoing reads a failure: a program's
@@ -71,6 +71,28 @@ func errorDoingLine(s string) bool {
 		i = at + 1
 	}
 	return false
+}
+
+// dashNotFoundLine says whether s holds a line in which dash, the /bin/sh of Debian and
+// Ubuntu, reports a command it could not find: the shell or script, the line's number, the
+// command, then "not found" ("sh: 1: cmake: not found", "./run.sh: 3: java: not found").
+// Bash says "command not found", which failureMarks holds; dash's words are only "not found",
+// which many outputs hold, so the line's whole shape is checked.
+func dashNotFoundLine(s string) bool {
+	const tail = ": not found"
+	return anyOccurrence(s, tail, func(i int) bool {
+		end := i + len(tail)
+		if end < len(s) && s[end] != '\n' && s[end] != '\r' {
+			return false // a line ends after the words
+		}
+		line := s[strings.LastIndexByte(s[:i], '\n')+1 : i] // "sh: 1: cmake"
+		prog, rest, ok := strings.Cut(line, ": ")
+		if !ok || prog == "" || strings.IndexByte(prog, ' ') >= 0 {
+			return false
+		}
+		num, name, ok := strings.Cut(rest, ": ")
+		return ok && num != "" && isDigits(num) && name != "" && strings.IndexByte(name, ' ') < 0
+	})
 }
 
 // mcpResultReprFailed says whether a result is the MCP Python SDK's printed form of a tool's
@@ -670,13 +692,17 @@ func markWindow(result string) string {
 // times for one `apt-get install`, fixes of the package sources between, untold: validation
 // round r165a M1), or mini-swe-agent's <exception> tag, which heads an answer only when running
 // the command raised (a timeout: "An error occurred while executing the command: Command ...
-// timed out after 60 seconds").
+// timed out after 60 seconds"); Docker's CLI refusing what its daemon answered ("Error
+// response from daemon: No such container: app"); Claude Code's refusal of a call its
+// permissions do not allow ("Permission for this tool use was denied. The tool use was
+// rejected ..."), which it flags as failed where its record keeps the flag.
 var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>", "<exception>",
 	"Error during execution:", "Error executing tool ", "Error running tool ", "Error invoking tool ", "Error calling tool ",
 	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments",
 	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error",
 	"Command timed out after ", "command timed out after ", "Tool call timed out", "Tool execution timed out",
-	"Command was automatically cancelled because it exceeded the timeout", "EXECUTION TIMED OUT"}
+	"Command was automatically cancelled because it exceeded the timeout", "EXECUTION TIMED OUT",
+	"Error response from daemon:", "Permission for this tool use was denied"}
 
 // openingFirsts flags the first bytes of failureOpenings.
 var openingFirsts = func() (t [256]bool) {
@@ -684,6 +710,10 @@ var openingFirsts = func() (t [256]bool) {
 		t[m[0]] = true
 	}
 	t['T'] = true // "Tool x not found" (opensWithFailure), "The path x does not exist" (editorRefused), "The command 'x' was cancelled" (cancelledForTime)
+	for d := byte('1'); d <= '9'; d++ {
+		t[d] = true // "1 validation error for x" (argumentsInvalid)
+	}
+	t['F'] = true // "File content (n tokens) exceeds ..." (readRefusedForSize)
 	t['I'] = true // "Invalid `view_range`" (editorRefused)
 	t['u'] = true // "usage: prog [-h] ..." (usageRefused)
 	t['H'] = true // "HTTP/1.1 503 Service Unavailable" (serverFailed)
@@ -717,7 +747,36 @@ func opensWithFailure(result string) bool {
 		return strings.Contains(line[:min(len(line), 200)], " not found")
 	}
 	return editorRefused(result[i:]) || usageRefused(result[i:]) || serverFailed(result[i:]) || errorDoing(result[i:]) ||
-		cancelledForTime(result[i:])
+		cancelledForTime(result[i:]) || argumentsInvalid(result[i:]) || readRefusedForSize(result[i:])
+}
+
+// argumentsInvalid says whether an answer opens with pydantic's report that a value did not
+// validate ("1 validation error for execute_bashArguments", "2 validation errors for
+// searchArguments", then each field and why): MCP servers built on FastMCP check a call's
+// arguments (the model named Arguments) and a tool's output (Output) so, and the tool did not
+// run or its answer was thrown away. Hosts that pass the text on keep no failure flag for it.
+func argumentsInvalid(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || i > 3 {
+		return false
+	}
+	rest := s[i:]
+	return strings.HasPrefix(rest, " validation error for ") || strings.HasPrefix(rest, " validation errors for ")
+}
+
+// readRefusedForSize says whether an answer opens with Claude Code's refusal to read a file
+// too big for one answer ("File content (82402 tokens) exceeds maximum allowed tokens (25000).
+// Please use offset and limit parameters ..."): nothing of the file was read. Claude Code
+// flags it as failed where its record keeps the flag.
+func readRefusedForSize(s string) bool {
+	if !strings.HasPrefix(s, "File content (") {
+		return false
+	}
+	line, _, _ := strings.Cut(s[:min(len(s), 256)], "\n")
+	return strings.Contains(line, ") exceeds maximum allowed tokens")
 }
 
 // cancelledForTime says whether an answer opens with a harness's sentence that it stopped the
@@ -844,6 +903,11 @@ func targetAlreadyGone(tool string, args []byte, result string) bool {
 		return false
 	}
 	head := result[:min(len(result), 512)]
+	if strings.Contains(head, "command not found") || dashNotFoundLine(head) {
+		// The stopping program itself is missing ("bash: killall: command not found"): it
+		// stopped nothing, whatever "not found" says (validation round r165, failure audit).
+		return false
+	}
 	for _, w := range goneWords {
 		if strings.Contains(head, w) {
 			return true
@@ -1695,6 +1759,18 @@ func (r *refailChain) extend(epoch uint32, seq *uint32) {
 
 // shellPrefixes open the lines a shell writes about its own input, not a program's output.
 var shellPrefixes = [...]string{"/bin/bash: ", "/usr/bin/bash: ", "bash: ", "-bash: ", "/bin/sh: ", "sh: ", "/bin/zsh: ", "zsh: "}
+
+// shellRefused is refusedByShell for an answer with no host's header over it, looked at only
+// when the answer opens as a shell's line may ("/bin/bash: ", "bash: ", "-bash: ", "sh: ",
+// "zsh: "): most answers do not, and looksFailed reads every answer. (A host's header over a
+// shell's refusal reports its exit status, which says the failure.)
+func shellRefused(result string) bool {
+	t := strings.TrimLeft(result, " \t\r\n")
+	if t == "" || !strings.ContainsRune("/bsz-", rune(t[0])) {
+		return false
+	}
+	return refusedByShell(t)
+}
 
 // refusedByShell says whether a command's whole answer is its shell refusing to parse it:
 // every line the shell's own ("/bin/bash: line 2: unexpected EOF while looking for matching

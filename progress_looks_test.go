@@ -557,6 +557,9 @@ func TestTargetAlreadyGone(t *testing.T) {
 		{"another program saying not found is no kill", "Bash", `{"command":"npm run dev"}`, "sh: vite: not found", false},
 		{"a kill tool's other error", "KillShell", `{"shell_id":"x"}`, "Error: permission denied", false},
 		{"the words past the answer's opening", "KillShell", `{"shell_id":"x"}`, strings.Repeat("log line\n", 80) + "is not running", false},
+		{"a killall the shell could not find stopped nothing", "executeCommand", `{"command":"killall node"}`,
+			"/bin/bash: line 1: killall: command not found\nCommand exited with code 127", false},
+		{"nor one dash could not find", "bash", `{"command":"pkill -f vite"}`, "sh: 1: pkill: not found", false},
 	}
 	for _, tt := range tests {
 		if got := targetAlreadyGone(tt.tool, []byte(tt.args), tt.result); got != tt.want {
@@ -619,5 +622,51 @@ func TestAPagesConsoleErrorsAreNotTheBrowserToolsFailure(t *testing.T) {
 	}
 	if got := progressRun(t, defaultProgress(nil), steps); len(got) != 0 {
 		t.Errorf("four navigations that worked: %q, want no notice", got)
+	}
+}
+
+func TestLooksFailedReadsMoreHostsRefusals(t *testing.T) {
+	tests := []struct {
+		name, result string
+		want         bool
+	}{
+		{"dash's word for a command it could not find", "sh: 1: cmake: not found", true},
+		{"in a script dash runs", "Building...\n./run.sh: 3: java: not found\n", true},
+		{"a sentence saying something was not found is no shell's report", "Result: key: not found", false},
+		{"nor a line that goes on after the words", "sh: 1: cmake: not found in cache, building", false},
+		{"pydantic refusing a call's arguments", "1 validation error for execute_bashArguments\ncommand\n  Field required [type=missing, input_value={}, input_type=dict]", true},
+		{"or a tool's output", "2 validation errors for find_orthonormal_basisOutput\nresult\n  Input should be a valid list", true},
+		{"a count of validation errors a program printed is no refusal", "12 validation errors found in 3 files", false},
+		{"Docker's CLI reporting its daemon's refusal", "Error response from daemon: No such container: app", true},
+		{"Claude Code's permissions refusing a call", "Permission for this tool use was denied. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). Try a different approach or report the limitation to complete your task.", true},
+		{"Claude Code refusing to read a file too big", "File content (82402 tokens) exceeds maximum allowed tokens (25000). Please use offset and limit parameters to read specific portions of the file.", true},
+		{"a file's text that begins so is no refusal", "File content (see below) is generated.", false},
+		{"bash refusing prose for an unmatched parenthesis", "/bin/bash: line 1: syntax error near unexpected token `('\n/bin/bash: line 1: `search_file builtin_str(method)'", true},
+		{"a program's output under the shell's complaint is the program's", "/bin/bash: line 1: warning: here-document delimited by end-of-file\nall 12 tests passed", false},
+	}
+	for _, tt := range tests {
+		if got := looksFailed(tt.result); got != tt.want {
+			t.Errorf("%s: looksFailed(%q) = %v, want %v", tt.name, tt.result, got, tt.want)
+		}
+	}
+}
+
+// A look at a file answered by its tool's JSON envelope, whose error field says the file could
+// not be read, failed: the file's text would be the envelope's content.
+func TestALookAnsweredByAnErrorEnvelopeFailed(t *testing.T) {
+	cfg, _ := Preset(PresetDefault)
+	eng, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for result, want := range map[string]bool{
+		`{"error":"ENOENT: no such file or directory, open '/home/user/app/x.ts'"}`:       true,
+		`{"content":"export class ErrorResponse extends Error {}\n","isTruncated":false}`: false,
+		`{"content":"{\"error\": \"not found\"}","isTruncated":false}`:                    false,
+	} {
+		ev := Call("a", "readFile", []byte(`{"path":"/home/user/app/x.ts","startLine":1,"endLine":200}`)).WithResult(result, false)
+		if got := eng.CallFailed(ev); got != want {
+			t.Errorf("CallFailed(readFile answered %s) = %v, want %v", result, got, want)
+		}
 	}
 }
