@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/loopguard/loopguard/internal/codexcell"
+	"github.com/loopguard/loopguard/internal/jsonscan"
 )
 
 func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
@@ -1773,6 +1774,9 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 		}
 	}
 	if failed && !c.failed {
+		failed, said = failedOutsideFilesText(c, said)
+	}
+	if failed && !c.failed {
 		if s := withoutPageConsole(said); len(s) != len(said) {
 			said = s
 			failed = looksFailed(said) // the page's console messages are not the tool's failure
@@ -1830,4 +1834,117 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 		failed = false
 	}
 	return failed, said
+}
+
+// failedOutsideFilesText reads again an answer that reads as failed when what reads so may be
+// the text of files the call shows, and returns whether it failed and what its program said:
+//   - npm's word that it wrote a file, and the file ("Wrote to /app/package.json:", the JSON):
+//     every `npm init -y` shows a test script that echoes "Error: no test specified";
+//   - a search of files, whose lines are lines of those files, each headed by where it was
+//     found: a failure mark in them is the files' text ("src/app.go:12: return
+//     fmt.Errorf(\"Error: bad input\")"), not the search failing.
+//
+// Kept apart from callOutcome, which runs for every call: only answers that read as failed
+// come here.
+func failedOutsideFilesText(c *observedCall, said string) (bool, string) {
+	if rest, ok := afterWrittenFile(said); ok {
+		said = rest
+		if !looksFailed(said) {
+			return false, said
+		}
+	}
+	if searchesFiles(c.tool, c.args) && marksOnlyInMatches(markWindow(said)) {
+		return false, said
+	}
+	return true, said
+}
+
+// afterWrittenFile returns what follows a program's report that it wrote a file and the
+// file's JSON text, as npm prints it ("Wrote to /app/package.json:", a blank line, the
+// object), and whether the answer opens so. 245 answers of the validation populations open
+// so, most read as failed for the default test script inside the file.
+func afterWrittenFile(said string) (string, bool) {
+	t := strings.TrimLeft(said, " \t\r\n")
+	rest, ok := strings.CutPrefix(t, "Wrote to ")
+	if !ok {
+		return "", false
+	}
+	head, body, ok := strings.Cut(rest, "\n")
+	if !ok || !strings.HasSuffix(strings.TrimRight(head, "\r"), ":") {
+		return "", false
+	}
+	b := unsafe.Slice(unsafe.StringData(body), len(body))
+	i := jsonscan.SkipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return "", false
+	}
+	end, err := jsonscan.Skip(b, i, jsonscan.Strict, 0)
+	if err != nil {
+		return "", false
+	}
+	return body[end:], true
+}
+
+// searchesFiles says whether a call searches files, so that its answer's lines are lines of
+// those files: a tool named for searching that takes options, not a command line (Claude
+// Code's Grep), or a command line whose first program searches (grep -rn, rg, ag, ack,
+// findstr). A search fed by a pipe (`make 2>&1 | grep error`) searches another program's
+// output, whose failures its matches are.
+func searchesFiles(tool string, args []byte) bool {
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return namedForSearching(tool)
+	}
+	return isOneOf(programOf(line), fileSearchPrograms[:])
+}
+
+// fileSearchPrograms search the contents of files (searchPrograms also holds those that look
+// for names).
+var fileSearchPrograms = [...]string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "findstr"}
+
+// marksOnlyInMatches says whether every line of a search's answer that reads as failed is a
+// match: a line headed by the file and line number it was found at ("src/app.go:12:", "12:"
+// when one file is searched, SWE-agent's "Line 12:"), or by the file alone ("src/app.go:",
+// a path with a '/' or a '.'). The first line of a window cut from a longer answer may be
+// cut itself, and is passed over.
+func marksOnlyInMatches(s string) bool {
+	if len(s) == markWindowSize {
+		if nl := strings.IndexByte(s, '\n'); nl >= 0 {
+			s = s[nl+1:]
+		}
+	}
+	for len(s) > 0 {
+		line := s
+		if nl := strings.IndexByte(s, '\n'); nl >= 0 {
+			line, s = s[:nl], s[nl+1:]
+		} else {
+			s = ""
+		}
+		if !isMatchLine(line) && looksFailed(line) {
+			return false
+		}
+	}
+	return true
+}
+
+// isMatchLine says whether a line opens as a search's match does (see marksOnlyInMatches).
+func isMatchLine(line string) bool {
+	if rest, ok := strings.CutPrefix(line, "Line "); ok {
+		line = rest
+	}
+	colon := strings.IndexByte(line, ':')
+	if colon <= 0 {
+		return false
+	}
+	head := line[:colon]
+	if isDigits(head) {
+		return true // "12:"
+	}
+	if strings.ContainsAny(head, " \t") {
+		return false // "Error:", "fatal error:": words, not a file
+	}
+	if strings.ContainsAny(head, "/.") {
+		return true // "src/app.go:" and perhaps its line number after
+	}
+	return false
 }

@@ -21,7 +21,10 @@ import (
 // and both it and cmd.exe say a command "is not recognized as" one; Codex's apply_patch says
 // "apply_patch verification failed:" when the patch does not fit the file. Python refuses to
 // start a module it cannot find in one line of its own ("/usr/bin/python: No module named
-// pytest", no traceback, no exit code in the text), as a shell does a command.
+// pytest", no traceback, no exit code in the text), as a shell does a command. npm ends every
+// command it could not complete with where it logged it ("npm error A complete log of this
+// run can be found in: ...", "npm ERR! ..." before npm 10), the one line its failures share;
+// its words after the prefix are the mark, looked for at the colons as "Error:" is.
 //
 // A shell and the C library speak the machine's language: bash under a Chinese locale says
 // "mvn：未找到命令" where it would say "mvn: command not found" (a real Codex run, validation
@@ -31,6 +34,7 @@ var failureMarks = []string{"Traceback (most recent call last)", "Error:", "erro
 	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory", "<tool_use_error>",
 	"At line:", "not recognized as", "verification failed:", "failed to parse function arguments:",
 	": No module named ",
+	"A complete log of this run can be found in:",
 	"未找到命令", "没有那个文件或目录", // zh_CN
 	"コマンドが見つかりません", "そのようなファイルやディレクトリはありません", // ja
 	"Kommando nicht gefunden", "Datei oder Verzeichnis nicht gefunden", // de
@@ -669,12 +673,14 @@ func notFoundCommand(line string) string {
 // markWindow is the end of a result that is read for failureMarks: its last 2 KB. A tool
 // says what went wrong last, after whatever it printed before failing.
 func markWindow(result string) string {
-	const size = 2048
-	if len(result) > size {
-		return result[len(result)-size:]
+	if len(result) > markWindowSize {
+		return result[len(result)-markWindowSize:]
 	}
 	return result
 }
+
+// markWindowSize is how much of a result's end markWindow keeps.
+const markWindowSize = 2048
 
 // failureOpenings are how a tool's result opens when the tool reports its own failure in the
 // text: OpenHands' editor ("ERROR:" on a line of its own), Claude Code's <tool_use_error>, a

@@ -670,3 +670,36 @@ func TestALookAnsweredByAnErrorEnvelopeFailed(t *testing.T) {
 		}
 	}
 }
+
+func TestCallOutcomeReadsWhatIsTheFilesText(t *testing.T) {
+	cfg, _ := Preset(PresetDefault)
+	eng, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	npmInit := "Wrote to /home/user/app/package.json:\r\n\r\n{\r\n  \"name\": \"app\",\r\n  \"scripts\": {\r\n    \"test\": \"echo \\\"Error: no test specified\\\" && exit 1\"\r\n  }\r\n}\r\n\r\n"
+	tests := []struct {
+		name, tool, args, result string
+		want                     bool
+	}{
+		{"a grep of files whose matches hold failure marks found them", "Bash", `{"command":"grep -rn 'Error:' src"}`,
+			"src/app.go:12:\treturn fmt.Errorf(\"Error: bad input\")\nsrc/db.go:40:\tlog.Println(\"Error: retry\")", false},
+		{"so did a search tool's", "Grep", `{"pattern":"panic:","path":"/w/src","output_mode":"content"}`,
+			"/w/src/main.go:88:\t// panic: only in tests\n/w/src/run.go:12:\tlog.Fatal(\"panic: x\")", false},
+		{"and one file's lines by number", "exec", `{"command":"rg -n 'FAILED' ci.yml"}`, "14:      - run: echo FAILED\n20:      - run: exit 1 # FAILED", false},
+		{"a grep's own complaint is a failure", "Bash", `{"command":"grep -rn Error /w/missing"}`, "grep: /w/missing: No such file or directory", true},
+		{"a grep fed a build's output finds the build's failures", "Bash", `{"command":"make 2>&1 | grep error"}`,
+			"main.c:12:5: error: expected ';' before '}' token", true},
+		{"npm's word that it wrote package.json, and the file, is no failure", "executeCommand", `{"command":"npm init -y"}`, npmInit, false},
+		{"what follows the file still counts", "executeCommand", `{"command":"npm init -y && npm i nope"}`,
+			npmInit + "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/nope\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log", true},
+		{"npm's closing line says it failed", "executeCommand", `{"command":"npm run dev"}`,
+			"npm error Missing script: \"dev\"\nnpm error\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log", true},
+	}
+	for _, tt := range tests {
+		ev := Call("a", tt.tool, []byte(tt.args)).WithResult(tt.result, false)
+		if got := eng.CallFailed(ev); got != tt.want {
+			t.Errorf("%s: CallFailed = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
