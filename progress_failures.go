@@ -1258,6 +1258,13 @@ func hasFailureMark(s string) bool {
 				}
 			}
 		}
+		if p >= 4 && s[p-1] == 'l' && s[p-4:p] == "curl" && strings.HasPrefix(s[p+1:], " (") {
+			// curl's report that the transfer failed, its exit status in brackets: "curl:
+			// (7) Failed to connect to localhost port 8000 after 0 ms: Couldn't connect to
+			// server", "curl: (6) Could not resolve host". Looked for at the colons, as the
+			// marks ending in one are.
+			return true
+		}
 		next := strings.IndexByte(s[p+1:], ':')
 		if next < 0 {
 			break

@@ -642,6 +642,9 @@ func TestLooksFailedReadsMoreHostsRefusals(t *testing.T) {
 		{"Claude Code refusing to read a file too big", "File content (82402 tokens) exceeds maximum allowed tokens (25000). Please use offset and limit parameters to read specific portions of the file.", true},
 		{"a file's text that begins so is no refusal", "File content (see below) is generated.", false},
 		{"bash refusing prose for an unmatched parenthesis", "/bin/bash: line 1: syntax error near unexpected token `('\n/bin/bash: line 1: `search_file builtin_str(method)'", true},
+		{"curl's report that it could not connect", "curl: (7) Failed to connect to localhost port 8000 after 0 ms: Couldn't connect to server", true},
+		{"under its progress meter", "  % Total    % Received % Xferd\n  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0\ncurl: (6) Could not resolve host: api.example", true},
+		{"a page that names curl is no transfer failing", "<p>Install it with curl: see the docs</p>", false},
 		{"a program's output under the shell's complaint is the program's", "/bin/bash: line 1: warning: here-document delimited by end-of-file\nall 12 tests passed", false},
 	}
 	for _, tt := range tests {
