@@ -706,3 +706,24 @@ func TestCallOutcomeReadsWhatIsTheFilesText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCallFailed feeds the failure reading arbitrary calls: it must not panic, and must read
+// the same call alike twice (it keeps no state).
+func FuzzCallFailed(f *testing.F) {
+	f.Add("Bash", `{"command":"grep -rn Error src"}`, "src/a.go:12: Error: x\ngrep: b: No such file or directory", false)
+	f.Add("executeCommand", `{"command":"npm init -y"}`, "Wrote to /a/package.json:\n\n{\"scripts\": {\"test\": \"Error: x\"}}\nnpm error A complete log of this run can be found in: x", false)
+	f.Add("bash", "sh -c x", "sh: 1: x: not found\ncurl: (7) Failed", true)
+	f.Add("readFile", `{"path":"/a"}`, `{"error":"ENOENT"}`, false)
+	f.Add("Bash", `{"command":"killall node"}`, "1 validation error for x\nThe command 'x' was cancelled because it took more than 3 seconds", false)
+	cfg, _ := Preset(PresetDefault)
+	eng, err := New(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, tool, args, result string, flagged bool) {
+		ev := Call("a", tool, []byte(args)).WithResult(result, flagged)
+		if a, b := eng.CallFailed(ev), eng.CallFailed(ev); a != b {
+			t.Fatalf("CallFailed read the same call as %v, then %v", a, b)
+		}
+	})
+}
