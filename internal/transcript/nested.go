@@ -1217,9 +1217,30 @@ func writtenCalls(text string) []textCall {
 			Arguments json.RawMessage `json:"arguments"`
 		}
 		if json.Unmarshal([]byte(strings.TrimSpace(body)), &c) != nil || c.Name == "" {
+			if name, args, ok := taggedCallBody(body); ok {
+				calls = append(calls, textCall{block: "<tool_call>" + body + "</tool_call>", name: name, args: args})
+			}
 			continue
 		}
 		calls = append(calls, textCall{block: "<tool_call>" + body + "</tool_call>", name: c.Name, args: rawArgs(c.Arguments)})
+	}
+	if len(calls) > 0 {
+		return calls
+	}
+	for _, body := range tagged(text, "<invoke name=\"", "</invoke>") {
+		// Anthropic's <function_calls> of the models before tool use, and MiniMax-M2's
+		// <minimax:tool_call>: <invoke name="X"><parameter name="k">v</parameter></invoke>
+		name, params, ok := strings.Cut(body, "\">")
+		if !ok || name == "" || strings.ContainsAny(name, "<>\"\n") {
+			continue
+		}
+		args := map[string]string{}
+		for _, p := range tagged(params, "<parameter name=\"", "</parameter>") {
+			if k, v, ok := strings.Cut(p, "\">"); ok && k != "" {
+				args[k] = strings.TrimSpace(v)
+			}
+		}
+		calls = append(calls, textCall{block: "<invoke name=\"" + body + "</invoke>", name: name, args: argsObject(args)})
 	}
 	if len(calls) > 0 {
 		return calls
@@ -1247,6 +1268,75 @@ func writtenCalls(text string) []textCall {
 		return []textCall{{block: f.block, name: "bash", args: []byte(f.command), fenced: true}}
 	}
 	return nil
+}
+
+// taggedCallBody reads a <tool_call> block written in a dialect other than Hermes' JSON:
+//   - the name and the arguments in tags of their own, the arguments as JSON or as one tag each
+//     ("<name>run_cmd</name><arguments>{"command": "ls"}</arguments>", or
+//     "<arguments><command>ls</command></arguments>");
+//   - GLM-4.5's: the name, then each argument as a key and a value
+//     ("run_cmd\n<arg_key>command</arg_key>\n<arg_value>ls</arg_value>").
+//
+// Qwen3-Coder's <function=...> inside the block is read by textCalls.
+func taggedCallBody(body string) (name string, args []byte, ok bool) {
+	if n := tagged(body, "<name>", "</name>"); len(n) > 0 {
+		name = strings.TrimSpace(n[0])
+		a := tagged(body, "<arguments>", "</arguments>")
+		if name == "" || strings.ContainsAny(name, "<>\n") {
+			return "", nil, false
+		}
+		if len(a) == 0 {
+			return name, []byte("{}"), true
+		}
+		inner := strings.TrimSpace(a[0])
+		if json.Valid([]byte(inner)) {
+			return name, rawArgs(json.RawMessage(inner)), true
+		}
+		fields := map[string]string{}
+		for rest := inner; ; {
+			open := strings.IndexByte(rest, '<')
+			if open < 0 {
+				break
+			}
+			end := strings.IndexByte(rest[open:], '>')
+			if end < 0 {
+				break
+			}
+			key := rest[open+1 : open+end]
+			closing := "</" + key + ">"
+			v, after, found := strings.Cut(rest[open+end+1:], closing)
+			if key == "" || strings.ContainsAny(key, " /\"") || !found {
+				break
+			}
+			fields[key] = strings.TrimSpace(v)
+			rest = after
+		}
+		return name, argsObject(fields), true
+	}
+	if !strings.Contains(body, "<arg_key>") {
+		return "", nil, false
+	}
+	head, _, _ := strings.Cut(body, "<arg_key>")
+	name = strings.TrimSpace(head)
+	if name == "" || strings.ContainsAny(name, "<>\n") {
+		return "", nil, false
+	}
+	fields := map[string]string{}
+	keys := tagged(body, "<arg_key>", "</arg_key>")
+	values := tagged(body, "<arg_value>", "</arg_value>")
+	for i := range min(len(keys), len(values)) {
+		fields[strings.TrimSpace(keys[i])] = strings.TrimSpace(values[i])
+	}
+	return name, argsObject(fields), true
+}
+
+// argsObject writes arguments read as text into a JSON object, its keys in order.
+func argsObject(fields map[string]string) []byte {
+	b, err := json.Marshal(fields)
+	if err != nil {
+		return []byte("{}")
+	}
+	return b
 }
 
 // executeTags are CodeAct's ways of running code: <execute> in CodeActInstruct (Python, run

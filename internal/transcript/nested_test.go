@@ -796,3 +796,33 @@ func TestCodeBlocksHoldingDataAreNoCommands(t *testing.T) {
 		})
 	}
 }
+
+func TestCallsWrittenInOtherToolCallDialects(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []string
+	}{
+		{"Hermes' JSON", "Let me look.\n<tool_call>\n{\"name\": \"run_cmd\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>",
+			[]string{`run_cmd:{"command":"ls"}`}},
+		{"the name and JSON arguments in tags of their own", "<tool_call>\n<name>run_cmd</name>\n<arguments>\n{\"command\": \"sqlite3 --version\"}\n</arguments>\n</tool_call>",
+			[]string{`run_cmd:{"command":"sqlite3 --version"}`}},
+		{"each argument in a tag", "<tool_call><name>run_cmd</name><arguments><command>cat a.sql</command><timeout>30</timeout></arguments></tool_call>",
+			[]string{`run_cmd:{"command":"cat a.sql","timeout":"30"}`}},
+		{"GLM-4.5's keys and values", "<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>pytest -q</arg_value>\n</tool_call>",
+			[]string{`bash:{"command":"pytest -q"}`}},
+		{"invoke blocks, as Anthropic's function_calls and MiniMax-M2 write them",
+			"<function_calls>\n<invoke name=\"Bash\">\n<parameter name=\"command\">ls -la</parameter>\n</invoke>\n<invoke name=\"Read\">\n<parameter name=\"file_path\">/a.py</parameter>\n</invoke>\n</function_calls>",
+			[]string{`Bash:{"command":"ls -la"}`, `Read:{"file_path":"/a.py"}`}},
+		{"a block naming no tool is no call", "<tool_call><arguments>{\"x\": 1}</arguments></tool_call>", nil},
+		{"prose about a tag is no call", "Wrap the name in <name>tags</name> when you write it.", nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range writtenCalls(tt.text) {
+			got = append(got, c.name+":"+string(c.args))
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: calls %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
