@@ -826,3 +826,19 @@ func TestCallsWrittenInOtherToolCallDialects(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWrittenCalls reads calls out of arbitrary model text: no panic, and every call found has
+// a name.
+func FuzzWrittenCalls(f *testing.F) {
+	f.Add("<tool_call>\n<name>run_cmd</name>\n<arguments><command>ls</command></arguments>\n</tool_call>")
+	f.Add("<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>")
+	f.Add("<function_calls><invoke name=\"Bash\"><parameter name=\"command\">ls</parameter></invoke></function_calls>")
+	f.Add("<tool_call>{\"name\": \"x\", \"arguments\": {}}</tool_call><execute>1</execute>")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, c := range writtenCalls(text) {
+			if c.name == "" {
+				t.Fatalf("a call with no name in %q", text)
+			}
+		}
+	})
+}
