@@ -1822,6 +1822,7 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 		failed = false // nothing left to stop (see targetAlreadyGone)
 	}
 	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) && !searchDiagnostic(markWindow(said)) &&
+		!opensWithFailure(said) && // the tool refused the call: a search never run found nothing (r167a W2)
 		!(c.failed && namedForSearching(c.tool) && strings.TrimSpace(said) != "" && !saysNothing(said)) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or

@@ -716,9 +716,6 @@ var openingFirsts = func() (t [256]bool) {
 		t[m[0]] = true
 	}
 	t['T'] = true // "Tool x not found" (opensWithFailure), "The path x does not exist" (editorRefused), "The command 'x' was cancelled" (cancelledForTime)
-	for d := byte('1'); d <= '9'; d++ {
-		t[d] = true // "1 validation error for x" (argumentsInvalid)
-	}
 	t['F'] = true // "File content (n tokens) exceeds ..." (readRefusedForSize)
 	t['I'] = true // "Invalid `view_range`" (editorRefused)
 	t['u'] = true // "usage: prog [-h] ..." (usageRefused)
@@ -737,8 +734,21 @@ func opensWithFailure(result string) bool {
 	for i < len(result) && (result[i] == ' ' || result[i] == '\n' || result[i] == '\r' || result[i] == '\t') {
 		i++
 	}
-	if i >= len(result) || !openingFirsts[result[i]] {
-		return false // most answers open with no opening's first byte: one look
+	if i >= len(result) {
+		return false
+	}
+	if !openingFirsts[result[i]] {
+		// Most answers open with no opening's first byte: one look. Pydantic's count of
+		// errors opens with a digit, as many answers do ("12: ok"), and is read apart, so
+		// that those do not go through every opening.
+		if c := result[i]; c < '1' || c > '9' {
+			return false
+		}
+		j := i + 1
+		for j < len(result) && j < i+3 && result[j] >= '0' && result[j] <= '9' {
+			j++
+		}
+		return j+1 < len(result) && result[j] == ' ' && result[j+1] == 'v' && argumentsInvalid(result[i:])
 	}
 	for _, m := range failureOpenings {
 		if strings.HasPrefix(result[i:], m) {
@@ -753,7 +763,7 @@ func opensWithFailure(result string) bool {
 		return strings.Contains(line[:min(len(line), 200)], " not found")
 	}
 	return editorRefused(result[i:]) || usageRefused(result[i:]) || serverFailed(result[i:]) || errorDoing(result[i:]) ||
-		cancelledForTime(result[i:]) || argumentsInvalid(result[i:]) || readRefusedForSize(result[i:])
+		cancelledForTime(result[i:]) || readRefusedForSize(result[i:])
 }
 
 // argumentsInvalid says whether an answer opens with pydantic's report that a value did not
@@ -1257,6 +1267,12 @@ func hasFailureMark(s string) bool {
 					return true
 				}
 			}
+		}
+		if p+27 <= len(s) && s[p+2] == 'e' && s[p+1:p+27] == " executable file not found" {
+			// Go's os/exec could not find the program to run (`exec: "grep": executable file
+			// not found in $PATH`), as hosts written in Go answer a tool whose program is
+			// missing: Antigravity's grep_search on a machine without grep (r167a W4).
+			return true
 		}
 		if p >= 4 && s[p-1] == 'l' && s[p-4:p] == "curl" && strings.HasPrefix(s[p+1:], " (") {
 			// curl's report that the transfer failed, its exit status in brackets: "curl:
@@ -1778,11 +1794,18 @@ var shellPrefixes = [...]string{"/bin/bash: ", "/usr/bin/bash: ", "bash: ", "-ba
 // "zsh: "): most answers do not, and looksFailed reads every answer. (A host's header over a
 // shell's refusal reports its exit status, which says the failure.)
 func shellRefused(result string) bool {
-	t := strings.TrimLeft(result, " \t\r\n")
-	if t == "" || !strings.ContainsRune("/bsz-", rune(t[0])) {
+	i := 0
+	for i < len(result) && (result[i] == ' ' || result[i] == '\t' || result[i] == '\r' || result[i] == '\n') {
+		i++
+	}
+	if i == len(result) {
 		return false
 	}
-	return refusedByShell(t)
+	switch result[i] {
+	case '/', 'b', 's', 'z', '-':
+		return refusedByShell(result[i:])
+	}
+	return false
 }
 
 // refusedByShell says whether a command's whole answer is its shell refusing to parse it:

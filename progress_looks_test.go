@@ -696,6 +696,10 @@ func TestCallOutcomeReadsWhatIsTheFilesText(t *testing.T) {
 		{"npm's word that it wrote package.json, and the file, is no failure", "executeCommand", `{"command":"npm init -y"}`, npmInit, false},
 		{"what follows the file still counts", "executeCommand", `{"command":"npm init -y && npm i nope"}`,
 			npmInit + "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/nope\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log", true},
+		{"a search tool whose arguments did not validate never searched", "search__web_search", `{"query":"x","limit":"5"}`,
+			"1 validation error for web_searchArguments\nlimit\n  Input should be a valid integer [type=int_parsing, input_value='5', input_type=str]", true},
+		{"a search tool whose program is missing failed", "grep_search", `{"Query":"TODO","SearchPath":"C:\\src"}`,
+			`exec: "grep": executable file not found in %PATH%`, true},
 		{"npm's closing line says it failed", "executeCommand", `{"command":"npm run dev"}`,
 			"npm error Missing script: \"dev\"\nnpm error\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x-debug-0.log", true},
 	}
