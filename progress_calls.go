@@ -1026,13 +1026,9 @@ func isOneOf(word []byte, names []string) bool {
 // search failed; it did not find nothing (a weak model's find with a bad expression, piped
 // through sort, failed the same way eight times untold).
 func searchDiagnostic(s string) bool {
-	for len(s) > 0 {
-		line := s
-		if nl := strings.IndexByte(s, '\n'); nl >= 0 {
-			line, s = s[:nl], s[nl+1:]
-		} else {
-			s = ""
-		}
+	for s != "" {
+		var line string
+		line, s, _ = strings.Cut(s, "\n")
 		colon := strings.IndexByte(line, ':')
 		if colon <= 0 || colon > 8 {
 			continue
@@ -1914,13 +1910,9 @@ func marksOnlyInMatches(s string) bool {
 			s = s[nl+1:]
 		}
 	}
-	for len(s) > 0 {
-		line := s
-		if nl := strings.IndexByte(s, '\n'); nl >= 0 {
-			line, s = s[:nl], s[nl+1:]
-		} else {
-			s = ""
-		}
+	for s != "" {
+		var line string
+		line, s, _ = strings.Cut(s, "\n")
 		if !isMatchLine(line) && looksFailed(line) {
 			return false
 		}
