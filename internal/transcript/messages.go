@@ -415,6 +415,22 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			}
 			a.turn = ""
 
+		case "tool-call": // smolagents' memory as messages (smolagentsCalls)
+			calls, ok := smolagentsCalls(contentText(m.Content))
+			if !ok {
+				a.text(m.Role, contentText(m.Content), "", 0)
+				continue
+			}
+			for _, c := range calls {
+				pend(a).add(c.id, a.add(loopguard.Call("", c.name, c.args)))
+			}
+
+		case "tool-response": // smolagents (smolagentsResult)
+			id, text, failed := smolagentsResult(contentText(m.Content))
+			if !setResult(a, id, text, failed) {
+				a.text(m.Role, text, "", 0)
+			}
+
 		case "tool", "function", "ipython":
 			if blocks, ok := m.Content.([]any); ok && hasBlock(blocks, "tool-result") {
 				// The Vercel AI SDK's tool message: a result part for each call (aisdk.go).
@@ -439,6 +455,66 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			a.text(m.Role, contentText(m.Content), "", 0)
 		}
 	}
+}
+
+// smolagentsCall is one call of a smolagents "tool-call" message.
+type smolagentsCall struct {
+	id, name string
+	args     []byte
+}
+
+// smolagentsCalls reads the calls of a "tool-call" message, as smolagents writes its memory
+// as messages (ActionStep.to_messages): "Calling tools:\n" and the Python repr of a list of
+// {'id', 'type': 'function', 'function': {'name', 'arguments'}}. A CodeAgent's code is the
+// arguments of its python_interpreter call, a string; a tool-calling agent's are a dict.
+func smolagentsCalls(text string) ([]smolagentsCall, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(text), "Calling tools:")
+	if !ok {
+		return nil, false
+	}
+	v, _, ok := pyValue(rest, 0)
+	list, isList := v.([]any)
+	if !ok || !isList {
+		return nil, false
+	}
+	var calls []smolagentsCall
+	for _, item := range list {
+		tc, _ := item.(map[string]any)
+		fn, _ := tc["function"].(map[string]any)
+		name, _ := fn["name"].(string)
+		if name == "" {
+			continue
+		}
+		id, _ := tc["id"].(string)
+		var args []byte
+		switch a := fn["arguments"].(type) {
+		case string:
+			args = []byte(a)
+		case nil:
+		default:
+			args = marshalArgs(a)
+		}
+		calls = append(calls, smolagentsCall{id, name, args})
+	}
+	return calls, len(calls) > 0
+}
+
+// smolagentsResult reads a "tool-response" message: "Observation:\n" and what the call gave
+// back, or, for a step that raised, "Call id: <id>\n" then "Error:\n" and the error with
+// smolagents' advice to retry. It returns the call's id when the message names one.
+func smolagentsResult(text string) (id, result string, failed bool) {
+	t := strings.TrimSpace(text)
+	if rest, ok := strings.CutPrefix(t, "Call id: "); ok {
+		id, t, _ = strings.Cut(rest, "\n")
+		id = strings.TrimSpace(id)
+	}
+	if rest, ok := strings.CutPrefix(t, "Observation:"); ok {
+		return id, strings.TrimPrefix(rest, "\n"), false
+	}
+	if rest, ok := strings.CutPrefix(t, "Error:"); ok {
+		return id, "Error:" + rest, true
+	}
+	return id, t, false
 }
 
 // lettaSystemMessage says whether a user message is one that Letta (MemGPT) writes itself in

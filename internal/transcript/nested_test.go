@@ -842,3 +842,25 @@ func FuzzWrittenCalls(f *testing.F) {
 		}
 	})
 }
+
+// smolagents writes its memory as messages with roles of its own: "tool-call" ("Calling
+// tools:" and the Python repr of the calls) and "tool-response" ("Observation:" and what the
+// call gave back, or "Call id:" and "Error:" for a step that raised).
+func TestSmolagentsToolCallAndResponseRolesAreCalls(t *testing.T) {
+	doc := `[{"role": "system", "content": [{"type": "text", "text": "You are an expert assistant."}]},
+ {"role": "user", "content": [{"type": "text", "text": "New task:\nHow many files are in /data?"}]},
+ {"role": "assistant", "content": [{"type": "text", "text": "Thought: list it.\n<code>\nimport os\n</code>"}]},
+ {"role": "tool-call", "content": [{"type": "text", "text": "Calling tools:\n[{'id': 'call_1', 'type': 'function', 'function': {'name': 'python_interpreter', 'arguments': \"import os\\nprint(len(os.listdir('/data')))\"}}]"}]},
+ {"role": "tool-response", "content": [{"type": "text", "text": "Call id: call_1\nError:\nCode execution failed at line 'import os' due to: InterpreterError: Import of os is not allowed.\nNow let's retry: take care not to repeat previous errors!"}]},
+ {"role": "assistant", "content": [{"type": "text", "text": "Thought: search instead."}]},
+ {"role": "tool-call", "content": [{"type": "text", "text": "Calling tools:\n[{'id': 'call_2', 'type': 'function', 'function': {'name': 'web_search', 'arguments': {'query': 'files in /data', 'filter_year': None}}}]"}]},
+ {"role": "tool-response", "content": [{"type": "text", "text": "Observation:\nNo results found."}]}]`
+	expectEvents(t, "memory.json", doc, FormatMessages, []string{
+		`text[system] "You are an expert assistant."`,
+		`user "New task:\nHow many files are in …"`,
+		`text[model] "Thought: list it.\n<code>\nimport …"`,
+		`call python_interpreter "import os\nprint(len(os.listdir('…" => "Error:\nCode execution failed at …" FAILED`,
+		`text[model] "Thought: search instead."`,
+		`call web_search "{\"filter_year\":null,\"query\":\"fil…" => "No results found."`,
+	})
+}
