@@ -864,3 +864,20 @@ func TestSmolagentsToolCallAndResponseRolesAreCalls(t *testing.T) {
 		`call web_search "{\"filter_year\":null,\"query\":\"fil…" => "No results found."`,
 	})
 }
+
+// FuzzSmolagentsMessages reads arbitrary tool-call and tool-response texts: no panic, and every
+// call read has a name.
+func FuzzSmolagentsMessages(f *testing.F) {
+	f.Add("Calling tools:\n[{'id': 'call_1', 'type': 'function', 'function': {'name': 'python_interpreter', 'arguments': 'print(1)'}}]")
+	f.Add("Calling tools:\n[{'id': 'c', 'function': {'name': 'web_search', 'arguments': {'query': 'x', 'n': [1, 2.5, None, True]}}}]")
+	f.Add("Call id: call_1\nError:\nboom")
+	f.Fuzz(func(t *testing.T, text string) {
+		calls, _ := smolagentsCalls(text)
+		for _, c := range calls {
+			if c.name == "" {
+				t.Fatalf("a call with no name in %q", text)
+			}
+		}
+		smolagentsResult(text)
+	})
+}
