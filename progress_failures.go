@@ -77,6 +77,21 @@ func errorDoingLine(s string) bool {
 	return false
 }
 
+// objectKeyAt says whether the word that ends with a mark at s[at:] is a key of an object
+// printed as JavaScript writes one: the word, after "{ " or ", ". Node prints a module's
+// exports so ("{ SqliteError: [class SqliteError extends Error] }"), and an agent checking
+// that a package loads read as failing (validation round r167a W1: 20 calls in 19 runs). An
+// exception's line opens a line or follows a word ("TypeError: x", "Uncaught TypeError: x"),
+// and a key that is the mark itself ("{ error: 'ENOENT' }") still reports an error.
+func objectKeyAt(s string, at int) bool {
+	k := at
+	for k > 0 && (isWordByte(s[k-1]) || s[k-1] == '$') {
+		k--
+	}
+	// A longer word than the mark's (SqliteError, not Error): "none, Error: x" is prose.
+	return k < at && k >= 2 && s[k-1] == ' ' && (s[k-2] == '{' || s[k-2] == ',')
+}
+
 // dashNotFoundLine says whether s holds a line in which dash, the /bin/sh of Debian and
 // Ubuntu, reports a command it could not find: the shell or script, the line's number, the
 // command, then "not found" ("sh: 1: cmake: not found", "./run.sh: 3: java: not found").
@@ -1265,7 +1280,8 @@ func hasFailureMark(s string) bool {
 	for p := strings.IndexByte(s, ':'); p >= 0; {
 		if p > 0 && colonStemEnds[s[p-1]] { // most colons follow no stem's last byte
 			for _, stem := range colonMarks {
-				if p >= len(stem) && s[p-1] == stem[len(stem)-1] && s[p-len(stem):p] == stem && !emptyFieldAt(s[p+1:]) {
+				if p >= len(stem) && s[p-1] == stem[len(stem)-1] && s[p-len(stem):p] == stem && !emptyFieldAt(s[p+1:]) &&
+					!objectKeyAt(s, p-len(stem)) {
 					return true
 				}
 			}
