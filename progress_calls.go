@@ -1850,7 +1850,7 @@ func failedOutsideFilesText(c *observedCall, said string) (bool, string) {
 			return false, said
 		}
 	}
-	if searchesFiles(c.tool, c.args) && marksOnlyInMatches(markWindow(said)) {
+	if searchesFiles(c.tool, c.args) && marksOnlyInMatches(said) {
 		return false, said
 	}
 	return true, said
@@ -1903,9 +1903,11 @@ var fileSearchPrograms = [...]string{"grep", "egrep", "fgrep", "rg", "ag", "ack"
 // match: a line headed by the file and line number it was found at ("src/app.go:12:", "12:"
 // when one file is searched, SWE-agent's "Line 12:"), or by the file alone ("src/app.go:",
 // a path with a '/' or a '.'). The first line of a window cut from a longer answer may be
-// cut itself, and is passed over.
-func marksOnlyInMatches(s string) bool {
-	if len(s) == markWindowSize {
+// cut itself, and is passed over. Only the answer's last 2 KB (markWindow) are read, as for
+// its marks.
+func marksOnlyInMatches(said string) bool {
+	s := markWindow(said)
+	if len(s) < len(said) {
 		if nl := strings.IndexByte(s, '\n'); nl >= 0 {
 			s = s[nl+1:]
 		}

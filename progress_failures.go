@@ -688,14 +688,12 @@ func notFoundCommand(line string) string {
 // markWindow is the end of a result that is read for failureMarks: its last 2 KB. A tool
 // says what went wrong last, after whatever it printed before failing.
 func markWindow(result string) string {
-	if len(result) > markWindowSize {
-		return result[len(result)-markWindowSize:]
+	const size = 2048
+	if len(result) > size {
+		return result[len(result)-size:]
 	}
 	return result
 }
-
-// markWindowSize is how much of a result's end markWindow keeps.
-const markWindowSize = 2048
 
 // failureOpenings are how a tool's result opens when the tool reports its own failure in the
 // text: OpenHands' editor ("ERROR:" on a line of its own), Claude Code's <tool_use_error>, a
@@ -746,9 +744,7 @@ func opensWithFailure(result string) bool {
 		return true // a code-mode cell that threw: its host's own word
 	}
 	i := execHeaderEnd(result) // the output's opening, not the harness's header over it
-	for i < len(result) && (result[i] == ' ' || result[i] == '\n' || result[i] == '\r' || result[i] == '\t') {
-		i++
-	}
+	i += leadingSpace(result[i:])
 	if i >= len(result) {
 		return false
 	}
@@ -1807,15 +1803,21 @@ func (r *refailChain) extend(epoch uint32, seq *uint32) {
 // shellPrefixes open the lines a shell writes about its own input, not a program's output.
 var shellPrefixes = [...]string{"/bin/bash: ", "/usr/bin/bash: ", "bash: ", "-bash: ", "/bin/sh: ", "sh: ", "/bin/zsh: ", "zsh: "}
 
+// leadingSpace is how many bytes of white space (spaces, tabs, line breaks) s opens with.
+func leadingSpace(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
 // shellRefused is refusedByShell for an answer with no host's header over it, looked at only
 // when the answer opens as a shell's line may ("/bin/bash: ", "bash: ", "-bash: ", "sh: ",
 // "zsh: "): most answers do not, and looksFailed reads every answer. (A host's header over a
 // shell's refusal reports its exit status, which says the failure.)
 func shellRefused(result string) bool {
-	i := 0
-	for i < len(result) && (result[i] == ' ' || result[i] == '\t' || result[i] == '\r' || result[i] == '\n') {
-		i++
-	}
+	i := leadingSpace(result)
 	if i == len(result) {
 		return false
 	}

@@ -48,9 +48,7 @@ func emptyThinkingAt(text string, i int) int {
 			continue
 		}
 		j := i + len(tag.open)
-		for j < len(text) && (text[j] == ' ' || text[j] == '\n' || text[j] == '\r' || text[j] == '\t') {
-			j++
-		}
+		j += leadingSpace(text[j:])
 		if strings.HasPrefix(text[j:], tag.close) {
 			return j + len(tag.close)
 		}

@@ -1240,7 +1240,7 @@ func writtenCalls(text string) []textCall {
 				args[k] = strings.TrimSpace(v)
 			}
 		}
-		calls = append(calls, textCall{block: "<invoke name=\"" + body + "</invoke>", name: name, args: argsObject(args)})
+		calls = append(calls, textCall{block: "<invoke name=\"" + body + "</invoke>", name: name, args: marshalArgs(args)})
 	}
 	if len(calls) > 0 {
 		return calls
@@ -1311,7 +1311,7 @@ func taggedCallBody(body string) (name string, args []byte, ok bool) {
 			fields[key] = strings.TrimSpace(v)
 			rest = after
 		}
-		return name, argsObject(fields), true
+		return name, marshalArgs(fields), true
 	}
 	if !strings.Contains(body, "<arg_key>") {
 		return "", nil, false
@@ -1327,16 +1327,7 @@ func taggedCallBody(body string) (name string, args []byte, ok bool) {
 	for i := range min(len(keys), len(values)) {
 		fields[strings.TrimSpace(keys[i])] = strings.TrimSpace(values[i])
 	}
-	return name, argsObject(fields), true
-}
-
-// argsObject writes arguments read as text into a JSON object, its keys in order.
-func argsObject(fields map[string]string) []byte {
-	b, err := json.Marshal(fields)
-	if err != nil {
-		return []byte("{}")
-	}
-	return b
+	return name, marshalArgs(fields), true
 }
 
 // executeTags are CodeAct's ways of running code: <execute> in CodeActInstruct (Python, run
