@@ -1277,6 +1277,9 @@ func meterRow(line string) bool {
 // every answer: read as the answer's opening, it hid an editor's "ERROR:" under it, and six
 // replacements rejected in seven calls went untold (validation round r67d M2).
 func execHeaderEnd(result string) int {
+	if len(result) == 0 || !headerFirsts[result[0]] {
+		return 0 // most answers: one look
+	}
 	if n := observationLabelEnd(result); n > 0 {
 		return n
 	}
@@ -1294,6 +1297,15 @@ func execHeaderEnd(result string) int {
 	}
 	return 0
 }
+
+// headerFirsts flags the first bytes of the headers execHeaderEnd knows.
+var headerFirsts = func() (t [256]bool) {
+	for _, h := range [...]string{"OBSERVATION:", "Observation:", "Chunk ID: ", "Exit code: ", "Wall time: ",
+		"Command executed successfully", "Command failed with exit code", codexcell.Completed, codexcell.Failed} {
+		t[h[0]] = true
+	}
+	return t
+}()
 
 // observationLabelEnd returns where the text starts after an "OBSERVATION:" or "Observation:"
 // label that opens a result (and the spaces and line end after it), or 0.
@@ -1757,7 +1769,7 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 			// (two Claude Code edits whose snippet held "error:" read as failed edits;
 			// validation round r100a U1).
 			failed = false
-		} else if failed = looksFailed(c.result); failed && !mut {
+		} else if failed = looksFailed(c.result) || programComplaint(c.result, c.args); failed && !mut {
 			if prog, ok := printsFiles(c.args); ok {
 				// A command that only prints files (cat, head, sed -n) answers with their text,
 				// as a Read does: it failed if its answer opens with the failure, or with its
@@ -1819,6 +1831,7 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 	}
 	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) && !searchDiagnostic(markWindow(said)) &&
 		!opensWithFailure(said) && // the tool refused the call: a search never run found nothing (r167a W2)
+		!shellRefused(said) && !serviceRefused(said) && // so did the shell that could not parse it, and the service that would not serve it
 		!(c.failed && namedForSearching(c.tool) && strings.TrimSpace(said) != "" && !saysNothing(said)) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or

@@ -56,7 +56,38 @@ func looksFailed(result string) bool {
 	}
 	window := markWindow(result)
 	return hasFailureMark(window) || reportsErrorField(result) || opensWithFailure(result) || mcpResultReprFailed(result) ||
-		errorDoingLine(window) || dashNotFoundLine(window) || shellRefused(result)
+		errorDoingLine(window) || dashNotFoundLine(window) || shellRefused(result) || serviceRefused(result)
+}
+
+// maxRefusal is the longest answer serviceRefused reads: a service's refusal is one sentence.
+const maxRefusal = 240
+
+// serviceRefused says whether an answer is one short line in which a service says it did not
+// serve the request: an HTTP status of a client's or a server's error given as why a request
+// failed ("API request failed with status 400", a wrapper of a web API; Axios's "Request
+// failed with status code 404"), or a plea to try again later ("Rate limit exceeded. Please
+// try again later.", "Google search Timeout/Error, return None, Please try again later.").
+// Tools that wrap web APIs pass these on as their whole answer, with no failure flag: nine
+// calls to a DEX price API and eight web searches of MCP-Bench runs read as answers
+// (validation round r167a W3, W5). Longer answers are documents, which may quote such words.
+func serviceRefused(result string) bool {
+	if len(result) > maxRefusal || len(result) < 20 {
+		return false
+	}
+	line := strings.TrimSpace(result)
+	if strings.IndexByte(line, '\n') >= 0 {
+		return false
+	}
+	line = strings.TrimRight(line, ".!")
+	if strings.HasSuffix(line, "try again later") {
+		return true
+	}
+	// The status ends the line: only then is it why the request failed.
+	if len(line) < 3 || !isDigits(line[len(line)-3:]) || line[len(line)-3] != '4' && line[len(line)-3] != '5' {
+		return false
+	}
+	lead := strings.TrimSuffix(line[:len(line)-3], "code ")
+	return strings.HasSuffix(lead, "failed with status ")
 }
 
 // errorDoingLine says whether a line of s opens as errorDoing reads a failure: a program's
@@ -1007,7 +1038,7 @@ var killPrograms = [...]string{"kill", "pkill", "killall", "taskkill"}
 // "Shell 622570 is not running, so cannot be killed", bash's "kill: (1234) - No such process",
 // killall's "vite: no process found", taskkill's `The process "node.exe" not found.`,
 // PowerShell's "Cannot find a process".
-var goneWords = [...]string{"is not running", "No such process", "no process found", "not found", "Cannot find a process",
+var goneWords = [...]string{"is not running", "No such process", "no such process", "no process found", "not found", "Cannot find a process",
 	"already stopped", "already exited", "already terminated", "already been killed", "already completed"}
 
 // reportsWriteDone says whether an editor's answer says the file was written, at its start
@@ -1288,6 +1319,14 @@ func hasFailureMark(s string) bool {
 			// missing: Antigravity's grep_search on a machine without grep (r167a W4).
 			return true
 		}
+		if p+5 <= len(s) && s[p+2] == '*' && s[p+1:p+5] == " ***" && makeStopped(s[:p]) {
+			// make's word that it stopped: "make: *** [Makefile:20: test] Error 1", "make[1]:
+			// *** No rule to make target 'x'.  Stop." It writes "***" only so.
+			return true
+		}
+		if p >= 9 && s[p-1] >= '0' && s[p-1] <= '9' && typeScriptErrorAt(s, p) {
+			return true
+		}
 		if p >= 4 && s[p-1] == 'l' && s[p-4:p] == "curl" && strings.HasPrefix(s[p+1:], " (") {
 			// curl's report that the transfer failed, its exit status in brackets: "curl:
 			// (7) Failed to connect to localhost port 8000 after 0 ms: Couldn't connect to
@@ -1323,6 +1362,104 @@ func hasFailureMark(s string) bool {
 		}
 	}
 	return false
+}
+
+// programComplaint says whether an answer is a program's complaint, as Unix programs write
+// one: the program's name, a colon and words of an error on its first line ("awk: syntax error
+// at source line 7", "jq: error (at <stdin>:0): Cannot index string with \"x\"", "sed: -e
+// expression #1, char 5: unterminated `s' command", "grep: Invalid regular expression",
+// "mkdir: cannot create directory 'x': File exists"). None of these has a mark of its own
+// (an "error" with no colon after it), and hosts that keep no exit status passed four such awk
+// scripts on as answers (validation round r167a W6). The name must be a word of the command,
+// so that a line the command prints ("note: invalid input is skipped") is not taken for a
+// complaint; and every other line must be the same program's or go on the one above (awk
+// shows the text it could not parse on indented lines), as an answer that holds another
+// program's output after the complaint (`mkdir out; make`) is a command that went on.
+func programComplaint(result string, args []byte) bool {
+	i := execHeaderEnd(result)
+	i += leadingSpace(result[i:])
+	if i >= len(result) || result[i] < 'a' || result[i] > 'z' {
+		return false // programs' names open with a lower-case letter; most answers do not
+	}
+	body := result[i:]
+	k := 0
+	for k < len(body) && k < 32 && (isWordByte(body[k]) || body[k] == '-' || body[k] == '_' || body[k] == '.') {
+		k++
+	}
+	if k+2 > len(body) || body[k] != ':' || body[k+1] != ' ' {
+		return false
+	}
+	prog := body[:k]
+	first, rest, _ := strings.Cut(body, "\n")
+	if !saysError(first[k+2:]) || !holdsWord(args, prog) {
+		return false
+	}
+	for rest != "" {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '\r' {
+			continue
+		}
+		if len(line) <= k || line[:k] != prog || line[k] != ':' {
+			return false
+		}
+	}
+	return true
+}
+
+// complaintWords are words that say a program could not do what it was asked, in the lines
+// Unix programs write to complain (programComplaint); "warning:" lines are not complaints.
+var complaintWords = [...]string{"error", "invalid", "illegal", "unterminated", "unrecognized", "unknown option",
+	"cannot", "can't", "failed", "missing"}
+
+// saysError says whether a program's complaint (what follows "name: ") holds one of
+// complaintWords, in any case, as a word's start, within its first 200 bytes.
+func saysError(s string) bool {
+	if strings.HasPrefix(s, "warning") {
+		return false
+	}
+	s = s[:min(len(s), 200)]
+	for i := 0; i < len(s); i++ {
+		if i > 0 && isWordByte(s[i-1]) {
+			continue
+		}
+		c := s[i] | 0x20
+		for _, w := range complaintWords {
+			if c == w[0] && len(s)-i >= len(w) && strings.EqualFold(s[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// makeStopped says whether before, what precedes a colon followed by " ***", ends with make's
+// name as it heads its lines: "make", "gmake", "mingw32-make", with its depth of recursion
+// ("make[2]"), at the start of a line.
+func makeStopped(before string) bool {
+	line := before[strings.LastIndexByte(before, '\n')+1:]
+	if strings.HasSuffix(line, "]") {
+		open := strings.LastIndexByte(line, '[')
+		if open < 0 || !isDigits(line[open+1:len(line)-1]) {
+			return false
+		}
+		line = line[:open]
+	}
+	name, ok := strings.CutSuffix(line, "make")
+	return ok && (name == "" || name == "g" || strings.HasSuffix(name, "-")) && strings.IndexByte(name, ' ') < 0
+}
+
+// typeScriptErrorAt says whether the colon at s[p] ends the TypeScript compiler's name of an
+// error ("src/a.ts(3,5): error TS2322: Type 'string' is not assignable ...", "src/a.ts:3:5 -
+// error TS2322: ..."). tsc --noEmit prints these and nothing else: piped through head, with no
+// exit status kept, type checks that failed read as output (57 answers in 42 runs of the
+// validation populations, most of them pochi's).
+func typeScriptErrorAt(s string, p int) bool {
+	k := p
+	for k > 0 && p-k < 6 && s[k-1] >= '0' && s[k-1] <= '9' {
+		k--
+	}
+	return k < p && k >= 8 && s[k-8:k] == "error TS"
 }
 
 // emptyFieldAt says whether rest, what follows a mark's colon, says there was none: spaces,

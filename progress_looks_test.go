@@ -723,6 +723,9 @@ func FuzzCallFailed(f *testing.F) {
 	f.Add("bash", "sh -c x", "sh: 1: x: not found\ncurl: (7) Failed", true)
 	f.Add("readFile", `{"path":"/a"}`, `{"error":"ENOENT"}`, false)
 	f.Add("Bash", `{"command":"killall node"}`, "1 validation error for x\nThe command 'x' was cancelled because it took more than 3 seconds", false)
+	f.Add("bash", `{"command":"gh pr diff | awk '{x}'"}`, "awk: syntax error at source line 7\n context is\nawk: illegal statement", false)
+	f.Add("exec", `{"command":"make"}`, "make[1]: *** [all] Error 2\nsrc/a.ts(1,2): error TS2322: x", false)
+	f.Add("search", `{"q":"x"}`, "Request failed with status code 503", false)
 	cfg, _ := Preset(PresetDefault)
 	eng, err := New(cfg)
 	if err != nil {
@@ -734,4 +737,58 @@ func FuzzCallFailed(f *testing.F) {
 			t.Fatalf("CallFailed read the same call as %v, then %v", a, b)
 		}
 	})
+}
+
+func TestCallFailedReadsProgramsOwnDiagnostics(t *testing.T) {
+	cfg, _ := Preset(PresetDefault)
+	eng, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, tool, args, result string
+		flagged, want            bool
+	}{
+		{"a search the shell could not parse never searched, whatever its host's flag", "execute_bash",
+			`{"command":"find . -name \"*.py\" -exec grep -l \"x\" {} \\; | head"}`, "bash: syntax error near unexpected token `|'", true, true},
+		{"nor without the flag", "execute_bash",
+			`{"command":"find . -name \"*.py\" -exec grep -l \"x\" {} \\; | head"}`, "bash: syntax error near unexpected token `|'", false, true},
+		{"a search that found nothing did not fail", "execute_bash", `{"command":"grep -rn nope src"}`, "", true, false},
+		{"make's word that it stopped", "exec", `{"command":"make -C docs linkcheck 2>&1 | tail"}`,
+			"Running Sphinx v7.1\nbroken    https://x.org/a - 404\nmake: *** [Makefile:20: linkcheck] Error 1", false, true},
+		{"GNU make under its other names, in a recursion", "exec", `{"command":"gmake test-nested"}`,
+			"gmake[1]: Entering directory '/app'\ngmake[1]: *** No rule to make target 'test-nested'.  Stop.", false, true},
+		{"make's other lines are no failure", "exec", `{"command":"make"}`, "make: Nothing to be done for 'all'.", false, false},
+		{"a line of stars after another word is not make's", "exec", `{"command":"./report"}`, "summary: *** 3 items ***\nremake: *** x", false, false},
+		{"tsc's errors, piped through head", "executeCommand", `{"command":"npx tsc --noEmit 2>&1 | head -20"}`,
+			"src/app.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.", false, true},
+		{"tsc's pretty errors", "executeCommand", `{"command":"npx tsc --noEmit --pretty"}`,
+			"src/app.ts:12:5 - error TS2339: Property 'x' does not exist on type 'Y'.\n\n12     y.x = 1\n       ~", false, true},
+		{"a type check that passed", "executeCommand", `{"command":"npx tsc --noEmit && echo ok"}`, "ok", false, false},
+		{"awk's complaint that it could not parse its program, the text shown below", "Bash", `{"command":"gh pr diff 177 2>/dev/null | awk '/^diff/ { if (\\!skip) print }'"}`,
+			"awk: syntax error at source line 7\n context is\n\t    if >>>  (\\ <<< !skip) print\nawk: illegal statement at source line 7", false, true},
+		{"jq's", "bash", `{"command":"curl -s localhost:8080/api | jq .items[0].name"}`, `jq: error (at <stdin>:0): Cannot index string with "items"`, false, true},
+		{"sed's", "bash", `{"command":"sed -i 's/foo/bar' a.txt"}`, "sed: -e expression #1, char 9: unterminated `s' command", false, true},
+		{"mkdir's", "bash", `{"command":"mkdir build"}`, "mkdir: cannot create directory 'build': File exists", false, true},
+		{"a program's warning is no complaint", "bash", `{"command":"grep -c x a.txt"}`, "grep: warning: GREP_COLOR='1;32' is deprecated; use GREP_COLORS='mt=1;32'\n3", false, false},
+		{"a line the command prints is not a program's complaint", "bash", `{"command":"python report.py"}`, "note: invalid rows are skipped\n12 rows read", false, false},
+		{"a complaint followed by another program's output is a command that went on", "bash", `{"command":"mkdir out; cd out && cmake .."}`,
+			"mkdir: cannot create directory 'out': File exists\n-- Configuring done\n-- Generating done", false, false},
+		{"a program's words without one of an error", "bash", `{"command":"file a.bin"}`, "a.bin: ELF 64-bit LSB executable, x86-64", false, false},
+		{"zsh's kill of a process already gone stopped what it was for", "run_terminal_cmd", `kill -9 2471 39594`, "kill: kill 2471 failed: no such process", false, false},
+		{"a web API's wrapper saying its request failed with a client's error status", "DEX_Paprika__search", `{"query":"ethereum ETH mainnet"}`,
+			"API request failed with status 400", false, true},
+		{"Axios's words for a server's", "fetch_page", `{"url":"https://x.org/a"}`, "Request failed with status code 503", false, true},
+		{"a request that failed with a status of success is some other story", "fetch_page", `{"url":"https://x.org/a"}`, "Request failed with status 200 after retry", false, false},
+		{"a service asking to be tried again later", "search__web_search", `{"query":"earliest landscape paintings"}`,
+			"Google search Timeout/Error, return None, Please try again later.", false, true},
+		{"a document that quotes such words is not a refusal", "fetch_page", `{"url":"https://x.org/errors"}`,
+			"# Errors\n\nWhen the quota is spent the API answers: Rate limit exceeded. Please try again later.\n\nWait a minute and retry.", false, false},
+	}
+	for _, tt := range tests {
+		ev := Call("a", tt.tool, []byte(tt.args)).WithResult(tt.result, tt.flagged)
+		if got := eng.CallFailed(ev); got != tt.want {
+			t.Errorf("%s: CallFailed = %v, want %v", tt.name, got, tt.want)
+		}
+	}
 }
