@@ -43,7 +43,7 @@ type ProgressConfig struct {
 	// ChurnRepeats is how many argument variants of one tool, all with the same result, give a
 	// notice. Default 6.
 	ChurnRepeats int `json:"churnRepeats" yaml:"churnRepeats"`
-	// MaxCyclePeriod is the longest cycle looked for (2 to 32). Default 16.
+	// MaxCyclePeriod is the longest cycle looked for (2 to 32). Default 32.
 	MaxCyclePeriod int `json:"maxCyclePeriod" yaml:"maxCyclePeriod"`
 	// ThoughtRepeats is how many model turns saying the same thing, while the calls between them
 	// bring nothing new, give a notice. Default 3.
@@ -113,7 +113,7 @@ func DefaultProgress() *ProgressConfig {
 		QuietCalls:     5,
 		ErrorRepeats:   4,
 		ChurnRepeats:   6,
-		MaxCyclePeriod: 16,
+		MaxCyclePeriod: 32,
 		ThoughtRepeats: 3,
 		ThoughtLimit:   20,
 		PollBudget:     30,
@@ -583,6 +583,10 @@ type progressState struct {
 
 	ring [ringSize]uint64     // keys (call and result) of the recent calls, newest at ring[(calls-1)%ringSize]
 	runs [maxPeriod + 1]int32 // runs[k]: how many recent calls equal the one k before
+	// cycleDue says whether some period's run has come round in full as often as a cycle
+	// needs (cyclePeriod): set by followCycles at every call, before it is read, so it is not
+	// kept in the snapshot. Most calls have none, and cyclePeriod then looks no further.
+	cycleDue bool
 
 	thought     digest // the model's current repeated text
 	thoughtN    int32  // how many turns said it

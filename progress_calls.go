@@ -336,15 +336,22 @@ func (s *progressState) noteLines() (novel, total, echoed int) {
 // round).
 func (s *progressState) followCycles(key uint64) {
 	n := int(s.calls)
-	ring, runs, cur := &s.ring, &s.runs, uint(n-1)
-	for k := 2; k <= min(s.d.cfg.MaxCyclePeriod, maxPeriod, n-1); k++ {
+	ring, cur := &s.ring, uint(n-1)
+	runs := s.runs[:min(s.d.cfg.MaxCyclePeriod, maxPeriod, n-1)+1] // one bounds check, not one a period
+	rounds := int32(s.d.thresholds[0] - 1)                         // full rounds after the first (cyclePeriod)
+	need := rounds                                                 // rounds*k, the run period k needs
+	var due int32                                                  // negative once some run has come round in full
+	for k := 2; k < len(runs); k++ {
 		r := runs[k] + 1
 		if ring[(cur-uint(k))%ringSize] != key {
 			r = 0
 		}
 		runs[k] = r
+		need += rounds
+		due |= need - 1 - r // negative when r >= rounds*k
 	}
 	ring[cur%ringSize] = key
+	s.cycleDue = due < 0
 }
 
 // noteChange moves the workspace's epoch for a call that changed it: a mutating call that
@@ -1485,6 +1492,9 @@ func (s *progressState) remindAt(n int) bool {
 // full after its first pass (runs[k] >= 2k), or 0. A "cycle" of one call repeated is stuck,
 // not a cycle: the last k keys must not all be the same.
 func (s *progressState) cyclePeriod() int {
+	if !s.cycleDue {
+		return 0
+	}
 	n := int(s.calls)
 	rounds := s.d.thresholds[0] - 1 // full rounds after the first
 	maxK := min(s.d.cfg.MaxCyclePeriod, maxPeriod)
