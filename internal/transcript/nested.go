@@ -1138,6 +1138,33 @@ func reactCall(text string) (textCall, bool) {
 	return c, true
 }
 
+// codeTagCall reads a block of code a model wrote between <code> and </code> tags, each at a
+// line's start, as smolagents' CodeAgent and ARIA's planner write the code their harness runs:
+// a call to "code", its argument the code. It is a ReAct action (react): a call only when the
+// harness answers it with an observation, as those do ("Observation:" and what the code
+// printed), since prose and HTML hold <code> too. An "Action:" line in the same text names the
+// step in words ("Action: Write a Python script to execute query ..."): the code is what ran,
+// and reading that line as a call to "Write" made up a call (validation round r168b U1).
+func codeTagCall(text string) (textCall, bool) {
+	i := strings.Index(text, "<code>")
+	for i >= 0 && !atLineStart(text, i) {
+		next := strings.Index(text[i+1:], "<code>")
+		if next < 0 {
+			return textCall{}, false
+		}
+		i += 1 + next
+	}
+	if i < 0 {
+		return textCall{}, false
+	}
+	body, _, ok := strings.Cut(text[i+len("<code>"):], "</code>")
+	code := strings.TrimSpace(body)
+	if !ok || code == "" {
+		return textCall{}, false
+	}
+	return textCall{block: text[i : i+len("<code>")+len(body)+len("</code>")], name: "code", args: marshalArgs(map[string]string{"code": code}), react: true}, true
+}
+
 // atLineStart says whether text[i] opens a line, spaces and tabs before it aside: AgentTuning's
 // ALFWorld rows write "THOUGHT: ...\n ACTION: go to countertop 1", and 9 of 79 calls of five
 // real runs, the first move of four of them, were not read (validation round r122a U1).
@@ -1211,18 +1238,24 @@ func withoutEchoedAnswers(list []msg) []msg {
 // as a shell command.
 func writtenCalls(text string) []textCall {
 	var calls []textCall
-	for _, body := range tagged(text, "<tool_call>", "</tool_call>") {
-		var c struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		}
-		if json.Unmarshal([]byte(strings.TrimSpace(body)), &c) != nil || c.Name == "" {
-			if name, args, ok := taggedCallBody(body); ok {
-				calls = append(calls, textCall{block: "<tool_call>" + body + "</tool_call>", name: name, args: args})
+	// ARIA's planner (TheAgentCompany) writes a stored script's run as <run_script> with the
+	// same JSON body: its harness lists "<tool_call>, <code>, or <run_script>" as the actions
+	// it takes (validation round r168b U2).
+	for _, tag := range [...]string{"tool_call", "run_script"} {
+		open, close := "<"+tag+">", "</"+tag+">"
+		for _, body := range tagged(text, open, close) {
+			var c struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
 			}
-			continue
+			if json.Unmarshal([]byte(strings.TrimSpace(body)), &c) != nil || c.Name == "" {
+				if name, args, ok := taggedCallBody(body); ok {
+					calls = append(calls, textCall{block: open + body + close, name: name, args: args})
+				}
+				continue
+			}
+			calls = append(calls, textCall{block: open + body + close, name: c.Name, args: rawArgs(c.Arguments)})
 		}
-		calls = append(calls, textCall{block: "<tool_call>" + body + "</tool_call>", name: c.Name, args: rawArgs(c.Arguments)})
 	}
 	if len(calls) > 0 {
 		return calls
@@ -1259,6 +1292,9 @@ func writtenCalls(text string) []textCall {
 		return calls
 	}
 	if c, ok := terminusCall(text); ok {
+		return []textCall{c}
+	}
+	if c, ok := codeTagCall(text); ok {
 		return []textCall{c}
 	}
 	if c, ok := reactCall(text); ok {

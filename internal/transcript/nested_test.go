@@ -264,6 +264,14 @@ func TestChatsInsideOtherDocuments(t *testing.T) {
 				`text[model] "Thought: buy it."`, `call buy "{\"id\":\"B09C337K8S\"}" => "Observation: bought"`,
 				`text[model] "Thought: done."`, `call go "to cabinet 1" => "Observation: You arrive at cabin…"`,
 				`text[model] "Thought: ask the graph."`, `call get_relations "Gas-generator cycle" => "Observation: [engine.cycle]"`}}},
+		{"code between <code> tags is the action an observation answers, not the Action line that names the step in words (r168b U1)", "aria.json",
+			`[{"conversations": [{"from": "human", "value": "Count the products."},
+			  {"from": "gpt", "value": "Thought: query the table.\nAction: Write a Python script to count them.\n\n<code>\nimport sqlite3\nprint(3)\n</code>"},
+			  {"from": "human", "value": "Observation:\n<tool_response>\n{\"execution_status\": \"CODE_EXECUTED\", \"stdout\": \"3\"}\n</tool_response>"},
+			  {"from": "gpt", "value": "Done. The answer is in <code>count.txt</code>, and\n<code>\nprint(3)\n</code>\nis how I got it."},
+			  {"from": "human", "value": "Thanks."}]}]`,
+			[][]string{{`user "Count the products."`, `text[model] "Thought: query the table.\nAction…"`, `call code "{\"code\":\"import sqlite3\\nprint(3…" => "{\"execution_status\": \"CODE_EXECU…"`,
+				`text[model] "Done. The answer is in <code>cou…"`, `text[harness] "Thanks."`}}},
 		{"AgentBench's environments answer an action in a tool's syntax without the word Observation", "agentinstruct.json",
 			`[{"conversations": [{"from": "human", "value": "Put two spraybottles in the toilet."},
 			  {"from": "gpt", "value": "THOUGHT: Look around first.\nACTION: go to shelf 1"},
@@ -813,6 +821,10 @@ func TestCallsWrittenInOtherToolCallDialects(t *testing.T) {
 		{"invoke blocks, as Anthropic's function_calls and MiniMax-M2 write them",
 			"<function_calls>\n<invoke name=\"Bash\">\n<parameter name=\"command\">ls -la</parameter>\n</invoke>\n<invoke name=\"Read\">\n<parameter name=\"file_path\">/a.py</parameter>\n</invoke>\n</function_calls>",
 			[]string{`Bash:{"command":"ls -la"}`, `Read:{"file_path":"/a.py"}`}},
+		{"ARIA's stored script, run as a tool call is (r168b U2)", "<run_script>\n{\"name\": \"rocketchat_login\", \"arguments\": {\"username\": \"u\"}}\n</run_script>",
+			[]string{`rocketchat_login:{"username":"u"}`}},
+		{"code between <code> tags at a line's start", "Action: Write a script.\n<code>\nprint(1)\n</code>", []string{`code:{"code":"print(1)"}`}},
+		{"<code> inside a line is markup, not an action", "Run <code>make</code> first.", nil},
 		{"a block naming no tool is no call", "<tool_call><arguments>{\"x\": 1}</arguments></tool_call>", nil},
 		{"prose about a tag is no call", "Wrap the name in <name>tags</name> when you write it.", nil},
 	}
@@ -834,6 +846,7 @@ func FuzzWrittenCalls(f *testing.F) {
 	f.Add("<tool_call>bash\n<arg_key>command</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>")
 	f.Add("<function_calls><invoke name=\"Bash\"><parameter name=\"command\">ls</parameter></invoke></function_calls>")
 	f.Add("<tool_call>{\"name\": \"x\", \"arguments\": {}}</tool_call><execute>1</execute>")
+	f.Add("Action: x\n<code>\nprint(1)\n</code><run_script>{\"name\": \"s\"}</run_script>")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, c := range writtenCalls(text) {
 			if c.name == "" {
