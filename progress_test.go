@@ -1091,6 +1091,22 @@ func TestProgressRules(t *testing.T) {
 				// (The first look, lines 1 to 40, is what the thought began on: every window
 				// after it shows its lines again, and the third restating is told.)
 			), []string{"7:thought:same thought × 3"}},
+		{"a thought said at every call of a cycle, once the cycle goes round in full, is the cycle's: the cycle rule alone reminds (r168a M2)",
+			nil, func() []step {
+				var steps []step
+				for i := range 60 {
+					steps = append(steps, thought("The search did not find it. Let me look at the config module again."))
+					switch i % 3 {
+					case 0:
+						steps = append(steps, ok("search_dir", `{"term":"DEFAULT_PORT"}`, "No matches found for \"DEFAULT_PORT\" in /w"))
+					case 1:
+						steps = append(steps, ok("open", `{"path":"/w/config.py"}`, "[File: /w/config.py (40 lines total)]\n1:PORT = 80"))
+					default:
+						steps = append(steps, ok("search_file", `{"term":"PORT","file":"/w/main.py"}`, "No matches found for \"PORT\" in /w/main.py"))
+					}
+				}
+				return steps
+			}(), []string{"11:thought:same thought × 6", "35:cycle:cycle of 3 × 6", "95:cycle:cycle of 3 × 16"}},
 		{"what the model read after the user spoke and before it spoke again is what its next thought began on",
 			nil, slices.Concat(
 				[]step{thought("Let me look around first."), ok("ls", `{"path":"."}`, "src/app/config.py\nsrc/app/main.py"), userSpeaks()},
