@@ -17,8 +17,10 @@ import (
 // docObject is the union of the JSON-document formats' top-level fields, decoded in one pass
 // by its member method (the JSON names are there); the fields present decide the format.
 type docObject struct {
-	// SWE-agent
-	Trajectory []sweStep
+	// SWE-agent; DA-Agent's steps too, with its task and system message beside them
+	Trajectory    []sweStep
+	Task          string
+	SystemMessage string
 	// OHTrajectory is a "trajectory" of OpenHands events, as OpenHands Cloud downloads a
 	// conversation ({"trajectory": [event, ...]}): the list as written.
 	OHTrajectory   []byte
@@ -98,6 +100,7 @@ type sweStep struct {
 	Action      string
 	Observation string
 	Thought     string
+	Code        string // DA-Agent's: the code of the action
 }
 
 // msg is the union of the message shapes found in the document formats: SWE-agent history,
@@ -633,6 +636,8 @@ func (w *walker) objectDocument(name string, start int) (readDoc, int, error) {
 	case len(d.Trajectory) > 0 && d.History == nil && !stepsSayAnything(d.Trajectory):
 		// A "trajectory" of chat messages, as datasets name their rows' chats: not
 		// SWE-agent's steps (action, observation, thought).
+	case isDAAgent(&d):
+		return readDoc{t: buildDAAgent(&d)}, end, nil
 	case d.Trajectory != nil || (d.History != nil && !isGeminiContents(d.History)):
 		return readDoc{t: buildSWEAgent(&d, w)}, end, nil
 	case d.SessionID != "" && d.Messages != nil && !hasRoles(d.Messages):
@@ -874,6 +879,10 @@ func (d *docObject) member(w *walker) memberFunc {
 			return w.anyValue(v, &d.ReplayConfig)
 		case "trajectory_format":
 			return w.str(v, &d.TrajectoryFormat)
+		case "Task":
+			return w.str(v, &d.Task)
+		case "system_message":
+			return w.str(v, &d.SystemMessage)
 		case "sessionId":
 			return w.str(v, &d.SessionID)
 		case "projectHash":
@@ -894,6 +903,8 @@ func (s *sweStep) member(w *walker) memberFunc {
 			return w.str(v, &s.Observation)
 		case "thought":
 			return w.str(v, &s.Thought)
+		case "code":
+			return w.str(v, &s.Code)
 		}
 		return w.skip(v)
 	}

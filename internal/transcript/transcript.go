@@ -7,6 +7,7 @@
 //   - "codex": Codex CLI rollout JSONL (~/.codex/sessions/**), current and legacy layouts
 //   - "gemini-cli": Gemini CLI chat recordings (JSON and JSONL), /chat checkpoints, logs.json
 //   - "swe-agent": SWE-agent .traj JSON, including multi-agent CodeR runs
+//   - "da-agent": DA-Agent's result.json (DA-Code)
 //   - "mini-swe-agent": mini-swe-agent .traj.json
 //   - "claude-code-markdown": Claude Code sessions exported as Markdown ("# Claude Session Export")
 //   - "openhands": OpenHands event streams: evaluation output.jsonl, trajectories, event folders
@@ -269,6 +270,9 @@ const (
 	// FormatAgentZero is an Agent Zero chat (tmp/chats/<id>/chat.json, usr/chats/<id>/chat.json):
 	// its agents' histories, the model's JSON replies and the framework's answers.
 	FormatAgentZero = "agent-zero"
+	// FormatDAAgent is DA-Agent's result.json (DA-Code): its steps, each observation what the
+	// agent saw before the step's action.
+	FormatDAAgent = "da-agent"
 	// FormatOpenManus is OpenManus's loguru log of a run: its steps, thoughts, tools and their
 	// results.
 	FormatOpenManus = "openmanus"
