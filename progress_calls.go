@@ -1779,7 +1779,7 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 			// (two Claude Code edits whose snippet held "error:" read as failed edits;
 			// validation round r100a U1).
 			failed = false
-		} else if failed = looksFailed(c.result) || programComplaint(c.result, c.args); failed && !mut {
+		} else if failed = looksFailed(c.result) || programComplaint(c.result, c.args) || namedTargetMissing(c.result, c.args); failed && !mut {
 			if prog, ok := printsFiles(c.args); ok {
 				// A command that only prints files (cat, head, sed -n) answers with their text,
 				// as a Read does: it failed if its answer opens with the failure, or with its
@@ -1842,6 +1842,7 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 	if failed && c.searches() && !hasFailureMark(markWindow(said)) && !reportsErrorField(c.result) && !searchDiagnostic(markWindow(said)) &&
 		!opensWithFailure(said) && // the tool refused the call: a search never run found nothing (r167a W2)
 		!shellRefused(said) && !serviceRefused(said) && // so did the shell that could not parse it, and the service that would not serve it
+		!namedTargetMissing(said, c.args) && // and a search whose place to look is not there
 		!(c.failed && namedForSearching(c.tool) && strings.TrimSpace(said) != "" && !saysNothing(said)) {
 		// grep, rg and find exit with 1 when they find nothing: a search answered "nothing"
 		// has not failed unless it says what went wrong ("grep: x: No such file or
