@@ -1365,6 +1365,15 @@ func hasFailureMark(s string) bool {
 			// missing: Antigravity's grep_search on a machine without grep (r167a W4).
 			return true
 		}
+		if p+28 <= len(s) && s[p+2] == 'n' && s[p+1:p+28] == " no such file or directory:" {
+			// zsh's word that what the command names is not there, the path after it: "zsh: no
+			// such file or directory: ./mvnw", "cd: no such file or directory: app",
+			// "(eval):1: no such file or directory: logs/run.log" for a redirection into a
+			// folder that does not exist (validation round r169a W7). Bash writes "No such"
+			// after the path. Go's errors end with the words in lower case ("open x: no such
+			// file or directory") and are logged by programs that go on: not read.
+			return true
+		}
 		if p+5 <= len(s) && s[p+2] == '*' && s[p+1:p+5] == " ***" && makeStopped(s[:p]) {
 			// make's word that it stopped: "make: *** [Makefile:20: test] Error 1", "make[1]:
 			// *** No rule to make target 'x'.  Stop." It writes "***" only so.
