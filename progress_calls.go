@@ -788,12 +788,18 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 		ch.saidAt = ch.count
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
-	if r := rf; r != nil && !r.noticed && r.epochs >= 1 && r.reached(d.cfg.ErrorRepeats) {
-		r.noticed = true
+	// Told at ErrorRepeats, and again each time the count doubles when every run since the
+	// notice answered exactly as the one told: a Llama run edited a sleep's length 23 times,
+	// each run of its script timing out after the edit as before, and was told once, at the
+	// fourth (validation round r169b). Runs whose output moved (debug prints added between
+	// them, around the same failure) show the model something new each time, and are not
+	// told again.
+	if r := rf; r != nil && r.epochs >= 1 && (r.saidAt == 0 && r.reached(d.cfg.ErrorRepeats) || r.saidAt > 0 && r.count >= 2*r.saidAt && r.same > r.count-r.saidAt) {
+		r.saidAt = r.count
 		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
 			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))
 	}
-	if r := rf; r != nil && !r.noticed && r.epochs == 0 && repeatsLast && int(r.same) == d.thresholds[0] && int(s.stuck) < int(r.same) && s.lastWait <= r.start {
+	if r := rf; r != nil && r.saidAt == 0 && r.epochs == 0 && repeatsLast && int(r.same) == d.thresholds[0] && int(s.stuck) < int(r.same) && s.lastWait <= r.start {
 		// The same call failing the same way with nothing changed since its first run is
 		// stuck, however far apart the runs: the reads and probes between them (further
 		// back than the window stuck looks over) changed nothing the call depends on. Said

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 30
+const progressSnapFormat = 31
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -127,7 +127,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(f.count))
 		b = binary.AppendUvarint(b, uint64(f.epochs))
 		b = binary.AppendUvarint(b, uint64(f.epoch))
-		b = appendBool(b, f.noticed)
+		b = binary.AppendUvarint(b, uint64(f.saidAt))
 		b = binary.LittleEndian.AppendUint64(b, f.turn)
 		b = binary.LittleEndian.AppendUint64(b, f.last)
 		b = binary.AppendUvarint(b, uint64(f.same))
@@ -310,7 +310,7 @@ func (s *progressState) restore(r *snapReader) error {
 		f.weak = boolean()
 		readSketch(r, &f.sketch)
 		f.count, f.epochs, f.epoch = i32(), i32(), u32()
-		f.noticed = boolean()
+		f.saidAt = i32()
 		f.turn = r.u64()
 		f.last, f.same = r.u64(), i32()
 		if f.same < 0 {

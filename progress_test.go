@@ -798,6 +798,20 @@ func TestProgressRules(t *testing.T) {
 				return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/match.c","old_str":"return pattern_type;","new_str":"if (iso%d) pattern_type = trn; return pattern_type;"}`, i),
 					"ERROR:\nNo replacement was performed. Multiple occurrences of old_str `return pattern_type;` in lines [317, 449]. Please ensure it is unique.")
 			}), []string{"6:errors:str_replace_editor failed × 4"}},
+		{"a failure the edits do not reach is told again each time its count doubles (r169b)",
+			nil, times(32, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit", fmt.Sprintf(`{"path":"repro.py","old":"sleep(%d)","new":"sleep(%d)"}`, i, i+1), "edited repro.py")
+				}
+				return fail("bash", `{"command":"python repro.py"}`, "EXECUTION TIMED OUT")
+			}), []string{"6:errors:bash failed × 4", "14:errors:bash failed × 8", "30:errors:bash failed × 16"}},
+		{"runs around the same failure whose output moves (debug prints added between them) are told once: each shows something new",
+			nil, times(32, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit", fmt.Sprintf(`{"path":"query.py","old":"x%d","new":"print(%d)"}`, i, i), "edited query.py")
+				}
+				return fail("bash", `{"command":"python repro.py"}`, fmt.Sprintf("DEBUG value=%s\nTraceback (most recent call last):\n  File \"repro.py\", line 9\nInterfaceError: Error binding parameter 0", strings.Repeat("v", i)))
+			}), []string{"8:errors:bash failed × 5"}},
 		{"a long cycle: the same ten looks in the same order, unchanged, three times round, is a cycle",
 			nil, times(30, func(i int) step {
 				k := i % 10
