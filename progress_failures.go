@@ -231,7 +231,9 @@ func pytestPassed(result string) bool {
 			return false
 		}
 		passed := false
-		for _, part := range strings.Split(counts, ", ") {
+		for counts != "" {
+			var part string
+			part, counts, _ = strings.Cut(counts, ", ")
 			n, word, ok := strings.Cut(part, " ")
 			if !ok || !isDigits(n) {
 				return false

@@ -330,6 +330,9 @@ func (s *progressState) restore(r *snapReader) error {
 	for i := range s.runs {
 		s.runs[i] = i32()
 	}
+	// Not kept: followCycles sets it at the next call. Until then cyclePeriod looks at every
+	// period, as a text before that call may ask it (thoughtCheck).
+	s.cycleDue = true
 	s.thought.exact = r.u64()
 	s.thought.words = int(r.uvarint())
 	s.thought.marks = int(r.uvarint())
