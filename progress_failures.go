@@ -62,8 +62,9 @@ func looksFailed(result string) bool {
 // maxRefusal is the longest answer serviceRefused reads: a service's refusal is one sentence.
 const maxRefusal = 240
 
-// serviceRefused says whether an answer is one short line in which a service says it did not
-// serve the request: an HTTP status of a client's or a server's error given as why a request
+// serviceRefused says whether a short answer is a service's word that it did not serve the
+// request, or could not be reached ("error connecting to ...", "... due to a connection
+// error", on its first line), or is one line in which a service says it did not serve it: an HTTP status of a client's or a server's error given as why a request
 // failed ("API request failed with status 400", a wrapper of a web API; Axios's "Request
 // failed with status code 404"), or a plea to try again later ("Rate limit exceeded. Please
 // try again later.", "Google search Timeout/Error, return None, Please try again later.").
@@ -74,11 +75,17 @@ func serviceRefused(result string) bool {
 	if len(result) > maxRefusal || len(result) < 20 {
 		return false
 	}
-	line := strings.TrimSpace(result)
-	if strings.IndexByte(line, '\n') >= 0 {
+	line, more, _ := strings.Cut(strings.TrimSpace(result), "\n")
+	line = strings.TrimRight(strings.TrimSpace(line), ".!")
+	if strings.HasPrefix(line, "error connecting to ") || strings.HasSuffix(line, "due to a connection error") {
+		// gh's "error connecting to api.github.com" (then its advice to check the
+		// connection), an MCP server's "Could not retrieve GST data due to a connection
+		// error." (validation round r169a W5, W6)
+		return true
+	}
+	if more != "" {
 		return false
 	}
-	line = strings.TrimRight(line, ".!")
 	if strings.HasSuffix(line, "try again later") {
 		return true
 	}
@@ -1365,6 +1372,11 @@ func hasFailureMark(s string) bool {
 			// Go's os/exec could not find the program to run (`exec: "grep": executable file
 			// not found in $PATH`), as hosts written in Go answer a tool whose program is
 			// missing: Antigravity's grep_search on a machine without grep (r167a W4).
+			return true
+		}
+		if p+28 <= len(s) && s[p+2] == 'C' && s[p+1:p+28] == " Couldn't connect to server" {
+			// curl's words for a connection refused (its error 7), also in its verbose
+			// lines when a pipe cut "curl: (7)" off (`curl -v ... 2>&1 | head -10`).
 			return true
 		}
 		if p+28 <= len(s) && s[p+2] == 'n' && s[p+1:p+28] == " no such file or directory:" {
