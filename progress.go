@@ -533,7 +533,7 @@ type refailChain struct {
 	count                 int32
 	epochs                int32 // changes of the workspace seen during the chain
 	epoch                 uint32
-	saidAt                int32 // its count at its last notice; 0 before the first
+	saidAt                int32  // its count at its last notice; 0 before the first
 	turn                  uint64 // the reply that made its last failure (observedCall.turn), 0 for none
 	// the exact result of its latest failure, and how many failures in a row ended with it:
 	// a chain that began with a slightly different failure (another file listed as dirty)
