@@ -1296,9 +1296,7 @@ func execHeaderEnd(result string) int {
 	if n := observationLabelEnd(result); n > 0 {
 		return n
 	}
-	if !strings.HasPrefix(result, "Chunk ID: ") && !strings.HasPrefix(result, "Exit code: ") && !strings.HasPrefix(result, "Wall time: ") &&
-		!strings.HasPrefix(result, "Command executed successfully") && !strings.HasPrefix(result, "Command failed with exit code") &&
-		!strings.HasPrefix(result, codexcell.Completed) && !strings.HasPrefix(result, codexcell.Failed) {
+	if !slices.ContainsFunc(execHeaders[:], func(h string) bool { return strings.HasPrefix(result, h) }) {
 		return 0
 	}
 	const mark = "\nOutput:\n"
@@ -1311,12 +1309,17 @@ func execHeaderEnd(result string) int {
 	return 0
 }
 
-// headerFirsts flags the first bytes of the headers execHeaderEnd knows.
+// execHeaders open the headers execHeaderEnd reads up to their "Output:" line.
+var execHeaders = [...]string{"Chunk ID: ", "Exit code: ", "Wall time: ", "Command executed successfully",
+	"Command failed with exit code", codexcell.Completed, codexcell.Failed}
+
+// headerFirsts flags the first bytes of the headers execHeaderEnd knows: execHeaders and the
+// observation labels (observationLabelEnd).
 var headerFirsts = func() (t [256]bool) {
-	for _, h := range [...]string{"OBSERVATION:", "Observation:", "Chunk ID: ", "Exit code: ", "Wall time: ",
-		"Command executed successfully", "Command failed with exit code", codexcell.Completed, codexcell.Failed} {
+	for _, h := range execHeaders {
 		t[h[0]] = true
 	}
+	t['O'] = true // "OBSERVATION:", "Observation:"
 	return t
 }()
 
