@@ -515,7 +515,11 @@ const maxChains = 8
 // mutatingChain sets the chain of a tool's calls that change files apart from its looks.
 const mutatingChain = 0x6d75746174696e67
 
-const maxRefail = 8
+// maxRefail bounds the commands whose failures are followed at once. Sixteen, not eight: a
+// model that opens one missing file after another starts a chain for each, and eight of them
+// pushed a test script's chain out between its first and second failure (validation round
+// r170a M1). Only chains in use are kept in a snapshot.
+const maxRefail = 16
 
 type refailChain struct {
 	seq     uint32 // when the chain last failed, for forgetting the least recent

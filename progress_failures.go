@@ -1989,21 +1989,36 @@ func (s *progressState) refailStep(c *observedCall, r *refailChain, id uint64, f
 			prev: r.result, prevSig: r.sig, hasPrev: true, prevCount: r.count, prevEpochs: r.epochs}
 		return r
 	case r == nil:
-		// Take a free slot, or the oldest.
-		r = &s.refail[0]
-		for i := range s.refail {
-			if s.refail[i].count == 0 {
-				r = &s.refail[i]
-				break
-			}
-			if s.refail[i].seq < r.seq {
-				r = &s.refail[i]
-			}
-		}
+		r = s.freeRefail()
 	}
 	s.refailSeq++
 	*r = refailChain{id: id, result: dg.exact, sig: sig, sketch: dg.sketch, count: 1, epoch: s.epoch, seq: s.refailSeq, start: s.calls}
 	return r
+}
+
+// freeRefail returns the slot for a new chain: a free one, else the least recent of the
+// chains that failed once, else the least recent of all. A chain that failed again is its
+// command being re-run, the kind that loops; one that failed once is as often a look that
+// missed (a file that is not there) and is not asked again, and a run of such looks must not
+// push out a test that is failing again and again.
+func (s *progressState) freeRefail() *refailChain {
+	var once, any *refailChain
+	for i := range s.refail {
+		r := &s.refail[i]
+		if r.count == 0 {
+			return r
+		}
+		if any == nil || r.seq < any.seq {
+			any = r
+		}
+		if r.count == 1 && (once == nil || r.seq < once.seq) {
+			once = r
+		}
+	}
+	if once != nil {
+		return once
+	}
+	return any
 }
 
 // refailing says whether some command's same-failure chain is open.

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 31
+const progressSnapFormat = 32
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -110,8 +110,18 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = appendBool(b, c.failed)
 	}
 	b = binary.AppendUvarint(b, uint64(s.refailSeq))
+	live := 0
+	for i := range s.refail {
+		if s.refail[i].count > 0 {
+			live++
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(live))
 	for i := range s.refail {
 		f := &s.refail[i]
+		if f.count == 0 {
+			continue // a free slot: restored as the zero chain
+		}
 		b = binary.AppendUvarint(b, uint64(f.seq))
 		b = binary.AppendUvarint(b, uint64(f.start))
 		b = binary.LittleEndian.AppendUint64(b, f.id)
@@ -298,7 +308,12 @@ func (s *progressState) restore(r *snapReader) error {
 		s.chains = append(s.chains, c)
 	}
 	s.refailSeq = u32()
-	for i := range s.refail {
+	live := r.uvarint()
+	if live > maxRefail {
+		return fmt.Errorf("%d same-failure chains, at most %d", live, maxRefail)
+	}
+	s.refail = [maxRefail]refailChain{}
+	for i := range s.refail[:live] {
 		f := &s.refail[i]
 		f.seq = u32()
 		f.start = i32()
@@ -315,6 +330,9 @@ func (s *progressState) restore(r *snapReader) error {
 		f.last, f.same = r.u64(), i32()
 		if f.same < 0 {
 			return errors.New("negative count")
+		}
+		if f.count <= 0 && r.err == nil {
+			return errors.New("a same-failure chain with no failure")
 		}
 	}
 	for i := range s.recent {

@@ -66,6 +66,9 @@ func times(n int, f func(i int) step) []step {
 
 // progressRun feeds steps to an engine running cfg and returns "i:kind:summary" for each
 // notice, i being the step's index.
+// reproTrace is a script's failure that no edit of it reaches.
+const reproTrace = "Traceback (most recent call last):\n  File \"/w/reproduce.py\", line 5, in <module>\n    response = eks.list_clusters()\nbotocore.exceptions.NoCredentialsError: Unable to locate credentials\n"
+
 func progressRun(t *testing.T, cfg Config, steps []step) []string {
 	t.Helper()
 	e, err := New(cfg)
@@ -701,6 +704,36 @@ func TestProgressRules(t *testing.T) {
 				}),
 				[]step{ok("goto", `239`, "[File: autoreload.py]\n239: def watched_files(self):\n240:     raise RuntimeError('Error: no files')")},
 			), nil},
+		{"a script failing alike across edits is followed through a dozen other commands failing once between its runs (r170a M1)",
+			nil, slices.Concat(
+				[]step{fail("bash", `{"command":"python reproduce.py"}`, reproTrace)},
+				times(12, func(i int) step {
+					tool := []string{"read_file", "list_dir", "fetch_url", "search_docs", "open_file", "view_image",
+						"read_notebook", "get_issue", "list_branches", "read_log", "get_env", "describe_table"}[i]
+					return fail(tool, fmt.Sprintf(`{"path":"docs/page%d.md"}`, i), fmt.Sprintf("Error: docs/page%d.md: not found", i))
+				}),
+				times(6, func(i int) step {
+					if i%2 == 0 {
+						return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"reproduce.py","old_str":"v%d","new_str":"v%d"}`, i, i+1), "The file reproduce.py has been edited.")
+					}
+					return fail("bash", `{"command":"python reproduce.py"}`, reproTrace)
+				}),
+			), []string{"18:errors:bash failed × 4"}},
+		{"a script that failed alike twice outlasts any number of other commands failing once: those are forgotten first",
+			nil, slices.Concat(
+				[]step{fail("bash", `{"command":"python reproduce.py"}`, reproTrace),
+					ok("str_replace_editor", `{"command":"str_replace","path":"reproduce.py","old_str":"a","new_str":"b"}`, "The file reproduce.py has been edited."),
+					fail("bash", `{"command":"python reproduce.py"}`, reproTrace)},
+				times(maxRefail+4, func(i int) step {
+					return fail(fmt.Sprintf("probe_%c", 'a'+i), fmt.Sprintf(`{"path":"docs/page%d.md"}`, i), fmt.Sprintf("Error: docs/page%d.md: not found", i))
+				}),
+				times(4, func(i int) step {
+					if i%2 == 0 {
+						return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"reproduce.py","old_str":"v%d","new_str":"v%d"}`, i, i+1), "The file reproduce.py has been edited.")
+					}
+					return fail("bash", `{"command":"python reproduce.py"}`, reproTrace)
+				}),
+			), []string{"26:errors:bash failed × 4"}},
 		{"the same script run by its relative and its absolute path, failing alike across edits, is one failure",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
