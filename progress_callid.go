@@ -285,6 +285,44 @@ func commandKey(tool string, args []byte) (key uint64, ok bool) {
 	return combine(hashString(tool), h.sum()), true
 }
 
+// relativePlaces tells apart two spellings of one commandKey that name different files: the
+// hash of the command's words as written (its options aside, as commandKey leaves them out),
+// when no word is an absolute path and no "cd" step moves the command; 0 when one is, or it
+// moves, for then two spellings may well be one file ("repro.py" and "/workspace/repro.py").
+// Two relative paths from one directory are one file only when they are written alike: "open
+// fields.py" working says nothing of "open dandi/fields.py", which had failed fifteen times
+// across edits and was forgotten at each success of the other (validation round r169b).
+func relativePlaces(args []byte) uint64 {
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return 0
+	}
+	var h textHasher
+	words := 0
+	for i := 0; i < len(line); {
+		i = skipCommandSpace(line, i)
+		if i >= len(line) {
+			break
+		}
+		end := wordEnd(line, i)
+		word := bytes.TrimLeft(line[i:end], `"'`)
+		i = end
+		switch {
+		case string(word) == "cd" || string(word) == "pushd":
+			return 0
+		case len(word) == 0 || word[0] == '-' && words > 0:
+			continue
+		case lastPathSep(word) >= 0 && !bytes.Contains(word, []byte("://")) &&
+			(word[0] == '/' || word[0] == '~' || word[0] == '$' || len(word) > 2 && word[1] == ':'):
+			return 0 // absolute, home-relative, a variable's, or a drive's
+		}
+		h.writeBytes(bytes.TrimPrefix(word, []byte("./")))
+		h.writeByte(0)
+		words++
+	}
+	return h.sum() | 1
+}
+
 // movesRelatively says whether a call's command line is nothing but a change of directory
 // relative to where it runs ("cd ..", "cd src", "cd -"): run twice, it lands in two places.
 // A move to an absolute place ("cd /repo", "cd ~", "cd" alone) lands in the same one.

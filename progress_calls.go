@@ -580,7 +580,8 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// times in a row, is still told (the errors chain).
 	var rf *refailChain
 	if !c.refusedForm && !(waiting && !sleeps) && !(failed && stoppedItsOwnShell(c.tool, c.args, c.result)) {
-		rf = s.updateRefail(c, s.failureKey(c, cls, id, args, sleeps, failed), failed, dg, sig, c.turn)
+		key, places := s.failureKey(c, cls, id, args, sleeps, failed)
+		rf = s.updateRefail(c, key, places, failed, dg, sig, c.turn)
 	}
 	s.declinedTool, s.declinedKey = 0, 0
 	if declined {
@@ -676,21 +677,20 @@ func (cs *chainShape) kindDiffers(kind uint64) bool {
 // any other call, and one that sleeps first (known by its sleepless identity already), by its
 // identity id. Only a failure, or a success that may end an open chain, needs the key worked
 // out.
-func (s *progressState) failureKey(c *observedCall, cls classEntry, id uint64, args []byte, sleeps, failed bool) uint64 {
+func (s *progressState) failureKey(c *observedCall, cls classEntry, id uint64, args []byte, sleeps, failed bool) (key, places uint64) {
 	if sleeps || !failed && !s.refailing() {
-		return id
+		return id, 0
 	}
-	var key uint64
 	var ok bool
 	if cls.mutating {
 		key, ok = editTargetKey(c.tool, args)
-	} else {
-		key, ok = commandKey(c.tool, args)
+	} else if key, ok = commandKey(c.tool, args); ok {
+		places = relativePlaces(args)
 	}
 	if !ok {
-		return id
+		return id, 0
 	}
-	return key
+	return key, places
 }
 
 // escalates says whether a reminder due now is an escalation (a later threshold of the
@@ -1213,6 +1213,7 @@ func (s *progressState) digestResult(c *observedCall, args []byte) digest {
 		head = s.dg.digest(header, false, false)
 	}
 	result, s.meterBuf = withoutTransferMeter(result, s.meterBuf)
+	result = withoutStatusLines(result)
 	echo := len(result) > 0 && len(result) < longTextBytes // see digest: short answers only
 	if echo {
 		s.dg.setEcho(args)
@@ -1223,6 +1224,56 @@ func (s *progressState) digestResult(c *observedCall, args []byte) digest {
 		dg.exact, dg.masked = combine(dg.exact, head.exact), combine(dg.masked, head.exact)
 	}
 	return dg
+}
+
+// statusLineHeads open the lines SWE-agent 0.x writes under every answer, about itself: the
+// file its editor has open, the shell's directory, an interactive session.
+var statusLineHeads = [...]string{"(Open file: ", "(Current directory: ", "(Interactive session: "}
+
+// withoutStatusLines returns result without the status lines SWE-agent 0.x ends every answer
+// with ("(Open file: /w/a.py)", "(Current directory: /w)", then its prompt "bash-$"), where an
+// export keeps them in the answer. They say where the harness stands, not what the call
+// brought: the same "File dandi/fields.py not found" after each of fifteen scripts written
+// between its runs was fifteen different answers, each naming the script opened last, and
+// went untold (validation round r169b). Only a block of such lines at the very end is taken
+// off; a result that is nothing else is left as it is.
+func withoutStatusLines(result string) string {
+	end := len(result)
+	for end > 0 && isSpaceByte(result[end-1]) {
+		end--
+	}
+	if end == 0 || result[end-1] != '$' && result[end-1] != ')' {
+		return result // almost every answer: one byte looked at
+	}
+	cut := -1
+	for end > 0 {
+		start := strings.LastIndexByte(result[:end], '\n') + 1
+		line := strings.TrimSpace(result[start:end])
+		if line != "bash-$" && !(strings.HasSuffix(line, ")") && hasStatusHead(line)) {
+			break
+		}
+		cut = start
+		end = start
+		for end > 0 && isSpaceByte(result[end-1]) {
+			end--
+		}
+	}
+	if cut <= 0 || strings.TrimSpace(result[:cut]) == "" {
+		return result
+	}
+	return result[:cut]
+}
+
+// isSpaceByte says whether b is white space: a space, tab or line break.
+func isSpaceByte(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+func hasStatusHead(line string) bool {
+	for _, h := range statusLineHeads {
+		if strings.HasPrefix(line, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // curlMeterHead is in the first line of the progress meter curl writes to its error output

@@ -1924,7 +1924,7 @@ var colonMarks, otherMarks = func() (colon, other []string) {
 // starts it afresh when it failed otherwise, and ends it when the command succeeds. Other
 // commands' failures leave it alone: a rejected edit between two test runs is not news about
 // the test. Up to maxRefail commands are followed, the oldest forgotten first.
-func (s *progressState) updateRefail(c *observedCall, id uint64, failed bool, dg *digest, sig, turn uint64) *refailChain {
+func (s *progressState) updateRefail(c *observedCall, id, places uint64, failed bool, dg *digest, sig, turn uint64) *refailChain {
 	var r *refailChain
 	for i := range s.refail {
 		if s.refail[i].count > 0 && s.refail[i].id == id {
@@ -1937,8 +1937,8 @@ func (s *progressState) updateRefail(c *observedCall, id uint64, failed bool, dg
 		// that failure, it is the same step, not the command failing again.
 		return nil
 	}
-	if r = s.refailStep(c, r, id, failed, dg, sig); r != nil {
-		r.turn = turn
+	if r = s.refailStep(c, r, id, places, failed, dg, sig); r != nil {
+		r.turn, r.places = turn, places
 		if r.count == 1 || r.last != dg.exact {
 			r.last, r.same = dg.exact, 1
 		} else {
@@ -1949,10 +1949,13 @@ func (s *progressState) updateRefail(c *observedCall, id uint64, failed bool, dg
 }
 
 // refailStep is updateRefail's step for a call of a new reply.
-func (s *progressState) refailStep(c *observedCall, r *refailChain, id uint64, failed bool, dg *digest, sig uint64) *refailChain {
+func (s *progressState) refailStep(c *observedCall, r *refailChain, id, places uint64, failed bool, dg *digest, sig uint64) *refailChain {
 	switch {
 	case !failed:
-		if r != nil {
+		// The command worked, and the chain ends, unless it was written with other relative
+		// paths than the chain's last failure (relativePlaces): "open fields.py" working
+		// says nothing of "open dandi/fields.py".
+		if r != nil && (r.places == 0 || places == 0 || places == r.places) {
 			*r = refailChain{}
 		}
 		return nil

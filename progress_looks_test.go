@@ -826,3 +826,45 @@ func TestPytestSummaryAllocatesNothing(t *testing.T) {
 		t.Errorf("pytestPassed(%q) = false, want true", answer)
 	}
 }
+
+func TestSWEAgentStatusLinesAreNotTheAnswer(t *testing.T) {
+	tests := []struct{ name, result, want string }{
+		{"the block and its prompt", "File a.py not found\n\n(Open file: /w/b.py)\n(Current directory: /w)\nbash-$", "File a.py not found\n\n"},
+		{"the block without a prompt", "done\n(Open file: n/a)\n(Current directory: /w)\n", "done\n"},
+		{"an interactive session's line", "ok\n(Interactive session: gdb)\nbash-$", "ok\n"},
+		{"an answer that is nothing else is left whole", "(Open file: n/a)\n(Current directory: /w)\nbash-$", "(Open file: n/a)\n(Current directory: /w)\nbash-$"},
+		{"a bracketed line of the answer's own stays", "total (3 files)", "total (3 files)"},
+		{"status words inside the answer stay", "(Open file: x) was printed\nthen more", "(Open file: x) was printed\nthen more"},
+		{"a line after the block keeps it", "ok\n(Current directory: /w)\nmore output", "ok\n(Current directory: /w)\nmore output"},
+		{"a shell prompt alone goes", "listing\nbash-$", "listing\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := withoutStatusLines(tt.result); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRelativePlacesTellFilesOfOneNameApart(t *testing.T) {
+	tests := []struct {
+		name, a, b string
+		apart      bool
+	}{
+		{"two relative paths to one name", "open dandi/fields.py", "open fields.py", true},
+		{"one path with and without ./", "python ./repro.py", "python repro.py", false},
+		{"options aside", `{"command":"pytest -x tests/test_a.py"}`, `{"command":"pytest tests/test_a.py"}`, false},
+		{"an absolute path may be the relative one", "python3 /workspace/repro.py", "python3 repro.py", false},
+		{"a cd step moves the command", "cd src && python x.py", "python x.py", false},
+		{"quoted paths", `cat "docs/a.md"`, `cat "a.md"`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pa, pb := relativePlaces([]byte(tt.a)), relativePlaces([]byte(tt.b))
+			if apart := pa != 0 && pb != 0 && pa != pb; apart != tt.apart {
+				t.Errorf("relativePlaces(%s) = %x, relativePlaces(%s) = %x: apart %v, want %v", tt.a, pa, tt.b, pb, apart, tt.apart)
+			}
+		})
+	}
+}

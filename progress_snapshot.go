@@ -139,6 +139,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(f.epoch))
 		b = binary.AppendUvarint(b, uint64(f.saidAt))
 		b = binary.LittleEndian.AppendUint64(b, f.turn)
+		b = binary.LittleEndian.AppendUint64(b, f.places)
 		b = binary.LittleEndian.AppendUint64(b, f.last)
 		b = binary.AppendUvarint(b, uint64(f.same))
 	}
@@ -326,7 +327,7 @@ func (s *progressState) restore(r *snapReader) error {
 		readSketch(r, &f.sketch)
 		f.count, f.epochs, f.epoch = i32(), i32(), u32()
 		f.saidAt = i32()
-		f.turn = r.u64()
+		f.turn, f.places = r.u64(), r.u64()
 		f.last, f.same = r.u64(), i32()
 		if f.same < 0 {
 			return errors.New("negative count")

@@ -734,6 +734,28 @@ func TestProgressRules(t *testing.T) {
 					return fail("bash", `{"command":"python reproduce.py"}`, reproTrace)
 				}),
 			), []string{"26:errors:bash failed × 4"}},
+		{"a file failing to open across edits is followed while another file of its name opens (r169b)",
+			nil, times(16, func(i int) step {
+				switch i % 4 {
+				case 0:
+					return ok("bash", fmt.Sprintf("create td_field%d.py", i), fmt.Sprintf("[File: /w/td_field%d.py (1 lines total)]\n1:\n\n(Open file: /w/td_field%d.py)\n(Current directory: /w)\nbash-$", i, i))
+				case 1:
+					return fail("bash", fmt.Sprintf("python td_field%d.py", i-1), fmt.Sprintf("Traceback (most recent call last):\n  File \"/w/td_field%d.py\", line 1, in <module>\nImportError: cannot import name 'TimeDelta'\n\n(Open file: /w/td_field%d.py)\n(Current directory: /w)\nbash-$", i-1, i-1))
+				case 2:
+					return ok("bash", "open dandi/fields.py", fmt.Sprintf("File dandi/fields.py not found\n\n(Open file: /w/td_field%d.py)\n(Current directory: /w)\nbash-$", i-2))
+				}
+				return ok("bash", "open fields.py", "[File: /w/fields.py (9 lines total)]\n1:from marshmallow import fields\n\n(Open file: /w/fields.py)\n(Current directory: /w)\nbash-$")
+			}), []string{"14:errors:bash failed × 4"}},
+		{"a script failing across edits ends its chain when it works by another spelling of its path",
+			nil, times(9, func(i int) step {
+				switch {
+				case i == 4:
+					return ok("bash", `{"command":"python3 /workspace/repro.py"}`, "all good")
+				case i%2 == 1:
+					return ok("write_file", fmt.Sprintf(`{"path":"repro.py","content":"v%d"}`, i), "wrote repro.py")
+				}
+				return fail("bash", `{"command":"python3 repro.py"}`, reproTrace)
+			}), nil},
 		{"the same script run by its relative and its absolute path, failing alike across edits, is one failure",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
