@@ -539,7 +539,7 @@ type refailChain struct {
 	epoch                 uint32
 	saidAt                int32  // its count at its last notice; 0 before the first
 	turn                  uint64 // the reply that made its last failure (observedCall.turn), 0 for none
-	places                uint64 // relativePlaces of its last failure's command, 0 when not known
+	places                uint64 // the places of its last failure's command (commandKey), 0 when not known
 	// the exact result of its latest failure, and how many failures in a row ended with it:
 	// a chain that began with a slightly different failure (another file listed as dirty)
 	// still tells the same failure repeated after it

@@ -230,15 +230,23 @@ func hashSpaced(b []byte, skipSleeps bool) uint64 {
 // while they fail the same way. ok is false when the arguments
 // hold no command line; the call's own identity serves then. args are the arguments without
 // their captions (see callID).
-func commandKey(tool string, args []byte) (key uint64, ok bool) {
+//
+// places tells apart two spellings of one key that name different files: the hash of the
+// command's words as written (its options aside), when no word is an absolute path and no
+// "cd" step moves the command; 0 when one is, or it moves, for then two spellings may well be
+// one file ("repro.py" and "/workspace/repro.py"). Two relative paths from one directory are
+// one file only when they are written alike: "open fields.py" working says nothing of "open
+// dandi/fields.py", which had failed fifteen times across edits and was forgotten at each
+// success of the other (validation round r169b).
+func commandKey(tool string, args []byte) (key, places uint64, ok bool) {
 	before, line, after, ok := commandLine(args)
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
-	var h textHasher
+	var h, p textHasher // p: the places, the words as written
 	h.writeBytes(before)
 	atStart := true // no word of the command proper yet: a "cd DIR &&" step may come
-	words := 0
+	words, moved := 0, false
 	for i := 0; i < len(line); {
 		i = skipCommandSpace(line, i)
 		if i >= len(line) {
@@ -249,6 +257,7 @@ func commandKey(tool string, args []byte) (key uint64, ok bool) {
 		if atStart && string(word) == "cd" {
 			// cd DIR, then && or ; (possibly glued to DIR): the step changes only where the
 			// command runs
+			moved = true
 			k := skipCommandSpace(line, end)
 			for k < len(line) && !commandSpaceAt(line, k) && line[k] != ';' && line[k] != '&' {
 				k += escapeLen(line, k)
@@ -271,8 +280,15 @@ func commandKey(tool string, args []byte) (key uint64, ok bool) {
 		// A path is known by its last part; a URL is not a path of the machine, and its last
 		// part may be the same for every resource it names (".../entry/2IB5/1").
 		if k := lastPathSep(word); k >= 0 && k < len(word)-1 && !bytes.Contains(word, []byte("://")) {
+			if w := bytes.TrimLeft(word, `"'`); len(w) > 0 && (w[0] == '/' || w[0] == '~' || w[0] == '$' || len(w) > 2 && w[1] == ':') {
+				moved = true // absolute, home-relative, a variable's, or a drive's
+			}
+			p.writeBytes(bytes.TrimPrefix(bytes.TrimLeft(word, `"'`), []byte("./")))
 			word = word[k+1:]
+		} else {
+			p.writeBytes(bytes.TrimLeft(word, `"'`))
 		}
+		p.writeByte(0)
 		if words > 0 {
 			h.writeByte(' ')
 		}
@@ -282,45 +298,10 @@ func commandKey(tool string, args []byte) (key uint64, ok bool) {
 	}
 	h.writeByte(0)
 	h.writeBytes(after)
-	return combine(hashString(tool), h.sum()), true
-}
-
-// relativePlaces tells apart two spellings of one commandKey that name different files: the
-// hash of the command's words as written (its options aside, as commandKey leaves them out),
-// when no word is an absolute path and no "cd" step moves the command; 0 when one is, or it
-// moves, for then two spellings may well be one file ("repro.py" and "/workspace/repro.py").
-// Two relative paths from one directory are one file only when they are written alike: "open
-// fields.py" working says nothing of "open dandi/fields.py", which had failed fifteen times
-// across edits and was forgotten at each success of the other (validation round r169b).
-func relativePlaces(args []byte) uint64 {
-	_, line, _, ok := commandLine(args)
-	if !ok {
-		return 0
+	if !moved {
+		places = p.sum() | 1
 	}
-	var h textHasher
-	words := 0
-	for i := 0; i < len(line); {
-		i = skipCommandSpace(line, i)
-		if i >= len(line) {
-			break
-		}
-		end := wordEnd(line, i)
-		word := bytes.TrimLeft(line[i:end], `"'`)
-		i = end
-		switch {
-		case string(word) == "cd" || string(word) == "pushd":
-			return 0
-		case len(word) == 0 || word[0] == '-' && words > 0:
-			continue
-		case lastPathSep(word) >= 0 && !bytes.Contains(word, []byte("://")) &&
-			(word[0] == '/' || word[0] == '~' || word[0] == '$' || len(word) > 2 && word[1] == ':'):
-			return 0 // absolute, home-relative, a variable's, or a drive's
-		}
-		h.writeBytes(bytes.TrimPrefix(word, []byte("./")))
-		h.writeByte(0)
-		words++
-	}
-	return h.sum() | 1
+	return combine(hashString(tool), h.sum()), places, true
 }
 
 // movesRelatively says whether a call's command line is nothing but a change of directory

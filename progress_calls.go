@@ -579,7 +579,8 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// r124b F1). The model that reads the status as a failure and rewords the kill, four
 	// times in a row, is still told (the errors chain).
 	var rf *refailChain
-	if !c.refusedForm && !(waiting && !sleeps) && !(failed && stoppedItsOwnShell(c.tool, c.args, c.result)) {
+	// A call that worked while no command is failing has no chain to end (most calls).
+	if (failed || s.refailing()) && !c.refusedForm && !(waiting && !sleeps) && !(failed && stoppedItsOwnShell(c.tool, c.args, c.result)) {
 		key, places := s.failureKey(c, cls, id, args, sleeps, failed)
 		rf = s.updateRefail(c, key, places, failed, dg, sig, c.turn)
 	}
@@ -675,17 +676,17 @@ func (cs *chainShape) kindDiffers(kind uint64) bool {
 // line by what it runs, wherever it runs from (commandKey); an editor's replacement by its
 // target (editTargetKey), since an editor's "command" is its sub-command, not a command line;
 // any other call, and one that sleeps first (known by its sleepless identity already), by its
-// identity id. Only a failure, or a success that may end an open chain, needs the key worked
-// out.
+// identity id. It is asked only of a failure, or of a success while some chain is open (one
+// it may end).
 func (s *progressState) failureKey(c *observedCall, cls classEntry, id uint64, args []byte, sleeps, failed bool) (key, places uint64) {
-	if sleeps || !failed && !s.refailing() {
+	if sleeps {
 		return id, 0
 	}
 	var ok bool
 	if cls.mutating {
 		key, ok = editTargetKey(c.tool, args)
-	} else if key, ok = commandKey(c.tool, args); ok {
-		places = relativePlaces(args)
+	} else {
+		key, places, ok = commandKey(c.tool, args)
 	}
 	if !ok {
 		return id, 0

@@ -1953,7 +1953,7 @@ func (s *progressState) refailStep(c *observedCall, r *refailChain, id, places u
 	switch {
 	case !failed:
 		// The command worked, and the chain ends, unless it was written with other relative
-		// paths than the chain's last failure (relativePlaces): "open fields.py" working
+		// paths than the chain's last failure (commandKey's places): "open fields.py" working
 		// says nothing of "open dandi/fields.py".
 		if r != nil && (r.places == 0 || places == 0 || places == r.places) {
 			*r = refailChain{}

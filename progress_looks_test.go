@@ -847,7 +847,7 @@ func TestSWEAgentStatusLinesAreNotTheAnswer(t *testing.T) {
 	}
 }
 
-func TestRelativePlacesTellFilesOfOneNameApart(t *testing.T) {
+func TestCommandPlacesTellFilesOfOneNameApart(t *testing.T) {
 	tests := []struct {
 		name, a, b string
 		apart      bool
@@ -861,9 +861,10 @@ func TestRelativePlacesTellFilesOfOneNameApart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pa, pb := relativePlaces([]byte(tt.a)), relativePlaces([]byte(tt.b))
+			_, pa, _ := commandKey("bash", []byte(tt.a))
+			_, pb, _ := commandKey("bash", []byte(tt.b))
 			if apart := pa != 0 && pb != 0 && pa != pb; apart != tt.apart {
-				t.Errorf("relativePlaces(%s) = %x, relativePlaces(%s) = %x: apart %v, want %v", tt.a, pa, tt.b, pb, apart, tt.apart)
+				t.Errorf("places of %s = %x, of %s = %x: apart %v, want %v", tt.a, pa, tt.b, pb, apart, tt.apart)
 			}
 		})
 	}

@@ -1777,8 +1777,8 @@ func FuzzCommandKey(f *testing.F) {
 		if strings.ContainsAny(cmd, "\\\"/ \t\r\n") || cmd == "" || cmd == "cd" {
 			return // a word of its own: the checks below need one plain word
 		}
-		plain, ok1 := commandKey("bash", []byte(`{"command":"`+cmd+` now"}`))
-		moved, ok2 := commandKey("bash", []byte(`{"command":"cd /w && /usr/bin/`+cmd+` now"}`))
+		plain, _, ok1 := commandKey("bash", []byte(`{"command":"`+cmd+` now"}`))
+		moved, _, ok2 := commandKey("bash", []byte(`{"command":"cd /w && /usr/bin/`+cmd+` now"}`))
 		if !ok1 || !ok2 || plain != moved {
 			t.Errorf("%q run from a folder by its path has another key", cmd)
 		}
@@ -1933,7 +1933,7 @@ func farRepeats(between func(i int) step) []step {
 
 func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
 	key := func(tool, args string) uint64 {
-		k, ok := commandKey(tool, []byte(args))
+		k, _, ok := commandKey(tool, []byte(args))
 		if !ok {
 			t.Fatalf("commandKey(%s, %s): no command line", tool, args)
 		}
@@ -1976,7 +1976,7 @@ func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
 		})
 	}
 	for _, args := range []string{`{"path":"a.go"}`, `{"command":["bash","-lc","ls"]}`, ``, `["ls"]`} {
-		if _, ok := commandKey("tool", []byte(args)); ok {
+		if _, _, ok := commandKey("tool", []byte(args)); ok {
 			t.Errorf("commandKey(%s) found a command line", args)
 		}
 	}
