@@ -1277,6 +1277,21 @@ func hasStatusHead(line string) bool {
 	return false
 }
 
+// sweAgentViews says whether a call's command line runs one of SWE-agent's file viewers
+// (open, goto, scroll_up, scroll_down), whose answer is a window of the file's text.
+func sweAgentViews(args []byte) bool {
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return false
+	}
+	prog, _ := spaceWord(line, 0)
+	switch string(prog) {
+	case "open", "goto", "scroll_up", "scroll_down":
+		return true
+	}
+	return false
+}
+
 // curlMeterHead is in the first line of the progress meter curl writes to its error output
 // while a transfer runs.
 const curlMeterHead = "% Total    % Received % Xferd"
@@ -1833,7 +1848,9 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 			// answer whose own error field says the read failed did fail: a file's text is
 			// the answer's content, not its envelope (pochi's readFile answers a missing file
 			// {"error": "ENOENT: no such file or directory, open '...'"}).
-			failed = opensWithFailure(c.result) || reportsErrorField(c.result)
+			// So does a tool's word, opening the answer, that the file named is not there
+			// (SWE-agent's "File dvc/url.py not found").
+			failed = opensWithFailure(c.result) || reportsErrorField(c.result) || namedTargetMissing(c.result, c.args)
 		} else if mut && cls.mutating && reportsWriteDone(c.result) {
 			// An editor's write whose answer says in its first or last line that the file was
 			// written, and shows the file as it now is: the file's text may hold any mark
@@ -1849,6 +1866,12 @@ func callOutcome(c *observedCall, cls classEntry, mut bool) (failed bool, said s
 				// "std::error::Error", patches to other files between, were told as one
 				// command failing across edits (validation round r85a U1).
 				failed = opensWithFailure(c.result) || complainsFirst(c.result, prog)
+			} else if sweAgentViews(c.args) {
+				// SWE-agent's own viewers sent through a shell tool, as exports that name
+				// every call "bash" keep them: the answer is the file's window, as the open
+				// tool's is (validation round r172a W2: a source file's "Error:" read as
+				// `open dvc/lock.py` failing six times).
+				failed = opensWithFailure(c.result) || namedTargetMissing(c.result, c.args)
 			}
 		}
 	}
