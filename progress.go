@@ -499,6 +499,7 @@ type chainShape struct {
 	leadExact uint64
 	kind      uint64 // the kind of failure it names (failureKind), 0 when none or it did not fail
 	sig       uint64 // that failure's identity when its line names its cause or quotes code (followOutcome); else 0
+	site      uint64 // its kind and where it was raised, when it names the call's own words (echoedFailureSite); else 0
 	sketch    sketch
 	count     int32
 	variants  int32  // calls whose arguments differ from the call before them

@@ -433,11 +433,15 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// Failures of different kinds are different failures, alike as the rest of their text
 	// may be once masked (failureKind).
 	var sig, kind, kindSig uint64 // kindSig: the failure's identity (failureIdentity), 0 for none
+	var site uint64               // where a failure naming the call's own words was raised (echoedFailureSite)
 	lead, leadExact := dg.lead, uint64(0)
 	if failed {
 		line, after, msg := failureLineOf(said)
 		sig, kind = signatureOf(line, after), failureKind(line)
 		kindSig = failureIdentity(sig, kind, line, said)
+		if kind != 0 {
+			site = echoedFailureSite(line, said, c.args)
+		}
 		if msg != "" {
 			// What a JSON answer's error says first, not the envelope's first line.
 			lead = mix64(hashLine(firstLine(msg))) | 1
@@ -491,7 +495,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
 	// A failure known by its identity (failureIdentity) is the same failure whatever the
 	// text around it.
-	sameLine := kindSig != 0 && ch != nil && ch.failed && ch.sig == kindSig && !c.refusedForm
+	sameLine := ch != nil && ch.failed && !c.refusedForm && (kindSig != 0 && ch.sig == kindSig || site != 0 && ch.site == siteOf(kind, site))
 	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || sameLine || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
@@ -543,7 +547,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	} else {
 		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
-			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sig: kindSig, sketch: dg.sketch, count: 1, file: file}}
+			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sig: kindSig, site: siteOf(kind, site), sketch: dg.sketch, count: 1, file: file}}
 		if stretch {
 			nc.other, nc.hasOther = ch.chainShape, true
 		}
@@ -1616,6 +1620,68 @@ func failureIdentity(sig, kind uint64, line, said string) uint64 {
 	return 0
 }
 
+// echoedFailureSite returns, for a failure's line whose message quotes a word of the call's
+// own arguments, the hash of where it was raised in a script the call names: the last
+// Python frame ("File \"/w/./x.py\", line 9, in <module>") whose file's name is in the
+// arguments, by that name and line. 0 when the message quotes nothing of the call's, or no
+// frame is in the call's script.
+//
+// Such a failure is known by its kind and that line as well as by its own words (a chain
+// keeps both): a model guessing a column's name, the same statement failing with another
+// guess each time (`KeyError: 'beak_depth'`, then `'Beak Depth (mm)'`), is not reaching the
+// cause, which is that it has not looked (validation round r172c M1: a Qwen run rewrote its
+// script fourteen times, each a KeyError for another guessed name at line 9, untold). One
+// name fixed and the next statement failing is another line, and progress.
+func echoedFailureSite(line, said string, args []byte) uint64 {
+	_, msg, ok := strings.Cut(line, ": ")
+	if !ok || !quotesFromArgs(msg, args) {
+		return 0
+	}
+	tail := said[max(0, len(said)-4096):]
+	for end := len(tail); end > 0; {
+		at := strings.LastIndex(tail[:end], `File "`)
+		if at < 0 {
+			return 0
+		}
+		end = at
+		rest := tail[at+len(`File "`):]
+		path, rest, ok := strings.Cut(rest, `", line `)
+		if !ok || strings.ContainsAny(path, "\n") {
+			continue
+		}
+		n := 0
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		name := path[strings.LastIndexAny(path, `/\`)+1:]
+		if n == 0 || len(name) < 4 || !bytes.Contains(args, []byte(name)) {
+			continue
+		}
+		return combine(hashString(name), hashString(rest[:n])) | 1
+	}
+	return 0
+}
+
+// quotesFromArgs says whether msg holds a quoted word ('x' or "x", two bytes or more) that is
+// in the call's arguments: a name the call wrote, which the failure names back.
+func quotesFromArgs(msg string, args []byte) bool {
+	for i := 0; i < len(msg); i++ {
+		q := msg[i]
+		if q != '\'' && q != '"' {
+			continue
+		}
+		j := strings.IndexByte(msg[i+1:], q)
+		if j < 0 {
+			return false
+		}
+		if w := msg[i+1 : i+1+j]; len(w) >= 2 && bytes.Contains(args, []byte(w)) {
+			return true
+		}
+		i += j + 1
+	}
+	return false
+}
+
 // namesItsCause says whether a failure's line says what went wrong in three words or more
 // after its kind ("SyntaxError: EOF while scanning triple-quoted string literal", "fatal:
 // Could not read from remote repository."), not only that something did ("SyntaxError:
@@ -2050,4 +2116,13 @@ func isMatchLine(line string) bool {
 		return true // "src/app.go:" and perhaps its line number after
 	}
 	return false
+}
+
+// siteOf is a chain's site identity: the failure's kind and where it was raised (see
+// echoedFailureSite), 0 when it has none.
+func siteOf(kind, site uint64) uint64 {
+	if site == 0 {
+		return 0
+	}
+	return combine(kind, site)
 }

@@ -873,3 +873,37 @@ func TestCommandPlacesTellFilesOfOneNameApart(t *testing.T) {
 		})
 	}
 }
+
+func TestEchoedFailureSiteIsWhereTheCallsOwnNameFailed(t *testing.T) {
+	trace := func(file string, line int, msg string) string {
+		return fmt.Sprintf("Traceback (most recent call last):\n  File \"/w/%s\", line %d, in <module>\n    x = f()\n  File \"/usr/lib/python3/site.py\", line 12, in f\n    raise E\n%s", file, line, msg)
+	}
+	args := []byte("Python(file_path=\"./stats.py\"):\nx = df['beak_depth']")
+	tests := []struct {
+		name, said string
+		args       []byte
+		want       bool
+	}{
+		{"a key the call wrote, raised in its script", trace("stats.py", 9, "KeyError: 'beak_depth'"), args, true},
+		{"a name the call wrote, double-quoted", trace("stats.py", 9, `NameError: name "beak_depth" is not defined`), args, true},
+		{"a name the call did not write", trace("stats.py", 9, "KeyError: 'species'"), args, false},
+		{"raised in no file the call names", trace("other.py", 9, "KeyError: 'beak_depth'"), args, false},
+		{"a message that quotes nothing", trace("stats.py", 9, "ZeroDivisionError: division by zero"), args, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line, _ := failureLine(tt.said)
+			if got := echoedFailureSite(line, tt.said, tt.args) != 0; got != tt.want {
+				t.Errorf("echoedFailureSite(%q) found a site: %v, want %v", line, got, tt.want)
+			}
+		})
+	}
+	line, _ := failureLine(trace("stats.py", 9, "KeyError: 'beak_depth'"))
+	other, _ := failureLine(trace("stats.py", 9, "KeyError: 'Beak Depth'"))
+	a := echoedFailureSite(line, trace("stats.py", 9, "KeyError: 'beak_depth'"), args)
+	b := echoedFailureSite(other, trace("stats.py", 9, "KeyError: 'Beak Depth'"), []byte("Python(file_path=\"./stats.py\"):\nx = df['Beak Depth']"))
+	c := echoedFailureSite(line, trace("stats.py", 11, "KeyError: 'beak_depth'"), args)
+	if a != b || a == c {
+		t.Errorf("sites: same line, other guess %x vs %x (want equal); another line %x (want different)", a, b, c)
+	}
+}

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 32
+const progressSnapFormat = 33
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -245,6 +245,7 @@ func appendShape(b []byte, c *chainShape) []byte {
 	b = binary.LittleEndian.AppendUint64(b, c.leadExact)
 	b = binary.LittleEndian.AppendUint64(b, c.kind)
 	b = binary.LittleEndian.AppendUint64(b, c.sig)
+	b = binary.LittleEndian.AppendUint64(b, c.site)
 	b = appendSketch(b, &c.sketch)
 	for _, n := range [...]int32{c.count, c.variants, c.guesses, c.saidAt, c.nothing} {
 		b = binary.AppendUvarint(b, uint64(n))
@@ -255,7 +256,7 @@ func appendShape(b []byte, c *chainShape) []byte {
 }
 
 func readShape(r *snapReader, c *chainShape) error {
-	c.head, c.exact, c.joined, c.lead, c.leadExact, c.kind, c.sig = r.u64(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64()
+	c.head, c.exact, c.joined, c.lead, c.leadExact, c.kind, c.sig, c.site = r.u64(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64()
 	readSketch(r, &c.sketch)
 	for _, n := range [...]*int32{&c.count, &c.variants, &c.guesses, &c.saidAt, &c.nothing} {
 		v := r.uvarint()

@@ -66,6 +66,18 @@ func times(n int, f func(i int) step) []step {
 
 // progressRun feeds steps to an engine running cfg and returns "i:kind:summary" for each
 // notice, i being the step's index.
+// keyErrorAt is pandas' traceback for a column not in a frame, raised at line of script.
+func keyErrorAt(script string, line int, col string) string {
+	return fmt.Sprintf("Traceback (most recent call last):\n  File \"/usr/lib/python3.9/site-packages/pandas/core/indexes/base.py\", line 3805, in get_loc\n    return self._engine.get_loc(casted_key)\n"+
+		"  File \"index.pyx\", line 167, in pandas._libs.index.IndexEngine.get_loc\n  File \"index.pyx\", line 196, in pandas._libs.index.IndexEngine.get_loc\n"+
+		"  File \"pandas/_libs/hashtable_class_helper.pxi\", line 7081, in pandas._libs.hashtable.PyObjectHashTable.get_item\n"+
+		"  File \"pandas/_libs/hashtable_class_helper.pxi\", line 7089, in pandas._libs.hashtable.PyObjectHashTable.get_item\n"+
+		"  File \"/usr/lib/python3.9/site-packages/pandas/core/frame.py\", line 4102, in __getitem__\n    indexer = self.columns.get_loc(key)\n"+
+		"KeyError: '%[3]s'\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\n"+
+		"  File \"/workspace/./%[1]s\", line %[2]d, in <module>\n    m = df['%[3]s'].mean()\n"+
+		"  File \"/usr/lib/python3.9/site-packages/pandas/core/indexes/base.py\", line 3812, in get_loc\n    raise KeyError(key) from err\nKeyError: '%[3]s'\n", script, line, col)
+}
+
 // reproTrace is a script's failure that no edit of it reaches.
 const reproTrace = "Traceback (most recent call last):\n  File \"/w/reproduce.py\", line 5, in <module>\n    response = eks.list_clusters()\nbotocore.exceptions.NoCredentialsError: Unable to locate credentials\n"
 
@@ -755,6 +767,16 @@ func TestProgressRules(t *testing.T) {
 					return ok("write_file", fmt.Sprintf(`{"path":"repro.py","content":"v%d"}`, i), "wrote repro.py")
 				}
 				return fail("bash", `{"command":"python3 repro.py"}`, reproTrace)
+			}), nil},
+		{"a script failing at one statement with another guessed name each time is one failure (r172c M1)",
+			nil, times(5, func(i int) step {
+				col := []string{"beak_depth", "Beak Depth (mm)", "beak depth", "BeakDepth", "depth"}[i]
+				return ok("Python", fmt.Sprintf("Python(file_path=\"./stats.py\"):\n```python\nimport pandas as pd\ndf = pd.read_csv('beaks.csv')\nm = df['%s'].mean()\nprint(m)\n```", col), keyErrorAt("stats.py", 3, col))
+			}), []string{"3:errors:Python failed × 4"}},
+		{"one wrong name fixed after another, each at a statement of its own, is progress (a long traceback: a short one is compared whole, its names masked)",
+			nil, times(5, func(i int) step {
+				col := []string{"unit_price_usd", "sales_volume_q1", "region_code_iso", "gross_margin_pct", "tax_rate_applied"}[i]
+				return ok("Python", fmt.Sprintf("Python(file_path=\"./stats.py\"):\n```python\nimport pandas as pd\ndf = pd.read_csv('t.csv')\nx%d = df['%s']\n```", i, col), keyErrorAt("stats.py", 3+i, col))
 			}), nil},
 		{"the same script run by its relative and its absolute path, failing alike across edits, is one failure",
 			nil, times(7, func(i int) step {
