@@ -54,6 +54,21 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	id, args, buf := callID(c, keys.caption, sleeps, s.argBuf)
 	s.argBuf = buf
+	if s.hasLast && s.last.id == id && c.failed && refusedAsRepeat(c.result) {
+		// A harness that will not run a call the same as the one before it (DA-Agent: "The
+		// action is the same as the last one, please provide a different action.") ran
+		// nothing and changed nothing: the call is the last one made again, answered as it
+		// was, and counts once more toward its repeats. Taken as a call with an answer of
+		// its own, each refusal reset the count: a script run three times between two such
+		// refusals, failing alike, was told seven calls late (validation round r172c M9).
+		s.stuck++
+		s.recent[(int(s.calls)-1)%len(s.recent)].count = s.stuck
+		if s.remindAt(int(s.stuck)) && !s.quiet(s.escalates(true, 0)) {
+			s.callSaid, s.saidAt = true, s.calls
+			return append(out, s.stuckNotice(c, int(s.stuck)))
+		}
+		return out
+	}
 	refused := s.d.cfg.Mode == ModeDeny && s.refuses(id)
 	if !c.failed && changesDirectory(c.tool, args) && !looksFailed(c.result) {
 		// A relative change of directory that went through leaves the next one, the same call,

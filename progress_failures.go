@@ -1086,6 +1086,12 @@ func cancelledWithSibling(result string) bool {
 		strings.HasPrefix(t, "Cancelled: parallel tool call ") && strings.HasSuffix(t, ") errored")
 }
 
+// refusedAsRepeat says whether a host's answer is its refusal to run a call because it is
+// the same as the one before (DA-Agent's words).
+func refusedAsRepeat(result string) bool {
+	return strings.HasPrefix(strings.TrimLeft(result, " \t\r\n"), "The action is the same as the last one")
+}
+
 // killPrograms are the programs that stop processes.
 var killPrograms = [...]string{"kill", "pkill", "killall", "taskkill"}
 

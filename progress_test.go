@@ -778,6 +778,13 @@ func TestProgressRules(t *testing.T) {
 				col := []string{"unit_price_usd", "sales_volume_q1", "region_code_iso", "gross_margin_pct", "tax_rate_applied"}[i]
 				return ok("Python", fmt.Sprintf("Python(file_path=\"./stats.py\"):\n```python\nimport pandas as pd\ndf = pd.read_csv('t.csv')\nx%d = df['%s']\n```", i, col), keyErrorAt("stats.py", 3+i, col))
 			}), nil},
+		{"a harness's refusal to run the last call again counts as that call made again (r172c M9)",
+			nil, []step{
+				fail("Python", "Python(file_path=\"a.py\"):\nprint(df['x'])", "Traceback (most recent call last):\nValueError: cannot reindex on an axis with duplicate labels"),
+				fail("Python", "Python(file_path=\"a.py\"):\nprint(df['x'])", "The action is the same as the last one, please provide a different action."),
+				ok("Bash", `{"command":"head -3 t.csv"}`, "a,b\n1,2\n3,4"),
+				fail("Python", "Python(file_path=\"a.py\"):\nprint(df['x'])", "Traceback (most recent call last):\nValueError: cannot reindex on an axis with duplicate labels"),
+			}, []string{"3:stuck:Python × 3"}},
 		{"the same script run by its relative and its absolute path, failing alike across edits, is one failure",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
