@@ -500,15 +500,17 @@ type chainShape struct {
 	kind      uint64 // the kind of failure it names (failureKind), 0 when none or it did not fail
 	sig       uint64 // that failure's identity when its line names its cause or quotes code (followOutcome); else 0
 	site      uint64 // its kind and where it was raised, when it names the call's own words (echoedFailureSite); else 0
-	sketch    sketch
-	count     int32
-	variants  int32  // calls whose arguments differ from the call before them
-	guesses   int32  // of those, the ones that changed what was looked for (queryOf)
-	query     uint32 // what the chain's last call looked for (queryOf), 0 when it says not
-	saidAt    int32  // count at the chain's last notice, 0 before the first
-	nothing   int32  // the calls after the first in a row whose answers say nothing (saysNothing)
-	file      uint64 // the file its edits target (editFileKey), 0 when not known
-	mixed     bool   // some of its rejected edits failed otherwise than the others
+	// ranNothing: every failure of the chain ran nothing of its command (ranNothing)
+	ranNothing bool
+	sketch     sketch
+	count      int32
+	variants   int32  // calls whose arguments differ from the call before them
+	guesses    int32  // of those, the ones that changed what was looked for (queryOf)
+	query      uint32 // what the chain's last call looked for (queryOf), 0 when it says not
+	saidAt     int32  // count at the chain's last notice, 0 before the first
+	nothing    int32  // the calls after the first in a row whose answers say nothing (saysNothing)
+	file       uint64 // the file its edits target (editFileKey), 0 when not known
+	mixed      bool   // some of its rejected edits failed otherwise than the others
 }
 
 const maxChains = 8

@@ -511,6 +511,13 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// A failure known by its identity (failureIdentity) is the same failure whatever the
 	// text around it.
 	sameLine := ch != nil && ch.failed && !c.refusedForm && (kindSig != 0 && ch.sig == kindSig || site != 0 && ch.site == siteOf(kind, site))
+	// Commands of which nothing ran, whichever way the shell declined them (it could not
+	// parse one, it found no program of another's name), are one failure: the model is
+	// sending what is not a command. A weak model's prose run as its command failed one way
+	// or the other as it held an apostrophe or not, and the alternation put off the notice by
+	// up to fourteen calls (validation round r172b M1).
+	nothing := failed && !c.refusedForm && ranNothing(said, c.args)
+	sameLine = sameLine || nothing && ch != nil && ch.failed && ch.ranNothing
 	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || sameLine || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
@@ -554,6 +561,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		ch.lastID, ch.turn = id, c.turn
 		ch.query = q
 		ch.failed = ch.failed && failed
+		ch.ranNothing = ch.ranNothing && nothing
 		if sameFile && ch.head != dg.masked && s.likeness(&ch.sketch, c, dg) < d.similar {
 			ch.mixed = true
 		}
@@ -562,7 +570,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	} else {
 		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
-			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sig: kindSig, site: siteOf(kind, site), sketch: dg.sketch, count: 1, file: file}}
+			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sig: kindSig, site: siteOf(kind, site), ranNothing: nothing, sketch: dg.sketch, count: 1, file: file}}
 		if stretch {
 			nc.other, nc.hasOther = ch.chainShape, true
 		}

@@ -1086,6 +1086,34 @@ func cancelledWithSibling(result string) bool {
 		strings.HasPrefix(t, "Cancelled: parallel tool call ") && strings.HasSuffix(t, ") errored")
 }
 
+// ranNothing says whether a failed command's answer says that none of it ran: the shell could
+// not parse it (shellRefused), or every line of the answer is the shell not finding a program
+// the call names ("DISCUSSION: command not found", "It: command not found" for a model's
+// prose sent as the command).
+func ranNothing(said string, args []byte) bool {
+	if shellRefused(said) {
+		return true
+	}
+	body := withoutStatusLines(said)
+	if !strings.Contains(body, "not found") {
+		return false // most failures: one look
+	}
+	lines := 0
+	for body != "" {
+		var line string
+		line, body, _ = strings.Cut(body, "\n")
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		name := notFoundCommand(line)
+		if name == "" || !bytes.Contains(args, []byte(name)) {
+			return false
+		}
+		lines++
+	}
+	return lines > 0
+}
+
 // refusedAsRepeat says whether a host's answer is its refusal to run a call because it is
 // the same as the one before (DA-Agent's words).
 func refusedAsRepeat(result string) bool {

@@ -907,3 +907,24 @@ func TestEchoedFailureSiteIsWhereTheCallsOwnNameFailed(t *testing.T) {
 		t.Errorf("sites: same line, other guess %x vs %x (want equal); another line %x (want different)", a, b, c)
 	}
 }
+
+func TestRanNothingIsTheShellDecliningTheWholeCommand(t *testing.T) {
+	tests := []struct {
+		name, said, args string
+		want             bool
+	}{
+		{"the shell could not parse it", "/bin/bash: line 2: unexpected EOF while looking for matching `''\n/bin/bash: line 4: syntax error: unexpected end of file", "DISCUSSION\nLet's go", true},
+		{"every line a program of the call's not found", "/bin/bash: line 9: DISCUSSION: command not found\n/bin/bash: line 10: It: command not found", "DISCUSSION\nIt seems wrong", true},
+		{"under SWE-agent's status lines", "bash: rg: command not found\n\n(Open file: n/a)\n(Current directory: /w)\nbash-$", "rg TODO src", true},
+		{"a script's own missing program ran the script", "run_tests.sh: line 4: pytest: command not found", "bash run_tests.sh", false},
+		{"a program that printed before a missing one ran", "building\nbash: cmake: command not found", "make && cmake .", false},
+		{"a failure of another kind", "Traceback (most recent call last):\nValueError: x", "python a.py", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ranNothing(tt.said, []byte(tt.args)); got != tt.want {
+				t.Errorf("ranNothing(%q) = %v, want %v", tt.said, got, tt.want)
+			}
+		})
+	}
+}

@@ -84,13 +84,14 @@ func TestIdenticalAnswersAreTheSameWhateverTheirMasks(t *testing.T) {
 const notFound = "/bin/bash: line 18943: DISCUSSION: command not found\n/bin/bash: line 18944: The: command not found"
 
 func TestAFailureThatComesBackTakesUpItsCount(t *testing.T) {
-	// e and c are prose run as the command, failing one way or the other; i makes each
-	// reply its own.
+	// e is prose run as the command, which the shell could not parse; c a command that ran
+	// and failed otherwise (prose the shell declined either way is one failure: see
+	// TestProgressRules); i makes each reply its own.
 	e := func(i int) step {
 		return fail("DISCUSSION", fmt.Sprintf("DISCUSSION attempt %d: let me create the file", i), unexpectedEOF)
 	}
 	c := func(i int) step {
-		return fail("DISCUSSION", fmt.Sprintf("DISCUSSION The create failed again (%d)", i), notFound)
+		return fail("DISCUSSION", fmt.Sprintf("DISCUSSION The create failed again (%d)", i), "touch: cannot touch 'src/A.java': No such file or directory")
 	}
 	x := func(i int) step {
 		return fail("DISCUSSION", fmt.Sprintf("DISCUSSION try %d", i), "Traceback (most recent call last):\nValueError: invalid literal for int() with base 10")

@@ -252,6 +252,7 @@ func appendShape(b []byte, c *chainShape) []byte {
 	}
 	b = binary.LittleEndian.AppendUint32(b, c.query)
 	b = binary.LittleEndian.AppendUint64(b, c.file)
+	b = appendBool(b, c.ranNothing)
 	return appendBool(b, c.mixed)
 }
 
@@ -267,6 +268,7 @@ func readShape(r *snapReader, c *chainShape) error {
 	}
 	c.query = r.u32()
 	c.file = r.u64()
+	c.ranNothing = r.byte() == 1
 	c.mixed = r.byte() == 1
 	return r.err
 }

@@ -785,6 +785,15 @@ func TestProgressRules(t *testing.T) {
 				ok("Bash", `{"command":"head -3 t.csv"}`, "a,b\n1,2\n3,4"),
 				fail("Python", "Python(file_path=\"a.py\"):\nprint(df['x'])", "Traceback (most recent call last):\nValueError: cannot reindex on an axis with duplicate labels"),
 			}, []string{"3:stuck:Python × 3"}},
+		{"prose run as the command, the shell declining it one way or another each time, is one failure (r172b M1)",
+			nil, times(5, func(i int) step {
+				if i%2 == 0 {
+					return ok("DISCUSSION", fmt.Sprintf("DISCUSSION\nLet's look at file %d first.\nfind_file \"A%d.java\"", i, i),
+						"/bin/bash: line 2: unexpected EOF while looking for matching `''\n/bin/bash: line 4: syntax error: unexpected end of file")
+				}
+				return ok("DISCUSSION", fmt.Sprintf("DISCUSSION\nThere is an issue %d with the command.", i),
+					fmt.Sprintf("/bin/bash: line %d: DISCUSSION: command not found\n/bin/bash: line %d: There: command not found", 100+i, 101+i))
+			}), []string{"3:errors:DISCUSSION failed × 4"}},
 		{"the same script run by its relative and its absolute path, failing alike across edits, is one failure",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
