@@ -282,7 +282,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// count and speaks when they are over, rather than being marked as told by a notice the
 	// model never saw (six rejected edits in a row went untold, their chain due at the fourth,
 	// two calls after a notice on another loop).
-	if s.quiet(s.escalates(noProgress, again)) {
+	escalation := s.escalates(noProgress, again)
+	if s.quiet(escalation) {
 		if noProgress && int(s.stuck) == d.thresholds[0] && !s.cycleForming(dist) {
 			// Its first reminder, due now, is held for the call's next repeat after the
 			// quiet calls: the escalation that speaks through them may be far off (a lookup
@@ -290,6 +291,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			// at its sixth, nine calls later).
 			s.stuckHeld = id
 		}
+		return out
+	}
+	if escalation && noProgress && s.saidAt > 0 && s.saidAt == s.calls-1 && !s.cycleForming(dist) {
+		// An escalation due the call after a notice is held for the call's next repeat: two
+		// calls of one loop, each made a sixth time in turn, were told on consecutive calls
+		// (validation round r172a: `search_dir "option" src`, then `search_dir "option"`).
+		s.stuckHeld = id
 		return out
 	}
 	out = s.callNotice(c, cls, ch, rf, repeatsLast, noProgress, dist, again, out)

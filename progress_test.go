@@ -794,6 +794,18 @@ func TestProgressRules(t *testing.T) {
 				return ok("DISCUSSION", fmt.Sprintf("DISCUSSION\nThere is an issue %d with the command.", i),
 					fmt.Sprintf("/bin/bash: line %d: DISCUSSION: command not found\n/bin/bash: line %d: There: command not found", 100+i, 101+i))
 			}), []string{"3:errors:DISCUSSION failed × 4"}},
+		{"two calls of one loop due their detailed reminder in turn are not told on consecutive calls (r172a)",
+			nil, times(28, func(i int) step {
+				switch i % 4 {
+				case 0:
+					return fail("search_dir", `search_dir "option" src`, "Directory src not found")
+				case 1:
+					return ok("search_dir", `search_dir "option"`, "Found 9 matches for \"option\" in /shiv/src/shiv:\n/shiv/src/shiv/builder.py (1 matches)\nEnd of matches")
+				case 2:
+					return ok("open", fmt.Sprintf("open file%d.py", i), fmt.Sprintf("[File: /shiv/file%d.py (20 lines total)]\n1:import os%d", i, i))
+				}
+				return ok("search_file", fmt.Sprintf(`search_file "home%d"`, i), fmt.Sprintf("No matches found for \"home%d\" in /shiv/file.py", i))
+			}), []string{"8:stuck:search_dir × 3", "13:stuck:search_dir × 4", "20:stuck:search_dir × 6", "25:stuck:search_dir × 7"}},
 		{"the same script run by its relative and its absolute path, failing alike across edits, is one failure",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
