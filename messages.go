@@ -22,6 +22,7 @@ type catalogue struct {
 	progressErrorsSame     string // {tool} {count}: the same arguments each time
 	progressErrorsBetween  string // {tool} {count}: the same error, other errors between, nothing succeeding
 	progressEditsRejected  string // {tool} {count}: edits of one file rejected, for changing reasons
+	progressNothingRan     string // {count}: commands in a row of which the shell ran nothing
 	progressRefail         string // {tool} {count} {edits}
 	progressReapplied      string // {tool} {count}: the same change made again and again
 	progressCopies         string // {tool} {count}: one reply holding the same call {count} times, answered alike
@@ -80,6 +81,10 @@ var catalogues = map[string]*catalogue{
 		progressErrorsBetween: "[loopguard] {tool} has failed {count} times with the same error, with another error " +
 			"between them and no success since it first appeared. Moving between two failing attempts is not getting " +
 			"closer: the error message names the problem, so fix that cause first (or use a different tool).",
+		progressNothingRan: "[loopguard] None of your last {count} commands ran: each time the shell could not parse " +
+			"the command line or found no program of the name it began with. Prose, an unclosed quote or a made-up " +
+			"program name is not a command. Send one plain command line that the shell can run, with every quote closed, " +
+			"using a program you have seen work here.",
 		progressEditsRejected: "[loopguard] {tool} has rejected {count} edits of the same file in a row, each time for " +
 			"a reason of its own (text not found, found more than once, ...). You are editing from a picture of the file " +
 			"that no longer matches it: view the lines you want to change as they are now, then make one edit that " +
@@ -166,6 +171,8 @@ var catalogues = map[string]*catalogue{
 			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再尝试参数的各种变体。",
 		progressErrorsBetween: "[loopguard] {tool} 已失败 {count} 次，报错相同，中间夹着另一种报错，自它第一次出现以来没有一次成功。" +
 			"在两种都失败的做法之间来回切换不会更接近目标：错误信息已经指出了问题所在，请先解决这个原因（或换一个工具）。",
+		progressNothingRan: "[loopguard] 你最近的 {count} 条命令一条都没有执行：每次 shell 要么无法解析这行命令，要么找不到以它开头的程序。" +
+			"大段说明文字、没有闭合的引号或编造的程序名都不是命令。请只发送一行 shell 能执行的命令，引号全部闭合，并使用你在这里见过能运行的程序。",
 		progressEditsRejected: "[loopguard] {tool} 已连续 {count} 次拒绝你对同一个文件的修改，每次原因各不相同（找不到文本、匹配到多处……）。" +
 			"你是按一个与文件现状不符的印象在修改：请先查看你要改的那几行现在的样子，再做一次与之完全一致的修改。",
 		progressErrorsSame: "[loopguard] {tool} 已失败 {count} 次，报错相同，每次的调用方式都一样。" +

@@ -814,6 +814,12 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 			return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(ch.count)),
 				fill(s.d.cat.progressEditsRejected, "tool", c.tool, "count", itoa(int(ch.count)))))
 		}
+		if ch.ranNothing {
+			// Commands the shell declined whichever way (see ranNothing): the notice says
+			// that nothing ran, not that one error came back (validation round r173a).
+			return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(ch.count)),
+				fill(s.d.cat.progressNothingRan, "count", itoa(int(ch.count)))))
+		}
 		return append(out, s.errorsNotice(c, int(ch.count), ch.variants > 0))
 	}
 	// Churn counts the variants that changed what was looked for: one question put to one

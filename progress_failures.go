@@ -818,6 +818,7 @@ var openingFirsts = func() (t [256]bool) {
 	t['F'] = true // "File content (n tokens) exceeds ..." (readRefusedForSize)
 	t['I'] = true // "Invalid `view_range`" (editorRefused)
 	t['u'] = true // "usage: prog [-h] ..." (usageRefused)
+	t['U'] = true // "Usage: open <file> [<line_number>]" (usageRefused)
 	t['H'] = true // "HTTP/1.1 503 Service Unavailable" (serverFailed)
 	return t
 }()
@@ -949,8 +950,15 @@ func errorDoing(s string) bool {
 // str_replace_editor [-h] ...", "str_replace_editor: error: unrecognized arguments: [1060,
 // 1220]"). The program never ran; SWE-agent keeps no exit status, and three such views in a
 // row read as views answered (validation round r136a U1). A usage printed on request has no
-// such error line.
+// such error line. SWE-agent's own commands say it their way: "Usage: open <file>
+// [<line_number>]", then "Error: <line_number> must be a number" on the next line (a model
+// that opened module names that do not exist for 68 calls had each such refusal read as a
+// view, validation round r173a).
 func usageRefused(s string) bool {
+	if rest, ok := strings.CutPrefix(s, "Usage: "); ok {
+		_, next, _ := strings.Cut(rest[:min(len(rest), 512)], "\n")
+		return strings.HasPrefix(next, "Error: ")
+	}
 	rest, ok := strings.CutPrefix(s, "usage: ")
 	if !ok {
 		return false

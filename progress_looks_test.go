@@ -787,6 +787,9 @@ func TestCallFailedReadsProgramsOwnDiagnostics(t *testing.T) {
 		{"and by its own tool, no flag kept", "open", `open dvc/url_info.py`, "File dvc/url_info.py not found", false, true},
 		{"SWE-agent's viewer sent through a shell shows the file, whatever its text holds", "bash", `open dvc/lock.py`,
 			"[File: /dvc/dvc/lock.py (100 lines total)]\n1:import os\n7:    raise LockError(\"Error: unable to acquire lock\")\n", false, false},
+		{"but not a viewer's refusal of its arguments, its usage then its error", "bash", `open dask_geopandas.io`,
+			"Usage: open <file> [<line_number>]\nError: <line_number> must be a number\n\n(Open file: /w/core.py)\n(Current directory: /w)\nbash-$", false, true},
+		{"a usage printed on request is no refusal", "bash", `open`, "Usage: open <file> [<line_number>]\n", false, false},
 		{"as does a move of its window", "bash", `goto 50`, "[File: /dvc/dvc/lock.py (100 lines total)]\n(40 more lines above)\n50:        raise LockError(\"Error: lock held\")", false, false},
 		{"a search whose directory is not there never searched, whatever its host's flag says", "search_dir", `search_dir "UNWRAP" src/main/java`,
 			"Directory src/main/java not found", true, true},
@@ -927,4 +930,26 @@ func TestRanNothingIsTheShellDecliningTheWholeCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzFailureReaders: the readers of a failed answer take any text without panicking, and the
+// status lines taken off an answer leave a prefix of it.
+func FuzzFailureReaders(f *testing.F) {
+	for _, s := range []string{
+		"File a.py not found\n\n(Open file: /w/b.py)\n(Current directory: /w)\nbash-$",
+		"Traceback (most recent call last):\n  File \"/w/./x.py\", line 9, in <module>\nKeyError: 'beak'",
+		"/bin/bash: line 9: DISCUSSION: command not found\n/bin/bash: line 10: It: command not found",
+		"bash-$", "(Open file: ", "File \"", `KeyError: '`, "",
+	} {
+		f.Add(s, "Python(file_path=\"x.py\"):\ndf['beak']")
+	}
+	f.Fuzz(func(t *testing.T, said, args string) {
+		if got := withoutStatusLines(said); !strings.HasPrefix(said, got) {
+			t.Errorf("withoutStatusLines(%q) = %q, not a prefix", said, got)
+		}
+		ranNothing(said, []byte(args))
+		line, _ := failureLine(said)
+		echoedFailureSite(line, said, []byte(args))
+		quotesFromArgs(said, []byte(args))
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +71,31 @@ func TestCommandsPowerShellWouldNotParseChangeNothing(t *testing.T) {
 	}
 	if got := progressRun(t, defaultProgress(nil), steps); !slices.Equal(got, []string{"3:errors:shell failed × 4"}) {
 		t.Errorf("four commands PowerShell would not parse: got %q, want the errors notice at the fourth", got)
+	}
+}
+
+// Commands the shell declined whichever way are told as commands of which nothing ran, in
+// every locale (validation round r173a: the notice said one error came back).
+func TestCommandsOfWhichNothingRanAreToldSo(t *testing.T) {
+	want := map[string]string{"en": "None of your last 4 commands ran", "zh": "你最近的 4 条命令一条都没有执行"}
+	for _, locale := range Locales() {
+		t.Run(locale, func(t *testing.T) {
+			cfg := defaultProgress(nil)
+			cfg.Locale = locale
+			e, _ := New(cfg)
+			var texts []string
+			for i := range 4 {
+				result := "/bin/bash: line 2: unexpected EOF while looking for matching `''\n/bin/bash: line 4: syntax error: unexpected end of file"
+				if i%2 == 1 {
+					result = fmt.Sprintf("/bin/bash: line %d: DISCUSSION: command not found\n/bin/bash: line %d: There: command not found", 10+i, 11+i)
+				}
+				for _, n := range e.Observe(Call("a", "DISCUSSION", []byte(fmt.Sprintf("DISCUSSION\nThere's a problem %d here.", i))).WithResult(result, false)) {
+					texts = append(texts, n.Text)
+				}
+			}
+			if len(texts) != 1 || !strings.Contains(texts[0], want[locale]) {
+				t.Errorf("got %q, want one notice saying %q", texts, want[locale])
+			}
+		})
 	}
 }
