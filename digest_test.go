@@ -361,6 +361,12 @@ func TestMutatingCalls(t *testing.T) {
 		{"bash_command", `[{"keystrokes":"cat > fix.py <<'EOF'\nprint(1)\nEOF\n","duration":1}]`, true},
 		{"bash_command", `{"keystrokes":"pytest -q tests/\n","duration":30}`, false},
 		{"execute_ipython_cell", `{"code":"open('out.txt','w').write('x')"}`, true},
+		// database writes (validation round r174b F6)
+		{"Python", "Python(file_path=\"clean.py\"):\ncur.execute(\"UPDATE parking SET fee = 0 WHERE fee < 0\")\nconn.commit()", true},
+		{"SQL", `SQL(file_path="db.sqlite", command="DELETE FROM parking WHERE id IS NULL", output="direct")`, true},
+		{"execute_ipython_cell", `{"code":"df.to_sql('parking', conn, if_exists='replace')"}`, true},
+		{"SQL", `SQL(file_path="db.sqlite", command="SELECT * FROM parking WHERE updated_at > 0 LIMIT 5", output="direct")`, false},
+		{"execute_ipython_cell", `{"code":"print(pd.read_sql('SELECT * FROM t', conn))"}`, false},
 		{"apply_diff", `{"path":"src/app.ts","diff":"<<<<<<< SEARCH"}`, true},
 		{"update_file", `{"path":"a.py","content":"x"}`, true},
 		{"read_file", `{"path":"a.py"}`, false},

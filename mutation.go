@@ -23,8 +23,8 @@ import (
 //     when the command line writes: a redirection to a file, sed -i, tee, mv, cp, rm, touch,
 //     mkdir, patch, git apply/checkout/reset/commit/stash, package installs and updates, a
 //     command line that only changes the shell's environment (export, unset, an activation:
-//     setsEnvironment), a script that opens a file for writing, or one of SWE-agent's own
-//     editors (sweAgentEdits).
+//     setsEnvironment), a script that opens a file for writing or writes to a database
+//     (writesDatabase), or one of SWE-agent's own editors (sweAgentEdits).
 //
 // A false "mutating" only makes the guard quieter (the repeat counts as progress); a missed
 // one makes a re-run after an unseen change look like a repeat, so the shell rules lean
@@ -114,6 +114,40 @@ func sweAgentEdits(args []byte) bool {
 		if rest, ok := bytes.CutPrefix(line, []byte("str_replace_editor ")); ok {
 			sub := subcommand("", rest)
 			return len(sub) > 0 && !readOnlySubcommands[string(sub)]
+		}
+	}
+	return false
+}
+
+// sqlWrites are the openings of SQL statements that change a database, as code and tools
+// write them (both cases; mixed case is rare in code), and the calls of database drivers
+// that commit or write a table.
+var sqlWrites = [][]byte{[]byte("INSERT INTO"), []byte("insert into"), []byte("DELETE FROM"), []byte("delete from"),
+	[]byte("CREATE TABLE"), []byte("create table"), []byte("DROP TABLE"), []byte("drop table"),
+	[]byte("ALTER TABLE"), []byte("alter table"), []byte(".commit()"), []byte(".to_sql("), []byte("executescript(")}
+
+// writesDatabase says whether a call's code or command writes to a database: an SQL statement
+// that changes it (an UPDATE with its SET, INSERT INTO, DELETE FROM, CREATE/DROP/ALTER TABLE), or
+// a driver's commit or table write. The same query run before and after such a script is a
+// check of what it changed, not a repeat: a DA-Agent run re-ran its SELECT after a script of
+// UPDATEs and a commit, and was told it had made the same call three times with nothing
+// changed (validation rounds r170a F1, r174b F6). Looked for only in arguments that call
+// something (they hold a bracket), as every database write in code does.
+func writesDatabase(cmd []byte) bool {
+	for _, w := range sqlWrites {
+		if bytes.Contains(cmd, w) {
+			return true
+		}
+	}
+	for _, up := range [...]string{"UPDATE ", "update "} {
+		if i := bytes.Index(cmd, []byte(up)); i >= 0 {
+			set := " SET "
+			if up[0] == 'u' {
+				set = " set "
+			}
+			if bytes.Contains(cmd[i:], []byte(set)) {
+				return true
+			}
 		}
 	}
 	return false
@@ -411,6 +445,9 @@ func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord, netWord bool
 	if bytes.IndexByte(cmd, '(') >= 0 {
 		if bytes.Contains(cmd, []byte(".write(")) || bytes.Contains(cmd, []byte("write_text(")) ||
 			bytes.Contains(cmd, []byte("write_bytes(")) || bytes.Contains(cmd, []byte("os.remove(")) {
+			return true, envWord, netWord
+		}
+		if writesDatabase(cmd) {
 			return true, envWord, netWord
 		}
 		// The file editors OpenHands gives the code it runs (agentskills): edit_file_by_replace,
