@@ -239,6 +239,18 @@ func partText(p any) string {
 			return "[image]"
 		case "tool_result":
 			return contentText(v["content"])
+		case "search_result":
+			// A search's result as the Messages API gives it to the model (Anthropic's managed
+			// agents answer web_search so): its title, where it is from and its texts. Read as
+			// no text, every search was the same empty answer (validation round r174a R1).
+			return joinLines(strField(v, "title"), strField(v, "source"), contentText(v["content"]))
+		case "document":
+			// A fetched document: its title and, when the source is text, the text.
+			var data string
+			if src, ok := v["source"].(map[string]any); ok && src["type"] == "text" {
+				data = strField(src, "data")
+			}
+			return joinLines(strField(v, "title"), data, contentText(v["content"]))
 		case "tool_reference":
 			// Claude Code's ToolSearch answers with the tools it loaded, by name: searches
 			// that load different tools are different answers, not one empty one.
@@ -254,6 +266,27 @@ func partText(p any) string {
 		}
 	}
 	return ""
+}
+
+// strField is m's string field key, "" when it has none.
+func strField(m map[string]any, key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+// joinLines joins the texts that are not empty, a line break between each two.
+func joinLines(texts ...string) string {
+	var out string
+	for _, t := range texts {
+		if t == "" {
+			continue
+		}
+		if out != "" {
+			out += "\n"
+		}
+		out += t
+	}
+	return out
 }
 
 // anyUnsuccessful says whether a tool result's content lists a part that says it failed

@@ -86,3 +86,32 @@ func TestSessionEventsTokensAreTheModelRequestsUsage(t *testing.T) {
 		t.Errorf("usage %+v, want %+v", got, want)
 	}
 }
+
+// A web search answers with search_result parts and a fetch with a document part, as the
+// Messages API gives them to the model: each is read as its title, source and text, not as an
+// empty answer (validation round r174a R1: 23 web calls of five sessions read as empty).
+func TestSessionEventsReadSearchResultsAndDocuments(t *testing.T) {
+	log := `{"id":"e0","processed_at":"2026-08-16T13:44:49Z","type":"session.status_running"}
+{"id":"e1","processed_at":"2026-08-16T13:44:50Z","type":"user.message","content":[{"type":"text","text":"find the paper"}]}
+{"id":"e2","processed_at":"2026-08-16T13:44:51Z","type":"agent.tool_use","name":"web_search","input":{"query":"short-form videos memory"}}
+{"id":"e3","processed_at":"2026-08-16T13:44:52Z","type":"agent.tool_result","tool_use_id":"e2","content":[{"type":"search_result","title":"Short-Form Videos Degrade Our Capacity","source":"https://arxiv.org/abs/2302.03714","citations":{"enabled":true},"content":[{"type":"text","text":"We conducted a between-subjects experiment (N=60)."}]}]}
+{"id":"e4","processed_at":"2026-08-16T13:44:53Z","type":"agent.tool_use","name":"web_fetch","input":{"url":"https://osf.io/x"}}
+{"id":"e5","processed_at":"2026-08-16T13:44:54Z","type":"agent.tool_result","tool_use_id":"e4","content":[{"type":"document","title":"OSF","source":{"type":"text","media_type":"text/plain","data":"title: OSF project"}}]}
+`
+	tr, err := ReadFrom("transcript.jsonl", strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 2 {
+		t.Fatalf("read %d calls, want 2", len(calls))
+	}
+	for i, want := range []string{
+		"Short-Form Videos Degrade Our Capacity\nhttps://arxiv.org/abs/2302.03714\nWe conducted a between-subjects experiment (N=60).",
+		"OSF\ntitle: OSF project",
+	} {
+		if calls[i].Result != want {
+			t.Errorf("call %d (%s): result %q, want %q", i, calls[i].Tool, calls[i].Result, want)
+		}
+	}
+}
