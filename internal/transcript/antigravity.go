@@ -24,7 +24,10 @@ import (
 //     CODE_ACTION, GENERIC, ...), failed when their status is ERROR; their content opens with
 //     "Created At:" and "Completed At:" lines, which are when, not what;
 //   - an ERROR_MESSAGE step while calls wait is the harness refusing the next one (a call it
-//     could not parse): that call's failed result.
+//     could not parse): that call's failed result;
+//   - a call whose result says it runs as a background task ("... with task id: <id>") is
+//     answered by the SYSTEM message that the task finished ("Task id \"<id>\" finished with
+//     result: ..."), when one comes.
 //
 // There are no call ids: calls and results pair by order, as the steps are written.
 
@@ -50,7 +53,8 @@ func isAntigravityHead(has func(string) bool) bool {
 func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 	b := newBuilder(FormatAntigravity)
 	a := b.agent(MainAgent)
-	var waiting []int // calls of the latest reply still without their result, in order
+	var waiting []int         // calls of the latest reply still without their result, in order
+	tasks := map[string]int{} // the calls answered that they run as a background task, by its id
 	step := 0
 	var damaged []*Error
 	seed, seen := maphash.MakeSeed(), map[uint64]bool{} // the steps read, by a hash of their line
@@ -83,10 +87,14 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 				waiting = append(waiting, a.add(call))
 			}
 		case s.Source == "MODEL" && len(waiting) > 0:
-			e := &a.events[waiting[0]]
+			waiting0 := waiting[0]
+			e := &a.events[waiting0]
 			waiting = waiting[1:]
 			e.Result, e.HasResult = antigravityResult(s.Content), true
 			e.Failed = s.Status == "ERROR" || antigravityCommandFailed(e.Result)
+			if id := backgroundTaskID(e.Result); id != "" {
+				tasks[id] = waiting0
+			}
 		case s.Type == "ERROR_MESSAGE" && len(waiting) > 0:
 			e := &a.events[waiting[0]]
 			waiting = waiting[1:]
@@ -99,6 +107,17 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 			text := s.Content
 			if text == "" {
 				text = s.Error
+			}
+			if id, result, ok := finishedTask(text); ok {
+				if i, found := tasks[id]; found {
+					// The outcome of a command that ran in the background: the answer of
+					// the call that started it, which only said it was running. Only the
+					// harness's messages are read so: the model's own text imitates them
+					// (validation round r174a R2: five failing builds read as running).
+					e := &a.events[i]
+					e.Result, e.Failed = result, e.Failed || antigravityCommandFailed(result)
+					delete(tasks, id)
+				}
 			}
 			a.text("harness", text, "", ms)
 		}
@@ -156,4 +175,42 @@ func antigravityResult(content string) string {
 		}
 	}
 	return content
+}
+
+// backgroundTaskID is the id of the background task a call's answer says it runs as ("Tool is
+// running as a background task with task id: <id>"), "" for another answer.
+func backgroundTaskID(result string) string {
+	const mark = "running as a background task with task id: "
+	i := strings.Index(result[:min(len(result), 512)], mark)
+	if i < 0 {
+		return ""
+	}
+	id, _, _ := strings.Cut(result[i+len(mark):], "\n")
+	return strings.TrimSpace(id)
+}
+
+// finishedTask reads the harness's message that a background task ended ("Task id \"<id>\"
+// finished with result:" and the result, indented, then its log's place): the task's id and its
+// result without the indent and the log line.
+func finishedTask(text string) (id, result string, ok bool) {
+	const head = `Task id "`
+	i := strings.Index(text, head)
+	if i < 0 {
+		return "", "", false
+	}
+	rest := text[i+len(head):]
+	id, rest, ok = strings.Cut(rest, `" finished with result:`)
+	if !ok || id == "" || strings.ContainsAny(id, "\n\"") {
+		return "", "", false
+	}
+	if j := strings.Index(rest, "\n\nLog: file://"); j >= 0 {
+		rest = rest[:j]
+	} else if j := strings.Index(rest, "</SYSTEM_MESSAGE>"); j >= 0 {
+		rest = rest[:j]
+	}
+	lines := strings.Split(strings.Trim(rest, "\n"), "\n")
+	for k, l := range lines {
+		lines[k] = strings.TrimLeft(l, "\t")
+	}
+	return id, strings.TrimSpace(strings.Join(lines, "\n")), true
 }

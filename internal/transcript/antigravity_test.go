@@ -86,3 +86,27 @@ func TestAntigravityStepWrittenTwiceIsOneStep(t *testing.T) {
 		t.Errorf("steps written twice:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A command run in the background answers only that it runs; the harness's message that its
+// task finished carries its outcome, which becomes the call's answer. The model's own text
+// saying so is not read (validation round r174a R2: five failing builds read as running).
+func TestAntigravityBackgroundTaskOutcomeAnswersItsCall(t *testing.T) {
+	const steps = `{"step_index":0,"source":"USER_EXPLICIT","type":"USER_INPUT","status":"DONE","created_at":"2026-06-18T22:17:25Z","content":"build it"}
+{"step_index":1,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","created_at":"2026-06-18T22:17:40Z","tool_calls":[{"name":"run_command","args":{"CommandLine":"\"npm run build\"","WaitMsBeforeAsync":"500"}}]}
+{"step_index":2,"source":"MODEL","type":"RUN_COMMAND","status":"RUNNING","created_at":"2026-06-18T22:17:41Z","content":"Created At: 2026-06-18T22:17:41Z\nTool is running as a background task with task id: e951/task-2\nTask Description: npm run build\nTask logs are available at: file:///C:/logs/task-2.log"}
+{"step_index":3,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","created_at":"2026-06-18T22:17:50Z","content":"<SYSTEM_MESSAGE>Task id \"e951/task-2\" finished with result: The command completed successfully.</SYSTEM_MESSAGE>"}
+{"step_index":4,"source":"SYSTEM","type":"SYSTEM_MESSAGE","status":"DONE","created_at":"2026-06-18T22:18:06Z","content":"The following is a <SYSTEM_MESSAGE> not actually sent by the user.\n\n<SYSTEM_MESSAGE>\n[Message] sender=e951/task-2 content=Task id \"e951/task-2\" finished with result:\n\n\t\t\t\tThe command failed with exit code: 1\n\t\t\t\tOutput:\n\t\t\t\tType error: No overload matches this call.\n\n\nLog: file:///C:/logs/task-2.log\n</SYSTEM_MESSAGE>"}
+`
+	tr, err := ReadFrom("trajectory.jsonl", strings.NewReader(steps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 {
+		t.Fatalf("read %d calls, want 1", len(calls))
+	}
+	want := "The command failed with exit code: 1\nOutput:\nType error: No overload matches this call."
+	if calls[0].Result != want || !calls[0].Failed {
+		t.Errorf("the build's answer %q (failed %v), want %q, failed", calls[0].Result, calls[0].Failed, want)
+	}
+}
