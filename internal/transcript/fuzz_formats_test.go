@@ -281,6 +281,9 @@ func FuzzMoatless(f *testing.F) {
 
 func FuzzAntigravity(f *testing.F) {
 	f.Add([]byte(antigravitySteps))
+	f.Add([]byte(`{"step_index":1,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","tool_calls":[{"name":"run_command","args":{}}]}` + "\n" +
+		`{"step_index":2,"source":"MODEL","type":"RUN_COMMAND","status":"RUNNING","content":"Tool is running as a background task with task id: t/1\n"}` + "\n" +
+		`{"step_index":3,"source":"SYSTEM","type":"SYSTEM_MESSAGE","status":"DONE","content":"Task id \"t/1\" finished with result:\n\n\t\tThe command failed with exit code: 1\n\nLog: file:///x"}`))
 	f.Add([]byte(`{"step_index":0,"source":"MODEL","type":"PLANNER_RESPONSE","status":"DONE","tool_calls":[{"name":1,"args":{"a":"\"{"}}]}` + "\n" + `{"step_index":1,"source":"MODEL","type":"X","status":"ERROR","content":"Created At: x"}`))
 	fuzzReader(f, readAntigravity)
 }
