@@ -1965,7 +1965,7 @@ var colonMarks, otherMarks = func() (colon, other []string) {
 // updateRefail extends the same-failure chain of this call's command when it failed alike,
 // starts it afresh when it failed otherwise, and ends it when the command succeeds. Other
 // commands' failures leave it alone: a rejected edit between two test runs is not news about
-// the test. Up to maxRefail commands are followed, the oldest forgotten first.
+// the test. Up to maxRefail commands are followed (freeRefail says which is forgotten).
 func (s *progressState) updateRefail(c *observedCall, id, places uint64, failed bool, dg *digest, sig, turn uint64) *refailChain {
 	var r *refailChain
 	for i := range s.refail {
@@ -2047,14 +2047,14 @@ func (s *progressState) refailStep(c *observedCall, r *refailChain, id, places u
 // missed (a file that is not there) and is not asked again, and a run of such looks must not
 // push out a test that is failing again and again.
 func (s *progressState) freeRefail() *refailChain {
-	var once, any *refailChain
+	var once, oldest *refailChain
 	for i := range s.refail {
 		r := &s.refail[i]
 		if r.count == 0 {
 			return r
 		}
-		if any == nil || r.seq < any.seq {
-			any = r
+		if oldest == nil || r.seq < oldest.seq {
+			oldest = r
 		}
 		if r.count == 1 && (once == nil || r.seq < once.seq) {
 			once = r
@@ -2063,7 +2063,7 @@ func (s *progressState) freeRefail() *refailChain {
 	if once != nil {
 		return once
 	}
-	return any
+	return oldest
 }
 
 // refailing says whether some command's same-failure chain is open.
