@@ -487,7 +487,17 @@ type toolChain struct {
 	lastID     uint64
 	turn       uint64 // the turn of the chain's last call (observedCall.turn)
 	failed     bool   // every call of the chain failed
+	// The identities of the tool's failures before its last call (failureIdentity, 0 for a
+	// failure without one), newest first, while they follow one another in one workspace with
+	// no success of the tool between, and the identity last told as recurring among them
+	// (see recurringFailure).
+	fails     [recurWindow - 1]uint64
+	nFails    uint8
+	recurSaid uint64
 }
+
+// recurWindow is how many of a tool's failures in a row recurringFailure looks at.
+const recurWindow = 6
 
 // chainShape is one outcome a tool chain follows, and its count.
 type chainShape struct {
@@ -614,6 +624,10 @@ type progressState struct {
 	lastWait    int32                // 1 + the index of the latest call that waited, 0 before the first
 	lastMoved   int32                // 1 + the index of the latest call that found a look it made before answered otherwise (movedOnItsOwn)
 	callSaid    bool                 // a call notice was given since the thought began
+	// the identity of a failure recurring among the tool's last failures at this call, and
+	// how many times it came in them (recurringFailure); 0 when none
+	recurring      uint64
+	recurringCount int32
 	// spoke: the host has fed the model's text at least once. Until it does, no thought can
 	// repeat, and the lines a result brought (digest's lines), which only the thought rule
 	// reads, are not gathered: a host that feeds calls alone pays nothing for them.

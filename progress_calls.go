@@ -537,6 +537,25 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		ch.chainShape, ch.other = ch.other, ch.chainShape
 		ch.alternated, extends = true, true
 	}
+	// The tool's failures before this one, carried to the chain this call extends or starts
+	// while they follow one another in this workspace (recurringFailure).
+	var fails [recurWindow - 1]uint64
+	var nFails uint8
+	var recurSaid uint64
+	newReply := ch == nil || c.turn == 0 || c.turn != ch.turn
+	if ch != nil && failed && ch.failed && ch.epoch == s.epoch {
+		fails, nFails, recurSaid = ch.fails, ch.nFails, ch.recurSaid
+	}
+	s.recurring, s.recurringCount = 0, 0
+	if failed && says && !waiting && newReply && kindSig != 0 && !c.refusedForm {
+		if n := recurringFailure(kindSig, fails[:nFails]); n >= d.cfg.ErrorRepeats {
+			s.recurring, s.recurringCount = kindSig, int32(n)
+		}
+	}
+	if failed && newReply {
+		copy(fails[1:], fails[:len(fails)-1])
+		fails[0], nFails = kindSig, min(nFails+1, uint8(len(fails)))
+	}
 	if extends {
 		// Calls of the reply that made the chain's last call were made before the model saw
 		// its result: the same answer to them is one step, not a repeat.
@@ -593,6 +612,16 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		// A call that waits is polling (a backoff's "connection refused" after each longer
 		// sleep), counted against the poll budget, not as an error or churn.
 		ch.count = 0
+	}
+	if s.recurring != 0 && s.recurringCount <= ch.count {
+		// The chain counts it as many times, in a row or taken up after one other failure
+		// (stretch): it is the chain's to tell.
+		s.recurring, s.recurringCount = 0, 0
+	}
+	if failed {
+		ch.fails, ch.nFails, ch.recurSaid = fails, nFails, recurSaid
+	} else {
+		ch.fails, ch.nFails, ch.recurSaid = [recurWindow - 1]uint64{}, 0, 0
 	}
 
 	// A call the harness refused for its reply's form never ran: its refusal is no outcome of
@@ -806,6 +835,9 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// stuck counts them, and the cycle rule tells them, not this one.)
 	if ch.failed && (ch.saidAt == 0 && int(ch.count) >= d.cfg.ErrorRepeats || ch.saidAt > 0 && ch.count >= 2*ch.saidAt) && int(s.stuck) < d.thresholds[0] {
 		ch.saidAt = ch.count
+		if ch.sig != 0 {
+			ch.recurSaid = ch.sig // told: its coming back among others is not news
+		}
 		if ch.alternated {
 			return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(ch.count)),
 				fill(s.d.cat.progressErrorsBetween, "tool", c.tool, "count", itoa(int(ch.count)))))
@@ -821,6 +853,17 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 				fill(s.d.cat.progressNothingRan, "count", itoa(int(ch.count)))))
 		}
 		return append(out, s.errorsNotice(c, int(ch.count), ch.variants > 0))
+	}
+	// One failure coming back among others, four of the tool's last six failures with no
+	// success between, is the same thrash as four in a row: a model rewriting one script
+	// met "columns are missing: {'id'}" six times in nine runs, a NameError, a KeyError and
+	// another missing column between, and was told nine calls late (validation round r172c
+	// M8). Ordinary debugging meets each failure once. Told once an identity, while it
+	// recurs.
+	if r := s.recurring; r != 0 && ch.recurSaid != r && int(s.stuck) < d.thresholds[0] {
+		ch.recurSaid = r
+		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(s.recurringCount)),
+			fill(s.d.cat.progressErrorsBetween, "tool", c.tool, "count", itoa(int(s.recurringCount)))))
 	}
 	// Churn counts the variants that changed what was looked for: one question put to one
 	// file after another (a check that no "//" comment is left, file by file) is a sweep
@@ -2162,4 +2205,16 @@ func siteOf(kind, site uint64) uint64 {
 		return 0
 	}
 	return combine(kind, site)
+}
+
+// recurringFailure counts the failures of identity id among a tool's failures before (fails,
+// newest first), this one included, when id is known.
+func recurringFailure(id uint64, fails []uint64) int {
+	n := 1
+	for _, f := range fails {
+		if f == id {
+			n++
+		}
+	}
+	return n
 }

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 33
+const progressSnapFormat = 34
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -108,6 +108,11 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint64(b, c.lastID)
 		b = binary.LittleEndian.AppendUint64(b, c.turn)
 		b = appendBool(b, c.failed)
+		b = append(b, c.nFails)
+		for _, f := range c.fails[:c.nFails] {
+			b = binary.LittleEndian.AppendUint64(b, f)
+		}
+		b = binary.LittleEndian.AppendUint64(b, c.recurSaid)
 	}
 	b = binary.AppendUvarint(b, uint64(s.refailSeq))
 	live := 0
@@ -309,6 +314,13 @@ func (s *progressState) restore(r *snapReader) error {
 		c.epoch = u32()
 		c.lastID, c.turn = r.u64(), r.u64()
 		c.failed = boolean()
+		if c.nFails = r.byte(); int(c.nFails) > len(c.fails) {
+			return fmt.Errorf("%d failures kept, at most %d", c.nFails, len(c.fails))
+		}
+		for i := range c.fails[:c.nFails] {
+			c.fails[i] = r.u64()
+		}
+		c.recurSaid = r.u64()
 		s.chains = append(s.chains, c)
 	}
 	s.refailSeq = u32()

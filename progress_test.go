@@ -806,6 +806,29 @@ func TestProgressRules(t *testing.T) {
 				}
 				return ok("search_file", fmt.Sprintf(`search_file "home%d"`, i), fmt.Sprintf("No matches found for \"home%d\" in /shiv/file.py", i))
 			}), []string{"8:stuck:search_dir × 3", "13:stuck:search_dir × 4", "20:stuck:search_dir × 6", "25:stuck:search_dir × 7"}},
+		{"one failure coming back among others, four of the tool's last six failures, is told (r172c M8)",
+			nil, times(6, func(i int) step {
+				args := fmt.Sprintf("Python(file_path=\"predict.py\"):\nattempt = %d", i)
+				if "EXEEYE"[i] == 'E' {
+					// each script's own long traceback: no two alike but for the failure's line
+					var tb strings.Builder
+					tb.WriteString("Traceback (most recent call last):\n")
+					for f := range 24 {
+						fmt.Fprintf(&tb, "  File \"/usr/lib/python3/site-packages/sklearn/step%d_%d.py\", line %d, in run%d\n    out = stage%d(x)\n", i, f, 100*i+f, f, i*f)
+					}
+					tb.WriteString("ValueError: columns are missing: {'id'}")
+					return ok("Python", args, tb.String())
+				}
+				other := map[int]string{1: "NameError: name 'model' is not defined", 4: "ValueError: columns are missing: {'Gender', 'Geography'}"}[i]
+				return ok("Python", args, "Traceback (most recent call last):\n  File \"/w/predict.py\", line 12, in <module>\n"+other)
+			}), []string{"5:errors:Python failed × 4"}},
+		{"one failure fixed after another, each met once, is debugging",
+			nil, times(7, func(i int) step {
+				msg := []string{"NameError: name 'model' is not defined", "KeyError: 'id'", "ValueError: columns are missing: {'Gender'}",
+					"TypeError: fit() missing 1 required positional argument: 'y'", "ValueError: Input contains NaN", "IndexError: list index out of range",
+					"AttributeError: 'DataFrame' object has no attribute 'ravel'"}[i]
+				return ok("Python", fmt.Sprintf("Python(file_path=\"predict.py\"):\nattempt = %d", i), "Traceback (most recent call last):\n  File \"/w/predict.py\", line 12, in <module>\n"+msg)
+			}), nil},
 		{"the same script run by its relative and its absolute path, failing alike across edits, is one failure",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {

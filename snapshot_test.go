@@ -305,7 +305,7 @@ func TestSeedSnapshotsHoldOnlyTheSeeds(t *testing.T) {
 // results and model texts it stays a few kilobytes (7.5 KiB at most; 4.1 KiB in session 12,
 // 5.2 KiB since a thought's lines seen hold the answer it began on: the test's last text
 // begins a thought, and its Bloom filter, empty before, holds the last answer's 60 lines;
-// the filter takes at most 1,152 bytes, 9 for each of its 128 words; 7.0 KiB since session
+// the filter takes at most 1,152 bytes, 9 for each of its 128 words; 7.1 KiB since session
 // 42 follows 16 failing commands, not 8, and every one of them is in use here: an agent with
 // fewer keeps only those).
 func TestProgressSnapshotIsBounded(t *testing.T) {
