@@ -279,14 +279,15 @@ func commandKey(tool string, args []byte) (key, places uint64, ok bool) {
 		}
 		// A path is known by its last part; a URL is not a path of the machine, and its last
 		// part may be the same for every resource it names (".../entry/2IB5/1").
+		unquoted := bytes.TrimLeft(word, `"'`)
 		if k := lastPathSep(word); k >= 0 && k < len(word)-1 && !bytes.Contains(word, []byte("://")) {
-			if w := bytes.TrimLeft(word, `"'`); len(w) > 0 && (w[0] == '/' || w[0] == '~' || w[0] == '$' || len(w) > 2 && w[1] == ':') {
+			if w := unquoted; len(w) > 0 && (w[0] == '/' || w[0] == '~' || w[0] == '$' || len(w) > 2 && w[1] == ':') {
 				moved = true // absolute, home-relative, a variable's, or a drive's
 			}
-			p.writeBytes(bytes.TrimPrefix(bytes.TrimLeft(word, `"'`), []byte("./")))
+			p.writeBytes(bytes.TrimPrefix(unquoted, []byte("./")))
 			word = word[k+1:]
 		} else {
-			p.writeBytes(bytes.TrimLeft(word, `"'`))
+			p.writeBytes(unquoted)
 		}
 		p.writeByte(0)
 		if words > 0 {

@@ -2095,7 +2095,7 @@ var shellPrefixes = [...]string{"/bin/bash: ", "/usr/bin/bash: ", "bash: ", "-ba
 // leadingSpace is how many bytes of white space (spaces, tabs, line breaks) s opens with.
 func leadingSpace(s string) int {
 	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t') {
+	for i < len(s) && isSpaceByte(s[i]) {
 		i++
 	}
 	return i

@@ -243,14 +243,14 @@ func partText(p any) string {
 			// A search's result as the Messages API gives it to the model (Anthropic's managed
 			// agents answer web_search so): its title, where it is from and its texts. Read as
 			// no text, every search was the same empty answer (validation round r174a R1).
-			return joinLines(strField(v, "title"), strField(v, "source"), contentText(v["content"]))
+			return joinLines(stringField(v, "title"), stringField(v, "source"), contentText(v["content"]))
 		case "document":
 			// A fetched document: its title and, when the source is text, the text.
 			var data string
 			if src, ok := v["source"].(map[string]any); ok && src["type"] == "text" {
-				data = strField(src, "data")
+				data = stringField(src, "data")
 			}
-			return joinLines(strField(v, "title"), data, contentText(v["content"]))
+			return joinLines(stringField(v, "title"), data, contentText(v["content"]))
 		case "tool_reference":
 			// Claude Code's ToolSearch answers with the tools it loaded, by name: searches
 			// that load different tools are different answers, not one empty one.
@@ -266,12 +266,6 @@ func partText(p any) string {
 		}
 	}
 	return ""
-}
-
-// strField is m's string field key, "" when it has none.
-func strField(m map[string]any, key string) string {
-	s, _ := m[key].(string)
-	return s
 }
 
 // joinLines joins the texts that are not empty, a line break between each two.
