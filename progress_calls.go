@@ -456,14 +456,16 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// Failures of different kinds are different failures, alike as the rest of their text
 	// may be once masked (failureKind).
 	var sig, kind, kindSig uint64 // kindSig: the failure's identity (failureIdentity), 0 for none
-	var site uint64               // where a failure naming the call's own words was raised (echoedFailureSite)
+	var site uint64               // its kind and where a failure naming the call's own words was raised (echoedFailureSite)
 	lead, leadExact := dg.lead, uint64(0)
 	if failed {
 		line, after, msg := failureLineOf(said)
 		sig, kind = signatureOf(line, after), failureKind(line)
 		kindSig = failureIdentity(sig, kind, line, said)
 		if kind != 0 {
-			site = echoedFailureSite(line, said, c.args)
+			if at := echoedFailureSite(line, said, c.args); at != 0 {
+				site = combine(kind, at)
+			}
 		}
 		if msg != "" {
 			// What a JSON answer's error says first, not the envelope's first line.
@@ -518,7 +520,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	sameExact := ch != nil && ch.exact == dg.exact && !c.refusedForm
 	// A failure known by its identity (failureIdentity) is the same failure whatever the
 	// text around it.
-	sameLine := ch != nil && ch.failed && !c.refusedForm && (kindSig != 0 && ch.sig == kindSig || site != 0 && ch.site == siteOf(kind, site))
+	sameLine := ch != nil && ch.failed && !c.refusedForm && (kindSig != 0 && ch.sig == kindSig || site != 0 && ch.site == site)
 	// Commands of which nothing ran, whichever way the shell declined them (it could not
 	// parse one, it found no program of another's name), are one failure: the model is
 	// sending what is not a command. A weak model's prose run as its command failed one way
@@ -597,7 +599,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	} else {
 		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
-			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sig: kindSig, site: siteOf(kind, site), ranNothing: nothing, sketch: dg.sketch, count: 1, file: file}}
+			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sig: kindSig, site: site, ranNothing: nothing, sketch: dg.sketch, count: 1, file: file}}
 		if stretch {
 			nc.other, nc.hasOther = ch.chainShape, true
 		}
@@ -2196,15 +2198,6 @@ func isMatchLine(line string) bool {
 		return true // "src/app.go:" and perhaps its line number after
 	}
 	return false
-}
-
-// siteOf is a chain's site identity: the failure's kind and where it was raised (see
-// echoedFailureSite), 0 when it has none.
-func siteOf(kind, site uint64) uint64 {
-	if site == 0 {
-		return 0
-	}
-	return combine(kind, site)
 }
 
 // recurringFailure counts the failures of identity id among a tool's failures before (fails,
