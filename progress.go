@@ -624,10 +624,6 @@ type progressState struct {
 	lastWait    int32                // 1 + the index of the latest call that waited, 0 before the first
 	lastMoved   int32                // 1 + the index of the latest call that found a look it made before answered otherwise (movedOnItsOwn)
 	callSaid    bool                 // a call notice was given since the thought began
-	// the identity of a failure recurring among the tool's last failures at this call, and
-	// how many times it came in them (recurringFailure); 0 when none
-	recurring      uint64
-	recurringCount int32
 	// spoke: the host has fed the model's text at least once. Until it does, no thought can
 	// repeat, and the lines a result brought (digest's lines), which only the thought rule
 	// reads, are not gathered: a host that feeds calls alone pays nothing for them.

@@ -263,7 +263,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// errors and churn: this tool's run of near-identical outcomes, and the command's run of
 	// failures across changes of the workspace.
-	ch, rf := s.followOutcome(c, cls, toolHash, &dg, id, args, callTraits{mut: mut, waiting: waiting, sleeps: sleeps, gone: gone})
+	fw := s.followOutcome(c, cls, toolHash, &dg, id, args, callTraits{mut: mut, waiting: waiting, sleeps: sleeps, gone: gone})
 	s.last, s.hasLast = rec, true
 	// (Arguments that are a JSON object without a command-line key hold no command: most
 	// calls are let go by what readArgKeys already found.)
@@ -277,7 +277,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	before := len(out)
 	// A call failing in earnest: the tool said so, or its answer opens with the failure (a
 	// listing of code that holds "Error" is not one).
-	repeatsLast := rf != nil && rf.last == dg.exact && (c.failed || opensWithFailure(c.result))
+	repeatsLast := fw.refail != nil && fw.refail.last == dg.exact && (c.failed || opensWithFailure(c.result))
 	// While the quiet calls last, no notice is looked for at all: a chain due now keeps its
 	// count and speaks when they are over, rather than being marked as told by a notice the
 	// model never saw (six rejected edits in a row went untold, their chain due at the fourth,
@@ -300,7 +300,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.stuckHeld = id
 		return out
 	}
-	out = s.callNotice(c, cls, ch, rf, repeatsLast, noProgress, dist, again, out)
+	out = s.callNotice(c, cls, fw, repeatsLast, noProgress, dist, again, out)
 	if len(out) > before {
 		s.callSaid = true
 		s.saidAt = s.calls
@@ -434,10 +434,21 @@ type callTraits struct {
 	gone    bool // it waited on what does not exist (pollsWhatIsGone): it failed, whatever the host said
 }
 
+// followed is what followOutcome found of a call: the tool's chain it extended or started, the
+// command's same-failure chain across changes (nil when it has none), and a failure recurring
+// among the tool's last failures at this call, with how many of them it was (recurringFailure;
+// 0 when none, or when the tool's chain already counts it as often).
+type followed struct {
+	tool           *toolChain
+	refail         *refailChain
+	recurring      uint64
+	recurringCount int32
+}
+
 // followOutcome extends or starts the call's tool chain (errors, churn: the tool's run of
 // near-identical outcomes) and its failure chain across edits (updateRefail), and returns
-// both.
-func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash uint64, dg *digest, id uint64, args []byte, t callTraits) (*toolChain, *refailChain) {
+// both, with a failure recurring among the tool's last ones.
+func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash uint64, dg *digest, id uint64, args []byte, t callTraits) followed {
 	d := s.d
 	mut, waiting, sleeps := t.mut, t.waiting, t.sleeps
 	// An editor's looks and its changes are two runs: a view of the file between two
@@ -548,10 +559,10 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	if ch != nil && failed && ch.failed && ch.epoch == s.epoch {
 		fails, nFails, recurSaid = ch.fails, ch.nFails, ch.recurSaid
 	}
-	s.recurring, s.recurringCount = 0, 0
+	var out followed
 	if failed && says && !waiting && newReply && kindSig != 0 && !c.refusedForm {
 		if n := recurringFailure(kindSig, fails[:nFails]); n >= d.cfg.ErrorRepeats {
-			s.recurring, s.recurringCount = kindSig, int32(n)
+			out.recurring, out.recurringCount = kindSig, int32(n)
 		}
 	}
 	if failed && newReply {
@@ -615,10 +626,10 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		// sleep), counted against the poll budget, not as an error or churn.
 		ch.count = 0
 	}
-	if s.recurring != 0 && s.recurringCount <= ch.count {
+	if out.recurring != 0 && out.recurringCount <= ch.count {
 		// The chain counts it as many times, in a row or taken up after one other failure
 		// (stretch): it is the chain's to tell.
-		s.recurring, s.recurringCount = 0, 0
+		out.recurring, out.recurringCount = 0, 0
 	}
 	if failed {
 		ch.fails, ch.nFails, ch.recurSaid = fails, nFails, recurSaid
@@ -659,7 +670,8 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 			s.declinedKey = rf.id
 		}
 	}
-	return ch, rf
+	out.tool, out.refail = ch, rf
+	return out
 }
 
 // ideographWords counts the characters of scripts written without spaces (isIdeograph) in the
@@ -785,8 +797,9 @@ func (s *progressState) quiet(escalation bool) bool {
 //
 // repeatsLast says that the call failed in earnest with the very result of its failure
 // chain's latest failure (rf.same failures in a row ended so).
-func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChain, rf *refailChain, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
+func (s *progressState) callNotice(c *observedCall, cls classEntry, fw followed, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
 	d := s.d
+	ch, rf := fw.tool, fw.refail
 	if n := int(s.copies) + 1; s.copies > 0 && n%selfRepeatRounds == 0 && (n/selfRepeatRounds)&(n/selfRepeatRounds-1) == 0 {
 		// One reply holding the same call ten times over, each copy answered alike, is a model
 		// repeating itself within a message, as a text saying a block ten times over is
@@ -862,10 +875,10 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, ch *toolChai
 	// another missing column between, and was told nine calls late (validation round r172c
 	// M8). Ordinary debugging meets each failure once. Told once an identity, while it
 	// recurs.
-	if r := s.recurring; r != 0 && ch.recurSaid != r && int(s.stuck) < d.thresholds[0] {
+	if r := fw.recurring; r != 0 && ch.recurSaid != r && int(s.stuck) < d.thresholds[0] {
 		ch.recurSaid = r
-		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(s.recurringCount)),
-			fill(s.d.cat.progressErrorsBetween, "tool", c.tool, "count", itoa(int(s.recurringCount)))))
+		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(fw.recurringCount)),
+			fill(s.d.cat.progressErrorsBetween, "tool", c.tool, "count", itoa(int(fw.recurringCount)))))
 	}
 	// Churn counts the variants that changed what was looked for: one question put to one
 	// file after another (a check that no "//" comment is left, file by file) is a sweep
