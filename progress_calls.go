@@ -486,6 +486,14 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 			leadExact = novelLineHash(leadLine(c.result)) | 1
 		}
 	}
+	// A linter's rejection of an edit is known by the errors it listed, and names the edit's
+	// file when the arguments do not (lintRejection).
+	var lintFile uint64
+	if editor && failed {
+		if errs, named := lintRejection(said); errs != 0 {
+			kind, lintFile = combine(kind, errs), named
+		}
+	}
 	// A failing edit restates the attempted change after its error, so for a mutating tool
 	// the error's first line decides what counts as the same failure, unless the failures are
 	// of different kinds: a traceback's first line is its header, whatever was raised. The
@@ -508,7 +516,9 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	declined := failed && declinedByUser(c.result)
 	var file uint64 // the file this rejected edit targets; 0 when unknown, or not such an edit
 	if editor && failed && !declined {
-		file, _ = editFileKey(c.args)
+		if file, _ = editFileKey(c.args); file == 0 {
+			file = lintFile
+		}
 	}
 	sameFile := file != 0 && ch != nil && ch.failed && file == ch.file && !sameLead
 	oneFile := ch == nil || !ch.mixed || file == ch.file

@@ -991,6 +991,52 @@ func editorRefused(s string) bool {
 	return strings.Contains(line, " does not exist. Please provide a valid path") || strings.Contains(line, " is not an absolute path")
 }
 
+// lintRejection reads an edit refused by the linter a harness runs on every edit (SWE-agent's
+// and its descendants'): the errors it listed under "ERRORS:", one "- CODE message" a line,
+// hashed in order, and the file the edit was for, named by the "[File: path (N lines total)]"
+// header of the listing that shows how the edit would have looked (the errors with their
+// digits left out: see below). Either is 0 when the
+// answer does not hold it. The edit command names no file (it edits the one open), so the
+// answer is where the file is told.
+//
+// Two rejections that list different errors are two failures: the model fixed what the first
+// listed, and the edit met something else (an undefined name after an indentation error).
+// Taken for one failure by their shared first sentence, four rejections of edits to two
+// files, each listing other errors, were told as the edit failing alike, one call before the
+// edit landed (testdata/labels: sympy-11870, Tester). Rejections of one file still make one
+// chain however they differ (see followOutcome's sameFile): an edit that cannot land in a
+// file is a loop whatever the linter says of each try.
+func lintRejection(result string) (errs, file uint64) {
+	at := strings.Index(result, "\nERRORS:\n- ")
+	if at < 0 {
+		return 0, 0
+	}
+	rest := result[at+len("\nERRORS:\n"):]
+	// An error is known by its code and words, not by where it was found: the same edit
+	// tried again a few lines lower reports "unexpected indent at line 24", then 25.
+	h := uint64(fnvOffset64)
+	for strings.HasPrefix(rest, "- ") {
+		line, next, _ := strings.Cut(rest, "\n")
+		for i := 0; i < len(line); i++ {
+			if c := line[i]; c < '0' || c > '9' {
+				h = (h ^ uint64(c)) * fnvPrime64
+			}
+		}
+		h = (h ^ '\n') * fnvPrime64
+		rest = next
+	}
+	errs = mix64(h) | 1
+	if i := strings.Index(rest, "\n[File: "); i >= 0 {
+		name := rest[i+len("\n[File: "):]
+		if end := strings.Index(name[:min(len(name), 4096)], " ("); end > 0 {
+			var fh textHasher // as editFileKey hashes a file named in the arguments
+			fh.write(name[:end])
+			file = fh.sum() | 1
+		}
+	}
+	return errs, file
+}
+
 // serverFailed says whether an answer opens with an HTTP status line of a server error
 // ("HTTP/1.1 503 Service Unavailable", "HTTP/2 502"), as a raw request (nc, curl -i) prints
 // the response: the request was not served, whatever page follows. A model sent ten different

@@ -940,6 +940,8 @@ func FuzzFailureReaders(f *testing.F) {
 		"Traceback (most recent call last):\n  File \"/w/./x.py\", line 9, in <module>\nKeyError: 'beak'",
 		"/bin/bash: line 9: DISCUSSION: command not found\n/bin/bash: line 10: It: command not found",
 		"bash-$", "(Open file: ", "File \"", `KeyError: '`, "",
+		"Your proposed edit has introduced new syntax error(s).\nERRORS:\n- E999 IndentationError: unexpected indent\n\n[File: /w/a.py (9 lines total)]",
+		"\nERRORS:\n- ", "\nERRORS:\n- x\n[File:  (",
 	} {
 		f.Add(s, "Python(file_path=\"x.py\"):\ndf['beak']")
 	}
@@ -951,5 +953,8 @@ func FuzzFailureReaders(f *testing.F) {
 		line, _ := failureLine(said)
 		echoedFailureSite(line, said, []byte(args))
 		quotesFromArgs(said, []byte(args))
+		if errs, file := lintRejection(said); errs == 0 && file != 0 {
+			t.Errorf("lintRejection(%q) names a file without listing errors", said)
+		}
 	})
 }
