@@ -26,12 +26,32 @@ import (
 //
 // The model's input at each completion (completion.input) repeats the conversation so far;
 // it is not read, the actions say the same once.
+//
+// Moatless 0.0.x (its SWE-bench Lite runs of June 2024, "AgenticLoop") saved the same run with
+// other names: {"name", "initial_message", "transitions", "info"}, no transition rules; a
+// transition holds its "state" (the model among its settings), and an action is
+// {"action", "output"} or, when the state asked the model to try again,
+// {"action", "retry_message"}, with its own "completion_cost", "input_tokens" and
+// "output_tokens". "action" is the request and "output" the response's output; a retry
+// message fails the action, as the later "retry" trigger does, and so does an action that
+// holds the model's "reject" of its instructions.
 
 type moatlessRun struct {
 	InitialMessage string `json:"initial_message"`
 	Transitions    []struct {
-		Name    string `json:"name"`
+		Name  string `json:"name"`
+		State *struct {
+			Model string `json:"model"`
+		} `json:"state"` // 0.0.x
 		Actions []struct {
+			// 0.0.x: the request, its output or the state's retry message, its usage
+			Action         map[string]json.RawMessage `json:"action"`
+			Output         json.RawMessage            `json:"output"`
+			RetryMessage   string                     `json:"retry_message"`
+			CompletionCost float64                    `json:"completion_cost"`
+			InputTokens    int64                      `json:"input_tokens"`
+			OutputTokens   int64                      `json:"output_tokens"`
+
 			Request  map[string]json.RawMessage `json:"request"`
 			Response *struct {
 				Trigger      string          `json:"trigger"`
@@ -53,7 +73,8 @@ type moatlessRun struct {
 // isMoatlessHead says whether a document's top-level keys are a Moatless run's.
 func isMoatlessHead(has func(string) bool) bool {
 	return has("transition_rules") && (has("transitions") || has("initial_message") || has("current_transition_id")) ||
-		has("transitions") && has("current_transition_id")
+		has("transitions") && has("current_transition_id") ||
+		has("transitions") && has("initial_message") && has("info") // 0.0.x
 }
 
 func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
@@ -67,7 +88,17 @@ func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
 		a.user(run.InitialMessage, 0)
 	}
 	for _, tr := range run.Transitions {
+		if tr.State != nil && tr.State.Model != "" {
+			a.usage.Model = tr.State.Model
+		}
 		for _, act := range tr.Actions {
+			if act.Request == nil && act.Action != nil {
+				// 0.0.x: the same action under its earlier names
+				a.usage.add(Usage{InputTokens: act.InputTokens, OutputTokens: act.OutputTokens, CostUSD: act.CompletionCost})
+				failed := !isBlank(act.RetryMessage) || len(bytesTrimSpace(act.Action["reject"])) > 0 && string(bytesTrimSpace(act.Action["reject"])) != "null"
+				a.add(moatlessCall(a, tr.Name, act.Action).WithResult(moatlessResult("", act.RetryMessage, act.Output), failed))
+				continue
+			}
 			if c := act.Completion; c != nil {
 				if c.Model != "" {
 					a.usage.Model = c.Model
@@ -79,18 +110,7 @@ func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
 			if act.Request == nil && act.Response == nil {
 				continue
 			}
-			args := map[string]json.RawMessage{}
-			for k, v := range act.Request {
-				if k == "scratch_pad" {
-					var thought string
-					if json.Unmarshal(v, &thought) == nil {
-						a.text("model", thought, "", 0)
-					}
-					continue
-				}
-				args[k] = v
-			}
-			call := loopguard.Call("", tr.Name, marshalArgs(args))
+			call := moatlessCall(a, tr.Name, act.Request)
 			if r := act.Response; r != nil {
 				failed := r.Trigger == "retry" || r.Trigger == "reject"
 				call = call.WithResult(moatlessResult(r.Trigger, r.RetryMessage, r.Output), failed)
@@ -101,8 +121,26 @@ func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
 	return b.done(), nil
 }
 
+// moatlessCall is the call an action's request makes in the state named state: its scratch
+// pad is the model's words, said before it, and the rest are the call's arguments.
+func moatlessCall(a *agentBuf, state string, request map[string]json.RawMessage) loopguard.Event {
+	args := map[string]json.RawMessage{}
+	for k, v := range request {
+		if k == "scratch_pad" {
+			var thought string
+			if json.Unmarshal(v, &thought) == nil {
+				a.text("model", thought, "", 0)
+			}
+			continue
+		}
+		args[k] = v
+	}
+	return loopguard.Call("", state, marshalArgs(args))
+}
+
 // moatlessResult is what a state answered an action: the message asking for a retry, or the
-// output's message with its diff and verification errors (an edit), or the output itself.
+// output's message with its diff and verification errors (an edit; 0.0.x names them
+// "errors"), or the output itself after the trigger it fired (0.0.x kept none).
 func moatlessResult(trigger, retry string, output json.RawMessage) string {
 	if !isBlank(retry) {
 		return retry
@@ -111,18 +149,24 @@ func moatlessResult(trigger, retry string, output json.RawMessage) string {
 		Message            string          `json:"message"`
 		Diff               string          `json:"diff"`
 		VerificationErrors json.RawMessage `json:"verification_errors"`
+		Errors             json.RawMessage `json:"errors"`
 	}
 	if json.Unmarshal(output, &out) == nil && out.Message != "" {
 		parts := []string{out.Message}
 		if out.Diff != "" {
 			parts = append(parts, out.Diff)
 		}
-		if v := string(bytesTrimSpace(out.VerificationErrors)); v != "" && v != "null" && v != "[]" {
-			parts = append(parts, "verification errors: "+v)
+		for _, errs := range []json.RawMessage{out.VerificationErrors, out.Errors} {
+			if v := string(bytesTrimSpace(errs)); v != "" && v != "null" && v != "[]" {
+				parts = append(parts, "verification errors: "+v)
+			}
 		}
 		return strings.Join(parts, "\n")
 	}
 	if o := bytesTrimSpace(output); len(o) > 0 && string(o) != "null" && string(o) != "{}" {
+		if trigger == "" {
+			return string(rawArgs(output))
+		}
 		return trigger + "\n" + string(rawArgs(output))
 	}
 	return trigger

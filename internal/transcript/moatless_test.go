@@ -61,3 +61,71 @@ func TestMoatlessRunReadsAsItsStatesCalls(t *testing.T) {
 		t.Errorf("%d calls, notices %q; want 10 calls and %q", calls, notices, want)
 	}
 }
+
+// moatlessLoopDoc is a run of Moatless 0.0.x ("AgenticLoop", its SWE-bench Lite submissions
+// of June 2024): the same states, the request under "action", the state's answer under
+// "output" or, when it asked the model to try again, "retry_message", and each action's usage
+// beside it. The editor is told three times that its replacement equals the search.
+func moatlessLoopDoc() string {
+	var b strings.Builder
+	b.WriteString(`{"name":"AgenticLoop","initial_message":"Migration crashes when a unique_together is removed","transitions":[` +
+		`{"name":"SearchCode","state":{"include_message_history":true,"model":"claude-3-5-sonnet-20240620","temperature":0.0},"actions":[` +
+		`{"action":{"scratch_pad":"Find the schema editor.","search_requests":[{"query":"_delete_unique_constraint"}],"complete":false},` +
+		`"output":{"ranked_spans":[{"file_path":"django/db/backends/base/schema.py","span_id":"BaseDatabaseSchemaEditor","rank":0}]},"completion_cost":0.02,"input_tokens":2000,"output_tokens":100}]},` +
+		`{"name":"ClarifyCodeChange","state":{"model":"claude-3-5-sonnet-20240620"},"actions":[` +
+		`{"action":{"scratch_pad":"Pick the lines.","start_line":74,"end_line":74},"retry_message":"The line numbers 74 - 74 only covers to the signature of the Class.","completion_cost":0.01,"input_tokens":1000,"output_tokens":50},` +
+		`{"action":{"scratch_pad":"Give up on these lines.","start_line":74,"end_line":74,"reject":true},"output":{"message":"Give up on these lines."},"completion_cost":0.01,"input_tokens":1000,"output_tokens":50}]},` +
+		`{"name":"EditCode","state":{"model":"claude-3-5-sonnet-20240620"},"actions":[`)
+	for i := 0; i < 3; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"action":{"content":"<replace>\n    def _delete_unique_constraint(self, model, fields, name):\n</replace>"},` +
+			`"retry_message":"The code in the replace tag is the same as in the search. Use the reject function if you can't do any changes and want to reject the instructions.",` +
+			`"completion_cost":0.01,"input_tokens":1000,"output_tokens":50}`)
+	}
+	b.WriteString(`]},{"name":"EditCode","state":{"model":"claude-3-5-sonnet-20240620"},"actions":[` +
+		`{"action":{"content":"<replace>\n    def _delete_unique_constraint(self, model, fields, name=None):\n</replace>"},` +
+		`"output":{"message":"Applied the change to django/db/backends/base/schema.py.","diff":"--- a\n+++ b\n","errors":[{"code":"E1120","message":"No value for argument"}]},` +
+		`"completion_cost":0.01,"input_tokens":1000,"output_tokens":50}]}],` +
+		`"info":{"evaluation_name":"20240623_moatless_claude-3.5-sonnet","instance_id":"django__django-15738","status":"finished","total_cost":0.08}}`)
+	return b.String()
+}
+
+func TestMoatlessEarlierRunsReadUnderTheirOwnNames(t *testing.T) {
+	tr, err := ReadFrom("django__django-15738.json", strings.NewReader(moatlessLoopDoc()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Format != FormatMoatless || len(tr.Agents) != 1 {
+		t.Fatalf("read as %q with %d agents", tr.Format, len(tr.Agents))
+	}
+	got := describe(tr.Agents[0].Events)
+	want := []string{
+		`user "Migration crashes when a unique_…"`,
+		`text[model] "Find the schema editor."`,
+		`call SearchCode "{\"complete\":false,\"search_reques…" => "{\"ranked_spans\":[{\"file_path\":\"d…"`,
+		`text[model] "Pick the lines."`,
+		`call ClarifyCodeChange "{\"end_line\":74,\"start_line\":74}" => "The line numbers 74 - 74 only co…" FAILED`,
+		`text[model] "Give up on these lines."`,
+		`call ClarifyCodeChange "{\"end_line\":74,\"reject\":true,\"st…" => "Give up on these lines." FAILED`,
+		`call EditCode "{\"content\":\"<replace>\\n    def _…" => "The code in the replace tag is t…" FAILED`,
+		`call EditCode "{\"content\":\"<replace>\\n    def _…" => "The code in the replace tag is t…" FAILED`,
+		`call EditCode "{\"content\":\"<replace>\\n    def _…" => "The code in the replace tag is t…" FAILED`,
+		`call EditCode "{\"content\":\"<replace>\\n    def _…" => "Applied the change to django/db/…"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if last := tr.Agents[0].Events[len(tr.Agents[0].Events)-1]; !strings.Contains(last.Result, "verification errors: [{\"code\":\"E1120\"") {
+		t.Errorf("the edit's lint errors are not in its result: %q", last.Result)
+	}
+	if u := tr.Usage; u.InputTokens != 8000 || u.OutputTokens != 400 || u.Model != "claude-3-5-sonnet-20240620" || u.CostUSD < 0.079 || u.CostUSD > 0.081 {
+		t.Errorf("usage %+v", u)
+	}
+	// The editor told three times that it changed nothing is stuck, told at the third.
+	calls, notices := defaultNotices(t, tr.Agents[0])
+	if want := []string{"call 6: stuck EditCode × 3"}; calls != 7 || !reflect.DeepEqual(notices, want) {
+		t.Errorf("%d calls, notices %q; want 7 calls and %q", calls, notices, want)
+	}
+}
