@@ -909,6 +909,19 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, fw followed,
 		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
 			fill(s.d.cat.progressRefail, "tool", c.tool, "count", itoa(int(r.count)), "edits", itoa(int(r.epochs)))))
 	}
+	// The same command failing alike at its fourth run with nothing changed since the first,
+	// other calls between, is as stuck: the reads and probes between changed nothing it
+	// depends on, and nothing that could fix it was tried (a run of four failing alike with
+	// edits between is told above, as edits not reaching the cause). Results need only be
+	// alike, as for the errors rule (a shell's line count, a timestamp, one more test
+	// failing). Not when a notice came since the chain's first failure: the loop it is part
+	// of was told (a cycle going round, the same call stuck), and a second notice on it is
+	// noise. Nor after a wait, which makes the runs a poll.
+	if r := rf; r != nil && r.saidAt == 0 && r.epochs == 0 && r.reached(d.cfg.ErrorRepeats) && int(s.stuck) < d.thresholds[0] &&
+		s.lastWait <= r.start && s.saidAt < r.start {
+		r.saidAt = r.count
+		return append(out, s.errorsNotice(c, int(r.count), false))
+	}
 	if r := rf; r != nil && r.saidAt == 0 && r.epochs == 0 && repeatsLast && int(r.same) == d.thresholds[0] && int(s.stuck) < int(r.same) && s.lastWait <= r.start {
 		// The same call failing the same way with nothing changed since its first run is
 		// stuck, however far apart the runs: the reads and probes between them (further

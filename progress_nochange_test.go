@@ -1,0 +1,90 @@
+package loopguard
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A command failing alike four times with nothing changed since its first run is told at the
+// fourth, whatever calls come between, unless they waited (a poll) or the loop was already
+// told; with changes between it is the across-edits rule's, told in its own words.
+func TestFailingAgainWithNothingChangedIsToldAtTheFourth(t *testing.T) {
+	// Alike, not the same: the runner shuffles the order it loads the test modules in.
+	orders := []string{"", "test_db test_api test_cli", "test_api test_cli test_db", "test_cli test_db test_api", "test_db test_cli test_api"}
+	failure := func(i int) string {
+		return fmt.Sprintf("loading modules: %s\nTraceback (most recent call last):\n  File \"/w/run_tests.py\", line 12, in <module>\n    check(parse(\"cfg.yaml\"))\n"+
+			"  File \"/w/app/config.py\", line 48, in parse\n    raise ConfigError(\"missing key: database.url\")\n"+
+			"app.config.ConfigError: missing key: database.url\nran for %d.%02ds, pid %d", orders[i], i, 17*i%100, 4000+i)
+	}
+	between := map[string]func(i int) Event{
+		"a read": func(i int) Event {
+			return Call("a", "Bash", []byte(fmt.Sprintf(`{"command":"sed -n '%d,%dp' app/config.py"}`, 10*i, 10*i+9))).
+				WithResult(fmt.Sprintf("def parse(path):\n    data = load(path)  # part %d\n    return data", i), false)
+		},
+		"a wait": func(i int) Event {
+			return Call("a", "Bash", []byte(`{"command":"sleep 20"}`)).WithResult("", false)
+		},
+		"an edit": func(i int) Event {
+			return Call("a", "Edit", []byte(fmt.Sprintf(`{"file_path":"/w/app/config.py","old_string":"v%d","new_string":"v%d"}`, i, i+1))).
+				WithResult("The file /w/app/config.py has been updated.", false)
+		},
+	}
+	tests := []struct {
+		name     string
+		between  string
+		toldAt   int    // the run told, 0 for none by the fourth
+		wantText string // what the notice says
+	}{
+		{"reads between the runs", "a read", 4, "with the same error"},
+		{"waits between the runs: a poll", "a wait", 0, ""},
+		{"edits between the runs: the changes are not reaching the cause", "an edit", 4, "none of the changes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			told, text := 0, ""
+			for i := 1; i <= 4 && told == 0; i++ {
+				for _, n := range e.Observe(Call("a", "Bash", []byte(`{"command":"python run_tests.py"}`)).WithResult(failure(i), true)) {
+					if n.Kind == KindErrors {
+						told, text = i, n.Text
+					}
+				}
+				if i < 4 {
+					e.Observe(between[tt.between](i))
+				}
+			}
+			if told != tt.toldAt || !strings.Contains(text, tt.wantText) {
+				t.Errorf("told at run %d (%q), want %d saying %q", told, text, tt.toldAt, tt.wantText)
+			}
+		})
+	}
+}
+
+// A loop told once is not told again by this rule: a command run three times in a row, failing
+// the same way, is stuck and told so; its fourth run after a look elsewhere is the same loop.
+func TestFailingAgainWithNothingChangedIsNotToldTwice(t *testing.T) {
+	e, _ := New(defaultProgress(nil))
+	var notices []string
+	observe := func(ev Event) {
+		for _, n := range e.Observe(ev) {
+			notices = append(notices, string(n.Kind))
+		}
+	}
+	failure := func(order string) string {
+		return "loading modules: " + order + "\nTraceback (most recent call last):\n  File \"/w/run_tests.py\", line 12, in <module>\n" +
+			"    check(parse(\"cfg.yaml\"))\n  File \"/w/app/config.py\", line 48, in parse\n" +
+			"    raise ConfigError(\"missing key: database.url\")\napp.config.ConfigError: missing key: database.url"
+	}
+	run := Call("a", "Bash", []byte(`{"command":"python run_tests.py"}`))
+	for i := 0; i < 3; i++ {
+		observe(run.WithResult(failure("test_db test_api test_cli"), true))
+	}
+	for i := 0; i < 4; i++ { // looks elsewhere, past the quiet calls after a notice
+		observe(Call("a", "Bash", []byte(fmt.Sprintf(`{"command":"sed -n '%d,%dp' cfg.yaml"}`, 5*i+1, 5*i+5))).WithResult(fmt.Sprintf("name: app%d\nheader: x", i), false))
+	}
+	observe(run.WithResult(failure("test_cli test_db test_api"), true))
+	if len(notices) != 1 || notices[0] != string(KindStuck) {
+		t.Errorf("notices %q, want the one stuck notice at the third run", notices)
+	}
+}
