@@ -24,6 +24,7 @@ type catalogue struct {
 	progressEditsRejected  string // {tool} {count}: edits of one file rejected, for changing reasons
 	progressNothingRan     string // {count}: commands in a row of which the shell ran nothing
 	progressRefail         string // {tool} {count} {edits}
+	progressRefailIdle     string // {tool} {count}: the same failure, nothing changed since the first
 	progressReapplied      string // {tool} {count}: the same change made again and again
 	progressCopies         string // {tool} {count}: one reply holding the same call {count} times, answered alike
 	progressChurn          string // {tool} {count}
@@ -92,6 +93,9 @@ var catalogues = map[string]*catalogue{
 		progressErrorsSame: "[loopguard] {tool} has failed {count} times with the same error, called the same way each " +
 			"time. The error message names the problem: fix that cause first (or use a different tool) instead of " +
 			"trying again.",
+		progressRefailIdle: "[loopguard] {tool} has failed {count} times with the same error, and nothing was changed " +
+			"between the runs: run again as it is, it can only fail the same way. Change what the error names first, " +
+			"or try another approach.",
 		progressRefail: "[loopguard] {tool} has failed {count} times with the same error, and none of the changes " +
 			"you made in between ({edits} of them) altered it. The changes are not reaching the cause: read the error " +
 			"again, find where it actually comes from, and change that.",
@@ -177,6 +181,8 @@ var catalogues = map[string]*catalogue{
 			"你是按一个与文件现状不符的印象在修改：请先查看你要改的那几行现在的样子，再做一次与之完全一致的修改。",
 		progressErrorsSame: "[loopguard] {tool} 已失败 {count} 次，报错相同，每次的调用方式都一样。" +
 			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再重复尝试。",
+		progressRefailIdle: "[loopguard] {tool} 已失败 {count} 次，报错相同，而这几次运行之间什么都没有改变：原样再运行，" +
+			"结果只会一样。请先改正错误信息所指出的问题，或者换一种做法。",
 		progressRefail: "[loopguard] {tool} 已失败 {count} 次，报错相同；期间你做的修改（共 {edits} 处）都没有改变这个错误。" +
 			"这些修改没有触及原因：请重新阅读错误信息，找到它真正的来源，再修改那里。",
 		progressCopies: "[loopguard] 你在同一次回复中把同一个 {tool} 调用发送了 {count} 次，每一次得到的答案都一样。" +

@@ -920,7 +920,8 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, fw followed,
 	if r := rf; r != nil && r.saidAt == 0 && r.epochs == 0 && r.reached(d.cfg.ErrorRepeats) && int(s.stuck) < d.thresholds[0] &&
 		s.lastWait <= r.start && s.saidAt < r.start {
 		r.saidAt = r.count
-		return append(out, s.errorsNotice(c, int(r.count), false))
+		return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(int(r.count)),
+			fill(s.d.cat.progressRefailIdle, "tool", c.tool, "count", itoa(int(r.count)))))
 	}
 	if r := rf; r != nil && r.saidAt == 0 && r.epochs == 0 && repeatsLast && int(r.same) == d.thresholds[0] && int(s.stuck) < int(r.same) && s.lastWait <= r.start {
 		// The same call failing the same way with nothing changed since its first run is

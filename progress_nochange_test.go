@@ -36,7 +36,7 @@ func TestFailingAgainWithNothingChangedIsToldAtTheFourth(t *testing.T) {
 		toldAt   int    // the run told, 0 for none by the fourth
 		wantText string // what the notice says
 	}{
-		{"reads between the runs", "a read", 4, "with the same error"},
+		{"reads between the runs", "a read", 4, "nothing was changed between the runs"},
 		{"waits between the runs: a poll", "a wait", 0, ""},
 		{"edits between the runs: the changes are not reaching the cause", "an edit", 4, "none of the changes"},
 	}
