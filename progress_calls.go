@@ -300,7 +300,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.stuckHeld = id
 		return out
 	}
-	out = s.callNotice(c, cls, fw, repeatsLast, noProgress, dist, again, out)
+	out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
 	if len(out) > before {
 		s.callSaid = true
 		s.saidAt = s.calls
@@ -807,7 +807,7 @@ func (s *progressState) quiet(escalation bool) bool {
 //
 // repeatsLast says that the call failed in earnest with the very result of its failure
 // chain's latest failure (rf.same failures in a row ended so).
-func (s *progressState) callNotice(c *observedCall, cls classEntry, fw followed, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
+func (s *progressState) callNotice(c *observedCall, cls classEntry, fw *followed, repeatsLast, noProgress bool, dist, again int, out []Notice) []Notice {
 	d := s.d
 	ch, rf := fw.tool, fw.refail
 	if n := int(s.copies) + 1; s.copies > 0 && n%selfRepeatRounds == 0 && (n/selfRepeatRounds)&(n/selfRepeatRounds-1) == 0 {
