@@ -36,10 +36,11 @@
 //   - stuck: the same call returning the same result with nothing changed, at the 3rd and 6th
 //     (a failing call however far apart its runs; the copies of a call in one reply count once,
 //     and ten of them answered alike are told on their own);
-//   - cycle: a cycle of 2 to 16 calls whose results do not change, once it has come round 3 times;
+//   - cycle: a cycle of 2 to 32 calls whose results do not change, once it has come round 3 times;
 //   - errors: one tool failing again and again with near-identical errors while its arguments
 //     change (a failure that comes back after one other failure takes up its count), or the
-//     same failure returning across edits that do not alter it;
+//     same failure returning across edits that do not alter it, or the same command failing
+//     alike with nothing changed between its runs, whatever calls come between;
 //   - churn: one tool called with many arguments and answering the same every time;
 //   - poll: polling that advances, past its budget (one gentle note);
 //   - thought: the model repeating itself (text events with source "model") while its calls
