@@ -31,37 +31,6 @@ func moatlessRunDoc() string {
 	return b.String()
 }
 
-func TestMoatlessRunReadsAsItsStatesCalls(t *testing.T) {
-	tr, err := ReadFrom("trajectory.json", strings.NewReader(moatlessRunDoc()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tr.Format != FormatMoatless || len(tr.Agents) != 1 {
-		t.Fatalf("read as %q with %d agents", tr.Format, len(tr.Agents))
-	}
-	got := describe(tr.Agents[0].Events)
-	want := []string{
-		`user "Voting estimator will fail at fi…"`,
-		`text[model] "Look for VotingClassifier.fit."`,
-		`call SearchCode "{\"complete\":false,\"search_reques…" => "did_search\n{\"ranked_spans\":[{\"fi…"`,
-		`text[model] "Skip None estimators when passin…"`,
-		`call PlanToCode "{\"action\":\"modify\",\"file_path\":\"…" => "edit_code\n{\"instructions\":\"Skip …"`,
-		`call EditCode "{\"content\":\"<replace>\\n        r…" => "The code in the replace tag is t…" FAILED`,
-		`call EditCode "{\"content\":\"<reject>\\nThe code i…" => "\nThe code in the replace tag is …" FAILED`,
-	}
-	if !reflect.DeepEqual(got[:len(want)], want) {
-		t.Errorf("events:\n%s\nwant first:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	if u := tr.Usage; u.InputTokens != 4000 || u.OutputTokens != 400 || u.Model != "claude-3-5-sonnet-20240620" {
-		t.Errorf("usage %+v", u)
-	}
-	// The planner restating the same plan between rejected edits is a loop, told at its third.
-	calls, notices := defaultNotices(t, tr.Agents[0])
-	if want := []string{"call 7: thought same thought × 3"}; calls != 10 || !reflect.DeepEqual(notices, want) {
-		t.Errorf("%d calls, notices %q; want 10 calls and %q", calls, notices, want)
-	}
-}
-
 // moatlessLoopDoc is a run of Moatless 0.0.x ("AgenticLoop", its SWE-bench Lite submissions
 // of June 2024): the same states, the request under "action", the state's answer under
 // "output" or, when it asked the model to try again, "retry_message", and each action's usage
@@ -92,40 +61,80 @@ func moatlessLoopDoc() string {
 	return b.String()
 }
 
-func TestMoatlessEarlierRunsReadUnderTheirOwnNames(t *testing.T) {
-	tr, err := ReadFrom("django__django-15738.json", strings.NewReader(moatlessLoopDoc()))
-	if err != nil {
-		t.Fatal(err)
+// Both formats read as their states' calls: each action a call named after its state, the
+// model's scratch pad its words before it, a retry or a rejection failed, usage summed.
+func TestMoatlessRunsReadAsTheirStatesCalls(t *testing.T) {
+	tests := []struct {
+		name, file, doc string
+		want            []string // the events, from the first
+		usage           Usage
+		calls           int
+		notices         []string
+		lastHas         string // in the last call's result
+	}{
+		{
+			// The planner restating the same plan between rejected edits is a loop, told at
+			// its third.
+			name: "states holding requests and responses", file: "trajectory.json", doc: moatlessRunDoc(),
+			want: []string{
+				`user "Voting estimator will fail at fi…"`,
+				`text[model] "Look for VotingClassifier.fit."`,
+				`call SearchCode "{\"complete\":false,\"search_reques…" => "did_search\n{\"ranked_spans\":[{\"fi…"`,
+				`text[model] "Skip None estimators when passin…"`,
+				`call PlanToCode "{\"action\":\"modify\",\"file_path\":\"…" => "edit_code\n{\"instructions\":\"Skip …"`,
+				`call EditCode "{\"content\":\"<replace>\\n        r…" => "The code in the replace tag is t…" FAILED`,
+				`call EditCode "{\"content\":\"<reject>\\nThe code i…" => "\nThe code in the replace tag is …" FAILED`,
+			},
+			usage: Usage{InputTokens: 4000, OutputTokens: 400, CostUSD: 0.04, Model: "claude-3-5-sonnet-20240620"},
+			calls: 10, notices: []string{"call 7: thought same thought × 3"},
+		},
+		{
+			// 0.0.x: the editor told three times that it changed nothing is stuck, told at the
+			// third; the landing edit's lint errors are in its result.
+			name: "0.0.x: actions and outputs", file: "django__django-15738.json", doc: moatlessLoopDoc(),
+			want: []string{
+				`user "Migration crashes when a unique_…"`,
+				`text[model] "Find the schema editor."`,
+				`call SearchCode "{\"complete\":false,\"search_reques…" => "{\"ranked_spans\":[{\"file_path\":\"d…"`,
+				`text[model] "Pick the lines."`,
+				`call ClarifyCodeChange "{\"end_line\":74,\"start_line\":74}" => "The line numbers 74 - 74 only co…" FAILED`,
+				`text[model] "Give up on these lines."`,
+				`call ClarifyCodeChange "{\"end_line\":74,\"reject\":true,\"st…" => "Give up on these lines." FAILED`,
+				`call EditCode "{\"content\":\"<replace>\\n    def _…" => "The code in the replace tag is t…" FAILED`,
+				`call EditCode "{\"content\":\"<replace>\\n    def _…" => "The code in the replace tag is t…" FAILED`,
+				`call EditCode "{\"content\":\"<replace>\\n    def _…" => "The code in the replace tag is t…" FAILED`,
+				`call EditCode "{\"content\":\"<replace>\\n    def _…" => "Applied the change to django/db/…"`,
+			},
+			usage: Usage{InputTokens: 8000, OutputTokens: 400, CostUSD: 0.08, Model: "claude-3-5-sonnet-20240620"},
+			calls: 7, notices: []string{"call 6: stuck EditCode × 3"},
+			lastHas: `verification errors: [{"code":"E1120"`,
+		},
 	}
-	if tr.Format != FormatMoatless || len(tr.Agents) != 1 {
-		t.Fatalf("read as %q with %d agents", tr.Format, len(tr.Agents))
-	}
-	got := describe(tr.Agents[0].Events)
-	want := []string{
-		`user "Migration crashes when a unique_…"`,
-		`text[model] "Find the schema editor."`,
-		`call SearchCode "{\"complete\":false,\"search_reques…" => "{\"ranked_spans\":[{\"file_path\":\"d…"`,
-		`text[model] "Pick the lines."`,
-		`call ClarifyCodeChange "{\"end_line\":74,\"start_line\":74}" => "The line numbers 74 - 74 only co…" FAILED`,
-		`text[model] "Give up on these lines."`,
-		`call ClarifyCodeChange "{\"end_line\":74,\"reject\":true,\"st…" => "Give up on these lines." FAILED`,
-		`call EditCode "{\"content\":\"<replace>\\n    def _…" => "The code in the replace tag is t…" FAILED`,
-		`call EditCode "{\"content\":\"<replace>\\n    def _…" => "The code in the replace tag is t…" FAILED`,
-		`call EditCode "{\"content\":\"<replace>\\n    def _…" => "The code in the replace tag is t…" FAILED`,
-		`call EditCode "{\"content\":\"<replace>\\n    def _…" => "Applied the change to django/db/…"`,
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	if last := tr.Agents[0].Events[len(tr.Agents[0].Events)-1]; !strings.Contains(last.Result, "verification errors: [{\"code\":\"E1120\"") {
-		t.Errorf("the edit's lint errors are not in its result: %q", last.Result)
-	}
-	if u := tr.Usage; u.InputTokens != 8000 || u.OutputTokens != 400 || u.Model != "claude-3-5-sonnet-20240620" || u.CostUSD < 0.079 || u.CostUSD > 0.081 {
-		t.Errorf("usage %+v", u)
-	}
-	// The editor told three times that it changed nothing is stuck, told at the third.
-	calls, notices := defaultNotices(t, tr.Agents[0])
-	if want := []string{"call 6: stuck EditCode × 3"}; calls != 7 || !reflect.DeepEqual(notices, want) {
-		t.Errorf("%d calls, notices %q; want 7 calls and %q", calls, notices, want)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := ReadFrom(tt.file, strings.NewReader(tt.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Format != FormatMoatless || len(tr.Agents) != 1 {
+				t.Fatalf("read as %q with %d agents", tr.Format, len(tr.Agents))
+			}
+			if got := describe(tr.Agents[0].Events); len(got) < len(tt.want) || !reflect.DeepEqual(got[:len(tt.want)], tt.want) {
+				t.Errorf("events:\n%s\nwant first:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			u := tr.Usage
+			if u.InputTokens != tt.usage.InputTokens || u.OutputTokens != tt.usage.OutputTokens || u.Model != tt.usage.Model ||
+				u.CostUSD < tt.usage.CostUSD-0.001 || u.CostUSD > tt.usage.CostUSD+0.001 {
+				t.Errorf("usage %+v, want %+v", u, tt.usage)
+			}
+			events := tr.Agents[0].Events
+			if last := events[len(events)-1]; tt.lastHas != "" && !strings.Contains(last.Result, tt.lastHas) {
+				t.Errorf("the last call's result %q does not hold %q", last.Result, tt.lastHas)
+			}
+			calls, notices := defaultNotices(t, tr.Agents[0])
+			if calls != tt.calls || !reflect.DeepEqual(notices, tt.notices) {
+				t.Errorf("%d calls, notices %q; want %d calls and %q", calls, notices, tt.calls, tt.notices)
+			}
+		})
 	}
 }
