@@ -276,6 +276,9 @@ func FuzzTrae(f *testing.F) {
 func FuzzMoatless(f *testing.F) {
 	f.Add([]byte(moatlessRunDoc()))
 	f.Add([]byte(moatlessLoopDoc()))
+	f.Add([]byte(moatlessStepsDoc()))
+	f.Add([]byte(moatlessRejectDoc()))
+	f.Add([]byte(`{"name":"moatless","input":{"problem_statement":7},"steps":[{"name":"x","actions":[{"name":1,"input":{"thoughts":[]},"output":{"error":{}}}]}],"output":null,"info":[]}`))
 	f.Add([]byte(`{"name":"AgenticLoop","initial_message":"x","transitions":[{"name":"EditCode","state":{"model":1},"actions":[{"action":{"reject":"null"},"retry_message":7,"output":"x"}]}],"info":{}}`))
 	f.Add([]byte(`{"transition_rules":{},"transitions":[{"name":7,"actions":[{"request":{"scratch_pad":1},"response":{"trigger":"retry","output":[1]}}]}]}`))
 	fuzzReader(f, func(name string, br *bufio.Reader) (*built, error) { return readMoatless(name, br, 0) })

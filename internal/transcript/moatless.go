@@ -34,11 +34,36 @@ import (
 // {"action", "retry_message"}, with its own "completion_cost", "input_tokens" and
 // "output_tokens". "action" is the request and "output" the response's output; a retry
 // message fails the action, as the later "retry" trigger does, and so does an action that
-// holds the model's "reject" of its instructions.
+// holds the model's "reject" of its instructions, or an editor's content that is one
+// ("<reject>…</reject>"). An edit's lint findings ("lint_messages") are part of its answer.
+//
+// The first runs (June 2024's gpt-4o run) were yet another shape: {"name": "moatless",
+// "input": {"problem_statement"}, "steps", "output", "info"}, a step {"name", "actions",
+// "completion_cost", "thought", "error"} and an action {"name", "input", "output"}: a call
+// named after the action (search, identify, request_for_change, search_replace,
+// specify_lines, finish, reject), its input the arguments but for the model's words
+// ("reasoning", "thoughts"), its output's message, response or diff the answer. An edit whose
+// output holds an error failed, and so did a reject and a step that ended in an error with no
+// action (its reply could not be read).
 
 type moatlessRun struct {
 	InitialMessage string `json:"initial_message"`
-	Transitions    []struct {
+	// the first runs' shape
+	Input *struct {
+		ProblemStatement string `json:"problem_statement"`
+	} `json:"input"`
+	Steps []struct {
+		Name    string `json:"name"`
+		Thought string `json:"thought"`
+		Error   string `json:"error"`
+		Actions []struct {
+			Name   string                     `json:"name"`
+			Input  map[string]json.RawMessage `json:"input"`
+			Output json.RawMessage            `json:"output"`
+		} `json:"actions"`
+		CompletionCost float64 `json:"completion_cost"`
+	} `json:"steps"`
+	Transitions []struct {
 		Name  string `json:"name"`
 		State *struct {
 			Model string `json:"model"`
@@ -74,7 +99,8 @@ type moatlessRun struct {
 func isMoatlessHead(has func(string) bool) bool {
 	return has("transition_rules") && (has("transitions") || has("initial_message") || has("current_transition_id")) ||
 		has("transitions") && has("current_transition_id") ||
-		has("transitions") && has("initial_message") && has("info") // 0.0.x
+		has("transitions") && has("initial_message") && has("info") || // 0.0.x
+		has("steps") && has("input") && has("output") && has("info") // the first runs
 }
 
 func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
@@ -87,6 +113,10 @@ func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
 	if !isBlank(run.InitialMessage) {
 		a.user(run.InitialMessage, 0)
 	}
+	if len(run.Steps) > 0 {
+		readMoatlessSteps(a, run)
+		return b.done(), nil
+	}
 	for _, tr := range run.Transitions {
 		if tr.State != nil && tr.State.Model != "" {
 			a.usage.Model = tr.State.Model
@@ -95,7 +125,8 @@ func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
 			if act.Request == nil && act.Action != nil {
 				// 0.0.x: the same action under its earlier names
 				a.usage.add(Usage{InputTokens: act.InputTokens, OutputTokens: act.OutputTokens, CostUSD: act.CompletionCost})
-				failed := !isBlank(act.RetryMessage) || len(bytesTrimSpace(act.Action["reject"])) > 0 && string(bytesTrimSpace(act.Action["reject"])) != "null"
+				failed := !isBlank(act.RetryMessage) || len(bytesTrimSpace(act.Action["reject"])) > 0 && string(bytesTrimSpace(act.Action["reject"])) != "null" ||
+					rejectsInContent(act.Action["content"])
 				a.add(moatlessCall(a, tr.Name, act.Action).WithResult(moatlessResult("", act.RetryMessage, act.Output), failed))
 				continue
 			}
@@ -150,13 +181,14 @@ func moatlessResult(trigger, retry string, output json.RawMessage) string {
 		Diff               string          `json:"diff"`
 		VerificationErrors json.RawMessage `json:"verification_errors"`
 		Errors             json.RawMessage `json:"errors"`
+		LintMessages       json.RawMessage `json:"lint_messages"`
 	}
 	if json.Unmarshal(output, &out) == nil && out.Message != "" {
 		parts := []string{out.Message}
 		if out.Diff != "" {
 			parts = append(parts, out.Diff)
 		}
-		for _, errs := range []json.RawMessage{out.VerificationErrors, out.Errors} {
+		for _, errs := range []json.RawMessage{out.VerificationErrors, out.Errors, out.LintMessages} {
 			if v := string(bytesTrimSpace(errs)); v != "" && v != "null" && v != "[]" {
 				parts = append(parts, "verification errors: "+v)
 			}
@@ -170,4 +202,77 @@ func moatlessResult(trigger, retry string, output json.RawMessage) string {
 		return trigger + "\n" + string(rawArgs(output))
 	}
 	return trigger
+}
+
+// rejectsInContent says whether an editor's content is the model's rejection of its
+// instructions, written in place of the replacement ("<reject>\nThe code in the replace tag
+// is the same as in the search.\n</reject>").
+func rejectsInContent(content json.RawMessage) bool {
+	var text string
+	return json.Unmarshal(content, &text) == nil && strings.HasPrefix(strings.TrimSpace(text), "<reject>")
+}
+
+// moatlessThoughtKeys hold the model's words in an action's input of the first runs.
+var moatlessThoughtKeys = map[string]bool{"reasoning": true, "thoughts": true, "scratch_pad": true}
+
+// readMoatlessSteps reads the first runs' shape (see the package's note above readMoatless).
+func readMoatlessSteps(a *agentBuf, run *moatlessRun) {
+	if run.Input != nil && !isBlank(run.Input.ProblemStatement) {
+		a.user(run.Input.ProblemStatement, 0)
+	}
+	for _, st := range run.Steps {
+		a.usage.add(Usage{CostUSD: st.CompletionCost})
+		if !isBlank(st.Thought) {
+			a.text("model", st.Thought, "", 0)
+		}
+		if len(st.Actions) == 0 && !isBlank(st.Error) {
+			// a reply no action could be read from
+			a.add(loopguard.Call("", st.Name, nil).WithResult(st.Error, true))
+			continue
+		}
+		for _, act := range st.Actions {
+			args := map[string]json.RawMessage{}
+			for k, v := range act.Input {
+				if moatlessThoughtKeys[k] {
+					var thought string
+					if json.Unmarshal(v, &thought) == nil && !isBlank(thought) {
+						a.text("model", thought, "", 0)
+					}
+					continue
+				}
+				args[k] = v
+			}
+			var out struct {
+				Message  string          `json:"message"`
+				Response string          `json:"response"`
+				Diff     string          `json:"diff"`
+				Error    json.RawMessage `json:"error"`
+			}
+			_ = json.Unmarshal(act.Output, &out) // an output of another shape is read whole below
+			errText := errorText(out.Error)
+			var parts []string
+			for _, p := range []string{out.Message, out.Response, out.Diff, errText} {
+				if !isBlank(p) {
+					parts = append(parts, p)
+				}
+			}
+			result := strings.Join(parts, "\n")
+			if result == "" {
+				if o := bytesTrimSpace(act.Output); len(o) > 0 && string(o) != "null" && string(o) != "{}" {
+					result = string(rawArgs(act.Output))
+				}
+			}
+			failed := errText != "" || act.Name == "reject"
+			a.add(loopguard.Call("", act.Name, marshalArgs(args)).WithResult(result, failed))
+		}
+	}
+}
+
+// errorText is an output's error as text: nothing for none (absent, null, false or empty).
+func errorText(v json.RawMessage) string {
+	switch string(bytesTrimSpace(v)) {
+	case "", "null", "false", `""`:
+		return ""
+	}
+	return jsonText(v)
 }

@@ -61,6 +61,33 @@ func moatlessLoopDoc() string {
 	return b.String()
 }
 
+// moatlessStepsDoc is a run of Moatless's first shape (June 2024's gpt-4o run): steps of
+// named actions, each with its input and output. The edit is refused twice for the same
+// placeholder, then the model rejects the change.
+func moatlessStepsDoc() string {
+	refused := `{"name":"search_replace","input":{"file_path":"django/forms/widgets.py","span_id":"MultiWidget","start_line":800,"end_line":812,"replacement_code":"    # ..."},` +
+		`"output":{"diff":null,"error":"MultiWidget has a placeholder ` + "`# ...`" + ` indicating that it's not fully implemented.","new_span_ids":[],"updated":false}}`
+	return `{"name":"moatless","input":{"problem_statement":"Remove for = ... from MultiWidget's <label>."},"steps":[` +
+		`{"name":"SearchLoop_Searching","actions":[{"name":"search","input":{"query":"MultiWidget id_for_label","file_pattern":"**/forms/widgets.py"},` +
+		`"output":{"file_context":[{"file_path":"django/forms/widgets.py","spans":[{"span_id":"MultiWidget","tokens":900}]}],"message":"Found 1 span."}}],"completion_cost":0.02},` +
+		`{"name":"SearchLoop_Searching","actions":[{"name":"identify","input":{"reasoning":"MultiWidget.id_for_label appends _0.","files_with_spans":[{"file_path":"django/forms/widgets.py","span_ids":["MultiWidget"]}]},"output":{}}],"completion_cost":0.01},` +
+		`{"name":"CodeLoop_CodeChange","actions":[` + refused + `]},` +
+		`{"name":"CodeLoop_CodeChange","thought":"Write the whole method this time.","actions":[` + refused + `]},` +
+		`{"name":"CodeLoop_Pending","actions":[{"name":"reject","input":{"reason":"The span cannot be changed without the placeholder."},"output":null}]},` +
+		`{"name":"CodeLoop_Pending","error":"Failed to parse arguments: Expecting value: line 1 column 1 (char 0)"}` +
+		`],"output":{"message":"Rejected."},"info":{"evaluation_name":"20240609_moatless_gpt4o","instance_id":"django__django-15061","total_cost":0.05}}`
+}
+
+// moatlessRejectDoc is a Moatless 0.0.x run whose editor rejects its instructions in its
+// content and whose applied edit brings lint findings.
+func moatlessRejectDoc() string {
+	return `{"name":"AgenticLoop","initial_message":"Fix RepeatedKFold's repr","transitions":[{"name":"EditCode","state":{"model":"gpt-4o-2024-05-13"},"actions":[` +
+		`{"action":{"content":"<reject>\nThe code in the replace tag is the same as in the search.\n</reject>"},"output":{"message":"The code in the replace tag is the same as in the search."},"completion_cost":0.01,"input_tokens":900,"output_tokens":30},` +
+		`{"action":{"content":"<replace>\n    def __repr__(self):\n        return _build_repr(self)\n</replace>"},` +
+		`"output":{"message":"Applied the change to sklearn/model_selection/_split.py.","diff":"--- a\n+++ b\n","lint_messages":[{"lint_id":"E1101","message":"Instance of '_RepeatedSplits' has no 'n_splits' member","line":1217}]},` +
+		`"completion_cost":0.01,"input_tokens":900,"output_tokens":30}]}],"info":{"instance_id":"scikit-learn__scikit-learn-14983"}}`
+}
+
 // Both formats read as their states' calls: each action a call named after its state, the
 // model's scratch pad its words before it, a retry or a rejection failed, usage summed.
 func TestMoatlessRunsReadAsTheirStatesCalls(t *testing.T) {
@@ -108,6 +135,37 @@ func TestMoatlessRunsReadAsTheirStatesCalls(t *testing.T) {
 			usage: Usage{InputTokens: 8000, OutputTokens: 400, CostUSD: 0.08, Model: "claude-3-5-sonnet-20240620"},
 			calls: 7, notices: []string{"call 6: stuck EditCode × 3"},
 			lastHas: `verification errors: [{"code":"E1120"`,
+		},
+		{
+			// 0.0.x: a reject written as the editor's content failed; the lint findings of
+			// the edit that landed are in its answer.
+			name: "0.0.x: a reject in the content, lint findings", file: "scikit-learn__scikit-learn-14983.json", doc: moatlessRejectDoc(),
+			want: []string{
+				`user "Fix RepeatedKFold's repr"`,
+				`call EditCode "{\"content\":\"<reject>\\nThe code i…" => "The code in the replace tag is t…" FAILED`,
+				`call EditCode "{\"content\":\"<replace>\\n    def _…" => "Applied the change to sklearn/mo…"`,
+			},
+			usage: Usage{InputTokens: 1800, OutputTokens: 60, CostUSD: 0.02, Model: "gpt-4o-2024-05-13"},
+			calls: 2, notices: nil,
+			lastHas: `Instance of '_RepeatedSplits' has no 'n_splits' member`,
+		},
+		{
+			// The first shape: a call per action, the model's reasoning its words, a refused
+			// edit, a reject and a reply that could not be read failed.
+			name: "the first runs: steps of named actions", file: "django__django-15061.json", doc: moatlessStepsDoc(),
+			want: []string{
+				`user "Remove for = ... from MultiWidge…"`,
+				`call search "{\"file_pattern\":\"**/forms/widget…" => "Found 1 span."`,
+				`text[model] "MultiWidget.id_for_label appends…"`,
+				`call identify "{\"files_with_spans\":[{\"file_path…" => ""`,
+				`call search_replace "{\"end_line\":812,\"file_path\":\"dja…" => "MultiWidget has a placeholder ` + "`" + `#…" FAILED`,
+				`text[model] "Write the whole method this time…"`,
+				`call search_replace "{\"end_line\":812,\"file_path\":\"dja…" => "MultiWidget has a placeholder ` + "`" + `#…" FAILED`,
+				`call reject "{\"reason\":\"The span cannot be ch…" => "" FAILED`,
+				`call CodeLoop_Pending "" => "Failed to parse arguments: Expec…" FAILED`,
+			},
+			usage: Usage{CostUSD: 0.03},
+			calls: 6, notices: nil,
 		},
 	}
 	for _, tt := range tests {
