@@ -127,7 +127,7 @@ func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
 				a.usage.add(Usage{InputTokens: act.InputTokens, OutputTokens: act.OutputTokens, CostUSD: act.CompletionCost})
 				failed := !isBlank(act.RetryMessage) || len(bytesTrimSpace(act.Action["reject"])) > 0 && string(bytesTrimSpace(act.Action["reject"])) != "null" ||
 					rejectsInContent(act.Action["content"])
-				a.add(moatlessCall(a, tr.Name, act.Action).WithResult(moatlessResult("", act.RetryMessage, act.Output), failed))
+				a.add(moatlessCall(a, tr.Name, act.Action, scratchPad).WithResult(moatlessResult("", act.RetryMessage, act.Output), failed))
 				continue
 			}
 			if c := act.Completion; c != nil {
@@ -141,7 +141,7 @@ func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
 			if act.Request == nil && act.Response == nil {
 				continue
 			}
-			call := moatlessCall(a, tr.Name, act.Request)
+			call := moatlessCall(a, tr.Name, act.Request, scratchPad)
 			if r := act.Response; r != nil {
 				failed := r.Trigger == "retry" || r.Trigger == "reject"
 				call = call.WithResult(moatlessResult(r.Trigger, r.RetryMessage, r.Output), failed)
@@ -152,22 +152,29 @@ func readMoatless(name string, br *bufio.Reader, hint int64) (*built, error) {
 	return b.done(), nil
 }
 
-// moatlessCall is the call an action's request makes in the state named state: its scratch
-// pad is the model's words, said before it, and the rest are the call's arguments.
-func moatlessCall(a *agentBuf, state string, request map[string]json.RawMessage) loopguard.Event {
+// moatlessCall is the call named name that an action's request makes: the members that hold
+// the model's words (thoughtKeys) are said before it, and the rest are its arguments.
+func moatlessCall(a *agentBuf, name string, request map[string]json.RawMessage, thoughtKeys map[string]bool) loopguard.Event {
 	args := map[string]json.RawMessage{}
 	for k, v := range request {
-		if k == "scratch_pad" {
+		if thoughtKeys[k] {
 			var thought string
-			if json.Unmarshal(v, &thought) == nil {
+			if json.Unmarshal(v, &thought) == nil && !isBlank(thought) {
 				a.text("model", thought, "", 0)
 			}
 			continue
 		}
 		args[k] = v
 	}
-	return loopguard.Call("", state, marshalArgs(args))
+	return loopguard.Call("", name, marshalArgs(args))
 }
+
+// scratchPad holds the model's words in a request of the later shapes; moatlessThoughtKeys in
+// an action's input of the first runs.
+var (
+	scratchPad          = map[string]bool{"scratch_pad": true}
+	moatlessThoughtKeys = map[string]bool{"reasoning": true, "thoughts": true, "scratch_pad": true}
+)
 
 // moatlessResult is what a state answered an action: the message asking for a retry, or the
 // output's message with its diff and verification errors (an edit; 0.0.x names them
@@ -212,9 +219,6 @@ func rejectsInContent(content json.RawMessage) bool {
 	return json.Unmarshal(content, &text) == nil && strings.HasPrefix(strings.TrimSpace(text), "<reject>")
 }
 
-// moatlessThoughtKeys hold the model's words in an action's input of the first runs.
-var moatlessThoughtKeys = map[string]bool{"reasoning": true, "thoughts": true, "scratch_pad": true}
-
 // readMoatlessSteps reads the first runs' shape (see the package's note above readMoatless).
 func readMoatlessSteps(a *agentBuf, run *moatlessRun) {
 	if run.Input != nil && !isBlank(run.Input.ProblemStatement) {
@@ -231,17 +235,7 @@ func readMoatlessSteps(a *agentBuf, run *moatlessRun) {
 			continue
 		}
 		for _, act := range st.Actions {
-			args := map[string]json.RawMessage{}
-			for k, v := range act.Input {
-				if moatlessThoughtKeys[k] {
-					var thought string
-					if json.Unmarshal(v, &thought) == nil && !isBlank(thought) {
-						a.text("model", thought, "", 0)
-					}
-					continue
-				}
-				args[k] = v
-			}
+			call := moatlessCall(a, act.Name, act.Input, moatlessThoughtKeys)
 			var out struct {
 				Message  string          `json:"message"`
 				Response string          `json:"response"`
@@ -263,7 +257,7 @@ func readMoatlessSteps(a *agentBuf, run *moatlessRun) {
 				}
 			}
 			failed := errText != "" || act.Name == "reject"
-			a.add(loopguard.Call("", act.Name, marshalArgs(args)).WithResult(result, failed))
+			a.add(call.WithResult(result, failed))
 		}
 	}
 }
