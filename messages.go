@@ -35,6 +35,7 @@ type catalogue struct {
 	progressThought        string // {count} {preview}: the calls brought nothing new
 	progressThoughtSweep   string // {count} {preview}: the calls kept moving to other places
 	progressThoughtIdle    string // {count} {preview}: no call in between
+	progressUnmoved        string // {tool} {count}: a check run after edits answering as before them, the same words before each
 	progressSelfRepeat     string // {count} {lines}: one text repeating a block of lines
 	progressResent         string // {count} {preview}: the same message back after each of {count} answers in words alone
 	progressSelfRepeatLine string // {count} {lines}: one text saying a line again every {lines} lines
@@ -128,6 +129,10 @@ var catalogues = map[string]*catalogue{
 			"kept moving to other places. If you are looking for something, search for it directly (grep for its name, " +
 			"for example) instead of reading window after window; otherwise sum up what you have learnt so far and " +
 			"choose a different next step.",
+		progressUnmoved: "[loopguard] You have run the same {tool} check {count} times after editing, saying the same " +
+			"thing before each run, and every time it answered exactly as it did before the edits. The edits are not " +
+			"reaching what the check runs: make sure they change the code it actually executes (the right file, the copy " +
+			"that is imported or installed), or find the cause another way before editing again.",
 		progressThoughtIdle: "[loopguard] You have written the same message {count} times (\"{preview}\") without " +
 			"calling any tool in between. Saying it again will not move the task on: if the work is done, finish " +
 			"(use the tool that ends the task) instead of restating it; if not, take the next concrete step with a tool.",
@@ -205,6 +210,9 @@ var catalogues = map[string]*catalogue{
 		progressThoughtSweep: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用一直在换地方查看。" +
 			"如果你在找某样东西，请直接搜索它（例如用 grep 搜索它的名字），不要一段一段地读下去；" +
 			"否则请总结目前已经了解到的情况，然后选择一个不同的下一步。",
+		progressUnmoved: "[loopguard] 你在修改之后已经把同一个 {tool} 检查运行了 {count} 次，每次运行前说的话都一样，" +
+			"而每次的结果都和修改前完全相同。这些修改没有触及该检查实际运行的代码：请确认改动落在真正被执行的代码上" +
+			"（正确的文件、实际被导入或安装的那一份），或者先用别的办法找到原因，再继续修改。",
 		progressThoughtIdle: "[loopguard] 你已经把同样的消息写了 {count} 次（“{preview}”），中间没有调用任何工具。" +
 			"再说一遍不会让任务前进：如果工作已经完成，请直接结束（使用结束任务的工具），不要重复陈述；" +
 			"如果还没有完成，请用工具执行下一个具体步骤。",

@@ -619,11 +619,16 @@ type progressState struct {
 	lastAt      int64                // Unix milliseconds of the agent's latest event that had a time
 	pages       [pageMemory]pageMark // the last places of the recent calls' shapes (pageOf)
 	pageNext    uint8                // the mark pages' next new shape replaces
-	thoughtSaid int32                // the thoughtN at the last notice
-	saidAt      int32                // calls at the last notice, 0 before the first
-	lastWait    int32                // 1 + the index of the latest call that waited, 0 before the first
-	lastMoved   int32                // 1 + the index of the latest call that found a look it made before answered otherwise (movedOnItsOwn)
-	callSaid    bool                 // a call notice was given since the thought began
+	// A check run after edits answering as before them, the same words said before each run
+	// (unmovedCheck): the check (call identity), how many such runs in a row, and the check
+	// last told.
+	unmovedID, unmovedSaid uint64
+	unmoved                int32
+	thoughtSaid            int32 // the thoughtN at the last notice
+	saidAt                 int32 // calls at the last notice, 0 before the first
+	lastWait               int32 // 1 + the index of the latest call that waited, 0 before the first
+	lastMoved              int32 // 1 + the index of the latest call that found a look it made before answered otherwise (movedOnItsOwn)
+	callSaid               bool  // a call notice was given since the thought began
 	// spoke: the host has fed the model's text at least once. Until it does, no thought can
 	// repeat, and the lines a result brought (digest's lines), which only the thought rule
 	// reads, are not gathered: a host that feeds calls alone pays nothing for them.

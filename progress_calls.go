@@ -199,7 +199,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// The workspace (noteChange); again counts the same change made again.
 	again := s.noteChange(c, id, mut && !c.failed && !sameResult, waiting)
 	rec.epochAfter = s.epoch
-	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, count: s.stuck, failed: c.failed, turn: c.turn}
+	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn}
 	if !mut && !c.failed && (movesRelatively(c.args) || cls.steps) && !looksFailed(c.result) {
 		// "cd .." run three times climbs three levels: each run that went through leaves the
 		// next one, the same call, somewhere else. The move counts after the call, so that
@@ -300,7 +300,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.stuckHeld = id
 		return out
 	}
+	if dist > 0 && !noProgress {
+		s.noteUnmoved(c, id, &dg, dist, fw.failed || mut || waiting || keys.onScreen, args)
+	}
 	out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
+	if len(out) == before {
+		out = s.unmovedCheck(c, id, out)
+	}
 	if len(out) > before {
 		s.callSaid = true
 		s.saidAt = s.calls
@@ -441,6 +447,7 @@ type callTraits struct {
 type followed struct {
 	tool           *toolChain
 	refail         *refailChain
+	failed         bool // the call failed, as the errors rule reads its outcome (callOutcome)
 	recurring      uint64
 	recurringCount int32
 }
@@ -680,7 +687,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 			s.declinedKey = rf.id
 		}
 	}
-	out.tool, out.refail = ch, rf
+	out.tool, out.refail, out.failed = ch, rf, failed
 	return out
 }
 
@@ -1587,7 +1594,8 @@ type recentCall struct {
 	id, result uint64
 	raw        uint64 // the answer's text hashed, when it reads a clock (see observeCall); else 0
 	epochAfter uint32
-	count      int32 // the length of the no-progress chain this call ended
+	said       uint32 // the model's words before it (the thought's digest, truncated), 0 when none
+	count      int32  // the length of the no-progress chain this call ended
 	failed     bool
 	turn       uint64 // the reply that made it (observedCall.turn), 0 for none
 }
@@ -1993,6 +2001,91 @@ func (s *progressState) pollNotice(c *observedCall, n int, idle bool) Notice {
 
 // thoughtNotice says that the model wrote the same thing n times, and what its calls did
 // meanwhile: brought nothing new, or (sweep) kept moving to other places.
+// saidBefore is what the model said before the call being observed, for unmovedCheck: the
+// current thought's digest, truncated; 0 when the host feeds no words.
+func (s *progressState) saidBefore() uint32 {
+	if !s.spoke {
+		return 0
+	}
+	return uint32(s.thought.exact) | 1
+}
+
+// noteUnmoved counts, for unmovedCheck, a call made again (its last run dist calls back, the
+// call itself already in the recent ring) that answered exactly as that run did, the
+// workspace changed since and the same words said before both; another answer, or other
+// words, start the count afresh. notCheck: the call failed (the errors rule's), changed the
+// workspace, waited, or shows its outcome on a screen.
+func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist int, notCheck bool, args []byte) {
+	if dist >= len(s.recent) {
+		return // its last run is out of the ring
+	}
+	r := &s.recent[(int(s.calls)-1-dist)%len(s.recent)]
+	said := s.saidBefore()
+	switch {
+	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch && r.said == said && said != 0 &&
+		!notCheck && c.hasRes && dg.words >= 3 && !changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args):
+		// (A failure is the errors rule's: told across the edits at its fourth. A change of
+		// directory shows nothing an edit could change.)
+		if s.unmovedID != id {
+			s.unmovedID, s.unmoved = id, 0
+		}
+		s.unmoved++
+	case s.unmovedID == id:
+		s.unmoved = 0 // the check answered otherwise, or after other words
+	}
+}
+
+// unmovedCheck tells a check the model runs after its edits answering exactly as it did before
+// them, time after time, the model saying the same words before each run ("The changes look
+// good. Let's run our test script again"): ThoughtRepeats runs after edits, each answered as
+// the run before the edit was. A change of the workspace makes a call made again progress, and
+// here the model's own check of its change shows none, while its words say it expects one.
+// OpenHands runs of Claude 3.5 Sonnet re-ran a script that printed the same wrong value after
+// each of six to fifteen edits (in two of them the edits went to another copy of the code than
+// the one that ran) and were never told (validation round r177b M1-M4). A check that reports
+// success (tests passed) is a change verified, not a loop. Told once for a check.
+func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) []Notice {
+	n := s.d.cfg.ThoughtRepeats
+	if s.unmovedID != id || int(s.unmoved) < n || s.unmovedSaid == id || s.cyclePeriod() > 0 {
+		// (While the calls go round a cycle in full, the cycle rule tells it.)
+		return out
+	}
+	s.unmovedSaid = id
+	return append(out, s.notice(c.agent, KindThought, c.tool+" unchanged across edits × "+itoa(int(s.unmoved)),
+		fill(s.d.cat.progressUnmoved, "tool", c.tool, "count", itoa(int(s.unmoved)))))
+}
+
+// successWords and doubtWords are what a check's last line says when it reports success
+// ("3 passed in 0.02s", "All checks passed!", "Issue resolved") and what takes that back
+// ("Issue not resolved", "FAILED", "still wrong").
+var (
+	successWords = [...]string{"passed", "success", "succeeded", "resolved", "fixed", "works", "all good"}
+	doubtWords   = [...]string{"fail", "error", "not ", "n't", "wrong", "expected", "mismatch", "still", "incorrect", "bug"}
+)
+
+// reportsSuccess says whether a check's answer reports success: a test runner's verdict
+// (pytestPassed, endsWithSuccess: "OK", "Done"), or a last line that says it passed, worked
+// or is fixed and takes none of it back. Such a check answering as before an edit is a change
+// verified (a refactoring whose tests still pass), not an edit that failed to land.
+func reportsSuccess(result string, args []byte) bool {
+	if endsWithSuccess(result, args) {
+		return true
+	}
+	body := strings.TrimRight(withoutStatusLines(result), " \t\r\n")
+	last := strings.ToLower(body[strings.LastIndexByte(body, '\n')+1:])
+	for _, w := range doubtWords {
+		if strings.Contains(last, w) {
+			return false
+		}
+	}
+	for _, w := range successWords {
+		if strings.Contains(last, w) {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *progressState) thoughtNotice(agent string, n, why int) Notice {
 	text := s.d.cat.progressThought
 	switch why {

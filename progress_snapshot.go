@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 34
+const progressSnapFormat = 35
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -154,6 +154,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint64(b, r.result)
 		b = binary.LittleEndian.AppendUint64(b, r.raw)
 		b = binary.AppendUvarint(b, uint64(r.epochAfter))
+		b = binary.LittleEndian.AppendUint32(b, r.said)
 		b = binary.AppendUvarint(b, uint64(r.count))
 		b = appendBool(b, r.failed)
 		b = binary.LittleEndian.AppendUint64(b, r.turn)
@@ -193,6 +194,9 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, s.declinedKey)
 	b = binary.AppendUvarint(b, uint64(s.saidAt))
 	b = appendString(b, s.thoughtPreview)
+	b = binary.LittleEndian.AppendUint64(b, s.unmovedID)
+	b = binary.LittleEndian.AppendUint64(b, s.unmovedSaid)
+	b = binary.AppendUvarint(b, uint64(s.unmoved))
 	b = binary.AppendUvarint(b, uint64(s.tools.n))
 	for _, name := range s.tools.names {
 		b = appendString(b, name)
@@ -354,7 +358,9 @@ func (s *progressState) restore(r *snapReader) error {
 	for i := range s.recent {
 		rc := &s.recent[i]
 		rc.id, rc.result, rc.raw = r.u64(), r.u64(), r.u64()
-		rc.epochAfter, rc.count = u32(), i32()
+		rc.epochAfter = u32()
+		rc.said = r.u32()
+		rc.count = i32()
 		rc.failed = boolean()
 		rc.turn = r.u64()
 	}
@@ -398,6 +404,8 @@ func (s *progressState) restore(r *snapReader) error {
 	s.declinedKey = r.u64()
 	s.saidAt = i32()
 	s.thoughtPreview = r.string()
+	s.unmovedID, s.unmovedSaid = r.u64(), r.u64()
+	s.unmoved = i32()
 	s.tools.n = i32()
 	for i := range s.tools.names {
 		if name := r.string(); name != "" {

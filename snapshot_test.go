@@ -155,6 +155,10 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 		{"the same edit made again", reapplied, "edit × 3"},
 		{"the same message answered in words alone", resent, "same message answered × 3"},
 		{"one reply's calls failing alike", batch, ""},
+		{"a check unchanged across edits, the same words before each run", unmovedRounds(4,
+			func(int) string { return "Input: -3\nConverted: 3\nExpected: -3" },
+			func(int) string { return "The changes look good. Let's run our reproduction script again:" }, false),
+			"execute_bash unchanged across edits × 3"},
 	}
 	cfg, _ := Preset(PresetDefault)
 	for _, tc := range tests {

@@ -1,0 +1,102 @@
+package loopguard
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// unmovedRounds is a model editing and running its check, saying the same words before each
+// run: rounds runs, an edit before each but the first. answer(i) is the i-th run's answer,
+// words(i) what the model says before it, failed whether the run failed.
+func unmovedRounds(rounds int, answer, words func(i int) string, failed bool) []Event {
+	var evs []Event
+	for i := 0; i < rounds; i++ {
+		if i > 0 {
+			evs = append(evs, text("a", "", "model", fmt.Sprintf("The transform still drops the sign: editing convert(), attempt %d.", i), 0),
+				call("a", "str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/lib/convert.py","old_str":"v%d","new_str":"v%d"}`, i, i+1)).
+					WithResult(fmt.Sprintf("The file /w/lib/convert.py has been edited. Here's the result of running `cat -n` on a snippet:\n    41\t    return v%d\n", i+1), false))
+		}
+		evs = append(evs, text("a", "", "model", words(i), 0),
+			call("a", "execute_bash", `{"command":"cd /w && python reproduce.py"}`).WithResult(answer(i), failed))
+	}
+	return evs
+}
+
+func TestCheckUnchangedAcrossEditsIsToldAtItsFourthRun(t *testing.T) {
+	same := func(int) string { return "Input: -3\nConverted: 3\nExpected: -3" }
+	again := func(int) string {
+		return "The changes look good. Let's run our reproduction script again to see if the issue is fixed:"
+	}
+	tests := []struct {
+		name   string
+		answer func(i int) string
+		words  func(i int) string
+		failed bool
+		toldAt int // the run told (1-based), 0 for none in ten runs
+	}{
+		{"the same wrong output after each edit, the same words before each run", same, again, false, 4},
+		{"the output moves after each edit", func(i int) string {
+			return fmt.Sprintf("Input: -3\nConverted: %s\nExpected: -3", strings.Repeat("-", i%2)+"3"+strings.Repeat(".0", i/2))
+		}, again, false, 0},
+		{"the output moves once, then stays as it is for four runs", func(i int) string {
+			if i == 2 {
+				return "Input: -3\nConverted: 0\nExpected: -3"
+			}
+			return same(i)
+		}, again, false, 7},
+		{"other words before each run", same, func(i int) string {
+			return fmt.Sprintf("Run %d: let's see whether the change to convert() variant %c helps.", i, 'A'+i)
+		}, false, 0},
+		{"a check that reports success: a refactoring verified", func(int) string { return "collected 3 items\n\ntest_convert.py ...\n\n3 passed in 0.02s" }, again, false, 0},
+		{"a check whose answer reads as a failure though the host did not flag it: the errors rule's", func(int) string {
+			return "File reproduce.py not found"
+		}, again, false, 0},
+		{"a failing check: the errors rule's", func(int) string {
+			return "Traceback (most recent call last):\n  File \"/w/reproduce.py\", line 3, in <module>\nValueError: sign lost"
+		}, again, true, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			run, told := 0, 0
+			for _, ev := range unmovedRounds(10, tt.answer, tt.words, tt.failed) {
+				if ev.Tool == "execute_bash" {
+					run++
+				}
+				for _, n := range e.Observe(ev) {
+					if n.Kind == KindThought && told == 0 {
+						told = run
+					}
+				}
+			}
+			if told != tt.toldAt {
+				t.Errorf("told at run %d, want %d", told, tt.toldAt)
+			}
+		})
+	}
+}
+
+func TestReportsSuccessReadsACheckVerdict(t *testing.T) {
+	tests := []struct {
+		answer string
+		want   bool
+	}{
+		{"collected 3 items\n\ntest_convert.py ...\n\n3 passed in 0.02s", true},
+		{"============================== 3 passed in 0.02s ===============================", true},
+		{"Ran 12 tests in 0.031s\n\nOK", true},
+		{"Testing the fix...\nAll checks passed!", true},
+		{"Issue resolved", true},
+		{"Issue not resolved", false},
+		{"2 failed, 1 passed in 0.05s", false},
+		{"Converted: 3\nExpected: -3", false},
+		{"Still wrong: got 3", false},
+		{"Result: 42", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		if got := reportsSuccess(tt.answer, nil); got != tt.want {
+			t.Errorf("reportsSuccess(%q) = %v, want %v", tt.answer, got, tt.want)
+		}
+	}
+}
