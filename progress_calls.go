@@ -300,8 +300,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.stuckHeld = id
 		return out
 	}
+	s.recent[(int(s.calls)-1)%len(s.recent)].broke = fw.failed
 	if dist > 0 && !noProgress {
-		s.noteUnmoved(c, id, &dg, dist, fw.failed || mut || waiting || keys.onScreen, args)
+		s.noteUnmoved(c, id, &dg, dist, fw.failed, mut || waiting || keys.onScreen, args)
 	}
 	out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
 	if len(out) == before {
@@ -1595,6 +1596,7 @@ type recentCall struct {
 	raw        uint64 // the answer's text hashed, when it reads a clock (see observeCall); else 0
 	epochAfter uint32
 	said       uint32 // the model's words before it (the thought's digest, truncated), 0 when none
+	broke      bool   // it failed as the errors rule reads its outcome (followed.failed), whatever the host said
 	count      int32  // the length of the no-progress chain this call ended
 	failed     bool
 	turn       uint64 // the reply that made it (observedCall.turn), 0 for none
@@ -2011,15 +2013,26 @@ func (s *progressState) saidBefore() uint32 {
 }
 
 // noteUnmoved counts, for unmovedCheck, a call made again (its last run dist calls back, the
-// call itself already in the recent ring) that answered exactly as that run did, the
-// workspace changed since and the same words said before both; another answer, or other
-// words, start the count afresh. notCheck: the call failed (the errors rule's), changed the
-// workspace, waited, or shows its outcome on a screen.
-func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist int, notCheck bool, args []byte) {
-	if dist >= len(s.recent) {
-		return // its last run is out of the ring
+// call itself already in the recent ring) that answered exactly as its last run that did not
+// fail, the workspace changed since and the same words said before both; another answer, or
+// other words, start the count afresh. A run that failed is the errors rule's, and neither
+// counts nor starts the count afresh: an edit that broke the code once (a RecursionError), the
+// next bringing the same wrong output back, did not move the check (validation round r178a
+// C4). notCheck: the call changed the workspace, waited, or shows its outcome on a screen.
+func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist int, failed, notCheck bool, args []byte) {
+	if failed {
+		return
 	}
-	r := &s.recent[(int(s.calls)-1-dist)%len(s.recent)]
+	var r *recentCall // the check's last run that did not fail
+	for d := dist; d < len(s.recent) && d < int(s.calls); d++ {
+		if e := &s.recent[(int(s.calls)-1-d)%len(s.recent)]; e.id == id && !e.failed && !e.broke {
+			r = e
+			break
+		}
+	}
+	if r == nil {
+		return // out of the ring
+	}
 	said := s.saidBefore()
 	switch {
 	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch && r.said == said && said != 0 &&

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 35
+const progressSnapFormat = 36
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -157,6 +157,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint32(b, r.said)
 		b = binary.AppendUvarint(b, uint64(r.count))
 		b = appendBool(b, r.failed)
+		b = appendBool(b, r.broke)
 		b = binary.LittleEndian.AppendUint64(b, r.turn)
 	}
 	for _, k := range s.ring {
@@ -362,6 +363,7 @@ func (s *progressState) restore(r *snapReader) error {
 		rc.said = r.u32()
 		rc.count = i32()
 		rc.failed = boolean()
+		rc.broke = boolean()
 		rc.turn = r.u64()
 	}
 	for i := range s.ring {
