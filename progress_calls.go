@@ -2084,8 +2084,7 @@ func reportsSuccess(result string, args []byte) bool {
 	if endsWithSuccess(result, args) {
 		return true
 	}
-	body := strings.TrimRight(withoutStatusLines(result), " \t\r\n")
-	last := strings.ToLower(body[strings.LastIndexByte(body, '\n')+1:])
+	last := strings.ToLower(lastLine(withoutStatusLines(result)))
 	for _, w := range doubtWords {
 		if strings.Contains(last, w) {
 			return false

@@ -188,9 +188,8 @@ func endsWithSuccess(result string, args []byte) bool {
 	if pytestPassed(result) {
 		return true
 	}
-	body := strings.TrimRight(result, " \t\r\n")
-	last := body[strings.LastIndexByte(body, '\n')+1:]
-	// What opens the line before its words: spaces, a tick, yarn's sparkles.
+	last := lastLine(result)
+	// What opens the line before its words: a tick, yarn's sparkles.
 	i := 0
 	for i < len(last) && !('A' <= last[i] && last[i] <= 'Z' || 'a' <= last[i] && last[i] <= 'z') {
 		i++
