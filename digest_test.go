@@ -814,10 +814,24 @@ func failureSignatureByLastIndex(result string) uint64 {
 	return markSignatureByLastIndex(result)
 }
 
-// markSignatureByLastIndex is failureSignatureByLastIndex for text.
+// markSignatureByLastIndex is failureSignatureByLastIndex for text: in the last 2 KB, or, when
+// no line there names the failure and a closing tally or verdict was passed over, in the last
+// 8 KB if a line there does.
 func markSignatureByLastIndex(result string) uint64 {
-	if len(result) > 2048 {
-		result = result[len(result)-2048:]
+	h, named, tallied := markSignatureIn(result, 2048)
+	if !named && tallied && len(result) > 2048 {
+		if wide, named, _ := markSignatureIn(result, 8192); named {
+			return wide
+		}
+	}
+	return h
+}
+
+// markSignatureIn is markSignatureByLastIndex within the last size bytes; named says a line
+// there names the failure, tallied that a tally or verdict with a mark was passed over.
+func markSignatureIn(result string, size int) (h uint64, named, tallied bool) {
+	if len(result) > size {
+		result = result[len(result)-size:]
 	}
 	// The last mark whose line is not a bare tally (isFailureTally) names the failure.
 	var at, start, end int
@@ -839,7 +853,7 @@ func markSignatureByLastIndex(result string) uint64 {
 					counts = combine(counts, hashLine(strings.TrimSpace(lines[i])))
 				}
 			}
-			return signatureOf("", counts)
+			return signatureOf("", counts), false, tallied
 		}
 		start = strings.LastIndexByte(result[:at], '\n') + 1
 		end = len(result)
@@ -849,6 +863,7 @@ func markSignatureByLastIndex(result string) uint64 {
 		if !isFailureTally(result[start:end]) {
 			break
 		}
+		tallied = true
 		limit = start
 	}
 	line := strings.TrimSpace(result[start:end])
@@ -862,7 +877,7 @@ func markSignatureByLastIndex(result string) uint64 {
 	if strings.HasPrefix(line, "Traceback (most recent call last)") {
 		line = lastLine(result[end:])
 	}
-	return signatureOf(line, after) // the hash of what was found; finding it is what is checked
+	return signatureOf(line, after), true, tallied // the hash of what was found; finding it is what is checked
 }
 
 // problemCountPattern is countsProblems' plain statement.
@@ -955,6 +970,13 @@ func TestFailureSignatureMatchesItsPlainStatement(t *testing.T) {
 		"Found 3 errors in 2 files.\n", "error: boom\nFound 3 errors in 2 files.\n1 warning\n"}
 	for _, m := range failureMarks {
 		texts = append(texts, m, filler+m, m+"\n"+filler, filler[:2048-len(m)]+m, m+filler[:2048], filler+m+"\n"+m[:len(m)-1])
+	}
+	// A verdict that names no failure, with the line that does further back than 2 KB, and
+	// further than 8 KB.
+	for _, verdict := range []string{"BUILD FAILED", "FAILED (failures=1)", "#14 ERROR: process \"/bin/sh -c npm run build\" did not complete successfully: exit code: 1"} {
+		for _, gap := range []int{2000, 2100, 4000, 8000, 9000} {
+			texts = append(texts, "Type error: x is any\n"+strings.Repeat("-", gap)+"\n"+verdict+"\n")
+		}
 	}
 	for _, text := range texts {
 		if got, want := failureSignature(text), failureSignatureByLastIndex(text); got != want {

@@ -773,12 +773,14 @@ func notFoundCommand(line string) string {
 // markWindow is the end of a result that is read for failureMarks: its last 2 KB. A tool
 // says what went wrong last, after whatever it printed before failing.
 func markWindow(result string) string {
-	const size = 2048
-	if len(result) > size {
-		return result[len(result)-size:]
+	if len(result) > markWindowSize {
+		return result[len(result)-markWindowSize:]
 	}
 	return result
 }
+
+// markWindowSize is how much of a result's end markWindow keeps.
+const markWindowSize = 2048
 
 // failureOpenings are how a tool's result opens when the tool reports its own failure in the
 // text: OpenHands' editor ("ERROR:" on a line of its own), Claude Code's <tool_use_error>, a
@@ -1786,20 +1788,44 @@ func failureLineOf(result string) (line string, after uint64, msg string) {
 // failures: edits that took a lint from 13 problems to 8 reached it (validation round r72a F1:
 // four lint runs across three tasks, told as one failure no change altered).
 func markedLine(result string) (line string, after uint64) {
-	result = markWindow(result)
+	line, after, tallied := markedLineIn(markWindow(result))
+	if line == "" && tallied && len(result) > markWindowSize {
+		// A closing verdict or tally was passed over, and it promises that a line above it
+		// names the failure; a build in a container prints its step's last lines, a code
+		// frame and a dozen lines of its own after the compiler's error, and pushes it out
+		// of the window (validation round r179a F3: seven type errors fixed one after
+		// another, each 2.0 to 2.6 KB from the end of a docker build's output, were one
+		// failure by BuildKit's verdict). Only then is the text read further back.
+		if wide, wideAfter, _ := markedLineIn(result[len(result)-min(len(result), verdictWindowSize):]); wide != "" {
+			return wide, wideAfter
+		}
+	}
+	return line, after
+}
+
+// verdictWindowSize is how far back from a result's end markedLine looks for the line naming
+// a failure when a closing verdict stood between it and the window's start.
+const verdictWindowSize = 8192
+
+// markedLineIn is markedLine within the window it is given; tallied says whether it passed a
+// closing tally or verdict (isFailureTally) on the way.
+func markedLineIn(result string) (line string, after uint64, tallied bool) {
 	var counts uint64 // the problem counts read on the way
 	// No mark holds a newline, so the line holding the last mark is the last line holding
 	// any: the lines are read from the end, and the first with a mark is the one.
 	for end := len(result); ; {
 		start := strings.LastIndexByte(result[:end], '\n') + 1
 		line := result[start:end]
-		if hasFailureMark(line) && !isFailureTally(line) {
-			line = strings.TrimSpace(line)
-			if strings.HasPrefix(line, "Traceback (most recent call last)") {
-				// The header says only that something was raised; the exception is the last line.
-				line = lastLine(result[end:])
+		if hasFailureMark(line) {
+			if !isFailureTally(line) {
+				line = strings.TrimSpace(line)
+				if strings.HasPrefix(line, "Traceback (most recent call last)") {
+					// The header says only that something was raised; the exception is the last line.
+					line = lastLine(result[end:])
+				}
+				return line, after, tallied
 			}
-			return line, after
+			tallied = true
 		}
 		if containsFold(line, "fail") {
 			after = combine(after, hashLine(strings.TrimSpace(line)))
@@ -1808,7 +1834,7 @@ func markedLine(result string) (line string, after uint64) {
 			after, counts = combine(after, h), combine(counts, h)
 		}
 		if start == 0 {
-			return "", counts
+			return "", counts, tallied
 		}
 		end = start - 1
 	}
@@ -1895,7 +1921,7 @@ func namesFailureKind(name string) bool {
 // that moved is progress.
 func isFailureTally(line string) bool {
 	line = strings.TrimSpace(line)
-	if isBuildVerdict(line) || isRunnerVerdict(line) {
+	if isBuildVerdict(line) || isRunnerVerdict(line) || isPipelineVerdict(line) {
 		return true
 	}
 	rest, ok := strings.CutPrefix(line, "FAILED (")
@@ -1953,6 +1979,29 @@ func isRunnerVerdict(line string) bool {
 	}
 	code, ok := strings.CutPrefix(rest, "code ")
 	return ok && code != "" && strings.Trim(code, "0123456789") == ""
+}
+
+// isPipelineVerdict says whether a trimmed line is a container build's or a CI job's word
+// that a step it ran exited with a failing status, naming the step's command or the job but
+// not what failed in it: BuildKit's `ERROR: process "/bin/sh -c npm run build" did not
+// complete successfully: exit code: 1` (and its "failed to solve: process ..."), the legacy
+// builder's "The command '/bin/sh -c make' returned a non-zero code: 2", Compose's `service
+// "web" didn't complete successfully: exit 1`, GitHub Actions' "Process completed with exit
+// code 1." and act's "Error: Job 'build' failed". Every failing run of the pipeline ends so,
+// whatever failed in the step: taken for the failure's line, a docker build fixed one type
+// error after another, and a workflow run locally failing one step further each time, were
+// one failure the edits did not alter (validation round r179a F2, F3). What failed is named
+// above, in the step's own output.
+func isPipelineVerdict(line string) bool {
+	switch {
+	case strings.Contains(line, " did not complete successfully: exit code"),
+		strings.Contains(line, " didn't complete successfully: exit "),
+		strings.Contains(line, "' returned a non-zero code: "),
+		strings.Contains(line, "Process completed with exit code "):
+		return true
+	}
+	_, job, ok := strings.Cut(line, "Error: Job '")
+	return ok && strings.HasSuffix(job, "' failed")
 }
 
 // isBuildVerdict says whether a trimmed line is a build tool's closing verdict, Gradle's and

@@ -894,6 +894,37 @@ func TestProgressRules(t *testing.T) {
 				return fail("run_terminal_cmd", `{"command":"pnpm build"}`,
 					turboRun("core", "src/model.ts(253,7): error TS2322: Type 'MindNode | null' is not assignable to type 'MindNode'."))
 			}), []string{"6:errors:run_terminal_cmd failed × 4"}},
+		{"a docker build failing on one type error after another, each after the edit that fixed the one before, is progress, though BuildKit's verdict stays (r179a F3)",
+			nil, times(9, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"lib/types.ts","old":"a%d","new":"b%d"}`, i, i), "edited")
+				}
+				return fail("run_terminal_cmd", `{"command":"docker compose --profile build-test build frontend-build-test"}`, []string{
+					dockerBuildRun("Type error: Parameter 'discount' implicitly has an 'any' type."),
+					dockerBuildRun("Type error: Parameter 'item' implicitly has an 'any' type."),
+					dockerBuildRun("Type error: Module '@prisma/client' has no exported member 'sales_ordersUpdateInput'."),
+					dockerBuildRun("Type error: Property 'total' does not exist on type '{ order_date: Date; }'."),
+					dockerBuildRun("Type error: Property 'OR' does not exist on type '{ deleted_at: null; }'."),
+				}[i/2])
+			}), nil},
+		{"a docker build failing on the same type error after every edit is reminded, BuildKit's lines aside",
+			nil, times(7, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"lib/types.ts","old":"a%d","new":"b%d"}`, i, i), "edited")
+				}
+				return fail("run_terminal_cmd", `{"command":"docker compose --profile build-test build frontend-build-test"}`,
+					dockerBuildRun("Type error: Property 'OR' does not exist on type '{ deleted_at: null; }'."))
+			}), []string{"6:errors:run_terminal_cmd failed × 4"}},
+		{"a workflow run locally failing one step further each time is progress, though act's verdict stays (r179a F2)",
+			nil, times(11, func(i int) step {
+				if i%2 == 1 {
+					return ok("edit_file", fmt.Sprintf(`{"path":".github/workflows/ci.yml","old":"a%d","new":"b%d"}`, i, i), "edited")
+				}
+				step := []string{"Install dependencies", "Get PR information", "Build", "Run the tests", "Lint", "Upload the report"}[i/2]
+				return fail("run_terminal_cmd", `{"command":"act -j analyze -W .github/workflows/ci.yml"}`,
+					"[CI/analyze] ⭐ Run Main "+step+"\n| npm ERR! missing script: "+strings.ToLower(strings.ReplaceAll(step, " ", "-"))+
+						"\n[CI/analyze]   ❌  Failure - Main "+step+"\n[CI/analyze] exitcode '1': failure\n[CI/analyze] 🏁  Job failed\nError: Job 'analyze' failed")
+			}), nil},
 		{"a lint that counts the same problems after every edit is reminded: the edits did not reach them",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
@@ -1510,6 +1541,31 @@ func unittestRun(assertion string, failures int) string {
 // taking seconds: its last line, the build's verdict, is the same for every failing build.
 // turboRun is what `pnpm build` prints when turbo's build of one package of a monorepo fails
 // on a TypeScript error: the compiler's line, turbo's and pnpm's closing lines.
+// dockerBuildRun is what `docker compose build` prints of a Next.js build failing in its
+// Dockerfile's RUN step: the compiler's error, then a code frame, the step's last lines,
+// BuildKit's verdicts and the Dockerfile's lines around the step, which push the error more
+// than 2 KB from the end.
+func dockerBuildRun(tsError string) string {
+	var b strings.Builder
+	b.WriteString("#14 [builder 4/4] RUN npm run build\n#14 20.31 > next build\n#14 31.02 Failed to compile.\n#14 32.81 ./app/api/articles/route.ts:25:7\n")
+	b.WriteString("#14 32.81 " + tsError + "\n")
+	for i := 20; i < 30; i++ {
+		fmt.Fprintf(&b, "#14 32.81 \x1b[90m %d |\x1b[39m         { code\x1b[33m:\x1b[39m { contains\x1b[33m:\x1b[39m search\x1b[33m,\x1b[39m mode\x1b[33m:\x1b[39m \x1b[32m'insensitive'\x1b[39m } }\x1b[33m,\x1b[39m\n", i)
+	}
+	b.WriteString("#14 32.86 Next.js build worker exited with code: 1 and signal: null\n")
+	for range 3 {
+		b.WriteString("#14 32.87 npm notice New major version of npm available! 10.8.2 -> 11.6.2\n#14 32.87 npm notice To update run: npm install -g npm@11.6.2\n")
+	}
+	b.WriteString("#14 ERROR: process \"/bin/sh -c npm run build\" did not complete successfully: exit code: 1\n------\n > [builder 4/4] RUN npm run build:\n")
+	for i := 20; i < 26; i++ {
+		fmt.Fprintf(&b, "32.81  \x1b[90m %d |\x1b[39m         { description\x1b[33m:\x1b[39m { contains\x1b[33m:\x1b[39m search } }\x1b[33m,\x1b[39m\n", i)
+	}
+	b.WriteString("32.86 Next.js build worker exited with code: 1 and signal: null\n------\nDockerfile.dev:57\n\n--------------------\n\n")
+	b.WriteString("  55 |     \n\n  56 |     # This is where the build will fail with TypeScript errors\n\n  57 | >>> RUN npm run build\n\n  58 |     \n\n  59 |     # Production stage\n\n--------------------\n\n")
+	b.WriteString("failed to solve: process \"/bin/sh -c npm run build\" did not complete successfully: exit code: 1")
+	return b.String()
+}
+
 func turboRun(pkg, tsError string) string {
 	dir := "/Users/moi/bigmind/packages/" + pkg
 	return "@bigmind/" + pkg + ":build: > tsc && vite build\n@bigmind/" + pkg + ":build: " + tsError + "\n" +
@@ -2414,6 +2470,15 @@ func TestIsFailureTallyKnowsClosingCountsAndVerdicts(t *testing.T) {
 		{"BUILD FAILED: see the log", false},
 		{"BUILD FAILED in module core", false},
 		{"BUILD FAILED in ", false},
+		{`#14 ERROR: process "/bin/sh -c npm run build" did not complete successfully: exit code: 1`, true},
+		{`ERROR: failed to solve: process "/bin/sh -c pip install -r requirements.txt" did not complete successfully: exit code: 2`, true},
+		{`ERROR: Service 'web' failed to build: The command '/bin/sh -c make' returned a non-zero code: 2`, true},
+		{`service "migrate" didn't complete successfully: exit 1`, true},
+		{"##[error]Process completed with exit code 1.", true},
+		{"Error: Process completed with exit code 127.", true},
+		{"Error: Job 'analyze-and-fix' failed", true},
+		{"Error: Job 'build' failed to start: no runner", false},
+		{"Error: the job's process did not complete", false},
 	}
 	for _, tt := range tests {
 		if got := isFailureTally(tt.line); got != tt.want {
