@@ -384,6 +384,15 @@ func codeRunsShell(args []byte) bool {
 // whether curl or wget was (sendsData): the flags that decide those are looked for only then.
 // One pass over the words; JSON escapes (\n, \t, \") separate words as white space does.
 func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord, netWord bool) {
+	if writes, envWord, netWord = shellWordsWrite(cmd, redirects); writes {
+		return true, envWord, netWord
+	}
+	return codeWrites(cmd), envWord, netWord
+}
+
+// shellWordsWrite is shellWritesFiles' pass over the words: a command or flag that writes, or
+// a redirection to a file; not what a script's own code writes (codeWrites).
+func shellWordsWrite(cmd []byte, redirects bool) (writes, envWord, netWord bool) {
 	kind := uint8(0) // what the last command word needs after it
 	n := len(cmd)
 	for i := 0; i < n; {
@@ -439,30 +448,65 @@ func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord, netWord bool
 			kind = k
 		}
 	}
-	if redirects && redirectsToFile(cmd) {
-		return true, envWord, netWord
+	return redirects && redirectsToFile(cmd), envWord, netWord
+}
+
+// codeWrites says whether the code a call runs writes by itself: it writes a file (`.write(`,
+// `write_text(`, `open(` for writing), removes one, writes to a database (writesDatabase), or
+// calls one of the file editors OpenHands gives the code it runs.
+func codeWrites(cmd []byte) bool {
+	if bytes.IndexByte(cmd, '(') < 0 {
+		return false
 	}
-	if bytes.IndexByte(cmd, '(') >= 0 {
-		if bytes.Contains(cmd, []byte(".write(")) || bytes.Contains(cmd, []byte("write_text(")) ||
-			bytes.Contains(cmd, []byte("write_bytes(")) || bytes.Contains(cmd, []byte("os.remove(")) {
-			return true, envWord, netWord
-		}
-		if writesDatabase(cmd) {
-			return true, envWord, netWord
-		}
-		// The file editors OpenHands gives the code it runs (agentskills): edit_file_by_replace,
-		// insert_content_at_line, append_file, create_file, edit_file.
-		for _, f := range agentSkillWriters {
-			if bytes.Contains(cmd, f) {
-				return true, envWord, netWord
-			}
-		}
-		if bytes.Contains(cmd, []byte("open(")) && (bytes.Contains(cmd, []byte("'w")) ||
-			bytes.Contains(cmd, []byte(`"w`)) || bytes.Contains(cmd, []byte(`\"w`)) || bytes.Contains(cmd, []byte("'a'"))) {
-			return true, envWord, netWord
+	if bytes.Contains(cmd, []byte(".write(")) || bytes.Contains(cmd, []byte("write_text(")) ||
+		bytes.Contains(cmd, []byte("write_bytes(")) || bytes.Contains(cmd, []byte("os.remove(")) {
+		return true
+	}
+	if writesDatabase(cmd) {
+		return true
+	}
+	// The file editors OpenHands gives the code it runs (agentskills): edit_file_by_replace,
+	// insert_content_at_line, append_file, create_file, edit_file.
+	for _, f := range agentSkillWriters {
+		if bytes.Contains(cmd, f) {
+			return true
 		}
 	}
-	return false, envWord, netWord
+	return bytes.Contains(cmd, []byte("open(")) && (bytes.Contains(cmd, []byte("'w")) ||
+		bytes.Contains(cmd, []byte(`"w`)) || bytes.Contains(cmd, []byte(`\"w`)) || bytes.Contains(cmd, []byte("'a'")))
+}
+
+// wroteNothing says whether a call that changes the workspace only by what its code does
+// (codeWrites: not by its tool's name, a shell's command or redirection, or SWE-agent's
+// editors) was answered by Python's refusal to compile that code: its whole answer a
+// SyntaxError, IndentationError or TabError report with no traceback of code that ran (a
+// script that fails to compile runs none of its statements; one that imports a module that
+// fails to compile has a traceback). None of its writes happened. DA-Agent's
+// `Python(file_path=...)` saves its code and runs it: a Mixtral run sent a script with a stray
+// code fence, failing to compile at the fence, ten times, each taken for a script that
+// wrote its results, and was told five calls late by a cycle (validation round r179d M3).
+func wroteNothing(named bool, args []byte, keys argKeys, result string) bool {
+	if named || !compileRefused(result) || sweAgentEdits(args) {
+		return false
+	}
+	writes, _, _ := shellWordsWrite(args, !keys.code || codeRunsShell(args))
+	return !writes && !(keys.code && bytes.Contains(args, []byte("%%writefile")))
+}
+
+// compileRefused says whether an answer is only Python's report that it could not compile
+// the code it was to run: a few lines (the file and line, the code, a caret), the last
+// naming a SyntaxError, an IndentationError or a TabError, and no traceback.
+func compileRefused(result string) bool {
+	t := strings.TrimSpace(result)
+	if t == "" || len(t) > 1024 || strings.Contains(t, "Traceback (most recent call last)") {
+		return false
+	}
+	last := lastLine(t)
+	kind, _, ok := strings.Cut(last, ":")
+	if !ok || kind != "SyntaxError" && kind != "IndentationError" && kind != "TabError" {
+		return false
+	}
+	return strings.HasPrefix(t, "File \"") || strings.Count(t, "\n") < 2
 }
 
 func isShellSep(c byte) bool { return shellSeps[c] }

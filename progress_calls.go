@@ -197,7 +197,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	sameResult := noProgress || (sameCall && s.last.result == dg.exact)
 
 	// The workspace (noteChange); again counts the same change made again.
-	again := s.noteChange(c, id, mut && !c.failed && !sameResult, waiting)
+	again := s.noteChange(c, id, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result), waiting)
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn}
 	if !mut && !c.failed && (movesRelatively(c.args) || cls.steps) && !looksFailed(c.result) {

@@ -925,6 +925,15 @@ func TestProgressRules(t *testing.T) {
 					"[CI/analyze] ⭐ Run Main "+step+"\n| npm ERR! missing script: "+strings.ToLower(strings.ReplaceAll(step, " ", "-"))+
 						"\n[CI/analyze]   ❌  Failure - Main "+step+"\n[CI/analyze] exitcode '1': failure\n[CI/analyze] 🏁  Job failed\nError: Job 'analyze' failed")
 			}), nil},
+		{"a script that fails to compile, rewritten and run again and again, wrote nothing: the same syntax error four times in a row is told (r179d M3)",
+			nil, times(4, func(i int) step {
+				code := fmt.Sprintf("Python(file_path=\"./build_model.py\"):\n```python\nimport pandas as pd\ndata = pd.read_csv('train.csv')\nn_estimators = %d\nwith open('result.csv', 'w') as f:\n    f.write(str(len(data)))\n``` ", 100+i)
+				return ok("Python", code, "File \"/workspace/./build_model.py\", line 6\n    ``` \n    ^\nSyntaxError: invalid syntax")
+			}), []string{"3:errors:Python failed × 4"}},
+		{"a shell line that writes a script and runs it changed the workspace, though the script fails to compile",
+			nil, times(4, func(i int) step {
+				return ok("bash", fmt.Sprintf(`{"command":"cat > x.py <<'EOF'\nn = %d\nprint(n\nEOF\npython x.py"}`, i), "  File \"/w/x.py\", line 2\n    print(n\n         ^\nSyntaxError: '(' was never closed")
+			}), nil},
 		{"a lint that counts the same problems after every edit is reminded: the edits did not reach them",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
