@@ -31,6 +31,7 @@ type catalogue struct {
 	progressPoll           string // {tool} {count}: the answer keeps changing
 	progressPollStalled    string // {tool} {count}: the same answer every time
 	progressPollIdle       string // {tool} {count}: the same answer every time, checked at once every time
+	progressPollSleeps     string // {tool} {count}: calls in a row that only sleep, nothing checked between
 	progressIdle           string // {tool} {count}: calls in a row whose commands do nothing
 	progressThought        string // {count} {preview}: the calls brought nothing new
 	progressThoughtSweep   string // {count} {preview}: the calls kept moving to other places
@@ -119,6 +120,9 @@ var catalogues = map[string]*catalogue{
 		progressPollIdle: "[loopguard] You have checked {tool} {count} times in a row, each time at once, and its answer " +
 			"has not changed. Checking again right away cannot bring anything new: wait before the next check (sleep " +
 			"for a while, or use a check that waits until there is news), or do other work in the meantime.",
+		progressPollSleeps: "[loopguard] Your last {count} calls of {tool} only slept, with nothing checked between them. " +
+			"A sleep brings no news by itself: look at what you are waiting for (its output, its status, the process " +
+			"list) to see whether it is still running, or stop waiting if nothing is.",
 		progressIdle: "[loopguard] Your last {count} calls of {tool} ran commands that do nothing (echo of a fixed text, " +
 			"true, a comment, exit): they cannot bring new information. If the task is done, finish it the way this " +
 			"environment expects (submit or stop); if it is not, run a command that checks or changes something.",
@@ -202,6 +206,8 @@ var catalogues = map[string]*catalogue{
 			"如果它本不该这么久，请换一种方式查看（它的日志、进程列表、直接测试）或者停止它；如果确实需要这么久，请把检查间隔拉长很多。",
 		progressPollIdle: "[loopguard] 你已经连续 {count} 次立即查看 {tool}，结果没有任何变化。马上再查看不会带来新内容：" +
 			"请在下一次查看前先等待（sleep 一段时间，或使用会等到有新结果才返回的查看方式），或者先去做别的工作。",
+		progressPollSleeps: "[loopguard] 你最近连续 {count} 次调用 {tool} 都只是在 sleep，中间没有查看任何东西。" +
+			"sleep 本身不会带来新信息：请查看你在等待的东西（它的输出、状态、进程列表），确认它是否还在运行；如果什么都没有在运行，就不要再等了。",
 		progressIdle: "[loopguard] 你最近连续 {count} 次调用 {tool}，运行的都是什么也不做的命令（输出固定文字的 echo、true、" +
 			"注释、exit）：它们不会带来任何新信息。如果任务已经完成，请按这个环境要求的方式结束（提交或停止）；" +
 			"如果还没有完成，请运行能检查或改变状态的命令。",

@@ -155,6 +155,47 @@ func sleepAt(b []byte, i int) bool {
 		b[i-1] == 'e' && b[i-2] == 'e' && b[i-3] == 'l' && b[i-4]|0x20 == 's'
 }
 
+// sleepsOnly says whether a call's command does nothing but sleep: `sleep 30`, `sleep 0.5s`,
+// `Start-Sleep -Seconds 5`, one command on one line. Such a call checks nothing: a run of them
+// is a wait that brings no news however long it lasts, unlike a sleep followed by a look.
+func sleepsOnly(args []byte) bool {
+	_, line, _, ok := commandLine(args)
+	if !ok || len(line) > 64 {
+		return false
+	}
+	words := strings.Fields(string(line))
+	switch {
+	case len(words) == 2 && words[0] == "sleep":
+		return isSleepDuration(words[1])
+	case len(words) == 2 && strings.EqualFold(words[0], "Start-Sleep"):
+		return isSleepDuration(words[1])
+	case len(words) == 3 && strings.EqualFold(words[0], "Start-Sleep") && words[1] != "" && words[1][0] == '-':
+		return isSleepDuration(words[2])
+	}
+	return false
+}
+
+// isSleepDuration says whether w is a sleep's duration: digits, perhaps a point and more digits,
+// perhaps one unit letter (s, m, h, d).
+func isSleepDuration(w string) bool {
+	w = strings.TrimRight(w, ";")
+	if n := len(w); n > 1 && strings.IndexByte("smhd", w[n-1]) >= 0 {
+		w = w[:n-1]
+	}
+	digits, point := 0, false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !point:
+			point = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}
+
 // sleeplessHash is spacedHash of args with the duration of each sleep left out ("sleep 5",
 // "sleep 0.5", "sleep 2m", "time.sleep(3)", "Start-Sleep -Seconds 5").
 func sleeplessHash(args []byte) uint64 { return hashSpaced(args, true) }

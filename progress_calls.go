@@ -154,8 +154,18 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.stuck = 1
 		s.polls++
 		noProgress, polled = false, true
-		if pauses || int(s.lastPause) > int(s.calls)-dist+1 {
+		// A call that only sleeps checks nothing: its own pause, or the sleep before it, does
+		// not make it a check worth making again. A run of bare sleeps is left to the idle
+		// budget: a model slept 30 seconds 26 times in a row with nothing running, noted only
+		// at the 31st by the budget of a poll that advances (validation round r179c M1).
+		switch bare := sleepsOnly(args); {
+		case !bare && (pauses || int(s.lastPause) > int(s.calls)-dist+1):
 			s.pollPaused = true
+		case bare && sameCall && s.pollPaused:
+			// The second bare sleep in a row, in a poll its checks had paused: from here the
+			// poll is a run of sleeps, answered the same and checking nothing, counted from
+			// the first of them (one repeat so far).
+			s.pollPaused, s.pollRun = false, s.polls-1
 		}
 	case noProgress:
 		s.stuck = prevCount + 1
@@ -1992,6 +2002,8 @@ func (s *progressState) churnNotice(c *observedCall, n int) Notice {
 func (s *progressState) pollNotice(c *observedCall, n int, idle bool) Notice {
 	text := s.d.cat.progressPoll
 	switch {
+	case (idle || !s.pollMoved) && sleepsOnly(c.args):
+		text = s.d.cat.progressPollSleeps
 	case idle:
 		text = s.d.cat.progressPollIdle
 	case !s.pollMoved:

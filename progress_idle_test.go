@@ -95,3 +95,40 @@ func TestSnapshotKeepsTheIdleCount(t *testing.T) {
 		}
 	}
 }
+
+func TestSleepsOnlyKnowsACallThatOnlySleeps(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{"sleep 30", true},
+		{`{"command":"sleep 0.5s"}`, true},
+		{`{"command":"Start-Sleep -Seconds 5"}`, true},
+		{"Start-Sleep 2", true},
+		{"sleep 30 && curl -sf localhost:8000/health", false},
+		{`{"command":"sleep 5; tail -5 build.log"}`, false},
+		{"sleep", false},
+		{"sleep forever", false},
+		{`{"pattern":"sleep 30"}`, false},
+	}
+	for _, tt := range tests {
+		if got := sleepsOnly([]byte(tt.args)); got != tt.want {
+			t.Errorf("sleepsOnly(%s) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
+
+// A run of bare sleeps is told in its own words: nothing was checked between them.
+func TestBareSleepsNoticeSaysNothingWasChecked(t *testing.T) {
+	eng, err := New(defaultProgress(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Notice
+	for range 11 {
+		got = append(got, eng.Observe(Call("a", "bash", []byte("sleep 30")).WithResult("", false))...)
+	}
+	if len(got) != 1 || got[0].Kind != KindPoll || !strings.Contains(got[0].Text, "only slept") {
+		t.Fatalf("11 bare sleeps: got %+v, want one poll notice saying the calls only slept", got)
+	}
+}

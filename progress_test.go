@@ -277,6 +277,26 @@ func TestProgressRules(t *testing.T) {
 			times(8, func(i int) step {
 				return ok("bash", `{"command":"sleep 30 && kubectl rollout status deploy/web"}`, "Waiting for deployment \"web\" rollout to finish: 1 of 3 updated replicas are available...")
 			}), []string{"6:poll:bash polled × 7"}},
+		{"sleeps in a row with nothing checked between are noted at the idle budget, then as the count doubles (r179c M1)",
+			nil, times(24, func(int) step {
+				return ok("bash", "sleep 30", "Your command ran successfully and did not produce any output.")
+			}), []string{"10:poll:bash polled × 11", "20:poll:bash polled × 21"}},
+		{"a run of bare sleeps after checks that slept is noted from its own start",
+			nil, append(times(8, func(i int) step {
+				if i%2 == 0 {
+					return ok("bash", "sleep 30", "Your command ran successfully and did not produce any output.")
+				}
+				return fail("bash", "python reproduce.py", "Traceback (most recent call last):\nImportError: cannot import name 'Matmul2CodeTrans'")
+			}), times(11, func(int) step {
+				return ok("bash", "sleep 30", "Your command ran successfully and did not produce any output.")
+			})...), []string{"18:poll:bash polled × 11"}},
+		{"a sleep before each check keeps the poll to its budget: time passes between the checks",
+			nil, times(28, func(i int) step {
+				if i%2 == 0 {
+					return ok("bash", "sleep 30", "Your command ran successfully and did not produce any output.")
+				}
+				return ok("bash", "kubectl get pods", "NAME    READY   STATUS    RESTARTS   AGE\nweb-1   0/1     Pending   0          3m")
+			}), nil},
 		{"a backoff: the same check after ever longer sleeps, failing the same way, is polling, not an error loop",
 			nil, times(7, func(i int) step {
 				if i == 6 {
