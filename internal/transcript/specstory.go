@@ -339,6 +339,10 @@ type codeFence struct {
 	isOpen bool
 	diff   bool // the open block is a diff
 	indent int  // how far a diff's opening fence was indented
+	// nested: a fence with an info string was met inside a block that is no diff ("```bash"
+	// in a README being written): the exporter does not lengthen fences around such a text,
+	// so from here on a block may seem open where it is not (specForcedClose).
+	nested bool
 }
 
 // open says whether a block is open after the lines read so far.
@@ -357,6 +361,8 @@ func (f *codeFence) step(line string) {
 		f.isOpen, f.diff, f.indent = true, strings.TrimSpace(strings.TrimLeft(t, "`")) == "diff", indent
 	case bare && (!f.diff || indent <= f.indent):
 		f.isOpen = false
+	case !bare && !f.diff:
+		f.nested = true
 	}
 }
 
@@ -507,6 +513,9 @@ func specTurns(s string) []specTurn {
 	quoted := specToolBlocks(lines)
 	for i, line := range lines {
 		t := strings.TrimSpace(line)
+		if fence.open() && fence.nested && specForcedClose(line, linesAfter(lines, i)) {
+			fence = codeFence{}
+		}
 		fence.step(line)
 		if m := specTurnRe().FindStringSubmatch(line); m != nil && (!fence.open() || afterRule) && !quoted[i] {
 			fence, afterRule = codeFence{}, false
@@ -723,6 +732,9 @@ func specToolEnd(body string) int {
 			// (validation round r159a U1: 96 such calls of one chat read "</tool-use>").
 			return strings.LastIndex(line, "</tool-use>")
 		}
+		if fence.open() && fence.nested && depth == 0 && specForcedClose(line, bodyLinesAfter(body, i+len(line)+1)) {
+			fence = codeFence{}
+		}
 		if !fence.open() {
 			if close, ok := specCloseAt(line); ok {
 				if first < 0 {
@@ -742,10 +754,68 @@ func specToolEnd(body string) int {
 	return first
 }
 
+// bodyLinesAfter is specForcedClose's next over the lines of body from byte from.
+func bodyLinesAfter(body string, from int) func(k int) (string, bool) {
+	return func(k int) (string, bool) {
+		i := from
+		for ; k > 0; k-- {
+			nl := strings.IndexByte(body[min(i, len(body)):], '\n')
+			if nl < 0 {
+				return "", false
+			}
+			i += nl + 1
+		}
+		if i >= len(body) {
+			return "", false
+		}
+		line := body[i:]
+		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl]
+		}
+		return line, true
+	}
+}
+
 // specCloseAt says whether a line closes a <tool-use> block, and where its "</tool-use>" starts.
 func specCloseAt(line string) (int, bool) {
 	t := strings.TrimPrefix(line, "</details>")
 	return len(line) - len(t), strings.HasPrefix(t, "</tool-use>")
+}
+
+// specForcedClose says whether a line is the exporter's close of a block, "</details></tool-use>"
+// alone on its line, followed (blank lines aside) by what the exporter writes only between
+// blocks: a turn's heading or another block's opening, once a fence with an info string was
+// met inside a block (codeFence.nested). The exporter does not lengthen a fence around a
+// fenced text that holds fences of its own (a README written with its ```bash blocks, a
+// subagent's report), so such a text can leave a fence seemingly open across the block's
+// close; followed so, the close is the block's whatever the fences seem to say. (A call's
+// output quoting another export, fences balanced, keeps its quoted closes.) Before this, one
+// written README hid the next call, and a Task's report hid the 19 calls of its subagent's
+// turns (validation round r180a G1, G2). next returns the line after the one read, and false
+// at the text's end.
+func specForcedClose(line string, next func(k int) (string, bool)) bool {
+	if strings.TrimRight(line, " \r") != "</details></tool-use>" {
+		return false
+	}
+	for k := 0; ; k++ {
+		l, ok := next(k)
+		if !ok {
+			return false
+		}
+		if t := strings.TrimSpace(l); t != "" {
+			return strings.HasPrefix(t, "<tool-use") || specTurnRe().MatchString(strings.TrimRight(l, " \r"))
+		}
+	}
+}
+
+// linesAfter is specForcedClose's next over lines, after line i.
+func linesAfter(lines []string, i int) func(k int) (string, bool) {
+	return func(k int) (string, bool) {
+		if i+1+k < len(lines) {
+			return lines[i+1+k], true
+		}
+		return "", false
+	}
 }
 
 // specToolBlocks marks the lines of <tool-use> blocks, from each outermost block's opening to
@@ -756,6 +826,9 @@ func specToolBlocks(lines []string) []bool {
 	var fence codeFence
 	var open []int // the lines of the blocks open, outermost first
 	for i, line := range lines {
+		if fence.open() && fence.nested && len(open) > 0 && specForcedClose(line, linesAfter(lines, i)) {
+			fence = codeFence{}
+		}
 		if !fence.open() {
 			if _, ok := specCloseAt(line); ok && len(open) > 0 {
 				if len(open) == 1 {
@@ -847,8 +920,16 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 		body = body[m[1]:]
 		if _, after, ok := strings.Cut(summary, " • "); ok && strings.HasPrefix(summary, "Tool use:") {
 			summary = after
-		} else if strings.HasPrefix(summary, "Tool use:") {
+		} else if rest, ok := strings.CutPrefix(summary, "Tool use:"); ok {
+			// What follows the tool's name is what it was asked, as Gemini CLI's reads are
+			// kept ("Tool use: **ReadFile** `app/build.gradle`", the file below): left out,
+			// 65 reads of two chats were read as calls of nothing (validation round r180a G3).
 			summary = ""
+			if rest = strings.TrimSpace(rest); strings.HasPrefix(rest, "**") {
+				if end := strings.Index(rest[2:], "**"); end >= 0 {
+					summary = strings.TrimSpace(rest[2+end+2:])
+				}
+			}
 		}
 	}
 	// The exporter escapes HTML in what a call printed (&lt;, &amp;, &#96;).
@@ -932,10 +1013,18 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 		}
 	}
 	call := loopguard.Call("", tool, []byte(strings.TrimSpace(summary+"\n"+args)))
-	failed := rejected || strings.HasPrefix(result, "Error")
+	failed := rejected || strings.HasPrefix(result, "Error") || specHostFailure(result)
 	switch status {
 	case "error", "failed", "cancelled", "canceled":
 		failed = true
+	}
+	if answered && failed && summary == "" && args == "" {
+		// A failure of a call the export kept nothing of what it asked (Claude Code's refused
+		// edits: "<tool_use_error>File has been modified since read" alone): numbered, as a
+		// refusal of Cursor's is, so that refused edits of four files are no one edit made
+		// four times, while the errors rule still reads them as the tool failing alike.
+		a.add(loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(a.nextNumber(tool))+`}`)).WithResult(result, true))
+		return
 	}
 	if answered && !failed && summary == "" && args == "" {
 		// The export kept what the call printed and nothing of what it was asked (earlier
@@ -954,6 +1043,26 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 		return
 	}
 	a.add(call.WithResult(result, failed))
+}
+
+// specHostFailure says whether a call's answer opens with the words Claude Code writes over a
+// call that failed: `<tool_use_error>` (an edit refused: "File has been modified since read"),
+// or "Exit code N", N not 0, over a command's output. Its exports keep no other sign of it:
+// fourteen refused edits and fifteen failing commands of five chats read as answers
+// (validation round r180a G4, G5).
+func specHostFailure(result string) bool {
+	if strings.HasPrefix(result, "<tool_use_error>") {
+		return true
+	}
+	code, ok := strings.CutPrefix(result, "Exit code ")
+	if !ok {
+		return false
+	}
+	n := 0
+	for n < len(code) && code[n] >= '0' && code[n] <= '9' {
+		n++
+	}
+	return n > 0 && strings.Trim(code[:n], "0") != "" && (n == len(code) || code[n] == '\n' || code[n] == '\r' || code[n] == ' ')
 }
 
 // isCodeblockPointer says whether a call's answer is only Cursor's pointer to the code block of
