@@ -256,9 +256,20 @@ func cursorBareRefusal(line string) (string, bool) {
 // file, each refused, was never told (validation round r63a U1). The export keeps nothing of
 // what the call asked, so each refusal is numbered: two different edits refused are not read
 // as one edit made twice, and refusals in a row are one tool failing alike (the errors rule).
+//
+// Cursor's word that the model's arguments were not valid for the tool ("Model provided invalid
+// arguments to terminal tool.", "Model failed to call the tool with correct arguments.") is a
+// refusal of the call's form, as a harness's: the call never ran (Event.Source is
+// SourceHarness), so it is no run of a command across the edits around it (validation round
+// r179a W1: five such refusals among edits were told as one command the changes did not
+// reach).
 func addSpecRejection(a *agentBuf, tool, line string) {
 	n := a.nextNumber(tool)
-	a.add(loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(n)+`}`)).WithResult(line, true))
+	call := loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(n)+`}`)).WithResult(line, true)
+	if strings.HasPrefix(line, "Model provided invalid arguments to ") || line == "Model failed to call the tool with correct arguments." {
+		call.Source = loopguard.SourceHarness
+	}
+	a.add(call)
 }
 
 // refusedEcho stands for the tool of a call just read in addSpecAgentTurn when that call was
@@ -439,11 +450,16 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 			}
 		}
 		return false
-	case strings.HasPrefix(first, "Model provided invalid arguments to terminal tool"):
-		a.add(loopguard.Call("", "run_terminal_cmd", nil).WithResult(text, true))
 	case strings.HasPrefix(first, "Model provided invalid arguments"):
-		// "... for tool call.": the tool is not named (validation round r60b U3).
-		a.add(loopguard.Call("", "invalid_tool_call", nil).WithResult(text, true))
+		// A refusal of the call's form, as addSpecRejection reads one. "... for tool call.":
+		// the tool is not named (validation round r60b U3).
+		tool := "invalid_tool_call"
+		if strings.HasPrefix(first, "Model provided invalid arguments to terminal tool") {
+			tool = "run_terminal_cmd"
+		}
+		call := loopguard.Call("", tool, nil).WithResult(text, true)
+		call.Source = loopguard.SourceHarness
+		a.add(call)
 	case strings.HasPrefix(first, "Could not find file "), strings.HasPrefix(first, "Could not resolve URI: "):
 		a.add(loopguard.Call("", "read_file", []byte(first)).WithResult(text, true))
 	case text == first && strings.HasPrefix(first, "Could not resolve directory path to a workspace URI"):
