@@ -42,7 +42,8 @@
 //     same failure returning across edits that do not alter it, or the same command failing
 //     alike with nothing changed between its runs, whatever calls come between;
 //   - churn: one tool called with many arguments and answering the same every time;
-//   - poll: polling that advances, past its budget (one gentle note);
+//   - poll: polling that advances, past its budget (one gentle note), a poll checked again at
+//     once with the same answer each time, or calls in a row that only sleep;
 //   - thought: the model repeating itself (text events with source "model") while its calls
 //     bring back nothing it has not already seen, or one reply writing the same lines ten
 //     times over (or one line, every few lines, what lies between changing), or a check the
