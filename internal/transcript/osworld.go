@@ -104,6 +104,20 @@ func readOSWorld(name string, br *bufio.Reader) (*built, error) {
 			// The prediction's words, once for all its actions.
 			a.text("model", said, "", 0)
 		}
+		if n := len(a.events); failedNote == "" && errText == "" && step == lastStep && tool == "pyautogui" && isBarePointerAction(string(args)) &&
+			n > 0 && a.events[n-1].Type == loopguard.EventCall && a.events[n-1].Turn == "step "+step && isPointerMove(string(a.events[n-1].Args)) {
+			// A click with no place of its own, right after a move in the same step, clicks
+			// where the move went: one action. Claude's computer-use adapter writes every
+			// click so, `pyautogui.moveTo(546, 364)` then `pyautogui.click()`; read apart, the
+			// clicks of a run were all one call made again, whatever they clicked on
+			// (validation round r180b G2).
+			prev := &a.events[n-1]
+			prev.Args = append(append(prev.Args, '\n'), args...)
+			if out := osworldOutcome(s); out != "" {
+				*prev = prev.WithResult(out, false)
+			}
+			return nil
+		}
 		lastStep, lastSaid = step, said
 		call := loopguard.Call("", tool, args)
 		call.Turn = "step " + step
@@ -124,6 +138,25 @@ func readOSWorld(name string, br *bufio.Reader) (*built, error) {
 		return nil, err
 	}
 	return withDamaged(b.done(), damaged), nil
+}
+
+// isPointerMove says whether pyautogui code only moves the pointer to a place:
+// `pyautogui.moveTo(546, 364)`, perhaps after `import pyautogui;`.
+func isPointerMove(code string) bool {
+	code = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(code), "import pyautogui;"))
+	return strings.HasPrefix(code, "pyautogui.moveTo(") && strings.HasSuffix(code, ")") && strings.Count(code, "(") == 1
+}
+
+// isBarePointerAction says whether pyautogui code is one pointer action that names no place,
+// acting where the pointer is: `pyautogui.click()`, `doubleClick()`, `rightClick()`,
+// `tripleClick()`, `middleClick()`, `mouseDown()`, `mouseUp()`.
+func isBarePointerAction(code string) bool {
+	code = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(code), "import pyautogui;"))
+	switch strings.TrimSuffix(strings.TrimPrefix(code, "pyautogui."), "()") {
+	case "click", "doubleClick", "rightClick", "tripleClick", "middleClick", "mouseDown", "mouseUp":
+		return strings.HasPrefix(code, "pyautogui.") && strings.HasSuffix(code, "()")
+	}
+	return false
 }
 
 // osworldAction names the call an action line holds: its tool, its arguments as written, and

@@ -40,6 +40,23 @@ func TestOSWorldStepsAreCallsWithWhatTheStepRecorded(t *testing.T) {
 			},
 		},
 		{
+			name: "a bare click after a move in the same step is one action, clicking where the move went (r180b G2)",
+			doc: `{"step_num": 9, "action_timestamp": "20250226@160305", "action": "import pyautogui; pyautogui.moveTo(546, 364)", "response": "Open the settings.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_9_a.png"}
+{"step_num": 9, "action_timestamp": "20250226@160306", "action": "import pyautogui; pyautogui.click()", "response": "Open the settings.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_9_b.png"}
+{"step_num": 10, "action_timestamp": "20250226@160310", "action": "import pyautogui; pyautogui.moveTo(80, 120)", "response": "Now the menu.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_10_a.png"}
+{"step_num": 10, "action_timestamp": "20250226@160311", "action": "import pyautogui; pyautogui.click()", "response": "Now the menu.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_10_b.png"}
+{"step_num": 11, "action_timestamp": "20250226@160315", "action": "import pyautogui; pyautogui.click()", "response": "Again.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_11.png"}
+`,
+			want: []string{
+				`text[model] "Open the settings."`,
+				`call pyautogui "import pyautogui; pyautogui.move…" => "reward: 0, done: false\n[screensh…"`,
+				`text[model] "Now the menu."`,
+				`call pyautogui "import pyautogui; pyautogui.move…" => "reward: 0, done: false\n[screensh…"`,
+				`text[model] "Again."`,
+				`call pyautogui "import pyautogui; pyautogui.clic…" => "reward: 0, done: false\n[screensh…"`,
+			},
+		},
+		{
 			name: "an error field, and the runner's error line ending the run",
 			doc: `{"step_num": 1, "action_timestamp": "20250828@211645", "action": "pyautogui.click(10, 20)", "response": "click the icon", "reward": 0, "done": false, "info": {}, "error": "VM not responding", "screenshot_file": "step_1_20250828@211645.png"}
 {"Error": "Time limit exceeded in gimp/045bf3ff"}
@@ -180,5 +197,22 @@ func TestOSWorldCodeWithoutCommentsAndPauses(t *testing.T) {
 		if kept != tt.kept || words != tt.words {
 			t.Errorf("%q:\nkept %q, words %q\nwant %q, %q", tt.code, kept, words, tt.kept, tt.words)
 		}
+	}
+}
+
+// The click folded into the move before it keeps both: the place, and what was done there,
+// with the step's last record as its answer (r180b G2).
+func TestOSWorldClickAfterAMoveKeepsThePlace(t *testing.T) {
+	doc := `{"step_num": 9, "action_timestamp": "20250226@160305", "action": "import pyautogui; pyautogui.moveTo(546, 364)", "response": "Open it.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_9_a.png"}
+{"step_num": 9, "action_timestamp": "20250226@160306", "action": "import pyautogui; pyautogui.doubleClick()", "response": "Open it.", "reward": 0, "done": false, "info": {}, "screenshot_file": "step_9_b.png"}
+`
+	tr, err := ReadFrom("traj.jsonl", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := tr.Agents[0].Calls()
+	if len(calls) != 1 || string(calls[0].Args) != "import pyautogui; pyautogui.moveTo(546, 364)\nimport pyautogui; pyautogui.doubleClick()" ||
+		!strings.Contains(calls[0].Result, "step_9_b.png") {
+		t.Fatalf("calls %+v, want one: the move and the double click, answered by the step's last record", calls)
 	}
 }
