@@ -424,7 +424,15 @@ func addAiderRun(a *agentBuf, msgs []aiderMessage) {
 			// after it, went untold).
 			args["path"] = file
 		}
-		a.add(loopguard.Call("", "edit", marshalArgs(args)).WithResult(result, failed))
+		if call := loopguard.Call("", "edit", marshalArgs(args)); applied || failed {
+			a.add(call.WithResult(result, failed))
+		} else {
+			// Edit blocks aider neither applied nor refused (a reply in ask mode, or to a
+			// file the user did not add): what came of them is not in the history, and what
+			// aider said next ("Processing your request...") is not their answer (validation
+			// round r182a G3).
+			a.add(call)
+		}
 		if lint != nil {
 			a.add(*lint)
 		}
@@ -597,6 +605,12 @@ func aiderEditBlocks(text string) (blocks, words, file string) {
 				rest = rest[:k]
 				continue
 			}
+			if !aiderNamesFile(t) {
+				// Words before a block ("Here's the diff to fix this issue:", "### Updated
+				// App.js") are the model's, not the edit's: kept in the arguments, one diff
+				// sent twice with two lead-ins was two edits (validation round r182a G5).
+				break
+			}
 			// A path, however its separators are spelled: aider takes Assets\Core\Item.cs
 			// and Assets/Core/Item.cs for the same file, and a model on Windows writes
 			// either (one failing edit sent three times, once with '/', was three edits).
@@ -632,6 +646,14 @@ func aiderEditBlocks(text string) (blocks, words, file string) {
 		file = "" // the line before a fenced block may be words, not a file's name
 	}
 	return strings.Join(blk, "\n"), strings.TrimSpace(strings.Join(rest, "\n")), file
+}
+
+// aiderNamesFile says whether the line before an edit block names the file it edits: one word
+// with a '.', '/' or '\\' in it, once the marks aider itself strips from a file's name are
+// off ("### src/app.py", "`app.py`:", "**app.py**").
+func aiderNamesFile(line string) bool {
+	t := strings.Trim(strings.TrimSpace(line), "#*`: ")
+	return t != "" && !strings.ContainsAny(t, " \t") && strings.ContainsAny(t, "./\\")
 }
 
 // aiderTagFences are the fences aider sets code in besides backticks, opening and closing

@@ -692,3 +692,40 @@ func TestTestsSayFailed(t *testing.T) {
 		}
 	}
 }
+
+// What a reply's edit blocks are known by, and what aider said of them (validation round
+// r182a): the model's words before a block are no part of it, and blocks aider neither applied
+// nor refused have no answer in the history.
+func TestAiderEditsAreTheirBlocksAndTheirOutcome(t *testing.T) {
+	tests := []struct {
+		name, reply, after string
+		want               []string
+	}{
+		{"the words before a diff are the model's (G5)", "Here's the diff to fix this issue:\n```diff\n--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n```", "> Applied edit to app.py  \n",
+			[]string{`text[model] "Here's the diff to fix this issu…"`, `call edit "{\"blocks\":\"` + "```" + `diff\\n--- a/app.py…" => "Applied edit to app.py"`}},
+		{"the words before a search/replace block are the model's (G5)", "Here is the corrected block for `src/app.py`:\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE", "> Applied edit to src/app.py  \n",
+			[]string{`text[model] "Here is the corrected block for …"`, `call edit "{\"blocks\":\"<<<<<<< SEARCH\\nx = 1…" => "Applied edit to src/app.py"`}},
+		{"a file named with aider's own marks around it is still named", "### src/app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE", "> Applied edit to src/app.py  \n",
+			[]string{`call edit "{\"blocks\":\"### src/app.py\\n<<<<<…" => "Applied edit to src/app.py"`}},
+		{"blocks aider neither applied nor refused have no answer (G3)", "app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE", "> Processing your request...  \n",
+			[]string{`call edit "{\"blocks\":\"app.py\\n<<<<<<< SEARC…" => -`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := "# aider chat started at 2026-11-30 10:00:00\n\n#### go  \n\n" + tt.reply + "\n\n" + tt.after
+			tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range describe(tr.Agents[0].Events)[1:] { // after the user turn
+				if !strings.HasPrefix(d, "text[harness]") {
+					got = append(got, d)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("events\n got %s\nwant %s", strings.Join(got, "\n     "), strings.Join(tt.want, "\n     "))
+			}
+		})
+	}
+}
