@@ -395,6 +395,51 @@ func specSections(lines []string) []string {
 	return append(out, strings.Join(cur, "\n"))
 }
 
+// addSpecMCPSection adds the MCP call a section of Cursor's first exports holds (`<details>`,
+// "MCP tool call", then "*Called tool*: <server> - <tool>: <the tool's description>", its
+// "*Parameters*:" as a list and "*Result*:" with the answer, as Cursor 2.x writes in a block):
+// the call of the tool named, its arguments the parameters, its result the answer. Read as the
+// model's words, 222 calls of six chats were lost, all of one project's file work (validation
+// round r182b G1).
+func addSpecMCPSection(a *agentBuf, body string) bool {
+	_, called, ok := strings.Cut(body, "*Called tool*:")
+	if !ok {
+		return false
+	}
+	line, _, _ := strings.Cut(called, "\n")
+	tool := strings.TrimSpace(line)
+	if _, t, ok := strings.Cut(tool, " - "); ok {
+		tool = t // the server's name first
+	}
+	if t, _, ok := strings.Cut(tool, ":"); ok {
+		tool = t // the tool's description after it
+	}
+	if tool = strings.TrimSpace(tool); tool == "" || strings.ContainsAny(tool, " \t") {
+		return false
+	}
+	args, result, answered := "", "", false
+	if _, params, ok := strings.Cut(called, "*Parameters*:"); ok {
+		args = params
+	}
+	if at := strings.Index(args, "\n*Result*:"); at >= 0 {
+		args, result, answered = args[:at], args[at+len("\n*Result*:"):], true
+	} else if at := strings.Index(called, "*Result*:"); at >= 0 {
+		result, answered = called[at+len("*Result*:"):], true
+	}
+	args = strings.TrimSpace(args)
+	if strings.Contains(args, "[object Object]") {
+		// A parameter the exporter could not write ("edits: [object Object]"): what the call
+		// asked is not known, and two such edits of one file are not one edit made again.
+		args += " #" + strconv.Itoa(a.nextNumber(tool))
+	}
+	call := loopguard.Call("", tool, []byte(args))
+	if answered {
+		call = call.WithResult(strings.TrimSpace(result), false)
+	}
+	a.add(call)
+	return true
+}
+
 // specSearchKinds name the call a <details> section's summary reports.
 var specSearchKinds = []struct{ prefix, tool string }{
 	{"Searched codebase", "codebase_search"}, {"Grep search", "grep_search"},
@@ -435,6 +480,9 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 			return false
 		}
 		summary := html.UnescapeString(strings.TrimSpace(text[m[2]:m[3]]))
+		if summary == "MCP tool call" {
+			return addSpecMCPSection(a, html.UnescapeString(specDetails.Replace(text[m[1]:])))
+		}
 		if strings.HasPrefix(summary, "Edit file: ") {
 			// An edit: the file, then its chunks' counts and diffs, which are the change
 			// asked for. What came of it is not saved: the result is unknown.
@@ -445,7 +493,14 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 		for _, k := range specSearchKinds {
 			if strings.HasPrefix(summary, k.prefix) {
 				body := strings.TrimSpace(specDetails.Replace(text[m[1]:]))
-				a.add(loopguard.Call("", k.tool, []byte(summary)).WithResult(html.UnescapeString(body), false))
+				args := summary
+				if strings.HasPrefix(summary[len(k.prefix):], " undefined") {
+					// The exporter lost what was looked at ("Listed directory undefined"):
+					// three listings of three folders, all "undefined", were told as one
+					// listing made three times (validation round r182b F1).
+					args += " #" + strconv.Itoa(a.nextNumber(k.tool))
+				}
+				a.add(loopguard.Call("", k.tool, []byte(args)).WithResult(html.UnescapeString(body), false))
 				return true
 			}
 		}
