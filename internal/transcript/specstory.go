@@ -1034,6 +1034,17 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 		if p := strings.Index(args, "\n*Parameters*:"); p >= 0 {
 			args = args[p+1:]
 		}
+	} else if at := specOutputMode(body); at >= 0 && open < 0 {
+		// Cursor's grep written without fences: the summary names the search, an "Output
+		// mode: content" line, then the matches as a table or "_No matches found_". Read
+		// whole as the arguments, the answer was unknown and every grep a call of its own
+		// answers (validation round r182b G5).
+		answered = true
+		end := len(body) // the output mode is what the grep was asked to show: an argument
+		if nl := strings.IndexByte(body[at:], '\n'); nl >= 0 {
+			end = at + nl + 1
+		}
+		args, result = body[:end], body[end:]
 	}
 	if tool == "" {
 		tool = "tool"
@@ -1118,12 +1129,13 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 
 // specHostFailure says whether a call's answer opens with the words Claude Code writes over a
 // call that failed: `<tool_use_error>` (an edit refused: "File has been modified since read"),
-// or "Exit code N", N not 0, over a command's output. Its exports keep no other sign of it:
+// or "Exit code N", N not 0, over a command's output; or Codex's "execution error:", its
+// sandbox refusing to run the command. Its exports keep no other sign of it:
 // fourteen refused edits and fifteen failing commands of five chats read as answers
 // (validation round r180a G4, G5).
 func specHostFailure(result string) bool {
-	if strings.HasPrefix(result, "<tool_use_error>") {
-		return true
+	if strings.HasPrefix(result, "<tool_use_error>") || strings.HasPrefix(result, "execution error: ") {
+		return true // ("execution error: Io(...)": Codex's sandbox refusing a command, r182b G4)
 	}
 	code, ok := strings.CutPrefix(result, "Exit code ")
 	if !ok {
@@ -1134,6 +1146,22 @@ func specHostFailure(result string) bool {
 		n++
 	}
 	return n > 0 && strings.Trim(code[:n], "0") != "" && (n == len(code) || code[n] == '\n' || code[n] == '\r' || code[n] == ' ')
+}
+
+// specOutputMode is where the line "Output mode: <mode>" that Cursor writes over a grep's
+// unfenced answer starts in body, or -1.
+func specOutputMode(body string) int {
+	for at := 0; at < len(body); {
+		k := strings.Index(body[at:], "Output mode: ")
+		if k < 0 {
+			return -1
+		}
+		if k += at; k == 0 || body[k-1] == '\n' {
+			return k
+		}
+		at = k + 1
+	}
+	return -1
 }
 
 // isCodeblockPointer says whether a call's answer is only Cursor's pointer to the code block of
