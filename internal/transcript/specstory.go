@@ -94,6 +94,12 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 	// The first exports of Cursor's chats mark no call at all: a call is a section of its own
 	// between two rules, known by its shape (see addSpecSections).
 	unmarked := !strings.Contains(string(data), "<tool-use") && specLegacyIndex(string(data)) < 0
+	// Each run of a subagent's turns after the main agent's is another subagent, started by
+	// the Task (Agent) call before it: "sidechain", then "sidechain-2", ... Read as one agent,
+	// six subagents of a chat, each on its own task, were one agent of 110 calls, and two that
+	// read one file would have read it "again" (validation round r182b G2). Subagents run at
+	// once, their turns interleaved, stay one.
+	subagents, lastRole := 0, ""
 	for _, t := range specTurns(string(data)) {
 		if t.role == "user" {
 			if text := strings.TrimSpace(strings.Trim(strings.TrimSpace(strings.Join(t.lines, "\n")), "-")); text != "" {
@@ -101,7 +107,17 @@ func readSpecStory(name string, br *bufio.Reader) (*built, error) {
 			}
 			continue
 		}
-		a := b.agent(t.role)
+		id := t.role
+		if t.role == "sidechain" {
+			if lastRole != "sidechain" {
+				subagents++
+			}
+			if subagents > 1 {
+				id = "sidechain-" + strconv.Itoa(subagents)
+			}
+		}
+		lastRole = t.role
+		a := b.agent(id)
 		from := len(a.events)
 		if unmarked {
 			addSpecSections(a, t.lines)

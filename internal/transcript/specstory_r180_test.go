@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -131,5 +132,29 @@ func TestSpecStoryFirstCursorExportsMCPCallsAndLostTargets(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("calls\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Each run of subagent turns after a main turn is another subagent, the one the Task call
+// before it started (validation round r182b G2).
+func TestSpecStoryEachSubagentRunIsAnAgent(t *testing.T) {
+	task := specBlock("Task", "Explore the code", "Found it.")
+	read := specBlock("Read", " `./src/app.py`", "print(1)")
+	chat := specChat(
+		[2]string{"Agent (claude-opus-4-6 2026-04-08 01:27:00Z)", task},
+		[2]string{"Agent - sidechain (claude-haiku-4-5 2026-04-08 01:27:05Z)", read},
+		[2]string{"Agent - sidechain (claude-haiku-4-5 2026-04-08 01:27:09Z)", read},
+		[2]string{"Agent (claude-opus-4-6 2026-04-08 01:30:00Z)", task},
+		[2]string{"Agent - sidechain (claude-haiku-4-5 2026-04-08 01:30:05Z)", read})
+	tr, err := ReadFrom("2026-04-08_01-26-39Z.md", strings.NewReader(chat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]int{}
+	for _, ag := range tr.Agents {
+		calls[ag.ID] = len(ag.Calls())
+	}
+	if want := map[string]int{MainAgent: 2, "sidechain": 2, "sidechain-2": 1}; !reflect.DeepEqual(calls, want) {
+		t.Errorf("calls by agent %v, want %v", calls, want)
 	}
 }
