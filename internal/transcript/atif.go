@@ -308,6 +308,12 @@ func buildATIF(d *atifDoc) *built {
 		byID := map[string]int{}
 		turn := "s" + strconv.Itoa(i) // the calls of one step were made together, in one reply
 		for _, c := range s.ToolCalls {
+			if _, dup := byID[c.ID]; dup && c.ID != "" {
+				// A step that lists one call twice under its id (metacode's trajectories list
+				// every call so): one call, answered once. Read as two, every call of a run
+				// was made twice, the first never answered (validation round r183a R1).
+				continue
+			}
 			byID[c.ID] = a.add(loopguard.Event{Type: loopguard.EventCall, Tool: c.Name, Args: rawArgs(c.Arguments), Time: ms, Turn: turn})
 			if c.ID != "" && a == mainAgent {
 				calls[c.ID] = byID[c.ID]

@@ -253,3 +253,23 @@ func TestATIFBatchEndingWithATaskCompletion(t *testing.T) {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A step that lists one call twice under its id is one call, answered once (validation round
+// r183a R1: metacode's trajectories list every call so).
+func TestATIFCallListedTwiceInAStepIsOneCall(t *testing.T) {
+	doc := `{"schema_version": "ATIF-v1.4", "session_id": "s", "agent": {"name": "metacode", "model_name": "m"}, "steps": [
+  {"step_id": 1, "source": "user", "message": "fix it"},
+  {"step_id": 2, "source": "agent", "message": "Reading.",
+   "tool_calls": [{"tool_call_id": "c1", "function_name": "read_file", "arguments": {"path": "a.py"}},
+                  {"tool_call_id": "c1", "function_name": "read_file", "arguments": {"path": "a.py"}}],
+   "observation": {"results": [{"source_call_id": "c1", "content": "print(1)"}]}}
+]}`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`user "fix it"`, `text[model] "Reading."`, `call read_file "{\"path\":\"a.py\"}" => "print(1)"`}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events\n%q\nwant\n%q", got, want)
+	}
+}
