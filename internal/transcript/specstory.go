@@ -1121,7 +1121,22 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 		// edits: "<tool_use_error>File has been modified since read" alone): numbered, as a
 		// refusal of Cursor's is, so that refused edits of four files are no one edit made
 		// four times, while the errors rule still reads them as the tool failing alike.
-		a.add(loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(a.nextNumber(tool))+`}`)).WithResult(result, true))
+		call := loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(a.nextNumber(tool))+`}`)).WithResult(result, true)
+		if n := len(a.events); n > 0 {
+			// Right after another such failure of the tool, alike, nothing said between: one
+			// reply's calls, refused together. Claude Code stamps each call of a reply with
+			// its own time, so they are not known by it: four edits sent at once, each
+			// refused because the file changed since it was read, were told as the edit
+			// failing four times (validation round r184b F1).
+			if prev := &a.events[n-1]; prev.Type == loopguard.EventCall && prev.Tool == tool && prev.Failed && prev.Result == call.Result &&
+				strings.HasPrefix(string(prev.Args), `{"refused":`) {
+				if prev.Turn == "" {
+					prev.Turn = "refused " + strconv.Itoa(n)
+				}
+				call.Turn = prev.Turn
+			}
+		}
+		a.add(call)
 		return
 	}
 	if answered && !failed && summary == "" && args == "" {

@@ -158,3 +158,29 @@ func TestSpecStoryEachSubagentRunIsAnAgent(t *testing.T) {
 		t.Errorf("calls by agent %v, want %v", calls, want)
 	}
 }
+
+// Refusals alike of one tool's calls the export kept nothing of, one after another with
+// nothing said between, are one reply's calls (validation round r184b F1); another refusal
+// after the model spoke is a reply of its own.
+func TestSpecStoryRefusalsInARowAreOneReply(t *testing.T) {
+	refused := specBlock("Edit", "", "<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>")
+	chat := specChat(
+		[2]string{"Agent - sidechain (claude-opus-4-6 2026-04-15 18:51:58Z)", refused},
+		[2]string{"Agent - sidechain (claude-opus-4-6 2026-04-15 18:52:05Z)", refused},
+		[2]string{"Agent - sidechain (claude-opus-4-6 2026-04-15 18:52:10Z)", refused},
+		[2]string{"Agent - sidechain (claude-opus-4-6 2026-04-15 18:52:30Z)", "The file changed; I will edit it again."},
+		[2]string{"Agent - sidechain (claude-opus-4-6 2026-04-15 18:52:50Z)", refused})
+	tr, err := ReadFrom("2026-04-15_18-17-46Z-sort.md", strings.NewReader(chat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns []string
+	for _, ag := range tr.Agents {
+		for _, c := range ag.Calls() {
+			turns = append(turns, c.Turn)
+		}
+	}
+	if len(turns) != 4 || turns[0] == "" || turns[1] != turns[0] || turns[2] != turns[0] || turns[3] == turns[0] {
+		t.Errorf("turns %q, want the first three one reply and the fourth another", turns)
+	}
+}
