@@ -158,18 +158,36 @@ func sleepAt(b []byte, i int) bool {
 // sleepsOnly says whether a call's command does nothing but sleep: `sleep 30`, `sleep 0.5s`,
 // `Start-Sleep -Seconds 5`, one command on one line. Such a call checks nothing: a run of them
 // is a wait that brings no news however long it lasts, unlike a sleep followed by a look.
+//
+// It is asked at every poll, so it reads the command line's words (runs of bytes between
+// spaces, tabs and line breaks, isSpaceByte) in place, allocating nothing.
 func sleepsOnly(args []byte) bool {
 	_, line, _, ok := commandLine(args)
 	if !ok || len(line) > 64 {
 		return false
 	}
-	words := strings.Fields(string(line))
+	var words [4][]byte
+	n := 0
+	for i := 0; i < len(line); {
+		if isSpaceByte(line[i]) {
+			i++
+			continue
+		}
+		if n == len(words) {
+			return false
+		}
+		end := i
+		for end < len(line) && !isSpaceByte(line[end]) {
+			end++
+		}
+		words[n], n, i = line[i:end], n+1, end
+	}
 	switch {
-	case len(words) == 2 && words[0] == "sleep":
+	case n == 2 && string(words[0]) == "sleep":
 		return isSleepDuration(words[1])
-	case len(words) == 2 && strings.EqualFold(words[0], "Start-Sleep"):
+	case n == 2 && equalFold(string(words[0]), "start-sleep"):
 		return isSleepDuration(words[1])
-	case len(words) == 3 && strings.EqualFold(words[0], "Start-Sleep") && words[1] != "" && words[1][0] == '-':
+	case n == 3 && equalFold(string(words[0]), "start-sleep") && words[1][0] == '-':
 		return isSleepDuration(words[2])
 	}
 	return false
@@ -177,8 +195,8 @@ func sleepsOnly(args []byte) bool {
 
 // isSleepDuration says whether w is a sleep's duration: digits, perhaps a point and more digits,
 // perhaps one unit letter (s, m, h, d).
-func isSleepDuration(w string) bool {
-	w = strings.TrimRight(w, ";")
+func isSleepDuration(w []byte) bool {
+	w = bytes.TrimRight(w, ";")
 	if n := len(w); n > 1 && strings.IndexByte("smhd", w[n-1]) >= 0 {
 		w = w[:n-1]
 	}

@@ -112,8 +112,13 @@ func TestSleepsOnlyKnowsACallThatOnlySleeps(t *testing.T) {
 		{`{"pattern":"sleep 30"}`, false},
 	}
 	for _, tt := range tests {
-		if got := sleepsOnly([]byte(tt.args)); got != tt.want {
+		args := []byte(tt.args)
+		if got := sleepsOnly(args); got != tt.want {
 			t.Errorf("sleepsOnly(%s) = %v, want %v", tt.args, got, tt.want)
+		}
+		// asked at every poll: it must not allocate
+		if n := testing.AllocsPerRun(10, func() { sleepsOnly(args) }); n != 0 {
+			t.Errorf("sleepsOnly(%s) allocates %v times", tt.args, n)
 		}
 	}
 }
