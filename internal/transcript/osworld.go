@@ -140,21 +140,32 @@ func readOSWorld(name string, br *bufio.Reader) (*built, error) {
 	return withDamaged(b.done(), damaged), nil
 }
 
+// pyautoguiCall returns the pyautogui function code calls and what follows its name, when
+// code is one such call, perhaps after `import pyautogui;`: "moveTo", "(546, 364)".
+func pyautoguiCall(code string) (name, rest string, ok bool) {
+	code = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(code), "import pyautogui;"))
+	if code, ok = strings.CutPrefix(code, "pyautogui."); !ok {
+		return "", "", false
+	}
+	name, rest, ok = strings.Cut(code, "(")
+	return name, "(" + rest, ok && strings.HasSuffix(rest, ")")
+}
+
 // isPointerMove says whether pyautogui code only moves the pointer to a place:
 // `pyautogui.moveTo(546, 364)`, perhaps after `import pyautogui;`.
 func isPointerMove(code string) bool {
-	code = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(code), "import pyautogui;"))
-	return strings.HasPrefix(code, "pyautogui.moveTo(") && strings.HasSuffix(code, ")") && strings.Count(code, "(") == 1
+	name, rest, ok := pyautoguiCall(code)
+	return ok && name == "moveTo" && strings.Count(rest, "(") == 1
 }
 
 // isBarePointerAction says whether pyautogui code is one pointer action that names no place,
 // acting where the pointer is: `pyautogui.click()`, `doubleClick()`, `rightClick()`,
 // `tripleClick()`, `middleClick()`, `mouseDown()`, `mouseUp()`.
 func isBarePointerAction(code string) bool {
-	code = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(code), "import pyautogui;"))
-	switch strings.TrimSuffix(strings.TrimPrefix(code, "pyautogui."), "()") {
+	name, rest, ok := pyautoguiCall(code)
+	switch name {
 	case "click", "doubleClick", "rightClick", "tripleClick", "middleClick", "mouseDown", "mouseUp":
-		return strings.HasPrefix(code, "pyautogui.") && strings.HasSuffix(code, "()")
+		return ok && rest == "()"
 	}
 	return false
 }

@@ -280,12 +280,21 @@ func cursorBareRefusal(line string) (string, bool) {
 // r179a W1: five such refusals among edits were told as one command the changes did not
 // reach).
 func addSpecRejection(a *agentBuf, tool, line string) {
-	n := a.nextNumber(tool)
-	call := loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(n)+`}`)).WithResult(line, true)
+	call := loopguard.Call("", tool, specRefusedArgs(a, tool)).WithResult(line, true)
 	if strings.HasPrefix(line, "Model provided invalid arguments to ") || line == "Model failed to call the tool with correct arguments." {
 		call.Source = loopguard.SourceHarness
 	}
 	a.add(call)
+}
+
+// specRefusedPrefix opens the arguments of a refused call whose export keeps nothing of what
+// it asked: {"refused": n}, the n-th such call of its tool.
+const specRefusedPrefix = `{"refused":`
+
+// specRefusedArgs numbers the next refused call of tool whose arguments the export did not keep
+// (specRefusedPrefix).
+func specRefusedArgs(a *agentBuf, tool string) []byte {
+	return []byte(specRefusedPrefix + strconv.Itoa(a.nextNumber(tool)) + "}")
 }
 
 // refusedEcho stands for the tool of a call just read in addSpecAgentTurn when that call was
@@ -1121,7 +1130,7 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 		// edits: "<tool_use_error>File has been modified since read" alone): numbered, as a
 		// refusal of Cursor's is, so that refused edits of four files are no one edit made
 		// four times, while the errors rule still reads them as the tool failing alike.
-		call := loopguard.Call("", tool, []byte(`{"refused":`+strconv.Itoa(a.nextNumber(tool))+`}`)).WithResult(result, true)
+		call := loopguard.Call("", tool, specRefusedArgs(a, tool)).WithResult(result, true)
 		if n := len(a.events); n > 0 {
 			// Right after another such failure of the tool, alike, nothing said between: one
 			// reply's calls, refused together. Claude Code stamps each call of a reply with
@@ -1129,7 +1138,7 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 			// refused because the file changed since it was read, were told as the edit
 			// failing four times (validation round r184b F1).
 			if prev := &a.events[n-1]; prev.Type == loopguard.EventCall && prev.Tool == tool && prev.Failed && prev.Result == call.Result &&
-				strings.HasPrefix(string(prev.Args), `{"refused":`) {
+				strings.HasPrefix(string(prev.Args), specRefusedPrefix) {
 				if prev.Turn == "" {
 					prev.Turn = "refused " + strconv.Itoa(n)
 				}
