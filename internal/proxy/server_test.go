@@ -368,15 +368,18 @@ func TestProxyHealthReadinessAndMetrics(t *testing.T) {
 	if code, body := get(p.URL, "/readyz"); code != 200 {
 		t.Errorf("/readyz = %d %q", code, body)
 	}
-	// A request is counted once its handler returns, just after the client has its answer.
+	// A request is counted once its handler returns, just after the client has its answer; and
+	// the counter's series exists (at 0) a moment before it is incremented, so a scrape can see
+	// it before its count. Wait for the count itself.
+	const counted = `loopguard_proxy_requests_total{api="chat",status="200"} 1`
 	var metrics string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if _, metrics = get(p.URL, "/metrics"); strings.Contains(metrics, `loopguard_proxy_requests_total{api="chat"`) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, metrics = get(p.URL, "/metrics"); strings.Contains(metrics, counted) {
 			break
 		}
 	}
 	for _, want := range []string{
-		`loopguard_proxy_requests_total{api="chat",status="200"} 1`,
+		counted,
 		`loopguard_proxy_notices_total{kind="repeat",plugin="repeat-tool-reminder"} 2`,
 		`loopguard_proxy_added_latency_seconds_count{api="chat"} 1`,
 		`loopguard_proxy_streams_in_flight 0`,
