@@ -1355,7 +1355,7 @@ func (s *progressState) digestResult(c *observedCall, args []byte) digest {
 		head = s.dg.digest(header, false, false)
 	}
 	result, s.meterBuf = withoutTransferMeter(result, s.meterBuf)
-	result = withoutStatusLines(result)
+	result = withoutTrailers(result)
 	echo := len(result) > 0 && len(result) < longTextBytes // see digest: short answers only
 	if echo {
 		s.dg.setEcho(args)
@@ -1366,6 +1366,89 @@ func (s *progressState) digestResult(c *observedCall, args []byte) digest {
 		dg.exact, dg.masked = combine(dg.exact, head.exact), combine(dg.masked, head.exact)
 	}
 	return dg
+}
+
+// withoutTrailers returns result without what the harness or the terminal wrote after the
+// command's output about itself: SWE-agent's status lines (withoutStatusLines) and a shell's
+// prompt that a terminal capture kept (withoutPromptLines).
+func withoutTrailers(result string) string {
+	return withoutStatusLines(withoutPromptLines(result))
+}
+
+// promptWindow is how much of a result's end withoutPromptLines looks at for a prompt's glyph.
+const promptWindow = 512
+
+// withoutPromptLines returns result without the shell prompt a terminal capture kept after the
+// command's output: the lines at its end of which at least one holds a Powerline glyph
+// (U+E0A0 to U+E0D7, the separators and icons of powerlevel10k, agnoster, oh-my-posh), with
+// the lines of the prompt's frame around them (`╭─`, `╰─`, a `❯` alone). Such a prompt says
+// where the shell stands: the directory, the git branch with counters of changed files, the
+// last command's status and time, the clock. It changes with every run (the agent's own edits
+// move the git counters, and the fill between the prompt's two sides widens or narrows with
+// them), so a test failing four times alike across edits, its output captured by Cursor with
+// the user's prompt under it, was four different answers and went untold (validation round
+// r185b M1). Programs do not print those glyphs, which only a patched font can show; a frame
+// line alone, with no glyph, is output (a table's border) and stays.
+func withoutPromptLines(result string) string {
+	tail := result[max(0, len(result)-promptWindow):]
+	if strings.IndexByte(tail, 0xEE) < 0 {
+		return result // almost every answer: one pass over its last bytes
+	}
+	cut, glyph := -1, false
+	end := len(result)
+	for end > 0 {
+		for end > 0 && isSpaceByte(result[end-1]) {
+			end--
+		}
+		start := strings.LastIndexByte(result[:end], '\n') + 1
+		line := result[start:end]
+		switch {
+		case hasPowerlineGlyph(line):
+			glyph = true
+		case isPromptFrame(line):
+		default:
+			end = 0 // the output's last line: stop
+			continue
+		}
+		cut, end = start, start
+	}
+	if !glyph || cut <= 0 || strings.TrimSpace(result[:cut]) == "" {
+		return result
+	}
+	return result[:cut]
+}
+
+// hasPowerlineGlyph says whether line holds a character of U+E0A0 to U+E0D7 (UTF-8 EE 82 A0
+// to EE 83 97), the Powerline range of the private use area that prompt themes draw with.
+func hasPowerlineGlyph(line string) bool {
+	for i := strings.IndexByte(line, 0xEE); i >= 0 && i+2 < len(line); {
+		if b1, b2 := line[i+1], line[i+2]; b1 == 0x82 && b2 >= 0xA0 || b1 == 0x83 && b2 <= 0x97 {
+			return true
+		}
+		next := strings.IndexByte(line[i+1:], 0xEE)
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+// isPromptFrame says whether line is only a prompt's frame: box-drawing characters (U+2500 to
+// U+257F) and the prompt's sign (❯, $, %, #, >) between spaces, with a box-drawing character or
+// a ❯ among them.
+func isPromptFrame(line string) bool {
+	frame := false
+	for _, r := range line {
+		switch {
+		case r >= 0x2500 && r <= 0x257F || r == '❯':
+			frame = true
+		case r == '$' || r == '%' || r == '#' || r == '>' || r == ' ' || r == '\t':
+		default:
+			return false
+		}
+	}
+	return frame
 }
 
 // statusLineHeads open the lines SWE-agent 0.x writes under every answer, about itself: the
@@ -2096,7 +2179,7 @@ func reportsSuccess(result string, args []byte) bool {
 	if endsWithSuccess(result, args) {
 		return true
 	}
-	last := strings.ToLower(lastLine(withoutStatusLines(result)))
+	last := strings.ToLower(lastLine(withoutTrailers(result)))
 	for _, w := range doubtWords {
 		if strings.Contains(last, w) {
 			return false

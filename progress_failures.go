@@ -1149,7 +1149,7 @@ func ranNothing(said string, args []byte) bool {
 	if shellRefused(said) {
 		return true
 	}
-	body := withoutStatusLines(said)
+	body := withoutTrailers(said)
 	if !strings.Contains(body, "not found") {
 		return false // most failures: one look
 	}
