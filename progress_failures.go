@@ -1519,6 +1519,32 @@ func hasFailureMark(s string) bool {
 			q += 1 + next
 		}
 	}
+	return testRunnerFailLine(s)
+}
+
+// testRunnerFailLine says whether s holds a test runner's FAIL line: Go's `--- FAIL: TestX
+// (0.00s)` for a test and its `FAIL` alone or `FAIL<tab>pkg<tab>0.01s` for a package, Jest's and
+// Vitest's ` FAIL  src/a.test.ts` for a file. Such runners print a failing run's verdict so
+// and exit 1, and a host that keeps no exit status (SWE-agent, a terminal captured into a chat
+// export) leaves nothing else that says the run failed: the same test failing alike after each
+// of four edits went untold (validation round r185b P2). The word must open its line, spaces
+// aside, and stand alone: "FAILED" is pytest's mark already, "FAIL:" unittest's header of a
+// failure it also closes with a tally, and a word in the middle of a line is prose.
+// Each such line says that something failed, not what: it is a tally (isTestRunnerVerdict).
+func testRunnerFailLine(s string) bool {
+	for i := strings.Index(s, "FAIL"); i >= 0; {
+		if i >= 4 && s[i-4:i] == "--- " && i+4 < len(s) && s[i+4] == ':' && lineStartsAt(s, i-4) {
+			return true // Go's test header
+		}
+		if lineStartsAt(s, i) && (i+4 == len(s) || s[i+4] == ' ' || s[i+4] == '\t' || s[i+4] == '\n' || s[i+4] == '\r') {
+			return true
+		}
+		next := strings.Index(s[i+4:], "FAIL")
+		if next < 0 {
+			break
+		}
+		i += 4 + next
+	}
 	return false
 }
 
@@ -1921,7 +1947,7 @@ func namesFailureKind(name string) bool {
 // that moved is progress.
 func isFailureTally(line string) bool {
 	line = strings.TrimSpace(line)
-	if isBuildVerdict(line) || isRunnerVerdict(line) || isPipelineVerdict(line) {
+	if isBuildVerdict(line) || isRunnerVerdict(line) || isPipelineVerdict(line) || isTestRunnerVerdict(line) {
 		return true
 	}
 	rest, ok := strings.CutPrefix(line, "FAILED (")
@@ -1979,6 +2005,28 @@ func isRunnerVerdict(line string) bool {
 	}
 	code, ok := strings.CutPrefix(rest, "code ")
 	return ok && code != "" && strings.Trim(code, "0123456789") == ""
+}
+
+// lineStartsAt says whether only spaces and tabs stand between the start of s[i]'s line and i.
+func lineStartsAt(s string, i int) bool {
+	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
+		i--
+	}
+	return i == 0 || s[i-1] == '\n'
+}
+
+// isTestRunnerVerdict says whether a trimmed line is a test runner's FAIL line (see
+// testRunnerFailLine): Go's for a test or a package, Jest's and Vitest's for a file. It names
+// the test, the package or the file that failed, never what failed in it (Go's assertion is
+// on the lines under its header, Jest's error above its summary), and every run of a suite
+// that still fails ends with it.
+func isTestRunnerVerdict(line string) bool {
+	rest, ok := strings.CutPrefix(line, "FAIL")
+	if !ok {
+		rest, ok = strings.CutPrefix(line, "--- FAIL:")
+		return ok
+	}
+	return rest == "" || rest[0] == ' ' || rest[0] == '\t'
 }
 
 // isPipelineVerdict says whether a trimmed line is a container build's or a CI job's word

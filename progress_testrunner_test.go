@@ -1,0 +1,92 @@
+package loopguard
+
+import (
+	"fmt"
+	"testing"
+)
+
+// goTestFailing is `go test ./...` failing one test, as a host that keeps no exit status shows it.
+func goTestFailing(got int) string {
+	return fmt.Sprintf("--- FAIL: TestParseDuration (0.00s)\n    parse_test.go:21: ParseDuration(\"90s\") = %d, want 90\nFAIL\nFAIL\texample.com/timeparse\t0.004s\nFAIL", got)
+}
+
+// jestFailing is Jest failing one test of a file: the test, and what it expected of what.
+func jestFailing(test, expected, call string) string {
+	return " FAIL  src/cart.test.ts\n  ● cart › " + test + "\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: " + expected +
+		"\n    Received: 0\n\n      12 |   const cart = new Cart();\n    > 13 |   expect(cart." + call + ").toBe(" + expected + ");\n\n" +
+		"Test Suites: 1 failed, 1 total\nTests:       1 failed, 4 passed, 5 total\nTime:        1.2 s"
+}
+
+func TestTestRunnersFailLinesReadAsFailures(t *testing.T) {
+	tests := []struct {
+		name, result string
+		failed       bool
+	}{
+		{"go test failing a test", goTestFailing(0), true},
+		{"go test's package verdict alone", "FAIL\texample.com/timeparse [build failed]", true},
+		{"go test passing", "PASS\nok  \texample.com/timeparse\t0.004s", false},
+		{"jest failing a file", jestFailing("totals the items", "42", "total()"), true},
+		{"jest passing", " PASS  src/cart.test.ts\nTests:       5 passed, 5 total", false},
+		{"the word in the middle of a line is prose", "the build would FAIL without the flag", false},
+		{"a longer word at a line's start is another word", "FAILOVER enabled on replica 2", false},
+		{"unittest's header of a failure is no verdict by itself", "FAIL: test_total (tests.test_cart.CartTest)", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := looksFailed(tt.result); got != tt.failed {
+				t.Errorf("looksFailed = %v, want %v", got, tt.failed)
+			}
+		})
+	}
+}
+
+func TestTestRunnersVerdictNamesNoFailure(t *testing.T) {
+	for _, line := range []string{"FAIL", "FAIL\texample.com/timeparse\t0.004s", "--- FAIL: TestParseDuration (0.00s)", "FAIL  src/cart.test.ts"} {
+		if !isFailureTally(line) {
+			t.Errorf("isFailureTally(%q) = false, want true: it names what failed, not how", line)
+		}
+	}
+	if isFailureTally("FAILOVER enabled") {
+		t.Error(`isFailureTally("FAILOVER enabled") = true`)
+	}
+}
+
+// jestTests are five tests failing in turn, each fixed before the next.
+var jestTests = [...][3]string{{"totals the items", "42", "total()"}, {"applies the discount", "37.8", "withDiscount(0.1)"},
+	{"rounds the tax", "3.15", "tax('DE')"}, {"drops empty lines", "2", "lines().length"}, {"keeps the currency", "'EUR'", "currency"}}
+
+func TestTestRunnersFailingAcrossEdits(t *testing.T) {
+	edit := func(i int) step {
+		return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/parse.go","old_str":"v%d","new_str":"v%d"}`, i, i+1), "The file /w/parse.go has been edited.")
+	}
+	runProgressCases(t, []progressCase{
+		{"go test failing alike after each of four edits, no exit status kept, is a command failing across edits (r185b P2)",
+			times(8, func(i int) step {
+				if i%2 == 0 {
+					return edit(i)
+				}
+				return ok("bash", `{"command":"go test ./..."}`, goTestFailing(0))
+			}), []string{"7:errors:bash failed × 4"}},
+		{"go test failing its one test otherwise after each of five edits is progress: its FAIL lines name no failure",
+			times(10, func(i int) step {
+				if i%2 == 0 {
+					return edit(i)
+				}
+				return ok("bash", `{"command":"go test ./..."}`, goTestFailing(1000*i+7))
+			}), nil},
+		{"jest failing alike after each of four edits is a command failing across edits",
+			times(8, func(i int) step {
+				if i%2 == 0 {
+					return edit(i)
+				}
+				return ok("bash", `{"command":"npx jest src/cart.test.ts"}`, jestFailing("totals the items", "42", "total()"))
+			}), []string{"7:errors:bash failed × 4"}},
+		{"jest failing its one test otherwise after each of five edits is progress: its FAIL line names no failure",
+			times(10, func(i int) step {
+				if i%2 == 0 {
+					return edit(i)
+				}
+				return ok("bash", `{"command":"npx jest src/cart.test.ts"}`, jestFailing(jestTests[i/2][0], jestTests[i/2][1], jestTests[i/2][2]))
+			}), nil},
+	})
+}
