@@ -933,7 +933,7 @@ func TestRanNothingIsTheShellDecliningTheWholeCommand(t *testing.T) {
 }
 
 // FuzzFailureReaders: the readers of a failed answer take any text without panicking, and the
-// status lines taken off an answer leave a prefix of it.
+// status lines and the prompt taken off an answer leave a prefix of it, never an empty one.
 func FuzzFailureReaders(f *testing.F) {
 	for _, s := range []string{
 		"File a.py not found\n\n(Open file: /w/b.py)\n(Current directory: /w)\nbash-$",
@@ -942,12 +942,20 @@ func FuzzFailureReaders(f *testing.F) {
 		"bash-$", "(Open file: ", "File \"", `KeyError: '`, "",
 		"Your proposed edit has introduced new syntax error(s).\nERRORS:\n- E999 IndentationError: unexpected indent\n\n[File: /w/a.py (9 lines total)]",
 		"\nERRORS:\n- ", "\nERRORS:\n- x\n[File:  (",
+		"Tests  1 failed\n\n╭─\ue0b2 ~/app \ue0b1 main ?4 \ue0b4····\ue0b6 1 ✘ \ue0b3 22:41:41 \ue0b0\n╰─", "\ue0b0\n❯ ", "\xee\x82", "x\n\xee",
+		"--- FAIL: TestX (0.00s)\nFAIL\nFAIL\tpkg\t0.01s", " FAIL  src/a.test.ts", "FAIL", "--- FAIL", "--- FAIL:",
 	} {
 		f.Add(s, "Python(file_path=\"x.py\"):\ndf['beak']")
 	}
 	f.Fuzz(func(t *testing.T, said, args string) {
 		if got := withoutStatusLines(said); !strings.HasPrefix(said, got) {
 			t.Errorf("withoutStatusLines(%q) = %q, not a prefix", said, got)
+		}
+		if got := withoutPromptLines(said); !strings.HasPrefix(said, got) || strings.TrimSpace(got) == "" && strings.TrimSpace(said) != "" {
+			t.Errorf("withoutPromptLines(%q) = %q, not a prefix with something in it", said, got)
+		}
+		if testRunnerFailLine(said) && !strings.Contains(said, "FAIL") {
+			t.Errorf("testRunnerFailLine(%q) without the word", said)
 		}
 		ranNothing(said, []byte(args))
 		line, _ := failureLine(said)
