@@ -45,9 +45,17 @@ func readNotebook(name string, br *bufio.Reader, hint int64) (*Transcript, error
 	// (a rich console's panels, as smolagents shows its steps), then, if that holds no
 	// transcript, with their standard error too, where Python's logging writes (browser-use's
 	// records): read first, a library's warnings on stderr would come before the run.
-	t, err := readShown(name, shownText(nb.Cells, false))
+	t, err := readShown(name, shownText(nb.Cells, false, false))
 	if err != nil {
-		t, err = readShown(name, shownText(nb.Cells, true))
+		t, err = readShown(name, shownText(nb.Cells, true, false))
+	}
+	if err != nil {
+		// A notebook's first output may be a printed list or a bracketed heading ("[Available
+		// tools]", `print(result.messages)`), which makes the text look like a JSON document to
+		// the readers of printed transcripts, and a run printed after it went unread
+		// (validation round r187b G1: a 25-call LangChain run). Such outputs before the first
+		// other one are passed over.
+		t, err = readShown(name, shownText(nb.Cells, false, true))
 	}
 	if err != nil {
 		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: a notebook whose cells printed no transcript", ErrUnknownFormat)}
@@ -69,8 +77,9 @@ type notebookCell struct {
 
 // shownText is what cells showed, in order: their standard output and displays, and their
 // standard error with them when stderr is true; colours and cursor moves left out
-// (renderTerminalLine).
-func shownText(cells []notebookCell, stderr bool) string {
+// (renderTerminalLine). When skipBracketed is true, the outputs that open with '[' or '{'
+// before any other output are left out.
+func shownText(cells []notebookCell, stderr, skipBracketed bool) string {
 	var printed strings.Builder
 	// nbformat writes a text as one string or as a list of lines
 	write := func(raw json.RawMessage) {
@@ -79,12 +88,15 @@ func shownText(cells []notebookCell, stderr bool) string {
 		switch {
 		case len(raw) == 0:
 		case json.Unmarshal(raw, &one) == nil:
-			printed.WriteString(one)
 		case json.Unmarshal(raw, &lines) == nil:
-			for _, l := range lines {
-				printed.WriteString(l)
+			one = strings.Join(lines, "")
+		}
+		if skipBracketed && printed.Len() == 0 {
+			if t := strings.TrimLeft(one, " \t\r\n"); t == "" || t[0] == '[' || t[0] == '{' {
+				return
 			}
 		}
+		printed.WriteString(one)
 		if n := printed.Len(); n > 0 && printed.String()[n-1] != '\n' {
 			printed.WriteByte('\n')
 		}

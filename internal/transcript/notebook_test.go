@@ -57,6 +57,27 @@ func TestNotebookHandsNumberedStepsOnAndRefusesOtherOutput(t *testing.T) {
 	}
 }
 
+// A notebook whose first output is a printed list or a bracketed heading ("[Available tools]",
+// print(result.messages)) is still read for the run printed after it: such an output opens as
+// a JSON document would, and no run was read (validation round r187b G1).
+func TestNotebookReadsARunAfterAPrintedList(t *testing.T) {
+	run, _ := json.Marshal(strings.SplitAfter("Question: Which band?\nThought 1: I need to search X.\nAction 1: Search[X]\nObservation 1: X is a band.\n", "\n"))
+	for _, first := range []string{`["[Available tools]\n", "- search: looks a word up\n"]`, `["['search', 'lookup']\n"]`, `["{'a': 1}\n"]`} {
+		doc := `{"cells": [
+  {"cell_type": "code", "source": ["print(tools)"], "outputs": [{"output_type": "stream", "name": "stdout", "text": ` + first + `}]},
+  {"cell_type": "code", "source": ["agent.run(q)"], "outputs": [{"output_type": "stream", "name": "stdout", "text": ` + string(run) + `}]}],
+ "metadata": {}, "nbformat": 4, "nbformat_minor": 2}`
+		tr, err := ReadFrom("agent.ipynb", strings.NewReader(doc))
+		if err != nil {
+			t.Errorf("first output %s: %v", first, err)
+			continue
+		}
+		if tr.Format != FormatReactLog || len(tr.Agents) != 1 || len(tr.Agents[0].Calls()) != 1 {
+			t.Errorf("first output %s: read as %q with %d agents, want one ReAct call", first, tr.Format, len(tr.Agents))
+		}
+	}
+}
+
 func FuzzNotebook(f *testing.F) {
 	f.Add([]byte(notebook("Action: search[x]\nObservation: y\n")))
 	f.Add([]byte(`{"cells": [{"cell_type": "code", "outputs": [{"output_type": "stream", "name": "stdout", "text": 7}]}]}`))
