@@ -166,6 +166,7 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 	mode := reading
 	var buf []string
 	var runName string
+	codeBoxed := false // the code being executed is in a box ("╭─ Executing this code: ─╮"), rows "│ ... │"
 	for _, line := range lines {
 		line = smolLine(line)
 		t := strings.TrimSpace(line)
@@ -184,15 +185,22 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 			buf = append(buf, smolPanelText(t))
 			continue
 		case code:
-			if t != "" && strings.Trim(t, "─") == "" {
+			if codeBoxed && strings.HasPrefix(t, "╰") || !codeBoxed && t != "" && strings.Trim(t, "─") == "" {
 				mode = reading
 				if r == nil {
 					r = smolStart(b, &runs, "", &sessions)
 				}
-				idx := r.a.add(loopguard.Call("", "python_interpreter", marshalArgs(map[string]string{"code": smolCode(buf)})))
+				source := smolCode(buf)
+				if codeBoxed {
+					source = smolBoxedCode(buf)
+				}
+				idx := r.a.add(loopguard.Call("", "python_interpreter", marshalArgs(map[string]string{"code": source})))
 				r.result(idx, "")
 				r.code = true
 				continue
+			}
+			if codeBoxed {
+				line = strings.TrimSuffix(strings.TrimPrefix(t, "│"), "│")
 			}
 			buf = append(buf, line)
 			continue
@@ -244,7 +252,10 @@ func readSmolagentsConsole(name string, br *bufio.Reader) (*built, error) {
 			if r != nil {
 				r.answer()
 			}
-			mode, buf = code, nil
+			// Releases before "Executing parsed code" drew the code in a rounded box, its rows
+			// numbered (validation round r187b G4: a run pasted into smolagents' guided tour read
+			// no call, its box never closed by a rule).
+			mode, buf, codeBoxed = code, nil, strings.HasPrefix(t, "╭")
 		case strings.HasPrefix(t, "│ Calling tool: '") && r != nil:
 			r.answer()
 			mode, buf = toolPanel, []string{smolPanelText(t)}
@@ -386,4 +397,56 @@ func smolCode(lines []string) string {
 		out[k] = strings.TrimRight(strings.TrimPrefix(l, indent), " ")
 	}
 	return strings.Trim(strings.Join(out, "\n"), "\n")
+}
+
+// smolBoxedCode is the code of a boxed "Executing this code" panel (validation round r187b G4),
+// given its rows between the box's borders: each row is the panel's padding, rich's line-number
+// gutter ("  1 ", the numbers right-aligned, so the gutter is as wide on every row) and a line
+// of code as written. A row whose gutter is blank goes on with the line above (rich wraps a
+// line longer than the panel). A panel whose first row is not numbered 1 has no gutter: its
+// rows are read as those of the unboxed panel.
+func smolBoxedCode(rows []string) string {
+	gutter := 0
+	for _, row := range rows {
+		if strings.TrimSpace(row) != "" {
+			gutter = smolGutterWidth(row)
+			break
+		}
+	}
+	if gutter == 0 {
+		return smolCode(rows)
+	}
+	var out []string
+	for _, row := range rows {
+		head, code := row, ""
+		if len(row) > gutter {
+			head, code = row[:gutter], row[gutter:]
+		}
+		code = strings.TrimRight(code, " ")
+		number := strings.TrimSpace(head)
+		numbered := number != "" && strings.Trim(number, "0123456789") == "" && (strings.HasSuffix(head, " ") || len(row) <= gutter)
+		switch {
+		case numbered:
+			out = append(out, code)
+		case number == "" && len(out) > 0:
+			if code != "" {
+				out[len(out)-1] += " " + strings.TrimLeft(code, " ")
+			}
+		case strings.TrimSpace(row) != "":
+			out = append(out, strings.TrimSpace(row)) // not a row of the gutter's width: kept whole
+		}
+	}
+	return strings.Trim(strings.Join(out, "\n"), "\n")
+}
+
+// smolGutterWidth is the width of the line-number gutter a boxed code panel's first row opens
+// with (" " padding, the number right-aligned, one space: "   1 "), or 0 if the row is not
+// numbered 1, as rich numbers code from 1.
+func smolGutterWidth(row string) int {
+	rest := strings.TrimLeft(row, " ")
+	number, ok := strings.CutPrefix(rest, "1")
+	if !ok || number != "" && !strings.HasPrefix(number, " ") {
+		return 0
+	}
+	return len(row) - len(number) + 1
 }

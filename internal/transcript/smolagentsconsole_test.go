@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -289,5 +290,70 @@ func TestSmolagentsRunWhoseReplyFailedToParse(t *testing.T) {
 	}
 	if _, notices := defaultNotices(t, tr.Agents[0]); len(notices) == 0 {
 		t.Error("a plan written twelve times over in one reply, not told")
+	}
+}
+
+// Releases before "Executing parsed code" drew the code in a rounded box, its rows numbered:
+// each panel is the step's call, its code without the box, the padding or the numbers, and the
+// steps read as those of the unboxed panel do (validation round r187b G4: such a run, pasted
+// into smolagents' guided tour, read no call).
+func TestSmolagentsBoxedCodePanelIsACall(t *testing.T) {
+	text := "```text\n" +
+		"╭──────────────────────────────── New run ────────────────────────────────╮\n" +
+		"│ Which city hosts the oldest bridge on the list?                         │\n" +
+		"╰─ HfApiModel - Qwen/Qwen2.5-Coder-32B-Instruct ──────────────────────────╯\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 0 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"╭─ Executing this code: ──────────────────────────────────────────────────╮\n" +
+		"│   1 for bridge in bridges:                                              │\n" +
+		"│   2     print(lookup_tool(name=bridge))                                 │\n" +
+		"╰─────────────────────────────────────────────────────────────────────────╯\n" +
+		"name 'bridges' is not defined\n" +
+		"[Step 0: Duration 0.41 seconds| Input tokens: 1,910 | Output tokens: 52]\n" +
+		"━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ Step 1 ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\n" +
+		"╭─ Executing this code: ──────────────────────────────────────────────────╮\n" +
+		"│   1 final_answer(\"Regensburg\")                                          │\n" +
+		"╰─────────────────────────────────────────────────────────────────────────╯\n" +
+		"Out - Final answer: Regensburg\n" +
+		"[Step 1: Duration 0.12 seconds| Input tokens: 4,002 | Output tokens: 90]\n" +
+		"```\n"
+	tr := expectEvents(t, "guided_tour.md", text, FormatSmolagentsConsole, []string{
+		`user "Which city hosts the oldest brid…"`,
+		`call python_interpreter "{\"code\":\"for bridge in bridges:\\…" => "name 'bridges' is not defined" FAILED`,
+		`call python_interpreter "{\"code\":\"final_answer(\\\"Regensbu…" => "Out - Final answer: Regensburg"`,
+	})
+	want := `{"code":"for bridge in bridges:\n    print(lookup_tool(name=bridge))"}`
+	if calls := tr.Agents[0].Calls(); len(calls) == 0 || string(calls[0].Args) != want {
+		t.Errorf("calls %+v, the first one's arguments want %s", calls, want)
+	}
+}
+
+// The rows of a boxed code panel, between its borders, give the code as written: the gutter is
+// as wide on every row (numbers right-aligned), a numbered row with no code is a blank line, a
+// row with a blank gutter goes on with the line above, and a panel not numbered from 1 has no
+// gutter to take off (validation round r187b G4).
+func TestSmolagentsBoxedCodeRows(t *testing.T) {
+	numbered := func(n int, code string) string { return fmt.Sprintf(" %3d %-40s ", n, code) }
+	var ten []string
+	for n := 1; n <= 10; n++ {
+		ten = append(ten, numbered(n, fmt.Sprintf("x%d = %d", n, n)))
+	}
+	tests := []struct {
+		name string
+		rows []string
+		want string
+	}{
+		{"indent kept", []string{numbered(1, "if ok:"), numbered(2, "    go()")}, "if ok:\n    go()"},
+		{"ten rows, one gutter", ten, "x1 = 1\nx2 = 2\nx3 = 3\nx4 = 4\nx5 = 5\nx6 = 6\nx7 = 7\nx8 = 8\nx9 = 9\nx10 = 10"},
+		{"blank line numbered", []string{numbered(1, "a = 1"), numbered(2, ""), numbered(3, "print(a)")}, "a = 1\n\nprint(a)"},
+		{"wrapped line", []string{numbered(1, "print('a long"), "      line')                                "}, "print('a long line')"},
+		{"no gutter", []string{" total = 1 + 2        ", "   print(total)       "}, "total = 1 + 2\n  print(total)"},
+		{"code opening with a digit, no gutter", []string{" 12 + x   "}, "12 + x"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := smolBoxedCode(tc.rows); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
