@@ -33,6 +33,21 @@ import (
 // The Console's own statistics and summary, and other loggers' records among the messages, are
 // passed over.
 //
+// AgentChat 0.4.0–0.4.3's Console named only the source in its rule, and the message's type
+// shows in its body alone (validation round r187b G2):
+//
+//	---------- weather_agent ----------
+//	[FunctionCall(id='call_zgrH', arguments='{"city":"New York"}', name='get_weather')]
+//	[Prompt tokens: 120, Completion tokens: 18]
+//	---------- weather_agent ----------
+//	[FunctionExecutionResult(content='73 degrees and Sunny.', call_id='call_zgrH')]
+//	---------- weather_agent ----------
+//	Tool calls:
+//	get_weather({"city":"New York"}) = 73 degrees and Sunny.
+//
+// Those results carry no is_error, and the "Tool calls:" summary tells again what the
+// results told.
+//
 // Written from AutoGen's Console and real printouts (validation rounds r115b U3, r116a U4).
 
 // autogenConsoleRule reads the rule over a message: its type and its source.
@@ -45,15 +60,68 @@ var autogenConsoleNoise = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:\[Prompt tokens: \d+, Completion tokens: \d+\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR)\b.*)$`)
 })
 
+// autogenBareRule marks a message under the rule of AgentChat 0.4.0–0.4.3's Console, which
+// names the source alone: the message's type is read from its body (autogenBareRuleType).
+const autogenBareRule = "(source only)"
+
+// autogenBareRuleSource reads the rule of AgentChat 0.4.0–0.4.3's Console, the source alone
+// ("---------- Google_Search_Agent ----------"). AgentChat's agent names are Python
+// identifiers, which keeps a rule titled in words, in a message or a log, out.
+func autogenBareRuleSource(t string) (string, bool) {
+	name, ok := strings.CutPrefix(t, "---------- ")
+	if !ok {
+		return "", false
+	}
+	name, ok = strings.CutSuffix(name, " ----------")
+	if !ok || name == "" || '0' <= name[0] && name[0] <= '9' || name == "Summary" {
+		return "", false // "Summary" heads the Console's statistics, no message
+	}
+	for i := 0; i < len(name); i++ {
+		if !isPyNameByte(name[i]) {
+			return "", false
+		}
+	}
+	return name, true
+}
+
+// autogenBareRuleType says what the body of a message under a source-only rule is, as
+// autogenTypes says it of a type: a list of FunctionCall reprs the calls, of
+// FunctionExecutionResult reprs their results, "Tool calls:" their summary (told again),
+// anything else the source's words.
+func autogenBareRuleType(body string) string {
+	switch {
+	case strings.HasPrefix(body, "[FunctionCall("):
+		return "calls"
+	case strings.HasPrefix(body, "[FunctionExecutionResult("):
+		return "results"
+	case body == "Tool calls:" || strings.HasPrefix(body, "Tool calls:\n"):
+		return ""
+	}
+	return "text"
+}
+
 // isAutoGenConsoleHead says whether a text's head holds AutoGen's Console printout: a rule
-// over a tool call's request, or two rules of message types AutoGen writes.
+// over a tool call's request, or two rules of message types AutoGen writes. A rule of the
+// source alone is one over calls when a FunctionCall list follows it (validation round r187b
+// G2): such rules alone are too plain a mark.
 func isAutoGenConsoleHead(head []byte) bool {
 	if !bytes.Contains(head, []byte("---------- ")) {
 		return false // most text files: one look, not a pattern matched on every line
 	}
 	rules := 0
+	bareRuleAbove := false
 	for line := range bytes.SplitSeq(head, []byte("\n")) {
-		m := autogenConsoleRule().FindSubmatch(bytes.TrimSpace(line))
+		t := bytes.TrimSpace(line)
+		if bareRuleAbove && bytes.HasPrefix(t, []byte("[FunctionCall(")) {
+			return true
+		}
+		if len(t) > 0 {
+			bareRuleAbove = false
+			if bytes.HasPrefix(t, []byte("---------- ")) {
+				_, bareRuleAbove = autogenBareRuleSource(string(t))
+			}
+		}
+		m := autogenConsoleRule().FindSubmatch(t)
 		if m == nil {
 			continue
 		}
@@ -80,17 +148,34 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 	var order []int             // and in order
 	var runs runCount
 	var pasted pastedRun
+	task, called := "", false // the run's first words from the user, and whether a call came since
 	flush := func() {
 		text := strings.TrimSpace(strings.Join(body, "\n"))
 		body = body[:0]
 		if kind == "" {
 			return
 		}
+		role := autogenTypes[kind]
+		if kind == autogenBareRule {
+			role = autogenBareRuleType(text)
+		}
+		if role == "text" && source == "user" {
+			if called && text == task && runs.end(b) {
+				// The run's task given again after its calls is the team run again, from its
+				// start: a notebook runs one task in cell after cell, and the five runs of a
+				// team's docs, read as one, made each run's calls the previous run's repeated
+				// (validation round r187b G2). A person answering a run says something else.
+				a, waiting, order = nil, map[string]int{}, nil
+			}
+			if task == "" || a == nil {
+				task, called = text, false
+			}
+		}
 		if a == nil {
 			a = b.agent(MainAgent)
 		}
 		runs.message()
-		switch autogenTypes[kind] {
+		switch role {
 		case "text":
 			if source == "user" {
 				a.user(text, 0)
@@ -100,6 +185,7 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 		case "thought":
 			a.text("model", text, "", 0)
 		case "calls":
+			called = true
 			turn := "m" + strconv.Itoa(len(a.events))
 			for _, c := range pyReprObjects(text, "FunctionCall") {
 				call := loopguard.Call("", c["name"], []byte(c["arguments"]))
@@ -145,6 +231,12 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 			pasted.message()
 			continue
 		}
+		if bareSource, ok := autogenBareRuleSource(t); ok {
+			flush()
+			kind, source, seen = autogenBareRule, bareSource, true
+			pasted.message()
+			continue
+		}
 		if autogenConsoleNoise().MatchString(t) {
 			continue
 		}
@@ -158,7 +250,7 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 			flush()
 			kind = ""
 			if runs.end(b) {
-				a, waiting, order = nil, map[string]int{}, nil
+				a, waiting, order, task = nil, map[string]int{}, nil, ""
 			}
 			continue
 		}

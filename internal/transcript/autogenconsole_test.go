@@ -77,3 +77,91 @@ func TestAutoGenConsoleRunsInMarkdownBlocks(t *testing.T) {
 		}
 	}
 }
+
+// Written for these tests in the layout AgentChat 0.4.0–0.4.3's Console prints, whose rule
+// names the source alone: a request of two calls answered in the other order, a tool's own
+// line printed under the request, the results' summary, a handoff in words, the Console's
+// statistics; the same team asked again after its summary.
+const autogenConsoleSourceOnlyRun = `---------- user ----------
+Plan a trip to Lisbon
+---------- travel_agent ----------
+[FunctionCall(id='call_a', arguments='{"city":"Lisbon"}', name='find_hotels'), FunctionCall(id='call_b', arguments='{"to":"LIS"}', name='find_flights')]
+[Prompt tokens: 90, Completion tokens: 30]
+searching the fares cache
+---------- travel_agent ----------
+[FunctionExecutionResult(content='no flights today', call_id='call_b'), FunctionExecutionResult(content="3 hotels: 'Alfama', 'Baixa', 'Belem'", call_id='call_a')]
+---------- travel_agent ----------
+Tool calls:
+find_hotels({"city":"Lisbon"}) = 3 hotels
+find_flights({"to":"LIS"}) = no flights today
+---------- travel_agent ----------
+Handing over to the booking agent.
+[Prompt tokens: 140, Completion tokens: 9]
+---------- booking_agent ----------
+[FunctionCall(id='call_c', arguments='{}', name='transfer_to_user')]
+---------- booking_agent ----------
+[FunctionExecutionResult(content='Transferred to user.', call_id='call_c')]
+---------- Summary ----------
+Number of messages: 7
+Total prompt tokens: 230
+---------- user ----------
+Book the Alfama one
+`
+
+// A rule of the source alone, as AgentChat 0.4.0–0.4.3's Console printed it, heads a message
+// whose body says its type: a FunctionCall list the calls, the next FunctionExecutionResult
+// list their results by call_id (these releases write no is_error), the "Tool calls:" summary
+// no words of the agent's, any other body the source's words (validation round r187b G2: four
+// AutoGen notebooks, 37 calls, unread).
+func TestAutoGenConsoleSourceOnlyRules(t *testing.T) {
+	tr := expectEvents(t, "trip.log", autogenConsoleSourceOnlyRun, FormatAutoGenConsole, []string{
+		`user "Plan a trip to Lisbon"`,
+		`call find_hotels "{\"city\":\"Lisbon\"}" => "3 hotels: 'Alfama', 'Baixa', 'Be…"`,
+		`call find_flights "{\"to\":\"LIS\"}" => "no flights today"`,
+		`text[model] "Handing over to the booking agen…"`,
+		`call transfer_to_user "{}" => "Transferred to user."`,
+		`user "Book the Alfama one"`,
+	})
+	if c := tr.Agents[0].Calls(); c[0].Turn == "" || c[0].Turn != c[1].Turn || c[1].Turn == c[2].Turn {
+		t.Errorf("turns %q %q %q: the calls of one request are one reply", c[0].Turn, c[1].Turn, c[2].Turn)
+	}
+}
+
+// A rule of the source alone is the Console's only where a FunctionCall list follows one and
+// the name is a Python identifier, as AgentChat's agent names are: a document whose sections
+// are ruled with dashes is no AutoGen printout, nor is a rule titled in words over such a list.
+func TestAutoGenConsoleSourceOnlyRulesNeedACallList(t *testing.T) {
+	for name, doc := range map[string]string{
+		"sections": "---------- Setup ----------\nInstall the tools.\n---------- Usage ----------\nRun it.\n",
+		"titled":   "---------- Step 1 ----------\n[FunctionCall(id='c', arguments='{}', name='f')]\n",
+	} {
+		if tr, err := ReadFrom(name+".txt", strings.NewReader(doc)); err == nil && tr.Format == FormatAutoGenConsole {
+			t.Errorf("%s: read as AutoGen's Console printout", name)
+		}
+	}
+	if !isAutoGenConsoleHead([]byte("intro\n---------- planner ----------\n\n[FunctionCall(id='c', arguments='{}', name='f')]\n")) {
+		t.Error("a source-only rule over a FunctionCall list is not taken for AutoGen's Console")
+	}
+}
+
+// The run's task given again after the run's calls is the team run again (a notebook running
+// one task in cell after cell): another session, so that the second run's calls are not the
+// first's repeated. A user answering the run with other words goes on with it.
+func TestAutoGenConsoleTaskGivenAgainIsAnotherRun(t *testing.T) {
+	run := "---------- user ----------\nWhat is 214 to 398 in percent?\n" +
+		"---------- analyst ----------\n[FunctionCall(id='c1', arguments='{\"start\":214,\"end\":398}', name='percentage_change_tool')]\n" +
+		"---------- analyst ----------\n[FunctionExecutionResult(content='85.98', call_id='c1')]\n" +
+		"---------- analyst ----------\nIt rose by 85.98%.\n"
+	tr, err := ReadFrom("selector.log", strings.NewReader(run+run+run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Sessions != 3 || len(tr.Agents) != 3 {
+		t.Errorf("%d sessions, %d agents: the same task run three times is three runs", tr.Sessions, len(tr.Agents))
+	}
+	answered := run + "---------- user ----------\nAnd from 398 to 214?\n" +
+		"---------- analyst ----------\n[FunctionCall(id='c2', arguments='{\"start\":398,\"end\":214}', name='percentage_change_tool')]\n"
+	if tr, err := ReadFrom("selector.log", strings.NewReader(answered)); err != nil || tr.Sessions != 1 || len(tr.Agents[0].Calls()) != 2 {
+		t.Errorf("a user's follow-up split the run: %v", err)
+	}
+}
