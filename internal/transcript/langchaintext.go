@@ -42,7 +42,8 @@ import (
 // answers the AI message just before it: a call still waiting when the model speaks again
 // was not answered (a user declined it). Indented arguments end at a line at the margin (what
 // the program printed after the message: a prompt to approve the calls, the user's reply). A
-// run pasted into a Markdown block ends with the block; the next is another session.
+// run pasted into a Markdown block ends with the block; the next is another session. A stream
+// helper's rules and node names printed between the messages end arguments too.
 //
 // Written from langchain_core's pretty_repr and the runs r115b collected (validation round
 // r115b U2: such printouts were not read).
@@ -225,6 +226,16 @@ func langchainAIMessage(b *builder, body []string, ids map[string]bool) []langch
 		if c.done {
 			continue
 		}
+		if isLangGraphStreamSeparator(t) {
+			// What a stream helper printed between the graph's nodes, not an argument's line:
+			// read into the value before it, it made a call's arguments depend on which node
+			// printed next (validation round r187b G5). The helper's own lines end the value,
+			// not a line at the margin of a text shifted as a whole (a notebook's output
+			// converted to docs): there that is a multi-line value's next line (a query's
+			// FROM, a script's second statement), which the value would lose.
+			c.done = true
+			continue
+		}
 		if c.indented && t != "" && !strings.HasPrefix(body[k], " ") {
 			// Indented arguments end at a line at the margin: what the program printed after
 			// the message (a prompt to approve the calls, the user's answer).
@@ -267,6 +278,19 @@ func langchainAIMessage(b *builder, body []string, ids map[string]bool) []langch
 		out = append(out, langchainCall{a, idx, c.name})
 	}
 	return out
+}
+
+// isLangGraphStreamSeparator says whether a trimmed line is what a stream helper
+// (langchain_teddynote's stream_graph) prints around a node's output: a rule of '=' with no
+// title in it, a rule of "- - -", or the node's name ("🔄 Node: get_schema_tool 🔄").
+func isLangGraphStreamSeparator(t string) bool {
+	if strings.HasPrefix(t, "🔄 Node:") {
+		return true
+	}
+	if len(t) >= 3 && strings.Trim(t, "=") == "" {
+		return true
+	}
+	return strings.Count(t, "- ") >= 3 && strings.Trim(t, "- ") == ""
 }
 
 // langchainCommand reads the command an AI message writes in tags, as agents that run a

@@ -192,3 +192,88 @@ Research Python scraping libraries
 		t.Errorf("%d calls read, want the one hand-off", calls)
 	}
 }
+
+// Written for these tests in the layout of a notebook's output converted to docs (every line
+// shifted four spaces), a graph run through a stream helper (langchain_teddynote's
+// stream_graph) that prints a rule, the node's name and a dashed rule around each node's
+// messages: a call with no arguments, one with a query over two lines.
+const langgraphStreamedRun = `    ==================================================
+    🔄 Node: list_tables 🔄
+    - - - - - - - - - - - - - - - - - - - - - - - - - 
+    ================================== Ai Message ==================================
+    Tool Calls:
+      list_tables (call_l1)
+     Call ID: call_l1
+      Args:
+    ==================================================
+
+    ==================================================
+    🔄 Node: list_tables_tool 🔄
+    - - - - - - - - - - - - - - - - - - - - - - - - - 
+    ================================= Tool Message =================================
+    Name: list_tables
+
+    Album, Artist, Track
+    ================================== Ai Message ==================================
+    Tool Calls:
+      run_query (call_q1)
+     Call ID: call_q1
+      Args:
+        query: SELECT Name FROM Artist
+    WHERE ArtistId = 1;
+        limit: 5
+    ==================================================
+
+    ==================================================
+    🔄 Node: run_query_tool 🔄
+    - - - - - - - - - - - - - - - - - - - - - - - - - 
+    ================================= Tool Message =================================
+    Name: run_query
+
+    [('AC/DC',)]
+`
+
+// A stream helper's rule of '=', its node's name and its dashed rule end the arguments before
+// them, in a text shifted as a whole where no line is at the margin; a value's next line at
+// the shifted margin stays the value's (validation round r187b G5: every call's arguments
+// carried the helper's separators).
+func TestLangChainArgumentsEndAtStreamHelperSeparators(t *testing.T) {
+	tr := expectEvents(t, "sql-agent.md", langgraphStreamedRun, FormatLangChainText, []string{
+		`call list_tables "{}" => "Album, Artist, Track"`,
+		`call run_query "{\"limit\":\"5\",\"query\":\"SELECT Nam…" => "[('AC/DC',)]"`,
+	})
+	want := `{"limit":"5","query":"SELECT Name FROM Artist\n    WHERE ArtistId = 1;"}`
+	if got := string(tr.Agents[0].Calls()[1].Args); got != want {
+		t.Errorf("arguments %s, want %s", got, want)
+	}
+}
+
+// Each separator alone ends the value before it, in a text shifted as a whole and in a copy
+// that lost the indentation.
+func TestLangChainArgumentsEndAtEachStreamHelperSeparator(t *testing.T) {
+	for name, separator := range map[string]string{
+		"rule":      "==================================================",
+		"node":      "🔄 Node: search_tool 🔄",
+		"node bold": "🔄 Node: [1;36msearch_tool[0m 🔄",
+		"dashes":    "- - - - - - - - - - - - - - - - - - - - - - - - - ",
+	} {
+		for layout, head := range map[string]string{
+			"shifted":    "  search (call_s1)\n Call ID: call_s1\n  Args:\n    query: weather in Lisbon\n",
+			"unindented": "search (call_s1)\nCall ID: call_s1\nArgs:\nquery: weather in Lisbon\n",
+		} {
+			doc := "================================== Ai Message ==================================\n" +
+				"Tool Calls:\n" + head + separator + "\n search_tool done\n" +
+				"================================= Tool Message =================================\nName: search\n\nsunny\n"
+			if layout == "shifted" {
+				doc = "    " + strings.ReplaceAll(doc, "\n", "\n    ")
+			}
+			tr, err := ReadFrom("run.md", strings.NewReader(doc))
+			if err != nil {
+				t.Fatalf("%s, %s: %v", name, layout, err)
+			}
+			if got := string(tr.Agents[0].Calls()[0].Args); got != `{"query":"weather in Lisbon"}` {
+				t.Errorf("%s, %s: arguments %s", name, layout, got)
+			}
+		}
+	}
+}
