@@ -2023,8 +2023,7 @@ func lineStartsAt(s string, i int) bool {
 func isTestRunnerVerdict(line string) bool {
 	rest, ok := strings.CutPrefix(line, "FAIL")
 	if !ok {
-		rest, ok = strings.CutPrefix(line, "--- FAIL:")
-		return ok
+		return strings.HasPrefix(line, "--- FAIL:")
 	}
 	return rest == "" || rest[0] == ' ' || rest[0] == '\t'
 }
