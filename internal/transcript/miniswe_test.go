@@ -140,6 +140,44 @@ func TestSWEAgentFunctionCallingStepsKeepTheToolsName(t *testing.T) {
 	}
 }
 
+// SWE-agent 1.x records a reply that ran nothing as a step with an empty action, and keeps in
+// its chat only the replies it could run: such steps, between the others and after the last,
+// leave the rest paired with their messages, and each tool is still the one the model called
+// by name (validation round r189b: a Claude run's commands read as calls of "cd").
+func TestSWEAgentStepsThatRanNothingKeepThePairing(t *testing.T) {
+	call := func(id, name, command string) map[string]any {
+		return map[string]any{"role": "assistant", "content": "", "agent": "main", "action": command, "tool_calls": []any{
+			map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": `{"command": "` + command + `"}`}}}}
+	}
+	hist := []any{
+		map[string]any{"role": "system", "content": "You are a helpful assistant.", "agent": "main"},
+		map[string]any{"role": "user", "content": "Fix the unit error.", "agent": "main"},
+		call("c1", "bash", "cd /testbed && grep -n Unit core.py"),
+		map[string]any{"role": "tool", "content": "12: class Unit", "tool_call_ids": []string{"c1"}, "agent": "main"},
+		call("c2", "bash", "cd /testbed && python -m pytest -q"),
+		map[string]any{"role": "tool", "content": "1 failed", "tool_call_ids": []string{"c2"}, "agent": "main"},
+	}
+	steps := []map[string]string{
+		{"action": "cd /testbed && grep -n Unit core.py", "thought": "Find the class.", "observation": "12: class Unit"},
+		{"action": "", "thought": "Plan: run the tests next.", "observation": ""},
+		{"action": "cd /testbed && python -m pytest -q", "thought": "Run them.", "observation": "1 failed"},
+		{"action": "", "thought": "I fixed it.", "observation": ""},
+	}
+	b, _ := json.Marshal(map[string]any{"trajectory": steps, "history": hist, "info": map[string]any{"exit_status": "submitted"}})
+	tr, err := ReadFrom("run.traj", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range tr.Agents[0].Calls() {
+		got = append(got, c.Tool)
+	}
+	want := []string{"bash", noActionTool, "bash", noActionTool}
+	if tr.Format != FormatSWEAgent || !reflect.DeepEqual(got, want) {
+		t.Errorf("read as %s: tools %q, want %q", tr.Format, got, want)
+	}
+}
+
 // An observation template may write the command's outcome as the Python dict it is, on one
 // line: the result is its output, escapes decoded, failed when its return code is not 0.
 func TestMiniSWEAgentPythonDictObservations(t *testing.T) {

@@ -48,9 +48,15 @@ func buildSWEAgent(d *docObject, w *walker) *built {
 				}
 				// Later user messages are the observations of the steps.
 			case "assistant":
+				for ; unpairedStep(&steps[k], m); k++ {
+					addSWEStep(a, &steps[k], "")
+				}
 				addSWEStep(a, &steps[k], calledTool(m))
 				k++
 			}
+		}
+		for ; k < len(steps); k++ { // replies after the history's last one that ran nothing
+			addSWEStep(b.agent(sweAgentID(lastAssistant(hist).Agent)), &steps[k], "")
 		}
 	} else {
 		a := b.agent(singleAgentID(hist))
@@ -175,6 +181,9 @@ func aligned(steps []sweStep, hist []msg) bool {
 		if hist[i].Role != "assistant" {
 			continue
 		}
+		for k < len(steps) && unpairedStep(&steps[k], &hist[i]) {
+			k++
+		}
 		if k >= len(steps) {
 			return false
 		}
@@ -183,7 +192,31 @@ func aligned(steps []sweStep, hist []msg) bool {
 		}
 		k++
 	}
+	for k < len(steps) && strings.TrimSpace(steps[k].Action) == "" {
+		k++
+	}
 	return k == len(steps)
+}
+
+// unpairedStep says whether step, met where the history's assistant message m comes next, is
+// a reply that ran nothing and that the history does not keep: SWE-agent 1.x records a reply
+// with no command as a step (its action empty) but keeps in the chat only the replies it could
+// run, so each such step put the pairing off by one, and every tool of the run was named by
+// its command's first word (`cd` for "cd /testbed && pytest", 16 of 35 calls of a Claude run:
+// validation round r189b). m must record an action of its own, or the pairing has nothing to
+// go by.
+func unpairedStep(step *sweStep, m *msg) bool {
+	return strings.TrimSpace(step.Action) == "" && m.Action != nil && strings.TrimSpace(*m.Action) != ""
+}
+
+// lastAssistant is the history's last assistant message (a zero message when it has none).
+func lastAssistant(hist []msg) *msg {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role == "assistant" {
+			return &hist[i]
+		}
+	}
+	return &msg{}
 }
 
 func historyHasToolCalls(hist []msg) bool {
