@@ -52,6 +52,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(langchainPrintedRun))
 	f.Add([]byte(autogenConsoleRun))
 	f.Add([]byte(autogenConsoleSourceOnlyRun))
+	f.Add([]byte(`{"trajectory": [{"action": "ls", "observation": "a"}, {"action": "", "observation": ""}, {"action": "cat a", "observation": "b"}, {"action": ""}],
+ "history": [{"role": "assistant", "action": "ls", "agent": "main", "tool_calls": [{"id": "1", "function": {"name": "bash", "arguments": "{}"}}]}, {"role": "assistant", "action": "cat a", "agent": "x"}, {"role": "assistant", "action": ""}]}`))
 	f.Add([]byte(langgraphStreamedRun))
 	f.Add([]byte("━━ Step 0 ━━\n╭─ Executing this code: ─╮\n│   1 x = 1 │\n│     wrapped │\n│  10 │\n╰──╯\nOut: None\n╭─ Executing this code: ─╮\n│ 1│\n"))
 	f.Add([]byte(ag2Conversation))
