@@ -58,6 +58,13 @@ func readNotebook(name string, br *bufio.Reader, hint int64) (*Transcript, error
 		t, err = readShown(name, shownText(nb.Cells, false, true))
 	}
 	if err != nil {
+		// An AutoGen AgentChat team's run shown only as the Python repr of its TaskResult, the
+		// cell's value or a print of it (validation round r187b G3). Read last, and the cells'
+		// values only here: a run streamed through AgentChat's Console shows its TaskResult
+		// as the cell's value too, and would be read twice.
+		t, err = readAutoGenReprs(name, shownOutputs(nb.Cells))
+	}
+	if err != nil {
 		return nil, &Error{Path: name, Line: 1, Err: fmt.Errorf("%w: a notebook whose cells printed no transcript", ErrUnknownFormat)}
 	}
 	return t, nil
@@ -121,6 +128,35 @@ func shownText(cells []notebookCell, stderr, skipBracketed bool) string {
 		shown.WriteByte('\n')
 	}
 	return shown.String()
+}
+
+// shownOutputs is each output of the cells that printed to stdout or showed a value or a
+// display, as its plain text, in order.
+func shownOutputs(cells []notebookCell) []string {
+	var outputs []string
+	for _, c := range cells {
+		for _, o := range c.Outputs {
+			raw := o.Data.Plain
+			if o.OutputType == "stream" {
+				if o.Name != "stdout" {
+					continue
+				}
+				raw = o.Text
+			}
+			var one string
+			var lines []string
+			switch {
+			case len(raw) == 0:
+			case json.Unmarshal(raw, &one) == nil:
+			case json.Unmarshal(raw, &lines) == nil:
+				one = strings.Join(lines, "")
+			}
+			if one != "" {
+				outputs = append(outputs, one)
+			}
+		}
+	}
+	return outputs
 }
 
 // readShown reads the text a notebook's cells showed as the transcript it is: by the readers
