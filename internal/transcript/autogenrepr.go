@@ -110,7 +110,9 @@ func isAutoGenReprMessages(list []any) bool {
 // returns it with what follows: strings, numbers, True, False and None; lists and tuples as
 // arrays, dicts as objects; a constructor call (FunctionCall(id='c1', ...)) as the object of its
 // keyword fields, with its class's name as "type" when it has no type field; other names
-// (datetime.timezone.utc) and <...> object reprs as null.
+// (datetime.timezone.utc) and <...> object reprs as null. It is not pyValue (autogpt.go),
+// which reads a literal strictly: an argument holding a name or a call is no dict literal and
+// is kept as the text it is there, while a repr is made of calls and names.
 func pyReprLiteral(s string, depth int) (any, string, bool) {
 	s = strings.TrimLeft(s, " \t\r\n")
 	if s == "" || depth > 64 {

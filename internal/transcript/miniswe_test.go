@@ -105,14 +105,22 @@ func TestSWEAgentStepsWithoutAnAction(t *testing.T) {
 	}
 }
 
+// sweToolCallMessage is a SWE-agent 1.x chat's assistant message calling one tool by name with
+// a command, and recording the command as its action when withAction is true.
+func sweToolCallMessage(id, name, command string, withAction bool) map[string]any {
+	m := map[string]any{"role": "assistant", "content": "", "agent": "main", "tool_calls": []any{
+		map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": `{"command": "` + command + `"}`}}}}
+	if withAction {
+		m["action"] = command
+	}
+	return m
+}
+
 // SWE-agent 1.x with function calling writes a bash call's action as the command alone: the
 // tool is the one the model called by name, not the command's first word (validation round
 // r136a U3: every command of a run was read as a call of "cd").
 func TestSWEAgentFunctionCallingStepsKeepTheToolsName(t *testing.T) {
-	call := func(id, name, command string) map[string]any {
-		return map[string]any{"role": "assistant", "content": "", "agent": "main", "tool_calls": []any{
-			map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": `{"command": "` + command + `"}`}}}}
-	}
+	call := func(id, name, command string) map[string]any { return sweToolCallMessage(id, name, command, false) }
 	hist := []any{
 		map[string]any{"role": "system", "content": "You are a helpful assistant.", "agent": "main"},
 		map[string]any{"role": "user", "content": "Fix the unit error.", "agent": "main"},
@@ -145,10 +153,7 @@ func TestSWEAgentFunctionCallingStepsKeepTheToolsName(t *testing.T) {
 // leave the rest paired with their messages, and each tool is still the one the model called
 // by name (validation round r189b: a Claude run's commands read as calls of "cd").
 func TestSWEAgentStepsThatRanNothingKeepThePairing(t *testing.T) {
-	call := func(id, name, command string) map[string]any {
-		return map[string]any{"role": "assistant", "content": "", "agent": "main", "action": command, "tool_calls": []any{
-			map[string]any{"id": id, "type": "function", "function": map[string]any{"name": name, "arguments": `{"command": "` + command + `"}`}}}}
-	}
+	call := func(id, name, command string) map[string]any { return sweToolCallMessage(id, name, command, true) }
 	hist := []any{
 		map[string]any{"role": "system", "content": "You are a helpful assistant.", "agent": "main"},
 		map[string]any{"role": "user", "content": "Fix the unit error.", "agent": "main"},

@@ -88,16 +88,8 @@ type notebookCell struct {
 // before any other output are left out.
 func shownText(cells []notebookCell, stderr, skipBracketed bool) string {
 	var printed strings.Builder
-	// nbformat writes a text as one string or as a list of lines
 	write := func(raw json.RawMessage) {
-		var one string
-		var lines []string
-		switch {
-		case len(raw) == 0:
-		case json.Unmarshal(raw, &one) == nil:
-		case json.Unmarshal(raw, &lines) == nil:
-			one = strings.Join(lines, "")
-		}
+		one := notebookText(raw)
 		if skipBracketed && printed.Len() == 0 {
 			if t := strings.TrimLeft(one, " \t\r\n"); t == "" || t[0] == '[' || t[0] == '{' {
 				return
@@ -130,6 +122,20 @@ func shownText(cells []notebookCell, stderr, skipBracketed bool) string {
 	return shown.String()
 }
 
+// notebookText is an output's text as nbformat writes it: one string or a list of lines; ""
+// for anything else.
+func notebookText(raw json.RawMessage) string {
+	var one string
+	var lines []string
+	switch {
+	case len(raw) == 0:
+	case json.Unmarshal(raw, &one) == nil:
+	case json.Unmarshal(raw, &lines) == nil:
+		one = strings.Join(lines, "")
+	}
+	return one
+}
+
 // shownOutputs is each output of the cells that printed to stdout or showed a value or a
 // display, as its plain text, in order.
 func shownOutputs(cells []notebookCell) []string {
@@ -143,15 +149,7 @@ func shownOutputs(cells []notebookCell) []string {
 				}
 				raw = o.Text
 			}
-			var one string
-			var lines []string
-			switch {
-			case len(raw) == 0:
-			case json.Unmarshal(raw, &one) == nil:
-			case json.Unmarshal(raw, &lines) == nil:
-				one = strings.Join(lines, "")
-			}
-			if one != "" {
+			if one := notebookText(raw); one != "" {
 				outputs = append(outputs, one)
 			}
 		}
