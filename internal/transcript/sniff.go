@@ -74,6 +74,9 @@ const (
 	kindBrowserUseLog     // browser-use's console output of a run
 	kindAgentExecutor     // LangChain AgentExecutor's verbose printout of a tool-calling agent
 	kindLlamaIndex        // LlamaIndex agents' verbose printout (Calling function:, ReAct steps)
+	kindDSPy              // a DSPy ReAct run: a printed trajectory, or dspy.inspect_history()'s dump
+	kindCAMELConsole      // CAMEL's role-playing printout (AI User: / AI Assistant:, Function Execution:)
+	kindHaystackConsole   // a Haystack agent's streamed console ([TOOL CALL] / [TOOL RESULT])
 	kindAIInventor        // AI Inventor's Markdown transcript of an agent task
 	kindAppWorldIO        // AppWorld's environment_io.md: the cells an agent ran and their outputs
 	kindACP               // an agent's ACP session updates as BenchFlow writes them, one a line
@@ -227,6 +230,12 @@ func sniff(head []byte, eof bool) sniffed {
 		if loggedRecordsHead(head[i:]) {
 			return sniffed{kind: kindLoggedRecords}
 		}
+		// Or a framework's printout whose first line is bracketed: dspy.inspect_history()
+		// opens each call with its time ("[2025-01-02T10:00:00]"), Haystack's console with
+		// "[ASSISTANT]" or "[TOOL CALL]" (validation round r190a G2, G5).
+		if k := frameworkPrintout(head[i:]); k != kindUnknown {
+			return sniffed{kind: k}
+		}
 		return sniffed{err: fmt.Errorf("%w: not JSON", ErrUnknownFormat), errLine: lineOf(head, i)}
 	}
 	switch head[i] {
@@ -281,17 +290,8 @@ func sniff(head []byte, eof bool) sniffed {
 		}
 		// Agent frameworks' console printouts, after the formats above, whose marks are
 		// more particular (a crew's log may quote a ReAct prompt's "Action:" lines).
-		switch {
-		case isSmolagentsHead(head[i:]):
-			return sniffed{kind: kindSmolagents}
-		case isLangChainTextHead(head[i:]):
-			return sniffed{kind: kindLangChainText}
-		case isAutoGenConsoleHead(head[i:]):
-			return sniffed{kind: kindAutoGenConsole}
-		case isAG2Head(head[i:]):
-			return sniffed{kind: kindAG2Console}
-		case isLlamaIndexHead(head[i:]):
-			return sniffed{kind: kindLlamaIndex}
+		if k := frameworkPrintout(head[i:]); k != kindUnknown {
+			return sniffed{kind: k}
 		}
 		if bytes.Contains(head, []byte("mini-swe-agent")) {
 			// Perhaps mini-swe-agent's console, whose first message may come after more than
@@ -721,4 +721,29 @@ func isExportHead(head []byte, title, mark string) bool {
 		return false
 	}
 	return len(rest) < 2048 || bytes.Contains(rest, []byte(mark))
+}
+
+// frameworkPrintout says which agent framework printed the run head opens, by its marks:
+// smolagents', LangChain's, AutoGen's, AG2's, LlamaIndex's, DSPy's, CAMEL's and Haystack's
+// console printouts; kindUnknown for none.
+func frameworkPrintout(head []byte) kind {
+	switch {
+	case isSmolagentsHead(head):
+		return kindSmolagents
+	case isLangChainTextHead(head):
+		return kindLangChainText
+	case isAutoGenConsoleHead(head):
+		return kindAutoGenConsole
+	case isAG2Head(head):
+		return kindAG2Console
+	case isLlamaIndexHead(head):
+		return kindLlamaIndex
+	case isDSPyHead(head):
+		return kindDSPy
+	case isCAMELConsoleHead(head):
+		return kindCAMELConsole
+	case isHaystackConsoleHead(head):
+		return kindHaystackConsole
+	}
+	return kindUnknown
 }

@@ -205,6 +205,12 @@ const (
 	FormatAG2Console = "ag2-console"
 	// FormatLlamaIndexConsole is what LlamaIndex's agents print of their steps (verbose=True).
 	FormatLlamaIndexConsole = "llamaindex-console"
+	// FormatDSPy is a DSPy ReAct run: its printed Prediction's trajectory, or dspy.inspect_history()'s dump.
+	FormatDSPy = "dspy"
+	// FormatCAMELConsole is what CAMEL's role-playing prints of a run (AI User: / AI Assistant: turns, Function Execution: blocks).
+	FormatCAMELConsole = "camel-console"
+	// FormatHaystackConsole is what a Haystack agent streams to the console ([TOOL CALL] / [TOOL RESULT] blocks).
+	FormatHaystackConsole = "haystack-console"
 	// FormatAIInventor is AI Inventor's Markdown transcript of an agent task (Claude Code or
 	// OpenHands' agent SDK), as its runs commit them.
 	FormatAIInventor = "ai-inventor"
@@ -783,6 +789,12 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		t, err = readAgentExecutor(name, br)
 	case kindLlamaIndex:
 		t, err = readLlamaIndexConsole(name, br)
+	case kindDSPy:
+		t, err = readDSPy(name, br)
+	case kindCAMELConsole:
+		t, err = readCAMELConsole(name, br)
+	case kindHaystackConsole:
+		t, err = readHaystackConsole(name, br)
 	case kindAIInventor:
 		t, err = readAIInventor(name, br)
 	case kindAppWorldIO:
