@@ -1394,28 +1394,35 @@ func withoutPromptLines(result string) string {
 	if strings.IndexByte(tail, 0xEE) < 0 {
 		return result // almost every answer: one pass over its last bytes
 	}
-	cut, glyph := -1, false
-	end := len(result)
-	for end > 0 {
-		for end > 0 && isSpaceByte(result[end-1]) {
-			end--
-		}
-		start := strings.LastIndexByte(result[:end], '\n') + 1
-		line := result[start:end]
-		switch {
-		case hasPowerlineGlyph(line):
-			glyph = true
-		case isPromptFrame(line):
-		default:
-			end = 0 // the output's last line: stop
-			continue
-		}
-		cut, end = start, start
-	}
-	if !glyph || cut <= 0 || strings.TrimSpace(result[:cut]) == "" {
+	cut := trailingLinesStart(result, isPromptLine)
+	if cut <= 0 || !hasPowerlineGlyph(result[cut:]) || strings.TrimSpace(result[:cut]) == "" {
 		return result
 	}
 	return result[:cut]
+}
+
+// isPromptLine says whether a line may be part of a shell's prompt: it holds a Powerline
+// glyph, or is only the prompt's frame.
+func isPromptLine(line string) bool { return hasPowerlineGlyph(line) || isPromptFrame(line) }
+
+// trailingLinesStart returns where the lines at result's end that are all trailer lines (white
+// space between them aside) begin, or -1 when its last line is none: the block a harness or a
+// terminal wrote under a command's output (withoutStatusLines, withoutPromptLines).
+func trailingLinesStart(result string, trailer func(line string) bool) int {
+	cut := -1
+	for end := len(result); ; {
+		for end > 0 && isSpaceByte(result[end-1]) {
+			end--
+		}
+		if end == 0 {
+			return cut
+		}
+		start := strings.LastIndexByte(result[:end], '\n') + 1
+		if !trailer(result[start:end]) {
+			return cut
+		}
+		cut, end = start, start
+	}
 }
 
 // hasPowerlineGlyph says whether line holds a character of U+E0A0 to U+E0D7 (UTF-8 EE 82 A0
@@ -1470,23 +1477,17 @@ func withoutStatusLines(result string) string {
 	if end == 0 || result[end-1] != '$' && result[end-1] != ')' {
 		return result // almost every answer: one byte looked at
 	}
-	cut := -1
-	for end > 0 {
-		start := strings.LastIndexByte(result[:end], '\n') + 1
-		line := strings.TrimSpace(result[start:end])
-		if line != "bash-$" && !(strings.HasSuffix(line, ")") && hasStatusHead(line)) {
-			break
-		}
-		cut = start
-		end = start
-		for end > 0 && isSpaceByte(result[end-1]) {
-			end--
-		}
-	}
+	cut := trailingLinesStart(result, isStatusLine)
 	if cut <= 0 || strings.TrimSpace(result[:cut]) == "" {
 		return result
 	}
 	return result[:cut]
+}
+
+// isStatusLine says whether a line is one of SWE-agent's status lines or its prompt.
+func isStatusLine(line string) bool {
+	line = strings.TrimSpace(line)
+	return line == "bash-$" || strings.HasSuffix(line, ")") && hasStatusHead(line)
 }
 
 // isSpaceByte says whether b is white space: a space, tab or line break.

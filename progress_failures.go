@@ -1533,10 +1533,13 @@ func hasFailureMark(s string) bool {
 // Each such line says that something failed, not what: it is a tally (isTestRunnerVerdict).
 func testRunnerFailLine(s string) bool {
 	for i := strings.Index(s, "FAIL"); i >= 0; {
-		if i >= 4 && s[i-4:i] == "--- " && i+4 < len(s) && s[i+4] == ':' && lineStartsAt(s, i-4) {
-			return true // Go's test header
+		start := strings.LastIndexByte(s[:i], '\n') + 1
+		end := strings.IndexAny(s[i:], "\r\n")
+		if end < 0 {
+			end = len(s) - i
 		}
-		if lineStartsAt(s, i) && (i+4 == len(s) || s[i+4] == ' ' || s[i+4] == '\t' || s[i+4] == '\n' || s[i+4] == '\r') {
+		end += i
+		if isTestRunnerVerdict(strings.Trim(s[start:end], " \t")) {
 			return true
 		}
 		next := strings.Index(s[i+4:], "FAIL")
@@ -2005,14 +2008,6 @@ func isRunnerVerdict(line string) bool {
 	}
 	code, ok := strings.CutPrefix(rest, "code ")
 	return ok && code != "" && strings.Trim(code, "0123456789") == ""
-}
-
-// lineStartsAt says whether only spaces and tabs stand between the start of s[i]'s line and i.
-func lineStartsAt(s string, i int) bool {
-	for i > 0 && (s[i-1] == ' ' || s[i-1] == '\t') {
-		i--
-	}
-	return i == 0 || s[i-1] == '\n'
 }
 
 // isTestRunnerVerdict says whether a trimmed line is a test runner's FAIL line (see

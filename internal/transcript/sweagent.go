@@ -55,8 +55,11 @@ func buildSWEAgent(d *docObject, w *walker) *built {
 				k++
 			}
 		}
-		for ; k < len(steps); k++ { // replies after the history's last one that ran nothing
-			addSWEStep(b.agent(sweAgentID(lastAssistant(hist).Agent)), &steps[k], "")
+		if k < len(steps) { // replies after the history's last one that ran nothing
+			a := b.agent(sweAgentID(lastAssistant(hist).Agent))
+			for ; k < len(steps); k++ {
+				addSWEStep(a, &steps[k], "")
+			}
 		}
 	} else {
 		a := b.agent(singleAgentID(hist))
