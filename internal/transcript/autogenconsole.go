@@ -187,21 +187,22 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 		case "calls":
 			called = true
 			turn := "m" + strconv.Itoa(len(a.events))
-			for _, c := range pyReprObjects(text, "FunctionCall") {
-				call := loopguard.Call("", c["name"], []byte(c["arguments"]))
+			for _, c := range pyCalls(text, "FunctionCall") {
+				call := loopguard.Call("", pyText(c["name"]), []byte(pyText(c["arguments"])))
 				call.Turn = turn
 				idx := a.add(call)
 				order = append(order, idx)
-				if id := c["id"]; id != "" {
+				if id := pyText(c["id"]); id != "" {
 					waiting[id] = idx
 				}
 			}
 		case "results":
-			for _, r := range pyReprObjects(text, "FunctionExecutionResult") {
-				idx, ok := waiting[r["call_id"]]
+			for _, r := range pyCalls(text, "FunctionExecutionResult") {
+				id := pyText(r["call_id"])
+				idx, ok := waiting[id]
 				if ok {
-					delete(waiting, r["call_id"])
-				} else if r["call_id"] == "" && len(order) > 0 {
+					delete(waiting, id)
+				} else if id == "" && len(order) > 0 {
 					idx, ok = order[0], true
 				}
 				if !ok {
@@ -214,7 +215,7 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 					}
 				}
 				e := &a.events[idx]
-				*e = e.WithResult(r["content"], r["is_error"] == "True")
+				*e = e.WithResult(pyText(r["content"]), r["is_error"] == true)
 			}
 		default:
 			if kind == "ModelClientStreamingChunkEvent" && source != "user" {
@@ -265,79 +266,4 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 	t := b.done()
 	t.Sessions = runs.sessions()
 	return t, nil
-}
-
-// pyReprObjects reads the Python reprs of objects of class ctor in text ("FunctionCall(id='x',
-// arguments='{}', name='f')"): each object's fields, strings unquoted, other values (True,
-// None, 3) as written.
-func pyReprObjects(text, ctor string) []map[string]string {
-	var out []map[string]string
-	for {
-		k := strings.Index(text, ctor+"(")
-		if k < 0 {
-			return out
-		}
-		if k > 0 && (isPyNameByte(text[k-1])) {
-			text = text[k+len(ctor):]
-			continue
-		}
-		fields, rest := pyReprFields(text[k+len(ctor)+1:])
-		out = append(out, fields)
-		text = rest
-	}
-}
-
-// pyReprFields reads "key=value, key=value)" and returns the fields and what follows.
-func pyReprFields(s string) (map[string]string, string) {
-	fields := map[string]string{}
-	for {
-		s = strings.TrimLeft(s, " \n\t,")
-		if s == "" || s[0] == ')' {
-			if s != "" {
-				s = s[1:]
-			}
-			return fields, s
-		}
-		eq := strings.IndexByte(s, '=')
-		if eq <= 0 || strings.ContainsAny(s[:eq], " ,()") {
-			return fields, s // no field: the repr is not as expected
-		}
-		key := s[:eq]
-		s = s[eq+1:]
-		var value string
-		value, s = pyReprValue(s)
-		fields[key] = value
-	}
-}
-
-// pyReprValue reads one value at the start of s: a quoted string (unquoted), or what comes
-// before the next ',' or ')' at its nesting level.
-func pyReprValue(s string) (string, string) {
-	if text, n, ok := pyString(s); ok {
-		return text, s[n:]
-	}
-	if s != "" && (s[0] == '\'' || s[0] == '"') {
-		return "", "" // a string never closed: the repr was cut
-	}
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			if depth == 0 {
-				return strings.TrimSpace(s[:i]), s[i:]
-			}
-			depth--
-		case ',':
-			if depth == 0 {
-				return strings.TrimSpace(s[:i]), s[i:]
-			}
-		}
-	}
-	return strings.TrimSpace(s), ""
-}
-
-func isPyNameByte(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

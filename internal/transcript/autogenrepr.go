@@ -63,7 +63,7 @@ func autogenReprRuns(text string) [][]any {
 			rest = rest[k+len(ctor):]
 			continue
 		}
-		v, after, ok := pyReprLiteral(rest[k:], 0)
+		v, after, ok := pyRepr(rest[k:])
 		rest = after
 		if !ok {
 			rest = strings.TrimPrefix(rest, ctor) // a repr cut short: look past it
@@ -78,7 +78,7 @@ func autogenReprRuns(text string) [][]any {
 		return runs
 	}
 	if trimmed := strings.TrimLeft(text, " \t\r\n"); strings.HasPrefix(trimmed, "[") {
-		if v, _, ok := pyReprLiteral(trimmed, 0); ok {
+		if v, _, ok := pyRepr(trimmed); ok {
 			if messages, _ := v.([]any); isAutoGenReprMessages(messages) {
 				runs = append(runs, messages)
 			}
@@ -104,153 +104,4 @@ func isAutoGenReprMessages(list []any) bool {
 		}
 	}
 	return true
-}
-
-// pyReprLiteral reads the Python repr at the start of s as the JSON value it stands for and
-// returns it with what follows: strings, numbers, True, False and None; lists and tuples as
-// arrays, dicts as objects; a constructor call (FunctionCall(id='c1', ...)) as the object of its
-// keyword fields, with its class's name as "type" when it has no type field; other names
-// (datetime.timezone.utc) and <...> object reprs as null. It is not pyValue (autogpt.go),
-// which reads a literal strictly: an argument holding a name or a call is no dict literal and
-// is kept as the text it is there, while a repr is made of calls and names.
-func pyReprLiteral(s string, depth int) (any, string, bool) {
-	s = strings.TrimLeft(s, " \t\r\n")
-	if s == "" || depth > 64 {
-		return nil, s, false
-	}
-	switch c := s[0]; {
-	case c == '\'' || c == '"':
-		str, n, ok := pyString(s)
-		if !ok {
-			return nil, s, false
-		}
-		return str, s[n:], true
-	case c == '[' || c == '(':
-		closing := byte(']')
-		if c == '(' {
-			closing = ')'
-		}
-		out := []any{}
-		s = s[1:]
-		for {
-			s = strings.TrimLeft(s, " \t\r\n")
-			if s != "" && s[0] == closing {
-				return out, s[1:], true
-			}
-			v, rest, ok := pyReprLiteral(s, depth+1)
-			if !ok {
-				return nil, rest, false
-			}
-			out = append(out, v)
-			s = pyReprNextItem(rest)
-		}
-	case c == '{':
-		out := map[string]any{}
-		s = s[1:]
-		for {
-			s = strings.TrimLeft(s, " \t\r\n")
-			if rest, ok := strings.CutPrefix(s, "}"); ok {
-				return out, rest, true
-			}
-			key, rest, ok := pyReprLiteral(s, depth+1)
-			if !ok {
-				return nil, rest, false
-			}
-			rest = strings.TrimLeft(rest, " \t\r\n")
-			if !strings.HasPrefix(rest, ":") {
-				return nil, rest, false
-			}
-			v, rest, ok := pyReprLiteral(rest[1:], depth+1)
-			if !ok {
-				return nil, rest, false
-			}
-			if k, isString := key.(string); isString {
-				out[k] = v
-			} else {
-				out[fmt.Sprint(key)] = v
-			}
-			s = pyReprNextItem(rest)
-		}
-	case c == '<':
-		// an object without a repr of its own (<autogen_core._image.Image at 0x7f70>)
-		end := strings.IndexByte(s, '>')
-		if end < 0 {
-			return nil, "", false
-		}
-		return nil, s[end+1:], true
-	}
-	end := 0
-	for end < len(s) && (isPyNameByte(s[end]) || s[end] == '.' || s[end] == '-' || s[end] == '+') {
-		end++
-	}
-	word := s[:end]
-	if word == "" {
-		return nil, s, false
-	}
-	if rest, ok := strings.CutPrefix(s[end:], "("); ok {
-		return pyReprCall(word, rest, depth)
-	}
-	switch word {
-	case "inf", "-inf", "nan":
-		return nil, s[end:], true // a float JSON cannot hold
-	case "True":
-		return true, s[end:], true
-	case "False":
-		return false, s[end:], true
-	case "None":
-		return nil, s[end:], true
-	}
-	var num json.Number
-	if json.Unmarshal([]byte(word), &num) == nil {
-		return num, s[end:], true
-	}
-	if word[0] == '-' || word[0] == '+' || '0' <= word[0] && word[0] <= '9' {
-		return nil, s, false // no number JSON can hold, nor a name
-	}
-	return nil, s[end:], true // a name: an enum member, a constant (datetime.timezone.utc)
-}
-
-// pyReprCall reads the arguments of a constructor call, s just after its '(', as the object
-// of its keyword fields.
-func pyReprCall(class, s string, depth int) (any, string, bool) {
-	fields := map[string]any{}
-	for {
-		s = strings.TrimLeft(s, " \t\r\n")
-		if rest, ok := strings.CutPrefix(s, ")"); ok {
-			if _, typed := fields["type"]; !typed {
-				fields["type"] = class[strings.LastIndexByte(class, '.')+1:]
-			}
-			return fields, rest, true
-		}
-		key := ""
-		if eq := pyReprKeyword(s); eq > 0 {
-			key, s = s[:eq], s[eq+1:]
-		}
-		v, rest, ok := pyReprLiteral(s, depth+1)
-		if !ok {
-			return nil, rest, false
-		}
-		if key != "" {
-			fields[key] = v
-		}
-		s = pyReprNextItem(rest)
-	}
-}
-
-// pyReprKeyword is where the '=' of a keyword argument at the start of s is, or 0 when s opens
-// with a positional one.
-func pyReprKeyword(s string) int {
-	i := 0
-	for i < len(s) && isPyNameByte(s[i]) {
-		i++
-	}
-	if i == 0 || i >= len(s) || s[i] != '=' || i+1 < len(s) && s[i+1] == '=' {
-		return 0
-	}
-	return i
-}
-
-// pyReprNextItem skips the comma after an item of a list, dict or call, if there is one.
-func pyReprNextItem(s string) string {
-	return strings.TrimPrefix(strings.TrimLeft(s, " \t\r\n"), ",")
 }

@@ -112,29 +112,6 @@ func TestNotebookWithoutAutoGenRunReprIsNoTranscript(t *testing.T) {
 	}
 }
 
-// Python reprs read as the JSON they stand for: constructor calls as their keyword fields
-// (positional arguments left out, the class's name the type when none is given), names and
-// <...> objects as null, strings unquoted with their escapes.
-func TestPyReprLiteralReadsAsJSON(t *testing.T) {
-	for _, tc := range []struct{ repr, want string }{
-		{`FunctionCall(id='c1', arguments='{"q": 1}', name='f')`, `{"arguments":"{\"q\": 1}","id":"c1","name":"f","type":"FunctionCall"}`},
-		{`datetime.datetime(2026, 1, 2, tzinfo=datetime.timezone.utc)`, `{"type":"datetime","tzinfo":null}`},
-		{`X(type='T', n=-1.5e-05, ok=True, no=False, none=None, t=(1, 'a'), d={'k': [1], 2: 'two'})`, `{"d":{"2":"two","k":[1]},"n":-1.5e-05,"no":false,"none":null,"ok":true,"t":[1,"a"],"type":"T"}`},
-		{`['it\'s', "say \"hi\"\n", '\xe9\u00e9', <object at 0x1>, inf]`, `["it's","say \"hi\"\n","éé",null,null]`},
-	} {
-		v, rest, ok := pyReprLiteral(tc.repr, 0)
-		got, _ := json.Marshal(v)
-		if !ok || rest != "" || string(got) != tc.want {
-			t.Errorf("%s\n read as %s (ok %v, rest %q)\n want    %s", tc.repr, got, ok, rest, tc.want)
-		}
-	}
-	for _, cut := range []string{`FunctionCall(id='c1`, `[1, 2`, `{'a' 1}`, `X(a=12abc)`} {
-		if _, _, ok := pyReprLiteral(cut, 0); ok {
-			t.Errorf("%s read as a whole repr", cut)
-		}
-	}
-}
-
 func FuzzAutoGenRepr(f *testing.F) {
 	f.Add(autogenTaskResultRepr)
 	f.Add("[TextMessage(source='user', content='x'), ToolCallRequestEvent(source='a', content=[FunctionCall(id='', arguments='{}', name='f')])]")

@@ -196,7 +196,7 @@ func pyDictArgs(s string) []byte {
 
 // pyDictJSON returns the JSON of s when s is a Python dict literal and nothing else.
 func pyDictJSON(s string) ([]byte, bool) {
-	v, rest, ok := pyValue(s, 0)
+	v, rest, ok := pyLiteral(s)
 	if !ok || strings.TrimSpace(rest) != "" {
 		return nil, false
 	}
@@ -205,80 +205,4 @@ func pyDictJSON(s string) ([]byte, bool) {
 	}
 	b, err := json.Marshal(v)
 	return b, err == nil
-}
-
-// pyValue decodes the Python literal s opens with (a string, a number, True, False, None, a
-// list, a tuple or a dict with string keys) and returns it with the text after it. depth
-// bounds the nesting, so that no input can run the stack out.
-func pyValue(s string, depth int) (any, string, bool) {
-	s = strings.TrimLeft(s, " \t\r\n")
-	if s == "" || depth > 32 {
-		return nil, s, false
-	}
-	switch s[0] {
-	case '\'', '"':
-		str, n, ok := pyString(s)
-		return str, s[n:], ok
-	case '{':
-		out := map[string]any{}
-		s = s[1:]
-		for {
-			s = strings.TrimLeft(s, " \t\r\n")
-			if rest, ok := strings.CutPrefix(s, "}"); ok {
-				return out, rest, true
-			}
-			key, n, ok := pyString(s)
-			if !ok {
-				return nil, s, false
-			}
-			s = strings.TrimLeft(s[n:], " \t\r\n")
-			if !strings.HasPrefix(s, ":") {
-				return nil, s, false
-			}
-			var v any
-			if v, s, ok = pyValue(s[1:], depth+1); !ok {
-				return nil, s, false
-			}
-			out[key] = v
-			s = strings.TrimLeft(s, " \t\r\n")
-			s = strings.TrimPrefix(s, ",")
-		}
-	case '[', '(':
-		closing := "]"
-		if s[0] == '(' {
-			closing = ")"
-		}
-		out := []any{}
-		s = s[1:]
-		for {
-			s = strings.TrimLeft(s, " \t\r\n")
-			if rest, ok := strings.CutPrefix(s, closing); ok {
-				return out, rest, true
-			}
-			v, rest, ok := pyValue(s, depth+1)
-			if !ok {
-				return nil, s, false
-			}
-			out = append(out, v)
-			s = strings.TrimPrefix(strings.TrimLeft(rest, " \t\r\n"), ",")
-		}
-	}
-	end := strings.IndexAny(s, ",}]) \t\r\n")
-	if end < 0 {
-		end = len(s)
-	}
-	switch word := s[:end]; word {
-	case "True":
-		return true, s[end:], true
-	case "False":
-		return false, s[end:], true
-	case "None":
-		return nil, s[end:], true
-	default:
-		var num json.Number
-		if json.Unmarshal([]byte(word), &num) != nil {
-			return nil, s, false
-		}
-		return num, s[end:], true
-	}
 }

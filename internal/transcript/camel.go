@@ -286,7 +286,7 @@ func (r *camelRun) setArgs(repr string) {
 		return
 	}
 	e := &r.assistant().events[r.open]
-	if v, rest, ok := pyValue(repr, 0); ok && strings.TrimSpace(rest) == "" {
+	if v, rest, ok := pyLiteral(repr); ok && strings.TrimSpace(rest) == "" {
 		if _, isDict := v.(map[string]any); isDict {
 			e.Args = marshalArgs(v)
 			return
@@ -318,7 +318,7 @@ func camelFailed(result string) bool {
 	if result == "" || result[0] != '{' && result[0] != '[' {
 		return false
 	}
-	v, rest, ok := pyReprLiteral(result, 0)
+	v, rest, ok := pyRepr(result)
 	if !ok || strings.TrimSpace(rest) != "" {
 		return false
 	}

@@ -273,10 +273,10 @@ func dspyDict(s string) ([]dspyPair, string, bool) {
 			return pairs, rest, true
 		}
 		if rest, ok := strings.CutPrefix(s, "..."); ok {
-			s = pyReprNextItem(rest)
+			s = pyNextItem(rest)
 			continue
 		}
-		key, rest, ok := pyReprLiteral(s, 0)
+		key, rest, ok := pyRepr(s)
 		name, isString := key.(string)
 		if !ok || !isString {
 			return pairs, rest, false
@@ -286,12 +286,12 @@ func dspyDict(s string) ([]dspyPair, string, bool) {
 			return pairs, rest, false
 		}
 		valueText := strings.TrimLeft(rest[1:], " \t\r\n")
-		v, after, ok := pyReprLiteral(valueText, 0)
+		v, after, ok := pyRepr(valueText)
 		if !ok {
 			return pairs, after, false
 		}
 		pairs = append(pairs, dspyPair{key: name, value: v, raw: strings.TrimSpace(valueText[:len(valueText)-len(after)])})
-		s = pyReprNextItem(after)
+		s = pyNextItem(after)
 	}
 }
 
@@ -376,13 +376,13 @@ func dspyArgs(p dspyPair) []byte {
 func dspyPredictionFields(s string) []string {
 	var words []string
 	for {
-		s = strings.TrimLeft(pyReprNextItem(s), " \t\r\n")
-		eq := pyReprKeyword(s)
+		s = strings.TrimLeft(pyNextItem(s), " \t\r\n")
+		eq := pyKeyword(s)
 		if eq == 0 {
 			return words
 		}
 		valueText := strings.TrimLeft(s[eq+1:], " \t\r\n")
-		v, rest, ok := pyReprLiteral(valueText, 0)
+		v, rest, ok := pyRepr(valueText)
 		if !ok {
 			return words
 		}

@@ -472,7 +472,7 @@ func smolagentsCalls(text string) ([]smolagentsCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	v, _, ok := pyValue(rest, 0)
+	v, _, ok := pyLiteral(rest)
 	list, isList := v.([]any)
 	if !ok || !isList {
 		return nil, false

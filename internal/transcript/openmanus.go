@@ -143,7 +143,7 @@ func (r *openmanusReader) record(stamp, msg string, more []string) {
 // 'python_execute']".
 func openmanusToolNames(list string) []string {
 	var names []string
-	if v, rest, ok := pyValue(list, 0); ok && strings.TrimSpace(rest) == "" {
+	if v, rest, ok := pyLiteral(list); ok && strings.TrimSpace(rest) == "" {
 		if items, ok := v.([]any); ok {
 			for _, it := range items {
 				if s, ok := it.(string); ok {
