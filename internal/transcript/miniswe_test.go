@@ -81,27 +81,39 @@ func TestMiniSWEAgentRepliesWithoutAnAction(t *testing.T) {
 }
 
 // A SWE-agent step without an action (a reply it could not parse, or its own "Exit due to
-// context window" step) stays one step, as the run counts them, named "(no action)" and
-// known by what the reply said.
+// context window" step, which 0.x records as an action of its own, exit_cost) stays one step,
+// as the run counts them, named "(no action)" and known by what the reply said.
 func TestSWEAgentStepsWithoutAnAction(t *testing.T) {
-	steps := []map[string]string{
-		{"action": "ls -la", "thought": "Look around.", "observation": "README.md"},
-		{"action": "", "thought": "Now I understand the issue.", "observation": ""},
-		{"action": "", "thought": "Exit due to context window", "observation": "Exited (autosubmitted)"},
-	}
-	b, _ := json.Marshal(map[string]any{"trajectory": steps, "history": []any{}, "info": map[string]any{"exit_status": "submitted (exit_context)"}})
-	tr, err := ReadFrom("run.traj", strings.NewReader(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, c := range tr.Agents[0].Calls() {
-		got = append(got, c.Tool+" "+string(c.Args)+" ["+c.Source+"]")
-	}
-	// A step without an action was answered by SWE-agent itself, which ran nothing.
-	want := []string{"ls ls -la []", "(no action) Now I understand the issue. [harness]", "(no action) Exit due to context window [harness]"}
-	if tr.Format != FormatSWEAgent || !reflect.DeepEqual(got, want) {
-		t.Errorf("read as %s: %q, want %q", tr.Format, got, want)
+	for _, tt := range []struct {
+		name string
+		end  map[string]string
+		want string
+	}{
+		{"1.x", map[string]string{"action": "", "thought": "Exit due to context window", "observation": "Exited (autosubmitted)"}, "(no action) Exit due to context window [harness]"},
+		{"0.x", map[string]string{"action": "exit_cost", "thought": "Exit due to cost limit", "observation": "Exited"}, "(no action) Exit due to cost limit [harness]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			steps := []map[string]string{
+				{"action": "ls -la", "thought": "Look around.", "observation": "README.md"},
+				{"action": "", "thought": "Now I understand the issue.", "observation": ""},
+				{"action": "exit_criteria.py", "thought": "Run the script named so.", "observation": "ok"},
+				tt.end,
+			}
+			b, _ := json.Marshal(map[string]any{"trajectory": steps, "history": []any{}, "info": map[string]any{"exit_status": "submitted (exit_context)"}})
+			tr, err := ReadFrom("run.traj", strings.NewReader(string(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range tr.Agents[0].Calls() {
+				got = append(got, c.Tool+" "+string(c.Args)+" ["+c.Source+"]")
+			}
+			// A step without an action was answered by SWE-agent itself, which ran nothing.
+			want := []string{"ls ls -la []", "(no action) Now I understand the issue. [harness]", "exit_criteria.py exit_criteria.py []", tt.want}
+			if tr.Format != FormatSWEAgent || !reflect.DeepEqual(got, want) {
+				t.Errorf("read as %s: %q, want %q", tr.Format, got, want)
+			}
+		})
 	}
 }
 

@@ -119,13 +119,15 @@ func addSWEStep(a *agentBuf, s *sweStep, named string) {
 		tool = named
 	}
 	var args []byte
-	if s.Action != "" {
+	if s.Action != "" && !sweRunEnd(s.Action) {
 		args = []byte(s.Action)
 	} else {
 		// A step without a command (a reply SWE-agent could not parse, or its own last step
-		// when it ends a run: "Exit due to context window"): still one step, as the run
-		// counts them, named for what it is and known by what the reply said, so that two
-		// different replies without a command are not one call repeated.
+		// when it ends a run: "Exit due to context window", which 0.x records as an action of
+		// its own, exit_cost): still one step, as the run counts them and the labelled sets
+		// index them, named for what it is and known by what the reply said, so that two
+		// different replies without a command are not one call repeated. 0.x's exit_cost was
+		// read as a call of a tool named so until validation round r191a.
 		tool, args = noActionTool, []byte(strings.TrimSpace(s.Thought))
 	}
 	ev := loopguard.Event{
@@ -142,6 +144,13 @@ func addSWEStep(a *agentBuf, s *sweStep, named string) {
 		ev.Source = loopguard.SourceHarness
 	}
 	a.add(ev)
+}
+
+// sweRunEnd says whether a step's action is SWE-agent 0.x ending the run by itself, not a
+// command of the model: exit_cost, exit_context, exit_format, exit_api, answered "Exited".
+func sweRunEnd(action string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(action), "exit_")
+	return ok && rest != "" && strings.Trim(rest, "abcdefghijklmnopqrstuvwxyz_") == ""
 }
 
 // noActionTool names a SWE-agent step whose reply held no command, and a text call that names
