@@ -2344,8 +2344,8 @@ func failedOutsideFilesText(c *observedCall, said string) (bool, string) {
 			return false, said
 		}
 	}
-	if searchesFiles(c.tool, c.args) && marksOnlyInMatches(said) {
-		return false, said
+	if searchesFiles(c.tool, c.args) && marksOnlyInMatches(said) && !namedTargetMissing(said, c.args) {
+		return false, said // (a search whose place to look is not there never searched)
 	}
 	return true, said
 }
@@ -2390,8 +2390,11 @@ func searchesFiles(tool string, args []byte) bool {
 }
 
 // fileSearchPrograms search the contents of files (searchPrograms also holds those that look
-// for names).
-var fileSearchPrograms = [...]string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "findstr"}
+// for names), or answer with the files' lines and names: SWE-agent's search_file heads each
+// line it found with "Line 17:", and search_dir and find_file list files. A matched line's
+// failure mark is the file's text (validation round r192b W2: `search_file "calendar"`, whose
+// matches held `raise ConfigurationError(...)`, was read as a search failing four times).
+var fileSearchPrograms = [...]string{"grep", "egrep", "fgrep", "rg", "ag", "ack", "findstr", "search_file", "search_dir", "find_file"}
 
 // marksOnlyInMatches says whether every line of a search's answer that reads as failed is a
 // match: a line headed by the file and line number it was found at ("src/app.go:12:", "12:"

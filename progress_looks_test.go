@@ -84,6 +84,37 @@ func TestReadsOfAFileHoldingAnErrorMessageAreNotFailures(t *testing.T) {
 	}
 }
 
+// SWE-agent's own searches answer with the lines they found, each headed "Line N:", or the
+// files that hold them: a failure mark in a match (an error message the source formats) is
+// the file's text, sent as the tool's action or through a shell tool as exports keep them
+// (validation round r192b W2).
+func TestSWEAgentSearchesFindingAnErrorMessageAreNotFailures(t *testing.T) {
+	found := "Found 2 matches for \"calendar\" in /khal/khal/controllers.py:\nLine 401:        [event], calendar=calendar_name, locale=conf['locale'])\n" +
+		"Line 407:            f'ERROR: Cannot modify calendar \"{calendar_name}\" as it is read-only'\nEnd of matches for \"calendar\" in /khal/khal/controllers.py\n"
+	for _, tool := range []string{"search_file", "bash"} {
+		var steps []step
+		for i := range 5 {
+			steps = append(steps,
+				ok("scroll_down", "scroll_down", fmt.Sprintf("[File: /khal/khal/controllers.py (600 lines total)]\n(%d more lines above)\n%d:    page %d", 100*i, 100*i+1, i)),
+				ok(tool, `search_file "calendar" khal/controllers.py`, found))
+		}
+		for _, n := range progressRun(t, defaultProgress(nil), steps) {
+			if strings.Contains(n, ":errors:") {
+				t.Errorf("%s: a search whose match formats an error read as failing: %q", tool, n)
+			}
+		}
+		// A search whose place to look is not there never searched: it failed, and a model
+		// sending its searches into one invented directory after another is told.
+		steps = nil
+		for _, dir := range []string{"local", "flux", "pbs", "slurm", "fields", "fixtures"} {
+			steps = append(steps, ok(tool, `search_dir "def filter" reframe/core/`+dir, "Directory reframe/core/"+dir+" not found\n"))
+		}
+		if got := progressRun(t, defaultProgress(nil), steps); !slices.ContainsFunc(got, func(n string) bool { return strings.Contains(n, ":errors:") }) {
+			t.Errorf("%s: six searches into directories that are not there: got %q, want them told as failing", tool, got)
+		}
+	}
+}
+
 // A command that only prints a file (cat, head, sed -n) answers with the file's text as a Read
 // does, when its host keeps no exit status (Codex's code mode, a proxy): a source that
 // formats an error, printed again after each edit elsewhere, is no command failing alike.
