@@ -69,7 +69,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		}
 		return out
 	}
-	refused := s.d.cfg.Mode == ModeDeny && s.refuses(id)
+	refused := s.d.cfg.Mode == ModeDeny && !c.refusedForm && s.refuses(id)
 	if !c.failed && changesDirectory(c.tool, args) && !looksFailed(c.result) {
 		// A relative change of directory that went through leaves the next one, the same call,
 		// somewhere else: no run of it is the one before run again. Unlike a shell's "cd ..."
@@ -209,7 +209,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// The workspace (noteChange); again counts the same change made again.
 	again := s.noteChange(c, id, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result), waiting)
 	rec.epochAfter = s.epoch
-	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn}
+	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn,
+		cutShort: s.d.cfg.Mode == ModeDeny && cutShort(c.result)}
 	if !mut && !c.failed && (movesRelatively(c.args) || cls.steps) && !looksFailed(c.result) {
 		// "cd .." run three times climbs three levels: each run that went through leaves the
 		// next one, the same call, somewhere else. The move counts after the call, so that
@@ -1694,6 +1695,7 @@ type recentCall struct {
 	count      int32  // the length of the no-progress chain this call ended
 	failed     bool
 	turn       uint64 // the reply that made it (observedCall.turn), 0 for none
+	cutShort   bool   // its answer is the harness's word that it could not run it to the end (cutShort); kept in deny mode only
 }
 
 // flips says whether the call, made three times in a row, answers as it did two calls ago:
@@ -1967,8 +1969,8 @@ func (s *progressState) wouldRefuse(c *observedCall) bool {
 		return false
 	}
 	cls := s.class(c.tool)
-	if cls.ignored {
-		return false
+	if cls.ignored || c.refusedForm {
+		return false // a harness's answer to a reply's form is no call a host could hold back
 	}
 	var id uint64
 	id, _, s.argBuf = callID(c, readArgKeys(c.args).caption, sleepsFirst(cls.toolClass, c.args), s.argBuf)
@@ -1986,7 +1988,11 @@ func (s *progressState) refuses(id uint64) bool {
 	for back := 1; back <= recentWindow && back <= n; back++ {
 		r := &s.recent[(n-back)%len(s.recent)]
 		if r.id == id {
-			return r.epochAfter == s.epoch && int(r.count) >= s.d.cfg.DenyAfter-1
+			// Not when the run before was cut short by the harness (a timeout, a command it
+			// could not execute): that answer is the harness's, and the next run may end
+			// otherwise. A SWE-agent run's `open` answered "EXECUTION FAILED OR COMMAND
+			// MALFORMED" three times in a cycle, then opened the file (validation round r193a).
+			return r.epochAfter == s.epoch && int(r.count) >= s.d.cfg.DenyAfter-1 && !r.cutShort
 		}
 	}
 	return false

@@ -810,6 +810,30 @@ var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", 
 	"Command was automatically cancelled because it exceeded the timeout", "EXECUTION TIMED OUT",
 	"Error response from daemon:", "Permission for this tool use was denied"}
 
+// cutShortOpenings open the answers in which a harness says it could not run a command to its
+// end: it ran out of time, or the harness itself failed to execute it (SWE-agent 0.x's
+// "EXECUTION FAILED OR COMMAND MALFORMED"). Such an answer is the harness's, not the
+// command's: the same command run again may end otherwise.
+var cutShortOpenings = [...]string{"Command timed out after ", "command timed out after ", "Tool call timed out", "Tool execution timed out",
+	"Command was automatically cancelled because it exceeded the timeout", "EXECUTION TIMED OUT", "EXECUTION FAILED OR COMMAND MALFORMED"}
+
+// cutShort says whether an answer opens with a harness's word that it could not run the
+// command to its end (cutShortOpenings, cancelledForTime), white space aside.
+func cutShort(result string) bool {
+	i := execHeaderEnd(result)
+	i += leadingSpace(result[i:])
+	rest := result[i:]
+	if rest == "" || rest[0] != 'C' && rest[0] != 'c' && rest[0] != 'T' && rest[0] != 'E' {
+		return false // most answers: one look
+	}
+	for _, m := range cutShortOpenings {
+		if strings.HasPrefix(rest, m) {
+			return true
+		}
+	}
+	return cancelledForTime(rest)
+}
+
 // openingFirsts flags the first bytes of failureOpenings.
 var openingFirsts = func() (t [256]bool) {
 	for _, m := range failureOpenings {

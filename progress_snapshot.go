@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 36
+const progressSnapFormat = 37
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -158,6 +158,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(r.count))
 		b = appendBool(b, r.failed)
 		b = appendBool(b, r.broke)
+		b = appendBool(b, r.cutShort)
 		b = binary.LittleEndian.AppendUint64(b, r.turn)
 	}
 	for _, k := range s.ring {
@@ -364,6 +365,7 @@ func (s *progressState) restore(r *snapReader) error {
 		rc.count = i32()
 		rc.failed = boolean()
 		rc.broke = boolean()
+		rc.cutShort = boolean()
 		rc.turn = r.u64()
 	}
 	for i := range s.ring {

@@ -1724,6 +1724,21 @@ func TestProgressDenyRefusesOnlyConfirmedRepeats(t *testing.T) {
 		{"the user speaking lifts it",
 			slices.Concat(times(5, func(int) step { return grep }), []step{userSpeaks(), grep}),
 			[]string{"2:stuck:grep × 3", "3:deny", "4:deny"}},
+		{"a harness's answer to a reply's form is no call a host could hold back: never refused (r193a)",
+			times(6, func(int) step {
+				return step{tool: "(no action)", result: "Please always provide EXACTLY ONE action in triple backticks.", source: SourceHarness}
+			}),
+			[]string{"2:stuck:(no action) × 3", "5:stuck:(no action) × 6"}},
+		{"a command the harness cut short is not refused: run again, it may end otherwise (r193a)",
+			times(6, func(int) step {
+				return fail("bash", `{"command":"open pvlib/pvsystem.py 1242"}`, "EXECUTION FAILED OR COMMAND MALFORMED")
+			}),
+			[]string{"2:stuck:bash × 3", "5:stuck:bash × 6"}},
+		{"nor is one that ran out of time",
+			times(6, func(int) step {
+				return ok("run_shell_command", `{"command":"npm install"}`, "Command timed out after 30000ms before it could complete. Below is the output before it timed out:\nnpm http fetch GET 200")
+			}),
+			[]string{"2:stuck:run_shell_command × 3", "5:stuck:run_shell_command × 6"}},
 		{"polling that advances is never refused",
 			times(40, func(i int) step {
 				return ok("build_status", `{"id":"b7"}`, fmt.Sprintf("build b7: running, %d of 40 steps done (compile, test, package)", i))
