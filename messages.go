@@ -17,11 +17,13 @@ type catalogue struct {
 	// The progress detector's texts. Each says what was seen and what to try instead.
 	progressStuck          string // {tool} {count}
 	progressStuckDetailed  string // {tool} {count} {arguments}
+	progressStuckReplies   string // {tool} {count}: replies the harness answered for their form, the same way each time
 	progressCycle          string // {seq} {period} {rounds}
+	progressCycleLong      string // {period} {tools}: a long cycle's calls, as {seq} holds them
 	progressErrors         string // {tool} {count}
 	progressErrorsSame     string // {tool} {count}: the same arguments each time
 	progressErrorsBetween  string // {tool} {count}: the same error, other errors between, nothing succeeding
-	progressEditsRejected  string // {tool} {count}: edits of one file rejected, for changing reasons
+	progressEditsRejected  string // {tool} {count}: edits of one file rejected, however each rejection was worded
 	progressNothingRan     string // {count}: commands in a row of which the shell ran nothing
 	progressRefail         string // {tool} {count} {edits}
 	progressRefailIdle     string // {tool} {count}: the same failure, nothing changed since the first
@@ -75,6 +77,10 @@ var catalogues = map[string]*catalogue{
 			"- arguments: {arguments}\n" +
 			"Do not call it again with these arguments. Work from the result you already have, try a different " +
 			"approach, or, if you are blocked, say so and stop.",
+		progressCycleLong: "({period} of them: {tools})",
+		progressStuckReplies: "[loopguard] Your last {count} replies were answered the same way by the harness ({tool}): " +
+			"it found no call in them that it could run. Read its message once more, and answer with exactly one call " +
+			"in the form it asks for.",
 		progressCycle: "[loopguard] You are going round in a cycle: the calls {seq} have come round {rounds} times " +
 			"with the same results each time. Going round again will show you the same things. Decide what you " +
 			"still need that these calls have not told you, then do something different.",
@@ -88,8 +94,8 @@ var catalogues = map[string]*catalogue{
 			"the command line or found no program of the name it began with. Prose, an unclosed quote or a made-up " +
 			"program name is not a command. Send one plain command line that the shell can run, with every quote closed, " +
 			"using a program you have seen work here.",
-		progressEditsRejected: "[loopguard] {tool} has rejected {count} edits of the same file in a row, each time for " +
-			"a reason of its own (text not found, found more than once, ...). You are editing from a picture of the file " +
+		progressEditsRejected: "[loopguard] {tool} has rejected {count} edits of the same file in a row (the text to " +
+			"replace not found as written, found more than once, ...). You are editing from a picture of the file " +
 			"that no longer matches it: view the lines you want to change as they are now, then make one edit that " +
 			"matches them exactly.",
 		progressErrorsSame: "[loopguard] {tool} has failed {count} times with the same error, called the same way each " +
@@ -177,16 +183,19 @@ var catalogues = map[string]*catalogue{
 			"再调用一次也不会得到不同的答案：请利用已有的结果，或者换一组参数、换一种方法。",
 		progressStuckDetailed: "[loopguard] 没有进展：{tool} 已用相同参数执行 {count} 次，每次返回的结果都相同，期间文件没有任何改动。\n" +
 			"- 参数：{arguments}\n" +
-			"不要再用这组参数调用它。请基于已有的结果继续，换一种方法；如果确实受阻，请说明情况并停止。",
+			"不要再用这组参数调用它。请基于已有的结果继续，或者换一种方法；如果确实受阻，请说明情况并停止。",
+		progressCycleLong: "（共 {period} 个：{tools}）",
+		progressStuckReplies: "[loopguard] 你最近的 {count} 次回复都被执行框架以同样的方式退回（{tool}）：它在其中找不到可以执行的调用。" +
+			"请再读一遍它的提示，然后按它要求的格式只回复一个调用。",
 		progressCycle: "[loopguard] 你在原地兜圈子：{seq} 这一组调用已经循环 {rounds} 次，每次结果都相同。" +
 			"再绕一圈看到的还是同样的内容。请想清楚还缺什么信息是这些调用给不了的，然后换一种做法。",
-		progressErrors: "[loopguard] {tool} 已连续失败 {count} 次，报错相同，尽管参数每次都有变化。" +
+		progressErrors: "[loopguard] {tool} 已连续失败 {count} 次，报错相同，尽管参数有过变化。" +
 			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再尝试参数的各种变体。",
 		progressErrorsBetween: "[loopguard] {tool} 已失败 {count} 次，报错相同，中间夹着另一种报错，自它第一次出现以来没有一次成功。" +
 			"在两种都失败的做法之间来回切换不会更接近目标：错误信息已经指出了问题所在，请先解决这个原因（或换一个工具）。",
 		progressNothingRan: "[loopguard] 你最近的 {count} 条命令一条都没有执行：每次 shell 要么无法解析这行命令，要么找不到以它开头的程序。" +
 			"大段说明文字、没有闭合的引号或编造的程序名都不是命令。请只发送一行 shell 能执行的命令，引号全部闭合，并使用你在这里见过能运行的程序。",
-		progressEditsRejected: "[loopguard] {tool} 已连续 {count} 次拒绝你对同一个文件的修改，每次原因各不相同（找不到文本、匹配到多处……）。" +
+		progressEditsRejected: "[loopguard] {tool} 已连续 {count} 次拒绝你对同一个文件的修改（找不到要替换的原文、匹配到多处……）。" +
 			"你是按一个与文件现状不符的印象在修改：请先查看你要改的那几行现在的样子，再做一次与之完全一致的修改。",
 		progressErrorsSame: "[loopguard] {tool} 已失败 {count} 次，报错相同，每次的调用方式都一样。" +
 			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再重复尝试。",

@@ -2014,6 +2014,12 @@ func (s *progressState) notice(agent, kind, summary, text string) Notice {
 
 func (s *progressState) stuckNotice(c *observedCall, n int) Notice {
 	cat := s.d.cat
+	if c.refusedForm {
+		// Replies the harness answered for their form (no call it could run, several where
+		// it runs one): no call was made, and there are no arguments to change (validation
+		// round r193b: "(invalid call) has now run 6 times ... Do not call it again").
+		return s.notice(c.agent, KindStuck, c.tool+" × "+itoa(n), fill(cat.progressStuckReplies, "tool", c.tool, "count", itoa(n)))
+	}
 	text := fill(cat.progressStuck, "tool", c.tool, "count", itoa(n))
 	if n != s.d.thresholds[0] {
 		text = fill(cat.progressStuckDetailed, "tool", c.tool, "count", itoa(n),
@@ -2045,7 +2051,6 @@ func (s *progressState) cycleTools(k int) string {
 		}
 		return b.String()
 	}
-	b.WriteString(itoa(k) + " calls: ")
 	var seen [maxPeriod]bool
 	first := true
 	for i := k; i >= 1; i-- {
@@ -2065,7 +2070,8 @@ func (s *progressState) cycleTools(k int) string {
 		first = false
 		b.WriteString(name(i) + " × " + itoa(count))
 	}
-	return b.String()
+	// Said in the notice's language: "the calls (8 of them: view × 6, grep × 2) have come round".
+	return fill(s.d.cat.progressCycleLong, "period", itoa(k), "tools", b.String())
 }
 
 // longCycle is the longest cycle whose calls a notice names one by one.

@@ -2236,17 +2236,19 @@ func (s *progressState) refailing() bool {
 	return false
 }
 
-// extend counts one more failure in the chain, and a change of the workspace since the last.
+// extend counts one more failure in the chain, and the changes of the workspace since the last.
 // The chain becomes the most recently used: the one forgotten first is the one whose command
 // has not failed for longest.
 func (r *refailChain) extend(epoch uint32, seq *uint32) {
 	*seq++
 	r.seq = *seq
 	r.count++
-	if r.epoch != epoch {
-		r.epochs++
-		r.epoch = epoch
-	}
+	// Every change since the last failure counts, as the notice says how many changes were
+	// made ("none of the changes you made in between (4 of them)"), not between how many
+	// runs they fell: four edits made between five runs were told as three (validation round
+	// r193b).
+	r.epochs += int32(epoch - r.epoch)
+	r.epoch = epoch
 }
 
 // shellPrefixes open the lines a shell writes about its own input, not a program's output.

@@ -46,3 +46,23 @@ func TestCommandNotFoundInChineseIsToldAsAnErrorRepeated(t *testing.T) {
 		t.Errorf("notices %q, want the fourth told as errors", got)
 	}
 }
+
+// Replies the harness answered for their form are told as replies, in every language: no call
+// ran, and there are no arguments to change (validation round r193b).
+func TestRepliesRefusedForTheirFormAreToldAsReplies(t *testing.T) {
+	for _, locale := range Locales() {
+		cfg := defaultProgress(nil)
+		cfg.Locale = locale
+		e, _ := New(cfg)
+		var got []Notice
+		for range 3 {
+			ev := Call("a", "(no action)", nil).WithResult("Please always provide EXACTLY ONE action in triple backticks.", false)
+			ev.Source = SourceHarness
+			got = append(got, e.Observe(ev)...)
+		}
+		want := fill(catalogues[locale].progressStuckReplies, "tool", "(no action)", "count", "3")
+		if len(got) != 1 || got[0].Text != want {
+			t.Errorf("%s: notices %+v, want one saying %q", locale, got, want)
+		}
+	}
+}

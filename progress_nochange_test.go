@@ -88,3 +88,38 @@ func TestFailingAgainWithNothingChangedIsNotToldTwice(t *testing.T) {
 		t.Errorf("notices %q, want the one stuck notice at the third run", notices)
 	}
 }
+
+// The across-edits notice says how many changes were made between the runs, every one of them,
+// not how many gaps between runs held one (validation round r193b: four edits told as three).
+func TestFailingAcrossEditsCountsEveryChange(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		editsPerGap int
+		want        string
+	}{
+		{"one edit between the runs", 1, "(3 of them)"},
+		{"two edits between the runs", 2, "(6 of them)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			var text string
+			edit := 0
+			for run := range 4 {
+				if run > 0 {
+					for range tt.editsPerGap {
+						edit++
+						e.Observe(Call("a", "Edit", []byte(fmt.Sprintf(`{"file_path":"/w/app.py","old_string":"v%d","new_string":"v%d"}`, edit, edit+1))).
+							WithResult("The file /w/app.py has been updated.", false))
+					}
+				}
+				for _, n := range e.Observe(Call("a", "Bash", []byte(`{"command":"python app.py"}`)).
+					WithResult("Traceback (most recent call last):\n  File \"/w/app.py\", line 3, in <module>\nKeyError: 'database'", true)) {
+					text = n.Text
+				}
+			}
+			if !strings.Contains(text, tt.want) {
+				t.Errorf("told %q, want it to say %s", text, tt.want)
+			}
+		})
+	}
+}

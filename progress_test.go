@@ -2192,7 +2192,7 @@ func TestLongCycleNoticeCountsItsTools(t *testing.T) {
 	if len(got) != 1 || got[0].Summary != "cycle of 8 × 3" {
 		t.Fatalf("notices %+v, want one for the cycle of 8", got)
 	}
-	if want := "8 calls: view × 6, grep × 2"; !strings.Contains(got[0].Text, want) {
+	if want := "the calls (8 of them: view × 6, grep × 2) have come round"; !strings.Contains(got[0].Text, want) {
 		t.Errorf("notice %q does not say %q", got[0].Text, want)
 	}
 }
