@@ -802,23 +802,22 @@ const markWindowSize = 2048
 // response from daemon: No such container: app"); Claude Code's refusal of a call its
 // permissions do not allow ("Permission for this tool use was denied. The tool use was
 // rejected ..."), which it flags as failed where its record keeps the flag.
-var failureOpenings = []string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>", "<exception>",
+var failureOpenings = append([]string{"ERROR", "Error:", "error:", "<tool_use_error>", "<error>", "<exception>",
 	"Error during execution:", "Error executing tool ", "Error running tool ", "Error invoking tool ", "Error calling tool ",
 	"Traceback (most recent call last)", "fatal:", "apply_patch verification failed", "failed to parse function arguments",
 	"Your proposed edit has introduced new syntax error", "[Your proposed edit has introduced new syntax error",
-	"Command timed out after ", "command timed out after ", "Tool call timed out", "Tool execution timed out",
-	"Command was automatically cancelled because it exceeded the timeout", "EXECUTION TIMED OUT",
-	"Error response from daemon:", "Permission for this tool use was denied"}
+	"Error response from daemon:", "Permission for this tool use was denied"}, timeoutOpenings[:]...)
 
-// cutShortOpenings open the answers in which a harness says it could not run a command to its
-// end: it ran out of time, or the harness itself failed to execute it (SWE-agent 0.x's
-// "EXECUTION FAILED OR COMMAND MALFORMED"). Such an answer is the harness's, not the
-// command's: the same command run again may end otherwise.
-var cutShortOpenings = [...]string{"Command timed out after ", "command timed out after ", "Tool call timed out", "Tool execution timed out",
-	"Command was automatically cancelled because it exceeded the timeout", "EXECUTION TIMED OUT", "EXECUTION FAILED OR COMMAND MALFORMED"}
+// timeoutOpenings open the answers in which a harness says it stopped a command that ran out
+// of time (see failureOpenings).
+var timeoutOpenings = [...]string{"Command timed out after ", "command timed out after ", "Tool call timed out", "Tool execution timed out",
+	"Command was automatically cancelled because it exceeded the timeout", "EXECUTION TIMED OUT"}
 
 // cutShort says whether an answer opens with a harness's word that it could not run the
-// command to its end (cutShortOpenings, cancelledForTime), white space aside.
+// command to its end, white space aside: it ran out of time (timeoutOpenings,
+// cancelledForTime), or the harness itself failed to execute it (SWE-agent 0.x's "EXECUTION
+// FAILED OR COMMAND MALFORMED"). Such an answer is the harness's, not the command's: the same
+// command run again may end otherwise.
 func cutShort(result string) bool {
 	i := execHeaderEnd(result)
 	i += leadingSpace(result[i:])
@@ -826,12 +825,12 @@ func cutShort(result string) bool {
 	if rest == "" || rest[0] != 'C' && rest[0] != 'c' && rest[0] != 'T' && rest[0] != 'E' {
 		return false // most answers: one look
 	}
-	for _, m := range cutShortOpenings {
+	for _, m := range timeoutOpenings {
 		if strings.HasPrefix(rest, m) {
 			return true
 		}
 	}
-	return cancelledForTime(rest)
+	return strings.HasPrefix(rest, "EXECUTION FAILED OR COMMAND MALFORMED") || cancelledForTime(rest)
 }
 
 // openingFirsts flags the first bytes of failureOpenings.

@@ -2247,9 +2247,9 @@ func TestErrorsNoticeSaysWhetherTheArgumentsChanged(t *testing.T) {
 	}
 }
 
-// Edits of one file rejected for reasons that change say so, in every locale: the count, the
-// tool, and that the file is not what the model pictures, not "the same error".
-func TestEditsRejectedNoticeSaysTheReasonsChanged(t *testing.T) {
+// Edits of one file rejected however each rejection was worded say so, in every locale: the
+// count, the tool, and that the file is not what the model pictures, not "the same error".
+func TestEditsRejectedNoticeSaysTheFileIsNotAsPictured(t *testing.T) {
 	for _, locale := range Locales() {
 		cfg := defaultProgress(nil)
 		cfg.Locale = locale
