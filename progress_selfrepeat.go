@@ -28,15 +28,78 @@ const selfRepeatMaxLines = 4096
 
 // lineScratch is selfRepeats' scratch space, kept between texts: each kept line's hash, the
 // running total of their sizes (so that a block's size is one subtraction), and where each
-// starts in the text.
+// starts and ends in the text. A "line" is a line of the text, or a sentence of a long one
+// (paragraphUnits).
 type lineScratch struct {
 	hashes []uint64
 	sizes  []int
 	starts []int
+	ends   []int
 }
 
 func (l lineScratch) reset() lineScratch {
-	return lineScratch{hashes: l.hashes[:0], sizes: l.sizes[:0], starts: l.starts[:0]}
+	return lineScratch{hashes: l.hashes[:0], sizes: l.sizes[:0], starts: l.starts[:0], ends: l.ends[:0]}
+}
+
+// selfRepeatParagraph is the length from which a line is a paragraph, read sentence by
+// sentence: a generation caught in a loop may write it without a line break, one sentence
+// pair 24 to 49 times until the output ran out (validation round r194b M1, M2: a Qwen2-72B
+// data agent, four replies in a row, untold while lines alone were compared). A line this long
+// can hold ten rounds of a 40-byte block; a shorter one cannot.
+const selfRepeatParagraph = selfRepeatRounds * selfRepeatMinBlock
+
+// nextSentence returns the length of the sentence that line opens with: up to and with its
+// closing '.', '?' or '!' followed by a space, or its closing "。", "？" or "！"; the whole
+// line when none closes it.
+func nextSentence(line string) int {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case (c == '.' || c == '?' || c == '!') && i+1 < len(line) && line[i+1] == ' ':
+			return i + 1
+		case c == 0xE3 && strings.HasPrefix(line[i:], "。"),
+			c == 0xEF && (strings.HasPrefix(line[i:], "？") || strings.HasPrefix(line[i:], "！")):
+			return i + 3
+		}
+	}
+	return len(line)
+}
+
+// keep adds a line (or a sentence of a long one) that starts at start in the text, unless it
+// is a row of numbers or marks (a grid, a matrix, a rule): data, not prose. Digits are hashed
+// as one mark a run, so that a loop that renumbers what it repeats is seen.
+func (sc *lineScratch) keep(line string, start int) {
+	var th textHasher
+	words := false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		words = words || 'a' <= c|0x20 && c|0x20 <= 'z' || c >= 0x80
+		if c >= '0' && c <= '9' {
+			for i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
+				i++
+			}
+			c = '#'
+		}
+		th.writeByte(c)
+	}
+	if !words {
+		return
+	}
+	if len(sc.hashes) == selfRepeatMaxLines {
+		// keep the last lines: shift by half, once per half
+		n := copy(sc.hashes, sc.hashes[selfRepeatMaxLines/2:])
+		copy(sc.sizes, sc.sizes[selfRepeatMaxLines/2:])
+		copy(sc.starts, sc.starts[selfRepeatMaxLines/2:])
+		copy(sc.ends, sc.ends[selfRepeatMaxLines/2:])
+		sc.hashes, sc.sizes, sc.starts, sc.ends = sc.hashes[:n], sc.sizes[:n], sc.starts[:n], sc.ends[:n]
+	}
+	sc.hashes = append(sc.hashes, th.sum())
+	sc.starts = append(sc.starts, start)
+	sc.ends = append(sc.ends, start+len(line))
+	total := len(line)
+	if k := len(sc.sizes); k > 0 {
+		total += sc.sizes[k-1]
+	}
+	sc.sizes = append(sc.sizes, total)
 }
 
 // selfRepeats returns how many times the text's most repeated block of lines follows itself
@@ -79,36 +142,19 @@ func selfRepeats(text string, sc *lineScratch) (rounds, period int, spread bool)
 		if fence != 0 || line == "" || line[0] == '|' {
 			continue
 		}
-		var th textHasher
-		words := false
-		for i := 0; i < len(line); i++ {
-			c := line[i]
-			words = words || 'a' <= c|0x20 && c|0x20 <= 'z' || c >= 0x80
-			if c >= '0' && c <= '9' {
-				for i+1 < len(line) && line[i+1] >= '0' && line[i+1] <= '9' {
-					i++
-				}
-				c = '#'
+		start += lead
+		paragraph := len(line) >= selfRepeatParagraph
+		for line != "" {
+			unit := line
+			if paragraph {
+				unit = line[:nextSentence(line)]
 			}
-			th.writeByte(c)
+			rest := line[len(unit):]
+			skip := len(rest) - len(strings.TrimLeft(rest, " \t"))
+			sc.keep(unit, start)
+			start += len(unit) + skip
+			line = rest[skip:]
 		}
-		if !words {
-			continue // a row of numbers or marks (a grid, a matrix, a rule) is data, not prose
-		}
-		if len(sc.hashes) == selfRepeatMaxLines {
-			// keep the last lines: shift by half, once per half
-			n := copy(sc.hashes, sc.hashes[selfRepeatMaxLines/2:])
-			copy(sc.sizes, sc.sizes[selfRepeatMaxLines/2:])
-			copy(sc.starts, sc.starts[selfRepeatMaxLines/2:])
-			sc.hashes, sc.sizes, sc.starts = sc.hashes[:n], sc.sizes[:n], sc.starts[:n]
-		}
-		sc.hashes = append(sc.hashes, th.sum())
-		sc.starts = append(sc.starts, start+lead)
-		total := len(line)
-		if k := len(sc.sizes); k > 0 {
-			total += sc.sizes[k-1]
-		}
-		sc.sizes = append(sc.sizes, total)
 	}
 	hashes, sizes := sc.hashes, sc.sizes
 	n := len(hashes)
@@ -132,7 +178,7 @@ func selfRepeats(text string, sc *lineScratch) (rounds, period int, spread bool)
 			// and it hides no loop said elsewhere in the text.
 			// (Data is judged by that unit's rounds: two rounds of five dividends are ten.)
 			d := smallestPeriod(hashes[end-p+1 : end+1])
-			if ru := r * p / d; sizes[end]-sizes[end-d] >= selfRepeatMinBlock && (ru < 3 || !numbersMoveUnevenly(text, sc.starts, end, ru, d, d)) {
+			if ru := r * p / d; sizes[end]-sizes[end-d] >= selfRepeatMinBlock && (ru < 3 || !numbersMoveUnevenly(text, sc, end, ru, d, d)) {
 				rounds, period = r, p
 			}
 		}
@@ -178,9 +224,9 @@ func recurringLine(text string, sc *lineScratch) (rounds, period int) {
 			}
 			ends := true
 			for later := last + 1; later < n && ends; later++ {
-				ends = opensAsBefore(text, sc.starts, later, later-p)
+				ends = opensAsBefore(text, sc, later, later-p)
 			}
-			if ends && !numbersMoveUnevenly(text, sc.starts, last+p-1, r, p, 1) {
+			if ends && !numbersMoveUnevenly(text, sc, last+p-1, r, p, 1) {
 				rounds, period = r, p
 			}
 		}
@@ -190,9 +236,9 @@ func recurringLine(text string, sc *lineScratch) (rounds, period int) {
 
 // opensAsBefore says whether the kept line later opens as the kept line earlier does: its
 // first word is the other's, or the start of it (a line cut short where the output ran out).
-func opensAsBefore(text string, starts []int, later, earlier int) bool {
+func opensAsBefore(text string, sc *lineScratch, later, earlier int) bool {
 	firstWord := func(i int) string {
-		line := text[starts[i]:]
+		line := text[sc.starts[i]:sc.ends[i]]
 		if k := strings.IndexAny(line, " \t\r\n"); k >= 0 {
 			line = line[:k]
 		}
@@ -207,15 +253,13 @@ func opensAsBefore(text string, starts []int, later, earlier int) bool {
 // different steps from one round to the next: the block is a template filled with data, not
 // a loop. (For a block repeated whole every line is looked at; for a line said again every
 // period lines, that line alone.)
-func numbersMoveUnevenly(text string, starts []int, end, rounds, period, lines int) bool {
+func numbersMoveUnevenly(text string, sc *lineScratch, end, rounds, period, lines int) bool {
 	first := end - rounds*period + 1
 	for o := 0; o < lines; o++ {
 		var prev, step [8]int64
 		for r := 0; r < rounds; r++ {
-			line := text[starts[first+r*period+o]:]
-			if nl := indexByte(line, '\n'); nl >= 0 {
-				line = line[:nl]
-			}
+			at := first + r*period + o
+			line := text[sc.starts[at]:sc.ends[at]]
 			var nums [8]int64
 			k := 0
 			for i := 0; i < len(line) && k < len(nums); i++ {

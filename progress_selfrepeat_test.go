@@ -75,6 +75,16 @@ func TestSelfRepeatsFindsAReplyGoingRoundInALoop(t *testing.T) {
 			"so the fix to the tokenizer did not reach the case of an empty input; the next step is to read how the "+
 			"tokenizer treats the end of its input and where the empty token comes from.\n", 2), 2, 1, false},
 		{"a text too short to hold ten rounds of a long enough block is passed over", strings.Repeat("Retrying the build now.\n", 12), 0, 0, false},
+		// A loop written as one paragraph, with no line break, is read sentence by sentence
+		// (r194b M1, M2: a sentence pair 24 to 49 times in one line until the output ran out).
+		{"one paragraph saying a sentence pair over and over", "The error is a KeyError. " + strings.Repeat("I should create the 'stock_returns' columns first and then calculate the losses in a separate loop. "+
+			"However, the error is still occurring because the columns are not created. ", 25), 25, 2, false},
+		{"a paragraph in Chinese saying one sentence over and over", strings.Repeat("我需要先创建收益列，然后在单独的循环里计算投资组合的损失。", 20), 20, 1, false},
+		{"a long paragraph of ordinary prose does not repeat", "The tokenizer reads its input byte by byte. When it meets a quote it reads a string, " +
+			"and when it meets a digit it reads a number. The bug is that the loop stops one byte early, so the last token of an input " +
+			"that ends without a newline is lost. An empty input never enters the loop at all. The test that fails feeds it \"1 2 3\" and " +
+			"expects three tokens; it gets two. I will change the loop's bound, add a test for the empty input, and run the suite again. " +
+			"If the other tests still pass, the fix is complete; if not, I will read the failures one by one.", 0, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

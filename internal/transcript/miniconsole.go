@@ -120,6 +120,7 @@ func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
 	role := ""
 	closed := false // the message's closing rule was printed: what follows is the program's
 	inFence, inOutput := false, false
+	replied := false // the assistant's block was closed: its command is whole
 	flush := func() {
 		if role != "" {
 			content := strings.Trim(strings.Join(body, "\n"), "\n")
@@ -131,7 +132,7 @@ func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
 			}
 			msgs = append(msgs, msg{Role: role, Content: content})
 		}
-		role, body, closed, inFence, inOutput = "", body[:0], false, false, false
+		role, body, closed, inFence, inOutput, replied = "", body[:0], false, false, false, false
 	}
 	prompted := false // the last line was one of mini's prompts: its answer line follows
 	for i := start; i < len(raws); i++ {
@@ -171,6 +172,15 @@ func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
 			closed, inFence = true, false
 			continue
 		}
+		if recording && replied && own && role == "assistant" {
+			// A line the terminal drew after the reply's command, before the command's answer:
+			// the program's log (a library's errors printed while mini waits), or a screen a
+			// command took over (`tmux attach` redrawing its panes into the recording), not the
+			// model's words. Read as the reply's text, a monitor's status line redrawn 29
+			// times was a reply repeating itself.
+			closed = true
+			continue
+		}
 		if role == "assistant" && !inFence {
 			if prompted && strings.HasPrefix(line, ">") {
 				prompted = false
@@ -183,6 +193,7 @@ func miniConsoleMessages(data []byte) (msgs []msg, ok bool) {
 		switch t := strings.TrimSpace(line); {
 		case strings.HasPrefix(t, "```"):
 			inFence = !inFence
+			replied = replied || !inFence && role == "assistant"
 		case t == "<output>" && !v2: // 2.x prints no closing tag
 			inOutput = true
 		case strings.HasSuffix(t, "</output>"):

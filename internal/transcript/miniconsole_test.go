@@ -457,3 +457,32 @@ func TestMiniConsolePastedPromptsOddFenceStaysInThePrompt(t *testing.T) {
 		t.Errorf("what was printed after the answer's rule is in its result: %q", calls[0].Result)
 	}
 }
+
+// In a recording, the lines the terminal drew after a reply's command and before its answer
+// are the program's or a screen's, not the model's words: a library's coloured error log
+// printed while mini waited, a `tmux attach` redrawing its panes (validation round r194b: a
+// monitor's status line, redrawn 29 times, read as a reply repeating itself).
+func TestMiniConsoleRecordingKeepsTheConsolesLinesOutOfTheReply(t *testing.T) {
+	reply := "THOUGHT: Attach to the session to check it.\r\n\r\n```bash\r\ntmux attach-session -t workflow\r\n```\r\n" +
+		"\x1b[?25h\x1b[1A\x1b[2K\x1b[92m05:51:21 - LiteLLM:ERROR\x1b[0m: litellm_logging.py:4483 - Error creating standard logging object\r\n" +
+		"Traceback (most recent call last):\r\nModuleNotFoundError: No module named 'backoff'\r\n" +
+		"\x1b[?1049h\x1b[H\x1b[J" + strings.Repeat("[05:51:44] Monitoring... (File size: 183 bytes)\x1b[K", 30) + "\r"
+	tr := mustRead(t, writeTemp(t, "agent.log", recordedRun(reply, "attached\r")))
+	var said []string
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventText && e.Source == "model" {
+			said = append(said, e.Text)
+		}
+	}
+	if len(said) == 0 || !strings.Contains(said[0], "Attach to the session") {
+		t.Fatalf("the model's words %q, want the reply's THOUGHT", said)
+	}
+	for _, s := range said {
+		if strings.Contains(s, "LiteLLM") || strings.Contains(s, "Monitoring...") || strings.Contains(s, "backoff") {
+			t.Errorf("the console's lines read as the model's words: %q", s)
+		}
+	}
+	if calls := callsOf(tr); len(calls) != 2 || string(calls[0].Args) != "tmux attach-session -t workflow" {
+		t.Errorf("calls %q, want the attach and git status", describe(tr.Agents[0].Events))
+	}
+}
