@@ -18,7 +18,11 @@ import (
 // failed (SWE-agent, a script that catches its own exception and exits 0).
 //
 // Windows shells have their own: PowerShell places a parse or run error "At line:1 char:9",
-// and both it and cmd.exe say a command "is not recognized as" one; Codex's apply_patch says
+// and both it and cmd.exe say a command "is not recognized as" one; PowerShell ends every error
+// record with "+ FullyQualifiedErrorId : CommandNotFoundException" (or the error's own id), in
+// English whatever the machine's language, while the rest is translated (a Russian Windows
+// machine's `Имя "python" не распознано как имя командлета`, under a Codex header that said
+// the command succeeded: validation round r195b G3); Codex's apply_patch says
 // "apply_patch verification failed:" when the patch does not fit the file. Python refuses to
 // start a module it cannot find in one line of its own ("/usr/bin/python: No module named
 // pytest", no traceback, no exit code in the text), as a shell does a command. npm ends every
@@ -32,7 +36,7 @@ import (
 // are most often run in.
 var failureMarks = []string{"Traceback (most recent call last)", "Error:", "error:", "ERROR", "FAILED",
 	"Exception:", "panic:", "fatal:", "command not found", "No such file or directory", "<tool_use_error>",
-	"At line:", "not recognized as", "verification failed:", "failed to parse function arguments:",
+	"At line:", "not recognized as", "FullyQualifiedErrorId", "verification failed:", "failed to parse function arguments:",
 	": No module named ",
 	"A complete log of this run can be found in:",
 	"未找到命令", "没有那个文件或目录", // zh_CN

@@ -19,6 +19,10 @@ func TestShellFailuresInOtherLanguagesAreFailures(t *testing.T) {
 		"bash: python: commande introuvable",
 		"bash: mvn: команда не найдена",
 		"cat: x: Нет такого файла или каталога",
+		// PowerShell translates its message, not its error record's id (validation round r195b G3)
+		"python : Имя \"python\" не распознано как имя командлета, функции, файла сценария или выполняемой программы.\r\n" +
+			"строка:1 знак:1\r\n+ python --version\r\n+ ~~~~~~\r\n    + CategoryInfo          : ObjectNotFound: (python:String) [], CommandNotFoundException\r\n" +
+			"    + FullyQualifiedErrorId : CommandNotFoundException\r\n",
 	} {
 		if !looksFailed(text) {
 			t.Errorf("looksFailed(%q) = false, want a failure", text)
