@@ -52,9 +52,26 @@ import (
 // Releases before the autumn of 2025 put the time before each header ("[2025-08-31T12:37:08]
 // exec bash -lc 'ls' in /repo", its end "[...] bash -lc 'ls' succeeded in 5ms:") and the
 // user's prompt under "User instructions:"; both layouts are read.
+// From v0.117 (validation round r195b G2) a command's output is printed whole, the diff of the
+// turn so far ("diff --git ...") is printed after outputs and the model's words with no header
+// of its own, and a patch is "apply patch", "patch: completed", the files and their diff.
 
-// codexExecShownLines is how many lines of an output codex exec prints.
+// codexExecShownLines is how many lines of an output codex exec prints, before v0.117.
 const codexExecShownLines = 20
+
+// codexExecPrintsWholeOutput says whether the release named by the banner line prints a
+// command's whole output and the turn's diff after it: v0.117 prints outputs of more than 20
+// lines (validation round r195b G2), so from it on an output is not cut.
+func codexExecPrintsWholeOutput(banner string) bool {
+	version, _, _ := strings.Cut(strings.TrimPrefix(banner, "OpenAI Codex v"), " ")
+	parts := strings.SplitN(version, ".", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	major, errMajor := strconv.Atoi(parts[0])
+	minor, errMinor := strconv.Atoi(parts[1])
+	return errMajor == nil && errMinor == nil && (major > 0 || minor >= 117)
+}
 
 // codexExecStamp is the time an older release put before each header.
 var codexExecStamp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT[0-9:.]+Z?\] `) })
@@ -101,7 +118,7 @@ const codexExecRunEnd = "\x00end of run"
 func codexExecHeader(l string) bool {
 	switch l {
 	case "user", "codex", "thinking", "exec", "file update", "file update:", "tokens used", "Plan update",
-		"context compacted", "task interrupted", "User instructions:", codexExecRunEnd:
+		"context compacted", "task interrupted", "User instructions:", "apply patch", codexExecRunEnd:
 		return true
 	}
 	// (Not Codex's "ERROR: " and "warning: " lines, which a program's output has too.)
@@ -149,12 +166,10 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 			// block of a note ends where the block does.
 			b.session, sessions = sessions, sessions+1
 			r.a, r.pending, r.ambiguous, r.collabs = b.agent(MainAgent), nil, false, map[string]int{}
+			r.wholeOutput = codexExecPrintsWholeOutput(l)
 			if i > 0 && strings.HasPrefix(strings.TrimSpace(lines[i-1]), "```") {
-				for k := i + 1; k < len(lines); k++ {
-					if strings.TrimSpace(lines[k]) == "```" {
-						lines[k] = codexExecRunEnd
-						break
-					}
+				if k := codexExecFenceEnd(lines, i+1, strings.TrimSpace(lines[i-1])); k >= 0 {
+					lines[k] = codexExecRunEnd
 				}
 			}
 			for rules := 0; i < len(lines) && rules < 2; i++ {
@@ -176,6 +191,9 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 			i = next
 		case l == "codex" || l == "thinking":
 			said, next := codexExecBody(lines, i+1)
+			if r.wholeOutput {
+				said = strings.TrimSpace(strings.Join(codexExecCutTurnDiff(strings.Split(said, "\n")), "\n"))
+			}
 			if said != "" {
 				a.text("model", said, "", 0)
 			}
@@ -209,6 +227,8 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 			call := loopguard.Call("", "apply_patch", []byte(strings.Join(patch, "\n")))
 			a.add(call.WithResult(said, m[1] != "succeeded" && m[2] != "0"))
 			patch, i = nil, next
+		case l == "apply patch":
+			i = r.applyPatch(i)
 		case strings.HasPrefix(l, "🌐 Searched: "):
 			// a web search, what it found not printed
 			a.add(loopguard.Call("", "web_search", marshalArgs(map[string]string{"query": strings.TrimPrefix(l, "🌐 Searched: ")})))
@@ -274,6 +294,8 @@ type codexExecRun struct {
 	pending   []int          // the events of the commands begun and not ended
 	ambiguous bool           // several ran at once since the last time none ran: no end can be placed
 	collabs   map[string]int // the subagent operations begun, by call id: their events, plus one
+	// wholeOutput: the run's release (v0.117 on) prints outputs whole, then the turn's diff
+	wholeOutput bool
 }
 
 // A subagent operation ("collab"): its start, "collab spawn_agent(call_X, prompt="...")" or
@@ -396,6 +418,9 @@ func (r *codexExecRun) end(i int, end string) int {
 		return j
 	}
 	idx := r.pending[0]
+	if r.wholeOutput {
+		shown, whole = r.cutTurnDiff(idx, shown)
+	}
 	r.pending = r.pending[1:]
 	if !r.ambiguous && whole {
 		e := &r.a.events[idx]
@@ -508,4 +533,177 @@ func codexExecOutput(lines []string, i int) (shown []string, next int, whole boo
 		j++
 	}
 	return lines[i:j], j, j-i < codexExecShownLines
+}
+
+// codexExecFenceEnd returns the index of the line that closes the fenced block opened by
+// opening (its line, trimmed) and holding the run from lines[from], or -1. The run's own
+// prompt and its outputs may hold fenced blocks ("```bash" ... "```"), so a bare fence inside
+// the run need not close it (validation round r195b G1):
+//   - a fence of more backticks is closed by a line of as many;
+//   - a run that ran to its end closes with "tokens used" and the count: the first bare fence
+//     after them closes the block;
+//   - else a fence with an info string opens an inner block that the next bare fence closes,
+//     and a bare fence outside any inner block closes the run; when the inner blocks do not
+//     balance, the first bare fence closes it, as before.
+func codexExecFenceEnd(lines []string, from int, opening string) int {
+	ticks := len(opening) - len(strings.TrimLeft(opening, "`"))
+	if ticks > 3 {
+		for k := from; k < len(lines); k++ {
+			if l := strings.TrimSpace(lines[k]); len(l) >= ticks && strings.Trim(l, "`") == "" {
+				return k
+			}
+		}
+		return -1
+	}
+	for k := from; k < len(lines) && !isCodexExecBanner(lines, k); k++ {
+		if lines[k] != "tokens used" {
+			continue
+		}
+		for end := k + 1; end < len(lines) && !isCodexExecBanner(lines, end); end++ {
+			if strings.TrimSpace(lines[end]) == "```" {
+				return end
+			}
+		}
+		break
+	}
+	firstBare, depth := -1, 0
+	for k := from; k < len(lines); k++ {
+		l := strings.TrimSpace(lines[k])
+		if !strings.HasPrefix(l, "```") {
+			continue
+		}
+		switch info := strings.TrimLeft(l, "`"); {
+		case info != "":
+			depth++
+		case depth > 0:
+			depth--
+			if firstBare < 0 {
+				firstBare = k
+			}
+		default:
+			return k
+		}
+	}
+	return firstBare
+}
+
+// isCodexExecTurnDiffStart says whether lines[k] starts the diff of the turn that v0.117
+// prints after an output or the model's words: "diff --git " at the start of what was printed
+// or after an empty line.
+func isCodexExecTurnDiffStart(lines []string, k int) bool {
+	return strings.HasPrefix(lines[k], "diff --git ") && (k == 0 || lines[k-1] == "")
+}
+
+// codexExecCutTurnDiff returns printed (an output, the model's words) without the turn's diff
+// that v0.117 prints after it, and what follows that diff up to the next header (the model's
+// reasoning), which is no part of it.
+func codexExecCutTurnDiff(printed []string) []string {
+	for k := range printed {
+		if isCodexExecTurnDiffStart(printed, k) {
+			return printed[:k]
+		}
+	}
+	return printed
+}
+
+// cutTurnDiff cuts the turn's diff off the output shown for the command of event idx, and
+// says whether what is left is known to be the command's whole output. A command that prints
+// diffs of its own (git diff, git show) cannot be told from the turn's diff after it: its
+// output is left unknown (validation round r195b G2).
+func (r *codexExecRun) cutTurnDiff(idx int, shown []string) ([]string, bool) {
+	own := codexExecCutTurnDiff(shown)
+	if len(own) == len(shown) {
+		return shown, true
+	}
+	command := string(r.a.events[idx].Args)
+	for _, printsDiffs := range [...]string{"diff", "git show", "git log", "git stash show"} {
+		if strings.Contains(command, printsDiffs) {
+			return shown, false
+		}
+	}
+	return own, true
+}
+
+// applyPatch reads v0.117's patch at lines[i] ("apply patch"): its status ("patch:
+// completed"), the files it changed and their diff, then the turn's diff, which is not the
+// patch's. It adds an apply_patch call whose arguments are the files and the patch's diff,
+// and returns the index of the next header (validation round r195b G2).
+func (r *codexExecRun) applyPatch(i int) int {
+	lines := r.lines
+	j := i + 1
+	status := ""
+	if j < len(lines) {
+		if s, ok := strings.CutPrefix(lines[j], "patch: "); ok {
+			status = s
+			j++
+		}
+	}
+	start := j
+	for j < len(lines) && !codexExecHeader(lines[j]) && !strings.HasPrefix(lines[j], "diff --git ") {
+		j++ // the files changed
+	}
+	j = codexExecDiffEnd(lines, j)
+	call := loopguard.Call("", "apply_patch", []byte(strings.TrimRight(strings.Join(lines[start:j], "\n"), "\n")))
+	if status != "" {
+		call = call.WithResult(status, status != "completed")
+	}
+	r.a.add(call)
+	for j < len(lines) && !codexExecHeader(lines[j]) {
+		j++ // the turn's diff, the model's reasoning
+	}
+	return j
+}
+
+// codexExecDiffEnd returns the index after the diff of one or more files that starts at
+// lines[k] ("diff --git ..."), following each hunk by the line counts of its header, as its
+// context lines may print empty (their space cut off).
+func codexExecDiffEnd(lines []string, k int) int {
+	for k < len(lines) && strings.HasPrefix(lines[k], "diff --git ") {
+		k++
+		for k < len(lines) && !strings.HasPrefix(lines[k], "@@ ") && !strings.HasPrefix(lines[k], "diff --git ") &&
+			!codexExecHeader(lines[k]) && lines[k] != "" {
+			k++ // index, mode, ---, +++
+		}
+		for k < len(lines) && strings.HasPrefix(lines[k], "@@ ") {
+			old, added := codexExecHunkLengths(lines[k])
+			k++
+			for k < len(lines) && (old > 0 || added > 0) {
+				switch l := lines[k]; {
+				case strings.HasPrefix(l, "-"):
+					old--
+				case strings.HasPrefix(l, "+"):
+					added--
+				case strings.HasPrefix(l, "\\"): // "\ No newline at end of file"
+				default:
+					old, added = old-1, added-1
+				}
+				k++
+			}
+			for k < len(lines) && strings.HasPrefix(lines[k], "\\") {
+				k++
+			}
+		}
+	}
+	return k
+}
+
+// codexExecHunkLengths reads a hunk header, "@@ -12,7 +12,9 @@", as its old and new line
+// counts (a count left out is 1).
+func codexExecHunkLengths(header string) (old, added int) {
+	fields := strings.Fields(header)
+	if len(fields) < 3 {
+		return 0, 0
+	}
+	count := func(r string) int {
+		_, n, ok := strings.Cut(r, ",")
+		if !ok {
+			return 1
+		}
+		v, err := strconv.Atoi(n)
+		if err != nil {
+			return 0
+		}
+		return v
+	}
+	return count(fields[1]), count(fields[2])
 }

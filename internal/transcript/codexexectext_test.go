@@ -130,3 +130,78 @@ func TestCodexExecTextRunsAfterNotes(t *testing.T) {
 		}
 	}
 }
+
+// codexExec117Banner is the banner of v0.117, the release that prints outputs whole and the
+// turn's diff after them.
+const codexExec117Banner = "OpenAI Codex v0.117.0 (research preview)\n--------\nworkdir: C:\\work\nmodel: gpt-5.5\n--------\n"
+
+// A run kept in a fenced block of a note ends at the note's closing fence, not at the bare
+// fence that closes a block inside the run's own prompt (validation round r195b G1: read with
+// no calls).
+func TestCodexExecTextFencedRunOutlivesItsPromptsFences(t *testing.T) {
+	prompt := "user\nRun the checks:\n```bash\npython check.py\n```\n"
+	command := "exec\npowershell.exe -Command 'python check.py' in C:\\work\n exited 1 in 210ms:\nno python here\n"
+	read := []string{"user \"Run the checks:\\n```bash\\npython c…\"",
+		`call exec_command "{\"command\":\"powershell.exe -Comm…" => "no python here" FAILED`}
+	tests := []struct {
+		name, note string
+		want       []string
+	}{
+		{"a run that ran to its end closes after its tokens",
+			"## Codex stderr\n\n```\n" + codexExec117Banner + prompt + command + "codex\nBLOCKER: no python\ntokens used\n1,234\n```\n\n## After\n\n```\ncodex\nnot the run\n```\n",
+			append(read, `text[model] "BLOCKER: no python"`)},
+		{"a run cut short closes at the first bare fence outside the prompt's blocks",
+			"## Codex stderr\n\n```\n" + codexExec117Banner + prompt + command + "```\n\ncodex\nnot the run\n",
+			read},
+		{"a fence of four backticks is closed by four",
+			"````\n" + codexExec117Banner + prompt + "```\n" + command + "````\ncodex\nnot the run\n",
+			[]string{"user \"Run the checks:\\n```bash\\npython c…\"",
+				`call exec_command "{\"command\":\"powershell.exe -Comm…" => "no python here" FAILED`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			expectEvents(t, "task-result.md", tc.note, FormatCodexExecText, tc.want)
+		})
+	}
+}
+
+// From v0.117 a command's output is printed whole, and the diff of the turn so far comes after
+// it with no header; a patch is "apply patch", its status, the files and their diff
+// (validation round r195b G2: every output left unknown, the patch read as the model's words).
+func TestCodexExecText117PrintsWholeOutputsAndTheTurnsDiff(t *testing.T) {
+	long := strings.TrimSuffix(strings.Repeat("line\n", 25), "\n")
+	turnDiff := "diff --git a/a.py b/a.py\nnew file mode 100644\n--- /dev/null\n+++ b/a.py\n@@ -0,0 +1,3 @@\n+import sys\n+\n+print(sys.argv)\n"
+	patch := "apply patch\npatch: completed\nC:\\work\\a.py\n" + turnDiff + "\n" + turnDiff + "\n**Checking the script**\n\n"
+	log := codexExec117Banner + "user\nwrite a.py\n" +
+		"exec\npowershell.exe -Command 'Get-Content SKILL.md' in C:\\work\n succeeded in 437ms:\n" + long + "\n\n" +
+		patch + "codex\nScript is in place.\n\n" + turnDiff +
+		"exec\npowershell.exe -Command 'python a.py' in C:\\work\n exited 1 in 90ms:\npython: not found\n\n" + turnDiff +
+		"exec\npowershell.exe -Command 'git diff' in C:\\work\n succeeded in 40ms:\n" + turnDiff + "\n" + turnDiff +
+		"exec\npowershell.exe -Command 'git add -N a.py' in C:\\work\n succeeded in 40ms:\n" + turnDiff + "tokens used\n9,000\n"
+	tr := expectEvents(t, "codex.log", log, FormatCodexExecText, []string{
+		`user "write a.py"`,
+		`call exec_command "{\"command\":\"powershell.exe -Comm…" => "line\nline\nline\nline\nline\nline\nli…"`,
+		`call apply_patch "C:\\work\\a.py\ndiff --git a/a.py b…" => "completed"`,
+		`text[model] "Script is in place."`,
+		`call exec_command "{\"command\":\"powershell.exe -Comm…" => "python: not found" FAILED`,
+		`call exec_command "{\"command\":\"powershell.exe -Comm…" => -`,
+		`call exec_command "{\"command\":\"powershell.exe -Comm…" => ""`,
+	})
+	events := tr.Agents[0].Events
+	if got, want := events[1].Result, long; got != want {
+		t.Errorf("the long output read as %q, want its %d lines whole", got, 25)
+	}
+	if got, want := string(events[2].Args), "C:\\work\\a.py\n"+strings.TrimSuffix(turnDiff, "\n"); got != want {
+		t.Errorf("the patch's arguments %q, want the file and its diff once: %q", got, want)
+	}
+}
+
+// Before v0.117 an output is shown up to 20 lines and a "diff --git" line in it is the
+// command's own: the turn's diff came under a "file update:" header.
+func TestCodexExecTextBefore117KeepsADiffInTheOutput(t *testing.T) {
+	log := codexExecBanner + "exec\n/bin/zsh -lc 'git diff' in /repo succeeded in 9ms:\n\ndiff --git a/x b/x\n+y\ncodex\nseen\n"
+	expectEvents(t, "codex.log", log, FormatCodexExecText, []string{
+		`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"gi…" => "\ndiff --git a/x b/x\n+y"`,
+		`text[model] "seen"`,
+	})
+}
