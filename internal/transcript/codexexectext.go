@@ -77,8 +77,13 @@ func codexExecPrintsWholeOutput(banner string) bool {
 var codexExecStamp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT[0-9:.]+Z?\] `) })
 
 // codexExecEnd reads a command's or a patch's closing words: " succeeded in 5ms:", " exited 1
-// in 1.2s:".
-var codexExecEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` (succeeded|exited (-?\d+)) in [0-9][^:]*:$`) })
+// in 1.2s:", " declined in 0ms:". A command the sandbox's policy refused ends "declined", the
+// refusal under it ("`...` rejected: blocked by policy"): a failure, and an end all the same,
+// else the refused command stays running and every later end is taken for one of a batch
+// (validation round r196a R1: 92 calls read with no result).
+var codexExecEnd = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(` (succeeded|exited (-?\d+)|declined) in [0-9][^:]*:$`)
+})
 
 // codexExecToolEnd reads an MCP call's closing words: "server.tool({...}) success in 12ms:".
 var codexExecToolEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\) (success|failed) in [0-9][^:]*:$`) })
@@ -128,11 +133,97 @@ func codexExecHeader(l string) bool {
 			return true
 		}
 	}
-	if strings.HasPrefix(l, "tool ") && strings.HasSuffix(l, ")") || strings.HasPrefix(l, "exec ") && strings.Contains(l, " in ") ||
-		codexExecCollabEnd().MatchString(l) {
+	if isCodexExecToolHeader(l) || strings.HasPrefix(l, "exec ") && strings.Contains(l, " in ") ||
+		isCodexExecHookLine(l) || isCodexExecWebSearch(l) || codexExecCollabEnd().MatchString(l) {
 		return true
 	}
 	return codexExecEnd().MatchString(l) || codexExecToolEnd().MatchString(l)
+}
+
+// isCodexExecToolHeader says whether l opens an MCP call: "tool server.tool(arguments)", the
+// server and the tool joined by a dot right before the parenthesis. A printed file's line
+// "tool = shutil.which(\"codex\")" is no call (validation round r196a R5: a phantom call that
+// cut the real output above it).
+func isCodexExecToolHeader(l string) bool {
+	invocation, ok := strings.CutPrefix(l, "tool ")
+	if !ok || !strings.HasSuffix(invocation, ")") {
+		return false
+	}
+	name, _, ok := strings.Cut(invocation, "(")
+	server, tool, dotted := strings.Cut(name, ".")
+	isName := func(s string, dots bool) bool {
+		for _, c := range s {
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-' || dots && c == '.') {
+				return false
+			}
+		}
+		return s != ""
+	}
+	return ok && dotted && isName(server, false) && isName(tool, true)
+}
+
+// isCodexExecHookLine says whether l is v0.128's word that a hook ran: "hook: PreToolUse",
+// "hook: Stop Completed". It carries nothing, and is a header so that it is no part of the
+// output or the model's words before it (validation round r196a R3: results and words that
+// ended with runs of hook lines, so two like outputs compared as different).
+func isCodexExecHookLine(l string) bool {
+	event, ok := strings.CutPrefix(l, "hook: ")
+	if !ok {
+		return false
+	}
+	event = strings.TrimSuffix(strings.TrimSuffix(event, " Completed"), " Failed")
+	for _, c := range event {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return event != ""
+}
+
+// isCodexExecWebSearch says whether l is v0.128's line of a web search: "web search:" as it
+// starts (its trailing space cut off), or "web search: <query>".
+func isCodexExecWebSearch(l string) bool {
+	return l == "web search:" || strings.HasPrefix(l, "web search: ")
+}
+
+// isCodexLogLine says whether l is a line of Codex's own log on stderr: a time, a level and
+// the Rust module that wrote it ("2026-05-11T15:28:35.686679Z ERROR codex_core::tools::router:
+// error=..."). It is neither the model's words nor a command's output (validation round r196a
+// R8: the model's words carried the router's refusals).
+func isCodexLogLine(l string) bool {
+	if len(l) < 21 || l[4] != '-' || l[7] != '-' || l[10] != 'T' {
+		return false
+	}
+	for _, k := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if l[k] < '0' || l[k] > '9' {
+			return false
+		}
+	}
+	_, rest, ok := strings.Cut(l, "Z ")
+	if !ok {
+		return false
+	}
+	level, module, _ := strings.Cut(rest, " ")
+	switch level {
+	case "ERROR", "WARN", "INFO", "DEBUG", "TRACE":
+		return strings.Contains(module, "::")
+	}
+	return false
+}
+
+// codexLogLineEnd returns the index of the last line of the log line at raw[k]: a refused
+// command it quotes ("error=`pwsh -Command \"@(" ... "...` rejected: blocked by policy") goes on
+// over the lines of the command, up to the line that closes the quote.
+func codexLogLineEnd(raw [][]byte, k int) int {
+	if !bytes.Contains(raw[k], []byte("error=`")) || bytes.Count(raw[k], []byte("`"))%2 == 0 {
+		return k // one line: a JSON answer ("error={...}") keeps its line breaks escaped
+	}
+	for j := k + 1; j < len(raw) && j <= k+codexExecMaxCommandLines; j++ {
+		if bytes.Count(raw[j], []byte("`"))%2 == 1 {
+			return j
+		}
+	}
+	return k
 }
 
 func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
@@ -143,11 +234,18 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 	raw := bytes.Split(lfLines(data), []byte("\n"))
 	lines := make([]string, len(raw))
 	stamps := make([]bool, len(raw)) // the older layout's time before a header
-	for k, l := range raw {
-		line := renderTerminalLine(l)
-		lines[k] = codexExecStamp().ReplaceAllString(line, "")
-		stamps[k] = len(lines[k]) != len(line)
+	kept := 0
+	for k := 0; k < len(raw); k++ {
+		line := renderTerminalLine(raw[k])
+		if isCodexLogLine(line) {
+			k = codexLogLineEnd(raw, k)
+			continue
+		}
+		lines[kept] = codexExecStamp().ReplaceAllString(line, "")
+		stamps[kept] = len(lines[kept]) != len(line)
+		kept++
 	}
+	lines, stamps = lines[:kept], stamps[:kept]
 	lines = joinStampedCommands(lines, stamps)
 	b := newBuilder(FormatCodexExecText)
 	r := codexExecRun{lines: lines}
@@ -213,7 +311,7 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 			i = r.collab(i, l[len("collab "):])
 		case codexExecCollabEnd().MatchString(l) && r.collabs[codexExecCollabEnd().FindStringSubmatch(l)[2]] != 0:
 			i = r.collabEnd(i, l)
-		case strings.HasPrefix(l, "tool ") && strings.HasSuffix(l, ")"):
+		case isCodexExecToolHeader(l):
 			i = codexExecTool(a, lines, i, strings.TrimPrefix(l, "tool "))
 		case l == "file update" || strings.HasPrefix(l, "apply_patch auto_approved="):
 			patch, i = nil, i+1
@@ -232,6 +330,13 @@ func readCodexExecText(name string, br *bufio.Reader) (*built, error) {
 		case strings.HasPrefix(l, "🌐 Searched: "):
 			// a web search, what it found not printed
 			a.add(loopguard.Call("", "web_search", marshalArgs(map[string]string{"query": strings.TrimPrefix(l, "🌐 Searched: ")})))
+			i++
+		case isCodexExecWebSearch(l):
+			// v0.128's web search: "web search:" as it starts, then "web search: <query>", what
+			// it found not printed (validation round r196a R4: searches lost in the output above)
+			if query := strings.TrimSpace(strings.TrimPrefix(l, "web search:")); query != "" {
+				a.add(loopguard.Call("", "web_search", marshalArgs(map[string]string{"query": query})))
+			}
 			i++
 		default:
 			i++ // a header of what is no call ("tokens used", "mcp startup: ..."), or its lines
@@ -358,7 +463,11 @@ const codexExecMaxCommandLines = 400
 
 // begin reads the command whose text starts at lines[i], over as many lines as it takes
 // (a script given as a heredoc), up to its folder and, when it ended before anything else
-// was printed, its end on the same line. It returns the index of the line after what it read.
+// was printed, its end on the same line. From v0.120 the end is on a line of its own, so a
+// command over several lines ends at the line that ends with its folder right before a
+// header (its end, the next "exec"), not at its first line (validation round r196a R2:
+// four different heredoc scripts read as the same first line). It returns the index of the
+// line after what it read.
 func (r *codexExecRun) begin(i int) int {
 	lines := r.lines
 	for k := i; k < len(lines) && k < i+codexExecMaxCommandLines; k++ {
@@ -377,9 +486,28 @@ func (r *codexExecRun) begin(i int) int {
 		if k > i && codexExecHeader(l) {
 			break // a header before any end: the start alone, on the lines before it
 		}
+		if k+1 < len(lines) && codexExecHeader(lines[k+1]) && endsWithFolder(l) {
+			r.start(codexExecCommandText(lines[i:k], l))
+			return k + 1
+		}
 	}
 	r.start(codexExecCommandText(nil, lines[i]))
 	return i + 1
+}
+
+// endsWithFolder says whether a command's line ends with the folder it ran in: " in " and an
+// absolute path ("/repo", "~/x", "Q:\\work").
+func endsWithFolder(l string) bool {
+	k := strings.LastIndex(l, " in ")
+	if k < 0 {
+		return false
+	}
+	dir := l[k+len(" in "):]
+	if strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, "~") {
+		return true
+	}
+	return len(dir) >= 3 && ('A' <= dir[0] && dir[0] <= 'Z' || 'a' <= dir[0] && dir[0] <= 'z') &&
+		dir[1] == ':' && (dir[2] == '\\' || dir[2] == '/')
 }
 
 // codexExecCommandText is a command printed over lines before and the last line's text
@@ -422,9 +550,12 @@ func (r *codexExecRun) end(i int, end string) int {
 		shown, whole = r.cutTurnDiff(idx, shown)
 	}
 	r.pending = r.pending[1:]
-	if !r.ambiguous && whole {
-		e := &r.a.events[idx]
+	if e := &r.a.events[idx]; !r.ambiguous && whole {
 		*e = e.WithResult(strings.TrimRight(strings.Join(shown, "\n"), "\n "), failed)
+	} else if !r.ambiguous && failed {
+		// Its text is not known (cut, or not to be told from the turn's diff), but its
+		// exit status is: a failure counts without its words (validation round r196a R7).
+		e.Failed = true
 	}
 	if len(r.pending) == 0 {
 		r.ambiguous = false

@@ -205,3 +205,52 @@ func TestCodexExecTextBefore117KeepsADiffInTheOutput(t *testing.T) {
 		`text[model] "seen"`,
 	})
 }
+
+// codexExec128Banner is the banner of a 2026 release: ends on lines of their own, hooks, web
+// searches, and refusals by the sandbox's policy.
+const codexExec128Banner = "OpenAI Codex v0.128.0 (research preview)\n--------\nworkdir: /repo\nmodel: gpt-5.5\n--------\n"
+
+// The layouts of v0.120 to v0.146 (validation round r196a R1–R5, R7, R8).
+func TestCodexExecText2026Layouts(t *testing.T) {
+	turnDiff := "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1 @@\n-x\n+y\n"
+	tests := []struct {
+		name, log string
+		want      []string
+	}{
+		{"a command the policy declined is a failed call, and the next command's end is its own (R1)",
+			codexExec128Banner + "exec\n/bin/zsh -lc 'rm -rf build' in /repo\n declined in 0ms:\n`/bin/zsh -lc 'rm -rf build'` rejected: blocked by policy\n" +
+				"exec\n/bin/zsh -lc 'ls build' in /repo\n succeeded in 3ms:\nout.o\n",
+			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"rm…" => "` + "`" + `/bin/zsh -lc 'rm -rf build'` + "`" + ` re…" FAILED`,
+				`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"ls…" => "out.o"`}},
+		{"a command over two lines, its end on a line of its own, is read whole (R2)",
+			codexExec128Banner + "exec\n/bin/zsh -lc \"git show a:x.swift | sed -n '1,9p'\ngit show a:y.swift | sed -n '1,9p'\" in /repo\n succeeded in 9ms:\nlet x = 1\n",
+			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"gi…" => "let x = 1"`}},
+		{"hook lines are neither an output nor the model's words (R3)",
+			codexExec128Banner + "codex\nLooking first.\nhook: PreToolUse\nhook: PreToolUse Completed\nexec\n/bin/zsh -lc 'git log -1' in /repo\n succeeded in 0ms:\nabc fix\n\nhook: PostToolUse\nhook: PostToolUse Completed\n",
+			[]string{`text[model] "Looking first."`, `call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"gi…" => "abc fix"`}},
+		{"a web search ends the output above it and is a call (R4)",
+			codexExec128Banner + "exec\n/bin/zsh -lc ls in /repo\n succeeded in 0ms:\na.py\n\nweb search: \nweb search: remotion watchStaticFile\ncodex\nFound it.\n",
+			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"ls…" => "a.py"`,
+				`call web_search "{\"query\":\"remotion watchStaticFi…" => -`, `text[model] "Found it."`}},
+		{"a printed line that starts with tool is no MCP call (R5)",
+			codexExec128Banner + "exec\n/bin/zsh -lc 'cat run.py' in /repo\n succeeded in 0ms:\nimport shutil\ntool = shutil.which(\"codex\")\n",
+			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"ca…" => "import shutil\ntool = shutil.whic…"`}},
+		{"a failed command whose text is not known keeps its failure (R7)",
+			codexExec128Banner + "exec\n/bin/zsh -lc 'git diff --stat' in /repo\n exited 1 in 40ms:\n\n" + turnDiff + "codex\nNo diff.\n",
+			[]string{`call exec_command "{\"command\":[\"/bin/zsh\",\"-lc\",\"gi…" => - FAILED`, `text[model] "No diff."`}},
+		{"Codex's own log lines, one quoting a refused command over lines, are not the model's words (R8)",
+			codexExec128Banner + "codex\nReading the files.\n2026-05-11T15:28:35.686679Z ERROR codex_core::tools::router: error=`pwsh -Command \"@(\n'a.py'\n)\"` rejected: blocked by policy\n" +
+				"2026-05-11T15:28:36.000000Z ERROR codex_core::tools::router: error={\"output\":\"x`y\"}\ncodex\nDone.\n",
+			[]string{`text[model] "Reading the files."`, `text[model] "Done."`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := expectEvents(t, "codex.log", tc.log, FormatCodexExecText, tc.want)
+			if strings.Contains(tc.name, "(R2)") {
+				if got, want := string(tr.Agents[0].Events[0].Args), `{"command":["/bin/zsh","-lc","git show a:x.swift | sed -n '1,9p'\ngit show a:y.swift | sed -n '1,9p'"]}`; got != want {
+					t.Errorf("arguments %s, want %s", got, want)
+				}
+			}
+		})
+	}
+}
