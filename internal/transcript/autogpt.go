@@ -194,6 +194,20 @@ func pyDictArgs(s string) []byte {
 	return marshalArgs(map[string]string{"input": s})
 }
 
+// printedArgs reads a call's arguments as a framework's console printed them: JSON (what the
+// model streamed) as it is; Python's printing of a dict as JSON; anything else (a dict CrewAI
+// cut at 200 characters, JSON cut short) as text under "input" (pyDictArgs). CrewAI's and
+// Haystack's consoles print them so.
+func printedArgs(printed string) []byte {
+	if printed == "" {
+		return nil
+	}
+	if json.Valid([]byte(printed)) {
+		return []byte(printed)
+	}
+	return pyDictArgs(printed)
+}
+
 // pyDictJSON returns the JSON of s when s is a Python dict literal and nothing else.
 func pyDictJSON(s string) ([]byte, bool) {
 	v, rest, ok := pyLiteral(s)

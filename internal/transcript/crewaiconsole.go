@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -343,18 +342,6 @@ func (r *crewAIRun) agentFinished(role, answer string) {
 	}
 }
 
-// crewAIArgs reads a call's arguments as printed: Python's printing of a dict, or JSON, as
-// JSON; anything else (a dict CrewAI cut at 200 characters) as text under "input".
-func crewAIArgs(printed string) []byte {
-	if printed == "" {
-		return nil
-	}
-	if json.Valid([]byte(printed)) {
-		return []byte(printed)
-	}
-	return pyDictArgs(printed)
-}
-
 func readCrewAIConsole(name string, br *bufio.Reader) (*built, error) {
 	lines, err := terminalLines(name, br)
 	if err != nil {
@@ -382,7 +369,7 @@ func readCrewAIConsole(name string, br *bufio.Reader) (*built, error) {
 			r.agentFinished(p.field("Agent:", " ", "Final Answer:"), p.field("Final Answer:", "\n"))
 		case strings.HasPrefix(t, "🔧 Tool Execution Started"):
 			if tool := p.field("Tool:", " ", "Args:"); tool != "" {
-				r.start(tool, crewAIArgs(p.field("Args:", " ")))
+				r.start(tool, printedArgs(p.field("Args:", " ")))
 			}
 		case strings.HasPrefix(t, "✅ Tool Execution Completed"):
 			r.answer(p.field("Tool:", " ", "Output:"), p.field("Output:", "\n"), false)
@@ -408,7 +395,7 @@ func readCrewAIConsole(name string, br *bufio.Reader) (*built, error) {
 		case t == "Tool Input":
 			for i := len(r.executing) - 1; i >= 0; i-- {
 				if r.executing[i].args == nil {
-					r.executing[i].args = crewAIArgs(strings.TrimSpace(strings.Join(p.lines, "\n")))
+					r.executing[i].args = printedArgs(strings.TrimSpace(strings.Join(p.lines, "\n")))
 					break
 				}
 			}

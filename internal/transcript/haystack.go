@@ -3,7 +3,6 @@ package transcript
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -190,21 +189,9 @@ func (c *haystackConsole) call(body []string) {
 	}
 	c.newReply()
 	c.a.turn = c.replies.call()
-	idx := c.a.add(loopguard.Call("", tool, haystackArgs(strings.TrimSpace(strings.Join(args, "\n")))))
+	idx := c.a.add(loopguard.Call("", tool, printedArgs(strings.TrimSpace(strings.Join(args, "\n")))))
 	c.waiting = append(c.waiting, idx)
 	c.calls++
-}
-
-// haystackArgs reads a call's arguments: the JSON the model streamed; a Python dict, as a
-// tutorial's own printer may show them; anything else (JSON cut short) as text under "input".
-func haystackArgs(printed string) []byte {
-	if printed == "" {
-		return nil
-	}
-	if json.Valid([]byte(printed)) {
-		return []byte(printed)
-	}
-	return pyDictArgs(printed)
 }
 
 // readHaystackConsole reads a Haystack agent's console (print_streaming_chunk) as one session
