@@ -99,11 +99,7 @@ func TestSWEAgentStepsWithoutAnAction(t *testing.T) {
 				{"action": "exit_criteria.py", "thought": "Run the script named so.", "observation": "ok"},
 				tt.end,
 			}
-			b, _ := json.Marshal(map[string]any{"trajectory": steps, "history": []any{}, "info": map[string]any{"exit_status": "submitted (exit_context)"}})
-			tr, err := ReadFrom("run.traj", strings.NewReader(string(b)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			tr := readSWEAgentRun(t, steps, []any{}, "submitted (exit_context)")
 			var got []string
 			for _, c := range tr.Agents[0].Calls() {
 				got = append(got, c.Tool+" "+string(c.Args)+" ["+c.Source+"]")
@@ -128,28 +124,41 @@ func sweToolCallMessage(id, name, command string, withAction bool) map[string]an
 	return m
 }
 
+// readSWEAgentRun reads a SWE-agent .traj of the given trajectory steps and chat history.
+func readSWEAgentRun(t *testing.T, steps []map[string]string, hist []any, exitStatus string) *Transcript {
+	t.Helper()
+	b, _ := json.Marshal(map[string]any{"trajectory": steps, "history": hist, "info": map[string]any{"exit_status": exitStatus}})
+	tr, err := ReadFrom("run.traj", strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// sweChatOpening is a SWE-agent 1.x chat's system prompt and task.
+func sweChatOpening() []any {
+	return []any{
+		map[string]any{"role": "system", "content": "You are a helpful assistant.", "agent": "main"},
+		map[string]any{"role": "user", "content": "Fix the unit error.", "agent": "main"},
+	}
+}
+
 // SWE-agent 1.x with function calling writes a bash call's action as the command alone: the
 // tool is the one the model called by name, not the command's first word (validation round
 // r136a U3: every command of a run was read as a call of "cd").
 func TestSWEAgentFunctionCallingStepsKeepTheToolsName(t *testing.T) {
 	call := func(id, name, command string) map[string]any { return sweToolCallMessage(id, name, command, false) }
-	hist := []any{
-		map[string]any{"role": "system", "content": "You are a helpful assistant.", "agent": "main"},
-		map[string]any{"role": "user", "content": "Fix the unit error.", "agent": "main"},
+	hist := append(sweChatOpening(),
 		call("c1", "bash", "cd /testbed && grep -n Unit core.py"),
 		map[string]any{"role": "tool", "content": "12: class Unit", "tool_call_ids": []string{"c1"}, "agent": "main"},
 		call("c2", "str_replace_editor", "view"),
 		map[string]any{"role": "tool", "content": "Here's the result", "tool_call_ids": []string{"c2"}, "agent": "main"},
-	}
+	)
 	steps := []map[string]string{
 		{"action": "cd /testbed && grep -n Unit core.py", "thought": "Find the class.", "observation": "12: class Unit"},
 		{"action": "str_replace_editor view /testbed/core.py", "thought": "Look at it.", "observation": "Here's the result"},
 	}
-	b, _ := json.Marshal(map[string]any{"trajectory": steps, "history": hist, "info": map[string]any{"exit_status": "submitted"}})
-	tr, err := ReadFrom("run.traj", strings.NewReader(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readSWEAgentRun(t, steps, hist, "submitted")
 	var got []string
 	for _, c := range tr.Agents[0].Calls() {
 		got = append(got, c.Tool+" "+string(c.Args))
@@ -166,25 +175,19 @@ func TestSWEAgentFunctionCallingStepsKeepTheToolsName(t *testing.T) {
 // by name (validation round r189b: a Claude run's commands read as calls of "cd").
 func TestSWEAgentStepsThatRanNothingKeepThePairing(t *testing.T) {
 	call := func(id, name, command string) map[string]any { return sweToolCallMessage(id, name, command, true) }
-	hist := []any{
-		map[string]any{"role": "system", "content": "You are a helpful assistant.", "agent": "main"},
-		map[string]any{"role": "user", "content": "Fix the unit error.", "agent": "main"},
+	hist := append(sweChatOpening(),
 		call("c1", "bash", "cd /testbed && grep -n Unit core.py"),
 		map[string]any{"role": "tool", "content": "12: class Unit", "tool_call_ids": []string{"c1"}, "agent": "main"},
 		call("c2", "bash", "cd /testbed && python -m pytest -q"),
 		map[string]any{"role": "tool", "content": "1 failed", "tool_call_ids": []string{"c2"}, "agent": "main"},
-	}
+	)
 	steps := []map[string]string{
 		{"action": "cd /testbed && grep -n Unit core.py", "thought": "Find the class.", "observation": "12: class Unit"},
 		{"action": "", "thought": "Plan: run the tests next.", "observation": ""},
 		{"action": "cd /testbed && python -m pytest -q", "thought": "Run them.", "observation": "1 failed"},
 		{"action": "", "thought": "I fixed it.", "observation": ""},
 	}
-	b, _ := json.Marshal(map[string]any{"trajectory": steps, "history": hist, "info": map[string]any{"exit_status": "submitted"}})
-	tr, err := ReadFrom("run.traj", strings.NewReader(string(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := readSWEAgentRun(t, steps, hist, "submitted")
 	var got []string
 	for _, c := range tr.Agents[0].Calls() {
 		got = append(got, c.Tool)
