@@ -6,6 +6,7 @@ package loopguard
 import (
 	"bytes"
 	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -1802,11 +1803,80 @@ func signatureOf(line string, after uint64) uint64 {
 		}
 		return mix64(after) | 1 // the problems a text without a failure's line counts
 	}
-	h := hashLine(line)
+	h := hashLine(setsInOrder(line))
 	if after != 0 {
 		h = combine(h, after)
 	}
 	return mix64(h) | 1
+}
+
+// setsInOrder returns line with the items of each innermost brace group ("{y, x}") in sorted
+// order, so that a failure's line names the same failure whatever order a set printed in.
+// Python prints a set of strings (and of objects hashed by their names, as sympy's symbols are)
+// in the order of their hashes, which change from one process to the next: a test failing the
+// same way after each of six edits read "'{y, x}' != ..." in four runs and "'{x, y}' != ..." in
+// two, and was told as a failure moving between two others, one repeat late, and not at all
+// (validation round r197b D4). A dict prints in the order it was built, which a set it was
+// built from decides as often. The line is returned as it is, without a copy, when every group
+// is in order already, as nearly every failure's line is.
+func setsInOrder(line string) string {
+	if strings.IndexByte(line, '{') < 0 || !hasUnsortedGroup(line) {
+		return line
+	}
+	var b strings.Builder
+	b.Grow(len(line))
+	var items []string
+	for {
+		open, end, ok := nextBraceGroup(line)
+		if !ok {
+			b.WriteString(line)
+			return b.String()
+		}
+		b.WriteString(line[:open+1])
+		items = append(items[:0], strings.Split(line[open+1:end], ", ")...)
+		slices.Sort(items)
+		b.WriteString(strings.Join(items, ", "))
+		line = line[end:]
+	}
+}
+
+// hasUnsortedGroup says whether some innermost brace group of line has its items out of order.
+func hasUnsortedGroup(line string) bool {
+	for {
+		open, end, ok := nextBraceGroup(line)
+		if !ok {
+			return false
+		}
+		prev, rest := "", line[open+1:end]
+		for first := true; ; first = false {
+			item, more, found := strings.Cut(rest, ", ")
+			if !first && item < prev {
+				return true
+			}
+			if !found {
+				break
+			}
+			prev, rest = item, more
+		}
+		line = line[end:]
+	}
+}
+
+// nextBraceGroup finds the first innermost brace group of line: the '{' that opens it and the
+// '}' that closes it, with no brace between (the first '}' that some '{' before it opens).
+func nextBraceGroup(line string) (open, end int, ok bool) {
+	from := 0
+	for {
+		rel := strings.IndexByte(line[from:], '}')
+		if rel < 0 {
+			return 0, 0, false
+		}
+		end = from + rel
+		if open = strings.LastIndexByte(line[from:end], '{'); open >= 0 {
+			return from + open, end, true
+		}
+		from = end + 1 // a '}' that no '{' opens
+	}
 }
 
 // failureLine returns the line of result that names its failure (see failureSignature),

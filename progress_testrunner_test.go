@@ -90,3 +90,53 @@ func TestTestRunnersFailingAcrossEdits(t *testing.T) {
 			}), nil},
 	})
 }
+
+// setRepr is unittest's report of a set printed in the order given, as Python prints a set of
+// names in the order of their hashes, which change from one process to the next.
+func setRepr(order string) string {
+	return unittestRun("AssertionError: '{"+order+"}' != \"{Symbol('y'), Symbol('x')}\"", 2)
+}
+
+func TestAFailurePrintingASetInAnotherOrderIsTheSameFailure(t *testing.T) {
+	edit := func(i int) step {
+		return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/repr.py","old_str":"v%d","new_str":"v%d"}`, i, i+1), "The file /w/repr.py has been edited.")
+	}
+	run := `{"command":"python3 tests/test_repr_new.py -v"}`
+	runProgressCases(t, []progressCase{
+		{"a test failing alike after each of four edits, the set in its assertion printed in two orders, is a command failing across edits (r197b D4)",
+			times(8, func(i int) step {
+				if i%2 == 0 {
+					return edit(i)
+				}
+				return ok("bash", run, setRepr([]string{"y, x", "y, x", "x, y", "x, y"}[i/2]))
+			}), []string{"7:errors:bash failed × 4"}},
+		{"a list printed in another order is another failure: lists keep their order",
+			times(8, func(i int) step {
+				if i%2 == 0 {
+					return edit(i)
+				}
+				return ok("bash", run, unittestRun("AssertionError: "+[]string{"[2, 1]", "[2, 1]", "[1, 2]", "[1, 2]"}[i/2]+" != [1, 2, 3]", 1))
+			}), nil},
+	})
+}
+
+func TestSetsInOrder(t *testing.T) {
+	tests := []struct {
+		name, line, want string
+	}{
+		{"a line without braces is kept", "AssertionError: 302 != 200", "AssertionError: 302 != 200"},
+		{"a set's items are sorted", "AssertionError: '{y, x}' != '{x}'", "AssertionError: '{x, y}' != '{x}'"},
+		{"a dict's items are sorted by their keys", "KeyError in {'b': 2, 'a': 1}", "KeyError in {'a': 1, 'b': 2}"},
+		{"only the innermost groups are sorted", "{'k': {c, a, b}, 'j': 1}", "{'k': {a, b, c}, 'j': 1}"},
+		{"a closing brace that nothing opens is passed over", "} then {b, a}", "} then {a, b}"},
+		{"a group that never closes is kept", "Error: {b, a", "Error: {b, a"},
+		{"a group in order is kept", "{a, b} and {c, d}", "{a, b} and {c, d}"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := setsInOrder(tt.line); got != tt.want {
+				t.Errorf("setsInOrder(%q) = %q, want %q", tt.line, got, tt.want)
+			}
+		})
+	}
+}
