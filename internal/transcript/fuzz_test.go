@@ -48,6 +48,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"0": {"query": "q", "turn_history": {"thoughts": ["t"], "actions": ["execute[ls]", "x"], "observations": ["a"], "valid_action": [false, 1]}}}`))
 	f.Add([]byte(`{"1": {"traj": "Q\nThought 1: x\nAction 1: s[y]\nObservation 1: z\nAction: t\nObservation: w"}}`))
 	f.Add([]byte(autogenTaskResult))
+	f.Add([]byte(magenticRun))                    // magentic-one
+	f.Add([]byte(`{"history": ` + ag2Team + `}`)) // ag2-chat
 	f.Add([]byte(smolCodeAgentRun))
 	f.Add([]byte(langchainPrintedRun))
 	f.Add([]byte(autogenConsoleRun))

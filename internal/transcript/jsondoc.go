@@ -37,6 +37,7 @@ type docObject struct {
 	FncallMessages   []msg
 	RawMessages      []msg // OpenHands SDK completion log
 	Conversation     []msg // a chat saved as {"conversation": [messages]}
+	ChatHistory      []msg // AG2's ChatResult saved as JSON: {"chat_history": [messages]}
 	TrajectoryFormat string
 
 	// OpenHands llm_completions dump
@@ -638,6 +639,18 @@ func (w *walker) objectDocument(name string, start int) (readDoc, int, error) {
 		// SWE-agent's steps (action, observation, thought).
 	case isDAAgent(&d):
 		return readDoc{t: buildDAAgent(&d)}, end, nil
+	case isMagenticOne(d.History):
+		// Before SWE-agent's: its history is no SWE-agent history (validation round r197a G1).
+		w.historyContents(d.History)
+		return readDoc{t: buildMagenticOne(d.History)}, end, nil
+	case isAG2Chat(w, d.History) || isNamedHistory(d.History):
+		w.historyContents(d.History)
+		return readDoc{t: buildAG2Chat(d.History)}, end, nil // validation round r197a G2
+	case isAG2Chat(w, d.Messages):
+		return readDoc{t: buildAG2Chat(d.Messages)}, end, nil
+	case isAG2Chat(w, d.ChatHistory):
+		// AG2's ChatResult saved as JSON keeps the chat as chat_history.
+		return readDoc{t: buildAG2Chat(d.ChatHistory)}, end, nil
 	case d.Trajectory != nil || (d.History != nil && !isGeminiContents(d.History)):
 		return readDoc{t: buildSWEAgent(&d, w)}, end, nil
 	case d.SessionID != "" && d.Messages != nil && !hasRoles(d.Messages):
@@ -758,6 +771,8 @@ func readJSONArray(name string, br *bufio.Reader, hint int64) (*built, error) {
 		return buildCline(list), nil
 	case roles > 0 && isGeminiContents(list):
 		return buildGeminiContents(list), nil
+	case roles > 0 && isAG2Chat(w, list):
+		return buildAG2Chat(list), nil // an AG2 chat_history saved alone
 	case roles > 0:
 		return buildMessages(FormatMessages, list), nil
 	}
@@ -857,6 +872,8 @@ func (d *docObject) member(w *walker) memberFunc {
 			return w.msgList(v, &d.Messages)
 		case "conversation":
 			return w.msgList(v, &d.Conversation)
+		case "chat_history":
+			return w.msgList(v, &d.ChatHistory)
 		case "traj":
 			return w.msgList(v, &d.Traj)
 		case "fncall_messages":

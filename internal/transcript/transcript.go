@@ -203,6 +203,13 @@ const (
 	FormatAutoGenConsole = "autogen-console"
 	// FormatAG2Console is what AG2 (AutoGen 0.2 and its successor) prints of a conversation.
 	FormatAG2Console = "ag2-console"
+	// FormatAG2Chat is an AG2 chat kept as its message list ({"content", "name", "role"}: a
+	// saved chat_history, the Who&When benchmark's CaptainAgent runs): its senders' words and
+	// the code they had run.
+	FormatAG2Chat = "ag2-chat"
+	// FormatMagenticOne is Magentic-One's run log as the Who&When benchmark keeps it: the
+	// orchestrator's plans and ledgers, its instructions to its workers and their answers.
+	FormatMagenticOne = "magentic-one"
 	// FormatLlamaIndexConsole is what LlamaIndex's agents print of their steps (verbose=True).
 	FormatLlamaIndexConsole = "llamaindex-console"
 	// FormatDSPy is a DSPy ReAct run: its printed Prediction's trajectory, or dspy.inspect_history()'s dump.
