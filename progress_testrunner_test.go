@@ -1,7 +1,9 @@
 package loopguard
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -139,4 +141,27 @@ func TestSetsInOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setsInOrder keeps the line's bytes, only reordered within groups, and is its own fixed point:
+// a line put in order stays as it is.
+func FuzzSetsInOrder(f *testing.F) {
+	for _, s := range []string{"AssertionError: '{y, x}' != '{x, y}'", "{'k': {c, a, b}, 'j': 1}", "} {b, a", "{}", "{, }", "{a, , b}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		got := setsInOrder(line)
+		if len(got) != len(line) {
+			t.Fatalf("setsInOrder(%q) = %q: %d bytes, want %d", line, got, len(got), len(line))
+		}
+		if again := setsInOrder(got); again != got {
+			t.Fatalf("setsInOrder(%q) = %q, but setsInOrder of that is %q", line, got, again)
+		}
+		a, b := []byte(line), []byte(got)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("setsInOrder(%q) = %q: not the same bytes", line, got)
+		}
+	})
 }
