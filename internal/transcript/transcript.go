@@ -71,6 +71,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -641,7 +642,33 @@ func (s *stickyReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// opensQuotedDocument says whether a text opens as a JSON document written into a JSON string,
+// `"{\n  \"agents\": ...`: the file is the document encoded twice, as a program that passes
+// an already encoded document to json.dump writes it. One of Letta's published agent files is
+// so (validation round r197a G5: "not JSON").
+func opensQuotedDocument(head []byte) bool {
+	head = bytes.TrimLeft(head, " \t\r\n")
+	return len(head) > 1 && head[0] == '"' && (head[1] == '{' || head[1] == '[')
+}
+
+// quotedDocument returns the document a text that opensQuotedDocument holds: the string
+// decoded, when it is one JSON string whose text opens as a document.
+func quotedDocument(raw []byte) (string, bool) {
+	var inner string
+	if json.Unmarshal(raw, &inner) != nil {
+		return "", false
+	}
+	trimmed := strings.TrimLeft(inner, " \t\r\n")
+	return inner, trimmed != "" && (trimmed[0] == '{' || trimmed[0] == '[')
+}
+
 func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
+	return readPlainText(name, br, hint, true)
+}
+
+// readPlainText is readPlain; unquote says whether a document written into a JSON string is
+// still to be looked for (it is looked for once).
+func readPlainText(name string, br *bufio.Reader, hint int64, unquote bool) (*Transcript, error) {
 	head, perr := br.Peek(sniffSize)
 	if perr != nil && perr != io.EOF && perr != bufio.ErrBufferFull && len(head) == 0 {
 		return nil, &Error{Path: name, Err: readErr(perr)}
@@ -650,8 +677,21 @@ func readPlain(name string, br *bufio.Reader, hint int64) (*Transcript, error) {
 		// opencode 1.15 writes "Exporting session: ses_…" into an export sent to a file, on
 		// the line before the document (validation round r83a U1: 489 calls "not JSON").
 		if _, err := br.Discard(n); err == nil {
-			return readPlain(name, br, hint)
+			return readPlainText(name, br, hint, unquote)
 		}
+	}
+	if unquote && opensQuotedDocument(head) {
+		// Read whole to find out; a text that only opens so (a log whose first line is a
+		// quoted JSON value, then a crew's console) is read from its bytes as it would have been.
+		raw, err := io.ReadAll(br)
+		if err != nil {
+			return nil, &Error{Path: name, Err: readErr(err)}
+		}
+		text := string(raw)
+		if inner, ok := quotedDocument(raw); ok {
+			text = inner
+		}
+		return readPlainText(name, bufio.NewReaderSize(strings.NewReader(text), sniffSize), int64(len(text)), false)
 	}
 	s := sniff(head, perr == io.EOF)
 	if s.err != nil {
