@@ -60,6 +60,14 @@ var autogenConsoleNoise = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:\[Prompt tokens: \d+, Completion tokens: \d+\]|\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\S*\s+(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR)\b.*)$`)
 })
 
+// magenticOrchestrator is the name AgentChat gives the orchestrator of a MagenticOneGroupChat.
+// Its workers (WebSurfer, FileSurfer, Coder, ComputerTerminal) call no tool the Console shows:
+// each answers the orchestrator's instruction in words, the web surfer opening with the action
+// it took, so their answers are the team's calls, as the Who&When benchmark's logs of the same
+// runs are read (magenticone.go). A run of 0.4.9 printed so, among the MAST dataset's traces,
+// was passed over as no transcript (validation round r198b, reader gap 4).
+const magenticOrchestrator = "MagenticOneOrchestrator"
+
 // autogenBareRule marks a message under the rule of AgentChat 0.4.0–0.4.3's Console, which
 // names the source alone: the message's type is read from its body (autogenBareRuleType).
 const autogenBareRule = "(source only)"
@@ -118,7 +126,11 @@ func isAutoGenConsoleHead(head []byte) bool {
 		if len(t) > 0 {
 			bareRuleAbove = false
 			if bytes.HasPrefix(t, []byte("---------- ")) {
-				_, bareRuleAbove = autogenBareRuleSource(string(t))
+				var source string
+				source, bareRuleAbove = autogenBareRuleSource(string(t))
+				if source == magenticOrchestrator {
+					return true // a Magentic-One team's run, whose workers make no FunctionCall
+				}
 			}
 		}
 		m := autogenConsoleRule().FindSubmatch(t)
@@ -149,6 +161,9 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 	var runs runCount
 	var pasted pastedRun
 	task, called := "", false // the run's first words from the user, and whether a call came since
+	// A Magentic-One team's run (its orchestrator spoke): the orchestrator's last words, and
+	// the code blocks of the last message that held some (what ComputerTerminal runs).
+	magentic, instruction, lastCode := false, "", ""
 	flush := func() {
 		text := strings.TrimSpace(strings.Join(body, "\n"))
 		body = body[:0]
@@ -166,6 +181,7 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 				// team's docs, read as one, made each run's calls the previous run's repeated
 				// (validation round r187b G2). A person answering a run says something else.
 				a, waiting, order = nil, map[string]int{}, nil
+				magentic, instruction, lastCode = false, "", ""
 			}
 			if task == "" || a == nil {
 				task, called = text, false
@@ -177,10 +193,26 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 		runs.message()
 		switch role {
 		case "text":
-			if source == "user" {
+			switch {
+			case source == "user":
 				a.user(text, 0)
-			} else {
+			case source == magenticOrchestrator:
+				// Magentic-One's orchestrator: its plans, ledgers and instructions are the
+				// model's words; its last message is the instruction to the worker next.
 				a.said(text)
+				magentic, instruction = true, text
+			case magentic:
+				// A worker of Magentic-One's team answering the orchestrator: a call of that
+				// worker, read as the magentic-one format reads it (validation round r198b 4).
+				called = true
+				args, result := magenticCall(source, instruction, text, lastCode)
+				a.add(loopguard.Event{Type: loopguard.EventCall, Tool: source, Args: args, Result: result, HasResult: true})
+				instruction = ""
+			default:
+				a.said(text)
+			}
+			if code := fencedCode(text); code != "" && source != "ComputerTerminal" {
+				lastCode = code
 			}
 		case "thought":
 			a.text("model", text, "", 0)
@@ -252,6 +284,7 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 			kind = ""
 			if runs.end(b) {
 				a, waiting, order, task = nil, map[string]int{}, nil, ""
+				magentic, instruction, lastCode = false, "", ""
 			}
 			continue
 		}

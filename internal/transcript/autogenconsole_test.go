@@ -165,3 +165,37 @@ func TestAutoGenConsoleTaskGivenAgainIsAnotherRun(t *testing.T) {
 		t.Errorf("a user's follow-up split the run: %v", err)
 	}
 }
+
+// A Magentic-One team's run as the Console prints it (AgentChat 0.4.9, rules of the source
+// alone, after a harness's install log): the orchestrator's words and instructions, each
+// worker's answer a call of that worker, the web surfer's arguments the action its answer opens
+// with (validation round r198b, reader gap 4). Typed rules read alike.
+func TestAutoGenConsoleMagenticOneWorkersAnswersAreCalls(t *testing.T) {
+	body := func(rule func(kind, source string) string) string {
+		return "Collecting autogen-agentchat\nSuccessfully installed autogen-agentchat-0.4.9\n" +
+			rule("TextMessage", "user") + "How many at bats did he have?\n" +
+			rule("TextMessage", "MagenticOneOrchestrator") + "\nWe are working to address the request.\n" +
+			rule("TextMessage", "MagenticOneOrchestrator") + "Please search for his 1977 statistics.\n" +
+			rule("MultiModalMessage", "WebSurfer") + "I typed '1977 statistics' into the browser search bar.\n\n" +
+			"The web browser is open to the page [1977 statistics - Search](https://www.bing.com/search?q=1977).\n" +
+			"The viewport shows 25% of the webpage, and is positioned at the top of the page\n" +
+			rule("TextMessage", "MagenticOneOrchestrator") + "Please read the number of at bats.\n" +
+			rule("TextMessage", "WebSurfer") + "He had 525 at bats.\n" +
+			rule("TextMessage", "MagenticOneOrchestrator") + "FINAL ANSWER: 525\n"
+	}
+	bare := func(_, source string) string { return "---------- " + source + " ----------\n" }
+	typed := func(kind, source string) string { return "---------- " + kind + " (" + source + ") ----------\n" }
+	for name, rule := range map[string]func(kind, source string) string{"source-only rules": bare, "typed rules": typed} {
+		t.Run(name, func(t *testing.T) {
+			expectEvents(t, "magentic.log", body(rule), FormatAutoGenConsole, []string{
+				`user "How many at bats did he have?"`,
+				`text[model] "We are working to address the re…"`,
+				`text[model] "Please search for his 1977 stati…"`,
+				`call WebSurfer "{\"action\":\"I typed '1977 statist…" => "The web browser is open to the p…"`,
+				`text[model] "Please read the number of at bat…"`,
+				`call WebSurfer "{\"instruction\":\"Please read the …" => "He had 525 at bats."`,
+				`text[model] "FINAL ANSWER: 525"`,
+			})
+		})
+	}
+}
