@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unsafe"
 
 	"github.com/loopguard/loopguard/internal/codexcell"
@@ -2047,7 +2048,7 @@ func namesFailureKind(name string) bool {
 // that moved is progress.
 func isFailureTally(line string) bool {
 	line = strings.TrimSpace(line)
-	if isBuildVerdict(line) || isRunnerVerdict(line) || isPipelineVerdict(line) || isTestRunnerVerdict(line) {
+	if isBuildVerdict(line) || isRunnerVerdict(line) || isPipelineVerdict(line) || isTestRunnerVerdict(line) || isBareVerdict(line) {
 		return true
 	}
 	rest, ok := strings.CutPrefix(line, "FAILED (")
@@ -2070,6 +2071,33 @@ func isFailureTally(line string) bool {
 		}
 	}
 	return true
+}
+
+// isBareVerdict says whether a trimmed line is a verdict and nothing more, the words "test",
+// "tests", "some" and "failed", "fail" or "failure" between signs that only set it off ("***
+// TEST FAILED! ***", "FAILED", "❌ Tests failed"): what a reproduction script prints after
+// each check that did not hold. It says that a check failed, not which or how; every failing
+// run of the script ends with it, so taken for the failure's line it made six rewrites of a
+// function, each changing the wrong result the script printed above it, one failure repeated
+// (validation round r199a W1). What failed is above it.
+func isBareVerdict(line string) bool {
+	for _, r := range line {
+		if !unicode.IsLetter(r) && !strings.ContainsRune(" \t*=-!.:#>_~", r) && !(r > 0x7f && unicode.IsSymbol(r)) {
+			return false // a number, a bracket, a path: more than a verdict
+		}
+	}
+	words, verdict := 0, false
+	for w := range strings.FieldsFuncSeq(line, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		words++
+		switch strings.ToLower(w) {
+		case "failed", "fail", "failure":
+			verdict = true
+		case "test", "tests", "some":
+		default:
+			return false
+		}
+	}
+	return verdict && words <= 3
 }
 
 // isRunnerVerdict says whether a trimmed line is a package runner's word that the command it

@@ -2523,6 +2523,13 @@ func TestIsFailureTallyKnowsClosingCountsAndVerdicts(t *testing.T) {
 		{"Error: Job 'analyze-and-fix' failed", true},
 		{"Error: Job 'build' failed to start: no runner", false},
 		{"Error: the job's process did not complete", false},
+		{"*** TEST FAILED! ***", true}, // a script's bare verdict (r199a W1)
+		{"FAILED", true},
+		{"❌ Tests failed", true},
+		{"=== SOME TESTS FAILED ===", true},
+		{"TEST FAILED: expected 3, got 4", false},
+		{"2 tests failed", false},
+		{"Test failed for input [1, 2]", false},
 	}
 	for _, tt := range tests {
 		if got := isFailureTally(tt.line); got != tt.want {

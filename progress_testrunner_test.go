@@ -165,3 +165,34 @@ func FuzzSetsInOrder(f *testing.F) {
 		}
 	})
 }
+
+// scriptRun is a reproduction script's output: the wrong result it got, then its bare verdict.
+func scriptRun(got string) string {
+	return "=== Original issue ===\nInput matrix:\nMatrix([[5, 8, 12], [0, 0, 1]])\n\nHNF result:\n" + got +
+		"\n\nExpected result:\nMatrix([[5, 8, 0], [0, 0, 1]])\n\n*** TEST FAILED! ***\n"
+}
+
+func TestAScriptsBareVerdictNamesNoFailure(t *testing.T) {
+	edit := func(i int) step {
+		return ok("str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/normalforms.py","old_str":"v%d","new_str":"v%d"}`, i, i+1), "The file /w/normalforms.py has been edited.")
+	}
+	results := []string{"Matrix([[0, 1, 0], [0, 0, 1]])", "Matrix([[1, 0, 0], [0, 0, 1]])", "Matrix([[3, 0, 0], [0, 1, 0]])",
+		"Matrix([[1, 0, 0], [0, 1, 0]])", "Matrix([[5, 3, 0], [0, 1, 0]])", "Matrix([[5, 8, 1], [0, 0, 1]])"}
+	run := `{"command":"python3 reproduce_hnf.py"}`
+	runProgressCases(t, []progressCase{
+		{"a script printing another wrong result after each of six edits, under the same bare verdict, is progress (r199a W1)",
+			times(12, func(i int) step {
+				if i%2 == 0 {
+					return edit(i)
+				}
+				return ok("bash", run, scriptRun(results[i/2]))
+			}), nil},
+		{"the same script printing the same wrong result after each of four edits is still a failure across edits",
+			times(8, func(i int) step {
+				if i%2 == 0 {
+					return edit(i)
+				}
+				return ok("bash", run, scriptRun(results[0]))
+			}), []string{"7:errors:bash failed × 4"}},
+	})
+}
