@@ -167,7 +167,12 @@ is described in docs/scan.md.
 func describeFile(f *scan.File) string {
 	s := fmt.Sprintf("%s: read as %s: %d session(s), %d agent(s), %d call(s)", f.Path, f.Format, f.Sessions, len(f.Agents), f.Calls)
 	if len(f.Parts) > 0 {
-		s += fmt.Sprintf(", joined from %d dumps of one conversation", len(f.Parts))
+		if f.Sessions > 1 {
+			// a conversation begun again in the same folder (an instance run once more)
+			s += fmt.Sprintf(", joined from %d dumps of %d conversations", len(f.Parts), f.Sessions)
+		} else {
+			s += fmt.Sprintf(", joined from %d dumps of one conversation", len(f.Parts))
+		}
 	}
 	if f.Note != "" {
 		s += "; " + f.Note

@@ -30,7 +30,8 @@ import (
 // structured calls (raw_response is the model's text): raw_messages and response are read.
 //
 // One dump alone is read as a session: its history, then its response. Each dump repeats
-// the history so far, so a folder of dumps of one conversation is one session, joined by
+// the history so far, so a folder of dumps of one conversation is one session (a conversation
+// begun again in the same folder is another: see MergeCompletions), joined by
 // MergeCompletions: the earliest dump's history, then each dump's new part (the messages
 // after the last assistant message of its history: the results of the previous call, new
 // user turns) and its response. Joining by new parts rather than by the longest history also
@@ -47,6 +48,7 @@ type CompletionPart struct {
 	textForm   bool
 	usage      Usage
 	hadEarlier bool // the history holds assistant messages: earlier calls, from dumps not seen
+	histLen    int  // how many messages the history holds
 	task       string
 }
 
@@ -157,7 +159,7 @@ func buildCompletion(d *completionDoc) *built {
 			last = i
 		}
 	}
-	p := &CompletionPart{time: d.Timestamp, history: all, textForm: textForm, hadEarlier: last >= 0}
+	p := &CompletionPart{time: d.Timestamp, history: all, textForm: textForm, hadEarlier: last >= 0, histLen: len(history)}
 	for i := range history {
 		if history[i].Role == "user" {
 			h := fnv.New64a()
@@ -180,9 +182,42 @@ func buildCompletion(d *completionDoc) *built {
 // MergeCompletions joins the dumps of one conversation (the parts of the transcripts read
 // from a folder of dumps) into one session, named name. The parts are put in time order;
 // the earliest must still hold its history (HasHistory) when it NeedsHistory.
+//
+// A dump whose history holds no reply of the model's, after dumps whose histories did, is a
+// conversation begun again: an evaluation that ran the instance once more (a retry after a
+// runtime's failure) writes its dumps into the same folder. Each such conversation is a
+// session of its own: joined, the second attempt's calls read as the first's made again
+// (validation round r199b: a folder of two attempts of sympy-18189, 12 and 18 dumps).
 func MergeCompletions(name string, parts []*CompletionPart) *Transcript {
 	parts = append([]*CompletionPart(nil), parts...)
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].time < parts[j].time })
+	var sessions []*built
+	var total Usage
+	for len(parts) > 0 {
+		n := 1
+		for n < len(parts) && !parts[n].beginsAgain(parts[0]) {
+			n++
+		}
+		t, u := mergeConversation(parts[:n])
+		sessions = append(sessions, t)
+		total.add(u)
+		parts = parts[n:]
+	}
+	t := joinSessions(sessions)
+	t.Path = name
+	t.Usage = total
+	return t.Transcript
+}
+
+// beginsAgain says whether the dump begins the conversation that first began anew: its
+// history holds no reply of the model's, and is no longer than the first dump's. (A history
+// condensed mid-conversation keeps the recent replies, and a summary beside the task.)
+func (p *CompletionPart) beginsAgain(first *CompletionPart) bool {
+	return !p.hadEarlier && p.histLen <= first.histLen
+}
+
+// mergeConversation joins the dumps of one conversation, in time order, into one session.
+func mergeConversation(parts []*CompletionPart) (*built, Usage) {
 	var all []msg
 	var u Usage
 	textForm := false
@@ -196,10 +231,8 @@ func MergeCompletions(name string, parts []*CompletionPart) *Transcript {
 		textForm = textForm || p.textForm
 	}
 	t := buildOpenHandsMessages(all, textForm, u)
-	t.Path = name
 	t.Sessions = 1
-	t.Usage = u
-	return t.Transcript
+	return t, u
 }
 
 func buildOpenHandsMessages(msgs []msg, textForm bool, u Usage) *built {

@@ -347,3 +347,40 @@ func TestOpenHandsFlatEventsOf2025(t *testing.T) {
 		t.Errorf("got %s\nwant %s", strings.Join(got, "\n    "), strings.Join(want, "\n    "))
 	}
 }
+
+// An instance run once more writes a second conversation's dumps into the same folder: each
+// conversation is a session of its own, not the second attempt's calls made again in the first
+// (validation round r199b).
+func TestAConversationBegunAgainInTheFolderIsAnotherSession(t *testing.T) {
+	files := ohDumps(t)
+	var parts []*CompletionPart
+	for attempt := range 2 {
+		for i := range files {
+			tr, err := Read(files[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr.Completion.time += float64(attempt) * 1000 // the second attempt came after the first
+			if i != 0 {
+				tr.Completion.Trim()
+			}
+			parts = append(parts, tr.Completion)
+		}
+	}
+	m := MergeCompletions(ohDir, parts)
+	if m.Sessions != 2 || len(m.Agents) != 2 {
+		t.Fatalf("%d sessions, %d agents, want 2 and 2", m.Sessions, len(m.Agents))
+	}
+	last, _ := Read(files[2])
+	for k, a := range m.Agents {
+		if a.Session != k {
+			t.Errorf("agent %d in session %d", k, a.Session)
+		}
+		if got, want := describe(a.Events), describe(last.Agents[0].Events); !reflect.DeepEqual(got, want) {
+			t.Errorf("conversation %d:\n%s\nthe last dump alone:\n%s", k, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	if m.Usage.CostUSD < 0.0599 || m.Usage.CostUSD > 0.0601 {
+		t.Errorf("cost %v, want the six dumps' 0.06", m.Usage.CostUSD)
+	}
+}
