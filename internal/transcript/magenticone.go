@@ -110,10 +110,13 @@ func magenticCall(worker, instruction, answer, lastCode string) ([]byte, string)
 		action, rest, _ := strings.Cut(answer, "\n")
 		// A link's name may run over lines ("I clicked 'Can Hiccup Supply ... Diet?\n
 		// journals.le.ac.uk'."): the action goes on to the line that ends its sentence.
+		// A blank line ends it all the same: what follows is the page.
 		for n := 0; n < 3 && !strings.HasSuffix(strings.TrimSpace(action), ".") && rest != ""; n++ {
-			var next string
-			next, rest, _ = strings.Cut(rest, "\n")
-			action += "\n" + next
+			next, after, _ := strings.Cut(rest, "\n")
+			if strings.TrimSpace(next) == "" {
+				break
+			}
+			action, rest = action+"\n"+next, after
 		}
 		if len(action) > magenticLongAction {
 			if k := strings.Index(action, ". "); k >= 0 {

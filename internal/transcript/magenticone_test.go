@@ -61,6 +61,8 @@ func TestMagenticOneCallArgumentsByWorker(t *testing.T) {
 			`{"action":"I clicked 'Email'."}`, "Here is a screenshot of [Treasury](https://example.org/t). The viewport shows 38% of the webpage."},
 		{"a link's name run over two lines is one action", "WebSurfer", "I clicked 'Can it fly?\nexample.org'.\n\nHere is a screenshot.",
 			`{"action":"I clicked 'Can it fly?\nexample.org'."}`, "Here is a screenshot."},
+		{"an action with no closing period ends at the blank line", "WebSurfer", "I clicked 'Next'\n\nThe web browser is open to the page [Results](https://example.org/r).",
+			`{"action":"I clicked 'Next'"}`, "The web browser is open to the page [Results](https://example.org/r)."},
 		{"a long first line is cut at its first sentence", "WebSurfer", long, `{"action":"` + long[:strings.Index(long, ". ")+1] + `"}`, "The tower is 300 m tall."},
 		{"a web answer with no action keeps the instruction", "WebSurfer", "The page says 300 m.", `{"instruction":"Find it."}`, "The page says 300 m."},
 		{"another worker is asked the instruction", "FileSurfer", "I opened x.pdf.", `{"instruction":"Find it."}`, "I opened x.pdf."},
