@@ -2089,10 +2089,12 @@ func isBareVerdict(line string) bool {
 	words, verdict := 0, false
 	for w := range strings.FieldsFuncSeq(line, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		words++
-		switch strings.ToLower(w) {
-		case "failed", "fail", "failure":
+		// (EqualFold, not ToLower: a failing run's lines are read at every call, and a
+		// lowered copy of "ERROR" or "FAILED" would be an allocation each.)
+		switch {
+		case strings.EqualFold(w, "failed"), strings.EqualFold(w, "fail"), strings.EqualFold(w, "failure"):
 			verdict = true
-		case "test", "tests", "some":
+		case strings.EqualFold(w, "test"), strings.EqualFold(w, "tests"), strings.EqualFold(w, "some"):
 		default:
 			return false
 		}
