@@ -205,15 +205,12 @@ func readAutoGenConsole(name string, br *bufio.Reader) (*built, error) {
 				// A worker of Magentic-One's team answering the orchestrator: a call of that
 				// worker, read as the magentic-one format reads it (validation round r198b 4).
 				called = true
-				args, result := magenticCall(source, instruction, text, lastCode)
-				a.add(loopguard.Event{Type: loopguard.EventCall, Tool: source, Args: args, Result: result, HasResult: true})
+				addMagenticCall(a, source, instruction, text, lastCode)
 				instruction = ""
 			default:
 				a.said(text)
 			}
-			if code := fencedCode(text); code != "" && source != "ComputerTerminal" {
-				lastCode = code
-			}
+			lastCode = magenticCode(source, text, lastCode)
 		case "thought":
 			a.text("model", text, "", 0)
 		case "calls":

@@ -60,14 +60,34 @@ func buildMagenticOne(history []msg) *built {
 				asked = instruction
 			}
 			worker, instruction = "", ""
-			args, result := magenticCall(role, asked, text, lastCode)
-			a.add(loopguard.Event{Type: loopguard.EventCall, Tool: role, Args: args, Result: result, HasResult: true})
+			addMagenticCall(a, role, asked, text, lastCode)
 		}
-		if code := fencedCode(text); code != "" && role != "ComputerTerminal" {
-			lastCode = code
-		}
+		lastCode = magenticCode(role, text, lastCode)
 	}
 	return b.done()
+}
+
+// magenticTerminal is the worker that runs code: the code blocks of the last message that held
+// some, never its own output's.
+const magenticTerminal = "ComputerTerminal"
+
+// magenticCode is the code magenticTerminal would run after speaker's message text: the
+// message's code blocks, else lastCode (the code of the message before that held some).
+func magenticCode(speaker, text, lastCode string) string {
+	if speaker == magenticTerminal {
+		return lastCode
+	}
+	if code := fencedCode(text); code != "" {
+		return code
+	}
+	return lastCode
+}
+
+// addMagenticCall adds a worker's answer to the instruction it was given as a call of that
+// worker (magenticCall).
+func addMagenticCall(a *agentBuf, worker, instruction, answer, lastCode string) {
+	args, result := magenticCall(worker, instruction, answer, lastCode)
+	a.add(loopguard.Event{Type: loopguard.EventCall, Tool: worker, Args: args, Result: result, HasResult: true})
 }
 
 // magenticThought reads an "Orchestrator (thought)" message. Its plans and ledgers are the
@@ -128,7 +148,7 @@ func magenticCall(worker, instruction, answer, lastCode string) ([]byte, string)
 		}
 		return marshalArgs(map[string]string{"action": strings.TrimSpace(action)}), strings.TrimSpace(rest)
 	}
-	if worker == "ComputerTerminal" {
+	if worker == magenticTerminal {
 		return marshalArgs(map[string]string{"code": lastCode, "instruction": instruction}), answer
 	}
 	return marshalArgs(map[string]string{"instruction": instruction}), answer
