@@ -39,6 +39,7 @@ type catalogue struct {
 	progressThoughtSweep   string // {count} {preview}: the calls kept moving to other places
 	progressThoughtIdle    string // {count} {preview}: no call in between
 	progressUnmoved        string // {tool} {count}: a check run after edits answering as before them, the same words before each
+	progressReplay         string // {count} {period} {seq}: the last {count} calls made again as {period} calls before, the same words before each
 	progressSelfRepeat     string // {count} {lines}: one text repeating a block of lines
 	progressResent         string // {count} {preview}: the same message back after each of {count} answers in words alone
 	progressSelfRepeatLine string // {count} {lines}: one text saying a line again every {lines} lines
@@ -139,6 +140,10 @@ var catalogues = map[string]*catalogue{
 			"kept moving to other places. If you are looking for something, search for it directly (grep for its name, " +
 			"for example) instead of reading window after window; otherwise sum up what you have learnt so far and " +
 			"choose a different next step.",
+		progressReplay: "[loopguard] You are going through the same steps again: your last {count} calls ({seq}) are " +
+			"the ones you made {period} calls ago, in the same order, with the same results, and you said the same " +
+			"things before each. Going on the same way will show you the same things again. Say what those steps " +
+			"told you the first time, and do something different.",
 		progressUnmoved: "[loopguard] You have run the same {tool} check {count} times after editing, saying the same " +
 			"thing before each run, and every time it answered exactly as it did before the edits. The edits are not " +
 			"reaching what the check runs: make sure they change the code it actually executes (the right file, the copy " +
@@ -225,6 +230,9 @@ var catalogues = map[string]*catalogue{
 		progressThoughtSweep: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用一直在换地方查看。" +
 			"如果你在找某样东西，请直接搜索它（例如用 grep 搜索它的名字），不要一段一段地读下去；" +
 			"否则请总结目前已经了解到的情况，然后选择一个不同的下一步。",
+		progressReplay: "[loopguard] 你正在把同样的步骤再走一遍：最近的 {count} 个调用（{seq}）就是你在 {period} 个调用之前" +
+			"做过的那些，顺序相同，结果相同，每次调用前说的话也相同。照这样继续只会再看到同样的东西。" +
+			"请先说出这些步骤第一次告诉了你什么，然后换一种做法。",
 		progressUnmoved: "[loopguard] 你在修改之后已经把同一个 {tool} 检查运行了 {count} 次，每次运行前说的话都一样，" +
 			"而每次的结果都和修改前完全相同。这些修改没有触及该检查实际运行的代码：请确认改动落在真正被执行的代码上" +
 			"（正确的文件、实际被导入或安装的那一份），或者先用别的办法找到原因，再继续修改。",

@@ -601,6 +601,12 @@ type progressState struct {
 
 	ring [ringSize]uint64     // keys (call and result) of the recent calls, newest at ring[(calls-1)%ringSize]
 	runs [maxPeriod + 1]int32 // runs[k]: how many recent calls equal the one k before
+	// saidRing holds, beside ring, the model's words before each call (saidBefore), for the
+	// replay rule: a stretch of calls made again as k calls before, the same words before each.
+	saidRing [ringSize]uint32
+	// The last replay told (replayCheck): calls then and its period, 0 before the first.
+	replayAt     int32
+	replayPeriod uint8
 	// cycleDue says whether some period's run has come round in full as often as a cycle
 	// needs (cyclePeriod): set by followCycles at every call, before it is read, so it is not
 	// kept in the snapshot. Most calls have none, and cyclePeriod then looks no further.

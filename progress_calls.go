@@ -253,6 +253,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// call, more text and another call (Anthropic's content blocks) is one turn, whose first
 	// text stands for it. Taking the second text for the next turn, a reply made 22 times
 	// over alternated the thought between its two texts and was never told.
+	replaySaid := s.replayWords(c)
 	if c.turn == 0 || c.turn != s.callTurn {
 		s.thoughtSeen = false
 	}
@@ -271,6 +272,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	s.calls++
 	s.followCycles(key)
+	s.saidRing[(s.calls-1)%ringSize] = replaySaid
 
 	// errors and churn: this tool's run of near-identical outcomes, and the command's run of
 	// failures across changes of the workspace.
@@ -318,6 +320,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
 	if len(out) == before {
 		out = s.unmovedCheck(c, id, out)
+	}
+	if len(out) == before {
+		out = s.replayCheck(c, out)
 	}
 	if len(out) > before {
 		s.callSaid = true
@@ -394,6 +399,143 @@ func (s *progressState) followCycles(key uint64) {
 	ring[cur%ringSize] = key
 	s.cycleDue = due < 0
 }
+
+// replayMinPeriod is the shortest period a replay is told at: shorter cycles, of two to six
+// calls, are the cycle rule's, told when they have come round three times, however alike the
+// model's words.
+const replayMinPeriod = 7
+
+// replayLen is how many calls in a row a replay makes again before it is told: a stretch of
+// four calls, each the same call answered the same as the one a period before, the model's
+// words before each the same too. Four steps regenerated word for word is a model going
+// through what it did once more, not a look it needs again.
+const replayLen = 4
+
+// replayCheck tells a replay: the last replayLen calls made again, in order, as the ones a
+// period of replayMinPeriod calls or more before, each answered exactly as then, the model
+// saying the same words before each as it said then (replayWords), and at least three
+// different calls among them (one call made again is stuck's, two in turn a short cycle's).
+//
+// A period of eight or ten calls comes round a third time, as the cycle rule waits for,
+// twenty or thirty calls after the loop began: SWE-agent runs on Java tasks, after one edit,
+// went through the same eight or ten searches, opens and gotos with the same thoughts, word
+// for word, and ran out of budget untold (validation round r200a M1). Calls alike are not
+// enough: a model re-reading a file after a detour makes the same calls again and is
+// answered alike; it is the words, regenerated before each call, that say the model is going
+// through what it did once more rather than looking again at what it needs.
+//
+// The four calls are counted from where both the calls and the words began to match: a
+// model often rephrases its first thought or two of a round, and a count that followed the
+// calls alone had passed four before the words matched, and never looked again. Told once
+// a loop: while the calls keep matching the told period, a longer one (two rounds back,
+// three) is the same loop; not when another notice came during the four, nor when the
+// stretch is a cycle of six calls or fewer, which the cycle rule tells.
+func (s *progressState) replayCheck(c *observedCall, out []Notice) []Notice {
+	n := int(s.calls)
+	if s.saidRing[(n-1)%ringSize] == 0 || n < 2*replayLen || s.saidAt > s.calls-replayLen {
+		return out
+	}
+	runs := s.runs[:min(s.d.cfg.MaxCyclePeriod, maxPeriod, n-1)+1]
+	for k := 2; k < min(replayMinPeriod, len(runs)); k++ {
+		if runs[k] >= replayLen {
+			return out // a short cycle's
+		}
+	}
+	for k := replayMinPeriod; k < len(runs); k++ {
+		if runs[k] >= replayLen && s.replaysAt(k) {
+			if s.cyclePeriod() > 0 || s.replayTold() {
+				return out
+			}
+			s.replayAt, s.replayPeriod = s.calls, uint8(k)
+			return append(out, s.notice(c.agent, KindCycle, "replay of "+itoa(replayLen)+" calls, "+itoa(k)+" back",
+				fill(s.d.cat.progressReplay, "count", itoa(replayLen), "period", itoa(k), "seq", s.cycleTools(replayLen))))
+		}
+	}
+	return out
+}
+
+// replayTold says whether the replay the last calls make is the one told last: one of its
+// calls is among the calls that replay went through (its period and its four), while they
+// are still in the ring of recent calls. A loop whose round now and then answers otherwise
+// (a timeout, an edit landing on other lines) begins a new stretch of calls alike each
+// time, at its period or at two or three of them: told at each, one loop was told nine
+// times in ninety calls (validation round r201b). Once the told replay's calls have left the
+// ring, a loop going on for more than 64 calls was told again at each new stretch (r202a):
+// then the next reminder waits until the session has run twice as long as when the last was
+// given, as the cycle rule doubles its rounds.
+func (s *progressState) replayTold() bool {
+	if s.replayPeriod == 0 {
+		return false
+	}
+	n := int(s.calls)
+	from := int(s.replayAt) - int(s.replayPeriod) - replayLen // the told replay's first call
+	if from < 0 || n-from > ringSize {
+		// Gone from the ring: whether it is the same loop cannot be told, and a reminder
+		// waits as long again as the session had run when the last was given.
+		return n < 2*int(s.replayAt)
+	}
+	for j := range replayLen {
+		key := s.ring[uint(n-1-j)%ringSize]
+		for i := from; i < int(s.replayAt); i++ {
+			if s.ring[uint(i)%ringSize] == key {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// replaysAt says whether the last replayLen calls, already known to be made again as the
+// ones k before, had the same words before each as those had, the call before them not (or
+// not with the same words): the stretch of calls and words alike has just reached
+// replayLen. The four must hold three different calls, and three different thoughts: one
+// sentence said before every call is the thought rule's, which names it (validation round
+// r202a: a "same thought × 23" displaced by a replay).
+func (s *progressState) replaysAt(k int) bool {
+	n := int(s.calls)
+	var keys [replayLen]uint64
+	var words [replayLen]uint32
+	calls, thoughts := 0, 0 // distinct among the four
+	for j := range replayLen {
+		at, then := uint(n-1-j)%ringSize, uint(n-1-j-k)%ringSize
+		said := s.saidRing[at]
+		if said == 0 || said != s.saidRing[then] {
+			return false
+		}
+		keys[j], words[j] = s.ring[at], said
+		if !slices.Contains(keys[:j], keys[j]) {
+			calls++
+		}
+		if !slices.Contains(words[:j], said) {
+			thoughts++
+		}
+	}
+	if calls < 3 || thoughts < 3 {
+		return false
+	}
+	if n-1-replayLen-k < 0 {
+		return true
+	}
+	at, then := uint(n-1-replayLen)%ringSize, uint(n-1-replayLen-k)%ringSize
+	return int(s.runs[k]) < replayLen+1 || s.saidRing[at] == 0 || s.saidRing[at] != s.saidRing[then]
+}
+
+// replayWords is what replayCheck compares of the model's words before a call: the digest of
+// its current thought (saidBefore), or 0 when it said nothing since the last call (the words
+// of an earlier turn, kept, are no evidence that this call was regenerated) or fewer than
+// eight words: a short stock phrase ("Let's continue reading the method:") is written again
+// whenever its occasion comes again, and a model re-reading a file after a detour wrote it
+// before each window (validation round r201b C2).
+func (s *progressState) replayWords(c *observedCall) uint32 {
+	if !s.thoughtSeen && (c.turn == 0 || c.turn != s.callTurn) || s.thought.words < replayMinWords {
+		return 0
+	}
+	return s.saidBefore()
+}
+
+// replayMinWords is the fewest words a thought needs to count for the replay rule, the floor
+// the thought rule compares texts by similarity at.
+const replayMinWords = 8
 
 // noteChange moves the workspace's epoch for a call that changed it: a mutating call that
 // went through, unless it repeats itself exactly (writing the same thing twice changes

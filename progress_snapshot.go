@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 37
+const progressSnapFormat = 38
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -164,6 +164,9 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	for _, k := range s.ring {
 		b = binary.LittleEndian.AppendUint64(b, k)
 	}
+	for _, w := range s.saidRing {
+		b = binary.LittleEndian.AppendUint32(b, w)
+	}
 	for _, r := range s.runs {
 		b = binary.AppendUvarint(b, uint64(r))
 	}
@@ -195,6 +198,8 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, s.declinedTool)
 	b = binary.LittleEndian.AppendUint64(b, s.declinedKey)
 	b = binary.AppendUvarint(b, uint64(s.saidAt))
+	b = binary.AppendUvarint(b, uint64(s.replayAt))
+	b = append(b, s.replayPeriod)
 	b = appendString(b, s.thoughtPreview)
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedID)
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedSaid)
@@ -371,6 +376,9 @@ func (s *progressState) restore(r *snapReader) error {
 	for i := range s.ring {
 		s.ring[i] = r.u64()
 	}
+	for i := range s.saidRing {
+		s.saidRing[i] = r.u32()
+	}
 	for i := range s.runs {
 		s.runs[i] = i32()
 	}
@@ -407,6 +415,10 @@ func (s *progressState) restore(r *snapReader) error {
 	s.declinedTool = r.u64()
 	s.declinedKey = r.u64()
 	s.saidAt = i32()
+	s.replayAt = i32()
+	if s.replayPeriod = r.byte(); s.replayPeriod > maxPeriod {
+		return errors.New("replay period out of range")
+	}
 	s.thoughtPreview = r.string()
 	s.unmovedID, s.unmovedSaid = r.u64(), r.u64()
 	s.unmoved = i32()

@@ -143,12 +143,18 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 		check.Time = at + 4_000
 		scheduled = append(scheduled, Event{Type: EventUser, Agent: "a", Text: "Check PR #135 for new commits.", Time: at}, check)
 	}
+	var replayed []Event // two rounds and a half: the third, twenty calls back, is the same loop
+	for i := range 25 {
+		st := replayStretch(10)[i%10]
+		replayed = append(replayed, st.events(st.words)...)
+	}
 	tests := []struct {
 		name string
 		evs  []Event
 		want string // "" for no notice
 	}{
 		{"a watch whose other look moves by itself", watchRounds(3, true), ""},
+		{"a stretch gone through again, the same words before each call, told once", replayed, "replay of 4 calls, 10 back"},
 		{"a monologue between reprompts", monologue, "same thought × 3"},
 		{"a check a scheduler fires every quarter of an hour", scheduled, ""},
 		{"a rewritten script failing a different way each time", fourWays, ""},
@@ -311,7 +317,8 @@ func TestSeedSnapshotsHoldOnlyTheSeeds(t *testing.T) {
 // begins a thought, and its Bloom filter, empty before, holds the last answer's 60 lines;
 // the filter takes at most 1,152 bytes, 9 for each of its 128 words; 7.1 KiB since session
 // 42 follows 16 failing commands, not 8, and every one of them is in use here: an agent with
-// fewer keeps only those).
+// fewer keeps only those; 7.4 KiB since session 48 keeps the digest of the model's words
+// before each of the 64 recent calls, 256 bytes, for the replay rule).
 func TestProgressSnapshotIsBounded(t *testing.T) {
 	e, _ := New(snapshotConfigs()["default"])
 	for i := 0; i < 5000; i++ {

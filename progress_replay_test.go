@@ -1,0 +1,136 @@
+package loopguard
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// replayStep is one step of a stretch a model goes through: the words it writes, then a call
+// and its answer.
+type replayStep struct{ words, tool, args, answer string }
+
+// replayStretch is a SWE-agent-like stretch of n different steps, searches, opens and gotos in
+// a Java repository, each after its own thought of more than eight words.
+func replayStretch(n int) []replayStep {
+	steps := make([]replayStep, n)
+	for i := range steps {
+		switch i % 3 {
+		case 0:
+			steps[i] = replayStep{fmt.Sprintf("The deserializer should skip nulls here; let me search for the handler number %d in src.", i),
+				"bash", fmt.Sprintf(`"search_dir \"Handler%d\" src"`, i), fmt.Sprintf("Found %d matches for \"Handler%d\" in /w/src:\n/w/src/main/java/Handler%d.java (%d matches)", i+1, i, i, i+1)}
+		case 1:
+			steps[i] = replayStep{fmt.Sprintf("The search found the class; let me open file number %d to read how it treats a null value.", i),
+				"bash", fmt.Sprintf(`"open src/main/java/Handler%d.java"`, i-1), fmt.Sprintf("[File: /w/src/main/java/Handler%d.java (%d lines total)]\n1:package w;\n2:public class Handler%d {}", i-1, 200+i, i-1)}
+		default:
+			steps[i] = replayStep{fmt.Sprintf("The method we need is further down in this file; let me go to line %d to see its body.", 100*i),
+				"bash", fmt.Sprintf(`"goto %d"`, 100*i), fmt.Sprintf("[File: /w/src/main/java/Handler%d.java]\n%d:    return value == null ? skip(%d) : read(value);", i-2, 100*i, i)}
+		}
+	}
+	return steps
+}
+
+func (st replayStep) events(words string) []Event {
+	evs := []Event{call("a", st.tool, st.args).WithResult(st.answer, false)}
+	if words != "" {
+		evs = append([]Event{text("a", "", "model", words, 0)}, evs...)
+	}
+	return evs
+}
+
+func TestAStretchGoneThroughAgainIsToldOnce(t *testing.T) {
+	round := func(steps []replayStep, words func(i int, st replayStep) string) []Event {
+		var evs []Event
+		for i, st := range steps {
+			evs = append(evs, st.events(words(i, st))...)
+		}
+		return evs
+	}
+	same := func(_ int, st replayStep) string { return st.words }
+	rephrased := func(n int) func(int, replayStep) string {
+		return func(i int, st replayStep) string {
+			if i < n {
+				return "Looking again at this from another side: " + strings.ToLower(st.words[:1]) + st.words[1:]
+			}
+			return st.words
+		}
+	}
+	stock := func(i int, _ replayStep) string { // short, and another before each step
+		return [...]string{"Let's continue reading the method:", "Let's search for it:", "Let's open that file:", "Next, the caller:", "Scrolling down:"}[i%5]
+	}
+	headed := func(i int, st replayStep) string { // words before the round's first call only
+		if i == 0 {
+			return st.words
+		}
+		return ""
+	}
+	none := func(int, replayStep) string { return "" }
+	other := func(i int, _ replayStep) string {
+		return fmt.Sprintf("Back from the detour through the tests, I want to refresh what step %d of the reading showed.", i)
+	}
+	ten, seven, six := replayStretch(10), replayStretch(7), replayStretch(6)
+	tests := []struct {
+		name   string
+		evs    []Event
+		toldAt []int // the calls (1-based) replay notices came at
+		period string
+	}{
+		{"ten steps made again with the same words before each: told at the fourth",
+			concat(round(ten, same), round(ten, same)), []int{14}, "10 back"},
+		{"the first two thoughts of the round rephrased: told four calls after the words match",
+			concat(round(ten, same), round(ten, rephrased(2))), []int{16}, "10 back"},
+		{"gone through three times: one notice for the loop",
+			concat(round(ten, same), round(ten, same), round(ten, same)), []int{14}, "10 back"},
+		{"seven steps, the shortest stretch the rule looks at",
+			concat(round(seven, same), round(seven, same)), []int{11}, "7 back"},
+		{"six steps: a cycle, the cycle rule's", concat(round(six, same), round(six, same), round(six, same)), nil, ""},
+		{"the same calls after other words: a file read again after a detour",
+			concat(round(ten, same), round(ten, other)), nil, ""},
+		{"the same calls after a short stock phrase each", concat(round(ten, stock), round(ten, stock)), nil, ""},
+		{"the same calls with no words before them in the second round",
+			concat(round(ten, same), round(ten, none)), nil, ""},
+		{"words before the first call of each round only: the others' are not words said again",
+			concat(round(ten, headed), round(ten, headed)), nil, ""},
+		{"no words at all", concat(round(ten, none), round(ten, none)), nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			calls := 0
+			var told []int
+			for _, ev := range tt.evs {
+				if ev.Type == EventCall {
+					calls++
+				}
+				for _, n := range e.Observe(ev) {
+					if strings.HasPrefix(n.Summary, "replay") {
+						told = append(told, calls)
+						if !strings.HasSuffix(n.Summary, tt.period) || !strings.Contains(n.Text, "same order") {
+							t.Errorf("notice %q: %q, want its period %q", n.Summary, n.Text, tt.period)
+						}
+					}
+				}
+			}
+			if fmt.Sprint(told) != fmt.Sprint(tt.toldAt) {
+				t.Errorf("replays told at calls %v, want %v", told, tt.toldAt)
+			}
+		})
+	}
+}
+
+func TestAReplayWhoseAnswersMoveIsNotOne(t *testing.T) {
+	steps := replayStretch(10)
+	var evs []Event
+	for _, when := range []string{"before", "after"} {
+		for _, st := range steps {
+			st.answer += "\n(read " + when + " the rebase)" // the repository changed under the reads
+			evs = append(evs, st.events(st.words)...)
+		}
+	}
+	e, _ := New(defaultProgress(nil))
+	for _, ev := range evs {
+		for _, n := range e.Observe(ev) {
+			t.Errorf("notice %q on reads answered otherwise", n.Summary)
+		}
+	}
+}
