@@ -37,6 +37,8 @@
 //     (a failing call however far apart its runs; the copies of a call in one reply count once,
 //     and ten of them answered alike are told on their own);
 //   - cycle: a cycle of 2 to 32 calls whose results do not change, once it has come round 3 times;
+//     or a stretch of 7 to 32 calls made again in order, answered alike, the model writing the
+//     same words before each call as the first time, at the stretch's 4th call, once a loop;
 //   - errors: one tool failing again and again with near-identical errors while its arguments
 //     change (a failure that comes back after one other failure takes up its count), or the
 //     same failure returning across edits that do not alter it, or the same command failing
@@ -79,8 +81,8 @@
 // State is kept per agent and is bounded: for the seeds, at most 4,096 call identities and 256
 // text entries (least recently seen dropped first), 128 sequences and 512 message ids (first
 // inserted dropped first); for the progress detector, the last 8 calls, 8 per-tool chains,
-// 4 same-failure chains, a cycle ring and an 8,192-bit filter of lines seen (about 2.5 KB in a
-// snapshot). Arguments and results are kept as 64-bit fingerprints and small sketches, never
+// 4 same-failure chains, a cycle ring with the model's words before each call and an 8,192-bit
+// filter of lines seen (at most about 7.5 KB in a snapshot). Arguments and results are kept as 64-bit fingerprints and small sketches, never
 // as payloads.
 // [Engine.Snapshot] and [Engine.Restore] save and load one agent's state, so that a host that
 // runs one process per tool call (a CLI hook) behaves exactly like a long-lived one. A

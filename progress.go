@@ -202,7 +202,8 @@ const ringSize = 64
 //   - stuck: the same call (tool and arguments) with the same normalised result, nothing
 //     changed in between (no successful mutating call): reminded at each threshold;
 //   - cycle: a cycle of 2..MaxCyclePeriod calls whose results do not change, reminded once it
-//     has come round Thresholds[0] times;
+//     has come round Thresholds[0] times; or a stretch of 7..MaxCyclePeriod calls made again,
+//     answered alike, the same words before each call (replayCheck), once a loop;
 //   - errors: one tool failing ErrorRepeats times in a row with near-identical errors;
 //   - churn: one tool called with ChurnRepeats different arguments, all answered the same;
 //   - poll: the same call answered with a changed but similar result (polling that advances)
