@@ -189,6 +189,14 @@ func progressError(format string, args ...any) error {
 	return fmt.Errorf(PluginProgress+": "+format, args...)
 }
 
+// replayMark is what the replay rule keeps of a recent call besides its key (call and
+// result): the digest of the model's words before it (replayWords), 0 for none, and of the
+// call alone (tool and arguments), which tells the same change made again when a
+// line-numbered edit, sent again, answers otherwise (the file one line shorter each time).
+// Sixteen bits each: a replay needs four calls' words to match, and a false match of one
+// call in 65,536 moves nothing; the ring stays 256 bytes in a snapshot.
+type replayMark struct{ said, call uint16 }
+
 // maxPeriod bounds MaxCyclePeriod, and so the ring of recent calls.
 const maxPeriod = 32
 
@@ -602,9 +610,14 @@ type progressState struct {
 
 	ring [ringSize]uint64     // keys (call and result) of the recent calls, newest at ring[(calls-1)%ringSize]
 	runs [maxPeriod + 1]int32 // runs[k]: how many recent calls equal the one k before
-	// saidRing holds, beside ring, the model's words before each call (saidBefore), for the
-	// replay rule: a stretch of calls made again as k calls before, the same words before each.
-	saidRing [ringSize]uint32
+	// marks holds, beside ring, what the replay rule compares of each recent call besides its
+	// key: the model's words before it and the call itself (replayMark).
+	marks [ringSize]replayMark
+	// changes has, beside ring, a bit for each recent call that changed the workspace (bit
+	// i%ringSize for call i), for the replay rule: checks run again after a new change are not
+	// a replay (changedAnew); fails the same for the calls that failed as the errors rule
+	// reads them.
+	changes, fails uint64
 	// The last replay told (replayCheck): calls then and its period, 0 before the first.
 	replayAt     int32
 	replayPeriod uint8

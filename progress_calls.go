@@ -207,6 +207,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	sameResult := noProgress || (sameCall && s.last.result == dg.exact)
 
 	// The workspace (noteChange); again counts the same change made again.
+	epochBefore := s.epoch
 	again := s.noteChange(c, id, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result), waiting)
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn,
@@ -218,6 +219,8 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		// back or forward through a history (stepsByName).
 		s.changed()
 	}
+
+	changedNow := s.epoch != epochBefore
 
 	// Thought chain: note whether this call brought anything new.
 	if s.thoughtN >= 1 {
@@ -272,11 +275,21 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	s.calls++
 	s.followCycles(key)
-	s.saidRing[(s.calls-1)%ringSize] = replaySaid
+	s.marks[(s.calls-1)%ringSize] = replayMark{said: replaySaid, call: uint16(id)}
+	if bit := uint64(1) << ((s.calls - 1) % ringSize); changedNow {
+		s.changes |= bit
+	} else {
+		s.changes &^= bit
+	}
 
 	// errors and churn: this tool's run of near-identical outcomes, and the command's run of
 	// failures across changes of the workspace.
 	fw := s.followOutcome(c, cls, toolHash, &dg, id, args, callTraits{mut: mut, waiting: waiting, sleeps: sleeps, gone: gone})
+	if bit := uint64(1) << ((s.calls - 1) % ringSize); fw.failed {
+		s.fails |= bit
+	} else {
+		s.fails &^= bit
+	}
 	s.last, s.hasLast = rec, true
 	// (Arguments that are a JSON object without a command-line key hold no command: most
 	// calls are let go by what readArgKeys already found.)
@@ -432,7 +445,7 @@ const replayLen = 4
 // stretch is a cycle of six calls or fewer, which the cycle rule tells.
 func (s *progressState) replayCheck(c *observedCall, out []Notice) []Notice {
 	n := int(s.calls)
-	if s.saidRing[(n-1)%ringSize] == 0 || n < 2*replayLen || s.saidAt > s.calls-replayLen {
+	if s.marks[(n-1)%ringSize].said == 0 || n < 2*replayLen || s.saidAt > s.calls-replayLen {
 		return out
 	}
 	runs := s.runs[:min(s.d.cfg.MaxCyclePeriod, maxPeriod, n-1)+1]
@@ -494,12 +507,12 @@ func (s *progressState) replayTold() bool {
 func (s *progressState) replaysAt(k int) bool {
 	n := int(s.calls)
 	var keys [replayLen]uint64
-	var words [replayLen]uint32
+	var words [replayLen]uint16
 	calls, thoughts := 0, 0 // distinct among the four
 	for j := range replayLen {
 		at, then := uint(n-1-j)%ringSize, uint(n-1-j-k)%ringSize
-		said := s.saidRing[at]
-		if said == 0 || said != s.saidRing[then] {
+		said := s.marks[at].said
+		if said == 0 || said != s.marks[then].said {
 			return false
 		}
 		keys[j], words[j] = s.ring[at], said
@@ -513,11 +526,55 @@ func (s *progressState) replaysAt(k int) bool {
 	if calls < 3 || thoughts < 3 {
 		return false
 	}
+	if q := s.changedAnew(k); q >= 0 && s.fails&lastBits(n, n-1-q) == 0 {
+		return false
+	}
 	if n-1-replayLen-k < 0 {
 		return true
 	}
 	at, then := uint(n-1-replayLen)%ringSize, uint(n-1-replayLen-k)%ringSize
-	return int(s.runs[k]) < replayLen+1 || s.saidRing[at] == 0 || s.saidRing[at] != s.saidRing[then]
+	return int(s.runs[k]) < replayLen+1 || s.marks[at].said == 0 || s.marks[at].said != s.marks[then].said
+}
+
+// lastBits is the mask of the ring bits (changes, fails) of the last m of n calls.
+func lastBits(n, m int) uint64 {
+	var b uint64
+	for i := n - m; i < n; i++ {
+		if i >= 0 {
+			b |= 1 << (uint(i) % ringSize)
+		}
+	}
+	return b
+}
+
+// changedAnew returns where the workspace last changed since the calls the last replayLen
+// calls make again at period k were first made, when that change is new: not the very change
+// (the same call, however answered: a line-numbered edit sent again answers with the file a
+// line shorter) made k calls before it; -1 otherwise. A change whose counterpart has left the
+// ring is taken as new.
+//
+// Checks run again after a new edit, answered alike, verify it, whatever the words before
+// them: a model checking each edit with the same seven checks, saying the same things before
+// each, was told as going through the same steps again. So replaysAt spares calls made again
+// after a new change when none of the calls since it failed. One that failed exactly as
+// before shows the change moved nothing, and the round gone through again: weak models made
+// "new" edits that differed from the round's first only in their line numbers (`edit 1:23`,
+// then `edit 1:26`, the same text), or an edit whose reproduction failed as before, and then
+// made the same reads with the same words (validation round r202a's sample, judged true).
+// The latest change is the one the calls after it look at: a model that tried other edits,
+// then made the round's own edit again (TexSoup-138), is going through the round again.
+func (s *progressState) changedAnew(k int) int {
+	n := int(s.calls)
+	for q := n - 5; q >= n-3-k && q >= 0; q-- {
+		if s.changes&(1<<(uint(q)%ringSize)) == 0 {
+			continue
+		}
+		if q-k < 0 || n-(q-k) > ringSize || s.marks[uint(q)%ringSize].call != s.marks[uint(q-k)%ringSize].call {
+			return q
+		}
+		return -1
+	}
+	return -1
 }
 
 // replayWords is what replayCheck compares of the model's words before a call: the digest of
@@ -526,11 +583,11 @@ func (s *progressState) replaysAt(k int) bool {
 // eight words: a short stock phrase ("Let's continue reading the method:") is written again
 // whenever its occasion comes again, and a model re-reading a file after a detour wrote it
 // before each window (validation round r201b C2).
-func (s *progressState) replayWords(c *observedCall) uint32 {
+func (s *progressState) replayWords(c *observedCall) uint16 {
 	if !s.thoughtSeen && (c.turn == 0 || c.turn != s.callTurn) || s.thought.words < replayMinWords {
 		return 0
 	}
-	return s.saidBefore()
+	return uint16(s.saidBefore()) // never 0: saidBefore sets the lowest bit
 }
 
 // replayMinWords is the fewest words a thought needs to count for the replay rule, the floor

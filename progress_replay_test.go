@@ -134,3 +134,80 @@ func TestAReplayWhoseAnswersMoveIsNotOne(t *testing.T) {
 		}
 	}
 }
+
+func TestChecksRunAgainAfterAnEditAreNoReplay(t *testing.T) {
+	checks := []struct{ words, command, answer string }{
+		{"First make sure that everything still compiles after this edit of the handler.", "go build ./...", "built 14 packages"},
+		{"Then the vet pass should not complain about the new early return at all.", "go vet ./...", "vet: no issues found"},
+		{"The parser package has its own tests which exercise exactly this code path now.", "go test ./internal/parser", "ok  \texample.com/internal/parser\t0.412s"},
+		{"The second package depends on the handler too so its tests must pass again.", "go test ./internal/serve", "ok  \texample.com/internal/serve\t1.030s"},
+		{"Static analysis catches unused variables that the early return may have left behind.", "staticcheck ./...", "0 problems"},
+		{"Formatting must be clean before I can commit anything to this repository branch.", "gofmt -l . | wc -l", "0"},
+		{"Finally the linter configuration of the project has a few extra rules enabled.", "golangci-lint run", "0 issues."},
+	}
+	const failure = "--- FAIL: TestEmptyBody (0.00s)\n    handler_test.go:31: got 500, want 204\nFAIL\nFAIL\texample.com/internal/parser\t0.412s"
+	edit := func(args, answer string) Event {
+		return call("a", "str_replace_editor", args).WithResult(answer, false)
+	}
+	edited := "The file /w/handler.go has been edited. Here's the result of running `cat -n` on a snippet:\n    41\t    if len(body) == 0 {\n    42\t        return nil\n    43\t    }\n"
+	another := func(r int) []Event {
+		return []Event{edit(fmt.Sprintf(`{"command":"str_replace","path":"/w/handler.go","old_str":"v%d","new_str":"v%d"}`, r, r+1), edited)}
+	}
+	same := func(int) []Event {
+		return []Event{edit(`{"command":"str_replace","path":"/w/handler.go","old_str":"if body == nil","new_str":"if len(body) == 0"}`, edited)}
+	}
+	// A line-numbered edit sent again lands again: the file a line shorter each time.
+	lineNumbered := func(r int) Event {
+		return edit(`"edit 41:43\n    if len(body) == 0 {\n        return nil\n    }\nend_of_edit"`,
+			fmt.Sprintf("[File: /w/handler.go (%d lines total)]\n41:    if len(body) == 0 {\n42:        return nil\n43:    }", 90-r))
+	}
+	comment := func(r int) Event {
+		return edit(`"edit 12:12\n// An empty body is answered 204.\nend_of_edit"`,
+			fmt.Sprintf("[File: /w/handler.go (%d lines total)]\n12:// An empty body is answered 204.", 95-r))
+	}
+	rounds := func(edits func(round int) []Event, failing bool) []Event {
+		var evs []Event
+		for r := range 3 {
+			for _, ev := range edits(r) {
+				evs = append(evs, text("a", "", "model", "Now I will change the handler so that it returns early on an empty body, as asked.", 0), ev)
+			}
+			for i, c := range checks {
+				out, failed := c.answer, false
+				if failing && i == 2 {
+					out, failed = failure, true
+				}
+				evs = append(evs, text("a", "", "model", c.words, 0), call("a", "execute_bash", `{"command":"`+c.command+`"}`).WithResult(out, failed))
+			}
+		}
+		return evs
+	}
+	tests := []struct {
+		name string
+		evs  []Event
+		want int // replay notices
+	}{
+		{"another edit before each round of checks: verified anew", rounds(another, false), 0},
+		{"another edit before each round, a check failing as before: the round gone through again", rounds(another, true), 1},
+		{"the same edit made again before each round: nothing new to verify", rounds(same, false), 1},
+		{"the same line-numbered edit, the file a line shorter each time: the same change",
+			rounds(func(r int) []Event { return []Event{lineNumbered(r)} }, false), 1},
+		{"the same two line-numbered edits in turn, each answered otherwise: the same changes",
+			rounds(func(r int) []Event { return []Event{comment(r), lineNumbered(r)} }, false), 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			got := 0
+			for _, ev := range tt.evs {
+				for _, n := range e.Observe(ev) {
+					if strings.HasPrefix(n.Summary, "replay") {
+						got++
+					}
+				}
+			}
+			if got != tt.want {
+				t.Errorf("%d replay notices, want %d", got, tt.want)
+			}
+		})
+	}
+}

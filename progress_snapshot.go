@@ -164,9 +164,11 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	for _, k := range s.ring {
 		b = binary.LittleEndian.AppendUint64(b, k)
 	}
-	for _, w := range s.saidRing {
-		b = binary.LittleEndian.AppendUint32(b, w)
+	for _, m := range s.marks {
+		b = binary.LittleEndian.AppendUint32(b, uint32(m.said)|uint32(m.call)<<16)
 	}
+	b = binary.LittleEndian.AppendUint64(b, s.changes)
+	b = binary.LittleEndian.AppendUint64(b, s.fails)
 	for _, r := range s.runs {
 		b = binary.AppendUvarint(b, uint64(r))
 	}
@@ -376,9 +378,11 @@ func (s *progressState) restore(r *snapReader) error {
 	for i := range s.ring {
 		s.ring[i] = r.u64()
 	}
-	for i := range s.saidRing {
-		s.saidRing[i] = r.u32()
+	for i := range s.marks {
+		m := r.u32()
+		s.marks[i] = replayMark{said: uint16(m), call: uint16(m >> 16)}
 	}
+	s.changes, s.fails = r.u64(), r.u64()
 	for i := range s.runs {
 		s.runs[i] = i32()
 	}

@@ -317,8 +317,9 @@ func TestSeedSnapshotsHoldOnlyTheSeeds(t *testing.T) {
 // begins a thought, and its Bloom filter, empty before, holds the last answer's 60 lines;
 // the filter takes at most 1,152 bytes, 9 for each of its 128 words; 7.1 KiB since session
 // 42 follows 16 failing commands, not 8, and every one of them is in use here: an agent with
-// fewer keeps only those; 7.4 KiB since session 48 keeps the digest of the model's words
-// before each of the 64 recent calls, 256 bytes, for the replay rule).
+// fewer keeps only those; 7.4 KiB since session 48 keeps, for the replay rule, digests of
+// the model's words and of the call for each of the 64 recent calls, 256 bytes, and which of
+// them changed the workspace or failed, 16).
 func TestProgressSnapshotIsBounded(t *testing.T) {
 	e, _ := New(snapshotConfigs()["default"])
 	for i := 0; i < 5000; i++ {
