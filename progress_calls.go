@@ -440,9 +440,9 @@ const replayLen = 4
 // The four calls are counted from where both the calls and the words began to match: a
 // model often rephrases its first thought or two of a round, and a count that followed the
 // calls alone had passed four before the words matched, and never looked again. Told once
-// a loop: while the calls keep matching the told period, a longer one (two rounds back,
-// three) is the same loop; not when another notice came during the four, nor when the
-// stretch is a cycle of six calls or fewer, which the cycle rule tells.
+// a loop (replayTold); not when another notice came during the four, nor when the stretch is
+// a cycle of six calls or fewer or a cycle is due, which the cycle rule tells; not for calls
+// made again after a new change that all went through (changedAnew).
 func (s *progressState) replayCheck(c *observedCall, out []Notice) []Notice {
 	n := int(s.calls)
 	if s.marks[(n-1)%ringSize].said == 0 || n < 2*replayLen || s.saidAt > s.calls-replayLen {
