@@ -276,20 +276,12 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	s.calls++
 	s.followCycles(key)
 	s.marks[(s.calls-1)%ringSize] = replayMark{said: replaySaid, call: uint16(id)}
-	if bit := uint64(1) << ((s.calls - 1) % ringSize); changedNow {
-		s.changes |= bit
-	} else {
-		s.changes &^= bit
-	}
+	setRingBit(&s.changes, s.calls-1, changedNow)
 
 	// errors and churn: this tool's run of near-identical outcomes, and the command's run of
 	// failures across changes of the workspace.
 	fw := s.followOutcome(c, cls, toolHash, &dg, id, args, callTraits{mut: mut, waiting: waiting, sleeps: sleeps, gone: gone})
-	if bit := uint64(1) << ((s.calls - 1) % ringSize); fw.failed {
-		s.fails |= bit
-	} else {
-		s.fails &^= bit
-	}
+	setRingBit(&s.fails, s.calls-1, fw.failed)
 	s.last, s.hasLast = rec, true
 	// (Arguments that are a JSON object without a command-line key hold no command: most
 	// calls are let go by what readArgKeys already found.)
@@ -534,6 +526,16 @@ func (s *progressState) replaysAt(k int) bool {
 	}
 	at, then := uint(n-1-replayLen)%ringSize, uint(n-1-replayLen-k)%ringSize
 	return int(s.runs[k]) < replayLen+1 || s.marks[at].said == 0 || s.marks[at].said != s.marks[then].said
+}
+
+// setRingBit sets or clears call i's bit in a ring bit set (changes, fails).
+func setRingBit(set *uint64, i int32, on bool) {
+	bit := uint64(1) << (uint32(i) % ringSize)
+	if on {
+		*set |= bit
+	} else {
+		*set &^= bit
+	}
 }
 
 // lastBits is the mask of the ring bits (changes, fails) of the last m of n calls.
