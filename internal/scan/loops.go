@@ -176,18 +176,23 @@ func agentLoops(a *Agent, ns []*Notice) []Loop {
 func same(a, b *Mark) bool { return a.seg == b.seg && a.args == b.args && a.Tool == b.Tool }
 
 // periodOf is how far apart a notice's loop repeats its calls: Period, or a longer cycle's own
-// period as its notice gives it ("cycle of 7 × 3"). A run of the same seven views, 48 calls
-// long, was otherwise a loop of the notice's call alone, and "wasted 0 calls" (validation round
-// r131c).
+// period as its notice gives it ("cycle of 7 × 3"), or how far back a replayed stretch was
+// first made ("replay of 4 calls, 10 back"). A run of the same seven views, 48 calls long,
+// was otherwise a loop of the notice's call alone, and "wasted 0 calls" (validation round
+// r131c); so was a stretch of ten calls gone through again.
 func periodOf(n *Notice) int {
 	if n.Kind != loopguard.KindCycle {
 		return Period
 	}
-	rest, ok := strings.CutPrefix(n.Summary, "cycle of ")
-	if !ok {
-		return Period
+	if rest, ok := strings.CutPrefix(n.Summary, "cycle of "); ok {
+		return max(leadingNumber(rest, 1000), Period)
 	}
-	return max(leadingNumber(rest, 1000), Period)
+	if rest, ok := strings.CutPrefix(n.Summary, "replay of "); ok {
+		if _, back, ok := strings.Cut(rest, ", "); ok {
+			return max(leadingNumber(back, 1000), Period)
+		}
+	}
+	return Period
 }
 
 // leadingNumber reads the decimal number s opens with (0 when none), its digits read until one

@@ -376,3 +376,22 @@ func TestErrorsLoopCountsFailuresReadFromTheText(t *testing.T) {
 		t.Errorf("loops %q, want %q", got, want)
 	}
 }
+
+func TestPeriodOfReadsHowFarALoopRepeats(t *testing.T) {
+	tests := []struct {
+		kind, summary string
+		want          int
+	}{
+		{loopguard.KindCycle, "cycle of 7 × 3", 7},
+		{loopguard.KindCycle, "cycle of 2 × 3", Period},
+		{loopguard.KindCycle, "replay of 4 calls, 10 back", 10},
+		{loopguard.KindCycle, "replay of 4 calls, 32 back", 32},
+		{loopguard.KindCycle, "replay of 4 calls", Period},
+		{loopguard.KindStuck, "grep × 3", Period},
+	}
+	for _, tt := range tests {
+		if got := periodOf(&Notice{Kind: tt.kind, Summary: tt.summary}); got != tt.want {
+			t.Errorf("periodOf(%q) = %d, want %d", tt.summary, got, tt.want)
+		}
+	}
+}
