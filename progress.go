@@ -625,6 +625,11 @@ type progressState struct {
 	// needs (cyclePeriod): set by followCycles at every call, before it is read, so it is not
 	// kept in the snapshot. Most calls have none, and cyclePeriod then looks no further.
 	cycleDue bool
+	// cycleHeld is the period of a cycle whose first reminder fell in the quiet calls, told at
+	// its next full round after them if it goes on that long (0 for none). A cycle that broke
+	// off is not due again until it has come round three times, when its own first reminder
+	// clears this.
+	cycleHeld uint8
 
 	thought     digest // the model's current repeated text
 	thoughtN    int32  // how many turns said it

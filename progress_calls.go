@@ -309,6 +309,14 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			// at its sixth, nine calls later).
 			s.stuckHeld = id
 		}
+		if k := s.cyclePeriod(); k > 0 && int(s.runs[k])%k == 0 && int(s.runs[k])/k+1 == s.d.thresholds[0] {
+			// A cycle's first reminder due now is held for its next round after the quiet calls
+			// (callNotice): a model told of one call of a loop, then going round the whole
+			// cycle once more, did not change course, and the cycle's reminder was lost to the
+			// quiet calls for good, its next due three rounds on (validation round r207a: three
+			// runs going round five calls for 14 to 20 calls after their one notice).
+			s.cycleHeld = uint8(k)
+		}
 		return out
 	}
 	if escalation && noProgress && s.saidAt > 0 && s.saidAt == s.calls-1 && !s.cycleForming(dist) {
@@ -1069,7 +1077,8 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, fw *followed
 	}
 	if k := s.cyclePeriod(); k > 0 {
 		rounds := int(s.runs[k])/k + 1
-		if int(s.runs[k])%k == 0 && s.remindAt(rounds) {
+		if int(s.runs[k])%k == 0 && (s.remindAt(rounds) || int(s.cycleHeld) == k && !s.cycleRemindsSoon(k, rounds)) {
+			s.cycleHeld = 0
 			return append(out, s.cycleNotice(c, k, rounds))
 		}
 	}
@@ -1992,6 +2001,20 @@ func (s *progressState) remindAt(n int) bool {
 	last := th[len(th)-1]
 	every := s.d.cfg.RemindEvery
 	return every > 0 && n > last && (n-last)%every == 0
+}
+
+// cycleRemindsSoon says whether a cycle of period k, at rounds, is due its next reminder
+// within the quiet calls a notice now would begin: a held reminder then gives way to it, as
+// a held same-call reminder gives way to the 6th. Told at its 4th round, a cycle of two calls
+// was told again at its 6th, four calls on, or lost it to the quiet calls, as the notices
+// fell (validation round r208a).
+func (s *progressState) cycleRemindsSoon(k, rounds int) bool {
+	for r := rounds + 1; (r-rounds)*k <= s.d.cfg.QuietCalls; r++ {
+		if s.remindAt(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // cyclePeriod returns the shortest period k whose cycle has come round at least twice in

@@ -55,3 +55,54 @@ func TestAReminderDeferredToACycleThatBreaksIsToldAtTheNextRepeat(t *testing.T) 
 		})
 	}
 }
+
+// A cycle's first reminder that falls in the quiet calls after another notice on the loop is
+// held, and told at the cycle's next round if the model goes round once more: told of its
+// thought, it did not change course. A cycle that breaks off after the quiet calls is owed
+// nothing (validation round r207a: loops of five calls going on for 14 to 20 calls after
+// their one notice, the cycle's reminder lost to the quiet calls).
+func TestACycleReminderInTheQuietCallsIsToldAtItsNextRound(t *testing.T) {
+	cycleOf := func(period, calls int) []step {
+		var steps []step
+		for i := range calls {
+			steps = append(steps, thought("The search did not find it. Let me look at the config module again."))
+			switch i % period {
+			case 0:
+				steps = append(steps, ok("search_dir", `{"term":"DEFAULT_PORT"}`, "No matches found for \"DEFAULT_PORT\" in /w"))
+			case 1:
+				steps = append(steps, ok("open", `{"path":"/w/config.py"}`, "[File: /w/config.py (40 lines total)]\n1:PORT = 80"))
+			default:
+				steps = append(steps, ok("search_file", `{"term":"PORT","file":"/w/main.py"}`, "No matches found for \"PORT\" in /w/main.py"))
+			}
+		}
+		for i := range 6 { // then something else
+			steps = append(steps, thought(fmt.Sprintf("Now the handlers, part %c of them.", 'a'+i)),
+				ok("ls", fmt.Sprintf(`{"path":"/w/handlers/%c"}`, 'a'+i), fmt.Sprintf("h%c.py", 'a'+i)))
+		}
+		return steps
+	}
+	tests := []struct {
+		name  string
+		steps []step
+		want  []string
+	}{
+		// The thought is told at step 11 (call 5); the cycle's third round ends at call 8,
+		// in the quiet calls.
+		{"the cycle goes round once more after the quiet calls: told then", cycleOf(3, 12),
+			[]string{"11:thought:same thought × 6", "23:cycle:cycle of 3 × 4"}},
+		{"the cycle breaks off after its third round: nothing more", cycleOf(3, 9),
+			[]string{"11:thought:same thought × 6"}},
+		// A cycle of two calls held at its 5th round has its 6th two calls on: told then alone.
+		{"the cycle's next reminder due within the quiet calls: it speaks alone", cycleOf(2, 12),
+			[]string{"9:thought:same thought × 5", "23:cycle:cycle of 2 × 6"}},
+	}
+	for _, tt := range tests {
+		for _, restored := range []bool{false, true} { // a hook's engine, restored at every call, holds it too
+			t.Run(fmt.Sprintf("%s/restored=%v", tt.name, restored), func(t *testing.T) {
+				if got := progressRunVia(t, defaultProgress(nil), tt.steps, restored); !slices.Equal(got, tt.want) {
+					t.Errorf("notices %q, want %q", got, tt.want)
+				}
+			})
+		}
+	}
+}

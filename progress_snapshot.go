@@ -201,7 +201,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, s.declinedKey)
 	b = binary.AppendUvarint(b, uint64(s.saidAt))
 	b = binary.AppendUvarint(b, uint64(s.replayAt))
-	b = append(b, s.replayPeriod)
+	b = append(b, s.replayPeriod, s.cycleHeld)
 	b = appendString(b, s.thoughtPreview)
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedID)
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedSaid)
@@ -422,6 +422,9 @@ func (s *progressState) restore(r *snapReader) error {
 	s.replayAt = i32()
 	if s.replayPeriod = r.byte(); s.replayPeriod > maxPeriod {
 		return errors.New("replay period out of range")
+	}
+	if s.cycleHeld = r.byte(); s.cycleHeld > maxPeriod {
+		return errors.New("held cycle period out of range")
 	}
 	s.thoughtPreview = r.string()
 	s.unmovedID, s.unmovedSaid = r.u64(), r.u64()

@@ -83,6 +83,13 @@ const reproTrace = "Traceback (most recent call last):\n  File \"/w/reproduce.py
 
 func progressRun(t *testing.T, cfg Config, steps []step) []string {
 	t.Helper()
+	return progressRunVia(t, cfg, steps, false)
+}
+
+// progressRunVia is progressRun; with restored, each step is observed by a fresh engine
+// restored from the snapshot the step before left, as a hook that runs once a call does.
+func progressRunVia(t *testing.T, cfg Config, steps []step, restored bool) []string {
+	t.Helper()
 	e, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -103,6 +110,15 @@ func progressRun(t *testing.T, cfg Config, steps []step) []string {
 			ev.Turn, ev.Source = s.turn, s.source
 		}
 		ev.Time = s.at
+		if restored {
+			snap := e.Snapshot("a")
+			if e, err = New(cfg); err == nil {
+				err = e.Restore("a", snap)
+			}
+			if err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
 		out := e.Step(ev)
 		if out.Denied {
 			got = append(got, fmt.Sprintf("%d:deny", i))
@@ -1293,6 +1309,8 @@ func TestProgressRules(t *testing.T) {
 				// (The first look, lines 1 to 40, is what the thought began on: every window
 				// after it shows its lines again, and the third restating is told.)
 			), []string{"7:thought:same thought × 3"}},
+		// (The cycle's third round comes in the quiet calls after the thought's notice; the
+		// model goes round once more after them, and the cycle is told then.)
 		{"a thought said at every call of a cycle, once the cycle goes round in full, is the cycle's: the cycle rule alone reminds (r168a M2)",
 			nil, func() []step {
 				var steps []step
@@ -1308,7 +1326,7 @@ func TestProgressRules(t *testing.T) {
 					}
 				}
 				return steps
-			}(), []string{"11:thought:same thought × 6", "35:cycle:cycle of 3 × 6", "95:cycle:cycle of 3 × 16"}},
+			}(), []string{"11:thought:same thought × 6", "23:cycle:cycle of 3 × 4", "35:cycle:cycle of 3 × 6", "95:cycle:cycle of 3 × 16"}},
 		{"what the model read after the user spoke and before it spoke again is what its next thought began on",
 			nil, slices.Concat(
 				[]step{thought("Let me look around first."), ok("ls", `{"path":"."}`, "src/app/config.py\nsrc/app/main.py"), userSpeaks()},
