@@ -63,18 +63,7 @@ func TestAReminderDeferredToACycleThatBreaksIsToldAtTheNextRepeat(t *testing.T) 
 // their one notice, the cycle's reminder lost to the quiet calls).
 func TestACycleReminderInTheQuietCallsIsToldAtItsNextRound(t *testing.T) {
 	cycleOf := func(period, calls int) []step {
-		var steps []step
-		for i := range calls {
-			steps = append(steps, thought("The search did not find it. Let me look at the config module again."))
-			switch i % period {
-			case 0:
-				steps = append(steps, ok("search_dir", `{"term":"DEFAULT_PORT"}`, "No matches found for \"DEFAULT_PORT\" in /w"))
-			case 1:
-				steps = append(steps, ok("open", `{"path":"/w/config.py"}`, "[File: /w/config.py (40 lines total)]\n1:PORT = 80"))
-			default:
-				steps = append(steps, ok("search_file", `{"term":"PORT","file":"/w/main.py"}`, "No matches found for \"PORT\" in /w/main.py"))
-			}
-		}
+		steps := thoughtCycle(period, calls)
 		for i := range 6 { // then something else
 			steps = append(steps, thought(fmt.Sprintf("Now the handlers, part %c of them.", 'a'+i)),
 				ok("ls", fmt.Sprintf(`{"path":"/w/handlers/%c"}`, 'a'+i), fmt.Sprintf("h%c.py", 'a'+i)))
@@ -105,4 +94,22 @@ func TestACycleReminderInTheQuietCallsIsToldAtItsNextRound(t *testing.T) {
 			})
 		}
 	}
+}
+
+// thoughtCycle is a model going round a cycle of period (2 or 3) looks for a setting, calls
+// calls in all, saying the same thing before each: every answer the same.
+func thoughtCycle(period, calls int) []step {
+	var steps []step
+	for i := range calls {
+		steps = append(steps, thought("The search did not find it. Let me look at the config module again."))
+		switch i % period {
+		case 0:
+			steps = append(steps, ok("search_dir", `{"term":"DEFAULT_PORT"}`, "No matches found for \"DEFAULT_PORT\" in /w"))
+		case 1:
+			steps = append(steps, ok("open", `{"path":"/w/config.py"}`, "[File: /w/config.py (40 lines total)]\n1:PORT = 80"))
+		default:
+			steps = append(steps, ok("search_file", `{"term":"PORT","file":"/w/main.py"}`, "No matches found for \"PORT\" in /w/main.py"))
+		}
+	}
+	return steps
 }

@@ -1312,21 +1312,7 @@ func TestProgressRules(t *testing.T) {
 		// (The cycle's third round comes in the quiet calls after the thought's notice; the
 		// model goes round once more after them, and the cycle is told then.)
 		{"a thought said at every call of a cycle, once the cycle goes round in full, is the cycle's: the cycle rule alone reminds (r168a M2)",
-			nil, func() []step {
-				var steps []step
-				for i := range 60 {
-					steps = append(steps, thought("The search did not find it. Let me look at the config module again."))
-					switch i % 3 {
-					case 0:
-						steps = append(steps, ok("search_dir", `{"term":"DEFAULT_PORT"}`, "No matches found for \"DEFAULT_PORT\" in /w"))
-					case 1:
-						steps = append(steps, ok("open", `{"path":"/w/config.py"}`, "[File: /w/config.py (40 lines total)]\n1:PORT = 80"))
-					default:
-						steps = append(steps, ok("search_file", `{"term":"PORT","file":"/w/main.py"}`, "No matches found for \"PORT\" in /w/main.py"))
-					}
-				}
-				return steps
-			}(), []string{"11:thought:same thought × 6", "23:cycle:cycle of 3 × 4", "35:cycle:cycle of 3 × 6", "95:cycle:cycle of 3 × 16"}},
+			nil, thoughtCycle(3, 60), []string{"11:thought:same thought × 6", "23:cycle:cycle of 3 × 4", "35:cycle:cycle of 3 × 6", "95:cycle:cycle of 3 × 16"}},
 		{"what the model read after the user spoke and before it spoke again is what its next thought began on",
 			nil, slices.Concat(
 				[]step{thought("Let me look around first."), ok("ls", `{"path":"."}`, "src/app/config.py\nsrc/app/main.py"), userSpeaks()},
