@@ -41,8 +41,10 @@
 //     same words before each call as the first time, at the stretch's 4th call, once a loop;
 //   - errors: one tool failing again and again with near-identical errors while its arguments
 //     change (a failure that comes back after one other failure takes up its count), or the
-//     same failure returning across edits that do not alter it, or the same command failing
-//     alike with nothing changed between its runs, whatever calls come between;
+//     same failure returning across edits that do not alter it, or the same command's
+//     failures coming back across edits, the edits going round failures already met, or the
+//     same command failing alike with nothing changed between its runs, whatever calls come
+//     between;
 //   - churn: one tool called with many arguments and answering the same every time;
 //   - poll: polling that advances, past its budget (one gentle note), a poll checked again at
 //     once with the same answer each time, or calls in a row that only sleep;

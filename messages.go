@@ -26,6 +26,7 @@ type catalogue struct {
 	progressEditsRejected  string // {tool} {count}: edits of one file rejected, however each rejection was worded
 	progressNothingRan     string // {count}: commands in a row of which the shell ran nothing
 	progressRefail         string // {tool} {count} {edits}
+	progressCameBack       string // {tool} {count} {back}: failures of one command coming back across edits
 	progressRefailIdle     string // {tool} {count}: the same failure, nothing changed since the first
 	progressReapplied      string // {tool} {count}: the same change made again and again
 	progressCopies         string // {tool} {count}: one reply holding the same call {count} times, answered alike
@@ -105,6 +106,10 @@ var catalogues = map[string]*catalogue{
 		progressRefailIdle: "[loopguard] {tool} has failed {count} times with the same error, and nothing was changed " +
 			"between the runs: run again as it is, it can only fail the same way. Change what the error names first, " +
 			"or try another approach.",
+		progressCameBack: "[loopguard] {tool} has failed {count} times since it last worked, and {back} of those " +
+			"failures were errors it had already given before: your changes are going round in circles, each " +
+			"bringing back a failure an earlier attempt met. List the errors seen so far and what each change " +
+			"did, then choose an approach none of them took, or read the code the errors point to first.",
 		progressRefail: "[loopguard] {tool} has failed {count} times with the same error, and none of the changes " +
 			"you made in between ({edits} of them) altered it. The changes are not reaching the cause: read the error " +
 			"again, find where it actually comes from, and change that.",
@@ -206,6 +211,9 @@ var catalogues = map[string]*catalogue{
 			"错误信息已经指出了问题所在：请先解决这个原因（或换一个工具），不要再重复尝试。",
 		progressRefailIdle: "[loopguard] {tool} 已失败 {count} 次，报错相同，而这几次运行之间什么都没有改变：原样再运行，" +
 			"结果只会一样。请先改正错误信息所指出的问题，或者换一种做法。",
+		progressCameBack: "[loopguard] {tool} 自上次成功以来已失败 {count} 次，其中 {back} 次的报错是之前已经出现过的：" +
+			"你的修改在兜圈子，每一次都带回了先前尝试遇到过的错误。请先列出目前见到的各个错误以及每次修改做了什么，" +
+			"再选择一种这些尝试都没有用过的做法，或者先去阅读错误所指向的代码。",
 		progressRefail: "[loopguard] {tool} 已失败 {count} 次，报错相同；期间你做的修改（共 {edits} 处）都没有改变这个错误。" +
 			"这些修改没有触及原因：请重新阅读错误信息，找到它真正的来源，再修改那里。",
 		progressCopies: "[loopguard] 你在同一次回复中把同一个 {tool} 调用发送了 {count} 次，每一次得到的答案都一样。" +

@@ -189,13 +189,16 @@ func progressError(format string, args ...any) error {
 	return fmt.Errorf(PluginProgress+": "+format, args...)
 }
 
-// replayMark is what the replay rule keeps of a recent call besides its key (call and
-// result): the digest of the model's words before it (replayWords), 0 for none, and of the
-// call alone (tool and arguments), which tells the same change made again when a
-// line-numbered edit, sent again, answers otherwise (the file one line shorter each time).
-// Sixteen bits each: a replay needs four calls' words to match, and a false match of one
-// call in 65,536 moves nothing; the ring stays 256 bytes in a snapshot.
-type replayMark struct{ said, call uint16 }
+// replayMark is what the rules keep of a recent call besides its key (call and result): the
+// digest of the model's words before it (replayWords), 0 for none, and of the call alone
+// (tool and arguments), which tells the same change made again when a line-numbered edit,
+// sent again, answers otherwise (the file one line shorter each time), for the replay rule;
+// and the identity of its failure (failureIdentity), 0 when it worked or its failure names
+// none, for failures that come back (cameBack). Sixteen bits each: a replay needs four
+// calls' words to match, a failure coming back three, and a false match of one call in
+// 65,536 moves nothing; the ring's words and calls stay 256 bytes in a snapshot, and only
+// the failures' identities are kept beside them.
+type replayMark struct{ said, call, fail uint16 }
 
 // maxPeriod bounds MaxCyclePeriod, and so the ring of recent calls.
 const maxPeriod = 32

@@ -282,6 +282,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// failures across changes of the workspace.
 	fw := s.followOutcome(c, cls, toolHash, &dg, id, args, callTraits{mut: mut, waiting: waiting, sleeps: sleeps, gone: gone})
 	setRingBit(&s.fails, s.calls-1, fw.failed)
+	if fw.comeBack != 0 {
+		s.marks[(s.calls-1)%ringSize].fail = uint16(fw.comeBack) | 1
+	}
 	s.last, s.hasLast = rec, true
 	// (Arguments that are a JSON object without a command-line key hold no command: most
 	// calls are let go by what readArgKeys already found.)
@@ -671,6 +674,10 @@ type followed struct {
 	failed         bool // the call failed, as the errors rule reads its outcome (callOutcome)
 	recurring      uint64
 	recurringCount int32
+	// comeBack is what a failure of the call must share with an earlier one to have come
+	// back (cameBack): its identity (failureIdentity) and where it was raised (raiseSite); 0
+	// when its failure names none.
+	comeBack uint64
 }
 
 // followOutcome extends or starts the call's tool chain (errors, churn: the tool's run of
@@ -696,9 +703,11 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// may be once masked (failureKind).
 	var sig, kind, kindSig uint64 // kindSig: the failure's identity (failureIdentity), 0 for none
 	var site uint64               // its kind and where a failure naming the call's own words was raised (echoedFailureSite)
+	var failLine string           // the line naming the failure (failureLineOf)
 	lead, leadExact := dg.lead, uint64(0)
 	if failed {
 		line, after, msg := failureLineOf(said)
+		failLine = line
 		sig, kind = signatureOf(line, after), failureKind(line)
 		kindSig = failureIdentity(sig, kind, line, said)
 		if kind != 0 {
@@ -909,6 +918,12 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	}
 	out.tool, out.refail, out.failed = ch, rf, failed
+	if kindSig != 0 {
+		out.comeBack = kindSig
+		if at := raiseSite(said, failLine); at != "" {
+			out.comeBack = combine(kindSig, hashString(at))
+		}
+	}
 	return out
 }
 
@@ -1080,6 +1095,18 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, fw *followed
 		if int(s.runs[k])%k == 0 && (s.remindAt(rounds) || int(s.cycleHeld) == k && !s.cycleRemindsSoon(k, rounds)) {
 			s.cycleHeld = 0
 			return append(out, s.cycleNotice(c, k, rounds))
+		}
+	}
+	// A command whose failures come back across edits, each edit different, goes round
+	// failures already met: the edits are going in circles (cameBack). A Llama run tried
+	// eleven ways to build one Location, running its script after each, and went round four
+	// errors, a fix it had made eight calls before made again, untold (validation round
+	// r205a M1). Told at the third come back, as a failure alike is at its third repeat
+	// (ErrorRepeats counts the first too), once while the command keeps failing.
+	if fw.failed {
+		if back, runs, first := s.cameBack(); back >= d.cfg.ErrorRepeats-1 && s.saidAt <= first {
+			return append(out, s.notice(c.agent, KindErrors, c.tool+" failed × "+itoa(runs)+", "+itoa(back)+" came back",
+				fill(s.d.cat.progressCameBack, "tool", c.tool, "count", itoa(runs), "back", itoa(back))))
 		}
 	}
 	// A tool failing alike is told at ErrorRepeats, and again each time the count doubles: a
@@ -2687,4 +2714,91 @@ func recurringFailure(id uint64, fails []uint64) int {
 		}
 	}
 	return n
+}
+
+// cameBack reads the runs of the call just made since it last worked, as far back as the ring
+// reaches, when this run's failure came back: the workspace changed since the run before,
+// which failed otherwise (or worked not at all since), and an earlier run of the streak
+// failed as this one (by failureIdentity, the line naming the failure: a traceback's quoted
+// code and the order of its output move with each edit). It returns how many of the
+// streak's runs came back so, how many runs the streak holds, and the index of the first
+// that came back; 0, 0, -1 when this run did not come back.
+//
+// Ordinary debugging meets each failure once, and moves on to the next; a revert brings one
+// back once. A third failure come back is a model trying one variant after another of the
+// same fix, none reaching the cause.
+func (s *progressState) cameBack() (back, runs int, first int32) {
+	n := int(s.calls)
+	cur := s.marks[uint(n-1)%ringSize]
+	if cur.fail == 0 {
+		return 0, 0, -1
+	}
+	// The streak's failures, newest first.
+	var fails [ringSize]uint16
+	var at [ringSize]int32
+	for i := n - 1; i >= 0 && n-i <= ringSize; i-- {
+		p := uint(i) % ringSize
+		if s.marks[p].call != cur.call {
+			continue
+		}
+		if s.fails&(1<<p) == 0 {
+			break
+		}
+		fails[runs], at[runs] = s.marks[p].fail, int32(i)
+		runs++
+	}
+	comesBack := func(j int) bool { // run j (newest first) came back
+		f := fails[j]
+		return f != 0 && f != fails[j+1] && s.changes&lastBits(int(at[j]), int(at[j]-at[j+1]-1)) != 0 &&
+			slices.Contains(fails[j+2:runs], f)
+	}
+	if runs < 3 || !comesBack(0) {
+		return 0, 0, -1
+	}
+	// Two failures at least among those that came back: one failure coming back between new
+	// ones, each new approach failing its own way, is one failure that persists (the errors
+	// across edits rule's), not a round of known ones (validation round r209a W1).
+	var kinds [2]uint16
+	for j := runs - 3; j >= 0; j-- { // oldest first: the two oldest cannot come back
+		if comesBack(j) {
+			if back++; back == 1 {
+				first, kinds[0] = at[j], fails[j]
+			} else if fails[j] != kinds[0] {
+				kinds[1] = fails[j]
+			}
+		}
+	}
+	if kinds[1] == 0 {
+		return 0, 0, -1
+	}
+	return back, runs, first
+}
+
+// raiseSite returns the line of a failing run's output that says where its failure (the line
+// failureLineOf found) was raised: a Python traceback's innermost frame, the last `File "…",
+// line N, in f` above that line, or the first frame of a stack printed below it (Java's,
+// JavaScript's, C#'s "at …"); "" when the output shows none. A failure come back is one raised
+// where it was before: the same message raised one line further on each time is a model
+// fixing one site after another (validation round r209a F1: a filter converted from dict
+// access to an object's methods, site by site).
+func raiseSite(said, line string) string {
+	i := strings.LastIndex(said, line)
+	if line == "" || i < 0 {
+		return ""
+	}
+	if j := strings.LastIndex(said[:i], `File "`); j >= 0 {
+		frame, _, _ := strings.Cut(said[j:i], "\n")
+		if strings.Contains(frame, "\", line ") {
+			return frame
+		}
+	}
+	below := said[i+len(line):]
+	for range 3 {
+		var next string
+		next, below, _ = strings.Cut(strings.TrimLeft(below, "\r\n"), "\n")
+		if frame := strings.TrimSpace(next); strings.HasPrefix(frame, "at ") {
+			return frame
+		}
+	}
+	return ""
 }

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 38
+const progressSnapFormat = 39
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -169,6 +169,13 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	}
 	b = binary.LittleEndian.AppendUint64(b, s.changes)
 	b = binary.LittleEndian.AppendUint64(b, s.fails)
+	// The identities of the failures the ring holds, after the bits saying which calls failed:
+	// a call that worked has none.
+	for i := range s.marks {
+		if s.fails&(1<<i) != 0 {
+			b = binary.LittleEndian.AppendUint16(b, s.marks[i].fail)
+		}
+	}
 	for _, r := range s.runs {
 		b = binary.AppendUvarint(b, uint64(r))
 	}
@@ -383,6 +390,11 @@ func (s *progressState) restore(r *snapReader) error {
 		s.marks[i] = replayMark{said: uint16(m), call: uint16(m >> 16)}
 	}
 	s.changes, s.fails = r.u64(), r.u64()
+	for i := range s.marks {
+		if s.fails&(1<<i) != 0 {
+			s.marks[i].fail = uint16(r.byte()) | uint16(r.byte())<<8
+		}
+	}
 	for i := range s.runs {
 		s.runs[i] = i32()
 	}
