@@ -51,8 +51,8 @@
 //   - thought: the model repeating itself (text events with source "model") while its calls
 //     bring back nothing it has not already seen, or one reply writing the same lines ten
 //     times over (or one line, every few lines, what lies between changing), or a check the
-//     model runs after each edit answering exactly as before it, the same words said before
-//     each run.
+//     model runs after each edit answering exactly as before it (at the 4th run with the same
+//     words said before each, at the 5th whatever was said).
 //
 // Paging, batches of distinct arguments, ping-pong whose outcomes progress and test re-runs
 // after edits are left alone. In deny mode it refuses only a confirmed no-progress repeat.

@@ -15,36 +15,37 @@ type catalogue struct {
 	moreChars      string // {n}: the tail of a cut preview
 
 	// The progress detector's texts. Each says what was seen and what to try instead.
-	progressStuck          string // {tool} {count}
-	progressStuckDetailed  string // {tool} {count} {arguments}
-	progressStuckReplies   string // {tool} {count}: replies the harness answered for their form, the same way each time
-	progressCycle          string // {seq} {period} {rounds}
-	progressCycleLong      string // {period} {tools}: a long cycle's calls, as {seq} holds them
-	progressErrors         string // {tool} {count}
-	progressErrorsSame     string // {tool} {count}: the same arguments each time
-	progressErrorsBetween  string // {tool} {count}: the same error, other errors between, nothing succeeding
-	progressEditsRejected  string // {tool} {count}: edits of one file rejected, however each rejection was worded
-	progressNothingRan     string // {count}: commands in a row of which the shell ran nothing
-	progressRefail         string // {tool} {count} {edits}
-	progressCameBack       string // {tool} {count} {back}: failures of one command coming back across edits
-	progressRefailIdle     string // {tool} {count}: the same failure, nothing changed since the first
-	progressReapplied      string // {tool} {count}: the same change made again and again
-	progressCopies         string // {tool} {count}: one reply holding the same call {count} times, answered alike
-	progressChurn          string // {tool} {count}
-	progressPoll           string // {tool} {count}: the answer keeps changing
-	progressPollStalled    string // {tool} {count}: the same answer every time
-	progressPollIdle       string // {tool} {count}: the same answer every time, checked at once every time
-	progressPollSleeps     string // {tool} {count}: calls in a row that only sleep, nothing checked between
-	progressIdle           string // {tool} {count}: calls in a row whose commands do nothing
-	progressThought        string // {count} {preview}: the calls brought nothing new
-	progressThoughtSweep   string // {count} {preview}: the calls kept moving to other places
-	progressThoughtIdle    string // {count} {preview}: no call in between
-	progressUnmoved        string // {tool} {count}: a check run after edits answering as before them, the same words before each
-	progressReplay         string // {count} {period} {seq}: the last {count} calls made again as {period} calls before, the same words before each
-	progressSelfRepeat     string // {count} {lines}: one text repeating a block of lines
-	progressResent         string // {count} {preview}: the same message back after each of {count} answers in words alone
-	progressSelfRepeatLine string // {count} {lines}: one text saying a line again every {lines} lines
-	progressDeny           string // {tool} {count}; starts with "loopguard:" in every locale
+	progressStuck           string // {tool} {count}
+	progressStuckDetailed   string // {tool} {count} {arguments}
+	progressStuckReplies    string // {tool} {count}: replies the harness answered for their form, the same way each time
+	progressCycle           string // {seq} {period} {rounds}
+	progressCycleLong       string // {period} {tools}: a long cycle's calls, as {seq} holds them
+	progressErrors          string // {tool} {count}
+	progressErrorsSame      string // {tool} {count}: the same arguments each time
+	progressErrorsBetween   string // {tool} {count}: the same error, other errors between, nothing succeeding
+	progressEditsRejected   string // {tool} {count}: edits of one file rejected, however each rejection was worded
+	progressNothingRan      string // {count}: commands in a row of which the shell ran nothing
+	progressRefail          string // {tool} {count} {edits}
+	progressCameBack        string // {tool} {count} {back}: failures of one command coming back across edits
+	progressUnmovedReworded string // {tool} {count}: a check unchanged across edits, whatever was said before it
+	progressRefailIdle      string // {tool} {count}: the same failure, nothing changed since the first
+	progressReapplied       string // {tool} {count}: the same change made again and again
+	progressCopies          string // {tool} {count}: one reply holding the same call {count} times, answered alike
+	progressChurn           string // {tool} {count}
+	progressPoll            string // {tool} {count}: the answer keeps changing
+	progressPollStalled     string // {tool} {count}: the same answer every time
+	progressPollIdle        string // {tool} {count}: the same answer every time, checked at once every time
+	progressPollSleeps      string // {tool} {count}: calls in a row that only sleep, nothing checked between
+	progressIdle            string // {tool} {count}: calls in a row whose commands do nothing
+	progressThought         string // {count} {preview}: the calls brought nothing new
+	progressThoughtSweep    string // {count} {preview}: the calls kept moving to other places
+	progressThoughtIdle     string // {count} {preview}: no call in between
+	progressUnmoved         string // {tool} {count}: a check run after edits answering as before them, the same words before each
+	progressReplay          string // {count} {period} {seq}: the last {count} calls made again as {period} calls before, the same words before each
+	progressSelfRepeat      string // {count} {lines}: one text repeating a block of lines
+	progressResent          string // {count} {preview}: the same message back after each of {count} answers in words alone
+	progressSelfRepeatLine  string // {count} {lines}: one text saying a line again every {lines} lines
+	progressDeny            string // {tool} {count}; starts with "loopguard:" in every locale
 }
 
 var catalogues = map[string]*catalogue{
@@ -149,6 +150,10 @@ var catalogues = map[string]*catalogue{
 			"the ones you made {period} calls ago, in the same order, with the same results, and you said the same " +
 			"things before each. Going on the same way will show you the same things again. Say what those steps " +
 			"told you the first time, and do something different.",
+		progressUnmovedReworded: "[loopguard] You have run the same {tool} check {count} times after editing, and " +
+			"every time it answered exactly as it did before the edits. The edits are not reaching what the check runs: " +
+			"make sure they change the code it actually executes (the right file, the copy that is imported or " +
+			"installed), or find the cause another way before editing again.",
 		progressUnmoved: "[loopguard] You have run the same {tool} check {count} times after editing, saying the same " +
 			"thing before each run, and every time it answered exactly as it did before the edits. The edits are not " +
 			"reaching what the check runs: make sure they change the code it actually executes (the right file, the copy " +
@@ -241,6 +246,9 @@ var catalogues = map[string]*catalogue{
 		progressReplay: "[loopguard] 你正在把同样的步骤再走一遍：最近的 {count} 个调用（{seq}）就是你在 {period} 个调用之前" +
 			"做过的那些，顺序相同，结果相同，每次调用前说的话也相同。照这样继续只会再看到同样的东西。" +
 			"请先说出这些步骤第一次告诉了你什么，然后换一种做法。",
+		progressUnmovedReworded: "[loopguard] 你在修改之后已经把同一个 {tool} 检查运行了 {count} 次，" +
+			"而每次的结果都和修改前完全相同。这些修改没有触及该检查实际运行的代码：请确认改动落在真正被执行的代码上" +
+			"（正确的文件、实际被导入或安装的那一份），或者先用别的办法找到原因，再继续修改。",
 		progressUnmoved: "[loopguard] 你在修改之后已经把同一个 {tool} 检查运行了 {count} 次，每次运行前说的话都一样，" +
 			"而每次的结果都和修改前完全相同。这些修改没有触及该检查实际运行的代码：请确认改动落在真正被执行的代码上" +
 			"（正确的文件、实际被导入或安装的那一份），或者先用别的办法找到原因，再继续修改。",

@@ -652,6 +652,7 @@ type progressState struct {
 	// last told.
 	unmovedID, unmovedSaid uint64
 	unmoved                int32
+	unmovedWords           int32 // of those runs, the last ones in a row the same words came before
 	thoughtSaid            int32 // the thoughtN at the last notice
 	saidAt                 int32 // calls at the last notice, 0 before the first
 	lastWait               int32 // 1 + the index of the latest call that waited, 0 before the first

@@ -331,7 +331,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	s.recent[(int(s.calls)-1)%len(s.recent)].broke = fw.failed
 	if dist > 0 && !noProgress {
-		s.noteUnmoved(c, id, &dg, dist, fw.failed, mut || waiting || keys.onScreen, args)
+		s.noteUnmoved(c, id, &dg, dist, fw.failed, mut || waiting || keys.onScreen, looksAtFile(c, cls, mut), args)
 	}
 	out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
 	if len(out) == before {
@@ -2373,12 +2373,14 @@ func (s *progressState) saidBefore() uint32 {
 
 // noteUnmoved counts, for unmovedCheck, a call made again (its last run dist calls back, the
 // call itself already in the recent ring) that answered exactly as its last run that did not
-// fail, the workspace changed since and the same words said before both; another answer, or
-// other words, start the count afresh. A run that failed is the errors rule's, and neither
-// counts nor starts the count afresh: an edit that broke the code once (a RecursionError), the
-// next bringing the same wrong output back, did not move the check (validation round r178a
-// C4). notCheck: the call changed the workspace, waited, or shows its outcome on a screen.
-func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist int, failed, notCheck bool, args []byte) {
+// fail, the workspace changed since; another answer starts the count afresh, and so, for the
+// runs the same words came before (unmovedWords), do other words. A run that failed is the
+// errors rule's, and neither counts nor starts the count afresh: an edit that broke the code
+// once (a RecursionError), the next bringing the same wrong output back, did not move the
+// check (validation round r178a C4). notCheck: the call changed the workspace, waited, or
+// shows its outcome on a screen; look: it shows a file (looksAtFile), and counts only while
+// the same words come before it.
+func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist int, failed, notCheck, look bool, args []byte) {
 	if failed {
 		return
 	}
@@ -2394,37 +2396,90 @@ func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist
 	}
 	said := s.saidBefore()
 	switch {
-	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch && r.said == said && said != 0 &&
+	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch &&
 		!notCheck && c.hasRes && dg.words >= 3 && !changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args):
 		// (A failure is the errors rule's: told across the edits at its fourth. A change of
 		// directory shows nothing an edit could change.)
 		if s.unmovedID != id {
-			s.unmovedID, s.unmoved = id, 0
+			s.unmovedID, s.unmoved, s.unmovedWords = id, 0, 0
+		}
+		if r.said == said && said != 0 {
+			s.unmovedWords++
+		} else {
+			s.unmovedWords = 0
+		}
+		if look && s.unmovedWords == 0 {
+			// A look at a file counts only while the same words come before it.
+			s.unmoved = 0
+			return
 		}
 		s.unmoved++
 	case s.unmovedID == id:
-		s.unmoved = 0 // the check answered otherwise, or after other words
+		s.unmoved, s.unmovedWords = 0, 0 // the check answered otherwise
 	}
 }
 
 // unmovedCheck tells a check the model runs after its edits answering exactly as it did before
-// them, time after time, the model saying the same words before each run ("The changes look
-// good. Let's run our test script again"): ThoughtRepeats runs after edits, each answered as
-// the run before the edit was. A change of the workspace makes a call made again progress, and
-// here the model's own check of its change shows none, while its words say it expects one.
-// OpenHands runs of Claude 3.5 Sonnet re-ran a script that printed the same wrong value after
-// each of six to fifteen edits (in two of them the edits went to another copy of the code than
-// the one that ran) and were never told (validation round r177b M1-M4). A check that reports
-// success (tests passed) is a change verified, not a loop. Told once for a check.
+// them, time after time: ThoughtRepeats runs after edits, each answered as the run before the
+// edit was, the model saying the same words before each ("The changes look good. Let's run
+// our test script again"), or one run more whatever it said. A change of the workspace makes
+// a call made again progress, and here the model's own check of its change shows none, again
+// and again. OpenHands runs of Claude 3.5 Sonnet re-ran a script that printed the same wrong
+// value after each of six to fifteen edits (in two of them the edits went to another copy of
+// the code than the one that ran) and were never told (validation round r177b M1-M4); the
+// same words before each run were the first evidence taken that the model expected a change.
+// Worded anew each time, the same loop went untold in 4 of 12 OpenHands runs (r207b); four
+// edits in a row that leave a check's answer exactly as it was are the evidence itself, one
+// run more than when the words say so (round r212a judged 24 of 24 such notices true: the
+// check printing the same wrong value, the model saying after it that the result is still
+// wrong). A check that reports success (tests passed) is a change verified, not a loop. Told
+// once for a check.
 func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) []Notice {
 	n := s.d.cfg.ThoughtRepeats
-	if s.unmovedID != id || int(s.unmoved) < n || s.unmovedSaid == id || s.cyclePeriod() > 0 {
+	if s.unmovedID != id || int(s.unmovedWords) < n && int(s.unmoved) < n+1 || s.unmovedSaid == id || s.cyclePeriod() > 0 {
 		// (While the calls go round a cycle in full, the cycle rule tells it.)
 		return out
 	}
 	s.unmovedSaid = id
+	text := s.d.cat.progressUnmoved
+	if int(s.unmovedWords) < n {
+		text = s.d.cat.progressUnmovedReworded
+	}
 	return append(out, s.notice(c.agent, KindThought, c.tool+" unchanged across edits × "+itoa(int(s.unmoved)),
-		fill(s.d.cat.progressUnmoved, "tool", c.tool, "count", itoa(int(s.unmoved)))))
+		fill(text, "tool", c.tool, "count", itoa(int(s.unmoved)))))
+}
+
+// programOutput is what a check's program printed, without what its host and shell wrote
+// after it: SWE-agent's status lines and a terminal's prompt (withoutTrailers), Gemini CLI's
+// fields (shellOutputBody), OpenHands' "[Command finished with exit code 0]", a shell hook
+// failing after every command (withoutForeignNotFound). A check's verdict is the program's
+// last line: six passing test runs under Gemini CLI, an edit before each, ended with its
+// fields, and would have been read as a check whose edits changed nothing.
+func programOutput(result string, args []byte) string {
+	result = shellOutputBody(withoutTrailers(result))
+	if body := strings.TrimRight(result, " \t\r\n"); strings.HasSuffix(body, "]") {
+		if i := strings.LastIndexByte(body, '\n'); strings.HasPrefix(body[i+1:], "[Command finished with exit code ") {
+			result = body[:max(i, 0)]
+		}
+	}
+	return withoutForeignNotFound(result, args)
+}
+
+// looksAtFile says whether a call that did not write shows a file rather than runs a check: a
+// read or an editor's view naming a file, a command that only prints files (cat, head, sed
+// -n), SWE-agent's viewers. A file read again after edits elsewhere answers as before because
+// nothing changed it: a look the model wants again, not a check its edits fail to move.
+func looksAtFile(c *observedCall, cls classEntry, mut bool) bool {
+	if mut {
+		return false
+	}
+	if cls.mutating || cls.shows && namesAFile(c.args) {
+		return true
+	}
+	if _, ok := printsFiles(c.args); ok {
+		return true
+	}
+	return sweAgentViews(c.args)
 }
 
 // successWords and doubtWords are what a check's last line says when it reports success
@@ -2440,6 +2495,7 @@ var (
 // or is fixed and takes none of it back. Such a check answering as before an edit is a change
 // verified (a refactoring whose tests still pass), not an edit that failed to land.
 func reportsSuccess(result string, args []byte) bool {
+	result = programOutput(result, args)
 	if endsWithSuccess(result, args) {
 		return true
 	}

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 39
+const progressSnapFormat = 40
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -213,6 +213,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedID)
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedSaid)
 	b = binary.AppendUvarint(b, uint64(s.unmoved))
+	b = binary.AppendUvarint(b, uint64(s.unmovedWords))
 	b = binary.AppendUvarint(b, uint64(s.tools.n))
 	for _, name := range s.tools.names {
 		b = appendString(b, name)
@@ -441,6 +442,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.thoughtPreview = r.string()
 	s.unmovedID, s.unmovedSaid = r.u64(), r.u64()
 	s.unmoved = i32()
+	s.unmovedWords = i32()
 	s.tools.n = i32()
 	for i := range s.tools.names {
 		if name := r.string(); name != "" {

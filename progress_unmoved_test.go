@@ -23,10 +23,13 @@ func unmovedRounds(rounds int, answer, words func(i int) string, failed bool) []
 	return evs
 }
 
-func TestCheckUnchangedAcrossEditsIsToldAtItsFourthRun(t *testing.T) {
+func TestCheckUnchangedAcrossEditsIsTold(t *testing.T) {
 	same := func(int) string { return "Input: -3\nConverted: 3\nExpected: -3" }
 	again := func(int) string {
 		return "The changes look good. Let's run our reproduction script again to see if the issue is fixed:"
+	}
+	reworded := func(i int) string {
+		return fmt.Sprintf("Run %d: let's see whether the change to convert() variant %c helps.", i, 'A'+i)
 	}
 	tests := []struct {
 		name   string
@@ -51,9 +54,16 @@ func TestCheckUnchangedAcrossEditsIsToldAtItsFourthRun(t *testing.T) {
 			}
 			return same(i)
 		}, again, false, 5},
-		{"other words before each run", same, func(i int) string {
-			return fmt.Sprintf("Run %d: let's see whether the change to convert() variant %c helps.", i, 'A'+i)
-		}, false, 0},
+		{"other words before each run: told one run later", same, reworded, false, 5},
+		{"other words before each run, the output moving once", func(i int) string {
+			if i == 2 {
+				return "Input: -3\nConverted: 0\nExpected: -3"
+			}
+			return same(i)
+		}, reworded, false, 8},
+		{"other words before each run, the output moving every time", func(i int) string {
+			return fmt.Sprintf("Input: -3\nConverted: %d\nExpected: -3", i)
+		}, reworded, false, 0},
 		{"a check that reports success: a refactoring verified", func(int) string { return "collected 3 items\n\ntest_convert.py ...\n\n3 passed in 0.02s" }, again, false, 0},
 		{"a check whose answer reads as a failure though the host did not flag it: the errors rule's", func(int) string {
 			return "File reproduce.py not found"
@@ -99,6 +109,12 @@ func TestReportsSuccessReadsACheckVerdict(t *testing.T) {
 		{"Still wrong: got 3", false},
 		{"Result: 42", false},
 		{"", false},
+		// The program's last line, under its host's own lines.
+		{"collected 3 items\n\n3 passed in 0.02s\n[Command finished with exit code 0]", true},
+		{"Converted: 3\nExpected: -3\n[Command finished with exit code 0]", false},
+		{"Output: ....\n4 passed in 0.31s\nError: (none)\nExit Code: 0\nSignal: (none)", true},
+		{"Applying migration 0042...\nDone.\nzsh:1: command not found: dump_zsh_state", true},
+		{"All checks passed!\n(Open file: /w/x.py)\n(Current directory: /w)\nbash-$", true},
 	}
 	for _, tt := range tests {
 		if got := reportsSuccess(tt.answer, nil); got != tt.want {

@@ -165,6 +165,10 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 			func(int) string { return "Input: -3\nConverted: 3\nExpected: -3" },
 			func(int) string { return "The changes look good. Let's run our reproduction script again:" }, false),
 			"execute_bash unchanged across edits × 3"},
+		{"a check unchanged across edits, other words before each run", unmovedRounds(5,
+			func(int) string { return "Input: -3\nConverted: 3\nExpected: -3" },
+			func(i int) string { return fmt.Sprintf("Attempt %d: the sign should now survive convert().", i) }, false),
+			"execute_bash unchanged across edits × 4"},
 	}
 	cfg, _ := Preset(PresetDefault)
 	for _, tc := range tests {
