@@ -330,7 +330,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		return out
 	}
 	s.recent[(int(s.calls)-1)%len(s.recent)].broke = fw.failed
-	if dist > 0 && !noProgress {
+	if !noProgress && (dist > 0 || s.changes != 0) {
+		// (A check run again further back than the recent calls, edits between, is looked for
+		// in the ring: with no change of the workspace among its calls there is none.)
 		s.noteUnmoved(c, id, &dg, dist, fw.failed, mut || waiting || keys.onScreen, looksAtFile(c, cls, mut), args)
 	}
 	out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
@@ -2385,14 +2387,15 @@ func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist
 		return
 	}
 	var r *recentCall // the check's last run that did not fail
-	for d := dist; d < len(s.recent) && d < int(s.calls); d++ {
+	for d := dist; dist > 0 && d < len(s.recent) && d < int(s.calls); d++ {
 		if e := &s.recent[(int(s.calls)-1-d)%len(s.recent)]; e.id == id && !e.failed && !e.broke {
 			r = e
 			break
 		}
 	}
 	if r == nil {
-		return // out of the ring
+		s.noteUnmovedAfar(c, id, dg, notCheck, look, args)
+		return
 	}
 	said := s.saidBefore()
 	switch {
@@ -2408,14 +2411,48 @@ func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist
 		} else {
 			s.unmovedWords = 0
 		}
-		if look && s.unmovedWords == 0 {
-			// A look at a file counts only while the same words come before it.
+		if s.unmovedWords == 0 && (look || printedNothing(c.result, c.args)) {
+			// A look at a file, or a program that printed nothing, counts only while the
+			// same words come before it.
 			s.unmoved = 0
 			return
 		}
 		s.unmoved++
 	case s.unmovedID == id:
 		s.unmoved, s.unmovedWords = 0, 0 // the check answered otherwise
+	}
+}
+
+// noteUnmovedAfar is noteUnmoved for a check whose last run is further back than the recent
+// calls: OpenHands agents spend six to twelve calls editing between two runs of their script,
+// and a run answering as the one before it, nine calls back, was neither counted nor started
+// the count afresh (validation round r213a: a notice twelve calls late). The ring of the 64
+// recent calls keeps each call's key (call and answer), the call, and whether it failed or
+// changed the workspace; not the words before it, so such a run counts as one worded anew.
+func (s *progressState) noteUnmovedAfar(c *observedCall, id uint64, dg *digest, notCheck, look bool, args []byte) {
+	counts := !notCheck && !look && c.hasRes && dg.words >= 3
+	if !counts && s.unmovedID != id {
+		return // nothing to count, nor a count to start afresh: most calls
+	}
+	n := int(s.calls)
+	call := uint16(id)
+	for i := n - 1 - recentWindow; i >= 0 && n-i <= ringSize; i-- {
+		p := uint(i) % ringSize
+		if s.marks[p].call != call || s.fails&(1<<p) != 0 {
+			continue // another call, or a run that failed (the errors rule's)
+		}
+		switch {
+		case counts && s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0 &&
+			!changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args) && !printedNothing(c.result, c.args):
+			if s.unmovedID != id {
+				s.unmovedID, s.unmoved = id, 0
+			}
+			s.unmoved++
+			s.unmovedWords = 0
+		case s.unmovedID == id:
+			s.unmoved, s.unmovedWords = 0, 0
+		}
+		return
 	}
 }
 
@@ -2451,18 +2488,52 @@ func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) [
 
 // programOutput is what a check's program printed, without what its host and shell wrote
 // after it: SWE-agent's status lines and a terminal's prompt (withoutTrailers), Gemini CLI's
-// fields (shellOutputBody), OpenHands' "[Command finished with exit code 0]", a shell hook
+// fields (shellOutputBody), OpenHands' bracketed lines (isOpenHandsFooter), a shell hook
 // failing after every command (withoutForeignNotFound). A check's verdict is the program's
 // last line: six passing test runs under Gemini CLI, an edit before each, ended with its
 // fields, and would have been read as a check whose edits changed nothing.
 func programOutput(result string, args []byte) string {
 	result = shellOutputBody(withoutTrailers(result))
-	if body := strings.TrimRight(result, " \t\r\n"); strings.HasSuffix(body, "]") {
-		if i := strings.LastIndexByte(body, '\n'); strings.HasPrefix(body[i+1:], "[Command finished with exit code ") {
-			result = body[:max(i, 0)]
+	for {
+		body := strings.TrimRight(result, " \t\r\n")
+		i := strings.LastIndexByte(body, '\n')
+		if !strings.HasSuffix(body, "]") || !isOpenHandsFooter(body[i+1:]) {
+			break
 		}
+		result = body[:max(i, 0)]
 	}
 	return withoutForeignNotFound(result, args)
+}
+
+// openHandsFooters open the bracketed lines OpenHands writes under a command's output.
+var openHandsFooters = [...]string{"[Command finished with exit code ", "[The command completed with exit code ",
+	"[Current working directory: ", "[Python interpreter: ", "[Python Interpreter: "}
+
+// isOpenHandsFooter says whether line is one of the lines OpenHands writes under a command's
+// output about the command: its exit code, where it ran, which Python.
+func isOpenHandsFooter(line string) bool {
+	for _, f := range openHandsFooters {
+		if strings.HasPrefix(line, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// printedNothing says whether a check's program printed nothing: its output, without its
+// host's closing lines (programOutput), empty or only a harness's word that there was none
+// (SWE-agent's "Your command ran successfully and did not produce any output.", mini-swe-agent's
+// empty <output>). Such a check shows nothing an edit could move: a script that only saves an
+// image, run once more as the last look before finishing, 17 calls of successful work since
+// its run before, was told as a check the edits did not reach (validation round r215a F1).
+func printedNothing(result string, args []byte) bool {
+	out := strings.TrimSpace(programOutput(result, args))
+	if rest, ok := strings.CutPrefix(out, "<returncode>"); ok {
+		if _, body, ok := strings.Cut(rest, "<output>"); ok {
+			out = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body), "</output>"))
+		}
+	}
+	return out == "" || out == "Your command ran successfully and did not produce any output."
 }
 
 // looksAtFile says whether a call that did not write shows a file rather than runs a check: a
@@ -2507,6 +2578,24 @@ func reportsSuccess(result string, args []byte) bool {
 	}
 	for _, w := range successWords {
 		if strings.Contains(last, w) {
+			// A last line of success speaks for the run only when no line above it reports
+			// a failure: a script checking several cases prints its last case's "Passed"
+			// under two that "Failed" (validation round r215a).
+			body := strings.TrimRight(result, " \t\r\n")
+			return !reportsFailedCase(body[:max(strings.LastIndexByte(body, '\n'), 0)])
+		}
+	}
+	return false
+}
+
+// failedCaseWords are what a line of a check's output says of a case that did not pass.
+var failedCaseWords = [...]string{"fail", "❌", "✗", "incorrect", "wrong", "mismatch"}
+
+// reportsFailedCase says whether some line of a check's output says a case failed.
+func reportsFailedCase(out string) bool {
+	out = strings.ToLower(out)
+	for _, w := range failedCaseWords {
+		if strings.Contains(out, w) {
 			return true
 		}
 	}

@@ -61,6 +61,9 @@ func TestCheckUnchangedAcrossEditsIsTold(t *testing.T) {
 			}
 			return same(i)
 		}, reworded, false, 8},
+		{"a script that prints nothing, other words before each run: it shows nothing an edit could move", func(int) string {
+			return "\n[The command completed with exit code 0.]\n[Command finished with exit code 0]"
+		}, reworded, false, 0},
 		{"other words before each run, the output moving every time", func(i int) string {
 			return fmt.Sprintf("Input: -3\nConverted: %d\nExpected: -3", i)
 		}, reworded, false, 0},
@@ -115,10 +118,64 @@ func TestReportsSuccessReadsACheckVerdict(t *testing.T) {
 		{"Output: ....\n4 passed in 0.31s\nError: (none)\nExit Code: 0\nSignal: (none)", true},
 		{"Applying migration 0042...\nDone.\nzsh:1: command not found: dump_zsh_state", true},
 		{"All checks passed!\n(Open file: /w/x.py)\n(Current directory: /w)\nbash-$", true},
+		{"Test passed: found in index.html\n[The command completed with exit code 0.]\n[Current working directory: /w]\n[Python interpreter: /usr/bin/python]\n[Command finished with exit code 0]", true},
+		// The last case passing under cases that failed is no success of the run.
+		{"Test 1 (both NaN): Failed - Exception raised\nTest 3 (zero x): Passed - No exception raised", false},
+		{"❌ http://foo/bar@example.com was accepted\n✓ Success: http://example.com was correctly accepted", false},
 	}
 	for _, tt := range tests {
 		if got := reportsSuccess(tt.answer, nil); got != tt.want {
 			t.Errorf("reportsSuccess(%q) = %v, want %v", tt.answer, got, tt.want)
 		}
+	}
+}
+
+// An OpenHands agent spends six to twelve calls editing between two runs of its script: a
+// run answering as the one before it, further back than the recent calls, still counts, and
+// a run found so that answered otherwise starts the count afresh (validation round r213a: a
+// notice twelve calls late).
+func TestCheckUnchangedAcrossLongEditsIsTold(t *testing.T) {
+	const wrong = "Input: -3\nConverted: 3\nExpected: -3"
+	rounds := func(answers []string, edits int) []step {
+		var steps []step
+		for i, a := range answers {
+			for j := range edits {
+				k := i*edits + j
+				steps = append(steps, ok("str_replace_editor",
+					fmt.Sprintf(`{"command":"str_replace","path":"/w/lib/convert.py","old_str":"v%d","new_str":"v%d"}`, k, k+1),
+					"The file /w/lib/convert.py has been edited."))
+			}
+			steps = append(steps, thought(fmt.Sprintf("Attempt %d: the sign should now survive convert().", i)),
+				ok("execute_bash", `{"command":"cd /w && python reproduce.py"}`, a))
+		}
+		return steps
+	}
+	five := []string{wrong, wrong, wrong, wrong, wrong}
+	moved := []string{wrong, wrong, "Input: -3\nConverted: 0\nExpected: -3", wrong, wrong, wrong, wrong}
+	runProgressCases(t, []progressCase{
+		{"nine edits between runs, the same answer five times", rounds(five, 9), []string{"54:thought:execute_bash unchanged across edits × 4"}},
+		{"three edits between runs, the same answer five times", rounds(five, 3), []string{"24:thought:execute_bash unchanged across edits × 4"}},
+		{"nine edits between runs, the answer moving once", rounds(moved, 9), nil},
+	})
+}
+
+func TestPrintedNothingReadsUnderTheHostsLines(t *testing.T) {
+	tests := []struct {
+		name, answer string
+		want         bool
+	}{
+		{"OpenHands' footer alone", "\n[The command completed with exit code 0.]\n[Current working directory: /w]\n[Python interpreter: /usr/bin/python]\n[Command finished with exit code 0]", true},
+		{"SWE-agent's word for no output", "Your command ran successfully and did not produce any output.\n(Open file: n/a)\n(Current directory: /w)\nbash-$", true},
+		{"mini-swe-agent's empty output", "<returncode>0</returncode>\n<output>\n</output>", true},
+		{"Gemini CLI's empty output", "Command: python save.py\nDirectory: (root)\nOutput: \nError: (none)\nExit Code: 0", true},
+		{"a line printed", "Converted: 3\n[Command finished with exit code 0]", false},
+		{"mini-swe-agent's output", "<returncode>0</returncode>\n<output>\nConverted: 3\n</output>", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := printedNothing(tt.answer, nil); got != tt.want {
+				t.Errorf("printedNothing = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
