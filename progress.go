@@ -628,6 +628,10 @@ type progressState struct {
 	// needs (cyclePeriod): set by followCycles at every call, before it is read, so it is not
 	// kept in the snapshot. Most calls have none, and cyclePeriod then looks no further.
 	cycleDue bool
+	// keyBack is how many calls back, beyond the recentWindow, the call's key (call and
+	// answer) was last met among the calls followCycles compares it with, 0 when it was not:
+	// set by followCycles at every call, before noteUnmoved reads it, so not kept either.
+	keyBack int32
 	// cycleHeld is the period of a cycle whose first reminder fell in the quiet calls, told at
 	// its next full round after them if it goes on that long (0 for none). A cycle that broke
 	// off is not due again until it has come round three times, when its own first reminder

@@ -333,7 +333,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if !noProgress && (dist > 0 || s.changes != 0) {
 		// (A check run again further back than the recent calls, edits between, is looked for
 		// in the ring: with no change of the workspace among its calls there is none.)
-		s.noteUnmoved(c, id, &dg, dist, fw.failed, mut || waiting || keys.onScreen, looksAtFile(c, cls, mut), args)
+		s.noteUnmoved(c, cls, id, &dg, dist, fw.failed, mut, mut || waiting || keys.onScreen, args)
 	}
 	out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
 	if len(out) == before {
@@ -405,10 +405,13 @@ func (s *progressState) followCycles(key uint64) {
 	rounds := int32(s.d.thresholds[0] - 1)                         // full rounds after the first (cyclePeriod)
 	need := rounds                                                 // rounds*k, the run period k needs
 	var due int32                                                  // negative once some run has come round in full
+	s.keyBack = 0
 	for k := 2; k < len(runs); k++ {
 		r := runs[k] + 1
 		if ring[(cur-uint(k))%ringSize] != key {
 			r = 0
+		} else if k > recentWindow && s.keyBack == 0 {
+			s.keyBack = int32(k)
 		}
 		runs[k] = r
 		need += rounds
@@ -2380,9 +2383,9 @@ func (s *progressState) saidBefore() uint32 {
 // errors rule's, and neither counts nor starts the count afresh: an edit that broke the code
 // once (a RecursionError), the next bringing the same wrong output back, did not move the
 // check (validation round r178a C4). notCheck: the call changed the workspace, waited, or
-// shows its outcome on a screen; look: it shows a file (looksAtFile), and counts only while
-// the same words come before it.
-func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist int, failed, notCheck, look bool, args []byte) {
+// shows its outcome on a screen. A look at a file (looksAtFile) counts only while the same
+// words come before it.
+func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, dg *digest, dist int, failed, mut, notCheck bool, args []byte) {
 	if failed {
 		return
 	}
@@ -2394,7 +2397,7 @@ func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist
 		}
 	}
 	if r == nil {
-		s.noteUnmovedAfar(c, id, dg, notCheck, look, args)
+		s.noteUnmovedAfar(c, cls, id, dg, mut, notCheck, args)
 		return
 	}
 	said := s.saidBefore()
@@ -2411,7 +2414,7 @@ func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist
 		} else {
 			s.unmovedWords = 0
 		}
-		if s.unmovedWords == 0 && (look || printedNothing(c.result, c.args)) {
+		if s.unmovedWords == 0 && (looksAtFile(c, cls, mut) || printedNothing(c.result, c.args)) {
 			// A look at a file, or a program that printed nothing, counts only while the
 			// same words come before it.
 			s.unmoved = 0
@@ -2426,23 +2429,29 @@ func (s *progressState) noteUnmoved(c *observedCall, id uint64, dg *digest, dist
 // noteUnmovedAfar is noteUnmoved for a check whose last run is further back than the recent
 // calls: OpenHands agents spend six to twelve calls editing between two runs of their script,
 // and a run answering as the one before it, nine calls back, was neither counted nor started
-// the count afresh (validation round r213a: a notice twelve calls late). The ring of the 64
-// recent calls keeps each call's key (call and answer), the call, and whether it failed or
-// changed the workspace; not the words before it, so such a run counts as one worded anew.
-func (s *progressState) noteUnmovedAfar(c *observedCall, id uint64, dg *digest, notCheck, look bool, args []byte) {
-	counts := !notCheck && !look && c.hasRes && dg.words >= 3
-	if !counts && s.unmovedID != id {
-		return // nothing to count, nor a count to start afresh: most calls
+// the count afresh (validation round r213a: a notice twelve calls late). It looks as far back
+// as the cycle rule does (maxPeriod, 32 calls), in the ring that keeps each call's key (call
+// and answer), the call, and whether it failed or changed the workspace; not the words before
+// it, so such a run counts as one worded anew. followCycles, comparing the call's key with
+// each of those calls already, notes the nearest beyond the recent ones (keyBack): without
+// one, and no count under way for the call, there is nothing to look for.
+func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint64, dg *digest, mut, notCheck bool, args []byte) {
+	counts := !notCheck && c.hasRes && dg.words >= 3
+	if s.unmovedID != id && (!counts || s.keyBack == 0) {
+		// Nothing to count (the same call and answer is not among the calls the cycle
+		// rule looks back over, beyond the recent ones: keyBack), nor a count to start
+		// afresh: most calls.
+		return
 	}
 	n := int(s.calls)
 	call := uint16(id)
-	for i := n - 1 - recentWindow; i >= 0 && n-i <= ringSize; i-- {
+	for i := n - 1 - recentWindow; i >= 0 && n-i <= len(s.runs); i-- {
 		p := uint(i) % ringSize
 		if s.marks[p].call != call || s.fails&(1<<p) != 0 {
 			continue // another call, or a run that failed (the errors rule's)
 		}
 		switch {
-		case counts && s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0 &&
+		case counts && s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0 && !looksAtFile(c, cls, mut) &&
 			!changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args) && !printedNothing(c.result, c.args):
 			if s.unmovedID != id {
 				s.unmovedID, s.unmoved = id, 0
