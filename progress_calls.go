@@ -2402,10 +2402,7 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 	}
 	said := s.saidBefore()
 	switch {
-	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch &&
-		!notCheck && c.hasRes && dg.words >= 3 && !changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args):
-		// (A failure is the errors rule's: told across the edits at its fourth. A change of
-		// directory shows nothing an edit could change.)
+	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch && checkAnswer(c, dg, notCheck, args):
 		if s.unmovedID != id {
 			s.unmovedID, s.unmoved, s.unmovedWords = id, 0, 0
 		}
@@ -2414,9 +2411,7 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 		} else {
 			s.unmovedWords = 0
 		}
-		if s.unmovedWords == 0 && (looksAtFile(c, cls, mut) || printedNothing(c.result, c.args)) {
-			// A look at a file, or a program that printed nothing, counts only while the
-			// same words come before it.
+		if s.unmovedWords == 0 && needsWords(c, cls, mut) {
 			s.unmoved = 0
 			return
 		}
@@ -2424,6 +2419,21 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 	case s.unmovedID == id:
 		s.unmoved, s.unmovedWords = 0, 0 // the check answered otherwise
 	}
+}
+
+// checkAnswer says whether a call's answer can show a check's outcome for noteUnmoved: the
+// call is no change, wait or screen (notCheck), its answer has words, and it neither moves to
+// another directory, which shows nothing an edit could change, nor reports success, a change
+// verified (a failure is the errors rule's: told across the edits at its fourth).
+func checkAnswer(c *observedCall, dg *digest, notCheck bool, args []byte) bool {
+	return !notCheck && c.hasRes && dg.words >= 3 && !changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args)
+}
+
+// needsWords says whether a check's run counts only while the same words come before it: a
+// look at a file (looksAtFile), or a program that printed nothing (printedNothing), answers as
+// before whatever the edits did.
+func needsWords(c *observedCall, cls classEntry, mut bool) bool {
+	return looksAtFile(c, cls, mut) || printedNothing(c.result, c.args)
 }
 
 // noteUnmovedAfar is noteUnmoved for a check whose last run is further back than the recent
@@ -2451,8 +2461,8 @@ func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint
 			continue // another call, or a run that failed (the errors rule's)
 		}
 		switch {
-		case counts && s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0 && !looksAtFile(c, cls, mut) &&
-			!changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args) && !printedNothing(c.result, c.args):
+		case counts && s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0 &&
+			checkAnswer(c, dg, notCheck, args) && !needsWords(c, cls, mut):
 			if s.unmovedID != id {
 				s.unmovedID, s.unmoved = id, 0
 			}
