@@ -2390,10 +2390,12 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 		return
 	}
 	var r *recentCall // the check's last run that did not fail
-	for d := dist; dist > 0 && d < len(s.recent) && d < int(s.calls); d++ {
-		if e := &s.recent[(int(s.calls)-1-d)%len(s.recent)]; e.id == id && !e.failed && !e.broke {
-			r = e
-			break
+	if dist > 0 {
+		for d := dist; d < len(s.recent) && d < int(s.calls); d++ {
+			if e := &s.recent[(int(s.calls)-1-d)%len(s.recent)]; e.id == id && !e.failed && !e.broke {
+				r = e
+				break
+			}
 		}
 	}
 	if r == nil {
@@ -2461,7 +2463,7 @@ func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint
 			continue // another call, or a run that failed (the errors rule's)
 		}
 		switch {
-		case counts && s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0 &&
+		case s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0 &&
 			checkAnswer(c, dg, notCheck, args) && !needsWords(c, cls, mut):
 			if s.unmovedID != id {
 				s.unmovedID, s.unmoved = id, 0
@@ -2513,13 +2515,8 @@ func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) [
 // fields, and would have been read as a check whose edits changed nothing.
 func programOutput(result string, args []byte) string {
 	result = shellOutputBody(withoutTrailers(result))
-	for {
-		body := strings.TrimRight(result, " \t\r\n")
-		i := strings.LastIndexByte(body, '\n')
-		if !strings.HasSuffix(body, "]") || !isOpenHandsFooter(body[i+1:]) {
-			break
-		}
-		result = body[:max(i, 0)]
+	if cut := trailingLinesStart(result, isOpenHandsFooter); cut >= 0 {
+		result = result[:cut]
 	}
 	return withoutForeignNotFound(result, args)
 }
@@ -2530,14 +2527,7 @@ var openHandsFooters = [...]string{"[Command finished with exit code ", "[The co
 
 // isOpenHandsFooter says whether line is one of the lines OpenHands writes under a command's
 // output about the command: its exit code, where it ran, which Python.
-func isOpenHandsFooter(line string) bool {
-	for _, f := range openHandsFooters {
-		if strings.HasPrefix(line, f) {
-			return true
-		}
-	}
-	return false
-}
+func isOpenHandsFooter(line string) bool { return startsWithOneOf(line, openHandsFooters[:]) }
 
 // printedNothing says whether a check's program printed nothing: its output, without its
 // host's closing lines (programOutput), empty or only a harness's word that there was none
@@ -2589,7 +2579,7 @@ func reportsSuccess(result string, args []byte) bool {
 	if endsWithSuccess(result, args) {
 		return true
 	}
-	last := strings.ToLower(lastLine(withoutTrailers(result)))
+	last := strings.ToLower(lastLine(result)) // (programOutput left the trailers out)
 	for _, w := range doubtWords {
 		if strings.Contains(last, w) {
 			return false

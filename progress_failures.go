@@ -362,9 +362,15 @@ func shellOutputBody(result string) string {
 
 // isShellTrailerLine says whether line is one that Gemini CLI's shell tool writes after a
 // command's output.
-func isShellTrailerLine(line string) bool {
-	for _, l := range [...]string{"Error: (none)", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: "} {
-		if strings.HasPrefix(line, l) {
+func isShellTrailerLine(line string) bool { return startsWithOneOf(line, shellTrailers[:]) }
+
+// shellTrailers open the lines Gemini CLI's shell tool writes after a command's output.
+var shellTrailers = [...]string{"Error: (none)", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: "}
+
+// startsWithOneOf says whether s opens with one of prefixes.
+func startsWithOneOf(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
 			return true
 		}
 	}
