@@ -378,6 +378,17 @@ func TestMutatingCalls(t *testing.T) {
 		{"bash", `{"command":"unset PYTHONPATH && pytest -q"}`, false}, // a line that runs something is that something
 		{"bash", `{"command":"export KUBECONFIG=/k/config && kubectl get pods"}`, false},
 		{"bash", `{"command":"grep -rn "export default Button" src/"}`, false},
+		// a search's pattern and an echo's text name no program (validation round r216a)
+		{"bash", `search_dir "pip install"`, false},
+		{"bash", `{"command":"search_dir \"pip install -d\""}`, false},
+		{"bash", `{"command":"grep -rn \"git checkout\" docs/"}`, false},
+		{"bash", `{"command":"echo \"rm -rf build\""}`, false},
+		{"bash", `{"command":"git grep -n \"rm -rf\""}`, false},
+		{"bash", `{"command":"grep -l foo *.py | xargs sed -i 's/a/b/'"}`, true},
+		{"bash", `{"command":"echo start && pip install -e ."}`, true},
+		{"bash", "grep -n x a.py\nrm a.pyc", true},
+		{"bash", `{"command":"grep -n x a.py\nrm a.pyc"}`, true},
+		{"bash", `{"command":"echo $(rm stale.lock)"}`, true},
 		{"bash", `{"command":"apt-get update"}`, true},
 		{"bash", `{"command":"conda activate testbed"}`, true},
 		{"bash", `{"command":"python - <<'PY'\nimport inspect\nsource = inspect.getsource(mod)\nPY"}`, false},

@@ -347,6 +347,13 @@ var commandWordLens = func() (t [26]uint16) {
 	return t
 }()
 
+// patternPrograms are programs whose words are a pattern to look for or a text to print,
+// never a program to run (see shellWordsWrite).
+var patternPrograms = map[string]bool{
+	"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "echo": true, "printf": true,
+	"search_dir": true, "search_file": true, "find_file": true,
+}
+
 var writeSubcommands = map[string]bool{
 	"apply": true, "am": true, "checkout": true, "reset": true, "commit": true, "stash": true,
 	"restore": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "add": true,
@@ -394,10 +401,22 @@ func shellWritesFiles(cmd []byte, redirects bool) (writes, envWord, netWord bool
 // a redirection to a file; not what a script's own code writes (codeWrites).
 func shellWordsWrite(cmd []byte, redirects bool) (writes, envWord, netWord bool) {
 	kind := uint8(0) // what the last command word needs after it
+	// A command's first word is the program; the words of a command whose program only
+	// searches or prints (grep, echo, SWE-agent's search_dir) are its pattern or its text, and
+	// name no program: `search_dir "pip install"` installs nothing (validation round r216a).
+	// Where that command ends (; | & ( ) ` or a line's end), the next word is a program again.
+	atProgram, data := true, false
 	n := len(cmd)
 	for i := 0; i < n; {
-		if isShellSep(cmd[i]) {
-			if cmd[i] == '\\' && i+1 < n {
+		if c := cmd[i]; isShellSep(c) {
+			switch {
+			case c == ';' || c == '|' || c == '&' || c == '(' || c == ')' || c == '`' || c == '\n' ||
+				c == '\\' && i+1 < n && cmd[i+1] == 'n':
+				atProgram, data = true, false
+			case c == ':':
+				atProgram = true // a JSON key's value: {"command":"grep …"}
+			}
+			if c == '\\' && i+1 < n {
 				i++ // an escape: \n, \t, \" end a word
 			}
 			i++
@@ -409,10 +428,24 @@ func shellWordsWrite(cmd []byte, redirects bool) (writes, envWord, netWord bool)
 		}
 		w := windowsProgram(cmd[i:j])
 		i = j
+		if data {
+			continue
+		}
+		if atProgram {
+			atProgram = false
+			if patternPrograms[string(w)] {
+				data = true
+				continue
+			}
+		}
 		switch kind {
 		case 2:
 			if writeSubcommands[string(w)] {
 				return true, envWord, netWord
+			}
+			if string(w) == "grep" || string(w) == "log" {
+				kind, data = 0, true // git grep, git log --grep: a pattern follows
+				continue
 			}
 			if string(w) == "auth" || string(w) == "sso" {
 				continue // the group a sign-in is in: `gh auth login`, `aws sso login`
