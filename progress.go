@@ -657,11 +657,17 @@ type progressState struct {
 	unmovedID, unmovedSaid uint64
 	unmoved                int32
 	unmovedWords           int32 // of those runs, the last ones in a row the same words came before
-	thoughtSaid            int32 // the thoughtN at the last notice
-	saidAt                 int32 // calls at the last notice, 0 before the first
-	lastWait               int32 // 1 + the index of the latest call that waited, 0 before the first
-	lastMoved              int32 // 1 + the index of the latest call that found a look it made before answered otherwise (movedOnItsOwn)
-	callSaid               bool  // a call notice was given since the thought began
+	// The opening words of the text a change last added a print of (printedText), and the
+	// workspace that change made: a failure whose output shows them since is the answer to
+	// a question the model put, not the failure again (see probeAnswered).
+	probe       [maxProbe]byte
+	probeLen    uint8
+	probeEpoch  uint32
+	thoughtSaid int32 // the thoughtN at the last notice
+	saidAt      int32 // calls at the last notice, 0 before the first
+	lastWait    int32 // 1 + the index of the latest call that waited, 0 before the first
+	lastMoved   int32 // 1 + the index of the latest call that found a look it made before answered otherwise (movedOnItsOwn)
+	callSaid    bool  // a call notice was given since the thought began
 	// spoke: the host has fed the model's text at least once. Until it does, no thought can
 	// repeat, and the lines a result brought (digest's lines), which only the thought rule
 	// reads, are not gathered: a host that feeds calls alone pays nothing for them.

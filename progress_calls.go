@@ -221,6 +221,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 
 	changedNow := s.epoch != epochBefore
+	if changedNow && mut {
+		s.noteProbe(c.args)
+	}
 
 	// Thought chain: note whether this call brought anything new.
 	if s.thoughtN >= 1 {

@@ -2261,6 +2261,11 @@ func (s *progressState) updateRefail(c *observedCall, id, places uint64, failed 
 
 // refailStep is updateRefail's step for a call of a new reply.
 func (s *progressState) refailStep(c *observedCall, r *refailChain, id, places uint64, failed bool, dg *digest, sig uint64) *refailChain {
+	if failed && dg.words >= 3 && r != nil && r.result != dg.exact && s.probeAnswered(r, c.result) {
+		// The run shows what a print added since the chain's last failure prints: an answer
+		// to the model's question, weaker evidence of the failure repeated (probeAnswered).
+		r.weak = true
+	}
 	switch {
 	case !failed:
 		// The command worked, and the chain ends, unless it was written with other relative
@@ -2720,4 +2725,122 @@ func printsFiles(args []byte) (prog string, ok bool) {
 func complainsFirst(result, prog string) bool {
 	result = strings.TrimLeft(result, " \t\r\n")
 	return strings.HasPrefix(result, prog+": ")
+}
+
+// maxProbe is how many bytes of a print's text noteProbe keeps: enough to find it in an
+// output, no more.
+const maxProbe = 24
+
+// noteProbe remembers, for a change of the workspace, the text its arguments add a print of
+// (printedText), if any. The print remembered already, met again, is not a new one: SWE-agent's
+// editor replaces whole lines, and the edits after a print often carry it along; its text
+// showing after them answers nothing new (a Llama run kept one "Debug:" print through five
+// edits, each run failing as before).
+func (s *progressState) noteProbe(args []byte) {
+	if lit := printedText(args); len(lit) > 0 && string(lit) != string(s.probe[:s.probeLen]) {
+		s.probeLen = uint8(copy(s.probe[:], lit))
+		s.probeEpoch = s.epoch
+	}
+}
+
+// probeAnswered says whether a failing run of chain r's command shows, in its output, the text
+// of a print a change added since the chain's last failure. Models debug by printing: each
+// edit adds a print ("DEBUG: isinstance(value, SimpleLazyObject) = ..."), each run answers it
+// while the failure under it stays as it was. Counted as the failure again like any other,
+// four such runs were told as edits not reaching the cause, two calls before the fix they
+// led to (validation round r217a F2, F3: Gemini 3 Pro, print-debugging a Django query and
+// pytest's xfail). Such a run still fails as before, and probing that goes on while the
+// failure stays is still a loop (our labels' error loops of the same runs, a few runs on:
+// prints added and moved while one failure, raised by one of those prints, never changes):
+// the chain counts it, and speaks one repeat later (refailChain.weak), as for a failure
+// matched by its line alone. An edit that adds no print, or a print whose text does not
+// show, leaves the run a plain repeat: a print added to code that never runs answers nothing.
+func (s *progressState) probeAnswered(r *refailChain, result string) bool {
+	return s.probeLen > 0 && s.probeEpoch > r.epoch && printedIn(result, string(s.probe[:s.probeLen]))
+}
+
+// printedIn says whether text was printed in result: met there where a word starts, and not
+// inside quotes, as in the source line of the print that a traceback quotes (pytest's shows
+// every line of the failing function). A print of "Error:" has not printed in
+// "ModuleNotFoundError: ...".
+func printedIn(result, text string) bool {
+	for i := 0; ; {
+		k := strings.Index(result[i:], text)
+		if k < 0 {
+			return false
+		}
+		if at := i + k; at == 0 || strings.IndexByte("\"'`_", result[at-1]) < 0 && !isWordByte(result[at-1]) {
+			return true
+		}
+		i += k + 1
+	}
+}
+
+// printedText returns the opening words of the text a change's arguments print, the last
+// print in them whose text opens with at least four bytes of words before any value put in
+// it ("DEBUG: value = " of print(f"DEBUG: value = {value}"), System.out.println("Entering
+// ..."), console.log('state', ...)); nil when there is none, or when that text is met twice
+// in the arguments (a replacement that keeps a print already there, in its old and new text).
+func printedText(args []byte) []byte {
+	var last []byte
+	for i := 0; i < len(args); {
+		k := bytes.Index(args[i:], []byte("rint"))
+		l := bytes.Index(args[i:], []byte("log("))
+		if k < 0 && l < 0 {
+			break
+		}
+		at, open := i+k+len("rint"), i+k
+		if k < 0 || l >= 0 && l < k {
+			at, open = i+l+len("log"), i+l
+		}
+		i = at
+		if open > 0 && at-open == len("rint") && args[open-1] != 'p' && args[open-1] != 'P' {
+			continue // "rint" not of print, Print, println, printf
+		}
+		// The name's tail (println, printf, Println, eprintln!), then the call's parenthesis.
+		for i < len(args) && (args[i] >= 'a' && args[i] <= 'z' || args[i] == '!') && i-at < 3 {
+			i++
+		}
+		if i >= len(args) || args[i] != '(' {
+			continue
+		}
+		if lit := quotedOpening(args[i+1:]); len(lit) >= 4 {
+			last = lit
+		}
+	}
+	if last == nil || bytes.Count(args, last) > 1 {
+		return nil
+	}
+	return last[:min(len(last), maxProbe)]
+}
+
+// quotedOpening returns the words a string literal at the start of b opens with, before any
+// value put in it ({, %, $), an escape or its end: b may be the literal as written, or as
+// escaped in a JSON string (\"...\"). Python's prefixes (f, r, b) are let through.
+func quotedOpening(b []byte) []byte {
+	i := 0
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	for n := 0; n < 2 && i < len(b) && strings.IndexByte("frbFRB", b[i]) >= 0; n++ {
+		i++
+	}
+	if i < len(b) && b[i] == '\\' {
+		i++
+	}
+	if i >= len(b) || b[i] != '"' && b[i] != '\'' && b[i] != '`' {
+		return nil
+	}
+	i++
+	j := i
+	for j < len(b) && strings.IndexByte("\"'`\\{%$\n", b[j]) < 0 {
+		j++
+	}
+	lit := bytes.TrimSpace(b[i:j])
+	for _, c := range lit {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			return lit
+		}
+	}
+	return nil
 }

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 40
+const progressSnapFormat = 41
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -214,6 +214,9 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedSaid)
 	b = binary.AppendUvarint(b, uint64(s.unmoved))
 	b = binary.AppendUvarint(b, uint64(s.unmovedWords))
+	b = append(b, s.probeLen)
+	b = append(b, s.probe[:s.probeLen]...)
+	b = binary.AppendUvarint(b, uint64(s.probeEpoch))
 	b = binary.AppendUvarint(b, uint64(s.tools.n))
 	for _, name := range s.tools.names {
 		b = appendString(b, name)
@@ -443,6 +446,13 @@ func (s *progressState) restore(r *snapReader) error {
 	s.unmovedID, s.unmovedSaid = r.u64(), r.u64()
 	s.unmoved = i32()
 	s.unmovedWords = i32()
+	if s.probeLen = r.byte(); s.probeLen > maxProbe {
+		return errors.New("print text out of range")
+	}
+	for i := range s.probe[:s.probeLen] {
+		s.probe[i] = r.byte()
+	}
+	s.probeEpoch = uint32(r.uvarint())
 	s.tools.n = i32()
 	for i := range s.tools.names {
 		if name := r.string(); name != "" {
