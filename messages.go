@@ -28,6 +28,7 @@ type catalogue struct {
 	progressRefail          string // {tool} {count} {edits}
 	progressCameBack        string // {tool} {count} {back}: failures of one command coming back across edits
 	progressUnmovedReworded string // {tool} {count}: a check unchanged across edits, whatever was said before it
+	progressUnmovedSilent   string // {tool} {count}: a script printing nothing after each of the edits
 	progressRefailIdle      string // {tool} {count}: the same failure, nothing changed since the first
 	progressReapplied       string // {tool} {count}: the same change made again and again
 	progressCopies          string // {tool} {count}: one reply holding the same call {count} times, answered alike
@@ -154,6 +155,10 @@ var catalogues = map[string]*catalogue{
 			"every time it answered exactly as it did before the edits. The edits are not reaching what the check runs: " +
 			"make sure they change the code it actually executes (the right file, the copy that is imported or " +
 			"installed), or find the cause another way before editing again.",
+		progressUnmovedSilent: "[loopguard] You have run the same {tool} script {count} times after editing, and it " +
+			"printed nothing every time, as it did before the edits. What you changed is not code this script runs: a " +
+			"print added there is never reached. Check which file, module or copy of the code the script actually " +
+			"runs, or make it print what you need to see, before editing again.",
 		progressUnmoved: "[loopguard] You have run the same {tool} check {count} times after editing, saying the same " +
 			"thing before each run, and every time it answered exactly as it did before the edits. The edits are not " +
 			"reaching what the check runs: make sure they change the code it actually executes (the right file, the copy " +
@@ -249,6 +254,9 @@ var catalogues = map[string]*catalogue{
 		progressUnmovedReworded: "[loopguard] 你在修改之后已经把同一个 {tool} 检查运行了 {count} 次，" +
 			"而每次的结果都和修改前完全相同。这些修改没有触及该检查实际运行的代码：请确认改动落在真正被执行的代码上" +
 			"（正确的文件、实际被导入或安装的那一份），或者先用别的办法找到原因，再继续修改。",
+		progressUnmovedSilent: "[loopguard] 你在修改之后已经把同一个 {tool} 脚本运行了 {count} 次，它每次都没有任何输出，" +
+			"和修改前一样。你改动的不是这个脚本运行的代码：加在那里的打印语句根本没有被执行到。请先确认脚本实际运行的是哪个文件、" +
+			"哪个模块或哪一份代码，或者让它打印出你需要看到的内容，再继续修改。",
 		progressUnmoved: "[loopguard] 你在修改之后已经把同一个 {tool} 检查运行了 {count} 次，每次运行前说的话都一样，" +
 			"而每次的结果都和修改前完全相同。这些修改没有触及该检查实际运行的代码：请确认改动落在真正被执行的代码上" +
 			"（正确的文件、实际被导入或安装的那一份），或者先用别的办法找到原因，再继续修改。",

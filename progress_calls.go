@@ -2417,8 +2417,13 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 			s.unmovedWords = 0
 		}
 		if s.unmovedWords == 0 && needsWords(c, cls, mut) {
-			s.unmoved = 0
-			return
+			if !silentScript(c.result, c.args) {
+				s.unmoved = 0
+				return
+			}
+			if !s.editedRightAfter(dist) {
+				return // (see silentScript)
+			}
 		}
 		s.unmoved++
 	case s.unmovedID == id:
@@ -2431,7 +2436,60 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 // another directory, which shows nothing an edit could change, nor reports success, a change
 // verified (a failure is the errors rule's: told across the edits at its fourth).
 func checkAnswer(c *observedCall, dg *digest, notCheck bool, args []byte) bool {
-	return !notCheck && c.hasRes && dg.words >= 3 && !changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args)
+	return !notCheck && c.hasRes && (dg.words >= 3 || silentScript(c.result, c.args)) && !changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args)
+}
+
+// silentScript says whether a check is a script the model runs (an interpreter and a file of
+// its language: `python reproduce_bug.py`) that printed nothing. Such a run counts as
+// unchanged without the words when the model went from the previous run, as silent, straight
+// to another change (editedRightAfter): it took the silence for the check's answer, and its
+// edits did not move it. A SWE-agent run on Java added a print to its script and then one
+// to each of a dozen methods, running the script after each edit, and the script printed
+// nothing every time (validation round r217b M2). A run followed by anything else (a look
+// at what the script wrote, a search) neither counts nor starts the count afresh. Silence
+// from a build or a linter (`go build`, `tsc --noEmit`) is its verdict of success, and is
+// not a script run.
+func silentScript(result string, args []byte) bool {
+	return printedNothing(result, args) && runsScriptFile(args)
+}
+
+// editedRightAfter says whether the call right after the check's run dist calls back changed
+// the workspace.
+func (s *progressState) editedRightAfter(dist int) bool {
+	return dist >= 2 && dist < ringSize && s.changes&(1<<(uint(int(s.calls)-dist)%ringSize)) != 0
+}
+
+// scriptExtensions are the endings of the files runsScriptFile takes for scripts.
+var scriptExtensions = []string{".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".sh", ".R", ".jl", ".lua"}
+
+// runsScriptFile says whether a call's command line runs a script file with an interpreter
+// (interpreters): the interpreter, its options, then a file with a script's ending.
+func runsScriptFile(args []byte) bool {
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return false
+	}
+	prevInterpreter := false
+	for i := 0; ; {
+		var w []byte
+		if w, i = spaceWord(line, i); len(w) == 0 {
+			return false
+		}
+		if prevInterpreter {
+			if w[0] == '-' {
+				continue // python -u x.py
+			}
+			for _, ext := range scriptExtensions {
+				if bytes.HasSuffix(w, []byte(ext)) {
+					return true
+				}
+			}
+		}
+		if j := bytes.LastIndexAny(w, "/\\"); j >= 0 {
+			w = w[j+1:]
+		}
+		prevInterpreter = isOneOf(bytes.TrimSuffix(w, []byte(".exe")), interpreters)
+	}
 }
 
 // needsWords says whether a check's run counts only while the same words come before it: a
@@ -2503,7 +2561,10 @@ func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) [
 	}
 	s.unmovedSaid = id
 	text := s.d.cat.progressUnmoved
-	if int(s.unmovedWords) < n {
+	switch {
+	case silentScript(c.result, c.args):
+		text = s.d.cat.progressUnmovedSilent // (its answer is the one counted: nothing)
+	case int(s.unmovedWords) < n:
 		text = s.d.cat.progressUnmovedReworded
 	}
 	return append(out, s.notice(c.agent, KindThought, c.tool+" unchanged across edits × "+itoa(int(s.unmoved)),

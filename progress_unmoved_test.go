@@ -61,9 +61,9 @@ func TestCheckUnchangedAcrossEditsIsTold(t *testing.T) {
 			}
 			return same(i)
 		}, reworded, false, 8},
-		{"a script that prints nothing, other words before each run: it shows nothing an edit could move", func(int) string {
+		{"a script that prints nothing after each edit, other words before each run: its silence is the answer the edits left", func(int) string {
 			return "\n[The command completed with exit code 0.]\n[Command finished with exit code 0]"
-		}, reworded, false, 0},
+		}, reworded, false, 5},
 		{"other words before each run, the output moving every time", func(i int) string {
 			return fmt.Sprintf("Input: -3\nConverted: %d\nExpected: -3", i)
 		}, reworded, false, 0},
@@ -175,6 +175,64 @@ func TestPrintedNothingReadsUnderTheHostsLines(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := printedNothing(tt.answer, nil); got != tt.want {
 				t.Errorf("printedNothing = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSilentScriptAcrossEditsIsTold(t *testing.T) {
+	edit := func(i int) Event {
+		return call("a", "bash", fmt.Sprintf("edit 178:178\n        System.out.println(\"Entering step %d\");\nend_of_edit", i)).
+			WithResult(fmt.Sprintf("[File: /w/BeanDeserializer.java (%d lines total)]\n178:        System.out.println(\"Entering step %d\");", 1000+i, i), false)
+	}
+	const swesilent = "Your command ran successfully and did not produce any output.\n(Open file: /w/BeanDeserializer.java)\n(Current directory: /w)\nbash-$"
+	run := func(cmd, answer string) Event { return call("a", "bash", cmd).WithResult(answer, false) }
+	rounds := func(between func(i int) []Event, check Event) []Event {
+		var evs []Event
+		for i := range 8 {
+			if i > 0 {
+				evs = append(evs, between(i)...)
+			}
+			evs = append(evs, check)
+		}
+		return evs
+	}
+	editOnly := func(i int) []Event { return []Event{edit(i)} }
+	tests := []struct {
+		name   string
+		events []Event
+		toldAt int // the check's run told (1-based), 0 for none
+	}{
+		{"a script printing nothing, straight after each edit", rounds(editOnly, run("python reproduce_bug.py", "")), 5},
+		{"the same, in SWE-agent's words for nothing printed", rounds(editOnly, run("python reproduce_bug.py", swesilent)), 5},
+		{"a script that writes a file the model reads after each run", rounds(func(i int) []Event {
+			return []Event{call("a", "bash", "cat out.csv").WithResult(fmt.Sprintf("id,total\n1,%d\n2,%d", i, 2*i), false), edit(i)}
+		}, run("python make_report.py", "")), 0},
+		{"a build that is silent when it succeeds", rounds(editOnly, run("go build ./...", "")), 0},
+		{"a search between the run and the next edit", rounds(func(i int) []Event {
+			return []Event{call("a", "bash", fmt.Sprintf(`search_file "step%d"`, i)).WithResult(fmt.Sprintf("Found 1 matches for \"step%d\" in /w/BeanDeserializer.java:\nLine %d: step%d();", i, 100+i, i), false), edit(i)}
+		}, run("python reproduce_bug.py", "")), 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			runs, told, text := 0, 0, ""
+			for _, ev := range tt.events {
+				isCheck := !strings.HasPrefix(string(ev.Args), "edit") && !strings.HasPrefix(string(ev.Args), "cat") && !strings.HasPrefix(string(ev.Args), "search")
+				if isCheck {
+					runs++
+				}
+				for _, n := range e.Observe(ev) {
+					if n.Kind == KindThought && told == 0 {
+						told, text = runs, n.Text
+					}
+				}
+			}
+			if told != tt.toldAt {
+				t.Fatalf("told at run %d, want %d", told, tt.toldAt)
+			}
+			if told > 0 && !strings.Contains(text, "printed nothing every time") {
+				t.Errorf("notice %q does not say the script printed nothing", text)
 			}
 		})
 	}
