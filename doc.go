@@ -52,7 +52,9 @@
 //     bring back nothing it has not already seen, or one reply writing the same lines ten
 //     times over (or one line, every few lines, what lies between changing), or a check the
 //     model runs after each edit answering exactly as before it (at the 4th run with the same
-//     words said before each, at the 5th whatever was said).
+//     words said before each, at the 5th whatever was said; a script printing nothing, run
+//     straight after each edit, too), or runs after edits failing through another copy of the
+//     edited file, a path that ends as the edited file's but starts elsewhere (at the 2nd).
 //
 // Paging, batches of distinct arguments, ping-pong whose outcomes progress and test re-runs
 // after edits are left alone. In deny mode it refuses only a confirmed no-progress repeat.

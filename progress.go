@@ -660,9 +660,13 @@ type progressState struct {
 	// The opening words of the text a change last added a print of (printedText), and the
 	// workspace that change made: a failure whose output shows them since is the answer to
 	// a question the model put, not the failure again (see probeAnswered).
-	probe       [maxProbe]byte
-	probeLen    uint8
-	probeEpoch  uint32
+	probe      [maxProbe]byte
+	probeLen   uint8
+	probeEpoch uint32
+	// The files the latest changes wrote, by their paths, for otherCopyCheck: a run whose
+	// traceback names another copy of one of them ran code the edits did not change.
+	edited [maxEdited]editedFile
+
 	thoughtSaid int32 // the thoughtN at the last notice
 	saidAt      int32 // calls at the last notice, 0 before the first
 	lastWait    int32 // 1 + the index of the latest call that waited, 0 before the first

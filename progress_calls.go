@@ -223,7 +223,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	changedNow := s.epoch != epochBefore
 	if changedNow && mut {
 		s.noteProbe(c.args)
+		s.noteEdited(c.args)
 	}
+	otherCopy := s.noteOtherCopy(c.result)
 
 	// Thought chain: note whether this call brought anything new.
 	if s.thoughtN >= 1 {
@@ -341,6 +343,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
 	if len(out) == before {
 		out = s.unmovedCheck(c, id, out)
+	}
+	if len(out) == before && otherCopy != nil {
+		out = s.otherCopyCheck(c, otherCopy, out)
 	}
 	if len(out) == before {
 		out = s.replayCheck(c, out)

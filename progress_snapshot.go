@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 41
+const progressSnapFormat = 42
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -217,6 +217,23 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = append(b, s.probeLen)
 	b = append(b, s.probe[:s.probeLen]...)
 	b = binary.AppendUvarint(b, uint64(s.probeEpoch))
+	n := 0
+	for _, e := range s.edited {
+		if e.path != 0 {
+			n++
+		}
+	}
+	b = append(b, byte(n))
+	for _, e := range s.edited {
+		if e.path != 0 {
+			b = binary.LittleEndian.AppendUint32(b, e.path)
+			b = binary.LittleEndian.AppendUint32(b, e.tail)
+			b = binary.AppendUvarint(b, uint64(e.epoch))
+			b = binary.AppendUvarint(b, uint64(e.hitEpoch))
+			b = append(b, e.hits)
+			b = appendBool(b, e.said)
+		}
+	}
 	b = binary.AppendUvarint(b, uint64(s.tools.n))
 	for _, name := range s.tools.names {
 		b = appendString(b, name)
@@ -453,6 +470,18 @@ func (s *progressState) restore(r *snapReader) error {
 		s.probe[i] = r.byte()
 	}
 	s.probeEpoch = uint32(r.uvarint())
+	s.edited = [maxEdited]editedFile{}
+	n = r.count(maxEdited)
+	for i := 0; i < n && r.err == nil; i++ {
+		e := &s.edited[i]
+		e.path, e.tail = r.u32(), r.u32()
+		e.epoch, e.hitEpoch = uint32(r.uvarint()), uint32(r.uvarint())
+		e.hits = r.byte()
+		e.said = boolean()
+		if e.path == 0 {
+			return errors.New("edited file without a path")
+		}
+	}
 	s.tools.n = i32()
 	for i := range s.tools.names {
 		if name := r.string(); name != "" {
