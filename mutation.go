@@ -354,6 +354,21 @@ var patternPrograms = map[string]bool{
 	"search_dir": true, "search_file": true, "find_file": true,
 }
 
+// patternProgramLens has, for each first letter of patternPrograms' words, a bit per length
+// they come in: most programs (sed, python, cd) are ruled out without a map lookup, as this
+// pass runs several times for every call.
+var patternProgramLens = func() (t [26]uint16) {
+	for p := range patternPrograms {
+		t[p[0]-'a'] |= 1 << len(p)
+	}
+	return t
+}()
+
+// isPatternProgram says whether w is one of patternPrograms.
+func isPatternProgram(w []byte) bool {
+	return len(w) <= 11 && w[0] >= 'a' && w[0] <= 'z' && patternProgramLens[w[0]-'a']&(1<<len(w)) != 0 && patternPrograms[string(w)]
+}
+
 var writeSubcommands = map[string]bool{
 	"apply": true, "am": true, "checkout": true, "reset": true, "commit": true, "stash": true,
 	"restore": true, "merge": true, "rebase": true, "cherry-pick": true, "revert": true, "add": true,
@@ -408,16 +423,20 @@ func shellWordsWrite(cmd []byte, redirects bool) (writes, envWord, netWord bool)
 	atProgram, data := true, false
 	n := len(cmd)
 	for i := 0; i < n; {
-		if c := cmd[i]; isShellSep(c) {
-			switch {
-			case c == ';' || c == '|' || c == '&' || c == '(' || c == ')' || c == '`' || c == '\n' ||
-				c == '\\' && i+1 < n && cmd[i+1] == 'n':
+		if k := shellSepKinds[cmd[i]]; k != 0 {
+			switch k {
+			case sepPlain: // most separators: a space, a quote
+			case sepCommand:
 				atProgram, data = true, false
-			case c == ':':
+			case sepKey:
 				atProgram = true // a JSON key's value: {"command":"grep …"}
-			}
-			if c == '\\' && i+1 < n {
-				i++ // an escape: \n, \t, \" end a word
+			case sepEscape:
+				if i+1 < n {
+					if cmd[i+1] == 'n' {
+						atProgram, data = true, false // an escaped line end
+					}
+					i++ // an escape: \n, \t, \" end a word
+				}
 			}
 			i++
 			continue
@@ -433,7 +452,7 @@ func shellWordsWrite(cmd []byte, redirects bool) (writes, envWord, netWord bool)
 		}
 		if atProgram {
 			atProgram = false
-			if patternPrograms[string(w)] {
+			if isPatternProgram(w) {
 				data = true
 				continue
 			}
@@ -543,6 +562,30 @@ func compileRefused(result string) bool {
 }
 
 func isShellSep(c byte) bool { return shellSeps[c] }
+
+// What a separator of shell words does in shellWordsWrite: ends a word only (sepPlain), ends
+// a command too (sepCommand: ; | & ( ) ` and a line's end), opens a JSON key's value
+// (sepKey: ':'), or escapes the byte after it (sepEscape: '\\', whose escaped n is a line's
+// end in a JSON string).
+const (
+	sepPlain = 1 + iota
+	sepCommand
+	sepKey
+	sepEscape
+)
+
+var shellSepKinds = func() (t [256]uint8) {
+	for c := range shellSeps {
+		if shellSeps[c] {
+			t[c] = sepPlain
+		}
+	}
+	for _, c := range ";|&()`\n" {
+		t[c] = sepCommand
+	}
+	t[':'], t['\\'] = sepKey, sepEscape
+	return t
+}()
 
 var shellSeps = func() (t [256]bool) {
 	for _, c := range " \t\n\r\"';|&(){},:\\`[]" {
