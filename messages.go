@@ -29,7 +29,7 @@ type catalogue struct {
 	progressCameBack        string // {tool} {count} {back}: failures of one command coming back across edits
 	progressUnmovedReworded string // {tool} {count}: a check unchanged across edits, whatever was said before it
 	progressUnmovedSilent   string // {tool} {count}: a script printing nothing after each of the edits
-	progressOtherCopy       string // {tool} {count}: runs whose traceback named another copy of an edited file
+	progressOtherCopy       string // {tool} {count} {path}: runs whose traceback named another copy of an edited file, at {path}
 	progressRefailIdle      string // {tool} {count}: the same failure, nothing changed since the first
 	progressReapplied       string // {tool} {count}: the same change made again and again
 	progressCopies          string // {tool} {count}: one reply holding the same call {count} times, answered alike
@@ -157,10 +157,10 @@ var catalogues = map[string]*catalogue{
 			"make sure they change the code it actually executes (the right file, the copy that is imported or " +
 			"installed), or find the cause another way before editing again.",
 		progressOtherCopy: "[loopguard] {count} times now, after you edited a file, {tool} ran with a traceback through " +
-			"a file of the same name in another directory: the code that runs is another copy of the file, not the one " +
-			"you are editing (a harness's copy of the repository, an installed package). Edit the file at the path the " +
-			"traceback names, or make the code run from your copy (install it in place, fix the import path), before " +
-			"editing again.",
+			"{path}: a file of the same name as one you edited, in another directory. The code that runs is that copy, " +
+			"not the file you are editing (a harness's copy of the repository, an installed package). Edit the file at " +
+			"that path, or make the code run from your copy (install it in place, fix the import path), before editing " +
+			"again; checking __file__ from inside your own folder finds your copy, not the one that runs.",
 		progressUnmovedSilent: "[loopguard] You have run the same {tool} script {count} times after editing, and it " +
 			"printed nothing every time, as it did before the edits. What you changed is not code this script runs: a " +
 			"print added there is never reached. Check which file, module or copy of the code the script actually " +
@@ -260,9 +260,10 @@ var catalogues = map[string]*catalogue{
 		progressUnmovedReworded: "[loopguard] 你在修改之后已经把同一个 {tool} 检查运行了 {count} 次，" +
 			"而每次的结果都和修改前完全相同。这些修改没有触及该检查实际运行的代码：请确认改动落在真正被执行的代码上" +
 			"（正确的文件、实际被导入或安装的那一份），或者先用别的办法找到原因，再继续修改。",
-		progressOtherCopy: "[loopguard] 你修改文件之后，{tool} 已经 {count} 次给出经过另一个目录中同名文件的回溯：" +
-			"实际运行的是这个文件的另一份副本，而不是你正在修改的那一份（比如测试环境复制的仓库、已安装的包）。" +
-			"请修改回溯中给出的那个路径下的文件，或者让代码从你修改的副本运行（以可编辑方式安装、修正导入路径），再继续修改。",
+		progressOtherCopy: "[loopguard] 你修改文件之后，{tool} 已经 {count} 次给出经过 {path} 的回溯：" +
+			"这个文件和你修改的文件同名，却在另一个目录里。实际运行的是这一份副本，而不是你正在修改的文件（比如测试环境复制的仓库、" +
+			"已安装的包）。请修改这个路径下的文件，或者让代码从你修改的副本运行（以可编辑方式安装、修正导入路径），再继续修改；" +
+			"在你自己的目录里检查 __file__ 只会找到你的副本，而不是实际运行的那一份。",
 		progressUnmovedSilent: "[loopguard] 你在修改之后已经把同一个 {tool} 脚本运行了 {count} 次，它每次都没有任何输出，" +
 			"和修改前一样。你改动的不是这个脚本运行的代码：加在那里的打印语句根本没有被执行到。请先确认脚本实际运行的是哪个文件、" +
 			"哪个模块或哪一份代码，或者让它打印出你需要看到的内容，再继续修改。",

@@ -225,7 +225,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.noteProbe(c.args)
 		s.noteEdited(c.args)
 	}
-	otherCopy := s.noteOtherCopy(c.result)
+	otherCopy, copyPath := s.noteOtherCopy(c.result)
 
 	// Thought chain: note whether this call brought anything new.
 	if s.thoughtN >= 1 {
@@ -340,12 +340,14 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		// in the ring: with no change of the workspace among its calls there is none.)
 		s.noteUnmoved(c, cls, id, &dg, dist, fw.failed, mut, mut || waiting || keys.onScreen, args)
 	}
-	out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
+	if otherCopy != nil {
+		out = s.otherCopyCheck(c, otherCopy, copyPath, out)
+	}
+	if len(out) == before {
+		out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
+	}
 	if len(out) == before {
 		out = s.unmovedCheck(c, id, out)
-	}
-	if len(out) == before && otherCopy != nil {
-		out = s.otherCopyCheck(c, otherCopy, out)
 	}
 	if len(out) == before {
 		out = s.replayCheck(c, out)

@@ -108,21 +108,21 @@ const traceFrame = `File "/`
 // for another copy of an edited file: a path whose last parts are the edited file's, the whole
 // path that of no edited file (when the copy that runs was edited too, the edits reach it).
 // It counts the run for that file when the file was changed since the last run counted, and
-// returns the file when it did (else nil).
-func (s *progressState) noteOtherCopy(result string) *editedFile {
+// returns the file when it did (else nil), and the path of the copy that ran.
+func (s *progressState) noteOtherCopy(result string) (*editedFile, string) {
 	if s.edited[0].path == 0 || !strings.Contains(result, traceFrame) {
-		return nil // nothing edited, or no traceback through an absolute path (most calls)
+		return nil, "" // nothing edited, or no traceback through an absolute path (most calls)
 	}
 	rest := result
 	for range maxTraceFrames {
 		i := strings.Index(rest, traceFrame)
 		if i < 0 {
-			return nil
+			return nil, ""
 		}
 		rest = rest[i+len(traceFrame)-1:]
 		end := strings.IndexByte(rest, '"')
 		if end < 0 {
-			return nil
+			return nil, ""
 		}
 		path := rest[:end]
 		rest = rest[end:]
@@ -147,19 +147,27 @@ func (s *progressState) noteOtherCopy(result string) *editedFile {
 		}
 		match.hits = min(match.hits+1, 255)
 		match.hitEpoch = s.epoch
-		return match
+		return match, path
 	}
-	return nil
+	return nil, ""
 }
+
+// maxCopyPath bounds the path of the copy that ran that a notice names.
+const maxCopyPath = 200
 
 // otherCopyCheck tells the second run whose traceback named another copy of an edited file,
 // each after a change of it: the model edited, ran, and the code that ran was not the code it
-// edited, twice. Told once a file.
-func (s *progressState) otherCopyCheck(c *observedCall, e *editedFile, out []Notice) []Notice {
+// edited, twice. Told once a file, before any other notice due at the run: it says what the
+// others cannot, where the code that runs is (validation round r218a judged 20 of 20 true,
+// one of them twelve calls after an errors notice on the same runs).
+func (s *progressState) otherCopyCheck(c *observedCall, e *editedFile, path string, out []Notice) []Notice {
 	if e.hits < 2 || e.said {
 		return out
 	}
 	e.said = true
+	if len(path) > maxCopyPath {
+		path = "…" + path[len(path)-maxCopyPath:]
+	}
 	return append(out, s.notice(c.agent, KindThought, c.tool+" runs another copy of an edited file × "+itoa(int(e.hits)),
-		fill(s.d.cat.progressOtherCopy, "tool", c.tool, "count", itoa(int(e.hits)))))
+		fill(s.d.cat.progressOtherCopy, "tool", c.tool, "count", itoa(int(e.hits)), "path", path)))
 }

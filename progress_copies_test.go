@@ -70,3 +70,30 @@ func TestTheOtherCopyIsToldByARestoredEngine(t *testing.T) {
 		t.Fatalf("live %q, restored %q: want the same notices, the other copy's among them", live, restored)
 	}
 }
+
+func TestTheOtherCopyIsToldBeforeTheFailureItCauses(t *testing.T) {
+	const point = "/workspace/sympy__sympy__1.5/sympy/geometry/point.py"
+	// The edited file changed before the first and the fourth run, the script between: the
+	// fourth run is both the failure's fourth and the second through the other copy.
+	steps := copyRounds(4, []string{point, "/workspace/reproduce.py", "/workspace/reproduce.py", point},
+		func(int) string { return "  File \"/testbed/sympy/geometry/point.py\", line 217, in __add__\n" })
+	for i := range steps {
+		if k := strings.Index(steps[i].result, " (run "); k >= 0 {
+			steps[i].result = steps[i].result[:k] + "\n" // the same failure every time: the errors rule's 4th at the 4th run
+		}
+	}
+	got := progressRun(t, defaultProgress(nil), steps)
+	if want := []string{"7:thought:execute_bash runs another copy of an edited file × 2"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	e, _ := New(defaultProgress(nil))
+	var text string
+	for _, st := range steps {
+		for _, n := range e.Observe(Call("a", st.tool, []byte(st.args)).WithResult(st.result, st.failed)) {
+			text = n.Text
+		}
+	}
+	if !strings.Contains(text, "/testbed/sympy/geometry/point.py") {
+		t.Errorf("notice %q does not name the copy that runs", text)
+	}
+}
