@@ -666,6 +666,8 @@ type progressState struct {
 	// The files the latest changes wrote, by their paths, for otherCopyCheck: a run whose
 	// traceback names another copy of one of them ran code the edits did not change.
 	edited [maxEdited]editedFile
+	// The programs the shell did not find, for missingCheck.
+	missing [maxMissing]missingProgram
 
 	thoughtSaid int32 // the thoughtN at the last notice
 	saidAt      int32 // calls at the last notice, 0 before the first
@@ -903,8 +905,12 @@ func (s *progressState) reset() {
 		}
 		refail[i].start, refail[i].epoch = 0, 0
 	}
+	// A program the shell did not find is still missing after the user speaks: only a call
+	// that installs it brings it back (see noteMissing).
+	missing := s.missing
 	*s = progressState{d: d, classes: classes, dg: dg, chains: chains, refused: refused, argBuf: argBuf,
-		meterBuf: meterBuf, lines: lines, refail: refail, refailSeq: refailSeq, spoke: spoke, lastAt: lastAt}
+		meterBuf: meterBuf, lines: lines, refail: refail, refailSeq: refailSeq, spoke: spoke, lastAt: lastAt,
+		missing: missing}
 }
 
 // changed records a change of the workspace: every chain that assumed an unchanged world ends.

@@ -226,6 +226,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.noteEdited(c.args)
 	}
 	otherCopy, copyPath := s.noteOtherCopy(c.result)
+	missing, missingName := s.noteMissing(c)
 
 	// Thought chain: note whether this call brought anything new.
 	if s.thoughtN >= 1 {
@@ -342,6 +343,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	if otherCopy != nil {
 		out = s.otherCopyCheck(c, otherCopy, copyPath, out)
+	}
+	if len(out) == before && missing != nil {
+		out = s.missingCheck(c, missing, missingName, out)
 	}
 	if len(out) == before {
 		out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 42
+const progressSnapFormat = 43
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -233,6 +233,11 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 			b = append(b, e.hits)
 			b = appendBool(b, e.said)
 		}
+	}
+	for _, m := range s.missing {
+		b = binary.LittleEndian.AppendUint32(b, m.name)
+		b = append(b, m.count)
+		b = appendBool(b, m.said)
 	}
 	b = binary.AppendUvarint(b, uint64(s.tools.n))
 	for _, name := range s.tools.names {
@@ -481,6 +486,11 @@ func (s *progressState) restore(r *snapReader) error {
 		if e.path == 0 {
 			return errors.New("edited file without a path")
 		}
+	}
+	for i := range s.missing {
+		m := &s.missing[i]
+		m.name, m.count = r.u32(), r.byte()
+		m.said = boolean()
 	}
 	s.tools.n = i32()
 	for i := range s.tools.names {

@@ -550,7 +550,7 @@ func TestProgressRules(t *testing.T) {
 		{"a code cell that runs a command and then reads it is not a wait: run the same way thrice, it is stuck",
 			nil, times(3, func(i int) step {
 				return ok("exec", `const s = await tools.exec_command({cmd:"mvn -q package"}); const r = await tools.write_stdin({session_id:s.id,chars:""}); text(r.output)`,
-					"Script completed\nOutput:\nmvn: command not found")
+					"Script completed\nOutput:\n[ERROR] Failed to execute goal on project app: Could not resolve dependencies")
 			}), []string{"2:stuck:exec × 3"}},
 		{"a failure told only by its exit code (Codex's header, through a proxy) is a failure",
 			nil, times(4, func(i int) step {
