@@ -226,7 +226,6 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		s.noteEdited(c.args)
 	}
 	otherCopy, copyPath := s.noteOtherCopy(c.result)
-	missing, missingName := s.noteMissing(c)
 
 	// Thought chain: note whether this call brought anything new.
 	if s.thoughtN >= 1 {
@@ -287,6 +286,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// errors and churn: this tool's run of near-identical outcomes, and the command's run of
 	// failures across changes of the workspace.
 	fw := s.followOutcome(c, cls, toolHash, &dg, id, args, callTraits{mut: mut, waiting: waiting, sleeps: sleeps, gone: gone})
+	missing, missingName := s.noteMissing(c, fw.failed)
 	setRingBit(&s.fails, s.calls-1, fw.failed)
 	if fw.comeBack != 0 {
 		s.marks[(s.calls-1)%ringSize].fail = uint16(fw.comeBack) | 1

@@ -32,12 +32,13 @@ const missingRepeats = 3
 // maxMissingLines is how many of a result's first lines are read for the shell's word.
 const maxMissingLines = 4
 
-// noteMissing counts, for a call whose answer says in one of its first lines that the shell
-// found no program the call names, that program, and returns its entry (nil for none). A
-// call that installs something, or changes where the shell looks for programs, starts every
-// count afresh.
-func (s *progressState) noteMissing(c *observedCall) (*missingProgram, string) {
-	if !strings.Contains(c.result[:min(len(c.result), 1024)], "not found") {
+// noteMissing counts, for a call that failed (as its host or the failure reading says: a
+// shell's "command not found" and dash's "not found" line are failure marks) and whose answer
+// says in one of its first lines that the shell found no program the call names, that
+// program, and returns its entry (nil for none). A call that installs something, or changes
+// where the shell looks for programs, starts every count afresh.
+func (s *progressState) noteMissing(c *observedCall, failed bool) (*missingProgram, string) {
+	if !failed || !strings.Contains(c.result[:min(len(c.result), 1024)], "not found") {
 		if s.missing[0].name != 0 && installsOrFinds(c.args) {
 			s.missing = [maxMissing]missingProgram{}
 		}
