@@ -162,9 +162,10 @@ var catalogues = map[string]*catalogue{
 			"not the file you are editing (a harness's copy of the repository, an installed package). Edit the file at " +
 			"that path, or make the code run from your copy (install it in place, fix the import path), before editing " +
 			"again; checking __file__ from inside your own folder finds your copy, not the one that runs.",
-		progressMissing: "[loopguard] {count} of your commands have now failed because the shell finds no {program} " +
-			"(\"command not found\"), and nothing has installed it since. Running it again will not work: install it " +
-			"if you may, use a tool that is installed instead, or go on without it.",
+		progressMissing: "[loopguard] {count} of your commands have now failed because the shell finds no command " +
+			"named {program} (\"command not found\"), and nothing has installed it since: it is not installed here, not " +
+			"on the PATH, or not a command at all. Running it again will not work: use a command that exists here " +
+			"(install {program} first if you may, or add its folder to the PATH), or go on without it.",
 		progressUnmovedSilent: "[loopguard] You have run the same {tool} script {count} times after editing, and it " +
 			"printed nothing every time, as it did before the edits. What you changed is not code this script runs: a " +
 			"print added there is never reached. Check which file, module or copy of the code the script actually " +
@@ -268,8 +269,9 @@ var catalogues = map[string]*catalogue{
 			"这个文件和你修改的文件同名，却在另一个目录里。实际运行的是这一份副本，而不是你正在修改的文件（比如测试环境复制的仓库、" +
 			"已安装的包）。请修改这个路径下的文件，或者让代码从你修改的副本运行（以可编辑方式安装、修正导入路径），再继续修改；" +
 			"在你自己的目录里检查 __file__ 只会找到你的副本，而不是实际运行的那一份。",
-		progressMissing: "[loopguard] 你已经有 {count} 条命令因为 shell 找不到 {program} 而失败（“command not found”），" +
-			"而此后没有安装过它。再次运行它也不会成功：如果允许，请先安装它，或者改用已安装的工具，或者不用它继续。",
+		progressMissing: "[loopguard] 你已经有 {count} 条命令因为 shell 找不到名为 {program} 的命令而失败（“command not found”），" +
+			"而此后没有安装过它：它没有安装在这里、不在 PATH 上，或者根本不是一条命令。再次运行它也不会成功：" +
+			"请改用这里存在的命令（如果允许，先安装 {program}，或把它所在的目录加入 PATH），或者不用它继续。",
 		progressUnmovedSilent: "[loopguard] 你在修改之后已经把同一个 {tool} 脚本运行了 {count} 次，它每次都没有任何输出，" +
 			"和修改前一样。你改动的不是这个脚本运行的代码：加在那里的打印语句根本没有被执行到。请先确认脚本实际运行的是哪个文件、" +
 			"哪个模块或哪一份代码，或者让它打印出你需要看到的内容，再继续修改。",

@@ -134,10 +134,13 @@ func namesProgram(args []byte, name string) bool {
 
 // installsOrFinds says whether a call may have put a missing program within the shell's
 // reach: a package manager's install (apt-get install, pip install, sdk install java), or a
-// change of the search path, an alias or an environment (PATH=, alias, activate, a link).
+// change of the search path, an alias or an environment (PATH=, alias, activate, a link), or
+// an installer piped to a shell.
 // Words in an edit's text ("requires Java to be installed") install nothing.
 func installsOrFinds(args []byte) bool {
-	for _, w := range [...]string{"PATH=", "alias ", "activate", "ln -s", "update-alternatives"} {
+	// (An installer piped to a shell, `curl https://pyenv.run | bash`, installs too: round
+	// r219a F1.)
+	for _, w := range [...]string{"PATH=", "alias ", "activate", "ln -s", "update-alternatives", "| bash", "| sh", "|bash", "|sh"} {
 		if bytes.Contains(args, []byte(w)) {
 			return true
 		}

@@ -42,6 +42,14 @@ func TestAProgramTheShellDoesNotFindIsToldAtItsThirdCall(t *testing.T) {
 			func(i int) string { return fmt.Sprintf("sh: %d: cmake: not found", i+1) }), []string{"4:errors:cmake not found × 3"}},
 		{"an install between starts the count afresh",
 			missingRun([]string{"javac A.java", "javac B.java", "apt-get install -y openjdk-17-jdk", "javac C.java", "javac D.java"}, notFoundUnlessInstall), nil},
+		{"an installer piped to a shell starts the count afresh",
+			missingRun([]string{"pyenv install 3.9", "pyenv versions", "curl https://pyenv.run | bash", "pyenv install 3.9", "pyenv local 3.9"},
+				func(i int) string {
+					if i == 2 {
+						return ""
+					}
+					return fmt.Sprintf("bash: line %d: pyenv: command not found", i+1)
+				}), nil},
 		{"an edit whose text says install installs nothing", slices.Concat(
 			missingRun([]string{"javac A.java", "javac B.java"}, bash("javac")),
 			[]step{ok("str_replace_editor", `{"command":"insert","path":"/w/README.md","new_str":"Java must be installed."}`, "The file /w/README.md has been edited.")},
