@@ -41,16 +41,7 @@ func (s *progressState) noteEdited(args []byte) {
 		return
 	}
 	h := uint32(hashString(path)) | 1 // (0 is a free slot)
-	slot := 0
-	for i := range s.edited {
-		if s.edited[i].path == h {
-			slot = i
-			break
-		}
-		if s.edited[i].epoch < s.edited[slot].epoch {
-			slot = i
-		}
-	}
+	slot := slotFor(s.edited[:], h, func(e *editedFile) (uint32, uint32) { return e.path, e.epoch })
 	if s.edited[slot].path != h {
 		s.edited[slot] = editedFile{path: h, tail: tail}
 	}
@@ -170,4 +161,22 @@ func (s *progressState) otherCopyCheck(c *observedCall, e *editedFile, path stri
 	}
 	return append(out, s.notice(c.agent, KindThought, c.tool+" runs another copy of an edited file × "+itoa(int(e.hits)),
 		fill(s.d.cat.progressOtherCopy, "tool", c.tool, "count", itoa(int(e.hits)), "path", path)))
+}
+
+// slotFor returns the slot of a small table that holds key h (keyRank gives an entry's key,
+// 0 for a free slot, and its rank), or else the slot to put it in: the first of least rank (a
+// free slot ranks 0). The tables of edited files and of missing programs are a few entries
+// each, looked up only on the calls that touch them.
+func slotFor[T any](table []T, h uint32, keyRank func(*T) (key, rank uint32)) int {
+	slot, least := 0, ^uint32(0)
+	for i := range table {
+		key, rank := keyRank(&table[i])
+		if key == h {
+			return i
+		}
+		if rank < least {
+			slot, least = i, rank
+		}
+	}
+	return slot
 }

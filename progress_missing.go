@@ -57,16 +57,7 @@ func (s *progressState) noteMissing(c *observedCall, failed bool) (*missingProgr
 			continue
 		}
 		h := uint32(hashString(name)) | 1
-		slot := 0
-		for i := range s.missing {
-			if s.missing[i].name == h {
-				slot = i
-				break
-			}
-			if s.missing[i].count < s.missing[slot].count {
-				slot = i
-			}
-		}
+		slot := slotFor(s.missing[:], h, func(m *missingProgram) (uint32, uint32) { return m.name, uint32(m.count) })
 		if s.missing[slot].name != h {
 			s.missing[slot] = missingProgram{name: h}
 		}
