@@ -64,17 +64,20 @@ func editedPath(args []byte) string {
 	return ""
 }
 
-// genericNames are file names many packages share: a path ending in one is known by its last
-// three parts, not two.
-var genericNames = [...]string{"__init__.py", "__main__.py", "conftest.py", "setup.py", "main.py", "utils.py", "base.py", "index.js", "index.ts"}
+// genericNames are file and folder names many packages share: a path ending in one (a file
+// so named, or a file in a folder so named: utils/io.py) is known by its last three parts,
+// not two.
+var genericNames = [...]string{"__init__.py", "__main__.py", "conftest.py", "setup.py", "main.py", "utils.py", "base.py", "index.js", "index.ts",
+	"utils", "util", "core", "common", "lib", "src", "tests", "test", "helpers", "internal"}
 
 // copyTail hashes the last two parts of a path (three for a generic name); false when the
 // path has fewer.
 func copyTail(path string) (uint32, bool) {
 	parts := 2
-	name := path[strings.LastIndexByte(path, '/')+1:]
+	last := strings.LastIndexByte(path, '/')
+	name, dir := path[last+1:], path[strings.LastIndexByte(path[:max(last, 0)], '/')+1:max(last, 0)]
 	for _, g := range genericNames {
-		if name == g {
+		if name == g || dir == g {
 			parts = 3
 		}
 	}

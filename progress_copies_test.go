@@ -42,6 +42,8 @@ func TestTracebackThroughAnotherCopyOfTheEditedFileIsTold(t *testing.T) {
 			copyRounds(4, []string{edited, "/testbed/sympy/geometry/point.py"}, through("/testbed/sympy/geometry/point.py")), nil},
 		{"a file of a name many packages share is another copy only when its package is the same",
 			copyRounds(4, []string{"/workspace/proj/sympy/core/__init__.py"}, through("/usr/lib/python3/site-packages/numpy/core/__init__.py")), nil},
+		{"a file in a folder of a name many packages share is another copy only when its package is the same",
+			copyRounds(4, []string{"/workspace/proj/mylib/utils/io.py"}, through("/usr/lib/python3/site-packages/pandas/utils/io.py")), nil},
 		{"a frame named by a relative path says nothing of where the code is",
 			copyRounds(4, []string{edited}, through("geometry/point.py")), nil},
 	})
