@@ -26,7 +26,6 @@ type editedFile struct {
 	epoch      uint32 // the workspace its latest change made
 	hitEpoch   uint32 // the workspace at the latest run that named another copy of it
 	hits       uint8  // such runs, each after a change of it
-	said       bool
 }
 
 // noteEdited remembers the file a change's arguments name by an absolute path (an editor's
@@ -151,14 +150,16 @@ const maxCopyPath = 200
 
 // otherCopyCheck tells the second run whose traceback named another copy of an edited file,
 // each after a change of it: the model edited, ran, and the code that ran was not the code it
-// edited, twice. Told once a file, before any other notice due at the run: it says what the
-// others cannot, where the code that runs is (validation round r218a judged 20 of 20 true,
-// one of them twelve calls after an errors notice on the same runs).
+// edited, twice. Told before any other notice due at the run: it says what the others
+// cannot, where the code that runs is (validation round r218a judged 20 of 20 true, one of
+// them twelve calls after an errors notice on the same runs). Told again each time the count
+// doubles while the edits go on reaching nothing: in round r219b's blind labelling, an agent
+// told once went on for 19 calls of the same loop, a stretch of three calls made again word
+// for word among them.
 func (s *progressState) otherCopyCheck(c *observedCall, e *editedFile, path string, out []Notice) []Notice {
-	if e.hits < 2 || e.said {
-		return out
+	if e.hits < 2 || e.hits&(e.hits-1) != 0 {
+		return out // (told at 2, 4, 8, ... runs)
 	}
-	e.said = true
 	if len(path) > maxCopyPath {
 		path = "…" + path[len(path)-maxCopyPath:]
 	}

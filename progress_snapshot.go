@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 43
+const progressSnapFormat = 44
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -231,7 +231,6 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 			b = binary.AppendUvarint(b, uint64(e.epoch))
 			b = binary.AppendUvarint(b, uint64(e.hitEpoch))
 			b = append(b, e.hits)
-			b = appendBool(b, e.said)
 		}
 	}
 	for _, m := range s.missing {
@@ -482,7 +481,6 @@ func (s *progressState) restore(r *snapReader) error {
 		e.path, e.tail = r.u32(), r.u32()
 		e.epoch, e.hitEpoch = uint32(r.uvarint()), uint32(r.uvarint())
 		e.hits = r.byte()
-		e.said = boolean()
 		if e.path == 0 {
 			return errors.New("edited file without a path")
 		}
