@@ -550,15 +550,9 @@ func editTargetKey(tool string, args []byte) (key uint64, ok bool) {
 // when it names none (an edit of the file open in the harness).
 func editFileKey(args []byte) (key uint64, ok bool) {
 	var h textHasher
-	// Arguments that are a JSON object name the file in a member; a patch sent as raw text
-	// (Codex's custom tool) names it in its header, and its code may hold any "path" key.
-	if a := bytes.TrimLeft(args, " \t\r\n"); len(a) > 0 && a[0] == '{' {
-		for _, k := range editFileKeys {
-			if start, end, ok := stringSpan(args, k); ok && end > start {
-				h.writeBytes(args[start:end])
-				return h.sum() | 1, true
-			}
-		}
+	if path := editPathArg(args); path != nil {
+		h.writeBytes(path)
+		return h.sum() | 1, true
 	}
 	if name, escaped := patchFileName(args); len(name) > 0 {
 		writePatchFileName(&h, name, escaped)
@@ -636,6 +630,22 @@ var patchHeader = []byte("*** ")
 var patchBegin = []byte("*** Begin Patch")
 
 var editFileKeys = [...]string{`"path"`, `"file_path"`, `"filePath"`, `"absolutePath"`, `"target_file"`}
+
+// editPathArg is the file an editor's JSON arguments name: the first of editFileKeys with a
+// string value that is not empty, as written (JSON escapes left in place); nil for none.
+// Arguments that are a JSON object name the file in a member; a patch sent as raw text
+// (Codex's custom tool) names it in its header, and its code may hold any "path" key.
+func editPathArg(args []byte) []byte {
+	if a := bytes.TrimLeft(args, " \t\r\n"); len(a) == 0 || a[0] != '{' {
+		return nil
+	}
+	for _, k := range editFileKeys {
+		if start, end, ok := stringSpan(args, k); ok && end > start {
+			return args[start:end]
+		}
+	}
+	return nil
+}
 
 // stringSpan finds the string value of the first member key of a JSON object by a search of
 // its bytes, and returns where its text starts and ends (between the quotes, still escaped).

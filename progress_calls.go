@@ -2496,10 +2496,7 @@ func runsScriptFile(args []byte) bool {
 				}
 			}
 		}
-		if j := bytes.LastIndexAny(w, "/\\"); j >= 0 {
-			w = w[j+1:]
-		}
-		prevInterpreter = isOneOf(bytes.TrimSuffix(w, []byte(".exe")), interpreters)
+		prevInterpreter = isInterpreter(w)
 	}
 }
 

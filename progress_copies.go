@@ -47,18 +47,11 @@ func (s *progressState) noteEdited(args []byte) {
 	s.edited[slot].epoch = s.epoch
 }
 
-// editedPath is the absolute path an editor's JSON arguments name, as written, or "".
+// editedPath is the absolute path an editor's JSON arguments name (editPathArg), as written,
+// or "".
 func editedPath(args []byte) string {
-	if a := bytes.TrimLeft(args, " \t\r\n"); len(a) == 0 || a[0] != '{' {
-		return ""
-	}
-	for _, k := range editFileKeys {
-		if start, end, ok := stringSpan(args, k); ok && end > start {
-			if p := string(args[start:end]); p[0] == '/' && !strings.Contains(p, `\`) {
-				return p
-			}
-			return ""
-		}
+	if p := editPathArg(args); p != nil && p[0] == '/' && bytes.IndexByte(p, '\\') < 0 {
+		return string(p)
 	}
 	return ""
 }
@@ -103,14 +96,14 @@ const traceFrame = `File "/`
 // It counts the run for that file when the file was changed since the last run counted, and
 // returns the file when it did (else nil), and the path of the copy that ran.
 func (s *progressState) noteOtherCopy(result string) (*editedFile, string) {
-	if s.edited[0].path == 0 || !strings.Contains(result, traceFrame) {
-		return nil, "" // nothing edited, or no traceback through an absolute path (most calls)
+	if s.edited[0].path == 0 {
+		return nil, "" // nothing edited (most calls)
 	}
 	rest := result
 	for range maxTraceFrames {
 		i := strings.Index(rest, traceFrame)
 		if i < 0 {
-			return nil, ""
+			return nil, "" // (no traceback through an absolute path: most answers, one look)
 		}
 		rest = rest[i+len(traceFrame)-1:]
 		end := strings.IndexByte(rest, '"')

@@ -1443,11 +1443,17 @@ func runsInlineCode(line []byte) bool {
 		if prevInterpreter && isOneOf(w, inlineCodeFlags) {
 			return true
 		}
-		if j := bytes.LastIndexAny(w, "/\\"); j >= 0 {
-			w = w[j+1:]
-		}
-		prevInterpreter = isOneOf(bytes.TrimSuffix(w, []byte(".exe")), interpreters)
+		prevInterpreter = isInterpreter(w)
 	}
+}
+
+// isInterpreter says whether a command line's word names one of interpreters, by any path,
+// with or without Windows' ".exe" (/usr/bin/python3, C:\Python\python.exe).
+func isInterpreter(w []byte) bool {
+	if j := bytes.LastIndexAny(w, "/\\"); j >= 0 {
+		w = w[j+1:]
+	}
+	return isOneOf(bytes.TrimSuffix(w, []byte(".exe")), interpreters)
 }
 
 // spaceWord returns the word of line that starts at i or after the spaces and tabs there, and
