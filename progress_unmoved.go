@@ -1,0 +1,312 @@
+package loopguard
+
+// A check unchanged across edits: the model runs the same check after its changes and it
+// answers exactly as before them (noteUnmoved, unmovedCheck), and what such a check's answer
+// says (nothing printed, a success verdict).
+
+import (
+	"bytes"
+	"strings"
+)
+
+// saidBefore is what the model said before the call being observed, for unmovedCheck: the
+// current thought's digest, truncated; 0 when the host feeds no words.
+func (s *progressState) saidBefore() uint32 {
+	if !s.spoke {
+		return 0
+	}
+	return uint32(s.thought.exact) | 1
+}
+
+// noteUnmoved counts, for unmovedCheck, a call made again (its last run dist calls back, the
+// call itself already in the recent ring) that answered exactly as its last run that did not
+// fail, the workspace changed since; another answer starts the count afresh, and so, for the
+// runs the same words came before (unmovedWords), do other words. A run that failed is the
+// errors rule's, and neither counts nor starts the count afresh: an edit that broke the code
+// once (a RecursionError), the next bringing the same wrong output back, did not move the
+// check (validation round r178a C4). notCheck: the call changed the workspace, waited, or
+// shows its outcome on a screen. A look at a file (looksAtFile) counts only while the same
+// words come before it.
+func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, dg *digest, dist int, failed, mut, notCheck bool, args []byte) {
+	if failed {
+		return
+	}
+	var r *recentCall // the check's last run that did not fail
+	if dist > 0 {
+		for d := dist; d < len(s.recent) && d < int(s.calls); d++ {
+			if e := &s.recent[(int(s.calls)-1-d)%len(s.recent)]; e.id == id && !e.failed && !e.broke {
+				r = e
+				break
+			}
+		}
+	}
+	if r == nil {
+		s.noteUnmovedAfar(c, cls, id, dg, mut, notCheck, args)
+		return
+	}
+	said := s.saidBefore()
+	switch {
+	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch && checkAnswer(c, dg, notCheck, args):
+		if s.unmovedID != id {
+			s.unmovedID, s.unmoved, s.unmovedWords = id, 0, 0
+		}
+		if r.said == said && said != 0 {
+			s.unmovedWords++
+		} else {
+			s.unmovedWords = 0
+		}
+		if s.unmovedWords == 0 && needsWords(c, cls, mut) {
+			if !silentScript(c.result, c.args) {
+				s.unmoved = 0
+				return
+			}
+			if !s.editedRightAfter(dist) {
+				return // (see silentScript)
+			}
+		}
+		s.unmoved++
+	case s.unmovedID == id:
+		s.unmoved, s.unmovedWords = 0, 0 // the check answered otherwise
+	}
+}
+
+// checkAnswer says whether a call's answer can show a check's outcome for noteUnmoved: the
+// call is no change, wait or screen (notCheck), its answer has words, and it neither moves to
+// another directory, which shows nothing an edit could change, nor reports success, a change
+// verified (a failure is the errors rule's: told across the edits at its fourth).
+func checkAnswer(c *observedCall, dg *digest, notCheck bool, args []byte) bool {
+	return !notCheck && c.hasRes && (dg.words >= 3 || silentScript(c.result, c.args)) && !changesDirectory(c.tool, args) && !reportsSuccess(c.result, c.args)
+}
+
+// silentScript says whether a check is a script the model runs (an interpreter and a file of
+// its language: `python reproduce_bug.py`) that printed nothing. Such a run counts as
+// unchanged without the words when the model went from the previous run, as silent, straight
+// to another change (editedRightAfter): it took the silence for the check's answer, and its
+// edits did not move it. A SWE-agent run on Java added a print to its script and then one
+// to each of a dozen methods, running the script after each edit, and the script printed
+// nothing every time (validation round r217b M2). A run followed by anything else (a look
+// at what the script wrote, a search) neither counts nor starts the count afresh. Silence
+// from a build or a linter (`go build`, `tsc --noEmit`) is its verdict of success, and is
+// not a script run.
+func silentScript(result string, args []byte) bool {
+	return printedNothing(result, args) && runsScriptFile(args)
+}
+
+// editedRightAfter says whether the call right after the check's run dist calls back changed
+// the workspace.
+func (s *progressState) editedRightAfter(dist int) bool {
+	return dist >= 2 && dist < ringSize && s.changes&(1<<(uint(int(s.calls)-dist)%ringSize)) != 0
+}
+
+// scriptExtensions are the endings of the files runsScriptFile takes for scripts.
+var scriptExtensions = []string{".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".php", ".sh", ".R", ".jl", ".lua"}
+
+// runsScriptFile says whether a call's command line runs a script file with an interpreter
+// (interpreters): the interpreter, its options, then a file with a script's ending.
+func runsScriptFile(args []byte) bool {
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return false
+	}
+	prevInterpreter := false
+	for i := 0; ; {
+		var w []byte
+		if w, i = spaceWord(line, i); len(w) == 0 {
+			return false
+		}
+		if prevInterpreter {
+			if w[0] == '-' {
+				continue // python -u x.py
+			}
+			for _, ext := range scriptExtensions {
+				if bytes.HasSuffix(w, []byte(ext)) {
+					return true
+				}
+			}
+		}
+		prevInterpreter = isInterpreter(w)
+	}
+}
+
+// needsWords says whether a check's run counts only while the same words come before it: a
+// look at a file (looksAtFile), or a program that printed nothing (printedNothing), answers as
+// before whatever the edits did.
+func needsWords(c *observedCall, cls classEntry, mut bool) bool {
+	return looksAtFile(c, cls, mut) || printedNothing(c.result, c.args)
+}
+
+// noteUnmovedAfar is noteUnmoved for a check whose last run is further back than the recent
+// calls: OpenHands agents spend six to twelve calls editing between two runs of their script,
+// and a run answering as the one before it, nine calls back, was neither counted nor started
+// the count afresh (validation round r213a: a notice twelve calls late). It looks as far back
+// as the cycle rule does (maxPeriod, 32 calls), in the ring that keeps each call's key (call
+// and answer), the call, and whether it failed or changed the workspace; not the words before
+// it, so such a run counts as one worded anew. followCycles, comparing the call's key with
+// each of those calls already, notes the nearest beyond the recent ones (keyBack): without
+// one, and no count under way for the call, there is nothing to look for.
+func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint64, dg *digest, mut, notCheck bool, args []byte) {
+	counts := !notCheck && c.hasRes && dg.words >= 3
+	if s.unmovedID != id && (!counts || s.keyBack == 0) {
+		// Nothing to count (the same call and answer is not among the calls the cycle
+		// rule looks back over, beyond the recent ones: keyBack), nor a count to start
+		// afresh: most calls.
+		return
+	}
+	n := int(s.calls)
+	call := uint16(id)
+	for i := n - 1 - recentWindow; i >= 0 && n-i <= len(s.runs); i-- {
+		p := uint(i) % ringSize
+		if s.marks[p].call != call || s.fails&(1<<p) != 0 {
+			continue // another call, or a run that failed (the errors rule's)
+		}
+		switch {
+		case s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0 &&
+			checkAnswer(c, dg, notCheck, args) && !needsWords(c, cls, mut):
+			if s.unmovedID != id {
+				s.unmovedID, s.unmoved = id, 0
+			}
+			s.unmoved++
+			s.unmovedWords = 0
+		case s.unmovedID == id:
+			s.unmoved, s.unmovedWords = 0, 0
+		}
+		return
+	}
+}
+
+// unmovedCheck tells a check the model runs after its edits answering exactly as it did before
+// them, time after time: ThoughtRepeats runs after edits, each answered as the run before the
+// edit was, the model saying the same words before each ("The changes look good. Let's run
+// our test script again"), or one run more whatever it said. A change of the workspace makes
+// a call made again progress, and here the model's own check of its change shows none, again
+// and again. OpenHands runs of Claude 3.5 Sonnet re-ran a script that printed the same wrong
+// value after each of six to fifteen edits (in two of them the edits went to another copy of
+// the code than the one that ran) and were never told (validation round r177b M1-M4); the
+// same words before each run were the first evidence taken that the model expected a change.
+// Worded anew each time, the same loop went untold in 4 of 12 OpenHands runs (r207b); four
+// edits in a row that leave a check's answer exactly as it was are the evidence itself, one
+// run more than when the words say so (round r212a judged 24 of 24 such notices true: the
+// check printing the same wrong value, the model saying after it that the result is still
+// wrong). A check that reports success (tests passed) is a change verified, not a loop. Told
+// once for a check.
+func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) []Notice {
+	n := s.d.cfg.ThoughtRepeats
+	if s.unmovedID != id || int(s.unmovedWords) < n && int(s.unmoved) < n+1 || s.unmovedSaid == id || s.cyclePeriod() > 0 {
+		// (While the calls go round a cycle in full, the cycle rule tells it.)
+		return out
+	}
+	s.unmovedSaid = id
+	text := s.d.cat.progressUnmoved
+	switch {
+	case silentScript(c.result, c.args):
+		text = s.d.cat.progressUnmovedSilent // (its answer is the one counted: nothing)
+	case int(s.unmovedWords) < n:
+		text = s.d.cat.progressUnmovedReworded
+	}
+	return append(out, s.notice(c.agent, KindThought, c.tool+" unchanged across edits × "+itoa(int(s.unmoved)),
+		fill(text, "tool", c.tool, "count", itoa(int(s.unmoved)))))
+}
+
+// programOutput is what a check's program printed, without what its host and shell wrote
+// after it: SWE-agent's status lines and a terminal's prompt (withoutTrailers), Gemini CLI's
+// fields (shellOutputBody), OpenHands' bracketed lines (isOpenHandsFooter), a shell hook
+// failing after every command (withoutForeignNotFound). A check's verdict is the program's
+// last line: six passing test runs under Gemini CLI, an edit before each, ended with its
+// fields, and would have been read as a check whose edits changed nothing.
+func programOutput(result string, args []byte) string {
+	result = shellOutputBody(withoutTrailers(result))
+	if cut := trailingLinesStart(result, isOpenHandsFooter); cut >= 0 {
+		result = result[:cut]
+	}
+	return withoutForeignNotFound(result, args)
+}
+
+// openHandsFooters open the bracketed lines OpenHands writes under a command's output.
+var openHandsFooters = [...]string{"[Command finished with exit code ", "[The command completed with exit code ",
+	"[Current working directory: ", "[Python interpreter: ", "[Python Interpreter: "}
+
+// isOpenHandsFooter says whether line is one of the lines OpenHands writes under a command's
+// output about the command: its exit code, where it ran, which Python.
+func isOpenHandsFooter(line string) bool { return startsWithOneOf(line, openHandsFooters[:]) }
+
+// printedNothing says whether a check's program printed nothing: its output, without its
+// host's closing lines (programOutput), empty or only a harness's word that there was none
+// (SWE-agent's "Your command ran successfully and did not produce any output.", mini-swe-agent's
+// empty <output>). Such a check shows nothing an edit could move: a script that only saves an
+// image, run once more as the last look before finishing, 17 calls of successful work since
+// its run before, was told as a check the edits did not reach (validation round r215a F1).
+func printedNothing(result string, args []byte) bool {
+	out := strings.TrimSpace(programOutput(result, args))
+	if rest, ok := strings.CutPrefix(out, "<returncode>"); ok {
+		if _, body, ok := strings.Cut(rest, "<output>"); ok {
+			out = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body), "</output>"))
+		}
+	}
+	return out == "" || out == "Your command ran successfully and did not produce any output."
+}
+
+// looksAtFile says whether a call that did not write shows a file rather than runs a check: a
+// read or an editor's view naming a file, a command that only prints files (cat, head, sed
+// -n), SWE-agent's viewers. A file read again after edits elsewhere answers as before because
+// nothing changed it: a look the model wants again, not a check its edits fail to move.
+func looksAtFile(c *observedCall, cls classEntry, mut bool) bool {
+	if mut {
+		return false
+	}
+	if cls.mutating || cls.shows && namesAFile(c.args) {
+		return true
+	}
+	if _, ok := printsFiles(c.args); ok {
+		return true
+	}
+	return sweAgentViews(c.args)
+}
+
+// successWords and doubtWords are what a check's last line says when it reports success
+// ("3 passed in 0.02s", "All checks passed!", "Issue resolved") and what takes that back
+// ("Issue not resolved", "FAILED", "still wrong").
+var (
+	successWords = [...]string{"passed", "success", "succeeded", "resolved", "fixed", "works", "all good"}
+	doubtWords   = [...]string{"fail", "error", "not ", "n't", "wrong", "expected", "mismatch", "still", "incorrect", "bug"}
+)
+
+// reportsSuccess says whether a check's answer reports success: a test runner's verdict
+// (pytestPassed, endsWithSuccess: "OK", "Done"), or a last line that says it passed, worked
+// or is fixed and takes none of it back. Such a check answering as before an edit is a change
+// verified (a refactoring whose tests still pass), not an edit that failed to land.
+func reportsSuccess(result string, args []byte) bool {
+	result = programOutput(result, args)
+	if endsWithSuccess(result, args) {
+		return true
+	}
+	last := strings.ToLower(lastLine(result)) // (programOutput left the trailers out)
+	for _, w := range doubtWords {
+		if strings.Contains(last, w) {
+			return false
+		}
+	}
+	for _, w := range successWords {
+		if strings.Contains(last, w) {
+			// A last line of success speaks for the run only when no line above it reports
+			// a failure: a script checking several cases prints its last case's "Passed"
+			// under two that "Failed" (validation round r215a).
+			body := strings.TrimRight(result, " \t\r\n")
+			return !reportsFailedCase(body[:max(strings.LastIndexByte(body, '\n'), 0)])
+		}
+	}
+	return false
+}
+
+// failedCaseWords are what a line of a check's output says of a case that did not pass.
+var failedCaseWords = [...]string{"fail", "❌", "✗", "incorrect", "wrong", "mismatch"}
+
+// reportsFailedCase says whether some line of a check's output says a case failed.
+func reportsFailedCase(out string) bool {
+	out = strings.ToLower(out)
+	for _, w := range failedCaseWords {
+		if strings.Contains(out, w) {
+			return true
+		}
+	}
+	return false
+}
