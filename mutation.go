@@ -3,6 +3,7 @@ package loopguard
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/loopguard/loopguard/internal/jsonscan"
@@ -543,6 +544,63 @@ func wroteNothing(named bool, args []byte, keys argKeys, result string) bool {
 	}
 	writes, _, _ := shellWordsWrite(args, !keys.code || codeRunsShell(args))
 	return !writes && !(keys.code && bytes.Contains(args, []byte("%%writefile")))
+}
+
+// installedNothing says whether a call that only installs packages (one package manager's
+// install, nothing else on its command line) was answered that all it asked for was there
+// already: pip's "Requirement already satisfied" with no "Installing collected packages", apt's
+// "0 upgraded, 0 newly installed", npm's "up to date", conda's "All requested packages already
+// installed". The machine is as it was, so a command failing alike before and after it had no
+// change between: a DA-Agent run rewrote one script seven times, each run failing with the
+// same ParserError, and its `pip install pandas --upgrade` among them ("Requirement already
+// satisfied") had counted as a change and started the failures' count afresh (validation
+// round r221a, data-sa-056). The answer is read first; the command line (parsed) only when
+// the answer says nothing was installed.
+func installedNothing(args []byte, result string) bool {
+	head := result[:min(len(result), 8192)]
+	if !installedNone(head) {
+		return false
+	}
+	cmd := strings.TrimSpace(commandText(args))
+	if cmd == "" || strings.ContainsAny(cmd, ";&|\n`$()<>") {
+		return false // other commands may have changed something
+	}
+	words := strings.Fields(cmd)
+	if words[0] == "sudo" {
+		words = words[1:]
+	}
+	if len(words) >= 3 && strings.HasPrefix(words[0], "python") && words[1] == "-m" {
+		words = words[2:] // python -m pip install ...
+	}
+	if len(words) >= 2 && words[0] == "uv" && words[1] == "pip" {
+		words = words[1:]
+	}
+	if len(words) < 2 || !slices.Contains(quietInstallers[:], words[0]) {
+		return false
+	}
+	return words[1] == "install" || words[0] == "npm" && words[1] == "i"
+}
+
+// quietInstallers are the package managers whose answer installedNone reads.
+var quietInstallers = [...]string{"pip", "pip3", "apt-get", "apt", "npm", "conda", "mamba"}
+
+// installedNone says whether an install's answer says it installed nothing (see
+// installedNothing).
+func installedNone(answer string) bool {
+	switch {
+	case strings.Contains(answer, "Requirement already satisfied"):
+		// (pip writes this line before it installs or upgrades anything, and before a
+		// failure midway that may leave some of it done)
+		return !strings.Contains(answer, "Installing collected packages")
+	case strings.Contains(answer, "0 upgraded, 0 newly installed, 0 to remove"):
+		i := strings.Index(answer, "0 upgraded, 0 newly installed, 0 to remove")
+		return i == 0 || answer[i-1] == '\n' // not "10 upgraded"
+	case strings.Contains(answer, "All requested packages already installed"):
+		return true
+	case strings.Contains(answer, "up to date, audited "):
+		return true // (npm says "added 1 package, and audited ..." when it did something)
+	}
+	return false
 }
 
 // compileRefused says whether an answer is only Python's report that it could not compile

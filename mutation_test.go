@@ -22,3 +22,36 @@ func TestCompileRefusedKnowsAScriptThatNeverRan(t *testing.T) {
 		}
 	}
 }
+
+func TestInstalledNothingKnowsAnInstallThatChangedNothing(t *testing.T) {
+	const satisfied = "Requirement already satisfied: pandas in /usr/local/lib/python3.9/site-packages (2.2.2)\n" +
+		"Requirement already satisfied: numpy>=1.22.4 in /usr/local/lib/python3.9/site-packages (from pandas) (1.26.4)\n" +
+		"WARNING: Running pip as the 'root' user can result in broken permissions"
+	tests := []struct {
+		name, args, answer string
+		want               bool
+	}{
+		{"pip, everything there already", `{"command":"pip install pandas --upgrade"}`, satisfied, true},
+		{"pip, one package installed among those there", `{"command":"pip install pandas seaborn"}`,
+			satisfied + "\nInstalling collected packages: seaborn\nSuccessfully installed seaborn-0.13.2", false},
+		{"pip run by python -m, as a command line that is no JSON", "python3 -m pip install -q pandas", satisfied, true},
+		{"uv's pip", `{"command":"uv pip install pandas"}`, satisfied, true},
+		{"apt, nothing newly installed", `{"command":"sudo apt-get install -y git"}`,
+			"Reading package lists...\ngit is already the newest version (1:2.39.2-1.1).\n0 upgraded, 0 newly installed, 0 to remove and 3 not upgraded.", true},
+		{"apt, a package installed", `{"command":"apt-get install -y default-jdk"}`,
+			"Reading package lists...\n0 upgraded, 1 newly installed, 0 to remove and 3 not upgraded.\nSetting up default-jdk (2:1.17-74) ...", false},
+		{"npm, the project's packages all there", `{"command":"npm install"}`, "\nup to date, audited 212 packages in 1s\n\nfound 0 vulnerabilities", true},
+		{"apt, ten upgraded", `{"command":"apt-get install -y git"}`, "10 upgraded, 0 newly installed, 0 to remove and 3 not upgraded.", false},
+		{"npm install of a package, up to date", `{"command":"npm install lodash"}`, "\nup to date, audited 213 packages in 1s", true},
+		{"npm, a package added", `{"command":"npm i lodash"}`, "\nadded 1 package, and audited 213 packages in 2s", false},
+		{"conda, all there", `{"command":"conda install -y numpy"}`, "Collecting package metadata: done\n# All requested packages already installed.", true},
+		{"an install and then a build on one line: the build may write", `{"command":"pip install pandas && python setup.py develop"}`, satisfied, false},
+		{"a look at a package, not an install", `{"command":"pip show pandas"}`, satisfied, false},
+		{"an install answered otherwise", `{"command":"pip install pandas"}`, "ERROR: Could not find a version that satisfies the requirement pandas", false},
+	}
+	for _, tt := range tests {
+		if got := installedNothing([]byte(tt.args), tt.answer); got != tt.want {
+			t.Errorf("%s: installedNothing(%s) = %v, want %v", tt.name, tt.args, got, tt.want)
+		}
+	}
+}

@@ -207,7 +207,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// The workspace (noteChange); again counts the same change made again.
 	epochBefore := s.epoch
-	again := s.noteChange(c, id, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result), waiting)
+	again := s.noteChange(c, id, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result) && !installedNothing(args, c.result), waiting)
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn,
 		cutShort: s.d.cfg.Mode == ModeDeny && cutShort(c.result)}

@@ -146,13 +146,14 @@ func TestPythonRefusingAMissingModuleFailed(t *testing.T) {
 			t.Errorf("looksFailed(%q) = %v, want %v", tt.result, got, tt.want)
 		}
 	}
-	// Installs between the runs that do not change the answer are not reaching the cause.
+	// Installs between the runs that found everything there already changed nothing
+	// (installedNothing): the third run failing alike is the same call stuck.
 	run := ok("bash", `{"command":"cd /testbed && python -m pytest tests/test_separable.py -v"}`, "/sandbox/bin/python: No module named pytest")
 	install := func(i int) step {
 		return ok("bash", fmt.Sprintf(`{"command":"pip install %s"}`, []string{"pytest", "astropy", "-U pytest"}[i]), "Requirement already satisfied: pytest in /workspace/venv/lib/python3.12/site-packages")
 	}
 	got := progressRun(t, defaultProgress(nil), []step{run, install(0), run, install(1), run, install(2), run})
-	if want := []string{"6:errors:bash failed × 4"}; !slices.Equal(got, want) {
+	if want := []string{"4:stuck:bash × 3"}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
