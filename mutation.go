@@ -554,9 +554,12 @@ func wroteNothing(named bool, args []byte, keys argKeys, result string) bool {
 // change between: a DA-Agent run rewrote one script seven times, each run failing with the
 // same ParserError, and its `pip install pandas --upgrade` among them ("Requirement already
 // satisfied") had counted as a change and started the failures' count afresh (validation
-// round r221a, data-sa-056). The answer is read first; the command line (parsed) only when
-// the answer says nothing was installed.
+// round r221a, data-sa-056). The answer is read only when the arguments name an install, and
+// the command line parsed only when the answer says nothing was installed.
 func installedNothing(args []byte, result string) bool {
+	if !bytes.Contains(args, []byte("install")) && !bytes.Contains(args, []byte("npm i ")) {
+		return false // most changes: one look at the arguments
+	}
 	head := result[:min(len(result), 8192)]
 	if !installedNone(head) {
 		return false
