@@ -45,7 +45,8 @@
 //     failures coming back across edits, the edits going round failures already met, or the
 //     same command failing alike with nothing changed between its runs, whatever calls come
 //     between, or commands that need a program the shell does not find (at the 3rd, nothing
-//     installed between);
+//     installed between), or the same failure answering attempts made by three different
+//     commands or more, however they are spaced by other work;
 //   - churn: one tool called with many arguments and answering the same every time;
 //   - poll: polling that advances, past its budget (one gentle note), a poll checked again at
 //     once with the same answer each time, or calls in a row that only sleep;

@@ -31,6 +31,7 @@ type catalogue struct {
 	progressUnmovedSilent   string // {tool} {count}: a script printing nothing after each of the edits
 	progressOtherCopy       string // {tool} {count} {path}: runs whose traceback named another copy of an edited file, at {path}
 	progressMissing         string // {program} {count}: calls that failed because the shell found no {program}
+	progressLasting         string // {count} {commands} {failure}: one failure met by {commands} different commands
 	progressRefailIdle      string // {tool} {count}: the same failure, nothing changed since the first
 	progressReapplied       string // {tool} {count}: the same change made again and again
 	progressCopies          string // {tool} {count}: one reply holding the same call {count} times, answered alike
@@ -166,6 +167,10 @@ var catalogues = map[string]*catalogue{
 			"named {program} (\"command not found\"), and nothing has installed it since: it is not installed here, not " +
 			"on the PATH, or not a command at all. Running it again will not work: use a command that exists here " +
 			"(install {program} first if you may, or add its folder to the PATH), or go on without it.",
+		progressLasting: "[loopguard] The same failure has now answered {count} of your attempts, made with {commands} " +
+			"different commands: \"{failure}\". What you changed between them has not reached its cause. Look at what the " +
+			"message names (the module, file, key, column or setting) directly, where it is, whether it exists and how it " +
+			"is found, before another attempt at it.",
 		progressUnmovedSilent: "[loopguard] You have run the same {tool} script {count} times after editing, and it " +
 			"printed nothing every time, as it did before the edits. What you changed is not code this script runs: a " +
 			"print added there is never reached. Check which file, module or copy of the code the script actually " +
@@ -272,6 +277,9 @@ var catalogues = map[string]*catalogue{
 		progressMissing: "[loopguard] 你已经有 {count} 条命令因为 shell 找不到名为 {program} 的命令而失败（“command not found”），" +
 			"而此后没有安装过它：它没有安装在这里、不在 PATH 上，或者根本不是一条命令。再次运行它也不会成功：" +
 			"请改用这里存在的命令（如果允许，先安装 {program}，或把它所在的目录加入 PATH），或者不用它继续。",
+		progressLasting: "[loopguard] 同一个失败已经第 {count} 次出现在你的尝试里，而这些尝试用了 {commands} 条不同的命令：" +
+			"“{failure}”。你在这之间做的改动都没有触及它的原因。请先直接查看消息里提到的东西（模块、文件、键、列或设置）：" +
+			"它在哪里、是否存在、是怎样被找到的，然后再尝试。",
 		progressUnmovedSilent: "[loopguard] 你在修改之后已经把同一个 {tool} 脚本运行了 {count} 次，它每次都没有任何输出，" +
 			"和修改前一样。你改动的不是这个脚本运行的代码：加在那里的打印语句根本没有被执行到。请先确认脚本实际运行的是哪个文件、" +
 			"哪个模块或哪一份代码，或者让它打印出你需要看到的内容，再继续修改。",

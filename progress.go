@@ -668,6 +668,8 @@ type progressState struct {
 	edited [maxEdited]editedFile
 	// The programs the shell did not find, for missingCheck.
 	missing [maxMissing]missingProgram
+	// The failures met by one command after another, for lastingCheck.
+	lasting [maxLasting]lastingFailure
 
 	thoughtSaid int32 // the thoughtN at the last notice
 	saidAt      int32 // calls at the last notice, 0 before the first

@@ -286,6 +286,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// failures across changes of the workspace.
 	fw := s.followOutcome(c, cls, toolHash, &dg, id, args, callTraits{mut: mut, waiting: waiting, sleeps: sleeps, gone: gone})
 	missing, missingName := s.noteMissing(c, fw.failed)
+	lasting := s.noteLasting(c, cls, &fw, id)
 	setRingBit(&s.fails, s.calls-1, fw.failed)
 	if fw.comeBack != 0 {
 		s.marks[(s.calls-1)%ringSize].fail = uint16(fw.comeBack) | 1
@@ -348,6 +349,9 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	}
 	if len(out) == before {
 		out = s.callNotice(c, cls, &fw, repeatsLast, noProgress, dist, again, out)
+	}
+	if len(out) == before && lasting != nil {
+		out = s.lastingCheck(c, lasting, fw.failLine, out)
 	}
 	if len(out) == before {
 		out = s.unmovedCheck(c, id, out)
@@ -475,6 +479,10 @@ type followed struct {
 	// back (cameBack): its identity (failureIdentity) and where it was raised (raiseSite); 0
 	// when its failure names none.
 	comeBack uint64
+	// identity is the failure's identity (failureIdentity), 0 when it has none, and
+	// failLine the line naming it (failureLineOf).
+	identity uint64
+	failLine string
 }
 
 // followOutcome extends or starts the call's tool chain (errors, churn: the tool's run of
@@ -715,6 +723,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	}
 	out.tool, out.refail, out.failed = ch, rf, failed
+	out.identity, out.failLine = kindSig, failLine
 	if kindSig != 0 {
 		out.comeBack = kindSig
 		if at := raiseSite(said, failLine); at != "" {

@@ -21,10 +21,15 @@ func TestAnInstallThatInstalledNothingLeavesAFailureChainAsItWas(t *testing.T) {
 				install("Requirement already satisfied: pandas in /usr/local/lib/python3.9/site-packages (2.2.2)"),
 				rewrittenScript(4, parserError)},
 			[]string{"4:errors:Python failed × 4"}},
-		{"an install that installed something is a change: the failures start afresh",
-			[]step{rewrittenScript(1, parserError), rewrittenScript(2, parserError), rewrittenScript(3, parserError),
+		{"the same run, an install that found everything there between: nothing changed, stuck at the third",
+			[]step{rewrittenScript(1, parserError), rewrittenScript(1, parserError),
+				install("Requirement already satisfied: pandas in /usr/local/lib/python3.9/site-packages (2.2.2)"),
+				rewrittenScript(1, parserError)},
+			[]string{"3:stuck:Python × 3"}},
+		{"the same run, an install that installed something between: a change, so no run stuck",
+			[]step{rewrittenScript(1, parserError), rewrittenScript(1, parserError),
 				install("Collecting pandas\nInstalling collected packages: pandas\nSuccessfully installed pandas-2.2.3"),
-				rewrittenScript(4, parserError)},
+				rewrittenScript(1, parserError)},
 			nil},
 	})
 }

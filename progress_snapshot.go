@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 44
+const progressSnapFormat = 45
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -237,6 +237,17 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.LittleEndian.AppendUint32(b, m.name)
 		b = append(b, m.count)
 		b = appendBool(b, m.said)
+	}
+	for _, l := range s.lasting {
+		b = binary.LittleEndian.AppendUint32(b, l.identity)
+		for _, c := range l.commands {
+			b = binary.LittleEndian.AppendUint16(b, c)
+		}
+		b = append(b, l.count)
+		b = binary.LittleEndian.AppendUint16(b, l.turn)
+		b = binary.AppendUvarint(b, uint64(l.epoch))
+		b = binary.AppendUvarint(b, uint64(l.first))
+		b = binary.AppendUvarint(b, uint64(l.last))
 	}
 	b = binary.AppendUvarint(b, uint64(s.tools.n))
 	for _, name := range s.tools.names {
@@ -489,6 +500,16 @@ func (s *progressState) restore(r *snapReader) error {
 		m := &s.missing[i]
 		m.name, m.count = r.u32(), r.byte()
 		m.said = boolean()
+	}
+	for i := range s.lasting {
+		l := &s.lasting[i]
+		l.identity = r.u32()
+		for j := range l.commands {
+			l.commands[j] = uint16(r.byte()) | uint16(r.byte())<<8
+		}
+		l.count = r.byte()
+		l.turn, l.epoch = uint16(r.byte())|uint16(r.byte())<<8, uint32(r.uvarint())
+		l.first, l.last = i32(), i32()
 	}
 	s.tools.n = i32()
 	for i := range s.tools.names {

@@ -966,10 +966,10 @@ func TestProgressRules(t *testing.T) {
 				code := fmt.Sprintf("Python(file_path=\"./build_model.py\"):\n```python\nimport pandas as pd\ndata = pd.read_csv('train.csv')\nn_estimators = %d\nwith open('result.csv', 'w') as f:\n    f.write(str(len(data)))\n``` ", 100+i)
 				return ok("Python", code, "File \"/workspace/./build_model.py\", line 6\n    ``` \n    ^\nSyntaxError: invalid syntax")
 			}), []string{"3:errors:Python failed × 4"}},
-		{"a shell line that writes a script and runs it changed the workspace, though the script fails to compile",
+		{"a shell line that writes a script and runs it changed the workspace, though the script fails to compile: no chain of failures in one workspace, but the same failure outlasting four rewrites",
 			nil, times(4, func(i int) step {
 				return ok("bash", fmt.Sprintf(`{"command":"cat > x.py <<'EOF'\nn = %d\nprint(n\nEOF\npython x.py"}`, i), "  File \"/w/x.py\", line 2\n    print(n\n         ^\nSyntaxError: '(' was never closed")
-			}), nil},
+			}), []string{"3:errors:the same failure × 4 from 4 commands"}},
 		{"a lint that counts the same problems after every edit is reminded: the edits did not reach them",
 			nil, times(7, func(i int) step {
 				if i%2 == 1 {
