@@ -27,13 +27,16 @@ const SourceHarness = "harness"
 // IsKnownReprompt says whether a user message's text is one a harness is known to send by
 // itself when the model's reply ends without a call: OpenHands' evaluation harness's "Please
 // continue working on the task on whatever approach you think is suitable…", Gemini CLI's
-// "System: Please continue.". The progress detector takes such a message as the harness's
+// "System: Please continue.", mini-swe-agent 2's "No tool calls found in the response. Every
+// response MUST include at least one tool call." (live-SWE-agent runs hold it 69 times in
+// one run, validation round r224a). The progress detector takes such a message as the harness's
 // whatever its Source says, so that a host that cannot tell who sent a message (a proxy
 // reading a request's messages) does not take it for a person's new turn; a transcript
 // reader marks it with SourceHarness.
 func IsKnownReprompt(text string) bool {
 	t := strings.TrimSpace(text)
-	return strings.HasPrefix(t, "Please continue working on the task") || t == "System: Please continue."
+	return strings.HasPrefix(t, "Please continue working on the task") || t == "System: Please continue." ||
+		strings.HasPrefix(t, "No tool calls found in the response.")
 }
 
 // String returns the name used for the type in the replay format.
