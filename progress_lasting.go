@@ -6,9 +6,9 @@ package loopguard
 // command, with files written and other commands working between. No rule that follows one
 // command or a streak sees it: the command changes every time, and what works between ends
 // the streaks. GPT-5-mini wrote a test app's files and ran its script four times over ten
-// calls, each a new command line, each failing on the same missing module, and submitted;
-// Qwen2-72B rewrote one merge script under new names, failing on the same missing keys
-// (validation rounds r221b, r221a).
+// calls, each a new command line, each failing on the same missing module, and submitted
+// (validation round r221b); SWE-agent runs on Java tasks set JAVA_HOME one way after another,
+// each build failing alike (r223a).
 
 // maxLasting is how many such failures are followed at once.
 const maxLasting = 2
@@ -18,8 +18,8 @@ const maxLasting = 2
 // went at it.
 const lastingGap = 16
 
-// lastingFailure is a failure by its identity (failureIdentity, hashed), the calls it failed
-// since it was first met, and the different commands that met it (the calls' identities,
+// lastingFailure is a failure by its identity and where it was raised (followed's comeBack,
+// hashed), the calls it failed since it was first met, and the different commands that met it (the calls' identities,
 // hashed; the first maxLastingCommands of them). Commands and replies are kept by 16-bit
 // hashes: two of them alike by chance (1 in 65,536) only count one command fewer or one
 // meeting less, and the snapshot stays within its bound.
@@ -88,11 +88,11 @@ func (s *progressState) noteLasting(c *observedCall, cls classEntry, fw *followe
 		l.turn = turn
 	}
 	cmd := uint16(mix64(id)) | 1
-	for i, c := range l.commands {
-		if c == cmd {
+	for i, have := range l.commands {
+		if have == cmd {
 			break
 		}
-		if c == 0 {
+		if have == 0 {
 			l.commands[i] = cmd
 			break
 		}
