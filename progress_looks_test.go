@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // Gemini CLI ends every shell result with its fields, "Error: (none)" among them when the
@@ -977,9 +978,11 @@ func FuzzFailureReaders(f *testing.F) {
 		"\nERRORS:\n- ", "\nERRORS:\n- x\n[File:  (",
 		"Tests  1 failed\n\n╭─\ue0b2 ~/app \ue0b1 main ?4 \ue0b4····\ue0b6 1 ✘ \ue0b3 22:41:41 \ue0b0\n╰─", "\ue0b0\n❯ ", "\xee\x82", "x\n\xee",
 		"--- FAIL: TestX (0.00s)\nFAIL\nFAIL\tpkg\t0.01s", " FAIL  src/a.test.ts", "FAIL", "--- FAIL", "--- FAIL:",
+		"Requirement already satisfied: pandas in /usr/lib (2.2)", "0 upgraded, 0 newly installed, 0 to remove", "ünïcödé ünïcödé ünïcödé",
 	} {
 		f.Add(s, "Python(file_path=\"x.py\"):\ndf['beak']")
 	}
+	f.Add("Requirement already satisfied: pandas in /usr/lib (2.2)", `{"command":"sudo python3 -m pip install pandas"}`)
 	f.Fuzz(func(t *testing.T, said, args string) {
 		if got := withoutStatusLines(said); !strings.HasPrefix(said, got) {
 			t.Errorf("withoutStatusLines(%q) = %q, not a prefix", said, got)
@@ -996,6 +999,12 @@ func FuzzFailureReaders(f *testing.F) {
 		quotesFromArgs(said, []byte(args))
 		if errs, file := lintRejection(said); errs == 0 && file != 0 {
 			t.Errorf("lintRejection(%q) names a file without listing errors", said)
+		}
+		if installedNothing([]byte(args), said) && !installedNone(said) {
+			t.Errorf("installedNothing(%q, %q) with an answer that does not say so", args, said)
+		}
+		if clipped := clipLine(said, 16); len(clipped) > 16+len("…") || utf8.ValidString(said) && !utf8.ValidString(clipped) {
+			t.Errorf("clipLine(%q, 16) = %q", said, clipped)
 		}
 	})
 }
