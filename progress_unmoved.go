@@ -47,23 +47,36 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 	said := s.saidBefore()
 	switch {
 	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch && checkAnswer(c, dg, notCheck, args):
+		words := s.unmovedWords // the words' count, when this check's count is the one followed
 		if s.unmovedID != id {
-			s.unmovedID, s.unmoved, s.unmovedWords = id, 0, 0
+			words = 0
 		}
 		if r.said == said && said != 0 {
-			s.unmovedWords++
+			words++
 		} else {
-			s.unmovedWords = 0
+			words = 0
 		}
-		if s.unmovedWords == 0 && needsWords(c, cls, mut) {
+		if words == 0 && needsWords(c, cls, mut) {
 			if !silentScript(c.result, c.args) {
-				s.unmoved = 0
+				// A look that counts only with the words, said otherwise: its own count starts
+				// afresh, and another check's count is left alone. Rounds of edit, run, look
+				// at what the run wrote had each look take the count from the run, which
+				// never reached its notice (validation round r225a). Measured on every set: two
+				// notices more, on loops round r226a judged true, and one run's notices moved
+				// on its loop.
+				if s.unmovedID == id {
+					s.unmoved, s.unmovedWords = 0, 0
+				}
 				return
 			}
 			if !s.editedRightAfter(dist) {
 				return // (see silentScript)
 			}
 		}
+		if s.unmovedID != id {
+			s.unmovedID, s.unmoved = id, 0
+		}
+		s.unmovedWords = words
 		s.unmoved++
 	case s.unmovedID == id:
 		s.unmoved, s.unmovedWords = 0, 0 // the check answered otherwise

@@ -237,3 +237,55 @@ func TestSilentScriptAcrossEditsIsTold(t *testing.T) {
 		})
 	}
 }
+
+// Rounds of edit, run, and a look at what the run wrote: the look, the same view answered as
+// before, counts only with the same words, and said otherwise it leaves the run's count alone
+// (validation round r225a: the look took the count from the run at every round, and five
+// runs answering alike after five edits went untold).
+func TestALookBetweenTheRunsLeavesTheRunsCountAlone(t *testing.T) {
+	edit := func(i int) Event {
+		return call("a", "str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/lib/convert.py","old_str":"v%d","new_str":"v%d"}`, i, i+1)).
+			WithResult(fmt.Sprintf("The file /w/lib/convert.py has been edited. Here's the result of running `cat -n` on a snippet:\n    41\t    return v%d\n", i+1), false)
+	}
+	run := call("a", "execute_bash", `{"command":"cd /w && python reproduce.py"}`).WithResult("Input: -3\nConverted: 3\nExpected: -3\nwrote out/report.txt", false)
+	look := call("a", "str_replace_editor", `{"command":"view","path":"/w/out/report.txt"}`).
+		WithResult("Here's the result of running `cat -n` on /w/out/report.txt:\n     1\tsign: lost\n     2\tvalue: 3", false)
+	tests := []struct {
+		name   string
+		round  func(i int) []Event
+		toldAt int // the round told (1-based), 0 for none in eight
+	}{
+		{"edit, run, look, other words before each: the run is told as it is without the look", func(i int) []Event {
+			return []Event{edit(i), text("a", "", "model", fmt.Sprintf("Attempt %d at the sign.", i), 0), run,
+				text("a", "", "model", fmt.Sprintf("Reading report %d.", i), 0), look}
+		}, 4},
+		{"a look said with the same words, then once with others: its own count starts afresh", func(i int) []Event {
+			words := "Let me check the report again to see whether the sign is kept now."
+			if i == 3 {
+				words = "The report may be stale; reading it once more."
+			}
+			return []Event{edit(i), text("a", "", "model", words, 0), look}
+		}, 8},
+		{"edit, run, other words before each, no look: the same", func(i int) []Event {
+			return []Event{edit(i), text("a", "", "model", fmt.Sprintf("Attempt %d at the sign.", i), 0), run}
+		}, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			told := 0
+			for i := 0; i < 8 && told == 0; i++ {
+				for _, ev := range tt.round(i) {
+					for _, n := range e.Observe(ev) {
+						if n.Kind == KindThought && strings.Contains(n.Summary, "unchanged across edits") {
+							told = i + 1
+						}
+					}
+				}
+			}
+			if told != tt.toldAt {
+				t.Errorf("told at round %d, want %d", told, tt.toldAt)
+			}
+		})
+	}
+}
