@@ -590,20 +590,16 @@ var quietInstallers = [...]string{"pip", "pip3", "apt-get", "apt", "npm", "conda
 // installedNone says whether an install's answer says it installed nothing (see
 // installedNothing).
 func installedNone(answer string) bool {
-	switch {
-	case strings.Contains(answer, "Requirement already satisfied"):
+	if strings.Contains(answer, "Requirement already satisfied") {
 		// (pip writes this line before it installs or upgrades anything, and before a
 		// failure midway that may leave some of it done)
 		return !strings.Contains(answer, "Installing collected packages")
-	case strings.Contains(answer, "0 upgraded, 0 newly installed, 0 to remove"):
-		i := strings.Index(answer, "0 upgraded, 0 newly installed, 0 to remove")
-		return i == 0 || answer[i-1] == '\n' // not "10 upgraded"
-	case strings.Contains(answer, "All requested packages already installed"):
-		return true
-	case strings.Contains(answer, "up to date, audited "):
-		return true // (npm says "added 1 package, and audited ..." when it did something)
 	}
-	return false
+	if i := strings.Index(answer, "0 upgraded, 0 newly installed, 0 to remove"); i >= 0 {
+		return i == 0 || answer[i-1] == '\n' // not "10 upgraded"
+	}
+	// (npm says "added 1 package, and audited ..." when it did something)
+	return strings.Contains(answer, "All requested packages already installed") || strings.Contains(answer, "up to date, audited ")
 }
 
 // compileRefused says whether an answer is only Python's report that it could not compile

@@ -2762,7 +2762,13 @@ func (s *progressState) noteProbe(args []byte) {
 // matched by its line alone. An edit that adds no print, or a print whose text does not
 // show, leaves the run a plain repeat: a print added to code that never runs answers nothing.
 func (s *progressState) probeAnswered(r *refailChain, result string) bool {
-	return s.probeLen > 0 && s.probeEpoch > r.epoch && printedIn(result, string(s.probe[:s.probeLen]))
+	return s.printedSince(r.epoch, result)
+}
+
+// printedSince says whether result shows the text of a print that a change made after
+// workspace epoch added (noteProbe).
+func (s *progressState) printedSince(epoch uint32, result string) bool {
+	return s.probeLen > 0 && s.probeEpoch > epoch && printedIn(result, string(s.probe[:s.probeLen]))
 }
 
 // printedIn says whether text was printed in result: met there where a word starts, and not

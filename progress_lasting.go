@@ -60,7 +60,7 @@ func (l *lastingFailure) distinct() int {
 //     found in words the identity masks: four different undefined names read as one (r223a);
 //   - a call of the reply that made the latest meeting, made before the model saw it;
 //   - a run that shows what a print added since the latest meeting prints: it answered a
-//     question the model put to the failure (print-debugging, see probeAnswered).
+//     question the model put to the failure (print-debugging, see probeAnswered and printedSince).
 func (s *progressState) noteLasting(c *observedCall, cls classEntry, fw *followed, id uint64) *lastingFailure {
 	if !fw.failed || fw.identity == 0 || cls.mutating {
 		return nil
@@ -76,7 +76,7 @@ func (s *progressState) noteLasting(c *observedCall, cls classEntry, fw *followe
 		if c.turn != 0 && turn == l.turn {
 			return nil
 		}
-		if s.probeLen > 0 && s.probeEpoch > l.epoch && printedIn(c.result, string(s.probe[:s.probeLen])) {
+		if s.printedSince(l.epoch, c.result) {
 			l.last, l.epoch = s.calls, s.epoch
 			return nil
 		}
