@@ -29,6 +29,7 @@ type catalogue struct {
 	progressCameBack        string // {tool} {count} {back}: failures of one command coming back across edits
 	progressUnmovedReworded string // {tool} {count}: a check unchanged across edits, whatever was said before it
 	progressUnmovedSilent   string // {tool} {count}: a script printing nothing after each of the edits
+	progressReread          string // {call} {count} {calls}: the same page of a file read {count} times in {calls} calls, unchanged
 	progressOtherCopy       string // {tool} {count} {path}: runs whose traceback named another copy of an edited file, at {path}
 	progressMissing         string // {program} {count}: calls that failed because the shell found no {program}
 	progressLasting         string // {count} {commands} {failure}: one failure met by {commands} different commands
@@ -171,6 +172,10 @@ var catalogues = map[string]*catalogue{
 			"different commands: \"{failure}\". What you changed between them has not reached its cause. Look at what the " +
 			"message names (the module, file, key, column or setting) directly, where it is, whether it exists and how it " +
 			"is found, before another attempt at it.",
+		progressReread: "[loopguard] You have now read the same thing ({call}) {count} times in your last {calls} calls, " +
+			"and it showed exactly the same text each time: it has not changed, and reading it again will not tell you " +
+			"anything new. Work from what you have already read, or look at something you have not seen yet (another part " +
+			"of the file, the code that calls it, what your last command printed).",
 		progressUnmovedSilent: "[loopguard] You have run the same {tool} script {count} times after editing, and it " +
 			"printed nothing every time, as it did before the edits. What you changed is not code this script runs: a " +
 			"print added there is never reached. Check which file, module or copy of the code the script actually " +
@@ -280,6 +285,9 @@ var catalogues = map[string]*catalogue{
 		progressLasting: "[loopguard] 同一个失败已经第 {count} 次出现在你的尝试里，而这些尝试用了 {commands} 条不同的命令：" +
 			"“{failure}”。你在这之间做的改动都没有触及它的原因。请先直接查看消息里提到的东西（模块、文件、键、列或设置）：" +
 			"它在哪里、是否存在、是怎样被找到的，然后再尝试。",
+		progressReread: "[loopguard] 在最近 {calls} 次调用里，你已经把同一内容（{call}）看了 {count} 次，每次显示的文字都完全相同：" +
+			"它没有变化，再看一次也不会告诉你任何新东西。请根据已经读到的内容继续，或者去看还没看过的地方（文件的其他部分、" +
+			"调用它的代码、你上一条命令的输出）。",
 		progressUnmovedSilent: "[loopguard] 你在修改之后已经把同一个 {tool} 脚本运行了 {count} 次，它每次都没有任何输出，" +
 			"和修改前一样。你改动的不是这个脚本运行的代码：加在那里的打印语句根本没有被执行到。请先确认脚本实际运行的是哪个文件、" +
 			"哪个模块或哪一份代码，或者让它打印出你需要看到的内容，再继续修改。",

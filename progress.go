@@ -655,6 +655,7 @@ type progressState struct {
 	// (unmovedCheck): the check (call identity), how many such runs in a row, and the check
 	// last told.
 	unmovedID, unmovedSaid uint64
+	rereadAt               int32 // 1 + the index of the latest call that read a page the third time in rereadWindow calls, 0 before the first
 	unmoved                int32
 	unmovedWords           int32 // of those runs, the last ones in a row the same words came before
 	// The opening words of the text a change last added a print of (printedText), and the

@@ -359,6 +359,11 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if len(out) == before {
 		out = s.replayCheck(c, out)
 	}
+	if len(out) == before {
+		// (A call whose answer is not known, or that waits, has a key of its own each time.)
+		look := !fw.failed && looksAtFile(c, cls, mut)
+		out = s.rereadCheck(c, key, look, out)
+	}
 	if len(out) > before {
 		s.callSaid = true
 		s.saidAt = s.calls

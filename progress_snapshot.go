@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 45
+const progressSnapFormat = 46
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -212,6 +212,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = appendString(b, s.thoughtPreview)
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedID)
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedSaid)
+	b = binary.AppendUvarint(b, uint64(s.rereadAt))
 	b = binary.AppendUvarint(b, uint64(s.unmoved))
 	b = binary.AppendUvarint(b, uint64(s.unmovedWords))
 	b = append(b, s.probeLen)
@@ -476,6 +477,7 @@ func (s *progressState) restore(r *snapReader) error {
 	}
 	s.thoughtPreview = r.string()
 	s.unmovedID, s.unmovedSaid = r.u64(), r.u64()
+	s.rereadAt = i32()
 	s.unmoved = i32()
 	s.unmovedWords = i32()
 	if s.probeLen = r.byte(); s.probeLen > maxProbe {

@@ -1020,18 +1020,18 @@ func TestProgressRules(t *testing.T) {
 			nil, times(30, func(i int) step {
 				k := i % 10
 				return ok("str_replace_editor", fmt.Sprintf(`{"command":"view","path":"/w/cm.py","view_range":[%d,%d]}`, 100*k, 100*k+30), fmt.Sprintf("%d\tdef f%d(self):\n%d\t    return %d", 100*k, k, 100*k+1, k))
-			}), []string{"29:cycle:cycle of 10 × 3"}},
+			}), []string{"21:stuck:str_replace_editor read again × 3", "29:cycle:cycle of 10 × 3"}}, // (its pages read a third time, told first)
 		{"a long sweep made again and again: the same 32 looks in the same order, unchanged, three times round, is a cycle (r168a M1)",
 			nil, times(96, func(i int) step {
 				k := i % 32
 				return ok("bash", fmt.Sprintf(`search_file "pip install" src/m%d.py`, k), fmt.Sprintf(`No matches found for "pip install" in /w/src/m%d.py`, k))
 			}), []string{"95:cycle:cycle of 32 × 3"}},
-		{"a cycle longer than maxCyclePeriod is not looked for",
+		{"a cycle longer than maxCyclePeriod is not looked for (its pages read a third time are)",
 			func(p *ProgressConfig) { p.MaxCyclePeriod = 8 },
 			times(30, func(i int) step {
 				k := i % 10
 				return ok("str_replace_editor", fmt.Sprintf(`{"command":"view","path":"/w/cm.py","view_range":[%d,%d]}`, 100*k, 100*k+30), fmt.Sprintf("%d\tdef f%d(self):\n%d\t    return %d", 100*k, k, 100*k+1, k))
-			}), nil},
+			}), []string{"21:stuck:str_replace_editor read again × 3"}},
 		{"a command moved between two failures and back by the edits is reminded, one repeat later",
 			nil, times(11, func(i int) step {
 				if i%2 == 1 {
