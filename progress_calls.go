@@ -360,9 +360,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 		out = s.replayCheck(c, out)
 	}
 	if len(out) == before {
-		// (A call whose answer is not known, or that waits, has a key of its own each time.)
-		look := !fw.failed && looksAtFile(c, cls, mut)
-		out = s.rereadCheck(c, key, look, out)
+		out = s.rereadCheck(c, cls, key, mut || fw.failed, out)
 	}
 	if len(out) > before {
 		s.callSaid = true

@@ -29,13 +29,13 @@ const rereadWindow = maxPeriod
 // cycle's rounds double, tells a cycle of reads; an SWE-agent LM sweeping 14 views of one
 // file to its cost limit was told by this rule, by the cycle rule 12 calls later, and again
 // by this rule 29 calls after that, for another of its pages).
-func (s *progressState) rereadCheck(c *observedCall, key uint64, look bool, out []Notice) []Notice {
-	if !look {
-		return out
-	}
+//
+// notLook is true for a call that wrote or failed. A call whose answer is not known, or that
+// waits, has a key of its own each time (observeCall), and is never found again.
+func (s *progressState) rereadCheck(c *observedCall, cls classEntry, key uint64, notLook bool, out []Notice) []Notice {
 	calls := int(s.calls)
-	if s.changedBefore(calls - 1) {
-		return out // a look right after a change is a check of it
+	if notLook || s.changedBefore(calls-1) {
+		return out // (a look right after a change is a check of it)
 	}
 	seen, first := 1, 0 // reads of the page that count, this one among them; how far back the earliest is
 	for k := 1; k <= rereadWindow && k < calls; k++ {
@@ -44,7 +44,8 @@ func (s *progressState) rereadCheck(c *observedCall, key uint64, look bool, out 
 			first = k
 		}
 	}
-	if seen < s.d.thresholds[0] {
+	// Whether the call is a look is asked last: most calls are made once in 32 calls.
+	if seen < s.d.thresholds[0] || !looksAtFile(c, cls, false) {
 		return out
 	}
 	// The page is read a third time. Told when the call before it was a page read a third time
