@@ -35,7 +35,8 @@
 //
 //   - stuck: the same call returning the same result with nothing changed, at the 3rd and 6th
 //     (a failing call however far apart its runs; the copies of a call in one reply count once,
-//     and ten of them answered alike are told on their own);
+//     and ten of them answered alike are told on their own); or pages of a file read a third
+//     time in 32 calls, answered exactly as before, one such read after another;
 //   - cycle: a cycle of 2 to 32 calls whose results do not change, once it has come round 3 times;
 //     or a stretch of 7 to 32 calls made again in order, answered alike, the model writing the
 //     same words before each call as the first time, at the stretch's 4th call, once a loop;
