@@ -339,7 +339,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	if !noProgress && (dist > 0 || s.changes != 0) {
 		// (A check run again further back than the recent calls, edits between, is looked for
 		// in the ring: with no change of the workspace among its calls there is none.)
-		s.noteUnmoved(c, cls, id, &dg, dist, fw.failed, mut, mut || waiting || keys.onScreen, args)
+		s.noteUnmoved(c, cls, id, &dg, dist, fw.failed, mut, waiting || keys.onScreen, args)
 	}
 	if otherCopy != nil {
 		out = s.otherCopyCheck(c, otherCopy, copyPath, out)

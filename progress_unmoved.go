@@ -41,9 +41,14 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 		}
 	}
 	if r == nil {
-		s.noteUnmovedAfar(c, cls, id, dg, mut, notCheck, args)
+		s.noteUnmovedAfar(c, cls, id, dg, mut, notCheck || mut, args)
 		return
 	}
+	// A change is no check, unless it is a check that sets itself up. (Its own change is not
+	// the one made since its last run: a call made again that changed the workspace was no
+	// repeat of a call with nothing changed since, so another change came between.)
+	own := mut && setsItselfUp(c, args)
+	notCheck = notCheck || mut && !own
 	said := s.saidBefore()
 	switch {
 	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch && checkAnswer(c, dg, notCheck, args):
@@ -74,6 +79,12 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 			}
 		}
 		if s.unmovedID != id {
+			if own && s.unmoved > 0 {
+				// A check that sets itself up does not take the count from another check
+				// counting: two checks counting in turn each took the count from the other,
+				// and three loops told before went untold (validation round r226a).
+				return
+			}
 			s.unmovedID, s.unmoved = id, 0
 		}
 		s.unmovedWords = words
@@ -81,6 +92,65 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 	case s.unmovedID == id:
 		s.unmoved, s.unmovedWords = 0, 0 // the check answered otherwise
 	}
+}
+
+// setsItselfUp says whether a call that changed the workspace is a check that sets itself up: a
+// shell line that removes what its last run left and runs again (`rm -rf testapp/migrations
+// db.sqlite3 && python reproduce_issue.py`) changes the workspace itself, the same way at every
+// run. (noteUnmoved sees a call that wrote only when it changed the workspace: made again with
+// nothing changed since, it is the stuck rule's.) It is taken for a check when its command line
+// removes something and then runs something else (removesThenRuns:
+// an editor's edit made again, SWE-agent's `edit` sent through a shell tool among them, is no
+// check; round r228a found nine such counted), and its program printed something of its own:
+// a bare `rm notes.txt` before each rewrite of a script, answered only by its host's closing
+// lines, counted as a check that never moved (validation round r226a: 9 false notices). An
+// OpenHands run edited one copy of Django while Python imported another, and its check,
+// cleaning up before each run, printed the same migration after five edits, untold
+// (validation round r225a).
+func setsItselfUp(c *observedCall, args []byte) bool {
+	return removesThenRuns(args) && !printedNothing(c.result, c.args)
+}
+
+// removesThenRuns says whether a command line removes something (an `rm` command) and then runs
+// a command other than a removal, a move of directory or a folder made anew: `rm -rf build &&
+// make`, `cd /w; rm -f db.sqlite3; python manage.py migrate`. Commands are split at `&&`, `||`,
+// `;` and line breaks (as written, or escaped inside the JSON of the arguments).
+func removesThenRuns(args []byte) bool {
+	_, line, _, ok := commandLine(args)
+	if !ok || sweAgentEdits(args) {
+		return false // (an editor's text is no command line, whatever it holds)
+	}
+	removed := false
+	for len(line) > 0 {
+		end, next := len(line), len(line)
+		for i := 0; i < len(line); i++ {
+			n := 0
+			switch {
+			case line[i] == ';' || line[i] == '\n':
+				n = 1
+			case line[i] == '\\' && i+1 < len(line) && line[i+1] == 'n':
+				n = 2
+			case (line[i] == '&' || line[i] == '|') && i+1 < len(line) && line[i+1] == line[i]:
+				n = 2
+			}
+			if n > 0 {
+				end, next = i, i+n
+				break
+			}
+		}
+		word, _ := spaceWord(line[:end], 0)
+		switch string(word) {
+		case "rm":
+			removed = true
+		case "", "cd", "mkdir":
+		default:
+			if removed {
+				return true
+			}
+		}
+		line = line[next:]
+	}
+	return false
 }
 
 // checkAnswer says whether a call's answer can show a check's outcome for noteUnmoved: the

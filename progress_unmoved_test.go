@@ -289,3 +289,111 @@ func TestALookBetweenTheRunsLeavesTheRunsCountAlone(t *testing.T) {
 		})
 	}
 }
+
+// A check that sets itself up (it removes what its last run left, then runs again) changes
+// the workspace itself at every run; rounds of edit, run and a look at what the run wrote
+// make three calls a round.
+func TestACheckThatSetsItselfUpCountsAcrossTheEdits(t *testing.T) {
+	const migration = "Migrations for 'app':\n  app/migrations/0001_initial.py\n    - Create model Thing\n    - Alter field owner on thing"
+	runSetUp := func(int) Event {
+		return call("a", "execute_bash", `{"command":"cd /w && rm -rf app/migrations db.sqlite3 && python reproduce.py"}`).WithResult(migration, false)
+	}
+	edit := func(i int) Event {
+		return call("a", "str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/django/db/migrations/autodetector.py","old_str":"v%d","new_str":"v%d"}`, i, i+1)).
+			WithResult(fmt.Sprintf("The file /w/django/db/migrations/autodetector.py has been edited. Here's the result of running `cat -n` on a snippet:\n   950\t    return v%d\n", i+1), false)
+	}
+	look := func(int) Event {
+		return call("a", "str_replace_editor", `{"command":"view","path":"/w/app/migrations/0001_initial.py"}`).
+			WithResult("Here's the result of running `cat -n` on /w/app/migrations/0001_initial.py:\n     1\tfrom django.db import migrations, models\n     2\t# owner stays a ForeignKey", false)
+	}
+	says := func(i int) Event {
+		return text("a", "", "model", fmt.Sprintf("Edit %d: the dependency is still missing, let me adjust how the field is compared.", i), 0)
+	}
+	grep := func(i int) Event {
+		return call("a", "execute_bash", fmt.Sprintf(`{"command":"grep -n owner_%d /w/django/db/models/fields.py"}`, i)).
+			WithResult(fmt.Sprintf("%d:    owner_%d = ForeignKey(User)", 100+i, i), false)
+	}
+	// A check of its own, counting from the first round: the same test run after each edit,
+	// failing nothing and printing the same wrong sum.
+	other := call("a", "execute_bash", `{"command":"python check_sum.py"}`).WithResult("sum of the owners: 41, expected 42", false)
+	tests := []struct {
+		name   string
+		round  func(i int) []Event // the i-th round (0-based)
+		toldAt int                 // the round told (1-based), 0 for none in eight
+	}{
+		{"edit, a run that sets itself up, a look at what it wrote: told at the fifth run", func(i int) []Event {
+			return []Event{edit(i), says(i), runSetUp(i), look(i)}
+		}, 5},
+		{"the run alone after each edit", func(i int) []Event { return []Event{edit(i), says(i), runSetUp(i)} }, 5},
+		{"a bare rm before each rewrite, the same words before it, printing nothing of its own: no check", func(i int) []Event {
+			return []Event{text("a", "", "model", "Removing the old notes before writing them again with the new plan.", 0),
+				call("a", "execute_bash", `{"command":"rm /w/notes.txt"}`).WithResult("\n[The command completed with exit code 0.]", false),
+				call("a", "str_replace_editor", fmt.Sprintf(`{"command":"create","path":"/w/notes.txt","file_text":"try %d"}`, i)).WithResult("File created successfully at: /w/notes.txt", false)}
+		}, 0},
+		{"an editor's change made again after other edits is no check", func(i int) []Event {
+			return []Event{edit(i), says(i), call("a", "str_replace_editor", `{"command":"insert","path":"/w/notes/plan.md","insert_line":1,"new_str":"try the field"}`).
+				WithResult("The file /w/notes/plan.md has been edited. Here's the result of running `cat -n` on a snippet of the edited file:\n     1\t# Plan\n     2\ttry the field", false)}
+		}, 0},
+		{"the run made again with no edit between: its own change is none of the model's edits", func(i int) []Event {
+			return []Event{says(i), runSetUp(i), look(i), grep(i)}
+		}, 0},
+		{"the run made twice in a row after each edit: the second is a plain repeat, the first counts", func(i int) []Event {
+			return []Event{edit(i), says(i), runSetUp(i), runSetUp(i)}
+		}, 5},
+		{"a run that cleans up and prints nothing, the same words before it after each edit: no check", func(i int) []Event {
+			return []Event{edit(i), text("a", "", "model", "Let me regenerate the plot and see whether the owner field is drawn now.", 0),
+				call("a", "execute_bash", `{"command":"rm -f out.png && python plot.py"}`).WithResult("\n[The command completed with exit code 0.]", false)}
+		}, 0},
+		{"SWE-agent's edit sent again through a shell tool, showing the same lines: an edit, no check", func(i int) []Event {
+			return []Event{edit(i), says(i), call("a", "bash", "edit 96:120\n    while len(q) > 0:\n        z0 = heapq.heappop(q)\nend_of_edit").
+				WithResult("[File: /w/dem.py (420 lines total)]\n96:    while len(q) > 0:\n97:        z0 = heapq.heappop(q)\nFile updated. Please review the changes.", false)}
+		}, 0},
+		{"rounds of eleven calls: a run that sets itself up is followed among the recent calls only", func(i int) []Event {
+			return append([]Event{edit(i), says(i), runSetUp(i)}, grep(10*i), grep(10*i+1), grep(10*i+2), grep(10*i+3), grep(10*i+4), grep(10*i+5), grep(10*i+6), grep(10*i+7))
+		}, 0},
+		{"a check already counting keeps its count: the run that sets itself up does not take it", func(i int) []Event {
+			return []Event{edit(i), says(i), other, runSetUp(i)}
+		}, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			told := 0
+			for i := 0; i < 8 && told == 0; i++ {
+				for _, ev := range tt.round(i) {
+					for _, n := range e.Observe(ev) {
+						if n.Kind == KindThought && strings.Contains(n.Summary, "unchanged across edits") {
+							told = i + 1
+						}
+					}
+				}
+			}
+			if told != tt.toldAt {
+				t.Errorf("told at round %d, want %d", told, tt.toldAt)
+			}
+		})
+	}
+}
+
+func TestRemovesThenRunsKnowsACommandLineThatCleansUpAndRuns(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{`{"command":"cd /w && rm -rf app/migrations db.sqlite3 && python reproduce.py"}`, true},
+		{`{"command":"cd /w; rm -f db.sqlite3; python manage.py migrate"}`, true},
+		{`{"command":"rm -rf build\nmake test"}`, true},
+		{"rm -rf _build\nsphinx-build -b text docs _build", true},
+		{`{"command":"rm /w/notes.txt"}`, false},
+		{`{"command":"rm -rf build && mkdir build && cd build"}`, false},
+		{`{"command":"python reproduce.py && rm out.txt"}`, false},
+		{`{"command":"grep -rn 'rm -rf' scripts && ls"}`, false},
+		{"edit 1:3\nrm -rf build\nend_of_edit", false},
+		{`{"path":"/w/a.py"}`, false},
+	}
+	for _, tt := range tests {
+		if got := removesThenRuns([]byte(tt.args)); got != tt.want {
+			t.Errorf("removesThenRuns(%s) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
