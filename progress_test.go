@@ -1948,12 +1948,18 @@ func FuzzSleeplessHash(f *testing.F) {
 // FuzzCommandKey: any arguments are read without panicking, and a command keeps its key
 // when run from a folder first or by an absolute path.
 func FuzzCommandKey(f *testing.F) {
-	for _, s := range []string{"make test", "python3 repro.py", `cd \\x && y`, "a\\nb", "\\", "cd", "cd x &&", "x/"} {
+	for _, s := range []string{"make test", "python3 repro.py", `cd \\x && y`, "a\\nb", "\\", "cd", "cd x &&", "x/",
+		"rm -rf build && make", "rm x;;python y", "rm\\n\\npython y"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
 		commandKey("bash", []byte(cmd))
 		commandKey("bash", []byte(`{"command":"`+cmd+`"}`))
+		// removesThenRuns reads the same command lines; a cd step before one changes nothing.
+		removesThenRuns([]byte(`{"command":"` + cmd + `"}`))
+		if line := strings.TrimSpace(cmd); removesThenRuns([]byte(cmd)) && line[0] != '{' && line[0] != '[' && !removesThenRuns([]byte("cd /w && "+cmd)) {
+			t.Errorf("%q removes and runs, and not after a cd step", cmd)
+		}
 		if strings.ContainsAny(cmd, "\\\"/ \t\r\n") || cmd == "" || cmd == "cd" {
 			return // a word of its own: the checks below need one plain word
 		}
