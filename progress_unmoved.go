@@ -138,7 +138,7 @@ func removesThenRuns(args []byte) bool {
 				break
 			}
 		}
-		word, _ := spaceWord(line[:end], 0)
+		word, _ := spaceWord(bytes.TrimSpace(line[:end]), 0) // (white space as commandLine trims it)
 		switch string(word) {
 		case "rm":
 			removed = true
