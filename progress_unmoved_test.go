@@ -272,18 +272,7 @@ func TestALookBetweenTheRunsLeavesTheRunsCountAlone(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, _ := New(defaultProgress(nil))
-			told := 0
-			for i := 0; i < 8 && told == 0; i++ {
-				for _, ev := range tt.round(i) {
-					for _, n := range e.Observe(ev) {
-						if n.Kind == KindThought && strings.Contains(n.Summary, "unchanged across edits") {
-							told = i + 1
-						}
-					}
-				}
-			}
-			if told != tt.toldAt {
+			if told := unmovedToldAt(tt.round); told != tt.toldAt {
 				t.Errorf("told at round %d, want %d", told, tt.toldAt)
 			}
 		})
@@ -357,18 +346,7 @@ func TestACheckThatSetsItselfUpCountsAcrossTheEdits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, _ := New(defaultProgress(nil))
-			told := 0
-			for i := 0; i < 8 && told == 0; i++ {
-				for _, ev := range tt.round(i) {
-					for _, n := range e.Observe(ev) {
-						if n.Kind == KindThought && strings.Contains(n.Summary, "unchanged across edits") {
-							told = i + 1
-						}
-					}
-				}
-			}
-			if told != tt.toldAt {
+			if told := unmovedToldAt(tt.round); told != tt.toldAt {
 				t.Errorf("told at round %d, want %d", told, tt.toldAt)
 			}
 		})
@@ -396,4 +374,21 @@ func TestRemovesThenRunsKnowsACommandLineThatCleansUpAndRuns(t *testing.T) {
 			t.Errorf("removesThenRuns(%s) = %v, want %v", tt.args, got, tt.want)
 		}
 	}
+}
+
+// unmovedToldAt runs up to eight rounds of events through a default engine and returns the
+// round (1-based) whose events were answered with a notice of a check unchanged across edits,
+// or 0 for none.
+func unmovedToldAt(round func(i int) []Event) int {
+	e, _ := New(defaultProgress(nil))
+	for i := range 8 {
+		for _, ev := range round(i) {
+			for _, n := range e.Observe(ev) {
+				if n.Kind == KindThought && strings.Contains(n.Summary, "unchanged across edits") {
+					return i + 1
+				}
+			}
+		}
+	}
+	return 0
 }
