@@ -655,9 +655,11 @@ type progressState struct {
 	// (unmovedCheck): the check (call identity), how many such runs in a row, and the check
 	// last told.
 	unmovedID, unmovedSaid uint64
-	rereadAt               int32 // 1 + the index of the latest call that read a page the third time in rereadWindow calls, 0 before the first
 	unmoved                int32
 	unmovedWords           int32 // of those runs, the last ones in a row the same words came before
+	// 1 + the index of the latest call that read a page the third time in rereadWindow calls
+	// (rereadCheck), 0 before the first.
+	rereadAt int32
 	// The opening words of the text a change last added a print of (printedText), and the
 	// workspace that change made: a failure whose output shows them since is the answer to
 	// a question the model put, not the failure again (see probeAnswered).

@@ -99,9 +99,9 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 // db.sqlite3 && python reproduce_issue.py`) changes the workspace itself, the same way at every
 // run. (noteUnmoved sees a call that wrote only when it changed the workspace: made again with
 // nothing changed since, it is the stuck rule's.) It is taken for a check when its command line
-// removes something and then runs something else (removesThenRuns:
-// an editor's edit made again, SWE-agent's `edit` sent through a shell tool among them, is no
-// check; round r228a found nine such counted), and its program printed something of its own:
+// removes something and then runs something else (removesThenRuns: an editor's edit made again,
+// SWE-agent's `edit` sent through a shell tool among them, is no check; round r228a found nine
+// such counted), and its program printed something of its own:
 // a bare `rm notes.txt` before each rewrite of a script, answered only by its host's closing
 // lines, counted as a check that never moved (validation round r226a: 9 false notices). An
 // OpenHands run edited one copy of Django while Python imported another, and its check,
