@@ -589,6 +589,7 @@ type progressState struct {
 	// A call whose first stuck reminder fell in the quiet calls: told at its next repeat.
 	stuckHeld    uint64
 	changedShape sketch // the shape of its first run's answer (shapeSketch)
+	changedShown uint64 // its answer's text hashed, when it is an editor's showing three lines or more of a file; else 0
 	calls        int32  // watched calls since the last reset
 
 	last       callRecord // the last watched call

@@ -207,7 +207,15 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// The workspace (noteChange); again counts the same change made again.
 	epochBefore := s.epoch
-	again := s.noteChange(c, id, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result) && !installedNothing(args, c.result), waiting)
+	// An editor's answer, which shows the file it wrote, as written: normalising reads a
+	// listing's "(23 lines total)" as it reads "(22 lines total)", and a line deleted is a
+	// change (validation round r230a: three edits that each removed or added a line were
+	// taken for none).
+	shown := uint64(0)
+	if cls.mutating || sweAgentEdits(args) {
+		shown = hashString(c.result) | 1
+	}
+	again := s.noteChange(c, id, shown, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result) && !installedNothing(args, c.result), waiting)
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn,
 		cutShort: s.d.cfg.Mode == ModeDeny && cutShort(c.result)}
@@ -421,7 +429,7 @@ func (s *progressState) noteLines() (novel, total, echoed int) {
 // (reportsErrorField: an API's {"error": "Expected '\"' but got 'u'"} to a POST).
 // It returns how many times in a row the call has made the same change as the call that
 // last changed the workspace, or 0 when it made another.
-func (s *progressState) noteChange(c *observedCall, id uint64, mayChange, waiting bool) int {
+func (s *progressState) noteChange(c *observedCall, id, shown uint64, mayChange, waiting bool) int {
 	if !mayChange || opensWithFailure(c.result) || refusedByShell(c.result) || reportsErrorField(c.result) {
 		return 0
 	}
@@ -455,8 +463,22 @@ func (s *progressState) noteChange(c *observedCall, id uint64, mayChange, waitin
 	if !shaped {
 		shape = shapeSketch(c.result)
 	}
+	if shape.n < 3 {
+		shown = 0
+	} else if shown != 0 && shown == s.changedShown && !waiting {
+		// An editor's change whose answer shows the file exactly as the answer of the latest
+		// change, an editor's too, showed it (three lines or more, byte for byte: their
+		// numbers and the file's length in lines among them) left the file as it was: an SWE-agent run rewrote a line with the text
+		// already there, and its script failing alike before and after the edit was taken
+		// for a failure across a change (validation round r229b). A terse answer ("File
+		// updated.") shows nothing of the file, and two of them say nothing of it; a command
+		// line that writes a script and runs it answers with what the script printed. (An
+		// answer not kept has a digest of its own, which nothing matches. A call taken for a
+		// wait is left as it was: its answer is whatever runs at the time.)
+		return 0
+	}
 	s.changed()
-	s.changedBy, s.changedAt, s.reapplied, s.changedShape = id, s.calls, 1, shape
+	s.changedBy, s.changedAt, s.reapplied, s.changedShape, s.changedShown = id, s.calls, 1, shape, shown
 	return 0
 }
 

@@ -123,3 +123,44 @@ func TestFailingAcrossEditsCountsEveryChange(t *testing.T) {
 		})
 	}
 }
+
+// An editor's change whose answer shows the file exactly as the latest change's answer did
+// left the file as it was: the runs around it are the same run in the same workspace.
+func TestAnEditShowingTheFileAsBeforeChangedNothing(t *testing.T) {
+	// view is SWE-agent's answer to an edit of reproduce.py: the file's first lines, and
+	// line 10 as given.
+	view := func(line10 string) string {
+		return "[File: /w/reproduce.py (15 lines total)]\n1:import responses\n2:import requests\n3:\n" +
+			"9:        responses.GET,\n10:        " + line10 + ",\n11:        json={}\n(Open file: /w/reproduce.py)"
+	}
+	run := fail("bash", "python reproduce.py", "Traceback (most recent call last):\n  File \"/w/reproduce.py\", line 13, in test\n    requests.get(\"/fake\")\nrequests.exceptions.MissingSchema: Invalid URL '/fake': No scheme supplied.")
+	// Three edits rewriting lines with the text already there, each over other lines.
+	rewrites := []string{"edit 10:10\n        \"/fake\",\nend_of_edit", "edit 9:10\n        responses.GET,\n        \"/fake\",\nend_of_edit",
+		"edit 10:11\n        \"/fake\",\n        json={}\nend_of_edit"}
+	edit := func(n int, line10 string) step {
+		if line10 != `"/fake"` {
+			return ok("bash", fmt.Sprintf("edit 10:10\n        %s,\nend_of_edit", line10), view(line10))
+		}
+		return ok("bash", rewrites[n], view(line10))
+	}
+	claudeEdit := func(n int, text string) step {
+		return ok("Edit", fmt.Sprintf(`{"file_path":"/w/app.py","old_string":"x = %d","new_string":"x = %d"}`, n, n),
+			"The file /w/app.py has been updated. Here's the result of running `cat -n` on a snippet of the edited file:\n    40\tdef f():\n    41\t    "+text+"\n    42\t    return x")
+	}
+	runApp := fail("Bash", `{"command":"python app.py"}`, "Traceback (most recent call last):\n  File \"/w/app.py\", line 41, in f\nNameError: name 'y' is not defined")
+	runProgressCases(t, []progressCase{
+		{"edits that wrote back the text already there: the runs around them are one run repeated",
+			[]step{edit(0, `"/fake"`), run, edit(1, `"/fake"`), run, edit(2, `"/fake"`), run}, []string{"5:stuck:bash × 3"}},
+		{"edits that changed the line shown: runs after changes, told at the fourth alike",
+			[]step{edit(0, `"/fake"`), run, edit(1, `"http://fake"`), run, edit(2, `"http://x/fake"`), run}, nil},
+		{"an editor's snippet shown as before, the same code each time (Claude Code)",
+			[]step{claudeEdit(0, "x = y + 1"), runApp, claudeEdit(1, "x = y + 1"), runApp, claudeEdit(2, "x = y + 1"), runApp}, []string{"5:stuck:Bash × 3"}},
+		{"terse answers show nothing of the file: each edit is a change",
+			times(6, func(i int) step {
+				if i%2 == 0 {
+					return ok("edit_file", fmt.Sprintf(`{"path":"/w/app.py","old":"a%d","new":"b%d"}`, i, i), "File updated.")
+				}
+				return runApp
+			}), nil},
+	})
+}

@@ -150,8 +150,9 @@ func TestChecksRunAgainAfterAnEditAreNoReplay(t *testing.T) {
 		return call("a", "str_replace_editor", args).WithResult(answer, false)
 	}
 	edited := "The file /w/handler.go has been edited. Here's the result of running `cat -n` on a snippet:\n    41\t    if len(body) == 0 {\n    42\t        return nil\n    43\t    }\n"
-	another := func(r int) []Event {
-		return []Event{edit(fmt.Sprintf(`{"command":"str_replace","path":"/w/handler.go","old_str":"v%d","new_str":"v%d"}`, r, r+1), edited)}
+	another := func(r int) []Event { // (its snippet shows what it changed)
+		return []Event{edit(fmt.Sprintf(`{"command":"str_replace","path":"/w/handler.go","old_str":"v%d","new_str":"v%d"}`, r, r+1),
+			edited+fmt.Sprintf("    44\t    // v%d\n", r+1))}
 	}
 	same := func(int) []Event {
 		return []Event{edit(`{"command":"str_replace","path":"/w/handler.go","old_str":"if body == nil","new_str":"if len(body) == 0"}`, edited)}

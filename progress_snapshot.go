@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 46
+const progressSnapFormat = 47
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -278,6 +278,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.changedAt))
 	b = binary.AppendUvarint(b, uint64(s.reapplied))
 	b = appendSketch(b, &s.changedShape)
+	b = binary.LittleEndian.AppendUint64(b, s.changedShown)
 	b = binary.LittleEndian.AppendUint64(b, s.lastUser)
 	b = binary.AppendUvarint(b, uint64(len(s.refused)))
 	for _, r := range s.refused {
@@ -537,6 +538,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.changedBy = r.u64()
 	s.changedAt, s.reapplied = i32(), i32()
 	readSketch(r, &s.changedShape)
+	s.changedShown = r.u64()
 	s.lastUser = r.u64()
 	n = r.count(64)
 	s.refused = s.refused[:0]
