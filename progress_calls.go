@@ -207,15 +207,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// The workspace (noteChange); again counts the same change made again.
 	epochBefore := s.epoch
-	// An editor's answer, which shows the file it wrote, as written: normalising reads a
-	// listing's "(23 lines total)" as it reads "(22 lines total)", and a line deleted is a
-	// change (validation round r230a: three edits that each removed or added a line were
-	// taken for none).
-	shown := uint64(0)
-	if cls.mutating || sweAgentEdits(args) {
-		shown = hashString(c.result) | 1
-	}
-	again := s.noteChange(c, id, shown, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result) && !installedNothing(args, c.result), waiting)
+	again := s.noteChange(c, id, cls.mutating, args, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result) && !installedNothing(args, c.result), waiting)
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn,
 		cutShort: s.d.cfg.Mode == ModeDeny && cutShort(c.result)}
@@ -429,7 +421,7 @@ func (s *progressState) noteLines() (novel, total, echoed int) {
 // (reportsErrorField: an API's {"error": "Expected '\"' but got 'u'"} to a POST).
 // It returns how many times in a row the call has made the same change as the call that
 // last changed the workspace, or 0 when it made another.
-func (s *progressState) noteChange(c *observedCall, id, shown uint64, mayChange, waiting bool) int {
+func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, args []byte, mayChange, waiting bool) int {
 	if !mayChange || opensWithFailure(c.result) || refusedByShell(c.result) || reportsErrorField(c.result) {
 		return 0
 	}
@@ -463,9 +455,13 @@ func (s *progressState) noteChange(c *observedCall, id, shown uint64, mayChange,
 	if !shaped {
 		shape = shapeSketch(c.result)
 	}
-	if shape.n < 3 {
-		shown = 0
-	} else if shown != 0 && shown == s.changedShown && !waiting {
+	// An editor's answer shows the file it wrote; it is compared as written, since
+	// normalising masks what an edit may change (a UUID's quotes removed).
+	var shown uint64
+	if shape.n >= 3 && (editorTool || sweAgentEdits(args)) {
+		shown = hashString(c.result) | 1
+	}
+	if shown != 0 && shown == s.changedShown && !waiting {
 		// An editor's change whose answer shows the file exactly as the answer of the latest
 		// change, an editor's too, showed it (three lines or more, byte for byte: their
 		// numbers and the file's length in lines among them) left the file as it was: an SWE-agent run rewrote a line with the text
