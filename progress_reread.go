@@ -12,9 +12,10 @@ const rereadWindow = maxPeriod
 
 // rereadCheck tells a look at a file (looksAtFile: a read, an editor's view, cat or sed -n,
 // SWE-agent's open, goto and scroll) made the third time (thresholds[0]) in the last
-// rereadWindow calls, answered exactly as before each time: the same page of the same file, unchanged. The stuck
-// rule tells the same call answered alike only within its recent calls, with nothing changed
-// between: a page read again after a detour is news to a model that forgot it. A third
+// rereadWindow calls, answered exactly as before each time: the same page of the same file,
+// unchanged, the call before it such a read too (rereadAt). The stuck rule tells the same call
+// answered alike only within its recent calls, with nothing changed between: a page read
+// again after a detour is news to a model that forgot it. A third
 // reading of a page that has not changed since the first is not: the model has read it
 // twice and goes on doing what it did after reading it. A Llama fine-tune's SWE-agent run
 // opened fs/tarfs.py and scrolled its first pages four times in 30 calls, writing test
