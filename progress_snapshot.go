@@ -430,7 +430,7 @@ func (s *progressState) restore(r *snapReader) error {
 	s.changes, s.fails = r.u64(), r.u64()
 	for i := range s.marks {
 		if s.fails&(1<<i) != 0 {
-			s.marks[i].fail = uint16(r.byte()) | uint16(r.byte())<<8
+			s.marks[i].fail = r.u16()
 		}
 	}
 	for i := range s.runs {
@@ -508,10 +508,10 @@ func (s *progressState) restore(r *snapReader) error {
 		l := &s.lasting[i]
 		l.identity = r.u32()
 		for j := range l.commands {
-			l.commands[j] = uint16(r.byte()) | uint16(r.byte())<<8
+			l.commands[j] = r.u16()
 		}
 		l.count = r.byte()
-		l.turn, l.epoch = uint16(r.byte())|uint16(r.byte())<<8, uint32(r.uvarint())
+		l.turn, l.epoch = r.u16(), uint32(r.uvarint())
 		l.first, l.last = i32(), i32()
 	}
 	s.tools.n = i32()

@@ -101,9 +101,9 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 // nothing changed since, it is the stuck rule's.) It is taken for a check when its command line
 // removes something and then runs something else (removesThenRuns: an editor's edit made again,
 // SWE-agent's `edit` sent through a shell tool among them, is no check; round r228a found nine
-// such counted), and its program printed something of its own:
-// a bare `rm notes.txt` before each rewrite of a script, answered only by its host's closing
-// lines, counted as a check that never moved (validation round r226a: 9 false notices). An
+// such counted), and its program printed something of its own: a bare `rm notes.txt` before
+// each rewrite of a script, answered only by its host's closing lines, counted as a check that
+// never moved (validation round r226a: 9 false notices). An
 // OpenHands run edited one copy of Django while Python imported another, and its check,
 // cleaning up before each run, printed the same migration after five edits, untold
 // (validation round r225a).
@@ -113,42 +113,46 @@ func setsItselfUp(c *observedCall, args []byte) bool {
 
 // removesThenRuns says whether a command line removes something (an `rm` command) and then runs
 // a command other than a removal, a move of directory or a folder made anew: `rm -rf build &&
-// make`, `cd /w; rm -f db.sqlite3; python manage.py migrate`. Commands are split at `&&`, `||`,
-// `;` and line breaks (as written, or escaped inside the JSON of the arguments).
+// make`, `cd /w; rm -f db.sqlite3; python manage.py migrate`. Commands and words are those of
+// shellWordsWrite (shellSepKinds: a command ends at ; | & ( ) ` or a line's end, as written or
+// escaped inside the JSON of the arguments).
 func removesThenRuns(args []byte) bool {
 	_, line, _, ok := commandLine(args)
 	if !ok || sweAgentEdits(args) {
 		return false // (an editor's text is no command line, whatever it holds)
 	}
-	removed := false
-	for len(line) > 0 {
-		end, next := len(line), len(line)
-		for i := 0; i < len(line); i++ {
-			n := 0
+	atProgram, removed := true, false
+	for i, n := 0, len(line); i < n; {
+		if k := shellSepKinds[line[i]]; k != 0 {
 			switch {
-			case line[i] == ';' || line[i] == '\n':
-				n = 1
-			case line[i] == '\\' && i+1 < len(line) && line[i+1] == 'n':
-				n = 2
-			case (line[i] == '&' || line[i] == '|') && i+1 < len(line) && line[i+1] == line[i]:
-				n = 2
+			case k == sepCommand:
+				atProgram = true
+			case k == sepEscape && i+1 < n:
+				atProgram = atProgram || line[i+1] == 'n' // an escaped line end
+				i++
 			}
-			if n > 0 {
-				end, next = i, i+n
-				break
-			}
+			i++
+			continue
 		}
-		word, _ := spaceWord(bytes.TrimSpace(line[:end]), 0) // (white space as commandLine trims it)
-		switch string(word) {
+		j := i
+		for j < n && !isShellSep(line[j]) {
+			j++
+		}
+		w := bytes.TrimSpace(line[i:j]) // (white space the table does not know, as commandLine trims it: \v)
+		i = j
+		if !atProgram || len(w) == 0 {
+			continue
+		}
+		atProgram = false
+		switch string(w) {
 		case "rm":
 			removed = true
-		case "", "cd", "mkdir":
+		case "cd", "mkdir":
 		default:
 			if removed {
 				return true
 			}
 		}
-		line = line[next:]
 	}
 	return false
 }
@@ -178,7 +182,7 @@ func silentScript(result string, args []byte) bool {
 // editedRightAfter says whether the call right after the check's run dist calls back changed
 // the workspace.
 func (s *progressState) editedRightAfter(dist int) bool {
-	return dist >= 2 && dist < ringSize && s.changes&(1<<(uint(int(s.calls)-dist)%ringSize)) != 0
+	return dist >= 2 && dist < ringSize && s.changedBefore(int(s.calls)-dist+1)
 }
 
 // scriptExtensions are the endings of the files runsScriptFile takes for scripts.

@@ -147,6 +147,16 @@ func (r *snapReader) u32() uint32 {
 	return v
 }
 
+func (r *snapReader) u16() uint16 {
+	if r.err != nil || len(r.b) < 2 {
+		r.err = errShort
+		return 0
+	}
+	v := binary.LittleEndian.Uint16(r.b)
+	r.b = r.b[2:]
+	return v
+}
+
 func (r *snapReader) string() string {
 	n := r.uvarint()
 	if r.err != nil || n > uint64(len(r.b)) {
