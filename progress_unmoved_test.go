@@ -250,11 +250,7 @@ func TestALookBetweenTheRunsLeavesTheRunsCountAlone(t *testing.T) {
 	run := call("a", "execute_bash", `{"command":"cd /w && python reproduce.py"}`).WithResult("Input: -3\nConverted: 3\nExpected: -3\nwrote out/report.txt", false)
 	look := call("a", "str_replace_editor", `{"command":"view","path":"/w/out/report.txt"}`).
 		WithResult("Here's the result of running `cat -n` on /w/out/report.txt:\n     1\tsign: lost\n     2\tvalue: 3", false)
-	tests := []struct {
-		name   string
-		round  func(i int) []Event
-		toldAt int // the round told (1-based), 0 for none in eight
-	}{
+	runRoundsCases(t, []roundsCase{
 		{"edit, run, look, other words before each: the run is told as it is without the look", func(i int) []Event {
 			return []Event{edit(i), text("a", "", "model", fmt.Sprintf("Attempt %d at the sign.", i), 0), run,
 				text("a", "", "model", fmt.Sprintf("Reading report %d.", i), 0), look}
@@ -269,14 +265,7 @@ func TestALookBetweenTheRunsLeavesTheRunsCountAlone(t *testing.T) {
 		{"edit, run, other words before each, no look: the same", func(i int) []Event {
 			return []Event{edit(i), text("a", "", "model", fmt.Sprintf("Attempt %d at the sign.", i), 0), run}
 		}, 4},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if told := unmovedToldAt(tt.round); told != tt.toldAt {
-				t.Errorf("told at round %d, want %d", told, tt.toldAt)
-			}
-		})
-	}
+	})
 }
 
 // A check that sets itself up (it removes what its last run left, then runs again) changes
@@ -305,11 +294,7 @@ func TestACheckThatSetsItselfUpCountsAcrossTheEdits(t *testing.T) {
 	// A check of its own, counting from the first round: the same test run after each edit,
 	// failing nothing and printing the same wrong sum.
 	other := call("a", "execute_bash", `{"command":"python check_sum.py"}`).WithResult("sum of the owners: 41, expected 42", false)
-	tests := []struct {
-		name   string
-		round  func(i int) []Event // the i-th round (0-based)
-		toldAt int                 // the round told (1-based), 0 for none in eight
-	}{
+	runRoundsCases(t, []roundsCase{
 		{"edit, a run that sets itself up, a look at what it wrote: told at the fifth run", func(i int) []Event {
 			return []Event{edit(i), says(i), runSetUp(i), look(i)}
 		}, 5},
@@ -343,14 +328,7 @@ func TestACheckThatSetsItselfUpCountsAcrossTheEdits(t *testing.T) {
 		{"a check already counting keeps its count: the run that sets itself up does not take it", func(i int) []Event {
 			return []Event{edit(i), says(i), other, runSetUp(i)}
 		}, 5},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if told := unmovedToldAt(tt.round); told != tt.toldAt {
-				t.Errorf("told at round %d, want %d", told, tt.toldAt)
-			}
-		})
-	}
+	})
 }
 
 func TestRemovesThenRunsKnowsACommandLineThatCleansUpAndRuns(t *testing.T) {
@@ -373,6 +351,26 @@ func TestRemovesThenRunsKnowsACommandLineThatCleansUpAndRuns(t *testing.T) {
 		if got := removesThenRuns([]byte(tt.args)); got != tt.want {
 			t.Errorf("removesThenRuns(%s) = %v, want %v", tt.args, got, tt.want)
 		}
+	}
+}
+
+// roundsCase is a run of rounds of events and the round whose events are told as a check
+// unchanged across edits.
+type roundsCase struct {
+	name   string
+	round  func(i int) []Event // the i-th round (0-based)
+	toldAt int                 // the round told (1-based), 0 for none in eight
+}
+
+// runRoundsCases runs each case as a subtest named for it.
+func runRoundsCases(t *testing.T, cases []roundsCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			if told := unmovedToldAt(tt.round); told != tt.toldAt {
+				t.Errorf("told at round %d, want %d", told, tt.toldAt)
+			}
+		})
 	}
 }
 
