@@ -464,9 +464,10 @@ func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, 
 	if shown != 0 && shown == s.changedShown && !waiting {
 		// An editor's change whose answer shows the file exactly as the answer of the latest
 		// change, an editor's too, showed it (three lines or more, byte for byte: their
-		// numbers and the file's length in lines among them) left the file as it was: an SWE-agent run rewrote a line with the text
-		// already there, and its script failing alike before and after the edit was taken
-		// for a failure across a change (validation round r229b). A terse answer ("File
+		// numbers and the file's length in lines among them) left the file as it was: an
+		// SWE-agent run rewrote a line with the text already there, and its script failing
+		// alike before and after the edit was taken for a failure across a change
+		// (validation round r229b). A terse answer ("File
 		// updated.") shows nothing of the file, and two of them say nothing of it; a command
 		// line that writes a script and runs it answers with what the script printed. (An
 		// answer not kept has a digest of its own, which nothing matches. A call taken for a

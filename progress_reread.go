@@ -15,9 +15,9 @@ const rereadWindow = maxPeriod
 // rereadWindow calls, answered exactly as before each time: the same page of the same file,
 // unchanged, the call before it such a read too (rereadAt). The stuck rule tells the same call
 // answered alike only within its recent calls, with nothing changed between: a page read
-// again after a detour is news to a model that forgot it. A third
-// reading of a page that has not changed since the first is not: the model has read it
-// twice and goes on doing what it did after reading it. A Llama fine-tune's SWE-agent run
+// again after a detour is news to a model that forgot it. A third reading of a page that has
+// not changed since the first is not: the model has read it twice and goes on doing what it
+// did after reading it. A Llama fine-tune's SWE-agent run
 // opened fs/tarfs.py and scrolled its first pages four times in 30 calls, writing test
 // scripts between, and was told nothing (validation round r225a); its edits were to other
 // files, and the pages it read again said what they had said.
