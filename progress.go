@@ -633,6 +633,11 @@ type progressState struct {
 	// answer) was last met among the calls followCycles compares it with, 0 when it was not:
 	// set by followCycles at every call, before noteUnmoved reads it, so not kept either.
 	keyBack int32
+	// keyMet has bit k set when the call k back had the call's key, for the k that
+	// followCycles compares (2 to keyReach): set at every call, before rereadCheck reads it,
+	// so not kept either.
+	keyMet   uint64
+	keyReach int32
 	// cycleHeld is the period of a cycle whose first reminder fell in the quiet calls, told at
 	// its next full round after them if it goes on that long (0 for none). A cycle that broke
 	// off is not due again until it has come round three times, when its own first reminder

@@ -20,12 +20,16 @@ func (s *progressState) followCycles(key uint64) {
 	need := rounds                                                 // rounds*k, the run period k needs
 	var due int32                                                  // negative once some run has come round in full
 	s.keyBack = 0
+	var met uint64
 	for k := 2; k < len(runs); k++ {
 		r := runs[k] + 1
 		if ring[(cur-uint(k))%ringSize] != key {
 			r = 0
-		} else if k > recentWindow && s.keyBack == 0 {
-			s.keyBack = int32(k)
+		} else {
+			met |= 1 << k
+			if k > recentWindow && s.keyBack == 0 {
+				s.keyBack = int32(k)
+			}
 		}
 		runs[k] = r
 		need += rounds
@@ -33,6 +37,7 @@ func (s *progressState) followCycles(key uint64) {
 	}
 	ring[cur%ringSize] = key
 	s.cycleDue = due < 0
+	s.keyMet, s.keyReach = met, int32(len(runs)-1)
 }
 
 // replayMinPeriod is the shortest period a replay is told at: shorter cycles, of two to six

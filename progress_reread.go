@@ -3,7 +3,10 @@ package loopguard
 // A look at a file made again and again, answered the same each time: the model reading a
 // page it has read twice already, the page unchanged (rereadCheck).
 
-import "bytes"
+import (
+	"bytes"
+	"math/bits"
+)
 
 // rereadWindow is how far back the same look is looked for: as far as the cycle rule looks
 // (maxPeriod). A page read again after a long detour is a look the model needs again; three
@@ -38,11 +41,23 @@ func (s *progressState) rereadCheck(c *observedCall, cls classEntry, key uint64,
 	if notLook || s.changedBefore(calls-1) {
 		return out // (a look right after a change is a check of it)
 	}
+	// The calls before it with its key: followCycles compared the key with those it follows
+	// (keyMet); the call just before, and those beyond the cycle rule's reach when it is
+	// set shorter than rereadWindow, are looked at here.
+	met := s.keyMet
+	if calls > 1 && s.ring[uint(calls-2)%ringSize] == key {
+		met |= 1 << 1
+	}
+	for k := int(s.keyReach) + 1; k <= rereadWindow && k < calls; k++ {
+		if s.ring[uint(calls-1-k)%ringSize] == key {
+			met |= 1 << k
+		}
+	}
 	seen, first := 1, 0 // reads of the page that count, this one among them; how far back the earliest is
-	for k := 1; k <= rereadWindow && k < calls; k++ {
-		if i := calls - 1 - k; s.ring[uint(i)%ringSize] == key && !s.changedBefore(i) {
+	for ; met != 0; met &= met - 1 {
+		if k := bits.TrailingZeros64(met); !s.changedBefore(calls - 1 - k) {
 			seen++
-			first = k
+			first = k // (the bits go up: the last is the earliest read)
 		}
 	}
 	// Whether the call is a look is asked last: most calls are made once in 32 calls.
