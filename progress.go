@@ -657,12 +657,11 @@ type progressState struct {
 	lastAt      int64                // Unix milliseconds of the agent's latest event that had a time
 	pages       [pageMemory]pageMark // the last places of the recent calls' shapes (pageOf)
 	pageNext    uint8                // the mark pages' next new shape replaces
-	// A check run after edits answering as before them, the same words said before each run
-	// (unmovedCheck): the check (call identity), how many such runs in a row, and the check
-	// last told.
-	unmovedID, unmovedSaid uint64
-	unmoved                int32
-	unmovedWords           int32 // of those runs, the last ones in a row the same words came before
+	// Checks run after edits answering as before them (unmovedCheck): one count for checks
+	// that run something, one for those that count only with the same words before them
+	// (unmovedLooks), and the check last told.
+	unmoved     [2]unmovedCount
+	unmovedSaid uint64
 	// 1 + the index of the latest call that read a page the third time in rereadWindow calls
 	// (rereadCheck), 0 before the first.
 	rereadAt int32

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 47
+const progressSnapFormat = 48
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -210,11 +210,13 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.replayAt))
 	b = append(b, s.replayPeriod, s.cycleHeld)
 	b = appendString(b, s.thoughtPreview)
-	b = binary.LittleEndian.AppendUint64(b, s.unmovedID)
+	for _, k := range s.unmoved {
+		b = binary.LittleEndian.AppendUint64(b, k.id)
+		b = binary.AppendUvarint(b, uint64(k.runs))
+		b = binary.AppendUvarint(b, uint64(k.words))
+	}
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedSaid)
 	b = binary.AppendUvarint(b, uint64(s.rereadAt))
-	b = binary.AppendUvarint(b, uint64(s.unmoved))
-	b = binary.AppendUvarint(b, uint64(s.unmovedWords))
 	b = append(b, s.probeLen)
 	b = append(b, s.probe[:s.probeLen]...)
 	b = binary.AppendUvarint(b, uint64(s.probeEpoch))
@@ -477,10 +479,14 @@ func (s *progressState) restore(r *snapReader) error {
 		return errors.New("held cycle period out of range")
 	}
 	s.thoughtPreview = r.string()
-	s.unmovedID, s.unmovedSaid = r.u64(), r.u64()
+	for i := range s.unmoved {
+		k := &s.unmoved[i]
+		k.id = r.u64()
+		k.runs = i32()
+		k.words = i32()
+	}
+	s.unmovedSaid = r.u64()
 	s.rereadAt = i32()
-	s.unmoved = i32()
-	s.unmovedWords = i32()
 	if s.probeLen = r.byte(); s.probeLen > maxProbe {
 		return errors.New("print text out of range")
 	}

@@ -21,7 +21,7 @@ func (s *progressState) saidBefore() uint32 {
 // noteUnmoved counts, for unmovedCheck, a call made again (its last run dist calls back, the
 // call itself already in the recent ring) that answered exactly as its last run that did not
 // fail, the workspace changed since; another answer starts the count afresh, and so, for the
-// runs the same words came before (unmovedWords), do other words. A run that failed is the
+// runs the same words came before (unmovedCount.words), do other words. A run that failed is the
 // errors rule's, and neither counts nor starts the count afresh: an edit that broke the code
 // once (a RecursionError), the next bringing the same wrong output back, did not move the
 // check (validation round r178a C4). notCheck: the call changed the workspace, waited, or
@@ -41,57 +41,123 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 		}
 	}
 	if r == nil {
-		s.noteUnmovedAfar(c, cls, id, dg, mut, notCheck || mut, args)
+		s.noteUnmovedAfar(c, cls, id, dg, mut, notCheck, args)
 		return
 	}
+	said := s.saidBefore()
+	same := r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch
+	s.countUnmoved(c, cls, id, dg, unmovedRun{dist: dist, same: same, sameWords: r.said == said && said != 0}, mut, notCheck, args)
+}
+
+// unmovedRun is what noteUnmoved and noteUnmovedAfar learnt of a check's last run: how many
+// calls back it was, whether it answered exactly as this run with a change of the workspace
+// since, and whether the same words came before both.
+type unmovedRun struct {
+	dist            int
+	same, sameWords bool
+}
+
+// unmovedCount follows one check run after edits answering as before them: the check (call
+// identity), how many such runs in a row, and of those the last ones in a row the same words
+// came before.
+type unmovedCount struct {
+	id          uint64
+	runs, words int32
+}
+
+// The two counts of progressState.unmoved. A round of edit, run and look (a build, then a look
+// at the page it built; a script, then a look at what it wrote) has two checks, and each keeps
+// its own count: with one count between them, the look took it from the run at each round
+// and the run took it back, and neither was told (validation rounds r225a, session 53).
+const (
+	unmovedRuns  = iota // checks that run something and show what it did
+	unmovedLooks        // checks that count only with the same words before them (needsWords)
+)
+
+// countUnmoved counts a check's run, its last run found (see noteUnmoved).
+func (s *progressState) countUnmoved(c *observedCall, cls classEntry, id uint64, dg *digest, last unmovedRun, mut, notCheck bool, args []byte) {
 	// A change is no check, unless it is a check that sets itself up. (Its own change is not
 	// the one made since its last run: a call made again that changed the workspace was no
 	// repeat of a call with nothing changed since, so another change came between.)
 	own := mut && setsItselfUp(c, args)
 	notCheck = notCheck || mut && !own
-	said := s.saidBefore()
-	switch {
-	case r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch && checkAnswer(c, dg, notCheck, args):
-		words := s.unmovedWords // the words' count, when this check's count is the one followed
-		if s.unmovedID != id {
-			words = 0
-		}
-		if r.said == said && said != 0 {
-			words++
-		} else {
-			words = 0
-		}
-		if words == 0 && needsWords(c, cls, mut) {
-			if !silentScript(c.result, c.args) {
-				// A look that counts only with the words, said otherwise: its own count starts
-				// afresh, and another check's count is left alone. Rounds of edit, run, look
-				// at what the run wrote had each look take the count from the run, which
-				// never reached its notice (validation round r225a). Measured on every set: two
-				// notices more, on loops round r226a judged true, and one run's notices moved
-				// on its loop.
-				if s.unmovedID == id {
-					s.unmoved, s.unmovedWords = 0, 0
-				}
-				return
-			}
-			if !s.editedRightAfter(dist) {
-				return // (see silentScript)
-			}
-		}
-		if s.unmovedID != id {
-			if own && s.unmoved > 0 {
-				// A check that sets itself up does not take the count from another check
-				// counting: two checks counting in turn each took the count from the other,
-				// and three loops told before went untold (validation round r226a).
-				return
-			}
-			s.unmovedID, s.unmoved = id, 0
-		}
-		s.unmovedWords = words
-		s.unmoved++
-	case s.unmovedID == id:
-		s.unmoved, s.unmovedWords = 0, 0 // the check answered otherwise
+	if !last.same || !checkAnswer(c, dg, notCheck, args) {
+		s.dropUnmoved(id) // the check answered otherwise
+		return
 	}
+	looks := needsWords(c, cls, mut)
+	k := &s.unmoved[unmovedRuns]
+	if looks {
+		k = &s.unmoved[unmovedLooks]
+	}
+	words := int32(0) // the words' count, when this check's count is the one followed
+	if k.id == id && last.sameWords {
+		words = k.words + 1
+	} else if last.sameWords {
+		words = 1
+	}
+	if words == 0 && looks {
+		if !silentScript(c.result, c.args) {
+			// A look that counts only with the words, said otherwise: its count starts
+			// afresh. Rounds of edit, run, look at what the run wrote had each look take the
+			// one count there was from the run, which never reached its notice (validation
+			// round r225a).
+			if k.id == id {
+				*k = unmovedCount{}
+			}
+			return
+		}
+		if !s.editedRightAfter(last.dist) {
+			return // (see silentScript)
+		}
+	}
+	if k.id != id {
+		if own && k.runs > 0 {
+			// A check that sets itself up does not take the count from another check
+			// counting: two checks counting in turn each took the count from the other, and
+			// three loops told before went untold (validation round r226a).
+			return
+		}
+		*k = unmovedCount{id: id}
+	}
+	k.words = words
+	k.runs++
+}
+
+// dropUnmoved starts the count of the check id afresh, whichever count follows it: the check
+// answered otherwise. A look counting that answers otherwise starts the run's count afresh
+// too: what the run wrote changed, whatever the run itself said (a docs build answering
+// "build succeeded" after every edit, the page it built changed by the last one: validation
+// round r231a F1).
+func (s *progressState) dropUnmoved(id uint64) {
+	if look := &s.unmoved[unmovedLooks]; look.id == id {
+		s.unmoved[unmovedRuns] = unmovedCount{}
+		*look = unmovedCount{}
+	}
+	if s.unmoved[unmovedRuns].id == id {
+		s.unmoved[unmovedRuns] = unmovedCount{}
+	}
+}
+
+// madeSince says whether the call other was made since the call last was last made before the
+// call being observed (within the ring's calls, compared by the 16 bits it keeps of each): a
+// look made since a run is of the run's round.
+func (s *progressState) madeSince(last, other uint64) bool {
+	n := int(s.calls)
+	for i := n - 2; i >= 0 && n-i <= ringSize; i-- {
+		switch s.marks[uint(i)%ringSize].call {
+		case uint16(other):
+			return true
+		case uint16(last):
+			return false
+		}
+	}
+	return false
+}
+
+// countsUnmoved says whether a count follows the check id.
+func (s *progressState) countsUnmoved(id uint64) bool {
+	return s.unmoved[unmovedRuns].id == id || s.unmoved[unmovedLooks].id == id
 }
 
 // setsItselfUp says whether a call that changed the workspace is a check that sets itself up: a
@@ -227,13 +293,15 @@ func needsWords(c *observedCall, cls classEntry, mut bool) bool {
 // and a run answering as the one before it, nine calls back, was neither counted nor started
 // the count afresh (validation round r213a: a notice twelve calls late). It looks as far back
 // as the cycle rule does (maxPeriod, 32 calls), in the ring that keeps each call's key (call
-// and answer), the call, and whether it failed or changed the workspace; not the words before
-// it, so such a run counts as one worded anew. followCycles, comparing the call's key with
-// each of those calls already, notes the nearest beyond the recent ones (keyBack): without
-// one, and no count under way for the call, there is nothing to look for.
+// and answer), the call, whether it failed or changed the workspace, and the words before it
+// as the replay rule keeps them (replayWords: eight words or more, said since the call before;
+// a look at a file counts only with them, as near: an OpenHands agent checked the page its
+// docs build wrote after each of five edits, nine calls apart, with the same words before
+// each look, and was never told). followCycles, comparing the call's key with each of those
+// calls already, notes the nearest beyond the recent ones (keyBack): without one, and no
+// count under way for the call, there is nothing to look for.
 func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint64, dg *digest, mut, notCheck bool, args []byte) {
-	counts := !notCheck && c.hasRes && dg.words >= 3
-	if s.unmovedID != id && (!counts || s.keyBack == 0) {
+	if !s.countsUnmoved(id) && (s.keyBack == 0 || notCheck || !c.hasRes || dg.words < 3 && !silentScript(c.result, c.args)) {
 		// Nothing to count (the same call and answer is not among the calls the cycle
 		// rule looks back over, beyond the recent ones: keyBack), nor a count to start
 		// afresh: most calls.
@@ -246,17 +314,12 @@ func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint
 		if s.marks[p].call != call || s.fails&(1<<p) != 0 {
 			continue // another call, or a run that failed (the errors rule's)
 		}
-		switch {
-		case s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0 &&
-			checkAnswer(c, dg, notCheck, args) && !needsWords(c, cls, mut):
-			if s.unmovedID != id {
-				s.unmovedID, s.unmoved = id, 0
-			}
-			s.unmoved++
-			s.unmovedWords = 0
-		case s.unmovedID == id:
-			s.unmoved, s.unmovedWords = 0, 0
-		}
+		said := s.marks[(n-1)%ringSize].said
+		s.countUnmoved(c, cls, id, dg, unmovedRun{
+			dist:      n - 1 - i,
+			same:      s.ring[p] == combine(id, dg.exact) && s.changes&lastBits(n-1, n-2-i) != 0,
+			sameWords: said != 0 && s.marks[p].said == said,
+		}, mut, notCheck, args)
 		return
 	}
 }
@@ -277,21 +340,42 @@ func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint
 // wrong). A check that reports success (tests passed) is a change verified, not a loop. Told
 // once for a check.
 func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) []Notice {
-	n := s.d.cfg.ThoughtRepeats
-	if s.unmovedID != id || int(s.unmovedWords) < n && int(s.unmoved) < n+1 || s.unmovedSaid == id || s.cyclePeriod() > 0 {
+	if s.unmovedSaid == id || !s.countsUnmoved(id) {
+		return out
+	}
+	n := int32(s.d.cfg.ThoughtRepeats)
+	i := unmovedRuns
+	if s.unmoved[i].id != id {
+		i = unmovedLooks
+	}
+	k := s.unmoved[i]
+	if k.words < n && k.runs < n+1 || s.cyclePeriod() > 0 {
 		// (While the calls go round a cycle in full, the cycle rule tells it.)
 		return out
 	}
+	if i == unmovedRuns && s.unmoved[unmovedLooks].runs > 0 && s.madeSince(id, s.unmoved[unmovedLooks].id) {
+		// The round has a look counting too, at what the run wrote: the look shows what the
+		// edits did, and the run's own answer may be its host's alone (a docs build saying
+		// "build succeeded" whatever the page holds). The look is told at its own count, or
+		// not at all: an OpenHands agent's build answered alike after the edit that fixed
+		// the page, and was told just before the look showed the page changed (validation
+		// round r231a F1).
+		return out
+	}
 	s.unmovedSaid = id
+	// The other count starts afresh: it is of the same loop, now told, and the check told
+	// last is the only one the rule remembers (an OpenHands agent's build went on to be told
+	// twice after its look at the page it built had been: validation session 53).
+	s.unmoved[1-i] = unmovedCount{}
 	text := s.d.cat.progressUnmoved
 	switch {
 	case silentScript(c.result, c.args):
 		text = s.d.cat.progressUnmovedSilent // (its answer is the one counted: nothing)
-	case int(s.unmovedWords) < n:
+	case k.words < n:
 		text = s.d.cat.progressUnmovedReworded
 	}
-	return append(out, s.notice(c.agent, KindThought, c.tool+" unchanged across edits × "+itoa(int(s.unmoved)),
-		fill(text, "tool", c.tool, "count", itoa(int(s.unmoved)))))
+	return append(out, s.notice(c.agent, KindThought, c.tool+" unchanged across edits × "+itoa(int(k.runs)),
+		fill(text, "tool", c.tool, "count", itoa(int(k.runs)))))
 }
 
 // programOutput is what a check's program printed, without what its host and shell wrote

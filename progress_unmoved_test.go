@@ -2,6 +2,7 @@ package loopguard
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -209,6 +210,13 @@ func TestSilentScriptAcrossEditsIsTold(t *testing.T) {
 			return []Event{call("a", "bash", "cat out.csv").WithResult(fmt.Sprintf("id,total\n1,%d\n2,%d", i, 2*i), false), edit(i)}
 		}, run("python make_report.py", "")), 0},
 		{"a build that is silent when it succeeds", rounds(editOnly, run("go build ./...", "")), 0},
+		{"the same script, its last run nine calls back: the edit right after it counts as near", rounds(func(i int) []Event {
+			evs := []Event{edit(i)}
+			for j := range 7 {
+				evs = append(evs, run(fmt.Sprintf(`search_file "step%d"`, 10*i+j), fmt.Sprintf("Found 1 matches for \"step%d\" in /w/BeanDeserializer.java:\nLine %d: step%d();", 10*i+j, 100+10*i+j, 10*i+j)))
+			}
+			return evs
+		}, run("python reproduce_bug.py", "")), 5},
 		{"a search between the run and the next edit", rounds(func(i int) []Event {
 			return []Event{call("a", "bash", fmt.Sprintf(`search_file "step%d"`, i)).WithResult(fmt.Sprintf("Found 1 matches for \"step%d\" in /w/BeanDeserializer.java:\nLine %d: step%d();", i, 100+i, i), false), edit(i)}
 		}, run("python reproduce_bug.py", "")), 0},
@@ -265,7 +273,109 @@ func TestALookBetweenTheRunsLeavesTheRunsCountAlone(t *testing.T) {
 		{"edit, run, other words before each, no look: the same", func(i int) []Event {
 			return []Event{edit(i), text("a", "", "model", fmt.Sprintf("Attempt %d at the sign.", i), 0), run}
 		}, 4},
+		{"edit, run and look, the same words before each: the run keeps its count, the look its own", func(i int) []Event {
+			return []Event{edit(i), text("a", "", "model", "The changes look good. Let me run the reproduction script again to verify the fix.", 0), run,
+				text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), look}
+		}, 4},
+		{"edit, a run worded anew, a look with the same words: the look is told at its fourth run", func(i int) []Event {
+			return []Event{edit(i), text("a", "", "model", fmt.Sprintf("Attempt %d at the sign.", i), 0), run,
+				text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), look}
+		}, 4},
+		{"a look nine calls after its last run, the same words before it: counted as near", func(i int) []Event {
+			evs := []Event{edit(i)}
+			for j := range 7 {
+				evs = append(evs, call("a", "execute_bash", fmt.Sprintf(`{"command":"grep -n sign_%d /w/lib/convert.py"}`, 10*i+j)).
+					WithResult(fmt.Sprintf("%d:    sign_%d = -1", 100+10*i+j, 10*i+j), false))
+			}
+			return append(evs, text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), look)
+		}, 4},
+		{"a look counting in earlier rounds, then rounds of edit and run alone: the run is told, the look's count no longer of its round", func(i int) []Event {
+			if i < 3 {
+				return []Event{edit(i), text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), look}
+			}
+			return []Event{edit(i), text("a", "", "model", "The changes look good. Let me run the reproduction script again to verify the fix.", 0), run}
+		}, 7},
+		{"a look with the same words whose answer changes once: its count starts afresh", func(i int) []Event {
+			l := look
+			if i == 3 {
+				l = call("a", "str_replace_editor", `{"command":"view","path":"/w/out/report.txt"}`).
+					WithResult("Here's the result of running `cat -n` on /w/out/report.txt:\n     1\tsign: kept\n     2\tvalue: -3", false)
+			}
+			return []Event{edit(i), text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), l}
+		}, 8},
+		{"a look nine calls after its last run, nothing said since the call before it: not counted", func(i int) []Event {
+			evs := []Event{text("a", "", "model", fmt.Sprintf("Attempt %d: let me change how the sign is carried through the conversion.", i), 0), edit(i)}
+			for j := range 7 {
+				evs = append(evs, call("a", "execute_bash", fmt.Sprintf(`{"command":"grep -n sign_%d /w/lib/convert.py"}`, 10*i+j)).
+					WithResult(fmt.Sprintf("%d:    sign_%d = -1", 100+10*i+j, 10*i+j), false))
+			}
+			return append(evs, look)
+		}, 0},
+		{"a look nine calls after its last run, other words before it: not counted", func(i int) []Event {
+			evs := []Event{edit(i)}
+			for j := range 7 {
+				evs = append(evs, call("a", "execute_bash", fmt.Sprintf(`{"command":"grep -n sign_%d /w/lib/convert.py"}`, 10*i+j)).
+					WithResult(fmt.Sprintf("%d:    sign_%d = -1", 100+10*i+j, 10*i+j), false))
+			}
+			return append(evs, text("a", "", "model", fmt.Sprintf("Reading report %d once more after the edit.", i), 0), look)
+		}, 0},
 	})
+}
+
+// A round's two checks, a run and a look at what it wrote, keep a count each. While the look
+// counts, it speaks for the round: the run's own answer may be its host's alone ("build
+// succeeded" whatever the page holds), and once the look is told the run starts afresh; a
+// look answering otherwise starts the run's count afresh too (validation round r231a F1).
+func TestARoundsLookSpeaksForItsRun(t *testing.T) {
+	edit := func(i int) Event {
+		return call("a", "str_replace_editor", fmt.Sprintf(`{"command":"str_replace","path":"/w/lib/convert.py","old_str":"v%d","new_str":"v%d"}`, i, i+1)).
+			WithResult(fmt.Sprintf("The file /w/lib/convert.py has been edited. Here's the result of running `cat -n` on a snippet:\n    41\t    return v%d\n", i+1), false)
+	}
+	run := call("a", "execute_bash", `{"command":"cd /w && python build_docs.py"}`).WithResult("Running the build\nbuild succeeded, 2 warnings.\nThe pages are in _build/html.", false)
+	look := func(page string) Event {
+		return call("a", "execute_bash", `{"command":"cat /w/_build/html/index.html"}`).WithResult("<html>\n<body>\n<p>"+page+"</p>\n</body>\n</html>", false)
+	}
+	round := func(i int, page string) []Event {
+		return []Event{edit(i), text("a", "", "model", "The changes look good. Now let's rebuild the documentation to verify that the fix works:", 0), run,
+			text("a", "", "model", "Let's check the generated HTML to see if the docstring is now displayed:", 0), look(page)}
+	}
+	runOnly := func(i int) []Event { return round(i, "")[:3] }
+	tests := []struct {
+		name  string
+		round func(i int) []Event
+		want  []string
+	}{
+		{"the page unchanged every round: the look is told at its fourth round, for the round", func(i int) []Event { return round(i, "no docstring") },
+			[]string{"round 4: execute_bash unchanged across edits × 3"}},
+		{"the page changed by the fourth edit, then unchanged again: the run's count started afresh with the look's", func(i int) []Event {
+			if i < 3 {
+				return round(i, "no docstring")
+			}
+			return round(i, "half a docstring")
+		}, []string{"round 7: execute_bash unchanged across edits × 3"}},
+		{"the look told, rounds without it go on: the run's count started afresh when the look was told", func(i int) []Event {
+			if i < 4 {
+				return round(i, "no docstring")
+			}
+			return runOnly(i)
+		}, []string{"round 4: execute_bash unchanged across edits × 3", "round 9: execute_bash unchanged across edits × 3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			var told []string
+			for i := range 10 {
+				for _, ev := range tt.round(i) {
+					for _, n := range e.Observe(ev) {
+						told = append(told, fmt.Sprintf("round %d: %s", i+1, n.Summary))
+					}
+				}
+			}
+			if !slices.Equal(told, tt.want) {
+				t.Errorf("notices %q, want %q", told, tt.want)
+			}
+		})
+	}
 }
 
 // A check that sets itself up (it removes what its last run left, then runs again) changes
@@ -322,9 +432,9 @@ func TestACheckThatSetsItselfUpCountsAcrossTheEdits(t *testing.T) {
 			return []Event{edit(i), says(i), call("a", "bash", "edit 96:120\n    while len(q) > 0:\n        z0 = heapq.heappop(q)\nend_of_edit").
 				WithResult("[File: /w/dem.py (420 lines total)]\n96:    while len(q) > 0:\n97:        z0 = heapq.heappop(q)\nFile updated. Please review the changes.", false)}
 		}, 0},
-		{"rounds of eleven calls: a run that sets itself up is followed among the recent calls only", func(i int) []Event {
+		{"rounds of eleven calls: a run that sets itself up is followed beyond the recent calls too", func(i int) []Event {
 			return append([]Event{edit(i), says(i), runSetUp(i)}, grep(10*i), grep(10*i+1), grep(10*i+2), grep(10*i+3), grep(10*i+4), grep(10*i+5), grep(10*i+6), grep(10*i+7))
-		}, 0},
+		}, 5},
 		{"a check already counting keeps its count: the run that sets itself up does not take it", func(i int) []Event {
 			return []Event{edit(i), says(i), other, runSetUp(i)}
 		}, 5},
