@@ -659,9 +659,10 @@ type progressState struct {
 	pageNext    uint8                // the mark pages' next new shape replaces
 	// Checks run after edits answering as before them (unmovedCheck): one count for checks
 	// that run something, one for those that count only with the same words before them
-	// (unmovedLooks), and the check last told.
-	unmoved     [2]unmovedCount
-	unmovedSaid uint64
+	// (unmovedLooks), and the check last told, at which count.
+	unmoved       [2]unmovedCount
+	unmovedSaid   uint64
+	unmovedSaidAt int32
 	// 1 + the index of the latest call that read a page the third time in rereadWindow calls
 	// (rereadCheck), 0 before the first.
 	rereadAt int32

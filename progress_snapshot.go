@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 48
+const progressSnapFormat = 49
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -216,6 +216,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(k.words))
 	}
 	b = binary.LittleEndian.AppendUint64(b, s.unmovedSaid)
+	b = binary.AppendUvarint(b, uint64(s.unmovedSaidAt))
 	b = binary.AppendUvarint(b, uint64(s.rereadAt))
 	b = append(b, s.probeLen)
 	b = append(b, s.probe[:s.probeLen]...)
@@ -486,6 +487,7 @@ func (s *progressState) restore(r *snapReader) error {
 		k.words = i32()
 	}
 	s.unmovedSaid = r.u64()
+	s.unmovedSaidAt = i32()
 	s.rereadAt = i32()
 	if s.probeLen = r.byte(); s.probeLen > maxProbe {
 		return errors.New("print text out of range")

@@ -338,9 +338,9 @@ func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint
 // run more than when the words say so (round r212a judged 24 of 24 such notices true: the
 // check printing the same wrong value, the model saying after it that the result is still
 // wrong). A check that reports success (tests passed) is a change verified, not a loop. Told
-// once for a check.
+// for a check once, and again each time its count doubles.
 func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) []Notice {
-	if s.unmovedSaid == id || !s.countsUnmoved(id) {
+	if !s.countsUnmoved(id) {
 		return out
 	}
 	n := int32(s.d.cfg.ThoughtRepeats)
@@ -349,8 +349,11 @@ func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) [
 		i = unmovedLooks
 	}
 	k := s.unmoved[i]
-	if k.words < n && k.runs < n+1 || s.cyclePeriod() > 0 {
-		// (While the calls go round a cycle in full, the cycle rule tells it.)
+	if k.words < n && k.runs < n+1 || s.cyclePeriod() > 0 || s.unmovedSaid == id && k.runs < 2*s.unmovedSaidAt {
+		// (While the calls go round a cycle in full, the cycle rule tells it. A check told is
+		// told again once its count has doubled: a model that went on editing and running
+		// the same check, answered alike, for eight rounds more after its notice was told
+		// once, validation round r231a.)
 		return out
 	}
 	if i == unmovedRuns && s.unmoved[unmovedLooks].runs > 0 && s.madeSince(id, s.unmoved[unmovedLooks].id) {
@@ -362,7 +365,7 @@ func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) [
 		// round r231a F1).
 		return out
 	}
-	s.unmovedSaid = id
+	s.unmovedSaid, s.unmovedSaidAt = id, k.runs
 	// The other count starts afresh: it is of the same loop, now told, and the check told
 	// last is the only one the rule remembers (an OpenHands agent's build went on to be told
 	// twice after its look at the page it built had been: validation session 53).

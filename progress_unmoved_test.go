@@ -345,8 +345,8 @@ func TestARoundsLookSpeaksForItsRun(t *testing.T) {
 		round func(i int) []Event
 		want  []string
 	}{
-		{"the page unchanged every round: the look is told at its fourth round, for the round", func(i int) []Event { return round(i, "no docstring") },
-			[]string{"round 4: execute_bash unchanged across edits × 3"}},
+		{"the page unchanged every round: the look is told at its fourth round, for the round, and again once its count has doubled", func(i int) []Event { return round(i, "no docstring") },
+			[]string{"round 4: execute_bash unchanged across edits × 3", "round 8: execute_bash unchanged across edits × 6"}},
 		{"the page changed by the fourth edit, then unchanged again: the run's count started afresh with the look's", func(i int) []Event {
 			if i < 3 {
 				return round(i, "no docstring")
@@ -362,17 +362,27 @@ func TestARoundsLookSpeaksForItsRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, _ := New(defaultProgress(nil))
-			var told []string
-			for i := range 10 {
-				for _, ev := range tt.round(i) {
-					for _, n := range e.Observe(ev) {
-						told = append(told, fmt.Sprintf("round %d: %s", i+1, n.Summary))
+			// Live, and restored from its snapshot before every event, as a hook runs it.
+			for _, restored := range []bool{false, true} {
+				e, _ := New(defaultProgress(nil))
+				var told []string
+				for i := range 10 {
+					for _, ev := range tt.round(i) {
+						if restored {
+							snap := e.Snapshot("a")
+							e, _ = New(defaultProgress(nil))
+							if err := e.Restore("a", snap); err != nil {
+								t.Fatal(err)
+							}
+						}
+						for _, n := range e.Observe(ev) {
+							told = append(told, fmt.Sprintf("round %d: %s", i+1, n.Summary))
+						}
 					}
 				}
-			}
-			if !slices.Equal(told, tt.want) {
-				t.Errorf("notices %q, want %q", told, tt.want)
+				if !slices.Equal(told, tt.want) {
+					t.Errorf("restored %v: notices %q, want %q", restored, told, tt.want)
+				}
 			}
 		})
 	}
