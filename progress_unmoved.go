@@ -68,7 +68,8 @@ type unmovedCount struct {
 // The two counts of progressState.unmoved. A round of edit, run and look (a build, then a look
 // at the page it built; a script, then a look at what it wrote) has two checks, and each keeps
 // its own count: with one count between them, the look took it from the run at each round
-// and the run took it back, and neither was told (validation rounds r225a, session 53).
+// and the run took it back, and neither was told (an OpenHands agent's docs build and its
+// look at the page built, after each of five edits to a copy of Sphinx that did not run).
 const (
 	unmovedRuns  = iota // checks that run something and show what it did
 	unmovedLooks        // checks that count only with the same words before them (needsWords)
@@ -367,8 +368,8 @@ func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) [
 	}
 	s.unmovedSaid, s.unmovedSaidAt = id, k.runs
 	// The other count starts afresh: it is of the same loop, now told, and the check told
-	// last is the only one the rule remembers (an OpenHands agent's build went on to be told
-	// twice after its look at the page it built had been: validation session 53).
+	// last is the only one the rule remembers (kept, the same agent's build was told twice
+	// more after its look at the page it built had been).
 	s.unmoved[1-i] = unmovedCount{}
 	text := s.d.cat.progressUnmoved
 	switch {

@@ -258,6 +258,18 @@ func TestALookBetweenTheRunsLeavesTheRunsCountAlone(t *testing.T) {
 	run := call("a", "execute_bash", `{"command":"cd /w && python reproduce.py"}`).WithResult("Input: -3\nConverted: 3\nExpected: -3\nwrote out/report.txt", false)
 	look := call("a", "str_replace_editor", `{"command":"view","path":"/w/out/report.txt"}`).
 		WithResult("Here's the result of running `cat -n` on /w/out/report.txt:\n     1\tsign: lost\n     2\tvalue: 3", false)
+	// The same words before each look, and before each run.
+	lookWords := text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0)
+	runWords := text("a", "", "model", "The changes look good. Let me run the reproduction script again to verify the fix.", 0)
+	// Seven searches of other names, putting a look's last run nine calls back.
+	searches := func(i int) []Event {
+		var evs []Event
+		for j := range 7 {
+			evs = append(evs, call("a", "execute_bash", fmt.Sprintf(`{"command":"grep -n sign_%d /w/lib/convert.py"}`, 10*i+j)).
+				WithResult(fmt.Sprintf("%d:    sign_%d = -1", 100+10*i+j, 10*i+j), false))
+		}
+		return evs
+	}
 	runRoundsCases(t, []roundsCase{
 		{"edit, run, look, other words before each: the run is told as it is without the look", func(i int) []Event {
 			return []Event{edit(i), text("a", "", "model", fmt.Sprintf("Attempt %d at the sign.", i), 0), run,
@@ -274,26 +286,22 @@ func TestALookBetweenTheRunsLeavesTheRunsCountAlone(t *testing.T) {
 			return []Event{edit(i), text("a", "", "model", fmt.Sprintf("Attempt %d at the sign.", i), 0), run}
 		}, 4},
 		{"edit, run and look, the same words before each: the run keeps its count, the look its own", func(i int) []Event {
-			return []Event{edit(i), text("a", "", "model", "The changes look good. Let me run the reproduction script again to verify the fix.", 0), run,
-				text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), look}
+			return []Event{edit(i), runWords, run,
+				lookWords, look}
 		}, 4},
 		{"edit, a run worded anew, a look with the same words: the look is told at its fourth run", func(i int) []Event {
 			return []Event{edit(i), text("a", "", "model", fmt.Sprintf("Attempt %d at the sign.", i), 0), run,
-				text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), look}
+				lookWords, look}
 		}, 4},
 		{"a look nine calls after its last run, the same words before it: counted as near", func(i int) []Event {
-			evs := []Event{edit(i)}
-			for j := range 7 {
-				evs = append(evs, call("a", "execute_bash", fmt.Sprintf(`{"command":"grep -n sign_%d /w/lib/convert.py"}`, 10*i+j)).
-					WithResult(fmt.Sprintf("%d:    sign_%d = -1", 100+10*i+j, 10*i+j), false))
-			}
-			return append(evs, text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), look)
+			evs := append([]Event{edit(i)}, searches(i)...)
+			return append(evs, lookWords, look)
 		}, 4},
 		{"a look counting in earlier rounds, then rounds of edit and run alone: the run is told, the look's count no longer of its round", func(i int) []Event {
 			if i < 3 {
-				return []Event{edit(i), text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), look}
+				return []Event{edit(i), lookWords, look}
 			}
-			return []Event{edit(i), text("a", "", "model", "The changes look good. Let me run the reproduction script again to verify the fix.", 0), run}
+			return []Event{edit(i), runWords, run}
 		}, 7},
 		{"a look with the same words whose answer changes once: its count starts afresh", func(i int) []Event {
 			l := look
@@ -301,22 +309,14 @@ func TestALookBetweenTheRunsLeavesTheRunsCountAlone(t *testing.T) {
 				l = call("a", "str_replace_editor", `{"command":"view","path":"/w/out/report.txt"}`).
 					WithResult("Here's the result of running `cat -n` on /w/out/report.txt:\n     1\tsign: kept\n     2\tvalue: -3", false)
 			}
-			return []Event{edit(i), text("a", "", "model", "Let me check the report it wrote to see whether the sign is kept now.", 0), l}
+			return []Event{edit(i), lookWords, l}
 		}, 8},
 		{"a look nine calls after its last run, nothing said since the call before it: not counted", func(i int) []Event {
-			evs := []Event{text("a", "", "model", fmt.Sprintf("Attempt %d: let me change how the sign is carried through the conversion.", i), 0), edit(i)}
-			for j := range 7 {
-				evs = append(evs, call("a", "execute_bash", fmt.Sprintf(`{"command":"grep -n sign_%d /w/lib/convert.py"}`, 10*i+j)).
-					WithResult(fmt.Sprintf("%d:    sign_%d = -1", 100+10*i+j, 10*i+j), false))
-			}
+			evs := append([]Event{text("a", "", "model", fmt.Sprintf("Attempt %d: let me change how the sign is carried through the conversion.", i), 0), edit(i)}, searches(i)...)
 			return append(evs, look)
 		}, 0},
 		{"a look nine calls after its last run, other words before it: not counted", func(i int) []Event {
-			evs := []Event{edit(i)}
-			for j := range 7 {
-				evs = append(evs, call("a", "execute_bash", fmt.Sprintf(`{"command":"grep -n sign_%d /w/lib/convert.py"}`, 10*i+j)).
-					WithResult(fmt.Sprintf("%d:    sign_%d = -1", 100+10*i+j, 10*i+j), false))
-			}
+			evs := append([]Event{edit(i)}, searches(i)...)
 			return append(evs, text("a", "", "model", fmt.Sprintf("Reading report %d once more after the edit.", i), 0), look)
 		}, 0},
 	})
