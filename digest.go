@@ -681,6 +681,23 @@ func hashLine(line string) uint64 {
 			seg, j = fe, fe
 		}
 	}
+	if j == 0 {
+		// A listing's line number ("    27\t", as `cat -n` and the editors' views number their
+		// lines) opens most lines of a long result, and is plain as settle judges it: digits
+		// only, no word before them that counts them, a tab after them where a unit would
+		// need a space. It is passed over without sorting it.
+		i := 0
+		for i < n && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		d := i
+		for d < n && line[d]-'0' < 10 {
+			d++
+		}
+		if d < n && line[d] == '\t' {
+			j = d
+		}
+	}
 	for j < n {
 		var k int
 		if j+8 <= n {

@@ -1231,7 +1231,11 @@ func TestLooksFailedReadsAnErrorEnvelopeUnderGeminiCLIsLabels(t *testing.T) {
 // The oracle reads the word before a number as hashLine does, labels longer than a count
 // word included (a time's, a handle's), and the lines FuzzDigest once found it wrong on agree.
 func TestHashLineAgreesWithItsByteByByteOracle(t *testing.T) {
-	for _, line := range []string{"elapsed_ms 120", "createdAt 1712", "wall_time 3", "00000aAT 0", "pid\" 0", "\"pid\": 4242"} {
+	for _, line := range []string{"elapsed_ms 120", "createdAt 1712", "wall_time 3", "00000aAT 0", "pid\" 0", "\"pid\": 4242",
+		// a listing's line number, passed over without sorting it, and the numbers that look like one and are not
+		"     7\t    result_3 = transform(items[3])", "1234567\tx", "12345678\tx", "1701234567\tseconds since 1970, a clock's", "1701234567890\tmilliseconds", "1234567890123456789\tan id", "\t 12\tx", "    12 seconds", "    12\t", "12", " 3x\t",
+		// a line number before a header's id of letters, which hashLine masks first
+		"7\tpid 4242 Chunk ID: cbdcbe"} {
 		if hashLine(line) != hashLineByBytes(line) {
 			t.Errorf("hashLine(%q) differs from hashLineByBytes: FuzzDigest fails on it", line)
 		}
