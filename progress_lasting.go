@@ -21,8 +21,8 @@ const lastingGap = 16
 // lastingFailure is a failure by its identity and where it was raised (followed's comeBack,
 // hashed), the calls it failed since it was first met, and the different commands that met
 // it (the calls' identities, hashed; the first maxLastingCommands of them). Commands and
-// replies are kept by 16-bit hashes: two of them alike by chance (1 in 65,536) only count one command fewer or one
-// meeting less, and the snapshot stays within its bound.
+// replies are kept by 16-bit hashes: two of them alike by chance (1 in 65,536) only count one
+// command fewer or one meeting less, and the snapshot stays within its bound.
 type lastingFailure struct {
 	identity uint32
 	count    uint8

@@ -91,14 +91,23 @@ type snapReader struct {
 
 var errShort = errors.New("truncated")
 
-func (r *snapReader) byte() byte {
-	if r.err != nil || len(r.b) < 1 {
+// take returns the next n bytes, or nil (and the error) when fewer are left: the one bounds
+// check of the fixed-width fields.
+func (r *snapReader) take(n int) []byte {
+	if r.err != nil || len(r.b) < n {
 		r.err = errShort
-		return 0
+		return nil
 	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
+	b := r.b[:n]
+	r.b = r.b[n:]
+	return b
+}
+
+func (r *snapReader) byte() byte {
+	if b := r.take(1); b != nil {
+		return b[0]
+	}
+	return 0
 }
 
 func (r *snapReader) uvarint() uint64 {
@@ -128,33 +137,24 @@ func (r *snapReader) varint() int64 {
 }
 
 func (r *snapReader) u64() uint64 {
-	if r.err != nil || len(r.b) < 8 {
-		r.err = errShort
-		return 0
+	if b := r.take(8); b != nil {
+		return binary.LittleEndian.Uint64(b)
 	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
+	return 0
 }
 
 func (r *snapReader) u32() uint32 {
-	if r.err != nil || len(r.b) < 4 {
-		r.err = errShort
-		return 0
+	if b := r.take(4); b != nil {
+		return binary.LittleEndian.Uint32(b)
 	}
-	v := binary.LittleEndian.Uint32(r.b)
-	r.b = r.b[4:]
-	return v
+	return 0
 }
 
 func (r *snapReader) u16() uint16 {
-	if r.err != nil || len(r.b) < 2 {
-		r.err = errShort
-		return 0
+	if b := r.take(2); b != nil {
+		return binary.LittleEndian.Uint16(b)
 	}
-	v := binary.LittleEndian.Uint16(r.b)
-	r.b = r.b[2:]
-	return v
+	return 0
 }
 
 func (r *snapReader) string() string {
