@@ -45,7 +45,7 @@ func (s *progressState) noteUnmoved(c *observedCall, cls classEntry, id uint64, 
 		return
 	}
 	said := s.saidBefore()
-	same := r.id == id && r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch
+	same := r.result == dg.exact && r.failed == c.failed && r.epochAfter != s.epoch
 	s.countUnmoved(c, cls, id, dg, unmovedRun{dist: dist, same: same, sameWords: r.said == said && said != 0}, mut, notCheck, args)
 }
 
