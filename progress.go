@@ -499,6 +499,7 @@ type toolChain struct {
 	lastID     uint64
 	turn       uint64 // the turn of the chain's last call (observedCall.turn)
 	failed     bool   // every call of the chain failed
+	lintFewest uint8  // the fewest errors a linter listed in rejecting an edit of the chain (0: none did)
 	// The identities of the tool's failures before its last call (failureIdentity, 0 for a
 	// failure without one), newest first, while they follow one another in one workspace with
 	// no success of the tool between, and the identity last told as recurring among them

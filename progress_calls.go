@@ -553,9 +553,13 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// A linter's rejection of an edit is known by the errors it listed, and names the edit's
 	// file when the arguments do not (lintRejection).
 	var lintFile uint64
-	if editor && failed {
-		if errs, named := lintRejection(said); errs != 0 {
-			kind, lintFile = combine(kind, errs), named
+	var lintCounted int
+	if mut && failed {
+		if errs, named, counted := lintRejection(said); errs != 0 {
+			lintCounted = counted
+			if editor {
+				kind, lintFile = combine(kind, errs), named
+			}
 		}
 	}
 	// A failing edit restates the attempted change after its error, so for a mutating tool
@@ -613,7 +617,10 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// up to fourteen calls (validation round r172b M1).
 	nothing := failed && !c.refusedForm && ranNothing(said, c.args)
 	sameLine = sameLine || nothing && ch != nil && ch.failed && ch.ranNothing
-	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && (sameExact || sameLead || sameFile || sameLine || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
+	// A rejection that lists fewer errors than any before it in the chain is no failure
+	// alike, however it matches: the model is fixing what the linter lists, one by one.
+	fewerErrors := lintCounted > 0 && ch != nil && ch.lintFewest > 0 && lintCounted < int(ch.lintFewest)
+	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && !fewerErrors && (sameExact || sameLead || sameFile || sameLine || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
 	// the command failed one of two ways at every call ("unexpected EOF", "DISCUSSION: command
@@ -630,7 +637,7 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	var nFails uint8
 	var recurSaid uint64
 	newReply := ch == nil || c.turn == 0 || c.turn != ch.turn
-	if ch != nil && failed && ch.failed && ch.epoch == s.epoch {
+	if ch != nil && failed && ch.failed && ch.epoch == s.epoch && !fewerErrors {
 		fails, nFails, recurSaid = ch.fails, ch.nFails, ch.recurSaid
 	}
 	var out followed
@@ -682,9 +689,15 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		if file != ch.file {
 			ch.file = 0 // the chain's rejections are not all of one file
 		}
+		if lintCounted > 0 && (ch.lintFewest == 0 || lintCounted < int(ch.lintFewest)) {
+			ch.lintFewest = uint8(min(lintCounted, 127))
+		}
 	} else {
 		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
 			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sig: kindSig, site: site, ranNothing: nothing, sketch: dg.sketch, count: 1, file: file}}
+		if lintCounted > 0 {
+			nc.lintFewest = uint8(min(lintCounted, 127))
+		}
 		if stretch {
 			nc.other, nc.hasOther = ch.chainShape, true
 		}

@@ -1031,9 +1031,11 @@ func editorRefused(s string) bool {
 // and its descendants'): the errors it listed under "ERRORS:", one "- CODE message" a line,
 // hashed in order, and the file the edit was for, named by the "[File: path (N lines total)]"
 // header of the listing that shows how the edit would have looked (the errors with their
-// digits left out: see below). Either is 0 when the
-// answer does not hold it. The edit command names no file (it edits the one open), so the
-// answer is where the file is told.
+// digits left out: see below). Either is 0 when the answer does not hold it. The edit command
+// names no file (it edits the one open), so the answer is where the file is told. counted is
+// how many errors with a code the list holds (lintCode), 0 when one of them says the file did
+// not parse (flake8's E9 codes: E999 SyntaxError, IndentationError): such a file is not read
+// for any other error, and its one line is no count of what is left to fix.
 //
 // Two rejections that list different errors are two failures: the model fixed what the first
 // listed, and the edit met something else (an undefined name after an indentation error).
@@ -1041,11 +1043,12 @@ func editorRefused(s string) bool {
 // files, each listing other errors, were told as the edit failing alike, one call before the
 // edit landed (testdata/labels: sympy-11870, Tester). Rejections of one file still make one
 // chain however they differ (see followOutcome's sameFile): an edit that cannot land in a
-// file is a loop whatever the linter says of each try.
-func lintRejection(result string) (errs, file uint64) {
+// file is a loop whatever the linter says of each try, unless each try leaves fewer errors
+// (counted) than any before it.
+func lintRejection(result string) (errs, file uint64, counted int) {
 	at := strings.Index(result, "\nERRORS:\n- ")
 	if at < 0 {
-		return 0, 0
+		return 0, 0, 0
 	}
 	rest := result[at+len("\nERRORS:\n"):]
 	// An error is known by its code and words, not by where it was found: the same edit
@@ -1060,7 +1063,14 @@ func lintRejection(result string) (errs, file uint64) {
 		}
 		h = (h ^ '\n') * fnvPrime64
 		rest = next
+		if code := lintCode(line); code != "" && counted >= 0 {
+			counted++
+			if strings.HasPrefix(code, "E9") {
+				counted = -1 // the file did not parse
+			}
+		}
 	}
+	counted = max(counted, 0)
 	errs = mix64(h) | 1
 	if i := strings.Index(rest, "\n[File: "); i >= 0 {
 		name := rest[i+len("\n[File: "):]
@@ -1070,7 +1080,33 @@ func lintRejection(result string) (errs, file uint64) {
 			file = fh.sum() | 1
 		}
 	}
-	return errs, file
+	return errs, file, counted
+}
+
+// lintCode returns the code of a linter's error line ("- F821 undefined name 'x'", "- line 24
+// col 5: E999 IndentationError: ...": F821, E999), or "" for a line of the list without one:
+// Python's own warnings about the file's untouched lines ("- SyntaxWarning: invalid escape
+// sequence"), which an edit elsewhere neither makes nor mends, and the lines of the linter's
+// own traceback when it crashed. Those are no count of what the edit left to fix.
+func lintCode(line string) string {
+	rest := strings.TrimPrefix(line, "- ")
+	if strings.HasPrefix(rest, "line ") {
+		if _, after, ok := strings.Cut(rest, ": "); ok {
+			rest = after
+		}
+	}
+	i := 0
+	for i < len(rest) && i < 3 && rest[i] >= 'A' && rest[i] <= 'Z' {
+		i++
+	}
+	j := i
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	if i == 0 || j == i || j >= len(rest) || rest[j] != ' ' {
+		return ""
+	}
+	return rest[:j]
 }
 
 // serverFailed says whether an answer opens with an HTTP status line of a server error

@@ -65,7 +65,7 @@ func (s *progressState) noteLasting(c *observedCall, cls classEntry, fw *followe
 	if !fw.failed || fw.identity == 0 || cls.mutating {
 		return nil
 	}
-	if errs, _ := lintRejection(c.result); errs != 0 {
+	if errs, _, _ := lintRejection(c.result); errs != 0 {
 		return nil
 	}
 	h := uint32(mix64(fw.comeBack)) | 1

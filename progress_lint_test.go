@@ -48,8 +48,8 @@ func TestLintRejectionReadsTheErrorsAndTheFile(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			errsA, fileA := lintRejection(tt.a)
-			errsB, fileB := lintRejection(tt.b)
+			errsA, fileA, _ := lintRejection(tt.a)
+			errsB, fileB, _ := lintRejection(tt.b)
 			if (errsA != 0) != tt.wantErrs || (fileA != 0) != tt.wantFileOfA {
 				t.Fatalf("lintRejection(a) = %x, %x; want errors %v, file %v", errsA, fileA, tt.wantErrs, tt.wantFileOfA)
 			}
@@ -103,6 +103,98 @@ func TestLintRejectionsAreOneFailureByFileOrByErrors(t *testing.T) {
 			}
 			if told != tt.want {
 				t.Errorf("errors notice = %v, want %v", told, tt.want)
+			}
+		})
+	}
+}
+
+// An edit the linter refused again is the same failure, unless the linter listed fewer errors
+// than at any try before it: the model is fixing them one by one, as in a run whose four
+// undefined names went down to one and whose next edit landed (django-13448, Tester). A list
+// that says the file did not parse (E999) counts no errors: the linter read nothing else. The
+// rule is followed by an engine restored from its snapshot before every event too, and holds
+// for the edit sent as an editor's call and as SWE-agent's shell command.
+func TestLintRejectionsThatLeaveFewerErrorsAreProgress(t *testing.T) {
+	const (
+		a      = "F821 undefined name 'settings'"
+		b      = "F821 undefined name 'django'"
+		c      = "F821 undefined name 'call_command'"
+		d      = "F821 undefined name 'test_reproduce'"
+		syntax = "E999 IndentationError: unexpected indent"
+	)
+	tests := []struct {
+		name  string
+		tries [][]string
+		want  int // the try told as the edit failing alike (from 1), 0 for none
+	}{
+		{"fewer errors at every try", [][]string{{a, b, c, d}, {a, b, c}, {c, d}, {b}}, 0},
+		{"fewer once, then as many", [][]string{{a, b}, {c}, {a}, {b}, {c}, {a}}, 5},
+		{"as many errors at every try", [][]string{{a, b}, {c, d}, {a, c}, {b, d}}, 4},
+		{"more errors, then as many as the fewest", [][]string{{a}, {a, b}, {b}, {c}}, 4},
+		{"a file that does not parse lists no fewer errors", [][]string{{a, b}, {a, b}, {syntax}, {syntax}}, 4},
+		{"fewer than before the syntax error", [][]string{{a, b}, {syntax}, {syntax}, {a}, {b}, {c}, {d}}, 7},
+		{"a syntax error first, then fewer", [][]string{{syntax}, {a, b}, {a}, {b}, {c}, {d}}, 6},
+		{"two lists in turn: the shorter one comes back", [][]string{{a}, {a, b, c}, {a}, {a, b, c}, {a}, {a, b, c}}, 4},
+	}
+	for _, tool := range []string{"edit", "bash"} {
+		for _, tt := range tests {
+			t.Run(tool+"/"+tt.name, func(t *testing.T) {
+				testFewerLintErrors(t, tool, tt.tries, tt.want)
+			})
+		}
+	}
+}
+
+func testFewerLintErrors(t *testing.T, tool string, tries [][]string, want int) {
+	live, _ := New(defaultProgress(nil))
+	var saved []byte
+	told, toldRestored := 0, 0
+	for i, errs := range tries {
+		ev := Call("a", tool, []byte(fmt.Sprintf("edit %d:%d\n    call_command('migrate', '%d')\nend_of_edit", 10+i, 12+i, i))).
+			WithResult(lintRejected("/django__django/reproduce.py", errs...), false)
+		for _, n := range live.Observe(ev) {
+			if n.Kind == KindErrors && told == 0 {
+				told = i + 1
+			}
+		}
+		restored, _ := New(defaultProgress(nil))
+		if err := restored.Restore("a", saved); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range restored.Observe(ev) {
+			if n.Kind == KindErrors && toldRestored == 0 {
+				toldRestored = i + 1
+			}
+		}
+		saved = restored.Snapshot("a")
+	}
+	if told != want {
+		t.Errorf("told at try %d, want %d", told, want)
+	}
+	if toldRestored != told {
+		t.Errorf("restored before every event: told at try %d; live: %d", toldRestored, told)
+	}
+}
+
+// Only a linter's coded errors count toward how many an edit left: Python's warnings about
+// the file's untouched lines and the lines of the linter's own crash are none of them.
+func TestLintRejectionCountsTheCodedErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		errors []string
+		want   int
+	}{
+		{"undefined names", []string{"F821 undefined name 'x'", "F821 undefined name 'y'"}, 2},
+		{"with the place before the code", []string{"line 24 col 5: E111 indentation is not a multiple of 4"}, 1},
+		{"a file that did not parse counts none", []string{"F821 undefined name 'x'", "E999 SyntaxError: invalid syntax"}, 0},
+		{"warnings about untouched lines are no errors", []string{"SyntaxWarning: invalid escape sequence '\\.'", "F821 undefined name 'x'", "SyntaxWarning: invalid escape sequence '\\d'"}, 1},
+		{"the linter's own traceback counts none", []string{"(most recent call last):", `"/opt/conda/envs/x/bin/flake8", line 8, in <module>`, "= plugin.entry_point.load()"}, 0},
+		{"a word in capitals is no code", []string{"ERROR something failed", "W605 invalid escape sequence"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, _, got := lintRejection(lintRejected("/repo/a.py", tt.errors...)); got != tt.want {
+				t.Errorf("counted %d errors, want %d", got, tt.want)
 			}
 		})
 	}

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 49
+const progressSnapFormat = 50
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -107,7 +107,13 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 		b = binary.AppendUvarint(b, uint64(c.epoch))
 		b = binary.LittleEndian.AppendUint64(b, c.lastID)
 		b = binary.LittleEndian.AppendUint64(b, c.turn)
-		b = appendBool(b, c.failed)
+		// Whether every call failed and the fewest errors a linter listed (at most 127) share
+		// a byte: the bit below, the count above it.
+		failed := byte(0)
+		if c.failed {
+			failed = 1
+		}
+		b = append(b, failed|c.lintFewest<<1)
 		b = append(b, c.nFails)
 		for _, f := range c.fails[:c.nFails] {
 			b = binary.LittleEndian.AppendUint64(b, f)
@@ -374,7 +380,8 @@ func (s *progressState) restore(r *snapReader) error {
 		c.alternated = boolean()
 		c.epoch = u32()
 		c.lastID, c.turn = r.u64(), r.u64()
-		c.failed = boolean()
+		failed := r.byte()
+		c.failed, c.lintFewest = failed&1 == 1, failed>>1
 		if c.nFails = r.byte(); int(c.nFails) > len(c.fails) {
 			return fmt.Errorf("%d failures kept, at most %d", c.nFails, len(c.fails))
 		}
