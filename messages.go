@@ -47,6 +47,7 @@ type catalogue struct {
 	progressThoughtIdle     string // {count} {preview}: no call in between
 	progressUnmoved         string // {tool} {count}: a check run after edits answering as before them, the same words before each
 	progressReplay          string // {count} {period} {seq}: the last {count} calls made again as {period} calls before, the same words before each
+	progressRedo            string // {count} {period} {seq}: progressReplay, the answers moved by the stretch's own doing (redoesAt)
 	progressSelfRepeat      string // {count} {lines}: one text repeating a block of lines
 	progressResent          string // {count} {preview}: the same message back after each of {count} answers in words alone
 	progressSelfRepeatLine  string // {count} {lines}: one text saying a line again every {lines} lines
@@ -155,6 +156,11 @@ var catalogues = map[string]*catalogue{
 			"the ones you made {period} calls ago, in the same order, with the same results, and you said the same " +
 			"things before each. Going on the same way will show you the same things again. Say what those steps " +
 			"told you the first time, and do something different.",
+		progressRedo: "[loopguard] You are going through the same steps again: your last {count} calls ({seq}) are " +
+			"the ones you made {period} calls ago, in the same order, and you said the same things before each. Some " +
+			"answers differ, but the steps are the ones you already took, your own changes made again among them: " +
+			"repeating them will not tell you more than the first time did. Say what those steps told you then, and " +
+			"do something different.",
 		progressUnmovedReworded: "[loopguard] You have run the same {tool} check {count} times after editing, and " +
 			"every time it answered exactly as it did before the edits. The edits are not reaching what the check runs: " +
 			"make sure they change the code it actually executes (the right file, the copy that is imported or " +
@@ -272,6 +278,9 @@ var catalogues = map[string]*catalogue{
 		progressReplay: "[loopguard] 你正在把同样的步骤再走一遍：最近的 {count} 个调用（{seq}）就是你在 {period} 个调用之前" +
 			"做过的那些，顺序相同，结果相同，每次调用前说的话也相同。照这样继续只会再看到同样的东西。" +
 			"请先说出这些步骤第一次告诉了你什么，然后换一种做法。",
+		progressRedo: "[loopguard] 你正在把同样的步骤再走一遍：最近的 {count} 个调用（{seq}）就是你在 {period} 个调用之前" +
+			"做过的那些，顺序相同，每次调用前说的话也相同。有些结果不一样，但这些步骤都是你已经做过的，其中也包括再次做出的同样修改：" +
+			"重复它们不会比第一次告诉你更多。请先说出这些步骤当时告诉了你什么，然后换一种做法。",
 		progressUnmovedReworded: "[loopguard] 你在修改之后已经把同一个 {tool} 检查运行了 {count} 次，" +
 			"而每次的结果都和修改前完全相同。这些修改没有触及该检查实际运行的代码：请确认改动落在真正被执行的代码上" +
 			"（正确的文件、实际被导入或安装的那一份），或者先用别的办法找到原因，再继续修改。",

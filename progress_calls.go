@@ -551,7 +551,9 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		}
 	}
 	// A linter's rejection of an edit is known by the errors it listed, and names the edit's
-	// file when the arguments do not (lintRejection).
+	// file when the arguments do not (lintRejection). How many errors it listed is read for
+	// an edit sent through a shell too (SWE-agent's edit command, run by its one tool): a
+	// rejection listing fewer than any before it in the chain is progress (fewerErrors).
 	var lintFile uint64
 	var lintCounted int
 	if mut && failed {

@@ -46,15 +46,16 @@ func (s *progressState) followCycles(key uint64) {
 const replayMinPeriod = 7
 
 // replayLen is how many calls in a row a replay makes again before it is told: a stretch of
-// four calls, each the same call answered the same as the one a period before, the model's
-// words before each the same too. Four steps regenerated word for word is a model going
+// four calls, each the same call as the one a period before (answered the same, or moved
+// by the loop's own doing), the model's words before each the same too. Four steps regenerated word for word is a model going
 // through what it did once more, not a look it needs again.
 const replayLen = 4
 
 // replayCheck tells a replay: the last replayLen calls made again, in order, as the ones a
-// period of replayMinPeriod calls or more before, each answered exactly as then, the model
-// saying the same words before each as it said then (replayWords), and at least three
-// different calls among them (one call made again is stuck's, two in turn a short cycle's).
+// period of replayMinPeriod calls or more before, each answered exactly as then (replaysAt)
+// or answered otherwise by the loop's own doing (redoesAt), the model saying the same words
+// before each as it said then (replayWords), and at least three different calls among them
+// (one call made again is stuck's, two in turn a short cycle's).
 //
 // A period of eight or ten calls comes round a third time, as the cycle rule waits for,
 // twenty or thirty calls after the loop began: SWE-agent runs on Java tasks, after one edit,
@@ -82,21 +83,28 @@ func (s *progressState) replayCheck(c *observedCall, out []Notice) []Notice {
 		}
 	}
 	for k := replayMinPeriod; k < len(runs); k++ {
-		if runs[k] >= replayLen && s.replaysAt(k) {
-			if s.cyclePeriod() > 0 || s.replayTold() {
-				return out
+		msg := s.d.cat.progressReplay
+		if runs[k] < replayLen || !s.replaysAt(k) {
+			if !s.redoesAt(k) {
+				continue
 			}
-			s.replayAt, s.replayPeriod = s.calls, uint8(k)
-			return append(out, s.notice(c.agent, KindCycle, "replay of "+itoa(replayLen)+" calls, "+itoa(k)+" back",
-				fill(s.d.cat.progressReplay, "count", itoa(replayLen), "period", itoa(k), "seq", s.cycleTools(replayLen))))
+			msg = s.d.cat.progressRedo // the answers moved: the notice does not say they are the same
 		}
+		if s.cyclePeriod() > 0 || s.replayTold() {
+			return out
+		}
+		s.replayAt, s.replayPeriod = s.calls, uint8(k)
+		return append(out, s.notice(c.agent, KindCycle, "replay of "+itoa(replayLen)+" calls, "+itoa(k)+" back",
+			fill(msg, "count", itoa(replayLen), "period", itoa(k), "seq", s.cycleTools(replayLen))))
 	}
 	return out
 }
 
 // replayTold says whether the replay the last calls make is the one told last: one of its
 // calls is among the calls that replay went through (its period and its four), while they
-// are still in the ring of recent calls. A loop whose round now and then answers otherwise
+// are still in the ring of recent calls. Calls are compared as calls, whatever they were
+// answered: a loop whose answers move by its own doing (redoesAt) was told at every lap of
+// five calls while the answers told the laps apart (validation round r237a). A loop whose round now and then answers otherwise
 // (a timeout, an edit landing on other lines) begins a new stretch of calls alike each
 // time, at its period or at two or three of them: told at each, one loop was told nine
 // times in ninety calls (validation round r201b). Once the told replay's calls have left the
@@ -115,9 +123,9 @@ func (s *progressState) replayTold() bool {
 		return n < 2*int(s.replayAt)
 	}
 	for j := range replayLen {
-		key := s.ring[uint(n-1-j)%ringSize]
+		call := s.marks[uint(n-1-j)%ringSize].call
 		for i := from; i < int(s.replayAt); i++ {
-			if s.ring[uint(i)%ringSize] == key {
+			if s.marks[uint(i)%ringSize].call == call {
 				return true
 			}
 		}
@@ -161,6 +169,56 @@ func (s *progressState) replaysAt(k int) bool {
 	}
 	at, then := uint(n-1-replayLen)%ringSize, uint(n-1-replayLen-k)%ringSize
 	return int(s.runs[k]) < replayLen+1 || s.marks[at].said == 0 || s.marks[at].said != s.marks[then].said
+}
+
+// redoesAt is replaysAt for a stretch whose answers moved: the last replayLen calls are the
+// calls made k before, in order, with the same words before each, the call before them not
+// (or not with the same words), and the answers need not be the same as then, but something
+// must show that what moved is the loop's own doing: one of the four calls answered exactly as then, or one of them a change
+// of the workspace made again (the same call as k before). Llama SWE-agent runs went through
+// their own debugging rounds again, edit, run, open, the same words before each, answered
+// otherwise only by the file view of an edit sent again (the file a line longer each time) or
+// one more debug line, and were told late or not at all while every answer had to match
+// (validation rounds r236b, r237a, r237b: 34 such notices judged, all true). Reads all
+// answered otherwise, with nothing the stretch did, are a look at a world that moved (a
+// rebase under them), not a replay.
+func (s *progressState) redoesAt(k int) bool {
+	n := int(s.calls)
+	if n-replayLen-k < 0 {
+		return false
+	}
+	var keys, words [replayLen]uint16
+	calls, thoughts := 0, 0
+	alike := s.changes&lastBits(n, replayLen) != 0
+	for j := range replayLen {
+		at, then := s.marks[uint(n-1-j)%ringSize], s.marks[uint(n-1-j-k)%ringSize]
+		if at.said == 0 || at.said != then.said || at.call != then.call {
+			return false
+		}
+		alike = alike || s.ring[uint(n-1-j)%ringSize] == s.ring[uint(n-1-j-k)%ringSize]
+		keys[j], words[j] = at.call, at.said
+		if !slices.Contains(keys[:j], keys[j]) {
+			calls++
+		}
+		if !slices.Contains(words[:j], at.said) {
+			thoughts++
+		}
+	}
+	if calls < 3 || thoughts < 3 || !alike {
+		return false
+	}
+	// A change among the four is the latest, made again: there is nothing new for the calls
+	// after it to verify. Else the latest change since the calls were first made decides.
+	if s.changes&lastBits(n, replayLen) == 0 {
+		if q := s.changedAnew(k); q >= 0 && s.fails&lastBits(n, n-1-q) == 0 {
+			return false
+		}
+	}
+	if n-1-replayLen-k < 0 {
+		return true
+	}
+	at, then := s.marks[uint(n-1-replayLen)%ringSize], s.marks[uint(n-1-replayLen-k)%ringSize]
+	return at.said == 0 || at.said != then.said || at.call != then.call
 }
 
 // setRingBit sets or clears call i's bit in a ring bit set (changes, fails).

@@ -109,7 +109,7 @@ func TestLintRejectionsAreOneFailureByFileOrByErrors(t *testing.T) {
 }
 
 // An edit the linter refused again is the same failure, unless the linter listed fewer errors
-// than at any try before it: the model is fixing them one by one, as in a run whose four
+// than at any try before it: the model is fixing them one by one, as in a run whose three
 // undefined names went down to one and whose next edit landed (django-13448, Tester). A list
 // that says the file did not parse (E999) counts no errors: the linter read nothing else. The
 // rule is followed by an engine restored from its snapshot before every event too, and holds

@@ -212,3 +212,78 @@ func TestChecksRunAgainAfterAnEditAreNoReplay(t *testing.T) {
 		})
 	}
 }
+
+// A stretch made again call for call, the model writing the same words before each step as
+// the first time, is a replay even when the answers moved, as long as something shows the
+// moves are the loop's own doing: the stretch re-applies one of its edits (the file view it
+// answers with differs, a line longer each round), or one of its calls is answered exactly
+// as then. The edit made again is the latest change, and nothing new for the calls after it
+// to verify (changedAnew). Told once a loop, the calls, not their answers, telling the loop
+// from another (replayTold). Llama SWE-agent runs went through their own debugging rounds again, edit, run,
+// open, with the same words and answers that differed only by the file's growing length or
+// one more debug line, and were told late or not at all (validation rounds r236b, r237a,
+// r237b: 34 such notices judged, all true). Answers that all moved with nothing the stretch
+// did (TestAReplayWhoseAnswersMoveIsNotOne) are still no replay.
+func TestAStretchMadeAgainWithItsEditsIsToldWhateverTheAnswers(t *testing.T) {
+	// round is the stretch's r-th pass; its steps from alikeFrom on are answered as in every
+	// pass (none when alikeFrom is 10), the others otherwise each time.
+	round := func(r int, withEdit bool, alikeFrom int, words func(i int, st replayStep) string) []Event {
+		var evs []Event
+		for i, st := range replayStretch(10) {
+			if withEdit && i == 1 {
+				st.tool = "str_replace_editor"
+				st.args = `{"command":"str_replace","path":"/w/src/main/java/Handler0.java","old_str":"skip(v)","new_str":"skip(value)"}`
+				st.answer = fmt.Sprintf("The file /w/src/main/java/Handler0.java has been edited (%d lines now).", 200+r)
+			} else if i < alikeFrom {
+				st.answer += fmt.Sprintf("\n(debug: round %s)", strings.Repeat("I", r+1))
+			}
+			evs = append(evs, st.events(words(i, st))...)
+		}
+		return evs
+	}
+	same := func(_ int, st replayStep) string { return st.words }
+	other := func(i int, _ replayStep) string {
+		return fmt.Sprintf("Back from the detour through the tests, I want to refresh what step %d of the reading showed.", i)
+	}
+	const moved, same4 = "Some answers differ", "with the same results" // what each notice says of the answers
+	tests := []struct {
+		name   string
+		evs    []Event
+		toldAt []int  // the calls (1-based) replay notices came at
+		says   string // what the notice says of the answers
+	}{
+		{"the stretch re-applies its edit, every answer moved: told at its fourth call, once",
+			concat(round(0, true, 10, same), round(1, true, 10, same), round(2, true, 10, same)), []int{14}, moved},
+		{"no edit, the third call answered as then: told at the fourth",
+			concat(round(0, false, 2, same), round(1, false, 2, same)), []int{14}, moved},
+		{"no edit, every answer moved: a look after the world changed",
+			concat(round(0, false, 10, same), round(1, false, 10, same)), nil, ""},
+		{"the first answers moved, the later ones as then: told once four are answered as then",
+			concat(round(0, false, 5, same), round(1, false, 5, same)), []int{19}, same4},
+		{"the edit re-applied after other words: no replay",
+			concat(round(0, true, 10, same), round(1, true, 10, other)), nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			calls := 0
+			var told []int
+			for _, ev := range tt.evs {
+				if ev.Type == EventCall {
+					calls++
+				}
+				for _, n := range e.Observe(ev) {
+					if strings.HasPrefix(n.Summary, "replay") {
+						told = append(told, calls)
+						if !strings.Contains(n.Text, tt.says) {
+							t.Errorf("notice %q, want it to say %q", n.Text, tt.says)
+						}
+					}
+				}
+			}
+			if fmt.Sprint(told) != fmt.Sprint(tt.toldAt) {
+				t.Errorf("replays told at calls %v, want %v", told, tt.toldAt)
+			}
+		})
+	}
+}
