@@ -284,6 +284,28 @@ func TestAStretchMadeAgainWithItsEditsIsToldWhateverTheAnswers(t *testing.T) {
 			if fmt.Sprint(told) != fmt.Sprint(tt.toldAt) {
 				t.Errorf("replays told at calls %v, want %v", told, tt.toldAt)
 			}
+			// A hook restores the agent before every event: it must tell the same.
+			var saved []byte
+			var toldRestored []int
+			calls = 0
+			for _, ev := range tt.evs {
+				if ev.Type == EventCall {
+					calls++
+				}
+				r, _ := New(defaultProgress(nil))
+				if err := r.Restore("a", saved); err != nil {
+					t.Fatal(err)
+				}
+				for _, n := range r.Observe(ev) {
+					if strings.HasPrefix(n.Summary, "replay") {
+						toldRestored = append(toldRestored, calls)
+					}
+				}
+				saved = r.Snapshot("a")
+			}
+			if fmt.Sprint(toldRestored) != fmt.Sprint(told) {
+				t.Errorf("restored before every event: told at %v; live: %v", toldRestored, told)
+			}
 		})
 	}
 }
