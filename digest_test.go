@@ -661,6 +661,9 @@ func TestWordMasksFlagExactlyTheirBytes(t *testing.T) {
 
 // looksFailedByContains is looksFailed's plain statement: a nonzero exit status in the first or last
 // exitWindow bytes, any failure mark in the last 2 KB, or a JSON answer reporting an error.
+// aptErrorLine is apt's and dpkg's error line, "E: " at a line's start.
+var aptErrorLine = regexp.MustCompile(`(?m)^E: `)
+
 func looksFailedByContains(result string) bool {
 	full := result
 	head, tail := result, result
@@ -677,6 +680,9 @@ func looksFailedByContains(result string) bool {
 		if len(markIndexes(result, m)) > 0 {
 			return true
 		}
+	}
+	if aptErrorLine.MatchString(result) {
+		return true
 	}
 	return reportsErrorFieldByDecoding(shellBodyByLines(full)) || opensWithFailure(full) || mcpResultReprFailed(full)
 }

@@ -1562,6 +1562,14 @@ func hasFailureMark(s string) bool {
 		if p >= 9 && s[p-1] >= '0' && s[p-1] <= '9' && typeScriptErrorAt(s, p) {
 			return true
 		}
+		if p >= 1 && s[p-1] == 'E' && (p == 1 || s[p-2] == '\n') && p+1 < len(s) && s[p+1] == ' ' {
+			// apt's and dpkg's errors, "E: " opening a line: "E: Unable to locate package
+			// default-jdk", "E: Unable to correct problems, you have held broken packages."
+			// (their warnings are "W: "). A SWE-agent run on a machine without a network tried
+			// some twenty installs, each answered so or timed out, untold (validation round
+			// r239a).
+			return true
+		}
 		if p >= 4 && s[p-1] == 'l' && s[p-4:p] == "curl" && strings.HasPrefix(s[p+1:], " (") {
 			// curl's report that the transfer failed, its exit status in brackets: "curl:
 			// (7) Failed to connect to localhost port 8000 after 0 ms: Couldn't connect to

@@ -684,6 +684,11 @@ func TestLooksFailedReadsMoreHostsRefusals(t *testing.T) {
 		{"under its progress meter", "  % Total    % Received % Xferd\n  0     0    0     0    0     0      0      0 --:--:-- --:--:-- --:--:--     0\ncurl: (6) Could not resolve host: api.example", true},
 		{"a page that names curl is no transfer failing", "<p>Install it with curl: see the docs</p>", false},
 		{"a program's output under the shell's complaint is the program's", "/bin/bash: line 1: warning: here-document delimited by end-of-file\nall 12 tests passed", false},
+		{"apt's error opening a line", "Reading package lists...\nBuilding dependency tree...\nE: Unable to locate package default-jdk", true},
+		{"apt's error as the whole answer", "E: Could not get lock /var/lib/dpkg/lock-frontend", true},
+		{"apt's warning is no failure", "Hit:1 http://archive.ubuntu.com/ubuntu jammy InRelease\nW: Some index files failed to download", false},
+		{"pytest's lines of an assertion are not apt's", "    def test_x():\nE       assert 1 == 2", false},
+		{"an E: inside a line is no apt error", "Section E: the appendix", false},
 	}
 	for _, tt := range tests {
 		if got := looksFailed(tt.result); got != tt.want {
