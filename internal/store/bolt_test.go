@@ -114,8 +114,11 @@ func TestBoltLockTimeoutIsUnavailableAndNamesThePath(t *testing.T) {
 	if !errors.Is(err, store.ErrUnavailable) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("Update while locked = %v, want store.ErrUnavailable naming %s", err, path)
 	}
-	if waited < 150*time.Millisecond || waited > time.Second {
-		t.Fatalf("gave up after %v, want about the 150ms LockTimeout", waited)
+	// The wait is bounded by the option, not by the default: under a loaded machine's
+	// scheduling a 150 ms wait has taken 1.3 s, so the bound is the default's 2 s, which a
+	// store that ignored the option would wait at least.
+	if waited < 150*time.Millisecond || waited >= store.DefaultLockTimeout {
+		t.Fatalf("gave up after %v, want the 150ms LockTimeout, well before the default %v", waited, store.DefaultLockTimeout)
 	}
 	release()
 	if v := storetest.MustGet(t, s, "k"); string(v) != "before" {
@@ -131,7 +134,9 @@ func TestBoltLockWaitHonoursContext(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err := s.Get(ctx, "k")
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second {
+	// A store that ignored the context would wait out the 10 s LockTimeout and answer
+	// ErrUnavailable; the bound on the time is loose, for a loaded machine's scheduling.
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second {
 		t.Fatalf("Get = %v after %v, want context.DeadlineExceeded after ~50ms", err, time.Since(start))
 	}
 }
