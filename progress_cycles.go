@@ -45,6 +45,12 @@ func (s *progressState) followCycles(key uint64) {
 // model's words.
 const replayMinPeriod = 7
 
+// redoMinPeriod is the shortest period a stretch made again with its answers moved (redoesAt)
+// is told at. The cycle rule never tells such a loop, its rounds answered otherwise each time;
+// four calls made again over a loop of three to six, with the same words before each, are a
+// model regenerating its steps as surely as over a longer one.
+const redoMinPeriod = 3
+
 // replayLen is how many calls in a row a replay makes again before it is told: a stretch of
 // four calls, each the same call as the one a period before (answered the same, or moved
 // by the loop's own doing), the model's words before each the same too. Four steps regenerated word for word is a model going
@@ -82,13 +88,15 @@ func (s *progressState) replayCheck(c *observedCall, out []Notice) []Notice {
 			return out // a short cycle's
 		}
 	}
-	for k := replayMinPeriod; k < len(runs); k++ {
-		msg := s.d.cat.progressReplay
-		if runs[k] < replayLen || !s.replaysAt(k) {
-			if !s.redoesAt(k) {
-				continue
-			}
+	for k := redoMinPeriod; k < len(runs); k++ {
+		var msg string
+		switch {
+		case k >= replayMinPeriod && runs[k] >= replayLen && s.replaysAt(k):
+			msg = s.d.cat.progressReplay
+		case s.redoesAt(k):
 			msg = s.d.cat.progressRedo // the answers moved: the notice does not say they are the same
+		default:
+			continue
 		}
 		if s.cyclePeriod() > 0 || s.replayTold() {
 			return out

@@ -309,3 +309,68 @@ func TestAStretchMadeAgainWithItsEditsIsToldWhateverTheAnswers(t *testing.T) {
 		})
 	}
 }
+
+// A loop of three to six calls made again with the same words, its answers moved by the loop's
+// own doing, is told once four of its calls are made again: the cycle rule, which waits for
+// rounds answered alike, never sees it (validation round r240a). Answered alike each round, the
+// same loop is the cycle rule's, told at its third round.
+func TestAShortLoopMadeAgainIsToldWhenItsAnswersMove(t *testing.T) {
+	loop := func(r int, moved bool, words func(i int) string) []Event {
+		steps := []struct{ tool, args, answer string }{
+			{"str_replace_editor", `{"command":"str_replace","path":"/w/app.py","old_str":"x = 1","new_str":"x = 2"}`, "The file /w/app.py has been edited."},
+			{"bash", `{"command":"python reproduce.py"}`, "Traceback (most recent call last):\nValueError: x must be positive"},
+			{"bash", `{"command":"open app.py 40"}`, "[File: /w/app.py (120 lines total)]\n40:    x = 2"},
+			{"bash", `{"command":"search_file \"def check\""}`, "Found 1 matches for \"def check\" in /w/app.py:\nLine 12:def check(x):"},
+		}
+		var evs []Event
+		for i, st := range steps {
+			answer := st.answer
+			if moved && i != 2 {
+				answer += fmt.Sprintf("\n(%s)", strings.Repeat("+", r+1)) // every answer but the view moves
+			}
+			evs = append(evs, text("a", "", "model", words(i), 0), call("a", st.tool, st.args).WithResult(answer, i == 1))
+		}
+		return evs
+	}
+	same := func(i int) string {
+		return [...]string{"The check rejects x, so I will change its value in app.py to a bigger one.",
+			"Now let me run the reproduction script again to see whether the error is gone now.",
+			"The error is still there; let me open app.py at line 40 to look at the value again.",
+			"Let me search for the check function to understand why it still rejects the value."}[i]
+	}
+	fresh := func(r int) func(i int) string {
+		return func(i int) string { return fmt.Sprintf("Round %d, step %d: trying one more idea about the value check in app.py.", r, i) }
+	}
+	tests := []struct {
+		name string
+		evs  []Event
+		want []string // the notices' summaries, in order
+	}{
+		{"answers moved, the same words: told at the eighth call as a replay",
+			concat(loop(0, true, same), loop(1, true, same), loop(2, true, same)), []string{"8:replay of 4 calls, 4 back"}},
+		{"answered alike each round: the cycle rule's, at its third round",
+			concat(loop(0, false, same), loop(1, false, same), loop(2, false, same)), []string{"12:cycle of 4 × 3"}},
+		{"answers moved, other words each round: no replay",
+			concat(loop(0, true, fresh(0)), loop(1, true, fresh(1)), loop(2, true, fresh(2))), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := New(defaultProgress(nil))
+			calls := 0
+			var got []string
+			for _, ev := range tt.evs {
+				if ev.Type == EventCall {
+					calls++
+				}
+				for _, n := range e.Observe(ev) {
+					if n.Kind == KindCycle {
+						got = append(got, fmt.Sprintf("%d:%s", calls, n.Summary))
+					}
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("cycle notices %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
