@@ -339,7 +339,9 @@ func TestAShortLoopMadeAgainIsToldWhenItsAnswersMove(t *testing.T) {
 			"Let me search for the check function to understand why it still rejects the value."}[i]
 	}
 	fresh := func(r int) func(i int) string {
-		return func(i int) string { return fmt.Sprintf("Round %d, step %d: trying one more idea about the value check in app.py.", r, i) }
+		return func(i int) string {
+			return fmt.Sprintf("Round %d, step %d: trying one more idea about the value check in app.py.", r, i)
+		}
 	}
 	tests := []struct {
 		name string
