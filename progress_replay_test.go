@@ -96,19 +96,10 @@ func TestAStretchGoneThroughAgainIsToldOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e, _ := New(defaultProgress(nil))
-			calls := 0
-			var told []int
-			for _, ev := range tt.evs {
-				if ev.Type == EventCall {
-					calls++
-				}
-				for _, n := range e.Observe(ev) {
-					if strings.HasPrefix(n.Summary, "replay") {
-						told = append(told, calls)
-						if !strings.HasSuffix(n.Summary, tt.period) || !strings.Contains(n.Text, "same order") {
-							t.Errorf("notice %q: %q, want its period %q", n.Summary, n.Text, tt.period)
-						}
-					}
+			told, notices := replaysTold(tt.evs, e.Observe)
+			for _, n := range notices {
+				if !strings.HasSuffix(n.Summary, tt.period) || !strings.Contains(n.Text, "same order") {
+					t.Errorf("notice %q: %q, want its period %q", n.Summary, n.Text, tt.period)
 				}
 			}
 			if fmt.Sprint(told) != fmt.Sprint(tt.toldAt) {
@@ -266,45 +257,18 @@ func TestAStretchMadeAgainWithItsEditsIsToldWhateverTheAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e, _ := New(defaultProgress(nil))
-			calls := 0
-			var told []int
-			for _, ev := range tt.evs {
-				if ev.Type == EventCall {
-					calls++
-				}
-				for _, n := range e.Observe(ev) {
-					if strings.HasPrefix(n.Summary, "replay") {
-						told = append(told, calls)
-						if !strings.Contains(n.Text, tt.says) {
-							t.Errorf("notice %q, want it to say %q", n.Text, tt.says)
-						}
-					}
+			told, notices := replaysTold(tt.evs, e.Observe)
+			for _, n := range notices {
+				if !strings.Contains(n.Text, tt.says) {
+					t.Errorf("notice %q, want it to say %q", n.Text, tt.says)
 				}
 			}
 			if fmt.Sprint(told) != fmt.Sprint(tt.toldAt) {
 				t.Errorf("replays told at calls %v, want %v", told, tt.toldAt)
 			}
 			// A hook restores the agent before every event: it must tell the same.
-			var saved []byte
-			var toldRestored []int
-			calls = 0
-			for _, ev := range tt.evs {
-				if ev.Type == EventCall {
-					calls++
-				}
-				r, _ := New(defaultProgress(nil))
-				if err := r.Restore("a", saved); err != nil {
-					t.Fatal(err)
-				}
-				for _, n := range r.Observe(ev) {
-					if strings.HasPrefix(n.Summary, "replay") {
-						toldRestored = append(toldRestored, calls)
-					}
-				}
-				saved = r.Snapshot("a")
-			}
-			if fmt.Sprint(toldRestored) != fmt.Sprint(told) {
-				t.Errorf("restored before every event: told at %v; live: %v", toldRestored, told)
+			if restored, _ := replaysTold(tt.evs, restoredEachEvent(t)); fmt.Sprint(restored) != fmt.Sprint(told) {
+				t.Errorf("restored before every event: told at %v; live: %v", restored, told)
 			}
 		})
 	}
@@ -374,5 +338,37 @@ func TestAShortLoopMadeAgainIsToldWhenItsAnswersMove(t *testing.T) {
 				t.Errorf("cycle notices %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// replaysTold feeds evs to observe and returns the calls (from 1) replay notices came at, and
+// the notices.
+func replaysTold(evs []Event, observe func(Event) []Notice) (at []int, notices []Notice) {
+	calls := 0
+	for _, ev := range evs {
+		if ev.Type == EventCall {
+			calls++
+		}
+		for _, n := range observe(ev) {
+			if strings.HasPrefix(n.Summary, "replay") {
+				at, notices = append(at, calls), append(notices, n)
+			}
+		}
+	}
+	return at, notices
+}
+
+// restoredEachEvent observes each event with a new engine restored from the snapshot the one
+// before it left, as a hook does.
+func restoredEachEvent(t *testing.T) func(Event) []Notice {
+	var saved []byte
+	return func(ev Event) []Notice {
+		e, _ := New(defaultProgress(nil))
+		if err := e.Restore("a", saved); err != nil {
+			t.Fatal(err)
+		}
+		out := e.Observe(ev)
+		saved = e.Snapshot("a")
+		return out
 	}
 }
