@@ -52,31 +52,32 @@ const replayMinPeriod = 7
 const redoMinPeriod = 3
 
 // replayLen is how many calls in a row a replay makes again before it is told: a stretch of
-// four calls, each the same call as the one a period before (answered the same, or moved
-// by the loop's own doing), the model's words before each the same too. Four steps regenerated word for word is a model going
-// through what it did once more, not a look it needs again.
+// four calls, each the same call as the one a period before (answered the same, or moved by the
+// loop's own doing), the model's words before each the same too. Four steps regenerated word
+// for word is a model going through what it did once more, not a look it needs again.
 const replayLen = 4
 
 // replayCheck tells a replay: the last replayLen calls made again, in order, as the ones a
-// period of replayMinPeriod calls or more before, each answered exactly as then (replaysAt)
-// or answered otherwise by the loop's own doing (redoesAt), the model saying the same words
-// before each as it said then (replayWords), and at least three different calls among them
-// (one call made again is stuck's, two in turn a short cycle's).
+// period of replayMinPeriod calls or more before, each answered exactly as then (replaysAt), or
+// redoMinPeriod calls or more before, answered otherwise by the loop's own doing (redoesAt), the
+// model saying the same words before
+// each as it said then (replayWords), and at least three different calls among them (one call
+// made again is stuck's, two in turn a short cycle's).
 //
-// A period of eight or ten calls comes round a third time, as the cycle rule waits for,
-// twenty or thirty calls after the loop began: SWE-agent runs on Java tasks, after one edit,
-// went through the same eight or ten searches, opens and gotos with the same thoughts, word
-// for word, and ran out of budget untold (validation round r200a M1). Calls alike are not
-// enough: a model re-reading a file after a detour makes the same calls again and is
-// answered alike; it is the words, regenerated before each call, that say the model is going
-// through what it did once more rather than looking again at what it needs.
+// A period of eight or ten calls comes round a third time, as the cycle rule waits for, twenty
+// or thirty calls after the loop began: SWE-agent runs on Java tasks, after one edit, went
+// through the same eight or ten searches, opens and gotos with the same thoughts, word for
+// word, and ran out of budget untold (validation round r200a M1). Calls alike are not enough: a
+// model re-reading a file after a detour makes the same calls again and is answered alike; it
+// is the words, regenerated before each call, that say the model is going through what it did
+// once more rather than looking again at what it needs.
 //
-// The four calls are counted from where both the calls and the words began to match: a
-// model often rephrases its first thought or two of a round, and a count that followed the
-// calls alone had passed four before the words matched, and never looked again. Told once
-// a loop (replayTold); not when another notice came during the four, nor when the stretch is
-// a cycle of six calls or fewer or a cycle is due, which the cycle rule tells; not for calls
-// made again after a new change that all went through (changedAnew).
+// The four calls are counted from where both the calls and the words began to match: a model
+// often rephrases its first thought or two of a round, and a count that followed the calls
+// alone had passed four before the words matched, and never looked again. Told once a loop
+// (replayTold); not when another notice came during the four, nor when the stretch is a cycle
+// of six calls or fewer or a cycle is due, which the cycle rule tells; not for calls made again
+// after a new change that all went through (changedAnew).
 func (s *progressState) replayCheck(c *observedCall, out []Notice) []Notice {
 	n := int(s.calls)
 	if s.marks[(n-1)%ringSize].said == 0 || n < 2*replayLen || s.saidAt > s.calls-replayLen {
@@ -108,17 +109,17 @@ func (s *progressState) replayCheck(c *observedCall, out []Notice) []Notice {
 	return out
 }
 
-// replayTold says whether the replay the last calls make is the one told last: one of its
-// calls is among the calls that replay went through (its period and its four), while they
-// are still in the ring of recent calls. Calls are compared as calls, whatever they were
-// answered: a loop whose answers move by its own doing (redoesAt) was told at every lap of
-// five calls while the answers told the laps apart (validation round r237a). A loop whose round now and then answers otherwise
-// (a timeout, an edit landing on other lines) begins a new stretch of calls alike each
-// time, at its period or at two or three of them: told at each, one loop was told nine
+// replayTold says whether the replay the last calls make is the one told last: one of its calls
+// is among the calls that replay went through (its period and its four), while they are still
+// in the ring of recent calls. Calls are compared as calls, whatever they were answered: a loop
+// whose answers move by its own doing (redoesAt) was told at every lap of five calls while the
+// answers told the laps apart (validation round r237a). A loop whose round now and then answers
+// otherwise (a timeout, an edit landing on other lines) begins a new stretch of calls alike
+// each time, at its period or at two or three of them: told at each, one loop was told nine
 // times in ninety calls (validation round r201b). Once the told replay's calls have left the
-// ring, a loop going on for more than 64 calls was told again at each new stretch (r202a):
-// then the next reminder waits until the session has run twice as long as when the last was
-// given, as the cycle rule doubles its rounds.
+// ring, a loop going on for more than 64 calls was told again at each new stretch (r202a): then
+// the next reminder waits until the session has run twice as long as when the last was given,
+// as the cycle rule doubles its rounds.
 func (s *progressState) replayTold() bool {
 	if s.replayPeriod == 0 {
 		return false
@@ -180,15 +181,15 @@ func (s *progressState) replaysAt(k int) bool {
 }
 
 // redoesAt is replaysAt for a stretch whose answers moved: the last replayLen calls are the
-// calls made k before, in order, with the same words before each, the call before them not
-// (or not with the same words), and the answers need not be the same as then, but something
-// must show that what moved is the loop's own doing: one of the four calls answered exactly as then, or one of them a change
-// of the workspace made again (the same call as k before). Llama SWE-agent runs went through
-// their own debugging rounds again, edit, run, open, the same words before each, answered
-// otherwise only by the file view of an edit sent again (the file a line longer each time) or
-// one more debug line, and were told late or not at all while every answer had to match
-// (validation rounds r236b, r237a, r237b: 34 such notices judged, all true). Reads all
-// answered otherwise, with nothing the stretch did, are a look at a world that moved (a
+// calls made k before, in order, with the same words before each, the call before them not (or
+// not with the same words), and the answers need not be the same as then, but something must
+// show that what moved is the loop's own doing: one of the four calls answered exactly as then,
+// or one of them a change of the workspace made again (the same call as k before). Llama SWE-
+// agent runs went through their own debugging rounds again, edit, run, open, the same words
+// before each, answered otherwise only by the file view of an edit sent again (the file a line
+// longer each time) or one more debug line, and were told late or not at all while every answer
+// had to match (validation rounds r236b, r237a, r237b: 34 such notices judged, all true). Reads
+// all answered otherwise, with nothing the stretch did, are a look at a world that moved (a
 // rebase under them), not a replay.
 func (s *progressState) redoesAt(k int) bool {
 	n := int(s.calls)
