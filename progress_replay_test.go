@@ -236,6 +236,16 @@ func TestAStretchMadeAgainWithItsEditsIsToldWhateverTheAnswers(t *testing.T) {
 	other := func(i int, _ replayStep) string {
 		return fmt.Sprintf("Back from the detour through the tests, I want to refresh what step %d of the reading showed.", i)
 	}
+	// otherFirstCall is a pass whose first call differs from the pass before, its words alike.
+	otherFirstCall := func(evs []Event) []Event {
+		for i := range evs {
+			if evs[i].Type == EventCall {
+				evs[i].Args = []byte(`"search_dir \"Handler0\" test"`)
+				break
+			}
+		}
+		return evs
+	}
 	const moved, same4 = "Some answers differ", "with the same results" // what each notice says of the answers
 	tests := []struct {
 		name   string
@@ -251,6 +261,8 @@ func TestAStretchMadeAgainWithItsEditsIsToldWhateverTheAnswers(t *testing.T) {
 			concat(round(0, false, 10, same), round(1, false, 10, same)), nil, ""},
 		{"the first answers moved, the later ones as then: told once four are answered as then",
 			concat(round(0, false, 5, same), round(1, false, 5, same)), []int{19}, same4},
+		{"the pass's first call another, its words alike: counted from the second call",
+			concat(round(0, true, 10, same), otherFirstCall(round(1, true, 10, same))), []int{15}, moved},
 		{"the edit re-applied after other words: no replay",
 			concat(round(0, true, 10, same), round(1, true, 10, other)), nil, ""},
 	}
