@@ -691,15 +691,9 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 		if file != ch.file {
 			ch.file = 0 // the chain's rejections are not all of one file
 		}
-		if lintCounted > 0 && (ch.lintFewest == 0 || lintCounted < int(ch.lintFewest)) {
-			ch.lintFewest = uint8(min(lintCounted, 127))
-		}
 	} else {
 		nc := toolChain{tool: toolHash, epoch: s.epoch, lastID: id, turn: c.turn, failed: failed,
 			chainShape: chainShape{head: dg.masked, exact: dg.exact, lead: lead, leadExact: leadExact, kind: kind, sig: kindSig, site: site, ranNothing: nothing, sketch: dg.sketch, count: 1, file: file}}
-		if lintCounted > 0 {
-			nc.lintFewest = uint8(min(lintCounted, 127))
-		}
 		if stretch {
 			nc.other, nc.hasOther = ch.chainShape, true
 		}
@@ -709,6 +703,9 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 			s.addChain(nc)
 			ch = &s.chains[len(s.chains)-1]
 		}
+	}
+	if lintCounted > 0 && (ch.lintFewest == 0 || lintCounted < int(ch.lintFewest)) {
+		ch.lintFewest = uint8(min(lintCounted, 127)) // (its snapshot keeps seven bits)
 	}
 	if !says || waiting {
 		// A call that waits is polling (a backoff's "connection refused" after each longer

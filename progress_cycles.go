@@ -152,7 +152,6 @@ func (s *progressState) replaysAt(k int) bool {
 	n := int(s.calls)
 	var keys [replayLen]uint64
 	var words [replayLen]uint16
-	calls, thoughts := 0, 0 // distinct among the four
 	for j := range replayLen {
 		at, then := uint(n-1-j)%ringSize, uint(n-1-j-k)%ringSize
 		said := s.marks[at].said
@@ -160,17 +159,8 @@ func (s *progressState) replaysAt(k int) bool {
 			return false
 		}
 		keys[j], words[j] = s.ring[at], said
-		if !slices.Contains(keys[:j], keys[j]) {
-			calls++
-		}
-		if !slices.Contains(words[:j], said) {
-			thoughts++
-		}
 	}
-	if calls < 3 || thoughts < 3 {
-		return false
-	}
-	if q := s.changedAnew(k); q >= 0 && s.fails&lastBits(n, n-1-q) == 0 {
+	if distinct(keys[:]) < 3 || distinct(words[:]) < 3 || s.verifiesNewChange(k) {
 		return false
 	}
 	if n-1-replayLen-k < 0 {
@@ -196,38 +186,50 @@ func (s *progressState) redoesAt(k int) bool {
 	if n-replayLen-k < 0 {
 		return false
 	}
-	var keys, words [replayLen]uint16
-	calls, thoughts := 0, 0
-	alike := s.changes&lastBits(n, replayLen) != 0
+	var calls, words [replayLen]uint16
+	changed := s.changes&lastBits(n, replayLen) != 0
+	alike := changed
 	for j := range replayLen {
 		at, then := s.marks[uint(n-1-j)%ringSize], s.marks[uint(n-1-j-k)%ringSize]
 		if at.said == 0 || at.said != then.said || at.call != then.call {
 			return false
 		}
 		alike = alike || s.ring[uint(n-1-j)%ringSize] == s.ring[uint(n-1-j-k)%ringSize]
-		keys[j], words[j] = at.call, at.said
-		if !slices.Contains(keys[:j], keys[j]) {
-			calls++
-		}
-		if !slices.Contains(words[:j], at.said) {
-			thoughts++
-		}
+		calls[j], words[j] = at.call, at.said
 	}
-	if calls < 3 || thoughts < 3 || !alike {
+	if distinct(calls[:]) < 3 || distinct(words[:]) < 3 || !alike {
 		return false
 	}
 	// A change among the four is the latest, made again: there is nothing new for the calls
 	// after it to verify. Else the latest change since the calls were first made decides.
-	if s.changes&lastBits(n, replayLen) == 0 {
-		if q := s.changedAnew(k); q >= 0 && s.fails&lastBits(n, n-1-q) == 0 {
-			return false
-		}
+	if !changed && s.verifiesNewChange(k) {
+		return false
 	}
 	if n-1-replayLen-k < 0 {
 		return true
 	}
 	at, then := s.marks[uint(n-1-replayLen)%ringSize], s.marks[uint(n-1-replayLen-k)%ringSize]
 	return at.said == 0 || at.said != then.said || at.call != then.call
+}
+
+// distinct counts the different values among a few.
+func distinct[T comparable](xs []T) int {
+	n := 0
+	for i, x := range xs {
+		if !slices.Contains(xs[:i], x) {
+			n++
+		}
+	}
+	return n
+}
+
+// verifiesNewChange says whether the calls made again at period k come after a new change of
+// the workspace (changedAnew) and none of them failed since: checks passing again after a new
+// edit verify it, and are no replay.
+func (s *progressState) verifiesNewChange(k int) bool {
+	n := int(s.calls)
+	q := s.changedAnew(k)
+	return q >= 0 && s.fails&lastBits(n, n-1-q) == 0
 }
 
 // setRingBit sets or clears call i's bit in a ring bit set (changes, fails).

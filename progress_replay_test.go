@@ -236,6 +236,9 @@ func TestAStretchMadeAgainWithItsEditsIsToldWhateverTheAnswers(t *testing.T) {
 	other := func(i int, _ replayStep) string {
 		return fmt.Sprintf("Back from the detour through the tests, I want to refresh what step %d of the reading showed.", i)
 	}
+	oneThought := func(int, replayStep) string {
+		return "I will go through the handler once more to find where the null value slips past the check."
+	}
 	// otherFirstCall is a pass whose first call differs from the pass before, its words alike.
 	otherFirstCall := func(evs []Event) []Event {
 		for i := range evs {
@@ -265,6 +268,8 @@ func TestAStretchMadeAgainWithItsEditsIsToldWhateverTheAnswers(t *testing.T) {
 			concat(round(0, true, 10, same), otherFirstCall(round(1, true, 10, same))), []int{15}, moved},
 		{"the edit re-applied after other words: no replay",
 			concat(round(0, true, 10, same), round(1, true, 10, other)), nil, ""},
+		{"one thought said before every call: the thought rule's, no replay",
+			concat(round(0, true, 10, oneThought), round(1, true, 10, oneThought), round(2, true, 10, oneThought)), nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
