@@ -374,18 +374,3 @@ func replaysTold(evs []Event, observe func(Event) []Notice) (at []int, notices [
 	}
 	return at, notices
 }
-
-// restoredEachEvent observes each event with a new engine restored from the snapshot the one
-// before it left, as a hook does.
-func restoredEachEvent(t *testing.T) func(Event) []Notice {
-	var saved []byte
-	return func(ev Event) []Notice {
-		e, _ := New(defaultProgress(nil))
-		if err := e.Restore("a", saved); err != nil {
-			t.Fatal(err)
-		}
-		out := e.Observe(ev)
-		saved = e.Snapshot("a")
-		return out
-	}
-}

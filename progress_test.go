@@ -86,6 +86,21 @@ func progressRun(t *testing.T, cfg Config, steps []step) []string {
 	return progressRunVia(t, cfg, steps, false)
 }
 
+// restoredEachEvent observes each event with a new engine restored from the snapshot the one
+// before it left, as a hook does.
+func restoredEachEvent(t *testing.T) func(Event) []Notice {
+	var saved []byte
+	return func(ev Event) []Notice {
+		e, _ := New(defaultProgress(nil))
+		if err := e.Restore("a", saved); err != nil {
+			t.Fatal(err)
+		}
+		out := e.Observe(ev)
+		saved = e.Snapshot("a")
+		return out
+	}
+}
+
 // progressRunVia is progressRun; with restored, each step is observed by a fresh engine
 // restored from the snapshot the step before left, as a hook that runs once a call does.
 func progressRunVia(t *testing.T, cfg Config, steps []step, restored bool) []string {

@@ -365,17 +365,14 @@ func TestARoundsLookSpeaksForItsRun(t *testing.T) {
 			// Live, and restored from its snapshot before every event, as a hook runs it.
 			for _, restored := range []bool{false, true} {
 				e, _ := New(defaultProgress(nil))
+				observe := e.Observe
+				if restored {
+					observe = restoredEachEvent(t)
+				}
 				var told []string
 				for i := range 10 {
 					for _, ev := range tt.round(i) {
-						if restored {
-							snap := e.Snapshot("a")
-							e, _ = New(defaultProgress(nil))
-							if err := e.Restore("a", snap); err != nil {
-								t.Fatal(err)
-							}
-						}
-						for _, n := range e.Observe(ev) {
+						for _, n := range observe(ev) {
 							told = append(told, fmt.Sprintf("round %d: %s", i+1, n.Summary))
 						}
 					}
