@@ -77,16 +77,11 @@ func TestCommandsThatDoNothingInARowAreIdle(t *testing.T) {
 func TestSnapshotKeepsTheIdleCount(t *testing.T) {
 	cfg := defaultProgress(nil)
 	live, _ := New(cfg)
-	var saved []byte
+	restored := restoredEachEvent(t)
 	for i, text := range []string{"Ready", "Standing by", "Waiting for instructions"} {
 		ev := Call("a", "bash", []byte(`echo "`+text+`"`)).WithResult(text+"\n", false)
 		want := live.Observe(ev)
-		fresh, _ := New(cfg)
-		if err := fresh.Restore("a", saved); err != nil {
-			t.Fatalf("call %d: %v", i, err)
-		}
-		got := fresh.Observe(ev)
-		saved = fresh.Snapshot("a")
+		got := restored(ev)
 		if len(got) != len(want) || len(got) > 0 && got[0].Summary != want[0].Summary {
 			t.Fatalf("call %d: from snapshot %+v, live %+v", i, got, want)
 		}

@@ -187,7 +187,6 @@ func TestProgressTellsAReplySayingALineAgainEveryFewLines(t *testing.T) {
 		})
 	}
 	t.Run("held over the quiet calls, across snapshots", func(t *testing.T) {
-		cfg, _ := Preset(PresetDefault)
 		var evs []Event
 		for range 3 { // a stuck notice at the third
 			evs = append(evs, Call("a", "grep", []byte(`{"pattern":"Durant"}`)).WithResult("a.txt:3: Durant", false))
@@ -196,22 +195,26 @@ func TestProgressTellsAReplySayingALineAgainEveryFewLines(t *testing.T) {
 		for i := range 8 {
 			evs = append(evs, Call("a", "view", fmt.Appendf(nil, `{"path":"x%d.txt"}`, i)).WithResult(fmt.Sprintf("file %d\nline two of %d", i, i), false))
 		}
-		var saved []byte
+		restored := restoredEachEvent(t)
 		var told []Notice
+		stuckAt, thoughtAt := -1, -1
 		for i, ev := range evs {
-			fresh, _ := New(cfg)
-			if err := fresh.Restore("a", saved); err != nil {
-				t.Fatalf("event %d: restore: %v", i, err)
-			}
-			for _, n := range fresh.Observe(ev) {
-				if n.Kind == KindThought {
-					told = append(told, n)
+			for _, n := range restored(ev) {
+				switch n.Kind {
+				case KindStuck:
+					stuckAt = i
+				case KindThought:
+					told, thoughtAt = append(told, n), i
 				}
 			}
-			saved = fresh.Snapshot("a")
 		}
 		if len(told) != 1 || !strings.Contains(told[0].Text, "once every 2 lines") {
 			t.Fatalf("thought notices %+v, want one saying the line came once every 2 lines", told)
+		}
+		// Held: told at a call after the reply, not at the reply itself, which came right
+		// after the stuck notice.
+		if stuckAt != 2 || thoughtAt <= 3 {
+			t.Errorf("stuck notice at event %d, thought notice at event %d; want the stuck at 2 and the thought held past the reply (3)", stuckAt, thoughtAt)
 		}
 	})
 }

@@ -149,15 +149,10 @@ func TestSnapshotKeepsIdlePollAndEditLoopState(t *testing.T) {
 	}
 	cfg := defaultProgress(nil)
 	live, _ := New(cfg)
-	saved := []byte(nil)
+	restored := restoredEachEvent(t)
 	for i, ev := range evs {
 		want := live.Observe(ev)
-		fresh, _ := New(cfg)
-		if err := fresh.Restore("a", saved); err != nil {
-			t.Fatalf("event %d: %v", i, err)
-		}
-		got := fresh.Observe(ev)
-		saved = fresh.Snapshot("a")
+		got := restored(ev)
 		if len(got) != len(want) || len(got) > 0 && got[0].Summary != want[0].Summary {
 			t.Fatalf("event %d: from snapshot %+v, live %+v", i, got, want)
 		}

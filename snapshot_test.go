@@ -362,20 +362,15 @@ func TestTheAnswerAThoughtBeganOnSurvivesASnapshot(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			live, _ := New(cfg)
+			restored := restoredEachEvent(t)
 			var want, got []string
-			var saved []byte
 			for i, ev := range tt.evs {
 				for _, n := range live.Observe(ev) {
 					want = append(want, fmt.Sprintf("%d:%s:%s", i, n.Kind, n.Summary))
 				}
-				fresh, _ := New(cfg)
-				if err := fresh.Restore("a", saved); err != nil {
-					t.Fatal(err)
-				}
-				for _, n := range fresh.Observe(ev) {
+				for _, n := range restored(ev) {
 					got = append(got, fmt.Sprintf("%d:%s:%s", i, n.Kind, n.Summary))
 				}
-				saved = fresh.Snapshot("a")
 			}
 			if len(want) == 0 {
 				t.Fatalf("the live engine told nothing; the scenario no longer exercises the rule")
@@ -402,18 +397,12 @@ func TestADeclineSurvivesASnapshot(t *testing.T) {
 		return evs
 	}
 	restoredEachTime := func(evs []Event) []string {
-		cfg := defaultProgress(nil)
+		restored := restoredEachEvent(t)
 		var got []string
-		var saved []byte
 		for i, ev := range evs {
-			e, _ := New(cfg)
-			if err := e.Restore("a", saved); err != nil {
-				t.Fatal(err)
-			}
-			for _, n := range e.Observe(ev) {
+			for _, n := range restored(ev) {
 				got = append(got, fmt.Sprintf("%d:%s:%s", i, n.Kind, n.Summary))
 			}
-			saved = e.Snapshot("a")
 		}
 		return got
 	}
