@@ -52,6 +52,11 @@ type ProgressConfig struct {
 	// calls between them bring new results (unless they are the same call paging on); half
 	// as many when the calls wander back and forth over what they look through. Default 20.
 	ThoughtLimit int `json:"thoughtLimit" yaml:"thoughtLimit"`
+	// UnmovedRepeats is how many runs of one check after edits, each answering exactly as
+	// the run before the edit, the model saying the same words before each, give a notice;
+	// one run more when its words differ. Default 2: the check run three times alike across
+	// two edits.
+	UnmovedRepeats int `json:"unmovedRepeats" yaml:"unmovedRepeats"`
 	// PollBudget is how many times the same call may return a changed but similar result
 	// (polling that advances) before one gentle note. Default 30.
 	PollBudget int `json:"pollBudget" yaml:"pollBudget"`
@@ -116,6 +121,7 @@ func DefaultProgress() *ProgressConfig {
 		MaxCyclePeriod: 32,
 		ThoughtRepeats: 3,
 		ThoughtLimit:   20,
+		UnmovedRepeats: 2,
 		PollBudget:     30,
 		IdlePollBudget: 10,
 		DenyAfter:      8,
@@ -146,6 +152,7 @@ var progressIntFields = []ProgressIntOption{
 	{"maxCyclePeriod", 2, maxPeriod, func(c *ProgressConfig) *int { return &c.MaxCyclePeriod }},
 	{"thoughtRepeats", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ThoughtRepeats }},
 	{"thoughtLimit", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.ThoughtLimit }},
+	{"unmovedRepeats", 1, 1 << 20, func(c *ProgressConfig) *int { return &c.UnmovedRepeats }},
 	{"pollBudget", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.PollBudget }},
 	{"idlePollBudget", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.IdlePollBudget }},
 	{"denyAfter", 2, 1 << 20, func(c *ProgressConfig) *int { return &c.DenyAfter }},

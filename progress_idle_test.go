@@ -77,7 +77,7 @@ func TestCommandsThatDoNothingInARowAreIdle(t *testing.T) {
 func TestSnapshotKeepsTheIdleCount(t *testing.T) {
 	cfg := defaultProgress(nil)
 	live, _ := New(cfg)
-	restored := restoredEachEvent(t)
+	restored := restoredEachEvent(t, cfg)
 	for i, text := range []string{"Ready", "Standing by", "Waiting for instructions"} {
 		ev := Call("a", "bash", []byte(`echo "`+text+`"`)).WithResult(text+"\n", false)
 		want := live.Observe(ev)

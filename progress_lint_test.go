@@ -167,7 +167,7 @@ func testFewerLintErrors(t *testing.T, tool string, tries [][]string, want int) 
 	if told != want {
 		t.Errorf("told at try %d, want %d", told, want)
 	}
-	if restored := firstTold(restoredEachEvent(t)); restored != told {
+	if restored := firstTold(restoredEachEvent(t, defaultProgress(nil))); restored != told {
 		t.Errorf("restored before every event: told at try %d; live: %d", restored, told)
 	}
 }

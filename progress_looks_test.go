@@ -494,7 +494,7 @@ func TestStartupFileErrorsAreTheEnvironmentsNotTheCommands(t *testing.T) {
 // A user profile's typo is reported before every command the shell runs: four runs of a
 // program, an edit before each, are no command failing the same way (r54b N1). (The program
 // waits for sudo's password at every run, so its answer never moves across the edits: that
-// is told, from the fifth run, as a check the edits do not reach, not as a failure.)
+// is told, from the fourth run, as a check the edits do not reach, not as a failure.)
 func TestAProfilesTypoIsNoFailureOfEveryCommand(t *testing.T) {
 	var steps []step
 	for i := range 5 {
@@ -502,7 +502,7 @@ func TestAProfilesTypoIsNoFailureOfEveryCommand(t *testing.T) {
 			ok("apply_patch", fmt.Sprintf("*** Begin Patch\n*** Update File: walk.cpp\n@@\n-v%d\n+v%d\n*** End Patch", i, i+1), "Success. Updated the following files:\nM walk.cpp"),
 			ok("exec_command", `{"cmd":"sudo ./example_walk"}`, "Process running with session ID 26120\nOutput:\n/home/unitree/.bash_profile: line 1: souce: command not found\n[sudo] password for unitree: "))
 	}
-	if got := progressRun(t, defaultProgress(nil), steps); !slices.Equal(got, []string{"9:thought:exec_command unchanged across edits × 4"}) {
+	if got := progressRun(t, defaultProgress(nil), steps); !slices.Equal(got, []string{"7:thought:exec_command unchanged across edits × 3"}) {
 		t.Errorf("got %q, want only the check unchanged across the edits", got)
 	}
 }

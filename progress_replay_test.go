@@ -284,7 +284,7 @@ func TestAStretchMadeAgainWithItsEditsIsToldWhateverTheAnswers(t *testing.T) {
 				t.Errorf("replays told at calls %v, want %v", told, tt.toldAt)
 			}
 			// A hook restores the agent before every event: it must tell the same.
-			if restored, _ := replaysTold(tt.evs, restoredEachEvent(t)); fmt.Sprint(restored) != fmt.Sprint(told) {
+			if restored, _ := replaysTold(tt.evs, restoredEachEvent(t, defaultProgress(nil))); fmt.Sprint(restored) != fmt.Sprint(told) {
 				t.Errorf("restored before every event: told at %v; live: %v", restored, told)
 			}
 		})

@@ -195,7 +195,7 @@ func TestProgressTellsAReplySayingALineAgainEveryFewLines(t *testing.T) {
 		for i := range 8 {
 			evs = append(evs, Call("a", "view", fmt.Appendf(nil, `{"path":"x%d.txt"}`, i)).WithResult(fmt.Sprintf("file %d\nline two of %d", i, i), false))
 		}
-		restored := restoredEachEvent(t)
+		restored := restoredEachEvent(t, defaultProgress(nil))
 		var told []Notice
 		stuckAt, thoughtAt := -1, -1
 		for i, ev := range evs {

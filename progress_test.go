@@ -88,10 +88,13 @@ func progressRun(t *testing.T, cfg Config, steps []step) []string {
 
 // restoredEachEvent observes each event with a new engine restored from the snapshot the one
 // before it left, as a hook does.
-func restoredEachEvent(t *testing.T) func(Event) []Notice {
+func restoredEachEvent(t *testing.T, cfg Config) func(Event) []Notice {
 	var saved []byte
 	return func(ev Event) []Notice {
-		e, _ := New(defaultProgress(nil))
+		e, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := e.Restore("a", saved); err != nil {
 			t.Fatal(err)
 		}

@@ -81,7 +81,7 @@ func (s *progressState) countUnmoved(c *observedCall, cls classEntry, id uint64,
 	// the one made since its last run: a call made again that changed the workspace was no
 	// repeat of a call with nothing changed since, so another change came between.)
 	own := mut && setsItselfUp(c, args)
-	notCheck = notCheck || mut && !own
+	notCheck = notCheck || mut && !own || cls.typesInput || typesIntoRunning(args)
 	if !last.same || !checkAnswer(c, dg, notCheck, args) {
 		s.dropUnmoved(id) // the check answered otherwise
 		return
@@ -124,6 +124,25 @@ func (s *progressState) countUnmoved(c *observedCall, cls classEntry, id uint64,
 	k.words = words
 	k.runs++
 }
+
+// typesIntoRunning says whether a call types into a command already running instead of running
+// one: OpenHands' execute_bash with "is_input" true sends its command (C-c, a "y", an empty
+// line) to the process the last command left running. Such a call is no check: an interrupt
+// sent after each edit answers "^C" every time because it stops whatever runs, whatever the
+// edits did (validation round r242a F1: a server stopped four times between the agent's new
+// test modules, told as a check its edits did not move). Codex's write_stdin is known by its
+// name (toolClass.typesInput).
+func typesIntoRunning(args []byte) bool {
+	i := bytes.Index(args, isInputKey)
+	if i < 0 {
+		return false
+	}
+	rest := bytes.TrimLeft(args[i+len(isInputKey):], " \t\r\n:")
+	return bytes.HasPrefix(rest, []byte("true")) || bytes.HasPrefix(rest, []byte(`"true"`))
+}
+
+// isInputKey is the key of OpenHands' execute_bash that sends the command to a running one.
+var isInputKey = []byte(`"is_input"`)
 
 // dropUnmoved starts the count of the check id afresh, whichever count follows it: the check
 // answered otherwise. A look counting that answers otherwise starts the run's count afresh
@@ -326,7 +345,7 @@ func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint
 }
 
 // unmovedCheck tells a check the model runs after its edits answering exactly as it did before
-// them, time after time: ThoughtRepeats runs after edits, each answered as the run before the
+// them, time after time: UnmovedRepeats runs after edits, each answered as the run before the
 // edit was, the model saying the same words before each ("The changes look good. Let's run
 // our test script again"), or one run more whatever it said. A change of the workspace makes
 // a call made again progress, and here the model's own check of its change shows none, again
@@ -339,12 +358,18 @@ func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint
 // run more than when the words say so (round r212a judged 24 of 24 such notices true: the
 // check printing the same wrong value, the model saying after it that the result is still
 // wrong). A check that reports success (tests passed) is a change verified, not a loop. Told
-// for a check once, and again each time its count doubles.
+// for a check once, and again each time its count doubles. The rule waited for three such
+// runs with the words (four without) until session 55: blind rounds r241a and r241b found it
+// right but 7 to 20 calls late, three identical answers across two edits already the whole
+// evidence; told a run earlier, 44 of 47 notices judged were true (rounds r242a, r242b: the
+// edits reaching another copy of the code, a repro script that never calls what was edited),
+// and the two false ones are left out now (an interrupt typed into a running server) or
+// rare (a model that accepted the answer as right and went on to add features).
 func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) []Notice {
 	if !s.countsUnmoved(id) {
 		return out
 	}
-	n := int32(s.d.cfg.ThoughtRepeats)
+	n := int32(s.d.cfg.UnmovedRepeats)
 	i := unmovedRuns
 	if s.unmoved[i].id != id {
 		i = unmovedLooks

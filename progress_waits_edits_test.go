@@ -149,7 +149,7 @@ func TestSnapshotKeepsIdlePollAndEditLoopState(t *testing.T) {
 	}
 	cfg := defaultProgress(nil)
 	live, _ := New(cfg)
-	restored := restoredEachEvent(t)
+	restored := restoredEachEvent(t, cfg)
 	for i, ev := range evs {
 		want := live.Observe(ev)
 		got := restored(ev)

@@ -161,14 +161,14 @@ func TestSnapshotKeepsEveryRulesMemory(t *testing.T) {
 		{"the same edit made again", reapplied, "edit × 3"},
 		{"the same message answered in words alone", resent, "same message answered × 3"},
 		{"one reply's calls failing alike", batch, ""},
-		{"a check unchanged across edits, the same words before each run", unmovedRounds(4,
+		{"a check unchanged across edits, the same words before each run", unmovedRounds(3,
 			func(int) string { return "Input: -3\nConverted: 3\nExpected: -3" },
 			func(int) string { return "The changes look good. Let's run our reproduction script again:" }, false),
-			"execute_bash unchanged across edits × 3"},
-		{"a check unchanged across edits, other words before each run", unmovedRounds(5,
+			"execute_bash unchanged across edits × 2"},
+		{"a check unchanged across edits, other words before each run", unmovedRounds(4,
 			func(int) string { return "Input: -3\nConverted: 3\nExpected: -3" },
 			func(i int) string { return fmt.Sprintf("Attempt %d: the sign should now survive convert().", i) }, false),
-			"execute_bash unchanged across edits × 4"},
+			"execute_bash unchanged across edits × 3"},
 	}
 	cfg, _ := Preset(PresetDefault)
 	for _, tc := range tests {
@@ -362,7 +362,7 @@ func TestTheAnswerAThoughtBeganOnSurvivesASnapshot(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			live, _ := New(cfg)
-			restored := restoredEachEvent(t)
+			restored := restoredEachEvent(t, defaultProgress(nil))
 			var want, got []string
 			for i, ev := range tt.evs {
 				for _, n := range live.Observe(ev) {
@@ -397,7 +397,7 @@ func TestADeclineSurvivesASnapshot(t *testing.T) {
 		return evs
 	}
 	restoredEachTime := func(evs []Event) []string {
-		restored := restoredEachEvent(t)
+		restored := restoredEachEvent(t, defaultProgress(nil))
 		var got []string
 		for i, ev := range evs {
 			for _, n := range restored(ev) {

@@ -63,7 +63,7 @@ func TestParseRejects(t *testing.T) {
 		{"a progress similarity out of range", "progress:\n  similarity: 120\n",
 			"c.yaml:2:15: progress: similarity must be an integer from 50 to 100, got 120"},
 		{"an unknown progress option", "progress: {pollBudgets: 3}\n",
-			"c.yaml:1:12: progress: unknown key \"pollBudgets\" (known keys: mode, thresholds, remindEvery, quietCalls, errorRepeats, churnRepeats, maxCyclePeriod, thoughtRepeats, thoughtLimit, pollBudget, idlePollBudget, denyAfter, similarity, transparent, exempt, mutating, tools)"},
+			"c.yaml:1:12: progress: unknown key \"pollBudgets\" (known keys: mode, thresholds, remindEvery, quietCalls, errorRepeats, churnRepeats, maxCyclePeriod, thoughtRepeats, thoughtLimit, unmovedRepeats, pollBudget, idlePollBudget, denyAfter, similarity, transparent, exempt, mutating, tools)"},
 		{"a tool override without match", "progress: {tools: [{pollBudget: 5}]}\n",
 			"c.yaml:1:20: progress: tools: an entry needs `match`"},
 		{"a tool override with a string for a bool", "progress: {tools: [{match: Bash, exempt: yes please}]}\n",

@@ -7,7 +7,7 @@ import (
 )
 
 var progressKeys = []string{"mode", "thresholds", "remindEvery", "quietCalls", "errorRepeats", "churnRepeats", "maxCyclePeriod",
-	"thoughtRepeats", "thoughtLimit", "pollBudget", "idlePollBudget", "denyAfter", "similarity", "transparent", "exempt", "mutating", "tools"}
+	"thoughtRepeats", "thoughtLimit", "unmovedRepeats", "pollBudget", "idlePollBudget", "denyAfter", "similarity", "transparent", "exempt", "mutating", "tools"}
 
 var toolOverrideKeys = []string{"match", "pollBudget", "mutating", "exempt"}
 
