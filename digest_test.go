@@ -717,13 +717,17 @@ var emptyFieldPattern = regexp.MustCompile(`^[ \t]*(?:\(none\)|none|None|null|ni
 
 // markIndexes is where m stands in s as a mark: everywhere, but where a colon mark heads an
 // empty field.
+// caughtAsExpectedPattern is caughtAsExpected's plain statement: a mark after a letter, a
+// space and "expected ".
+var caughtAsExpectedPattern = regexp.MustCompile(`[A-Za-z] expected $`)
+
 func markIndexes(s, m string) (at []int) {
 	for i := 0; ; {
 		j := strings.Index(s[i:], m)
 		if j < 0 {
 			return at
 		}
-		if !strings.HasSuffix(m, ":") || !emptyFieldPattern.MatchString(s[i+j+len(m):]) {
+		if !strings.HasSuffix(m, ":") || !emptyFieldPattern.MatchString(s[i+j+len(m):]) && !caughtAsExpectedPattern.MatchString(s[:i+j]) {
 			at = append(at, i+j)
 		}
 		i += j + 1

@@ -136,6 +136,19 @@ func objectKeyAt(s string, at int) bool {
 	return k < at && k >= 2 && s[k-1] == ' ' && (s[k-2] == '{' || s[k-2] == ',')
 }
 
+// caughtAsExpected says whether the mark at s[at:] follows the word "expected" after another
+// word on its line: a check's script reporting the error it was written to provoke ("Caught
+// expected error: Invalid vmin or vmax", "Got expected error: ...") reports a check that
+// passed. A mini-swe-agent run was told "bash failed × 5" at the run that printed the value it
+// was after, exit code 0, its last line that one (validation round r241a F1). "unexpected"
+// is no such word, and neither is "Expected" opening a line: "Expected error: ValueError"
+// over "Got: None" is what a failing check prints.
+func caughtAsExpected(s string, at int) bool {
+	const word = "expected "
+	k := at - len(word)
+	return k >= 2 && s[k:at] == word && s[k-1] == ' ' && 'a' <= s[k-2]|0x20 && s[k-2]|0x20 <= 'z'
+}
+
 // dashNotFoundLine says whether s holds a line in which dash, the /bin/sh of Debian and
 // Ubuntu, reports a command it could not find: the shell or script, the line's number, the
 // command, then "not found" ("sh: 1: cmake: not found", "./run.sh: 3: java: not found").
@@ -1529,7 +1542,7 @@ func hasFailureMark(s string) bool {
 		if p > 0 && colonStemEnds[s[p-1]] { // most colons follow no stem's last byte
 			for _, stem := range colonMarks {
 				if p >= len(stem) && s[p-1] == stem[len(stem)-1] && s[p-len(stem):p] == stem && !emptyFieldAt(s[p+1:]) &&
-					!objectKeyAt(s, p-len(stem)) {
+					!objectKeyAt(s, p-len(stem)) && !caughtAsExpected(s, p-len(stem)) {
 					return true
 				}
 			}

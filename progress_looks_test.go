@@ -689,6 +689,11 @@ func TestLooksFailedReadsMoreHostsRefusals(t *testing.T) {
 		{"apt's warning is no failure", "Hit:1 http://archive.ubuntu.com/ubuntu jammy InRelease\nW: Some index files failed to download", false},
 		{"pytest's lines of an assertion are not apt's", "    def test_x():\nE       assert 1 == 2", false},
 		{"an E: inside a line is no apt error", "Section E: the appendix", false},
+		{"a check's script reporting the error it provoked", "DEBUG: vrange=[0.e+00 1.e+20]\nCaught expected error: Invalid vmin or vmax", false},
+		{"in other words", "Got expected error: division by zero\nall checks done", false},
+		{"an unexpected error is one", "Caught unexpected error: Invalid vmin or vmax", true},
+		{"a failing check's expectation, opening its line", "Expected error: ValueError\nGot: None", true},
+		{"another mark in the answer still counts", "Caught expected error: x\nTraceback (most recent call last):\n  File \"a.py\", line 3", true},
 	}
 	for _, tt := range tests {
 		if got := looksFailed(tt.result); got != tt.want {
