@@ -362,9 +362,10 @@ func (s *progressState) noteUnmovedAfar(c *observedCall, cls classEntry, id uint
 // runs with the words (four without) until session 55: blind rounds r241a and r241b found it
 // right but 7 to 20 calls late, three identical answers across two edits already the whole
 // evidence; told a run earlier, 44 of 47 notices judged were true (rounds r242a, r242b: the
-// edits reaching another copy of the code, a repro script that never calls what was edited),
-// and the two false ones are left out now (an interrupt typed into a running server) or
-// rare (a model that accepted the answer as right and went on to add features).
+// edits reaching another copy of the code, a repro script that never calls what was edited).
+// Of the two false ones, an interrupt typed into a running server is no check now
+// (typesIntoRunning); the other, a model that accepted the answer as right and went on to
+// add features, is left.
 func (s *progressState) unmovedCheck(c *observedCall, id uint64, out []Notice) []Notice {
 	if !s.countsUnmoved(id) {
 		return out
