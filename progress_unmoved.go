@@ -157,6 +157,14 @@ func (s *progressState) dropUnmoved(id uint64) {
 	if s.unmoved[unmovedRuns].id == id {
 		s.unmoved[unmovedRuns] = unmovedCount{}
 	}
+	if s.unmovedSaid == id {
+		// A check told that answers otherwise has moved: if its answer freezes again it is
+		// a loop of its own, told at the count, not only once the told count has doubled (an
+		// OpenHands run's check, told, moved once, then answered alike four more times after
+		// edits, untold: validation round r242a; r244a judged the notices this adds 5 true, 1
+		// borderline).
+		s.unmovedSaid, s.unmovedSaidAt = 0, 0
+	}
 }
 
 // madeSince says whether the call other was made since the call last was last made before the

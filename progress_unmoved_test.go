@@ -590,3 +590,69 @@ func TestUnmovedRepeatsSetsTheCount(t *testing.T) {
 		})
 	}
 }
+
+// A check told, that then answers otherwise, has moved: when its answer freezes again it is
+// told at the rule's count, not only once the told count has doubled. A check that never
+// moved is told again as its count doubles, and so is one run again at once after its
+// notice, no edit between: a plain repeat is no move (validation round r242a).
+func TestACheckToldThatMovesIsToldAgainWhenItFreezes(t *testing.T) {
+	const a, b = "Input: -3\nConverted: 3\nExpected: -3", "Input: -3\nConverted: 0\nExpected: -3"
+	again := func(int) string { return "The changes look good. Let's run our reproduction script again:" }
+	frozen := func(int) string { return a }
+	movedAtSixth := func(i int) string {
+		if i >= 5 {
+			return b
+		}
+		return a
+	}
+	// the check's fourth run made again at once, no edit between
+	repeatedAtOnce := func(evs []Event) []Event {
+		var out []Event
+		runs := 0
+		for _, ev := range evs {
+			out = append(out, ev)
+			if ev.Tool == "execute_bash" {
+				if runs++; runs == 4 {
+					out = append(out, ev)
+				}
+			}
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		evs  []Event
+		want []string // "run: summary", runs 1-based
+	}{
+		{"the answer frozen throughout: told, then again as the count doubles", unmovedRounds(12, frozen, again, false),
+			[]string{"3: execute_bash unchanged across edits × 2", "7: execute_bash unchanged across edits × 4"}},
+		{"moved at the sixth run, then frozen again: told anew at the count", unmovedRounds(12, movedAtSixth, again, false),
+			[]string{"3: execute_bash unchanged across edits × 2", "8: execute_bash unchanged across edits × 2", "12: execute_bash unchanged across edits × 4"}},
+		{"run again at once after its notice, then frozen: no move, told as the count doubles", repeatedAtOnce(unmovedRounds(12, frozen, again, false)),
+			[]string{"3: execute_bash unchanged across edits × 2", "7: execute_bash unchanged across edits × 4", "13: execute_bash unchanged across edits × 8"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, restored := range []bool{false, true} {
+				e, _ := New(defaultProgress(nil))
+				observe := e.Observe
+				if restored {
+					observe = restoredEachEvent(t, defaultProgress(nil))
+				}
+				var told []string
+				run := 0
+				for _, ev := range tt.evs {
+					if ev.Tool == "execute_bash" {
+						run++
+					}
+					for _, n := range observe(ev) {
+						told = append(told, fmt.Sprintf("%d: %s", run, n.Summary))
+					}
+				}
+				if !slices.Equal(told, tt.want) {
+					t.Errorf("restored %v: notices %q, want %q", restored, told, tt.want)
+				}
+			}
+		})
+	}
+}
