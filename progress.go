@@ -585,7 +585,7 @@ type progressState struct {
 
 	epoch uint32 // bumped by every successful mutating call
 
-	changedBy uint64 // the call that last changed the workspace
+	changedBy uint64 // the call that last changed the workspace, or its block (editedTextKey)
 	changedAt int32  // its index
 	reapplied int32  // how many times in a row it made its change, nothing else changing between
 	idle      int32  // calls in a row whose command does nothing (doesNothing)

@@ -442,6 +442,7 @@ func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, 
 	// then "(3,2)", is a step, not a file. An undo, a stash pop, a step back through history
 	// is meant to be repeated, each run going one step further; an edit whose outcome is not
 	// known is taken as having landed, as always.
+	id = editedTextKey(id, args) // (an edit is known by the block it writes)
 	var shape sketch
 	shaped := false
 	if s.changedBy == id && int(s.lastWait) <= int(s.changedAt)+1 && !waiting && c.hasRes &&
@@ -2036,3 +2037,43 @@ func raiseSite(said, line string) string {
 	}
 	return ""
 }
+
+// minRewrittenText is how long the block an edit writes must be for editedTextKey to know the
+// edit by it: a block of code, not a short line, which a model may well write at several
+// places on purpose.
+const minRewrittenText = 40
+
+// editedTextKey is what noteChange knows an edit by, to see the same change made again: for
+// SWE-agent's line-range edit (`edit N:M` and its block), the block and the line N it starts
+// at, whatever M, when the block is minRewrittenText bytes or more; the call itself
+// otherwise. A model re-pasting the same block over a region it keeps missing re-guesses the
+// range's end: an SWE-agent run sent one constructor over lines 52:52, 52:60, 52:59 and 52:59,
+// each run adding a stray brace (validation round r243a); round r246a/b judged the notices this
+// adds on SWE-agent runs 21 true of 25. noteChange still needs the answer to show the same
+// place of the file. The same block at other first lines is a batch (one fix made at lines
+// 77, 81, 85 and 89, whose answers, a hundred lines around each edit, overlapped: r246b). An
+// editor that replaces old text is known by its call, as before: the same new text written
+// over other old text changed the file each time (an OpenHands agent deleting one leftover
+// chunk after another with the same kept line as new text: r246a, 9 false notices of 11).
+func editedTextKey(id uint64, args []byte) uint64 {
+	line, _ := commandStart(args)
+	if !bytes.HasPrefix(line, []byte("edit ")) || !sweAgentEdits(args) {
+		return id
+	}
+	// The block after the command's first line (a real line break or an escaped one), and
+	// the line it starts at: "edit 52:59", from "edit " to the ':'.
+	var first, block []byte
+	if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+		first, block = line[:nl], line[nl+1:]
+	} else if nl := bytes.Index(line, []byte(`\n`)); nl >= 0 {
+		first, block = line[:nl], line[nl+2:]
+	}
+	colon := bytes.IndexByte(first, ':')
+	if colon < 0 || len(block) < minRewrittenText {
+		return id
+	}
+	return hashString(string(block)) ^ hashString(string(first[:colon])) ^ rewrittenTextTag
+}
+
+// rewrittenTextTag sets editedTextKey's keys apart from calls' identities.
+const rewrittenTextTag = 0x5bd1e9955bd1e995
