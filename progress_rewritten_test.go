@@ -68,12 +68,7 @@ func TestTheSameBlockWrittenAgainIsTheSameChange(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, restored := range []bool{false, true} {
-				e, _ := New(defaultProgress(nil))
-				observe := e.Observe
-				if restored {
-					observe = restoredEachEvent(t, defaultProgress(nil))
-				}
+			liveAndRestored(t, defaultProgress(nil), func(observe func(Event) []Notice, restored bool) {
 				got := ""
 				for _, ev := range tt.evs {
 					for _, n := range observe(ev) {
@@ -85,7 +80,7 @@ func TestTheSameBlockWrittenAgainIsTheSameChange(t *testing.T) {
 				if got != tt.want {
 					t.Errorf("restored %v: first notice %q, want %q", restored, got, tt.want)
 				}
-			}
+			})
 		})
 	}
 }

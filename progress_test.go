@@ -104,6 +104,23 @@ func restoredEachEvent(t *testing.T, cfg Config) func(Event) []Notice {
 	}
 }
 
+// liveAndRestored calls run twice, with the observe of a live engine and then with
+// restoredEachEvent's, as a hook observes; restored says which.
+func liveAndRestored(t *testing.T, cfg Config, run func(observe func(Event) []Notice, restored bool)) {
+	t.Helper()
+	for _, restored := range []bool{false, true} {
+		e, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		observe := e.Observe
+		if restored {
+			observe = restoredEachEvent(t, cfg)
+		}
+		run(observe, restored)
+	}
+}
+
 // progressRunVia is progressRun; with restored, each step is observed by a fresh engine
 // restored from the snapshot the step before left, as a hook that runs once a call does.
 func progressRunVia(t *testing.T, cfg Config, steps []step, restored bool) []string {

@@ -367,12 +367,7 @@ func TestARoundsLookSpeaksForItsRun(t *testing.T) {
 			// with the words), which leaves room to see a count start afresh before it is
 			// told; how the run and its look share a round does not depend on the count.
 			cfg := defaultProgress(func(p *ProgressConfig) { p.UnmovedRepeats = 3 })
-			for _, restored := range []bool{false, true} {
-				e, _ := New(cfg)
-				observe := e.Observe
-				if restored {
-					observe = restoredEachEvent(t, cfg)
-				}
+			liveAndRestored(t, cfg, func(observe func(Event) []Notice, restored bool) {
 				var told []string
 				for i := range 10 {
 					for _, ev := range tt.round(i) {
@@ -384,7 +379,7 @@ func TestARoundsLookSpeaksForItsRun(t *testing.T) {
 				if !slices.Equal(told, tt.want) {
 					t.Errorf("restored %v: notices %q, want %q", restored, told, tt.want)
 				}
-			}
+			})
 		})
 	}
 }
@@ -633,12 +628,7 @@ func TestACheckToldThatMovesIsToldAgainWhenItFreezes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, restored := range []bool{false, true} {
-				e, _ := New(defaultProgress(nil))
-				observe := e.Observe
-				if restored {
-					observe = restoredEachEvent(t, defaultProgress(nil))
-				}
+			liveAndRestored(t, defaultProgress(nil), func(observe func(Event) []Notice, restored bool) {
 				var told []string
 				run := 0
 				for _, ev := range tt.evs {
@@ -652,7 +642,7 @@ func TestACheckToldThatMovesIsToldAgainWhenItFreezes(t *testing.T) {
 				if !slices.Equal(told, tt.want) {
 					t.Errorf("restored %v: notices %q, want %q", restored, told, tt.want)
 				}
-			}
+			})
 		})
 	}
 }
