@@ -442,10 +442,10 @@ func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, 
 	// then "(3,2)", is a step, not a file. An undo, a stash pop, a step back through history
 	// is meant to be repeated, each run going one step further; an edit whose outcome is not
 	// known is taken as having landed, as always.
-	id = editedTextKey(id, args) // (an edit is known by the block it writes)
+	change := editedTextKey(id, args) // the call, or the block an SWE-agent edit writes
 	var shape sketch
 	shaped := false
-	if s.changedBy == id && int(s.lastWait) <= int(s.changedAt)+1 && !waiting && c.hasRes &&
+	if s.changedBy == change && int(s.lastWait) <= int(s.changedAt)+1 && !waiting && c.hasRes &&
 		!stepsThroughHistory(c.args) && s.changedShape.n >= 3 {
 		shape, shaped = shapeSketch(c.result), true
 		if similarity(&s.changedShape, &shape) >= 0.5 {
@@ -476,7 +476,7 @@ func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, 
 		return 0
 	}
 	s.changed()
-	s.changedBy, s.changedAt, s.reapplied, s.changedShape, s.changedShown = id, s.calls, 1, shape, shown
+	s.changedBy, s.changedAt, s.reapplied, s.changedShape, s.changedShown = change, s.calls, 1, shape, shown
 	return 0
 }
 
