@@ -549,8 +549,8 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	if failed {
 		line, after, msg := failureLineOf(said)
 		failLine = line
-		named := withoutReporterLabel(line) // the failure as its kind names it
-		sig, kind = signatureOf(line, after), failureKind(named)
+		named, k := namedFailure(line) // the failure as its kind names it
+		sig, kind = signatureOf(line, after), k
 		kindSig = failureIdentity(sig, kind, named, said)
 		if kind != 0 {
 			if at := echoedFailureSite(named, said, c.args); at != 0 {
@@ -1558,15 +1558,17 @@ func failureIdentity(sig, kind uint64, line, said string) uint64 {
 	return 0
 }
 
-// withoutReporterLabel returns a failure's line without the label a reporter sets before the
-// failure it reports, when what follows names a kind of failure of its own: mocha prints an
-// uncaught error as "✖ ERROR: TypeError: Unknown file extension \".ts\" for ...", and a line
-// so opened had no kind (its first colon closes "✖ ERROR"), so the failure had no identity to
-// outlast the attempts by: one error met six times in sixteen calls by five different command
-// lines, the model switching runners and flags, went untold (validation round r248a L5). The
-// label is a word that says only error or fatal, in any case, after signs that set it off
-// ("✖", "❌", "[", "]"); the line is returned as it is otherwise.
-func withoutReporterLabel(line string) string {
+// namedFailure returns a failure's line as the kind of failure it names opens it, and that
+// kind (failureKind; 0 for none). A reporter may set a label before the failure it reports:
+// mocha prints an uncaught error as "✖ ERROR: TypeError: Unknown file extension \".ts\" for
+// ...", and a line so opened had no kind (its first colon closes "✖ ERROR"), so the failure
+// had no identity to outlast the attempts by: one error met six times in sixteen calls by
+// five different command lines, the model switching runners and flags, went untold
+// (validation round r248a L5). The label is a word that says only error or fatal, in any
+// case, after signs that set it off ("✖", "❌", "[", "]"), and is dropped only when what
+// follows it names a kind of its own; the line is returned as it is otherwise. The kind is
+// returned with the line so that it is worked out once.
+func namedFailure(line string) (string, uint64) {
 	i := 0
 	for i < len(line) && !isWordByte(line[i]) {
 		i++ // signs, spaces, and the bytes of a sign outside ASCII
@@ -1576,17 +1578,20 @@ func withoutReporterLabel(line string) string {
 		j++
 	}
 	if w := line[i:j]; !strings.EqualFold(w, "error") && !strings.EqualFold(w, "fatal") {
-		return line
+		return line, failureKind(line)
 	}
 	k := j
 	for k < len(line) && (line[k] == ']' || line[k] == ')') {
 		k++
 	}
 	rest, ok := strings.CutPrefix(line[k:], ": ")
-	if !ok || failureKind(rest) == 0 {
-		return line
+	if !ok {
+		return line, failureKind(line)
 	}
-	return rest
+	if kind := failureKind(rest); kind != 0 {
+		return rest, kind
+	}
+	return line, failureKind(line)
 }
 
 // echoedFailureSite returns, for a failure's line whose message quotes a word of the call's

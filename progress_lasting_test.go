@@ -80,7 +80,7 @@ func mochaUncaught(cmds []string) []step {
 	return steps
 }
 
-func TestWithoutReporterLabel(t *testing.T) {
+func TestNamedFailureDropsAReportersLabel(t *testing.T) {
 	tests := []struct{ line, want string }{
 		{"✖ ERROR: TypeError: Unknown file extension \".ts\"", "TypeError: Unknown file extension \".ts\""},
 		{"ERROR: Error: Cannot find module 'x'", "Error: Cannot find module 'x'"},
@@ -97,8 +97,12 @@ func TestWithoutReporterLabel(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := withoutReporterLabel(tt.line); got != tt.want {
-			t.Errorf("withoutReporterLabel(%q) = %q, want %q", tt.line, got, tt.want)
+		got, kind := namedFailure(tt.line)
+		if got != tt.want {
+			t.Errorf("namedFailure(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+		if want := failureKind(tt.want); kind != want {
+			t.Errorf("namedFailure(%q) kind = %x, want failureKind(%q) = %x", tt.line, kind, tt.want, want)
 		}
 	}
 }
