@@ -324,11 +324,16 @@ func aiderConfirmAnswer(text string) bool {
 }
 
 // endsAiderMessage says whether a line ends one of aider's messages: aider strips a message
-// of its trailing white space and ends it with exactly two spaces (a Markdown line break); a
-// line inside it may end in a run of spaces of its own (aligned columns), never in exactly two.
+// of its white space at both ends and ends it with exactly two spaces (a Markdown line
+// break), so its last line holds something before them; a line inside it may end in a run
+// of spaces of its own (aligned columns), never in exactly two after something else. A line
+// of nothing but two spaces is a line of what the message quotes (a file's indented blank
+// line in aider's "Did you mean to match some of these actual lines", which cut its answer
+// there and read the rest, and the model's next reply, as the model's words: validation
+// round r248b).
 func endsAiderMessage(line string) bool {
 	n := len(line)
-	return n >= 2 && line[n-1] == ' ' && line[n-2] == ' ' && (n == 2 || line[n-3] != ' ')
+	return n >= 3 && line[n-1] == ' ' && line[n-2] == ' ' && line[n-3] != ' '
 }
 
 // addAiderRun reads a run's messages into a.

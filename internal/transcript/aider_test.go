@@ -170,6 +170,38 @@ func TestAiderMessageEndsAtItsLineBreak(t *testing.T) {
 	}
 }
 
+// A line of two spaces and nothing else inside aider's message is a line it quotes (a file's
+// indented blank line), not the message's end: aider strips what it says before it ends it
+// with two spaces.
+func TestAiderMessageGoesOnPastAQuotedLineOfTwoSpaces(t *testing.T) {
+	doc := "# aider chat started at 2026-11-30 10:00:00\n\n#### mark the task done  \n\n" +
+		"TODO.md\n```markdown\n<<<<<<< SEARCH\n### ACCEPTANCE CRITERIA:\n=======\n### DONE:\n>>>>>>> REPLACE\n```\n\n" +
+		"> The LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed to match!\n\n" +
+		"Did you mean to match some of these actual lines from TODO.md?\n\n```\n- [x] 7.5 HUD Update:\n  \n### ACCEPTANCE CRITERIA:\n```\n\n" +
+		"The SEARCH section must exactly match an existing block of lines  \n\n" +
+		"I see. The file has an indented blank line.\n"
+	tr, err := ReadFrom(".aider.chat.history.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var result string
+	var said []string
+	for _, e := range tr.Agents[0].Events {
+		switch e.Type {
+		case loopguard.EventCall:
+			result = e.Result
+		case loopguard.EventText:
+			said = append(said, e.Text)
+		}
+	}
+	if !strings.Contains(result, "must exactly match an existing block") {
+		t.Errorf("the edit's result stops short of aider's last line:\n%s", result)
+	}
+	if want := []string{"I see. The file has an indented blank line."}; !reflect.DeepEqual(said, want) {
+		t.Errorf("texts %q, want %q", said, want)
+	}
+}
+
 // Aider's reports on its own commit after an edit (git failing to commit, or to list the
 // repository's files) say nothing of the edit: an applied edit stays applied, and the report
 // is the harness's text.
