@@ -561,11 +561,15 @@ type tsxNode struct {
 	Children        []tsxNode `json:"children"`
 }
 
-// render writes the node's text as prompt-tsx renders it for the model.
+// render writes the node's text as prompt-tsx renders it for the model. A text set on a line
+// of its own (lineBreakBefore) gets a line break only where the text before it does not end
+// one and is not empty: Copilot's read_file sends a file as one text a line, each ending in
+// its own line break, and a break before each doubled every line break of the file
+// (validation round r251c).
 func (n *tsxNode) render(sb *strings.Builder) {
 	switch {
 	case n.Type == 2:
-		if n.LineBreakBefore {
+		if s := sb.String(); n.LineBreakBefore && s != "" && s[len(s)-1] != '\n' {
 			sb.WriteByte('\n')
 		}
 		sb.WriteString(n.Text)

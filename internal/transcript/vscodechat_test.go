@@ -327,3 +327,31 @@ func TestVSCodeChatJournalErrorsNameTheLine(t *testing.T) {
 		t.Errorf("damaged %v, agents %d: want line 2 passed over and the request read", tr.Damaged, len(tr.Agents))
 	}
 }
+
+// prompt-tsx sets a text on a line of its own only where the text before it does not already
+// end one, and never at the start: Copilot sends a file read one line a text, each with its
+// own line break.
+func TestVSCodePromptTreeRendersLineBreaksAsPromptTSXDoes(t *testing.T) {
+	tests := []struct {
+		name, value, want string
+	}{
+		{"lines that end their own breaks", `{"node": {"type": 1, "children": [
+			{"type": 2, "text": "{\n", "lineBreakBefore": true},
+			{"type": 2, "text": "  \"name\": \"app\"\n", "lineBreakBefore": true},
+			{"type": 2, "text": "}\n", "lineBreakBefore": true}]}}`, "{\n  \"name\": \"app\"\n}\n"},
+		{"a break between texts that end none", `{"node": {"type": 1, "children": [
+			{"type": 2, "text": "File: build.config", "lineBreakBefore": false},
+			{"type": 2, "text": "target = all", "lineBreakBefore": true}]}}`, "File: build.config\ntarget = all"},
+		{"no break before the first text", `{"node": {"type": 2, "text": "only", "lineBreakBefore": true}}`, "only"},
+		{"texts without breaks run on", `{"node": {"type": 1, "children": [
+			{"type": 2, "text": "a"}, {"type": 2, "text": "b"}]}}`, "ab"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := vscodeValueText([]byte(tt.value))
+			if !ok || got != tt.want {
+				t.Errorf("vscodeValueText = %q, %v; want %q", got, ok, tt.want)
+			}
+		})
+	}
+}
