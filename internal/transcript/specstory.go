@@ -465,6 +465,29 @@ func addSpecMCPSection(a *agentBuf, body string) bool {
 	return true
 }
 
+// specSearchSummary says whether a call's summary is that of a search (specSearchKinds).
+func specSearchSummary(summary string) bool {
+	_, ok := specSearchKind(summary)
+	return ok
+}
+
+// specSearchKind returns the prefix of specSearchKinds a search's summary opens with.
+func specSearchKind(summary string) (string, bool) {
+	for _, k := range specSearchKinds {
+		if strings.HasPrefix(summary, k.prefix) {
+			return k.prefix, true
+		}
+	}
+	return "", false
+}
+
+// specLostTarget says whether a search's summary has lost what was searched: the exporter
+// writes "undefined" where the folder or query was ("Listed directory undefined").
+func specLostTarget(summary string) bool {
+	prefix, ok := specSearchKind(summary)
+	return ok && strings.HasPrefix(summary[len(prefix):], " undefined")
+}
+
 // specSearchKinds name the call a <details> section's summary reports.
 var specSearchKinds = []struct{ prefix, tool string }{
 	{"Searched codebase", "codebase_search"}, {"Grep search", "grep_search"},
@@ -519,7 +542,7 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 			if strings.HasPrefix(summary, k.prefix) {
 				body := strings.TrimSpace(specDetails.Replace(text[m[1]:]))
 				args := summary
-				if strings.HasPrefix(summary[len(k.prefix):], " undefined") {
+				if specLostTarget(summary) {
 					// The exporter lost what was looked at ("Listed directory undefined"):
 					// three listings of three folders, all "undefined", were told as one
 					// listing made three times (validation round r182b F1).
@@ -1031,7 +1054,17 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 	// The exporter escapes HTML in what a call printed (&lt;, &amp;, &#96;).
 	body = html.UnescapeString(specDetails.Replace(body))
 	args, result, answered := body, "", false
-	if open, close := lastFence(body); open >= 0 && !specCommandOnly(body, open) {
+	// An MCP call's answer is all that follows "*Result*:", fences and all: a Playwright
+	// tool's answer ends with the code it ran ("### Ran Playwright code" over a fence), which,
+	// taken for the answer, left the answer's "TimeoutError: ... exceeded" in the arguments
+	// (validation round r251a: a run's failing browser calls read as succeeding, each a call
+	// of its own).
+	mcpResult := strings.Index(body, "\n*Result*:")
+	if mcpResult >= 0 && !strings.Contains(body[:mcpResult], "*Called tool*:") {
+		mcpResult = -1
+	}
+	search := specSearchSummary(summary)
+	if open, close := lastFence(body); open >= 0 && mcpResult < 0 && !search && !specCommandOnly(body, open) {
 		answered = true
 		content := body[open:close]
 		if nl := strings.IndexByte(content, '\n'); nl >= 0 {
@@ -1046,7 +1079,7 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 		// removed, and the diff alone; without the diff in the arguments, one change made
 		// at three places of a file (each "Lines added: 1, lines removed: 1") read as the
 		// same edit made three times.
-	} else if at := strings.Index(body, "\n*Result*:"); at >= 0 && open < 0 {
+	} else if at := strings.Index(body, "\n*Result*:"); at >= 0 && (open < 0 || mcpResult >= 0) {
 		// An MCP call of Cursor 2.x, written without fences: "*Called tool*:", its
 		// "*Parameters*:" as a list, then "*Result*:" and the answer as text (validation round
 		// r77a U2: 374 calls of four chats had no answer, so none could be told).
@@ -1070,6 +1103,20 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 			end = at + nl + 1
 		}
 		args, result = body[:end], body[end:]
+	} else if search {
+		// A search its summary reports ("Searched codebase \"...\" • **13** results"), under
+		// a "Tool use:" heading: what lies below the summary is what it found, a table of
+		// files or the folder searched. Read as the arguments, every search was a call of
+		// its own with no answer (validation round r251a: codebase_search, glob_file_search).
+		// A search whose target the exporter lost ("Listed directory undefined • **0**
+		// results", then "No results found" for every folder) says nothing of what it
+		// found either: it is left unanswered, and numbered as a search in a section of its own is.
+		if specLostTarget(summary) {
+			summary += " #" + strconv.Itoa(a.nextNumber(tool))
+		} else {
+			answered = true
+			args, result = "", body
+		}
 	}
 	if tool == "" {
 		tool = "tool"
