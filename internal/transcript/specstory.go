@@ -230,7 +230,8 @@ var cursorBareRefusals = []string{
 
 // cursorBareRefusal says whether a line is one of Cursor's words that a call was refused,
 // written alone (cursorBareRefusals; "Tool apply_patch not found.", which names the tool;
-// "Edit failed because of a diff timeout"; "Model failed to call the tool with correct
+// "Edit failed because of a diff timeout"; "Cannot edit files blocked by globalIgnore";
+// "Model failed to call the tool with correct
 // arguments.", which names none; "Model provided invalid arguments to find/replace tool.",
 // to grep tool, to terminal tool), and returns the tool.
 func cursorBareRefusal(line string) (string, bool) {
@@ -245,6 +246,11 @@ func cursorBareRefusal(line string) (string, bool) {
 	}
 	switch {
 	case strings.HasPrefix(line, "Edit failed because of a diff timeout"):
+		return "edit_file", true
+	case line == "Cannot edit files blocked by globalIgnore":
+		// Cursor refusing an edit of a file its ignore list covers (.env files): read as
+		// the model's words, three refused edits of one chat were no calls (validation
+		// round r251b).
 		return "edit_file", true
 	case line == "Model failed to call the tool with correct arguments.":
 		return "invalid_tool_call", true
@@ -462,6 +468,21 @@ func addSpecMCPSection(a *agentBuf, body string) bool {
 		call = call.WithResult(strings.TrimSpace(result), false)
 	}
 	a.add(call)
+	return true
+}
+
+// specInputOnly says whether a call's body is only its input: it opens with an "**Input:**"
+// line, and no line of it labels an answer (specOutputLabels).
+func specInputOnly(body string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimLeft(body, " \t\r\n"), "**Input:**")
+	if !ok {
+		return false
+	}
+	for line := range strings.Lines(rest) {
+		if slices.Contains(specOutputLabels, strings.TrimSpace(line)) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -1064,7 +1085,12 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 		mcpResult = -1
 	}
 	search := specSearchSummary(summary)
-	if open, close := lastFence(body); open >= 0 && mcpResult < 0 && !search && !specCommandOnly(body, open) {
+	// Copilot's calls as SpecStory writes some of them: "**Input:**", then the parameters
+	// as a list, a long value in a fence of its own ("- content:", the file's text), and no
+	// answer at all. The last fence is a parameter (a created file's text, an edit's old
+	// string), not what the call answered (validation round r251b).
+	inputOnly := specInputOnly(body)
+	if open, close := lastFence(body); open >= 0 && mcpResult < 0 && !search && !inputOnly && !specCommandOnly(body, open) {
 		answered = true
 		content := body[open:close]
 		if nl := strings.IndexByte(content, '\n'); nl >= 0 {
