@@ -1729,8 +1729,11 @@ func indexByte(s string, c byte) int {
 	return -1
 }
 
+// tempFolders are the folders whose files' names a digest masks as volatile.
+var tempFolders = [...]string{"/tmp/", "/var/folders/", "/private/var/", "/var/tmp/", "/dev/shm/", "\\Temp\\", "\\AppData\\Local\\Temp"}
+
 func isTempPath(f string) bool {
-	for _, p := range [...]string{"/tmp/", "/var/folders/", "/private/var/", "/var/tmp/", "/dev/shm/", "\\Temp\\", "\\AppData\\Local\\Temp"} {
+	for _, p := range tempFolders {
 		if strings.Contains(f, p) {
 			return true
 		}

@@ -598,7 +598,11 @@ type progressState struct {
 	stuckHeld    uint64
 	changedShape sketch // the shape of its first run's answer (shapeSketch)
 	changedShown uint64 // its answer's text hashed, when it is an editor's showing three lines or more of a file; else 0
-	calls        int32  // watched calls since the last reset
+	// The latest changes of the workspace, newest first, each what made it (noteChange's
+	// change) and its answer (a digest's exact hash) hashed together, 0 for none: one made
+	// again, answered alike, after others is the same change (remadeChange).
+	latestChanges [changeMemory]uint64
+	calls         int32 // watched calls since the last reset
 
 	last       callRecord // the last watched call
 	hasLast    bool

@@ -207,7 +207,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 
 	// The workspace (noteChange); again counts the same change made again.
 	epochBefore := s.epoch
-	again := s.noteChange(c, id, cls.mutating, args, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result) && !installedNothing(args, c.result), waiting)
+	again, remade := s.noteChange(c, id, cls.mutating, args, dg.exact, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result) && !installedNothing(args, c.result), waiting)
 	rec.epochAfter = s.epoch
 	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn,
 		cutShort: s.d.cfg.Mode == ModeDeny && cutShort(c.result)}
@@ -280,7 +280,10 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	s.calls++
 	s.followCycles(key)
 	s.marks[(s.calls-1)%ringSize] = replayMark{said: replaySaid, call: uint16(id)}
-	setRingBit(&s.changes, s.calls-1, changedNow)
+	// A change made again is one in what the call did, for the rules that read the calls'
+	// record (a replay of calls that changed things, a check run across edits), though it
+	// moved nothing the chains stand on (noteChange).
+	setRingBit(&s.changes, s.calls-1, changedNow || remade)
 
 	// errors and churn: this tool's run of near-identical outcomes, and the command's run of
 	// failures across changes of the workspace.
@@ -433,10 +436,12 @@ func appliedInPart(result string) bool {
 // not parse (refusedByShell), nor a request whose whole answer is an error envelope
 // (reportsErrorField: an API's {"error": "Expected '\"' but got 'u'"} to a POST).
 // It returns how many times in a row the call has made the same change as the call that
-// last changed the workspace, or 0 when it made another.
-func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, args []byte, mayChange, waiting bool) int {
+// last changed the workspace, or 0 when it made another; and whether it made one of the
+// latest changes again, answered alike, after others (remadeChange), which does not move the
+// epoch either.
+func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, args []byte, answer uint64, mayChange, waiting bool) (again int, remade bool) {
 	if !mayChange || opensWithFailure(c.result) || refusedByShell(c.result) || reportsErrorField(c.result) || appliedInPart(c.result) {
-		return 0
+		return 0, false
 	}
 	// The answer's shape, worked out once: compared when the change may be the same one made
 	// again, and kept as the last change's otherwise.
@@ -456,6 +461,9 @@ func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, 
 	// is meant to be repeated, each run going one step further; an edit whose outcome is not
 	// known is taken as having landed, as always.
 	change := editedTextKey(id, args) // the call, or the block an SWE-agent edit writes
+	if change == id {
+		change = scratchNamesMasked(id, c.tool, args)
+	}
 	var shape sketch
 	shaped := false
 	if s.changedBy == change && int(s.lastWait) <= int(s.changedAt)+1 && !waiting && c.hasRes &&
@@ -463,7 +471,7 @@ func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, 
 		shape, shaped = shapeSketch(c.result), true
 		if similarity(&s.changedShape, &shape) >= 0.5 {
 			s.reapplied++
-			return int(s.reapplied)
+			return int(s.reapplied), false
 		}
 	}
 	if !shaped {
@@ -486,11 +494,35 @@ func (s *progressState) noteChange(c *observedCall, id uint64, editorTool bool, 
 		// line that writes a script and runs it answers with what the script printed. (An
 		// answer not kept has a digest of its own, which nothing matches. A call taken for a
 		// wait is left as it was: its answer is whatever runs at the time.)
-		return 0
+		return 0, false
+	}
+	if !waiting && c.hasRes && !stepsThroughHistory(c.args) && s.remadeChange(change, answer) {
+		return 0, true
 	}
 	s.changed()
 	s.changedBy, s.changedAt, s.reapplied, s.changedShape, s.changedShown = change, s.calls, 1, shape, shown
-	return 0
+	copy(s.latestChanges[1:], s.latestChanges[:len(s.latestChanges)-1])
+	s.latestChanges[0] = madeChangeKey(change, answer)
+	return 0, false
+}
+
+// changeMemory is how many of the latest changes remadeChange remembers.
+const changeMemory = 4
+
+// madeChangeKey is what latestChanges keeps of a change: what made it (noteChange's change)
+// and its answer (a digest's exact hash), hashed together; never 0.
+func madeChangeKey(by, answer uint64) uint64 { return combine(by, answer) | 1 }
+
+// remadeChange says whether a change is one of the latest changes made again, answered as it
+// was: the same script, the same command line (scratch names aside), the same edit, each
+// answering alike. A round of changes made again, each as before, leaves the workspace as
+// the round before left it, and the checks between them have nothing new to find: a Cursor
+// run saved a file to a new scratch name, printed it as JSON and read the copy back thirty
+// times, each save and each print a change of the workspace that made every check after it
+// news (validation round r251d F2). A change that is not (a revert, an undo) steps through
+// history, which noteChange's caller leaves to go on.
+func (s *progressState) remadeChange(by, answer uint64) bool {
+	return slices.Contains(s.latestChanges[:], madeChangeKey(by, answer))
 }
 
 // callTraits are what observeCall made of a call before following its outcome.
@@ -2125,6 +2157,59 @@ func editedTextKey(id uint64, args []byte) uint64 {
 	}
 	return hashString(string(block)) ^ hashString(string(first[:colon])) ^ rewrittenTextTag
 }
+
+// scratchNamesMasked returns a change's identity with the names of the temporary files its
+// arguments write masked (the files under tempFolders), or id when they name none. A script
+// run again to write what it wrote before under a new scratch name makes the same change
+// again: a Cursor run saved one 548 KB file to a new /tmp name thirty times, read each copy
+// back and printed it as JSON, saying the same thing every round, and each save, a new
+// change of the workspace, began every chain afresh (validation round r251d F2: told 82
+// calls late). A name made up afresh for scratch is volatile, as a digest takes it in an
+// answer.
+func scratchNamesMasked(id uint64, tool string, raw []byte) uint64 {
+	args := unsafe.String(unsafe.SliceData(raw), len(raw)) // read only, within this call
+	at, folder := nextTempFolder(args)
+	if at < 0 {
+		return id
+	}
+	h := hashString(tool) ^ scratchTag
+	for at >= 0 {
+		end := at + len(folder)
+		for end < len(args) && !endsScratchName(args, end) {
+			end++
+		}
+		h = combine(h, hashString(args[:at+len(folder)]))
+		args = args[end:]
+		at, folder = nextTempFolder(args)
+	}
+	return combine(h, hashString(args))
+}
+
+// nextTempFolder returns where the first of tempFolders occurs in args, and which; -1 for none.
+func nextTempFolder(args string) (int, string) {
+	at, folder := -1, ""
+	for _, f := range tempFolders {
+		if i := strings.Index(args, f); i >= 0 && (at < 0 || i < at) {
+			at, folder = i, f
+		}
+	}
+	return at, folder
+}
+
+// endsScratchName says whether args[i] ends a file's name in a command line or JSON text: a
+// space, a quote or a shell's operator, or a JSON escape of a quote or of a line break.
+func endsScratchName(args string, i int) bool {
+	switch args[i] {
+	case ' ', '\t', '\r', '\n', '"', '\'', '`', ';', '|', '&', '>', '<', ')', '(', ',':
+		return true
+	case '\\':
+		return i+1 < len(args) && strings.IndexByte(`"'ntr`, args[i+1]) >= 0
+	}
+	return false
+}
+
+// scratchTag sets scratchNamesMasked's keys apart from calls' identities.
+const scratchTag = 0x2545f4914f6cdd1d
 
 // rewrittenTextTag sets editedTextKey's keys apart from calls' identities.
 const rewrittenTextTag = 0x5bd1e9955bd1e995

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 50
+const progressSnapFormat = 51
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -288,6 +288,14 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.reapplied))
 	b = appendSketch(b, &s.changedShape)
 	b = binary.LittleEndian.AppendUint64(b, s.changedShown)
+	kept := 0 // the changes kept, the newest first: the rest are 0
+	for kept < len(s.latestChanges) && s.latestChanges[kept] != 0 {
+		kept++
+	}
+	b = binary.AppendUvarint(b, uint64(kept))
+	for _, m := range s.latestChanges[:kept] {
+		b = binary.LittleEndian.AppendUint64(b, m)
+	}
 	b = binary.LittleEndian.AppendUint64(b, s.lastUser)
 	b = binary.AppendUvarint(b, uint64(len(s.refused)))
 	for _, r := range s.refused {
@@ -554,6 +562,11 @@ func (s *progressState) restore(r *snapReader) error {
 	s.changedAt, s.reapplied = i32(), i32()
 	readSketch(r, &s.changedShape)
 	s.changedShown = r.u64()
+	kept := r.count(changeMemory)
+	s.latestChanges = [changeMemory]uint64{}
+	for i := 0; i < kept && r.err == nil; i++ {
+		s.latestChanges[i] = r.u64()
+	}
 	s.lastUser = r.u64()
 	n = r.count(64)
 	s.refused = s.refused[:0]

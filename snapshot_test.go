@@ -323,7 +323,8 @@ func TestSeedSnapshotsHoldOnlyTheSeeds(t *testing.T) {
 // 42 follows 16 failing commands, not 8, and every one of them is in use here: an agent with
 // fewer keeps only those; 7.4 KiB since session 48 keeps, for the replay rule, digests of
 // the model's words and of the call for each of the 64 recent calls, 256 bytes, and which of
-// them changed the workspace or failed, 16).
+// them changed the workspace or failed, 16; session 57's four latest changes of the
+// workspace take 8 bytes each, none here, where no call changes anything).
 func TestProgressSnapshotIsBounded(t *testing.T) {
 	e, _ := New(snapshotConfigs()["default"])
 	for i := 0; i < 5000; i++ {
