@@ -519,8 +519,9 @@ func madeChangeKey(by, answer uint64) uint64 { return combine(by, answer) | 1 }
 // the round before left it, and the checks between them have nothing new to find: a Cursor
 // run saved a file to a new scratch name, printed it as JSON and read the copy back thirty
 // times, each save and each print a change of the workspace that made every check after it
-// news (validation round r251d F2). A change that is not (a revert, an undo) steps through
-// history, which noteChange's caller leaves to go on.
+// news (validation round r251d F2). A step through a history (an undo, a stash pop) is made
+// again on purpose, each time going one step further, and is never taken for one
+// (stepsThroughHistory).
 func (s *progressState) remadeChange(by, answer uint64) bool {
 	return slices.Contains(s.latestChanges[:], madeChangeKey(by, answer))
 }
@@ -2168,32 +2169,46 @@ func editedTextKey(id uint64, args []byte) uint64 {
 // answer.
 func scratchNamesMasked(id uint64, tool string, raw []byte) uint64 {
 	args := unsafe.String(unsafe.SliceData(raw), len(raw)) // read only, within this call
-	at, folder := nextTempFolder(args)
-	if at < 0 {
+	// Where each scratch folder is next named, from the end of the last name masked on: each
+	// folder's names are looked for once, however many the arguments hold.
+	var next [len(tempFolders)]int
+	found := false
+	for i, f := range tempFolders {
+		next[i] = strings.Index(args, f)
+		found = found || next[i] >= 0
+	}
+	if !found {
 		return id
 	}
 	h := hashString(tool) ^ scratchTag
-	for at >= 0 {
-		end := at + len(folder)
+	from := 0 // args[from:] is not hashed yet
+	for {
+		at, which := -1, 0
+		for i, n := range next {
+			if n >= 0 && (at < 0 || n < at) {
+				at, which = n, i
+			}
+		}
+		if at < 0 {
+			break
+		}
+		end := at + len(tempFolders[which])
 		for end < len(args) && !endsScratchName(args, end) {
 			end++
 		}
-		h = combine(h, hashString(args[:at+len(folder)]))
-		args = args[end:]
-		at, folder = nextTempFolder(args)
-	}
-	return combine(h, hashString(args))
-}
-
-// nextTempFolder returns where the first of tempFolders occurs in args, and which; -1 for none.
-func nextTempFolder(args string) (int, string) {
-	at, folder := -1, ""
-	for _, f := range tempFolders {
-		if i := strings.Index(args, f); i >= 0 && (at < 0 || i < at) {
-			at, folder = i, f
+		h = combine(h, hashString(args[from:at+len(tempFolders[which])]))
+		from = end
+		for i, n := range next {
+			if n >= 0 && n < end {
+				if k := strings.Index(args[end:], tempFolders[i]); k >= 0 {
+					next[i] = end + k
+				} else {
+					next[i] = -1
+				}
+			}
 		}
 	}
-	return at, folder
+	return combine(h, hashString(args[from:]))
 }
 
 // endsScratchName says whether args[i] ends a file's name in a command line or JSON text: a

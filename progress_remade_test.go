@@ -83,6 +83,8 @@ func TestScratchNamesMaskedKnowsAScriptWritingUnderANewScratchName(t *testing.T)
 		{"a scratch name closed by an escaped line break", `{"command":"echo x > /tmp/a\nls"}`, `{"command":"echo x > /tmp/b\nls"}`, true, true},
 		{"what is done beside the scratch file differs", `cp a.md /tmp/x_1.md`, `cp b.md /tmp/x_1.md`, false, true},
 		{"what follows an escaped line break is the command's", `{"command":"echo x > /tmp/a\nls"}`, `{"command":"echo x > /tmp/a\nps"}`, false, true},
+		{"a scratch folder's name inside a scratch file's name, then another", `cp /tmp/a/var/tmp/b /tmp/c && ls`, `cp /tmp/x /tmp/y && ls`, true, true},
+		{"many scratch names, one command differing after the last", `touch /tmp/1 /tmp/2 /dev/shm/3 /tmp/4; ls`, `touch /tmp/a /tmp/b /dev/shm/c /tmp/d; ps`, false, true},
 		{"a macOS scratch folder", `mv out /var/folders/T/abc`, `mv out /var/folders/T/xyz`, true, true},
 		{"no scratch file: the call's identity", `cp a.md b.md`, `cp a.md b.md`, true, false},
 	}
