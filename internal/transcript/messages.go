@@ -118,8 +118,20 @@ func wrappedMessage(line []byte) []byte {
 
 // pendingCalls tracks the calls of one agent that wait for a result.
 type pendingCalls struct {
-	byID  map[string]int
-	queue []int // indices in the agent's events, oldest first
+	byID    map[string]int
+	queue   []int // indices in the agent's events, oldest first
+	matched int   // results paired with their call by id
+	// early holds results that came before their call, in order: a list sorted by time
+	// where a result's stamp is earlier than its call's (a Claude Code session converted to
+	// chat messages put 26 of 228 results before their calls, and each took the result of
+	// the oldest call waiting: validation round r253b).
+	early []earlyResult
+}
+
+// earlyResult is a result that came before its call.
+type earlyResult struct {
+	id, text string
+	failed   bool
 }
 
 func (p *pendingCalls) add(id string, idx int) {
@@ -132,6 +144,32 @@ func (p *pendingCalls) add(id string, idx int) {
 	p.queue = append(p.queue, idx)
 }
 
+// hold keeps a result whose call has not come yet, and says whether it did: a result with an
+// id that no call waiting has, from a host that pairs results by id (one has been paired so,
+// and every call waiting has an id). Where calls wait without ids, or the ids of calls and
+// results are of different kinds, results are paired in order.
+func (p *pendingCalls) hold(id, text string, failed bool) bool {
+	if id == "" || p.matched == 0 || len(p.byID) != len(p.queue) {
+		return false
+	}
+	if _, ok := p.byID[id]; ok {
+		return false
+	}
+	p.early = append(p.early, earlyResult{id, text, failed})
+	return true
+}
+
+// heldFor takes the result held for the call with id, if one came before it.
+func (p *pendingCalls) heldFor(id string) (earlyResult, bool) {
+	for i, r := range p.early {
+		if id != "" && r.id == id {
+			p.early = append(p.early[:i], p.early[i+1:]...)
+			return r, true
+		}
+	}
+	return earlyResult{}, false
+}
+
 // take returns the index of the call a result belongs to, or -1.
 func (p *pendingCalls) take(id string) int {
 	idx := -1
@@ -139,6 +177,7 @@ func (p *pendingCalls) take(id string) int {
 		if i, ok := p.byID[id]; ok {
 			idx = i
 			delete(p.byID, id)
+			p.matched++
 		}
 	}
 	if idx < 0 {
@@ -161,16 +200,22 @@ func (p *pendingCalls) take(id string) int {
 // being harness text (as in SWE-agent histories); otherwise every user message is a turn.
 func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAreHarness bool) {
 	pending := map[*agentBuf]*pendingCalls{}
+	var waiting []*agentBuf // the agents of pending, in the order they first waited
 	pend := func(a *agentBuf) *pendingCalls {
 		p := pending[a]
 		if p == nil {
 			p = &pendingCalls{}
 			pending[a] = p
+			waiting = append(waiting, a)
 		}
 		return p
 	}
 	setResult := func(a *agentBuf, id, text string, failed bool) bool {
-		idx := pend(a).take(id)
+		p := pend(a)
+		if p.hold(id, text, failed) {
+			return true // its call comes later (addPending)
+		}
+		idx := p.take(id)
 		if idx < 0 {
 			return false
 		}
@@ -178,6 +223,25 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 		e.Result, e.HasResult, e.Failed = text, true, failed
 		return true
 	}
+	// addPending notes that the call at idx waits for its result, or gives it the result that
+	// came before it.
+	addPending := func(a *agentBuf, id string, idx int) {
+		p := pend(a)
+		if r, ok := p.heldFor(id); ok {
+			e := &a.events[idx]
+			e.Result, e.HasResult, e.Failed = r.text, true, r.failed
+			return
+		}
+		p.add(id, idx)
+	}
+	// Results held for calls that never came are the tool's words, in the order they came.
+	defer func() {
+		for _, a := range waiting {
+			for _, r := range pending[a].early {
+				a.text("tool", r.text, "", 0)
+			}
+		}
+	}()
 
 	copies := subagentCopies(msgs)
 	// Each message's time, when it has one, is that of the events read from it: a prompt that
@@ -262,7 +326,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 			} else {
 				call.Turn = "f" + strconv.Itoa(i)
 			}
-			pend(a).add(m.CallID, a.add(call))
+			addPending(a, m.CallID, a.add(call))
 			continue
 		case "function_call_output", "custom_tool_call_output":
 			text := contentText(m.Output)
@@ -368,7 +432,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 							e.Result, e.HasResult, e.Failed = output, true, failed
 							continue
 						}
-						pend(a).add(id, idx)
+						addPending(a, id, idx)
 					case "tool-call": // the Vercel AI SDK's model messages (aisdk.go)
 						var args []byte
 						if in, ok := mb["input"]; ok && in != nil {
@@ -377,12 +441,12 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 							args = marshalArgs(in)
 						}
 						id := stringField(mb, "toolCallId")
-						pend(a).add(id, a.add(loopguard.Call("", stringField(mb, "toolName"), args)))
+						addPending(a, id, a.add(loopguard.Call("", stringField(mb, "toolName"), args)))
 					case "toolRequest", "frontendToolRequest": // Goose (goose.go)
 						addGooseCall(a, pend(a), mb)
 					case "toolCall": // pi (pi.go)
 						id, name, args := piCall(mb)
-						pend(a).add(id, a.add(loopguard.Call("", name, args)))
+						addPending(a, id, a.add(loopguard.Call("", name, args)))
 					case "thinking":
 						a.text("model", stringField(mb, "thinking", "text"), "", 0)
 					case "think": // Kimi CLI
@@ -407,11 +471,11 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 					args = tc.Args // LangChain
 				}
 				idx := a.add(loopguard.Call("", name, rawArgs(args)))
-				pend(a).add(tc.ID, idx)
+				addPending(a, tc.ID, idx)
 			}
 			if fc := m.FunctionCall; fc != nil && fc.Name != "" {
 				idx := a.add(loopguard.Call("", fc.Name, rawArgs(fc.Arguments)))
-				pend(a).add("", idx)
+				addPending(a, "", idx)
 			}
 			a.turn = ""
 
@@ -422,7 +486,7 @@ func addMessages(b *builder, msgs []msg, agentOf func(*msg) string, laterUsersAr
 				continue
 			}
 			for _, c := range calls {
-				pend(a).add(c.id, a.add(loopguard.Call("", c.name, c.args)))
+				addPending(a, c.id, a.add(loopguard.Call("", c.name, c.args)))
 			}
 
 		case "tool-response": // smolagents (smolagentsResult)

@@ -507,3 +507,63 @@ func TestTauBenchReActCallsAreReadFromTheText(t *testing.T) {
 		t.Errorf("%s: calls %q, want %q", tr.Format, got, want)
 	}
 }
+
+// A list sorted by time may put a result before its call when the result's stamp is the
+// earlier: it is that call's result, not the oldest waiting call's (validation round r253b).
+// Where results carry no ids of the calls' kind, they are paired in order as before.
+func TestMessagesResultBeforeItsCallIsThatCallsResult(t *testing.T) {
+	call := func(id, cmd string) string {
+		return fmt.Sprintf(`{"role":"assistant","content":"","tool_calls":[{"id":%q,"type":"function","function":{"name":"Bash","arguments":%q}}]}`, id, `{"command":"`+cmd+`"}`)
+	}
+	result := func(id, text string) string {
+		return fmt.Sprintf(`{"role":"tool","tool_call_id":%q,"content":%q}`, id, text)
+	}
+	tests := []struct {
+		name string
+		msgs []string
+		want []string
+	}{
+		{"a result before its call, another call waiting", []string{
+			`{"role":"user","content":"build it"}`,
+			call("t1", "ls"), result("t1", "src"),
+			call("t2", "make"),
+			result("t3", "v1.2"), call("t3", "cat VERSION"),
+			result("t2", "built"),
+		}, []string{
+			`user "build it"`,
+			`call Bash "{\"command\":\"ls\"}" => "src"`,
+			`call Bash "{\"command\":\"make\"}" => "built"`,
+			`call Bash "{\"command\":\"cat VERSION\"}" => "v1.2"`,
+		}},
+		{"a result whose call never comes is the tool's words", []string{
+			`{"role":"user","content":"build it"}`,
+			call("t1", "ls"), result("t1", "src"),
+			result("t9", "stray"),
+		}, []string{
+			`user "build it"`,
+			`call Bash "{\"command\":\"ls\"}" => "src"`,
+			`text[tool] "stray"`,
+		}},
+		{"results with ids of another kind are paired in order", []string{
+			`{"role":"user","content":"build it"}`,
+			call("t1", "ls"), result("r1", "src"),
+			call("t2", "make"), result("r2", "built"),
+		}, []string{
+			`user "build it"`,
+			`call Bash "{\"command\":\"ls\"}" => "src"`,
+			`call Bash "{\"command\":\"make\"}" => "built"`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := `{"messages":[` + strings.Join(tt.msgs, ",") + `]}`
+			tr, err := ReadFrom("session.json", strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
