@@ -313,28 +313,45 @@ func commandKey(tool string, args []byte) (key, places uint64, ok bool) {
 		}
 		end := wordEnd(line, i)
 		word := line[i:end]
-		if atStart && string(word) == "cd" {
+		if atStart && (string(word) == "cd" || string(word) == "sleep") {
 			// cd DIR, then && or ; (possibly glued to DIR): the step changes only where the
-			// command runs
-			moved = true
+			// command runs. sleep N so: only when it runs; the command after the wait is the
+			// same experiment as without it (a model ran `curl URL`, then `sleep 5 && curl
+			// URL`, each failing alike after its edits, and each form's failures were
+			// counted apart: validation round r251a).
 			k := skipCommandSpace(line, end)
 			for k < len(line) && !commandSpaceAt(line, k) && line[k] != ';' && line[k] != '&' {
 				k += escapeLen(line, k)
 			}
 			k = skipCommandSpace(line, k)
+			step := 0
 			switch {
 			case k < len(line) && line[k] == ';':
-				i = k + 1
-				continue
+				step = k + 1
 			case k+1 < len(line) && line[k] == '&' && line[k+1] == '&':
-				i = k + 2
+				step = k + 2
+			}
+			if step > 0 && (word[0] == 'c' || isSleepDuration(bytes.TrimSpace(line[end:k]))) {
+				moved = moved || word[0] == 'c'
+				i = step
 				continue
+			}
+			if word[0] == 'c' {
+				moved = true
 			}
 		}
 		atStart = false
 		if word[0] == '-' && words > 0 {
 			i = end
 			continue
+		}
+		if string(word) == "sleep" {
+			// A wait's length is no part of the experiment (sleeplessHash's reading).
+			if k := skipCommandSpace(line, end); k < len(line) {
+				if e := wordEnd(line, k); isSleepDuration(line[k:e]) {
+					end = e
+				}
+			}
 		}
 		// A path is known by its last part; a URL is not a path of the machine, and its last
 		// part may be the same for every resource it names (".../entry/2IB5/1").
@@ -362,6 +379,27 @@ func commandKey(tool string, args []byte) (key, places uint64, ok bool) {
 		places = p.sum() | 1
 	}
 	return combine(hashString(tool), h.sum()), places, true
+}
+
+// waitsThenRuns says whether a call's command line opens with a wait of its own, "sleep N"
+// then "&&" or ";", before a command.
+func waitsThenRuns(args []byte) bool {
+	_, line, _, ok := commandLine(args)
+	if !ok {
+		return false
+	}
+	i := skipCommandSpace(line, 0)
+	end := wordEnd(line, i)
+	if string(line[i:end]) != "sleep" {
+		return false
+	}
+	k := skipCommandSpace(line, end)
+	e := wordEnd(line, k)
+	if !isSleepDuration(line[k:e]) {
+		return false
+	}
+	rest := bytes.TrimLeft(line[e:], " \t")
+	return bytes.HasPrefix(rest, []byte("&&")) || bytes.HasPrefix(rest, []byte(";"))
 }
 
 // movesRelatively says whether a call's command line is nothing but a change of directory

@@ -894,11 +894,13 @@ func (cs *chainShape) kindDiffers(kind uint64) bool {
 // failureKey is what a call is known by in the same-failure chains (updateRefail): a command
 // line by what it runs, wherever it runs from (commandKey); an editor's replacement by its
 // target (editTargetKey), since an editor's "command" is its sub-command, not a command line;
-// any other call, and one that sleeps first (known by its sleepless identity already), by its
-// identity id. It is asked only of a failure, or of a success while some chain is open (one
-// it may end).
+// any other call, and one that sleeps elsewhere than in a first step of its own (known by its
+// sleepless identity already), by its identity id. A command line that waits first ("sleep 5
+// && curl URL") is the command it runs after the wait, as commandKey reads it: the same
+// experiment as `curl URL` run at once. It is asked only of a failure, or of a success while
+// some chain is open (one it may end).
 func (s *progressState) failureKey(c *observedCall, cls classEntry, id uint64, args []byte, sleeps, failed bool) (key, places uint64) {
-	if sleeps {
+	if sleeps && !waitsThenRuns(args) {
 		return id, 0
 	}
 	var ok bool

@@ -2169,6 +2169,10 @@ func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
 		{"a command line as the arguments (SWE-agent)", `python /testbed/repro.py`, `python repro.py`},
 		{"the same command under other options", `{"command":"terraform plan"}`, `{"command":"terraform plan -out=tfplan"}`},
 		{"options before and after the arguments", `{"command":"pytest -q tests/test_a.py"}`, `{"command":"pytest tests/test_a.py -x --tb=short"}`},
+		{"a wait before the command (r251a)", `{"command":"sleep 5 && curl -s http://localhost:3000/api/c/1"}`, `{"command":"curl -s http://localhost:3000/api/c/1"}`},
+		{"a wait ended by a semicolon, then a cd step", `{"command":"sleep 2; cd /w && make test"}`, `{"command":"make test"}`},
+		{"a wait alone, whatever its length", `{"command":"sleep 5"}`, `{"command":"sleep 60"}`},
+		{"a wait's length between two steps", `{"command":"make run; sleep 5; curl -s localhost:8080"}`, `{"command":"make run; sleep 30; curl -s localhost:8080"}`},
 	}
 	for _, tt := range same {
 		t.Run(tt.name, func(t *testing.T) {
@@ -2185,6 +2189,8 @@ func TestCommandKeyIsTheCommandWhereverItRuns(t *testing.T) {
 		{"another commit message, quoted as JSON writes it", `{"command":"git commit -m \"fix a\""}`, `{"command":"git commit -m \"fix b\""}`},
 		{"the same command line under other arguments", `{"command":"npm test","timeout":10}`, `{"command":"npm test","timeout":600}`},
 		{"a cd that is the whole command", `{"command":"cd /a"}`, `{"command":"cd /b"}`},
+		{"a wait that is the whole command is no other command", `{"command":"sleep 5"}`, `{"command":"curl a"}`},
+		{"a sleep whose word is no duration is the command", `{"command":"sleep infinity && curl a"}`, `{"command":"curl a"}`},
 		{"greps whose patterns end in a regex escape, not a Windows path (r159a F1)", `{"command":"grep -rn \"func.*JSON\\\\b\" event.go"}`, `{"command":"grep -rn \"JSON\\\\b\" event.go"}`},
 		{"two resources of one web API whose paths end alike", `{"command":"curl -s https://data.rcsb.org/rest/v1/core/polymer_entity/2IB5/1 | jq -r .x"}`,
 			`{"command":"curl -s https://data.rcsb.org/rest/v1/core/polymer_entity/4KGE/1 | jq -r .x"}`},

@@ -458,3 +458,28 @@ func TestOpensNoneFound(t *testing.T) {
 		}
 	}
 }
+
+// A command run after a wait of its own ("sleep 5 && curl URL") is the same experiment as the
+// command run at once: failing alike across edits in either form, it is one command failing
+// across edits (validation round r251a: a model tried a request six times in two forms, each
+// answered alike, and each form's failures were counted apart).
+func TestACommandAfterAWaitIsTheSameExperiment(t *testing.T) {
+	edit := func(i int) step {
+		return ok("search_replace", fmt.Sprintf(`{"file_path":"/w/route.ts","old_string":"v%d","new_string":"v%d"}`, i, i+1), "The file /w/route.ts has been edited.")
+	}
+	look := func(i int) step { // other commands working between the attempts
+		return ok("run_terminal_cmd", fmt.Sprintf(`{"command":"ps aux | grep next | head -%d"}`, i), fmt.Sprintf("user %d node next dev", 100+i))
+	}
+	const failure = "TypeError: Failed to fetch conversation 5736 from the database"
+	curl := fail("run_terminal_cmd", `{"command":"curl -s http://localhost:3000/api/conversations/5736"}`, failure)
+	waitThenCurl := fail("run_terminal_cmd", `{"command":"sleep 5 && curl -s http://localhost:3000/api/conversations/5736"}`, failure)
+	runProgressCases(t, []progressCase{
+		{"the request failing alike after each edit, with and without a wait before it",
+			[]step{edit(0), curl, look(1), edit(2), waitThenCurl, look(3), edit(4), curl, look(5), edit(6), waitThenCurl},
+			[]string{"10:errors:run_terminal_cmd failed × 4"}},
+		{"a wait before another request is another experiment",
+			[]step{edit(0), curl, look(1), edit(2), fail("run_terminal_cmd", `{"command":"sleep 5 && curl -s http://localhost:3000/api/users/1"}`, "TypeError: Failed to fetch user 1 from the database"),
+				look(3), edit(4), curl, look(5), edit(6), curl},
+			nil},
+	})
+}

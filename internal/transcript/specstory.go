@@ -1162,6 +1162,7 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 			rejected = true
 		}
 	}
+	args = unfencedCommand(args)
 	if args == "" && inline != "" {
 		args = inline
 	}
@@ -1427,6 +1428,24 @@ func lastLineOf(s string, labels []string) string {
 		}
 	}
 	return ""
+}
+
+// unfencedCommand returns a call's arguments that are one fenced block of a shell's (```bash,
+// ```powershell, ...) as the command in it, else as they are: the fence is the exporter's
+// way of showing a command, not part of it, and a command whose words start after it is
+// read as a command line (its "cd DIR &&" and "sleep N &&" steps, its options): a model's
+// `curl URL` and `sleep 5 && curl URL`, each failing alike after its edits, were two
+// commands (validation round r251a).
+func unfencedCommand(args string) string {
+	t := strings.TrimSpace(args)
+	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "\n```") || strings.Count(t, "```") != 2 {
+		return args
+	}
+	nl := strings.IndexByte(t, '\n')
+	if !specCommandOnly(t, 0) || nl < 0 {
+		return args
+	}
+	return strings.TrimSpace(t[nl+1 : len(t)-3])
 }
 
 // specCommandOnly says whether the fenced block at open, a call's last, is the command it ran

@@ -29,7 +29,7 @@ func TestSpecStoryExportFixture(t *testing.T) {
 			"call Bash \"Run the tokenizer test\\n\\n`pytest …\" => \"F\\n1 failed in 0.21s\"",
 			"call Edit \"```diff\\n-    return tokens[:-1]\\n…\" => \"Error: String to replace not fou…\" FAILED",
 			`call read_file "Read file: src/tokens.py" => -`,
-			"call run_terminal_cmd \"```bash\\ncd /repo && pytest -q\\n``…\" => \"1 passed\"",
+			`call run_terminal_cmd "cd /repo && pytest -q" => "1 passed"`,
 			"text[model] \"Done: the test passes.\\n\\n```bash\\n…\"",
 		},
 		"sidechain": {`call Grep "Grep for \"tokens\\[\" in \"src\" •…" => "src/tokens.py:12:    return toke…"`},
@@ -223,9 +223,9 @@ func TestSpecStoryTerminalCallsKeepTheirCommand(t *testing.T) {
 	got := describe(tr.Agents[0].Events)
 	want := []string{
 		`user "run the tests"`,
-		"call run_terminal_cmd \"```bash\\ngit add .gitignore\\n```\" => -",
-		"call run_terminal_cmd \"```bash\\npytest --cov\\n```\" => \"1 passed\\n\\n---------- coverage: p…\"",
-		"call run_terminal_cmd \"```bash\\ngit status\\n```\" => \"nothing to commit\"",
+		`call run_terminal_cmd "git add .gitignore" => -`,
+		"call run_terminal_cmd \"pytest --cov\" => \"1 passed\\n\\n---------- coverage: p…\"",
+		`call run_terminal_cmd "git status" => "nothing to commit"`,
 		`user "thanks"`,
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -941,5 +941,23 @@ func TestSpecStoryCallsOfTheSameSecondAreOneReply(t *testing.T) {
 	}
 	if want := []string{"reply 1", "reply 1", "", "reply 2", "reply 2"}; !reflect.DeepEqual(turns, want) {
 		t.Errorf("turns %q, want %q\n%s", turns, want, strings.Join(describe(tr.Agents[0].Events), "\n"))
+	}
+}
+
+// A call's arguments that are one shell's fenced block are the command in it; another block
+// stays as it is.
+func TestUnfencedCommand(t *testing.T) {
+	tests := []struct{ args, want string }{
+		{"```bash\nsleep 5 && curl -s localhost\n```", "sleep 5 && curl -s localhost"},
+		{"```powershell\nGet-ChildItem\n```\n", "Get-ChildItem"},
+		{"```python\nprint(1)\n```", "```python\nprint(1)\n```"},
+		{"Run command: ls\n```bash\nls\n```", "Run command: ls\n```bash\nls\n```"},
+		{"```bash\nls\n```\n\n```bash\npwd\n```", "```bash\nls\n```\n\n```bash\npwd\n```"},
+		{"git status", "git status"},
+	}
+	for _, tt := range tests {
+		if got := unfencedCommand(tt.args); got != tt.want {
+			t.Errorf("unfencedCommand(%q) = %q, want %q", tt.args, got, tt.want)
+		}
 	}
 }
