@@ -59,6 +59,12 @@ type ohEvent struct {
 		ExitCode *int `json:"exit_code"`
 		Metadata *struct {
 			ExitCode *int `json:"exit_code"`
+			// What OpenHands sets around a command's output when it shows it to the model:
+			// "[The command has no new output after 10 seconds. ...]" after the output of
+			// one still running, "[Below is the output of the previous command.]" before a
+			// later look at it.
+			Prefix string `json:"prefix"`
+			Suffix string `json:"suffix"`
 		} `json:"metadata"`
 	} `json:"extras"`
 	ToolCallMetadata *struct {
@@ -299,6 +305,11 @@ func (s *ohSession) observe(idx int, e *ohEvent) {
 		failed = failed || code != 0 && code != -1
 	}
 	text := ohText(e.Content)
+	if x := e.Extras; x != nil && x.Metadata != nil && (x.Metadata.Prefix != "" || x.Metadata.Suffix != "") {
+		// The output as the model was shown it: a command still running that printed nothing
+		// new read as one that finished having printed nothing (validation round r254a).
+		text = x.Metadata.Prefix + text + x.Metadata.Suffix
+	}
 	if kind := ohName(e.Observation); (kind == "edit" || kind == "read") && strings.HasPrefix(text, "ERROR:") {
 		// OpenHands' file editor says it refused the command so, in its answer alone
 		// ("ERROR:\nNo replacement was performed, old_str ... did not appear verbatim"), with

@@ -84,6 +84,33 @@ func TestOpenHandsEditorErrorAnswerFailsTheCall(t *testing.T) {
 	}
 }
 
+// A command's output is what OpenHands showed the model: its metadata's prefix and suffix set
+// around the content, so that a command still running that printed nothing new, or one that
+// was not run because another still ran, reads as such (validation round r254a).
+func TestOpenHandsCommandOutputKeepsWhatWasSetAroundIt(t *testing.T) {
+	const trajectory = `[
+{"id": 1, "timestamp": "2026-01-06T15:41:00.000000", "source": "agent", "message": "", "action": "run", "args": {"command": "python app.py"}},
+{"id": 2, "timestamp": "2026-01-06T15:42:00.000000", "source": "agent", "message": "", "cause": 1, "observation": "run", "content": " * Debugger is active!", "extras": {"command": "python app.py", "metadata": {"exit_code": -1, "prefix": "", "suffix": "\n[The command has no new output after 10 seconds.]"}}},
+{"id": 3, "timestamp": "2026-01-06T15:43:00.000000", "source": "agent", "message": "", "action": "run", "args": {"command": "pytest"}},
+{"id": 4, "timestamp": "2026-01-06T15:44:00.000000", "source": "agent", "message": "", "cause": 3, "observation": "run", "content": "", "extras": {"command": "pytest", "metadata": {"exit_code": -1, "prefix": "[Below is the output of the previous command.]\n", "suffix": "\n[Your command \"pytest\" is NOT executed.]"}}},
+{"id": 5, "timestamp": "2026-01-06T15:45:00.000000", "source": "agent", "message": "", "action": "run", "args": {"command": "ls"}},
+{"id": 6, "timestamp": "2026-01-06T15:46:00.000000", "source": "agent", "message": "", "cause": 5, "observation": "run", "content": "a.py", "extras": {"command": "ls", "metadata": {"exit_code": 0}}}
+]`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(trajectory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results []string
+	for _, c := range tr.Agents[0].Calls() {
+		results = append(results, c.Result)
+	}
+	want := []string{" * Debugger is active!\n[The command has no new output after 10 seconds.]",
+		"[Below is the output of the previous command.]\n\n[Your command \"pytest\" is NOT executed.]", "a.py"}
+	if !reflect.DeepEqual(results, want) {
+		t.Errorf("results %q, want %q", results, want)
+	}
+}
+
 // OpenHands 0.x events keep their time on the model's words as on calls (r154c U3).
 func TestOpenHandsModelTextKeepsItsTime(t *testing.T) {
 	const trajectory = `[
