@@ -161,8 +161,11 @@ func (p *pendingCalls) hold(id, text string, failed bool) bool {
 
 // heldFor takes the result held for the call with id, if one came before it.
 func (p *pendingCalls) heldFor(id string) (earlyResult, bool) {
+	if id == "" {
+		return earlyResult{}, false
+	}
 	for i, r := range p.early {
-		if id != "" && r.id == id {
+		if r.id == id {
 			p.early = append(p.early[:i], p.early[i+1:]...)
 			return r, true
 		}
