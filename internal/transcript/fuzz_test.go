@@ -32,6 +32,8 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("\xff\xfe[\x00{\x00\"\x00r\x00")) // UTF-16LE, cut short
 	f.Add([]byte("\xfe\xff\x00[\x00]\xd8\x00"))    // UTF-16BE with an unpaired surrogate
 	f.Add([]byte("\xff\xfe"))                      // a byte-order mark alone
+	f.Add([]byte(`{"id": "r", "run_type": "chain", "inputs": {"messages": [["human", "x"], {"kwargs": 1}]}, "child_runs": [{"run_type": "tool", "name": "t", "inputs": {"input": 1}, "outputs": {"output": {"kwargs": {"content": [1]}}}, "error": {"a": 1}, "start_time": 1.5e9}, {"run_type": "llm", "outputs": {"generations": [[]]}}]}`))
+	f.Add([]byte(`{"run_type": "tool", "trace_id": "A", "dotted_order": "2", "outputs": "x", "inputs": null}` + "\n" + `{"run_type": "llm", "trace_id": "B", "dotted_order": "1", "outputs": {"generations": [[{"message": {"content": null}}]]}}`))
 	f.Add([]byte(`{"id": "m", "inference_log": [[{"role": "state_info"}], {"begin_of_turn_query": [{"role": "user", "content": "x"}], "step_0": [{"role": "assistant", "content": [{"cd": "{}"}]}, {"role": "tool", "content": 1}]}]}`))
 	f.Add([]byte(`{"tree": {"tree": {"node_type": "Action", "description": "t", "children": [{"node_type": "Action Input", "description": "{}", "observation_code": 3, "children": [{"children": null}]}]}}, "answer_generation": {}}`))
 	f.Add([]byte(`{"id":"s","workspaceRootPath":"~","sdkSessionId":"x"}` + "\n" + `{"type":"tool","order":2,"toolName":"Read","toolInput":[1],"toolResult":{"a":1},"toolStatus":"running"}` + "\n" + `{"type":"assistant","order":1,"content":[{"type":"text","text":"x"}]}`))

@@ -38,6 +38,7 @@ const (
 	kindInspect           // an Inspect log as one JSON document
 	kindInspectEval       // an Inspect .eval log (a zip archive)
 	kindTrae              // a Trae Agent trajectory document
+	kindLangSmith         // LangSmith runs: a run tree, or runs one a line or in a list
 	kindMoatless          // a Moatless Tools run document
 	kindAntigravity       // a Google Antigravity trajectory, one step a line
 	kindSessionEvents     // a managed agent session's events (Anthropic), one a line
@@ -248,6 +249,9 @@ func sniff(head []byte, eof bool) sniffed {
 			if isADKEventHead(func(k string) bool { _, ok := first[k]; return ok }) {
 				return sniffed{kind: kindADK} // an ADK session's events, as a list
 			}
+			if isLangSmithHead(func(k string) bool { _, ok := first[k]; return ok }) {
+				return sniffed{kind: kindLangSmith} // LangSmith runs, as a list
+			}
 		}
 		return sniffed{kind: kindArray}
 	case '{':
@@ -382,6 +386,8 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindAgentZero}
 	case isTraeHead(has) && !multi:
 		return sniffed{kind: kindTrae}
+	case isLangSmithHead(has):
+		return sniffed{kind: kindLangSmith}
 	case isMoatlessHead(has) && !multi:
 		return sniffed{kind: kindMoatless}
 	case isContinueHead(has) && !multi:

@@ -140,6 +140,9 @@ const (
 	FormatInspect = "inspect"
 	// FormatTrae is a Trae Agent trajectory (trajectories/trajectory_<time>.json).
 	FormatTrae = "trae"
+	// FormatLangSmith is a LangSmith run tree or run list saved as JSON (LangChain and
+	// LangGraph agents' traces).
+	FormatLangSmith = "langsmith"
 	// FormatMoatless is a Moatless Tools run (one JSON document of states and their actions).
 	FormatMoatless = "moatless"
 	// FormatAntigravity is a Google Antigravity trajectory exported one step a line.
@@ -756,6 +759,8 @@ func readPlainText(name string, br *bufio.Reader, hint int64, unquote bool) (*Tr
 		t, err = readInspectEval(name, br)
 	case kindTrae:
 		t, err = readTrae(name, br, hint)
+	case kindLangSmith:
+		t, err = readLangSmith(name, br)
 	case kindMoatless:
 		t, err = readMoatless(name, br, hint)
 	case kindAntigravity:
