@@ -14,7 +14,8 @@ import (
 // LangSmith, LangChain's tracing service, keeps an agent's run as a tree of runs, and people
 // save it as JSON to study or convert it: one run a line as the SDK's list_runs gives them
 // (flat, each naming its trace_id and parent_run_id, ordered by dotted_order), or a root run
-// with its child_runs nested, or a list of either. A run is {"id", "trace_id",
+// with its child_runs nested, or a list of either, bare or as the API answers a query of runs
+// ({"runs": [...]}). A run is {"id", "trace_id",
 // "parent_run_id", "dotted_order", "name", "run_type", "inputs", "outputs", "error",
 // "start_time", "child_runs"}.
 //
@@ -52,6 +53,18 @@ func isLangSmithHead(has func(string) bool) bool {
 	return has("run_type") && (has("inputs") || has("outputs") || has("child_runs"))
 }
 
+// isLangSmithRunsHead says whether a document is the API's answer to a query of runs: an
+// object with "runs", whose first run the head shows with its run_type and its place in a
+// trace.
+func isLangSmithRunsHead(has func(string) bool, head []byte) bool {
+	if !has("runs") {
+		return false
+	}
+	at := bytes.Index(head, []byte(`"runs"`))
+	rest := head[at:]
+	return bytes.Contains(rest, []byte(`"run_type"`)) && (bytes.Contains(rest, []byte(`"dotted_order"`)) || bytes.Contains(rest, []byte(`"trace_id"`)))
+}
+
 func readLangSmith(name string, br *bufio.Reader) (*built, error) {
 	data, err := io.ReadAll(br)
 	if err != nil {
@@ -63,11 +76,18 @@ func readLangSmith(name string, br *bufio.Reader) (*built, error) {
 			return nil, &Error{Path: name, Line: 1, Err: err}
 		}
 	} else if err := eachJSONValue(name, bufio.NewReader(bytes.NewReader(data)), func(v []byte) error {
-		var r lsRun
+		var r struct {
+			lsRun
+			Runs []lsRun `json:"runs"` // the API's answer to a query of runs
+		}
 		if err := json.Unmarshal(v, &r); err != nil && !tolerable(err) {
 			return err
 		}
-		roots = append(roots, r)
+		if r.RunType == "" && len(r.Runs) > 0 {
+			roots = append(roots, r.Runs...)
+		} else {
+			roots = append(roots, r.lsRun)
+		}
 		return nil
 	}); err != nil {
 		return nil, err
@@ -78,6 +98,9 @@ func readLangSmith(name string, br *bufio.Reader) (*built, error) {
 	walk = func(r *lsRun) {
 		runs = append(runs, r)
 		for i := range r.ChildRuns {
+			if c := &r.ChildRuns[i]; c.TraceID == "" {
+				c.TraceID = r.TraceID // a nested run is of its parent's trace
+			}
 			walk(&r.ChildRuns[i])
 		}
 	}

@@ -65,16 +65,18 @@ func TestLangSmithRunLinesByTrace(t *testing.T) {
 	}
 }
 
-// A list of run trees is read as the runs of them all.
+// A list of run trees is read as the runs of them all, bare or as the API answers a query.
 func TestLangSmithRunList(t *testing.T) {
 	const list = `[{"id": "r", "name": "agent", "run_type": "chain", "inputs": {"task": "count"}, "child_runs": [
   {"id": "t", "name": "wc", "run_type": "tool", "inputs": {"input": "wc -l a"}, "outputs": {"output": "3 a"}}]}]`
-	tr, err := ReadFrom("runs.json", strings.NewReader(list))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{`user "count"`, `call wc "wc -l a" => "3 a"`}
-	if got := describe(tr.Agents[0].Events); tr.Format != FormatLangSmith || !reflect.DeepEqual(got, want) {
-		t.Errorf("read as %q: %q, want %q", tr.Format, got, want)
+	for _, doc := range []string{list, `{"runs": ` + strings.Replace(list, `"id": "r",`, `"id": "r", "trace_id": "r",`, 1) + `, "cursors": {"next": null}}`} {
+		tr, err := ReadFrom("runs.json", strings.NewReader(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{`user "count"`, `call wc "wc -l a" => "3 a"`}
+		if got := describe(tr.Agents[0].Events); tr.Format != FormatLangSmith || !reflect.DeepEqual(got, want) {
+			t.Errorf("read as %q: %q, want %q", tr.Format, got, want)
+		}
 	}
 }

@@ -386,7 +386,7 @@ func sniff(head []byte, eof bool) sniffed {
 		return sniffed{kind: kindAgentZero}
 	case isTraeHead(has) && !multi:
 		return sniffed{kind: kindTrae}
-	case isLangSmithHead(has):
+	case isLangSmithHead(has), isLangSmithRunsHead(has, head[i:]) && !multi:
 		return sniffed{kind: kindLangSmith}
 	case isMoatlessHead(has) && !multi:
 		return sniffed{kind: kindMoatless}
