@@ -486,31 +486,29 @@ func specInputOnly(body string) bool {
 	return true
 }
 
-// specSearchSummary says whether a call's summary is that of a search (specSearchKinds).
-func specSearchSummary(summary string) bool {
-	_, ok := specSearchKind(summary)
-	return ok
-}
-
-// specSearchKind returns the prefix of specSearchKinds a search's summary opens with.
-func specSearchKind(summary string) (string, bool) {
+// specSearchKind returns the entry of specSearchKinds a search's summary opens with; ok is
+// false for the summary of anything else.
+func specSearchKind(summary string) (kind specSearch, ok bool) {
 	for _, k := range specSearchKinds {
 		if strings.HasPrefix(summary, k.prefix) {
-			return k.prefix, true
+			return k, true
 		}
 	}
-	return "", false
+	return specSearch{}, false
 }
 
 // specLostTarget says whether a search's summary has lost what was searched: the exporter
 // writes "undefined" where the folder or query was ("Listed directory undefined").
 func specLostTarget(summary string) bool {
-	prefix, ok := specSearchKind(summary)
-	return ok && strings.HasPrefix(summary[len(prefix):], " undefined")
+	k, ok := specSearchKind(summary)
+	return ok && strings.HasPrefix(summary[len(k.prefix):], " undefined")
 }
 
+// specSearch is a search a summary reports: the words it opens with, and the call's tool.
+type specSearch struct{ prefix, tool string }
+
 // specSearchKinds name the call a <details> section's summary reports.
-var specSearchKinds = []struct{ prefix, tool string }{
+var specSearchKinds = []specSearch{
 	{"Searched codebase", "codebase_search"}, {"Grep search", "grep_search"},
 	{"Listed directory", "list_dir"}, {"Listed current directory", "list_dir"},
 	{"Searched files", "file_search"}, {"Searched web", "web_search"},
@@ -559,21 +557,20 @@ func addSpecSectionCall(a *agentBuf, text string) bool {
 			a.add(loopguard.Call("", "edit_file", []byte(summary+"\n\n"+html.UnescapeString(body))))
 			return true
 		}
-		for _, k := range specSearchKinds {
-			if strings.HasPrefix(summary, k.prefix) {
-				body := strings.TrimSpace(specDetails.Replace(text[m[1]:]))
-				args := summary
-				if specLostTarget(summary) {
-					// The exporter lost what was looked at ("Listed directory undefined"):
-					// three listings of three folders, all "undefined", were told as one
-					// listing made three times (validation round r182b F1).
-					args += " #" + strconv.Itoa(a.nextNumber(k.tool))
-				}
-				a.add(loopguard.Call("", k.tool, []byte(args)).WithResult(html.UnescapeString(body), false))
-				return true
-			}
+		k, ok := specSearchKind(summary)
+		if !ok {
+			return false
 		}
-		return false
+		body := strings.TrimSpace(specDetails.Replace(text[m[1]:]))
+		args := summary
+		if specLostTarget(summary) {
+			// The exporter lost what was looked at ("Listed directory undefined"): three
+			// listings of three folders, all "undefined", were told as one listing made
+			// three times (validation round r182b F1).
+			args += " #" + strconv.Itoa(a.nextNumber(k.tool))
+		}
+		a.add(loopguard.Call("", k.tool, []byte(args)).WithResult(html.UnescapeString(body), false))
+		return true
 	case strings.HasPrefix(first, "Model provided invalid arguments"):
 		// A refusal of the call's form, as addSpecRejection reads one. "... for tool call.":
 		// the tool is not named (validation round r60b U3).
@@ -1084,7 +1081,7 @@ func addSpecCall(a *agentBuf, tool, inline, body string, rejected bool) {
 	if mcpResult >= 0 && !strings.Contains(body[:mcpResult], "*Called tool*:") {
 		mcpResult = -1
 	}
-	search := specSearchSummary(summary)
+	_, search := specSearchKind(summary)
 	// Copilot's calls as SpecStory writes some of them: "**Input:**", then the parameters
 	// as a list, a long value in a fence of its own ("- content:", the file's text), and no
 	// answer at all. The last fence is a parameter (a created file's text, an edit's old
