@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"sort"
 	"strings"
 
@@ -66,16 +65,16 @@ func isLangSmithRunsHead(has func(string) bool, head []byte) bool {
 }
 
 func readLangSmith(name string, br *bufio.Reader) (*built, error) {
-	data, err := io.ReadAll(br)
-	if err != nil {
-		return nil, &Error{Path: name, Err: readErr(err)}
-	}
 	var roots []lsRun
-	if t := bytesTrimSpace(data); len(t) > 0 && t[0] == '[' {
-		if err := json.Unmarshal(t, &roots); err != nil && !tolerable(err) {
-			return nil, &Error{Path: name, Line: 1, Err: err}
+	if err := eachJSONValue(name, br, func(v []byte) error {
+		if v[0] == '[' {
+			var list []lsRun
+			if err := json.Unmarshal(v, &list); err != nil && !tolerable(err) {
+				return err
+			}
+			roots = append(roots, list...)
+			return nil
 		}
-	} else if err := eachJSONValue(name, bufio.NewReader(bytes.NewReader(data)), func(v []byte) error {
 		var r struct {
 			lsRun
 			Runs []lsRun `json:"runs"` // the API's answer to a query of runs
@@ -92,11 +91,15 @@ func readLangSmith(name string, br *bufio.Reader) (*built, error) {
 	}); err != nil {
 		return nil, err
 	}
-	// Every run, depth first, each with its place in the file.
-	var runs []*lsRun
+	// Every run, depth first, each with its start read once.
+	type timedRun struct {
+		*lsRun
+		ms int64
+	}
+	var runs []timedRun
 	var walk func(r *lsRun)
 	walk = func(r *lsRun) {
-		runs = append(runs, r)
+		runs = append(runs, timedRun{r, lsTime(r.StartTime)})
 		for i := range r.ChildRuns {
 			if c := &r.ChildRuns[i]; c.TraceID == "" {
 				c.TraceID = r.TraceID // a nested run is of its parent's trace
@@ -110,13 +113,13 @@ func readLangSmith(name string, br *bufio.Reader) (*built, error) {
 	ordered, timed := true, true
 	for _, r := range runs {
 		ordered = ordered && r.DottedOrder != ""
-		timed = timed && lsTime(r.StartTime) != 0
+		timed = timed && r.ms != 0
 	}
 	switch {
 	case ordered:
 		sort.SliceStable(runs, func(i, j int) bool { return runs[i].DottedOrder < runs[j].DottedOrder })
 	case timed:
-		sort.SliceStable(runs, func(i, j int) bool { return lsTime(runs[i].StartTime) < lsTime(runs[j].StartTime) })
+		sort.SliceStable(runs, func(i, j int) bool { return runs[i].ms < runs[j].ms })
 	}
 	b := newBuilder(FormatLangSmith)
 	sessions := map[string]int{} // trace id -> session
@@ -133,7 +136,7 @@ func readLangSmith(name string, br *bufio.Reader) (*built, error) {
 		}
 		b.session = s
 		a := b.agent(MainAgent)
-		ms := lsTime(r.StartTime)
+		ms := r.ms
 		switch strings.ToLower(r.RunType) {
 		case "tool":
 			call := loopguard.Call("", r.Name, lsToolArgs(r.Inputs))
@@ -205,18 +208,10 @@ func lsToolOutput(out json.RawMessage) (string, bool) {
 	if !ok {
 		return string(rawArgs(out)), true
 	}
-	var msg struct {
-		Content any `json:"content"`
-		Kwargs  *struct {
-			Content any `json:"content"`
-		} `json:"kwargs"`
-	}
+	var msg any
 	if json.Unmarshal(v, &msg) == nil {
-		switch {
-		case msg.Kwargs != nil && msg.Kwargs.Content != nil:
-			return contentText(msg.Kwargs.Content), true
-		case msg.Content != nil:
-			return contentText(msg.Content), true
+		if text, ok := lcContent(msg); ok {
+			return text, true
 		}
 	}
 	return string(rawArgs(v)), true
@@ -250,12 +245,7 @@ func lsGeneration(out json.RawMessage) string {
 	var o struct {
 		Generations [][]struct {
 			Text    string `json:"text"`
-			Message *struct {
-				Content any `json:"content"`
-				Kwargs  *struct {
-					Content any `json:"content"`
-				} `json:"kwargs"`
-			} `json:"message"`
+			Message any    `json:"message"`
 		} `json:"generations"`
 	}
 	if json.Unmarshal(out, &o) != nil || len(o.Generations) == 0 || len(o.Generations[0]) == 0 {
@@ -265,13 +255,24 @@ func lsGeneration(out json.RawMessage) string {
 	if strings.TrimSpace(g.Text) != "" {
 		return g.Text
 	}
-	if m := g.Message; m != nil {
-		if m.Kwargs != nil && m.Kwargs.Content != nil {
-			return contentText(m.Kwargs.Content)
-		}
-		return contentText(m.Content)
+	text, _ := lcContent(g.Message)
+	return text
+}
+
+// lcContent is the content of a LangChain message, kept as its dict ({"content"}) or
+// serialised ({"lc": 1, "kwargs": {"content"}}); ok is false for anything else.
+func lcContent(v any) (string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", false
 	}
-	return ""
+	if kw, ok := m["kwargs"].(map[string]any); ok && kw["content"] != nil {
+		return contentText(kw["content"]), true
+	}
+	if c := m["content"]; c != nil {
+		return contentText(c), true
+	}
+	return "", false
 }
 
 // lsQuestion is a root run's input: the person's words.
@@ -287,11 +288,8 @@ func lsQuestion(in json.RawMessage) string {
 	}
 	if msgs, ok := o["messages"].([]any); ok && len(msgs) > 0 {
 		last := msgs[len(msgs)-1]
-		if m, ok := last.(map[string]any); ok {
-			if kw, ok := m["kwargs"].(map[string]any); ok {
-				return contentText(kw["content"])
-			}
-			return contentText(m["content"])
+		if text, ok := lcContent(last); ok {
+			return text
 		}
 		if pair, ok := last.([]any); ok && len(pair) == 2 {
 			if s, ok := pair[1].(string); ok {
