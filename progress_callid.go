@@ -319,25 +319,13 @@ func commandKey(tool string, args []byte) (key, places uint64, ok bool) {
 			// same experiment as without it (a model ran `curl URL`, then `sleep 5 && curl
 			// URL`, each failing alike after its edits, and each form's failures were
 			// counted apart: validation round r251a).
-			k := skipCommandSpace(line, end)
-			for k < len(line) && !commandSpaceAt(line, k) && line[k] != ';' && line[k] != '&' {
-				k += escapeLen(line, k)
-			}
-			k = skipCommandSpace(line, k)
-			step := 0
-			switch {
-			case k < len(line) && line[k] == ';':
-				step = k + 1
-			case k+1 < len(line) && line[k] == '&' && line[k+1] == '&':
-				step = k + 2
-			}
-			if step > 0 && (word[0] == 'c' || isSleepDuration(bytes.TrimSpace(line[end:k]))) {
-				moved = moved || word[0] == 'c'
-				i = step
-				continue
-			}
+			arg, next := leadingStep(line, end)
 			if word[0] == 'c' {
 				moved = true
+			}
+			if next > 0 && (word[0] == 'c' || isSleepDuration(arg)) {
+				i = next
+				continue
 			}
 		}
 		atStart = false
@@ -393,13 +381,28 @@ func waitsThenRuns(args []byte) bool {
 	if string(line[i:end]) != "sleep" {
 		return false
 	}
+	arg, next := leadingStep(line, end)
+	return next > 0 && isSleepDuration(arg)
+}
+
+// leadingStep reads the rest of a step that runs before a command line's command proper ("cd
+// DIR &&", "sleep 5;"), its word ending at line[end]: the step's argument, and where the
+// command after it starts; next is 0 when no "&&" or ";" ends the step (possibly glued to its
+// argument).
+func leadingStep(line []byte, end int) (arg []byte, next int) {
 	k := skipCommandSpace(line, end)
-	e := wordEnd(line, k)
-	if !isSleepDuration(line[k:e]) {
-		return false
+	for k < len(line) && !commandSpaceAt(line, k) && line[k] != ';' && line[k] != '&' {
+		k += escapeLen(line, k)
 	}
-	rest := bytes.TrimLeft(line[e:], " \t")
-	return bytes.HasPrefix(rest, []byte("&&")) || bytes.HasPrefix(rest, []byte(";"))
+	arg = bytes.TrimSpace(line[end:k])
+	k = skipCommandSpace(line, k)
+	switch {
+	case k < len(line) && line[k] == ';':
+		return arg, k + 1
+	case k+1 < len(line) && line[k] == '&' && line[k+1] == '&':
+		return arg, k + 2
+	}
+	return arg, 0
 }
 
 // movesRelatively says whether a call's command line is nothing but a change of directory

@@ -483,3 +483,25 @@ func TestACommandAfterAWaitIsTheSameExperiment(t *testing.T) {
 			nil},
 	})
 }
+
+// A command line opens with a wait of its own when "sleep N" is a step of its own, ended by
+// "&&" or ";", glued to its length or not.
+func TestWaitsThenRuns(t *testing.T) {
+	tests := []struct {
+		args string
+		want bool
+	}{
+		{`{"command":"sleep 5 && curl -s localhost"}`, true},
+		{`{"command":"sleep 5; curl -s localhost"}`, true},
+		{`{"command":"sleep 0.5s;curl -s localhost"}`, true},
+		{`{"command":"sleep 5"}`, false},
+		{`{"command":"sleep infinity && curl a"}`, false},
+		{`{"command":"curl a && sleep 5"}`, false},
+		{`{"command":"python -c 'import time; time.sleep(5)'"}`, false},
+	}
+	for _, tt := range tests {
+		if got := waitsThenRuns([]byte(tt.args)); got != tt.want {
+			t.Errorf("waitsThenRuns(%s) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}
