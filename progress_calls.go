@@ -2158,7 +2158,8 @@ func editedTextKey(id uint64, args []byte) uint64 {
 	if colon < 0 || len(block) < minRewrittenText {
 		return id
 	}
-	return hashString(string(block)) ^ hashString(string(first[:colon])) ^ rewrittenTextTag
+	// Hashed in place: the block is as long as the edit's text, and is only read here.
+	return hashString(unsafe.String(unsafe.SliceData(block), len(block))) ^ hashString(string(first[:colon])) ^ rewrittenTextTag
 }
 
 // scratchNamesMasked returns a change's identity with the names of the temporary files its
