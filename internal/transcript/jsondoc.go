@@ -393,6 +393,9 @@ func (w *walker) documents(name string, chats [][]msg, first, i int) (*built, er
 	if len(chats) > 0 {
 		plain = plain[:0]
 	}
+	// Documents of one chat each, one of them going on from the chat before it, are the
+	// steps of one conversation (see continuesChat).
+	oneEach, goesOn := len(chats) <= 1, false
 	for i < len(w.data) {
 		if w.data[i] != '{' {
 			return nil, w.lineError(name, w.errAt(i, "unexpected data between JSON documents"))
@@ -407,6 +410,8 @@ func (w *walker) documents(name string, chats [][]msg, first, i int) (*built, er
 		if len(doc.chats) == 0 {
 			plain = append(plain, [2]int{i, end})
 		}
+		oneEach = oneEach && len(doc.chats) <= 1
+		goesOn = goesOn || len(chats) > 0 && len(doc.chats) == 1 && continuesChat(doc.chats[0])
 		chats = append(chats, doc.chats...)
 		i = w.ws(end)
 	}
@@ -419,7 +424,27 @@ func (w *walker) documents(name string, chats [][]msg, first, i int) (*built, er
 		}
 		return nil, &Error{Path: name, Line: 1, Err: ErrUnknownFormat}
 	}
+	if oneEach && goesOn {
+		return buildMessages(FormatMessages, slices.Concat(chats...)), nil
+	}
 	return buildChats(chats), nil
+}
+
+// continuesChat says whether a document's chat goes on from a chat before it: it opens with
+// the model's turn or a tool's answer, which answer something, where a conversation of its
+// own opens with a system prompt or a person's turn. Replit Agent keeps its memory one record
+// a line, each the messages one step added ({"memory_id": 8, "messages": [assistant, tool,
+// ...]}, a person's later turns records of their own); read one session a line, its 143
+// calls were 87 sessions with no repeat between them (gathering for validation round r255).
+func continuesChat(list []msg) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch list[0].chatRole() {
+	case "assistant", "ai", "tool", "function":
+		return true
+	}
+	return false
 }
 
 // stepDocuments reads documents given as spans of w.data as runs: records of calls and of

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/loopguard/loopguard"
 )
 
 // Documents of no known format that hold chats are read for the chats they hold, wherever
@@ -893,4 +895,48 @@ func FuzzSmolagentsMessages(f *testing.F) {
 		}
 		smolagentsResult(text)
 	})
+}
+
+// A log that keeps a conversation one step a line, each line the messages that step added
+// (Replit Agent's memory records), is one conversation; lines that each open a conversation
+// of their own stay runs of their own.
+func TestMessageRecordsOneStepALineAreOneConversation(t *testing.T) {
+	steps := `{"memory_id": 7, "messages": [{"role": "user", "content": [{"type": "text", "text": "unpack the zip"}]}]}
+{"memory_id": 8, "messages": [{"role": "assistant", "content": [], "tool_calls": [{"type": "tool", "name": "bash", "arguments": {"command": "unzip -l a.zip"}}]}, {"role": "tool", "content": [{"type": "text", "text": "unzip: command not found"}]}]}
+{"memory_id": 9, "messages": [{"role": "assistant", "content": [], "tool_calls": [{"type": "tool", "name": "bash", "arguments": {"command": "ls"}}]}, {"role": "tool", "content": [{"type": "text", "text": "a.zip"}]}]}
+{"memory_id": 10, "messages": [{"role": "user", "content": [{"type": "text", "text": "go on"}]}]}
+{"memory_id": 11, "messages": [{"role": "assistant", "content": [], "tool_calls": [{"type": "tool", "name": "bash", "arguments": {"command": "unzip -l a.zip"}}]}, {"role": "tool", "content": [{"type": "text", "text": "unzip: command not found"}]}]}
+`
+	runs := `{"messages": [{"role": "user", "content": "list"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "a.zip"}]}
+{"messages": [{"role": "system", "content": "be brief"}, {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "bash", "arguments": "{\"command\": \"ls\"}"}}]}, {"role": "tool", "tool_call_id": "c1", "content": "a.zip"}]}
+`
+	for _, tc := range []struct {
+		name           string
+		doc            string
+		sessions       int
+		callsOfAgent0  int
+		lastResultText string
+	}{
+		{"steps of one conversation, a person's later turn among them", steps, 1, 3, "unzip: command not found"},
+		{"a conversation a line", runs, 2, 1, "a.zip"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, err := ReadFrom("memory.jsonl", strings.NewReader(tc.doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Sessions != tc.sessions || len(tr.Agents) != tc.sessions {
+				t.Fatalf("%d sessions, %d agents; want %d of each", tr.Sessions, len(tr.Agents), tc.sessions)
+			}
+			var calls []loopguard.Event
+			for _, e := range tr.Agents[0].Events {
+				if e.Type == loopguard.EventCall {
+					calls = append(calls, e)
+				}
+			}
+			if len(calls) != tc.callsOfAgent0 || calls[len(calls)-1].Result != tc.lastResultText {
+				t.Fatalf("agent 0 has %d calls, the last answered %q; want %d, %q", len(calls), calls[len(calls)-1].Result, tc.callsOfAgent0, tc.lastResultText)
+			}
+		})
+	}
 }
