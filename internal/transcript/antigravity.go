@@ -2,8 +2,10 @@ package transcript
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,9 +31,13 @@ import (
 //     answered by the SYSTEM message that the task finished ("Task id \"<id>\" finished with
 //     result: ..."), when one comes.
 //
-// There are no call ids: calls and results pair by order, as the steps are written.
+// There are no call ids: calls and results pair by order, the order of the steps' indexes.
+// The export may write a result before the reply that asked for it (a reply of two views, the
+// first view's step written first: validation round r255a, ten reads of one session answered
+// with another file and twenty calls with nothing), so the steps are read by step_index.
 
 type antigravityStep struct {
+	StepIndex *int   `json:"step_index"`
 	Source    string `json:"source"`
 	Type      string `json:"type"`
 	Status    string `json:"status"`
@@ -55,8 +61,8 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 	a := b.agent(MainAgent)
 	var waiting []int         // calls of the latest reply still without their result, in order
 	tasks := map[string]int{} // the calls answered that they run as a background task, by its id
-	step := 0
 	var damaged []*Error
+	var steps []antigravityStep
 	seed, seen := maphash.MakeSeed(), map[uint64]bool{} // the steps read, by a hash of their line
 	err := eachSessionLine(name, br, &damaged, func(line []byte) error {
 		h := maphash.Bytes(seed, line)
@@ -66,11 +72,26 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 			return nil
 		}
 		seen[h] = true
-		step++
 		var s antigravityStep
 		if err := json.Unmarshal(line, &s); err != nil && !tolerable(err) {
 			return err
 		}
+		if s.StepIndex == nil && len(steps) > 0 {
+			s.StepIndex = steps[len(steps)-1].StepIndex // no index: where it was written
+		}
+		steps = append(steps, s)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(steps, func(x, y antigravityStep) int {
+		if x.StepIndex == nil || y.StepIndex == nil {
+			return 0
+		}
+		return cmp.Compare(*x.StepIndex, *y.StepIndex)
+	})
+	for step, s := range steps {
 		ms := parseTime(s.CreatedAt)
 		switch {
 		case s.Type == "USER_INPUT":
@@ -80,7 +101,7 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 			waiting = waiting[:0]
 			a.text("model", s.Thinking, "", ms)
 			a.text("model", s.Content, "", ms)
-			turn := "step " + strconv.Itoa(step)
+			turn := "step " + strconv.Itoa(step+1)
 			for _, c := range s.ToolCalls {
 				call := loopguard.Call("", c.Name, antigravityArgs(c.Args))
 				call.Time, call.Turn = ms, turn
@@ -121,10 +142,6 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 			}
 			a.text("harness", text, "", ms)
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return withDamaged(b.done(), damaged), nil
 }

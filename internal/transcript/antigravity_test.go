@@ -110,3 +110,22 @@ func TestAntigravityBackgroundTaskOutcomeAnswersItsCall(t *testing.T) {
 		t.Errorf("the build's answer %q (failed %v), want %q, failed", calls[0].Result, calls[0].Failed, want)
 	}
 }
+
+// The export may write a call's result before the reply that made the call; the steps are
+// read by their index, so each call still gets its own result.
+func TestAntigravityResultWrittenBeforeItsReplyAnswersItsCall(t *testing.T) {
+	lines := strings.Split(strings.TrimSuffix(antigravitySteps, "\n"), "\n")
+	// the reply of two calls (index 2) written after the first call's result (index 3)
+	lines[2], lines[3] = lines[3], lines[2]
+	tr, err := ReadFrom("trajectory.jsonl", strings.NewReader(strings.Join(lines, "\n")+"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inOrder, err := ReadFrom("trajectory.jsonl", strings.NewReader(antigravitySteps))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := describe(tr.Agents[0].Events), describe(inOrder.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant, as the steps in order give them:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
