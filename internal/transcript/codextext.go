@@ -128,7 +128,7 @@ func readCodexText(name string, br *bufio.Reader) (*built, error) {
 				sc.items[n-1].drawing = true
 			}
 			i++
-		case strings.HasPrefix(rest, "Ran ") || strings.HasPrefix(rest, "Running "):
+		case strings.HasPrefix(rest, "Ran ") || strings.HasPrefix(rest, "Running ") || rest == "Ran" || rest == "Running":
 			i = codexTextRan(sc.block(), lines, i, rest)
 		case rest == "Explored" || rest == "Exploring":
 			i = codexTextExplored(sc.block(), lines, i+1)
@@ -228,9 +228,13 @@ func isCodexStatusLine(l string) bool {
 // codexTextRan reads the command run at lines[i] (rest: "Ran <command>") and its output, adds
 // the call, and returns the index of the line after them.
 func codexTextRan(a *codexCalls, lines []string, i int, rest string) int {
-	running := strings.HasPrefix(rest, "Running ")
-	cmd := strings.TrimPrefix(strings.TrimPrefix(rest, "Ran "), "Running ")
+	running := strings.HasPrefix(rest, "Running")
+	cmd := strings.TrimPrefix(strings.TrimPrefix(rest, "Ran"), "Running")
 	j := i + 1
+	if cmd == "" && j < len(lines) && strings.HasPrefix(lines[j], "  └ ") {
+		return codexTextRanBelow(a, lines, j)
+	}
+	cmd = strings.TrimPrefix(cmd, " ")
 	for j < len(lines) && strings.HasPrefix(lines[j], "  │") {
 		cmd += "\n" + strings.TrimPrefix(strings.TrimPrefix(lines[j], "  │"), " ")
 		j++
@@ -342,6 +346,60 @@ func codexTextCalled(a *codexCalls, lines []string, i int, rest string) int {
 	}
 	a.add(call)
 	return j
+}
+
+// codexTextRanBelow reads a command of several lines that Codex drew under a bare "• Ran",
+// from lines[j] ("  └ python3 - <<'PY'") and the lines indented under it, and adds the call.
+// A heredoc ends at its tag's line, and what is drawn under the command after it is the
+// output ("  File "<stdin>", line 7" and a SyntaxError); most such commands show none, and
+// what they did is not known. Another command's lines are all command: where it ends is not
+// drawn. Read as the model's words, 35 scripts and file writes of one session were no calls
+// (validation round r255f).
+func codexTextRanBelow(a *codexCalls, lines []string, j int) int {
+	first := strings.TrimRight(strings.TrimPrefix(lines[j], "  └ "), " ")
+	more, next := codexTextIndented(lines, j+1, "    ")
+	cmd, output := first, ""
+	body := strings.Split(more, "\n")
+	if more == "" {
+		body = nil
+	}
+	end := len(body)
+	if tag := heredocTag(first); tag != "" {
+		for k, l := range body {
+			if strings.TrimSpace(l) == tag {
+				end = k + 1
+				break
+			}
+		}
+	}
+	if end > 0 {
+		cmd += "\n" + strings.Join(body[:end], "\n")
+	}
+	output = strings.Trim(strings.Join(body[end:], "\n"), "\n")
+	call := loopguard.Call("", "exec_command", marshalArgs(map[string]string{"cmd": strings.TrimRight(cmd, " \t\n")}))
+	if output != "" && !codexTextShortened(output) {
+		call = call.WithResult(output, false)
+	}
+	a.add(call)
+	return next
+}
+
+// heredocTag is the word that ends the heredoc a command line opens ("PY" of `python3 -
+// <<'PY'`, "EOF" of `cat <<-"EOF" > a.md`), or "" when it opens none (a "<<<" is a string).
+func heredocTag(line string) string {
+	for i := 0; i+2 < len(line); i++ {
+		if line[i] != '<' || line[i+1] != '<' {
+			continue
+		}
+		if line[i+2] == '<' {
+			i += 2
+			continue
+		}
+		rest := strings.TrimLeft(strings.TrimPrefix(line[i+2:], "-"), " ")
+		word, _, _ := strings.Cut(rest, " ")
+		return strings.Trim(word, `'"\`)
+	}
+	return ""
 }
 
 // codexTextIndented reads the lines from lines[j] on that open with indent (blank lines

@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -192,4 +193,88 @@ func screenEvents(events []loopguard.Event, words bool) []string {
 		}
 	}
 	return out
+}
+
+// Codex draws a command of several lines under a bare "• Ran", where a command's output goes:
+// the command is those lines, a heredoc's ending at its tag, and what follows the tag is its
+// output (validation round r255f).
+func TestCodexTextCommandDrawnUnderABareRan(t *testing.T) {
+	const paste = `› fix the quotes
+
+• Ran
+  └ python3 - <<'PY'
+    from pathlib import Path
+
+    Path('a.rs').write_text('x')
+    PY
+
+
+
+• Ran
+  └ python3 - <<'PY'
+    new = "
+    PY
+
+      File "<stdin>", line 1
+        new = "
+              ^
+    SyntaxError: unterminated string literal (detected at line 1)
+
+
+• Ran
+  └ cat <<-"EOF" > notes.md
+    # Notes
+    EOF
+
+    … +9 lines
+
+• Ran
+  └ make a
+    b
+
+• Ran git status
+  └ clean
+`
+	tr, err := ReadFrom("codex.txt", strings.NewReader(paste))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type call struct{ cmd, result string }
+	var got []call
+	for _, e := range tr.Agents[0].Calls() {
+		var args struct{ Cmd string }
+		if err := json.Unmarshal(e.Args, &args); err != nil {
+			t.Fatal(err)
+		}
+		r := "unknown"
+		if e.HasResult {
+			r = e.Result
+		}
+		got = append(got, call{args.Cmd, r})
+	}
+	want := []call{
+		{"python3 - <<'PY'\nfrom pathlib import Path\n\nPath('a.rs').write_text('x')\nPY", "unknown"},
+		{"python3 - <<'PY'\nnew = \"\nPY", "  File \"<stdin>\", line 1\n    new = \"\n          ^\nSyntaxError: unterminated string literal (detected at line 1)"},
+		{"cat <<-\"EOF\" > notes.md\n# Notes\nEOF", "unknown"}, // its output cut short
+		{"make a\nb", "unknown"},
+		{"git status", "clean"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("calls:\n%q\nwant:\n%q", got, want)
+	}
+}
+
+func TestHeredocTag(t *testing.T) {
+	for line, want := range map[string]string{
+		"python3 - <<'PY'":     "PY",
+		`cat <<-"EOF" > a.md`:  "EOF",
+		"cat << EOF > a.md":    "EOF",
+		`bash <<\END`:          "END",
+		"grep x <<< \"$text\"": "",
+		"ls -la":               "",
+	} {
+		if got := heredocTag(line); got != want {
+			t.Errorf("heredocTag(%q) = %q, want %q", line, got, want)
+		}
+	}
 }
