@@ -37,7 +37,8 @@ import (
 // tools and the model's next line (a paste that lost its result); else it is the model's words.
 // Copies of the conversation that the terminal drew again are read once (withoutRedraws).
 // Arguments may go on over the next lines, indented, until their parenthesis closes; the
-// "timeout: 30s" column drawn beside a Bash call is no part of them. A "⎿" block is the
+// "timeout: 30s" column drawn beside a Bash call is no part of them; arguments the screen cut
+// ("import re…)") are numbered, since what they asked is not all shown. A "⎿" block is the
 // call's result, its lines after the first indented to where the first one's text starts;
 // a second block under the same call (an interruption) joins it. A result that opens with
 // "Error", "User rejected", "Interrupted" or "No (tell Claude" failed. Claude Code shortens
@@ -422,6 +423,13 @@ func readClaudeText(name string, br *bufio.Reader) (*built, error) {
 			continue
 		}
 		if call, next, ok := claudeTextCall(lines, i, rest); ok {
+			if bytes.HasSuffix(call.Args, []byte("…")) {
+				// The screen cut the arguments ("python3 << 'EOF'\n  import re…"): what
+				// the call asked is not all shown, and two such calls are not known to be
+				// one made twice (validation round r255d: 13 different scripts, each cut
+				// after its first line, read as one script run again and again).
+				call.Args = fmt.Appendf(call.Args, " #%d", a.nextNumber(call.Tool))
+			}
 			a.add(call)
 			i = next
 			continue
