@@ -3,6 +3,7 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/loopguard/loopguard"
@@ -74,6 +75,7 @@ func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
 	a := b.agent(MainAgent)
 	head, fence := "", 0
 	var body []string
+	messages := 0  // the messages read, which number the replies (opencodeMarkdownMessage)
 	noOutput := -1 // the last call shown with its input and no output block (opencodeMarkdownCall)
 	for i, line := range lines {
 		// A message's heading follows a rule even where a fence seems open: the exporter
@@ -81,14 +83,15 @@ func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
 		// own (a subagent's report with a diagram) leaves the count off.
 		if (line == "## User" || isOpencodeAssistantHeading(line)) && (fence == 0 || afterRule(lines, i)) {
 			fence = 0
-			opencodeMarkdownMessage(a, head, body, &noOutput)
+			messages++
+			opencodeMarkdownMessage(a, head, body, &noOutput, messages)
 			head, body = line, nil
 			continue
 		}
 		fence = nextFence(fence, line)
 		body = append(body, line)
 	}
-	opencodeMarkdownMessage(a, head, body, &noOutput)
+	opencodeMarkdownMessage(a, head, body, &noOutput, messages+1)
 	if n := len(a.events) - 1; n >= 0 && n == noOutput {
 		// Nothing follows the export's last call: it may have been running when the export was
 		// written, and its answer is unknown (see opencodeMarkdownCall).
@@ -98,9 +101,16 @@ func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
 	return b.done(), nil
 }
 
-// opencodeMarkdownMessage reads one message: the user's text, or the assistant's words and calls.
-// noOutput is opencodeMarkdownCall's.
-func opencodeMarkdownMessage(a *agentBuf, head string, body []string, noOutput *int) {
+// opencodeMarkdownMessage reads one message, the n-th: the user's text, or the assistant's words
+// and calls. noOutput is opencodeMarkdownCall's.
+//
+// An assistant message of opencode 1.x is one step of the model, one reply: its calls
+// ("**Tool: NAME**") were made together (a real session's JSON export holds one step-start part
+// a message; in three real Markdown exports no message has words between its calls). Read one
+// by one, twenty scans of one reply timing out were told twice while they were being made
+// (validation round r255c). The earlier layout, each call in a fenced block of its own, came
+// from releases whose messages could hold several steps, and its calls are not grouped.
+func opencodeMarkdownMessage(a *agentBuf, head string, body []string, noOutput *int, n int) {
 	switch {
 	case head == "## User":
 		if text := opencodeMarkdownText(body); !isBlank(text) {
@@ -123,7 +133,9 @@ func opencodeMarkdownMessage(a *agentBuf, head string, body []string, noOutput *
 			l := body[i]
 			if tool, ok := strings.CutPrefix(l, "**Tool: "); ok && strings.HasSuffix(tool, "**") && (fence == 0 || nextLineIs(body, i, "**Input:**")) {
 				flush()
+				a.turn = "m" + strconv.Itoa(n)
 				i = opencodeMarkdownCall(a, strings.TrimSuffix(tool, "**"), body, i+1, false, noOutput) - 1
+				a.turn = ""
 				fence = 0
 				continue
 			}

@@ -161,3 +161,31 @@ func TestOpencodeMarkdownCallWithNoOutputBlock(t *testing.T) {
 		})
 	}
 }
+
+// An assistant message of opencode 1.x is one reply: its calls were made together. The earlier
+// layout's calls, each in a fenced block, are not grouped.
+func TestOpencodeMarkdownCallsOfOneMessageAreOneReply(t *testing.T) {
+	wrapped := func(tool, input, result string) string {
+		return "```\nTool: " + tool + "\n\n**Input:**\n```json\n" + input + "\n```\n**Output:**\n```\n" + result + "\n```\n```\n\n"
+	}
+	doc := opencodeMDHead + "## User\n\nscan the lessons\n\n---\n\n" +
+		"## Assistant (Build · Claude Sonnet 4.6 · 69.1s)\n\n" +
+		opencodeMDCall("oracle_scan", `{"lesson_number": 18}`, "Error", "MCP error -32001: Request timed out") +
+		opencodeMDCall("oracle_scan", `{"lesson_number": 19}`, "Error", "MCP error -32001: Request timed out") +
+		"---\n\n## Assistant (Build · Claude Sonnet 4.6 · 3.5s)\n\n" +
+		opencodeMDCall("bash", `{"command": "sleep 3"}`, "Output", "") +
+		"---\n\n## Assistant (Ask · claude-opus-4.5 · 4.7s)\n\n" +
+		wrapped("read", `{"filePath": "/w/a.ts"}`, "const x = 1") +
+		wrapped("read", `{"filePath": "/w/b.ts"}`, "const y = 2")
+	tr, err := ReadFrom("session-ses_3000.md", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var turns []string
+	for _, c := range tr.Agents[0].Calls() {
+		turns = append(turns, c.Turn)
+	}
+	if len(turns) != 5 || turns[0] == "" || turns[0] != turns[1] || turns[2] == "" || turns[2] == turns[1] || turns[3] != "" || turns[4] != "" {
+		t.Errorf("replies %q: want the two scans one reply, the sleep another, the fenced reads none", turns)
+	}
+}
