@@ -43,6 +43,7 @@ type catalogue struct {
 	progressPollSleeps      string // {tool} {count}: calls in a row that only sleep, nothing checked between
 	progressIdle            string // {tool} {count}: calls in a row whose commands do nothing
 	progressThought         string // {count} {preview}: the calls brought nothing new
+	progressMusing          string // {tool} {count} {preview}: the same thought recorded again and again, nothing done between
 	progressThoughtSweep    string // {count} {preview}: the calls kept moving to other places
 	progressThoughtIdle     string // {count} {preview}: no call in between
 	progressUnmoved         string // {tool} {count}: a check run after edits answering as before them, the same words before each
@@ -145,6 +146,9 @@ var catalogues = map[string]*catalogue{
 		progressIdle: "[loopguard] Your last {count} calls of {tool} ran commands that do nothing (echo of a fixed text, " +
 			"true, a comment, exit): they cannot bring new information. If the task is done, finish it the way this " +
 			"environment expects (submit or stop); if it is not, run a command that checks or changes something.",
+		progressMusing: "[loopguard] You have called {tool} {count} times in a row, thinking the same thing over " +
+			"(\"{preview}\"), and done nothing else in between. Thinking it again will not move the task: act on it now (make the call " +
+			"it points to, answer the user, or finish), or, if something is missing, say what it is.",
 		progressThought: "[loopguard] You have written the same thing {count} times (\"{preview}\") while your calls " +
 			"brought back nothing new. Your plan is not moving forward: sum up what you have learnt so far, then " +
 			"choose a different next step.",
@@ -270,6 +274,8 @@ var catalogues = map[string]*catalogue{
 		progressIdle: "[loopguard] 你最近连续 {count} 次调用 {tool}，运行的都是什么也不做的命令（输出固定文字的 echo、true、" +
 			"注释、exit）：它们不会带来任何新信息。如果任务已经完成，请按这个环境要求的方式结束（提交或停止）；" +
 			"如果还没有完成，请运行能检查或改变状态的命令。",
+		progressMusing: "[loopguard] 你已经连续 {count} 次调用 {tool}，反复想着同一件事（“{preview}”），中间没有做任何别的事。" +
+			"再想一遍不会让任务前进：现在就按它行动（调用它指向的工具、回复用户或结束任务）；如果缺少什么，请说明缺的是什么。",
 		progressThought: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用没有带回任何新内容。" +
 			"你的计划没有向前推进：请总结目前已经了解到的情况，然后选择一个不同的下一步。",
 		progressThoughtSweep: "[loopguard] 你已经把同样的话写了 {count} 次（“{preview}”），而调用一直在换地方查看。" +

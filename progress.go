@@ -718,6 +718,17 @@ type progressState struct {
 	tools          toolRing // names of the recent calls, for naming a cycle
 	thoughtPreview string   // the repeated thought, shortened, for the notice
 
+	// The last two thoughts a thinking tool recorded in a run of such calls with no other call
+	// between (progress_musing.go; musingKept of them), the latest first, its answer, how many
+	// calls of the run recorded one of them again (plus one), the reply of the last, and the
+	// thought shortened for the notice.
+	musing        [2]digest
+	musingKept    uint8
+	musingAnswer  uint64 // numbers aside (withoutDigitsHash)
+	musingN       int32
+	musingTurn    uint64
+	musingPreview string
+
 	seen bloom // lines of results seen since the current thought began (and the workspace last changed)
 	// The lines of the answers since the model last spoke (answered), and of those the current
 	// thought began on (began): "new" is new since the model began saying it, having read

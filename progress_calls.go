@@ -30,10 +30,14 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 			h := hashString(c.tool)
 			s.dropChain(h)
 			s.dropChain(combine(h, mutatingChain)) // its changes' chain, for a tool named to write
+			if isThinkingTool(c.tool) {
+				return s.observeMusing(c, out)
+			}
 			return out
 		}
 	}
 	s.resent, s.resentN = 0, 0 // the model did something (resend)
+	s.musingN = 0              // and something other than thinking (observeMusing)
 	if c.failed && cancelledWithSibling(c.result) {
 		// The host cancelled the call because another call of its reply failed (and says the
 		// call failed): it never ran, and its answer is the other call's failure, said again

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 51
+const progressSnapFormat = 52
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -313,6 +313,17 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(s.resentSaidAt))
 	b = appendBool(b, s.resentAnswered)
 	b = appendString(b, s.resentPreview)
+	b = binary.AppendUvarint(b, uint64(s.musingN))
+	if s.musingN > 0 { // the thoughts a thinking tool keeps recording (observeMusing)
+		b = append(b, s.musingKept)
+		for i := range s.musing[:s.musingKept] {
+			b = binary.LittleEndian.AppendUint64(b, s.musing[i].exact)
+			b = binary.AppendUvarint(b, uint64(s.musing[i].words))
+			b = appendSketch(b, &s.musing[i].sketch)
+		}
+		b = binary.LittleEndian.AppendUint64(b, s.musingAnswer)
+		b = binary.LittleEndian.AppendUint64(b, s.musingTurn) // its preview is taken again from the next thought
+	}
 	return b
 }
 
@@ -585,7 +596,19 @@ func (s *progressState) restore(r *snapReader) error {
 	s.resentN, s.resentSaidAt = i32(), i32()
 	s.resentAnswered = boolean()
 	s.resentPreview = r.string()
-	if s.resentN < 0 || s.resentSaidAt < 0 || s.idle < 0 || s.stuck < 0 || s.copies < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.pollRun < 0 || s.pollRun > s.polls || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
+	if s.musingN = i32(); s.musingN > 0 {
+		if s.musingKept = r.byte(); s.musingKept < 1 || s.musingKept > 2 {
+			return errors.New("bad count of thoughts")
+		}
+		for i := range s.musing[:s.musingKept] {
+			s.musing[i].exact = r.u64()
+			s.musing[i].words = int(r.uvarint())
+			readSketch(r, &s.musing[i].sketch)
+		}
+		s.musingAnswer = r.u64()
+		s.musingTurn = r.u64()
+	}
+	if s.musingN < 0 || s.resentN < 0 || s.resentSaidAt < 0 || s.idle < 0 || s.stuck < 0 || s.copies < 0 || s.polls < 0 || s.pollSaidAt < 0 || s.pollRun < 0 || s.pollRun > s.polls || s.changedAt < 0 || s.reapplied < 0 || s.calls < 0 || s.thoughtN < 0 || s.lastWait < 0 || s.lastMoved < 0 || s.lastPause < 0 || s.thoughtAt < 0 || s.thoughtAt > s.calls {
 		return errors.New("negative count")
 	}
 	return r.err

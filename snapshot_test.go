@@ -235,6 +235,11 @@ func FuzzRestore(f *testing.F) {
 		e.Step(ev)
 	}
 	f.Add(e.Snapshot("a"))
+	// an agent thinking two thoughts by turns: the musing rule's thoughts kept
+	for i := range 4 {
+		e.Step(call("a", "think", fmt.Sprintf(`{"thought":"thought number %d of two"}`, i%2)).WithResult("", false))
+	}
+	f.Add(e.Snapshot("a"))
 	f.Add([]byte("LG\x01"))
 	f.Fuzz(func(t *testing.T, snap []byte) {
 		fresh, _ := New(snapshotConfigs()["tight deny"])
