@@ -858,9 +858,12 @@ func readOpenHandsEventFile(name string, br *bufio.Reader, hint int64) (*built, 
 // the user being tau-bench's simulated user) is a session of its own, numbered by its
 // position in the list. Its ReAct and Act agents write their calls in their text ("Action:"
 // and a JSON object), answered "API output: ..." (validation round r164a U2: such runs read
-// with no call).
+// with no call); every user message that is no such answer is the simulated user's turn
+// (read as the harness's text, the customer's replies after the first ended no chain:
+// validation round r256b).
 func buildTauBench(list []msg) *built {
 	b := newBuilder(FormatTauBench)
+	b.peopleAnswer = true
 	for i := range list {
 		b.session = i
 		addChat(b, list[i].Traj, true)

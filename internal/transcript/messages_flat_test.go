@@ -506,6 +506,16 @@ func TestTauBenchReActCallsAreReadFromTheText(t *testing.T) {
 	if tr.Format != FormatTauBench || !slices.Equal(got, want) {
 		t.Errorf("%s: calls %q, want %q", tr.Format, got, want)
 	}
+	// The simulated user's reply is a user turn, as the task is; the answers are no turns.
+	var users []string
+	for _, e := range tr.Agents[0].Events {
+		if e.Type == loopguard.EventUser {
+			users = append(users, e.Text)
+		}
+	}
+	if want := []string{"I want to downgrade my flights.", "Then cancel it. ###STOP###"}; !slices.Equal(users, want) {
+		t.Errorf("user turns %q, want %q", users, want)
+	}
 }
 
 // A list sorted by time may put a result before its call when the result's stamp is the

@@ -944,6 +944,9 @@ type builder struct {
 	session int
 	agents  []*agentBuf
 	byID    map[string]*agentBuf
+	// peopleAnswer: the agents' user messages after the first are a person's (a simulated
+	// user's), not the harness's (taskOrHarness).
+	peopleAnswer bool
 }
 
 type agentBuf struct {
@@ -953,6 +956,8 @@ type agentBuf struct {
 	usage   Usage
 	// userSeen says whether the agent's task (first user message) was emitted.
 	userSeen bool
+	// peopleAnswer is the builder's: a user message after the task is a person's turn.
+	peopleAnswer bool
 	// turn, when not empty, is the reply the calls and texts added now belong to
 	// (Event.Turn): a reader sets it around one model message.
 	turn string
@@ -987,7 +992,7 @@ func (b *builder) sessionAgent(session int, id string) *agentBuf {
 	if a, ok := b.byID[key]; ok {
 		return a
 	}
-	a := &agentBuf{id: id, session: session}
+	a := &agentBuf{id: id, session: session, peopleAnswer: b.peopleAnswer}
 	b.agents = append(b.agents, a)
 	b.byID[key] = a
 	return a
@@ -1086,9 +1091,10 @@ func (a *agentBuf) harnessUser(text string) {
 
 // taskOrHarness adds a user message of a run whose harness speaks as the user: the first is
 // the agent's task (a user turn), the later ones the harness answering (an action's output,
-// a format reminder).
+// a format reminder), unless people answer in that run (peopleAnswer: tau-bench's simulated
+// user), whose later messages are their turns too.
 func (a *agentBuf) taskOrHarness(text string) {
-	if !a.userSeen || loopguard.IsKnownReprompt(text) {
+	if !a.userSeen || a.peopleAnswer || loopguard.IsKnownReprompt(text) {
 		// The task, or a known reprompt: a user message (the reprompt marked as the
 		// harness's), so that the model's replies on either side of it are two turns.
 		a.user(text, 0)
