@@ -337,7 +337,12 @@ func TestProgressSnapshotIsBounded(t *testing.T) {
 			WithResult(lines(i*10, i*10+60), i%7 == 0))
 		e.Observe(Event{Type: EventText, Agent: "a", Source: "model", Text: fmt.Sprintf("step %d: looking at part %d", i, i%13)})
 	}
-	if n := len(e.Snapshot("a")); n > 7<<10+512 {
+	// and a run of thinking two long thoughts by turns, the most the musing rule keeps
+	for i := range 4 {
+		thought := strings.Repeat(fmt.Sprintf("thought %d says something long enough to be sketched; ", i%2), 20)
+		e.Observe(Call("a", "think", fmt.Appendf(nil, `{"thought":%q}`, thought)).WithResult("", false))
+	}
+	if n := len(e.Snapshot("a")); n > 8<<10 {
 		t.Errorf("progress snapshot is %d bytes", n)
 	} else {
 		t.Logf("progress snapshot: %d bytes", n)
