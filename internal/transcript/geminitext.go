@@ -236,6 +236,13 @@ func readGeminiBox(a *agentBuf, lines []string, i int, turn string, oneSpace boo
 	}
 	for _, c := range calls {
 		e := loopguard.Call("", c.tool, geminiTextArgs(c.tool, c.what))
+		if strings.HasSuffix(c.what, "…") && !geminiFolderCut(c.tool, c.what) {
+			// The box cut the line at its width ("sqlite3 ... "SELECT ZTITLE, Z…"): what the
+			// call asked is not all shown, and two such calls are not known to be one made
+			// twice (validation round r257b: 21 different queries, one a book, read as one
+			// query run again). A refused edit's arguments are read whole below.
+			e.Args = geminiTextArgs(c.tool, c.what+" #"+strconv.Itoa(a.nextNumber(c.tool)))
+		}
 		e.Turn = turn
 		// A call that ran and shows nothing under it (a ReadFile: Gemini CLI does not draw
 		// what it read) brought what the screen does not say: not known.
@@ -308,10 +315,24 @@ func geminiTextArgs(tool, what string) []byte {
 	cmd := what
 	if k := strings.LastIndex(cmd, " [current working directory "); k >= 0 {
 		cmd = cmd[:k]
+	} else if geminiFolderCut(tool, cmd) {
+		cmd = cmd[:strings.LastIndex(cmd, " [")]
 	} else if k := strings.LastIndex(cmd, " ("); k > 0 && strings.HasSuffix(cmd, ")") {
 		cmd = cmd[:k] // the caption, "(Check the tree)"
 	}
 	return marshalArgs(map[string]string{"command": strings.TrimSpace(cmd)})
+}
+
+// geminiFolderCut says whether a Shell call's line was cut in the folder drawn after its
+// command ("pytest -q [current working dir…"): the command itself is whole.
+func geminiFolderCut(tool, what string) bool {
+	k := strings.LastIndex(what, " [")
+	if tool != "Shell" || k < 0 {
+		return false
+	}
+	shown, _ := strings.CutSuffix(what[k+1:], "…")
+	const folder = "[current working directory "
+	return strings.HasPrefix(folder, shown) || strings.HasPrefix(shown, folder)
 }
 
 // isGeminiBanner says whether l is the line under Gemini CLI's banner, "Tips for getting

@@ -250,3 +250,30 @@ func TestGeminiTextWrappedWordsFlushLeft(t *testing.T) {
 		t.Errorf("first paragraph read as %q", said)
 	}
 }
+
+// A Shell line the box cut at its width is numbered: what it asked is not all shown, and two
+// such calls are not known to be one (validation round r257b). A line cut in the folder drawn
+// after the command shows the command whole, and is not.
+func TestGeminiTextCutShellLinesAreNumbered(t *testing.T) {
+	call := func(line, result string) string {
+		return "╭──────────────────────────────────────────╮\n│ ✔  Shell " + line + " │\n│                                          │\n│ " + result + " │\n╰──────────────────────────────────────────╯\n"
+	}
+	paste := "> which books are finished?\n\n✦ I will query each book.\n" +
+		call(`sqlite3 lib.sqlite "SELECT ZTITLE, Z…`, "Snow Crash|1") +
+		call(`sqlite3 lib.sqlite "SELECT ZTITLE, Z…`, "Tiny Experiments|0") +
+		call("pytest -q [current working dir…", "2 passed") +
+		call("pytest -q [current working directory /app] (Run the tests)", "2 passed")
+	tr, err := ReadFrom("paste.txt", strings.NewReader(paste))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, c := range tr.Agents[0].Calls() {
+		args = append(args, string(c.Args))
+	}
+	want := []string{`{"command":"sqlite3 lib.sqlite \"SELECT ZTITLE, Z… #1"}`, `{"command":"sqlite3 lib.sqlite \"SELECT ZTITLE, Z… #2"}`,
+		`{"command":"pytest -q"}`, `{"command":"pytest -q"}`}
+	if !slices.Equal(args, want) {
+		t.Errorf("arguments:\n%s\nwant:\n%s", strings.Join(args, "\n"), strings.Join(want, "\n"))
+	}
+}
