@@ -609,7 +609,8 @@ func claudeTextFailed(blocks []string) bool {
 		// Claude Code's editor refuses in words of its own, which the research preview drew
 		// with no "Error" before them (validation round r104a U4).
 		for _, p := range [...]string{"User rejected", "Interrupted", "No (tell Claude", "String to replace not found", "Cancelled: parallel tool call", "Sibling tool call errored",
-			"No changes to make:", "File has not been read yet", "File has been modified since read", "File has been unexpectedly modified"} {
+			"No changes to make:", "File has not been read yet", "File has been modified since read", "File has been unexpectedly modified",
+			"File must be read first"} { // Claude Code 2.x's short form of "not read yet" (validation round r257c)
 			if strings.HasPrefix(b, p) {
 				return true
 			}
