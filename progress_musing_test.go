@@ -2,7 +2,6 @@ package loopguard
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -63,16 +62,7 @@ func TestTheSameThoughtRecordedAgainAndAgainIsALoop(t *testing.T) {
 				return ok("TodoWrite", `{"todos":[{"content":"fix the parser","status":"in_progress"}]}`, "Todos have been modified successfully")
 			}), nil},
 	}
-	for _, tt := range cases {
-		t.Run(tt.name, func(t *testing.T) {
-			// Live, and restored from a snapshot before every call, as a hook runs.
-			for _, restored := range []bool{false, true} {
-				if got := progressRunVia(t, defaultProgress(nil), tt.steps, restored); !slices.Equal(got, tt.want) {
-					t.Errorf("restored %v: got %q, want %q", restored, got, tt.want)
-				}
-			}
-		})
-	}
+	runProgressCasesRestoredToo(t, cases)
 }
 
 func TestIsThinkingTool(t *testing.T) {

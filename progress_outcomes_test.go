@@ -62,6 +62,22 @@ func runProgressCases(t *testing.T, cases []progressCase) {
 	}
 }
 
+// runProgressCasesRestoredToo runs each case as runProgressCases does, and again with an
+// engine restored from a snapshot before every call, as a hook runs: what the rules keep must
+// be in the snapshot.
+func runProgressCasesRestoredToo(t *testing.T, cases []progressCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, restored := range []bool{false, true} {
+				if got := progressRunVia(t, defaultProgress(nil), tt.steps, restored); !slices.Equal(got, tt.want) {
+					t.Errorf("restored %v: got %q, want %q", restored, got, tt.want)
+				}
+			}
+		})
+	}
+}
+
 func TestIdenticalAnswersAreTheSameWhateverTheirMasks(t *testing.T) {
 	tests := []progressCase{
 		{"identical failures of prose run as commands are one failure, whatever words each prose shares with it",

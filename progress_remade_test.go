@@ -2,7 +2,6 @@ package loopguard
 
 import (
 	"fmt"
-	"slices"
 	"testing"
 )
 
@@ -56,17 +55,7 @@ func TestAChangeMadeAgainAfterOthersIsNoChange(t *testing.T) {
 				return ok("bash", `{"command":"python check.py"}`, "ok")
 			}), nil},
 	}
-	for _, tt := range cases {
-		t.Run(tt.name, func(t *testing.T) {
-			// Live, and restored from a snapshot before every call, as a hook runs: the
-			// latest changes are in the snapshot.
-			for _, restored := range []bool{false, true} {
-				if got := progressRunVia(t, defaultProgress(nil), tt.steps, restored); !slices.Equal(got, tt.want) {
-					t.Errorf("restored %v: got %q, want %q", restored, got, tt.want)
-				}
-			}
-		})
-	}
+	runProgressCasesRestoredToo(t, cases)
 }
 
 func TestScratchNamesMaskedKnowsAScriptWritingUnderANewScratchName(t *testing.T) {

@@ -96,9 +96,7 @@ func TestGeminiTextPaste(t *testing.T) {
 // A terminal that drew the conversation again after its banner, at another width, is read
 // once; a session after /quit that opens alike is a session of its own.
 func TestGeminiTextRedrawnConversation(t *testing.T) {
-	box := func(cmd, out string) string {
-		return "╭────────────╮\n│ ✓  Shell " + cmd + " │\n│            │\n│ " + out + " │\n╰────────────╯\n"
-	}
+	box := func(cmd, out string) string { return geminiShellBox("✓", cmd, out) }
 	first := "> /review\n\n✦ I will list the tasks folder to locate the workflow file\n" + box("ls tasks", "workflow.xml")
 	redrawn := "> /review\n\n✦ I will list the tasks folder to locate the\n  workflow file\n" + box("ls tasks", "workflow.xml") +
 		"✦ Now the diff.\n" + box("git diff", "a.py | 2 +-")
@@ -107,10 +105,7 @@ func TestGeminiTextRedrawnConversation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, c := range tr.Agents[0].Calls() {
-		got = append(got, string(c.Args))
-	}
+	got := callArgs(tr.Agents[0])
 	want := []string{`{"command":"ls tasks"}`, `{"command":"git diff"}`, `{"command":"ls tasks"}`}
 	if !slices.Equal(got, want) {
 		t.Errorf("calls %q, want %q", got, want)
@@ -255,9 +250,7 @@ func TestGeminiTextWrappedWordsFlushLeft(t *testing.T) {
 // such calls are not known to be one (validation round r257b). A line cut in the folder drawn
 // after the command shows the command whole, and is not.
 func TestGeminiTextCutShellLinesAreNumbered(t *testing.T) {
-	call := func(line, result string) string {
-		return "╭──────────────────────────────────────────╮\n│ ✔  Shell " + line + " │\n│                                          │\n│ " + result + " │\n╰──────────────────────────────────────────╯\n"
-	}
+	call := func(line, result string) string { return geminiShellBox("✔", line, result) }
 	paste := "> which books are finished?\n\n✦ I will query each book.\n" +
 		call(`sqlite3 lib.sqlite "SELECT ZTITLE, Z…`, "Snow Crash|1") +
 		call(`sqlite3 lib.sqlite "SELECT ZTITLE, Z…`, "Tiny Experiments|0") +
@@ -267,13 +260,25 @@ func TestGeminiTextCutShellLinesAreNumbered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var args []string
-	for _, c := range tr.Agents[0].Calls() {
-		args = append(args, string(c.Args))
-	}
+	args := callArgs(tr.Agents[0])
 	want := []string{`{"command":"sqlite3 lib.sqlite \"SELECT ZTITLE, Z… #1"}`, `{"command":"sqlite3 lib.sqlite \"SELECT ZTITLE, Z… #2"}`,
 		`{"command":"pytest -q"}`, `{"command":"pytest -q"}`}
 	if !slices.Equal(args, want) {
 		t.Errorf("arguments:\n%s\nwant:\n%s", strings.Join(args, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// geminiShellBox draws a Shell call that ran, with its mark, in a box of its own, and one line
+// of output under it.
+func geminiShellBox(mark, line, out string) string {
+	return "╭────────────╮\n│ " + mark + "  Shell " + line + " │\n│            │\n│ " + out + " │\n╰────────────╯\n"
+}
+
+// callArgs lists the arguments of an agent's calls, in order.
+func callArgs(a Agent) []string {
+	var args []string
+	for _, c := range a.Calls() {
+		args = append(args, string(c.Args))
+	}
+	return args
 }
