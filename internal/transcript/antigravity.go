@@ -85,12 +85,14 @@ func readAntigravity(name string, br *bufio.Reader) (*built, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(steps, func(x, y antigravityStep) int {
-		if x.StepIndex == nil || y.StepIndex == nil {
-			return 0
+	// Steps before the first with an index keep their place at the head.
+	index := func(s antigravityStep) int {
+		if s.StepIndex == nil {
+			return -1
 		}
-		return cmp.Compare(*x.StepIndex, *y.StepIndex)
-	})
+		return *s.StepIndex
+	}
+	slices.SortStableFunc(steps, func(x, y antigravityStep) int { return cmp.Compare(index(x), index(y)) })
 	for step, s := range steps {
 		ms := parseTime(s.CreatedAt)
 		switch {
