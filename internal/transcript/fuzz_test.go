@@ -49,6 +49,10 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`[{"role": "assistant", "message": "m", "language": "python", "code": "x", "output": ["o"]}, {"role": "user", "message": 3}]`))
 	f.Add([]byte(`{"0": {"query": "q", "turn_history": {"thoughts": ["t"], "actions": ["execute[ls]", "x"], "observations": ["a"], "valid_action": [false, 1]}}}`))
 	f.Add([]byte(`{"1": {"traj": "Q\nThought 1: x\nAction 1: s[y]\nObservation 1: z\nAction: t\nObservation: w"}}`))
+	// one chat a step a line (Replit Agent's memory), Codex's commands under a bare Ran
+	f.Add([]byte(`{"memory_id": 1, "messages": [{"role": "user", "content": "x"}]}` + "\n" + `{"memory_id": 2, "messages": [{"role": "tool", "content": [1]}, {"role": "assistant", "tool_calls": [{"type": "tool", "name": "b"}]}]}`))
+	f.Add([]byte("• Ran\n  └ python3 - <<'PY'\n    x\n    PY\n\n      File \"<stdin>\"\n\n• Ran\n  └ cat <<<\n• Ran git status\n  └ ok\n"))
+	f.Add([]byte(`{"step_index": 3, "source": "MODEL", "type": "VIEW_FILE", "status": "DONE", "content": "a"}` + "\n" + `{"source": "MODEL", "type": "PLANNER_RESPONSE", "status": "DONE", "tool_calls": [{"name": "v", "args": {}}]}` + "\n" + `{"step_index": 1, "source": "USER_EXPLICIT", "type": "USER_INPUT", "status": "DONE"}`))
 	f.Add([]byte(autogenTaskResult))
 	f.Add([]byte(magenticRun))                    // magentic-one
 	f.Add([]byte(`{"history": ` + ag2Team + `}`)) // ag2-chat
