@@ -57,7 +57,9 @@
 //     model runs after each edit answering exactly as before it (at the 4th run with the same
 //     words said before each, at the 5th whatever was said; a script printing nothing, run
 //     straight after each edit, too), or runs after edits failing through another copy of the
-//     edited file, a path that ends as the edited file's but starts elsewhere (at the 2nd).
+//     edited file, a path that ends as the edited file's but starts elsewhere (at the 2nd), or
+//     a thinking tool (think, sequentialthinking) called again and again with the same thought,
+//     or two by turns, nothing else done between (at the 3rd).
 //
 // Paging, batches of distinct arguments, ping-pong whose outcomes progress and test re-runs
 // after edits are left alone. In deny mode it refuses only a confirmed no-progress repeat.
