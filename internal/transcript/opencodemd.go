@@ -108,8 +108,9 @@ func readOpencodeMarkdown(name string, br *bufio.Reader) (*built, error) {
 // ("**Tool: NAME**") were made together (a real session's JSON export holds one step-start part
 // a message; in three real Markdown exports no message has words between its calls). Read one
 // by one, twenty scans of one reply timing out were told twice while they were being made
-// (validation round r255c). The earlier layout, each call in a fenced block of its own, came
-// from releases whose messages could hold several steps, and its calls are not grouped.
+// (validation round r255c). The earlier layouts, each call in a fenced block of its own, or a
+// message headed "## Assistant" alone, came from releases whose messages could hold several
+// steps, and their calls are not grouped.
 func opencodeMarkdownMessage(a *agentBuf, head string, body []string, noOutput *int, n int) {
 	switch {
 	case head == "## User":
@@ -133,7 +134,9 @@ func opencodeMarkdownMessage(a *agentBuf, head string, body []string, noOutput *
 			l := body[i]
 			if tool, ok := strings.CutPrefix(l, "**Tool: "); ok && strings.HasSuffix(tool, "**") && (fence == 0 || nextLineIs(body, i, "**Input:**")) {
 				flush()
-				a.turn = "m" + strconv.Itoa(n)
+				if strings.HasPrefix(head, "## Assistant (") {
+					a.turn = "m" + strconv.Itoa(n)
+				}
 				i = opencodeMarkdownCall(a, strings.TrimSuffix(tool, "**"), body, i+1, false, noOutput) - 1
 				a.turn = ""
 				fence = 0

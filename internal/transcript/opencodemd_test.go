@@ -163,7 +163,7 @@ func TestOpencodeMarkdownCallWithNoOutputBlock(t *testing.T) {
 }
 
 // An assistant message of opencode 1.x is one reply: its calls were made together. The earlier
-// layout's calls, each in a fenced block, are not grouped.
+// layouts' calls, each in a fenced block or under a bare "## Assistant", are not grouped.
 func TestOpencodeMarkdownCallsOfOneMessageAreOneReply(t *testing.T) {
 	wrapped := func(tool, input, result string) string {
 		return "```\nTool: " + tool + "\n\n**Input:**\n```json\n" + input + "\n```\n**Output:**\n```\n" + result + "\n```\n```\n\n"
@@ -176,7 +176,8 @@ func TestOpencodeMarkdownCallsOfOneMessageAreOneReply(t *testing.T) {
 		opencodeMDCall("bash", `{"command": "sleep 3"}`, "Output", "") +
 		"---\n\n## Assistant (Ask · claude-opus-4.5 · 4.7s)\n\n" +
 		wrapped("read", `{"filePath": "/w/a.ts"}`, "const x = 1") +
-		wrapped("read", `{"filePath": "/w/b.ts"}`, "const y = 2")
+		wrapped("read", `{"filePath": "/w/b.ts"}`, "const y = 2") +
+		"---\n\n## Assistant\n\n**Tool: bash**\n\n**Tool: bash**\n\n"
 	tr, err := ReadFrom("session-ses_3000.md", strings.NewReader(doc))
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +186,7 @@ func TestOpencodeMarkdownCallsOfOneMessageAreOneReply(t *testing.T) {
 	for _, c := range tr.Agents[0].Calls() {
 		turns = append(turns, c.Turn)
 	}
-	if len(turns) != 5 || turns[0] == "" || turns[0] != turns[1] || turns[2] == "" || turns[2] == turns[1] || turns[3] != "" || turns[4] != "" {
-		t.Errorf("replies %q: want the two scans one reply, the sleep another, the fenced reads none", turns)
+	if len(turns) != 7 || turns[0] == "" || turns[0] != turns[1] || turns[2] == "" || turns[2] == turns[1] || turns[3] != "" || turns[4] != "" || turns[5] != "" || turns[6] != "" {
+		t.Errorf("replies %q: want the two scans one reply, the sleep another, the fenced reads and the calls under a bare heading none", turns)
 	}
 }
