@@ -94,13 +94,15 @@ func unescapedThought(text string) string {
 	return text
 }
 
-// withoutDigitsHash hashes an answer without its digits and the white space around it.
+// withoutDigitsHash hashes an answer without its digits and the white space around it, by the
+// byte-stream hasher the seed texts use (textHasher).
 func withoutDigitsHash(result string) uint64 {
-	h := uint64(mixK2)
-	for _, b := range []byte(strings.TrimSpace(result)) {
-		if b-'0' >= 10 {
-			h = mixWord(h, uint64(b))
+	var h textHasher
+	trimmed := strings.TrimSpace(result)
+	for i := 0; i < len(trimmed); i++ {
+		if c := trimmed[i]; c-'0' >= 10 {
+			h.writeByte(c)
 		}
 	}
-	return h
+	return h.sum()
 }
