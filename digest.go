@@ -550,7 +550,9 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 // digestLong is digest for long texts without ANSI escapes, line by line: a line is hashed 8
 // bytes at a time, and only the fields around a digit or a path separator are looked at
 // (and replaced by a marker when volatile). Its lines are its shingles, and echo masking
-// does not apply (see digest).
+// does not apply (see digest). Where lines end and where their digits are is read from a
+// byteMap of the text (hashLineIn); a line longer than the map's window is hashed as a short
+// text's line is (hashLine), to the same value.
 func (d *digester) digestLong(text string, lines bool) digest {
 	var out digest
 	if lines {
@@ -562,27 +564,34 @@ func (d *digester) digestLong(text string, lines bool) digest {
 	exact := uint64(mixK2)
 	nlines := 0
 	leadSaid := false
-	for len(text) > 0 {
-		var line string
-		if nl := strings.IndexByte(text, '\n'); nl >= 0 {
-			line, text = text[:nl], text[nl+1:]
-		} else {
-			line, text = text, ""
-		}
-		if hasCR && strings.IndexByte(line, '\r') >= 0 {
-			line = strings.TrimSuffix(line, "\r")
-			if k := strings.LastIndexByte(line, '\r'); k >= 0 {
-				line = line[k+1:] // a progress bar: the last overwrite is what shows
+	var m byteMap
+	m.fill(text, 0)
+	n := len(text)
+	for start := 0; start < n; {
+		ls, le := start, m.lineEnd(text, start)
+		start = le + 1
+		if hasCR && strings.IndexByte(text[ls:le], '\r') >= 0 {
+			if text[le-1] == '\r' {
+				le--
+			}
+			if k := strings.LastIndexByte(text[ls:le], '\r'); k >= 0 {
+				ls += k + 1 // a progress bar: the last overwrite is what shows
 			}
 		}
-		for len(line) > 0 && (line[len(line)-1] == ' ' || line[len(line)-1] == '\t') {
-			line = line[:len(line)-1]
+		for le > ls && (text[le-1] == ' ' || text[le-1] == '\t') {
+			le--
 		}
-		if line == "" {
+		if le == ls {
 			continue
 		}
-		h := hashLine(line)
-		if len(text) < 64 && line[0] == '[' {
+		line := text[ls:le]
+		var h uint64
+		if m.covers(ls, le) {
+			h = m.hashLineIn(text, ls, le)
+		} else {
+			h = hashLine(line)
+		}
+		if n-start < 64 && line[0] == '[' {
 			h = trailerHandle(line, h)
 		}
 		exact = mixWord(exact, h)
