@@ -20,3 +20,7 @@ for mod in . $(git ls-files '*/go.mod' 2>/dev/null | xargs -r -n1 dirname); do
   echo "== module $mod"
   (cd "$mod" && go vet ./... && go run "$staticcheck" ./... && go test -race -count=1 -timeout 45m ./...)
 done
+# The engine's portable code, which machines without the assembly run (bytemap_other.go): the
+# same tests with the assembly left out.
+echo "== module . (purego)"
+go vet -tags purego . && go test -tags purego -count=1 .
