@@ -266,6 +266,9 @@ func execHeaderEnd(result string) int {
 	if n := observationLabelEnd(result); n > 0 {
 		return n
 	}
+	if n, _ := rcLine(result); n > 0 {
+		return n
+	}
 	if !slices.ContainsFunc(execHeaders[:], func(h string) bool { return strings.HasPrefix(result, h) }) {
 		return 0
 	}
@@ -290,8 +293,43 @@ var headerFirsts = func() (t [256]bool) {
 		t[h[0]] = true
 	}
 	t['O'] = true // "OBSERVATION:", "Observation:"
+	t['r'] = true // "rc=1" (rcLine)
 	return t
 }()
+
+// rcLine reads a result whose first line is only a return code, "rc=0" or "rc=1", as a
+// harness heads a command's output with the command's exit status (a Java migration agent's
+// harness: "rc=0" alone for a search that found nothing, "rc=1" over a build's errors). It
+// returns where the output starts (after the line's end, or the text's end), and whether the
+// code is not 0; 0 and false when the first line is no such line. Read as output, "rc=0" made
+// every empty answer a one-word answer, and "rc=1" no failure (validation round r258a).
+func rcLine(result string) (end int, nonzero bool) {
+	if len(result) < 4 || result[0] != 'r' || result[1] != 'c' || result[2] != '=' {
+		return 0, false
+	}
+	i := 3
+	if result[i] == '-' {
+		i++
+	}
+	d := i
+	for i < len(result) && result[i]-'0' < 10 {
+		i++
+	}
+	if i == d || i-d > 3 {
+		return 0, false // no number, or none an exit status is
+	}
+	nonzero = strings.Trim(result[d:i], "0") != ""
+	if i < len(result) && result[i] == '\r' {
+		i++
+	}
+	switch {
+	case i == len(result):
+		return i, nonzero
+	case result[i] == '\n':
+		return i + 1, nonzero
+	}
+	return 0, false // more on the line: not a status line
+}
 
 // observationLabelEnd returns where the text starts after an "OBSERVATION:" or "Observation:"
 // label that opens a result (and the spaces and line end after it), or 0.

@@ -650,7 +650,9 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// game's "Nothing happens." to 25 different "take cd 3 from <place>" in a row, "Not
 	// found.", "Permission denied" (validation round r68c M1-M10: ten such runs of small
 	// models, 7 to 32 calls each, untold).
-	foundNothing := dg.words == 0 && strings.TrimSpace(c.result) == "" && c.hasRes && c.searches()
+	// (What the program printed: under a harness's header, "Exit code: 0 … Output:" or
+	// "rc=0", nothing is nothing found too.)
+	foundNothing := dg.words == 0 && strings.TrimSpace(c.answer) == "" && c.hasRes && c.searches()
 	says := dg.words >= 3 || foundNothing || dg.words == 2 && shortNonAnswer(c.result) ||
 		dg.words > 0 && dg.words+ideographWords(c.result) >= 3
 	// Masking the words an answer echoes from its call makes two answers more alike ("The
@@ -1044,7 +1046,7 @@ func (s *progressState) callNotice(c *observedCall, cls classEntry, fw *followed
 	// file after another (a check that no "//" comment is left, file by file) is a sweep
 	// whose every "No matches found" is the answer wanted.
 	if ch.saidAt == 0 && int(ch.guesses) >= d.cfg.ChurnRepeats-1 && int(ch.count) >= d.cfg.ChurnRepeats &&
-		(int(ch.nothing) >= d.cfg.ChurnRepeats-1 || strings.TrimSpace(c.result) == "" && c.searches()) {
+		(int(ch.nothing) >= d.cfg.ChurnRepeats-1 || strings.TrimSpace(c.answer) == "" && c.searches()) {
 		ch.saidAt = ch.count
 		return append(out, s.churnNotice(c, int(ch.count)))
 	}
@@ -1244,9 +1246,9 @@ func searches(tool string, args []byte) bool {
 	for {
 		p, or := lastPipe(line[:end], inJSON)
 		if p < 0 || or {
-			return isOneOf(programOf(line), searchPrograms[:])
+			return isOneOf(runProgramOf(line), searchPrograms[:])
 		}
-		program := programOf(line[p+1 : end])
+		program := runProgramOf(line[p+1 : end])
 		if !isOneOf(program, passOnPrograms[:]) {
 			return isOneOf(program, searchPrograms[:])
 		}
@@ -1294,6 +1296,31 @@ func namedForSearching(tool string) bool {
 func programOf(line []byte) []byte {
 	i := skipCommandSpace(line, 0)
 	return line[i:wordEnd(line, i)]
+}
+
+// runProgramOf is programOf, or for xargs the program it runs: "find . -name pom.xml | xargs
+// grep -l izgateway" answers as grep does, nothing when it found nothing (validation round
+// r258a: sixteen such searches, one number changed each time and every answer empty, read as
+// commands that worked).
+func runProgramOf(line []byte) []byte {
+	i := skipCommandSpace(line, 0)
+	e := wordEnd(line, i)
+	if string(line[i:e]) != "xargs" {
+		return line[i:e]
+	}
+	for {
+		i = skipCommandSpace(line, e)
+		e = wordEnd(line, i)
+		w := line[i:e]
+		if len(w) < 2 || w[0] != '-' {
+			return w // the program, or nothing
+		}
+		// the options of xargs that take their value as the next word: -I {}, -n 1, -P 4
+		if len(w) == 2 && bytes.IndexByte([]byte("ILnPsdEa"), w[1]) >= 0 {
+			i = skipCommandSpace(line, e)
+			e = wordEnd(line, i)
+		}
+	}
 }
 
 // isOneOf says whether word is one of names, without converting it (searches runs for many

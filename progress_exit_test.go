@@ -103,6 +103,10 @@ func TestHeaderReportsExitZero(t *testing.T) {
 		{"Exit code: 01\nWall time: 1 seconds\nOutput:\n", false},
 		{"Exit code: 0", false}, // no header end: not a header
 		{"ok\nExit code: 0", false},
+		{"rc=0\nBUILD SUCCESS", true},
+		{"rc=0", true},
+		{"rc=1\n[ERROR] build failed", false},
+		{"rc=0 and more on the line", false},
 	}
 	for _, tt := range tests {
 		if got := headerReportsExitZero(tt.result); got != tt.want {

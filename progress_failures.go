@@ -192,8 +192,11 @@ func mcpResultReprFailed(result string) bool {
 }
 
 // reportsExitFailure says whether the first or the last exitWindow bytes of a result report a
-// nonzero exit status (see looksFailed).
+// nonzero exit status (see looksFailed), or a harness's first line does ("rc=1": rcLine).
 func reportsExitFailure(result string) bool {
+	if _, nonzero := rcLine(result); nonzero {
+		return true
+	}
 	if len(result) <= exitWindow {
 		return reportsNonzeroExit(result)
 	}
@@ -1370,7 +1373,7 @@ func anyOccurrence(s, stem string, match func(i int) bool) bool {
 }
 
 // headerReportsExitZero says whether result opens with a host's header (execHeaderEnd: Codex's
-// "Exit code: 0", "Process exited with code 0"; "Command executed successfully") that reports
+// "Exit code: 0", "Process exited with code 0"; "Command executed successfully"; "rc=0") that reports
 // the command exited with status 0.
 func headerReportsExitZero(result string) bool {
 	n := execHeaderEnd(result)
@@ -1380,6 +1383,9 @@ func headerReportsExitZero(result string) bool {
 	header := result[:n]
 	if strings.HasPrefix(header, "Command executed successfully") {
 		return true
+	}
+	if end, nonzero := rcLine(header); end > 0 {
+		return !nonzero
 	}
 	for _, stem := range [...]string{"Exit code: ", "Process exited with code "} {
 		if i := strings.Index(header, stem); i >= 0 {

@@ -196,6 +196,12 @@ func TestSearchesReadsThePipelineStageThatAnswers(t *testing.T) {
 		{`echo "grep | x" | wc -l`, false},
 		{`make || grep -rn TODO src`, false}, // "||": the line's first program is read, as before
 		{`ls "dir|name" | sort`, false},
+		// xargs answers as the program it runs (r258a)
+		{`find /tmp -name pom.xml 2>/dev/null | xargs grep -l izgateway 2>/dev/null | head -20`, true},
+		{`find . -name '*.java' | xargs -I {} grep -H TODO {}`, true},
+		{`find . -name '*.java' -print0 | xargs -0 -n 1 grep -c TODO`, true},
+		{`find . -name '*.pyc' | xargs rm -f`, false},
+		{`ls | xargs`, false},
 	}
 	for _, tt := range tests {
 		args, _ := json.Marshal(map[string]string{"command": tt.command})
@@ -287,6 +293,32 @@ func TestChurnCountsOnlyTheNonAnswersInARow(t *testing.T) {
 			var steps []step
 			for i, a := range tt.answers {
 				steps = append(steps, payload(i, a))
+			}
+			if got := progressRun(t, defaultProgress(nil), steps); !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestAnEmptyOutputUnderAHarnessHeaderIsNothingFound(t *testing.T) {
+	find := func(i int, answer string) step {
+		return ok("execute_bash", fmt.Sprintf(`{"cmd":"find /tmp -maxdepth %d -name \"parent.pom\" 2>/dev/null | xargs grep -l izgateway"}`, i), answer)
+	}
+	tests := []struct {
+		name, answer string
+		want         []string
+	}{
+		{"a harness's return code over nothing", "rc=0\n", []string{"5:churn:execute_bash same result × 6"}},
+		{"Codex's header over nothing", "Exit code: 0\nWall time: 0.2 seconds\nOutput:\n", []string{"5:churn:execute_bash same result × 6"}},
+		{"nothing at all", "", []string{"5:churn:execute_bash same result × 6"}},
+		{"a return code over what the search found is an answer", "rc=0\n/tmp/app/pom.xml\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var steps []step
+			for i := 5; i < 11; i++ {
+				steps = append(steps, find(i, tt.answer))
 			}
 			if got := progressRun(t, defaultProgress(nil), steps); !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)

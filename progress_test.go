@@ -2076,6 +2076,14 @@ func TestExecHeaderEnd(t *testing.T) {
 		{"Observation: Error: page not found", "Error: page not found"},
 		{"OBSERVATIONS: none", "OBSERVATIONS: none"}, // another word
 		{"An observation: fine", "An observation: fine"},
+		// a harness's return code on the first line
+		{"rc=0\n", ""},
+		{"rc=1\r\n[ERROR] no parent POM", "[ERROR] no parent POM"},
+		{"rc=127", ""},
+		{"rc=1234\nnot an exit status", "rc=1234\nnot an exit status"},
+		{"rc=\nnothing", "rc=\nnothing"},
+		{"rc=0 then words", "rc=0 then words"},
+		{"rcx=0\n", "rcx=0\n"},
 	}
 	for _, tt := range tests {
 		if got := tt.result[execHeaderEnd(tt.result):]; got != tt.output {
