@@ -167,6 +167,7 @@ func (m *byteMap) hashLineIn(text string, ls, le int) uint64 {
 	line := text[ls:le]
 	h := uint64(mixK2)
 	seg, j, n := 0, 0, len(line)
+	dirEntry := n > 10 && line[0] == 'd' && isDirMode(line[:fieldEndAt(line, 0)])
 	if n >= 9 && line[0] > ' ' {
 		if fs, fe := leadingLetterID(line); fe > 0 {
 			h = hashChunk(h, line[:fs])
@@ -204,6 +205,9 @@ func (m *byteMap) hashLineIn(text string, ls, le int) uint64 {
 			plain = !(fe+1 < n && line[fe] == ' ') || settle(line, fs, fe, verdict)
 		default:
 			plain = settle(line, fs, fe, verdict)
+		}
+		if plain && dirEntry && fe < n && isDigits(line[fs:fe]) {
+			plain = false // a directory's link count and size (isDirMode)
 		}
 		if !plain {
 			h = hashChunk(h, line[seg:fs])

@@ -403,6 +403,7 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 	prevWord := ""
 	inEcho := false
 	lineLong := false // the line holds a field of minLineField bytes or more
+	dirEntry := false // the line is a directory's in a long listing (isDirMode)
 	// Whether the line holds a field the call's arguments do not (lineNews), and one they do
 	// (lineEchoed): a line made only of the call's own words (and volatile fields) is no news
 	// for the novelty of what a result brought (see noteLines).
@@ -447,7 +448,11 @@ func (d *digester) digestFields(text string, echo, lines, long bool) digest {
 			lineLong = lineLong || len(f) >= minLineField
 			var h uint64
 			isEcho := false
+			if lineW == 0 {
+				dirEntry = isDirMode(f)
+			}
 			if acc != 0 && (prevWord == shellLineWord && isShellLineCount(f) ||
+				dirEntry && isDigits(f) && !lastOnLine(text[j:]) ||
 				volatileKind(f, wordKind(prevWord), text[j:]) != fieldPlain) ||
 				acc == 0 && len(f) >= 6 && letterIDAfter(prevWord, f) {
 				h, prevWord = markVolatile, ""
@@ -681,6 +686,7 @@ func hasTwoFields(line string) bool {
 func hashLine(line string) uint64 {
 	h := uint64(mixK2)
 	seg, j, n := 0, 0, len(line)
+	dirEntry := n > 10 && line[0] == 'd' && isDirMode(line[:fieldEndAt(line, 0)])
 	// A header's id of letters (leadingLetterID) is looked for only in a line that opens with
 	// a word: most lines of a long result open with spaces (code, listings), and cost one test.
 	if n >= 9 && line[0] > ' ' {
@@ -725,6 +731,9 @@ func hashLine(line string) uint64 {
 		// an id's value (it starts with a hex digit): few fields do.
 		plain := verdict == quickPlain && (quickClass[line[fs]]&qNotHex != 0 || !idLabelBefore(line, fs)) ||
 			settle(line, fs, fe, verdict)
+		if plain && dirEntry && fe < n && isDigits(line[fs:fe]) {
+			plain = false // a directory's link count and size (isDirMode)
+		}
 		if !plain {
 			h = hashChunk(h, line[seg:fs])
 			h = mixWord(h, markVolatile)
@@ -1945,4 +1954,39 @@ func (d *digester) echoedEscaped(f string) bool {
 		n++
 	}
 	return d.echo.has(wordHash(unsafe.String(&buf[0], n)))
+}
+
+// isDirMode says whether f is a directory's mode as a long listing shows it ("drwxr-xr-x",
+// "drwxrwxrwt", perhaps with ls's '.', '+' or '@' after it). The numbers on such a line
+// before its name, the directory's link count and size, are the file system's bookkeeping of
+// what is inside it, not what the listing shows: the parent's line ("..") of an `ls -la` in a
+// busy /tmp changed its link count every few calls, and the same listing made 51 times read as
+// a new answer each time it changed (validation round r258a). Its name, the line's last
+// field, stays. A file's size stays too: a log that grows is news.
+func isDirMode(f string) bool {
+	if len(f) != 10 && (len(f) != 11 || f[10] != '.' && f[10] != '+' && f[10] != '@') || f[0] != 'd' {
+		return false
+	}
+	for i := 1; i < 10; i++ {
+		switch f[i] {
+		case 'r', 'w', 'x', 's', 'S', 't', 'T', '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// lastOnLine says whether nothing but white space is left on the line in rest.
+func lastOnLine(rest string) bool {
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case ' ', '\t', '\r':
+		case '\n':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
 }

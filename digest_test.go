@@ -102,6 +102,16 @@ func TestDigestNormalises(t *testing.T) {
 		{"Claude Code's result id", "     1\tA=1\n     2\tB=2\n[result-id: r7]", "     1\tA=1\n     2\tB=2\n[result-id: r12]", true},
 		{"a result id after a long answer", strings.Repeat("     7\tline of a long file\n", 80) + "[result-id: r7]", strings.Repeat("     7\tline of a long file\n", 80) + "[result-id: r8]", true},
 		{"a bracketed word that is no handle", "tests\n[status: b40]", "tests\n[status: b41]", false},
+		// a directory's link count and size in a long listing (r258a)
+		{"the parent's line of ls -la in a busy /tmp",
+			"total 508\ndrwxrwxr-x    3 u u   4096 May 30 22:52 .\ndrwxrwxrwt 9258 root root 507904 May 30 23:07 ..\ndrwxrwxr-x    3 u u   4096 May 30 22:52 invoice\n",
+			"total 508\ndrwxrwxr-x    3 u u   4096 May 30 22:52 .\ndrwxrwxrwt 9259 root root 507912 May 30 23:08 ..\ndrwxrwxr-x    3 u u   4096 May 30 22:52 invoice\n", true},
+		{"the same in a long listing", long("drwxrwxrwt 9258 root root 507904 May 30 23:07 ..\n"), long("drwxrwxrwt 9259 root root 507912 May 30 23:08 ..\n"), true},
+		{"a directory with an ACL", "drwxr-xr-x+ 4 u u 4096 Jan  2 10:00 build", "drwxr-xr-x+ 5 u u 8192 Jan  2 10:00 build", true},
+		{"a directory's name stays", "drwxr-xr-x 2 u u 4096 Jan  1 10:00 2024", "drwxr-xr-x 2 u u 4096 Jan  1 10:00 2025", false},
+		{"a file's size stays", "-rw-r--r-- 1 u u 1200 May 30 23:07 app.log", "-rw-r--r-- 1 u u 1800 May 30 23:07 app.log", false},
+		{"and in a long listing", long("-rw-r--r-- 1 u u 1200 May 30 23:07 app.log\n"), long("-rw-r--r-- 1 u u 1800 May 30 23:07 app.log\n"), false},
+		{"a word like a mode that is none", "drwxrwxrwz 12 entries", "drwxrwxrwz 13 entries", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
