@@ -557,14 +557,15 @@ func wroteNothing(named bool, args []byte, keys argKeys, result string) bool {
 // round r221a, data-sa-056). The answer is read only when the arguments name an install, and
 // the command line parsed only when the answer says nothing was installed.
 func installedNothing(args []byte, result string) bool {
-	if !bytes.Contains(args, []byte("install")) && !bytes.Contains(args, []byte("npm i ")) {
+	if !bytes.Contains(args, []byte("install")) && !bytes.Contains(args, []byte("npm i ")) && !bytes.Contains(args, []byte("uv sync")) {
 		return false // most changes: one look at the arguments
 	}
 	head := result[:min(len(result), 8192)]
 	if !installedNone(head) {
 		return false
 	}
-	cmd := strings.TrimSpace(commandText(args))
+	// The errors sent to the output ("uv sync 2>&1") change nothing.
+	cmd := strings.TrimSuffix(strings.TrimSpace(commandText(args)), " 2>&1")
 	if cmd == "" || strings.ContainsAny(cmd, ";&|\n`$()<>") {
 		return false // other commands may have changed something
 	}
@@ -578,6 +579,9 @@ func installedNothing(args []byte, result string) bool {
 	if len(words) >= 2 && words[0] == "uv" && words[1] == "pip" {
 		words = words[1:]
 	}
+	if len(words) >= 2 && words[0] == "uv" && words[1] == "sync" {
+		return true // uv's sync of a project's environment to its lock file
+	}
 	if len(words) < 2 || !slices.Contains(quietInstallers[:], words[0]) {
 		return false
 	}
@@ -585,7 +589,7 @@ func installedNothing(args []byte, result string) bool {
 }
 
 // quietInstallers are the package managers whose answer installedNone reads.
-var quietInstallers = [...]string{"pip", "pip3", "apt-get", "apt", "npm", "conda", "mamba"}
+var quietInstallers = [...]string{"pip", "pip3", "apt-get", "apt", "npm", "conda", "mamba", "poetry"}
 
 // installedNone says whether an install's answer says it installed nothing (see
 // installedNothing).
@@ -598,8 +602,28 @@ func installedNone(answer string) bool {
 	if i := strings.Index(answer, "0 upgraded, 0 newly installed, 0 to remove"); i >= 0 {
 		return i == 0 || answer[i-1] == '\n' // not "10 upgraded"
 	}
+	if uvAudited(answer) {
+		return true
+	}
 	// (npm says "added 1 package, and audited ..." when it did something)
-	return strings.Contains(answer, "All requested packages already installed") || strings.Contains(answer, "up to date, audited ")
+	return strings.Contains(answer, "All requested packages already installed") || strings.Contains(answer, "up to date, audited ") ||
+		strings.Contains(answer, "No dependencies to install or update") // poetry's
+}
+
+// uvAudited says whether uv (its sync, its pip) answered that it checked the environment and
+// changed nothing: a line "Audited …" ("Audited in 0.01ms", "Audited 3 packages in 2ms"), and
+// no line saying it installed, uninstalled or built something. A Claude Code session ran
+// `uv sync` three ways between failing imports, each answered so (validation round r258e).
+func uvAudited(answer string) bool {
+	if !strings.HasPrefix(answer, "Audited ") && !strings.Contains(answer, "\nAudited ") {
+		return false
+	}
+	for _, did := range [...]string{"Installed ", "Uninstalled ", "Built ", "Updated "} {
+		if strings.HasPrefix(answer, did) || strings.Contains(answer, "\n"+did) || strings.Contains(answer, "\n "+did) {
+			return false
+		}
+	}
+	return true
 }
 
 // compileRefused says whether an answer is only Python's report that it could not compile

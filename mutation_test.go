@@ -48,6 +48,14 @@ func TestInstalledNothingKnowsAnInstallThatChangedNothing(t *testing.T) {
 		{"an install and then a build on one line: the build may write", `{"command":"pip install pandas && python setup.py develop"}`, satisfied, false},
 		{"a look at a package, not an install", `{"command":"pip show pandas"}`, satisfied, false},
 		{"an install answered otherwise", `{"command":"pip install pandas"}`, "ERROR: Could not find a version that satisfies the requirement pandas", false},
+		// uv and poetry (r258e)
+		{"uv sync with nothing to do", `{"command":"uv sync --all-extras 2>&1"}`, "Resolved 126 packages in 3ms\nAudited in 0.01ms", true},
+		{"uv sync that installed", `{"command":"uv sync"}`, "Resolved 126 packages in 499ms\nPrepared 4 packages in 283ms\nInstalled 35 packages in 63ms\n + anyio==4.12.1", false},
+		{"uv sync that uninstalled", `{"command":"uv sync 2>&1"}`, "Resolved 126 packages in 499ms\nUninstalled 118 packages in 2.62s\n - aiohttp==3.13.3\nAudited in 0.2ms", false},
+		{"uv's pip, already there", `{"command":"uv pip install pandas"}`, "Audited 1 package in 2ms", true},
+		{"poetry, nothing to do", `{"command":"poetry install"}`, "Installing dependencies from lock file\n\nNo dependencies to install or update", true},
+		{"a sync of something else", `{"command":"git sync"}`, "Audited in 0.01ms", false},
+		{"the output sent elsewhere too", `{"command":"uv sync 2>&1 | tail -3"}`, "Audited in 0.01ms", false},
 	}
 	for _, tt := range tests {
 		if got := installedNothing([]byte(tt.args), tt.answer); got != tt.want {
