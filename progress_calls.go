@@ -107,7 +107,13 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	// stuck: the same call earlier in the window, with the same result and nothing changed
 	// since, continues its chain. poll: the same call as the last one, answered differently but
 	// alike.
-	prevCount, dist := s.recentRepeat(id, dg.exact, c.failed)
+	// A call that only widens how much it looks at is the same question (scopeID); sleeping
+	// first is a wait, which callID already reads apart.
+	var scope uint64
+	if !sleeps {
+		scope = scopeID(c.tool, args)
+	}
+	prevCount, dist := s.recentRepeat(id, scope, dg.exact, c.failed)
 	noProgress := prevCount > 0
 	sameCall := s.hasLast && s.last.id == id
 	// A call that waits (sleep, a background job's output) is made again on purpose: time
@@ -213,7 +219,7 @@ func (s *progressState) observeCall(c *observedCall, out []Notice) []Notice {
 	epochBefore := s.epoch
 	again, remade := s.noteChange(c, id, cls.mutating, args, dg.exact, mut && !c.failed && !sameResult && !wroteNothing(cls.mutating, args, keys, c.result) && !installedNothing(args, c.result), waiting)
 	rec.epochAfter = s.epoch
-	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn,
+	s.recent[int(s.calls)%len(s.recent)] = recentCall{id: id, scope: scope, result: dg.exact, raw: raw, epochAfter: s.epoch, said: s.saidBefore(), count: s.stuck, failed: c.failed, turn: c.turn,
 		cutShort: s.d.cfg.Mode == ModeDeny && cutShort(c.result)}
 	if !mut && !c.failed && (movesRelatively(c.args) || cls.steps) && !looksFailed(c.result) {
 		// "cd .." run three times climbs three levels: each run that went through leaves the
@@ -1497,6 +1503,7 @@ const nothingWindow = 256
 // recentCall is what the window of recent calls keeps of each.
 type recentCall struct {
 	id, result uint64
+	scope      uint64 // its identity with its scope options' values left out (scopeID), 0 for none
 	raw        uint64 // the answer's text hashed, when it reads a clock (see observeCall); else 0
 	epochAfter uint32
 	said       uint32 // the model's words before it (the thought's digest, truncated), 0 when none
@@ -1552,7 +1559,7 @@ const recentWindow = 8
 // recentRepeat finds the latest earlier occurrence of call id in the window. When it had the
 // same result, failed alike, and nothing changed since, it returns that chain's length and how
 // many calls back it was; otherwise 0 and the distance (0 when not found).
-func (s *progressState) recentRepeat(id, result uint64, failed bool) (count int32, dist int) {
+func (s *progressState) recentRepeat(id, scope, result uint64, failed bool) (count int32, dist int) {
 	n := int(s.calls)
 	for d := 1; d <= recentWindow && d <= n; d++ {
 		r := &s.recent[(n-d)%len(s.recent)]
@@ -1563,6 +1570,16 @@ func (s *progressState) recentRepeat(id, result uint64, failed bool) (count int3
 			return r.count, d
 		}
 		return 0, d
+	}
+	if scope == 0 {
+		return 0, 0
+	}
+	// Not made before: a narrower look at the same thing answered exactly so is (scopeID).
+	for d := 1; d <= recentWindow && d <= n; d++ {
+		r := &s.recent[(n-d)%len(s.recent)]
+		if r.scope == scope && r.result == result && r.failed == failed && r.epochAfter == s.epoch {
+			return r.count, d
+		}
 	}
 	return 0, 0
 }

@@ -303,7 +303,7 @@ func TestChurnCountsOnlyTheNonAnswersInARow(t *testing.T) {
 
 func TestAnEmptyOutputUnderAHarnessHeaderIsNothingFound(t *testing.T) {
 	find := func(i int, answer string) step {
-		return ok("execute_bash", fmt.Sprintf(`{"cmd":"find /tmp -maxdepth %d -name \"parent.pom\" 2>/dev/null | xargs grep -l izgateway"}`, i), answer)
+		return ok("execute_bash", fmt.Sprintf(`{"cmd":"find /tmp -name \"parent-%d.pom\" 2>/dev/null | xargs grep -l izgateway"}`, i), answer)
 	}
 	tests := []struct {
 		name, answer string

@@ -10,7 +10,7 @@ import (
 
 // Snapshot layout of the progress detector: a format byte, then the fields in the order below.
 // Names are interned again on restore.
-const progressSnapFormat = 52
+const progressSnapFormat = 53
 
 // A sketch's count (at most sketchSize, 16) takes the low five bits of its first byte, and its
 // mode the two above them.
@@ -157,6 +157,7 @@ func (s *progressState) appendSnapshot(b []byte) []byte {
 	for i := range s.recent {
 		r := &s.recent[i]
 		b = binary.LittleEndian.AppendUint64(b, r.id)
+		b = binary.AppendUvarint(b, r.scope) // 0, one byte, for most calls
 		b = binary.LittleEndian.AppendUint64(b, r.result)
 		b = binary.LittleEndian.AppendUint64(b, r.raw)
 		b = binary.AppendUvarint(b, uint64(r.epochAfter))
@@ -440,7 +441,9 @@ func (s *progressState) restore(r *snapReader) error {
 	}
 	for i := range s.recent {
 		rc := &s.recent[i]
-		rc.id, rc.result, rc.raw = r.u64(), r.u64(), r.u64()
+		rc.id = r.u64()
+		rc.scope = r.uvarint()
+		rc.result, rc.raw = r.u64(), r.u64()
 		rc.epochAfter = u32()
 		rc.said = r.u32()
 		rc.count = i32()
