@@ -32,12 +32,17 @@ import (
 // own.
 
 type ocMessageInfo struct {
-	ID        string  `json:"id"`
-	SessionID string  `json:"sessionID"`
-	Role      string  `json:"role"`
-	Cost      float64 `json:"cost"`
-	ModelID   string  `json:"modelID"`
-	Tokens    *struct {
+	ID        string `json:"id"`
+	SessionID string `json:"sessionID"`
+	Role      string `json:"role"`
+	// Mode is "compaction" for the reply opencode asks for when the context fills up: a
+	// summary of the session so far, for the model's next turns (its Summary is then true; a
+	// user message's summary is an object of diffs).
+	Mode    string          `json:"mode"`
+	Summary json.RawMessage `json:"summary"`
+	Cost    float64         `json:"cost"`
+	ModelID string          `json:"modelID"`
+	Tokens  *struct {
 		Input  int64 `json:"input"`
 		Output int64 `json:"output"`
 		Cache  struct {
@@ -210,6 +215,12 @@ func addOpencode(b *builder, msgs []ocMessage) {
 		}
 		a.usage.CostUSD += m.Info.Cost
 		var typed []string
+		// The summary a compaction asked for is no thought of the model's about the work, and
+		// is read as Claude Code's compaction summary is.
+		speaker := "model"
+		if role == "assistant" && (m.Info.Mode == "compaction" || string(m.Info.Summary) == "true") {
+			speaker = "compact-summary"
+		}
 		// A message's steps (each opened by a step-start part) are the model's replies: the
 		// tool parts of one step were called together.
 		step := 0
@@ -220,14 +231,14 @@ func addOpencode(b *builder, msgs []ocMessage) {
 			case "text":
 				switch {
 				case role != "user":
-					a.text("model", p.Text, "", ms)
+					a.text(speaker, p.Text, "", ms)
 				case p.Synthetic:
 					a.text("harness", p.Text, "", ms)
 				case !isBlank(p.Text):
 					typed = append(typed, p.Text)
 				}
 			case "reasoning":
-				a.text("model", p.Text, "", ms)
+				a.text(speaker, p.Text, "", ms)
 			case "tool":
 				var args []byte
 				st := p.State

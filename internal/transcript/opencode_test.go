@@ -72,3 +72,30 @@ func TestOpencodeExportInvalidToolIsTheMeantToolRefused(t *testing.T) {
 		t.Errorf("read as %s, calls %+v; want one failed bash call", tr.Format, c)
 	}
 }
+
+// The reply a compaction asked for (mode "compaction", summary true) is the session's summary,
+// not the model thinking about the work (validation round r259a).
+func TestOpencodeCompactionReplyIsASummary(t *testing.T) {
+	doc := `{"info": {"id": "ses_1"}, "messages": [
+ {"info": {"id": "m1", "role": "user"}, "parts": [{"type": "text", "text": "fix the build"}]},
+ {"info": {"id": "m2", "role": "assistant", "mode": "build"}, "parts": [{"type": "text", "text": "Fixed."}]},
+ {"info": {"id": "m3", "role": "user", "summary": {"diffs": []}}, "parts": [{"type": "compaction", "auto": true}]},
+ {"info": {"id": "m4", "role": "assistant", "mode": "compaction", "summary": true}, "parts": [
+  {"type": "reasoning", "text": "Let me analyze the conversation history."},
+  {"type": "text", "text": "## Goal\nFix the build."}]},
+ {"info": {"id": "m5", "role": "assistant", "mode": "build"}, "parts": [{"type": "text", "text": "Going on."}]}]}`
+	tr, err := ReadFrom("export.json", strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`user "fix the build"`,
+		`text[model] "Fixed."`,
+		`text[compact-summary] "Let me analyze the conversation …"`,
+		`text[compact-summary] "## Goal\nFix the build."`,
+		`text[model] "Going on."`,
+	}
+	if got := describe(tr.Agents[0].Events); !reflect.DeepEqual(got, want) {
+		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
