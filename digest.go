@@ -684,35 +684,8 @@ func hasTwoFields(line string) bool {
 // The line's length is not hashed: a volatile field of another length ("in 9ms", "in 12ms")
 // is the same line.
 func hashLine(line string) uint64 {
-	h := uint64(mixK2)
-	seg, j, n := 0, 0, len(line)
-	dirEntry := n > 10 && line[0] == 'd' && isDirMode(line[:fieldEndAt(line, 0)])
-	// A header's id of letters (leadingLetterID) is looked for only in a line that opens with
-	// a word: most lines of a long result open with spaces (code, listings), and cost one test.
-	if n >= 9 && line[0] > ' ' {
-		if fs, fe := leadingLetterID(line); fe > 0 {
-			h = hashChunk(h, line[:fs])
-			h = mixWord(h, markVolatile)
-			seg, j = fe, fe
-		}
-	}
-	if j == 0 {
-		// A listing's line number ("    27\t", as `cat -n` and the editors' views number their
-		// lines) opens most lines of a long result, and is plain as settle judges it: digits
-		// only, no word before them that counts them, a tab after them where a unit would
-		// need a space. It is passed over without sorting it.
-		i := 0
-		for i < n && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
-		d := i
-		for d < n && line[d]-'0' < 10 {
-			d++
-		}
-		if d < n && line[d] == '\t' {
-			j = d
-		}
-	}
+	h, seg, j, dirEntry := lineHashStart(line)
+	n := len(line)
 	for j < n {
 		var k int
 		if j+8 <= n {
@@ -727,14 +700,7 @@ func hashLine(line string) uint64 {
 			break
 		}
 		fs, fe, verdict := sortField(line, k)
-		// A field plain by its look is checked for an id label before it only when it could be
-		// an id's value (it starts with a hex digit): few fields do.
-		plain := verdict == quickPlain && (quickClass[line[fs]]&qNotHex != 0 || !idLabelBefore(line, fs)) ||
-			settle(line, fs, fe, verdict)
-		if plain && dirEntry && fe < n && isDigits(line[fs:fe]) {
-			plain = false // a directory's link count and size (isDirMode)
-		}
-		if !plain {
+		if !fieldIsPlain(line, fs, fe, verdict, dirEntry) {
 			h = hashChunk(h, line[seg:fs])
 			h = mixWord(h, markVolatile)
 			seg = fe
@@ -742,6 +708,58 @@ func hashLine(line string) uint64 {
 		j = fe
 	}
 	return hashChunk(h, line[seg:])
+}
+
+// lineHashStart is how hashLine (and hashLineIn, its twin over a byteMap) begin a line: the
+// hash so far, where the text not yet hashed starts (seg) and where the look for fields with a
+// digit or '/' starts (j), and whether the line is a directory's in a long listing (isDirMode).
+func lineHashStart(line string) (h uint64, seg, j int, dirEntry bool) {
+	h = uint64(mixK2)
+	n := len(line)
+	dirEntry = n > 10 && line[0] == 'd' && isDirMode(line[:fieldEndAt(line, 0)])
+	// A header's id of letters (leadingLetterID) is looked for only in a line that opens with
+	// a word: most lines of a long result open with spaces (code, listings), and cost one test.
+	if n >= 9 && line[0] > ' ' {
+		if fs, fe := leadingLetterID(line); fe > 0 {
+			h = hashChunk(h, line[:fs])
+			h = mixWord(h, markVolatile)
+			return h, fe, fe, dirEntry
+		}
+	}
+	// A listing's line number ("    27\t", as `cat -n` and the editors' views number their
+	// lines) opens most lines of a long result, and is plain as settle judges it: digits
+	// only, no word before them that counts them, a tab after them where a unit would need a
+	// space. It is passed over without sorting it.
+	i := 0
+	for i < n && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	d := i
+	for d < n && line[d]-'0' < 10 {
+		d++
+	}
+	if d < n && line[d] == '\t' {
+		j = d
+	}
+	return h, 0, j, dirEntry
+}
+
+// fieldIsPlain says whether the field line[fs:fe], which holds a digit or a '/', stays as it
+// is in a line's hash, given what sortField made of it: a field plain by its look is checked
+// for an id label before it only when it could be an id's value (it starts with a hex digit),
+// which few fields do; a wrapped number ("3)") with no space after it ends no count ("3
+// seconds"); a directory's link count and size are bookkeeping (isDirMode).
+func fieldIsPlain(line string, fs, fe, verdict int, dirEntry bool) bool {
+	var plain bool
+	switch verdict {
+	case quickPlain:
+		plain = quickClass[line[fs]]&qNotHex != 0 || !idLabelBefore(line, fs) || settle(line, fs, fe, verdict)
+	case quickWrappedNumber:
+		plain = !(fe+1 < len(line) && line[fe] == ' ') || settle(line, fs, fe, verdict)
+	default:
+		plain = settle(line, fs, fe, verdict)
+	}
+	return plain && !(dirEntry && fe < len(line) && isDigits(line[fs:fe]))
 }
 
 // settle says whether the field line[fs:fe] is plain, given what sortField made of it: most
