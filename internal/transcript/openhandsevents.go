@@ -57,6 +57,9 @@ type ohEvent struct {
 	} `json:"metadata"`
 	Extras *struct {
 		ExitCode *int `json:"exit_code"`
+		// Error is a browser observation's word that its actions failed (an element not
+		// found, a timeout): the page it shows is what was there before.
+		Error    any `json:"error"`
 		Metadata *struct {
 			ExitCode *int `json:"exit_code"`
 			// What OpenHands sets around a command's output when it shows it to the model:
@@ -298,6 +301,11 @@ func (s *ohSession) observe(idx int, e *ohEvent) {
 		// -1: the command has not exited (a server started, output still coming), which is
 		// not a failure.
 		failed = failed || (code != nil && *code != 0 && *code != -1)
+		// A browser's actions that failed (OpenHands' browse observation, "error": true):
+		// a Gemini agent clicked and filled one chat's field 27 times, every answer the
+		// same page with its error set, and the reader had dropped the flag (validation
+		// round r260g).
+		failed = failed || x.Error == true
 	} else if code := e.ExitCode; code != nil {
 		failed = failed || *code != 0 && *code != -1
 	} else if e.Metadata != nil && e.Metadata.ExitCode != nil {

@@ -84,6 +84,30 @@ func TestOpenHandsEditorErrorAnswerFailsTheCall(t *testing.T) {
 	}
 }
 
+// A browser observation whose actions failed says so in its extras' error (validation round
+// r260g): the call failed, whatever page it shows.
+func TestOpenHandsBrowserErrorFailsTheCall(t *testing.T) {
+	const trajectory = `[
+{"id": 1, "timestamp": "2026-01-06T15:41:00.000000", "source": "agent", "message": "", "action": "browse_interactive", "args": {"browser_actions": "click('57')"}},
+{"id": 2, "timestamp": "2026-01-06T15:42:00.000000", "source": "agent", "message": "Visited http://chat/home", "cause": 1, "observation": "browse", "content": "general", "extras": {"url": "http://chat/home", "error": true}},
+{"id": 3, "timestamp": "2026-01-06T15:43:00.000000", "source": "agent", "message": "", "action": "browse_interactive", "args": {"browser_actions": "click('59')"}},
+{"id": 4, "timestamp": "2026-01-06T15:44:00.000000", "source": "agent", "message": "Visited http://chat/home", "cause": 3, "observation": "browse", "content": "general", "extras": {"url": "http://chat/home", "error": false}},
+{"id": 5, "timestamp": "2026-01-06T15:45:00.000000", "source": "agent", "message": "", "action": "browse_interactive", "args": {"browser_actions": "noop()"}},
+{"id": 6, "timestamp": "2026-01-06T15:46:00.000000", "source": "agent", "message": "Visited http://chat/home", "cause": 5, "observation": "browse", "content": "general", "extras": {"url": "http://chat/home", "error": "no"}}
+]`
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(trajectory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []bool
+	for _, c := range tr.Agents[0].Calls() {
+		failed = append(failed, c.Failed)
+	}
+	if want := []bool{true, false, false}; tr.Format != FormatOpenHands || !reflect.DeepEqual(failed, want) {
+		t.Errorf("read as %s, failed %v, want %v", tr.Format, failed, want)
+	}
+}
+
 // A command's output is what OpenHands showed the model: its metadata's prefix and suffix set
 // around the content, so that a command still running that printed nothing new, or one that
 // was not run because another still ran, reads as such (validation round r254a).
