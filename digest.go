@@ -1690,10 +1690,41 @@ func isIDValue(f string) bool {
 			digit = true
 		case 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
 		default:
-			return false
+			return mixedID(strings.TrimRight(f, ".,;"))
 		}
 	}
 	return digit
+}
+
+// mixedID says whether f, named by an id label, is a generated handle of letters and digits:
+// 8 characters or more, a digit among letters, going from one kind to the other twice or more
+// (a digit inside the word, not only at its end). Claude Code names a command it moves to the background so ("Command running in
+// background with ID: bp8u94ums."), and a command launched again while the first still ran
+// was a new answer at every launch (validation round r260c). A name a person gave ("user1234",
+// "release2024") changes kind once, at its number.
+func mixedID(f string) bool {
+	if len(f) < 8 {
+		return false
+	}
+	digits, letters, switches := 0, 0, 0
+	prevDigit := false
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		isDigit := '0' <= c && c <= '9'
+		if !isDigit && !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+		if isDigit {
+			digits++
+		} else {
+			letters++
+		}
+		if i > 0 && isDigit != prevDigit {
+			switches++
+		}
+		prevDigit = isDigit
+	}
+	return digits >= 1 && letters >= 2 && switches >= 2
 }
 
 // trailerHandle returns the hash of a line at an answer's end that is a host's handle in
