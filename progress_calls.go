@@ -1322,7 +1322,7 @@ func runProgramOf(line []byte) []byte {
 			return w // the program, or nothing
 		}
 		// the options of xargs that take their value as the next word: -I {}, -n 1, -P 4
-		if len(w) == 2 && bytes.IndexByte([]byte("ILnPsdEa"), w[1]) >= 0 {
+		if len(w) == 2 && strings.IndexByte("ILnPsdEa", w[1]) >= 0 {
 			i = skipCommandSpace(line, e)
 			e = wordEnd(line, i)
 		}
@@ -1558,7 +1558,9 @@ const recentWindow = 8
 
 // recentRepeat finds the latest earlier occurrence of call id in the window. When it had the
 // same result, failed alike, and nothing changed since, it returns that chain's length and how
-// many calls back it was; otherwise 0 and the distance (0 when not found).
+// many calls back it was; otherwise 0 and the distance (0 when not found). A call not in the
+// window by its id continues the chain of one of the same scope (scopeID, when not 0) that
+// answered exactly so.
 func (s *progressState) recentRepeat(id, scope, result uint64, failed bool) (count int32, dist int) {
 	n := int(s.calls)
 	for d := 1; d <= recentWindow && d <= n; d++ {
