@@ -71,17 +71,7 @@ func TestOpenHandsEditorErrorAnswerFailsTheCall(t *testing.T) {
 {"id": 5, "timestamp": "2026-01-06T15:45:00.000000", "source": "agent", "message": "", "action": "read", "args": {"path": "/w/a.py"}},
 {"id": 6, "timestamp": "2026-01-06T15:46:00.000000", "source": "agent", "message": "", "cause": 5, "observation": "read", "content": "     1\traise ValueError(\"ERROR: bad\")", "extras": {"path": "/w/a.py"}}
 ]`
-	tr, err := ReadFrom("trajectory.json", strings.NewReader(trajectory))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var failed []bool
-	for _, c := range tr.Agents[0].Calls() {
-		failed = append(failed, c.Failed)
-	}
-	if want := []bool{true, true, false}; tr.Format != FormatOpenHands || !reflect.DeepEqual(failed, want) {
-		t.Errorf("read as %s, failed %v, want %v", tr.Format, failed, want)
-	}
+	wantOpenHandsFailures(t, trajectory, []bool{true, true, false})
 }
 
 // A browser observation whose actions failed says so in its extras' error (validation round
@@ -95,17 +85,7 @@ func TestOpenHandsBrowserErrorFailsTheCall(t *testing.T) {
 {"id": 5, "timestamp": "2026-01-06T15:45:00.000000", "source": "agent", "message": "", "action": "browse_interactive", "args": {"browser_actions": "noop()"}},
 {"id": 6, "timestamp": "2026-01-06T15:46:00.000000", "source": "agent", "message": "Visited http://chat/home", "cause": 5, "observation": "browse", "content": "general", "extras": {"url": "http://chat/home", "error": "no"}}
 ]`
-	tr, err := ReadFrom("trajectory.json", strings.NewReader(trajectory))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var failed []bool
-	for _, c := range tr.Agents[0].Calls() {
-		failed = append(failed, c.Failed)
-	}
-	if want := []bool{true, false, false}; tr.Format != FormatOpenHands || !reflect.DeepEqual(failed, want) {
-		t.Errorf("read as %s, failed %v, want %v", tr.Format, failed, want)
-	}
+	wantOpenHandsFailures(t, trajectory, []bool{true, false, false})
 }
 
 // A command's output is what OpenHands showed the model: its metadata's prefix and suffix set
@@ -396,5 +376,21 @@ func TestOpenHandsTrajectoryDownloadReadsAsItsEvents(t *testing.T) {
 	}
 	if got, want := describe(tr.Agents[0].Events), describe(whole.Agents[0].Events); !reflect.DeepEqual(got, want) {
 		t.Errorf("download:\n%s\nlist:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// wantOpenHandsFailures reads an OpenHands trajectory and checks which of its calls failed.
+func wantOpenHandsFailures(t *testing.T, trajectory string, want []bool) {
+	t.Helper()
+	tr, err := ReadFrom("trajectory.json", strings.NewReader(trajectory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var failed []bool
+	for _, c := range tr.Agents[0].Calls() {
+		failed = append(failed, c.Failed)
+	}
+	if tr.Format != FormatOpenHands || !reflect.DeepEqual(failed, want) {
+		t.Errorf("read as %s, failed %v, want %v", tr.Format, failed, want)
 	}
 }
