@@ -682,7 +682,12 @@ func (s *progressState) followOutcome(c *observedCall, cls classEntry, toolHash 
 	// A rejection that lists fewer errors than any before it in the chain is no failure
 	// alike, however it matches: the model is fixing what the linter lists, one by one.
 	fewerErrors := lintCounted > 0 && ch != nil && ch.lintFewest > 0 && lintCounted < int(ch.lintFewest)
-	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && !fewerErrors && (sameExact || sameLead || sameFile || sameLine || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg))
+	// A failure does not go on with a chain that did not fail: answered as a success was (a
+	// browser's page after a click that failed on it), it is an outcome of another kind, and
+	// four clicks failing on one page had been counted with the page's load and never told
+	// (validation round r260g R1).
+	extends := ch != nil && ch.epoch == s.epoch && says && oneFile && !fewerErrors && (sameExact || sameLead || sameFile || sameLine || !ch.kindDiffers(kind) && s.alike(&ch.chainShape, c, dg)) &&
+		!(failed && !ch.failed)
 	// A failure that comes back after another one, the tool failing every time between and
 	// nothing changed, takes up its count where it was left: a model whose prose was run as
 	// the command failed one of two ways at every call ("unexpected EOF", "DISCUSSION: command

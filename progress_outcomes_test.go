@@ -763,3 +763,19 @@ func TestAHarnessStoppingACommandForTimeFailsIt(t *testing.T) {
 	}
 	runProgressCases(t, tests)
 }
+
+func TestFailuresAnsweredAsASuccessWasAreAChainOfTheirOwn(t *testing.T) {
+	const page = "This application requires JavaScript for correct operation. Please enable JavaScript and reload the page."
+	click := func(id int) string { return fmt.Sprintf(`{"code":"click('%d')"}`, id) }
+	steps := []step{ok("browser", `{"code":"goto('http://files/')"}`, page)}
+	for i := 0; i < 4; i++ {
+		steps = append(steps, fail("browser", click(390+i), page))
+	}
+	runProgressCasesRestoredToo(t, []progressCase{
+		// An OpenHands browser on TheAgentCompany: the page loaded, then four clicks failed on
+		// it, each answered with the same page (validation round r260g R1). The failures are
+		// one chain, whatever the success before them showed.
+		{"four failures after a success with the same answer are told at the fourth", steps, []string{"4:errors:browser failed × 4"}},
+		{"three are not", steps[:4], nil},
+	})
+}
