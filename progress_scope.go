@@ -26,50 +26,24 @@ func scopeID(tool string, args []byte) uint64 {
 	}
 	a := bytes.TrimSpace(args)
 	inJSON := len(a) > 0 && a[0] == '{'
-	// The line is read once for its words; only when a scope value is found is it hashed,
-	// in the spans between the values.
+	// The line is read once for its words, as the shell splits them (lastPipe's reading:
+	// JSON's escapes decoded, quotes kept in their word); only when a scope value is found is
+	// it hashed, in the spans between the values.
 	var h textHasher
 	seg := 0
 	var st scopeStage
-	var single, double bool
+	var q shellQuoting
 	word := -1 // where the word being read starts, -1 between words
 	n := len(line)
 	for i := 0; i <= n; {
-		end, w := i == n, 1
-		var c byte
-		if !end {
+		c, w := byte(' '), 1 // the line's end ends its last word
+		if i < n {
 			c = line[i]
-			if inJSON && c == '\\' && i+1 < n {
-				// a JSON escape: \" is a quote for the shell, \n a line's end, \\ the shell's
-				// own backslash, which escapes the byte after it
-				w = 2
-				switch line[i+1] {
-				case '"':
-					c = '"'
-				case 'n':
-					c = '\n'
-				case 't':
-					c = '\t'
-				case '\\':
-					if i+3 < n {
-						w = 3 // the shell's escape and the byte it escapes: part of a word
-					}
-					c = 'x'
-				default:
-					c = 'x'
-				}
+			if inJSON && c == '\\' {
+				c, w = jsonEscape(line[i:])
 			}
 		}
-		switch {
-		case single:
-			single = c != '\''
-		case double:
-			double = c != '"'
-		case c == '\'':
-			single = true
-		case c == '"':
-			double = true
-		case end || c == ' ' || c == '\t' || c == '\n' || c == '|' || c == ';' || c == '&' || c == '(' || c == ')' || c == '`':
+		if (i == n || q.bare(c, !inJSON || w > 1)) && commandBreak(c) {
 			if word >= 0 {
 				if vs, ve := st.take(line[word:i]); ve > 0 {
 					if seg == 0 {
@@ -85,10 +59,7 @@ func scopeID(tool string, args []byte) uint64 {
 			if c != ' ' && c != '\t' {
 				st = scopeStage{} // another command begins
 			}
-			i += w
-			continue
-		}
-		if word < 0 {
+		} else if word < 0 {
 			word = i
 		}
 		i += w
@@ -98,6 +69,16 @@ func scopeID(tool string, args []byte) uint64 {
 	}
 	h.writeBytes(line[seg:])
 	return h.sum() | 1
+}
+
+// commandBreak says whether c, outside quotes, ends a word of a command line: white space, or
+// an operator that also ends the command (| ; & ( ) `).
+func commandBreak(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '|', ';', '&', '(', ')', '`':
+		return true
+	}
+	return false
 }
 
 // scopeStage is scopeID's reading of one command of a line: its program, how many words so
